@@ -1,0 +1,101 @@
+"""`make bench`: speed targets, reported as medians and as ratios against a baseline measured in the same run.
+
+1. capture and retrieve medians at 1,000 and 20,000 records; one capture at 20k must cost ≤ 2× one at 1k.
+2. contradiction detection precision/recall per type on the labelled fixture.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import tempfile
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from memkeeper.core import Engine
+from memkeeper.core.models import Entry
+from memkeeper.core.pages import render_entry
+from memkeeper.core.text import content_sha256
+
+NOW = datetime(2026, 11, 29, 9, 0, tzinfo=timezone.utc)
+WORDS = ("deploy billing harbor atlas queue redis postgres budget release train review lisbon canary wave replica "
+         "frankfurt oncall rotation incident vendor schema migration token limit staging cluster backup bucket "
+         "invoice export audit search roadmap design partner beta launch owner handoff path commit style").split()
+CATS = ["fact", "project", "preference", "decision", "insight", "lesson", "milestone", "commitment", "risk", "question"]
+ZONES = ["private_self", "trusted_collaborator", "outside_contact"]
+
+
+def seed(root: Path, n: int, rng: random.Random) -> Engine:
+    """Write n pages straight to entries/ (as an existing wiki would have), then open the engine (index build)."""
+    eng = Engine.init(root, now=NOW)
+    entries = root / "entries"
+    for i in range(n):
+        words = rng.sample(WORDS, 9)
+        content = f"Record {i}: " + " ".join(words) + f" number {i}."
+        t = NOW - timedelta(days=rng.randrange(400))
+        e = Entry(memory_id=f"mem_{i:016x}", canonical_key=f"bench-{i}", title=f"Bench {i} {words[0]} {words[1]}",
+                  category=CATS[i % len(CATS)], trust_zone=ZONES[i % 3], created_at=t, updated_at=t,
+                  last_accessed_at=t, content=content, source_ref=f"raw/bench-{i}.md")
+        e.normalized_content_sha256 = content_sha256(e.title, e.content)
+        (entries / f"bench-{i}.md").write_text(render_entry(e), encoding="utf-8")
+    eng.close()
+    eng = Engine.open(root)
+    eng.compile(now=NOW)
+    return eng
+
+
+def measure(eng: Engine, rng: random.Random, captures: int, retrieves: int) -> tuple[float, float]:
+    cap, ret = [], []
+    for i in range(captures):
+        words = rng.sample(WORDS, 8)
+        text = f"Fresh note {i} {rng.random():.6f}: " + " ".join(words)
+        t0 = time.perf_counter()
+        r = eng.capture(text, now=NOW + timedelta(seconds=i), title=f"Fresh {i} {rng.random():.6f}")
+        cap.append(time.perf_counter() - t0)
+        assert r.status in ("captured", "consolidated", "conflict"), r.details
+    for i in range(retrieves):
+        q = " ".join(rng.sample(WORDS, 3))
+        t0 = time.perf_counter()
+        eng.retrieve(q, zone=ZONES[i % 3], now=NOW, record_access=False)
+        ret.append(time.perf_counter() - t0)
+    return statistics.median(cap), statistics.median(ret)
+
+
+def bench_scale() -> bool:
+    rng = random.Random(42)
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in (1_000, 20_000):
+            t0 = time.perf_counter()
+            eng = seed(Path(tmp) / f"w{n}", n, rng)
+            build = time.perf_counter() - t0
+            cap, ret = measure(eng, rng, captures=60, retrieves=60)
+            results[n] = (cap, ret)
+            print(f"{n:>6} records: seed+index {build:6.1f}s · capture median {cap * 1000:7.2f} ms · "
+                  f"retrieve median {ret * 1000:7.2f} ms")
+            eng.close()
+    cap_ratio = results[20_000][0] / results[1_000][0]
+    ret_ratio = results[20_000][1] / results[1_000][1]
+    ok = cap_ratio <= 2.0
+    print(f"ratio 20k/1k: capture {cap_ratio:.2f}× (target ≤ 2.00×: {'ok' if ok else 'FAIL'}) · retrieve {ret_ratio:.2f}×")
+    return ok
+
+
+def bench_conflicts() -> bool:
+    from memkeeper.core.contradiction import evaluate, format_report, load_fixture
+
+    fixture = Path(__file__).resolve().parent.parent / "tests" / "core" / "fixtures"
+    path = next(p for p in sorted(fixture.glob("conflict_pairs.*")))
+    result = evaluate(load_fixture(path))
+    print(format_report(result))
+    return True
+
+
+if __name__ == "__main__":
+    print("== contradiction detection (labelled fixture)")
+    ok = bench_conflicts()
+    print("== capture / retrieve scaling")
+    ok = bench_scale() and ok
+    sys.exit(0 if ok else 1)

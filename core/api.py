@@ -1,0 +1,166 @@
+"""`Engine`: the one API every writer uses — the CLI, the TUI, agents. Composes the base engine and the queues."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from .conflicts import ConflictQueue
+from .engine import BadInput, BaseEngine, validate_actor
+from .models import Receipt, iso, utc
+from .quiz_queue import QuizQueue
+from .receipts import make_receipt, parse_log_row, verify_receipt
+from .tier_queue import TierQueue
+from .verification import VerificationQueue
+
+UNDOABLE = {
+    "resolve_conflict": "_undo_conflict",
+    "snooze_conflict": "_undo_conflict",
+    "confirm": "_undo_verification",
+    "deny": "_undo_verification",
+    "undeny": "_undo_verification",
+    "quiz_record": "_undo_quiz",
+    "tiers_apply": "_undo_tiers",
+    "tiers_commit": "_undo_tiers",
+    "tier_restore": "_undo_tiers",
+}
+
+
+@dataclass
+class CheckReport:
+    problems: list[str] = field(default_factory=list)
+    receipts: int = 0
+    pages: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+class Engine(ConflictQueue, VerificationQueue, QuizQueue, TierQueue, BaseEngine):
+    """The engine with its curation queues. `Engine.open(root)` / `Engine.init(root, now=...)`."""
+
+    # ---------------------------------------------------------------------------------------------- hot.md / header
+
+    def queue_counts_for_hot(self, now: datetime) -> dict[str, Any]:
+        open_c = self.conflicts(now=now)
+        return {
+            "open_conflicts": len(open_c),
+            "newest_conflicts": [(c.conflict_id, c.title) for c in open_c[:3]],
+            "pending_verifications": self.pending_count(),
+            "quiz_due": self.quiz_due_total(now),
+            "tier_review_pending": self.pending_reviews(),
+        }
+
+    def counts(self, now: datetime, *, person: str | None = None, session: str | None = None,
+               with_tiers: bool = True) -> dict[str, int]:
+        """Header counts: open conflicts, pending verifications, quiz due, tier candidates, active records."""
+        now = utc(now)
+        out = {
+            "open_conflicts": len(self.conflicts(now=now, session=session)),
+            "pending_verifications": self.pending_count(),
+            "quiz_due": self.quiz_due_count(person or "me", now) if person else self.quiz_due_total(now),
+            "records": int(self.index.scalar("SELECT count(*) FROM records WHERE status='active'") or 0),
+        }
+        if with_tiers:
+            plan = self.plan_tiers(now=now)
+            out["tier_candidates"] = len(plan.automatic) + len(plan.ambiguous)
+        return out
+
+    # ---------------------------------------------------------------------------------------------- undo
+
+    def find_receipt(self, sha: str) -> dict[str, Any] | None:
+        sha = sha.strip().lower()
+        for _, _, data, _ in self.iter_receipts():
+            if data and data.get("receipt_sha256") == sha:
+                return data
+        return None
+
+    def undone_by(self, sha: str) -> str | None:
+        for _, _, data, _ in self.iter_receipts():
+            if data and data.get("action") == "undo" and data.get("details", {}).get("reverses") == sha:
+                return data.get("receipt_sha256")
+        return None
+
+    def undo(self, receipt_sha256: str, *, now: datetime, actor: str) -> Receipt:
+        """Reverse a curation decision with a new receipt naming the one it reverses. Undoing twice is refused.
+
+        Receipt details: reverses, action (of the reversed receipt), plus what was restored.
+        """
+        now = utc(now)
+        actor = validate_actor(actor)
+        with self.writing():
+            original = self.find_receipt(receipt_sha256)
+            if original is None:
+                return make_receipt("undo", "reject", now, actor, {"reason": "unknown_receipt", "reverses": receipt_sha256})
+            if not verify_receipt(original):
+                return make_receipt("undo", "reject", now, actor, {"reason": "receipt_hash_mismatch", "reverses": receipt_sha256})
+            handler = UNDOABLE.get(original.get("action", ""))
+            if handler is None or original.get("status") in ("reject", "refused") or "undo" not in original.get("details", {}) and original["action"] != "undeny":
+                return make_receipt("undo", "reject", now, actor,
+                                    {"reason": "not_undoable", "reverses": original["receipt_sha256"], "action": original.get("action")})
+            if original["action"] in ("resolve_conflict", "snooze_conflict", "confirm", "deny", "undeny") and not actor.startswith("human:"):
+                return make_receipt("undo", "refused", now, actor, {"reason": "human_actor_required", "reverses": original["receipt_sha256"]})
+            prior_undo = self.undone_by(original["receipt_sha256"])
+            if prior_undo:
+                return make_receipt("undo", "reject", now, actor,
+                                    {"reason": "already_undone", "reverses": original["receipt_sha256"], "undone_by": prior_undo})
+            extra = getattr(self, handler)(original, now, actor)
+            receipt = make_receipt("undo", "undone", now, actor,
+                                   {"reverses": original["receipt_sha256"], "action": original["action"], **extra})
+            self.record(receipt, "high")
+            self.refresh_views(now)
+            return receipt
+
+    # ---------------------------------------------------------------------------------------------- check
+
+    def check(self) -> CheckReport:
+        """Recompute every receipt hash, cross-check log.md ↔ receipts, validate every page, ledger and conflict."""
+        report = CheckReport()
+        self.sync()
+        hashes: dict[str, str] = {}
+        for f, n, data, _ in self.iter_receipts():
+            report.receipts += 1
+            if data is None:
+                report.problems.append(f"{f}:{n}: not valid JSON")
+            elif not verify_receipt(data):
+                report.problems.append(f"{f}:{n}: receipt_sha256 does not match its content")
+            else:
+                hashes[data["receipt_sha256"]] = f"{f}:{n}"
+        logged: set[str] = set()
+        log = self.root / "log.md"
+        if log.exists():
+            for n, line in enumerate(log.read_text(encoding="utf-8").splitlines(), 1):
+                row = parse_log_row(line) if line.startswith("|") else None
+                if row is None:
+                    continue
+                sha = row[4]
+                logged.add(sha)
+                if sha not in hashes:
+                    report.problems.append(f"log.md:{n}: receipt {sha[:12]}… is not in receipts/")
+        for sha, where in hashes.items():
+            if sha not in logged:
+                report.problems.append(f"{where}: receipt {sha[:12]}… has no row in log.md")
+        patterns = self.root / "patterns" / "PATTERNS.jsonl"
+        if patterns.exists():
+            for n, line in enumerate(patterns.read_text(encoding="utf-8").splitlines(), 1):
+                try:
+                    json.loads(line)
+                except ValueError:
+                    report.problems.append(f"patterns/PATTERNS.jsonl:{n}: not valid JSON")
+        for bad in self.index.bad_pages():
+            report.problems.append(f"{bad.path}: {bad.error}")
+        report.pages = int(self.index.scalar("SELECT count(*) FROM records") or 0)
+        for name in self.conflict_files():
+            try:
+                self.load_conflict(name[:-3])
+            except BadInput as exc:
+                report.problems.append(str(exc))
+        report.problems.extend(self.quiz_problems())
+        return report
+
+
+def iso_now_for_tests(dt: datetime) -> str:  # pragma: no cover - convenience for REPL use
+    return iso(dt)

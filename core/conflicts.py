@@ -1,0 +1,392 @@
+"""The contradiction queue (SPEC §5.1): conflict records, the CONFLICTS.md view, arbitration and snooze.
+
+Detection policy lives in `contradiction.py`; this module owns the records and the decisions.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from .models import Entry, Receipt, Status, iso, parse_iso, utc
+from .pages import PageError, append_lines, atomic_write, dump_frontmatter, split_frontmatter
+from .receipts import make_receipt
+from .text import normalize, sha256_hex
+
+CHOICES = ("existing", "incoming", "both")
+SNOOZE_WARN_AFTER = 3
+
+
+@dataclass
+class Conflict:
+    conflict_id: str
+    status: str  # open | snoozed | resolved
+    conflict_type: str
+    reason: str
+    title: str
+    detected_at: str
+    detected_by: str
+    existing: dict[str, Any]
+    incoming: dict[str, Any]
+    snooze_until: str | None = None
+    snooze_count: int = 0
+    resolution: dict[str, Any] | None = None
+    history: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def number(self) -> int:
+        return int(self.conflict_id[1:])
+
+    def is_open_at(self, now: datetime, session: str | None = None) -> bool:
+        """Open, or snoozed and the snooze has run out (a session snooze ends with its session)."""
+        if self.status == "open":
+            return True
+        if self.status != "snoozed" or not self.snooze_until:
+            return False
+        if self.snooze_until.startswith("session:"):
+            return self.snooze_until != f"session:{session}"
+        return parse_iso(self.snooze_until) <= now
+
+    def to_frontmatter(self) -> dict[str, Any]:
+        return {
+            "schema_version": "memkeeper.conflict.v1",
+            "conflict_id": self.conflict_id,
+            "status": self.status,
+            "conflict_type": self.conflict_type,
+            "reason": self.reason,
+            "title": self.title,
+            "detected_at": self.detected_at,
+            "detected_by": self.detected_by,
+            "snooze_until": self.snooze_until,
+            "snooze_count": self.snooze_count,
+            "existing": self.existing,
+            "incoming": self.incoming,
+            "resolution": self.resolution,
+            "history": self.history,
+        }
+
+    @classmethod
+    def from_frontmatter(cls, data: dict[str, Any]) -> "Conflict":
+        try:
+            return cls(
+                conflict_id=str(data["conflict_id"]), status=str(data["status"]),
+                conflict_type=str(data["conflict_type"]), reason=str(data.get("reason") or ""),
+                title=str(data.get("title") or ""), detected_at=str(data["detected_at"]),
+                detected_by=str(data.get("detected_by") or ""), existing=dict(data["existing"]),
+                incoming=dict(data["incoming"]), snooze_until=data.get("snooze_until"),
+                snooze_count=int(data.get("snooze_count") or 0), resolution=data.get("resolution"),
+                history=list(data.get("history") or []),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise PageError(f"malformed conflict record: {exc}") from None
+
+
+def _side_lines(label: str, side: dict[str, Any]) -> list[str]:
+    return [
+        f"**{label}**: {side.get('text', '')}",
+        f"  - source: {side.get('source_ref') or '(none)'} · {side.get('source_type', '')} · actor: {side.get('actor', '')}"
+        f" · at: {side.get('at', '')} · evidence: {side.get('evidence_grade', '')}",
+    ]
+
+
+def render_conflict_page(c: Conflict) -> str:
+    body = [f"# {c.conflict_id} — {c.title}", "", f"**Status**: {c.status} · **Type**: {c.conflict_type}", ""]
+    body += _side_lines("Side A (existing)", c.existing) + [""] + _side_lines("Side B (incoming)", c.incoming)
+    body += ["", f"**Detected by**: {c.detected_by} at {c.detected_at} ({c.reason})", ""]
+    body.append(f"**Resolution**: {_resolution_text(c)}")
+    body += ["", "- [Conflicts](../CONFLICTS.md) · [Wiki Index](../index.md)"]
+    return "---\n" + dump_frontmatter(c.to_frontmatter()) + "---\n" + "\n".join(body) + "\n"
+
+
+def _resolution_text(c: Conflict) -> str:
+    if c.resolution:
+        r = c.resolution
+        return f"{r.get('choice')} by {r.get('by')} at {r.get('at')} (receipt {str(r.get('receipt', ''))[:12]})"
+    if c.status == "snoozed":
+        return f"snoozed until {c.snooze_until} ({c.snooze_count}×)"
+    return "pending — keep existing / take incoming / both valid / snooze"
+
+
+def render_conflicts_view(conflicts: list[Conflict], now: datetime) -> str:
+    lines = ["# Conflicts", "", f"_Generated {iso(now)}. Open: {sum(1 for c in conflicts if c.status != 'resolved')}._", ""]
+    for c in sorted(conflicts, key=lambda c: (c.status == "resolved", -c.number)):
+        lines.append(f"### {c.conflict_id} — {c.detected_at[:10]} — {c.title}")
+        lines.append(f"**Status**: {c.status}")
+        lines += _side_lines("Side A", c.existing) + _side_lines("Side B", c.incoming)
+        lines.append(f"**Detected by**: {c.detected_by} ({c.conflict_type}: {c.reason})")
+        lines.append(f"**Resolution**: {_resolution_text(c)}")
+        if c.snooze_count >= SNOOZE_WARN_AFTER and c.status != "resolved":
+            lines.append(f"> Snoozed {c.snooze_count} times: decide or it will keep coming back.")
+        lines.append("")
+    if not conflicts:
+        lines.append("No conflicts.")
+    return "\n".join(lines) + "\n"
+
+
+class ConflictQueue:
+    """Mixin over BaseEngine: the conflict queue operations."""
+
+    # -- reading --------------------------------------------------------------------------------------------------
+
+    def conflict_files(self) -> list[str]:
+        d = self.root / "conflicts"
+        if not d.is_dir():
+            return []
+        return sorted((p.name for p in d.iterdir() if re.fullmatch(r"C\d+\.md", p.name)), key=lambda n: int(n[1:-3]))
+
+    def load_conflict(self, conflict_id: str) -> Conflict:
+        from .engine import BadInput
+
+        cid = conflict_id.strip().upper()
+        if not re.fullmatch(r"C\d+", cid):
+            raise BadInput(f"invalid conflict id {conflict_id!r} (expected C<N>)")
+        path = self.path(f"conflicts/{cid}.md")
+        try:
+            st = path.stat()
+        except FileNotFoundError:
+            raise BadInput(f"unknown conflict {cid}") from None
+        sig = (st.st_mtime_ns, st.st_size)
+        cached = self._conflict_cache.get(cid)
+        if cached and cached[0] == sig:
+            return cached[1]
+        try:
+            data, _ = split_frontmatter(path.read_text(encoding="utf-8"))
+            c = Conflict.from_frontmatter(data)
+        except PageError as exc:
+            raise BadInput(f"conflicts/{cid}.md: {exc}") from None
+        self._conflict_cache[cid] = (sig, c)
+        return c
+
+    def conflicts(self, *, now: datetime | None = None, session: str | None = None, include_resolved: bool = False) -> list[Conflict]:
+        """Conflicts newest first. With `now`, only those open at that time (expired snoozes reopen)."""
+        from .engine import BadInput
+
+        out = []
+        for name in self.conflict_files():
+            try:
+                c = self.load_conflict(name[:-3])
+            except BadInput:
+                continue
+            if include_resolved or (c.is_open_at(utc(now), session) if now else c.status != "resolved"):
+                out.append(c)
+        return sorted(out, key=lambda c: -c.number)
+
+    def open_conflict_memory_ids(self) -> set[str]:
+        return {c.existing.get("memory_id") for c in self.conflicts() if c.existing.get("memory_id")}
+
+    def compatible_pairs(self) -> set[tuple[str, str]]:
+        path = self.root / "stated" / "compatible.jsonl"
+        cached = getattr(self, "_compat_cache", None)
+        sig = self._sig(path)
+        if cached and cached[0] == sig:
+            return cached[1]
+        pairs: set[tuple[str, str]] = set()
+        if path.exists():
+            for line in path.read_text(encoding="utf-8").splitlines():
+                try:
+                    d = json.loads(line)
+                    a, b = sorted((d["a"], d["b"]))
+                except (ValueError, KeyError, TypeError):
+                    continue
+                if d.get("action", "both_valid") == "both_valid":
+                    pairs.add((a, b))
+                else:
+                    pairs.discard((a, b))
+        self._compat_cache = (sig, pairs)
+        return pairs
+
+    def is_compatible_pair(self, sha_a: str, sha_b: str) -> bool:
+        return tuple(sorted((sha_a, sha_b))) in self.compatible_pairs()
+
+    # -- hooks used by capture and compile ------------------------------------------------------------------------
+
+    def write_conflicts_view(self, now: datetime) -> None:
+        atomic_write(self.root / "CONFLICTS.md", render_conflicts_view(self.conflicts(include_resolved=True), now))
+
+    def _next_conflict_id(self) -> str:
+        files = self.conflict_files()
+        return f"C{int(files[-1][1:-3]) + 1 if files else 1}"
+
+    def open_conflict(self, memory_id: str, incoming: dict[str, Any], conflict_type: str, reason: str,
+                      now: datetime, actor: str) -> Receipt:
+        """Hold an incoming statement that contradicts an active record. The existing page is not touched."""
+        existing = self.load(memory_id)
+        cid = self._next_conflict_id()
+        c = Conflict(
+            conflict_id=cid, status="open", conflict_type=conflict_type, reason=reason, title=existing.title,
+            detected_at=iso(now), detected_by=f"capture by {actor}",
+            existing={
+                "memory_id": existing.memory_id, "page": self.page_of(memory_id), "title": existing.title,
+                "text": existing.content, "source_ref": existing.source_ref, "source_type": existing.source_type.value,
+                "actor": existing.actor or "unknown", "at": iso(existing.created_at),
+                "evidence_grade": existing.evidence_grade.value, "confidence": existing.confidence,
+                "category": existing.category.value,
+            },
+            incoming=dict(incoming),
+        )
+        atomic_write(self.path(f"conflicts/{cid}.md"), render_conflict_page(c))
+        receipt = make_receipt(
+            "capture", "conflict", now, actor,
+            {"conflict_id": cid, "conflict_type": conflict_type, "reason": reason, "memory_id": existing.memory_id,
+             "page": c.existing["page"], "canonical_key": incoming["canonical_key"], "class": incoming["memory_class"],
+             "content_sha256": sha256_hex(normalize(incoming["text"]))},
+        )
+        self.record(receipt)
+        self.refresh_views(now)
+        return receipt
+
+    def _save_conflict(self, c: Conflict) -> None:
+        atomic_write(self.path(f"conflicts/{c.conflict_id}.md"), render_conflict_page(c))
+
+    # -- decisions ------------------------------------------------------------------------------------------------
+
+    def resolve_conflict(self, conflict_id: str, choice: str, *, now: datetime, actor: str) -> Receipt:
+        """Arbitrate: keep existing | take incoming | both valid. Only a human actor may resolve.
+
+        Receipt details: conflict_id, choice, winner, loser (memory ids), undo (prior state).
+        """
+        from .engine import validate_actor
+
+        now = utc(now)
+        actor = validate_actor(actor)
+        choice = {"keep": "existing", "take": "incoming", "both_valid": "both"}.get(choice, choice)
+        if choice not in CHOICES:
+            return make_receipt("resolve_conflict", "reject", now, actor, {"reason": "invalid_choice", "value": choice})
+        if not actor.startswith("human:"):
+            return make_receipt("resolve_conflict", "refused", now, actor,
+                                {"reason": "human_actor_required", "conflict_id": conflict_id})
+        with self.writing():
+            c = self.load_conflict(conflict_id)
+            if c.status == "resolved":
+                return make_receipt("resolve_conflict", "reject", now, actor,
+                                    {"reason": "already_resolved", "conflict_id": c.conflict_id})
+            prior_conflict = c.to_frontmatter()
+            existing = self.load(c.existing["memory_id"])
+            prior_existing = {"status": existing.status.value, "superseded_by": existing.superseded_by}
+            winner = loser = created = None
+            if choice == "existing":
+                winner = existing.memory_id
+                loser = None  # the incoming text never became a memory; it stays in the conflict record
+            elif choice == "incoming":
+                new = self._entry_from_incoming(c.incoming, now)
+                new.notes.append(f"Took precedence over {existing.memory_id} in {c.conflict_id} ({iso(now)})")
+                self.save(new, self._new_page(new.title, new.trust_zone.value, new.sensitivity_tier.value))
+                existing.status = Status.superseded
+                existing.superseded_by = new.memory_id
+                existing.updated_at = now
+                existing.content = existing.content.rstrip("\n") + f"\n\n[SUPERSEDED by {c.conflict_id}]"
+                self.save(existing)
+                winner, loser, created = new.memory_id, existing.memory_id, new.memory_id
+            else:
+                new = self._entry_from_incoming(c.incoming, now)
+                new.notes.append(f"Both valid with {existing.memory_id} ({c.conflict_id}, {iso(now)})")
+                self.save(new, self._new_page(new.title, new.trust_zone.value, new.sensitivity_tier.value))
+                created = new.memory_id
+                pair = sorted((sha256_hex(normalize(existing.content)), sha256_hex(normalize(c.incoming["text"]))))
+                append_lines(self.root / "stated" / "compatible.jsonl", [json.dumps(
+                    {"action": "both_valid", "a": pair[0], "b": pair[1], "conflict_id": c.conflict_id, "by": actor,
+                     "at": iso(now)}, sort_keys=True)])
+            details = {
+                "conflict_id": c.conflict_id, "choice": choice, "winner": winner, "loser": loser, "created": created,
+                "conflict_type": c.conflict_type,
+                "undo": {"conflict": prior_conflict, "existing": {"memory_id": existing.memory_id, **prior_existing}},
+            }
+            receipt = make_receipt("resolve_conflict", "resolved", now, actor, details)
+            c.status = "resolved"
+            c.resolution = {"choice": choice, "by": actor, "at": iso(now), "receipt": receipt.receipt_sha256,
+                            "winner": winner, "loser": loser}
+            c.history.append({"event": "resolved", "choice": choice, "by": actor, "at": iso(now)})
+            self._save_conflict(c)
+            self._append_decision(c, choice, actor, now, receipt.receipt_sha256)
+            self.record(receipt, "high")
+            self.refresh_views(now)
+            return receipt
+
+    def _append_decision(self, c: Conflict, choice: str, actor: str, now: datetime, receipt_sha: str, note: str = "") -> None:
+        label = {"existing": "keep existing", "incoming": "take incoming", "both": "both valid"}.get(choice, choice)
+        path = self.root / "DECISIONS.md"
+        if not path.exists():
+            atomic_write(path, "# Decisions\n\nArbitration outcomes, append-only.\n")
+        lines = [
+            "",
+            f"## {c.conflict_id} — {iso(now)} — {label}{note}",
+            f"- Decided by: {actor} · receipt {receipt_sha}",
+            f"- Type: {c.conflict_type} ({c.reason})",
+            f"- Side A (existing, {c.existing.get('memory_id')}): {' '.join(str(c.existing.get('text', '')).split())}",
+            f"  - provenance: source {c.existing.get('source_ref') or '(none)'} · {c.existing.get('source_type')} · "
+            f"actor {c.existing.get('actor')} · at {c.existing.get('at')} · evidence {c.existing.get('evidence_grade')}",
+            f"- Side B (incoming): {' '.join(str(c.incoming.get('text', '')).split())}",
+            f"  - provenance: source {c.incoming.get('source_ref') or '(none)'} · {c.incoming.get('source_type')} · "
+            f"actor {c.incoming.get('actor')} · at {c.incoming.get('at')} · evidence {c.incoming.get('evidence_grade')}",
+        ]
+        append_lines(path, lines)
+
+    def snooze_conflict(self, conflict_id: str, *, now: datetime, actor: str, until: datetime | str | None = None,
+                        session: str | None = None) -> Receipt:
+        """Snooze until a date, or (until=None) until the end of the given TUI session. Warns after 3 snoozes."""
+        from .engine import validate_actor
+
+        now = utc(now)
+        actor = validate_actor(actor)
+        if not actor.startswith("human:"):
+            return make_receipt("snooze_conflict", "refused", now, actor, {"reason": "human_actor_required"})
+        if until is None and not session:
+            return make_receipt("snooze_conflict", "reject", now, actor, {"reason": "snooze_needs_date_or_session"})
+        try:
+            until_s = iso(parse_iso(until)) if until is not None else f"session:{session}"
+        except ValueError:
+            return make_receipt("snooze_conflict", "reject", now, actor, {"reason": "invalid_date", "value": str(until)})
+        with self.writing():
+            c = self.load_conflict(conflict_id)
+            if c.status == "resolved":
+                return make_receipt("snooze_conflict", "reject", now, actor, {"reason": "already_resolved", "conflict_id": c.conflict_id})
+            prior = c.to_frontmatter()
+            c.status = "snoozed"
+            c.snooze_until = until_s
+            c.snooze_count += 1
+            c.history.append({"event": "snoozed", "until": until_s, "by": actor, "at": iso(now)})
+            details = {"conflict_id": c.conflict_id, "until": until_s, "snooze_count": c.snooze_count,
+                       "warning": "snoozed_3_times" if c.snooze_count >= SNOOZE_WARN_AFTER else None,
+                       "undo": {"conflict": prior}}
+            receipt = make_receipt("snooze_conflict", "snoozed", now, actor, details)
+            self._save_conflict(c)
+            self.record(receipt)
+            self.refresh_views(now)
+            return receipt
+
+    def _undo_conflict(self, receipt: dict[str, Any], now: datetime, actor: str) -> dict[str, Any]:
+        """Restore a conflict (and the records a resolution touched) to the state before `receipt`."""
+        undo = receipt["details"]["undo"]
+        prior = Conflict.from_frontmatter(undo["conflict"])
+        touched = []
+        if receipt["action"] == "resolve_conflict":
+            ex = undo["existing"]
+            entry = self.load(ex["memory_id"])
+            entry.status = Status(ex["status"])
+            entry.superseded_by = ex["superseded_by"]
+            marker = f"\n\n[SUPERSEDED by {prior.conflict_id}]"
+            if entry.content.endswith(marker):
+                entry.content = entry.content[: -len(marker)]
+            entry.updated_at = now
+            self.save(entry)
+            touched.append(entry.memory_id)
+            created = receipt["details"].get("created")
+            if created and self.page_of(created):
+                new = self.load(created)
+                new.status = Status.archived
+                new.updated_at = now
+                new.notes.append(f"Resolution of {prior.conflict_id} undone ({iso(now)}); kept for the record")
+                self.save(new)
+                touched.append(created)
+            if receipt["details"]["choice"] == "both":
+                pair = sorted((sha256_hex(normalize(prior.existing.get("text", ""))), sha256_hex(normalize(prior.incoming["text"]))))
+                append_lines(self.root / "stated" / "compatible.jsonl", [json.dumps(
+                    {"action": "undo_both_valid", "a": pair[0], "b": pair[1], "conflict_id": prior.conflict_id,
+                     "by": actor, "at": iso(now)}, sort_keys=True)])
+            self._append_decision(prior, receipt["details"]["choice"], actor, now, receipt["receipt_sha256"], " — UNDONE")
+        prior.history.append({"event": "undone", "receipt": receipt["receipt_sha256"], "by": actor, "at": iso(now)})
+        self._save_conflict(prior)
+        return {"conflict_id": prior.conflict_id, "restored": touched}

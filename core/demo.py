@@ -1,0 +1,128 @@
+"""A realistic demo wiki: a few hundred records across zones, open conflicts, pending verifications, quiz items
+due today and tier candidates of every kind. Built entirely through the engine API, with injected time."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from .api import Engine
+from .models import utc
+
+PROJECTS = ["atlas", "harbor", "lumen", "quill", "orbit", "sable", "tessera", "wren"]
+PEOPLE = ["Priya", "Marco", "Dana", "Kenji", "Ama", "Lucía", "Tomasz", "Noor"]
+
+FACT_TEMPLATES = [
+    ("fact", "{p} API rate limit", "The {p} public API is rate limited to {n} requests per minute per token."),
+    ("fact", "{p} staging URL", "Staging for {p} lives behind the VPN at staging-{p}.internal and resets every Sunday night."),
+    ("project", "{p} owner", "{who} owns the {p} service end to end, including on-call and release notes."),
+    ("project", "{p} release train", "{p} ships on a two-week release train; the branch cut happens on Wednesdays."),
+    ("preference", "{p} code review style", "For {p}, {who} prefers small pull requests under 400 lines with a linked issue."),
+    ("preference", "{p} commit messages", "{who} wants imperative commit subjects under 72 characters for {p}."),
+    ("decision", "{p} queue technology", "Decided: {p} uses a Redis stream for background jobs instead of Celery."),
+    ("decision", "{p} auth provider", "Decided: {p} authenticates users through the company OIDC provider, not local passwords."),
+    ("direction", "{p} direction", "The long-term direction for {p} is to split the monolith along the billing boundary."),
+    ("insight", "{p} flaky tests", "Most flaky tests in {p} come from shared fixtures that leak temporary directories."),
+    ("lesson", "{p} migration lesson", "Lesson from {p}: run schema migrations before deploying code that reads new columns."),
+    ("milestone", "{p} beta launch", "{p} reached public beta with {n} design partners onboarded."),
+    ("commitment", "{p} incident review", "{who} committed to publishing the {p} incident review with action items."),
+    ("risk", "{p} vendor risk", "Risk: {p} depends on a single geocoding vendor with no fallback contract."),
+    ("question", "{p} data retention", "Open question: how long should {p} keep raw request logs for debugging?"),
+    ("fact", "{p} deploy target", "{p} deploys to the Frankfurt region on Kubernetes with {n} replicas at peak."),
+    ("fact", "{p} error budget", "The {p} error budget is {n} minutes of downtime per quarter."),
+    ("preference", "{p} handoff paths", "Always use absolute paths in {p} handoff artifacts so agents can reopen them."),
+    ("fact", "{p} on-call rotation", "The {p} on-call rotation hands over on Mondays at 10:00 Berlin time."),
+    ("draft", "{p} roadmap notes", "Draft notes for the {p} roadmap: search revamp, export API, audit log."),
+]
+
+ZONES = [("private_self", "normal"), ("private_self", "do_not_export"), ("trusted_collaborator", "normal"),
+         ("trusted_collaborator", "public_safe"), ("outside_contact", "public_safe"), ("paid_public", "public_safe")]
+
+CONFLICT_PAIRS = [
+    # (key, title, existing, incoming, category)
+    ("primary-database", "Primary database", "The primary database for billing is Postgres 16.",
+     "The primary database for billing is MySQL 8.", "fact"),
+    ("q1-infra-budget", "Q1 infrastructure budget", "The Q1 infrastructure budget is $50k.",
+     "The Q1 infrastructure budget is $80k.", "fact"),
+    ("docker-local-dev", "Docker for local development", "We use Docker Compose for local development of the billing stack.",
+     "We do not use Docker Compose for local development of the billing stack.", "fact"),
+    ("release-day", "Release day", "Ship the billing release on Friday.", "Ship the billing release next Monday.", "commitment"),
+    ("api-versioning", "API versioning", "Decided: version the public API in the URL path (/v2/...).",
+     "Decided: version the public API with an Accept header instead of the URL path.", "decision"),
+    ("support-hours", "Support hours", "Customer support is staffed until 18:00 CET on weekdays.",
+     "Customer support is staffed until 22:00 CET on weekdays.", "fact"),
+]
+
+
+def build_demo(root: Path, *, now: datetime, records: int = 300, seed: int = 7) -> Engine:
+    """(Re)build a demo wiki at `root`. An existing demo folder is replaced only if it looks like a memkeeper wiki."""
+    now = utc(now)
+    root = Path(root)
+    if root.exists():
+        if not (root / "entries").is_dir() and any(root.iterdir()):
+            raise ValueError(f"{root} exists and is not a memkeeper wiki; refusing to replace it")
+        shutil.rmtree(root)
+    rng = random.Random(seed)
+    eng = Engine.init(root, now=now - timedelta(days=420))
+    agent = "agent:demo-scribe"
+    me = "human:demo"
+
+    # Bulk: a few hundred records spread over ages, zones, sources and categories.
+    made = 0
+    i = 0
+    while made < records:
+        cat, title_t, text_t = FACT_TEMPLATES[i % len(FACT_TEMPLATES)]
+        p = PROJECTS[(i // len(FACT_TEMPLATES)) % len(PROJECTS)]
+        round_ = i // (len(FACT_TEMPLATES) * len(PROJECTS))
+        who = PEOPLE[(i * 3 + round_) % len(PEOPLE)]
+        i += 1
+        zone, sens = ZONES[rng.randrange(len(ZONES))] if rng.random() < 0.5 else ZONES[0]
+        title = title_t.format(p=p.capitalize(), who=who, n=0) + (f" ({round_ + 1})" if round_ else "")
+        text = text_t.format(p=p.capitalize(), who=who, n=rng.choice([3, 5, 12, 40, 120, 600]))
+        if round_:
+            text += f" Noted again in review round {round_ + 1} with {who}."
+        age = rng.choice([0, 1, 2, 5, 9, 20, 45, 90, 150, 200, 260, 320, 400])
+        src = rng.choice(["agent_inferred", "agent_inferred", "agent_inferred", "user_stated"])
+        r = eng.capture(
+            text, now=now - timedelta(days=age, hours=rng.randrange(24)), actor=agent, title=title, category=cat,
+            zone=zone, sensitivity=sens, source_type=src, source_ref=f"raw/session-{p}-{age}.md#L{10 + i % 90}",
+            confidence=round(rng.uniform(0.55, 0.9), 2), recall=[p, cat],
+        )
+        if r.status in ("captured", "consolidated"):
+            made += 1
+        if i > records * 4:
+            break
+
+    # Near-duplicates that consolidate.
+    for p in PROJECTS[:4]:
+        eng.capture(f"Always use absolute paths in {p.capitalize()} handoff artifacts so agents can reopen them.",
+                    now=now - timedelta(days=3), actor=agent, title=f"{p.capitalize()} handoff paths", category="preference")
+
+    # Open conflicts of several types.
+    for key, title, old, new, cat in CONFLICT_PAIRS:
+        eng.capture(old, now=now - timedelta(days=30), actor=agent, key=key, title=title, category=cat,
+                    source_ref="raw/planning-2026-10.md#L12")
+        eng.capture(new, now=now - timedelta(days=1), actor="agent:meeting-notes", key=key, title=title, category=cat,
+                    source_ref="raw/standup-2026-11-28.md#L4")
+
+    # A superseded, old record (automatic tier candidate) via a resolved conflict in the past.
+    eng.capture("The analytics warehouse is Redshift.", now=now - timedelta(days=500), actor=agent, key="analytics-warehouse",
+                title="Analytics warehouse", source_ref="raw/arch-2025.md#L3")
+    r = eng.capture("The analytics warehouse is BigQuery.", now=now - timedelta(days=400), actor=agent,
+                    key="analytics-warehouse", title="Analytics warehouse", source_ref="raw/arch-2026.md#L8")
+    if r.status == "conflict":
+        eng.resolve_conflict(r.details["conflict_id"], "incoming", now=now - timedelta(days=399), actor=me)
+
+    # Quiz history so items are due today: answered correctly 3 days ago (box 1 → due today), wrong yesterday.
+    cards = eng.quiz_session("demo", now=now - timedelta(days=3))
+    for n, card in enumerate(cards[:4]):
+        eng.quiz_record(card.memory_id, "good", now=now - timedelta(days=3), actor=me, person="demo")
+    cards = eng.quiz_session("demo", now=now - timedelta(days=1))
+    for card in cards[:2]:
+        if card.reason == "new":
+            eng.quiz_record(card.memory_id, "again", now=now - timedelta(days=1), actor=me, person="demo")
+
+    eng.compile(now=now, actor=agent)
+    return eng

@@ -1,0 +1,894 @@
+"""The engine: the single writer of a wiki. Every operation returns a hashed receipt (SPEC §4).
+
+Time (`now`) and actor are parameters of every operation; nothing here reads the clock or the login.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets as _secrets
+import shutil
+from contextlib import contextmanager
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any, Iterator
+
+from filelock import FileLock
+
+from . import compile as views
+from .index import Index
+from .models import (
+    Category,
+    Entry,
+    EvidenceGrade,
+    MemoryClass,
+    Receipt,
+    SensitivityTier,
+    SourceType,
+    Status,
+    Tier,
+    TrustZone,
+    iso,
+    parse_iso,
+    utc,
+)
+from .pages import append_lines, atomic_write, parse_entry, render_entry, PageError
+from .paths import PathEscape, confine, partition_slug, slugify
+from .receipts import LOG_HEADER, canonical_json, log_row, make_receipt, pattern_event
+from . import scoring
+from .text import (
+    content_sha256,
+    find_secrets,
+    has_temporal_cue,
+    is_low_signal,
+    jaccard,
+    normalize,
+    redact_secrets,
+    sha256_hex,
+    token_set,
+    tokens,
+)
+
+MAX_CAPTURE_BYTES = 64 * 1024
+DEFAULT_EXPIRY_DAYS = 14
+CONSOLIDATE_THRESHOLD = 0.82
+DECAY_HALF_LIFE_DAYS = 60.0
+ARCHIVE_BELOW_STRENGTH = 0.15
+
+CORE_DIRS = ("entries", "conflicts", "stated", "quiz", "review", "receipts", "patterns", "snapshots", "sync/outbound",
+             "sync/inbound", "raw", "index", ".memkeeper")
+
+
+class BadInput(ValueError):
+    """Input the engine refuses before doing anything (bad root, path escape, malformed file). One-line message."""
+
+
+def validate_actor(actor: str) -> str:
+    if not re.fullmatch(r"(human|agent):[A-Za-z0-9._@-]{1,64}", actor or ""):
+        raise BadInput(f"invalid actor {actor!r}: expected human:<login> or agent:<name>")
+    return actor
+
+
+def _enum(enum_cls, value, reason: str):
+    if isinstance(value, enum_cls):
+        return value, None
+    try:
+        return enum_cls(value), None
+    except ValueError:
+        return None, reason
+
+
+class BaseEngine:
+    """One wiki root. Open with `Engine.open(root)`; `Engine.init(root)` creates the layout."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(os.path.realpath(root))
+        self.lock = FileLock(str(self.root / ".memkeeper" / "write.lock"), timeout=30)
+        self.index = Index(self.root)
+        self._log_sig: tuple[int, int] | None = None
+        self._dirty_categories: set[str] = set()
+        self._views_dirty = False
+        self._conflict_cache: dict[str, tuple[tuple[int, int], Any]] = {}
+        self.sync()
+
+    # ---------------------------------------------------------------------------------------------------- lifecycle
+
+    @classmethod
+    def open(cls, root: str | os.PathLike[str]) -> "BaseEngine":
+        path = Path(root)
+        if not path.exists():
+            raise BadInput(f"wiki root {os.fspath(root)!r} does not exist (run `memkeeper init` first)")
+        if not path.is_dir():
+            raise BadInput(f"wiki root {os.fspath(root)!r} is not a directory")
+        (path / ".memkeeper").mkdir(exist_ok=True)
+        return cls(path)
+
+    @classmethod
+    def init(cls, root: str | os.PathLike[str], now: datetime) -> "BaseEngine":
+        path = Path(root)
+        if path.exists() and not path.is_dir():
+            raise BadInput(f"wiki root {os.fspath(root)!r} is not a directory")
+        for d in CORE_DIRS:
+            (path / d).mkdir(parents=True, exist_ok=True)
+        gi = path / ".gitignore"
+        if not gi.exists():
+            gi.write_text(".memkeeper/\n", encoding="utf-8")
+        engine = cls(path)
+        with engine.lock:
+            for name, text in (("log.md", LOG_HEADER), ("DECISIONS.md", "# Decisions\n\nArbitration outcomes, append-only.\n")):
+                if not (engine.root / name).exists():
+                    atomic_write(engine.root / name, text)
+            engine.compile(now=now, _locked=True)
+        return engine
+
+    def close(self) -> None:
+        self.index.close()
+
+    def sync(self, progress=None) -> dict[str, int]:
+        """Refresh the derived index from the Markdown (cheap when nothing changed)."""
+        counts = self.index.sync(progress)
+        self._log_sig = self._sig(self.root / "log.md")
+        return counts
+
+    def _sig(self, path: Path) -> tuple[int, int] | None:
+        try:
+            st = path.stat()
+        except FileNotFoundError:
+            return None
+        return (st.st_mtime_ns, st.st_size)
+
+    def path(self, rel: str) -> Path:
+        try:
+            return confine(self.root, rel)
+        except PathEscape as exc:
+            raise BadInput(str(exc)) from None
+
+    def rel(self, path: Path) -> str:
+        return path.relative_to(self.root).as_posix()
+
+    # ---------------------------------------------------------------------------------------------------- writing
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """Hold the cross-process write lock; resync first if another process wrote since we last looked."""
+        with self.lock:
+            if self._sig(self.root / "log.md") != self._log_sig:
+                self.index.sync()
+            yield
+            self._log_sig = self._sig(self.root / "log.md")
+
+    def record(self, receipt: Receipt, evidence_grade: str = "medium") -> Receipt:
+        """Append a state-changing receipt to receipts/<date>.jsonl, log.md and PATTERNS.jsonl (lock held)."""
+        day = receipt.at[:10]
+        append_lines(self.root / "receipts" / f"{day}.jsonl", [canonical_json(receipt.to_dict())])
+        log = self.root / "log.md"
+        if not log.exists():
+            atomic_write(log, LOG_HEADER)
+        append_lines(log, [log_row(receipt)])
+        append_lines(self.root / "patterns" / "PATTERNS.jsonl", [pattern_event(receipt, evidence_grade)])
+        return receipt
+
+    def save(self, entry: Entry, page: str | None = None) -> str:
+        """Write an entry page atomically and update the cache. Returns the page path (relative)."""
+        page = page or self.page_of(entry.memory_id)
+        if page is None:
+            raise BadInput(f"no page for {entry.memory_id}")
+        entry.normalized_content_sha256 = content_sha256(entry.title, entry.content)
+        text = render_entry(entry)
+        target = self.path(page)
+        atomic_write(target, text)
+        self.index.put(page, entry, text.encode("utf-8"))
+        self._dirty_categories.add(entry.category.value)
+        return page
+
+    def page_of(self, memory_id: str) -> str | None:
+        return self.index.scalar("SELECT path FROM records WHERE memory_id=?", (memory_id,))
+
+    def load(self, memory_id: str) -> Entry:
+        """Read a record from its page on disk (the source of truth)."""
+        page = self.page_of(memory_id)
+        if page is None:
+            raise BadInput(f"unknown memory id {memory_id!r}")
+        try:
+            return parse_entry(self.path(page).read_text(encoding="utf-8"))
+        except (OSError, PageError) as exc:
+            raise BadInput(f"{page}: {exc}") from None
+
+    def get(self, memory_id: str) -> Entry | None:
+        rows = self.index.query("SELECT data FROM records WHERE memory_id=?", (memory_id,))
+        return self.index.entry(rows[0]) if rows else None
+
+    def resolve_id(self, ref: str) -> str:
+        """Accept a memory id, a unique id prefix, or a page path; return the memory id."""
+        ref = ref.strip()
+        if ref.startswith("entries/"):
+            mid = self.index.scalar("SELECT memory_id FROM records WHERE path=?", (ref,))
+        else:
+            rows = self.index.query("SELECT memory_id FROM records WHERE memory_id LIKE ? LIMIT 2", (ref + "%",))
+            mid = rows[0][0] if len(rows) == 1 else None
+        if mid is None:
+            raise BadInput(f"unknown memory id {ref!r}")
+        return mid
+
+    def _new_page(self, title: str, zone: str, sensitivity: str) -> str:
+        slug = slugify(title)
+        base = f"entries/{slug}.md"
+        candidates = [base, f"entries/{partition_slug(slug, zone, sensitivity)}.md"]
+        for cand in candidates:
+            if not self._page_taken(cand):
+                return cand
+        n = 2
+        while True:
+            cand = f"entries/{partition_slug(slug, zone, sensitivity)}-{n}.md"
+            if not self._page_taken(cand):
+                return cand
+            n += 1
+
+    def _page_taken(self, page: str) -> bool:
+        return self.path(page).exists() or self.index.scalar("SELECT 1 FROM files WHERE path=?", (page,)) is not None
+
+    def _new_id(self) -> str:
+        while True:
+            mid = "mem_" + _secrets.token_hex(8)
+            if self.page_of(mid) is None:
+                return mid
+
+    # ---------------------------------------------------------------------------------------------------- capture
+
+    def capture(
+        self,
+        text: str,
+        *,
+        now: datetime,
+        actor: str = "agent:cli",
+        key: str | None = None,
+        title: str | None = None,
+        category: str | Category = "fact",
+        zone: str | TrustZone = "private_self",
+        sensitivity: str | SensitivityTier = "normal",
+        memory_class: str | MemoryClass | None = None,
+        expires_at: datetime | str | None = None,
+        ttl_days: float | None = None,
+        source_type: str | SourceType = "agent_inferred",
+        source_ref: str | None = None,
+        confidence: float = 0.7,
+        recall: list[str] | None = None,
+        tags: list[str] | None = None,
+        quiz_question: str | None = None,
+        redact: bool = False,
+    ) -> Receipt:
+        """Capture a statement. Receipt status: captured | consolidated | conflict | suppressed | drop | reject.
+
+        Details always carry `reason` for drop/reject; otherwise memory_id, class, canonical_key, page and
+        content_sha256 (and conflict_id for a conflict).
+        """
+        now = utc(now)
+        actor = validate_actor(actor)
+
+        def refuse(status: str, reason: str, **extra: Any) -> Receipt:
+            return make_receipt("capture", status, now, actor, {"reason": reason, **extra})
+
+        if len(text.encode("utf-8")) > MAX_CAPTURE_BYTES:
+            return refuse("reject", "oversize_text", limit_bytes=MAX_CAPTURE_BYTES)
+        zone_e, bad = _enum(TrustZone, zone, "invalid_trust_zone")
+        if bad:
+            return refuse("reject", bad, value=str(zone))
+        sens_e, bad = _enum(SensitivityTier, sensitivity, "invalid_sensitivity_tier")
+        if bad:
+            return refuse("reject", bad, value=str(sensitivity))
+        cls_e = None
+        if memory_class is not None:
+            cls_e, bad = _enum(MemoryClass, memory_class, "invalid_memory_class")
+            if bad:
+                return refuse("reject", bad, value=str(memory_class))
+        cat_e, bad = _enum(Category, category, "invalid_category")
+        if bad:
+            return refuse("reject", bad, value=str(category))
+        src_e, bad = _enum(SourceType, source_type, "invalid_source_type")
+        if bad:
+            return refuse("reject", bad, value=str(source_type))
+        if not 0.0 <= float(confidence) <= 1.0:
+            return refuse("reject", "invalid_confidence", value=confidence)
+        if is_low_signal(text):
+            return refuse("drop", "low_signal_short_text")
+        found = find_secrets(" ".join(filter(None, [text, title, source_ref, *(recall or []), *(tags or [])])))
+        redacted: list[str] = []
+        if found:
+            if not redact:
+                return refuse("reject", "secret_detected", secret_classes=found)
+            text, redacted = redact_secrets(text)
+            title = redact_secrets(title)[0] if title else title
+            source_ref = redact_secrets(source_ref)[0] if source_ref else source_ref
+            recall = [redact_secrets(r)[0] for r in recall or []]
+            tags = [redact_secrets(t)[0] for t in tags or []]
+        exp: datetime | None = None
+        if expires_at is not None:
+            try:
+                exp = parse_iso(expires_at)
+            except ValueError:
+                return refuse("reject", "invalid_expires_at", value=str(expires_at))
+        elif ttl_days is not None:
+            exp = now + timedelta(days=float(ttl_days))
+        if cls_e is None:
+            cls_e = MemoryClass.expiring if (exp is not None or has_temporal_cue(text)) else MemoryClass.durable
+        if cls_e is MemoryClass.expiring and exp is None:
+            exp = now + timedelta(days=DEFAULT_EXPIRY_DAYS)
+        content = text.strip()
+        given_title = " ".join((title or "").split())
+        title = given_title or _title_from(content)
+        canonical_key = slugify(key) if key else (slugify(given_title) if given_title else _key_from(content))
+
+        with self.writing():
+            sup_key = suppression_key(source_ref, content)
+            if self.is_suppressed(sup_key):
+                receipt = make_receipt(
+                    "capture", "suppressed", now, actor,
+                    {"reason": "denied_suppression_key", "suppression_key": sup_key, "canonical_key": canonical_key},
+                )
+                return self.record(receipt)
+            incoming = dict(
+                text=content, title=title, category=cat_e.value, canonical_key=canonical_key, zone=zone_e.value,
+                sensitivity=sens_e.value, memory_class=cls_e.value, expires_at=iso(exp) if exp else None,
+                source_type=src_e.value, source_ref=source_ref, confidence=float(confidence), recall=recall or [],
+                tags=tags or [], quiz_question=quiz_question, actor=actor, at=iso(now),
+                evidence_grade=_initial_grade(src_e, source_ref).value,
+            )
+            match = self.find_match(incoming)
+            if match is not None and match[0] == "restatement":
+                return self._consolidate_into(match[1], incoming, now, actor, redacted)
+            if match is not None:
+                return self.open_conflict(match[1], incoming, match[0], match[2], now, actor)
+            entry = self._entry_from_incoming(incoming, now)
+            page = self.save(entry, self._new_page(title, zone_e.value, sens_e.value))
+            receipt = make_receipt(
+                "capture", "captured", now, actor,
+                {
+                    "memory_id": entry.memory_id, "class": cls_e.value, "canonical_key": canonical_key, "page": page,
+                    "content_sha256": sha256_hex(normalize(content)), "category": cat_e.value, "zone": zone_e.value,
+                    "sensitivity": sens_e.value, **({"redacted": redacted} if redacted else {}),
+                },
+            )
+            self.record(receipt, entry.evidence_grade.value)
+            self.refresh_views(now)
+            return receipt
+
+    def _entry_from_incoming(self, inc: dict[str, Any], now: datetime, memory_id: str | None = None) -> Entry:
+        return Entry(
+            memory_id=memory_id or self._new_id(),
+            canonical_key=inc["canonical_key"],
+            title=inc["title"],
+            category=inc["category"],
+            memory_class=inc["memory_class"],
+            trust_zone=inc["zone"],
+            sensitivity_tier=inc["sensitivity"],
+            confidence=inc["confidence"],
+            evidence_grade=inc["evidence_grade"],
+            source_type=inc["source_type"],
+            source_ref=inc["source_ref"],
+            created_at=now,
+            updated_at=now,
+            last_accessed_at=now,
+            expires_at=parse_iso(inc["expires_at"]) if inc.get("expires_at") else None,
+            recall=inc.get("recall") or [],
+            tags=inc.get("tags") or [],
+            quiz_question=inc.get("quiz_question"),
+            actor=inc.get("actor"),
+            content=inc["text"],
+        )
+
+    def partition_rows(self, key: str, zone: str, sensitivity: str, statuses=("active",)):
+        marks = ",".join("?" * len(statuses))
+        return self.index.query(
+            f"SELECT * FROM records WHERE canonical_key=? AND trust_zone=? AND sensitivity_tier=? AND status IN ({marks})",
+            (key, zone, sensitivity, *statuses),
+        )
+
+    def find_match(self, inc: dict[str, Any]) -> tuple[str, str, str] | None:
+        """Compare an incoming statement with active same-partition records that share its key or topic.
+
+        Returns (relation, memory_id, reason) for the best restatement, else the first conflict, else None.
+        """
+        from .contradiction import Statement, classify_pair, is_related
+
+        new = Statement(inc["text"], inc["category"], inc["canonical_key"], inc["source_ref"])
+        rows = {r["memory_id"]: r for r in self.partition_rows(inc["canonical_key"], inc["zone"], inc["sensitivity"])}
+        for mid in self.index.fts_candidates(tokens(inc["text"]), limit=200):
+            if mid not in rows:
+                r = self.index.query(
+                    "SELECT * FROM records WHERE memory_id=? AND status='active' AND trust_zone=? AND sensitivity_tier=?",
+                    (mid, inc["zone"], inc["sensitivity"]),
+                )
+                if r:
+                    rows[mid] = r[0]
+        inc_sha = sha256_hex(normalize(inc["text"]))
+        restatements: list[tuple[float, str, str]] = []
+        conflicts: list[tuple[int, str, str, str]] = []
+        for mid, row in rows.items():
+            old = Statement(row["content"], row["category"], row["canonical_key"], row["source_ref"])
+            if not is_related(old, new):
+                continue
+            verdict = classify_pair(old, new)
+            if verdict.relation == "unrelated":
+                continue
+            if verdict.relation == "restatement":
+                if row["canonical_key"] != inc["canonical_key"]:
+                    continue  # consolidation stays inside one partition (key + zone + tier)
+                score = jaccard(token_set(row["content"]), token_set(inc["text"])) + (1 if row["canonical_key"] == inc["canonical_key"] else 0)
+                restatements.append((-score, mid, verdict.reason))
+            elif not self.is_compatible_pair(sha256_hex(normalize(row["content"])), inc_sha):
+                conflicts.append((0 if row["canonical_key"] == inc["canonical_key"] else 1, mid, verdict.relation, verdict.reason))
+        if restatements:
+            _, mid, reason = sorted(restatements)[0]
+            return ("restatement", mid, reason)
+        if conflicts:
+            _, mid, relation, reason = sorted(conflicts)[0]
+            return (relation, mid, reason)
+        return None
+
+    def _consolidate_into(self, memory_id: str, inc: dict[str, Any], now: datetime, actor: str, redacted) -> Receipt:
+        entry = self.load(memory_id)
+        before = {"reinforcement": entry.reinforcement, "confidence": entry.confidence}
+        entry.reinforcement += 1
+        entry.confidence = round(min(0.99, max(entry.confidence, inc["confidence"]) + 0.04), 4)
+        entry.strength = 1.0
+        entry.updated_at = now
+        entry.last_accessed_at = now
+        if normalize(inc["text"]) != normalize(entry.content):
+            entry.notes.append(f"Consolidated note ({iso(now)}): {' '.join(inc['text'].split())}")
+        else:
+            entry.notes.append(f"Consolidated note ({iso(now)}): restated by {actor}")
+        for phrase in inc.get("recall") or []:
+            if phrase not in entry.recall:
+                entry.recall.append(phrase)
+        page = self.save(entry)
+        receipt = make_receipt(
+            "capture", "consolidated", now, actor,
+            {
+                "memory_id": entry.memory_id, "class": entry.memory_class.value, "canonical_key": entry.canonical_key,
+                "page": page, "content_sha256": sha256_hex(normalize(inc["text"])), "before": before,
+                "reinforcement": entry.reinforcement, "confidence": entry.confidence,
+                **({"redacted": redacted} if redacted else {}),
+            },
+        )
+        self.record(receipt, entry.evidence_grade.value)
+        self.refresh_views(now)
+        return receipt
+
+    # ---------------------------------------------------------------------------------------------------- retrieve
+
+    def retrieve(
+        self, query: str, *, zone: str | TrustZone = "private_self", limit: int = 10, now: datetime,
+        actor: str = "agent:cli", record_access: bool = True,
+    ) -> Receipt:
+        """Search active records visible to `zone`.
+
+        Receipt details: query_sha256, zone, traversal_index, results (memory_id, page, title, score, the four
+        components, excerpt or pointer for cold records), hidden_by_zone. status: ok | reject (empty_query,
+        invalid_trust_zone). Writes (last_accessed_at, receipts) only when record_access is True.
+        """
+        now = utc(now)
+        actor = validate_actor(actor)
+        zone_e, bad = _enum(TrustZone, zone, "invalid_trust_zone")
+        if bad:
+            return make_receipt("retrieve", "reject", now, actor, {"reason": bad, "value": str(zone)})
+        terms = scoring.query_terms(query)
+        if not terms:
+            return make_receipt("retrieve", "reject", now, actor, {"reason": "empty_query"})
+        ranked, hidden = self._rank(terms, zone_e, now)
+        ranked = ranked[: max(0, int(limit))]
+        details = {
+            "query_sha256": sha256_hex(query),
+            "zone": zone_e.value,
+            "traversal_index": "index.md",
+            "results": [r for _, r in ranked],
+            "hidden_by_zone": hidden,
+            "result_count": len(ranked),
+            "preview": not record_access,
+        }
+        receipt = make_receipt("retrieve", "ok", now, actor, details)
+        if not record_access or not ranked:
+            return receipt
+        with self.writing():
+            for _, r in ranked:
+                try:
+                    entry = self.load(r["memory_id"])
+                except BadInput:
+                    continue
+                entry.last_accessed_at = now
+                entry.strength = 1.0
+                self.save(entry, r["page"])
+            self.record(receipt)
+        return receipt
+
+    def _rank(self, terms: list[str], zone: TrustZone, now: datetime) -> tuple[list[tuple[tuple, dict]], int]:
+        total = int(self.index.scalar("SELECT count(*) FROM records") or 0)
+        weights = {t: scoring.idf(self.index.doc_freq(t), total) for t in terms}
+        ids = self.index.fts_candidates(terms)
+        if not ids:
+            return [], 0
+        ranked: list[tuple[tuple, dict]] = []
+        hidden = 0
+        for chunk_start in range(0, len(ids), 500):
+            chunk = ids[chunk_start : chunk_start + 500]
+            rows = self.index.query(
+                f"SELECT * FROM records WHERE status='active' AND memory_id IN ({','.join('?' * len(chunk))})", chunk
+            )
+            for row in rows:
+                data = json.loads(row["data"])
+                recall = " ".join(data["fm"].get("recall") or [])
+                rterms = scoring.term_set(f"{row['title']} {row['content']} {row['canonical_key'].replace('-', ' ')} {recall}")
+                sem = scoring.semantic(terms, weights, rterms)
+                if sem <= 0:
+                    continue
+                if not scoring.zone_allows(zone, TrustZone(row["trust_zone"]), SensitivityTier(row["sensitivity_tier"])):
+                    hidden += 1
+                    continue
+                score = scoring.Score(
+                    sem,
+                    scoring.freshness(parse_iso(row["last_accessed_at"]), now),
+                    scoring.reinforcement_score(row["reinforcement"]),
+                    float(row["confidence"]),
+                )
+                if not scoring.returnable(score):
+                    continue
+                cold = row["tier"] == Tier.cold.value
+                result = {
+                    "memory_id": row["memory_id"],
+                    "page": row["path"],
+                    "title": row["title"],
+                    "category": row["category"],
+                    "zone": row["trust_zone"],
+                    "sensitivity": row["sensitivity_tier"],
+                    "tier": row["tier"],
+                    "score": round(score.total, 4),
+                    "components": score.components(),
+                    "excerpt": None if cold else _excerpt(row["content"]),
+                }
+                ranked.append(((-round(score.total, 6), row["memory_id"]), result))
+        ranked.sort(key=lambda x: x[0])
+        return ranked, hidden
+
+    def preview_all_zones(self, query: str, *, now: datetime, limit: int = 10) -> dict[str, Receipt]:
+        """What each trust zone would get for a query (no writes): the TUI's zone switch."""
+        return {z.value: self.retrieve(query, zone=z, limit=limit, now=now, actor="human:preview", record_access=False) for z in TrustZone}
+
+    # ---------------------------------------------------------------------------------------------------- consolidate
+
+    def consolidate(self, *, now: datetime, actor: str = "agent:cli", threshold: float = CONSOLIDATE_THRESHOLD) -> Receipt:
+        """Merge same-partition active records whose token Jaccard ≥ threshold into the most reinforced keeper.
+
+        Receipt details: merges [{source, target}], count.
+        """
+        now = utc(now)
+        actor = validate_actor(actor)
+        if not 0.0 < threshold <= 1.0:
+            return make_receipt("consolidate", "reject", now, actor, {"reason": "invalid_threshold", "value": threshold})
+        with self.writing():
+            groups: dict[tuple[str, str, str], list[Any]] = {}
+            for row in self.index.query(
+                "SELECT memory_id, canonical_key, trust_zone, sensitivity_tier, title, content, reinforcement, created_at"
+                " FROM records WHERE status='active'"
+            ):
+                groups.setdefault((row["canonical_key"], row["trust_zone"], row["sensitivity_tier"]), []).append(row)
+            merges: list[dict[str, str]] = []
+            for rows in groups.values():
+                if len(rows) < 2:
+                    continue
+                toks = {r["memory_id"]: token_set(r["title"] + " " + r["content"]) for r in rows}
+                shas = {r["memory_id"]: sha256_hex(normalize(r["content"])) for r in rows}
+                # Most reinforced first (then oldest): each keeper absorbs the near-duplicates not yet merged.
+                order = sorted(rows, key=lambda r: (-r["reinforcement"], r["created_at"], r["memory_id"]))
+                merged: set[str] = set()
+                for keeper in order:
+                    kid = keeper["memory_id"]
+                    if kid in merged:
+                        continue
+                    for other in order:
+                        oid = other["memory_id"]
+                        if oid == kid or oid in merged or any(m["source"] == kid for m in merges):
+                            continue
+                        if jaccard(toks[kid], toks[oid]) >= threshold and not self.is_compatible_pair(shas[kid], shas[oid]):
+                            merged.add(oid)
+                            merges.append({"source": oid, "target": kid})
+            for m in merges:
+                src = self.load(m["source"])
+                tgt = self.load(m["target"])
+                src.status = Status.archived
+                src.merged_into = tgt.memory_id
+                src.updated_at = now
+                src.notes.append(f"Merged into {tgt.memory_id} ({iso(now)})")
+                tgt.reinforcement += src.reinforcement
+                tgt.confidence = round(min(0.99, max(tgt.confidence, src.confidence) + 0.04), 4)
+                tgt.updated_at = now
+                tgt.notes.append(f"Consolidated note ({iso(now)}): merged {src.memory_id}: {' '.join(src.content.split())[:200]}")
+                self.save(src)
+                self.save(tgt)
+            receipt = make_receipt("consolidate", "ok", now, actor, {"merges": merges, "count": len(merges), "threshold": threshold})
+            self.record(receipt)
+            self.refresh_views(now, full=bool(merges))
+            return receipt
+
+    # ---------------------------------------------------------------------------------------------------- decay
+
+    def decay(self, *, now: datetime, actor: str = "agent:cli", progress=None) -> Receipt:
+        """Decay strength by time since last access; archive weak and expired records; re-grade evidence.
+
+        Confidence is never changed. Receipt details: decayed_count, archived_count, archived (ids), regraded_count.
+        """
+        now = utc(now)
+        actor = validate_actor(actor)
+        with self.writing():
+            rows = self.index.query("SELECT memory_id, data FROM records WHERE status='active'")
+            decayed = regraded = 0
+            archived: list[str] = []
+            for n, row in enumerate(rows):
+                if progress and n % 500 == 0:
+                    progress(n, len(rows))
+                entry = self.index.entry(row)
+                before = (entry.strength, entry.status, entry.evidence_grade)
+                days = max(0.0, (now - entry.last_accessed_at).total_seconds() / 86400.0)
+                entry.strength = round(0.5 ** (days / DECAY_HALF_LIFE_DAYS), 6)
+                expired = entry.expires_at is not None and entry.expires_at <= now
+                if entry.strength < ARCHIVE_BELOW_STRENGTH or expired:
+                    entry.status = Status.archived
+                    entry.notes.append(f"Archived by decay ({iso(now)}): {'expired' if expired else 'strength below 0.15'}")
+                    archived.append(entry.memory_id)
+                grade = regrade(entry, now)
+                if grade is not entry.evidence_grade:
+                    entry.evidence_grade = grade
+                    regraded += 1
+                if entry.strength != before[0]:
+                    decayed += 1
+                if (entry.strength, entry.status, entry.evidence_grade) != before:
+                    self.save(entry)
+            receipt = make_receipt(
+                "decay", "ok", now, actor,
+                {"decayed_count": decayed, "archived_count": len(archived), "archived": archived, "regraded_count": regraded},
+            )
+            self.record(receipt)
+            self.refresh_views(now, full=True)
+            return receipt
+
+    # ---------------------------------------------------------------------------------------------------- export / import
+
+    def export(self, *, zone: str | TrustZone, now: datetime, actor: str = "agent:cli", include_content: bool = False) -> Receipt:
+        """Write an export envelope to sync/outbound/. Receipt details: envelope path, count, payload_sha256."""
+        now = utc(now)
+        actor = validate_actor(actor)
+        zone_e, bad = _enum(TrustZone, zone, "invalid_trust_zone")
+        if bad:
+            return make_receipt("export", "reject", now, actor, {"reason": bad, "value": str(zone)})
+        if include_content and zone_e in (TrustZone.outside_contact, TrustZone.paid_public):
+            return make_receipt("export", "reject", now, actor, {"reason": "content_not_allowed_for_zone", "zone": zone_e.value})
+        with self.writing():
+            items = []
+            for row in self.index.query("SELECT * FROM records WHERE status='active' ORDER BY memory_id"):
+                sens = SensitivityTier(row["sensitivity_tier"])
+                if sens is SensitivityTier.do_not_export and zone_e is not TrustZone.private_self:
+                    continue
+                if not scoring.zone_allows(zone_e, TrustZone(row["trust_zone"]), sens):
+                    continue
+                entry = self.index.entry(row)
+                item = {
+                    "memory_id": entry.memory_id, "page": row["path"], "title": entry.title,
+                    "canonical_key": entry.canonical_key, "category": entry.category.value,
+                    "memory_class": entry.memory_class.value, "trust_zone": entry.trust_zone.value,
+                    "sensitivity_tier": sens.value, "content_sha256": entry.normalized_content_sha256,
+                    "source_type": entry.source_type.value, "source_ref": entry.source_ref,
+                    "created_at": iso(entry.created_at), "confidence": entry.confidence,
+                }
+                if include_content and sens is not SensitivityTier.do_not_export:
+                    item["content"] = entry.content
+                items.append(item)
+            last = self.last_receipt_sha()
+            payload = {"zone": zone_e.value, "include_content": include_content, "items": items,
+                       "selected_ids": [i["memory_id"] for i in items], "source_receipt_sha256": last}
+            envelope = {"schema": "memkeeper.memory_update.v1", "created_at": iso(now), "actor": actor, **payload,
+                        "payload_sha256": sha256_hex(canonical_json(payload))}
+            name = f"sync/outbound/{now.strftime('%Y%m%dT%H%M%SZ')}-{zone_e.value}-{envelope['payload_sha256'][:8]}.json"
+            atomic_write(self.path(name), json.dumps(envelope, indent=2, ensure_ascii=False) + "\n")
+            receipt = make_receipt("export", "ok", now, actor, {"envelope": name, "zone": zone_e.value, "count": len(items),
+                                                                 "payload_sha256": envelope["payload_sha256"], "include_content": include_content})
+            return self.record(receipt)
+
+    def import_envelope(self, envelope_path: str, *, now: datetime, actor: str = "agent:cli") -> Receipt:
+        """Import an envelope: records arrive agent_inferred and unverified, with provenance, never the source's trust."""
+        now = utc(now)
+        actor = validate_actor(actor)
+        p = Path(envelope_path)
+        try:
+            data = json.loads(p.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise BadInput(f"cannot read envelope {envelope_path}: {exc}") from None
+        if not isinstance(data, dict) or data.get("schema") != "memkeeper.memory_update.v1":
+            raise BadInput(f"{envelope_path}: not a memkeeper.memory_update.v1 envelope")
+        payload = {k: data.get(k) for k in ("zone", "include_content", "items", "selected_ids", "source_receipt_sha256")}
+        if sha256_hex(canonical_json(payload)) != data.get("payload_sha256"):
+            raise BadInput(f"{envelope_path}: payload_sha256 does not match the payload")
+        created, skipped = [], []
+        for item in data.get("items") or []:
+            content = item.get("content")
+            if not content:
+                skipped.append({"memory_id": item.get("memory_id"), "reason": "metadata_only"})
+                continue
+            r = self.capture(
+                content, now=now, actor=actor, key=item.get("canonical_key"), title=item.get("title"),
+                category=item.get("category", "fact"), zone=item.get("trust_zone", "private_self"),
+                sensitivity=item.get("sensitivity_tier", "normal"), memory_class=item.get("memory_class"),
+                source_type="agent_inferred",
+                source_ref=f"import:{data['payload_sha256'][:12]}:{item.get('memory_id')}" + (f" ({item['source_ref']})" if item.get("source_ref") else ""),
+                confidence=min(0.7, float(item.get("confidence") or 0.7)),
+            )
+            created.append({"memory_id": r.details.get("memory_id"), "status": r.status, "origin": item.get("memory_id")})
+        with self.writing():
+            receipt = make_receipt("import", "ok", now, actor, {"envelope": os.fspath(envelope_path), "payload_sha256": data["payload_sha256"],
+                                                                "results": created, "skipped": skipped})
+            return self.record(receipt)
+
+    # ---------------------------------------------------------------------------------------------------- snapshot
+
+    def snapshot(self, *, now: datetime, actor: str = "agent:cli") -> Receipt:
+        """Copy the wiki (minus snapshots/ and .memkeeper/) to snapshots/<iso>/ with manifest.json. Never overwrites."""
+        now = utc(now)
+        actor = validate_actor(actor)
+        with self.writing():
+            stamp = now.strftime("%Y%m%dT%H%M%SZ")
+            target = self.root / "snapshots" / stamp
+            n = 1
+            while target.exists():
+                n += 1
+                target = self.root / "snapshots" / f"{stamp}-{n}"
+            shutil.copytree(self.root, target, symlinks=True,
+                            ignore=lambda d, names: [x for x in names if Path(d) == self.root and x in ("snapshots", ".memkeeper")])
+            digest_parts = []
+            for f in sorted(p for p in target.rglob("*") if p.is_file()):
+                digest_parts.append(f.relative_to(target).as_posix() + ":" + sha256_hex(f.read_bytes()))
+            patterns = target / "patterns" / "PATTERNS.jsonl"
+            lines = patterns.read_text(encoding="utf-8").count("\n") if patterns.exists() else 0
+            manifest = {"time": iso(now), "patterns_line_count": lines, "state_sha256": sha256_hex("\n".join(digest_parts)),
+                        "files": len(digest_parts)}
+            atomic_write(target / "manifest.json", json.dumps(manifest, indent=2) + "\n")
+            receipt = make_receipt("snapshot", "ok", now, actor, {"snapshot": self.rel(target), **manifest})
+            return self.record(receipt)
+
+    # ---------------------------------------------------------------------------------------------------- compile
+
+    def compile(self, *, now: datetime, actor: str = "agent:cli", _locked: bool = False) -> Receipt:
+        """Regenerate every generated view: hot.md, index.md, index/*.md, SCHEMA.md, CONFLICTS.md."""
+        now = utc(now)
+        if _locked:
+            self.refresh_views(now, full=True)
+            return make_receipt("compile", "ok", now, actor, {})
+        with self.writing():
+            self.refresh_views(now, full=True)
+            receipt = make_receipt("compile", "ok", now, validate_actor(actor), {"pages": ["hot.md", "index.md", "SCHEMA.md", "CONFLICTS.md", "index/"]})
+            return self.record(receipt)
+
+    def refresh_views(self, now: datetime, full: bool = False) -> None:
+        """Regenerate what a write affected: hot.md, index.md and the dirty index/<category>.md pages (lock held)."""
+        cats = {c.value for c in Category} if full else set(self._dirty_categories)
+        self._dirty_categories.clear()
+        for cat in sorted(cats):
+            rows = self.index.query("SELECT title, path, status, trust_zone FROM records WHERE category=? ORDER BY title COLLATE NOCASE, path", (cat,))
+            target = self.root / "index" / f"{cat}.md"
+            if rows or target.exists():
+                atomic_write(target, views.render_category(cat, [(r[0], r[1], r[2], r[3]) for r in rows]))
+        counts = {r[0]: r[1] for r in self.index.query("SELECT category, count(*) FROM records WHERE status='active' GROUP BY category")}
+        archived = [(r[0], r[1]) for r in self.index.query("SELECT title, path FROM records WHERE status='archived' ORDER BY updated_at DESC, path LIMIT 50")]
+        archived_total = int(self.index.scalar("SELECT count(*) FROM records WHERE status='archived'") or 0)
+        atomic_write(self.root / "index.md", views.render_index(now, counts, archived, archived_total))
+        if full or not (self.root / "SCHEMA.md").exists():
+            atomic_write(self.root / "SCHEMA.md", views.render_schema())
+        self.write_conflicts_view(now)
+        atomic_write(self.root / "hot.md", views.render_hot(self.hot_inputs(now)))
+
+    def hot_inputs(self, now: datetime) -> views.HotInputs:
+        last = self.index.query("SELECT title, path FROM records WHERE status='active' ORDER BY created_at DESC, memory_id DESC LIMIT 5")
+        commitments = self.index.query("SELECT title, path FROM records WHERE status='active' AND category='commitment' ORDER BY updated_at DESC LIMIT 40")
+        return views.HotInputs(
+            now=now,
+            last_captures=[(r[0], r[1]) for r in last],
+            commitments=[(r[0], r[1]) for r in commitments],
+            **self.queue_counts_for_hot(now),
+        )
+
+    # Hooks the curation layer fills in (kept here so capture and compile have one code path).
+    def queue_counts_for_hot(self, now: datetime) -> dict[str, Any]:
+        return {}
+
+    def write_conflicts_view(self, now: datetime) -> None:
+        pass
+
+    def is_suppressed(self, key: str) -> bool:
+        return False
+
+    def is_compatible_pair(self, sha_a: str, sha_b: str) -> bool:
+        return False
+
+    def open_conflict(self, memory_id, incoming, conflict_type, reason, now, actor) -> Receipt:  # pragma: no cover
+        raise NotImplementedError
+
+    # ---------------------------------------------------------------------------------------------------- reading helpers
+
+    def last_receipt_sha(self) -> str | None:
+        log = self.root / "log.md"
+        if not log.exists():
+            return None
+        with log.open("rb") as fh:
+            fh.seek(max(0, log.stat().st_size - 4096))
+            lines = fh.read().decode("utf-8", "replace").strip().splitlines()
+        for line in reversed(lines):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) == 5 and re.fullmatch(r"[0-9a-f]{64}", cells[4]):
+                return cells[4]
+        return None
+
+    def iter_receipts(self) -> Iterator[tuple[str, int, dict[str, Any] | None, str]]:
+        """(file, line number, parsed receipt or None, raw line) for every line of receipts/*.jsonl, oldest first."""
+        for f in sorted((self.root / "receipts").glob("*.jsonl")):
+            with f.open(encoding="utf-8") as fh:
+                for n, line in enumerate(fh, 1):
+                    if not line.strip():
+                        continue
+                    try:
+                        data = json.loads(line)
+                    except ValueError:
+                        data = None
+                    yield self.rel(f), n, data, line
+
+    def counts(self, now: datetime) -> dict[str, int]:
+        """Header counts for the desk: overridden by the curation layer."""
+        return {"records": int(self.index.scalar("SELECT count(*) FROM records WHERE status='active'") or 0)}
+
+
+# -------------------------------------------------------------------------------------------------------- policy helpers
+
+
+def suppression_key(source_ref: str | None, content: str) -> str:
+    return sha256_hex((source_ref or "") + normalize(content))
+
+
+def _initial_grade(source_type: SourceType, source_ref: str | None) -> EvidenceGrade:
+    if source_type in (SourceType.user_stated, SourceType.user_confirmed):
+        return EvidenceGrade.high
+    return EvidenceGrade.medium if source_ref else EvidenceGrade.low
+
+
+def regrade(entry: Entry, now: datetime) -> EvidenceGrade:
+    """high = human-verified or user-stated; medium = named source and < 30 days old; low = no source or > 90 days
+    since last verification. Between 30 and 90 days with a source the grade is kept (never raised by time)."""
+    if entry.verified is not None or entry.source_type in (SourceType.user_stated, SourceType.user_confirmed):
+        return EvidenceGrade.high
+    if not entry.source_ref:
+        return EvidenceGrade.low
+    age = (now - entry.created_at).total_seconds() / 86400.0
+    if age < 30:
+        return EvidenceGrade.medium
+    since_verified = (now - (entry.verified.at if entry.verified else entry.created_at)).total_seconds() / 86400.0
+    if since_verified > 90:
+        return EvidenceGrade.low
+    return entry.evidence_grade if entry.evidence_grade is not EvidenceGrade.high else EvidenceGrade.medium
+
+
+def _title_from(content: str) -> str:
+    first = content.strip().splitlines()[0] if content.strip() else "untitled"
+    words = first.split()
+    title = " ".join(words[:10]) + ("…" if len(words) > 10 else "")
+    return title[:120] or "untitled"
+
+
+def _key_from(content: str) -> str:
+    seen: list[str] = []
+    for t in tokens(content):
+        if t not in seen:
+            seen.append(t)
+        if len(seen) == 6:
+            break
+    return slugify(" ".join(seen) or "entry")
+
+
+def _excerpt(content: str, limit: int = 280) -> str:
+    flat = " ".join(content.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

@@ -1,0 +1,226 @@
+"""The derived SQLite index (`.memkeeper/index.db`): a cache of the Markdown pages, with FTS5 for candidates.
+
+Deleting it loses nothing: `sync()` rebuilds it from `entries/` (per-file mtime+size, then content hash).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from .models import Entry, iso
+from .pages import PageError, parse_entry
+from .text import raw_tokens, sha256_hex
+
+SCHEMA_VERSION = "3"
+
+_DDL = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS files (
+    path TEXT PRIMARY KEY, mtime_ns INTEGER, size INTEGER, sha256 TEXT, memory_id TEXT, error TEXT
+);
+CREATE TABLE IF NOT EXISTS records (
+    memory_id TEXT PRIMARY KEY, path TEXT UNIQUE, canonical_key TEXT, trust_zone TEXT, sensitivity_tier TEXT,
+    status TEXT, tier TEXT, category TEXT, source_type TEXT, verified INTEGER, title TEXT, content TEXT,
+    created_at TEXT, updated_at TEXT, last_accessed_at TEXT, expires_at TEXT, reinforcement INTEGER,
+    confidence REAL, strength REAL, evidence_grade TEXT, source_ref TEXT, content_sha TEXT, data TEXT
+);
+CREATE INDEX IF NOT EXISTS records_partition ON records (canonical_key, trust_zone, sensitivity_tier);
+CREATE INDEX IF NOT EXISTS records_status ON records (status, category);
+CREATE INDEX IF NOT EXISTS records_created ON records (created_at);
+CREATE INDEX IF NOT EXISTS records_content_sha ON records (content_sha);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (
+    memory_id UNINDEXED, title, content, canonical_key, recall, tokenize = 'porter unicode61 remove_diacritics 2'
+);
+"""
+
+
+@dataclass
+class BadPage:
+    path: str
+    error: str
+
+
+class Index:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.path = root / ".memkeeper" / "index.db"
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        self.db = self._connect()
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        db.row_factory = sqlite3.Row
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        try:
+            version = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        except sqlite3.DatabaseError:
+            version = None
+        if version is None or version[0] != SCHEMA_VERSION:
+            db.close()
+            for suffix in ("", "-wal", "-shm"):
+                try:
+                    os.unlink(str(self.path) + suffix)
+                except FileNotFoundError:
+                    pass
+            db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            db.row_factory = sqlite3.Row
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.executescript(_DDL)
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+        return db
+
+    def close(self) -> None:
+        with self._lock:
+            self.db.close()
+
+    # -- queries --------------------------------------------------------------------------------------------------
+
+    def query(self, sql: str, params: tuple | list = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            return self.db.execute(sql, params).fetchall()
+
+    def scalar(self, sql: str, params: tuple | list = ()):
+        with self._lock:
+            row = self.db.execute(sql, params).fetchone()
+        return row[0] if row else None
+
+    def entry(self, row: sqlite3.Row) -> Entry:
+        data = json.loads(row["data"])
+        entry = Entry.model_validate(data["fm"])
+        entry.content = data["content"]
+        entry.notes = data["notes"]
+        return entry
+
+    def bad_pages(self) -> list[BadPage]:
+        return [BadPage(r["path"], r["error"]) for r in self.query("SELECT path, error FROM files WHERE error IS NOT NULL ORDER BY path")]
+
+    # -- maintenance ----------------------------------------------------------------------------------------------
+
+    def sync(self, progress=None) -> dict[str, int]:
+        """Bring the cache in line with `entries/`. Returns counts of added/updated/removed/bad files."""
+        entries_dir = self.root / "entries"
+        seen: dict[str, tuple[int, int]] = {}
+        if entries_dir.is_dir():
+            with os.scandir(entries_dir) as it:
+                for de in it:
+                    if de.name.endswith(".md") and not de.name.startswith(".") and de.is_file(follow_symlinks=False):
+                        st = de.stat(follow_symlinks=False)
+                        seen["entries/" + de.name] = (st.st_mtime_ns, st.st_size)
+        with self._lock:
+            known = {r["path"]: (r["mtime_ns"], r["size"], r["sha256"]) for r in self.db.execute("SELECT * FROM files")}
+        counts = {"added": 0, "updated": 0, "removed": 0, "bad": 0}
+        changed = [p for p, sig in seen.items() if p not in known or known[p][:2] != sig]
+        removed = [p for p in known if p not in seen]
+        with self._lock:
+            self.db.execute("BEGIN")
+            try:
+                for p in removed:
+                    self._remove_path(p)
+                    counts["removed"] += 1
+                for n, p in enumerate(sorted(changed)):
+                    if progress and n % 500 == 0:
+                        progress(n, len(changed))
+                    full = self.root / p
+                    try:
+                        raw = full.read_bytes()
+                    except OSError as exc:
+                        self._record_bad(p, seen[p], "", f"unreadable page: {exc.strerror or exc}")
+                        counts["bad"] += 1
+                        continue
+                    digest = sha256_hex(raw)
+                    if p in known and known[p][2] == digest:
+                        self.db.execute("UPDATE files SET mtime_ns=?, size=? WHERE path=?", (*seen[p], p))
+                        continue
+                    try:
+                        entry = parse_entry(raw.decode("utf-8"))
+                    except (PageError, UnicodeDecodeError) as exc:
+                        self._remove_path(p)
+                        self._record_bad(p, seen[p], digest, str(exc))
+                        counts["bad"] += 1
+                        continue
+                    dup = self.db.execute(
+                        "SELECT path FROM records WHERE memory_id=? AND path<>?", (entry.memory_id, p)
+                    ).fetchone()
+                    if dup is not None:
+                        self._remove_path(p)
+                        self._record_bad(p, seen[p], digest, f"duplicate memory_id {entry.memory_id} (also {dup[0]})")
+                        counts["bad"] += 1
+                        continue
+                    self._put(p, entry, seen[p], digest)
+                    counts["added" if p not in known else "updated"] += 1
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+        return counts
+
+    def _record_bad(self, path: str, sig: tuple[int, int], digest: str, error: str) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO files VALUES (?,?,?,?,NULL,?)", (path, sig[0], sig[1], digest, error)
+        )
+
+    def _remove_path(self, path: str) -> None:
+        row = self.db.execute("SELECT memory_id FROM records WHERE path=?", (path,)).fetchone()
+        if row is not None:
+            self.db.execute("DELETE FROM records WHERE memory_id=?", (row[0],))
+            self.db.execute("DELETE FROM fts WHERE memory_id=?", (row[0],))
+        self.db.execute("DELETE FROM files WHERE path=?", (path,))
+
+    def put(self, path: str, entry: Entry, raw: bytes) -> None:
+        """Record a page the engine has just written (keeps the cache current without a rescan)."""
+        st = (self.root / path).stat()
+        with self._lock:
+            self.db.execute("BEGIN")
+            try:
+                self._put(path, entry, (st.st_mtime_ns, st.st_size), sha256_hex(raw))
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+
+    def _put(self, path: str, entry: Entry, sig: tuple[int, int], digest: str) -> None:
+        old = self.db.execute("SELECT memory_id FROM records WHERE path=? OR memory_id=?", (path, entry.memory_id))
+        for row in old.fetchall():
+            self.db.execute("DELETE FROM records WHERE memory_id=?", (row[0],))
+            self.db.execute("DELETE FROM fts WHERE memory_id=?", (row[0],))
+        data = json.dumps({"fm": entry.frontmatter(), "content": entry.content, "notes": entry.notes})
+        self.db.execute(
+            "INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                entry.memory_id, path, entry.canonical_key, entry.trust_zone.value, entry.sensitivity_tier.value,
+                entry.status.value, entry.tier.value, entry.category.value, entry.source_type.value,
+                1 if entry.verified else 0, entry.title, entry.content, iso(entry.created_at), iso(entry.updated_at),
+                iso(entry.last_accessed_at), iso(entry.expires_at) if entry.expires_at else None,
+                entry.reinforcement, entry.confidence, entry.strength, entry.evidence_grade.value, entry.source_ref,
+                entry.normalized_content_sha256, data,
+            ),
+        )
+        self.db.execute(
+            "INSERT INTO fts VALUES (?,?,?,?,?)",
+            (entry.memory_id, entry.title, entry.content, entry.canonical_key.replace("-", " "), " ".join(entry.recall)),
+        )
+        self.db.execute("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,NULL)", (path, *sig, digest, entry.memory_id))
+
+    def fts_candidates(self, terms: list[str], limit: int = 2000) -> list[str]:
+        """Memory ids whose indexed text matches any of the terms (best bm25 first)."""
+        parts = sorted({p for t in terms for p in raw_tokens(t)})
+        if not parts:
+            return []
+        match = " OR ".join(f'"{p}"' for p in parts)
+        rows = self.query("SELECT memory_id FROM fts WHERE fts MATCH ? ORDER BY rank LIMIT ?", (match, limit))
+        return [r[0] for r in rows]
+
+    def doc_freq(self, term: str) -> int:
+        parts = raw_tokens(term)
+        if not parts:
+            return 0
+        match = " ".join(f'"{p}"' for p in parts)
+        return int(self.scalar("SELECT count(*) FROM fts WHERE fts MATCH ?", (match,)) or 0)

@@ -1,0 +1,216 @@
+"""The memory record and its enums (SPEC §3), and the receipt (SPEC §4)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from enum import Enum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+ENTRY_SCHEMA = "memkeeper.entry.v1"
+RECEIPT_SCHEMA = "memkeeper.receipt.v1"
+
+
+class TrustZone(str, Enum):
+    private_self = "private_self"
+    trusted_collaborator = "trusted_collaborator"
+    outside_contact = "outside_contact"
+    paid_public = "paid_public"
+
+
+class SensitivityTier(str, Enum):
+    public_safe = "public_safe"
+    normal = "normal"
+    do_not_export = "do_not_export"
+
+
+class MemoryClass(str, Enum):
+    durable = "durable"
+    expiring = "expiring"
+
+
+class Status(str, Enum):
+    active = "active"
+    archived = "archived"
+    superseded = "superseded"
+    denied = "denied"
+
+
+class Tier(str, Enum):
+    warm = "warm"
+    cold = "cold"
+    protected = "protected"  # set by hand: tier cleanup never proposes it
+
+
+class Category(str, Enum):
+    preference = "preference"
+    project = "project"
+    decision = "decision"
+    direction = "direction"
+    fact = "fact"
+    insight = "insight"
+    lesson = "lesson"
+    milestone = "milestone"
+    commitment = "commitment"
+    risk = "risk"
+    question = "question"
+    draft = "draft"
+
+
+class EvidenceGrade(str, Enum):
+    high = "high"
+    medium = "medium"
+    low = "low"
+
+
+class SourceType(str, Enum):
+    user_stated = "user_stated"
+    user_confirmed = "user_confirmed"
+    agent_inferred = "agent_inferred"
+
+
+def utc(dt: datetime) -> datetime:
+    """Make a datetime UTC-aware (naive values are taken as UTC)."""
+    return dt.replace(tzinfo=timezone.utc) if dt.tzinfo is None else dt.astimezone(timezone.utc)
+
+
+def iso(dt: datetime) -> str:
+    return utc(dt).strftime("%Y-%m-%dT%H:%M:%SZ") if utc(dt).microsecond == 0 else utc(dt).isoformat().replace(
+        "+00:00", "Z"
+    )
+
+
+def parse_iso(value: str | datetime) -> datetime:
+    if isinstance(value, datetime):
+        return utc(value)
+    text = value.strip()
+    if text.endswith("Z"):
+        text = text[:-1] + "+00:00"
+    return utc(datetime.fromisoformat(text))
+
+
+class Verified(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    by: str
+    at: datetime
+
+    _utc = field_validator("at")(lambda cls, v: utc(v))
+
+
+def _single_line(value: str) -> str:
+    # Scalar fields live in frontmatter and headings: one line, no control characters.
+    cleaned = "".join(ch if ch.isprintable() else " " for ch in value)
+    return " ".join(cleaned.split())
+
+
+class Entry(BaseModel):
+    """Frontmatter of `entries/<slug>.md`. `content` and `notes` are carried in the page body."""
+
+    model_config = ConfigDict(extra="allow", use_enum_values=False)
+
+    schema_version: str = ENTRY_SCHEMA
+    memory_id: str
+    canonical_key: str
+    title: str
+    category: Category = Category.fact
+    memory_class: MemoryClass = MemoryClass.durable
+    trust_zone: TrustZone = TrustZone.private_self
+    sensitivity_tier: SensitivityTier = SensitivityTier.normal
+    status: Status = Status.active
+    tier: Tier = Tier.warm
+    confidence: float = Field(0.7, ge=0.0, le=1.0)
+    strength: float = Field(1.0, ge=0.0)
+    reinforcement: int = Field(1, ge=0)
+    evidence_grade: EvidenceGrade = EvidenceGrade.medium
+    source_type: SourceType = SourceType.agent_inferred
+    source_ref: str | None = None
+    verified: Verified | None = None
+    created_at: datetime
+    updated_at: datetime
+    last_accessed_at: datetime
+    expires_at: datetime | None = None
+    superseded_by: str | None = None
+    merged_into: str | None = None
+    recall: list[str] = Field(default_factory=list)
+    tags: list[str] = Field(default_factory=list)
+    quiz_question: str | None = None
+    actor: str | None = None
+    normalized_content_sha256: str = ""
+    # body, not frontmatter
+    content: str = Field("", exclude=True)
+    notes: list[str] = Field(default_factory=list, exclude=True)
+
+    @field_validator("created_at", "updated_at", "last_accessed_at", "expires_at")
+    @classmethod
+    def _tz(cls, v: datetime | None) -> datetime | None:
+        return utc(v) if v is not None else None
+
+    @field_validator("title", "canonical_key")
+    @classmethod
+    def _one_line(cls, v: str) -> str:
+        v = _single_line(v)
+        if not v:
+            raise ValueError("must not be empty")
+        return v
+
+    @field_validator("source_ref", "quiz_question", "superseded_by", "merged_into")
+    @classmethod
+    def _opt_one_line(cls, v: str | None) -> str | None:
+        return _single_line(v) or None if v is not None else None
+
+    @field_validator("recall", "tags")
+    @classmethod
+    def _list_one_line(cls, v: list[str]) -> list[str]:
+        return [s for s in (_single_line(str(x)) for x in v) if s]
+
+    @property
+    def partition(self) -> tuple[str, str, str]:
+        return (self.canonical_key, self.trust_zone.value, self.sensitivity_tier.value)
+
+    def frontmatter(self) -> dict[str, Any]:
+        """Ordered frontmatter mapping with enums and datetimes as plain strings."""
+        data = self.model_dump(mode="json", exclude={"content", "notes"})
+        for key in ("created_at", "updated_at", "last_accessed_at", "expires_at"):
+            value = getattr(self, key)
+            data[key] = iso(value) if value is not None else None
+        if self.verified is not None:
+            data["verified"] = {"by": self.verified.by, "at": iso(self.verified.at)}
+        # Optional keys that are unset stay out of the page to keep it readable.
+        for key in ("merged_into", "quiz_question", "actor"):
+            if data.get(key) is None:
+                data.pop(key, None)
+        return data
+
+
+class Receipt(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    schema_: str = Field(RECEIPT_SCHEMA, alias="schema")
+    action: str
+    status: str
+    at: str
+    actor: str
+    details: dict[str, Any] = Field(default_factory=dict)
+    receipt_sha256: str = ""
+
+    def body(self) -> dict[str, Any]:
+        return {
+            "schema": self.schema_,
+            "action": self.action,
+            "status": self.status,
+            "at": self.at,
+            "actor": self.actor,
+            "details": self.details,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.body(), "receipt_sha256": self.receipt_sha256}
+
+    @property
+    def ok(self) -> bool:
+        return self.status not in REFUSED_STATUSES
+
+
+# Statuses that mean "the operation did not run as asked": the CLI exits 2 for these.
+REFUSED_STATUSES = frozenset({"reject", "refused"})

@@ -1,0 +1,72 @@
+"""Path confinement and safe slugs (SPEC §3)."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from .text import ascii_fold
+
+
+class PathEscape(ValueError):
+    """A path that would leave the wiki root."""
+
+
+RESERVED_SLUGS = frozenset(
+    {"index", "hot", "log", "schema", "decisions", "conflicts", "readme", "con", "prn", "aux", "nul", "com1", "lpt1"}
+)
+MAX_SLUG = 80
+
+
+def confine(root: Path, rel: str | os.PathLike[str]) -> Path:
+    """Resolve `rel` inside `root`, walking every component; reject `..`, absolute paths and escaping symlinks.
+
+    The returned path is absolute and lies inside the real root. A symlink is followed only if its target stays
+    inside the root. Never creates anything.
+    """
+    real_root = Path(os.path.realpath(root))
+    text = os.fspath(rel)
+    if not text or "\x00" in text:
+        raise PathEscape(f"invalid path {text!r}")
+    if os.path.isabs(text) or text.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", text):
+        raise PathEscape(f"absolute path {text!r} is not allowed; paths are relative to the wiki root")
+    parts = re.split(r"[\\/]+", text)
+    if any(part == ".." for part in parts):
+        raise PathEscape(f"path {text!r} contains '..'")
+    current = real_root
+    for part in parts:
+        if part in ("", "."):
+            continue
+        candidate = current / part
+        if candidate.is_symlink():
+            target = Path(os.path.realpath(candidate))
+            if not _inside(real_root, target):
+                raise PathEscape(f"path {text!r} follows a symlink out of the wiki root")
+            candidate = target
+        current = candidate
+    if not _inside(real_root, current):
+        raise PathEscape(f"path {text!r} escapes the wiki root")
+    return current
+
+
+def _inside(root: Path, path: Path) -> bool:
+    return path == root or root in path.parents
+
+
+def slugify(title: str, fallback: str = "entry") -> str:
+    """Safe ASCII slug: transliterated, separators collapsed, max 80 chars, never empty, never reserved."""
+    folded = ascii_fold(title).lower()
+    slug = re.sub(r"[^a-z0-9]+", "-", folded).strip("-")
+    slug = slug[:MAX_SLUG].rstrip("-")
+    if not slug:
+        slug = fallback
+    if slug in RESERVED_SLUGS:
+        slug = f"{slug}-entry"
+    return slug
+
+
+def partition_slug(slug: str, zone: str, sensitivity: str) -> str:
+    """The partition-qualified name used when a same-title page belongs to another partition."""
+    suffix = f"--{zone.replace('_', '-')}--{sensitivity.replace('_', '-')}"
+    return slug[: MAX_SLUG + len(suffix) - len(suffix)] + suffix

@@ -1,0 +1,194 @@
+"""The quiz in the engine (SPEC §5.3): sessions from the ledger and the live pages, recording, notebooks, undo.
+
+Scheduling and the ledger format live in `quiz.py`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from . import quiz as policy
+from .models import Receipt, iso, parse_iso, utc
+from .pages import append_lines, atomic_write
+from .receipts import make_receipt
+
+_ROTATION_SQL = "status='active' AND tier!='cold' AND category!='draft'"
+_WEIGHT_SQL = ("CASE category WHEN 'direction' THEN 4 WHEN 'decision' THEN 3 WHEN 'milestone' THEN 1 ELSE 2 END")
+
+
+@dataclass(frozen=True)
+class QuizCard:
+    """One question of today's session, with its answer key (the page)."""
+
+    memory_id: str
+    page: str
+    title: str
+    question: str
+    answer: str
+    source: str
+    reason: str  # due-wrong | due | new
+    box: int | None
+    asked: int
+    correct: int
+
+
+class QuizQueue:
+    """Mixin over BaseEngine."""
+
+    def person_for(self, actor: str | None, person: str | None = None) -> str:
+        if person:
+            return policy.person_id(person)
+        if actor and actor.startswith("human:"):
+            return policy.person_id(actor.split(":", 1)[1])
+        return policy.person_id("me")
+
+    def read_ledger(self, person: str) -> policy.Ledger:
+        path = self.path(policy.ledger_path(person))
+        if not path.exists():
+            return policy.new_ledger(person)
+        return policy.parse_ledger(path.read_text(encoding="utf-8"), person=person)
+
+    def ledger_persons(self) -> list[str]:
+        d = self.root / "quiz"
+        if not d.is_dir():
+            return []
+        return sorted(p.name[len("quiz-ledger."):-3] for p in d.glob("quiz-ledger.*.md"))
+
+    def create_ledger(self, person: str, scheduler: str, *, now: datetime, actor: str) -> Receipt:
+        """Create a person's ledger with the chosen scheduler (leitner | fsrs). Refuses to replace an existing one."""
+        from .engine import validate_actor
+
+        now, actor = utc(now), validate_actor(actor)
+        pid = policy.person_id(person)
+        if scheduler not in policy.SCHEDULERS:
+            return make_receipt("quiz_ledger", "reject", now, actor, {"reason": "invalid_scheduler", "value": scheduler})
+        with self.writing():
+            path = self.path(policy.ledger_path(pid))
+            if path.exists():
+                return make_receipt("quiz_ledger", "reject", now, actor, {"reason": "ledger_exists", "person": pid})
+            atomic_write(path, policy.render_ledger(policy.new_ledger(pid, scheduler, now.date())))
+            receipt = make_receipt("quiz_ledger", "created", now, actor, {"person": pid, "scheduler": scheduler,
+                                                                          "ledger": policy.ledger_path(pid)})
+            return self.record(receipt)
+
+    def _candidates(self, ledger: policy.Ledger, extra: int) -> list[policy.QuizCandidate]:
+        """Live pages the session could use: the ledger's own pages plus the best never-quizzed ones.
+
+        Selecting from this subset gives the same session as selecting from every page, without an O(wiki) scan.
+        """
+        cols = "path, category, updated_at, status, tier, title, data"
+        rows = {}
+        pages = [it.page for it in ledger.items]
+        for i in range(0, len(pages), 500):
+            chunk = pages[i : i + 500]
+            for r in self.index.query(f"SELECT {cols} FROM records WHERE path IN ({','.join('?' * len(chunk))})", chunk):
+                rows[r["path"]] = r
+        known = set(pages)
+        for r in self.index.query(
+            f"SELECT {cols} FROM records WHERE {_ROTATION_SQL} ORDER BY {_WEIGHT_SQL} DESC, updated_at DESC, path LIMIT ?",
+            (extra + len(known),),
+        ):
+            rows.setdefault(r["path"], r)
+        out = []
+        for r in rows.values():
+            fm = json.loads(r["data"])["fm"]
+            out.append(policy.QuizCandidate(
+                page=r["path"], category=r["category"], updated_at=parse_iso(r["updated_at"]), status=r["status"],
+                tier=r["tier"], quiz_question=fm.get("quiz_question"), title=r["title"], recall=fm.get("recall") or [],
+            ))
+        return out
+
+    def quiz_session(self, person: str, *, now: datetime, limit: int = policy.MAX_SESSION) -> list[QuizCard]:
+        """Today's session (at most 7): due wrong/skip, other due, then never-quizzed pages. Writes nothing."""
+        now = utc(now)
+        ledger = self.read_ledger(policy.person_id(person))
+        picks = policy.select_session(ledger, self._candidates(ledger, policy.MAX_SESSION), now.date(), limit)
+        cards = []
+        for s in picks:
+            row = self.index.query("SELECT memory_id, content, source_ref, title FROM records WHERE path=?", (s.page,))
+            if not row:
+                continue
+            r = row[0]
+            cards.append(QuizCard(
+                memory_id=r["memory_id"], page=s.page, title=r["title"], question=s.question, answer=r["content"],
+                source=r["source_ref"] or s.page, reason=s.reason, box=s.item.box if s.item else None,
+                asked=s.item.asked if s.item else 0, correct=s.item.correct if s.item else 0,
+            ))
+        return cards
+
+    def quiz_due_count(self, person: str, now: datetime) -> int:
+        return len(self.quiz_session(person, now=now))
+
+    def quiz_due_total(self, now: datetime) -> int:
+        persons = self.ledger_persons() or ["me"]
+        return max(self.quiz_due_count(p, now) for p in persons)
+
+    def weak_spots(self, person: str) -> list[policy.QuizItem]:
+        return policy.weak_spots(self.read_ledger(policy.person_id(person)))
+
+    def quiz_record(self, ref: str, result: str, *, now: datetime, actor: str, person: str | None = None,
+                    answer: str | None = None, question: str | None = None) -> Receipt:
+        """Record an answer (again|hard|good|easy|correct|wrong|skip|1-4|s) for a page; update the ledger, prune
+        vanished pages, append to the dated notebook. Receipt details: page, person, result, box, due, prior."""
+        from .engine import BadInput, validate_actor
+
+        now, actor = utc(now), validate_actor(actor)
+        pid = self.person_for(actor, person)
+        try:
+            policy.parse_grade(result)
+        except ValueError:
+            return make_receipt("quiz_record", "reject", now, actor, {"reason": "invalid_result", "value": result})
+        with self.writing():
+            mid = self.resolve_id(ref)
+            entry = self.load(mid)
+            page = self.page_of(mid)
+            ledger = self.read_ledger(pid)
+            live = {r[0] for r in self.index.query("SELECT path FROM records WHERE status NOT IN ('denied')")}
+            ledger, pruned = policy.prune_vanished(ledger, live | {page})
+            q = question or policy.build_question(policy.QuizCandidate(
+                page=page, category=entry.category.value, updated_at=entry.updated_at, title=entry.title,
+                quiz_question=entry.quiz_question, recall=entry.recall))
+            try:
+                new_ledger, item, prior = policy.record_answer(ledger, page, result, now.date(), q, now)
+            except ValueError as exc:
+                raise BadInput(str(exc)) from None
+            atomic_write(self.path(policy.ledger_path(pid)), policy.render_ledger(new_ledger))
+            nb = self.path(policy.notebook_path(now.date(), pid))
+            if not nb.exists():
+                atomic_write(nb, policy.notebook_header(now.date(), pid))
+            append_lines(nb, policy.render_notebook_entry(
+                q, answer, item.last_result or "", entry.content, entry.source_ref or page, now).rstrip("\n").split("\n") + [""])
+            receipt = make_receipt("quiz_record", "recorded", now, actor, {
+                "memory_id": mid, "page": page, "person": pid, "result": item.last_result, "grade": result,
+                "box": item.box, "due": item.due.isoformat(), "asked": item.asked, "correct": item.correct,
+                "pruned": pruned, "undo": {"person": pid, "page": page,
+                                           "prior": prior.marker() if prior else None},
+            })
+            self.record(receipt)
+            self.refresh_views(now)
+            return receipt
+
+    def _undo_quiz(self, receipt: dict[str, Any], now: datetime, actor: str) -> dict[str, Any]:
+        undo = receipt["details"]["undo"]
+        pid, page, prior = undo["person"], undo["page"], undo["prior"]
+        ledger = self.read_ledger(pid)
+        items = [it for it in ledger.items if it.page != page]
+        if prior is not None:
+            items.append(policy.QuizItem(
+                page=prior["page"], box=prior["box"], due=date.fromisoformat(prior["due"]), asked=prior["asked"],
+                correct=prior["correct"], last=date.fromisoformat(prior["last"]) if prior.get("last") else None,
+                last_result=prior.get("lastResult"), last_q=prior.get("lastQ") or "", fsrs=prior.get("fsrs"),
+            ))
+        items.sort(key=lambda it: (it.due, it.page))
+        atomic_write(self.path(policy.ledger_path(pid)), policy.render_ledger(ledger.model_copy(update={"items": items})))
+        return {"person": pid, "page": page}
+
+    def quiz_problems(self) -> list[str]:
+        out = []
+        for pid in self.ledger_persons():
+            ledger = self.read_ledger(pid)
+            out.extend(f"{policy.ledger_path(pid)}: {p}" for p in ledger.problems)
+        return out

@@ -1,0 +1,135 @@
+"""Text policy shared by capture, retrieval, consolidation and conflict detection.
+
+Pure functions: normalisation, tokens, stopwords, Jaccard, slugs' raw material, secret detection.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+
+STOPWORDS = frozenset(
+    """
+    a an and are as at be been being but by can could did do does for from had has have he her his i if in into is it
+    its me my of on or our ours she so than that the their them then there these they this those to too us was we were
+    what when where which who whom why will with would you your yours also just about over under very should shall may
+    might must am let lets let's via per any some such each both only own same more most other ours itself
+    """.split()
+)
+
+# Words that flip polarity. Kept out of STOPWORDS-based keys on purpose (they matter for meaning) but conflict
+# detection treats them as polarity, not topic.
+NEGATIONS = frozenset(
+    "not no never none nothing nobody neither nor cannot can't don't doesn't didn't won't isn't aren't wasn't weren't "
+    "shouldn't mustn't without stop stopped avoid".split()
+)
+
+ACKNOWLEDGEMENTS = frozenset(
+    {
+        "ok", "okay", "k", "kk", "thanks", "thank you", "thx", "ty", "sounds good", "got it", "cool", "great",
+        "nice", "sure", "yes", "yep", "yeah", "no", "nope", "ack", "noted", "lgtm", "done", "fine", "ugh ok",
+        "ok thanks", "okay thanks", "thanks a lot", "thank you so much", "will do", "makes sense", "perfect",
+        "all good", "no worries", "understood", "roger", "roger that", "alright", "ok cool", "sounds great",
+    }
+)
+
+_WS = re.compile(r"\s+")
+_TOKEN = re.compile(r"[a-z0-9]+(?:[.'_-][a-z0-9]+)*")
+
+
+def collapse_ws(text: str) -> str:
+    return _WS.sub(" ", text).strip()
+
+
+def normalize(text: str) -> str:
+    """Lower-case, NFKC, whitespace collapsed. The form hashed for content identity."""
+    return collapse_ws(unicodedata.normalize("NFKC", text).lower())
+
+
+def ascii_fold(text: str) -> str:
+    from unidecode import unidecode
+
+    return unidecode(unicodedata.normalize("NFKC", text))
+
+
+def raw_tokens(text: str) -> list[str]:
+    """All tokens in order, lower-cased and ASCII-folded; punctuation dropped (apostrophes kept inside words)."""
+    folded = ascii_fold(text).lower().replace("\u2019", "'")
+    return _TOKEN.findall(folded)
+
+
+def tokens(text: str) -> list[str]:
+    """Content tokens in order: raw tokens minus stopwords."""
+    return [t for t in raw_tokens(text) if t not in STOPWORDS]
+
+
+def token_set(text: str) -> frozenset[str]:
+    return frozenset(tokens(text))
+
+
+def jaccard(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> float:
+    if not a and not b:
+        return 1.0
+    union = len(a | b)
+    return len(a & b) / union if union else 0.0
+
+
+def sha256_hex(data: str | bytes) -> str:
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    return hashlib.sha256(data).hexdigest()
+
+
+def content_sha256(title: str, content: str) -> str:
+    """Identity of a statement: normalised title + normalised content (used for confirm propagation)."""
+    return sha256_hex(normalize(title) + "\n" + normalize(content))
+
+
+def is_low_signal(text: str) -> bool:
+    """Drop rule of capture: normalised text shorter than 16 characters, or a pure acknowledgement."""
+    norm = normalize(text)
+    if len(norm) < 16:
+        return True
+    bare = collapse_ws(re.sub(r"[^\w\s']", " ", norm))
+    return bare in ACKNOWLEDGEMENTS
+
+
+# --- secrets -------------------------------------------------------------------------------------------------------
+
+SECRET_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("private_key", re.compile(r"-----BEGIN (?:[A-Z0-9 ]+ )?PRIVATE KEY-----[\s\S]*?(?:-----END (?:[A-Z0-9 ]+ )?PRIVATE KEY-----|$)")),
+    ("aws_access_key", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
+    ("github_token", re.compile(r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}\b|\bgithub_pat_[A-Za-z0-9_]{22,}\b")),
+    ("slack_token", re.compile(r"\bxox[abprs]-[A-Za-z0-9-]{10,}\b")),
+    ("openai_key", re.compile(r"\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}\b")),
+    ("google_api_key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
+    ("stripe_key", re.compile(r"\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}\b")),
+    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\b")),
+    ("url_password", re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@]+:[^\s@/]+@[^\s]+", re.IGNORECASE)),
+]
+
+
+def find_secrets(text: str) -> list[str]:
+    """Classes of secret-looking content in the text, in pattern order, without duplicates."""
+    return [name for name, pat in SECRET_PATTERNS if pat.search(text)]
+
+
+def redact_secrets(text: str) -> tuple[str, list[str]]:
+    found: list[str] = []
+    for name, pat in SECRET_PATTERNS:
+        text, n = pat.subn(f"[REDACTED:{name}]", text)
+        if n:
+            found.append(name)
+    return text, found
+
+
+# --- temporal cues -------------------------------------------------------------------------------------------------
+
+TEMPORAL_CUE = re.compile(
+    r"\b(?:today|tonight|tomorrow|this week|this sprint|for now|temporary|temporarily|until\s+\S+)\b", re.IGNORECASE
+)
+
+
+def has_temporal_cue(text: str) -> bool:
+    return bool(TEMPORAL_CUE.search(text))

@@ -1,0 +1,196 @@
+"""Tier cleanup in the engine (SPEC §5.4): plan (no writes), commit, apply with an all-or-nothing hash check, restore.
+
+The policy and the review-file format live in `tiers.py`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import datetime
+from typing import Any
+
+from . import tiers as policy
+from .models import Receipt, Status, Tier, iso, parse_iso, utc
+from .pages import atomic_write
+from .receipts import make_receipt
+from .text import sha256_hex
+
+
+class TierQueue:
+    """Mixin over BaseEngine."""
+
+    def _hot_links(self) -> set[str]:
+        hot = self.root / "hot.md"
+        if not hot.exists():
+            return set()
+        return set(re.findall(r"\]\((entries/[^)\s]+\.md)\)", hot.read_text(encoding="utf-8")))
+
+    def tier_inputs(self) -> list[policy.TierInput]:
+        in_conflict = self.open_conflict_memory_ids()
+        hot = self._hot_links()
+        out = []
+        for r in self.index.query(
+            "SELECT r.memory_id, r.path, r.title, r.category, r.status, r.tier, r.last_accessed_at, r.created_at, "
+            "length(CAST(r.content AS BLOB)) AS nbytes, f.sha256 FROM records r JOIN files f ON f.path = r.path "
+            "WHERE r.status IN ('active', 'superseded')"
+        ):
+            out.append(policy.TierInput(
+                path=r["path"], memory_id=r["memory_id"], title=r["title"], category=r["category"], status=r["status"],
+                tier=r["tier"], last_accessed_at=_dt(r["last_accessed_at"]), created_at=_dt(r["created_at"]),
+                page_sha256=r["sha256"], excerpt_bytes=int(r["nbytes"] or 0),
+                in_open_conflict=r["memory_id"] in in_conflict, linked_from_hot=r["path"] in hot,
+            ))
+        return out
+
+    def plan_tiers(self, *, now: datetime) -> policy.TierPlan:
+        """Classify records into protected / automatic / ambiguous. Writes nothing."""
+        return policy.plan_tiers(self.tier_inputs(), utc(now))
+
+    def pending_reviews(self) -> list[str]:
+        d = self.root / "review"
+        return sorted(f"review/{p.name}" for p in d.glob("tier-review-*.md")) if d.is_dir() else []
+
+    def _set_tier(self, memory_id: str, tier: Tier, now: datetime, note: str) -> str:
+        entry = self.load(memory_id)
+        prior = entry.tier.value
+        entry.tier = tier
+        entry.updated_at = now
+        entry.notes.append(f"{note} ({iso(now)})")
+        self.save(entry)
+        return prior
+
+    def commit_tiers(self, *, now: datetime, actor: str, owner: str | None = None) -> Receipt:
+        """Write the automatic tier changes and, when there are ambiguous candidates, review/tier-review-<date>.md.
+
+        Receipt details: automatic (ids made cold), review (path or null), ambiguous_count, projected_bytes_removed.
+        """
+        from .engine import validate_actor
+
+        now = utc(now)
+        actor = validate_actor(actor)
+        with self.writing():
+            plan = self.plan_tiers(now=now)
+            prior: dict[str, str] = {}
+            for c in plan.automatic:
+                prior[c.memory_id] = self._set_tier(c.memory_id, Tier.cold, now, f"Cold by tier cleanup: {c.reason}")
+            review = None
+            if plan.ambiguous:
+                # Hashes in the review must describe the pages as they are now, after the automatic writes.
+                review = policy.review_path(now.date().isoformat())
+                target = self.path(review)
+                n = 2
+                while target.exists():
+                    review = f"review/tier-review-{now.date().isoformat()}-{n}.md"
+                    target = self.path(review)
+                    n += 1
+                atomic_write(target, policy.render_review(plan, owner or actor.split(":", 1)[1], now.date().isoformat()))
+            receipt = make_receipt("tiers_commit", "ok", now, actor, {
+                "automatic": [c.memory_id for c in plan.automatic], "review": review,
+                "ambiguous_count": len(plan.ambiguous), "protected_count": len(plan.protected),
+                "projected_bytes_removed": plan.projected_bytes_removed, "count": len(plan.automatic),
+                "undo": {"prior_tiers": prior},
+            })
+            self.record(receipt)
+            self.refresh_views(now)
+            return receipt
+
+    def read_review(self, review: str) -> tuple[str, policy.Review]:
+        from .engine import BadInput
+
+        rel = review
+        if os.path.isabs(review):
+            try:
+                rel = os.path.relpath(os.path.realpath(review), self.root)
+            except ValueError:
+                raise BadInput(f"review file {review!r} is outside the wiki root") from None
+        path = self.path(rel)
+        rel = self.rel(path)
+        if not rel.startswith("review/") or not path.is_file():
+            raise BadInput(f"review file {review!r} is not a file under review/")
+        return rel, policy.parse_review(path.read_text(encoding="utf-8"))
+
+    def apply_tiers(self, review: str, accepted_ids: list[str] | None, *, now: datetime, actor: str) -> Receipt:
+        """Apply a tier review: validate, check the hash of every accepted page first (any stale → nothing written),
+        then accepted ids go cold and the review moves to review/applied/.
+
+        Receipt status: applied | reject (reason: invalid_review with errors, or stale_pages with stale ids).
+        """
+        from .engine import validate_actor
+
+        now = utc(now)
+        actor = validate_actor(actor)
+        with self.writing():
+            rel, parsed = self.read_review(review)
+            errors = policy.validate_review(parsed, accepted_ids)
+            if errors:
+                return make_receipt("tiers_apply", "reject", now, actor,
+                                    {"reason": "invalid_review", "review": rel, "errors": errors})
+            accepted = policy.accepted_candidates(parsed, accepted_ids)
+            hashes: dict[str, str | None] = {}
+            for c in accepted:
+                p = self.path(c.path)
+                hashes[c.path] = sha256_hex(p.read_bytes()) if p.is_file() else None
+            stale = policy.stale_ids(parsed, accepted_ids, hashes)
+            if stale:
+                return make_receipt("tiers_apply", "reject", now, actor,
+                                    {"reason": "stale_pages", "review": rel, "stale_ids": stale,
+                                     "stale_paths": [c.path for c in accepted if c.candidate_id in stale]})
+            prior: dict[str, str] = {}
+            ids: list[str] = []
+            for c in accepted:
+                mid = self.index.scalar("SELECT memory_id FROM records WHERE path=?", (c.path,))
+                prior[mid] = self._set_tier(mid, Tier.cold, now, f"Cold by tier review {rel} ({c.candidate_id})")
+                ids.append(c.candidate_id)
+            answered = policy.set_decision(self.path(rel).read_text(encoding="utf-8"), ids) if ids else None
+            applied = f"review/applied/{rel.split('/', 1)[1]}"
+            n = 2
+            while self.path(applied).exists():
+                applied = f"review/applied/{n}-{rel.split('/', 1)[1]}"
+                n += 1
+            self.path("review/applied").mkdir(parents=True, exist_ok=True)
+            if answered is not None:
+                atomic_write(self.path(rel), answered)
+            os.replace(self.path(rel), self.path(applied))
+            receipt = make_receipt("tiers_apply", "applied", now, actor, {
+                "review": rel, "moved_to": applied, "accepted_ids": ids,
+                "rejected_ids": [c.candidate_id for c in parsed.candidates if c.candidate_id not in ids],
+                "memory_ids": sorted(prior), "undo": {"prior_tiers": prior, "review": rel, "moved_to": applied},
+            })
+            self.record(receipt)
+            self.refresh_views(now)
+            return receipt
+
+    def restore_tier(self, ref: str, *, now: datetime, actor: str) -> Receipt:
+        """Set a cold record back to warm (cold is an access tier, not a verdict)."""
+        from .engine import validate_actor
+
+        now = utc(now)
+        actor = validate_actor(actor)
+        with self.writing():
+            mid = self.resolve_id(ref)
+            entry = self.load(mid)
+            if entry.tier is Tier.warm:
+                return make_receipt("tier_restore", "reject", now, actor, {"reason": "already_warm", "memory_id": mid})
+            prior = self._set_tier(mid, Tier.warm, now, "Restored to warm")
+            receipt = make_receipt("tier_restore", "restored", now, actor,
+                                   {"memory_id": mid, "undo": {"prior_tiers": {mid: prior}}})
+            self.record(receipt)
+            self.refresh_views(now)
+            return receipt
+
+    def _undo_tiers(self, receipt: dict[str, Any], now: datetime, actor: str) -> dict[str, Any]:
+        undo = receipt["details"]["undo"]
+        restored = []
+        for mid, tier in undo["prior_tiers"].items():
+            if self.page_of(mid):
+                self._set_tier(mid, Tier(tier), now, f"Tier change undone ({receipt['receipt_sha256'][:12]})")
+                restored.append(mid)
+        return {"restored": restored}
+
+
+def _dt(value: str | None) -> datetime | None:
+    try:
+        return parse_iso(value) if value else None
+    except ValueError:
+        return None

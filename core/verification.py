@@ -1,0 +1,275 @@
+"""The verification queue (SPEC §5.2): confirm / deny / undeny, ledgers in stated/, rebuild from the ledgers."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from .models import Entry, Receipt, SourceType, Status, Verified, iso, parse_iso, utc
+from .pages import append_lines
+from .receipts import make_receipt
+
+CONFIRMATIONS = "stated/confirmations.jsonl"
+DENIALS = "stated/denials.jsonl"
+
+
+def _read_jsonl(path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            d = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(d, dict):
+            out.append(d)
+    return out
+
+
+class VerificationQueue:
+    """Mixin over BaseEngine."""
+
+    def pending_verifications(self, limit: int | None = None) -> list[Entry]:
+        sql = ("SELECT data FROM records WHERE status='active' AND source_type='agent_inferred' AND verified=0 "
+               "ORDER BY created_at DESC, memory_id")
+        if limit:
+            sql += f" LIMIT {int(limit)}"
+        return [self.index.entry(r) for r in self.index.query(sql)]
+
+    def pending_count(self) -> int:
+        return int(self.index.scalar(
+            "SELECT count(*) FROM records WHERE status='active' AND source_type='agent_inferred' AND verified=0") or 0)
+
+    def denied_records(self) -> list[Entry]:
+        return [self.index.entry(r) for r in self.index.query(
+            "SELECT data FROM records WHERE status='denied' ORDER BY updated_at DESC, memory_id")]
+
+    def active_suppression_keys(self) -> dict[str, dict[str, Any]]:
+        path = self.root / DENIALS
+        cached = getattr(self, "_denial_cache", None)
+        sig = self._sig(path)
+        if cached and cached[0] == sig:
+            return cached[1]
+        keys: dict[str, dict[str, Any]] = {}
+        for d in _read_jsonl(path):
+            k = d.get("suppression_key")
+            if not k:
+                continue
+            if d.get("action") == "deny":
+                keys[k] = d
+            elif d.get("action") == "undeny":
+                keys.pop(k, None)
+        self._denial_cache = (sig, keys)
+        return keys
+
+    def is_suppressed(self, key: str) -> bool:
+        return key in self.active_suppression_keys()
+
+    def _same_text(self, entry: Entry, statuses: tuple[str, ...]) -> list[str]:
+        marks = ",".join("?" * len(statuses))
+        return [r[0] for r in self.index.query(
+            f"SELECT memory_id FROM records WHERE content_sha=? AND status IN ({marks}) ORDER BY memory_id",
+            (entry.normalized_content_sha256, *statuses))]
+
+    def confirm(self, ref: str, *, now: datetime, actor: str) -> Receipt:
+        """Stamp `verified: {by, at}` and `source_type: user_confirmed` on the record and every live record with the
+        same normalised title+content. Human actors only. Receipt details: memory_id, propagated_to, undo."""
+        from .engine import validate_actor
+
+        now = utc(now)
+        actor = validate_actor(actor)
+        if not actor.startswith("human:"):
+            return make_receipt("confirm", "refused", now, actor, {"reason": "human_actor_required", "memory_id": ref})
+        with self.writing():
+            mid = self.resolve_id(ref)
+            entry = self.load(mid)
+            if entry.status is not Status.active:
+                return make_receipt("confirm", "reject", now, actor, {"reason": f"record_is_{entry.status.value}", "memory_id": mid})
+            targets = [mid] + [m for m in self._same_text(entry, ("active",)) if m != mid]
+            prior = {}
+            for m in targets:
+                e = self.load(m)
+                prior[m] = {"source_type": e.source_type.value, "verified": e.verified.model_dump(mode="json") if e.verified else None,
+                            "evidence_grade": e.evidence_grade.value, "confidence": e.confidence}
+                e.verified = Verified(by=actor, at=now)
+                e.source_type = SourceType.user_confirmed
+                e.evidence_grade = e.evidence_grade.__class__("high")
+                e.updated_at = now
+                self.save(e)
+            line = {"action": "confirm", "memory_id": mid, "content_sha256": entry.normalized_content_sha256,
+                    "by": actor, "at": iso(now), "propagated_to": targets[1:]}
+            append_lines(self.root / CONFIRMATIONS, [json.dumps(line, sort_keys=True, ensure_ascii=False)])
+            receipt = make_receipt("confirm", "confirmed", now, actor,
+                                   {"memory_id": mid, "propagated_to": targets[1:], "memory_ids": targets, "undo": {"prior": prior}})
+            self.record(receipt, "high")
+            self.refresh_views(now)
+            return receipt
+
+    def deny(self, ref: str, *, now: datetime, actor: str, reason: str | None = None) -> Receipt:
+        """Set `status: denied` and record a suppression key = sha256(source_ref + normalised content); a later capture
+        with the same key is `suppressed`. Receipt details: memory_id, suppression_key, undo."""
+        from .engine import suppression_key, validate_actor
+
+        now = utc(now)
+        actor = validate_actor(actor)
+        if not actor.startswith("human:"):
+            return make_receipt("deny", "refused", now, actor, {"reason": "human_actor_required", "memory_id": ref})
+        with self.writing():
+            mid = self.resolve_id(ref)
+            entry = self.load(mid)
+            if entry.status is Status.denied:
+                return make_receipt("deny", "reject", now, actor, {"reason": "already_denied", "memory_id": mid})
+            prior_status = entry.status.value
+            key = suppression_key(entry.source_ref, entry.content)
+            entry.status = Status.denied
+            entry.updated_at = now
+            entry.notes.append(f"Denied by {actor} ({iso(now)})" + (f": {' '.join(reason.split())}" if reason else ""))
+            self.save(entry)
+            line = {"action": "deny", "memory_id": mid, "suppression_key": key, "source_ref": entry.source_ref,
+                    "content_sha256": entry.normalized_content_sha256, "reason": reason, "by": actor, "at": iso(now)}
+            append_lines(self.root / DENIALS, [json.dumps(line, sort_keys=True, ensure_ascii=False)])
+            receipt = make_receipt("deny", "denied", now, actor,
+                                   {"memory_id": mid, "suppression_key": key, "reason": reason,
+                                    "undo": {"prior": {mid: {"status": prior_status}}}})
+            self.record(receipt, "high")
+            self.refresh_views(now)
+            return receipt
+
+    def undeny(self, ref: str, *, now: datetime, actor: str) -> Receipt:
+        """Lift the suppression key and restore the denied same-text records to active (an appended ledger line)."""
+        from .engine import suppression_key, validate_actor
+
+        now = utc(now)
+        actor = validate_actor(actor)
+        if not actor.startswith("human:"):
+            return make_receipt("undeny", "refused", now, actor, {"reason": "human_actor_required", "memory_id": ref})
+        with self.writing():
+            mid = self.resolve_id(ref)
+            entry = self.load(mid)
+            key = suppression_key(entry.source_ref, entry.content)
+            if entry.status is not Status.denied and key not in self.active_suppression_keys():
+                return make_receipt("undeny", "reject", now, actor, {"reason": "not_denied", "memory_id": mid})
+            restored = []
+            for m in self._same_text(entry, ("denied",)):
+                e = self.load(m)
+                if suppression_key(e.source_ref, e.content) != key:
+                    continue
+                e.status = Status.active
+                e.updated_at = now
+                e.notes.append(f"Undenied by {actor} ({iso(now)})")
+                self.save(e)
+                restored.append(m)
+            line = {"action": "undeny", "memory_id": mid, "suppression_key": key, "by": actor, "at": iso(now),
+                    "restored": restored}
+            append_lines(self.root / DENIALS, [json.dumps(line, sort_keys=True, ensure_ascii=False)])
+            receipt = make_receipt("undeny", "undenied", now, actor,
+                                   {"memory_id": mid, "suppression_key": key, "restored": restored, "memory_ids": restored})
+            self.record(receipt, "high")
+            self.refresh_views(now)
+            return receipt
+
+    def rebuild_verification(self, *, now: datetime, actor: str = "agent:cli") -> Receipt:
+        """Reconstruct verification state (stamps, denied status) from stated/*.jsonl by replaying them in order.
+
+        Receipt details: changed (memory ids whose page was corrected), count.
+        """
+        from .engine import suppression_key, validate_actor
+
+        now = utc(now)
+        actor = validate_actor(actor)
+        with self.writing():
+            events = [(d.get("at", ""), 0, d) for d in _read_jsonl(self.root / CONFIRMATIONS)]
+            events += [(d.get("at", ""), 1, d) for d in _read_jsonl(self.root / DENIALS)]
+            events.sort(key=lambda x: (x[0], x[1]))
+            rows = self.index.query("SELECT data FROM records")
+            entries = {e.memory_id: e for e in (self.index.entry(r) for r in rows)}
+            by_sha: dict[str, list[Entry]] = {}
+            for e in entries.values():
+                by_sha.setdefault(e.normalized_content_sha256, []).append(e)
+            verified: dict[str, dict[str, str] | None] = {m: None for m in entries}
+            denied: dict[str, bool] = {m: False for m in entries}
+            for _, _, d in events:
+                act = d.get("action")
+                if act == "confirm":
+                    for e in by_sha.get(d.get("content_sha256", ""), []):
+                        if e.memory_id == d.get("memory_id") or e.memory_id in (d.get("propagated_to") or []):
+                            verified[e.memory_id] = {"by": d["by"], "at": d["at"]}
+                elif act == "unconfirm":
+                    for m in d.get("memory_ids") or [d.get("memory_id")]:
+                        verified[m] = None
+                elif act == "deny" and d.get("memory_id") in entries:
+                    denied[d["memory_id"]] = True
+                elif act == "undeny":
+                    key = d.get("suppression_key")
+                    for e in entries.values():
+                        if denied.get(e.memory_id) and suppression_key(e.source_ref, e.content) == key:
+                            denied[e.memory_id] = False
+            changed = []
+            for m, e in sorted(entries.items()):
+                want_v = verified[m]
+                have_v = {"by": e.verified.by, "at": iso(e.verified.at)} if e.verified else None
+                want_denied = denied[m]
+                is_denied = e.status is Status.denied
+                dirty = False
+                if want_v != have_v:
+                    e.verified = Verified(by=want_v["by"], at=parse_iso(want_v["at"])) if want_v else None
+                    e.source_type = SourceType.user_confirmed if want_v else (
+                        SourceType.agent_inferred if e.source_type is SourceType.user_confirmed else e.source_type)
+                    dirty = True
+                if want_denied != is_denied and e.status in (Status.active, Status.denied):
+                    e.status = Status.denied if want_denied else Status.active
+                    dirty = True
+                if dirty:
+                    self.save(self._with_body(e))
+                    changed.append(m)
+            receipt = make_receipt("verify_rebuild", "ok", now, actor, {"changed": changed, "count": len(changed)})
+            self.record(receipt)
+            self.refresh_views(now, full=bool(changed))
+            return receipt
+
+    def _with_body(self, cached: Entry) -> Entry:
+        """The cached entry with body text as on disk (content and notes are part of the cache already)."""
+        return cached
+
+    def _undo_verification(self, receipt: dict[str, Any], now: datetime, actor: str) -> dict[str, Any]:
+        action = receipt["action"]
+        d = receipt["details"]
+        if action == "undeny":
+            # Re-deny what the undeny restored: same ledger semantics as a fresh deny.
+            from .engine import suppression_key
+
+            for m in d.get("restored") or []:
+                e = self.load(m)
+                e.status = Status.denied
+                e.updated_at = now
+                e.notes.append(f"Undeny undone by {actor} ({iso(now)})")
+                self.save(e)
+            first = d.get("memory_id")
+            e = self.load(first)
+            append_lines(self.root / DENIALS, [json.dumps(
+                {"action": "deny", "memory_id": first, "suppression_key": suppression_key(e.source_ref, e.content),
+                 "source_ref": e.source_ref, "content_sha256": e.normalized_content_sha256, "reason": "undo of undeny",
+                 "by": actor, "at": iso(now)}, sort_keys=True, ensure_ascii=False)])
+            return {"restored": d.get("restored") or []}
+        prior = d["undo"]["prior"]
+        for m, state in prior.items():
+            e = self.load(m)
+            if action == "confirm":
+                e.source_type = SourceType(state["source_type"])
+                e.verified = Verified(**state["verified"]) if state["verified"] else None
+                e.evidence_grade = e.evidence_grade.__class__(state["evidence_grade"])
+            else:
+                e.status = Status(state["status"])
+            e.updated_at = now
+            self.save(e)
+        if action == "confirm":
+            append_lines(self.root / CONFIRMATIONS, [json.dumps(
+                {"action": "unconfirm", "memory_ids": sorted(prior), "by": actor, "at": iso(now),
+                 "reverses": receipt["receipt_sha256"]}, sort_keys=True)])
+        else:
+            append_lines(self.root / DENIALS, [json.dumps(
+                {"action": "undeny", "memory_id": d["memory_id"], "suppression_key": d["suppression_key"], "by": actor,
+                 "at": iso(now), "restored": sorted(prior), "reverses": receipt["receipt_sha256"]}, sort_keys=True)])
+        return {"restored": sorted(prior)}

@@ -1,0 +1,99 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from memkeeper.tui.cli import main
+
+NOW = ["--now", "2026-11-20T09:00:00Z"]
+
+
+def run(capsys, root, *args):
+    code = main(["--root", str(root), *NOW, *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def root(tmp_path, capsys):
+    r = tmp_path / "memory"
+    assert main(["--root", str(r), *NOW, "init"]) == 0
+    capsys.readouterr()
+    return r
+
+
+def test_capture_retrieve_json(capsys, root):
+    code, out, _ = run(capsys, root, "--json", "capture", "Always use absolute paths in handoff artifacts.",
+                       "--title", "Handoff path style", "--category", "preference")
+    assert code == 0
+    receipt = json.loads(out)
+    assert receipt["schema"] == "memkeeper.receipt.v1" and receipt["status"] == "captured"
+    code, out, _ = run(capsys, root, "--json", "retrieve", "handoff paths", "--zone", "trusted_collaborator")
+    assert code == 0 and json.loads(out)["details"]["results"][0]["title"] == "Handoff path style"
+
+
+def test_exit_codes(capsys, root):
+    code, out, err = run(capsys, root, "capture", "ugh ok")
+    assert code == 0 and "drop" in out
+    code, _, err = run(capsys, root, "capture", "The deploy window is Tuesday afternoon.", "--zone", "everyone")
+    assert code == 2 and err.count("\n") == 1 and "invalid_trust_zone" in err
+    code, _, err = run(capsys, root, "retrieve", "x", "--zone", "nope")
+    assert code == 2 and "invalid_trust_zone" in err
+    code, _, err = run(capsys, root, "capture")
+    assert code == 2 and err.startswith("memkeeper:")
+    code, _, err = main(["--root", str(root / "nope"), "check"]), *capsys.readouterr()
+    assert code == 2
+
+
+def test_root_is_a_file(capsys, tmp_path):
+    f = tmp_path / "f"
+    f.write_text("x")
+    code = main(["--root", str(f), "check"])
+    _, err = capsys.readouterr()
+    assert code == 2 and "not a directory" in err and err.count("\n") == 1
+
+
+def test_conflict_flow_and_undo(capsys, root):
+    run(capsys, root, "capture", "The primary database for billing is Postgres.", "--key", "billing-db")
+    code, out, _ = run(capsys, root, "--json", "capture", "The primary database for billing is MySQL.", "--key", "billing-db")
+    assert code == 0 and json.loads(out)["status"] == "conflict"
+    code, out, _ = run(capsys, root, "conflicts", "list")
+    assert "C1" in out
+    code, _, err = run(capsys, root, "conflicts", "resolve", "C1", "--keep", "incoming")
+    assert code == 2 and "human_actor_required" in err
+    code, out, _ = run(capsys, root, "--as", "human:alice", "--json", "conflicts", "resolve", "C1", "--keep", "incoming")
+    assert code == 0
+    sha = json.loads(out)["receipt_sha256"]
+    code, out, _ = run(capsys, root, "--as", "human:alice", "undo", sha)
+    assert code == 0 and "undone" in out
+    code, _, err = run(capsys, root, "--as", "human:alice", "undo", sha)
+    assert code == 2 and "already_undone" in err
+
+
+def test_verify_quiz_tiers_commands(capsys, root):
+    run(capsys, root, "capture", "Kenji prefers async standups on Tuesdays and Thursdays.", "--source-ref", "raw/c.md")
+    code, out, _ = run(capsys, root, "--json", "verify", "list")
+    mid = json.loads(out)[0]["memory_id"]
+    assert run(capsys, root, "--as", "human:alice", "verify", "confirm", mid)[0] == 0
+    code, out, _ = run(capsys, root, "--as", "human:alice", "--json", "quiz", "due")
+    assert json.loads(out)["items"][0]["memory_id"] == mid
+    assert run(capsys, root, "--as", "human:alice", "quiz", "record", mid, "good")[0] == 0
+    assert run(capsys, root, "--as", "human:alice", "quiz", "record", mid, "maybe")[0] == 2
+    code, out, _ = run(capsys, root, "--json", "tiers", "plan")
+    assert code == 0 and "ambiguous" in json.loads(out)
+    assert run(capsys, root, "check")[0] == 0
+
+
+def test_check_reports_problems_with_file(capsys, root):
+    (root / "entries" / "bad.md").write_text("---\nx: [\n---\n")
+    code, out, _ = run(capsys, root, "check")
+    assert code == 2 and "entries/bad.md" in out
+
+
+def test_console_script_runs(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "memkeeper.tui.cli", "--root", str(tmp_path / "m"), "init"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr

@@ -1,0 +1,124 @@
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from tests.conftest import T0
+
+HUMAN = "human:alice"
+
+
+def make_conflict(eng, old="The primary database for billing is Postgres.", new="The primary database for billing is MySQL."):
+    a = eng.capture(old, now=T0, key="billing-db", title="Billing database", source_ref="raw/a.md#L1")
+    b = eng.capture(new, now=T0 + timedelta(hours=1), key="billing-db", title="Billing database",
+                    source_ref="raw/b.md#L9", actor="agent:notes")
+    assert b.status == "conflict", b.details
+    return a.details["memory_id"], b.details["conflict_id"]
+
+
+def test_conflict_record_and_queue_view(eng):
+    mid, cid = make_conflict(eng)
+    assert cid == "C1"
+    page = (eng.root / "conflicts" / "C1.md").read_text()
+    assert "The primary database for billing is Postgres." in page and "The primary database for billing is MySQL." in page
+    assert "raw/b.md#L9" in page and "agent:notes" in page
+    view = (eng.root / "CONFLICTS.md").read_text()
+    assert "### C1 — 2026-11-20 — Billing database" in view
+    assert "**Status**: open" in view
+    assert "Open conflicts: **1**" in (eng.root / "hot.md").read_text()
+    assert [c.conflict_id for c in eng.conflicts(now=T0)] == ["C1"]
+
+
+def test_only_humans_resolve(eng):
+    _, cid = make_conflict(eng)
+    r = eng.resolve_conflict(cid, "incoming", now=T0, actor="agent:bot")
+    assert (r.status, r.details["reason"]) == ("refused", "human_actor_required")
+    assert eng.conflicts(now=T0)[0].status == "open"
+
+
+def test_keep_existing(eng):
+    mid, cid = make_conflict(eng)
+    r = eng.resolve_conflict(cid, "existing", now=T0, actor=HUMAN)
+    assert r.status == "resolved" and r.details["winner"] == mid
+    assert eng.load(mid).status.value == "active"
+    assert eng.conflicts(now=T0) == []
+    decisions = (eng.root / "DECISIONS.md").read_text()
+    assert "C1" in decisions and "keep existing" in decisions and "raw/a.md#L1" in decisions and "raw/b.md#L9" in decisions
+
+
+def test_take_incoming_supersedes_never_deletes(eng):
+    mid, cid = make_conflict(eng)
+    r = eng.resolve_conflict(cid, "incoming", now=T0, actor=HUMAN)
+    loser = eng.load(mid)
+    assert loser.status.value == "superseded" and loser.superseded_by == r.details["winner"]
+    assert "[SUPERSEDED by C1]" in loser.content
+    winner = eng.load(r.details["winner"])
+    assert winner.content == "The primary database for billing is MySQL." and winner.status.value == "active"
+    assert (eng.root / eng.page_of(mid)).exists()
+
+
+def test_both_valid_never_flagged_again(eng):
+    mid, cid = make_conflict(eng)
+    r = eng.resolve_conflict(cid, "both", now=T0, actor=HUMAN)
+    assert eng.load(mid).status.value == "active"
+    assert eng.load(r.details["created"]).status.value == "active"
+    again = eng.capture("The primary database for billing is MySQL.", now=T0 + timedelta(days=1), key="billing-db",
+                        title="Billing database", source_ref="raw/b.md#L9")
+    assert again.status == "consolidated"
+    again = eng.capture("The primary database for billing is Postgres.", now=T0 + timedelta(days=1), key="billing-db",
+                        title="Billing database", source_ref="raw/a.md#L1")
+    assert again.status == "consolidated"
+
+
+def test_snooze_session_and_date_and_warning(eng):
+    _, cid = make_conflict(eng)
+    r = eng.snooze_conflict(cid, now=T0, actor=HUMAN, session="s1")
+    assert r.status == "snoozed"
+    assert eng.conflicts(now=T0, session="s1") == []
+    assert [c.conflict_id for c in eng.conflicts(now=T0, session="s2")] == [cid]  # a new session sees it again
+    eng.snooze_conflict(cid, now=T0, actor=HUMAN, until=T0 + timedelta(days=2))
+    assert eng.conflicts(now=T0 + timedelta(days=1)) == []
+    assert [c.conflict_id for c in eng.conflicts(now=T0 + timedelta(days=3))] == [cid]
+    r = eng.snooze_conflict(cid, now=T0, actor=HUMAN, until=T0 + timedelta(days=4))
+    assert r.details["snooze_count"] == 3 and r.details["warning"] == "snoozed_3_times"
+    assert "Snoozed 3 times" in (eng.root / "CONFLICTS.md").read_text()
+
+
+@pytest.mark.parametrize("choice", ["existing", "incoming", "both"])
+def test_undo_each_resolution(eng, choice):
+    mid, cid = make_conflict(eng)
+    before = eng.load(mid)
+    r = eng.resolve_conflict(cid, choice, now=T0, actor=HUMAN)
+    u = eng.undo(r.receipt_sha256, now=T0 + timedelta(minutes=1), actor=HUMAN)
+    assert u.status == "undone" and u.details["reverses"] == r.receipt_sha256
+    after = eng.load(mid)
+    assert after.status == before.status and after.content == before.content and after.superseded_by is None
+    assert [c.conflict_id for c in eng.conflicts(now=T0)] == [cid]
+    if r.details.get("created"):
+        assert eng.load(r.details["created"]).status.value == "archived"  # kept, out of recall
+    twice = eng.undo(r.receipt_sha256, now=T0 + timedelta(minutes=2), actor=HUMAN)
+    assert (twice.status, twice.details["reason"]) == ("reject", "already_undone")
+    # and it can be resolved again
+    assert eng.resolve_conflict(cid, "existing", now=T0 + timedelta(minutes=3), actor=HUMAN).status == "resolved"
+
+
+def test_undo_snooze(eng):
+    _, cid = make_conflict(eng)
+    r = eng.snooze_conflict(cid, now=T0, actor=HUMAN, until=T0 + timedelta(days=3))
+    eng.undo(r.receipt_sha256, now=T0, actor=HUMAN)
+    c = eng.conflicts(now=T0)[0]
+    assert c.status == "open" and c.snooze_count == 0
+
+
+def test_partitions_do_not_conflict(eng):
+    eng.capture("The primary database for billing is Postgres.", now=T0, key="billing-db")
+    r = eng.capture("The primary database for billing is MySQL.", now=T0, key="billing-db", zone="trusted_collaborator")
+    assert r.status == "captured"
+
+
+def test_quantitative_drift_vs_consolidation(eng):
+    eng.capture("The Q1 infrastructure budget is $50k.", now=T0, key="q1-budget")
+    assert eng.capture("The Q1 infrastructure budget is $54k.", now=T0, key="q1-budget").status == "consolidated"
+    r = eng.capture("The Q1 infrastructure budget is $80k.", now=T0, key="q1-budget")
+    assert (r.status, r.details["conflict_type"]) == ("conflict", "quantitative_drift")

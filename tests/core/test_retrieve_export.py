@@ -1,0 +1,155 @@
+from __future__ import annotations
+
+import json
+import shutil
+from datetime import timedelta
+
+import pytest
+
+from tests.conftest import T0
+
+ZONE_CASES = [
+    # (record zone, sensitivity, private_self, trusted_collaborator, outside_contact, paid_public)
+    ("private_self", "normal", True, True, False, False),
+    ("private_self", "do_not_export", True, False, False, False),
+    ("private_self", "public_safe", True, True, False, False),
+    ("trusted_collaborator", "public_safe", True, True, True, True),
+    ("outside_contact", "normal", True, True, False, False),
+    ("paid_public", "do_not_export", True, False, False, False),
+]
+
+
+@pytest.fixture
+def zoned(eng):
+    ids = {}
+    for n, (zone, sens, *_rest) in enumerate(ZONE_CASES):
+        r = eng.capture(f"Kestrel launch plan note {n}: the kestrel rollout uses canary waves.", now=T0,
+                        title=f"Kestrel note {n}", zone=zone, sensitivity=sens)
+        assert r.status == "captured", r.details
+        ids[(zone, sens)] = r.details["memory_id"]
+    return eng, ids
+
+
+@pytest.mark.parametrize("zone_index, zone", enumerate(["private_self", "trusted_collaborator", "outside_contact", "paid_public"]))
+def test_trust_zone_retrieval(zoned, zone_index, zone):
+    eng, ids = zoned
+    r = eng.retrieve("kestrel rollout", zone=zone, now=T0, record_access=False)
+    got = {res["memory_id"] for res in r.details["results"]}
+    want = {ids[(z, s)] for z, s, *flags in ZONE_CASES if flags[zone_index]}
+    assert got == want
+    assert r.details["hidden_by_zone"] == len(ZONE_CASES) - len(want)
+    assert r.details["traversal_index"] == "index.md"
+
+
+def test_score_components_and_formula(eng):
+    r = eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0, title="Kestrel rollout")
+    res = eng.retrieve("kestrel rollout", now=T0 + timedelta(days=60), record_access=False).details["results"][0]
+    c = res["components"]
+    assert c["semantic"] == pytest.approx(1.0)
+    assert c["freshness"] == pytest.approx(0.5, abs=1e-3)
+    assert c["reinforcement"] == pytest.approx(0.25)
+    assert c["confidence"] == pytest.approx(0.7)
+    assert res["score"] == pytest.approx(0.45 + 0.2 * 0.5 + 0.2 * 0.25 + 0.15 * 0.7, abs=1e-3)
+    assert res["memory_id"] == r.details["memory_id"]
+
+
+def test_no_lexical_match_never_returned(eng):
+    eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0)
+    r = eng.retrieve("invoice reconciliation", now=T0, record_access=False)
+    assert r.details["results"] == []
+
+
+def test_empty_query_and_unknown_zone_fail_closed(eng):
+    log_before = (eng.root / "log.md").read_text()
+    r = eng.retrieve("  the  ", now=T0)
+    assert (r.status, r.details["reason"]) == ("reject", "empty_query")
+    r = eng.retrieve("kestrel", zone="everyone", now=T0)
+    assert (r.status, r.details["reason"]) == ("reject", "invalid_trust_zone")
+    assert (eng.root / "log.md").read_text() == log_before
+
+
+def test_preview_writes_nothing_but_agent_retrieve_records_access(eng):
+    r = eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0)
+    page = eng.root / r.details["page"]
+    before = page.read_text()
+    log_before = (eng.root / "log.md").read_text()
+    eng.retrieve("kestrel", now=T0 + timedelta(days=5), record_access=False)
+    assert page.read_text() == before and (eng.root / "log.md").read_text() == log_before
+    eng.retrieve("kestrel", now=T0 + timedelta(days=5))
+    assert eng.load(r.details["memory_id"]).last_accessed_at == T0 + timedelta(days=5)
+    assert (eng.root / "log.md").read_text() != log_before
+
+
+def test_cold_records_are_pointers(eng):
+    r = eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0)
+    e = eng.load(r.details["memory_id"])
+    from memkeeper.core.models import Tier
+    e.tier = Tier.cold
+    with eng.writing():
+        eng.save(e)
+    res = eng.retrieve("kestrel", now=T0, record_access=False).details["results"][0]
+    assert res["excerpt"] is None and res["page"] == r.details["page"] and res["title"]
+
+
+def test_rebuilding_index_gives_identical_results(zoned):
+    eng, _ = zoned
+    before = eng.retrieve("kestrel canary", now=T0, record_access=False).details
+    eng.close()
+    shutil.rmtree(eng.root / ".memkeeper")
+    from memkeeper.core import Engine
+    fresh = Engine.open(eng.root)
+    after = fresh.retrieve("kestrel canary", now=T0, record_access=False).details
+    assert after["results"] == before["results"] and after["hidden_by_zone"] == before["hidden_by_zone"]
+    fresh.close()
+
+
+def test_export_boundaries(zoned):
+    eng, ids = zoned
+    dne = {v for (z, s), v in ids.items() if s == "do_not_export"}
+    for zone in ("trusted_collaborator", "outside_contact", "paid_public"):
+        r = eng.export(zone=zone, now=T0)
+        env = json.loads((eng.root / r.details["envelope"]).read_text())
+        assert not dne & set(env["selected_ids"])
+        assert all("content" not in i for i in env["items"])
+    for zone in ("outside_contact", "paid_public"):
+        r = eng.export(zone=zone, now=T0, include_content=True)
+        assert (r.status, r.details["reason"]) == ("reject", "content_not_allowed_for_zone")
+    r = eng.export(zone="private_self", now=T0, include_content=True)
+    env = json.loads((eng.root / r.details["envelope"]).read_text())
+    items = {i["memory_id"]: i for i in env["items"]}
+    assert dne <= set(items)
+    assert all("content" not in items[m] for m in dne)
+    assert all("content" in i for m, i in items.items() if m not in dne)
+    r = eng.export(zone="trusted_collaborator", now=T0, include_content=True)
+    env = json.loads((eng.root / r.details["envelope"]).read_text())
+    assert all(i["sensitivity_tier"] != "do_not_export" for i in env["items"])
+
+
+def test_import_arrives_unverified(tmp_path, zoned):
+    eng, ids = zoned
+    mid = ids[("private_self", "normal")]
+    eng.confirm(mid, now=T0, actor="human:alice")
+    r = eng.export(zone="private_self", now=T0, include_content=True)
+    from memkeeper.core import Engine
+    other = Engine.init(tmp_path / "other", now=T0)
+    imp = other.import_envelope(str(eng.root / r.details["envelope"]), now=T0 + timedelta(hours=1))
+    assert imp.status == "ok"
+    created = [x for x in imp.details["results"] if x["status"] == "captured"]
+    assert created
+    for x in created:
+        e = other.load(x["memory_id"])
+        assert e.source_type.value == "agent_inferred" and e.verified is None
+        assert e.source_ref.startswith("import:")
+    assert len(other.pending_verifications()) >= len(created)
+    other.close()
+
+
+def test_snapshot_never_overwrites(eng):
+    eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0)
+    a = eng.snapshot(now=T0)
+    b = eng.snapshot(now=T0)
+    assert a.details["snapshot"] != b.details["snapshot"]
+    manifest = json.loads((eng.root / a.details["snapshot"] / "manifest.json").read_text())
+    assert manifest["patterns_line_count"] >= 1 and len(manifest["state_sha256"]) == 64
+    assert not (eng.root / a.details["snapshot"] / "snapshots").exists()
+    assert not (eng.root / a.details["snapshot"] / ".memkeeper").exists()

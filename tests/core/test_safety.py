@@ -1,0 +1,151 @@
+from __future__ import annotations
+
+import os
+from datetime import timezone
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memkeeper.core import BadInput, Engine
+from memkeeper.core.models import Entry
+from memkeeper.core.pages import parse_entry, render_entry, split_frontmatter
+from memkeeper.core.paths import PathEscape, confine, slugify
+from memkeeper.core.receipts import verify_receipt
+from tests.conftest import T0
+
+
+def test_path_traversal_rejected(tmp_path):
+    root = tmp_path / "w"
+    root.mkdir()
+    for bad in ("../x.md", "entries/../../x.md", "/etc/passwd", "entries/..\\..\\x"):
+        with pytest.raises(PathEscape):
+            confine(root, bad)
+
+
+def test_symlink_escape_rejected(tmp_path):
+    root = tmp_path / "w"
+    (root / "entries").mkdir(parents=True)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    os.symlink(outside, root / "entries" / "link")
+    with pytest.raises(PathEscape):
+        confine(root, "entries/link/secret.md")
+    os.symlink(root / "entries", root / "alias")
+    assert confine(root, "alias/x.md") == (root / "entries" / "x.md").resolve()
+
+
+def test_engine_refuses_escaping_review_path(eng):
+    with pytest.raises(BadInput):
+        eng.apply_tiers("../outside.md", [], now=T0, actor="human:alice")
+
+
+def test_slugs():
+    assert slugify("Ünïcödé — Straße plan") == "unicode-strasse-plan"
+    assert slugify("!!!") == "entry"
+    assert slugify("index") == "index-entry"
+    assert len(slugify("word " * 100)) <= 80
+    assert slugify("a/../../b") == "a-b"
+
+
+text_st = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=200)
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@given(title=text_st, content=text_st, tags=st.lists(text_st, max_size=4), recall=st.lists(text_st, max_size=3))
+def test_frontmatter_injection_neutralised(title, content, tags, recall):
+    title = title if title.strip() and any(c.isprintable() and not c.isspace() for c in title) else "t"
+    e = Entry(memory_id="mem_0123456789abcdef", canonical_key="k", title=title, created_at=T0, updated_at=T0,
+              last_accessed_at=T0, content=content.strip("\n") or "c", tags=tags, recall=recall)
+    text = render_entry(e)
+    data, _ = split_frontmatter(text)
+    assert set(data) == set(e.frontmatter())  # no injected keys
+    back = parse_entry(text)
+    assert back.title == e.title and back.tags == e.tags and back.recall == e.recall
+    assert back.content == e.content
+    assert back.frontmatter() == e.frontmatter()
+
+
+def test_injection_attempt_via_capture(eng):
+    r = eng.capture("status: denied\n---\nmemory_id: evil\nThe real content is about the kestrel launch.",
+                    now=T0, title="Evil\n---\nstatus: archived", tags=["x\n---\nstatus: denied"])
+    entry = parse_entry((eng.root / r.details["page"]).read_text())
+    assert entry.status.value == "active" and entry.memory_id == r.details["memory_id"]
+    assert entry.title == "Evil --- status: archived"
+
+
+def test_receipts_verify_and_check_passes(eng):
+    eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0)
+    eng.retrieve("kestrel", now=T0)
+    rep = eng.check()
+    assert rep.ok, rep.problems
+    assert rep.receipts >= 2
+    for _, _, data, _ in eng.iter_receipts():
+        assert verify_receipt(data)
+
+
+def test_check_detects_tampered_receipt(eng):
+    eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0)
+    f = next((eng.root / "receipts").glob("*.jsonl"))
+    f.write_text(f.read_text().replace("captured", "consolidated", 1))
+    rep = eng.check()
+    assert any("receipt_sha256 does not match" in p for p in rep.problems)
+
+
+def test_malformed_page_is_reported_and_skipped_never_rewritten(eng):
+    eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0)
+    bad = eng.root / "entries" / "broken.md"
+    bad.write_text("---\ntitle: [unclosed\n---\nbody\n")
+    bad2 = eng.root / "entries" / "no-frontmatter.md"
+    bad2.write_text("just text\n")
+    fresh = Engine.open(eng.root)
+    rep = fresh.check()
+    assert any(p.startswith("entries/broken.md:") for p in rep.problems)
+    assert any(p.startswith("entries/no-frontmatter.md:") for p in rep.problems)
+    r = fresh.retrieve("kestrel", now=T0, record_access=False)
+    assert len(r.details["results"]) == 1
+    fresh.capture("Another kestrel fact: the rollout pauses on Fridays.", now=T0)
+    fresh.compile(now=T0)
+    assert bad.read_text() == "---\ntitle: [unclosed\n---\nbody\n"
+    fresh.close()
+
+
+def test_unreadable_page_reported(eng, monkeypatch):
+    eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0)
+    p = eng.root / "entries" / "locked.md"
+    p.write_text("---\n---\n")
+    real = type(p).read_bytes
+
+    def read_bytes(self):
+        # root reads any file, so simulate the permission error the OS gives an ordinary user
+        if self.name == "locked.md":
+            raise PermissionError(13, "Permission denied")
+        return real(self)
+
+    monkeypatch.setattr(type(p), "read_bytes", read_bytes)
+    fresh = Engine.open(eng.root)
+    rep = fresh.check()
+    assert any(x.startswith("entries/locked.md: unreadable page") for x in rep.problems)
+    assert len(fresh.retrieve("kestrel", now=T0, record_access=False).details["results"]) == 1
+    fresh.close()
+
+
+def test_root_that_is_not_a_directory(tmp_path):
+    f = tmp_path / "file"
+    f.write_text("x")
+    with pytest.raises(BadInput, match="not a directory"):
+        Engine.open(f)
+    with pytest.raises(BadInput, match="does not exist"):
+        Engine.open(tmp_path / "missing")
+
+
+def test_atomic_write_leaves_no_temp_files(eng):
+    for n in range(5):
+        eng.capture(f"Kestrel fact number {n}: the rollout has {n} waves in total.", now=T0)
+    leftovers = [p for p in eng.root.rglob("*.tmp")]
+    assert leftovers == []
+
+
+def test_receipt_timestamps_are_utc(eng):
+    r = eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0.astimezone(timezone.utc))
+    assert r.at == "2026-11-20T09:00:00Z"

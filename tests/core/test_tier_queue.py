@@ -1,0 +1,89 @@
+from __future__ import annotations
+
+from datetime import timedelta
+
+from memkeeper.core import tiers
+from tests.conftest import T0
+
+HUMAN = "human:alice"
+OLD = T0 - timedelta(days=200)
+
+
+def seed(eng):
+    ids = {}
+    for name, cat, when in [("lesson", "lesson", OLD), ("fact", "fact", OLD), ("pref", "preference", OLD),
+                            ("decision", "decision", OLD), ("recent", "fact", T0 - timedelta(days=10)),
+                            ("edge", "fact", T0 - timedelta(days=180))]:
+        r = eng.capture(f"Tier test {name}: the {name} record about the harbor deploy pipeline.", now=when,
+                        category=cat, title=f"Tier {name}")
+        assert r.status == "captured", r.details
+        ids[name] = r.details["memory_id"]
+    # hot.md links the last five captures (protected: "in flight"); push the seeded ones out of it
+    for n, text in enumerate(["Lisbon offsite is booked for March.", "The support rota changes in January.",
+                              "Invoices are exported as CSV every Friday.", "The design system uses 8px spacing.",
+                              "Search reindexing takes about forty minutes."]):
+        eng.capture(text, now=T0 - timedelta(days=1, minutes=n), category="fact")
+    return ids
+
+
+def test_plan_writes_nothing_and_classifies(eng):
+    ids = seed(eng)
+    log_before = (eng.root / "log.md").read_text()
+    plan = eng.plan_tiers(now=T0)
+    assert (eng.root / "log.md").read_text() == log_before
+    assert [c.memory_id for c in plan.automatic] == [ids["lesson"]]
+    assert sorted(c.memory_id for c in plan.ambiguous) == sorted([ids["fact"], ids["pref"]])
+    assert ids["decision"] in [c.memory_id for c in plan.protected]
+    assert ids["edge"] not in [c.memory_id for c in plan.automatic + plan.ambiguous]  # exactly 180 days stays
+    assert plan.projected_bytes_removed > 0
+
+
+def test_commit_then_apply(eng):
+    ids = seed(eng)
+    r = eng.commit_tiers(now=T0, actor=HUMAN)
+    assert r.details["automatic"] == [ids["lesson"]] and eng.load(ids["lesson"]).tier.value == "cold"
+    review = r.details["review"]
+    text = (eng.root / review).read_text()
+    assert "kind: cleanup" in text and "A. accepted IDs: (none)" in text
+    parsed = tiers.parse_review(text)
+    by_path = {c.path: c.candidate_id for c in parsed.candidates}
+    accept = by_path[eng.page_of(ids["fact"])]
+    unanswered = eng.apply_tiers(review, None, now=T0, actor=HUMAN)
+    assert unanswered.status == "reject" and any("unanswered" in e for e in unanswered.details["errors"])
+    unknown = eng.apply_tiers(review, ["abcdefabcdef"], now=T0, actor=HUMAN)
+    assert unknown.status == "reject"
+    a = eng.apply_tiers(review, [accept], now=T0, actor=HUMAN)
+    assert a.status == "applied"
+    assert eng.load(ids["fact"]).tier.value == "cold" and eng.load(ids["pref"]).tier.value == "warm"
+    assert not (eng.root / review).exists() and (eng.root / a.details["moved_to"]).exists()
+    assert f"A. accepted IDs: {accept}" in (eng.root / a.details["moved_to"]).read_text()
+    # cold stays findable by metadata, as a pointer
+    res = eng.retrieve("tier fact harbor", now=T0, record_access=False).details["results"]
+    assert any(x["memory_id"] == ids["fact"] and x["excerpt"] is None for x in res)
+    u = eng.undo(a.receipt_sha256, now=T0, actor=HUMAN)
+    assert u.status == "undone" and eng.load(ids["fact"]).tier.value == "warm"
+
+
+def test_stale_review_refused_with_nothing_written(eng):
+    ids = seed(eng)
+    review = eng.commit_tiers(now=T0, actor=HUMAN).details["review"]
+    parsed = tiers.parse_review((eng.root / review).read_text())
+    accept = [c.candidate_id for c in parsed.candidates]
+    # one accepted page changes after the plan
+    eng.capture("Tier test fact: the fact record about the harbor deploy pipeline.", now=T0 + timedelta(hours=1),
+                category="fact", title="Tier fact")
+    before = {m: (eng.root / eng.page_of(m)).read_text() for m in (ids["fact"], ids["pref"])}
+    r = eng.apply_tiers(review, accept, now=T0 + timedelta(hours=2), actor=HUMAN)
+    assert (r.status, r.details["reason"]) == ("reject", "stale_pages")
+    assert r.details["stale_paths"] == [eng.page_of(ids["fact"])]
+    assert {m: (eng.root / eng.page_of(m)).read_text() for m in before} == before
+    assert (eng.root / review).exists()
+
+
+def test_restore_warm(eng):
+    ids = seed(eng)
+    eng.commit_tiers(now=T0, actor=HUMAN)
+    r = eng.restore_tier(ids["lesson"], now=T0, actor=HUMAN)
+    assert r.status == "restored" and eng.load(ids["lesson"]).tier.value == "warm"
+    eng.undo(r.receipt_sha256, now=T0, actor=HUMAN)
+    assert eng.load(ids["lesson"]).tier.value == "cold"

@@ -1,0 +1,1 @@
+"""memkeeper.tui — the Textual curation desk and the memkeeper command line."""

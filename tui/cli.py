@@ -1,0 +1,314 @@
+"""The `memkeeper` command line (SPEC §7). Every command is one engine call; stable output for scripts.
+
+Exit codes: 0 the operation ran (including drop / conflict / suppressed), 2 bad input or a refused/rejected
+operation (one-line reason on stderr), 1 an internal failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from memkeeper.core import BadInput, Engine, Receipt
+from memkeeper.core.models import REFUSED_STATUSES, parse_iso
+
+
+class UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2
+        raise UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="memkeeper", description="A local-first memory wiki for AI agents, and its curation desk.")
+    p.add_argument("--root", help="wiki root (default: $MEMKEEPER_ROOT or ./memory)")
+    p.add_argument("--as", dest="actor", help="actor: human:NAME or agent:NAME (default agent:cli; the TUI uses human:<login>)")
+    p.add_argument("--now", help="ISO-8601 time to act at (default: the current time)")
+    p.add_argument("--json", action="store_true", help="print the receipt or listing as JSON")
+    p.add_argument("--keymap", help="TUI keymap preset name (default, vim) or path to a TOML file")
+    sub = p.add_subparsers(dest="command")
+
+    sub.add_parser("init", help="create the wiki layout")
+    sub.add_parser("tui", help="open the curation desk")
+    d = sub.add_parser("demo", help="build a demo wiki and open the desk on it")
+    d.add_argument("dir", nargs="?", default=".demo-wiki")
+    d.add_argument("--no-tui", action="store_true", help="build the wiki and print hot.md instead of opening the desk")
+    d.add_argument("--records", type=int, default=300)
+
+    c = sub.add_parser("capture", help="capture a memory")
+    c.add_argument("text")
+    c.add_argument("--key")
+    c.add_argument("--title")
+    c.add_argument("--category", default="fact")
+    c.add_argument("--zone", default="private_self")
+    c.add_argument("--sensitivity", default="normal")
+    c.add_argument("--class", dest="memory_class")
+    c.add_argument("--expires")
+    c.add_argument("--source-type", default="agent_inferred")
+    c.add_argument("--source-ref")
+    c.add_argument("--confidence", type=float, default=0.7)
+    c.add_argument("--recall", action="append", default=[])
+    c.add_argument("--tag", action="append", default=[])
+    c.add_argument("--quiz-question")
+    c.add_argument("--redact", action="store_true")
+
+    r = sub.add_parser("retrieve", help="search memory as a trust zone")
+    r.add_argument("query")
+    r.add_argument("--zone", default="private_self")
+    r.add_argument("--limit", type=int, default=10)
+    r.add_argument("--preview", action="store_true", help="do not record access (writes nothing)")
+
+    cs = sub.add_parser("consolidate")
+    cs.add_argument("--threshold", type=float, default=0.82)
+    sub.add_parser("decay")
+    sub.add_parser("compile")
+    sub.add_parser("check")
+    sub.add_parser("snapshot")
+
+    cf = sub.add_parser("conflicts").add_subparsers(dest="sub", required=True)
+    cf.add_parser("list").add_argument("--all", action="store_true", help="include resolved conflicts")
+    rs = cf.add_parser("resolve")
+    rs.add_argument("id")
+    g = rs.add_mutually_exclusive_group(required=True)
+    g.add_argument("--keep", choices=["existing", "incoming", "both"])
+    g.add_argument("--snooze", nargs="?", const="", metavar="UNTIL")
+
+    v = sub.add_parser("verify").add_subparsers(dest="sub", required=True)
+    v.add_parser("list")
+    for name in ("confirm", "undeny"):
+        v.add_parser(name).add_argument("id")
+    dn = v.add_parser("deny")
+    dn.add_argument("id")
+    dn.add_argument("--reason")
+    v.add_parser("rebuild")
+
+    q = sub.add_parser("quiz").add_subparsers(dest="sub", required=True)
+    qd = q.add_parser("due")
+    qd.add_argument("--person")
+    qr = q.add_parser("record")
+    qr.add_argument("id")
+    qr.add_argument("result", help="again|hard|good|easy|correct|wrong|skip (or 1-4, s)")
+    qr.add_argument("--person")
+    qr.add_argument("--answer")
+    qn = q.add_parser("new-ledger")
+    qn.add_argument("--person")
+    qn.add_argument("--scheduler", choices=["leitner", "fsrs"], default="leitner")
+
+    t = sub.add_parser("tiers").add_subparsers(dest="sub", required=True)
+    t.add_parser("plan").add_argument("--commit", action="store_true")
+    ta = t.add_parser("apply")
+    ta.add_argument("review")
+    ta.add_argument("--accept", default=None, help="comma-separated candidate ids (empty string = reject all)")
+    t.add_parser("restore").add_argument("id")
+
+    e = sub.add_parser("export")
+    e.add_argument("--zone", required=True)
+    e.add_argument("--include-content", action="store_true")
+    sub.add_parser("import").add_argument("envelope")
+    sub.add_parser("undo").add_argument("receipt")
+    return p
+
+
+def _now(args) -> datetime:
+    if args.now:
+        try:
+            return parse_iso(args.now)
+        except ValueError:
+            raise BadInput(f"--now {args.now!r} is not an ISO-8601 time") from None
+    return datetime.now(timezone.utc).replace(microsecond=0)
+
+
+def _root(args) -> Path:
+    return Path(args.root or os.environ.get("MEMKEEPER_ROOT") or "memory")
+
+
+def default_human() -> str:
+    login = os.environ.get("USER") or os.environ.get("LOGNAME") or "me"
+    return "human:" + "".join(ch if ch.isalnum() or ch in "._@-" else "-" for ch in login)[:64]
+
+
+def _emit(args, data: Any, text: str) -> None:
+    if args.json:
+        print(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+    elif text:
+        print(text)
+
+
+def _receipt_text(r: Receipt) -> str:
+    d = r.details
+    bits = [f"{r.action}: {r.status}"]
+    for key in ("reason", "memory_id", "conflict_id", "conflict_type", "page", "review", "envelope", "snapshot", "count"):
+        if d.get(key) not in (None, "", []):
+            bits.append(f"{key}={d[key]}")
+    bits.append(f"receipt={r.receipt_sha256}")
+    return " ".join(bits)
+
+
+def _finish(args, r: Receipt) -> int:
+    _emit(args, r.to_dict(), _receipt_text(r))
+    if r.status in REFUSED_STATUSES:
+        reason = r.details.get("reason", r.status)
+        extra = r.details.get("errors") or r.details.get("stale_ids") or ""
+        print(f"memkeeper: {r.action} {r.status}: {reason}{(' ' + json.dumps(extra)) if extra else ''}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def run(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    cmd = args.command or "tui"
+    now = _now(args)
+    actor = args.actor or ("agent:cli")
+    root = _root(args)
+
+    if cmd == "demo":
+        from memkeeper.core.demo import build_demo
+
+        build_demo(Path(args.dir), now=now, records=args.records)
+        if args.no_tui:
+            eng = Engine.open(args.dir)
+            print((Path(args.dir) / "hot.md").read_text(encoding="utf-8"))
+            r = eng.retrieve("deploy", zone="trusted_collaborator", now=now, record_access=False)
+            for res in r.details["results"][:5]:
+                print(f"{res['score']:.3f}  {res['title']}  ({res['page']})")
+            return 0
+        return _tui(Path(args.dir), args)
+    if cmd == "init":
+        eng = Engine.init(root, now=now)
+        _emit(args, {"root": str(eng.root), "status": "ok"}, f"initialised {eng.root}")
+        return 0
+    if cmd == "tui":
+        return _tui(root, args)
+
+    eng = Engine.open(root)
+    try:
+        return _dispatch(eng, args, cmd, now, actor)
+    finally:
+        eng.close()
+
+
+def _tui(root: Path, args) -> int:
+    from memkeeper.tui.app import run_app
+
+    return run_app(root, actor=args.actor or default_human(), keymap=args.keymap, now=parse_iso(args.now) if args.now else None)
+
+
+def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
+    if cmd == "capture":
+        return _finish(args, eng.capture(
+            args.text, now=now, actor=actor, key=args.key, title=args.title, category=args.category, zone=args.zone,
+            sensitivity=args.sensitivity, memory_class=args.memory_class, expires_at=args.expires,
+            source_type=args.source_type, source_ref=args.source_ref, confidence=args.confidence, recall=args.recall,
+            tags=args.tag, quiz_question=args.quiz_question, redact=args.redact))
+    if cmd == "retrieve":
+        r = eng.retrieve(args.query, zone=args.zone, limit=args.limit, now=now, actor=actor, record_access=not args.preview)
+        code = _finish(args, r) if args.json or r.status in REFUSED_STATUSES else 0
+        if not args.json and r.status not in REFUSED_STATUSES:
+            for res in r.details["results"]:
+                c = res["components"]
+                print(f"{res['score']:.3f}  {res['title']}  [{res['page']}]  sem={c['semantic']:.2f} "
+                      f"fresh={c['freshness']:.2f} reinf={c['reinforcement']:.2f} conf={c['confidence']:.2f}")
+            print(f"{len(r.details['results'])} result(s); {r.details['hidden_by_zone']} hidden by zone {r.details['zone']}")
+        return code
+    if cmd == "consolidate":
+        return _finish(args, eng.consolidate(now=now, actor=actor, threshold=args.threshold))
+    if cmd == "decay":
+        return _finish(args, eng.decay(now=now, actor=actor))
+    if cmd == "compile":
+        return _finish(args, eng.compile(now=now, actor=actor))
+    if cmd == "snapshot":
+        return _finish(args, eng.snapshot(now=now, actor=actor))
+    if cmd == "check":
+        rep = eng.check()
+        _emit(args, {"ok": rep.ok, "problems": rep.problems, "receipts": rep.receipts, "pages": rep.pages},
+              "\n".join(rep.problems + [f"check: {'ok' if rep.ok else 'problems found'} — {rep.pages} pages, {rep.receipts} receipts, {len(rep.problems)} problem(s)"]))
+        return 0 if rep.ok else 2
+    if cmd == "export":
+        return _finish(args, eng.export(zone=args.zone, now=now, actor=actor, include_content=args.include_content))
+    if cmd == "import":
+        return _finish(args, eng.import_envelope(args.envelope, now=now, actor=actor))
+    if cmd == "undo":
+        return _finish(args, eng.undo(args.receipt, now=now, actor=actor))
+    if cmd == "conflicts":
+        if args.sub == "list":
+            cs = eng.conflicts(include_resolved=args.all)
+            data = [c.to_frontmatter() for c in cs]
+            text = "\n".join(f"{c.conflict_id}  {c.status:8}  {c.conflict_type:22}  {c.title}" for c in cs) or "no open conflicts"
+            _emit(args, data, text)
+            return 0
+        if args.snooze is not None:
+            return _finish(args, eng.snooze_conflict(args.id, now=now, actor=actor, until=args.snooze or None,
+                                                     session=None if args.snooze else "cli"))
+        return _finish(args, eng.resolve_conflict(args.id, args.keep, now=now, actor=actor))
+    if cmd == "verify":
+        if args.sub == "list":
+            pend = eng.pending_verifications()
+            data = [{"memory_id": e.memory_id, "title": e.title, "source_ref": e.source_ref, "content": e.content,
+                     "page": eng.page_of(e.memory_id)} for e in pend]
+            _emit(args, data, "\n".join(f"{e.memory_id}  {e.title}  (source: {e.source_ref or 'none'})" for e in pend) or "nothing pending")
+            return 0
+        if args.sub == "confirm":
+            return _finish(args, eng.confirm(args.id, now=now, actor=actor))
+        if args.sub == "deny":
+            return _finish(args, eng.deny(args.id, now=now, actor=actor, reason=args.reason))
+        if args.sub == "undeny":
+            return _finish(args, eng.undeny(args.id, now=now, actor=actor))
+        return _finish(args, eng.rebuild_verification(now=now, actor=actor))
+    if cmd == "quiz":
+        person = eng.person_for(actor, getattr(args, "person", None))
+        if args.sub == "due":
+            cards = eng.quiz_session(person, now=now)
+            data = {"person": person, "items": [c.__dict__ for c in cards],
+                    "weak_spots": [w.marker() for w in eng.weak_spots(person)]}
+            _emit(args, data, "\n".join(f"{c.memory_id}  [{c.reason}]  {c.question}" for c in cards) or "nothing due")
+            return 0
+        if args.sub == "new-ledger":
+            return _finish(args, eng.create_ledger(person, args.scheduler, now=now, actor=actor))
+        return _finish(args, eng.quiz_record(args.id, args.result, now=now, actor=actor, person=person, answer=args.answer))
+    if cmd == "tiers":
+        if args.sub == "plan":
+            if args.commit:
+                return _finish(args, eng.commit_tiers(now=now, actor=actor))
+            plan = eng.plan_tiers(now=now)
+            data = {kind: [c.__dict__ for c in getattr(plan, kind)] for kind in ("protected", "automatic", "ambiguous")}
+            data.update(unchanged_count=plan.unchanged_count, projected_bytes_removed=plan.projected_bytes_removed)
+            lines = [f"protected {len(plan.protected)} · automatic {len(plan.automatic)} · ambiguous {len(plan.ambiguous)}"
+                     f" · projected bytes removed {plan.projected_bytes_removed}"]
+            lines += [f"  auto   {c.candidate_id} {c.path} — {c.reason}" for c in plan.automatic]
+            lines += [f"  review {c.candidate_id} {c.path} — {c.reason}" for c in plan.ambiguous]
+            _emit(args, data, "\n".join(lines))
+            return 0
+        if args.sub == "restore":
+            return _finish(args, eng.restore_tier(args.id, now=now, actor=actor))
+        accepted = None if args.accept is None else [x for x in args.accept.split(",") if x.strip()]
+        return _finish(args, eng.apply_tiers(args.review, accepted, now=now, actor=actor))
+    raise UsageError(f"unknown command {cmd!r}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        code = run(argv)
+    except (UsageError, BadInput) as exc:
+        print(f"memkeeper: {exc}", file=sys.stderr)
+        code = 2
+    except KeyboardInterrupt:
+        code = 130
+    except Exception as exc:  # an internal failure: say what, exit 1
+        print(f"memkeeper: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        if os.environ.get("MEMKEEPER_DEBUG"):
+            raise
+        code = 1
+    return code
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
