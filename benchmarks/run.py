@@ -20,9 +20,17 @@ from memkeeper.core.pages import render_entry
 from memkeeper.core.text import content_sha256
 
 NOW = datetime(2026, 11, 29, 9, 0, tzinfo=timezone.utc)
-WORDS = ("deploy billing harbor atlas queue redis postgres budget release train review lisbon canary wave replica "
-         "frankfurt oncall rotation incident vendor schema migration token limit staging cluster backup bucket "
-         "invoice export audit search roadmap design partner beta launch owner handoff path commit style").split()
+# A Zipf-distributed vocabulary: real notes share a few common words and many rare ones. (A 40-word vocabulary
+# would make every record match every query, which no wiki looks like.)
+_SYLLABLES = "ka lo mi ne ru sa ti vo be da fe gu hi jo ke lu ma no pe qu ri so tu va we xi yo zu".split()
+VOCAB = [a + b + c for a in _SYLLABLES for b in _SYLLABLES for c in ("", "n", "r", "s")][:4000]
+ZIPF = [1.0 / (rank + 1) for rank in range(len(VOCAB))]
+
+
+def words(rng: random.Random, k: int) -> list[str]:
+    return rng.choices(VOCAB, weights=ZIPF, k=k)
+
+
 CATS = ["fact", "project", "preference", "decision", "insight", "lesson", "milestone", "commitment", "risk", "question"]
 ZONES = ["private_self", "trusted_collaborator", "outside_contact"]
 
@@ -32,10 +40,10 @@ def seed(root: Path, n: int, rng: random.Random) -> Engine:
     eng = Engine.init(root, now=NOW)
     entries = root / "entries"
     for i in range(n):
-        words = rng.sample(WORDS, 9)
-        content = f"Record {i}: " + " ".join(words) + f" number {i}."
+        ws = words(rng, 12)
+        content = f"Record {i}: " + " ".join(ws) + "."
         t = NOW - timedelta(days=rng.randrange(400))
-        e = Entry(memory_id=f"mem_{i:016x}", canonical_key=f"bench-{i}", title=f"Bench {i} {words[0]} {words[1]}",
+        e = Entry(memory_id=f"mem_{i:016x}", canonical_key=f"bench-{i}", title=f"Bench {i} {ws[0]} {ws[1]}",
                   category=CATS[i % len(CATS)], trust_zone=ZONES[i % 3], created_at=t, updated_at=t,
                   last_accessed_at=t, content=content, source_ref=f"raw/bench-{i}.md")
         e.normalized_content_sha256 = content_sha256(e.title, e.content)
@@ -49,14 +57,13 @@ def seed(root: Path, n: int, rng: random.Random) -> Engine:
 def measure(eng: Engine, rng: random.Random, captures: int, retrieves: int) -> tuple[float, float]:
     cap, ret = [], []
     for i in range(captures):
-        words = rng.sample(WORDS, 8)
-        text = f"Fresh note {i} {rng.random():.6f}: " + " ".join(words)
+        text = f"Fresh note {i}: " + " ".join(words(rng, 10))
         t0 = time.perf_counter()
         r = eng.capture(text, now=NOW + timedelta(seconds=i), title=f"Fresh {i} {rng.random():.6f}")
         cap.append(time.perf_counter() - t0)
         assert r.status in ("captured", "consolidated", "conflict"), r.details
     for i in range(retrieves):
-        q = " ".join(rng.sample(WORDS, 3))
+        q = " ".join(words(rng, 3))
         t0 = time.perf_counter()
         eng.retrieve(q, zone=ZONES[i % 3], now=NOW, record_access=False)
         ret.append(time.perf_counter() - t0)

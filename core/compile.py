@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -74,13 +75,55 @@ def render_index(now: datetime, counts: dict[str, int], archived: list[tuple[str
     return "\n".join(lines) + "\n"
 
 
+def category_line(title: str, page: str, status: str, zone: str) -> str:
+    mark = "" if status == "active" else f" _({status})_"
+    return f"- [{title}](../{page}) · {zone}{mark}"
+
+
+def category_key(title: str, page: str) -> tuple[str, str]:
+    return (title.lower(), page)
+
+
 def render_category(category: str, rows: list[tuple[str, str, str, str]]) -> str:
-    """rows: (title, page, status, zone) sorted by title."""
-    lines = [f"# {category}", "", f"[Wiki Index](../index.md) · {len(rows)} entries", ""]
-    for title, page, status, zone in rows:
-        mark = "" if status == "active" else f" _({status})_"
-        lines.append(f"- [{title}](../{page}) · {zone}{mark}")
-    return "\n".join(lines) + "\n"
+    """rows: (title, page, status, zone); listed by (title case-folded, page)."""
+    ordered = sorted(rows, key=lambda r: category_key(r[0], r[1]))
+    return _category_page(category, [category_line(*r) for r in ordered])
+
+
+def _category_page(category: str, lines: list[str]) -> str:
+    head = [f"# {category}", "", f"[Wiki Index](../index.md) · {len(lines)} entries", ""]
+    return "\n".join(head + lines) + "\n"
+
+
+def _line_key(line: str) -> tuple[str, str] | None:
+    cut = line.rfind("](../")
+    if not line.startswith("- [") or cut == -1:
+        return None
+    end = line.find(")", cut)
+    return category_key(line[3:cut], line[cut + 5 : end])
+
+
+def patch_category(text: str, category: str, remove: set[str], add: list[tuple[str, str, str, str]]) -> str | None:
+    """Apply a few changes to an existing category page without querying the whole category.
+
+    Returns None when the page does not look like one we generated (the caller then regenerates it).
+    """
+    parts = text.split("\n")
+    if len(parts) < 4 or parts[0] != f"# {category}":
+        return None
+    lines = [ln for ln in parts[4:] if ln]
+    keys = []
+    for ln in lines:
+        k = _line_key(ln)
+        if k is None:
+            return None
+        keys.append(k)
+    kept = [(k, ln) for k, ln in zip(keys, lines) if k[1] not in remove]
+    for title, page, status, zone in add:
+        k = category_key(title, page)
+        pos = bisect.bisect_left([x[0] for x in kept], k)
+        kept.insert(pos, (k, category_line(title, page, status, zone)))
+    return _category_page(category, [ln for _, ln in kept])
 
 
 def render_schema() -> str:

@@ -137,13 +137,14 @@ class ConflictQueue:
             return []
         return sorted((p.name for p in d.iterdir() if re.fullmatch(r"C\d+\.md", p.name)), key=lambda n: int(n[1:-3]))
 
-    def load_conflict(self, conflict_id: str) -> Conflict:
+    def load_conflict(self, conflict_id: str, _dir=None) -> Conflict:
         from .engine import BadInput
 
         cid = conflict_id.strip().upper()
         if not re.fullmatch(r"C\d+", cid):
             raise BadInput(f"invalid conflict id {conflict_id!r} (expected C<N>)")
-        path = self.path(f"conflicts/{cid}.md")
+        # The id is validated above, so only the directory needs confining.
+        path = (_dir or self.path("conflicts")) / f"{cid}.md"
         try:
             st = path.stat()
         except FileNotFoundError:
@@ -160,19 +161,35 @@ class ConflictQueue:
         self._conflict_cache[cid] = (sig, c)
         return c
 
-    def conflicts(self, *, now: datetime | None = None, session: str | None = None, include_resolved: bool = False) -> list[Conflict]:
-        """Conflicts newest first. With `now`, only those open at that time (expired snoozes reopen)."""
+    def _all_conflicts(self) -> list[Conflict]:
+        """Every readable conflict record, cached on the conflicts/ directory signature (writes replace files, which
+        changes the directory's mtime)."""
         from .engine import BadInput
 
+        d = self.root / "conflicts"
+        sig = self._sig(d)
+        cached = getattr(self, "_all_conflicts_cache", None)
+        if cached is not None and cached[0] == sig and sig is not None:
+            return cached[1]
         out = []
+        cdir = self.path("conflicts")
         for name in self.conflict_files():
             try:
-                c = self.load_conflict(name[:-3])
+                out.append(self.load_conflict(name[:-3], cdir))
             except BadInput:
                 continue
-            if include_resolved or (c.is_open_at(utc(now), session) if now else c.status != "resolved"):
-                out.append(c)
-        return sorted(out, key=lambda c: -c.number)
+        out.sort(key=lambda c: -c.number)
+        self._all_conflicts_cache = (sig, out)
+        return out
+
+    def conflicts(self, *, now: datetime | None = None, session: str | None = None, include_resolved: bool = False) -> list[Conflict]:
+        """Conflicts newest first. With `now`, only those open at that time (expired snoozes reopen)."""
+        if include_resolved:
+            return list(self._all_conflicts())
+        if now is None:
+            return [c for c in self._all_conflicts() if c.status != "resolved"]
+        now = utc(now)
+        return [c for c in self._all_conflicts() if c.is_open_at(now, session)]
 
     def open_conflict_memory_ids(self) -> set[str]:
         return {c.existing.get("memory_id") for c in self.conflicts() if c.existing.get("memory_id")}
@@ -204,6 +221,10 @@ class ConflictQueue:
     # -- hooks used by capture and compile ------------------------------------------------------------------------
 
     def write_conflicts_view(self, now: datetime) -> None:
+        sig = self._sig(self.root / "conflicts")
+        if getattr(self, "_conflicts_view_sig", None) == sig and (self.root / "CONFLICTS.md").exists():
+            return  # nothing in the queue changed since the view was written
+        self._conflicts_view_sig = sig
         atomic_write(self.root / "CONFLICTS.md", render_conflicts_view(self.conflicts(include_resolved=True), now))
 
     def _next_conflict_id(self) -> str:

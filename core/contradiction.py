@@ -26,10 +26,12 @@ Pipeline of `classify_pair(existing, incoming)`
    gazetteer of interchangeable alternatives (databases, clouds, CI systems, package managers, tabs/spaces, ...),
    and generic proper names / identifiers (capitalised mid-sentence, CamelCase, letters+digits).
 3. **Signals**, checked in this order:
-   * `direct_negation` — a shared content word is asserted in one statement and negated in the other, and the
-     negated clause is about the same value (so "don't deploy Friday" vs "deploy Monday" is *not* a negation). When
-     the pair is related only by wording (no shared key) and each side also talks about something the other does not
-     ("the public API has a limit" vs "the internal API has no limit"), the flip is not trusted.
+   * `direct_negation` — a clause of one statement and a clause of the other have opposite polarity and make the
+     same claim: they share at least two words ("use" + "postgres") or one clause contains the other. A shared
+     subject alone is not enough ("signup is no longer open" vs "signup is invite-only"), nor is a negation about a
+     different value ("don't deploy Friday" vs "deploy Monday"), nor a bound on a different number. When the pair is
+     related only by wording (no shared key) and each clause also talks about something the other does not ("the
+     public API has a limit" vs "the internal API has no limit"), the flip is not trusted either.
    * `quantitative_drift` — compatible quantities (same dimension after unit normalisation) are paired one-to-one,
      closest first; drift = |a - b| / min(|a|, |b|), symmetric, so "differs by more than 20%" holds from either side.
      Percentages are also compared on their remainder (99.9% vs 99.5% uptime = 0.1% vs 0.5% downtime; 80% vs 90%
@@ -47,15 +49,19 @@ Pipeline of `classify_pair(existing, incoming)`
      The reason string still names the underlying signal ("new decision replaces the active one: values differ: ...").
    * Content signals come next, most specific first.
    * `source_disagreement` is the fallback: same key, different non-empty `source_ref`s, and content that diverges
-     (each side carries substantive words the other lacks, and they share less than half of their substantive words
-     or each side brings its own value) without a more specific signal. Nearly every capture has its own source, so
-     ranking it higher would swallow every other type.
+     without a more specific signal. Diverging means each side *asserts* substantive words the other lacks (a negated
+     aside such as "don't deploy Friday" competes with nothing) and either they share less than half of their
+     substantive words or each side brings its own value. Two texts that share a precise anchor (an agreeing
+     quantity, a clock time, a date, a URL) and bring no competing value are paraphrases, not a disagreement.
+     Nearly every capture has its own source, so ranking this type higher would swallow every other type.
 5. Everything else that is related is a **restatement** (the engine consolidates): same polarity and values, a
    paraphrase, a reordering, drift within 20%, or additive compatible detail ("Use Postgres" / "Use Postgres 16 with
    pgvector"). Divergent content with the same source (or no sources) and no signal is also a restatement: the
    detector only claims a conflict it can name.
 
-`evaluate`, `format_report` and `load_fixture` measure the detector on a labelled fixture (tests and `make bench`).
+`evaluate`, `format_report` and `load_fixture` measure the detector on a labelled fixture
+(`tests/core/fixtures/conflict_pairs.jsonl`); `python -m memkeeper.core.contradiction [fixture]` prints the table and
+the misclassified pairs, for `make bench`.
 """
 
 from __future__ import annotations
@@ -64,7 +70,7 @@ import json
 import math
 import re
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -167,30 +173,37 @@ _VALUE_CLASSES: dict[str, str] = {
     "merge_strategy": "squash rebase merge_commit",
     "branching": "trunk_based gitflow",
     "repo_layout": "monorepo polyrepo",
+    "git_branch": "main master develop trunk",
     "rendering": "ssr csr ssg",
     "license": "mit apache gpl agpl bsd",
     "timezone": "utc gmt cet cest est edt pst pdt pt et ist jst bst aest pacific",
     "quarter": "q1 q2 q3 q4",
     "reldate": "today tomorrow tonight yesterday eod eow eom next_week next_month this_week this_month",
 }
-_CLASS_OF: dict[str, frozenset[str]] = {}
-for _cls, _members in _VALUE_CLASSES.items():
-    for _m in _members.split():
-        _CLASS_OF[_m] = _CLASS_OF.get(_m, frozenset()) | {_cls}
-for _day in set(_WEEKDAYS.values()):
-    _CLASS_OF[_day] = frozenset({"weekday"})
+
+
+def _class_index() -> dict[str, frozenset[str]]:
+    index: dict[str, frozenset[str]] = {day: frozenset({"weekday"}) for day in _WEEKDAYS.values()}
+    for cls, members in _VALUE_CLASSES.items():
+        for member in members.split():
+            index[member] = index.get(member, frozenset()) | {cls}  # bun is a runtime and a package manager
+    return index
+
+
+_CLASS_OF = _class_index()
 
 # Gazetteer members that are also everyday English words: they only count as a value when capitalised.
 _CASE_SENSITIVE = frozenset(
-    "go rest render railway linear shortcut cursor express spring remix black bun drone swift zoom fish lambda "
+    "rest render railway linear shortcut cursor express spring remix black bun drone swift zoom fish "
     "pt et est ist bst mit sketch coda loki neon helix zed dart ember astro mocha resend rye hatch".split()
 )
 
 # Multi-word names and spelling variants folded into one canonical token before tokenising.
 _PHRASE_ALIASES: tuple[tuple[str, str], ...] = (
     (r"github actions", "github_actions"), (r"gitlab ci", "gitlab_ci"), (r"circle ?ci", "circleci"),
-    (r"travis ci", "travis"), (r"google cloud(?: platform)?", "gcp"), (r"amazon web services", "aws"),
-    (r"digital ?ocean", "digitalocean"), (r"fly\.io|fly io", "flyio"), (r"google cloud run|cloud run", "cloud_run"),
+    (r"travis ci", "travis"), (r"google cloud run|cloud run", "cloud_run"),
+    (r"google cloud(?: platform)?", "gcp"), (r"amazon web services", "aws"),
+    (r"digital ?ocean", "digitalocean"), (r"fly\.io|fly io", "flyio"),
     (r"app engine", "app_engine"), (r"cloudflare (?:workers|pages)", "cloudflare"),
     (r"visual studio code|vs ?code", "vscode"), (r"microsoft teams|ms teams", "microsoft_teams"),
     (r"google meet", "google_meet"), (r"google docs", "google_docs"), (r"github issues", "github_issues"),
@@ -243,7 +256,7 @@ _ANTONYMS = {
     "bans": "allow", "banned": "allow", "exclude": "include", "excluded": "include", "excludes": "include",
     "optional": "required", "unavailable": "available", "inaccessible": "accessible", "unreachable": "accessible",
     "unsupported": "support", "dislike": "prefer", "dislikes": "prefer", "hate": "prefer", "hates": "prefer",
-    "unencrypted": "encrypted", "unpaid": "paid", "private": "public",
+    "unencrypted": "encrypted", "unpaid": "paid", "private": "public", "closed": "open",
 }
 
 # Negation cues: text.NEGATIONS plus verbs whose object is "not done any more" and spelling variants.
@@ -251,13 +264,18 @@ _NEGATION_CUES = frozenset(NEGATIONS) | frozenset(
     "nobody nowhere none nothing neither nor never without cannot dont doesnt didnt isnt arent wasnt werent cant "
     "couldnt shouldnt wouldnt hasnt havent hadnt mustnt neednt stops stopping avoids avoided avoiding skip skips "
     "skipped skipping drop drops dropped dropping remove removes removed removing ditch ditched abandon abandoned "
-    "deprecate deprecated deprecates refuse refuses refused reject rejects rejected".split()
+    "deprecate deprecated deprecates refuse refuses refused reject rejects rejected exempt exempted lack lacks lacking "
+    "strip strips stripped stripping omit omits omitted omitting redact redacts redacted delete deletes deleted".split()
 )
 _COMPARATIVES = frozenset("more less later earlier fewer greater higher lower longer sooner bigger smaller".split())
 _PARTICLES = frozenset({"no", "not", "never"})
-_OFF_AFTER = frozenset("is are was were be been stays stay turned turn turns switched switch toggled kept keep left set".split())
+_OFF_AFTER = frozenset(
+    "is are was were be been stays stay turned turn turns switched switch toggled kept keep left set".split()
+)
 _PREFER_VERBS = frozenset({"prefer", "choose", "chose", "pick", "picked", "want", "wants", "use", "uses"})
-_CLAUSE_WORDS = frozenset("but however although though whereas so because since unless except while whilst then".split())
+_CLAUSE_WORDS = frozenset(
+    "but however although though whereas so because since unless except while whilst then if".split()
+)
 _CONTRAST_END = frozenset("in on at for with to from by during within across via when where after before until".split())
 _MOVE_VERBS = frozenset("switch switched switching move moved moving migrate migrated migrating transition "
                         "transitioned port ported".split())
@@ -273,15 +291,17 @@ _FILLER_WORDS = frozenset(
     moves switch switched switches change changed changes default possible where when whenever approximately approx
     around roughly nearly almost under below above over less fewer more least max maximum min minimum target targets
     set instead anyway etc happen happens happening done everything something stuff thing things way ok okay lot
-    next last coming following once
+    next last coming following once even
     """.split()
 )
 # Polarity/change words dropped from the relatedness frame (they are how a contradiction is phrased, not its topic).
 _FRAME_DROP_WORDS = frozenset(
     "always usually sometimes often rarely generally never now currently anymore longer still yet instead next last "
-    "coming following this".split()
+    "coming following this even approximately approx around roughly nearly almost".split()
 )
 _TEMPORAL_CLASSES = frozenset({"time", "date", "dom", "year", "weekday", "month", "quarter", "reldate", "version"})
+# Values precise enough that sharing one means two statements are about the same fact.
+_ANCHOR_CLASSES = _TEMPORAL_CLASSES | {"address"}
 
 _NUMBER_WORDS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
@@ -319,23 +339,26 @@ _RATE_SHORTHANDS = {"rps": ("n:request", 1), "qps": ("n:query", 1), "rpm": ("n:r
 _SCAN = re.compile(
     r"""
      (?P<date>\b\d{4}-\d{1,2}-\d{1,2}\b)
-    |(?P<time>\b(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?[ap]\.?m\b\.?)?|\b(?:1[0-2]|0?[1-9])\s?[ap]\.?m\b\.?|\bnoon\b|\bmidnight\b)
-    |(?P<num>(?:[$€£]\s?)?\d+(?:,\d{3})*(?:\.\d+)?(?:\s?[-–]\s?\d+(?:,\d{3})*(?:\.\d+)?)?(?:%|[a-zA-Z]+\b)?)
+    |(?P<time>\b(?:[01]?\d|2[0-3]):[0-5]\d(?:\s?[ap]\.?m\b\.?)?
+              |\b(?:1[0-2]|0?[1-9])\s?[ap]\.?m\b\.?
+              |\bnoon\b|\bmidnight\b)
+    |(?P<num>(?:[$€£]\s?)?\d+(?:,\d{3})*(?:\.\d+)?(?:\s?[-\u2013]\s?\d+(?:,\d{3})*(?:\.\d+)?)?(?:\s?%|[a-zA-Z]+\b)?)
+    |(?P<ident>[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://[^\s,;()]+)
     |(?P<word>[A-Za-z][A-Za-z0-9]*(?:[.'_/+#-][A-Za-z0-9]+)*[+#]*'?)
     |(?P<slash>/)
-    |(?P<punct>[,;:!?()\[\]{}"]|\.(?!\w)|\s[-–—]\s)
+    |(?P<punct>[,;:!?()\[\]{}"]|\.(?!\w)|\s[-\u2013—]\s)
     """,
     re.VERBOSE,
 )
 _SENTENCE_END = frozenset({".", "!", "?", ":", ";"})
-_NUM_BODY = re.compile(r"^([$€£])?\s?(\d+(?:,\d{3})*(?:\.\d+)?)(?:\s?[-–]\s?(\d+(?:,\d{3})*(?:\.\d+)?))?(.*)$")
+_NUM_BODY = re.compile(r"^([$€£])?\s?(\d+(?:,\d{3})*(?:\.\d+)?)(?:\s?[-\u2013]\s?(\d+(?:,\d{3})*(?:\.\d+)?))?(.*)$")
 
 _IRREGULAR = {
     "sent": "send", "wrote": "write", "written": "write", "ran": "run", "built": "build", "chose": "choose",
     "chosen": "choose", "made": "make", "kept": "keep", "held": "hold", "paid": "pay", "met": "meet", "led": "lead",
     "began": "begin", "begun": "begin", "broke": "break", "broken": "break", "took": "take", "taken": "take",
     "gave": "give", "given": "give", "got": "get", "gotten": "get", "went": "go", "gone": "go", "done": "do",
-    "did": "do", "does": "do", "ran": "run", "lives": "live", "uses": "use", "used": "use", "using": "use",
+    "did": "do", "does": "do", "lives": "live", "uses": "use", "used": "use", "using": "use",
 }
 
 
@@ -346,9 +369,7 @@ def _stem(word: str) -> str:
     if len(word) <= 3 or not word.isalpha():
         return word
     w = word
-    if w.endswith("ies") and len(w) > 4:
-        w = w[:-3] + "y"
-    elif w.endswith("ied") and len(w) > 4:
+    if w.endswith(("ies", "ied")) and len(w) > 4:
         w = w[:-3] + "y"
     elif w.endswith("sses"):
         w = w[:-2]
@@ -393,9 +414,6 @@ class _Analysis:
         """True when the clause is asserted (even number of negation cues)."""
         return not self.negated[clause]
 
-    def polarities(self, term: str) -> set[bool]:
-        return {self.polarity(t.clause) for t in self.toks if t.term == term}
-
     @property
     def terms(self) -> frozenset[str]:
         return frozenset(t.term for t in self.toks)
@@ -406,9 +424,13 @@ class _Analysis:
 
     @property
     def frame(self) -> frozenset[str]:
+        """Topic words for relatedness: no polarity/hedge words, no numeric or temporal values."""
         return frozenset(
-            t.term for t in self.toks
-            if not (t.classes & _TEMPORAL_CLASSES) and t.surface not in _FRAME_DROP_WORDS and t.term not in _FRAME_DROP_STEMS
+            t.term
+            for t in self.toks
+            if not t.classes & _TEMPORAL_CLASSES
+            and t.surface not in _FRAME_DROP_WORDS
+            and t.term not in _FRAME_DROP_STEMS
         )
 
     @property
@@ -465,7 +487,7 @@ def _fold_aliases(text: str) -> str:
 
 
 def _scan(text: str) -> list[tuple[str, str]]:
-    """(kind, raw) items in order; kind is date|time|num|word|slash|punct."""
+    """(kind, raw) items in order; kind is date|time|num|ident|word|slash|punct."""
     # ascii_fold would spell € as "EUR" and £ as "PS"; keep the symbols so amounts keep their currency
     pieces = re.split(r"([€£])", text)
     folded = _fold_aliases("".join(p if p in ("€", "£") else ascii_fold(p) for p in pieces).replace("\u2019", "'"))
@@ -506,7 +528,7 @@ def _value_classes(lower: str, raw: str, initial: bool) -> frozenset[str]:
     """Value type(s) of a word, or empty. `initial`: first word of a sentence, where capitals prove nothing."""
     if lower in _CLASS_OF and (lower not in _CASE_SENSITIVE or raw[:1].isupper()):
         return _CLASS_OF[lower]
-    singular = lower[:-1] if lower.endswith("s") else lower
+    singular = lower.removesuffix("s")
     if singular in _WEEKDAYS and (singular not in _AMBIGUOUS_CALENDAR or raw[:1].isupper()):
         return frozenset({"weekday"})
     if singular in _CLASS_OF and singular in {"morning", "afternoon", "evening", "night"}:
@@ -526,7 +548,7 @@ def _value_classes(lower: str, raw: str, initial: bool) -> frozenset[str]:
 
 
 def _canonical_value(lower: str, classes: frozenset[str]) -> str:
-    singular = lower[:-1] if lower.endswith("s") else lower
+    singular = lower.removesuffix("s")
     if "weekday" in classes:
         return _WEEKDAYS.get(singular, _WEEKDAYS.get(lower, lower))
     if "month" in classes:
@@ -567,13 +589,19 @@ def _analyze(text: str) -> _Analysis:
         if kind == "date":
             y, mo, d = (int(p) for p in raw.split("-"))
             b.add(f"date:{mo:02d}-{d:02d}", raw, frozenset({"date"}))
-            b.add(f"year:{y}", raw, frozenset({"year"}))
+            b.add(f"year:{y}", str(y), frozenset({"year"}))
             i += 1
             sentence_start = False
             continue
         if kind == "time":
             minutes = _time_minutes(raw)
             b.add(f"t:{minutes // 60:02d}:{minutes % 60:02d}", raw.lower(), frozenset({"time"}))
+            i += 1
+            sentence_start = False
+            continue
+        if kind == "ident":
+            # e-mail addresses and URLs are values in their own right (sender address, webhook target)
+            b.add(raw.lower().rstrip("./"), raw.lower(), frozenset({"name", "address"}))
             i += 1
             sentence_start = False
             continue
@@ -592,10 +620,14 @@ def _analyze(text: str) -> _Analysis:
             lower = lower.split("'")[0]
         nlower = nxt[1].lower().rstrip("'").removesuffix("'s") if nxt[0] == "word" else ""
 
+        if lower == "half" and nlower in {"a", "an"}:
+            i += 1  # read with the following "an hour" as 0.5 hours
+            continue
         if lower in _NUMBER_WORDS or (lower in {"a", "an"} and nlower in _SECONDS and len(nlower) > 2):
             prev = items[i - 1][1].lower() if i else ""
             if not (lower in {"a", "an"} and prev in {"once", "twice", "per", "every"}):
-                consumed = _consume_number(items, i, b, word_value=float(_NUMBER_WORDS.get(lower, 1)))
+                amount = 0.5 if prev == "half" else float(_NUMBER_WORDS.get(lower, 1))  # "half an hour"
+                consumed = _consume_number(items, i, b, word_value=amount)
                 if consumed != i:
                     i = consumed
                     continue
@@ -613,7 +645,7 @@ def _analyze(text: str) -> _Analysis:
             # "composition over inheritance | in the TypeScript code": only the alternative itself is rejected
             b.in_contrast = False
             b.new_clause()
-        if lower == "instead" and nlower == "of" or lower == "rather" and nlower == "than":
+        if (lower, nlower) in {("instead", "of"), ("rather", "than")}:
             b.new_clause(negated=True)
             b.in_contrast = True
             i += 2
@@ -659,11 +691,11 @@ def _analyze(text: str) -> _Analysis:
             b.add(_stem(base), lower)
             i += 1
             continue
-        if raw == "Go" and not initial or lower == "golang":
+        if (raw == "Go" and not initial) or lower == "golang":  # "go" the verb stays a word
             b.add("golang", lower, _CLASS_OF["golang"])
             i += 1
             continue
-        if lower in STOPWORDS and not (raw == "May" and nxt[0] == "num"):
+        if lower in STOPWORDS and not (raw == "May" and (nxt[0] == "num" or not initial)):  # the month, not the modal
             i += 1
             continue
         lower = _SYNONYMS.get(lower, lower)
@@ -707,7 +739,7 @@ def _consume_number(items: list[tuple[str, str]], i: int, b: _Builder, word_valu
 
     For number words, returns `i` unchanged when no unit or counted noun follows ("one of the reasons").
     """
-    kind, raw = items[i]
+    raw = items[i][1]
     prev_kind, prev_raw = items[i - 1] if i else ("", "")
     if word_value is not None:
         cur, value, suffix = None, word_value, ""
@@ -754,7 +786,7 @@ def _consume_number(items: list[tuple[str, str]], i: int, b: _Builder, word_valu
             value *= _MULTIPLIERS[w]
             j += 1
             w = word_at(j)
-        unit = _unit_of(w) if w else (("%", 1.0) if j < len(items) and items[j][1] == "%" else None)
+        unit = _unit_of(w) if w else None
         if unit and not (w in {"m", "s", "d", "w", "y", "b", "x"} and word_value is not None):
             dim, factor = unit
             value *= factor
@@ -837,11 +869,19 @@ def is_related(a: Statement, b: Statement) -> bool:
 
     The Jaccard is taken on the plain spec tokens and on frame tokens (see the module docstring); either suffices.
     """
+    return _related(a, b, lambda: (_analyze(a.text), _analyze(b.text)))
+
+
+def _related(a: Statement, b: Statement, analyses: Callable[[], tuple[_Analysis, _Analysis]]) -> bool:
     if _same_key(a, b):
         return True
-    if jaccard(token_set(a.text), token_set(b.text)) >= RELATED_JACCARD:
+    ta, tb = token_set(a.text), token_set(b.text)
+    if not ta or not tb:
+        return False  # text.jaccard calls two empty sets identical; an empty statement is about nothing
+    if jaccard(ta, tb) >= RELATED_JACCARD:
         return True
-    fa, fb = _analyze(a.text).frame, _analyze(b.text).frame
+    an_a, an_b = analyses()  # only analysed when the cheap tests fail
+    fa, fb = an_a.frame, an_b.frame
     return bool(fa) and bool(fb) and jaccard(fa, fb) >= RELATED_JACCARD
 
 
@@ -851,7 +891,7 @@ def is_related(a: Statement, b: Statement) -> bool:
 
 
 def _near(t: str, others: Iterable[str]) -> bool:
-    """Term equality, tolerant of stems the light stemmer leaves apart (manager / managed, configure / configuration)."""
+    """Term equality, tolerant of stems the light stemmer leaves apart (manager / managed, update / updates)."""
     for o in others:
         if t == o:
             return True
@@ -865,35 +905,67 @@ def _unique(terms: Iterable[str], other: frozenset[str]) -> list[str]:
     return sorted({t for t in terms if not _near(t, other)})
 
 
+def _words(an: _Analysis, terms: Sequence[str], limit: int = 4) -> str:
+    """The words as written for some terms, in text order (reasons are read by people, not by the matcher)."""
+    wanted, seen, out = set(terms), set(), []
+    for t in an.toks:
+        if t.term in wanted and t.term not in seen:
+            seen.add(t.term)
+            out.append(t.surface)
+    return " ".join(out[:limit])
+
+
 def _surface_phrase(an: _Analysis, clause: int, terms: set[str]) -> str:
     return " ".join(t.surface for t in an.toks if t.clause == clause and t.term in terms)
 
 
+def _clause_terms(an: _Analysis, clause: int) -> frozenset[str]:
+    return frozenset(t.term for t in an.toks if t.clause == clause and t.surface not in _FRAME_DROP_WORDS)
+
+
+def _opposed_clauses(a: _Analysis, b: _Analysis) -> list[tuple[int, int, frozenset[str]]]:
+    """Clause pairs of opposite polarity that make the same claim: (clause in a, clause in b, shared terms).
+
+    The same claim means at least two shared words ("use" + "postgres"), or one clause containing the other. A single
+    shared subject is not enough: "signup is no longer open" does not negate "signup is invite-only".
+    """
+    pairs = []
+    for ca in range(len(a.negated)):
+        ta = _clause_terms(a, ca)
+        for cb in range(len(b.negated)):
+            if a.polarity(ca) == b.polarity(cb):
+                continue
+            tb = _clause_terms(b, cb)
+            shared = ta & tb
+            if not any(t for t in a.toks if t.clause == ca and t.term in shared and not _is_filler(t)):
+                continue
+            sub_a = {t.term for t in a.toks if t.clause == ca and not _is_filler(t)}
+            sub_b = {t.term for t in b.toks if t.clause == cb and not _is_filler(t)}
+            if len(shared) >= 2 or sub_a <= sub_b or sub_b <= sub_a:
+                pairs.append((ca, cb, shared))
+    return pairs
+
+
 def _negation(a: _Analysis, b: _Analysis, same_key: bool) -> PairVerdict | None:
-    shared = sorted((a.substantive & b.substantive))
-    flipped = [t for t in shared if len(a.polarities(t)) == 1 and a.polarities(t).isdisjoint(b.polarities(t))]
-    if not flipped:
-        return None
-    clauses_a = {t.clause for t in a.toks if t.term in flipped}
-    clauses_b = {t.clause for t in b.toks if t.term in flipped}
-    values_a = [t for t in a.toks if t.clause in clauses_a and t.classes and t.term not in b.terms]
-    values_b = [t for t in b.toks if t.clause in clauses_b and t.classes and t.term not in a.terms]
-    for ta in values_a:
-        for tb in values_b:
-            if (ta.classes & tb.classes) - {"name"} or "name" in ta.classes | tb.classes:
-                return None  # "don't deploy Friday" vs "deploy Monday": a different value is negated
-    qa = [q for q in a.qtys if q.clause in clauses_a]
-    qb = [q for q in b.qtys if q.clause in clauses_b]
-    if qa and qb and _worst_drift(qa, qb) is not None and _worst_drift(qa, qb)[0] > DRIFT_THRESHOLD:
-        return None  # "no more than 3 retries" vs "5 retries" is about the number, not the polarity
-    if not same_key:
-        extra_a = _unique({t.term for t in a.toks if t.clause in clauses_a and not _is_filler(t)}, b.terms)
-        extra_b = _unique({t.term for t in b.toks if t.clause in clauses_b and not _is_filler(t)}, a.terms)
-        if extra_a and extra_b:
-            return None  # each side talks about something the other does not: likely different subjects
-    positive, clauses = (a, clauses_a) if a.polarity(min(clauses_a)) else (b, clauses_b)
-    phrase = _surface_phrase(positive, min(clauses), set(flipped)) or " ".join(flipped)
-    return PairVerdict("direct_negation", f"negation of '{phrase}'")
+    for ca, cb, shared in _opposed_clauses(a, b):
+        values_a = [t for t in a.toks if t.clause == ca and t.classes and t.term not in b.terms]
+        values_b = [t for t in b.toks if t.clause == cb and t.classes and t.term not in a.terms]
+        if any((ta.classes & tb.classes) or "name" in ta.classes | tb.classes for ta in values_a for tb in values_b):
+            continue  # "don't deploy Friday" vs "deploy Monday": a different value is negated
+        qa = [q for q in a.qtys if q.clause == ca]
+        qb = [q for q in b.qtys if q.clause == cb]
+        worst = _worst_drift(qa, qb)
+        if worst is not None and worst[0] > DRIFT_THRESHOLD:
+            continue  # "no more than 3 retries" vs "5 retries" is about the number, not the polarity
+        if not same_key:
+            extra_a = _unique({t.term for t in a.toks if t.clause == ca and not _is_filler(t)}, b.terms)
+            extra_b = _unique({t.term for t in b.toks if t.clause == cb and not _is_filler(t)}, a.terms)
+            if extra_a and extra_b:
+                continue  # each side talks about something the other does not: likely different subjects
+        positive, clause = (a, ca) if a.polarity(ca) else (b, cb)
+        phrase = _surface_phrase(positive, clause, set(shared)) or " ".join(sorted(shared))
+        return PairVerdict("direct_negation", f"negation of '{phrase}'")
+    return None
 
 
 def _drift(x: float, y: float, dim: str) -> float:
@@ -944,7 +1016,7 @@ def _worst_drift(qa: Sequence[_Qty], qb: Sequence[_Qty]) -> tuple[float, _Qty, _
     return worst
 
 
-def _quantities(a: _Analysis, b: _Analysis) -> tuple[PairVerdict | None, str | None]:
+def _quantities(a: _Analysis, b: _Analysis, same_key: bool) -> tuple[PairVerdict | None, str | None]:
     """(drift verdict, note for a restatement reason when quantities agree)."""
     qa = [q for q in a.qtys if a.polarity(q.clause)]
     qb = [q for q in b.qtys if b.polarity(q.clause)]
@@ -952,6 +1024,8 @@ def _quantities(a: _Analysis, b: _Analysis) -> tuple[PairVerdict | None, str | N
     if worst is None:
         return None, None
     drift, x, y = worst
+    if not same_key and _unique(a.substantive, b.terms) and _unique(b.substantive, a.terms):
+        return None, None  # "OpenAI spend $900" vs "Vercel spend $300": two quantities, not one that moved
     if drift > DRIFT_THRESHOLD + 1e-9:
         pct = "∞" if math.isinf(drift) else f"{drift:.0%}"
         return PairVerdict("quantitative_drift", f"{x.text} vs {y.text} (differs by {pct})"), None
@@ -981,7 +1055,7 @@ def _exclusive(a: _Analysis, b: _Analysis, same_key: bool) -> PairVerdict | None
     return None
 
 
-def _divergence(a: _Analysis, b: _Analysis) -> str | None:
+def _divergence(a: _Analysis, b: _Analysis, numbers_agree: bool) -> str | None:
     """Why two claims for one key say different things, or None when one restates or extends the other."""
     sa, sb = a.substantive, b.substantive
     # only what a side asserts can compete: "don't deploy Friday" adds a constraint, it does not claim a value
@@ -991,14 +1065,21 @@ def _divergence(a: _Analysis, b: _Analysis) -> str | None:
         return None
     values_a = any(t.classes for t in a.toks if t.term in only_a)
     values_b = any(t.classes for t in b.toks if t.term in only_b)
+    shared_anchor = any(t.classes & _ANCHOR_CLASSES for t in a.toks if t.term in b.terms)
+    if (numbers_agree or shared_anchor) and not (values_a or values_b):
+        # same numbers, times or addresses and nothing competing: a paraphrase ("expire after 30 minutes" /
+        # "time out after half an hour"), not two sources disagreeing
+        return None
     if jaccard(sa, sb) < DIVERGENCE_JACCARD or (values_a and values_b):
-        return f"content differs: {' '.join(only_a[:4])} vs {' '.join(only_b[:4])}"
+        return f"content differs: {_words(a, only_a)} vs {_words(b, only_b)}"
     return None
 
 
 def _added_detail(a: _Analysis, b: _Analysis) -> str | None:
-    extra = _unique(b.substantive, a.substantive) or _unique(a.substantive, b.substantive)
-    return f"compatible detail added: {' '.join(extra[:4])}" if extra else None
+    extra_b, extra_a = _unique(b.substantive, a.substantive), _unique(a.substantive, b.substantive)
+    if extra_b:
+        return f"compatible detail added: {_words(b, extra_b)}"
+    return f"compatible detail added: {_words(a, extra_a)}" if extra_a else None
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -1008,14 +1089,14 @@ def _added_detail(a: _Analysis, b: _Analysis) -> str | None:
 
 def classify_pair(existing: Statement, incoming: Statement) -> PairVerdict:
     """unrelated if not is_related; otherwise restatement (compatible -> the engine consolidates) or a conflict type."""
-    if not is_related(existing, incoming):
-        return PairVerdict("unrelated", "different key and less than half of the words shared")
     a, b = _analyze(existing.text), _analyze(incoming.text)
+    if not _related(existing, incoming, lambda: (a, b)):
+        return PairVerdict("unrelated", "different key and less than half of the words shared")
     same_key = _same_key(existing, incoming)
 
-    drift, agreement = _quantities(a, b)
+    drift, agreement = _quantities(a, b, same_key)
     signal = _negation(a, b, same_key) or drift or _exclusive(a, b, same_key)
-    divergence = None if signal else _divergence(a, b)
+    divergence = None if signal else _divergence(a, b, numbers_agree=agreement is not None)
 
     both_decisions = existing.category == "decision" and incoming.category == "decision"
     if same_key and both_decisions and (signal or divergence):
@@ -1023,11 +1104,11 @@ def classify_pair(existing: Statement, incoming: Statement) -> PairVerdict:
         return PairVerdict("decision_supersession", f"new decision replaces the active one: {detail}")
     if signal:
         return signal
-    sources_differ = bool(existing.source_ref) and bool(incoming.source_ref) and (
-        existing.source_ref.strip() != incoming.source_ref.strip()  # type: ignore[union-attr]
-    )
+    src_a, src_b = (existing.source_ref or "").strip(), (incoming.source_ref or "").strip()
+    sources_differ = bool(src_a) and bool(src_b) and src_a != src_b
     if same_key and sources_differ and divergence:
-        return PairVerdict("source_disagreement", f"{existing.source_ref} and {incoming.source_ref} disagree: {divergence}")
+        sources = f"{existing.source_ref} and {incoming.source_ref}"
+        return PairVerdict("source_disagreement", f"{sources} disagree: {divergence}")
     reason = agreement or _added_detail(a, b) or "same claim, same polarity and values"
     return PairVerdict("restatement", reason)
 
@@ -1062,7 +1143,7 @@ def evaluate(pairs: list[tuple[Statement, Statement, str]]) -> dict[str, Any]:
     for rel in RELATIONS:
         support = sum(g == rel for g in gold)
         predicted = sum(p == rel for p in pred)
-        correct = sum(g == rel and p == rel for g, p in zip(gold, pred))
+        correct = sum(g == rel and p == rel for g, p in zip(gold, pred, strict=True))
         labels[rel] = {
             "precision": _ratio(correct, predicted, vacuous=support == 0),
             "recall": _ratio(correct, support, vacuous=predicted == 0),
@@ -1072,9 +1153,9 @@ def evaluate(pairs: list[tuple[Statement, Statement, str]]) -> dict[str, Any]:
         }
     is_conflict = [g in CONFLICT_TYPES for g in gold]
     said_conflict = [p in CONFLICT_TYPES for p in pred]
-    tp = sum(g and p for g, p in zip(is_conflict, said_conflict))
-    fp = sum(p and not g for g, p in zip(is_conflict, said_conflict))
-    fn = sum(g and not p for g, p in zip(is_conflict, said_conflict))
+    tp = sum(g and p for g, p in zip(is_conflict, said_conflict, strict=True))
+    fp = sum(p and not g for g, p in zip(is_conflict, said_conflict, strict=True))
+    fn = sum(g and not p for g, p in zip(is_conflict, said_conflict, strict=True))
     tn = len(gold) - tp - fp - fn
     overall = {
         "precision": _ratio(tp, tp + fp, vacuous=tp + fn == 0),
@@ -1087,7 +1168,7 @@ def evaluate(pairs: list[tuple[Statement, Statement, str]]) -> dict[str, Any]:
             "index": n, "expected": g, "predicted": v.relation, "reason": v.reason,
             "existing": e.text, "incoming": i.text,
         }
-        for n, ((e, i, g), v) in enumerate(zip(pairs, verdicts))
+        for n, ((e, i, g), v) in enumerate(zip(pairs, verdicts, strict=True))
         if g != v.relation
     ]
     total = len(pairs)
@@ -1111,7 +1192,8 @@ def format_report(result: dict[str, Any]) -> str:
     widths = [max(len(r[c]) for r in rows) for c in range(4)]
     lines = []
     for n, row in enumerate(rows):
-        lines.append("  ".join([row[0].ljust(widths[0])] + [cell.rjust(w) for cell, w in zip(row[1:], widths[1:])]))
+        cells = [row[0].ljust(widths[0])] + [cell.rjust(w) for cell, w in zip(row[1:], widths[1:], strict=True)]
+        lines.append("  ".join(cells))
         if n == 0 or n == len(rows) - 2:
             lines.append("  ".join("-" * w for w in widths))
     lines.append(f"accuracy {result['accuracy']:.2f} over {result['total']} pairs "
@@ -1138,10 +1220,7 @@ def load_fixture(path: str | Path) -> list[tuple[Statement, Statement, str]]:
     """Labelled pairs from JSONL (one object a line) or JSON (a list): {"existing", "incoming", "label", "note"?}."""
     p = Path(path)
     raw = p.read_text(encoding="utf-8")
-    if p.suffix == ".json":
-        rows = json.loads(raw)
-    else:
-        rows = [json.loads(line) for line in raw.splitlines() if line.strip()]
+    rows = json.loads(raw) if p.suffix == ".json" else [json.loads(line) for line in raw.splitlines() if line.strip()]
     pairs: list[tuple[Statement, Statement, str]] = []
     for n, row in enumerate(rows, 1):
         where = f"{p.name}:{n}"

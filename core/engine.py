@@ -88,7 +88,7 @@ class BaseEngine:
         self.lock = FileLock(str(self.root / ".memkeeper" / "write.lock"), timeout=30)
         self.index = Index(self.root)
         self._log_sig: tuple[int, int] | None = None
-        self._dirty_categories: set[str] = set()
+        self._category_patches: dict[str, tuple[set[str], dict[str, tuple[str, str, str, str]]]] = {}
         self._views_dirty = False
         self._conflict_cache: dict[str, tuple[tuple[int, int], Any]] = {}
         self.sync()
@@ -178,9 +178,15 @@ class BaseEngine:
         entry.normalized_content_sha256 = content_sha256(entry.title, entry.content)
         text = render_entry(entry)
         target = self.path(page)
+        old = self.index.query("SELECT category FROM records WHERE path=?", (page,))
         atomic_write(target, text)
         self.index.put(page, entry, text.encode("utf-8"))
-        self._dirty_categories.add(entry.category.value)
+        # Remember how the category listings change, so refresh_views patches them instead of re-listing.
+        if old:
+            self._category_patches.setdefault(old[0][0], ({page}, {}))[0].add(page)
+        patch = self._category_patches.setdefault(entry.category.value, (set(), {}))
+        patch[0].add(page)
+        patch[1][page] = (entry.title, page, entry.status.value, entry.trust_zone.value)
         return page
 
     def page_of(self, memory_id: str) -> str | None:
@@ -394,18 +400,19 @@ class BaseEngine:
 
         new = Statement(inc["text"], inc["category"], inc["canonical_key"], inc["source_ref"])
         rows = {r["memory_id"]: r for r in self.partition_rows(inc["canonical_key"], inc["zone"], inc["sensitivity"])}
-        for mid in self.index.fts_candidates(tokens(inc["text"]), limit=200):
-            if mid not in rows:
-                r = self.index.query(
-                    "SELECT * FROM records WHERE memory_id=? AND status='active' AND trust_zone=? AND sensitivity_tier=?",
-                    (mid, inc["zone"], inc["sensitivity"]),
-                )
-                if r:
-                    rows[mid] = r[0]
+        for r in self.index.topic_candidates(
+            tokens(inc["text"]), "status='active' AND trust_zone=? AND sensitivity_tier=?", (inc["zone"], inc["sensitivity"])
+        ):
+            rows.setdefault(r["memory_id"], r)
         inc_sha = sha256_hex(normalize(inc["text"]))
         restatements: list[tuple[float, str, str]] = []
         conflicts: list[tuple[int, str, str, str]] = []
+        inc_tokens = token_set(inc["text"])
         for mid, row in rows.items():
+            same_key = row["canonical_key"] == inc["canonical_key"]
+            # Cheap pre-filter before the detector: records about the same thing share a good part of their words.
+            if not same_key and jaccard(token_set(row["content"]), inc_tokens) < 0.25:
+                continue
             old = Statement(row["content"], row["category"], row["canonical_key"], row["source_ref"])
             if not is_related(old, new):
                 continue
@@ -510,43 +517,43 @@ class BaseEngine:
             return [], 0
         ranked: list[tuple[tuple, dict]] = []
         hidden = 0
-        for chunk_start in range(0, len(ids), 500):
-            chunk = ids[chunk_start : chunk_start + 500]
-            rows = self.index.query(
-                f"SELECT * FROM records WHERE status='active' AND memory_id IN ({','.join('?' * len(chunk))})", chunk
+        rows = self.index.rows_for(
+            ids, "status='active'", (),
+            "memory_id, path, title, content, canonical_key, recall, category, trust_zone, sensitivity_tier, tier,"
+            " last_accessed_at, reinforcement, confidence",
+        )
+        for row in rows:
+            rterms = scoring.term_set(
+                f"{row['title']} {row['content']} {row['canonical_key'].replace('-', ' ')} {row['recall']}"
             )
-            for row in rows:
-                data = json.loads(row["data"])
-                recall = " ".join(data["fm"].get("recall") or [])
-                rterms = scoring.term_set(f"{row['title']} {row['content']} {row['canonical_key'].replace('-', ' ')} {recall}")
-                sem = scoring.semantic(terms, weights, rterms)
-                if sem <= 0:
-                    continue
-                if not scoring.zone_allows(zone, TrustZone(row["trust_zone"]), SensitivityTier(row["sensitivity_tier"])):
-                    hidden += 1
-                    continue
-                score = scoring.Score(
-                    sem,
-                    scoring.freshness(parse_iso(row["last_accessed_at"]), now),
-                    scoring.reinforcement_score(row["reinforcement"]),
-                    float(row["confidence"]),
-                )
-                if not scoring.returnable(score):
-                    continue
-                cold = row["tier"] == Tier.cold.value
-                result = {
-                    "memory_id": row["memory_id"],
-                    "page": row["path"],
-                    "title": row["title"],
-                    "category": row["category"],
-                    "zone": row["trust_zone"],
-                    "sensitivity": row["sensitivity_tier"],
-                    "tier": row["tier"],
-                    "score": round(score.total, 4),
-                    "components": score.components(),
-                    "excerpt": None if cold else _excerpt(row["content"]),
-                }
-                ranked.append(((-round(score.total, 6), row["memory_id"]), result))
+            sem = scoring.semantic(terms, weights, rterms)
+            if sem <= 0:
+                continue
+            if not scoring.zone_allows(zone, TrustZone(row["trust_zone"]), SensitivityTier(row["sensitivity_tier"])):
+                hidden += 1
+                continue
+            score = scoring.Score(
+                sem,
+                scoring.freshness(parse_iso(row["last_accessed_at"]), now),
+                scoring.reinforcement_score(row["reinforcement"]),
+                float(row["confidence"]),
+            )
+            if not scoring.returnable(score):
+                continue
+            cold = row["tier"] == Tier.cold.value
+            result = {
+                "memory_id": row["memory_id"],
+                "page": row["path"],
+                "title": row["title"],
+                "category": row["category"],
+                "zone": row["trust_zone"],
+                "sensitivity": row["sensitivity_tier"],
+                "tier": row["tier"],
+                "score": round(score.total, 4),
+                "components": score.components(),
+                "excerpt": None if cold else _excerpt(row["content"]),
+            }
+            ranked.append(((-round(score.total, 6), row["memory_id"]), result))
         ranked.sort(key=lambda x: x[0])
         return ranked, hidden
 
@@ -768,24 +775,34 @@ class BaseEngine:
 
     def refresh_views(self, now: datetime, full: bool = False) -> None:
         """Regenerate what a write affected: hot.md, index.md and the dirty index/<category>.md pages (lock held)."""
-        cats = {c.value for c in Category} if full else set(self._dirty_categories)
-        self._dirty_categories.clear()
-        for cat in sorted(cats):
-            rows = self.index.query("SELECT title, path, status, trust_zone FROM records WHERE category=? ORDER BY title COLLATE NOCASE, path", (cat,))
+        patches, self._category_patches = self._category_patches, {}
+        for cat in sorted({c.value for c in Category} if full else set(patches)):
             target = self.root / "index" / f"{cat}.md"
-            if rows or target.exists():
-                atomic_write(target, views.render_category(cat, [(r[0], r[1], r[2], r[3]) for r in rows]))
+            text = None
+            if not full and cat in patches and target.exists():
+                remove, add = patches[cat]
+                text = views.patch_category(target.read_text(encoding="utf-8"), cat, remove, list(add.values()))
+            if text is None:
+                rows = self.index.query("SELECT title, path, status, trust_zone FROM records WHERE category=?", (cat,))
+                if not rows and not target.exists():
+                    continue
+                text = views.render_category(cat, [(r[0], r[1], r[2], r[3]) for r in rows])
+            atomic_write(target, text)
         counts = {r[0]: r[1] for r in self.index.query("SELECT category, count(*) FROM records WHERE status='active' GROUP BY category")}
         archived = [(r[0], r[1]) for r in self.index.query("SELECT title, path FROM records WHERE status='archived' ORDER BY updated_at DESC, path LIMIT 50")]
         archived_total = int(self.index.scalar("SELECT count(*) FROM records WHERE status='archived'") or 0)
         atomic_write(self.root / "index.md", views.render_index(now, counts, archived, archived_total))
         if full or not (self.root / "SCHEMA.md").exists():
             atomic_write(self.root / "SCHEMA.md", views.render_schema())
+        if full:
+            self._conflicts_view_sig = None
         self.write_conflicts_view(now)
         atomic_write(self.root / "hot.md", views.render_hot(self.hot_inputs(now)))
 
     def hot_inputs(self, now: datetime) -> views.HotInputs:
-        last = self.index.query("SELECT title, path FROM records WHERE status='active' ORDER BY created_at DESC, memory_id DESC LIMIT 5")
+        last = self.index.query(
+            "SELECT title, path FROM records WHERE status='active' ORDER BY created_at DESC, memory_id DESC LIMIT 5"
+        )
         commitments = self.index.query("SELECT title, path FROM records WHERE status='active' AND category='commitment' ORDER BY updated_at DESC LIMIT 40")
         return views.HotInputs(
             now=now,

@@ -16,7 +16,8 @@ from .models import Entry, iso
 from .pages import PageError, parse_entry
 from .text import raw_tokens, sha256_hex
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "6"
+QUIZ_WEIGHTS = {"direction": 4, "decision": 3, "milestone": 1}
 
 _DDL = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
@@ -27,11 +28,16 @@ CREATE TABLE IF NOT EXISTS records (
     memory_id TEXT PRIMARY KEY, path TEXT UNIQUE, canonical_key TEXT, trust_zone TEXT, sensitivity_tier TEXT,
     status TEXT, tier TEXT, category TEXT, source_type TEXT, verified INTEGER, title TEXT, content TEXT,
     created_at TEXT, updated_at TEXT, last_accessed_at TEXT, expires_at TEXT, reinforcement INTEGER,
-    confidence REAL, strength REAL, evidence_grade TEXT, source_ref TEXT, content_sha TEXT, data TEXT
+    confidence REAL, strength REAL, evidence_grade TEXT, source_ref TEXT, content_sha TEXT, data TEXT,
+    quiz_rotation INTEGER, quiz_weight INTEGER, recall TEXT
 );
+CREATE INDEX IF NOT EXISTS records_pending ON records (status, source_type, verified);
+CREATE INDEX IF NOT EXISTS records_quiz ON records (quiz_rotation, quiz_weight DESC, updated_at DESC, path);
+CREATE INDEX IF NOT EXISTS records_category ON records (category, title COLLATE NOCASE, path);
 CREATE INDEX IF NOT EXISTS records_partition ON records (canonical_key, trust_zone, sensitivity_tier);
 CREATE INDEX IF NOT EXISTS records_status ON records (status, category);
-CREATE INDEX IF NOT EXISTS records_created ON records (created_at);
+CREATE INDEX IF NOT EXISTS records_created ON records (status, created_at, memory_id);
+CREATE INDEX IF NOT EXISTS records_updated ON records (status, category, updated_at);
 CREATE INDEX IF NOT EXISTS records_content_sha ON records (content_sha);
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (
     memory_id UNINDEXED, title, content, canonical_key, recall, tokenize = 'porter unicode61 remove_diacritics 2'
@@ -193,7 +199,7 @@ class Index:
             self.db.execute("DELETE FROM fts WHERE memory_id=?", (row[0],))
         data = json.dumps({"fm": entry.frontmatter(), "content": entry.content, "notes": entry.notes})
         self.db.execute(
-            "INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 entry.memory_id, path, entry.canonical_key, entry.trust_zone.value, entry.sensitivity_tier.value,
                 entry.status.value, entry.tier.value, entry.category.value, entry.source_type.value,
@@ -201,6 +207,10 @@ class Index:
                 iso(entry.last_accessed_at), iso(entry.expires_at) if entry.expires_at else None,
                 entry.reinforcement, entry.confidence, entry.strength, entry.evidence_grade.value, entry.source_ref,
                 entry.normalized_content_sha256, data,
+                # Quiz rotation and new-page weight (SPEC §5.3), indexed so a session never scans the wiki.
+                int(entry.status.value == "active" and entry.tier.value != "cold" and entry.category.value != "draft"),
+                QUIZ_WEIGHTS.get(entry.category.value, 2),
+                " ".join(entry.recall),
             ),
         )
         self.db.execute(
@@ -209,12 +219,11 @@ class Index:
         )
         self.db.execute("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,NULL)", (path, *sig, digest, entry.memory_id))
 
-    def fts_candidates(self, terms: list[str], limit: int = 2000) -> list[str]:
-        """Memory ids whose indexed text matches any of the terms (best bm25 first)."""
-        parts = sorted({p for t in terms for p in raw_tokens(t)})
-        if not parts:
+    def fts_candidates(self, terms: list[str], limit: int = 300) -> list[str]:
+        """Memory ids whose indexed text matches any of the terms, best bm25 first."""
+        match = _match_any(terms)
+        if not match:
             return []
-        match = " OR ".join(f'"{p}"' for p in parts)
         rows = self.query("SELECT memory_id FROM fts WHERE fts MATCH ? ORDER BY rank LIMIT ?", (match, limit))
         return [r[0] for r in rows]
 
@@ -224,3 +233,35 @@ class Index:
             return 0
         match = " ".join(f'"{p}"' for p in parts)
         return int(self.scalar("SELECT count(*) FROM fts WHERE fts MATCH ?", (match,)) or 0)
+
+    def topic_candidates(self, tokens: list[str], where: str, params: tuple, limit: int = 400) -> list[sqlite3.Row]:
+        """Records that could share at least half of `tokens` (the 'about the same thing' test of capture).
+
+        A record whose token Jaccard with the statement is ≥ 0.5 contains at least half of its k tokens, so it
+        contains at least one of the rarest ⌊k/2⌋+1 of them. Matching only those keeps the candidate set small and
+        the cost independent of the wiki's size for all but the most generic statements.
+        """
+        distinct = sorted({p for t in tokens for p in raw_tokens(t) if not p.isdigit()})
+        if not distinct:
+            return []
+        by_rarity = sorted(distinct, key=lambda p: (self.doc_freq(p), p))
+        rare = by_rarity[: len(by_rarity) // 2 + 1]
+        ids = [r[0] for r in self.query("SELECT memory_id FROM fts WHERE fts MATCH ? LIMIT ?", (_match_any(rare), limit))]
+        return self.rows_for(ids, where, params)
+
+    def rows_for(self, ids: list[str], where: str = "1", params: tuple = (), columns: str = "*") -> list[sqlite3.Row]:
+        """Rows for the given ids (primary-key lookups, so the cost follows len(ids), not the wiki's size)."""
+        out: list[sqlite3.Row] = []
+        for i in range(0, len(ids), 500):
+            chunk = ids[i : i + 500]
+            out += self.query(
+                f"SELECT {columns} FROM records INDEXED BY sqlite_autoindex_records_1 "
+                f"WHERE memory_id IN ({','.join('?' * len(chunk))}) AND {where}",
+                (*chunk, *params),
+            )
+        return out
+
+
+def _match_any(terms: list[str]) -> str:
+    parts = sorted({p for t in terms for p in raw_tokens(t)})
+    return " OR ".join(f'"{p}"' for p in parts)

@@ -15,8 +15,6 @@ from .models import Receipt, iso, parse_iso, utc
 from .pages import append_lines, atomic_write
 from .receipts import make_receipt
 
-_ROTATION_SQL = "status='active' AND tier!='cold' AND category!='draft'"
-_WEIGHT_SQL = ("CASE category WHEN 'direction' THEN 4 WHEN 'decision' THEN 3 WHEN 'milestone' THEN 1 ELSE 2 END")
 
 
 @dataclass(frozen=True)
@@ -88,7 +86,7 @@ class QuizQueue:
                 rows[r["path"]] = r
         known = set(pages)
         for r in self.index.query(
-            f"SELECT {cols} FROM records WHERE {_ROTATION_SQL} ORDER BY {_WEIGHT_SQL} DESC, updated_at DESC, path LIMIT ?",
+            f"SELECT {cols} FROM records WHERE quiz_rotation=1 ORDER BY quiz_weight DESC, updated_at DESC, path LIMIT ?",
             (extra + len(known),),
         ):
             rows.setdefault(r["path"], r)

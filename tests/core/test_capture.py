@@ -180,3 +180,22 @@ def test_consolidate_merges_near_duplicates_into_most_reinforced(eng):
     merged = eng.load("mem_00000000000000aa")
     assert merged.status.value == "archived" and merged.merged_into == a.details["memory_id"]
     assert eng.load(a.details["memory_id"]).reinforcement == 3
+
+
+def test_incremental_views_match_a_full_compile(eng):
+    for n, (cat, text) in enumerate([("fact", "Zebra crossings near the office were repainted in May."),
+                                     ("fact", "Alpha release notes are drafted by Marco every sprint."),
+                                     ("lesson", "Mid-size migrations need a rollback script tested first."),
+                                     ("fact", "beta testers get the build on Thursdays after QA.")]):
+        eng.capture(text, now=T0 + timedelta(minutes=n), category=cat)
+    r = eng.capture("Ünïcode titles sort too: the Øresund office opens at nine.", now=T0, title="Øresund office")
+    e = eng.load(r.details["memory_id"])
+    e.category = e.category.__class__("lesson")  # a record moving between categories
+    with eng.writing():
+        eng.save(e)
+        eng.refresh_views(T0)
+    patched = {p.name: p.read_text() for p in (eng.root / "index").glob("*.md")}
+    eng.compile(now=T0)
+    full = {p.name: p.read_text() for p in (eng.root / "index").glob("*.md")}
+    assert patched == full
+    assert "Øresund office" in full["lesson.md"] and "Øresund office" not in full["fact.md"]
