@@ -35,7 +35,35 @@ FACT_TEMPLATES = [
     ("preference", "{p} handoff paths", "Always use absolute paths in {p} handoff artifacts so agents can reopen them."),
     ("fact", "{p} on-call rotation", "The {p} on-call rotation hands over on Mondays at 10:00 Berlin time."),
     ("draft", "{p} roadmap notes", "Draft notes for the {p} roadmap: search revamp, export API, audit log."),
+    ("fact", "{p} log retention", "{p} keeps application logs for {n} days in the EU bucket, then deletes them."),
+    ("preference", "{p} meeting slots", "{who} blocks mornings for deep work on {p}; meetings go after 14:00."),
+    ("fact", "{p} feature flags", "Feature flags for {p} live in the shared flag service under the {p}- prefix."),
+    ("project", "{p} design partner", "The main design partner for {p} is a logistics firm in Rotterdam."),
+    ("insight", "{p} latency spikes", "Latency spikes in {p} line up with the nightly reindex, not with traffic."),
+    ("lesson", "{p} rollback drill", "Lesson from {p}: rehearse the rollback before every major release."),
+    ("milestone", "{p} first invoice", "{p} sent its first paid invoice; {who} celebrated with the team."),
+    ("commitment", "{p} docs refresh", "{who} promised a refresh of the {p} onboarding docs before the next hire starts."),
+    ("risk", "{p} bus factor", "Risk: only {who} knows how the {p} billing export works."),
+    ("question", "{p} pricing tiers", "Open question: should {p} keep three pricing tiers or move to usage-based pricing?"),
+    ("decision", "{p} frontend stack", "Decided: the {p} dashboard stays server-rendered; no single-page rewrite this year."),
+    ("direction", "{p} self-hosting", "Direction for {p}: offer a self-hosted edition once the audit log ships."),
+    ("fact", "{p} CI duration", "A full {p} CI run takes about {n} minutes on the shared runners."),
+    ("preference", "{p} status updates", "{who} wants {p} status updates as a short written note on Fridays, not a call."),
+    ("fact", "{p} data residency", "Customer data for {p} must stay in the EU; backups go to a second EU region."),
+    ("project", "{p} code owners", "Code owners for {p} are listed in CODEOWNERS; {who} reviews anything under billing/."),
+    ("insight", "{p} support tickets", "Half of the {p} support tickets come from the CSV import screen."),
+    ("lesson", "{p} load test", "Lesson from {p}: load tests must use production-sized datasets to mean anything."),
+    ("fact", "{p} secrets handling", "{p} reads its secrets from the vault at start-up; nothing secret lives in the repo."),
+    ("decision", "{p} incident channel", "Decided: every {p} incident gets its own chat channel and a named incident lead."),
 ]
+
+QUIZ_QUESTIONS = {
+    "{p} API rate limit": "How many requests per minute does the {p} public API allow per token?",
+    "{p} release train": "On which weekday is the {p} release branch cut?",
+    "{p} queue technology": "What runs {p}'s background jobs?",
+    "{p} direction": "Along which boundary is the {p} monolith to be split?",
+    "{p} error budget": "How large is the {p} error budget?",
+}
 
 ZONES = [("private_self", "normal"), ("private_self", "do_not_export"), ("trusted_collaborator", "normal"),
          ("trusted_collaborator", "public_safe"), ("outside_contact", "public_safe"), ("paid_public", "public_safe")]
@@ -71,29 +99,24 @@ def build_demo(root: Path, *, now: datetime, records: int = 300, seed: int = 7) 
 
     # Bulk: a few hundred records spread over ages, zones, sources and categories.
     made = 0
-    i = 0
-    while made < records:
-        cat, title_t, text_t = FACT_TEMPLATES[i % len(FACT_TEMPLATES)]
-        p = PROJECTS[(i // len(FACT_TEMPLATES)) % len(PROJECTS)]
-        round_ = i // (len(FACT_TEMPLATES) * len(PROJECTS))
-        who = PEOPLE[(i * 3 + round_) % len(PEOPLE)]
-        i += 1
-        zone, sens = ZONES[rng.randrange(len(ZONES))] if rng.random() < 0.5 else ZONES[0]
-        title = title_t.format(p=p.capitalize(), who=who, n=0) + (f" ({round_ + 1})" if round_ else "")
-        text = text_t.format(p=p.capitalize(), who=who, n=rng.choice([3, 5, 12, 40, 120, 600]))
-        if round_:
-            text += f" Noted again in review round {round_ + 1} with {who}."
+    combos = [(t, p) for p in PROJECTS for t in FACT_TEMPLATES]
+    rng.shuffle(combos)
+    for i, ((cat, title_t, text_t), p) in enumerate(combos[:records]):
+        who = PEOPLE[(i * 3 + len(p)) % len(PEOPLE)]
+        zone, sens = ZONES[rng.randrange(len(ZONES))] if rng.random() < 0.45 else ZONES[0]
+        name = p.capitalize()
+        title = title_t.format(p=name)
+        text = text_t.format(p=name, who=who, n=rng.choice([3, 5, 12, 40, 120, 600]))
+        question = QUIZ_QUESTIONS.get(title_t)
         age = rng.choice([0, 1, 2, 5, 9, 20, 45, 90, 150, 200, 260, 320, 400])
         src = rng.choice(["agent_inferred", "agent_inferred", "agent_inferred", "user_stated"])
         r = eng.capture(
             text, now=now - timedelta(days=age, hours=rng.randrange(24)), actor=agent, title=title, category=cat,
             zone=zone, sensitivity=sens, source_type=src, source_ref=f"raw/session-{p}-{age}.md#L{10 + i % 90}",
             confidence=round(rng.uniform(0.55, 0.9), 2), recall=[p, cat],
+            quiz_question=question.format(p=name) if question else None,
         )
-        if r.status in ("captured", "consolidated"):
-            made += 1
-        if i > records * 4:
-            break
+        made += r.status in ("captured", "consolidated")
 
     # Near-duplicates that consolidate.
     for p in PROJECTS[:4]:

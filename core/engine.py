@@ -424,8 +424,12 @@ class BaseEngine:
                     continue  # consolidation stays inside one partition (key + zone + tier)
                 score = jaccard(token_set(row["content"]), token_set(inc["text"])) + (1 if row["canonical_key"] == inc["canonical_key"] else 0)
                 restatements.append((-score, mid, verdict.reason))
+            elif not same_key and verdict.relation != "direct_negation":
+                # Across different keys a differing name is usually the subject ("Atlas staging…" / "Orbit
+                # staging…"), not a competing value; only a plain reversal of the same words is a contradiction.
+                continue
             elif not self.is_compatible_pair(sha256_hex(normalize(row["content"])), inc_sha):
-                conflicts.append((0 if row["canonical_key"] == inc["canonical_key"] else 1, mid, verdict.relation, verdict.reason))
+                conflicts.append((0 if same_key else 1, mid, verdict.relation, verdict.reason))
         if restatements:
             _, mid, reason = sorted(restatements)[0]
             return ("restatement", mid, reason)
