@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timezone
+
+from memkeeper.core import Engine
+from memkeeper.core.demo import build_demo
+
+NOW = datetime(2026, 11, 29, 9, 0, tzinfo=timezone.utc)
+
+
+def test_demo_gives_every_queue_work(tmp_path):
+    eng = build_demo(tmp_path / "demo", now=NOW)
+    records = eng.index.scalar("SELECT count(*) FROM records")
+    assert records >= 250
+    zones = {r[0] for r in eng.index.query("SELECT DISTINCT trust_zone FROM records")}
+    assert len(zones) == 4
+    conflicts = eng.conflicts(now=NOW)
+    assert len(conflicts) >= 5 and len(Counter(c.conflict_type for c in conflicts)) >= 3
+    assert eng.pending_count() >= 15
+    cards = eng.quiz_session("demo", now=NOW)
+    assert any(c.reason in ("due", "due-wrong") for c in cards)
+    plan = eng.plan_tiers(now=NOW)
+    assert plan.protected and plan.automatic and plan.ambiguous
+    assert eng.check().ok
+    eng.close()
+
+
+def _capture(root: str, n: int) -> int:
+    return subprocess.run(
+        [sys.executable, "-m", "memkeeper.tui.cli", "--root", root, "--now", "2026-11-29T09:00:00Z", "capture",
+         f"Parallel writer note {n}: the {['atlas', 'harbor', 'lumen', 'quill'][n % 4]} team ships build {n * 7919}.",
+         "--title", f"Parallel note {n}"],
+        capture_output=True, text=True,
+    ).returncode
+
+
+def test_two_processes_write_under_the_lock(tmp_path):
+    eng = Engine.init(tmp_path / "m", now=NOW)
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        codes = list(pool.map(lambda n: _capture(str(eng.root), n), range(12)))
+    assert codes == [0] * 12
+    fresh = Engine.open(eng.root)
+    assert fresh.index.scalar("SELECT count(*) FROM records") == 12
+    report = fresh.check()
+    assert report.ok, report.problems
+    assert report.receipts == 12 + 0  # init writes no receipt; one per capture
+    hot = (eng.root / "hot.md").read_text()
+    assert hot.count("Parallel note") == 5
+    fresh.close()
