@@ -11,7 +11,7 @@ import statistics
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from memkeeper.core import Engine
@@ -19,7 +19,7 @@ from memkeeper.core.models import Entry
 from memkeeper.core.pages import render_entry
 from memkeeper.core.text import content_sha256
 
-NOW = datetime(2026, 11, 29, 9, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 # A Zipf-distributed vocabulary: real notes share a few common words and many rare ones. (A 40-word vocabulary
 # would make every record match every query, which no wiki looks like.)
 _SYLLABLES = "ka lo mi ne ru sa ti vo be da fe gu hi jo ke lu ma no pe qu ri so tu va we xi yo zu".split()

@@ -9,7 +9,7 @@ from typing import Any
 
 from .conflicts import ConflictQueue
 from .engine import BadInput, BaseEngine, validate_actor
-from .models import Receipt, iso, utc
+from .models import Receipt, utc
 from .quiz_queue import QuizQueue
 from .receipts import make_receipt, parse_log_row, verify_receipt
 from .tier_queue import TierQueue
@@ -161,6 +161,3 @@ class Engine(ConflictQueue, VerificationQueue, QuizQueue, TierQueue, BaseEngine)
         report.problems.extend(self.quiz_problems())
         return report
 
-
-def iso_now_for_tests(dt: datetime) -> str:  # pragma: no cover - convenience for REPL use
-    return iso(dt)

@@ -51,7 +51,7 @@ def render_hot(h: HotInputs) -> str:
         line = f"- [{_clip(title, 12)}]({page})"
         cost = len(line.split())
         if cost > budget:
-            lines.append(f"- … and more in [index/commitment.md](index/commitment.md)")
+            lines.append("- … and more in [index/commitment.md](index/commitment.md)")
             break
         lines.append(line)
         budget -= cost
@@ -118,7 +118,7 @@ def patch_category(text: str, category: str, remove: set[str], add: list[tuple[s
         if k is None:
             return None
         keys.append(k)
-    kept = [(k, ln) for k, ln in zip(keys, lines) if k[1] not in remove]
+    kept = [(k, ln) for k, ln in zip(keys, lines, strict=True) if k[1] not in remove]
     for title, page, status, zone in add:
         k = category_key(title, page)
         pos = bisect.bisect_left([x[0] for x in kept], k)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from .models import Entry, Receipt, Status, iso, parse_iso, utc
+from .models import Receipt, Status, iso, parse_iso, utc
 from .pages import PageError, append_lines, atomic_write, dump_frontmatter, split_frontmatter
 from .receipts import make_receipt
 from .text import normalize, sha256_hex
@@ -69,7 +69,7 @@ class Conflict:
         }
 
     @classmethod
-    def from_frontmatter(cls, data: dict[str, Any]) -> "Conflict":
+    def from_frontmatter(cls, data: dict[str, Any]) -> Conflict:
         try:
             return cls(
                 conflict_id=str(data["conflict_id"]), status=str(data["status"]),

@@ -140,7 +140,7 @@ def build_demo(root: Path, *, now: datetime, records: int = 300, seed: int = 7) 
 
     # Quiz history so items are due today: answered correctly 3 days ago (box 1 → due today), wrong yesterday.
     cards = eng.quiz_session("demo", now=now - timedelta(days=3))
-    for n, card in enumerate(cards[:4]):
+    for card in cards[:4]:
         eng.quiz_record(card.memory_id, "good", now=now - timedelta(days=3), actor=me, person="demo")
     cards = eng.quiz_session("demo", now=now - timedelta(days=1))
     for card in cards[:2]:

@@ -10,14 +10,16 @@ import os
 import re
 import secrets as _secrets
 import shutil
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from filelock import FileLock
 
 from . import compile as views
+from . import scoring
 from .index import Index
 from .models import (
     Category,
@@ -34,10 +36,9 @@ from .models import (
     parse_iso,
     utc,
 )
-from .pages import append_lines, atomic_write, parse_entry, render_entry, PageError
+from .pages import PageError, append_lines, atomic_write, parse_entry, render_entry
 from .paths import PathEscape, confine, partition_slug, slugify
 from .receipts import LOG_HEADER, canonical_json, log_row, make_receipt, pattern_event
-from . import scoring
 from .text import (
     content_sha256,
     find_secrets,
@@ -96,7 +97,7 @@ class BaseEngine:
     # ---------------------------------------------------------------------------------------------------- lifecycle
 
     @classmethod
-    def open(cls, root: str | os.PathLike[str]) -> "BaseEngine":
+    def open(cls, root: str | os.PathLike[str]) -> BaseEngine:
         path = Path(root)
         if not path.exists():
             raise BadInput(f"wiki root {os.fspath(root)!r} does not exist (run `memkeeper init` first)")
@@ -106,7 +107,7 @@ class BaseEngine:
         return cls(path)
 
     @classmethod
-    def init(cls, root: str | os.PathLike[str], now: datetime) -> "BaseEngine":
+    def init(cls, root: str | os.PathLike[str], now: datetime) -> BaseEngine:
         path = Path(root)
         if path.exists() and not path.is_dir():
             raise BadInput(f"wiki root {os.fspath(root)!r} is not a directory")

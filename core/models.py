@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from enum import Enum
 from typing import Any
 
@@ -72,7 +72,7 @@ class SourceType(str, Enum):
 
 def utc(dt: datetime) -> datetime:
     """Make a datetime UTC-aware (naive values are taken as UTC)."""
-    return dt.replace(tzinfo=timezone.utc) if dt.tzinfo is None else dt.astimezone(timezone.utc)
+    return dt.replace(tzinfo=UTC) if dt.tzinfo is None else dt.astimezone(UTC)
 
 
 def iso(dt: datetime) -> str:

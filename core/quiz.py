@@ -33,7 +33,7 @@ import json
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from typing import Any, Literal, NamedTuple, TypeGuard
 
 import yaml
@@ -633,7 +633,7 @@ def _fsrs_step(
     if now is None or now.tzinfo is None:
         raise ValueError("FSRS scheduling needs an explicit timezone-aware `now`")
     # fsrs insists on tzinfo == timezone.utc exactly (a ZoneInfo("UTC") is refused), so normalise.
-    at = now.astimezone(timezone.utc)
+    at = now.astimezone(UTC)
     if prior is not None and prior.fsrs is not None:
         card = Card.from_dict(prior.fsrs)  # type: ignore[arg-type]
     else:
@@ -642,7 +642,7 @@ def _fsrs_step(
         card = Card(card_id=card_id_for(page), due=at)
     reviewed, _log = _FSRS_SCHEDULER.review_card(card, _RATING_OF_GRADE[grade], review_datetime=at)
     days = (reviewed.due - at).total_seconds() / 86400
-    return box_for_interval(days), reviewed.due.astimezone(timezone.utc).date(), dict(reviewed.to_dict())
+    return box_for_interval(days), reviewed.due.astimezone(UTC).date(), dict(reviewed.to_dict())
 
 
 def prune_vanished(ledger: Ledger, live_pages: Iterable[str]) -> tuple[Ledger, list[str]]:
@@ -670,7 +670,7 @@ def weak_spots(ledger: Ledger) -> list[QuizItem]:
 
 def _timestamp(moment: datetime) -> float:
     # Candidates come from page frontmatter; a naive time is read as UTC (the engine writes UTC only).
-    return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).timestamp()
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).timestamp()
 
 
 def _ranked(ledger: Ledger, candidates: Sequence[QuizCandidate], today: date) -> list[Selected]:
@@ -754,7 +754,7 @@ def render_notebook_entry(
     The heading carries the UTC time and the question; bullets give the typed answer, the verdict and the source
     (a link when it is a page path); the grounded answer (the page content, the answer key) follows as a quote.
     """
-    stamp = (at if at.tzinfo else at.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
+    stamp = (at if at.tzinfo else at.replace(tzinfo=UTC)).astimezone(UTC)
     answer = _WS_RE.sub(" ", typed_answer or "").strip()
     lines = [
         f"## {stamp.strftime('%H:%M')} UTC — {_WS_RE.sub(' ', question).strip()}",

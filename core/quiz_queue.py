@@ -11,10 +11,9 @@ from datetime import date, datetime
 from typing import Any
 
 from . import quiz as policy
-from .models import Receipt, iso, parse_iso, utc
+from .models import Receipt, parse_iso, utc
 from .pages import append_lines, atomic_write
 from .receipts import make_receipt
-
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from . import tiers as policy
-from .models import Receipt, Status, Tier, iso, parse_iso, utc
+from .models import Receipt, Tier, iso, parse_iso, utc
 from .pages import atomic_write
 from .receipts import make_receipt
 from .text import sha256_hex

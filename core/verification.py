@@ -222,16 +222,12 @@ class VerificationQueue:
                     e.status = Status.denied if want_denied else Status.active
                     dirty = True
                 if dirty:
-                    self.save(self._with_body(e))
+                    self.save(e)
                     changed.append(m)
             receipt = make_receipt("verify_rebuild", "ok", now, actor, {"changed": changed, "count": len(changed)})
             self.record(receipt)
             self.refresh_views(now, full=bool(changed))
             return receipt
-
-    def _with_body(self, cached: Entry) -> Entry:
-        """The cached entry with body text as on disk (content and notes are part of the cache already)."""
-        return cached
 
     def _undo_verification(self, receipt: dict[str, Any], now: datetime, actor: str) -> dict[str, Any]:
         action = receipt["action"]

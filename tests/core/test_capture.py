@@ -199,3 +199,12 @@ def test_incremental_views_match_a_full_compile(eng):
     full = {p.name: p.read_text() for p in (eng.root / "index").glob("*.md")}
     assert patched == full
     assert "Øresund office" in full["lesson.md"] and "Øresund office" not in full["fact.md"]
+
+
+def test_hot_md_stays_under_500_words(eng):
+    for n in range(60):
+        eng.capture(f"Commitment {n}: " + " ".join(f"word{n}x{k}" for k in range(30)), now=T0 + timedelta(minutes=n),
+                    category="commitment", title=f"Commitment {n} " + " ".join(f"t{k}" for k in range(20)))
+    hot = (eng.root / "hot.md").read_text()
+    assert len(hot.split()) <= 500
+    assert "## Active commitments" in hot and "## Last captures" in hot and "Pending verifications: **60**" in hot

@@ -4,12 +4,12 @@ import subprocess
 import sys
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from memkeeper.core import Engine
 from memkeeper.core.demo import build_demo
 
-NOW = datetime(2026, 11, 29, 9, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 
 
 def test_demo_gives_every_queue_work(tmp_path):

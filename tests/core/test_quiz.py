@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -37,7 +37,7 @@ from memkeeper.core.quiz import (
 )
 
 TODAY = date(2026, 11, 20)
-NOW = datetime(2026, 11, 20, 9, 30, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 20, 9, 30, tzinfo=UTC)
 
 
 def item(page: str, *, box: int = 1, due: date = TODAY, last: date | None = date(2026, 11, 10),
@@ -717,7 +717,7 @@ _frontmatter = st.dictionaries(
     st.one_of(_scalar, st.lists(st.text(max_size=10), max_size=3)),
     max_size=4,
 )
-_note = st.text(max_size=200).filter(lambda n: not any(quiz._ITEMS_HEADING_RE.fullmatch(l) for l in n.split("\n")))
+_note = st.text(max_size=200).filter(lambda n: not any(quiz._ITEMS_HEADING_RE.fullmatch(line) for line in n.split("\n")))
 
 
 @settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import os
-from datetime import timezone
+from datetime import UTC
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -147,5 +147,5 @@ def test_atomic_write_leaves_no_temp_files(eng):
 
 
 def test_receipt_timestamps_are_utc(eng):
-    r = eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0.astimezone(timezone.utc))
+    r = eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0.astimezone(UTC))
     assert r.at == "2026-11-20T09:00:00Z"
