@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from . import tiers as policy
-from .models import Receipt, Tier, iso, parse_iso, utc
+from .models import Entry, Receipt, Tier, iso, parse_iso, utc
 from .pages import atomic_write
 from .receipts import make_receipt
 from .text import sha256_hex
@@ -51,14 +51,22 @@ class TierQueue:
         d = self.root / "review"
         return sorted(f"review/{p.name}" for p in d.glob("tier-review-*.md")) if d.is_dir() else []
 
-    def _set_tier(self, memory_id: str, tier: Tier, now: datetime, note: str) -> str:
+    def _set_tier(self, memory_id: str, tier: Tier, now: datetime, note: str) -> dict[str, Any]:
+        """Change the access tier; returns what undo needs to put the page back byte for byte."""
         entry = self.load(memory_id)
-        prior = entry.tier.value
+        prior = {"tier": entry.tier.value, "updated_at": iso(entry.updated_at), "notes": len(entry.notes)}
         entry.tier = tier
         entry.updated_at = now
         entry.notes.append(f"{note} ({iso(now)})")
         self.save(entry)
         return prior
+
+    def _restore_tier_state(self, memory_id: str, prior: dict[str, Any]) -> None:
+        entry = self.load(memory_id)
+        entry.tier = Tier(prior["tier"])
+        entry.updated_at = parse_iso(prior["updated_at"])
+        entry.notes = entry.notes[: prior["notes"]]
+        self.save(entry)
 
     def commit_tiers(self, *, now: datetime, actor: str, owner: str | None = None) -> Receipt:
         """Write the automatic tier changes and, when there are ambiguous candidates, review/tier-review-<date>.md.
@@ -71,7 +79,7 @@ class TierQueue:
         actor = validate_actor(actor)
         with self.writing():
             plan = self.plan_tiers(now=now)
-            prior: dict[str, str] = {}
+            prior: dict[str, dict[str, Any]] = {}
             for c in plan.automatic:
                 prior[c.memory_id] = self._set_tier(c.memory_id, Tier.cold, now, f"Cold by tier cleanup: {c.reason}")
             review = None
@@ -136,7 +144,7 @@ class TierQueue:
                 return make_receipt("tiers_apply", "reject", now, actor,
                                     {"reason": "stale_pages", "review": rel, "stale_ids": stale,
                                      "stale_paths": [c.path for c in accepted if c.candidate_id in stale]})
-            prior: dict[str, str] = {}
+            prior: dict[str, dict[str, Any]] = {}
             ids: list[str] = []
             for c in accepted:
                 mid = self.index.scalar("SELECT memory_id FROM records WHERE path=?", (c.path,))
@@ -182,11 +190,30 @@ class TierQueue:
     def _undo_tiers(self, receipt: dict[str, Any], now: datetime, actor: str) -> dict[str, Any]:
         undo = receipt["details"]["undo"]
         restored = []
-        for mid, tier in undo["prior_tiers"].items():
+        for mid, prior in undo["prior_tiers"].items():
             if self.page_of(mid):
-                self._set_tier(mid, Tier(tier), now, f"Tier change undone ({receipt['receipt_sha256'][:12]})")
+                self._restore_tier_state(mid, prior)
                 restored.append(mid)
-        return {"restored": restored}
+        out: dict[str, Any] = {"restored": restored}
+        moved = undo.get("moved_to")
+        if moved and self.path(moved).is_file() and not self.path(undo["review"]).exists():
+            # The review is pending again, unanswered; the pages are back byte for byte, so its hashes match again
+            # (a page that changed for another reason since will read as stale, as it should).
+            text = self.path(moved).read_text(encoding="utf-8")
+            try:
+                text = policy.set_decision(text, [])
+            except ValueError:
+                pass
+            atomic_write(self.path(undo["review"]), text)
+            os.unlink(self.path(moved))
+            out["review"] = undo["review"]
+        return out
+
+    def cold_records(self) -> list[Entry]:
+        """Records in the cold access tier (restorable to warm), most recently changed first."""
+        return [self.index.entry(r) for r in self.index.query(
+            "SELECT data FROM records WHERE tier='cold' AND status IN ('active', 'superseded') "
+            "ORDER BY updated_at DESC, memory_id")]
 
 
 def _dt(value: str | None) -> datetime | None:

@@ -87,3 +87,18 @@ def test_restore_warm(eng):
     assert r.status == "restored" and eng.load(ids["lesson"]).tier.value == "warm"
     eng.undo(r.receipt_sha256, now=T0, actor=HUMAN)
     assert eng.load(ids["lesson"]).tier.value == "cold"
+
+
+def test_undo_apply_restores_pages_and_review(eng):
+    ids = seed(eng)
+    review = eng.commit_tiers(now=T0, actor=HUMAN).details["review"]
+    page = eng.root / eng.page_of(ids["fact"])
+    before = page.read_text()
+    accept = [c.candidate_id for c in tiers.parse_review((eng.root / review).read_text()).candidates]
+    a = eng.apply_tiers(review, accept, now=T0 + timedelta(hours=1), actor=HUMAN)
+    assert page.read_text() != before
+    eng.undo(a.receipt_sha256, now=T0 + timedelta(hours=2), actor=HUMAN)
+    assert page.read_text() == before
+    assert (eng.root / review).exists() and "A. accepted IDs: (none)" in (eng.root / review).read_text()
+    assert eng.apply_tiers(review, accept, now=T0 + timedelta(hours=3), actor=HUMAN).status == "applied"
+    assert [e.memory_id for e in eng.cold_records() if e.memory_id in ids.values()]
