@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import secrets as _secrets
 import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -236,11 +235,15 @@ class BaseEngine:
     def _page_taken(self, page: str) -> bool:
         return self.path(page).exists() or self.index.scalar("SELECT 1 FROM files WHERE path=?", (page,)) is not None
 
-    def _new_id(self) -> str:
+    def _new_id(self, seed: str) -> str:
+        """`mem_` + 16 hex derived from what is being stored (so a rebuilt wiki gets the same ids); a collision with
+        an existing record moves on to the next derivation."""
+        n = 0
         while True:
-            mid = "mem_" + _secrets.token_hex(8)
+            mid = "mem_" + sha256_hex(f"{seed}|{n}")[:16]
             if self.page_of(mid) is None:
                 return mid
+            n += 1
 
     # ---------------------------------------------------------------------------------------------------- capture
 
@@ -363,7 +366,7 @@ class BaseEngine:
 
     def _entry_from_incoming(self, inc: dict[str, Any], now: datetime, memory_id: str | None = None) -> Entry:
         return Entry(
-            memory_id=memory_id or self._new_id(),
+            memory_id=memory_id or self._new_id(canonical_json(inc) + "|" + iso(now)),
             canonical_key=inc["canonical_key"],
             title=inc["title"],
             category=inc["category"],

@@ -1,12 +1,12 @@
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
 from memkeeper.core import Engine
 
-T0 = datetime(2026, 11, 20, 9, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import argparse
 import json
 import os
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -123,7 +123,7 @@ def _now(args) -> datetime:
             return parse_iso(args.now)
         except ValueError:
             raise BadInput(f"--now {args.now!r} is not an ISO-8601 time") from None
-    return datetime.now(timezone.utc).replace(microsecond=0)
+    return datetime.now(UTC).replace(microsecond=0)
 
 
 def _root(args) -> Path:

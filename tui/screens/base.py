@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.screen import Screen
@@ -34,7 +35,7 @@ class PaneScreen(Screen):
         return []
 
     @property
-    def mk(self) -> "MemkeeperApp":
+    def mk(self) -> MemkeeperApp:
         return self.app  # type: ignore[return-value]
 
     @property

@@ -1,0 +1,51 @@
+"""Fixtures for the desk: a demo wiki built once per session and copied per test, and condition waits."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from .snapshot_app import build_demo_wiki, build_empty_wiki, copy_wiki
+
+
+@pytest.fixture(scope="session")
+def demo_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_demo_wiki(tmp_path_factory.mktemp("demo-template") / "wiki")
+
+
+@pytest.fixture
+def demo_root(tmp_path: Path, demo_template: Path) -> Path:
+    return copy_wiki(demo_template, tmp_path / "wiki")
+
+
+@pytest.fixture
+def empty_root(tmp_path: Path) -> Path:
+    return build_empty_wiki(tmp_path / "empty-wiki")
+
+
+async def wait_for(pilot: Pilot, condition: Callable[[], object], timeout: float = 5.0, what: str = "") -> None:
+    """Let the app run until `condition()` is truthy (harlequin's wait_for_value); fail after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if condition():
+                return
+        except Exception:  # the widget may not be mounted yet
+            pass
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for {what or condition}")
+        await pilot.pause(0.02)
+
+
+async def settle(pilot: Pilot, timeout: float = 10.0) -> None:
+    """Wait for the header counts (a worker) and every other worker, then for the screen to be idle."""
+    app = pilot.app
+    await wait_for(pilot, lambda: app.counts_settled, timeout, "header counts")  # type: ignore[attr-defined]
+    # Everything but the watcher, which runs for the app's lifetime.
+    await app.workers.wait_for_complete([w for w in app.workers if w.group != "watch"])
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()

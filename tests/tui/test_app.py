@@ -1,0 +1,360 @@
+"""The app shell: pane switching, the command palette, decisions/undo, staleness, the watcher, run_app, snapshots."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from textual.command import CommandPalette
+
+from memkeeper.core import Engine
+from memkeeper.tui.app import PANES, MemkeeperApp, MemkeeperCommands, run_app
+from memkeeper.tui.screens.help import HelpScreen
+from memkeeper.tui.screens.modals import ConfirmModal, InputModal
+
+from .conftest import settle, wait_for
+from .snapshot_app import ACTOR, FIXED_NOW, build_app
+
+pytestmark = pytest.mark.anyio
+
+SIZE = (120, 34)
+PANE_KEYS = {"browse": "B", "conflicts": "C", "verify": "V", "quiz": "Q", "tiers": "T", "receipts": "R"}
+
+
+def notifications(app: MemkeeperApp) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+# ------------------------------------------------------------------------------------------------ panes
+
+
+async def test_every_pane_has_one_key(demo_root: Path) -> None:
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.current_mode == "browse"
+        for pane in ("conflicts", "verify", "quiz", "tiers", "receipts", "browse"):
+            await pilot.press(PANE_KEYS[pane])
+            await wait_for(pilot, lambda p=pane: app.current_mode == p, what=f"pane {pane}")
+            assert app.current_pane() is not None and app.current_pane().PANE_ID == pane
+
+
+async def test_clicking_a_tab_switches_pane(demo_root: Path) -> None:
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.click("#tab-verify")
+        await wait_for(pilot, lambda: app.current_mode == "verify")
+        assert "-active" in app.screen.query_one("#tab-verify").classes
+
+
+async def test_brackets_cycle_panes(demo_root: Path) -> None:
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        seen = [app.current_mode]
+        for _ in PANES:
+            await pilot.press("right_square_bracket")
+            await pilot.pause()
+            seen.append(app.current_mode)
+        assert seen == [*PANES, "browse"]
+        await pilot.press("left_square_bracket")
+        await pilot.pause()
+        assert app.current_mode == "receipts"
+
+
+async def test_command_palette_switches_pane(demo_root: Path) -> None:
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: CommandPalette.is_open(app), what="palette")
+        await pilot.press(*"go to receipts")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.current_mode == "receipts", what="receipts pane")
+
+
+async def test_command_palette_lists_every_action(demo_root: Path) -> None:
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        provider = MemkeeperCommands(app.screen)
+        names = [name for name, _, _ in provider._commands()]
+        for pane in ("Browse", "Conflicts", "Verify", "Quiz", "Tiers", "Receipts"):
+            assert f"Go to {pane}" in names
+        assert "Browse: Search" in names
+        assert "Receipts: Copy hash" in names
+        assert "App: Help" in names
+        # Every binding with an id and a description anywhere in the desk has a palette entry.
+        helps = " ".join(h for _, h, _ in provider._commands())
+        for cls in MemkeeperApp.binding_classes()[:7]:
+            for b in cls._merge_bindings().key_to_bindings.values():
+                for binding in b:
+                    if binding.id and binding.description and binding.id != "app.command_palette":
+                        assert binding.id in helps, binding.id
+
+
+async def test_palette_runs_a_pane_action(demo_root: Path) -> None:
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("R")
+        await wait_for(pilot, lambda: app.current_mode == "receipts")
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: CommandPalette.is_open(app))
+        await pilot.press(*"browse: search")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.current_mode == "browse")
+        await wait_for(pilot, lambda: app.screen.query_one("#search-panel").display, what="search panel")
+
+
+# ------------------------------------------------------------------------------------------------ decisions / undo
+
+
+def _first_conflict(app: MemkeeperApp) -> str:
+    return app.engine.conflicts(now=FIXED_NOW)[0].conflict_id
+
+
+async def test_decision_notifies_and_undo_reverses_it(demo_root: Path) -> None:
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        before = app.counts["open_conflicts"]
+        receipt = app.engine.resolve_conflict(_first_conflict(app), "existing", now=app.now(), actor=app.actor)
+        assert receipt.ok
+        app.decision_made(receipt, "conflicts")
+        assert app.undo_stack("conflicts") == [receipt]
+        await wait_for(pilot, lambda: any(receipt.receipt_sha256[:12] in m and receipt.status in m
+                                          for m in notifications(app)), what="the decision notification")
+        await wait_for(pilot, lambda: app.counts_settled and app.counts["open_conflicts"] == before - 1,
+                       what="counts after the decision")
+        undone = app.undo_last("conflicts")
+        assert undone is not None and undone.status == "undone"
+        assert undone.details["reverses"] == receipt.receipt_sha256
+        assert app.undo_stack("conflicts") == []
+        await wait_for(pilot, lambda: app.counts_settled and app.counts["open_conflicts"] == before,
+                       what="counts after the undo")
+        assert app.undo_last("conflicts") is None
+        await wait_for(pilot, lambda: any("Nothing to undo" in m for m in notifications(app)))
+
+
+async def test_refused_decision_is_an_error_and_not_undoable(demo_root: Path) -> None:
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        refused = app.engine.resolve_conflict(_first_conflict(app), "existing", now=app.now(), actor="agent:bot")
+        assert refused.status in ("refused", "reject")
+        app.decision_made(refused, "conflicts")
+        assert app.undo_stack("conflicts") == []
+        await wait_for(pilot, lambda: any(refused.receipt_sha256[:12] in m for m in notifications(app)))
+        last = list(app._notifications)[-1]
+        assert last.severity in ("error", "warning")
+        assert refused.receipt_sha256[:12] in last.message
+
+
+async def test_decisions_mark_other_started_panes_stale(demo_root: Path) -> None:
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("R")
+        await wait_for(pilot, lambda: app.current_mode == "receipts" and app.screen.loads >= 1)
+        await pilot.press("C")
+        await wait_for(pilot, lambda: app.current_mode == "conflicts")
+        receipt = app.engine.resolve_conflict(_first_conflict(app), "both", now=app.now(), actor=app.actor)
+        app.decision_made(receipt, "conflicts")
+        assert app.is_stale("receipts") and app.is_stale("browse")
+        assert not app.is_stale("conflicts")
+        assert not app.is_stale("quiz")  # never opened: it reads fresh data when it first mounts
+        await pilot.press("R")
+        await wait_for(pilot, lambda: not app.is_stale("receipts"))
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.shown_rows and screen.shown_rows[0].sha == receipt.receipt_sha256,
+                       what="the decision at the top of the receipts tail")
+
+
+# ------------------------------------------------------------------------------------------------ help, modals
+
+
+async def test_help_lists_live_keys_with_ids(demo_root: Path) -> None:
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        rows = app.screen.rows()
+        assert ("browse", "/", "Search", "browse.search") in rows
+        assert any(r[3] == "app.conflicts" and r[1] == "C" for r in rows)
+        assert any(r[3] == "app.help" for r in rows)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen))
+
+
+async def test_confirm_modal_dismisses_with_choice(demo_root: Path) -> None:
+    app = build_app(demo_root)
+    results: list[bool | None] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.push_screen(ConfirmModal("Apply?", "3 pages go cold.", confirm_label="Apply"), results.append)
+        await pilot.pause()
+        await pilot.press("y")
+        await wait_for(pilot, lambda: results == [True])
+        app.push_screen(ConfirmModal("Apply?", "again"), results.append)
+        await pilot.pause()
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: results == [True, False])
+
+
+async def test_input_modal_validates(demo_root: Path) -> None:
+    app = build_app(demo_root)
+    results: list[str | None] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        modal = InputModal("Snooze until", placeholder="YYYY-MM-DD",
+                           validate=lambda t: None if t.startswith("2026") else "not a 2026 date")
+        app.push_screen(modal, results.append)
+        await pilot.pause()
+        await pilot.press(*"tomorrow", "enter")
+        await pilot.pause()
+        assert results == [] and "not a 2026 date" in str(modal.query_one("#dialog-error").render())
+        modal.query_one("Input").value = ""
+        await pilot.press(*"2026-12-01", "enter")
+        await wait_for(pilot, lambda: results == ["2026-12-01"])
+
+
+# ------------------------------------------------------------------------------------------------ contract
+
+
+async def test_contract_attributes(demo_root: Path) -> None:
+    app = MemkeeperApp(demo_root, actor="human:alice", watch=False)
+    assert app.person == "alice"
+    assert isinstance(app.session_id, str) and len(app.session_id) >= 8
+    assert app.now().tzinfo is not None
+    fixed = build_app(demo_root)
+    assert fixed.now() == FIXED_NOW and fixed.actor == ACTOR
+    app.engine.close()
+    fixed.engine.close()
+
+
+def test_run_app_bad_root_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_app(tmp_path / "missing", actor=ACTOR) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("memkeeper: ") and len(err.strip().splitlines()) == 1
+
+
+def test_run_app_bad_keymap_exits_2(demo_root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_app(demo_root, actor=ACTOR, keymap="no-such-preset") == 2
+    assert "unknown keymap" in capsys.readouterr().err
+
+
+def test_run_app_bad_actor_exits_2(demo_root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_app(demo_root, actor="nobody", keymap=None) == 2
+    assert "invalid actor" in capsys.readouterr().err
+
+
+def test_tui_package_never_writes_wiki_files() -> None:
+    tui = Path(__file__).resolve().parents[2] / "tui"
+    offenders = []
+    for path in tui.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        for needle in ("write_text(", "write_bytes(", "os.replace(", "'w')", '"w")', "'a')", '"a")', "shutil."):
+            if needle in text:
+                offenders.append(f"{path.name}: {needle}")
+    assert offenders == []
+
+
+# ------------------------------------------------------------------------------------------------ watcher
+
+
+async def test_watcher_shows_a_capture_from_another_process(demo_root: Path) -> None:
+    app = build_app(demo_root, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.counts_settled, timeout=10)
+        browse = app.screen
+        await wait_for(pilot, lambda: "Hot" in browse.markdown.source)
+        records_before = app.counts["records"]
+        commitments_before = _active_in_category(browse, "commitment")
+        # Another process: the CLI, through its own engine, with its own lock.
+        title = "Zeppelin hangar lease"
+        proc = subprocess.run(
+            [sys.executable, "-m", "memkeeper.tui.cli", "--root", str(demo_root), "--as", "agent:other-process",
+             "--now", "2026-11-29T10:00:00Z", "capture",
+             "The Zeppelin hangar lease renews on the first of March every year.", "--title", title,
+             "--category", "commitment"],
+            capture_output=True, text=True, timeout=60,
+        )
+        assert proc.returncode == 0, proc.stderr
+        await wait_for(pilot, lambda: title in browse.markdown.source, timeout=5, what="hot.md to show the capture")
+        await wait_for(pilot, lambda: _active_in_category(browse, "commitment") == commitments_before + 1, timeout=5,
+                       what="the category count in the tree")
+        await wait_for(pilot, lambda: app.counts_settled and app.counts["records"] == records_before + 1, timeout=5)
+        # Receipts pane opened afterwards shows it on top.
+        await pilot.press("R")
+        await wait_for(pilot, lambda: app.screen.loads >= 1 and app.screen.shown_rows[0].data["details"].get("page", "")
+                       .startswith("entries/zeppelin"), timeout=5, what="the capture receipt on top")
+        # And while Receipts is the active pane, a second write is tailed in place.
+        second = Engine.open(demo_root)
+        try:
+            r = second.capture("The Zeppelin hangar has a second bay for the small airship from April.",
+                               now=FIXED_NOW.replace(hour=11), actor="agent:other-process", title="Zeppelin second bay")
+        finally:
+            second.close()
+        await wait_for(pilot, lambda: app.screen.shown_rows[0].sha == r.receipt_sha256, timeout=5,
+                       what="the second capture tailed live")
+        assert app.screen.table.cursor_row == 0
+
+
+async def test_watcher_ignores_the_echo_of_our_own_decisions(demo_root: Path) -> None:
+    app = build_app(demo_root, watch=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.counts_settled, timeout=10)
+        browse = app.screen
+        calls: list[int] = []
+        original = browse.refresh_data
+        browse.refresh_data = lambda: (calls.append(1), original())[1]  # type: ignore[method-assign]
+        events = app.watch_events
+        receipt = app.engine.resolve_conflict(_first_conflict(app), "both", now=app.now(), actor=app.actor)
+        app.decision_made(receipt, "browse")
+        await wait_for(pilot, lambda: app.watch_events > events, timeout=5, what="the watcher to see our write")
+        assert calls == []
+        events = app.watch_events
+        other = Engine.open(demo_root)
+        try:
+            other.capture("The loading dock opens at six for deliveries from the north gate.", now=FIXED_NOW,
+                          actor="agent:other-process", title="Loading dock hours")
+        finally:
+            other.close()
+        await wait_for(pilot, lambda: app.watch_events > events and calls, timeout=5, what="a refresh for theirs")
+
+
+def _active_in_category(browse, category: str) -> int:
+    node = next(n for n in browse.tree.root.children if n.data and n.data.value == category)
+    return int(str(node.label).split()[1].split("+")[0])
+
+
+# ------------------------------------------------------------------------------------------------ snapshots
+
+
+def test_snapshot_help_screen(demo_root: Path, snap_compare) -> None:
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
+        await pilot.pause()
+
+    assert snap_compare(build_app(demo_root), run_before=run_before, terminal_size=SIZE)
+
+
+def test_snapshot_confirm_modal(demo_root: Path, snap_compare) -> None:
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        pilot.app.push_screen(ConfirmModal(
+            "Apply tier review?", "3 accepted pages go cold; 2 stay warm.\nProjected bytes removed from recall: 4,812.",
+            confirm_label="Apply"))
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmModal))
+        await pilot.pause()
+
+    assert snap_compare(build_app(demo_root), run_before=run_before, terminal_size=SIZE)

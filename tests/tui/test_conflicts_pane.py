@@ -1,0 +1,208 @@
+"""Conflicts pane: every decision goes through the engine and leaves the engine (not just the screen) changed."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from memkeeper.core import Engine
+from memkeeper.tui.app import MemkeeperApp
+from memkeeper.tui.screens.conflicts import ConflictsScreen
+from memkeeper.tui.screens.modals import InputModal
+
+from .conftest import settle, wait_for
+from .snapshot_app import FIXED_NOW as NOW
+from .snapshot_app import SESSION, build_app
+
+pytestmark = pytest.mark.anyio
+
+
+# -- helpers ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def demo(demo_root) -> MemkeeperApp:
+    """The desk over a private copy of the deterministic demo wiki (conftest builds it once per session)."""
+    return build_app(demo_root)
+
+
+@pytest.fixture
+def empty(empty_root) -> MemkeeperApp:
+    return build_app(empty_root)
+
+
+async def open_pane(pilot, key: str, cls):
+    await pilot.press(key)
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, cls), what=cls.__name__)
+    await settle(pilot)
+    return pilot.app.screen
+
+
+# -- tests -----------------------------------------------------------------------------------------------------------
+
+
+def notifications(app) -> list[str]:
+    return [f"{n.title}: {n.message}" for n in app._notifications]
+
+
+def _by_title(engine: Engine, title: str):
+    return next(c for c in engine.conflicts(now=NOW, session=SESSION) if c.title == title)
+
+
+async def test_keep_take_both_and_undo(demo):
+    app, engine = demo, demo.engine
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "C", ConflictsScreen)
+        db, budget, docker = (_by_title(engine, t) for t in ("Primary database", "Q1 infrastructure budget",
+                                                          "Docker for local development"))
+        assert db.conflict_id in pane._by_id
+
+        # keep existing
+        assert pane.table.select_key(db.conflict_id)
+        await pilot.press("k")
+        c = engine.load_conflict(db.conflict_id)
+        assert c.status == "resolved" and c.resolution["choice"] == "existing"
+        assert engine.load(db.existing["memory_id"]).status.value == "active"
+        receipt = app.undo_stack("conflicts")[-1]
+        assert (receipt.action, receipt.status, receipt.details["conflict_id"]) == (
+            "resolve_conflict", "resolved", db.conflict_id)
+        assert db.conflict_id not in pane._by_id
+
+        # take incoming: the existing record is superseded, the incoming text becomes the active record
+        assert pane.table.select_key(budget.conflict_id)
+        await pilot.press("i")
+        receipt = app.undo_stack("conflicts")[-1]
+        assert receipt.details["choice"] == "incoming"
+        old = engine.load(budget.existing["memory_id"])
+        new = engine.load(receipt.details["winner"])
+        assert old.status.value == "superseded" and old.superseded_by == new.memory_id
+        assert new.status.value == "active" and new.content == budget.incoming["text"]
+
+        # undo the take: record restored, conflict open again and selected
+        await pilot.press("u")
+        await pilot.pause()
+        assert engine.load_conflict(budget.conflict_id).status == "open"
+        restored = engine.load(budget.existing["memory_id"])
+        assert restored.status.value == "active" and restored.superseded_by is None
+        assert "[SUPERSEDED" not in restored.content
+        assert engine.load(receipt.details["winner"]).status.value == "archived"
+        assert pane.table.current_key == budget.conflict_id
+
+        # both valid: both records active, never flagged again
+        assert pane.table.select_key(docker.conflict_id)
+        await pilot.press("b")
+        receipt = app.undo_stack("conflicts")[-1]
+        assert receipt.details["choice"] == "both"
+        assert engine.load(docker.existing["memory_id"]).status.value == "active"
+        assert engine.load(receipt.details["created"]).status.value == "active"
+        assert engine.load_conflict(docker.conflict_id).status == "resolved"
+
+
+async def test_snooze_for_the_session_leaves_the_list(demo):
+    app, engine = demo, demo.engine
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "C", ConflictsScreen)
+        target = pane.table.current_key
+        before = pane.table.row_count
+        await pilot.press("s")
+        c = engine.load_conflict(target)
+        assert c.status == "snoozed" and c.snooze_until == f"session:{SESSION}" and c.snooze_count == 1
+        assert target not in pane._by_id and pane.table.row_count == before - 1
+        # Another session sees it again; this one does not.
+        assert target in {x.conflict_id for x in engine.conflicts(now=NOW, session="another")}
+        assert target not in {x.conflict_id for x in engine.conflicts(now=NOW, session=SESSION)}
+
+
+async def test_snooze_until_a_date_through_the_modal(demo):
+    app, engine = demo, demo.engine
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "C", ConflictsScreen)
+        target = pane.table.current_key
+        await pilot.press("S")
+        await wait_for(pilot, lambda: isinstance(app.screen, InputModal))
+        await pilot.press("enter")  # the default: a week from now
+        await wait_for(pilot, lambda: isinstance(app.screen, ConflictsScreen))
+        c = engine.load_conflict(target)
+        assert c.status == "snoozed" and c.snooze_until == "2026-12-06T09:00:00Z"
+        assert target not in pane._by_id
+        # It comes back once the date has passed.
+        assert target in {x.conflict_id for x in engine.conflicts(now=NOW + timedelta(days=8), session=SESSION)}
+
+
+async def test_snooze_until_rejects_a_past_date(demo):
+    app, engine = demo, demo.engine
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "C", ConflictsScreen)
+        target = pane.table.current_key
+        await pilot.press("S")
+        await wait_for(pilot, lambda: isinstance(app.screen, InputModal))
+        app.screen.query_one("Input").value = "2020-01-01"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, InputModal)  # still asking
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConflictsScreen))
+        assert engine.load_conflict(target).status == "open"
+
+
+async def test_third_snooze_warns_and_marks_the_row(demo):
+    app, engine = demo, demo.engine
+    target = engine.conflicts(now=NOW, session=SESSION)[0].conflict_id
+    for hours in (3, 2):  # two snoozes that have already run out
+        engine.snooze_conflict(target, now=NOW - timedelta(hours=hours), actor=app.actor,
+                               until=NOW - timedelta(hours=hours - 1))
+    async with app.run_test(size=(120, 34), notifications=True) as pilot:
+        pane = await open_pane(pilot, "C", ConflictsScreen)
+        assert pane.table.select_key(target)
+        await pilot.press("s")
+        assert engine.load_conflict(target).snooze_count == 3
+        assert any("snoozed 3 times" in n for n in notifications(app))
+        # Back in the queue for a new session, with the warning marker.
+        app.session_id = "next-session"
+        pane.refresh_data()
+        await pilot.pause()
+        assert "⚠" in str(pane.table.get_row(target)[5])
+        assert "snoozed 3+" in pane.table.border_title
+
+
+async def test_resolving_as_an_agent_is_refused_and_nothing_changes(demo):
+    app, engine = demo, demo.engine
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "C", ConflictsScreen)
+        target = pane.table.current_key
+        app.actor = "agent:sneaky"
+        await pilot.press("k")
+        assert engine.load_conflict(target).status == "open"
+        assert target in pane._by_id
+        assert not app.undo_stack("conflicts")
+
+
+# -- snapshots -------------------------------------------------------------------------------------------------------
+
+
+def test_snapshot_conflicts(demo, snap_compare):
+    async def run_before(pilot):
+        await open_pane(pilot, "C", ConflictsScreen)
+        await pilot.press("down", "down")
+
+    assert snap_compare(demo, run_before=run_before, terminal_size=(120, 34))
+
+
+def test_snapshot_conflicts_empty(empty, snap_compare):
+    async def run_before(pilot):
+        await open_pane(pilot, "C", ConflictsScreen)
+
+    assert snap_compare(empty, run_before=run_before, terminal_size=(120, 34))
+
+
+def test_snapshot_snooze_modal(demo, snap_compare):
+    async def run_before(pilot):
+        await open_pane(pilot, "C", ConflictsScreen)
+        await pilot.press("S")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, InputModal))
+        for widget in pilot.app.screen.query("Input"):
+            widget.cursor_blink = False
+        await pilot.pause()
+
+    assert snap_compare(demo, run_before=run_before, terminal_size=(120, 34))

@@ -1,0 +1,232 @@
+"""Keymaps: presets, user overrides by id, unknown ids reported, the live keymap applied to the desk."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from memkeeper.tui.app import PANE_SCREENS, MemkeeperApp
+from memkeeper.tui.keymap import (
+    KeymapError,
+    default_keys,
+    load_keymap,
+    normalize_keys,
+    preset_names,
+    user_keymap_path,
+)
+from memkeeper.tui.screens.browse import BrowseScreen
+from memkeeper.tui.screens.help import HelpScreen
+
+from .conftest import settle, wait_for
+from .snapshot_app import build_app
+
+pytestmark = pytest.mark.anyio
+
+SIZE = (120, 34)
+
+# The decision keys the pane engineers settled on (SPEC §6); both presets must carry them.
+PANE_DEFAULTS = {
+    "conflicts.keep": "k", "conflicts.take": "i", "conflicts.both": "b", "conflicts.snooze": "s",
+    "conflicts.snooze_until": "S", "conflicts.undo": "u",
+    "verify.confirm": "c", "verify.deny": "d", "verify.deny_reason": "D", "verify.undeny": "n",
+    "verify.toggle_denied": "a", "verify.undo": "u",
+    "quiz.reveal": "space,enter", "quiz.again": "1", "quiz.hard": "2", "quiz.good": "3", "quiz.easy": "4",
+    "quiz.skip": "s", "quiz.answer": "a", "quiz.undo": "u",
+    "tiers.toggle": "space", "tiers.apply": "a", "tiers.commit": "c", "tiers.restore": "w", "tiers.replan": "p",
+    "tiers.undo": "u",
+}
+
+
+def write_user_keymap(text: str) -> Path:
+    path = user_keymap_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# ------------------------------------------------------------------------------------------------ loading
+
+
+def test_presets_ship_default_and_vim() -> None:
+    assert {"default", "vim"} <= set(preset_names())
+
+
+@pytest.mark.parametrize("preset", ["default", "vim"])
+def test_presets_cover_every_id_and_nothing_unknown(preset: str) -> None:
+    known = MemkeeperApp.known_binding_ids()
+    km = load_keymap(preset, known_ids=known | set(PANE_DEFAULTS), use_user_file=False)
+    assert km.errors == []
+    assert set(km.keys) >= known, f"{preset} lacks {sorted(known - set(km.keys))}"
+    for binding_id, keys in PANE_DEFAULTS.items():
+        assert km.keys[binding_id] == keys, binding_id
+
+
+def test_default_preset_matches_the_code_defaults() -> None:
+    # The preset is the documentation of the defaults: it must say what the code does.
+    code = default_keys(MemkeeperApp.binding_classes())
+    km = load_keymap("default", use_user_file=False)
+    for binding_id, keys in code.items():
+        assert sorted(normalize_keys(km.keys[binding_id]).split(",")) == sorted(normalize_keys(keys).split(",")), (
+            binding_id
+        )
+
+
+def test_vim_preset_differs_only_in_navigation() -> None:
+    default = load_keymap("default", use_user_file=False).keys
+    vim = load_keymap("vim", use_user_file=False).keys
+    changed = {k for k in default if default[k] != vim[k]}
+    assert changed == {"app.quit", "app.next_pane", "app.prev_pane", "app.cursor_down", "app.cursor_up",
+                       "app.cursor_top", "app.cursor_bottom", "browse.back"}
+    assert set(default) == set(vim)
+
+
+def test_docs_list_every_binding_id() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "keymap.md").read_text(encoding="utf-8")
+    for binding_id in load_keymap("default", use_user_file=False).keys:
+        assert f"`{binding_id}`" in doc, binding_id
+
+
+def test_every_binding_has_a_namespaced_id() -> None:
+    for cls in [MemkeeperApp, *PANE_SCREENS.values()]:
+        for bindings in cls._merge_bindings().key_to_bindings.values():
+            for b in bindings:
+                if b.system or b.action in ("app.focus_next", "app.focus_previous", "screen.copy_text"):
+                    continue  # Textual's own focus/copy keys
+                if cls is MemkeeperApp:
+                    assert b.id and b.id.startswith("app."), b
+                else:
+                    assert b.id and b.id.startswith(cls.PANE_ID + "."), (cls.__name__, b)
+
+
+def test_user_file_overrides_by_id() -> None:
+    path = write_user_keymap('[keys]\n"browse.search" = "ctrl+f"\n"app.quit" = ["ctrl+q", "f10"]\n')
+    km = load_keymap("vim", known_ids=MemkeeperApp.known_binding_ids())
+    assert km.keys["browse.search"] == "ctrl+f"
+    assert km.keys["app.quit"] == "ctrl+q,f10"
+    assert km.keys["app.cursor_top"] == "g"  # everything else still from the preset
+    assert km.sources == ["vim", str(path)] and km.errors == []
+
+
+def test_unknown_ids_are_reported_with_their_source() -> None:
+    path = write_user_keymap('[keys]\n"browse.serch" = "ctrl+f"\n"conflicts.keep" = "K"\n[extra]\nx = 1\n')
+    km = load_keymap("default", known_ids=MemkeeperApp.known_binding_ids() | set(PANE_DEFAULTS))
+    assert f"{path}: unknown binding id 'browse.serch'" in km.errors
+    assert any("unknown top-level entry 'extra'" in e for e in km.errors)
+    assert "browse.serch" not in km.keys and km.keys["conflicts.keep"] == "K"
+
+
+def test_bad_values_are_reported() -> None:
+    write_user_keymap('[keys]\n"browse.search" = ""\n"browse.zone" = 3\n"browse.hot" = "h,"\n')
+    km = load_keymap("default", known_ids=MemkeeperApp.known_binding_ids())
+    assert len(km.errors) == 3 and km.keys["browse.search"] == "/"
+
+
+def test_broken_user_file_does_not_stop_the_desk() -> None:
+    write_user_keymap("[keys\nnot toml")
+    km = load_keymap("default")
+    assert km.errors and "not valid TOML" in km.errors[0]
+    assert km.keys["browse.search"] == "/"
+
+
+def test_keymap_by_path_and_bad_specs(tmp_path: Path) -> None:
+    custom = tmp_path / "mine.toml"
+    custom.write_text('[keys]\n"browse.zone" = "x"\n', encoding="utf-8")
+    assert load_keymap(str(custom), use_user_file=False).keys == {"browse.zone": "x"}
+    with pytest.raises(KeymapError, match="unknown keymap"):
+        load_keymap("emacs")
+    with pytest.raises(KeymapError, match="cannot read keymap"):
+        load_keymap(str(tmp_path / "missing.toml"))
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[keys", encoding="utf-8")
+    with pytest.raises(KeymapError, match="not valid TOML"):
+        load_keymap(str(bad))
+
+
+def test_user_keymap_path_follows_xdg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+    assert user_keymap_path() == tmp_path / "cfg" / "memkeeper" / "keymap.toml"
+    monkeypatch.delenv("XDG_CONFIG_HOME")
+    assert user_keymap_path() == Path(os.path.expanduser("~")) / ".config" / "memkeeper" / "keymap.toml"
+
+
+# ------------------------------------------------------------------------------------------------ in the desk
+
+
+async def test_user_override_applies_in_the_desk(demo_root: Path) -> None:
+    write_user_keymap('[keys]\n"browse.search" = "ctrl+f"\n"app.receipts" = "F"\n')
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BrowseScreen)
+        await pilot.press("slash")
+        await pilot.pause()
+        assert not screen.query_one("#search-panel").display  # "/" no longer searches
+        await pilot.press("ctrl+f")
+        await wait_for(pilot, lambda: screen.query_one("#search-panel").display)
+        await pilot.press("escape", "escape")
+        await pilot.press("F")
+        await wait_for(pilot, lambda: app.current_mode == "receipts")
+        assert app.key_for("app.receipts") == "F"
+
+
+async def test_vim_preset_in_the_desk(demo_root: Path) -> None:
+    app = build_app(demo_root, keymap="vim")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("L")
+        await wait_for(pilot, lambda: app.current_mode == "conflicts")
+        await pilot.press("H", "H")
+        await wait_for(pilot, lambda: app.current_mode == "receipts")
+        await pilot.press("G")
+        await pilot.pause()
+        table = app.screen.table
+        assert table.cursor_row == table.row_count - 1
+        await pilot.press("g")
+        await pilot.pause()
+        assert table.cursor_row == 0
+        await pilot.press("j", "j")
+        await pilot.pause()
+        assert table.cursor_row == 2
+        await pilot.press("q")
+        await wait_for(pilot, lambda: not app.is_running, what="q quits in the vim preset")
+
+
+async def test_unknown_ids_notify_at_startup(demo_root: Path) -> None:
+    write_user_keymap('[keys]\n"browse.serch" = "ctrl+f"\n')
+    app = build_app(demo_root)
+    assert any("browse.serch" in e for e in app.keymap.errors)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        await wait_for(pilot, lambda: any("unknown binding id 'browse.serch'" in n.message
+                                          for n in app._notifications), what="startup notification")
+        note = next(n for n in app._notifications if "browse.serch" in n.message)
+        assert note.severity == "warning" and note.title == "Keymap problems"
+
+
+async def test_help_shows_remapped_keys(demo_root: Path) -> None:
+    write_user_keymap('[keys]\n"browse.search" = "ctrl+f"\n"app.help" = "?,f1"\n')
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        rows = app.screen.rows()
+        assert ("browse", "^f", "Search", "browse.search") in rows
+        assert any(r[3] == "app.help" and r[1] == "?, f1" for r in rows)
+        source = str(app.screen.query_one("#help-source").render())
+        assert "keymap: default + $XDG_CONFIG_HOME/memkeeper/keymap.toml" in source
+
+
+async def test_clashes_are_reported_once(demo_root: Path) -> None:
+    write_user_keymap('[keys]\n"browse.zone" = "h"\n')  # h is already hot.md on Browse
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        await pilot.press("h")
+        await pilot.press("h")
+        await wait_for(pilot, lambda: any("Keymap clash" in n.message for n in app._notifications))
+        await pilot.pause()
+        assert sum("Keymap clash" in n.message for n in app._notifications) == 1

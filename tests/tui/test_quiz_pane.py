@@ -1,0 +1,192 @@
+"""Quiz pane: reveal, grade with one key, summary; the ledger in the engine is the source of truth."""
+
+from __future__ import annotations
+
+import io
+from datetime import timedelta
+
+import pytest
+from rich.console import Console
+
+from memkeeper.core.quiz import INTERVALS
+from memkeeper.tui.app import MemkeeperApp
+from memkeeper.tui.screens.quiz import QuizScreen
+
+from .conftest import settle, wait_for
+from .snapshot_app import FIXED_NOW as NOW
+from .snapshot_app import PERSON, build_app
+
+pytestmark = pytest.mark.anyio
+
+
+# -- helpers ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def demo(demo_root) -> MemkeeperApp:
+    """The desk over a private copy of the deterministic demo wiki (conftest builds it once per session)."""
+    return build_app(demo_root)
+
+
+@pytest.fixture
+def empty(empty_root) -> MemkeeperApp:
+    return build_app(empty_root)
+
+
+async def open_pane(pilot, key: str, cls):
+    await pilot.press(key)
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, cls), what=cls.__name__)
+    await settle(pilot)
+    return pilot.app.screen
+
+
+# -- tests -----------------------------------------------------------------------------------------------------------
+
+
+def expected_box(prior_box: int | None, grade: str) -> int:
+    if grade in ("again", "skip"):
+        return 0
+    return min((prior_box or 0) + 1, len(INTERVALS) - 1)
+
+
+def plain(widget) -> str:
+    """What a Static shows, as plain text (its content may be any Rich renderable)."""
+    console = Console(width=118, record=True, file=io.StringIO())
+    console.print(widget.content)
+    return console.export_text()
+
+
+def summary_text(pane: QuizScreen) -> str:
+    return plain(pane.query_one("#quiz-summary-text"))
+
+
+async def test_full_session_grades_every_card_and_summarises(demo):
+    app, engine = demo, demo.engine
+    cards = engine.quiz_session(PERSON, now=NOW)
+    assert len(cards) == 7
+    grades = ["again", "hard", "good", "easy", "skip", "good", "again"]
+    keys = {"again": "1", "hard": "2", "good": "3", "easy": "4", "skip": "s"}
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        assert [c.memory_id for c in pane.cards] == [c.memory_id for c in cards]
+
+        # Anki rule: no grade before the answer is shown.
+        await pilot.press("3")
+        assert not pane.grades and not app.undo_stack("quiz")
+
+        for card, grade in zip(cards, grades, strict=True):
+            assert pane.current.memory_id == card.memory_id
+            if grade != "skip":  # skip works before the reveal
+                await pilot.press("space")
+                assert pane.revealed
+            await pilot.press(keys[grade])
+            receipt = app.undo_stack("quiz")[-1]
+            assert (receipt.action, receipt.status, receipt.details["page"]) == ("quiz_record", "recorded", card.page)
+
+        assert pane.finished
+        assert pane.query_one("#quiz-summary").display
+        text = summary_text(pane)
+        assert "7 cards" in text and "accuracy 67% (4/6 graded)" in text and "1 skipped" in text
+
+    ledger = engine.read_ledger(PERSON)
+    for card, grade in zip(cards, grades, strict=True):
+        item = ledger.item(card.page)
+        assert item.box == expected_box(card.box, grade), (card.page, grade)
+        assert item.asked == card.asked + 1
+        assert item.last_result == {"again": "wrong", "skip": "skip"}.get(grade, "correct")
+        assert item.due == NOW.date() + timedelta(days=INTERVALS[item.box])
+    # answered today, so nothing is due again today
+    assert not {c.page for c in engine.quiz_session(PERSON, now=NOW)} & {c.page for c in cards}
+
+
+async def test_typed_answer_goes_to_the_notebook(demo):
+    app, engine = demo, demo.engine
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        first = pane.current
+        await pilot.press("a")
+        await pilot.press(*"split along billing")
+        await pilot.press("enter")
+        assert pane.revealed
+        await pilot.press("3")
+        assert app.undo_stack("quiz")[-1].details["page"] == first.page
+    notebook = (engine.root / "quiz" / f"2026-11-29.{PERSON}.md").read_text(encoding="utf-8")
+    assert "split along billing" in notebook and first.question.split("(")[0].strip() in notebook
+
+
+async def test_undo_returns_to_the_card_and_restores_the_ledger(demo):
+    app, engine = demo, demo.engine
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        first = pane.current
+        prior = engine.read_ledger(PERSON).item(first.page)
+        await pilot.press("space", "1")
+        assert engine.read_ledger(PERSON).item(first.page).asked == (prior.asked if prior else 0) + 1
+        assert pane.current.memory_id != first.memory_id
+        await pilot.press("u")
+        await pilot.pause()
+        assert engine.read_ledger(PERSON).item(first.page) == prior
+        assert pane.current.memory_id == first.memory_id and pane.revealed
+        assert not pane.grades
+
+
+async def test_summary_lists_weak_spots(demo):
+    app, engine = demo, demo.engine
+    weak = engine.quiz_session(PERSON, now=NOW)[0]
+    for days in (3, 2):
+        engine.quiz_record(weak.memory_id, "again", now=NOW - timedelta(days=days), actor=app.actor, person=PERSON)
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        assert weak.page in {c.page for c in pane.cards}
+        while not pane.finished:
+            await pilot.press("space", "1" if pane.current.page == weak.page else "3")
+        assert weak.page in {it.page for it in engine.weak_spots(PERSON)}
+        assert "Weak spots" in summary_text(pane) and weak.page in summary_text(pane)
+
+
+async def test_empty_day(empty):
+    app = empty
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        assert not pane.cards
+        assert "Nothing due today" in plain(pane.query_one("#quiz-empty"))
+        await pilot.press("space", "3", "s")
+        assert not app.undo_stack("quiz")
+
+
+def test_snapshot_quiz_question(demo, snap_compare):
+    async def run_before(pilot):
+        await open_pane(pilot, "Q", QuizScreen)
+
+    assert snap_compare(demo, run_before=run_before, terminal_size=(120, 34))
+
+
+def test_snapshot_quiz_revealed(demo, snap_compare):
+    async def run_before(pilot):
+        await open_pane(pilot, "Q", QuizScreen)
+        await pilot.press("space", "3")
+        await settle(pilot)
+        pilot.app.clear_notifications()
+        await pilot.press("space")
+
+    assert snap_compare(demo, run_before=run_before, terminal_size=(120, 34))
+
+
+def test_snapshot_quiz_summary(demo, snap_compare):
+    async def run_before(pilot):
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        for key in ("1", "2", "3", "4", "s", "3", "3"):
+            await pilot.press(*(("space", key) if key != "s" else (key,)))
+        assert pane.finished
+        await settle(pilot)
+        pilot.app.clear_notifications()
+        await pilot.pause()
+
+    assert snap_compare(demo, run_before=run_before, terminal_size=(120, 34))
+
+
+def test_snapshot_quiz_empty(empty, snap_compare):
+    async def run_before(pilot):
+        await open_pane(pilot, "Q", QuizScreen)
+
+    assert snap_compare(empty, run_before=run_before, terminal_size=(120, 34))

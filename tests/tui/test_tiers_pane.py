@@ -1,0 +1,202 @@
+"""Tiers pane: commit the plan, toggle ambiguous ids, apply behind a confirmation; stale pages are refused whole."""
+
+from __future__ import annotations
+
+import pytest
+
+from memkeeper.tui.app import MemkeeperApp
+from memkeeper.tui.screens.modals import ConfirmModal
+from memkeeper.tui.screens.tiers import TiersScreen
+
+from .conftest import settle, wait_for
+from .snapshot_app import build_app
+
+pytestmark = pytest.mark.anyio
+
+
+# -- helpers ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def demo(demo_root) -> MemkeeperApp:
+    """The desk over a private copy of the deterministic demo wiki (conftest builds it once per session)."""
+    return build_app(demo_root)
+
+
+@pytest.fixture
+def empty(empty_root) -> MemkeeperApp:
+    return build_app(empty_root)
+
+
+async def open_pane(pilot, key: str, cls):
+    await pilot.press(key)
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, cls), what=cls.__name__)
+    await settle(pilot)
+    return pilot.app.screen
+
+
+# -- tests -----------------------------------------------------------------------------------------------------------
+
+
+async def replanned(pilot) -> None:
+    """Wait for the plan worker (and the header counts) after a decision."""
+    await settle(pilot)
+    await wait_for(pilot, lambda: not pilot.app.screen.table.loading, what="the tier plan")
+
+
+async def commit_and_toggle(pilot, pane: TiersScreen, count: int) -> list:
+    """Commit the plan, then tick the first `count` ambiguous candidates."""
+    await pilot.press("c")
+    await replanned(pilot)
+    chosen = pane.view.plan.ambiguous[:count]
+    for c in chosen:
+        assert pane.table.select_key(c.candidate_id)
+        await pilot.press("space")
+    assert pane.accepted == {c.candidate_id for c in chosen}
+    return chosen
+
+
+async def confirm_apply(pilot) -> None:
+    await pilot.press("a")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmModal))
+    await pilot.press("y")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, TiersScreen))
+    await replanned(pilot)
+
+
+async def test_commit_then_apply_toggled_ids(demo):
+    app, engine = demo, demo.engine
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "T", TiersScreen)
+        plan = pane.view.plan
+        assert plan.automatic and len(plan.ambiguous) >= 3
+        assert pane.table.current_key == plan.ambiguous[0].candidate_id  # the cursor starts where a person is needed
+        automatic = [c.memory_id for c in plan.automatic]
+
+        chosen = await commit_and_toggle(pilot, pane, 2)
+        commit = app.undo_stack("tiers")[-1]
+        assert (commit.action, commit.status) == ("tiers_commit", "ok")
+        review = commit.details["review"]
+        assert engine.pending_reviews() == [review]
+        assert all(engine.load(m).tier.value == "cold" for m in automatic)
+        assert pane.view.review_path == review
+
+        # protected / automatic rows do not toggle
+        assert pane.table.select_key("§protected")
+        await pilot.press("space")
+        assert len(pane.accepted) == 2
+
+        await confirm_apply(pilot)
+        receipt = app.undo_stack("tiers")[-1]
+        assert (receipt.action, receipt.status) == ("tiers_apply", "applied")
+        assert sorted(receipt.details["accepted_ids"]) == sorted(c.candidate_id for c in chosen)
+        for c in chosen:
+            assert engine.load(c.memory_id).tier.value == "cold"
+        for c in plan.ambiguous[2:]:
+            assert engine.load(c.memory_id).tier.value == "warm"
+        assert engine.pending_reviews() == []
+        assert (engine.root / receipt.details["moved_to"]).is_file()
+        # the applied records now sit in the COLD section
+        assert all(f"cold:{c.memory_id}" in pane._rows for c in chosen)
+
+        # w restores one to warm; u undoes that
+        target = chosen[0].memory_id
+        assert pane.table.select_key(f"cold:{target}")
+        await pilot.press("w")
+        await replanned(pilot)
+        assert engine.load(target).tier.value == "warm"
+        assert app.undo_stack("tiers")[-1].action == "tier_restore"
+        await pilot.press("u")
+        await replanned(pilot)
+        assert engine.load(target).tier.value == "cold"
+
+
+async def test_undo_an_apply_restores_the_tiers(demo):
+    app, engine = demo, demo.engine
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "T", TiersScreen)
+        chosen = await commit_and_toggle(pilot, pane, 1)
+        await confirm_apply(pilot)
+        assert engine.load(chosen[0].memory_id).tier.value == "cold"
+        await pilot.press("u")
+        await replanned(pilot)
+        assert engine.load(chosen[0].memory_id).tier.value == "warm"
+
+
+async def test_stale_page_refuses_the_whole_apply(demo):
+    app, engine = demo, demo.engine
+    async with app.run_test(size=(120, 34), notifications=True) as pilot:
+        pane = await open_pane(pilot, "T", TiersScreen)
+        chosen = await commit_and_toggle(pilot, pane, 2)
+        review = engine.pending_reviews()[0]
+        stale = chosen[0]
+        # An agent writes to one accepted page between the commit and the apply.
+        entry = engine.load(stale.memory_id)
+        entry.notes.append("Touched by an agent after the plan")
+        engine.save(entry)
+
+        await confirm_apply(pilot)
+        receipt = app.undo_stack("tiers")[-1]
+        assert receipt.action == "tiers_commit"  # the refused apply is not undoable
+        assert engine.pending_reviews() == [review]  # not moved
+        for c in chosen:
+            assert engine.load(c.memory_id).tier.value == "warm"  # nothing written
+        messages = [f"{n.title} {n.message}" for n in app._notifications]
+        assert any("Stale pages" in m and stale.candidate_id in m and stale.path in m for m in messages)
+        assert stale.candidate_id not in pane.accepted and chosen[1].candidate_id in pane.accepted
+
+        # Applying again goes through for the rest.
+        await confirm_apply(pilot)
+        receipt = app.undo_stack("tiers")[-1]
+        assert receipt.status == "applied" and receipt.details["accepted_ids"] == [chosen[1].candidate_id]
+        assert engine.load(chosen[1].memory_id).tier.value == "cold"
+        assert engine.load(stale.memory_id).tier.value == "warm"
+
+
+async def test_apply_without_a_review_and_commit_with_one_pending_are_refused(demo):
+    app, engine = demo, demo.engine
+    async with app.run_test(size=(120, 34), notifications=True) as pilot:
+        await open_pane(pilot, "T", TiersScreen)
+        await pilot.press("a")  # nothing pending: disabled, nothing happens
+        assert isinstance(app.screen, TiersScreen) and not app.undo_stack("tiers")
+        await pilot.press("c")
+        await replanned(pilot)
+        await pilot.press("c")  # a review is pending: a second commit would only fork it
+        await replanned(pilot)
+        assert len(app.undo_stack("tiers")) == 1 and len(engine.pending_reviews()) == 1
+
+
+async def test_no_candidates(empty):
+    app = empty
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "T", TiersScreen)
+        assert pane.query_one("#tier-empty").display and not pane.query_one("#tier-body").display
+        await pilot.press("c", "a", "space", "w")
+        assert not app.undo_stack("tiers")
+
+
+def test_snapshot_tiers(demo, snap_compare):
+    async def run_before(pilot):
+        await open_pane(pilot, "T", TiersScreen)
+        await pilot.press("space", "down", "down", "space")
+
+    assert snap_compare(demo, run_before=run_before, terminal_size=(120, 34))
+
+
+def test_snapshot_tiers_empty(empty, snap_compare):
+    async def run_before(pilot):
+        await open_pane(pilot, "T", TiersScreen)
+
+    assert snap_compare(empty, run_before=run_before, terminal_size=(120, 34))
+
+
+def test_snapshot_apply_confirmation(demo, snap_compare):
+    async def run_before(pilot):
+        pane = await open_pane(pilot, "T", TiersScreen)
+        await commit_and_toggle(pilot, pane, 3)
+        pilot.app.clear_notifications()
+        await pilot.press("a")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmModal))
+        await pilot.pause()
+
+    assert snap_compare(demo, run_before=run_before, terminal_size=(120, 34))

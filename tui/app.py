@@ -1,0 +1,515 @@
+"""The memkeeper curation desk: one Textual app, six panes as modes (SPEC §6).
+
+The app owns what the panes share: the opened engine, the actor, the injected clock, the session id, the quiz person,
+the per-pane undo stacks, the header counts (computed in a worker so a big tier plan never freezes input), the wiki
+watcher, and the keymap. Panes are `PaneScreen`s; they call the engine and report receipts through `decision_made`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import sys
+from collections import deque
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.reactive import var
+from textual.worker import get_current_worker
+
+from memkeeper.core import BadInput, Engine, Receipt
+from memkeeper.core.api import UNDOABLE
+from memkeeper.core.engine import validate_actor
+from memkeeper.core.models import REFUSED_STATUSES
+
+from .keymap import Keymap, KeymapError, binding_ids, default_keys, live_bindings, load_keymap, normalize_keys
+from .screens.base import PaneScreen
+from .screens.browse import BrowseScreen
+from .screens.conflicts import ConflictsScreen
+from .screens.help import HelpScreen
+from .screens.modals import ConfirmModal, InputModal
+from .screens.quiz import QuizScreen
+from .screens.receipts import ReceiptsScreen
+from .screens.tiers import TiersScreen
+from .screens.verify import VerifyScreen
+
+PANES: tuple[str, ...] = ("browse", "conflicts", "verify", "quiz", "tiers", "receipts")
+PANE_SCREENS: dict[str, type[PaneScreen]] = {
+    "browse": BrowseScreen,
+    "conflicts": ConflictsScreen,
+    "verify": VerifyScreen,
+    "quiz": QuizScreen,
+    "tiers": TiersScreen,
+    "receipts": ReceiptsScreen,
+}
+PANE_TITLES: dict[str, str] = {pid: (cls.PANE_TITLE or pid.title()) for pid, cls in PANE_SCREENS.items()}
+
+Clock = Callable[[], datetime]
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+def _as_clock(now: Clock | datetime | None) -> Clock:
+    # The CLI's `--now ISO` arrives as a datetime: the whole session then acts at that instant, which keeps
+    # scheduling and snapshots deterministic.
+    if now is None:
+        return _utc_now
+    if isinstance(now, datetime):
+        fixed = now if now.tzinfo else now.replace(tzinfo=UTC)
+        return lambda: fixed
+    return now
+
+
+class MemkeeperCommands(Provider):
+    """Command palette: every pane switch, every app action, and every action of every pane (with its live key)."""
+
+    def _commands(self) -> list[tuple[str, str, Callable[[], Any]]]:
+        app = self.app
+        assert isinstance(app, MemkeeperApp)
+        out: list[tuple[str, str, Callable[[], Any]]] = []
+        for pid in PANES:
+            out.append((f"Go to {PANE_TITLES[pid]}",
+                        f"Switch to the {PANE_TITLES[pid]} pane · {app.key_for('app.' + pid)} · app.{pid}",
+                        partial(app.action_switch_pane, pid)))
+        seen = {f"app.{pid}" for pid in PANES} | {"app.command_palette"}
+        for b in live_bindings(app, app.active_keymap):
+            if b.id and b.id not in seen and b.description:
+                seen.add(b.id)
+                out.append((f"App: {b.description}", f"{app.get_key_display(b)} · {b.id}",
+                            partial(app.call_later, app.run_action, b.action)))
+        current = app.current_pane()
+        for pid in PANES:
+            cls = PANE_SCREENS[pid]
+            for b in live_bindings_for_class(cls, app.active_keymap):
+                if not b.id or b.id in seen or not b.description:
+                    continue
+                seen.add(b.id)
+                here = current is not None and current.PANE_ID == pid
+                out.append((f"{PANE_TITLES[pid]}: {b.description}",
+                            f"{app.get_key_display(b)} · {b.id}" + ("" if here else f" (opens {PANE_TITLES[pid]})"),
+                            partial(app.call_later, app.run_pane_action, pid, b.action)))
+        return out
+
+    async def discover(self) -> Hits:
+        for name, help_text, callback in self._commands():
+            yield DiscoveryHit(name, callback, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, help_text, callback in self._commands():
+            score = matcher.match(name)
+            if score > 0:
+                yield Hit(score, matcher.highlight(name), callback, help=help_text)
+
+
+def live_bindings_for_class(cls: type[PaneScreen], keymap: dict[str, str]) -> list[Binding]:
+    """A pane's bindings with the keymap applied, without instantiating the pane."""
+    bindings = cls._merge_bindings()
+    if keymap:
+        bindings.apply_keymap(keymap)
+    return [b for key_bindings in bindings.key_to_bindings.values() for b in key_bindings]
+
+
+class MemkeeperApp(App[int]):
+    """The curation desk. See the module docstring; panes rely on the attributes and methods documented below."""
+
+    TITLE = "memkeeper"
+    CSS_PATH = "app.tcss"
+    MODES = dict(PANE_SCREENS)
+    COMMANDS = App.COMMANDS | {MemkeeperCommands}
+
+    # Panes are uppercase letters: pane-local decisions use lowercase letters, digits and space, so a pane key can
+    # never shadow a decision. `[`/`]` cycle panes (lazygit's tab keys) so tab keeps moving focus inside a pane.
+    BINDINGS = [
+        Binding("B", "switch_pane('browse')", "Browse", show=False, id="app.browse"),
+        Binding("C", "switch_pane('conflicts')", "Conflicts", show=False, id="app.conflicts"),
+        Binding("V", "switch_pane('verify')", "Verify", show=False, id="app.verify"),
+        Binding("Q", "switch_pane('quiz')", "Quiz", show=False, id="app.quiz"),
+        Binding("T", "switch_pane('tiers')", "Tiers", show=False, id="app.tiers"),
+        Binding("R", "switch_pane('receipts')", "Receipts", show=False, id="app.receipts"),
+        Binding("right_square_bracket", "cycle_pane(1)", "Next pane", show=False, id="app.next_pane"),
+        Binding("left_square_bracket", "cycle_pane(-1)", "Previous pane", show=False, id="app.prev_pane"),
+        Binding("question_mark", "help", "Help", id="app.help"),
+        Binding("ctrl+p", "command_palette", "Palette", show=False, priority=True, id="app.command_palette"),
+        Binding("ctrl+r", "refresh_wiki", "Reload from disk", show=False, id="app.refresh"),
+        Binding("ctrl+t", "change_theme", "Theme", show=False, id="app.theme"),
+        Binding("ctrl+q", "quit", "Quit", show=False, id="app.quit"),
+        # Movement for whatever list has focus. The default preset keeps letters free (arrows already move; these are
+        # spare chords); the vim preset binds j/k/g/G here. On Conflicts, k stays "keep" (a pane key wins).
+        Binding("ctrl+down", "cursor('down')", "Cursor down", show=False, id="app.cursor_down"),
+        Binding("ctrl+up", "cursor('up')", "Cursor up", show=False, id="app.cursor_up"),
+        Binding("home", "cursor('top')", "Cursor to top", show=False, id="app.cursor_top"),
+        Binding("end", "cursor('bottom')", "Cursor to bottom", show=False, id="app.cursor_bottom"),
+    ]
+
+    #: Header counts ({open_conflicts, pending_verifications, quiz_due, tier_candidates, records}); None until counted.
+    counts: var[dict[str, int] | None] = var(None, always_update=True)
+    #: True while a counts worker runs (the header shows a progress mark).
+    counting: var[bool] = var(False)
+    #: A short progress text while a big sync runs ("sync 1500/20000"), else "".
+    sync_progress: var[str] = var("")
+
+    def __init__(
+        self,
+        root: Path | str,
+        *,
+        actor: str,
+        keymap: str | None = None,
+        now: Clock | datetime | None = None,
+        watch: bool = True,
+        session: str | None = None,
+        person: str | None = None,
+        engine: Engine | None = None,
+    ) -> None:
+        super().__init__()
+        self.root = Path(root)
+        self.engine: Engine = engine if engine is not None else Engine.open(self.root)
+        self.actor: str = validate_actor(actor)
+        self._clock: Clock = _as_clock(now)
+        self.watch_enabled = watch
+        self.session_id: str = session or secrets.token_hex(6)
+        self.person: str = self.engine.person_for(self.actor, person)
+        self.keymap: Keymap = load_keymap(keymap, known_ids=self.known_binding_ids())
+        # Every id goes to Textual, defaults included: its clash detection only recognises a binding as "kept" when
+        # the keymap names that binding's id too, so a partial keymap would hide clashes with unchanged keys.
+        self.active_keymap: dict[str, str] = {
+            **{bid: normalize_keys(keys) for bid, keys in default_keys(self.binding_classes()).items()},
+            **{bid: normalize_keys(keys) for bid, keys in self.keymap.keys.items()},
+        }
+        self._undo: dict[str, list[Receipt]] = {pid: [] for pid in PANES}
+        self._stale: set[str] = set()
+        self._clashes_reported: set[frozenset[str]] = set()
+        self._key_displays: dict[str, str] | None = None  # binding id -> live key display (the keymap is fixed)
+        self.watch_events = 0  # how many wiki changes the watcher has processed (tests wait on it)
+        # Receipts this desk wrote itself: when the newest receipt on disk is one of them, a watcher event is our own
+        # echo and the active pane (which refreshed after deciding) is left alone — a quiz card must not jump.
+        self._own_receipts: deque[str] = deque(maxlen=64)
+
+    # ------------------------------------------------------------------------------------------------ contract
+
+    def now(self) -> datetime:
+        """The injected clock (real UTC now by default)."""
+        return self._clock()
+
+    def decision_made(self, receipt: Receipt, pane_id: str) -> None:
+        """A pane changed memory: notify with the receipt, push it on the pane's undo stack, refresh counts."""
+        details = receipt.details or {}
+        severity = "information"
+        if receipt.status == "reject":
+            severity = "warning"
+        elif receipt.status in REFUSED_STATUSES:
+            severity = "error"
+        message = f"{receipt.action} · {receipt.status} · {receipt.receipt_sha256[:12]}"
+        if details.get("reason"):
+            message += f"\n{details['reason']}"
+        self.notify(message, title=PANE_TITLES.get(pane_id, pane_id), severity=severity, markup=False)
+        if receipt.receipt_sha256:
+            self._own_receipts.append(receipt.receipt_sha256)
+        if receipt.ok and receipt.action in UNDOABLE and receipt.receipt_sha256:
+            self._undo.setdefault(pane_id, []).append(receipt)
+        self._mark_others_stale(pane_id)
+        self.refresh_counts()
+
+    def undo_last(self, pane_id: str) -> Receipt | None:
+        """Undo the newest decision made in `pane_id` (engine.undo); None when the pane has nothing to undo."""
+        stack = self._undo.get(pane_id) or []
+        if not stack:
+            self.notify("Nothing to undo in this pane.", title=PANE_TITLES.get(pane_id, pane_id), severity="warning")
+            return None
+        original = stack.pop()
+        receipt = self.engine.undo(original.receipt_sha256, now=self.now(), actor=self.actor)
+        if receipt.receipt_sha256:
+            self._own_receipts.append(receipt.receipt_sha256)
+        severity = "information" if receipt.ok else ("warning" if receipt.status == "reject" else "error")
+        message = f"undo {original.action} · {receipt.status} · {receipt.receipt_sha256[:12]}"
+        if receipt.details.get("reason"):
+            message += f"\n{receipt.details['reason']}"
+        self.notify(message, title=PANE_TITLES.get(pane_id, pane_id), severity=severity, markup=False)
+        self._mark_others_stale(pane_id)
+        self.refresh_counts()
+        return receipt
+
+    def undo_stack(self, pane_id: str) -> list[Receipt]:
+        """The pane's undoable receipts, oldest first (read-only view)."""
+        return list(self._undo.get(pane_id, []))
+
+    def is_stale(self, pane_id: str) -> bool:
+        return pane_id in self._stale
+
+    def mark_fresh(self, pane_id: str) -> None:
+        self._stale.discard(pane_id)
+
+    def mark_stale(self, pane_id: str) -> None:
+        self._stale.add(pane_id)
+
+    def refresh_counts(self) -> None:
+        """Recount the header in a worker: a quick pass first, then the (possibly slow) tier plan."""
+        self.counting = True
+        self._count_worker()
+
+    # ------------------------------------------------------------------------------------------------ helpers
+
+    @classmethod
+    def binding_classes(cls) -> list[type]:
+        """Every class whose bindings are part of the keymap."""
+        return [cls, *PANE_SCREENS.values(), HelpScreen, ConfirmModal, InputModal]
+
+    @classmethod
+    def known_binding_ids(cls) -> set[str]:
+        return set(binding_ids(cls.binding_classes()))
+
+    def current_pane(self) -> PaneScreen | None:
+        """The pane under whatever modal is open."""
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, PaneScreen):
+                return screen
+        return None
+
+    def pane_started(self, pane_id: str) -> bool:
+        # A mode's screen exists only once it has been opened; a pane that was never opened has nothing stale.
+        return pane_id in self._screen_stacks
+
+    def key_for(self, binding_id: str) -> str:
+        """The live key display for a binding id ("" if unbound); the header and palette show these."""
+        if self._key_displays is None:
+            displays: dict[str, list[str]] = {}
+            bindings = live_bindings(self, self.active_keymap)
+            for cls in PANE_SCREENS.values():
+                bindings += live_bindings_for_class(cls, self.active_keymap)
+            for b in bindings:
+                if b.id:
+                    shown = displays.setdefault(b.id, [])
+                    if (display := self.get_key_display(b)) not in shown:
+                        shown.append(display)
+            self._key_displays = {bid: "/".join(keys) for bid, keys in displays.items()}
+        return self._key_displays.get(binding_id, "")
+
+    def _mark_others_stale(self, pane_id: str | None) -> None:
+        """Every started pane but `pane_id` is stale; the one on screen (if another) refreshes right away."""
+        current = self.current_pane()
+        for pid in PANES:
+            if pid == pane_id or not self.pane_started(pid):
+                continue
+            if current is not None and current.PANE_ID == pid:
+                current.refresh_data()
+            else:
+                self._stale.add(pid)
+
+    # ------------------------------------------------------------------------------------------------ lifecycle
+
+    def on_mount(self) -> None:
+        self.set_keymap(self.active_keymap)
+        if self.keymap.errors:
+            shown = self.keymap.errors[:6]
+            more = f"\n… and {len(self.keymap.errors) - 6} more" if len(self.keymap.errors) > 6 else ""
+            self.notify("\n".join(shown) + more, title="Keymap problems", severity="warning", timeout=12, markup=False)
+        bad = self.engine.index.bad_pages()
+        if bad:
+            lines = [f"{b.path}: {b.error}" for b in bad[:4]]
+            more = f"\n… and {len(bad) - 4} more (memkeeper check)" if len(bad) > 4 else ""
+            self.notify("\n".join(lines) + more, title=f"{len(bad)} page(s) skipped", severity="warning",
+                        timeout=12, markup=False)
+        self.switch_mode("browse")
+        self.refresh_counts()
+        if self.watch_enabled:
+            self.watch_wiki()
+
+    def on_unmount(self) -> None:
+        self.workers.cancel_all()
+
+    def handle_bindings_clash(self, clashed_bindings: set[Binding], node: Any) -> None:
+        # Textual calls this on every keypress while a clash is live: report each clash once.
+        ids = frozenset(f"{b.id or b.action}={b.key}" for b in clashed_bindings)
+        if ids in self._clashes_reported:
+            return
+        self._clashes_reported.add(ids)
+        self.notify("Keymap clash: " + ", ".join(sorted(ids)), title="Keymap", severity="warning", markup=False)
+
+    # ------------------------------------------------------------------------------------------------ actions
+
+    def action_switch_pane(self, pane_id: str) -> None:
+        if pane_id in PANE_SCREENS and pane_id != self.current_mode:
+            self.switch_mode(pane_id)
+
+    def action_cycle_pane(self, step: int) -> None:
+        current = self.current_mode if self.current_mode in PANES else PANES[0]
+        self.switch_mode(PANES[(PANES.index(current) + step) % len(PANES)])
+
+    async def run_pane_action(self, pane_id: str, action: str) -> None:
+        """Open a pane and run one of its actions (the command palette's pane commands)."""
+        if pane_id != self.current_mode:
+            await self.switch_mode(pane_id)
+        pane = self.current_pane()
+        if pane is not None:
+            await pane.run_action(action)
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss()
+            return
+        self.push_screen(HelpScreen(self.current_pane()))
+
+    def action_refresh_wiki(self) -> None:
+        self._sync_worker(())
+
+    def action_cursor(self, where: str) -> None:
+        """Vim-style movement for whatever list has focus (Tree, DataTable, scrollables)."""
+        widget = self.focused
+        if widget is None:
+            return
+        if where in ("down", "up"):
+            for name in (f"action_cursor_{where}", f"action_scroll_{where}"):
+                if hasattr(widget, name):
+                    getattr(widget, name)()
+                    return
+            return
+        top = where == "top"
+        if hasattr(widget, "move_cursor") and hasattr(widget, "row_count"):  # DataTable
+            widget.move_cursor(row=0 if top else max(0, widget.row_count - 1))  # type: ignore[attr-defined]
+        elif hasattr(widget, "cursor_line") and hasattr(widget, "last_line"):  # Tree
+            widget.cursor_line = 0 if top else widget.last_line  # type: ignore[attr-defined]
+        elif hasattr(widget, "scroll_home"):
+            widget.scroll_home() if top else widget.scroll_end()  # type: ignore[attr-defined]
+
+    # ------------------------------------------------------------------------------------------------ workers
+
+    @work(thread=True, exclusive=True, group="counts")
+    def _count_worker(self) -> None:
+        worker = get_current_worker()
+        now = self.now()
+        try:
+            quick = self.engine.counts(now, person=self.person, session=self.session_id, with_tiers=False)
+            if worker.is_cancelled:
+                return
+            previous = self.counts or {}
+            if "tier_candidates" in previous:
+                quick.setdefault("tier_candidates", previous["tier_candidates"])
+            self.call_from_thread(self._set_counts, quick, True)
+            full = self.engine.counts(now, person=self.person, session=self.session_id, with_tiers=True)
+            if worker.is_cancelled:
+                return
+            self.call_from_thread(self._set_counts, full, False)
+        except RuntimeError:
+            return  # the app is shutting down: nothing to show the counts on
+        except Exception as exc:  # an engine failure must not take the desk down: show it, keep going
+            try:
+                self.call_from_thread(self._counts_failed, exc)
+            except RuntimeError:
+                return
+
+    def _set_counts(self, counts: dict[str, int], still_counting: bool) -> None:
+        self.counts = counts
+        self.counting = still_counting
+
+    def _counts_failed(self, exc: Exception) -> None:
+        self.counting = False
+        self.notify(f"Counting failed: {type(exc).__name__}: {exc}", severity="error", markup=False)
+
+    @property
+    def counts_settled(self) -> bool:
+        """Counts are computed and no count worker is running (tests and screenshots wait on this)."""
+        return self.counts is not None and not self.counting and "tier_candidates" in self.counts
+
+    @work(exclusive=True, group="watch")
+    async def watch_wiki(self) -> None:
+        """Watch the wiki folder; when another process writes, resync and refresh (SPEC §6)."""
+        from watchfiles import awatch
+
+        root = self.engine.root
+        async for changes in awatch(root, watch_filter=_WikiFilter(root), debounce=400, step=50):
+            paths = tuple(sorted({_rel(root, path) for _, path in changes}))
+            await self._apply_wiki_change(paths)
+
+    async def _apply_wiki_change(self, paths: tuple[str, ...]) -> None:
+        await asyncio.to_thread(self._sync_with_progress)
+        self.watch_events += 1
+        if self.engine.last_receipt_sha() in self._own_receipts:
+            return  # our own decision: counts and panes were refreshed when it was made
+        self.wiki_changed(paths)
+
+    @work(exclusive=True, group="sync")
+    async def _sync_worker(self, paths: tuple[str, ...]) -> None:
+        await asyncio.to_thread(self._sync_with_progress)
+        self.wiki_changed(paths)
+        self.notify("Reloaded from disk.", timeout=2)
+
+    def _sync_with_progress(self) -> None:
+        def progress(done: int, total: int) -> None:
+            if total >= 1000:  # small syncs finish before a progress text could be read
+                self.call_from_thread(setattr, self, "sync_progress", f"sync {done}/{total}")
+
+        try:
+            self.engine.sync(progress=progress)
+        finally:
+            try:
+                self.call_from_thread(setattr, self, "sync_progress", "")
+            except RuntimeError:
+                pass
+
+    def wiki_changed(self, paths: Iterable[str] = ()) -> None:
+        """The index was resynced: recount, refresh the active pane in place, mark the other panes stale."""
+        self.refresh_counts()
+        pane = self.current_pane()
+        self._mark_others_stale(pane.PANE_ID if pane else None)
+        if pane is not None:
+            self.mark_fresh(pane.PANE_ID)
+            pane.refresh_data()
+
+
+class _WikiFilter:
+    """watchfiles filter: ignore the derived cache and editor droppings; everything else may change what we show."""
+
+    IGNORED_NAMES = {".memkeeper", ".git", "__pycache__"}
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def __call__(self, change: Any, path: str) -> bool:
+        rel = Path(path)
+        try:
+            rel = rel.relative_to(self.root)
+        except ValueError:
+            return False
+        if any(part in self.IGNORED_NAMES for part in rel.parts):
+            return False
+        name = rel.name
+        return not (name.endswith(("~", ".swp", ".swx", ".tmp")) or name.startswith(".#"))
+
+
+def _rel(root: Path, path: str) -> str:
+    try:
+        return Path(path).relative_to(root).as_posix()
+    except ValueError:
+        return path
+
+
+def run_app(root: Path | str, *, actor: str, keymap: str | None = None, now: Clock | datetime | None = None) -> int:
+    """Open the engine and run the desk. 0 on a normal exit; 2 (one line on stderr) for a bad root/actor/keymap."""
+    try:
+        engine = Engine.open(root)
+    except BadInput as exc:
+        print(f"memkeeper: {exc}", file=sys.stderr)
+        return 2
+    try:
+        app = MemkeeperApp(root, actor=actor, keymap=keymap, now=now, engine=engine)
+    except (BadInput, KeymapError) as exc:
+        engine.close()
+        print(f"memkeeper: {exc}", file=sys.stderr)
+        return 2
+    try:
+        app.run()
+    finally:
+        engine.close()
+    return app.return_code or 0
+
+
+__all__ = ["MemkeeperApp", "PANES", "PANE_SCREENS", "PANE_TITLES", "run_app"]

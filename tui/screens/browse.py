@@ -1,0 +1,383 @@
+"""Browse pane (SPEC §6): hot.md first; the index tree (categories → entries); the selected page rendered with its
+metadata; `/` runs a retrieval preview (nothing is written) and `z` switches the trust zone being previewed, showing
+for every zone how many results it gets and how many matches it hid."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from rich.text import Text
+from textual import on, work
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.timer import Timer
+from textual.widgets import DataTable, Input, Markdown, Static, Tree
+
+from memkeeper.core import BadInput, Receipt
+from memkeeper.core.models import TrustZone
+
+from ..widgets.indextree import IndexTree, NodeRef
+from ..widgets.meta import ZONE_STYLES, entry_meta_table
+from ..widgets.wikiread import read_view, resolve_link, split_page
+from .base import PaneScreen
+
+ZONES: tuple[str, ...] = tuple(z.value for z in TrustZone)
+SEARCH_LIMIT = 50
+# Rendering a Markdown document mounts a widget per block: cap what one view renders so a 20k-row index page or a
+# long log.md cannot stall the desk. The file itself is untouched; the view says it was cut.
+MAX_VIEW_CHARS = 40_000
+LOG_TAIL_ROWS = 200
+HIGHLIGHT_DELAY = 0.12  # seconds the tree cursor must rest on a node before its page renders
+
+
+@dataclass(frozen=True)
+class ViewRef:
+    kind: Literal["view", "entry"]
+    value: str  # wiki-relative path (view) or memory id (entry)
+
+
+HOT = ViewRef("view", "hot.md")
+
+
+def clip_view(rel: str, text: str) -> str:
+    """What a view renders: log.md shows its newest rows; any other long view is cut at a line boundary."""
+    if rel == "log.md":
+        lines = text.splitlines()
+        header = [ln for ln in lines[:6] if not ln.startswith("| 2") and not ln.startswith("| 1")]
+        rows = [ln for ln in lines if ln.startswith("| ") and ln not in header]
+        if len(rows) > LOG_TAIL_ROWS:
+            note = f"_Showing the newest {LOG_TAIL_ROWS} of {len(rows)} rows (the Receipts pane has all of them)._"
+            return "\n".join([*header[:1], "", note, "", *header[1:3], *rows[-LOG_TAIL_ROWS:]]) + "\n"
+        return text
+    if len(text) <= MAX_VIEW_CHARS:
+        return text
+    cut = text.rfind("\n", 0, MAX_VIEW_CHARS)
+    return text[: cut if cut > 0 else MAX_VIEW_CHARS] + f"\n\n_… {rel} continues ({len(text):,} characters); shortened here._\n"
+
+
+class BrowseScreen(PaneScreen):
+    PANE_ID = "browse"
+    PANE_TITLE = "Browse"
+
+    BINDINGS = [
+        Binding("slash", "search", "Search", id="browse.search"),
+        Binding("z", "zone(1)", "Zone", id="browse.zone"),
+        Binding("Z", "zone(-1)", "Zone back", show=False, id="browse.zone_prev"),
+        Binding("h", "hot", "hot.md", id="browse.hot"),
+        Binding("backspace", "back", "Back", id="browse.back"),
+        Binding("escape", "close_search", "Close search", show=False, id="browse.close"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.current: ViewRef | None = None
+        self.current_path: str = ""
+        self.history: list[ViewRef] = []
+        self.zone_index = 0
+        self.query_text = ""
+        self.previews: dict[str, Receipt] = {}
+        self._highlight_timer: Timer | None = None
+        self.search_runs = 0  # completed searches (tests wait on it)
+
+    # ------------------------------------------------------------------------------------------------ layout
+
+    def compose_body(self):
+        # The search panel spans the full width: the zone strip and the score components need the room.
+        with Vertical(id="search-panel", classes="panel"):
+            yield Input(placeholder="search as a trust zone — enter runs a preview (nothing is written)",
+                        id="search-input")
+            yield Static(id="zone-strip")
+            yield DataTable(id="results", cursor_type="row", zebra_stripes=True)
+        with Horizontal(id="browse-body"):
+            with Vertical(id="browse-nav", classes="panel"):
+                yield IndexTree(self.engine, id="index-tree")
+            with Vertical(id="page-panel", classes="panel"):
+                yield Static(id="page-meta")
+                with VerticalScroll(id="page-scroll"):
+                    yield Markdown(id="page", open_links=False)
+
+    @property
+    def tree(self) -> IndexTree:
+        return self.query_one(IndexTree)
+
+    @property
+    def markdown(self) -> Markdown:
+        return self.query_one("#page", Markdown)
+
+    @property
+    def results(self) -> DataTable:
+        return self.query_one("#results", DataTable)
+
+    @property
+    def zone(self) -> str:
+        return ZONES[self.zone_index]
+
+    async def on_mount(self) -> None:
+        self.query_one("#browse-nav").border_title = "Index"
+        self.query_one("#search-panel").display = False
+        self.results.add_columns("score", "sem", "fresh", "reinf", "conf", "title", "category", "zone", "tier")
+        self.tree.build()
+        self.tree.focus()
+        await self.show(HOT, remember=False)
+        hot = self.tree.find(NodeRef("view", "hot.md"))
+        if hot is not None:
+            self.tree.call_after_refresh(self.tree.move_cursor, hot)
+
+    # ------------------------------------------------------------------------------------------------ showing pages
+
+    async def show(self, ref: ViewRef, *, remember: bool = True, keep_scroll: bool = False) -> None:
+        """Render a generated view or an entry page (frontmatter stripped; entries get the metadata grid)."""
+        meta = self.query_one("#page-meta", Static)
+        panel = self.query_one("#page-panel")
+        scroll = self.query_one("#page-scroll", VerticalScroll)
+        y = scroll.scroll_y if keep_scroll else 0
+        if ref.kind == "entry":
+            entry = self.engine.get(ref.value)
+            page = self.engine.page_of(ref.value)
+            if entry is None or page is None:
+                self.notify(f"{ref.value} is no longer in the index.", severity="warning")
+                return
+            try:
+                _, body = split_page(read_view(self.engine, page))
+            except BadInput as exc:
+                body = f"*Cannot read {page}: {exc}*"
+            meta.update(entry_meta_table(entry))
+            meta.display = True
+            path = page
+        else:
+            path = ref.value
+            try:
+                _, body = split_page(read_view(self.engine, path))
+                body = clip_view(path, body)
+            except BadInput as exc:
+                body = f"*{exc}*"
+            meta.display = False
+        if remember and self.current is not None and self.current != ref:
+            self.history.append(self.current)
+            del self.history[:-50]
+        self.current = ref
+        self.current_path = path
+        panel.border_title = path
+        self.refresh_bindings()  # "back" becomes available once there is history
+        await self.markdown.update(body)
+        if keep_scroll:
+            scroll.scroll_to(y=y, animate=False)
+        else:
+            scroll.scroll_home(animate=False)
+
+    def show_entry_in_tree(self, memory_id: str) -> None:
+        category = self.engine.index.scalar("SELECT category FROM records WHERE memory_id=?", (memory_id,))
+        if category:
+            self.tree.reveal_entry(memory_id, category)
+
+    # ------------------------------------------------------------------------------------------------ tree events
+
+    @on(Tree.NodeHighlighted, "#index-tree")
+    def _node_highlighted(self, event: Tree.NodeHighlighted[NodeRef]) -> None:
+        # Render after the cursor rests: holding ↓ through a long category must not render every page on the way.
+        if self._highlight_timer is not None:
+            self._highlight_timer.stop()
+        ref = self._ref_for(event.node.data)
+        if ref is not None and ref != self.current:
+            self._highlight_timer = self.set_timer(HIGHLIGHT_DELAY, lambda: self._show_later(ref))
+
+    async def _show_later(self, ref: ViewRef) -> None:
+        if ref != self.current:
+            await self.show(ref)
+
+    @on(Tree.NodeSelected, "#index-tree")
+    async def _node_selected(self, event: Tree.NodeSelected[NodeRef]) -> None:
+        ref = self._ref_for(event.node.data)
+        if ref is not None and ref != self.current:
+            if self._highlight_timer is not None:
+                self._highlight_timer.stop()
+            await self.show(ref)
+
+    @staticmethod
+    def _ref_for(data: NodeRef | None) -> ViewRef | None:
+        if data is None:
+            return None
+        if data.kind == "view":
+            return ViewRef("view", data.value)
+        if data.kind == "entry":
+            return ViewRef("entry", data.value)
+        return None
+
+    # ------------------------------------------------------------------------------------------------ links
+
+    async def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:
+        event.stop()
+        target = resolve_link(self.current_path, event.href)
+        if target is None:
+            if "://" in event.href:
+                self.app.open_url(event.href)
+            return
+        if target.startswith("entries/"):
+            memory_id = self.engine.index.scalar("SELECT memory_id FROM records WHERE path=?", (target,))
+            if memory_id is None:
+                self.notify(f"{target} is not in the index.", severity="warning")
+                return
+            await self.show(ViewRef("entry", memory_id))
+            self.show_entry_in_tree(memory_id)
+            return
+        await self.show(ViewRef("view", target))
+
+    # ------------------------------------------------------------------------------------------------ search
+
+    def action_search(self) -> None:
+        self.query_one("#search-panel").display = True
+        self._render_zone_strip()
+        self.query_one("#search-input", Input).focus()
+        self.refresh_bindings()
+
+    def action_close_search(self) -> None:
+        panel = self.query_one("#search-panel")
+        if panel.display:
+            panel.display = False
+            self.tree.focus()
+            self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "close_search":
+            return bool(self.query_one("#search-panel").display)
+        if action == "back":
+            return bool(self.history) or None
+        return True
+
+    @on(Input.Submitted, "#search-input")
+    def _search_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.run_search(event.value)
+
+    @work(thread=True, exclusive=True, group="browse-search")
+    def run_search(self, query: str) -> None:
+        """Preview the query for every zone at once (record_access=False: a preview writes nothing)."""
+        previews = self.engine.preview_all_zones(query, now=self.now(), limit=SEARCH_LIMIT)
+        self.app.call_from_thread(self._show_results, query, previews)
+
+    def _show_results(self, query: str, previews: dict[str, Receipt], keep_row: str | None = None,
+                      focus: bool = True) -> None:
+        self.query_text = query
+        self.previews = previews
+        self.search_runs += 1
+        self._render_results(keep_row)
+        if focus and self.results.row_count:
+            self.results.focus()
+
+    def action_zone(self, step: int) -> None:
+        self.zone_index = (self.zone_index + step) % len(ZONES)
+        panel = self.query_one("#search-panel")
+        if not panel.display:
+            panel.display = True
+            self.refresh_bindings()
+        keep = self._selected_result()
+        self._render_results(keep)
+
+    def action_set_zone(self, zone: str) -> None:
+        """Click target of the zone strip."""
+        if zone in ZONES:
+            self.zone_index = ZONES.index(zone)
+            self._render_results(self._selected_result())
+
+    def _selected_result(self) -> str | None:
+        table = self.results
+        if not table.row_count:
+            return None
+        try:
+            return str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
+        except Exception:
+            return None
+
+    def zone_summary(self) -> dict[str, tuple[int, int]]:
+        """zone -> (results, hidden by the zone filter) for the last query."""
+        out: dict[str, tuple[int, int]] = {}
+        for zone in ZONES:
+            r = self.previews.get(zone)
+            if r is not None and r.ok:
+                out[zone] = (len(r.details.get("results", [])), int(r.details.get("hidden_by_zone", 0)))
+        return out
+
+    def _render_zone_strip(self) -> None:
+        strip = self.query_one("#zone-strip", Static)
+        summary = self.zone_summary()
+        parts: list[Content] = [Content.styled("zone ", "dim")]
+        for i, zone in enumerate(ZONES):
+            if i:
+                parts.append(Content.styled(" · ", "dim"))
+            style = ZONE_STYLES.get(zone, "")
+            base = f"bold reverse {style}" if i == self.zone_index else style
+            parts.append(Content.styled(zone, f"{base} @click=screen.set_zone('{zone}')".strip()))
+            if zone in summary:
+                count, hidden = summary[zone]
+                parts.append(Content(f" {count}{'+' if count >= SEARCH_LIMIT else ''}"))
+                if hidden:
+                    parts.append(Content.styled(f" ({hidden} hidden)", "dim"))
+        first = self.previews.get(ZONES[0])
+        if first is not None and not first.ok:
+            parts.append(Content.styled(f"   {first.details.get('reason', first.status)}", "$text-warning"))
+        elif not self.previews:
+            parts.append(Content.styled("   enter runs the query; z switches zone", "dim"))
+        strip.update(Content.assemble(*parts))
+        panel = self.query_one("#search-panel")
+        panel.border_title = f"Retrieval preview as {self.zone}" + (f" — “{self.query_text}”" if self.query_text else "")
+
+    def _render_results(self, keep_row: str | None = None) -> None:
+        self._render_zone_strip()
+        table = self.results
+        table.clear()
+        receipt = self.previews.get(self.zone)
+        if receipt is None or not receipt.ok:
+            return
+        rows = []
+        keys = []
+        for res in receipt.details.get("results", []):
+            c = res.get("components", {})
+            zone = res.get("zone", "")
+            title = Text(res.get("title", ""))
+            rows.append((
+                f"{res.get('score', 0):.3f}", f"{c.get('semantic', 0):.2f}", f"{c.get('freshness', 0):.2f}",
+                f"{c.get('reinforcement', 0):.2f}", f"{c.get('confidence', 0):.2f}", title, res.get("category", ""),
+                Text(zone, style=ZONE_STYLES.get(zone, "")), res.get("tier", ""),
+            ))
+            keys.append(res["memory_id"])
+        for row, key in zip(rows, keys, strict=True):
+            table.add_row(*row, key=key)
+        if keep_row is not None and keep_row in keys:
+            table.move_cursor(row=keys.index(keep_row), animate=False)
+
+    @on(DataTable.RowSelected, "#results")
+    async def _result_selected(self, event: DataTable.RowSelected) -> None:
+        memory_id = str(event.row_key.value)
+        await self.show(ViewRef("entry", memory_id))
+        self.show_entry_in_tree(memory_id)
+
+    # ------------------------------------------------------------------------------------------------ navigation
+
+    async def action_hot(self) -> None:
+        await self.show(HOT)
+        node = self.tree.find(NodeRef("view", "hot.md"))
+        if node is not None:
+            self.tree.move_cursor(node)
+
+    async def action_back(self) -> None:
+        if self.history:
+            await self.show(self.history.pop(), remember=False)
+
+    # ------------------------------------------------------------------------------------------------ refresh
+
+    def refresh_data(self) -> None:
+        """After a sync: rebuild the tree in place (cursor kept), re-render the open page at the same scroll offset,
+        and re-run the search so counts and results are current."""
+        self.tree.refresh_from_index()
+        if self.current is not None:
+            self.call_later(self.show, self.current, remember=False, keep_scroll=True)
+        if self.query_text:
+            self._refresh_search(self.query_text, self._selected_result())
+
+    @work(thread=True, exclusive=True, group="browse-search")
+    def _refresh_search(self, query: str, keep_row: str | None) -> None:
+        previews = self.engine.preview_all_zones(query, now=self.now(), limit=SEARCH_LIMIT)
+        # A background refresh must not pull focus away from wherever the person is typing or reading.
+        self.app.call_from_thread(self._show_results, query, previews, keep_row, False)

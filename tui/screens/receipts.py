@@ -1,0 +1,265 @@
+"""Receipts pane (SPEC §6): a live tail of `receipts/*.jsonl`, newest first; the selected receipt as JSON with its
+hash recomputed (`verify_receipt`), so a hand-edited or truncated receipt shows as a MISMATCH."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.highlight import highlight
+from textual.widgets import DataTable, Input, Static
+
+from memkeeper.core.receipts import receipt_hash, verify_receipt
+
+from .base import PaneScreen
+
+MAX_ROWS = 5000  # newest receipts shown; the table stays quick on a wiki with a long history
+STATUS_STYLES = {"reject": "bold red", "refused": "bold red", "conflict": "yellow", "suppressed": "yellow",
+                 "drop": "dim", "undone": "cyan"}
+
+
+@dataclass(frozen=True)
+class ReceiptRow:
+    key: str  # "<file>:<line>" — unique and stable while the ledgers are append-only
+    data: dict[str, Any] | None
+    raw: str
+    verified: bool
+
+    @property
+    def sha(self) -> str:
+        return str((self.data or {}).get("receipt_sha256", ""))
+
+    def cells(self) -> tuple[Any, ...]:
+        d = self.data or {}
+        at = str(d.get("at", "")).replace("T", " ").rstrip("Z")[:16]
+        status = str(d.get("status", "—" if self.data is not None else "bad json"))
+        mark = Text(" ✓", style="green") if self.verified else Text(" ✗", style="bold red")
+        return (
+            at or "?",
+            str(d.get("action", "?")),
+            Text(status, style=STATUS_STYLES.get(status, "green" if self.verified else "red")),
+            str(d.get("actor", "")),
+            Text.assemble((self.sha[:12] or "—", "dim" if self.verified else "red"), mark),
+            Text(self.subject(), no_wrap=True, overflow="ellipsis"),
+        )
+
+    def subject(self) -> str:
+        """What the receipt is about, in a few words: the refusal reason, else the first id or page it names."""
+        details = (self.data or {}).get("details") or {}
+        if not isinstance(details, dict):
+            return ""
+        if details.get("reason"):
+            return str(details["reason"])
+        for key in ("conflict_id", "page", "memory_id", "review", "envelope", "snapshot"):
+            if details.get(key):
+                return str(details[key])
+        if details.get("reverses"):
+            return f"reverses {str(details['reverses'])[:12]}"
+        return ""
+
+    def haystack(self) -> str:
+        d = self.data or {}
+        return " ".join(str(d.get(k, "")) for k in ("at", "action", "status", "actor", "receipt_sha256")).lower() + (
+            " " + self.key.lower()
+        )
+
+
+def read_rows(engine: Any) -> list[ReceiptRow]:
+    """Every receipt, newest first, each verified against its stored hash."""
+    rows = [
+        ReceiptRow(f"{f}:{n}", data, raw.rstrip("\n"), bool(data is not None and verify_receipt(data)))
+        for f, n, data, raw in engine.iter_receipts()
+    ]
+    rows.reverse()
+    return rows
+
+
+class ReceiptsScreen(PaneScreen):
+    PANE_ID = "receipts"
+    PANE_TITLE = "Receipts"
+
+    BINDINGS = [
+        Binding("slash", "filter", "Filter", id="receipts.filter"),
+        Binding("escape", "close_filter", "Clear filter", show=False, id="receipts.close"),
+        Binding("f", "newest", "Newest", id="receipts.follow"),
+        Binding("y", "copy_hash", "Copy hash", id="receipts.copy"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[ReceiptRow] = []
+        self.shown_rows: list[ReceiptRow] = []
+        self.filter_text = ""
+        self.loads = 0  # completed loads (tests wait on it)
+
+    def compose_body(self):
+        # List above detail: both get the full width, so the table never scrolls sideways and JSON lines stay whole.
+        with Vertical(id="receipts-body"):
+            with Vertical(id="receipts-list", classes="panel"):
+                yield Input(placeholder="filter: action, status, actor, hash, date", id="receipts-filter")
+                yield DataTable(id="receipts-table", cursor_type="row", zebra_stripes=True)
+            with Vertical(id="receipts-detail", classes="panel"):
+                yield Static(id="receipt-verdict")
+                with VerticalScroll(id="receipt-scroll"):
+                    yield Static(id="receipt-json")
+
+    @property
+    def table(self) -> DataTable:
+        return self.query_one("#receipts-table", DataTable)
+
+    def on_mount(self) -> None:
+        self.query_one("#receipts-filter").display = False
+        self.query_one("#receipts-detail").border_title = "Receipt"
+        self.table.add_column("time", key="time")
+        self.table.add_column("action", key="action")
+        self.table.add_column("status", key="status")
+        self.table.add_column("actor", key="actor")
+        self.table.add_column("receipt", key="receipt")
+        self.table.add_column("subject", key="subject")
+        self.table.focus()
+        self.load()
+
+    # ------------------------------------------------------------------------------------------------ loading
+
+    @work(thread=True, exclusive=True, group="receipts-load")
+    def load(self) -> None:
+        rows = read_rows(self.engine)
+        self.app.call_from_thread(self._populate, rows)
+
+    def refresh_data(self) -> None:
+        self.load()
+
+    def selected(self) -> ReceiptRow | None:
+        table = self.table
+        if not table.row_count or table.cursor_row < 0 or table.cursor_row >= len(self.shown_rows):
+            return None
+        return self.shown_rows[table.cursor_row]
+
+    def _populate(self, rows: list[ReceiptRow]) -> None:
+        # Tail semantics: a cursor on the newest receipt follows new ones; a cursor elsewhere stays on its receipt.
+        previous = self.selected()
+        at_top = previous is None or self.table.cursor_row == 0
+        self.rows = rows
+        self.loads += 1
+        self._fill(None if at_top else previous.key)
+
+    def on_resize(self) -> None:
+        self._fit_subject()
+
+    def _fit_subject(self) -> None:
+        """The subject column takes what the other columns leave, so the table never scrolls sideways."""
+        table = self.table
+        subject = table.columns.get("subject")  # type: ignore[call-overload]
+        if subject is None or not table.size.width:
+            return
+        others = sum(c.get_render_width(table) for key, c in table.columns.items() if key != "subject")
+        # Leave a cell for the vertical scrollbar, which appears once the rows outgrow the panel.
+        width = max(12, table.size.width - others - 2 * table.cell_padding - 1)
+        if subject.width != width or subject.auto_width:
+            subject.auto_width = False
+            subject.width = width
+            table.refresh()
+
+    def _fill(self, keep_key: str | None) -> None:
+        table = self.table
+        needle = self.filter_text.lower()
+        matching = [r for r in self.rows if needle in r.haystack()] if needle else self.rows
+        self.shown_rows = matching[:MAX_ROWS]
+        table.clear()
+        table.add_rows([r.cells() for r in self.shown_rows])
+        index = 0
+        if keep_key is not None:
+            index = next((i for i, r in enumerate(self.shown_rows) if r.key == keep_key), 0)
+        if self.shown_rows:
+            table.move_cursor(row=index, animate=False)
+        bad = sum(1 for r in self.rows if not r.verified)
+        title = f"Receipts {len(matching)}"
+        if needle:
+            title += f" of {len(self.rows)} · filter “{self.filter_text}”"
+        if len(matching) > MAX_ROWS:
+            title += f" · newest {MAX_ROWS} shown"
+        if bad:
+            title += f" · {bad} ✗"
+        self.query_one("#receipts-list").border_title = title
+        self._fit_subject()
+        self._show_detail(self.selected())
+
+    # ------------------------------------------------------------------------------------------------ detail
+
+    @on(DataTable.RowHighlighted, "#receipts-table")
+    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._show_detail(self.selected())
+
+    def _show_detail(self, row: ReceiptRow | None) -> None:
+        verdict = self.query_one("#receipt-verdict", Static)
+        body = self.query_one("#receipt-json", Static)
+        detail = self.query_one("#receipts-detail")
+        if row is None:
+            verdict.update(Content.styled("no receipts yet", "dim"))
+            body.update("")
+            detail.border_title = "Receipt"
+            return
+        detail.border_title = row.key
+        if row.data is None:
+            verdict.update(Content.styled("not valid JSON ✗", "bold $text-error"))
+            body.update(Text(row.raw))
+            return
+        if row.verified:
+            verdict.update(Content.assemble(Content.styled("hash verified ✓", "bold $text-success"),
+                                            Content.styled(f"  {row.sha}", "dim")))
+        else:
+            recomputed = receipt_hash(row.data) if isinstance(row.data, dict) else "?"
+            verdict.update(Content.assemble(
+                Content.styled("hash MISMATCH ✗", "bold $text-error"),
+                Content.styled(f"  stored {row.sha[:16] or '—'}… recomputed {recomputed[:16]}…", "dim"),
+            ))
+        pretty = json.dumps(row.data, indent=2, ensure_ascii=False, sort_keys=False)
+        # Textual's highlighter styles tokens with theme variables, so the JSON follows the active theme.
+        body.update(highlight(pretty, language="json"))
+
+    # ------------------------------------------------------------------------------------------------ actions
+
+    def action_filter(self) -> None:
+        box = self.query_one("#receipts-filter", Input)
+        box.display = True
+        box.focus()
+
+    def action_close_filter(self) -> None:
+        box = self.query_one("#receipts-filter", Input)
+        if box.display:
+            keep = self.selected()
+            box.value = ""
+            box.display = False
+            self.filter_text = ""
+            self._fill(keep.key if keep else None)
+            self.table.focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "close_filter":
+            return bool(self.query_one("#receipts-filter").display)
+        return True
+
+    @on(Input.Changed, "#receipts-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.filter_text = event.value.strip()
+        self._fill(None)
+
+    @on(Input.Submitted, "#receipts-filter")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        self.table.focus()
+
+    def action_newest(self) -> None:
+        if self.shown_rows:
+            self.table.move_cursor(row=0, animate=False)
+
+    def action_copy_hash(self) -> None:
+        row = self.selected()
+        if row is not None and row.sha:
+            self.app.copy_to_clipboard(row.sha)
+            self.notify(f"Copied {row.sha[:12]}…", timeout=2)

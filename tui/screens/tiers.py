@@ -1,0 +1,467 @@
+"""Tiers pane (SPEC §5.4, §6): review the cold-tier plan — automatic / ambiguous / protected — and apply it.
+
+One list with a header row per section (automatic, ambiguous, protected, and the records already cold), the selected
+row's reasons on the right. The plan is O(wiki), so it runs in a thread worker behind a loading indicator.
+
+Flow: `c` commits the plan (the automatic records go cold, the ambiguous ones are written to a review file);
+`space` toggles acceptance of an ambiguous id (✓); `a` applies the pending review with the toggled ids behind a
+confirmation showing the count and projected bytes. The engine hash-checks every accepted page first: if any changed
+since the plan, nothing is written and the stale ids are named. `w` restores a cold record to warm. Toggles are kept
+by candidate id across re-plans and dropped only when the candidate leaves the plan (e.g. an agent touched the page).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual import work
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.widget import Widget
+from textual.widgets import DataTable, Static
+from textual.worker import get_current_worker
+
+from memkeeper.core import BadInput, Entry, Receipt
+from memkeeper.core.tiers import Candidate, Review, TierPlan
+
+from ..widgets.queue_modals import ApplySummary, apply_summary_renderable, human_bytes
+from ..widgets.queue_status import DecisionLine
+from ..widgets.queue_table import QueueTable
+from .base import PaneScreen
+from .modals import ConfirmModal
+
+SECTIONS = ("automatic", "ambiguous", "protected", "cold")
+SECTION_HELP = {
+    "automatic": "Old superseded records and old milestone / insight / lesson records. They go cold when you commit "
+                 "the plan (c); no person needed.",
+    "ambiguous": "Every other record not accessed in over 180 days. Toggle with space (✓ = accept → cold), then "
+                 "apply the pending review with a. Ids left unticked stay unchanged.",
+    "protected": "Never proposed: category direction / decision / draft, an open conflict, linked from hot.md, "
+                 "missing or invalid dates, or tier: protected set by hand.",
+    "cold": "Already cold: out of automatic recall, still searchable by metadata. w restores one to warm.",
+}
+SECTION_LABEL = {"automatic": "AUTOMATIC → cold", "ambiguous": "AMBIGUOUS → needs you", "protected": "PROTECTED",
+                 "cold": "COLD"}
+SECTION_STYLE = {"automatic": "bold cyan", "ambiguous": "bold yellow", "protected": "bold green", "cold": "bold blue"}
+
+
+@dataclass
+class PlanView:
+    """What one planning pass read from the engine."""
+
+    plan: TierPlan
+    review_path: str | None
+    review: Review | None
+    review_error: str | None
+    cold: list[Entry]
+
+
+def _age(days: float | None) -> str:
+    return "?" if days is None else f"{int(days)}d"
+
+
+def _short_bytes(n: int) -> str:
+    return human_bytes(n).replace(" ", "")
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+class TiersScreen(PaneScreen):
+    PANE_ID = "tiers"
+    PANE_TITLE = "Tiers"
+
+    BINDINGS = [
+        Binding("space", "toggle", "Toggle ✓", id="tiers.toggle"),
+        Binding("a", "apply", "Apply review…", id="tiers.apply"),
+        Binding("c", "commit", "Commit plan", id="tiers.commit"),
+        Binding("w", "restore", "Restore warm", id="tiers.restore"),
+        Binding("p", "replan", "Re-plan", id="tiers.replan"),
+        Binding("u", "undo", "Undo", id="tiers.undo"),
+    ]
+
+    DEFAULT_CSS = """
+    TiersScreen #tier-summary { height: 1; padding: 0 1; background: $boost; }
+    TiersScreen #tier-body { height: 1fr; }
+    TiersScreen #tier-list { width: 1fr; height: 1fr; }
+    TiersScreen #tier-detail {
+        width: 42;
+        height: 1fr;
+        border: round $panel-lighten-2;
+        border-title-color: $text-muted;
+        padding: 0 1;
+        scrollbar-size-vertical: 1;
+    }
+    TiersScreen #tier-empty {
+        height: 1fr;
+        content-align: center middle;
+        text-align: center;
+        color: $text-muted;
+        border: round $panel-lighten-2;
+    }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.view: PlanView | None = None
+        self.accepted: set[str] = set()
+        self._rows: dict[str, tuple[str, Any]] = {}  # row key -> (section, Candidate | Entry | None)
+        self._first_load = True
+
+    # ------------------------------------------------------------------------------------------------ layout
+
+    def compose_body(self) -> Iterable[Widget]:
+        yield Static(id="tier-summary")
+        with Horizontal(id="tier-body"):
+            yield QueueTable(("✓", 1), ("Title", 30), ("Age", 5), ("Bytes", 7), ("Why", 22), id="tier-list")
+            with VerticalScroll(id="tier-detail"):
+                yield Static(id="tier-record")
+        yield Static(Text.assemble(("No tier candidates\n\n", "bold"), (
+            "Nothing has gone unread for over 180 days, and nothing is cold. p re-plans.", "dim")), id="tier-empty")
+        yield DecisionLine("Cold is an access tier, not a verdict: pages stay searchable by metadata, and w restores "
+                           "them.", id="tier-status")
+
+    def on_mount(self) -> None:
+        self.query_one("#tier-empty").display = False
+        self.table.border_title = "Tier plan"
+        self.refresh_data()
+
+    @property
+    def table(self) -> QueueTable:
+        return self.query_one("#tier-list", QueueTable)
+
+    # ------------------------------------------------------------------------------------------------ planning
+
+    def refresh_data(self, prefer: str | None = None) -> None:
+        self.table.loading = True
+        self.query_one("#tier-summary", Static).update(Text("planning…", style="dim italic"))
+        self._plan(prefer)
+
+    @work(thread=True, exclusive=True, group="tiers-plan")
+    def _plan(self, prefer: str | None) -> None:
+        try:
+            now = self.now()
+            plan = self.engine.plan_tiers(now=now)
+            reviews = self.engine.pending_reviews()
+            review_path = reviews[-1] if reviews else None
+            review = error = None
+            if review_path:
+                try:
+                    review_path, review = self.engine.read_review(review_path)
+                except BadInput as exc:
+                    error = str(exc)
+            view = PlanView(plan, review_path, review, error, self._cold_records())
+        except Exception as exc:  # a failed plan must not take the desk down: show it and keep going
+            if not get_current_worker().is_cancelled:
+                self.app.call_from_thread(self._plan_failed, exc)
+            return
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._show_plan, view, prefer)
+
+    def _plan_failed(self, exc: Exception) -> None:
+        self.table.loading = False
+        self.query_one("#tier-summary", Static).update(Text(f"planning failed: {exc}", style="bold red"))
+        self.notify(f"{type(exc).__name__}: {exc}", title="Tier plan failed", severity="error", markup=False)
+
+    def _cold_records(self) -> list[Entry]:
+        # The engine has no public listing of cold records yet; read them from its index the way its own
+        # queue listings do (pending_verifications, denied_records). Prefer the engine API once it exists.
+        listing = getattr(self.engine, "cold_records", None)
+        if callable(listing):
+            return list(listing())
+        rows = self.engine.index.query(
+            "SELECT data FROM records WHERE tier='cold' AND status IN ('active', 'superseded') "
+            "ORDER BY updated_at DESC, memory_id")
+        return [self.engine.index.entry(r) for r in rows]
+
+    def _show_plan(self, view: PlanView, prefer: str | None) -> None:
+        self.view = view
+        plan = view.plan
+        self.accepted &= {c.candidate_id for c in plan.ambiguous}
+        rows: list[tuple[str, list]] = []
+        self._rows = {}
+        groups: dict[str, list] = {"automatic": plan.automatic, "ambiguous": plan.ambiguous,
+                                   "protected": plan.protected, "cold": view.cold}
+        for section in SECTIONS:
+            items = groups[section]
+            if not items:
+                continue
+            key = f"§{section}"
+            self._rows[key] = (section, None)
+            nbytes = sum(c.excerpt_bytes for c in items) if section in ("automatic", "ambiguous") else 0
+            rows.append((key, [
+                Text("▾", style=SECTION_STYLE[section]),
+                Text(f"{SECTION_LABEL[section]} ({len(items)})", style=SECTION_STYLE[section]),
+                "",
+                Text(_short_bytes(nbytes), style="dim", justify="right") if nbytes else "",
+                Text({"automatic": "written by c", "ambiguous": "space ✓ · a apply", "protected": "kept",
+                      "cold": "w restores"}[section], style="dim italic"),
+            ]))
+            for item in items:
+                if section == "cold":
+                    k = f"cold:{item.memory_id}"
+                    self._rows[k] = (section, item)
+                    rows.append((k, [Text("❄", style="blue"), _clip(item.title, 30), "",
+                                     "", Text(item.category.value, style="dim")]))
+                else:
+                    k = item.candidate_id
+                    self._rows[k] = (section, item)
+                    rows.append((k, self._candidate_row(section, item)))
+        first = self._first_load and bool(plan.ambiguous) and prefer is None
+        self._first_load = False
+        if first:
+            prefer = plan.ambiguous[0].candidate_id  # start where a person is needed
+        self.table.rebuild(rows, prefer=prefer)
+        if first:
+            # ...with the section's header in view (moving the cursor alone would scroll it just out of sight)
+            self.table.scroll_to(y=self.table.get_row_index("§ambiguous"), animate=False, immediate=True)
+        self.table.loading = False
+        empty = not rows
+        self.query_one("#tier-body").display = not empty
+        self.query_one("#tier-summary").display = not empty or bool(view.review_path or view.review_error)
+        self.query_one("#tier-empty").display = empty
+        self._show_summary()
+        self._show_detail()
+        self.refresh_bindings()
+
+    def _candidate_row(self, section: str, c: Candidate) -> list:
+        if section == "ambiguous":
+            mark = Text("✓", style="bold green") if c.candidate_id in self.accepted else Text("·", style="dim")
+        else:
+            mark = Text("→", style="cyan") if section == "automatic" else Text("=", style="dim green")
+        if section == "protected":
+            why = c.reason
+        else:
+            why = "old superseded" if "superseded" in c.reason else f"old {c.category}"
+        return [mark, _clip(c.title, 30), Text(_age(c.age_days), justify="right"),
+                Text(_short_bytes(c.excerpt_bytes), justify="right"),
+                Text(_clip(why, 22), style="dim")]
+
+    def _show_summary(self) -> None:
+        view = self.view
+        if view is None:
+            return
+        plan = view.plan
+        acc_bytes = sum(c.excerpt_bytes for c in plan.ambiguous if c.candidate_id in self.accepted)
+        line = Text()
+        line.append("automatic ", style="dim")
+        line.append(f"{len(plan.automatic)}", style=SECTION_STYLE["automatic"])
+        line.append(f" · {_short_bytes(plan.projected_bytes_removed)}", style="dim")
+        line.append(" │ ambiguous ", style="dim")
+        line.append(f"{len(plan.ambiguous)}", style=SECTION_STYLE["ambiguous"])
+        line.append(f" · ✓{len(self.accepted)}", style="bold green" if self.accepted else "dim")
+        line.append(f" · {_short_bytes(acc_bytes)}", style="dim")
+        line.append(" │ protected ", style="dim")
+        line.append(f"{len(plan.protected)}", style=SECTION_STYLE["protected"])
+        line.append(f" │ unchanged {plan.unchanged_count} │ ", style="dim")
+        if view.review_error:
+            line.append(f"review unreadable: {view.review_error}", style="bold red")
+        elif view.review_path:
+            line.append("pending ", style="dim")
+            line.append(view.review_path, style="bold")
+            line.append(f" ({len(view.review.candidates) if view.review else 0} ids) · a applies", style="dim")
+        else:
+            line.append("no review pending · c commits the plan", style="dim")
+        self.query_one("#tier-summary", Static).update(line)
+        self.table.border_title = f"Tier plan · {plan.now:%Y-%m-%d %H:%M}"
+
+    @property
+    def current(self) -> tuple[str, Any] | None:
+        key = self.table.current_key
+        return self._rows.get(key) if key else None
+
+    def _show_detail(self) -> None:
+        cur = self.current
+        box = self.query_one("#tier-detail")
+        out = self.query_one("#tier-record", Static)
+        if cur is None:
+            out.update("")
+            return
+        section, item = cur
+        if item is None:
+            box.border_title = SECTION_LABEL[section]
+            out.update(Text(SECTION_HELP[section], style="italic"))
+            return
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(style="dim", no_wrap=True)
+        grid.add_column(overflow="fold")
+        if section == "cold":
+            e: Entry = item
+            box.border_title = "cold record"
+            grid.add_row("memory", e.memory_id)
+            grid.add_row("category", e.category.value)
+            grid.add_row("status", e.status.value)
+            grid.add_row("changed", f"{e.updated_at:%Y-%m-%d %H:%M}")
+            grid.add_row("accessed", f"{e.last_accessed_at:%Y-%m-%d}")
+            out.update(Group(Text(e.title, style="bold"), Text(""), grid, Text(""),
+                             Text("w restores it to warm (a receipt; u undoes)", style="dim")))
+            return
+        c: Candidate = item
+        box.border_title = f"{section} · {c.candidate_id}"
+        grid.add_row("memory", c.memory_id)
+        grid.add_row("path", c.path)
+        grid.add_row("category", c.category)
+        grid.add_row("age", f"{_age(c.age_days)} since last access")
+        grid.add_row("excerpt", human_bytes(c.excerpt_bytes))
+        grid.add_row("action", "keep" if section == "protected" else "→ cold")
+        if section == "ambiguous":
+            in_review = bool(self.view and self.view.review and any(
+                r.candidate_id == c.candidate_id for r in self.view.review.candidates))
+            grid.add_row("review", "in the pending review" if in_review else Text("not in a review yet (c)", style="yellow"))
+            grid.add_row("accepted", Text("✓ yes", style="bold green") if c.candidate_id in self.accepted else "no")
+        reasons = Text("\n".join(f"• {r}" for r in c.reasons))
+        out.update(Group(Text(c.title, style="bold"), Text(""), grid, Text(""), Text("reasons", style="dim"), reasons))
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._show_detail()
+        self.refresh_bindings()  # space / w apply to some sections only
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        cur = self.current
+        if action == "toggle":
+            return True if cur and cur[0] == "ambiguous" and cur[1] is not None else None
+        if action == "restore":
+            return True if cur and cur[0] == "cold" and cur[1] is not None else None
+        if action == "apply":
+            return True if self.view and self.view.review_path else None
+        if action == "commit":
+            return True if self.view and not self.view.review_path and (
+                self.view.plan.automatic or self.view.plan.ambiguous) else None
+        return True
+
+    # ------------------------------------------------------------------------------------------------ decisions
+
+    def action_toggle(self) -> None:
+        cur = self.current
+        if not cur or cur[0] != "ambiguous" or cur[1] is None:
+            self.notify("Only ambiguous candidates are toggled; automatic ones go with the plan.", severity="warning")
+            return
+        c: Candidate = cur[1]
+        if c.candidate_id in self.accepted:
+            self.accepted.discard(c.candidate_id)
+        else:
+            self.accepted.add(c.candidate_id)
+        self.table.update_cell(c.candidate_id, "✓", self._candidate_row("ambiguous", c)[0])
+        self._show_summary()
+        self._show_detail()
+
+    def action_commit(self) -> None:
+        view = self.view
+        if view is None:
+            return
+        if view.review_path:
+            self.notify(f"{view.review_path} is still pending: apply it (a) before committing a new plan.",
+                        title="Review pending", severity="warning")
+            return
+        try:
+            receipt = self.engine.commit_tiers(now=self.now(), actor=self.actor)
+        except BadInput as exc:
+            self.notify(str(exc), title="Tiers", severity="error", markup=False)
+            return
+        d = receipt.details
+        summary = f"plan committed · {len(d.get('automatic') or [])} automatic → cold"
+        summary += f" · review {d['review']} ({d.get('ambiguous_count', 0)} ids)" if d.get("review") else " · no review needed"
+        self._decide(receipt, summary)
+
+    def _apply_summary(self, review_path: str, review: Review) -> ApplySummary:
+        plan = self.view.plan
+        by_id = {c.candidate_id: c for c in plan.ambiguous}
+        review_ids = [r.candidate_id for r in review.candidates]
+        accepted = [cid for cid in review_ids if cid in self.accepted]
+        titles = {r.candidate_id: (by_id[r.candidate_id].title if r.candidate_id in by_id else r.path)
+                  for r in review.candidates}
+        return ApplySummary(
+            review=review_path,
+            accepted=[(cid, titles[cid]) for cid in accepted],
+            rejected_count=len(review_ids) - len(accepted),
+            accepted_bytes=sum(by_id[cid].excerpt_bytes for cid in accepted if cid in by_id),
+            automatic_count=len(plan.automatic),
+            automatic_bytes=plan.projected_bytes_removed,
+            not_in_review=sorted(self.accepted - set(review_ids)),
+        )
+
+    def action_apply(self) -> None:
+        if self.view is None:
+            return
+        reviews = self.engine.pending_reviews()
+        if not reviews:
+            self.notify("No review is pending: c commits the plan and writes one.", title="Nothing to apply",
+                        severity="warning")
+            return
+        try:
+            review_path, review = self.engine.read_review(reviews[-1])
+        except BadInput as exc:
+            self.notify(str(exc), title="Review unreadable", severity="error", markup=False)
+            return
+        summary = self._apply_summary(review_path, review)
+        ids = [cid for cid, _ in summary.accepted]
+
+        def done(confirmed: bool | None) -> None:
+            if confirmed:
+                self._apply(review_path, ids)
+
+        self.app.push_screen(ConfirmModal("Apply tier review?", apply_summary_renderable(summary),
+                                          confirm_label="Apply"), done)
+
+    def _apply(self, review_path: str, ids: list[str]) -> None:
+        try:
+            receipt = self.engine.apply_tiers(review_path, ids, now=self.now(), actor=self.actor)
+        except BadInput as exc:
+            self.notify(str(exc), title="Tiers", severity="error", markup=False)
+            return
+        d = receipt.details
+        if receipt.ok:
+            self._decide(receipt, f"{review_path} applied · {len(d.get('accepted_ids') or [])} → cold · "
+                                  f"{len(d.get('rejected_ids') or [])} unchanged · moved to {d.get('moved_to')}")
+            self.accepted -= set(d.get("accepted_ids") or [])
+            return
+        if d.get("reason") == "stale_pages":
+            stale = list(d.get("stale_ids") or [])
+            paths = list(d.get("stale_paths") or [])
+            self.accepted -= set(stale)  # nothing was written; untick them so the rest can be applied
+            listing = "\n".join(f"• {cid}  {p}" for cid, p in zip(stale, paths, strict=False))
+            self.notify(f"Nothing was written: {len(stale)} accepted page(s) changed since the plan:\n{listing}\n"
+                        "They are unticked now: apply again for the rest; they return in the next review (c).",
+                        title="Stale pages — refused", severity="error", timeout=15, markup=False)
+            self._decide(receipt, f"nothing written · stale {', '.join(stale)}")
+        else:
+            errors = d.get("errors") or []
+            self.notify("\n".join(str(e) for e in errors[:6]) or str(d.get("reason")), title="Review refused",
+                        severity="error", timeout=15, markup=False)
+            self._decide(receipt, f"refused: {d.get('reason')}")
+
+    def action_restore(self) -> None:
+        cur = self.current
+        if not cur or cur[0] != "cold" or cur[1] is None:
+            self.notify("w restores a cold record: pick one in the COLD section.", severity="warning")
+            return
+        e: Entry = cur[1]
+        try:
+            receipt = self.engine.restore_tier(e.memory_id, now=self.now(), actor=self.actor)
+        except BadInput as exc:
+            self.notify(str(exc), title="Tiers", severity="error", markup=False)
+            return
+        self._decide(receipt, f"{e.memory_id} restored to warm")
+
+    def action_replan(self) -> None:
+        self.refresh_data()
+
+    def _decide(self, receipt: Receipt, summary: str) -> None:
+        self.decided(receipt)
+        self.query_one(DecisionLine).show_receipt(receipt, summary)
+        self.refresh_data()
+
+    def action_undo(self) -> None:
+        receipt = self.mk.undo_last(self.PANE_ID)
+        if receipt is None:
+            return  # the app says there is nothing to undo
+        restored = receipt.details.get("restored") or []
+        self.query_one(DecisionLine).show_receipt(
+            receipt, f"undo {receipt.details.get('action', '')} · {len(restored)} tier(s) restored")
+        self.refresh_data()

@@ -1,0 +1,63 @@
+"""Compact renderings shared by panes: a record's metadata grid and trust-zone colours."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from memkeeper.core import Entry
+
+# Colours name the zone everywhere it appears (results, metadata, zone strip) so a leak stands out.
+ZONE_STYLES: dict[str, str] = {
+    "private_self": "magenta",
+    "trusted_collaborator": "cyan",
+    "outside_contact": "yellow",
+    "paid_public": "green",
+}
+SENSITIVITY_STYLES: dict[str, str] = {"do_not_export": "bold red", "public_safe": "green", "normal": ""}
+STATUS_STYLES: dict[str, str] = {"active": "green", "archived": "dim", "superseded": "yellow", "denied": "red"}
+
+
+def short_time(value: datetime | None) -> str:
+    return value.strftime("%Y-%m-%d %H:%M") if value else "—"
+
+
+def entry_meta_table(entry: Entry) -> Group:
+    """zone, sensitivity, status, tier, confidence, strength, reinforcement, evidence, source, verified, dates —
+    three key/value pairs per row so the whole record fits in five lines."""
+    grid = Table.grid(padding=(0, 1), expand=True)
+    for _ in range(3):
+        grid.add_column(style="dim", no_wrap=True)
+        grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+
+    def v(text: str, style: str = "") -> Text:
+        return Text(text, style=style)
+
+    zone = entry.trust_zone.value
+    sens = entry.sensitivity_tier.value
+    status = entry.status.value
+    verified = f"{entry.verified.by} {short_time(entry.verified.at)}" if entry.verified else "no"
+    source = entry.source_type.value + (f" · {entry.source_ref}" if entry.source_ref else "")
+    grid.add_row("zone", v(zone, ZONE_STYLES.get(zone, "")), "sensitivity", v(sens, SENSITIVITY_STYLES.get(sens, "")),
+                 "status", v(status, STATUS_STYLES.get(status, "")))
+    grid.add_row("tier", v(entry.tier.value, "cyan" if entry.tier.value == "cold" else ""),
+                 "confidence", v(f"{entry.confidence:.2f}"), "strength", v(f"{entry.strength:.2f}"))
+    grid.add_row("reinforced", v(str(entry.reinforcement)), "evidence", v(entry.evidence_grade.value),
+                 "verified", v(verified, "green" if entry.verified else "dim"))
+    # Free-width lines below the grid: dates, source refs and ids are too long for a grid cell.
+    dates = Text.assemble(("created ", "dim"), short_time(entry.created_at), ("  updated ", "dim"),
+                          short_time(entry.updated_at), ("  accessed ", "dim"), short_time(entry.last_accessed_at))
+    if entry.expires_at:
+        dates.append_text(Text.assemble(("  expires ", "dim"), (short_time(entry.expires_at), "yellow")))
+    source_line = Text.assemble(("source ", "dim"), source, ("  ", ""), (entry.memory_id, "dim"))
+    lines: list[Text | Table] = [grid, dates, source_line]
+    if entry.superseded_by:
+        lines.append(Text.assemble(("superseded by ", "dim"), (entry.superseded_by, "yellow")))
+    for line in lines[1:]:
+        if isinstance(line, Text):
+            line.no_wrap = True
+            line.overflow = "ellipsis"
+    return Group(*lines)

@@ -1,0 +1,92 @@
+"""What the queue panes put in the app's generic dialogs (`screens/modals.py`): parsing a snooze date, and the
+body of the tier-apply confirmation."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+
+def parse_until(text: str, now: datetime) -> datetime:
+    """A snooze end from what the person typed: `YYYY-MM-DD` (at the current time of day, so the default "+7 days"
+    is exactly a week), a full ISO time, or a number of days (`7`, `7d`, `+7d`). Raises ValueError."""
+    raw = text.strip()
+    m = re.fullmatch(r"\+?(\d{1,4})\s*d?", raw)
+    if m:
+        return now + timedelta(days=int(m.group(1)))
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", raw):
+        day = date.fromisoformat(raw)
+        return datetime.combine(day, now.timetz()).astimezone(UTC)
+    value = datetime.fromisoformat(raw[:-1] + "+00:00" if raw.endswith("Z") else raw)
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def snooze_error(text: str, now: datetime) -> str | None:
+    """Why `text` is not a usable snooze end (for the input dialog's validation), or None."""
+    try:
+        until = parse_until(text, now)
+    except ValueError:
+        return f"Not a date: {text!r} (YYYY-MM-DD, an ISO time, or 7d)"
+    if until <= now:
+        return "Pick a time after now."
+    return None
+
+
+def human_bytes(n: int) -> str:
+    if n < 1024:
+        return f"{n} B"
+    if n < 1024 * 1024:
+        return f"{n / 1024:.1f} KB"
+    return f"{n / (1024 * 1024):.1f} MB"
+
+
+@dataclass
+class ApplySummary:
+    """What applying a tier review will do, as the confirmation shows it."""
+
+    review: str
+    accepted: list[tuple[str, str]]  # (candidate id, title)
+    rejected_count: int
+    accepted_bytes: int
+    automatic_count: int
+    automatic_bytes: int
+    not_in_review: list[str] = field(default_factory=list)
+
+    @property
+    def total_bytes(self) -> int:
+        return self.accepted_bytes + self.automatic_bytes
+
+
+def apply_summary_renderable(s: ApplySummary) -> Group:
+    """The body of the apply confirmation: what goes cold, what stays, projected bytes, and the guarantee."""
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold", justify="right", no_wrap=True)
+    grid.add_column()
+    grid.add_row("review", s.review)
+    grid.add_row("accept → cold", Text(f"{len(s.accepted)} id{'s' if len(s.accepted) != 1 else ''}", style="bold green"))
+    grid.add_row("stay unchanged", f"{s.rejected_count} id{'s' if s.rejected_count != 1 else ''}")
+    if s.automatic_count:
+        grid.add_row("automatic", f"{s.automatic_count} not yet committed")
+    grid.add_row("projected bytes", Text.assemble(
+        (human_bytes(s.total_bytes), "bold"),
+        (f"  = {human_bytes(s.accepted_bytes)} accepted + {human_bytes(s.automatic_bytes)} automatic", "dim")))
+    ids = Text()
+    for cid, title in s.accepted[:8]:
+        ids.append(f"  ✓ {cid}  ", style="green")
+        ids.append(f"{title}\n")
+    if len(s.accepted) > 8:
+        ids.append(f"  … and {len(s.accepted) - 8} more\n", style="dim")
+    if not s.accepted:
+        ids.append("No id accepted: every candidate stays unchanged and the review is closed.\n", style="italic")
+    if s.not_in_review:
+        ids.append(f"⚠ {len(s.not_in_review)} toggled id(s) are not in this review and are left out: "
+                   f"{', '.join(s.not_in_review[:4])}\n", style="yellow")
+    ids.rstrip()
+    note = Text("Every accepted page is hash-checked first: if any changed since the plan, nothing is written. "
+                "Cold is reversible (w restores).", style="dim")
+    return Group(grid, Text(""), ids, Text(""), note)

@@ -1,0 +1,73 @@
+"""The two sides of a conflict, side by side, with provenance and the words that differ highlighted."""
+
+from __future__ import annotations
+
+from difflib import SequenceMatcher
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.widgets import Static
+
+DIFF_STYLE = {"existing": "bold #e8a33d", "incoming": "bold #3dbde8"}
+
+
+def word_diff(a: str, b: str) -> tuple[Text, Text]:
+    """Both texts with the words that differ from the other side emphasised (a word-level diff, like lazygit's)."""
+    wa, wb = a.split(), b.split()
+    ta, tb = Text(), Text()
+    for op, i1, i2, j1, j2 in SequenceMatcher(None, wa, wb, autojunk=False).get_opcodes():
+        same = op == "equal"
+        if i2 > i1:
+            ta.append(" ".join(wa[i1:i2]) + " ", style="" if same else DIFF_STYLE["existing"])
+        if j2 > j1:
+            tb.append(" ".join(wb[j1:j2]) + " ", style="" if same else DIFF_STYLE["incoming"])
+    ta.rstrip()
+    tb.rstrip()
+    return ta, tb
+
+
+def _short_time(value: Any) -> str:
+    text = str(value or "")
+    return text[:16].replace("T", " ") if len(text) >= 16 else text or "—"
+
+
+def provenance_grid(side: dict[str, Any]) -> Table:
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(style="dim", no_wrap=True, min_width=10)
+    grid.add_column(overflow="fold")
+    grade = str(side.get("evidence_grade") or "—")
+    grade_style = {"high": "bold green", "medium": "yellow", "low": "red"}.get(grade, "")
+    conf = side.get("confidence")
+    grid.add_row("source", Text(str(side.get("source_ref") or "(none)"), style="underline" if side.get("source_ref") else "dim"))
+    grid.add_row("type", str(side.get("source_type") or "—"))
+    grid.add_row("actor", str(side.get("actor") or "—"))
+    grid.add_row("at", _short_time(side.get("at")))
+    grid.add_row("evidence", Text(grade, style=grade_style))
+    grid.add_row("confidence", f"{float(conf):.2f}" if isinstance(conf, (int, float)) else "—")
+    grid.add_row("category", str(side.get("category") or "—"))
+    return grid
+
+
+class ConflictSide(Static):
+    """One side of a conflict: the statement (differences emphasised) over its provenance."""
+
+    DEFAULT_CSS = """
+    ConflictSide {
+        width: 1fr;
+        height: 1fr;
+        border: round $panel-lighten-2;
+        border-title-style: bold;
+        padding: 0 1;
+        overflow-y: auto;
+    }
+    ConflictSide.-existing { border-title-color: #e8a33d; }
+    ConflictSide.-incoming { border-title-color: #3dbde8; }
+    """
+
+    def show_side(self, side: dict[str, Any], text: Text, where: str) -> None:
+        body = Text()
+        body.append_text(text)
+        footer = Text(where, style="dim italic")
+        self.update(Group(body, Text(""), provenance_grid(side), Text(""), footer))

@@ -1,0 +1,86 @@
+"""A row-cursor `DataTable` for the curation queues: rebuilt wholesale from (key, cells), cursor kept by key.
+
+Queues are re-read from the engine after every decision and whenever an agent writes from another process. A
+rebuild (`clear()` + one `add_row` per item) is cheap at thousands of rows; keeping the cursor by key means the
+person's place survives a refresh, and when the selected item left the queue (it was just decided) the cursor stays
+at the same position, which is the next item — the lazygit/Anki rhythm of "decide, decide, decide".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from rich.text import Text
+from textual.coordinate import Coordinate
+from textual.widgets import DataTable
+from textual.widgets.data_table import RowDoesNotExist
+
+Cells = Sequence[str | Text]
+
+
+class QueueTable(DataTable):
+    """`DataTable(cursor_type="row")` with `rebuild()` that keeps the cursor by row key."""
+
+    DEFAULT_CSS = """
+    QueueTable {
+        height: 1fr;
+        border: round $panel-lighten-2;
+        border-title-color: $text-muted;
+        background: $surface;
+        scrollbar-size-vertical: 1;
+    }
+    QueueTable:focus {
+        border: round $accent;
+        border-title-color: $accent;
+        border-title-style: bold;
+        background-tint: initial;
+    }
+    QueueTable > .datatable--header {
+        color: $text-muted;
+        text-style: bold;
+        background: $surface;
+    }
+    """
+
+    def __init__(self, *columns: tuple[str, int | None], id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(cursor_type="row", zebra_stripes=False, id=id, classes=classes)
+        for label, width in columns:
+            self.add_column(label, width=width, key=label.strip().lower() or f"col{len(self.columns)}")
+
+    @property
+    def current_key(self) -> str | None:
+        """The key of the row under the cursor, or None when the table is empty."""
+        if self.row_count == 0:
+            return None
+        try:
+            return self.coordinate_to_cell_key(Coordinate(self.cursor_row, 0)).row_key.value
+        except Exception:  # the cursor can briefly point past the end during a rebuild
+            return None
+
+    def rebuild(self, rows: Iterable[tuple[str, Cells]], *, prefer: str | None = None) -> None:
+        """Replace every row. The cursor goes to `prefer` if given and present, else stays on the same key, else
+        stays at the same position (clamped)."""
+        keep = self.current_key
+        index = self.cursor_row
+        self.clear()
+        for key, cells in rows:
+            self.add_row(*cells, key=key)
+        if self.row_count == 0:
+            return
+        target = min(max(index, 0), self.row_count - 1)
+        for key in (prefer, keep):
+            if key is None:
+                continue
+            try:
+                target = self.get_row_index(key)
+                break
+            except RowDoesNotExist:
+                continue
+        self.move_cursor(row=target, animate=False, scroll=True)
+
+    def select_key(self, key: str) -> bool:
+        try:
+            self.move_cursor(row=self.get_row_index(key), animate=False, scroll=True)
+        except RowDoesNotExist:
+            return False
+        return True
