@@ -9,6 +9,7 @@ from typing import Any
 
 from .conflicts import ConflictQueue
 from .engine import BadInput, BaseEngine, validate_actor
+from .index import BadPage
 from .models import Receipt, utc
 from .quiz_queue import QuizQueue
 from .receipts import make_receipt, parse_log_row, verify_receipt
@@ -68,6 +69,48 @@ class Engine(ConflictQueue, VerificationQueue, QuizQueue, TierQueue, BaseEngine)
             plan = self.plan_tiers(now=now)
             out["tier_candidates"] = len(plan.automatic) + len(plan.ambiguous)
         return out
+
+    # ---------------------------------------------------------------------------------------------- reading (the desk)
+
+    def read_view(self, rel: str) -> str:
+        """The text of a wiki file (hot.md, index pages, entries, ledgers), confined to the root. BadInput when the
+        path escapes or the file cannot be read."""
+        path = self.path(rel)
+        try:
+            return path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise BadInput(f"{rel} does not exist") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise BadInput(f"{rel}: {getattr(exc, 'strerror', None) or exc}") from None
+
+    def category_counts(self) -> list[tuple[str, int, int]]:
+        """(category, active, total) for every category that has records, by name."""
+        rows = self.index.query(
+            "SELECT category, sum(status='active') AS active, count(*) AS total FROM records "
+            "GROUP BY category ORDER BY category"
+        )
+        return [(r["category"], int(r["active"] or 0), int(r["total"])) for r in rows]
+
+    def category_entries(self, category: str, *, offset: int = 0, limit: int = 200) -> tuple[int, list[dict[str, str]]]:
+        """(total, a page of {memory_id, title, status, tier}) for a category: active first, then by title."""
+        total = int(self.index.scalar("SELECT count(*) FROM records WHERE category=?", (category,)) or 0)
+        rows = self.index.query(
+            "SELECT memory_id, title, status, tier FROM records WHERE category=? "
+            "ORDER BY status<>'active', title COLLATE NOCASE, memory_id LIMIT ? OFFSET ?",
+            (category, limit, offset),
+        )
+        return total, [dict(r) for r in rows]
+
+    def memory_id_at(self, page: str) -> str | None:
+        """The memory id of an entry page path, if it is indexed."""
+        return self.index.scalar("SELECT memory_id FROM records WHERE path=?", (page,))
+
+    def bad_pages(self) -> list[BadPage]:
+        """Pages skipped because they could not be read as records (file and one-line reason)."""
+        return self.index.bad_pages()
+
+    def category_of(self, memory_id: str) -> str | None:
+        return self.index.scalar("SELECT category FROM records WHERE memory_id=?", (memory_id,))
 
     # ---------------------------------------------------------------------------------------------- undo
 

@@ -83,27 +83,30 @@ def _enum(enum_cls, value, reason: str):
 class BaseEngine:
     """One wiki root. Open with `Engine.open(root)`; `Engine.init(root)` creates the layout."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, sync: bool = True) -> None:
         self.root = Path(os.path.realpath(root))
         self.lock = FileLock(str(self.root / ".memkeeper" / "write.lock"), timeout=30)
         self.index = Index(self.root)
         self._log_sig: tuple[int, int] | None = None
         self._category_patches: dict[str, tuple[set[str], dict[str, tuple[str, str, str, str]]]] = {}
-        self._views_dirty = False
         self._conflict_cache: dict[str, tuple[tuple[int, int], Any]] = {}
-        self.sync()
+        self.synced = False
+        if sync:
+            self.sync()
 
     # ---------------------------------------------------------------------------------------------------- lifecycle
 
     @classmethod
-    def open(cls, root: str | os.PathLike[str]) -> BaseEngine:
+    def open(cls, root: str | os.PathLike[str], *, sync: bool = True) -> BaseEngine:
+        """Open an existing wiki. With sync=False the derived index is brought up to date later, by `sync()` (the
+        desk does it in a worker with progress, so a big wiki never blocks start-up)."""
         path = Path(root)
         if not path.exists():
             raise BadInput(f"wiki root {os.fspath(root)!r} does not exist (run `memkeeper init` first)")
         if not path.is_dir():
             raise BadInput(f"wiki root {os.fspath(root)!r} is not a directory")
         (path / ".memkeeper").mkdir(exist_ok=True)
-        return cls(path)
+        return cls(path, sync=sync)
 
     @classmethod
     def init(cls, root: str | os.PathLike[str], now: datetime) -> BaseEngine:
@@ -130,6 +133,7 @@ class BaseEngine:
         """Refresh the derived index from the Markdown (cheap when nothing changed)."""
         counts = self.index.sync(progress)
         self._log_sig = self._sig(self.root / "log.md")
+        self.synced = True
         return counts
 
     def _sig(self, path: Path) -> tuple[int, int] | None:

@@ -312,13 +312,15 @@ class MemkeeperApp(App[int]):
             shown = self.keymap.errors[:6]
             more = f"\n… and {len(self.keymap.errors) - 6} more" if len(self.keymap.errors) > 6 else ""
             self.notify("\n".join(shown) + more, title="Keymap problems", severity="warning", timeout=12, markup=False)
-        bad = self.engine.index.bad_pages()
+        bad = self.engine.bad_pages()
         if bad:
             lines = [f"{b.path}: {b.error}" for b in bad[:4]]
             more = f"\n… and {len(bad) - 4} more (memkeeper check)" if len(bad) > 4 else ""
             self.notify("\n".join(lines) + more, title=f"{len(bad)} page(s) skipped", severity="warning",
                         timeout=12, markup=False)
         self.switch_mode("browse")
+        if not self.engine.synced:
+            self._sync_worker(())
         self.refresh_counts()
         if self.watch_enabled:
             self.watch_wiki()
@@ -492,15 +494,16 @@ def _rel(root: Path, path: str) -> str:
         return path
 
 
-def run_app(root: Path | str, *, actor: str, keymap: str | None = None, now: Clock | datetime | None = None) -> int:
+def run_app(root: Path | str, *, actor: str, keymap: str | None = None, now: Clock | datetime | None = None,
+            person: str | None = None) -> int:
     """Open the engine and run the desk. 0 on a normal exit; 2 (one line on stderr) for a bad root/actor/keymap."""
     try:
-        engine = Engine.open(root)
+        engine = Engine.open(root, sync=False)  # the first sync runs in a worker, with progress in the header
     except BadInput as exc:
         print(f"memkeeper: {exc}", file=sys.stderr)
         return 2
     try:
-        app = MemkeeperApp(root, actor=actor, keymap=keymap, now=now, engine=engine)
+        app = MemkeeperApp(root, actor=actor, keymap=keymap, now=now, engine=engine, person=person)
     except (BadInput, KeymapError) as exc:
         engine.close()
         print(f"memkeeper: {exc}", file=sys.stderr)

@@ -175,12 +175,12 @@ def run(argv: list[str]) -> int:
         build_demo(Path(args.dir), now=now, records=args.records)
         if args.no_tui:
             eng = Engine.open(args.dir)
-            print((Path(args.dir) / "hot.md").read_text(encoding="utf-8"))
+            print(eng.read_view("hot.md"))
             r = eng.retrieve("deploy", zone="trusted_collaborator", now=now, record_access=False)
             for res in r.details["results"][:5]:
                 print(f"{res['score']:.3f}  {res['title']}  ({res['page']})")
             return 0
-        return _tui(Path(args.dir), args)
+        return _tui(Path(args.dir), args, person="demo")  # the demo's quiz history belongs to "demo"
     if cmd == "init":
         eng = Engine.init(root, now=now)
         _emit(args, {"root": str(eng.root), "status": "ok"}, f"initialised {eng.root}")
@@ -195,10 +195,11 @@ def run(argv: list[str]) -> int:
         eng.close()
 
 
-def _tui(root: Path, args) -> int:
+def _tui(root: Path, args, person: str | None = None) -> int:
     from memkeeper.tui.app import run_app
 
-    return run_app(root, actor=args.actor or default_human(), keymap=args.keymap, now=parse_iso(args.now) if args.now else None)
+    now = parse_iso(args.now) if args.now else None
+    return run_app(root, actor=args.actor or default_human(), keymap=args.keymap, now=now, person=person)
 
 
 def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:

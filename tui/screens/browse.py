@@ -168,7 +168,7 @@ class BrowseScreen(PaneScreen):
             scroll.scroll_home(animate=False)
 
     def show_entry_in_tree(self, memory_id: str) -> None:
-        category = self.engine.index.scalar("SELECT category FROM records WHERE memory_id=?", (memory_id,))
+        category = self.engine.category_of(memory_id)
         if category:
             self.tree.reveal_entry(memory_id, category)
 
@@ -215,7 +215,7 @@ class BrowseScreen(PaneScreen):
                 self.app.open_url(event.href)
             return
         if target.startswith("entries/"):
-            memory_id = self.engine.index.scalar("SELECT memory_id FROM records WHERE path=?", (target,))
+            memory_id = self.engine.memory_id_at(target)
             if memory_id is None:
                 self.notify(f"{target} is not in the index.", severity="warning")
                 return

@@ -170,15 +170,7 @@ class TiersScreen(PaneScreen):
         self.notify(f"{type(exc).__name__}: {exc}", title="Tier plan failed", severity="error", markup=False)
 
     def _cold_records(self) -> list[Entry]:
-        # The engine has no public listing of cold records yet; read them from its index the way its own
-        # queue listings do (pending_verifications, denied_records). Prefer the engine API once it exists.
-        listing = getattr(self.engine, "cold_records", None)
-        if callable(listing):
-            return list(listing())
-        rows = self.engine.index.query(
-            "SELECT data FROM records WHERE tier='cold' AND status IN ('active', 'superseded') "
-            "ORDER BY updated_at DESC, memory_id")
-        return [self.engine.index.entry(r) for r in rows]
+        return self.engine.cold_records()
 
     def _show_plan(self, view: PlanView, prefer: str | None) -> None:
         self.view = view

@@ -45,11 +45,7 @@ class IndexTree(Tree[NodeRef]):
 
     def category_counts(self) -> list[tuple[str, int, int]]:
         """(category, active, total) for every category with records."""
-        rows = self.engine.index.query(
-            "SELECT category, sum(status='active') AS active, count(*) AS total FROM records "
-            "GROUP BY category ORDER BY category"
-        )
-        return [(r["category"], int(r["active"] or 0), int(r["total"])) for r in rows]
+        return self.engine.category_counts()
 
     def build(self) -> None:
         """(Re)build the top level from the index. Loaded categories keep their loaded entries."""
@@ -89,12 +85,7 @@ class IndexTree(Tree[NodeRef]):
     def _load_entries(self, node: TreeNode[NodeRef], offset: int, limit: int | None = None) -> None:
         category = node.data.value if node.data else ""
         limit = limit or self.page_size
-        total = int(self.engine.index.scalar("SELECT count(*) FROM records WHERE category=?", (category,)) or 0)
-        rows = self.engine.index.query(
-            "SELECT memory_id, title, status, tier FROM records WHERE category=? "
-            "ORDER BY status<>'active', title COLLATE NOCASE, memory_id LIMIT ? OFFSET ?",
-            (category, limit, offset),
-        )
+        total, rows = self.engine.category_entries(category, offset=offset, limit=limit)
         for row in rows:
             node.add_leaf(self._entry_label(row["title"], row["status"], row["tier"]), NodeRef("entry", row["memory_id"]))
         loaded = offset + len(rows)

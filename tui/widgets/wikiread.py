@@ -1,8 +1,7 @@
 """Read-only access to the generated Markdown views (hot.md, index.md, index/<category>.md, entry pages).
 
-The TUI never writes wiki files; it reads through `engine.path(rel)`, which confines every path to the wiki root
-(`..`, absolute paths and escaping symlinks raise BadInput). This is a stand-in for an engine method
-`Engine.read_view(rel) -> str` that the engine does not have yet.
+The TUI never touches wiki files itself: it reads through `Engine.read_view(rel)`, which confines every path to the
+wiki root (`..`, absolute paths and escaping symlinks raise BadInput).
 """
 
 from __future__ import annotations
@@ -11,19 +10,13 @@ import posixpath
 from typing import Any
 from urllib.parse import urlsplit
 
-from memkeeper.core import BadInput, Engine
+from memkeeper.core import Engine
 from memkeeper.core.pages import PageError, split_frontmatter
 
 
 def read_view(engine: Engine, rel: str) -> str:
-    """The text of a wiki file, confined to the root. Raises BadInput for escapes and unreadable files."""
-    path = engine.path(rel)
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise BadInput(f"{rel} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput(f"{rel}: {getattr(exc, 'strerror', None) or exc}") from None
+    """The text of a wiki file through the engine (confined to the root; BadInput for escapes and unreadable files)."""
+    return engine.read_view(rel)
 
 
 def split_page(text: str) -> tuple[dict[str, Any] | None, str]:
