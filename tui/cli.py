@@ -7,6 +7,7 @@ operation (one-line reason on stderr), 1 an internal failure.
 from __future__ import annotations
 
 import argparse
+import getpass
 import json
 import os
 import sys
@@ -131,7 +132,10 @@ def _root(args) -> Path:
 
 
 def default_human() -> str:
-    login = os.environ.get("USER") or os.environ.get("LOGNAME") or "me"
+    try:
+        login = getpass.getuser()
+    except (KeyError, OSError):  # no login name and no passwd entry (some containers)
+        login = "me"
     return "human:" + "".join(ch if ch.isalnum() or ch in "._@-" else "-" for ch in login)[:64]
 
 

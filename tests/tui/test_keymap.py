@@ -39,6 +39,10 @@ PANE_DEFAULTS = {
 }
 
 
+# The one decision vim moves: k is "up" there, and a motion key must never resolve a conflict.
+VIM_DECISIONS = {"conflicts.keep": "K"}
+
+
 def write_user_keymap(text: str) -> Path:
     path = user_keymap_path()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -60,7 +64,8 @@ def test_presets_cover_every_id_and_nothing_unknown(preset: str) -> None:
     assert km.errors == []
     assert set(km.keys) >= known, f"{preset} lacks {sorted(known - set(km.keys))}"
     for binding_id, keys in PANE_DEFAULTS.items():
-        assert km.keys[binding_id] == keys, binding_id
+        want = VIM_DECISIONS.get(binding_id, keys) if preset == "vim" else keys
+        assert km.keys[binding_id] == want, binding_id
 
 
 def test_default_preset_matches_the_code_defaults() -> None:
@@ -73,12 +78,12 @@ def test_default_preset_matches_the_code_defaults() -> None:
         )
 
 
-def test_vim_preset_differs_only_in_navigation() -> None:
+def test_vim_preset_differs_only_in_navigation_and_keep() -> None:
     default = load_keymap("default", use_user_file=False).keys
     vim = load_keymap("vim", use_user_file=False).keys
     changed = {k for k in default if default[k] != vim[k]}
     assert changed == {"app.quit", "app.next_pane", "app.prev_pane", "app.cursor_down", "app.cursor_up",
-                       "app.cursor_top", "app.cursor_bottom", "browse.back"}
+                       "app.cursor_top", "app.cursor_bottom", "browse.back", "conflicts.keep"}
     assert set(default) == set(vim)
 
 
