@@ -104,26 +104,23 @@ def _line_key(line: str) -> tuple[str, str] | None:
 
 
 def patch_category(text: str, category: str, remove: set[str], add: list[tuple[str, str, str, str]]) -> str | None:
-    """Apply a few changes to an existing category page without querying the whole category.
+    """Apply a few changes to an existing category page without re-listing the category: lines are found by their
+    link and placed by binary search, so only O(log n) lines are parsed.
 
     Returns None when the page does not look like one we generated (the caller then regenerates it).
     """
     parts = text.split("\n")
     if len(parts) < 4 or parts[0] != f"# {category}":
         return None
-    lines = [ln for ln in parts[4:] if ln]
-    keys = []
-    for ln in lines:
-        k = _line_key(ln)
-        if k is None:
-            return None
-        keys.append(k)
-    kept = [(k, ln) for k, ln in zip(keys, lines, strict=True) if k[1] not in remove]
-    for title, page, status, zone in add:
-        k = category_key(title, page)
-        pos = bisect.bisect_left([x[0] for x in kept], k)
-        kept.insert(pos, (k, category_line(title, page, status, zone)))
-    return _category_page(category, [ln for _, ln in kept])
+    markers = tuple(f"](../{page})" for page in remove)
+    lines = [ln for ln in parts[4:] if ln and not (markers and any(m in ln for m in markers))]
+    try:
+        for title, page, status, zone in add:
+            pos = bisect.bisect_left(lines, category_key(title, page), key=_line_key)
+            lines.insert(pos, category_line(title, page, status, zone))
+    except TypeError:  # a line that is not ours (hand-edited page): regenerate instead
+        return None
+    return _category_page(category, lines)
 
 
 def render_schema() -> str:

@@ -91,6 +91,7 @@ class BaseEngine:
         self._category_patches: dict[str, tuple[set[str], dict[str, tuple[str, str, str, str]]]] = {}
         self._conflict_cache: dict[str, tuple[tuple[int, int], Any]] = {}
         self.synced = False
+        self._tallies: dict[str, int] | None = None
         if sync:
             self.sync()
 
@@ -132,6 +133,8 @@ class BaseEngine:
     def sync(self, progress=None) -> dict[str, int]:
         """Refresh the derived index from the Markdown (cheap when nothing changed)."""
         counts = self.index.sync(progress)
+        # Another process may have written (and updated the shared index.db itself): re-count on demand.
+        self._tallies = None
         self._log_sig = self._sig(self.root / "log.md")
         self.synced = True
         return counts
@@ -159,7 +162,9 @@ class BaseEngine:
         """Hold the cross-process write lock; resync first if another process wrote since we last looked."""
         with self.lock:
             if self._sig(self.root / "log.md") != self._log_sig:
+                # Someone else wrote since we last looked (the shared index.db may already hold their rows).
                 self.index.sync()
+                self._tallies = None
             yield
             self._log_sig = self._sig(self.root / "log.md")
 
@@ -182,9 +187,12 @@ class BaseEngine:
         entry.normalized_content_sha256 = content_sha256(entry.title, entry.content)
         text = render_entry(entry)
         target = self.path(page)
-        old = self.index.query("SELECT category FROM records WHERE path=?", (page,))
+        old = self.index.query(
+            "SELECT category, status, source_type, verified FROM records WHERE path=?", (page,)
+        )
         atomic_write(target, text)
         self.index.put(page, entry, text.encode("utf-8"))
+        self._count_change(old[0] if old else None, entry)
         # Remember how the category listings change, so refresh_views patches them instead of re-listing.
         if old:
             self._category_patches.setdefault(old[0][0], ({page}, {}))[0].add(page)
@@ -192,6 +200,32 @@ class BaseEngine:
         patch[0].add(page)
         patch[1][page] = (entry.title, page, entry.status.value, entry.trust_zone.value)
         return page
+
+    # Tallies that hot.md and index.md need after every write, kept current by save() so a write never re-counts
+    # the wiki. Any sync that finds outside changes drops them; they are re-counted once, on demand.
+    def tallies(self) -> dict[str, int]:
+        if self._tallies is None:
+            t = {f"cat:{r[0]}": r[1] for r in self.index.query(
+                "SELECT category, count(*) FROM records WHERE status='active' GROUP BY category")}
+            t["pending"] = int(self.index.scalar(
+                "SELECT count(*) FROM records WHERE status='active' AND source_type='agent_inferred' AND verified=0"
+            ) or 0)
+            self._tallies = t
+        return self._tallies
+
+    def _count_change(self, old, entry: Entry) -> None:
+        if self._tallies is None:
+            return
+        t = self._tallies
+        if old is not None:
+            if old["status"] == "active":
+                t[f"cat:{old['category']}"] = t.get(f"cat:{old['category']}", 0) - 1
+                if old["source_type"] == "agent_inferred" and not old["verified"]:
+                    t["pending"] -= 1
+        if entry.status is Status.active:
+            t[f"cat:{entry.category.value}"] = t.get(f"cat:{entry.category.value}", 0) + 1
+            if entry.source_type is SourceType.agent_inferred and entry.verified is None:
+                t["pending"] += 1
 
     def page_of(self, memory_id: str) -> str | None:
         return self.index.scalar("SELECT path FROM records WHERE memory_id=?", (memory_id,))
@@ -800,7 +834,7 @@ class BaseEngine:
                     continue
                 text = views.render_category(cat, [(r[0], r[1], r[2], r[3]) for r in rows])
             atomic_write(target, text)
-        counts = {r[0]: r[1] for r in self.index.query("SELECT category, count(*) FROM records WHERE status='active' GROUP BY category")}
+        counts = {k[4:]: v for k, v in self.tallies().items() if k.startswith("cat:") and v}
         archived = [(r[0], r[1]) for r in self.index.query("SELECT title, path FROM records WHERE status='archived' ORDER BY updated_at DESC, path LIMIT 50")]
         archived_total = int(self.index.scalar("SELECT count(*) FROM records WHERE status='archived'") or 0)
         atomic_write(self.root / "index.md", views.render_index(now, counts, archived, archived_total))

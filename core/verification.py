@@ -39,8 +39,7 @@ class VerificationQueue:
         return [self.index.entry(r) for r in self.index.query(sql)]
 
     def pending_count(self) -> int:
-        return int(self.index.scalar(
-            "SELECT count(*) FROM records WHERE status='active' AND source_type='agent_inferred' AND verified=0") or 0)
+        return self.tallies()["pending"]
 
     def denied_records(self) -> list[Entry]:
         return [self.index.entry(r) for r in self.index.query(

@@ -208,3 +208,24 @@ def test_hot_md_stays_under_500_words(eng):
     hot = (eng.root / "hot.md").read_text()
     assert len(hot.split()) <= 500
     assert "## Active commitments" in hot and "## Last captures" in hot and "Pending verifications: **60**" in hot
+
+
+def test_tallies_follow_writes_and_outside_changes(eng):
+    def nonzero(tallies):
+        return {k: v for k, v in tallies.items() if v}
+
+    def fresh():
+        eng._tallies = None
+        return nonzero(eng.tallies())
+
+    a = eng.capture("Kenji prefers async standups on Tuesdays and Thursdays.", now=T0, category="preference")
+    eng.capture("Dana said the offsite is in Lisbon in March next year.", now=T0, source_type="user_stated")
+    eng.confirm(a.details["memory_id"], now=T0, actor="human:alice")
+    eng.deny(a.details["memory_id"], now=T0, actor="human:alice")
+    assert nonzero(eng.tallies()) == fresh()
+    # another process writes: the next write resyncs and re-counts
+    other = Engine.open(eng.root)
+    other.capture("The design review moved to Wednesdays at 15:00 Berlin time.", now=T0)
+    other.close()
+    eng.capture("Marco is the release captain for the December train.", now=T0)
+    assert nonzero(eng.tallies()) == fresh() and eng.tallies()["pending"] == 2
