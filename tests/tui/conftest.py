@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-from .snapshot_app import build_demo_wiki, build_empty_wiki, copy_wiki
+from memkeeper.tui.app import MemkeeperApp
+
+from .snapshot_app import build_app, build_demo_wiki, build_empty_wiki, copy_wiki
 
 
 @pytest.fixture(scope="session")
@@ -49,3 +51,25 @@ async def settle(pilot: Pilot, timeout: float = 10.0) -> None:
     await app.workers.wait_for_complete([w for w in app.workers if w.group != "watch"])
     await pilot.pause()
     await pilot.wait_for_scheduled_animations()
+
+
+# -- the desk over the demo wiki, for the pane tests ------------------------------------------------------------------
+
+
+@pytest.fixture
+def demo(demo_root: Path) -> MemkeeperApp:
+    """The desk over a private copy of the deterministic demo wiki (built once per session)."""
+    return build_app(demo_root)
+
+
+@pytest.fixture
+def empty(empty_root: Path) -> MemkeeperApp:
+    return build_app(empty_root)
+
+
+async def open_pane(pilot: Pilot, key: str, cls: type) -> object:
+    """Press a pane key, wait until that pane is on screen and settled, return it."""
+    await pilot.press(key)
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, cls), what=cls.__name__)
+    await settle(pilot)
+    return pilot.app.screen

@@ -7,36 +7,17 @@ from datetime import timedelta
 import pytest
 
 from memkeeper.core import Engine
-from memkeeper.tui.app import MemkeeperApp
 from memkeeper.tui.screens.conflicts import ConflictsScreen
 from memkeeper.tui.screens.modals import InputModal
 
-from .conftest import settle, wait_for
+from .conftest import open_pane, wait_for
 from .snapshot_app import FIXED_NOW as NOW
-from .snapshot_app import SESSION, build_app
+from .snapshot_app import SESSION
 
 pytestmark = pytest.mark.anyio
 
 
 # -- helpers ---------------------------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def demo(demo_root) -> MemkeeperApp:
-    """The desk over a private copy of the deterministic demo wiki (conftest builds it once per session)."""
-    return build_app(demo_root)
-
-
-@pytest.fixture
-def empty(empty_root) -> MemkeeperApp:
-    return build_app(empty_root)
-
-
-async def open_pane(pilot, key: str, cls):
-    await pilot.press(key)
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, cls), what=cls.__name__)
-    await settle(pilot)
-    return pilot.app.screen
 
 
 # -- tests -----------------------------------------------------------------------------------------------------------

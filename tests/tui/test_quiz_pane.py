@@ -9,35 +9,16 @@ import pytest
 from rich.console import Console
 
 from memkeeper.core.quiz import INTERVALS
-from memkeeper.tui.app import MemkeeperApp
 from memkeeper.tui.screens.quiz import QuizScreen
 
-from .conftest import settle, wait_for
+from .conftest import open_pane, settle
 from .snapshot_app import FIXED_NOW as NOW
-from .snapshot_app import PERSON, build_app
+from .snapshot_app import PERSON
 
 pytestmark = pytest.mark.anyio
 
 
 # -- helpers ---------------------------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def demo(demo_root) -> MemkeeperApp:
-    """The desk over a private copy of the deterministic demo wiki (conftest builds it once per session)."""
-    return build_app(demo_root)
-
-
-@pytest.fixture
-def empty(empty_root) -> MemkeeperApp:
-    return build_app(empty_root)
-
-
-async def open_pane(pilot, key: str, cls):
-    await pilot.press(key)
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, cls), what=cls.__name__)
-    await settle(pilot)
-    return pilot.app.screen
 
 
 # -- tests -----------------------------------------------------------------------------------------------------------

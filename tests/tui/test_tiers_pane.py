@@ -4,35 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from memkeeper.tui.app import MemkeeperApp
 from memkeeper.tui.screens.modals import ConfirmModal
 from memkeeper.tui.screens.tiers import TiersScreen
 
-from .conftest import settle, wait_for
-from .snapshot_app import build_app
+from .conftest import open_pane, settle, wait_for
 
 pytestmark = pytest.mark.anyio
 
 
 # -- helpers ---------------------------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def demo(demo_root) -> MemkeeperApp:
-    """The desk over a private copy of the deterministic demo wiki (conftest builds it once per session)."""
-    return build_app(demo_root)
-
-
-@pytest.fixture
-def empty(empty_root) -> MemkeeperApp:
-    return build_app(empty_root)
-
-
-async def open_pane(pilot, key: str, cls):
-    await pilot.press(key)
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, cls), what=cls.__name__)
-    await settle(pilot)
-    return pilot.app.screen
 
 
 # -- tests -----------------------------------------------------------------------------------------------------------

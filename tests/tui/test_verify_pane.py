@@ -15,7 +15,7 @@ from memkeeper.tui.screens.modals import InputModal
 from memkeeper.tui.screens.verify import VerifyScreen
 from memkeeper.tui.widgets.queue_status import DecisionLine
 
-from .conftest import settle, wait_for
+from .conftest import open_pane, settle, wait_for
 from .snapshot_app import FIXED_NOW as NOW
 from .snapshot_app import build_app
 
@@ -23,24 +23,6 @@ pytestmark = pytest.mark.anyio
 
 
 # -- helpers ---------------------------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def demo(demo_root) -> MemkeeperApp:
-    """The desk over a private copy of the deterministic demo wiki (conftest builds it once per session)."""
-    return build_app(demo_root)
-
-
-@pytest.fixture
-def empty(empty_root) -> MemkeeperApp:
-    return build_app(empty_root)
-
-
-async def open_pane(pilot, key: str, cls):
-    await pilot.press(key)
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, cls), what=cls.__name__)
-    await settle(pilot)
-    return pilot.app.screen
 
 
 # -- tests -----------------------------------------------------------------------------------------------------------

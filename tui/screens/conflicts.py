@@ -17,7 +17,9 @@ from textual.widgets import DataTable, Static
 
 from memkeeper.core import BadInput, Receipt
 from memkeeper.core.conflicts import SNOOZE_WARN_AFTER, Conflict
+from memkeeper.core.models import parse_iso
 
+from ..widgets.fmt import ago
 from ..widgets.queue_modals import parse_until, snooze_error
 from ..widgets.queue_sides import ConflictSide, word_diff
 from ..widgets.queue_status import DecisionLine
@@ -37,14 +39,9 @@ CHOICE_LABELS = {"existing": "keep existing", "incoming": "take incoming", "both
 
 def _age(detected_at: str, now: datetime) -> str:
     try:
-        from memkeeper.core.models import parse_iso
-
-        days = (now - parse_iso(detected_at)).total_seconds() / 86400
+        return ago(parse_iso(detected_at), now)
     except ValueError:
         return "?"
-    if days < 1:
-        return f"{max(0, int(days * 24))}h"
-    return f"{int(days)}d"
 
 
 class ConflictsScreen(PaneScreen):

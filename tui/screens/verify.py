@@ -8,7 +8,6 @@ the count shows in the decision line and a notification.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime
 
 from rich.console import Group
 from rich.table import Table
@@ -20,6 +19,7 @@ from textual.widgets import DataTable, Static
 
 from memkeeper.core import BadInput, Entry, Receipt
 
+from ..widgets.fmt import ago
 from ..widgets.queue_status import DecisionLine
 from ..widgets.queue_table import QueueTable
 from .base import PaneScreen
@@ -28,11 +28,6 @@ from .modals import InputModal
 PENDING, DENIED = "pending", "denied"
 
 
-def _ago(then: datetime, now: datetime) -> str:
-    days = (now - then).total_seconds() / 86400
-    if days < 1:
-        return f"{max(0, int(days * 24))}h"
-    return f"{int(days)}d"
 
 
 class VerifyScreen(PaneScreen):
@@ -95,7 +90,7 @@ class VerifyScreen(PaneScreen):
     def _row(self, e: Entry) -> list[str | Text]:
         title = e.title if len(e.title) <= 30 else e.title[:29] + "…"
         conf_style = "green" if e.confidence >= 0.8 else ("yellow" if e.confidence >= 0.6 else "red")
-        return [title, e.category.value, Text(f"{e.confidence:.2f}", style=conf_style), _ago(e.created_at, self.now())]
+        return [title, e.category.value, Text(f"{e.confidence:.2f}", style=conf_style), ago(e.created_at, self.now())]
 
     def refresh_data(self, prefer: str | None = None) -> None:
         entries = self.engine.pending_verifications() if self.mode == PENDING else self.engine.denied_records()
@@ -138,7 +133,7 @@ class VerifyScreen(PaneScreen):
         grid.add_row("confidence", f"{e.confidence:.2f} · evidence {e.evidence_grade.value}")
         grid.add_row("category", e.category.value)
         grid.add_row("zone", f"{e.trust_zone.value} · {e.sensitivity_tier.value}")
-        grid.add_row("created", f"{e.created_at:%Y-%m-%d %H:%M} ({_ago(e.created_at, self.now())} ago)")
+        grid.add_row("created", f"{e.created_at:%Y-%m-%d %H:%M} ({ago(e.created_at, self.now())} ago)")
         if e.status.value != "active":
             grid.add_row("status", Text(e.status.value, style="bold red"))
         parts: list = [Text(e.title, style="bold"), Text(""), Text(e.content), Text(""), grid]
