@@ -182,3 +182,21 @@ def test_snapshot_verify_denied_list(small, snap_compare):
         await pilot.pause()
 
     assert snap_compare(app, run_before=run_before, terminal_size=(120, 34))
+
+
+async def test_an_engine_failure_is_shown_and_the_desk_stays_open(small, monkeypatch):
+    app, ids = small
+
+    def broken(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    async with app.run_test(size=(120, 34), notifications=True) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        monkeypatch.setattr(app.engine, "confirm", broken)
+        assert pane.table.select_key(ids["staging"])
+        await pilot.press("c")
+        await pilot.pause()
+        assert app.is_running and isinstance(app.screen, VerifyScreen)
+        assert any("No space left on device" in n.message for n in app._notifications)
+        assert app.engine.load(ids["staging"]).verified is None
+        assert not app.undo_stack("verify")

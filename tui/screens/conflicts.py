@@ -15,7 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
-from memkeeper.core import BadInput, Receipt
+from memkeeper.core import Receipt
 from memkeeper.core.conflicts import SNOOZE_WARN_AFTER, Conflict
 from memkeeper.core.models import parse_iso
 
@@ -184,7 +184,7 @@ class ConflictsScreen(PaneScreen):
             return
         try:
             receipt = self.engine.resolve_conflict(c.conflict_id, choice, now=self.now(), actor=self.actor)
-        except BadInput as exc:
+        except Exception as exc:  # bad input, or any engine failure: show it and keep the desk open
             self.notify(str(exc), title="Conflict", severity="error", markup=False)
             self.refresh_data()
             return
@@ -206,7 +206,7 @@ class ConflictsScreen(PaneScreen):
         try:
             receipt = self.engine.snooze_conflict(conflict_id, now=self.now(), actor=self.actor, until=until,
                                                   session=self.mk.session_id)
-        except BadInput as exc:
+        except Exception as exc:  # bad input, or any engine failure: show it and keep the desk open
             self.notify(str(exc), title="Conflict", severity="error", markup=False)
             self.refresh_data()
             return

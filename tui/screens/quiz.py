@@ -22,7 +22,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Input, ProgressBar, Static
 
-from memkeeper.core import BadInput, Receipt
+from memkeeper.core import Receipt
 from memkeeper.core.quiz_queue import QuizCard
 
 from ..widgets.queue_status import DecisionLine
@@ -350,7 +350,7 @@ class QuizScreen(PaneScreen):
             receipt = self.engine.quiz_record(card.memory_id, grade, now=self.now(), actor=self.actor,
                                               person=self.mk.person, answer=self.typed.get(card.memory_id),
                                               question=card.question)
-        except BadInput as exc:
+        except Exception as exc:  # bad input, or any engine failure: show it and keep the desk open
             self.notify(str(exc), title="Quiz", severity="error", markup=False)
             return
         self.decided(receipt)

@@ -26,7 +26,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
-from memkeeper.core import BadInput, Entry, Receipt
+from memkeeper.core import Entry, Receipt
 from memkeeper.core.tiers import Candidate, Review, TierPlan
 
 from ..widgets.queue_modals import ApplySummary, apply_summary_renderable, human_bytes
@@ -154,7 +154,7 @@ class TiersScreen(PaneScreen):
             if review_path:
                 try:
                     review_path, review = self.engine.read_review(review_path)
-                except BadInput as exc:
+                except Exception as exc:  # bad input, or any engine failure: show it and keep the desk open
                     error = str(exc)
             view = PlanView(plan, review_path, review, error, self._cold_records())
         except Exception as exc:  # a failed plan must not take the desk down: show it and keep going
@@ -353,7 +353,7 @@ class TiersScreen(PaneScreen):
             return
         try:
             receipt = self.engine.commit_tiers(now=self.now(), actor=self.actor)
-        except BadInput as exc:
+        except Exception as exc:  # bad input, or any engine failure: show it and keep the desk open
             self.notify(str(exc), title="Tiers", severity="error", markup=False)
             return
         d = receipt.details
@@ -388,7 +388,7 @@ class TiersScreen(PaneScreen):
             return
         try:
             review_path, review = self.engine.read_review(reviews[-1])
-        except BadInput as exc:
+        except Exception as exc:  # bad input, or any engine failure: show it and keep the desk open
             self.notify(str(exc), title="Review unreadable", severity="error", markup=False)
             return
         summary = self._apply_summary(review_path, review)
@@ -404,7 +404,7 @@ class TiersScreen(PaneScreen):
     def _apply(self, review_path: str, ids: list[str]) -> None:
         try:
             receipt = self.engine.apply_tiers(review_path, ids, now=self.now(), actor=self.actor)
-        except BadInput as exc:
+        except Exception as exc:  # bad input, or any engine failure: show it and keep the desk open
             self.notify(str(exc), title="Tiers", severity="error", markup=False)
             return
         d = receipt.details
@@ -436,7 +436,7 @@ class TiersScreen(PaneScreen):
         e: Entry = cur[1]
         try:
             receipt = self.engine.restore_tier(e.memory_id, now=self.now(), actor=self.actor)
-        except BadInput as exc:
+        except Exception as exc:  # bad input, or any engine failure: show it and keep the desk open
             self.notify(str(exc), title="Tiers", severity="error", markup=False)
             return
         self._decide(receipt, f"{e.memory_id} restored to warm")

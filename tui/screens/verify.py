@@ -17,7 +17,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
-from memkeeper.core import BadInput, Entry, Receipt
+from memkeeper.core import Entry, Receipt
 
 from ..widgets.fmt import ago
 from ..widgets.queue_status import DecisionLine
@@ -166,7 +166,7 @@ class VerifyScreen(PaneScreen):
     def _call(self, op, memory_id: str, **kw) -> Receipt | None:
         try:
             return op(memory_id, now=self.now(), actor=self.actor, **kw)
-        except BadInput as exc:
+        except Exception as exc:  # bad input, or any engine failure: show it and keep the desk open
             self.notify(str(exc), title="Verify", severity="error", markup=False)
             self.refresh_data()
             return None
