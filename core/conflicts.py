@@ -235,6 +235,18 @@ class ConflictQueue:
                       now: datetime, actor: str) -> Receipt:
         """Hold an incoming statement that contradicts an active record. The existing page is not touched."""
         existing = self.load(memory_id)
+        same = normalize(incoming["text"])
+        for open_c in self.conflicts():
+            if open_c.existing.get("memory_id") == memory_id and normalize(open_c.incoming.get("text", "")) == same:
+                # The same claim again: it is already waiting for a person; one record per disagreement.
+                receipt = make_receipt(
+                    "capture", "conflict", now, actor,
+                    {"conflict_id": open_c.conflict_id, "conflict_type": open_c.conflict_type, "reason": open_c.reason,
+                     "memory_id": memory_id, "page": open_c.existing.get("page"), "duplicate": True,
+                     "canonical_key": incoming["canonical_key"], "class": incoming["memory_class"],
+                     "content_sha256": sha256_hex(same)},
+                )
+                return self.record(receipt)
         cid = self._next_conflict_id()
         c = Conflict(
             conflict_id=cid, status="open", conflict_type=conflict_type, reason=reason, title=existing.title,

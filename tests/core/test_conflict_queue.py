@@ -122,3 +122,11 @@ def test_quantitative_drift_vs_consolidation(eng):
     assert eng.capture("The Q1 infrastructure budget is $54k.", now=T0, key="q1-budget").status == "consolidated"
     r = eng.capture("The Q1 infrastructure budget is $80k.", now=T0, key="q1-budget")
     assert (r.status, r.details["conflict_type"]) == ("conflict", "quantitative_drift")
+
+
+def test_the_same_claim_again_joins_the_open_conflict(eng):
+    mid, cid = make_conflict(eng)
+    again = eng.capture("The primary database for billing is MySQL.", now=T0 + timedelta(hours=2), key="billing-db",
+                        title="Billing database", source_ref="raw/c.md#L2")
+    assert again.status == "conflict" and again.details["conflict_id"] == cid and again.details["duplicate"]
+    assert [c.conflict_id for c in eng.conflicts(now=T0)] == [cid]
