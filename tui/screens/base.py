@@ -22,6 +22,17 @@ class PaneScreen(Screen):
     `refresh_data()`, which re-reads from the engine and must keep the cursor/selection where it was."""
 
     PANE_ID: str = ""  # "browse" | "conflicts" | "verify" | "quiz" | "tiers" | "receipts"
+
+    # The "nothing here" panel every queue shows when it is empty.
+    DEFAULT_CSS = """
+    PaneScreen .empty-state {
+        height: 1fr;
+        content-align: center middle;
+        text-align: center;
+        color: $text-muted;
+        border: round $panel-lighten-2;
+    }
+    """
     PANE_TITLE: str = ""
 
     def compose(self) -> ComposeResult:

@@ -66,13 +66,6 @@ class ConflictsScreen(PaneScreen):
     }
     ConflictsScreen #conflict-sides { height: auto; max-height: 65%; }
     ConflictsScreen ConflictSide { height: auto; }
-    ConflictsScreen #conflict-empty {
-        height: 1fr;
-        content-align: center middle;
-        text-align: center;
-        color: $text-muted;
-        border: round $panel-lighten-2;
-    }
     """
 
     def __init__(self) -> None:
@@ -91,7 +84,7 @@ class ConflictsScreen(PaneScreen):
                 yield ConflictSide(id="side-incoming", classes="-incoming")
             yield Static(Text.assemble(("No open conflicts\n\n", "bold"),
                                        ("When an agent's new claim contradicts memory, the write halts and lands here.",
-                                        "dim")), id="conflict-empty")
+                                        "dim")), id="conflict-empty", classes="empty-state")
         yield DecisionLine("Resolutions are appended to DECISIONS.md with both sides' provenance; the loser is marked "
                            "superseded, never deleted.", id="conflict-status")
 

@@ -93,11 +93,6 @@ class QuizScreen(PaneScreen):
         margin-top: 1;
     }
     QuizScreen #quiz-empty {
-        height: 1fr;
-        content-align: center middle;
-        text-align: center;
-        color: $text-muted;
-        border: round $panel-lighten-2;
         margin-top: 1;
     }
     """
@@ -127,7 +122,7 @@ class QuizScreen(PaneScreen):
                 yield Static(id="quiz-answer-text")
             with VerticalScroll(id="quiz-summary"):
                 yield Static(id="quiz-summary-text")
-            yield Static(id="quiz-empty")
+            yield Static(id="quiz-empty", classes="empty-state")
         yield DecisionLine("", id="quiz-status")
 
     def on_mount(self) -> None:

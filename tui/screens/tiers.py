@@ -98,13 +98,6 @@ class TiersScreen(PaneScreen):
         padding: 0 1;
         scrollbar-size-vertical: 1;
     }
-    TiersScreen #tier-empty {
-        height: 1fr;
-        content-align: center middle;
-        text-align: center;
-        color: $text-muted;
-        border: round $panel-lighten-2;
-    }
     """
 
     def __init__(self) -> None:
@@ -123,7 +116,7 @@ class TiersScreen(PaneScreen):
             with VerticalScroll(id="tier-detail"):
                 yield Static(id="tier-record")
         yield Static(Text.assemble(("No tier candidates\n\n", "bold"), (
-            "Nothing has gone unread for over 180 days, and nothing is cold. p re-plans.", "dim")), id="tier-empty")
+            "Nothing has gone unread for over 180 days, and nothing is cold. p re-plans.", "dim")), id="tier-empty", classes="empty-state")
         yield DecisionLine("Cold is an access tier, not a verdict: pages stay searchable by metadata, and w restores "
                            "them.", id="tier-status")
 

@@ -54,13 +54,6 @@ class VerifyScreen(PaneScreen):
         padding: 0 1;
         scrollbar-size-vertical: 1;
     }
-    VerifyScreen #verify-empty {
-        height: 1fr;
-        content-align: center middle;
-        text-align: center;
-        color: $text-muted;
-        border: round $panel-lighten-2;
-    }
     """
 
     def __init__(self) -> None:
@@ -74,7 +67,7 @@ class VerifyScreen(PaneScreen):
             yield QueueTable(("Title", 30), ("Category", 10), ("Conf", 4), ("Age", 4), id="verify-list")
             with VerticalScroll(id="verify-detail"):
                 yield Static(id="verify-record")
-        yield Static(id="verify-empty")
+        yield Static(id="verify-empty", classes="empty-state")
         yield DecisionLine("Confirm stamps the record verified and propagates to every live record with the same text; "
                            "deny suppresses its source+text.", id="verify-status")
 
