@@ -69,6 +69,15 @@ def _as_clock(now: Clock | datetime | None) -> Clock:
     return now
 
 
+# Whole-wiki engine operations the person can start from the command palette; each runs in a worker thread.
+MAINTENANCE = {
+    "decay": "Run decay (archive weak and expired records)",
+    "consolidate": "Consolidate near-duplicates",
+    "compile": "Regenerate the generated views",
+    "snapshot": "Take a snapshot",
+}
+
+
 class MemkeeperCommands(Provider):
     """Command palette: every pane switch, every app action, and every action of every pane (with its live key)."""
 
@@ -97,6 +106,9 @@ class MemkeeperCommands(Provider):
                 out.append((f"{PANE_TITLES[pid]}: {b.description}",
                             f"{app.get_key_display(b)} · {b.id}" + ("" if here else f" (opens {PANE_TITLES[pid]})"),
                             partial(app.call_later, app.run_pane_action, pid, b.action)))
+        for op, title in MAINTENANCE.items():
+            out.append((f"Maintenance: {title}", f"engine {op} as {app.actor}, in the background",
+                        partial(app.run_maintenance, op)))
         return out
 
     async def discover(self) -> Hits:
@@ -218,6 +230,28 @@ class MemkeeperApp(App[int]):
             self._undo.setdefault(pane_id, []).append(receipt)
         self._mark_others_stale(pane_id)
         self.refresh_counts()
+
+    @work(thread=True, exclusive=True, group="maintenance")
+    def run_maintenance(self, op: str) -> None:
+        """Run a whole-wiki engine operation off the UI thread, with progress in the header; report its receipt."""
+        if op not in MAINTENANCE:
+            return
+        kwargs: dict[str, Any] = {"now": self.now(), "actor": self.actor}
+        if op == "decay":
+            kwargs["progress"] = lambda done, total: self.call_from_thread(
+                setattr, self, "sync_progress", f"decay {done}/{total}")
+        self.call_from_thread(setattr, self, "sync_progress", f"{op}…")
+        try:
+            receipt = getattr(self.engine, op)(**kwargs)
+        except Exception as exc:  # show it; the desk stays open
+            self.call_from_thread(self.notify, f"{type(exc).__name__}: {exc}", title=op, severity="error",
+                                  markup=False)
+            return
+        finally:
+            self.call_from_thread(setattr, self, "sync_progress", "")
+        pane = self.current_pane()
+        self.call_from_thread(self.decision_made, receipt, pane.PANE_ID if pane else "browse")
+        self.call_from_thread(self.wiki_changed)
 
     def undo_last(self, pane_id: str) -> Receipt | None:
         """Undo the newest decision made in `pane_id` (engine.undo); None when the pane has nothing to undo."""

@@ -358,3 +358,17 @@ def test_snapshot_confirm_modal(demo_root: Path, snap_compare) -> None:
         await pilot.pause()
 
     assert snap_compare(build_app(demo_root), run_before=run_before, terminal_size=SIZE)
+
+
+async def test_maintenance_runs_from_the_palette_in_a_worker(demo_root: Path) -> None:
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        names = [name for name, _, _ in MemkeeperCommands(app.screen)._commands()]
+        assert "Maintenance: Run decay (archive weak and expired records)" in names
+        app.run_maintenance("decay")
+        await wait_for(pilot, lambda: any("decay · ok" in n.message for n in app._notifications), timeout=15,
+                       what="the decay receipt")
+        decays = [d for _, _, d, _ in app.engine.iter_receipts() if d and d["action"] == "decay"]
+        assert decays and decays[-1]["actor"] == ACTOR
+        assert app.is_running and app.sync_progress == ""
