@@ -98,10 +98,21 @@ def parse_entry(text: str) -> Entry:
     except ValidationError as exc:
         first = exc.errors()[0]
         loc = ".".join(str(p) for p in first["loc"]) or "frontmatter"
-        raise PageError(f"invalid field {loc}: {first['msg']}") from None
+        raise PageError(f"invalid field {loc}{_line_of(text, str(first['loc'][0]) if first['loc'] else '')}: "
+                        f"{first['msg']}") from None
     entry.notes = _parse_notes(body) if notes is None else [str(n) for n in notes]
     entry.content = _parse_content(body, entry)
     return entry
+
+
+def _line_of(text: str, key: str) -> str:
+    """" (line N)" for the frontmatter line that sets `key`, so `memkeeper check` can point at it."""
+    for n, line in enumerate(text.split("\n")[1:], 2):
+        if line == "---":
+            break
+        if key and line.startswith(f"{key}:"):
+            return f" (line {n})"
+    return ""
 
 
 def _parse_notes(body: str) -> list[str]:

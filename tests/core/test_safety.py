@@ -149,3 +149,13 @@ def test_atomic_write_leaves_no_temp_files(eng):
 def test_receipt_timestamps_are_utc(eng):
     r = eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0.astimezone(UTC))
     assert r.at == "2026-11-20T09:00:00Z"
+
+
+def test_check_names_file_and_line_of_an_invalid_field(eng):
+    r = eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0)
+    page = eng.root / r.details["page"]
+    text = page.read_text().replace("trust_zone: private_self", "trust_zone: everyone")
+    page.write_text(text)
+    line = text.split("\n").index("trust_zone: everyone") + 1
+    rep = Engine.open(eng.root).check()
+    assert any(p.startswith(f"{r.details['page']}: invalid field trust_zone (line {line})") for p in rep.problems), rep.problems
