@@ -5,6 +5,7 @@ Time (`now`) and actor are parameters of every operation; nothing here reads the
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -890,16 +891,46 @@ class BaseEngine:
 
     def iter_receipts(self) -> Iterator[tuple[str, int, dict[str, Any] | None, str]]:
         """(file, line number, parsed receipt or None, raw line) for every line of receipts/*.jsonl, oldest first."""
+        yield from self.read_receipts()[0]
+
+    def read_receipts(
+        self, cursor: dict[str, tuple[int, int, str]] | None = None
+    ) -> tuple[list[tuple[str, int, dict[str, Any] | None, str]], dict[str, tuple[int, int, str]]]:
+        """Receipts written after `cursor` (file → (byte offset, lines read, sha256 of the bytes before it)),
+        oldest first, and the new cursor.
+
+        The ledgers are append-only, so a live tail reads only what was appended since the last call. A file that
+        whose bytes before the offset changed (edited by hand) is read again from the start.
+        """
+        cursor = dict(cursor or {})
+        out: list[tuple[str, int, dict[str, Any] | None, str]] = []
         for f in sorted((self.root / "receipts").glob("*.jsonl")):
-            with f.open(encoding="utf-8") as fh:
-                for n, line in enumerate(fh, 1):
-                    if not line.strip():
-                        continue
-                    try:
-                        data = json.loads(line)
-                    except ValueError:
-                        data = None
-                    yield self.rel(f), n, data, line
+            rel = self.rel(f)
+            offset, count, tail = cursor.get(rel, (0, 0, ""))
+            size = f.stat().st_size
+            with f.open("rb") as fh:
+                # Hashing what was already read is far cheaper than parsing and verifying it again, and it notices
+                # any hand edit, even one that keeps the size.
+                seen = hashlib.sha256(fh.read(offset)) if offset <= size else None
+                if seen is None or seen.hexdigest() != tail:
+                    offset, count, seen = 0, 0, hashlib.sha256()
+                if size == offset:
+                    continue
+                fh.seek(offset)
+                chunk = fh.read(size - offset)
+            whole = chunk[: chunk.rfind(b"\n") + 1]  # a line still being appended waits for the next call
+            for raw in whole.decode("utf-8", "replace").split("\n")[:-1]:
+                count += 1
+                if not raw.strip():
+                    continue
+                try:
+                    data = json.loads(raw)
+                except ValueError:
+                    data = None
+                out.append((rel, count, data if isinstance(data, dict) else None, raw))
+            seen.update(whole)
+            cursor[rel] = (offset + len(whole), count, seen.hexdigest())
+        return out, cursor
 
     def counts(self, now: datetime) -> dict[str, int]:
         """Header counts for the desk: overridden by the curation layer."""

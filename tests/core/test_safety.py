@@ -159,3 +159,17 @@ def test_check_names_file_and_line_of_an_invalid_field(eng):
     line = text.split("\n").index("trust_zone: everyone") + 1
     rep = Engine.open(eng.root).check()
     assert any(p.startswith(f"{r.details['page']}: invalid field trust_zone (line {line})") for p in rep.problems), rep.problems
+
+
+def test_read_receipts_tails_and_notices_hand_edits(eng):
+    eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0)
+    first, cursor = eng.read_receipts()
+    assert len(first) == 1
+    assert eng.read_receipts(cursor)[0] == []
+    eng.capture("The heron rollout pauses on Fridays before the freeze.", now=T0)
+    new, cursor = eng.read_receipts(cursor)
+    assert [n for _, n, _, _ in new] == [2]
+    f = next((eng.root / "receipts").glob("*.jsonl"))
+    f.write_text(f.read_text().replace("captured", "CAPTURED", 1))  # same size, bytes before the offset changed
+    again, _ = eng.read_receipts(cursor)
+    assert [n for _, n, _, _ in again] == [1, 2] and not verify_receipt(again[0][2])

@@ -142,3 +142,24 @@ def test_snapshot_receipts_selected(demo_root: Path, snap_compare) -> None:
         await pilot.pause()
 
     assert snap_compare(build_app(demo_root), run_before=run_before, terminal_size=SIZE)
+
+
+async def test_tail_reads_appends_and_rereads_a_hand_edited_ledger(demo_root: Path) -> None:
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_receipts(pilot)
+        total = len(screen.rows)
+        app.engine.capture("The heron rollout pauses on Fridays before the freeze.", now=FIXED_NOW, actor="agent:x")
+        loads = screen.loads
+        screen.refresh_data()
+        await wait_for(pilot, lambda: screen.loads > loads, what="the tail")
+        assert len(screen.rows) == total + 1 and screen.rows[0].data["action"] == "capture"
+        # a hand edit of an old line: the whole ledger is read again, the forged row shows ✗, nothing is doubled
+        ledger = sorted((demo_root / "receipts").glob("*.jsonl"))[-1]
+        ledger.write_text(ledger.read_text(encoding="utf-8").replace('"status":"ok"', '"status":"OK"', 1))
+        loads = screen.loads
+        screen.refresh_data()
+        await wait_for(pilot, lambda: screen.loads > loads, what="the re-read")
+        assert len(screen.rows) == total + 1
+        assert len({r.key for r in screen.rows}) == len(screen.rows)
+        assert sum(not r.verified for r in screen.rows) == 1

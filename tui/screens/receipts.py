@@ -70,14 +70,21 @@ class ReceiptRow:
         )
 
 
-def read_rows(engine: Any) -> list[ReceiptRow]:
-    """Every receipt, newest first, each verified against its stored hash."""
+def read_rows(engine: Any, cursor: dict | None = None) -> tuple[list[ReceiptRow], dict]:
+    """Receipts appended since `cursor` (all of them for None), newest first, each verified against its stored
+    hash; and the cursor to pass next time."""
+    new, cursor = engine.read_receipts(cursor)
     rows = [
         ReceiptRow(f"{f}:{n}", data, raw.rstrip("\n"), bool(data is not None and verify_receipt(data)))
-        for f, n, data, raw in engine.iter_receipts()
+        for f, n, data, raw in new
     ]
     rows.reverse()
-    return rows
+    return rows, cursor
+
+
+def _position(row: ReceiptRow) -> tuple[str, int]:
+    file, _, line = row.key.rpartition(":")
+    return (file, int(line))
 
 
 class ReceiptsScreen(PaneScreen):
@@ -97,6 +104,7 @@ class ReceiptsScreen(PaneScreen):
         self.shown_rows: list[ReceiptRow] = []
         self.filter_text = ""
         self.loads = 0  # completed loads (tests wait on it)
+        self._cursor: dict | None = None  # how far the receipt ledgers have been read
 
     def compose_body(self):
         # List above detail: both get the full width, so the table never scrolls sideways and JSON lines stay whole.
@@ -129,8 +137,9 @@ class ReceiptsScreen(PaneScreen):
 
     @work(thread=True, exclusive=True, group="receipts-load")
     def load(self) -> None:
-        rows = read_rows(self.engine)
-        self.app.call_from_thread(self._populate, rows)
+        # A tail: only what was appended since the last load is read and verified.
+        rows, cursor = read_rows(self.engine, self._cursor)
+        self.app.call_from_thread(self._populate, rows, cursor)
 
     def refresh_data(self) -> None:
         self.load()
@@ -141,10 +150,15 @@ class ReceiptsScreen(PaneScreen):
             return None
         return self.shown_rows[table.cursor_row]
 
-    def _populate(self, rows: list[ReceiptRow]) -> None:
+    def _populate(self, new_rows: list[ReceiptRow], cursor: dict) -> None:
         # Tail semantics: a cursor on the newest receipt follows new ones; a cursor elsewhere stays on its receipt.
         previous = self.selected()
         at_top = previous is None or self.table.cursor_row == 0
+        self._cursor = cursor
+        # A ledger edited by hand is read again whole: its rows replace the ones shown, newest first by position.
+        fresh = {r.key for r in new_rows}
+        rows = new_rows + [r for r in self.rows if r.key not in fresh]
+        rows.sort(key=_position, reverse=True)
         self.rows = rows
         self.loads += 1
         self._fill(None if at_top else previous.key)
