@@ -82,7 +82,13 @@ def _enum(enum_cls, value, reason: str):
 
 
 class BaseEngine:
-    """One wiki root. Open with `Engine.open(root)`; `Engine.init(root)` creates the layout."""
+    """One wiki root: the store, the audit trail and the §4 operations.
+
+    Never used alone: `api.Engine` composes it with the queues (conflicts.py, verification.py, quiz_queue.py,
+    tier_queue.py), which provide what capture and compile consult — `find_match`'s compatible pairs,
+    suppression keys, `open_conflict`, the CONFLICTS.md view and the queue counts in hot.md.
+    Open with `Engine.open(root)`; `Engine.init(root, now=...)` creates the layout.
+    """
 
     def __init__(self, root: Path, sync: bool = True) -> None:
         self.root = Path(os.path.realpath(root))
@@ -858,22 +864,6 @@ class BaseEngine:
             **self.queue_counts_for_hot(now),
         )
 
-    # Hooks the curation layer fills in (kept here so capture and compile have one code path).
-    def queue_counts_for_hot(self, now: datetime) -> dict[str, Any]:
-        return {}
-
-    def write_conflicts_view(self, now: datetime) -> None:
-        pass
-
-    def is_suppressed(self, key: str) -> bool:
-        return False
-
-    def is_compatible_pair(self, sha_a: str, sha_b: str) -> bool:
-        return False
-
-    def open_conflict(self, memory_id, incoming, conflict_type, reason, now, actor) -> Receipt:  # pragma: no cover
-        raise NotImplementedError
-
     # ---------------------------------------------------------------------------------------------------- reading helpers
 
     def last_receipt_sha(self) -> str | None:
@@ -931,10 +921,6 @@ class BaseEngine:
             seen.update(whole)
             cursor[rel] = (offset + len(whole), count, seen.hexdigest())
         return out, cursor
-
-    def counts(self, now: datetime) -> dict[str, int]:
-        """Header counts for the desk: overridden by the curation layer."""
-        return {"records": int(self.index.scalar("SELECT count(*) FROM records WHERE status='active'") or 0)}
 
 
 # -------------------------------------------------------------------------------------------------------- policy helpers
