@@ -5,12 +5,18 @@ Deleting it loses nothing: `sync()` rebuilds it from `entries/` (per-file mtime+
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sqlite3
+import stat
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+from filelock import FileLock
 
 from .models import Entry, iso
 from .pages import PageError, parse_entry
@@ -51,37 +57,176 @@ class BadPage:
     error: str
 
 
+BUSY_TIMEOUT_S = 30.0
+SYNC_CHUNK = 500
+# SQLite result codes that mean the file is not a usable database: rebuild it (it is derived data).
+_CORRUPT_CODES = {10, 11, 26}  # SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_NOTADB
+
+
+def is_corrupt(exc: BaseException) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return (code & 0xFF) in _CORRUPT_CODES
+    text = str(exc).lower()
+    return "malformed" in text or "not a database" in text
+
+
+def is_busy(exc: BaseException) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return (code & 0xFF) in (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
+    return "locked" in str(exc).lower()
+
+
 class Index:
+    """The cache. Safe to share between processes: every write is its own `BEGIN IMMEDIATE` transaction (waiting up
+    to BUSY_TIMEOUT_S for another writer's), readers see a consistent WAL snapshot, and a file that is not a
+    usable database is deleted and rebuilt from the pages (never an error for the command that found it)."""
+
     def __init__(self, root: Path) -> None:
         self.root = root
         self.path = root / ".memkeeper" / "index.db"
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
-        self.db = self._connect()
+        self._rebuilding = False
+        self.rebuilt: str | None = None  # why this process rebuilt the file, if it did
+        self._ino: tuple[int, int] | None = None
+        self.db = self._open()
+
+    # -- connection -----------------------------------------------------------------------------------------------
+
+    def _file_lock(self) -> FileLock:
+        # Creating, deleting and rebuilding the file are serialised across processes, so two processes that find it
+        # corrupt at once do not delete each other's fresh copy.
+        return FileLock(str(self.path.parent / "index.lock"), timeout=300)
 
     def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=BUSY_TIMEOUT_S)
         db.row_factory = sqlite3.Row
+        return db
+
+    def _open(self) -> sqlite3.Connection:
+        db = self._connect()
+        try:
+            if self._schema_ok(db):
+                self._ino = self._identity()
+                return db
+        except sqlite3.DatabaseError as exc:
+            if not is_corrupt(exc):
+                db.close()
+                raise
+            self.rebuilt = f"index.db was unreadable ({exc}); rebuilt from the pages"
+        db.close()
+        return self._create(force=False)
+
+    @staticmethod
+    def _schema_ok(db: sqlite3.Connection) -> bool:
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
         try:
             version = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        except sqlite3.DatabaseError:
-            version = None
+        except sqlite3.OperationalError as exc:
+            if is_busy(exc):
+                raise
+            return False  # no meta table: a new or foreign file
         if version is None or version[0] != SCHEMA_VERSION:
-            db.close()
-            for suffix in ("", "-wal", "-shm"):
+            return False
+        db.execute("SELECT count(*) FROM files").fetchone()  # touches the b-tree a sync reads first
+        return True
+
+    def _identity(self) -> tuple[int, int] | None:
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return None
+        return (st.st_dev, st.st_ino)
+
+    def _create(self, *, force: bool) -> sqlite3.Connection:
+        """Create an empty file under the index lock. Without `force`, a usable file found there (another process
+        created it meanwhile) is kept. The caller's sync fills it."""
+        with self._file_lock():
+            if not force:
+                db = self._connect()
+                try:
+                    if self._schema_ok(db):
+                        self._ino = self._identity()
+                        return db
+                except sqlite3.DatabaseError as exc:
+                    if not is_corrupt(exc):
+                        db.close()
+                        raise
+                db.close()
+            for suffix in ("", "-wal", "-shm", "-journal"):
                 try:
                     os.unlink(str(self.path) + suffix)
                 except FileNotFoundError:
                     pass
-            db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            db.row_factory = sqlite3.Row
+            db = self._connect()
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             db.executescript(_DDL)
             db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
-        return db
+            self._ino = self._identity()
+            return db
+
+    def ensure_current(self) -> bool:
+        """Reconnect when another process replaced the file (it rebuilt a corrupt one). True when it did."""
+        ident = self._identity()
+        if ident is not None and ident == self._ino:
+            return False
+        with self._lock:
+            try:
+                self.db.close()
+            except sqlite3.Error:
+                pass
+            self.db = self._open()
+        return True
+
+    def rebuild(self, reason: str) -> dict[str, int]:
+        """Delete the file and build it again from the pages."""
+        with self._lock:
+            self._rebuilding = True
+            try:
+                try:
+                    self.db.close()
+                except sqlite3.Error:
+                    pass
+                self.db = self._create(force=True)
+                self.rebuilt = reason
+                return self.sync()
+            finally:
+                self._rebuilding = False
+
+    def _recover_from(self, exc: sqlite3.DatabaseError) -> None:
+        if not is_corrupt(exc) or self._rebuilding:
+            raise exc
+        with self._lock:
+            if self.ensure_current():
+                return  # another process already rebuilt it
+            self.rebuild(f"index.db was unreadable ({exc}); rebuilt from the pages")
+
+    def _guard(self, fn):
+        try:
+            return fn()
+        except sqlite3.DatabaseError as exc:
+            self._recover_from(exc)
+        return fn()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction, taken up front (`BEGIN IMMEDIATE`) so it never has to upgrade a read lock — the
+        upgrade is what fails at once with "database is locked" when another connection wrote in between."""
+        with self._lock:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+                self.db.execute("COMMIT")
+            except BaseException:
+                try:
+                    self.db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+                raise
 
     def close(self) -> None:
         with self._lock:
@@ -90,12 +235,18 @@ class Index:
     # -- queries --------------------------------------------------------------------------------------------------
 
     def query(self, sql: str, params: tuple | list = ()) -> list[sqlite3.Row]:
-        with self._lock:
-            return self.db.execute(sql, params).fetchall()
+        def run():
+            with self._lock:
+                return self.db.execute(sql, params).fetchall()
+
+        return self._guard(run)
 
     def scalar(self, sql: str, params: tuple | list = ()):
-        with self._lock:
-            row = self.db.execute(sql, params).fetchone()
+        def run():
+            with self._lock:
+                return self.db.execute(sql, params).fetchone()
+
+        row = self._guard(run)
         return row[0] if row else None
 
     def entry(self, row: sqlite3.Row) -> Entry:
@@ -110,63 +261,88 @@ class Index:
 
     # -- maintenance ----------------------------------------------------------------------------------------------
 
-    def sync(self, progress=None) -> dict[str, int]:
-        """Bring the cache in line with `entries/`. Returns counts of added/updated/removed/bad files."""
+    def scan(self) -> dict[str, tuple[int, int]]:
+        """entries/*.md on disk (regular files only) with their (mtime_ns, size)."""
         entries_dir = self.root / "entries"
         seen: dict[str, tuple[int, int]] = {}
-        if entries_dir.is_dir():
+        if entries_dir.is_dir() and not entries_dir.is_symlink():
             with os.scandir(entries_dir) as it:
                 for de in it:
                     if de.name.endswith(".md") and not de.name.startswith(".") and de.is_file(follow_symlinks=False):
-                        st = de.stat(follow_symlinks=False)
+                        try:
+                            st = de.stat(follow_symlinks=False)
+                        except FileNotFoundError:
+                            continue
                         seen["entries/" + de.name] = (st.st_mtime_ns, st.st_size)
-        with self._lock:
-            known = {r["path"]: (r["mtime_ns"], r["size"], r["sha256"]) for r in self.db.execute("SELECT * FROM files")}
+        return seen
+
+    def sync(self, progress=None) -> dict[str, int]:
+        """Bring the cache in line with `entries/`. Returns counts of added/updated/removed/bad files.
+
+        Changed files are re-read in transactions of SYNC_CHUNK files; each file is re-checked inside its
+        transaction, so a sync running beside a writer never undoes the writer's row."""
+        return self._guard(lambda: self._sync(progress))
+
+    def _sync(self, progress=None) -> dict[str, int]:
+        seen = self.scan()
+        known = {r["path"]: (r["mtime_ns"], r["size"]) for r in self.query("SELECT path, mtime_ns, size FROM files")}
+        changed = sorted(p for p, sig in seen.items() if p not in known or known[p] != sig)
+        removed = sorted(p for p in known if p not in seen)
+        return self.sync_paths(removed + changed, progress=progress, total=len(changed))
+
+    def sync_paths(self, paths: list[str], progress=None, total: int | None = None) -> dict[str, int]:
+        """Re-read the given entry pages (added, changed or gone) and update their rows."""
         counts = {"added": 0, "updated": 0, "removed": 0, "bad": 0}
-        changed = [p for p, sig in seen.items() if p not in known or known[p][:2] != sig]
-        removed = [p for p in known if p not in seen]
-        with self._lock:
-            self.db.execute("BEGIN")
-            try:
-                for p in removed:
-                    self._remove_path(p)
-                    counts["removed"] += 1
-                for n, p in enumerate(sorted(changed)):
-                    if progress and n % 500 == 0:
-                        progress(n, len(changed))
-                    full = self.root / p
-                    try:
-                        raw = full.read_bytes()
-                    except OSError as exc:
-                        self._record_bad(p, seen[p], "", f"unreadable page: {exc.strerror or exc}")
-                        counts["bad"] += 1
-                        continue
-                    digest = sha256_hex(raw)
-                    if p in known and known[p][2] == digest:
-                        self.db.execute("UPDATE files SET mtime_ns=?, size=? WHERE path=?", (*seen[p], p))
-                        continue
-                    try:
-                        entry = parse_entry(raw.decode("utf-8"))
-                    except (PageError, UnicodeDecodeError) as exc:
-                        self._remove_path(p)
-                        self._record_bad(p, seen[p], digest, str(exc))
-                        counts["bad"] += 1
-                        continue
-                    dup = self.db.execute(
-                        "SELECT path FROM records WHERE memory_id=? AND path<>?", (entry.memory_id, p)
-                    ).fetchone()
-                    if dup is not None:
-                        self._remove_path(p)
-                        self._record_bad(p, seen[p], digest, f"duplicate memory_id {entry.memory_id} (also {dup[0]})")
-                        counts["bad"] += 1
-                        continue
-                    self._put(p, entry, seen[p], digest)
-                    counts["added" if p not in known else "updated"] += 1
-                self.db.execute("COMMIT")
-            except BaseException:
-                self.db.execute("ROLLBACK")
-                raise
+        for i in range(0, len(paths), SYNC_CHUNK):
+            if progress:
+                progress(i, total if total is not None else len(paths))
+            with self._write():
+                for p in paths[i : i + SYNC_CHUNK]:
+                    self._sync_one(p, counts)
         return counts
+
+    def _sync_one(self, p: str, counts: dict[str, int]) -> None:
+        row = self.db.execute("SELECT mtime_ns, size, sha256 FROM files WHERE path=?", (p,)).fetchone()
+        full = self.root / p
+        try:
+            st = os.lstat(full)
+        except (FileNotFoundError, NotADirectoryError):
+            st = None
+        if st is None or not stat.S_ISREG(st.st_mode):  # gone, or a symlink / not a file: not a page
+            if row is not None:
+                self._remove_path(p)
+                counts["removed"] += 1
+            return
+        sig = (st.st_mtime_ns, st.st_size)
+        if row is not None and (row["mtime_ns"], row["size"]) == sig:
+            return  # current already (another process indexed it)
+        try:
+            raw = full.read_bytes()
+        except OSError as exc:
+            self._record_bad(p, sig, "", f"unreadable page: {exc.strerror or exc}")
+            counts["bad"] += 1
+            return
+        digest = sha256_hex(raw)
+        if row is not None and row["sha256"] == digest:
+            self.db.execute("UPDATE files SET mtime_ns=?, size=? WHERE path=?", (*sig, p))
+            return
+        try:
+            entry = parse_entry(raw.decode("utf-8"))
+        except (PageError, UnicodeDecodeError) as exc:
+            self._remove_path(p)
+            self._record_bad(p, sig, digest, str(exc))
+            counts["bad"] += 1
+            return
+        dup = self.db.execute(
+            "SELECT path FROM records WHERE memory_id=? AND path<>?", (entry.memory_id, p)
+        ).fetchone()
+        if dup is not None and os.path.lexists(self.root / dup[0]):
+            self._remove_path(p)
+            self._record_bad(p, sig, digest, f"duplicate memory_id {entry.memory_id} (also {dup[0]})")
+            counts["bad"] += 1
+            return
+        self._put(p, entry, sig, digest)
+        counts["added" if row is None else "updated"] += 1
 
     def _record_bad(self, path: str, sig: tuple[int, int], digest: str, error: str) -> None:
         self.db.execute(
@@ -182,15 +358,45 @@ class Index:
 
     def put(self, path: str, entry: Entry, raw: bytes) -> None:
         """Record a page the engine has just written (keeps the cache current without a rescan)."""
-        st = (self.root / path).stat()
-        with self._lock:
-            self.db.execute("BEGIN")
-            try:
-                self._put(path, entry, (st.st_mtime_ns, st.st_size), sha256_hex(raw))
-                self.db.execute("COMMIT")
-            except BaseException:
-                self.db.execute("ROLLBACK")
+        self.put_many([(path, entry, sha256_hex(raw))])
+
+    def put_many(self, items: list[tuple[str, Entry, str]]) -> None:
+        """Record pages the engine has just written — (path, entry, sha256 of the page) — in one transaction."""
+        if not items:
+            return
+        sigs = []
+        for path, _, _ in items:
+            st = os.lstat(self.root / path)
+            sigs.append((st.st_mtime_ns, st.st_size))
+
+        def run():
+            with self._write():
+                for (path, entry, digest), sig in zip(items, sigs, strict=True):
+                    self._put(path, entry, sig, digest)
+
+        self._guard(run)
+
+    def verify(self) -> list[str]:
+        """Problems that make the cache untrustworthy: corruption, or rows that disagree with the pages' bytes."""
+        try:
+            with self._lock:
+                bad = [r[0] for r in self.db.execute("PRAGMA quick_check").fetchall()]
+        except sqlite3.DatabaseError as exc:
+            if not is_corrupt(exc):
                 raise
+            return [f"index.db is corrupt: {exc}"]
+        if bad != ["ok"]:
+            return [f"index.db is corrupt: {'; '.join(bad[:3])}"]
+        seen = self.scan()
+        known = {r["path"]: r["sha256"] for r in self.query("SELECT path, sha256 FROM files")}
+        stale = sorted(set(seen) ^ set(known))
+        for p in sorted(set(seen) & set(known)):
+            digest = _file_digest(self.root / p)
+            if digest is not None and digest != known[p]:
+                stale.append(p)
+        if stale:
+            return [f"index.db is stale: {len(stale)} page(s) differ from their rows (first: {stale[0]})"]
+        return []
 
     def _put(self, path: str, entry: Entry, sig: tuple[int, int], digest: str) -> None:
         old = self.db.execute("SELECT memory_id FROM records WHERE path=? OR memory_id=?", (path, entry.memory_id))
@@ -265,3 +471,17 @@ class Index:
 def _match_any(terms: list[str]) -> str:
     parts = sorted({p for t in terms for p in raw_tokens(t)})
     return " OR ".join(f'"{p}"' for p in parts)
+
+
+def _file_digest(path: Path) -> str | None:
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        h = hashlib.sha256()
+        while chunk := os.read(fd, 1 << 20):
+            h.update(chunk)
+        return h.hexdigest()
+    finally:
+        os.close(fd)
