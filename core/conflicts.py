@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from .models import Receipt, Status, iso, parse_iso, utc
-from .pages import PageError, append_lines, atomic_write, dump_frontmatter, split_frontmatter
+from .pages import PageError, atomic_write, dump_frontmatter, split_frontmatter
 from .receipts import make_receipt
 from .text import normalize, sha256_hex
 
@@ -260,7 +260,7 @@ class ConflictQueue:
             },
             incoming=dict(incoming),
         )
-        atomic_write(self.path(f"conflicts/{cid}.md"), render_conflict_page(c))
+        self.write_file(self.path(f"conflicts/{cid}.md"), render_conflict_page(c))
         receipt = make_receipt(
             "capture", "conflict", now, actor,
             {"conflict_id": cid, "conflict_type": conflict_type, "reason": reason, "memory_id": existing.memory_id,
@@ -272,7 +272,7 @@ class ConflictQueue:
         return receipt
 
     def _save_conflict(self, c: Conflict) -> None:
-        atomic_write(self.path(f"conflicts/{c.conflict_id}.md"), render_conflict_page(c))
+        self.write_file(self.path(f"conflicts/{c.conflict_id}.md"), render_conflict_page(c))
 
     # -- decisions ------------------------------------------------------------------------------------------------
 
@@ -319,7 +319,7 @@ class ConflictQueue:
                 self.save(new, self._new_page(new.title, new.trust_zone.value, new.sensitivity_tier.value))
                 created = new.memory_id
                 pair = sorted((sha256_hex(normalize(existing.content)), sha256_hex(normalize(c.incoming["text"]))))
-                append_lines(self.root / "stated" / "compatible.jsonl", [json.dumps(
+                self.append_file(self.root / "stated" / "compatible.jsonl", [json.dumps(
                     {"action": "both_valid", "a": pair[0], "b": pair[1], "conflict_id": c.conflict_id, "by": actor,
                      "at": iso(now)}, sort_keys=True)])
             details = {
@@ -340,9 +340,6 @@ class ConflictQueue:
 
     def _append_decision(self, c: Conflict, choice: str, actor: str, now: datetime, receipt_sha: str, note: str = "") -> None:
         label = {"existing": "keep existing", "incoming": "take incoming", "both": "both valid"}.get(choice, choice)
-        path = self.root / "DECISIONS.md"
-        if not path.exists():
-            atomic_write(path, "# Decisions\n\nArbitration outcomes, append-only.\n")
         lines = [
             "",
             f"## {c.conflict_id} — {iso(now)} — {label}{note}",
@@ -355,7 +352,7 @@ class ConflictQueue:
             f"  - provenance: source {c.incoming.get('source_ref') or '(none)'} · {c.incoming.get('source_type')} · "
             f"actor {c.incoming.get('actor')} · at {c.incoming.get('at')} · evidence {c.incoming.get('evidence_grade')}",
         ]
-        append_lines(path, lines)
+        self.append_file(self.root / "DECISIONS.md", lines, create="# Decisions\n\nArbitration outcomes, append-only.\n")
 
     def snooze_conflict(self, conflict_id: str, *, now: datetime, actor: str, until: datetime | str | None = None,
                         session: str | None = None) -> Receipt:
@@ -416,7 +413,7 @@ class ConflictQueue:
                 touched.append(created)
             if receipt["details"]["choice"] == "both":
                 pair = sorted((sha256_hex(normalize(prior.existing.get("text", ""))), sha256_hex(normalize(prior.incoming["text"]))))
-                append_lines(self.root / "stated" / "compatible.jsonl", [json.dumps(
+                self.append_file(self.root / "stated" / "compatible.jsonl", [json.dumps(
                     {"action": "undo_both_valid", "a": pair[0], "b": pair[1], "conflict_id": prior.conflict_id,
                      "by": actor, "at": iso(now)}, sort_keys=True)])
             self._append_decision(prior, receipt["details"]["choice"], actor, now, receipt["receipt_sha256"], " — UNDONE")

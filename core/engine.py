@@ -10,6 +10,7 @@ import json
 import os
 import re
 import shutil
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
@@ -19,8 +20,8 @@ from typing import Any
 from filelock import FileLock
 
 from . import compile as views
-from . import scoring
-from .index import Index
+from . import journal, scoring
+from .index import Index, is_busy
 from .models import (
     Category,
     Entry,
@@ -59,7 +60,12 @@ DECAY_HALF_LIFE_DAYS = 60.0
 ARCHIVE_BELOW_STRENGTH = 0.15
 
 CORE_DIRS = ("entries", "conflicts", "stated", "quiz", "review", "receipts", "patterns", "snapshots", "sync/outbound",
-             "sync/inbound", "raw", "index", ".memkeeper")
+             "sync/inbound", "raw", "index", "journal", ".memkeeper")
+LOCK_TIMEOUT_S = 30.0
+# Directories the engine writes (atomic_write leaves `.<name>.<random>.tmp` there if killed mid-write). `raw/` is the
+# person's untouched material and `snapshots/` holds copies: neither is ever cleaned.
+ENGINE_DIRS = ("", "entries", "conflicts", "stated", "quiz", "review", "review/applied", "receipts", "patterns",
+               "sync/outbound", "index", "journal", "journal/stage")
 
 
 class BadInput(ValueError):
@@ -92,8 +98,12 @@ class BaseEngine:
 
     def __init__(self, root: Path, sync: bool = True) -> None:
         self.root = Path(os.path.realpath(root))
-        self.lock = FileLock(str(self.root / ".memkeeper" / "write.lock"), timeout=30)
+        # A short poll interval: a waiting writer notices a released lock within 10 ms, so under contention the lock
+        # changes hands at about the pace writes finish instead of in 50 ms steps.
+        self.lock = FileLock(str(self.root / ".memkeeper" / "write.lock"), timeout=LOCK_TIMEOUT_S, poll_interval=0.01)
         self.index = Index(self.root)
+        self._txn: journal.Txn | None = None
+        self.recoveries: list[dict[str, Any]] = []  # what completing interrupted writes did (for check --repair)
         self._log_sig: tuple[int, int] | None = None
         self._category_patches: dict[str, tuple[set[str], dict[str, tuple[str, str, str, str]]]] = {}
         self._conflict_cache: dict[str, tuple[tuple[int, int], Any]] = {}
@@ -138,11 +148,21 @@ class BaseEngine:
         self.index.close()
 
     def sync(self, progress=None) -> dict[str, int]:
-        """Refresh the derived index from the Markdown (cheap when nothing changed)."""
-        counts = self.index.sync(progress)
+        """Refresh the derived index from the Markdown (cheap when nothing changed).
+
+        Never fails because a writer is busy: if the index stays locked past its busy timeout the cache is served
+        as it is (a consistent snapshot), and the next sync catches up."""
+        log_sig = self._sig(self.root / "log.md")
+        self.index.ensure_current()
+        try:
+            counts = self.index.sync(progress)
+        except sqlite3.OperationalError as exc:
+            if not is_busy(exc):
+                raise
+            counts = {"added": 0, "updated": 0, "removed": 0, "bad": 0, "busy": 1}
         # Another process may have written (and updated the shared index.db itself): re-count on demand.
         self._tallies = None
-        self._log_sig = self._sig(self.root / "log.md")
+        self._log_sig = log_sig
         self.synced = True
         return counts
 
@@ -166,46 +186,225 @@ class BaseEngine:
 
     @contextmanager
     def writing(self) -> Iterator[None]:
-        """Hold the cross-process write lock; resync first if another process wrote since we last looked."""
-        with self.lock:
-            if self._sig(self.root / "log.md") != self._log_sig:
-                # Someone else wrote since we last looked (the shared index.db may already hold their rows).
-                self.index.sync()
-                self._tallies = None
+        """Hold the cross-process write lock for one operation, whose writes commit as one unit (core/journal.py).
+
+        On taking the lock: complete or discard what an interrupted writer left in journal/, and drop the cached
+        counts if another process wrote since we last looked (the shared index.db already holds its rows — every
+        writer updates it under this lock — so nothing is rescanned). Inside: writes are staged; `record()` commits
+        them with the receipt. An operation that fails before its receipt leaves nothing behind."""
+        if self._txn is not None:  # nested: part of the enclosing operation
             yield
+            return
+        with self.lock:
+            if self.index.ensure_current():
+                self.index.sync()  # another process rebuilt the file: make sure it is whole before deciding
+            self._recover()
+            if self._sig(self.root / "log.md") != self._log_sig:
+                self._tallies = None
+            txn = self._txn = journal.Txn(self.root, self.path)
+            try:
+                yield
+                if txn.pending:
+                    self._commit(None)  # writes without a receipt still commit as one unit
+            except BaseException:
+                txn.discard()  # what was staged and not committed; what was committed is completed next time
+                raise
+            finally:
+                self._txn = None
+            if txn.committed:
+                try:
+                    os.unlink(self.root / journal.INTENT)
+                except FileNotFoundError:
+                    pass
             self._log_sig = self._sig(self.root / "log.md")
 
+    def _commit(self, receipt: Receipt | None) -> None:
+        """The commit point: write the intent, then apply it (lock held)."""
+        txn = self._txn
+        assert txn is not None
+        items = txn.entries()
+        intent = txn.intent(receipt.to_dict() if receipt else None)
+        journal.write_intent(self.root, intent)
+        txn.committed = True
+        txn.steps = {}  # the staged files belong to the intent now: a failure from here on is completed, not discarded
+        out = journal.apply_intent(self.root, intent, self.path, fresh=True)
+        if out.skipped:
+            # A page changed by hand in the moment since this operation read it: the person's text stays.
+            self.recoveries.append({"completed": intent["receipt_sha256"], "written": out.written, "skipped": out.skipped,
+                                    "discarded": []})
+            skipped = {s["path"] for s in out.skipped}
+            self.index.sync_paths(sorted(skipped & {i[0] for i in items}))
+            items = [i for i in items if i[0] not in skipped]
+        self._index_written(items)
+
+    def _index_written(self, items: list[tuple[str, Entry, str]]) -> None:
+        """Update the cache (and the tallies and category patches refresh_views uses) for entry pages just written."""
+        if not items:
+            return
+        olds = {}
+        for page, _, _ in items:
+            rows = self.index.query("SELECT category, status, source_type, verified FROM records WHERE path=?", (page,))
+            olds[page] = rows[0] if rows else None
+        try:
+            self.index.put_many(items)
+        except sqlite3.OperationalError as exc:
+            if not is_busy(exc):
+                raise
+            # The pages are written and the receipt is committed; the cache catches up at the next sync (the rows'
+            # mtime/size no longer match the pages). Counts are recomputed on demand.
+            self._tallies = None
+            return
+        for page, entry, _ in items:
+            old = olds[page]
+            self._count_change(old, entry)
+            # Remember how the category listings change, so refresh_views patches them instead of re-listing.
+            if old:
+                self._category_patches.setdefault(old[0], ({page}, {}))[0].add(page)
+            patch = self._category_patches.setdefault(entry.category.value, (set(), {}))
+            patch[0].add(page)
+            patch[1][page] = (entry.title, page, entry.status.value, entry.trust_zone.value)
+
+    def _recover(self) -> dict[str, Any] | None:
+        """Complete the intent an interrupted writer left in journal/, and discard what it staged but never
+        committed (lock held). Returns what was done, or None when journal/ was clean (the common case: one
+        listdir)."""
+        if not journal.journal_busy(self.root):
+            return None
+        note: dict[str, Any] = {"completed": None, "written": [], "skipped": [], "discarded": []}
+        intent = None
+        if os.path.lexists(self.root / journal.INTENT):
+            try:
+                intent = journal.read_intent(self.root)
+                out = journal.apply_intent(self.root, intent, self.path, fresh=False)
+            except (ValueError, BadInput) as exc:
+                # Not an intent this engine wrote (edited by hand?): set it aside, so it never stops a write.
+                aside = self.root / journal.JOURNAL_DIR / f"unreadable-intent-{len(self.recoveries)}.json"
+                n = 1
+                while aside.exists():
+                    n += 1
+                    aside = aside.with_name(f"unreadable-intent-{len(self.recoveries)}-{n}.json")
+                os.replace(self.root / journal.INTENT, aside)
+                note["set_aside"] = {"path": self.rel(aside), "reason": str(exc)}
+                intent = None
+            else:
+                note.update(completed=intent.get("receipt_sha256"), written=out.written, skipped=out.skipped)
+                pages = sorted({s["path"] for s in intent["steps"]
+                                if s["op"] in ("write", "remove") and s["path"].startswith("entries/")})
+                try:
+                    self.index.sync_paths(pages)
+                except sqlite3.OperationalError as exc:
+                    if not is_busy(exc):
+                        raise
+                if out.skipped and intent.get("at") and intent.get("actor"):
+                    self._record_recovery(intent, out.skipped)
+        self._tallies = None
+        self._category_patches = {}
+        if intent is not None:
+            if intent.get("at"):
+                # The interrupted operation may have stopped while regenerating the views: regenerate them all.
+                self.refresh_views(parse_iso(intent["at"]), full=True)
+            os.unlink(self.root / journal.INTENT)
+        for rel in journal.leftover_stage(self.root):
+            journal.remove_tree(self.root / rel)
+            note["discarded"].append(rel)
+        note["discarded"] += self.remove_tmp_files(("", "index", "journal") if intent is not None else ("journal",))
+        self.recoveries.append(note)
+        return note
+
+    def _record_recovery(self, intent: dict[str, Any], skipped: list[dict[str, str]]) -> None:
+        """A receipt saying which steps of an interrupted write were left alone (files edited by hand since). It is
+        made from the interrupted intent alone (its time and actor), so completing twice records it once."""
+        receipt = make_receipt("recover", "partial", parse_iso(intent["at"]), intent["actor"],
+                               {"completes": intent.get("receipt_sha256"), "skipped": skipped})
+        txn = journal.Txn(self.root, self.path)
+        self._stage_receipt(txn, receipt, "medium")
+        new_intent = txn.intent(receipt.to_dict())
+        journal.write_intent(self.root, new_intent)
+        journal.apply_intent(self.root, new_intent, self.path, fresh=False)
+
+    def tmp_files(self, dirs: tuple[str, ...] = ENGINE_DIRS) -> list[str]:
+        """Temp files an interrupted atomic write left in the directories the engine writes."""
+        out = []
+        for d in dirs:
+            base = self.root / d if d else self.root
+            if base.is_symlink() or not base.is_dir():
+                continue
+            with os.scandir(base) as it:
+                for de in it:
+                    if journal.TMP_NAME.match(de.name) and de.is_file(follow_symlinks=False):
+                        out.append(f"{d}/{de.name}" if d else de.name)
+        return sorted(out)
+
+    def remove_tmp_files(self, dirs: tuple[str, ...] = ENGINE_DIRS) -> list[str]:
+        """Remove leftover temp files (lock held: no write of ours is in flight)."""
+        removed = []
+        for rel in self.tmp_files(dirs):
+            try:
+                os.unlink(self.root / rel)
+            except FileNotFoundError:
+                continue
+            removed.append(rel)
+        return removed
+
+    # -- staged writes: every write of an operation goes through these (outside an operation they write at once) --
+
+    def write_file(self, path: Path, text: str) -> None:
+        if self._txn is None:
+            atomic_write(path, text)
+        else:
+            self._txn.write(self.rel(path), text)
+
+    def append_file(self, path: Path, lines: list[str], create: str | None = None) -> None:
+        """Append whole lines; `create` is the header written first when the file does not exist yet."""
+        if self._txn is None:
+            if create is not None and not path.exists():
+                atomic_write(path, create)
+            append_lines(path, lines)
+        else:
+            self._txn.append(self.rel(path), lines, create)
+
+    def remove_file(self, path: Path) -> None:
+        if self._txn is None:
+            os.unlink(path)
+        else:
+            self._txn.remove(self.rel(path))
+
+    def read_text(self, path: Path) -> str:
+        """A file's text as the current operation will leave it (its staged writes included)."""
+        if self._txn is not None:
+            text = self._txn.read_text(self.rel(path))
+            if text is not None:
+                return text
+        return path.read_text(encoding="utf-8")
+
+    def _stage_receipt(self, txn: journal.Txn, receipt: Receipt, evidence_grade: str) -> None:
+        txn.append(f"receipts/{receipt.at[:10]}.jsonl", [canonical_json(receipt.to_dict())])
+        txn.append("log.md", [log_row(receipt)], create=LOG_HEADER)
+        txn.append("patterns/PATTERNS.jsonl", [pattern_event(receipt, evidence_grade)])
+
     def record(self, receipt: Receipt, evidence_grade: str = "medium") -> Receipt:
-        """Append a state-changing receipt to receipts/<date>.jsonl, log.md and PATTERNS.jsonl (lock held)."""
-        day = receipt.at[:10]
-        append_lines(self.root / "receipts" / f"{day}.jsonl", [canonical_json(receipt.to_dict())])
-        log = self.root / "log.md"
-        if not log.exists():
-            atomic_write(log, LOG_HEADER)
-        append_lines(log, [log_row(receipt)])
-        append_lines(self.root / "patterns" / "PATTERNS.jsonl", [pattern_event(receipt, evidence_grade)])
+        """Commit the operation: its staged writes, then the receipt in receipts/<date>.jsonl, its row in log.md and
+        its PATTERNS.jsonl event — all in one intent (lock held)."""
+        if self._txn is None:
+            with self.writing():
+                return self.record(receipt, evidence_grade)
+        self._stage_receipt(self._txn, receipt, evidence_grade)
+        self._commit(receipt)
         return receipt
 
     def save(self, entry: Entry, page: str | None = None) -> str:
-        """Write an entry page atomically and update the cache. Returns the page path (relative)."""
+        """Write an entry page (staged until the operation's receipt commits it). Returns the page path."""
         page = page or self.page_of(entry.memory_id)
         if page is None:
             raise BadInput(f"no page for {entry.memory_id}")
         entry.normalized_content_sha256 = content_sha256(entry.title, entry.content)
         text = render_entry(entry)
         target = self.path(page)
-        old = self.index.query(
-            "SELECT category, status, source_type, verified FROM records WHERE path=?", (page,)
-        )
+        if self._txn is not None:
+            self._txn.write(self.rel(target), text, entry.model_copy(deep=True))
+            return page
         atomic_write(target, text)
-        self.index.put(page, entry, text.encode("utf-8"))
-        self._count_change(old[0] if old else None, entry)
-        # Remember how the category listings change, so refresh_views patches them instead of re-listing.
-        if old:
-            self._category_patches.setdefault(old[0][0], ({page}, {}))[0].add(page)
-        patch = self._category_patches.setdefault(entry.category.value, (set(), {}))
-        patch[0].add(page)
-        patch[1][page] = (entry.title, page, entry.status.value, entry.trust_zone.value)
+        self._index_written([(page, entry, sha256_hex(text))])
         return page
 
     # Tallies that hot.md and index.md need after every write, kept current by save() so a write never re-counts
@@ -235,15 +434,19 @@ class BaseEngine:
                 t["pending"] += 1
 
     def page_of(self, memory_id: str) -> str | None:
+        if self._txn is not None:
+            for page, entry, _ in self._txn.entries():
+                if entry.memory_id == memory_id:
+                    return page
         return self.index.scalar("SELECT path FROM records WHERE memory_id=?", (memory_id,))
 
     def load(self, memory_id: str) -> Entry:
-        """Read a record from its page on disk (the source of truth)."""
+        """Read a record from its page on disk (the source of truth), as this operation has staged it."""
         page = self.page_of(memory_id)
         if page is None:
             raise BadInput(f"unknown memory id {memory_id!r}")
         try:
-            return parse_entry(self.path(page).read_text(encoding="utf-8"))
+            return parse_entry(self.read_text(self.path(page)))
         except (OSError, PageError) as exc:
             raise BadInput(f"{page}: {exc}") from None
 
@@ -278,6 +481,8 @@ class BaseEngine:
             n += 1
 
     def _page_taken(self, page: str) -> bool:
+        if self._txn is not None and self._txn.has(page):
+            return True
         return self.path(page).exists() or self.index.scalar("SELECT 1 FROM files WHERE path=?", (page,)) is not None
 
     def _new_id(self, seed: str) -> str:
@@ -748,7 +953,7 @@ class BaseEngine:
             envelope = {"schema": "memkeeper.memory_update.v1", "created_at": iso(now), "actor": actor, **payload,
                         "payload_sha256": sha256_hex(canonical_json(payload))}
             name = f"sync/outbound/{now.strftime('%Y%m%dT%H%M%SZ')}-{zone_e.value}-{envelope['payload_sha256'][:8]}.json"
-            atomic_write(self.path(name), json.dumps(envelope, indent=2, ensure_ascii=False) + "\n")
+            self.write_file(self.path(name), json.dumps(envelope, indent=2, ensure_ascii=False) + "\n")
             receipt = make_receipt("export", "ok", now, actor, {"envelope": name, "zone": zone_e.value, "count": len(items),
                                                                  "payload_sha256": envelope["payload_sha256"], "include_content": include_content})
             return self.record(receipt)
@@ -800,16 +1005,23 @@ class BaseEngine:
             while target.exists():
                 n += 1
                 target = self.root / "snapshots" / f"{stamp}-{n}"
-            shutil.copytree(self.root, target, symlinks=True,
-                            ignore=lambda d, names: [x for x in names if Path(d) == self.root and x in ("snapshots", ".memkeeper")])
+            # Copied into journal/stage/ and moved into place when the receipt commits: an interrupted snapshot
+            # leaves no half-copied folder in snapshots/.
+            staged = self.root / journal.STAGE_DIR / f"snapshot-{target.name}"
+            if staged.exists():
+                journal.remove_tree(staged)
+            shutil.copytree(self.root, staged, symlinks=True, ignore=lambda d, names: [
+                x for x in names if Path(d) == self.root and x in ("snapshots", ".memkeeper", journal.JOURNAL_DIR)])
             digest_parts = []
-            for f in sorted(p for p in target.rglob("*") if p.is_file()):
-                digest_parts.append(f.relative_to(target).as_posix() + ":" + sha256_hex(f.read_bytes()))
-            patterns = target / "patterns" / "PATTERNS.jsonl"
+            for f in sorted(p for p in staged.rglob("*") if p.is_file()):
+                digest_parts.append(f.relative_to(staged).as_posix() + ":" + sha256_hex(f.read_bytes()))
+            patterns = staged / "patterns" / "PATTERNS.jsonl"
             lines = patterns.read_text(encoding="utf-8").count("\n") if patterns.exists() else 0
             manifest = {"time": iso(now), "patterns_line_count": lines, "state_sha256": sha256_hex("\n".join(digest_parts)),
                         "files": len(digest_parts)}
-            atomic_write(target / "manifest.json", json.dumps(manifest, indent=2) + "\n")
+            atomic_write(staged / "manifest.json", json.dumps(manifest, indent=2) + "\n")
+            assert self._txn is not None
+            self._txn.rename(self.rel(staged), self.rel(target))
             receipt = make_receipt("snapshot", "ok", now, actor, {"snapshot": self.rel(target), **manifest})
             return self.record(receipt)
 
@@ -822,12 +1034,15 @@ class BaseEngine:
             self.refresh_views(now, full=True)
             return make_receipt("compile", "ok", now, actor, {})
         with self.writing():
-            self.refresh_views(now, full=True)
             receipt = make_receipt("compile", "ok", now, validate_actor(actor), {"pages": ["hot.md", "index.md", "SCHEMA.md", "CONFLICTS.md", "index/"]})
-            return self.record(receipt)
+            self.record(receipt)  # first, so an interrupted compile is finished by whoever completes the intent
+            self.refresh_views(now, full=True)
+            return receipt
 
     def refresh_views(self, now: datetime, full: bool = False) -> None:
         """Regenerate what a write affected: hot.md, index.md and the dirty index/<category>.md pages (lock held)."""
+        if self._txn is not None and self._txn.pending:
+            self._commit(None)  # views describe committed pages only
         patches, self._category_patches = self._category_patches, {}
         for cat in sorted({c.value for c in Category} if full else set(patches)):
             target = self.root / "index" / f"{cat}.md"

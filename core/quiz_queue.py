@@ -12,7 +12,6 @@ from typing import Any
 
 from . import quiz as policy
 from .models import Receipt, parse_iso, utc
-from .pages import append_lines, atomic_write
 from .receipts import make_receipt
 
 
@@ -66,7 +65,7 @@ class QuizQueue:
             path = self.path(policy.ledger_path(pid))
             if path.exists():
                 return make_receipt("quiz_ledger", "reject", now, actor, {"reason": "ledger_exists", "person": pid})
-            atomic_write(path, policy.render_ledger(policy.new_ledger(pid, scheduler, now.date())))
+            self.write_file(path, policy.render_ledger(policy.new_ledger(pid, scheduler, now.date())))
             receipt = make_receipt("quiz_ledger", "created", now, actor, {"person": pid, "scheduler": scheduler,
                                                                           "ledger": policy.ledger_path(pid)})
             return self.record(receipt)
@@ -152,12 +151,11 @@ class QuizQueue:
                 new_ledger, item, prior = policy.record_answer(ledger, page, result, now.date(), q, now)
             except ValueError as exc:
                 raise BadInput(str(exc)) from None
-            atomic_write(self.path(policy.ledger_path(pid)), policy.render_ledger(new_ledger))
+            self.write_file(self.path(policy.ledger_path(pid)), policy.render_ledger(new_ledger))
             nb = self.path(policy.notebook_path(now.date(), pid))
-            if not nb.exists():
-                atomic_write(nb, policy.notebook_header(now.date(), pid))
-            append_lines(nb, policy.render_notebook_entry(
-                q, answer, item.last_result or "", entry.content, entry.source_ref or page, now).rstrip("\n").split("\n") + [""])
+            self.append_file(nb, policy.render_notebook_entry(
+                q, answer, item.last_result or "", entry.content, entry.source_ref or page, now).rstrip("\n").split("\n") + [""],
+                create=policy.notebook_header(now.date(), pid))
             receipt = make_receipt("quiz_record", "recorded", now, actor, {
                 "memory_id": mid, "page": page, "person": pid, "result": item.last_result, "grade": result,
                 "box": item.box, "due": item.due.isoformat(), "asked": item.asked, "correct": item.correct,
@@ -180,7 +178,7 @@ class QuizQueue:
                 last_result=prior.get("lastResult"), last_q=prior.get("lastQ") or "", fsrs=prior.get("fsrs"),
             ))
         items.sort(key=lambda it: (it.due, it.page))
-        atomic_write(self.path(policy.ledger_path(pid)), policy.render_ledger(ledger.model_copy(update={"items": items})))
+        self.write_file(self.path(policy.ledger_path(pid)), policy.render_ledger(ledger.model_copy(update={"items": items})))
         return {"person": pid, "page": page}
 
     def quiz_problems(self) -> list[str]:

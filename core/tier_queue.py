@@ -12,7 +12,6 @@ from typing import Any
 
 from . import tiers as policy
 from .models import Entry, Receipt, Tier, iso, parse_iso, utc
-from .pages import atomic_write
 from .receipts import make_receipt
 from .text import sha256_hex
 
@@ -92,7 +91,7 @@ class TierQueue:
                     review = f"review/tier-review-{now.date().isoformat()}-{n}.md"
                     target = self.path(review)
                     n += 1
-                atomic_write(target, policy.render_review(plan, owner or actor.split(":", 1)[1], now.date().isoformat()))
+                self.write_file(target, policy.render_review(plan, owner or actor.split(":", 1)[1], now.date().isoformat()))
             receipt = make_receipt("tiers_commit", "ok", now, actor, {
                 "automatic": [c.memory_id for c in plan.automatic], "review": review,
                 "ambiguous_count": len(plan.ambiguous), "protected_count": len(plan.protected),
@@ -150,16 +149,17 @@ class TierQueue:
                 mid = self.index.scalar("SELECT memory_id FROM records WHERE path=?", (c.path,))
                 prior[mid] = self._set_tier(mid, Tier.cold, now, f"Cold by tier review {rel} ({c.candidate_id})")
                 ids.append(c.candidate_id)
-            answered = policy.set_decision(self.path(rel).read_text(encoding="utf-8"), ids) if ids else None
+            text = self.read_text(self.path(rel))
+            answered = policy.set_decision(text, ids) if ids else text
             applied = f"review/applied/{rel.split('/', 1)[1]}"
             n = 2
             while self.path(applied).exists():
                 applied = f"review/applied/{n}-{rel.split('/', 1)[1]}"
                 n += 1
             self.path("review/applied").mkdir(parents=True, exist_ok=True)
-            if answered is not None:
-                atomic_write(self.path(rel), answered)
-            os.replace(self.path(rel), self.path(applied))
+            # A move, as a write of the answered review under applied/ and the removal of the pending one.
+            self.write_file(self.path(applied), answered)
+            self.remove_file(self.path(rel))
             receipt = make_receipt("tiers_apply", "applied", now, actor, {
                 "review": rel, "moved_to": applied, "accepted_ids": ids,
                 "rejected_ids": [c.candidate_id for c in parsed.candidates if c.candidate_id not in ids],
@@ -199,13 +199,13 @@ class TierQueue:
         if moved and self.path(moved).is_file() and not self.path(undo["review"]).exists():
             # The review is pending again, unanswered; the pages are back byte for byte, so its hashes match again
             # (a page that changed for another reason since will read as stale, as it should).
-            text = self.path(moved).read_text(encoding="utf-8")
+            text = self.read_text(self.path(moved))
             try:
                 text = policy.set_decision(text, [])
             except ValueError:
                 pass
-            atomic_write(self.path(undo["review"]), text)
-            os.unlink(self.path(moved))
+            self.write_file(self.path(undo["review"]), text)
+            self.remove_file(self.path(moved))
             out["review"] = undo["review"]
         return out
 

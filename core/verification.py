@@ -7,7 +7,6 @@ from datetime import datetime
 from typing import Any
 
 from .models import Entry, Receipt, SourceType, Status, Verified, iso, parse_iso, utc
-from .pages import append_lines
 from .receipts import make_receipt
 
 CONFIRMATIONS = "stated/confirmations.jsonl"
@@ -99,7 +98,7 @@ class VerificationQueue:
                 self.save(e)
             line = {"action": "confirm", "memory_id": mid, "content_sha256": entry.normalized_content_sha256,
                     "by": actor, "at": iso(now), "propagated_to": targets[1:]}
-            append_lines(self.root / CONFIRMATIONS, [json.dumps(line, sort_keys=True, ensure_ascii=False)])
+            self.append_file(self.root / CONFIRMATIONS, [json.dumps(line, sort_keys=True, ensure_ascii=False)])
             receipt = make_receipt("confirm", "confirmed", now, actor,
                                    {"memory_id": mid, "propagated_to": targets[1:], "memory_ids": targets, "undo": {"prior": prior}})
             self.record(receipt, "high")
@@ -128,7 +127,7 @@ class VerificationQueue:
             self.save(entry)
             line = {"action": "deny", "memory_id": mid, "suppression_key": key, "source_ref": entry.source_ref,
                     "content_sha256": entry.normalized_content_sha256, "reason": reason, "by": actor, "at": iso(now)}
-            append_lines(self.root / DENIALS, [json.dumps(line, sort_keys=True, ensure_ascii=False)])
+            self.append_file(self.root / DENIALS, [json.dumps(line, sort_keys=True, ensure_ascii=False)])
             receipt = make_receipt("deny", "denied", now, actor,
                                    {"memory_id": mid, "suppression_key": key, "reason": reason,
                                     "undo": {"prior": {mid: {"status": prior_status}}}})
@@ -162,7 +161,7 @@ class VerificationQueue:
                 restored.append(m)
             line = {"action": "undeny", "memory_id": mid, "suppression_key": key, "by": actor, "at": iso(now),
                     "restored": restored}
-            append_lines(self.root / DENIALS, [json.dumps(line, sort_keys=True, ensure_ascii=False)])
+            self.append_file(self.root / DENIALS, [json.dumps(line, sort_keys=True, ensure_ascii=False)])
             receipt = make_receipt("undeny", "undenied", now, actor,
                                    {"memory_id": mid, "suppression_key": key, "restored": restored, "memory_ids": restored})
             self.record(receipt, "high")
@@ -243,7 +242,7 @@ class VerificationQueue:
                 self.save(e)
             first = d.get("memory_id")
             e = self.load(first)
-            append_lines(self.root / DENIALS, [json.dumps(
+            self.append_file(self.root / DENIALS, [json.dumps(
                 {"action": "deny", "memory_id": first, "suppression_key": suppression_key(e.source_ref, e.content),
                  "source_ref": e.source_ref, "content_sha256": e.normalized_content_sha256, "reason": "undo of undeny",
                  "by": actor, "at": iso(now)}, sort_keys=True, ensure_ascii=False)])
@@ -260,11 +259,11 @@ class VerificationQueue:
             e.updated_at = now
             self.save(e)
         if action == "confirm":
-            append_lines(self.root / CONFIRMATIONS, [json.dumps(
+            self.append_file(self.root / CONFIRMATIONS, [json.dumps(
                 {"action": "unconfirm", "memory_ids": sorted(prior), "by": actor, "at": iso(now),
                  "reverses": receipt["receipt_sha256"]}, sort_keys=True)])
         else:
-            append_lines(self.root / DENIALS, [json.dumps(
+            self.append_file(self.root / DENIALS, [json.dumps(
                 {"action": "undeny", "memory_id": d["memory_id"], "suppression_key": d["suppression_key"], "by": actor,
                  "at": iso(now), "restored": sorted(prior), "reverses": receipt["receipt_sha256"]}, sort_keys=True)])
         return {"restored": sorted(prior)}

@@ -504,7 +504,7 @@ class MemkeeperApp(App[int]):
 class _WikiFilter:
     """watchfiles filter: ignore the derived cache and editor droppings; everything else may change what we show."""
 
-    IGNORED_NAMES = {".memkeeper", ".git", "__pycache__"}
+    IGNORED_NAMES = {".memkeeper", ".git", "__pycache__", "journal"}  # journal/: a write in flight, not yet a change
 
     def __init__(self, root: Path) -> None:
         self.root = root
