@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from .conflicts import ConflictQueue
 from .engine import BadInput, BaseEngine, validate_actor
 from .index import BadPage
+from .integrity import CheckReport, Integrity
 from .models import Receipt, utc
 from .quiz_queue import QuizQueue
-from .receipts import make_receipt, parse_log_row, verify_receipt
+from .receipts import make_receipt, verify_receipt
 from .tier_queue import TierQueue
 from .verification import VerificationQueue
+
+__all__ = ["CheckReport", "Engine", "UNDOABLE"]
 
 UNDOABLE = {
     "resolve_conflict": "_undo_conflict",
@@ -29,18 +30,7 @@ UNDOABLE = {
 }
 
 
-@dataclass
-class CheckReport:
-    problems: list[str] = field(default_factory=list)
-    receipts: int = 0
-    pages: int = 0
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
-
-
-class Engine(ConflictQueue, VerificationQueue, QuizQueue, TierQueue, BaseEngine):
+class Engine(ConflictQueue, VerificationQueue, QuizQueue, TierQueue, Integrity, BaseEngine):
     """The engine with its curation queues. `Engine.open(root)` / `Engine.init(root, now=...)`."""
 
     # ---------------------------------------------------------------------------------------------- hot.md / header
@@ -156,51 +146,4 @@ class Engine(ConflictQueue, VerificationQueue, QuizQueue, TierQueue, BaseEngine)
             self.record(receipt, "high")
             self.refresh_views(now)
             return receipt
-
-    # ---------------------------------------------------------------------------------------------- check
-
-    def check(self) -> CheckReport:
-        """Recompute every receipt hash, cross-check log.md ↔ receipts, validate every page, ledger and conflict."""
-        report = CheckReport()
-        self.sync()
-        hashes: dict[str, str] = {}
-        for f, n, data, _ in self.iter_receipts():
-            report.receipts += 1
-            if data is None:
-                report.problems.append(f"{f}:{n}: not valid JSON")
-            elif not verify_receipt(data):
-                report.problems.append(f"{f}:{n}: receipt_sha256 does not match its content")
-            else:
-                hashes[data["receipt_sha256"]] = f"{f}:{n}"
-        logged: set[str] = set()
-        log = self.root / "log.md"
-        if log.exists():
-            for n, line in enumerate(log.read_text(encoding="utf-8").splitlines(), 1):
-                row = parse_log_row(line) if line.startswith("|") else None
-                if row is None:
-                    continue
-                sha = row[4]
-                logged.add(sha)
-                if sha not in hashes:
-                    report.problems.append(f"log.md:{n}: receipt {sha[:12]}… is not in receipts/")
-        for sha, where in hashes.items():
-            if sha not in logged:
-                report.problems.append(f"{where}: receipt {sha[:12]}… has no row in log.md")
-        patterns = self.root / "patterns" / "PATTERNS.jsonl"
-        if patterns.exists():
-            for n, line in enumerate(patterns.read_text(encoding="utf-8").splitlines(), 1):
-                try:
-                    json.loads(line)
-                except ValueError:
-                    report.problems.append(f"patterns/PATTERNS.jsonl:{n}: not valid JSON")
-        for bad in self.index.bad_pages():
-            report.problems.append(f"{bad.path}: {bad.error}")
-        report.pages = int(self.index.scalar("SELECT count(*) FROM records") or 0)
-        for name in self.conflict_files():
-            try:
-                self.load_conflict(name[:-3])
-            except BadInput as exc:
-                report.problems.append(str(exc))
-        report.problems.extend(self.quiz_problems())
-        return report
 

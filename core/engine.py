@@ -857,6 +857,7 @@ class BaseEngine:
                         if jaccard(toks[kid], toks[oid]) >= threshold and not self.is_compatible_pair(shas[kid], shas[oid]):
                             merged.add(oid)
                             merges.append({"source": oid, "target": kid})
+            after: dict[str, int] = {}  # each keeper's reinforcement after its merges (check replays it)
             for m in merges:
                 src = self.load(m["source"])
                 tgt = self.load(m["target"])
@@ -868,9 +869,11 @@ class BaseEngine:
                 tgt.confidence = round(min(0.99, max(tgt.confidence, src.confidence) + 0.04), 4)
                 tgt.updated_at = now
                 tgt.notes.append(f"Consolidated note ({iso(now)}): merged {src.memory_id}: {' '.join(src.content.split())[:200]}")
+                after[tgt.memory_id] = tgt.reinforcement
                 self.save(src)
                 self.save(tgt)
-            receipt = make_receipt("consolidate", "ok", now, actor, {"merges": merges, "count": len(merges), "threshold": threshold})
+            receipt = make_receipt("consolidate", "ok", now, actor, {"merges": merges, "count": len(merges), "threshold": threshold,
+                                                                    "reinforcement_after": after})
             self.record(receipt)
             self.refresh_views(now, full=bool(merges))
             return receipt

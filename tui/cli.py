@@ -71,7 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
     cs.add_argument("--threshold", type=float, default=0.82)
     sub.add_parser("decay")
     sub.add_parser("compile")
-    sub.add_parser("check")
+    sub.add_parser("check").add_argument(
+        "--repair", action="store_true",
+        help="complete interrupted writes, add missing log rows and PATTERNS events, remove temp files, rebuild the index")
     sub.add_parser("snapshot")
 
     cf = sub.add_parser("conflicts").add_subparsers(dest="sub", required=True)
@@ -156,6 +158,19 @@ def _receipt_text(r: Receipt) -> str:
     return " ".join(bits)
 
 
+def _repair_text(r: Receipt) -> str:
+    d = r.details
+    done = [f"{len(d[k])} {label}" for k, label in (
+        ("completed", "interrupted write(s) completed"), ("discarded", "staged/temp file(s) of interrupted writes discarded"),
+        ("log_rows_added", "log row(s) added"), ("patterns_added", "PATTERNS event(s) added"),
+        ("tmp_removed", "temp file(s) removed")) if d.get(k)]
+    if d.get("index_rebuilt"):
+        done.append("index rebuilt")
+    if d.get("skipped"):
+        done.append(f"{len(d['skipped'])} step(s) left alone (files changed by hand)")
+    return f"repair: {', '.join(done) or 'nothing to repair'} (receipt={r.receipt_sha256})"
+
+
 def _finish(args, r: Receipt) -> int:
     _emit(args, r.to_dict(), _receipt_text(r))
     if r.status in REFUSED_STATUSES:
@@ -232,9 +247,18 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
     if cmd == "snapshot":
         return _finish(args, eng.snapshot(now=now, actor=actor))
     if cmd == "check":
+        repaired = None
+        if args.repair:
+            repaired = eng.repair(now=now, actor=actor)
         rep = eng.check()
-        _emit(args, {"ok": rep.ok, "problems": rep.problems, "receipts": rep.receipts, "pages": rep.pages},
-              "\n".join(rep.problems + [f"check: {'ok' if rep.ok else 'problems found'} — {rep.pages} pages, {rep.receipts} receipts, {len(rep.problems)} problem(s)"]))
+        data: dict[str, Any] = {"ok": rep.ok, "problems": rep.problems, "receipts": rep.receipts, "pages": rep.pages}
+        lines = list(rep.problems)
+        if repaired is not None:
+            data["repair"] = repaired.to_dict()
+            lines.insert(0, _repair_text(repaired))
+        lines.append(f"check: {'ok' if rep.ok else 'problems found'} — {rep.pages} pages, {rep.receipts} receipts, "
+                     f"{len(rep.problems)} problem(s)")
+        _emit(args, data, "\n".join(lines))
         return 0 if rep.ok else 2
     if cmd == "export":
         return _finish(args, eng.export(zone=args.zone, now=now, actor=actor, include_content=args.include_content))

@@ -1,0 +1,320 @@
+"""`check` and `check --repair` (SPEC §4, §7): what the audit trail and the derived files must agree on, and the
+repairs that restore derived data without ever touching a person's page.
+
+What check finds, and what repair does about it:
+
+| problem                                                   | repair                                          |
+|-----------------------------------------------------------|-------------------------------------------------|
+| an interrupted write left in journal/ (intent, staged)    | completed / discarded (as any writer does)      |
+| a receipt with no row in log.md                           | the row is appended, made from the receipt      |
+| a receipt with no PATTERNS.jsonl event                    | the event is appended, made from the receipt    |
+| leftover `.<name>.<random>.tmp` files of atomic writes    | removed                                         |
+| index.db corrupt, or rows that disagree with the pages    | index.db rebuilt from the pages                 |
+| a receipt line that is not JSON or whose hash is wrong    | reported (a receipt is never rewritten)         |
+| a log.md row whose receipt is missing                     | reported (a receipt cannot be made up)          |
+| an entry page that no receipt names                       | reported (written outside the engine)           |
+| reinforcement that disagrees with the receipts            | reported (the page is the person's to correct)  |
+| a line of stated/*.jsonl that is not a JSON object        | reported (the ledgers are append-only)          |
+| malformed pages, conflict records, quiz ledger rows       | reported (never rewritten by the engine)        |
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from filelock import Timeout
+
+from . import journal
+from .models import Receipt, utc
+from .receipts import LOG_HEADER, log_row, make_receipt, parse_log_row, pattern_event, verify_receipt
+
+# A lock-free check that found something looks again holding the write lock (a writer may have been part-way
+# through an operation while it read); it waits this long for the lock before reporting what it saw.
+CHECK_LOCK_WAIT_S = 10.0
+HUMAN_DECISIONS = frozenset({"confirm", "deny", "undeny", "resolve_conflict", "undo"})
+_MEMORY_ID = re.compile(r"mem_[0-9a-f]{16}")
+
+# Kinds of problem `repair` fixes.
+REPAIRABLE = frozenset({"journal", "log_row_missing", "pattern_missing", "tmp", "index"})
+
+
+@dataclass
+class CheckReport:
+    problems: list[str] = field(default_factory=list)
+    receipts: int = 0
+    pages: int = 0
+    kinds: list[str] = field(default_factory=list)  # parallel to problems
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def add(self, kind: str, message: str) -> None:
+        self.problems.append(message)
+        self.kinds.append(kind)
+
+    @property
+    def repairable(self) -> list[str]:
+        return [p for p, k in zip(self.problems, self.kinds, strict=True) if k in REPAIRABLE]
+
+    @property
+    def unrepairable(self) -> list[str]:
+        return [p for p, k in zip(self.problems, self.kinds, strict=True) if k not in REPAIRABLE]
+
+
+@dataclass
+class _Trail:
+    """The audit trail as read from disk."""
+
+    receipts: dict[str, tuple[str, dict[str, Any]]]  # sha → (file:line, receipt), valid receipts only
+    order: list[str]  # receipt shas in commit order (log.md order, then receipts not in the log)
+    logged: set[str]
+    patterned: set[str]
+
+
+class Integrity:
+    """Mixin over BaseEngine (composed into api.Engine)."""
+
+    # ---------------------------------------------------------------------------------------------- check
+
+    def check(self) -> CheckReport:
+        """Recompute every receipt hash; cross-check receipts ↔ log.md ↔ PATTERNS.jsonl ↔ pages; validate every page,
+        ledger, conflict record and the derived index. Read-only (apart from bringing the index up to date).
+
+        A write in progress can look like a problem to a reader (its receipt is appended, its log row not yet), so a
+        check that finds something looks again holding the write lock before it reports."""
+        report = self._check_once()
+        if report.ok or self._txn is not None:
+            return report
+        try:
+            with self.lock.acquire(timeout=CHECK_LOCK_WAIT_S):
+                return self._check_once()
+        except Timeout:
+            return report
+
+    def _check_once(self) -> CheckReport:
+        report = CheckReport()
+        self.sync()
+        self._check_journal(report)
+        trail = self._read_trail(report)
+        self._check_pages(report, trail)
+        self._check_ledgers(report)
+        for rel in self.tmp_files():
+            report.add("tmp", f"{rel}: temp file left by an interrupted write (check --repair removes it)")
+        for problem in self.index.verify():
+            report.add("index", f"{problem} (check --repair rebuilds it)")
+        for name in self.conflict_files():
+            try:
+                self.load_conflict(name[:-3])
+            except Exception as exc:  # BadInput: one line per bad record
+                report.add("conflict", str(exc))
+        for problem in self.quiz_problems():
+            report.add("quiz", problem)
+        return report
+
+    def _check_journal(self, report: CheckReport) -> None:
+        jdir = self.root / journal.JOURNAL_DIR
+        if (self.root / journal.INTENT).exists():
+            try:
+                sha = journal.read_intent(self.root).get("receipt_sha256") or "none"
+                report.add("journal", f"{journal.INTENT}: an interrupted write (receipt {sha[:12]}…) is not complete yet "
+                                      "(the next write or check --repair completes it)")
+            except (OSError, ValueError) as exc:
+                report.add("journal", f"{journal.INTENT}: unreadable intent ({exc}); the next write sets it aside")
+        for rel in journal.leftover_stage(self.root):
+            report.add("journal", f"{rel}: staged by a write that never committed (the next write discards it)")
+        if jdir.is_dir():
+            for p in sorted(jdir.glob("unreadable-intent-*.json")):
+                report.add("set_aside", f"{self.rel(p)}: an intent that could not be read was set aside; "
+                                        "look at it, then delete it")
+
+    def _read_trail(self, report: CheckReport) -> _Trail:
+        receipts: dict[str, tuple[str, dict[str, Any]]] = {}
+        for f, n, data, _ in self.iter_receipts():
+            report.receipts += 1
+            if data is None:
+                report.add("receipt", f"{f}:{n}: not valid JSON")
+            elif not verify_receipt(data):
+                report.add("receipt", f"{f}:{n}: receipt_sha256 does not match its content")
+            else:
+                receipts[data["receipt_sha256"]] = (f"{f}:{n}", data)
+        order: list[str] = []
+        logged: set[str] = set()
+        log = self.root / "log.md"
+        if log.exists():
+            for n, line in enumerate(log.read_text(encoding="utf-8").splitlines(), 1):
+                row = parse_log_row(line) if line.startswith("|") else None
+                if row is None:
+                    continue
+                sha = row[4]
+                logged.add(sha)
+                if sha in receipts:
+                    order.append(sha)
+                else:
+                    report.add("log_orphan", f"log.md:{n}: receipt {sha[:12]}… is not in receipts/")
+        order += [sha for sha in receipts if sha not in logged]
+        patterned: set[str] = set()
+        patterns = self.root / "patterns" / "PATTERNS.jsonl"
+        if patterns.exists():
+            for n, line in enumerate(patterns.read_text(encoding="utf-8").splitlines(), 1):
+                try:
+                    event = json.loads(line)
+                except ValueError:
+                    report.add("pattern_line", f"patterns/PATTERNS.jsonl:{n}: not valid JSON")
+                    continue
+                payload = event.get("payload") if isinstance(event, dict) else None
+                if isinstance(payload, dict) and isinstance(payload.get("receipt_sha256"), str):
+                    patterned.add(payload["receipt_sha256"])
+        for sha, (where, _) in receipts.items():
+            if sha not in logged:
+                report.add("log_row_missing", f"{where}: receipt {sha[:12]}… has no row in log.md (check --repair adds it)")
+            if sha not in patterned:
+                report.add("pattern_missing",
+                           f"{where}: receipt {sha[:12]}… has no event in patterns/PATTERNS.jsonl (check --repair adds it)")
+        return _Trail(receipts, order, logged, patterned)
+
+    def _check_pages(self, report: CheckReport, trail: _Trail) -> None:
+        for bad in self.index.bad_pages():
+            report.add("page", f"{bad.path}: {bad.error}")
+        report.pages = int(self.index.scalar("SELECT count(*) FROM records") or 0)
+        named: set[str] = set()
+        for _, data in trail.receipts.values():
+            named.update(_MEMORY_ID.findall(json.dumps(data.get("details"))))
+        expected = expected_reinforcement(trail.receipts[sha][1] for sha in trail.order)
+        for row in self.index.query("SELECT memory_id, path, reinforcement FROM records ORDER BY path"):
+            if row["memory_id"] not in named:
+                report.add("unnamed_page", f"{row['path']}: no receipt names {row['memory_id']} "
+                                           "(a page written outside the engine?)")
+            want = expected.get(row["memory_id"])
+            if want is not None and want != row["reinforcement"]:
+                report.add("reinforcement", f"{row['path']}: reinforcement {row['reinforcement']}, but its receipts "
+                                            f"make it {want}")
+
+    def _check_ledgers(self, report: CheckReport) -> None:
+        stated = self.root / "stated"
+        if not stated.is_dir():
+            return
+        for f in sorted(stated.glob("*.jsonl")):
+            try:
+                text = f.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                report.add("ledger", f"{self.rel(f)}: unreadable ({exc})")
+                continue
+            for n, line in enumerate(text.splitlines(), 1):
+                if not line.strip():
+                    continue
+                try:
+                    data = json.loads(line)
+                except ValueError:
+                    data = None
+                if not isinstance(data, dict) or not isinstance(data.get("action", "both_valid"), str):
+                    report.add("ledger", f"{self.rel(f)}:{n}: not a JSON object (the line is ignored)")
+            if text and not text.endswith("\n"):
+                report.add("ledger", f"{self.rel(f)}: the last line is not terminated (a torn append)")
+
+    # ---------------------------------------------------------------------------------------------- repair
+
+    def repair(self, *, now: datetime, actor: str = "agent:cli") -> Receipt:
+        """Fix what check finds in the derived files and the audit trail, holding the write lock: complete or discard
+        interrupted writes, append missing log rows and PATTERNS events (made from the receipts), remove leftover
+        temp files, rebuild a corrupt or stale index. Never touches an entry page, a receipt or a ledger line.
+
+        Receipt details: what was done (completed, log_rows_added, patterns_added, tmp_removed, index_rebuilt) and
+        the problems left for a person (remaining)."""
+        from .engine import validate_actor
+
+        now = utc(now)
+        actor = validate_actor(actor)
+        first = len(self.recoveries)
+        with self.writing():  # taking the lock completes an interrupted intent and discards staged files
+            recovered = self.recoveries[first:]
+            tmp_removed = self.remove_tmp_files()
+            index_problems = self.index.verify()
+            rebuilt = None
+            if index_problems:
+                rebuilt = index_problems[0]
+                self.index.rebuild(f"check --repair: {rebuilt}")
+                self._tallies = None
+            report = CheckReport()
+            trail = self._read_trail(report)
+            missing_log = [sha for sha in trail.order if sha not in trail.logged]
+            missing_pat = [sha for sha in trail.order if sha not in trail.patterned]
+            if missing_log:
+                self.append_file(self.root / "log.md",
+                                 [log_row(Receipt.model_validate(trail.receipts[sha][1])) for sha in missing_log],
+                                 create=LOG_HEADER)
+            if missing_pat:
+                self.append_file(self.root / "patterns" / "PATTERNS.jsonl",
+                                 [pattern_event(Receipt.model_validate(trail.receipts[sha][1]),
+                                                self._grade_of(trail.receipts[sha][1])) for sha in missing_pat])
+            self._check_pages(report, trail)
+            self._check_ledgers(report)
+            for problem in self.quiz_problems():
+                report.add("quiz", problem)
+            jdir = self.root / journal.JOURNAL_DIR
+            for p in sorted(jdir.glob("unreadable-intent-*.json")) if jdir.is_dir() else []:
+                report.add("set_aside", f"{self.rel(p)}: an intent that could not be read was set aside")
+            remaining = report.unrepairable
+            details = {
+                "completed": [r["completed"] for r in recovered if r.get("completed")],
+                "skipped": [s for r in recovered for s in r.get("skipped", [])],
+                "discarded": [d for r in recovered for d in r.get("discarded", [])],
+                "log_rows_added": missing_log,
+                "patterns_added": missing_pat,
+                "tmp_removed": tmp_removed,
+                "index_rebuilt": rebuilt,
+                "remaining": remaining[:50],
+                "remaining_count": len(remaining),
+            }
+            did = any(details[k] for k in ("completed", "discarded", "log_rows_added", "patterns_added", "tmp_removed",
+                                           "index_rebuilt"))
+            details["count"] = (len(details["completed"]) + len(details["discarded"]) + len(missing_log)
+                                + len(missing_pat) + len(tmp_removed) + (1 if rebuilt else 0))
+            receipt = make_receipt("repair", "repaired" if did else "ok", now, actor, details)
+            self.record(receipt)
+            self.refresh_views(now, full=True)
+            return receipt
+
+    def _grade_of(self, receipt: dict[str, Any]) -> str:
+        """The evidence grade record() gives a receipt's PATTERNS event: high for a person's decisions, the record's
+        grade for a capture, medium otherwise."""
+        if receipt.get("action") in HUMAN_DECISIONS:
+            return "high"
+        mid = (receipt.get("details") or {}).get("memory_id")
+        if receipt.get("action") == "capture" and receipt.get("status") in ("captured", "consolidated") and mid:
+            grade = self.index.scalar("SELECT evidence_grade FROM records WHERE memory_id=?", (mid,))
+            if grade:
+                return grade
+        return "medium"
+
+
+def expected_reinforcement(receipts) -> dict[str, int | None]:
+    """A record's reinforcement as its receipts tell it, replayed in commit order: 1 when captured (or created by a
+    resolution), the value a consolidating capture states, and for `consolidate` merges the target's value the
+    receipt states in `reinforcement_after` (or, in receipts that do not state it, target + source when both are
+    known). None when the
+    receipts cannot tell (a merge of a record they do not know)."""
+    out: dict[str, int | None] = {}
+    for r in receipts:
+        action, status, d = r.get("action"), r.get("status"), r.get("details") or {}
+        if action == "capture" and status == "captured" and d.get("memory_id"):
+            out[d["memory_id"]] = 1
+        elif action == "capture" and status == "consolidated" and d.get("memory_id"):
+            out[d["memory_id"]] = d["reinforcement"] if isinstance(d.get("reinforcement"), int) else None
+        elif action == "resolve_conflict" and d.get("created"):
+            out[d["created"]] = 1
+        elif action == "consolidate" and status == "ok":
+            stated = d.get("reinforcement_after") if isinstance(d.get("reinforcement_after"), dict) else {}
+            for m in d.get("merges") or []:
+                src, tgt = m.get("source"), m.get("target")
+                if out.get(src) is not None and out.get(tgt) is not None:
+                    out[tgt] = out[tgt] + out[src]  # type: ignore[operator]
+                else:
+                    out[tgt] = None
+            for tgt, value in stated.items():
+                out[tgt] = value if isinstance(value, int) else None
+    return out
