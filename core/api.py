@@ -117,8 +117,50 @@ class Engine(ConflictQueue, VerificationQueue, QuizQueue, TierQueue, Integrity, 
                 return data.get("receipt_sha256")
         return None
 
+    def commit_order(self) -> dict[str, int]:
+        """Receipt sha → its position in log.md, which is appended in commit order (receipt times can be anything
+        `--now` said; files under receipts/ are per receipt date)."""
+        from .receipts import parse_log_row
+
+        order: dict[str, int] = {}
+        log = self.root / "log.md"
+        if log.exists():
+            for line in log.read_text(encoding="utf-8").splitlines():
+                row = parse_log_row(line) if line.startswith("|") else None
+                if row is not None:
+                    order.setdefault(row[4], len(order))
+        return order
+
+    def later_decision(self, original: dict[str, Any]) -> str | None:
+        """The receipt of a later curation decision about the same thing (a record, a suppression key, a conflict, a
+        quiz item) that is still in effect, if there is one. Undo reverses only the latest decision about a thing:
+        undoing an older one would also undo what the later one decided (deny, undeny, deny again, then undo the
+        first deny would lift the second denial)."""
+        subjects = decision_subjects(original)
+        if not subjects:
+            return None
+        order = self.commit_order()
+        here = order.get(original["receipt_sha256"])
+        undone = set()
+        later = []
+        for n, (_, _, data, _) in enumerate(self.iter_receipts()):
+            if not data or not verify_receipt(data):
+                continue
+            if data.get("action") == "undo" and data.get("status") == "undone":
+                undone.add((data.get("details") or {}).get("reverses"))
+            elif data.get("action") in UNDOABLE and data.get("status") not in ("reject", "refused") and \
+                    data["receipt_sha256"] != original["receipt_sha256"]:
+                later.append((order.get(data["receipt_sha256"], len(order) + n), data))
+        if here is None:
+            return None
+        for pos, data in sorted(later, key=lambda x: x[0]):
+            if pos > here and data["receipt_sha256"] not in undone and decision_subjects(data) & subjects:
+                return data["receipt_sha256"]
+        return None
+
     def undo(self, receipt_sha256: str, *, now: datetime, actor: str) -> Receipt:
-        """Reverse a curation decision with a new receipt naming the one it reverses. Undoing twice is refused.
+        """Reverse a curation decision with a new receipt naming the one it reverses. Undoing twice is refused, and so
+        is undoing a decision a later one (not itself undone) has superseded: `superseded_by_later_decision`.
 
         Receipt details: reverses, action (of the reversed receipt), plus what was restored.
         """
@@ -140,6 +182,11 @@ class Engine(ConflictQueue, VerificationQueue, QuizQueue, TierQueue, Integrity, 
             if prior_undo:
                 return make_receipt("undo", "reject", now, actor,
                                     {"reason": "already_undone", "reverses": original["receipt_sha256"], "undone_by": prior_undo})
+            later = self.later_decision(original)
+            if later:
+                return make_receipt("undo", "reject", now, actor,
+                                    {"reason": "superseded_by_later_decision", "reverses": original["receipt_sha256"],
+                                     "superseded_by": later})
             extra = getattr(self, handler)(original, now, actor)
             receipt = make_receipt("undo", "undone", now, actor,
                                    {"reverses": original["receipt_sha256"], "action": original["action"], **extra})
@@ -147,3 +194,27 @@ class Engine(ConflictQueue, VerificationQueue, QuizQueue, TierQueue, Integrity, 
             self.refresh_views(now)
             return receipt
 
+
+def decision_subjects(receipt: dict[str, Any]) -> set[str]:
+    """What a curation decision changed: records (`mem:`), suppression keys (`key:`), conflicts (`conflict:`), quiz
+    items (`quiz:<person>:<page>`)."""
+    action = receipt.get("action")
+    d = receipt.get("details") or {}
+    undo = d.get("undo") if isinstance(d.get("undo"), dict) else {}
+    mems: list[Any] = []
+    out: set[str] = set()
+    if action in ("confirm", "deny", "undeny"):
+        mems += [d.get("memory_id"), *(d.get("memory_ids") or []), *(d.get("restored") or []),
+                 *(d.get("propagated_to") or []), *((undo.get("prior") or {}).keys())]
+        if d.get("suppression_key"):
+            out.add(f"key:{d['suppression_key']}")
+    elif action in ("resolve_conflict", "snooze_conflict"):
+        if d.get("conflict_id"):
+            out.add(f"conflict:{d['conflict_id']}")
+        mems += [d.get("winner"), d.get("loser"), d.get("created"), (undo.get("existing") or {}).get("memory_id")]
+    elif action == "quiz_record":
+        out.add(f"quiz:{d.get('person')}:{d.get('page')}")
+    elif action in ("tiers_apply", "tiers_commit", "tier_restore"):
+        mems += list((undo.get("prior_tiers") or {}).keys())
+    out.update(f"mem:{m}" for m in mems if isinstance(m, str) and m)
+    return out

@@ -91,3 +91,49 @@ def test_rebuild_reconstructs_identical_state(eng):
         want = parse_entry(pages[m])
         got = eng.load(m)
         assert (got.status, got.verified, got.source_type) == (want.status, want.verified, want.source_type)
+
+
+def test_undo_of_old_deny_keeps_later_denial(eng):
+    a = capture(eng)
+    first = eng.deny(a, now=T0, actor=HUMAN)
+    undeny = eng.undeny(a, now=T0 + timedelta(minutes=1), actor=HUMAN)
+    second = eng.deny(a, now=T0 + timedelta(minutes=2), actor=HUMAN)
+    r = eng.undo(first.receipt_sha256, now=T0 + timedelta(minutes=3), actor=HUMAN)
+    assert (r.status, r.details["reason"]) == ("reject", "superseded_by_later_decision")
+    assert r.details["superseded_by"] == undeny.receipt_sha256  # the first decision after it
+    assert eng.load(a).status.value == "denied"
+    assert eng.is_suppressed(second.details["suppression_key"])
+    # the latest decision can still be undone, and then the older one is the latest again
+    assert eng.undo(second.receipt_sha256, now=T0 + timedelta(minutes=4), actor=HUMAN).status == "undone"
+    assert eng.load(a).status.value == "active"
+
+
+def test_undo_ignores_later_decisions_that_were_undone(eng):
+    a = capture(eng)
+    deny = eng.deny(a, now=T0, actor=HUMAN)
+    undeny = eng.undeny(a, now=T0 + timedelta(minutes=1), actor=HUMAN)
+    assert eng.undo(undeny.receipt_sha256, now=T0 + timedelta(minutes=2), actor=HUMAN).status == "undone"
+    assert eng.load(a).status.value == "denied"
+    # the undeny no longer stands, so the deny is the latest decision about the record again
+    r = eng.undo(deny.receipt_sha256, now=T0 + timedelta(minutes=3), actor=HUMAN)
+    assert r.status == "undone", r.details
+    assert eng.load(a).status.value == "active" and not eng.is_suppressed(deny.details["suppression_key"])
+
+
+def test_superseded_decision_order_follows_the_log_not_the_clock(eng):
+    a = capture(eng)
+    first = eng.deny(a, now=T0, actor=HUMAN)
+    eng.undeny(a, now=T0 - timedelta(days=2), actor=HUMAN)  # --now in the past: a later decision all the same
+    eng.deny(a, now=T0 - timedelta(days=1), actor=HUMAN)
+    r = eng.undo(first.receipt_sha256, now=T0, actor=HUMAN)
+    assert r.details.get("reason") == "superseded_by_later_decision"
+    assert eng.load(a).status.value == "denied"
+
+
+def test_undo_of_a_decision_about_other_records_is_not_blocked(eng):
+    a = capture(eng)
+    b = capture(eng, "Priya owns the quarterly billing reconciliation for EMEA.")
+    deny_a = eng.deny(a, now=T0, actor=HUMAN)
+    eng.deny(b, now=T0 + timedelta(minutes=1), actor=HUMAN)
+    assert eng.undo(deny_a.receipt_sha256, now=T0 + timedelta(minutes=2), actor=HUMAN).status == "undone"
+    assert eng.load(b).status.value == "denied"
