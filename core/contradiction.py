@@ -66,6 +66,7 @@ the misclassified pairs, for `make bench`.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -569,6 +570,7 @@ def _parse_number(raw: str) -> tuple[str | None, float, str] | None:
     return cur, value, suffix.strip().lower()
 
 
+@functools.lru_cache(maxsize=4096)  # pure and immutable; capture compares one statement with many
 def _analyze(text: str) -> _Analysis:
     items = _scan(text)
     b = _Builder()

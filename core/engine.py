@@ -5,6 +5,7 @@ Time (`now`) and actor are parameters of every operation; nothing here reads the
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -579,6 +580,16 @@ class BaseEngine:
         given_title = " ".join((title or "").split())
         title = given_title or _title_from(content)
         canonical_key = slugify(key) if key else (slugify(given_title) if given_title else _key_from(content))
+        incoming = dict(
+            text=content, title=title, category=cat_e.value, canonical_key=canonical_key, zone=zone_e.value,
+            sensitivity=sens_e.value, memory_class=cls_e.value, expires_at=iso(exp) if exp else None,
+            source_type=src_e.value, source_ref=source_ref, confidence=float(confidence), recall=recall or [],
+            tags=tags or [], quiz_question=quiz_question, actor=actor, at=iso(now),
+            evidence_grade=_initial_grade(src_e, source_ref).value,
+        )
+        # Compare with the candidates once before taking the lock: the comparisons are cached, so the decisive pass
+        # under the lock only classifies what changed in between, and the lock is held for milliseconds.
+        self.find_match(incoming)
 
         with self.writing():
             sup_key = suppression_key(source_ref, content)
@@ -588,13 +599,6 @@ class BaseEngine:
                     {"reason": "denied_suppression_key", "suppression_key": sup_key, "canonical_key": canonical_key},
                 )
                 return self.record(receipt)
-            incoming = dict(
-                text=content, title=title, category=cat_e.value, canonical_key=canonical_key, zone=zone_e.value,
-                sensitivity=sens_e.value, memory_class=cls_e.value, expires_at=iso(exp) if exp else None,
-                source_type=src_e.value, source_ref=source_ref, confidence=float(confidence), recall=recall or [],
-                tags=tags or [], quiz_question=quiz_question, actor=actor, at=iso(now),
-                evidence_grade=_initial_grade(src_e, source_ref).value,
-            )
             match = self.find_match(incoming)
             if match is not None and match[0] == "restatement":
                 return self._consolidate_into(match[1], incoming, now, actor, redacted)
@@ -650,7 +654,7 @@ class BaseEngine:
 
         Returns (relation, memory_id, reason) for the best restatement, else the first conflict, else None.
         """
-        from .contradiction import Statement, classify_pair, is_related
+        from .contradiction import Statement
 
         new = Statement(inc["text"], inc["category"], inc["canonical_key"], inc["source_ref"])
         rows = {r["memory_id"]: r for r in self.partition_rows(inc["canonical_key"], inc["zone"], inc["sensitivity"])}
@@ -668,9 +672,9 @@ class BaseEngine:
             if not same_key and jaccard(token_set(row["content"]), inc_tokens) < 0.25:
                 continue
             old = Statement(row["content"], row["category"], row["canonical_key"], row["source_ref"])
-            if not is_related(old, new):
+            if not _is_related(old, new):
                 continue
-            verdict = classify_pair(old, new)
+            verdict = _classify_pair(old, new)
             if verdict.relation == "unrelated":
                 continue
             if verdict.relation == "restatement":
@@ -1142,6 +1146,22 @@ class BaseEngine:
 
 
 # -------------------------------------------------------------------------------------------------------- policy helpers
+
+
+@functools.lru_cache(maxsize=16384)
+def _is_related(old, new) -> bool:
+    from .contradiction import is_related
+
+    return is_related(old, new)
+
+
+@functools.lru_cache(maxsize=16384)
+def _classify_pair(old, new):
+    """contradiction.classify_pair, cached: it is a pure function of the two (frozen) statements."""
+    from .contradiction import classify_pair
+
+    return classify_pair(old, new)
+
 
 
 def suppression_key(source_ref: str | None, content: str) -> str:
