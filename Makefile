@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 DEMO_DIR ?= .demo-wiki
 
-.PHONY: demo test bench screenshots clean
+.PHONY: demo test bench stress screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,11 @@ test: $(VENV)/.installed-test
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/run.py
+
+# The long crash and contention probes (200 SIGKILLs; 8 writers x 500 captures beside readers). The same probes run
+# small in `make test` (tests/core/test_probes.py). Exits 1 when anything is lost, fails or leaves check unclean.
+stress: $(VENV)/.installed-test
+	$(BIN)/python scripts/stress.py
 
 screenshots: $(VENV)/.installed-test
 	$(BIN)/python scripts/screenshots.py
