@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
@@ -103,7 +104,7 @@ class BaseEngine:
         # changes hands at about the pace writes finish instead of in 50 ms steps.
         self.lock = FileLock(str(self.root / ".memkeeper" / "write.lock"), timeout=LOCK_TIMEOUT_S, poll_interval=0.01)
         self.index = Index(self.root)
-        self._txn: journal.Txn | None = None
+        self._local = threading.local()  # the operation in progress belongs to the thread running it (the desk's workers)
         self.recoveries: list[dict[str, Any]] = []  # what completing interrupted writes did (for check --repair)
         self._log_sig: tuple[int, int] | None = None
         self._category_patches: dict[str, tuple[set[str], dict[str, tuple[str, str, str, str]]]] = {}
@@ -112,6 +113,14 @@ class BaseEngine:
         self._tallies: dict[str, int] | None = None
         if sync:
             self.sync()
+
+    @property
+    def _txn(self) -> journal.Txn | None:
+        return getattr(self._local, "txn", None)
+
+    @_txn.setter
+    def _txn(self, txn: journal.Txn | None) -> None:
+        self._local.txn = txn
 
     # ---------------------------------------------------------------------------------------------------- lifecycle
 
@@ -227,7 +236,7 @@ class BaseEngine:
         intent = txn.intent(receipt.to_dict() if receipt else None)
         journal.write_intent(self.root, intent)
         txn.committed = True
-        txn.steps = {}  # the staged files belong to the intent now: a failure from here on is completed, not discarded
+        txn.clear()  # the staged files belong to the intent now: a failure from here on is completed, not discarded
         out = journal.apply_intent(self.root, intent, self.path, fresh=True)
         if out.skipped:
             # A page changed by hand in the moment since this operation read it: the person's text stays.
@@ -435,10 +444,8 @@ class BaseEngine:
                 t["pending"] += 1
 
     def page_of(self, memory_id: str) -> str | None:
-        if self._txn is not None:
-            for page, entry, _ in self._txn.entries():
-                if entry.memory_id == memory_id:
-                    return page
+        if self._txn is not None and memory_id in self._txn.pages_by_id:
+            return self._txn.pages_by_id[memory_id]
         return self.index.scalar("SELECT path FROM records WHERE memory_id=?", (memory_id,))
 
     def load(self, memory_id: str) -> Entry:

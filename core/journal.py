@@ -130,6 +130,8 @@ class Txn:
         self.root = root
         self.resolve = resolve
         self.steps: dict[str, Any] = {}  # keyed by path (rename: by source); insertion order is apply order
+        self.pages_by_id: dict[str, str] = {}  # memory id → entry page staged in this operation
+        self.renamed_to: set[str] = set()
         self.committed = False
 
     # -- staging --------------------------------------------------------------------------------------------------
@@ -156,6 +158,8 @@ class Txn:
         stage = self.stage_path(rel)
         atomic_write(self.root / stage, text)
         self.steps[rel] = _Write(rel, stage, text_sha256(text), before, entry)
+        if entry is not None:
+            self.pages_by_id[entry.memory_id] = rel
 
     def append(self, rel: str, lines: list[str], create: str | None = None) -> None:
         """Stage whole lines to append; `create` is written first when the file does not exist yet."""
@@ -190,11 +194,10 @@ class Txn:
     def rename(self, src_rel: str, dst_rel: str) -> None:
         """Move a staged directory into place (snapshots)."""
         self.steps[src_rel] = _Rename(src_rel, dst_rel)
+        self.renamed_to.add(dst_rel)
 
     def has(self, rel: str) -> bool:
-        step = self.steps.get(rel)
-        return isinstance(step, _Write | _Append) or any(
-            isinstance(s, _Rename) and s.dst == rel for s in self.steps.values())
+        return isinstance(self.steps.get(rel), _Write | _Append) or rel in self.renamed_to
 
     def read_text(self, rel: str) -> str | None:
         """The text `rel` will have after this operation, or None when the operation has not touched it."""
@@ -219,7 +222,13 @@ class Txn:
         """Forget what was staged and not committed (the operation failed before its receipt)."""
         for step in self.steps.values():
             self._drop_stage(step)
+        self.clear()
+
+    def clear(self) -> None:
+        """Forget the staged steps (committed: they belong to the intent now; or discarded)."""
         self.steps = {}
+        self.pages_by_id = {}
+        self.renamed_to = set()
 
     def _drop_stage(self, step: Any) -> None:
         if isinstance(step, _Write):

@@ -469,3 +469,18 @@ def test_check_while_writers_hold_the_lock_reports_damage_not_writes_in_progress
     with FileLock(str(eng.root / ".memkeeper" / "write.lock")):
         rep = eng.check()
     assert rep.problems == ["stated/denials.jsonl:1: not a JSON object (the line is ignored)"]
+
+
+def test_threads_sharing_an_engine_each_run_their_own_operation(eng):
+    """The desk runs decisions in worker threads: an operation's staged writes belong to its thread."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def cap(n):
+        return eng.capture(f"Thread note {n}: the {['atlas', 'harbor', 'lumen', 'quill'][n % 4]} queue drains at {n}:00.",
+                           now=T0 + timedelta(minutes=n), title=f"Thread note {n}")
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        receipts = list(pool.map(cap, range(12)))
+    assert [r.status for r in receipts] == ["captured"] * 12
+    assert len({r.details["page"] for r in receipts}) == 12
+    assert eng.check().ok, eng.check().problems
