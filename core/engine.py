@@ -237,7 +237,7 @@ class BaseEngine:
         journal.write_intent(self.root, intent)
         txn.committed = True
         txn.clear()  # the staged files belong to the intent now: a failure from here on is completed, not discarded
-        out = journal.apply_intent(self.root, intent, self.path, fresh=True)
+        out = journal.apply_intent(self.root, intent, txn.resolve, fresh=True)
         if out.skipped:
             # A page changed by hand in the moment since this operation read it: the person's text stays.
             self.recoveries.append({"completed": intent["receipt_sha256"], "written": out.written, "skipped": out.skipped,
@@ -594,9 +594,12 @@ class BaseEngine:
             tags=tags or [], quiz_question=quiz_question, actor=actor, at=iso(now),
             evidence_grade=_initial_grade(src_e, source_ref).value,
         )
-        # Compare with the candidates once before taking the lock: the comparisons are cached, so the decisive pass
-        # under the lock only classifies what changed in between, and the lock is held for milliseconds.
-        self.find_match(incoming)
+        # Compare with the candidates before taking the lock. Under the lock, if nothing was committed in between
+        # (log.md unchanged: every commit appends to it), that answer stands; otherwise the comparison runs again,
+        # and only what changed in between is classified anew (the pair verdicts are cached). Either way the lock
+        # is held for milliseconds, not for the detection.
+        seen = self._sig(self.root / "log.md")
+        early = self.find_match(incoming)
 
         with self.writing():
             sup_key = suppression_key(source_ref, content)
@@ -606,7 +609,7 @@ class BaseEngine:
                     {"reason": "denied_suppression_key", "suppression_key": sup_key, "canonical_key": canonical_key},
                 )
                 return self.record(receipt)
-            match = self.find_match(incoming)
+            match = early if self._sig(self.root / "log.md") == seen and seen is not None else self.find_match(incoming)
             if match is not None and match[0] == "restatement":
                 return self._consolidate_into(match[1], incoming, now, actor, redacted)
             if match is not None:

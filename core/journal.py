@@ -128,13 +128,21 @@ class Txn:
 
     def __init__(self, root: Path, resolve: Callable[[str], Path]) -> None:
         self.root = root
-        self.resolve = resolve
+        self._resolve = resolve
+        self._resolved: dict[str, Path] = {}
         self.steps: dict[str, Any] = {}  # keyed by path (rename: by source); insertion order is apply order
         self.pages_by_id: dict[str, str] = {}  # memory id → entry page staged in this operation
         self.renamed_to: set[str] = set()
         self.committed = False
 
     # -- staging --------------------------------------------------------------------------------------------------
+
+    def resolve(self, rel: str) -> Path:
+        """The confined path of `rel`, resolved once per operation (the lock is held throughout)."""
+        path = self._resolved.get(rel)
+        if path is None:
+            path = self._resolved[rel] = self._resolve(rel)
+        return path
 
     @property
     def pending(self) -> bool:
