@@ -286,7 +286,7 @@ class BaseEngine:
             try:
                 intent = journal.read_intent(self.root)
                 out = journal.apply_intent(self.root, intent, self.path, fresh=False)
-            except (ValueError, BadInput) as exc:
+            except (ValueError, KeyError, TypeError, BadInput) as exc:
                 # Not an intent this engine wrote (edited by hand?): set it aside, so it never stops a write.
                 aside = self.root / journal.JOURNAL_DIR / f"unreadable-intent-{len(self.recoveries)}.json"
                 n = 1

@@ -256,13 +256,18 @@ def test_kill_while_regenerating_views_is_finished_by_recovery(eng, monkeypatch)
     fresh.close()
 
 
-def test_unreadable_intent_is_set_aside_and_reported(eng):
-    (eng.root / journal.INTENT).write_text("{not json")
+@pytest.mark.parametrize("text", ["{not json", json.dumps({"schema": journal.INTENT_SCHEMA, "steps": [
+    {"op": "write", "path": "entries/x.md"}]}), json.dumps({"schema": journal.INTENT_SCHEMA, "steps": [
+    {"op": "write", "path": "../outside.md", "stage": "journal/stage/x", "sha256": "0", "before": None}]})])
+def test_unreadable_intent_is_set_aside_and_reported(eng, text):
+    (eng.root / "journal").mkdir(exist_ok=True)
+    (eng.root / journal.INTENT).write_text(text)
     r = eng.capture(TEXT, now=T0)
     assert r.status == "captured"
     aside = list((eng.root / "journal").glob("unreadable-intent-*.json"))
-    assert len(aside) == 1 and aside[0].read_text() == "{not json"
+    assert len(aside) == 1 and aside[0].read_text() == text
     assert any("could not be read was set aside" in p for p in eng.check().problems)
+    assert not (eng.root.parent / "outside.md").exists()
 
 
 # ---------------------------------------------------------------------------------------------------- check finds
