@@ -232,7 +232,7 @@ class ConflictQueue:
         return f"C{int(files[-1][1:-3]) + 1 if files else 1}"
 
     def open_conflict(self, memory_id: str, incoming: dict[str, Any], conflict_type: str, reason: str,
-                      now: datetime, actor: str) -> Receipt:
+                      now: datetime, actor: str, details: dict[str, Any] | None = None) -> Receipt:
         """Hold an incoming statement that contradicts an active record. The existing page is not touched."""
         existing = self.load(memory_id)
         same = normalize(incoming["text"])
@@ -244,7 +244,7 @@ class ConflictQueue:
                     {"conflict_id": open_c.conflict_id, "conflict_type": open_c.conflict_type, "reason": open_c.reason,
                      "memory_id": memory_id, "page": open_c.existing.get("page"), "duplicate": True,
                      "canonical_key": incoming["canonical_key"], "class": incoming["memory_class"],
-                     "content_sha256": sha256_hex(same)},
+                     "content_sha256": sha256_hex(same), **(details or {})},
                 )
                 return self.record(receipt)
         cid = self._next_conflict_id()
@@ -265,7 +265,7 @@ class ConflictQueue:
             "capture", "conflict", now, actor,
             {"conflict_id": cid, "conflict_type": conflict_type, "reason": reason, "memory_id": existing.memory_id,
              "page": c.existing["page"], "canonical_key": incoming["canonical_key"], "class": incoming["memory_class"],
-             "content_sha256": sha256_hex(normalize(incoming["text"]))},
+             "content_sha256": sha256_hex(normalize(incoming["text"])), **(details or {})},
         )
         self.record(receipt)
         self.refresh_views(now)

@@ -34,6 +34,7 @@ from .models import (
     TrustZone,
     iso,
     parse_iso,
+    single_line,
     utc,
 )
 from .pages import PageError, append_lines, atomic_write, parse_entry, render_entry
@@ -243,8 +244,9 @@ class BaseEngine:
         if page is None:
             raise BadInput(f"unknown memory id {memory_id!r}")
         try:
-            return parse_entry(self.path(page).read_text(encoding="utf-8"))
-        except (OSError, PageError) as exc:
+            # Bytes as they are: a CR in the content survives (no universal-newline translation).
+            return parse_entry(self.path(page).read_bytes().decode("utf-8"))
+        except (OSError, PageError, UnicodeDecodeError) as exc:
             raise BadInput(f"{page}: {exc}") from None
 
     def get(self, memory_id: str) -> Entry | None:
@@ -371,16 +373,21 @@ class BaseEngine:
         if cls_e is MemoryClass.expiring and exp is None:
             exp = now + timedelta(days=DEFAULT_EXPIRY_DAYS)
         content = text.strip()
-        given_title = " ".join((title or "").split())
-        title = given_title or _title_from(content)
+        given_title = single_line(title or "")
         canonical_key = slugify(key) if key else (slugify(given_title) if given_title else _key_from(content))
+        normalized = _normalized_fields(text=text, content=content, title=title, stored_title=given_title, key=key,
+                                        canonical_key=canonical_key, tags=tags, recall=recall, source_ref=source_ref,
+                                        quiz_question=quiz_question)
+        title = given_title or _title_from(content)
+        noted = {"normalized": normalized} if normalized else {}
 
         with self.writing():
             sup_key = suppression_key(source_ref, content)
             if self.is_suppressed(sup_key):
                 receipt = make_receipt(
                     "capture", "suppressed", now, actor,
-                    {"reason": "denied_suppression_key", "suppression_key": sup_key, "canonical_key": canonical_key},
+                    {"reason": "denied_suppression_key", "suppression_key": sup_key, "canonical_key": canonical_key,
+                     **noted},
                 )
                 return self.record(receipt)
             incoming = dict(
@@ -392,9 +399,9 @@ class BaseEngine:
             )
             match = self.find_match(incoming)
             if match is not None and match[0] == "restatement":
-                return self._consolidate_into(match[1], incoming, now, actor, redacted)
+                return self._consolidate_into(match[1], incoming, now, actor, redacted, noted)
             if match is not None:
-                return self.open_conflict(match[1], incoming, match[0], match[2], now, actor)
+                return self.open_conflict(match[1], incoming, match[0], match[2], now, actor, details=noted)
             entry = self._entry_from_incoming(incoming, now)
             page = self.save(entry, self._new_page(title, zone_e.value, sens_e.value))
             receipt = make_receipt(
@@ -402,7 +409,7 @@ class BaseEngine:
                 {
                     "memory_id": entry.memory_id, "class": cls_e.value, "canonical_key": canonical_key, "page": page,
                     "content_sha256": sha256_hex(normalize(content)), "category": cat_e.value, "zone": zone_e.value,
-                    "sensitivity": sens_e.value, **({"redacted": redacted} if redacted else {}),
+                    "sensitivity": sens_e.value, **({"redacted": redacted} if redacted else {}), **noted,
                 },
             )
             self.record(receipt, entry.evidence_grade.value)
@@ -487,7 +494,8 @@ class BaseEngine:
             return (relation, mid, reason)
         return None
 
-    def _consolidate_into(self, memory_id: str, inc: dict[str, Any], now: datetime, actor: str, redacted) -> Receipt:
+    def _consolidate_into(self, memory_id: str, inc: dict[str, Any], now: datetime, actor: str, redacted,
+                          noted: dict[str, Any] | None = None) -> Receipt:
         entry = self.load(memory_id)
         before = {"reinforcement": entry.reinforcement, "confidence": entry.confidence}
         entry.reinforcement += 1
@@ -509,7 +517,7 @@ class BaseEngine:
                 "memory_id": entry.memory_id, "class": entry.memory_class.value, "canonical_key": entry.canonical_key,
                 "page": page, "content_sha256": sha256_hex(normalize(inc["text"])), "before": before,
                 "reinforcement": entry.reinforcement, "confidence": entry.confidence,
-                **({"redacted": redacted} if redacted else {}),
+                **({"redacted": redacted} if redacted else {}), **(noted or {}),
             },
         )
         self.record(receipt, entry.evidence_grade.value)
@@ -953,10 +961,13 @@ def regrade(entry: Entry, now: datetime) -> EvidenceGrade:
 
 
 def _title_from(content: str) -> str:
-    first = content.strip().splitlines()[0] if content.strip() else "untitled"
-    words = first.split()
-    title = " ".join(words[:10]) + ("…" if len(words) > 10 else "")
-    return title[:120] or "untitled"
+    """A display title: the first ten words of the first line that has any (control characters are spaces)."""
+    for line in content.splitlines():
+        words = single_line(line).split()
+        if words:
+            title = " ".join(words[:10]) + ("…" if len(words) > 10 else "")
+            return title[:120]
+    return "untitled"
 
 
 def _key_from(content: str) -> str:
@@ -967,6 +978,28 @@ def _key_from(content: str) -> str:
         if len(seen) == 6:
             break
     return slugify(" ".join(seen) or "entry")
+
+
+def _normalized_fields(*, text: str, content: str, title: str | None, stored_title: str, key: str | None,
+                       canonical_key: str, tags: list[str] | None, recall: list[str] | None, source_ref: str | None,
+                       quiz_question: str | None) -> list[str]:
+    """Which of the capture's values are stored differently from how they were given (the receipt says so):
+    content with surrounding whitespace trimmed, one-line fields with line breaks, tabs or control characters
+    collapsed, an explicit key turned into a slug."""
+    out = []
+    if content != text:
+        out.append("content")
+    if title is not None and stored_title != title:
+        out.append("title")
+    if key and canonical_key != key:
+        out.append("key")
+    for name, values in (("tags", tags), ("recall", recall)):
+        if values and [v for v in (single_line(str(x)) for x in values) if v] != list(values):
+            out.append(name)
+    for name, value in (("source_ref", source_ref), ("quiz_question", quiz_question)):
+        if value is not None and (single_line(value) or None) != value:
+            out.append(name)
+    return out
 
 
 def _excerpt(content: str, limit: int = 280) -> str:

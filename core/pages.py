@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -45,11 +46,23 @@ def dump_frontmatter(data: dict[str, Any]) -> str:
     )
 
 
-def split_frontmatter(text: str) -> tuple[dict[str, Any], str]:
-    """Split `---\\n<yaml>\\n---\\n<body>`. Raises PageError when the block is missing or not a mapping."""
+def normalize_newlines(text: str) -> str:
+    """A page whose frontmatter opens with `---\\r\\n` was saved with CRLF line endings (a Windows editor): read
+    it as LF. Pages written by the engine always use LF, and a CR inside their content is kept as it is."""
     if text.startswith("\ufeff"):
         text = text[1:]
+    if text.startswith("---\r\n"):
+        return text.replace("\r\n", "\n")
+    return text
+
+
+def split_frontmatter(text: str) -> tuple[dict[str, Any], str]:
+    """Split `---\\n<yaml>\\n---\\n<body>` (CRLF pages are read as LF). Raises PageError when the block is missing
+    or not a mapping."""
+    text = normalize_newlines(text)
     if not text.startswith("---\n"):
+        if text.startswith("---\r"):
+            raise PageError("page uses CR-only line endings; memkeeper reads pages with LF or CRLF line endings")
         raise PageError("page does not start with a '---' frontmatter block")
     end = text.find("\n---\n", 3)
     if end == -1:
@@ -71,6 +84,7 @@ def split_frontmatter(text: str) -> tuple[dict[str, Any], str]:
 
 
 TRAVERSAL = "## Traversal Links\n- [Wiki Index](../index.md) · [Wiki Log](../log.md)\n"
+NOTES_HEADING = "## Notes"
 
 
 def _head(entry: Entry) -> str:
@@ -81,18 +95,27 @@ def _head(entry: Entry) -> str:
     )
 
 
+def _note_line(note: str) -> str:
+    # Notes are generated one-liners; a line break could never be read back as one note.
+    return "- " + note.replace("\r", " ").replace("\n", " ") + "\n"
+
+
 def _tail(entry: Entry) -> str:
-    notes = "".join(f"- {note}\n" for note in entry.notes)
-    return ("\n\n## Notes\n" + notes if notes else "\n") + "\n" + TRAVERSAL
+    notes = "".join(_note_line(note) for note in entry.notes)
+    return ("\n\n" + NOTES_HEADING + "\n" + notes if notes else "\n") + "\n" + TRAVERSAL
 
 
 def render_entry(entry: Entry) -> str:
+    """The page for `entry`. Its frontmatter carries `notes_count`, which makes reading the body back exact
+    whatever the content holds (headings such as `## Notes`, `---` lines, list items)."""
     return "---\n" + dump_frontmatter(entry.frontmatter()) + "---\n" + _head(entry) + entry.content + _tail(entry)
 
 
 def parse_entry(text: str) -> Entry:
+    text = normalize_newlines(text)
     data, body = split_frontmatter(text)
-    notes = data.pop("notes", None)  # tolerate hand-written pages that keep notes in frontmatter
+    fm_notes = data.pop("notes", None)  # tolerate hand-written pages that keep notes in frontmatter
+    notes_count = data.pop("notes_count", None)
     try:
         entry = Entry.model_validate(data)
     except ValidationError as exc:
@@ -100,8 +123,12 @@ def parse_entry(text: str) -> Entry:
         loc = ".".join(str(p) for p in first["loc"]) or "frontmatter"
         raise PageError(f"invalid field {loc}{_line_of(text, str(first['loc'][0]) if first['loc'] else '')}: "
                         f"{first['msg']}") from None
-    entry.notes = _parse_notes(body) if notes is None else [str(n) for n in notes]
-    entry.content = _parse_content(body, entry)
+    if fm_notes is not None and not isinstance(fm_notes, list):
+        raise PageError(f"invalid field notes{_line_of(text, 'notes')}: expected a list of strings")
+    if isinstance(notes_count, bool) or not isinstance(notes_count, int) or notes_count < 0:
+        notes_count = None  # hand-edited or absent: read the body by the tolerant rule
+    entry.content, body_notes = split_body(body, entry, notes_count)
+    entry.notes = [str(n) for n in fm_notes or []] + body_notes
     return entry
 
 
@@ -115,30 +142,76 @@ def _line_of(text: str, key: str) -> str:
     return ""
 
 
-def _parse_notes(body: str) -> list[str]:
-    marker = "\n\n## Notes\n"
-    start = body.rfind(marker)
-    if start == -1:
-        return []
-    block = body[start + len(marker) :].split("\n\n## Traversal Links", 1)[0]
-    return [line[2:] for line in block.splitlines() if line.startswith("- ")]
+def split_body(body: str, entry: Entry, notes_count: int | None) -> tuple[str, list[str]]:
+    """(content, notes) from a page body.
+
+    Exact for pages the engine wrote: the head is regenerated from the frontmatter, and `notes_count` says how
+    many list lines at the end belong to `## Notes`, so content that itself holds a `## Notes` heading, list items
+    or `---` lines comes back byte for byte. A page edited by hand (the count no longer matches the layout) or
+    written before the count existed is read by a rule that never loses text: see `_tolerant_tail`.
+    """
+    head = _head(entry)
+    if body.startswith(head):
+        rest = body[len(head) :]
+    else:
+        # Hand-edited head: the content starts after the first `## Content` line (the generated head is a title
+        # line and a status line, so that is the generated heading).
+        match = _CONTENT_HEADING.search(body)
+        if match is None:
+            return _tolerant_tail(body)
+        rest = body[match.end() :]
+    if notes_count is not None:
+        exact = _exact_tail(rest, notes_count)
+        if exact is not None:
+            return exact
+    return _tolerant_tail(rest)
 
 
-def _parse_content(body: str, entry: Entry) -> str:
-    """Content between the generated head and tail; exact when the page was written by the engine."""
-    start = body.find("## Content\n")
-    if start == -1:
-        return body.strip()
-    rest = body[start + len("## Content\n") :]
-    tail = _tail(entry)
-    if rest.endswith(tail):
-        return rest[: -len(tail)]
-    # Hand-edited page: fall back to the last generated section heading.
-    for marker in ("\n## Notes\n", "\n## Traversal Links\n"):
-        cut = rest.rfind(marker)
-        if cut != -1:
-            rest = rest[:cut]
-    return rest.strip("\n")
+_CONTENT_HEADING = re.compile(r"(?m)^## Content[ \t]*\n")
+_NOTES_LINE = re.compile(r"(?m)^## Notes[ \t]*$")
+_TRAILER = "\n" + TRAVERSAL
+
+
+def _exact_tail(rest: str, notes_count: int) -> tuple[str, list[str]] | None:
+    """Undo `entry.content + _tail(entry)` given the number of notes; None when the layout does not match."""
+    if not rest.endswith(_TRAILER):
+        return None
+    before = rest[: -len(_TRAILER)]  # content + "\n"  |  content + "\n\n## Notes\n" + notes lines
+    if not before.endswith("\n"):
+        return None
+    if notes_count == 0:
+        return before[:-1], []
+    parts = before[:-1].rsplit("\n", notes_count)
+    if len(parts) != notes_count + 1 or not all(p.startswith("- ") for p in parts[1:]):
+        return None
+    marker = "\n\n" + NOTES_HEADING
+    if not parts[0].endswith(marker):
+        return None
+    return parts[0][: -len(marker)], [p[2:] for p in parts[1:]]
+
+
+def _tolerant_tail(rest: str) -> tuple[str, list[str]]:
+    """Content and notes of a body whose layout is not exactly the generated one. Nothing is ever dropped:
+
+    - a trailing `## Traversal Links` section is removed only when it is exactly the generated one;
+    - the last `## Notes` heading starts the notes only when every non-blank line under it is a `- ` list item;
+    - everything else is content (an ambiguous block stays content), with surrounding blank lines trimmed.
+    """
+    text = rest
+    stripped = text.rstrip("\n")
+    generated = TRAVERSAL.rstrip("\n")
+    if stripped == generated or stripped.endswith("\n" + generated):
+        text = stripped[: len(stripped) - len(generated)]
+    notes: list[str] = []
+    last = None
+    for last in _NOTES_LINE.finditer(text):  # noqa: B007 - the last match is the one wanted
+        pass
+    if last is not None:
+        lines = [line for line in text[last.end() :].split("\n") if line.strip()]
+        if lines and all(line.startswith("- ") for line in lines):
+            notes = [line[2:] for line in lines]
+            text = text[: last.start()]
+    return text.strip("\n"), notes
 
 
 def atomic_write(path: Path, text: str) -> None:
