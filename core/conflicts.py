@@ -306,7 +306,8 @@ class ConflictQueue:
             elif choice == "incoming":
                 new = self._entry_from_incoming(c.incoming, now)
                 new.notes.append(f"Took precedence over {existing.memory_id} in {c.conflict_id} ({iso(now)})")
-                self.save(new, self._new_page(new.title, new.trust_zone.value, new.sensitivity_tier.value))
+                self.save(new, self._new_page(new.title, new.trust_zone.value, new.sensitivity_tier.value,
+                                               fallback=new.canonical_key))
                 existing.status = Status.superseded
                 existing.superseded_by = new.memory_id
                 existing.updated_at = now
@@ -316,7 +317,8 @@ class ConflictQueue:
             else:
                 new = self._entry_from_incoming(c.incoming, now)
                 new.notes.append(f"Both valid with {existing.memory_id} ({c.conflict_id}, {iso(now)})")
-                self.save(new, self._new_page(new.title, new.trust_zone.value, new.sensitivity_tier.value))
+                self.save(new, self._new_page(new.title, new.trust_zone.value, new.sensitivity_tier.value,
+                                               fallback=new.canonical_key))
                 created = new.memory_id
                 pair = sorted((sha256_hex(normalize(existing.content)), sha256_hex(normalize(c.incoming["text"]))))
                 append_lines(self.root / "stated" / "compatible.jsonl", [json.dumps(

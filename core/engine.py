@@ -265,8 +265,8 @@ class BaseEngine:
             raise BadInput(f"unknown memory id {ref!r}")
         return mid
 
-    def _new_page(self, title: str, zone: str, sensitivity: str) -> str:
-        slug = slugify(title)
+    def _new_page(self, title: str, zone: str, sensitivity: str, fallback: str = "entry") -> str:
+        slug = slugify(title, fallback=slugify(fallback))
         base = f"entries/{slug}.md"
         candidates = [base, f"entries/{partition_slug(slug, zone, sensitivity)}.md"]
         for cand in candidates:
@@ -372,9 +372,14 @@ class BaseEngine:
             cls_e = MemoryClass.expiring if (exp is not None or has_temporal_cue(text)) else MemoryClass.durable
         if cls_e is MemoryClass.expiring and exp is None:
             exp = now + timedelta(days=DEFAULT_EXPIRY_DAYS)
+        if key and not slugify(key, fallback=""):
+            # An explicit key carries authority (consolidation, conflicts): one that slugs to nothing would be a
+            # constant shared by unrelated records.
+            return refuse("reject", "invalid_key", value=key)
         content = text.strip()
         given_title = single_line(title or "")
-        canonical_key = slugify(key) if key else (slugify(given_title) if given_title else _key_from(content))
+        # A title that slugs to nothing (emoji, `---`, `..`) gives the key no meaning: use the content's tokens.
+        canonical_key = slugify(key) if key else (slugify(given_title, fallback="") or _key_from(content))
         normalized = _normalized_fields(text=text, content=content, title=title, stored_title=given_title, key=key,
                                         canonical_key=canonical_key, tags=tags, recall=recall, source_ref=source_ref,
                                         quiz_question=quiz_question)
@@ -403,7 +408,7 @@ class BaseEngine:
             if match is not None:
                 return self.open_conflict(match[1], incoming, match[0], match[2], now, actor, details=noted)
             entry = self._entry_from_incoming(incoming, now)
-            page = self.save(entry, self._new_page(title, zone_e.value, sens_e.value))
+            page = self.save(entry, self._new_page(title, zone_e.value, sens_e.value, fallback=canonical_key))
             receipt = make_receipt(
                 "capture", "captured", now, actor,
                 {
@@ -971,13 +976,15 @@ def _title_from(content: str) -> str:
 
 
 def _key_from(content: str) -> str:
+    """The first six distinct non-stopword tokens; content with none gets `entry-<8 hex of its hash>`, so two
+    unrelated token-less captures never share a key (§4: never a shared constant)."""
     seen: list[str] = []
     for t in tokens(content):
         if t not in seen:
             seen.append(t)
         if len(seen) == 6:
             break
-    return slugify(" ".join(seen) or "entry")
+    return slugify(" ".join(seen), fallback="") or f"entry-{sha256_hex(content)[:8]}"
 
 
 def _normalized_fields(*, text: str, content: str, title: str | None, stored_title: str, key: str | None,

@@ -13,9 +13,15 @@ class PathEscape(ValueError):
     """A path that would leave the wiki root."""
 
 
-RESERVED_SLUGS = frozenset(
-    {"index", "hot", "log", "schema", "decisions", "conflicts", "readme", "con", "prn", "aux", "nul", "com1", "lpt1"}
+# Windows device names (a file called `com2.md` or `nul.md` cannot be created or opened there), and the names of
+# the generated pages at the top of a wiki. Slugs are ASCII-folded with NFKC first, so fullwidth `ＣＯＭ２` and
+# superscript `COM¹` arrive here as `com2` / `com1`.
+_DEVICE_NAMES = frozenset(
+    {"con", "prn", "aux", "nul", "conin", "conout", "clock"}
+    | {f"com{n}" for n in range(10)}
+    | {f"lpt{n}" for n in range(10)}
 )
+RESERVED_SLUGS = frozenset({"index", "hot", "log", "schema", "decisions", "conflicts", "readme"}) | _DEVICE_NAMES
 MAX_SLUG = 80
 
 
@@ -55,7 +61,11 @@ def _inside(root: Path, path: Path) -> bool:
 
 
 def slugify(title: str, fallback: str = "entry") -> str:
-    """Safe ASCII slug: transliterated, separators collapsed, max 80 chars, never empty, never reserved."""
+    """Safe ASCII slug: transliterated, separators collapsed, max 80 chars, never reserved.
+
+    A title with nothing to transliterate (emoji, punctuation) gives `fallback`; pass `fallback=""` to learn that
+    it slugs to nothing.
+    """
     folded = ascii_fold(title).lower()
     slug = re.sub(r"[^a-z0-9]+", "-", folded).strip("-")
     slug = slug[:MAX_SLUG].rstrip("-")

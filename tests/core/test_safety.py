@@ -173,3 +173,42 @@ def test_read_receipts_tails_and_notices_hand_edits(eng):
     f.write_text(f.read_text().replace("captured", "CAPTURED", 1))  # same size, bytes before the offset changed
     again, _ = eng.read_receipts(cursor)
     assert [n for _, n, _, _ in again] == [1, 2] and not verify_receipt(again[0][2])
+
+
+# ---------------------------------------------------------------------------------------------------- keys and names
+
+
+def test_emoji_titles_do_not_merge(eng):
+    a = eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0, title="🎉")
+    b = eng.capture("Quarterly invoices are sent on the first Monday.", now=T0, title="🎉")
+    assert a.status == b.status == "captured"
+    assert a.details["memory_id"] != b.details["memory_id"]
+    assert a.details["canonical_key"] == "kestrel-rollout-uses-canary-waves-five"
+    assert b.details["canonical_key"] != a.details["canonical_key"]
+    for title in ("---", ".."):
+        r = eng.capture(f"Unrelated statement number {len(title)} about the {title} heron queue.", now=T0, title=title)
+        assert r.status == "captured" and r.details["canonical_key"].startswith("unrelated-statement")
+    assert all(r.details["page"] != "entries/entry.md" for r in (a, b))
+
+
+def test_tokenless_content_gets_a_key_from_its_hash(eng):
+    a = eng.capture("🎉🎉🎉🎉🎉🎉🎉🎉 🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀", now=T0, title="🎉")
+    b = eng.capture("🌧🌧🌧🌧🌧🌧🌧🌧 🌈🌈🌈🌈🌈🌈🌈🌈🌈🌈", now=T0, title="🎉")
+    assert a.status == b.status == "captured"
+    assert a.details["canonical_key"].startswith("entry-") and len(a.details["canonical_key"]) == 14
+    assert a.details["canonical_key"] != b.details["canonical_key"]
+
+
+def test_explicit_key_that_slugs_to_nothing_is_rejected(eng):
+    r = eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0, key="🎉")
+    assert r.status == "reject" and r.details["reason"] == "invalid_key"
+
+
+@pytest.mark.parametrize("title", ["COM2", "com9", "LPT1", "lpt9", "ＣＯＭ２", "ＬＰＴ５", "COM¹", "LPT²", "CON", "nul",
+                                   "COM0", "Aux"])
+def test_windows_device_names_never_become_file_names(eng, title):
+    slug = slugify(title)
+    assert slug.endswith("-entry"), slug
+    r = eng.capture(f"The {title} port is reserved on the build hosts for the heron rig.", now=T0, title=title)
+    name = r.details["page"].split("/")[1][:-3]
+    assert name.split("--")[0] == slug
