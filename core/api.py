@@ -11,6 +11,8 @@ from .conflicts import ConflictQueue
 from .engine import BadInput, BaseEngine, validate_actor
 from .index import BadPage
 from .models import Receipt, utc
+from .pages import MAX_LEDGER_BYTES, iter_lines, read_text
+from .paths import symlinks_under
 from .quiz_queue import QuizQueue
 from .receipts import make_receipt, parse_log_row, verify_receipt
 from .tier_queue import TierQueue
@@ -77,10 +79,10 @@ class Engine(ConflictQueue, VerificationQueue, QuizQueue, TierQueue, BaseEngine)
         path escapes or the file cannot be read."""
         path = self.path(rel)
         try:
-            return path.read_text(encoding="utf-8")
+            return read_text(path, limit=MAX_LEDGER_BYTES, what="a file shown in the desk")
         except FileNotFoundError:
             raise BadInput(f"{rel} does not exist") from None
-        except (OSError, UnicodeDecodeError) as exc:
+        except OSError as exc:
             raise BadInput(f"{rel}: {getattr(exc, 'strerror', None) or exc}") from None
 
     def category_counts(self) -> list[tuple[str, int, int]]:
@@ -162,9 +164,20 @@ class Engine(ConflictQueue, VerificationQueue, QuizQueue, TierQueue, BaseEngine)
     def check(self) -> CheckReport:
         """Recompute every receipt hash, cross-check log.md ↔ receipts, validate every page, ledger and conflict."""
         report = CheckReport()
+        # Every symlink under the root is a problem, wherever it points: the engine never follows one.
+        links: set[str] = set()
+        for rel, target in symlinks_under(self.root):
+            links.add(rel)
+            report.problems.append(f"{rel}: symlink to {target}; memkeeper never follows symlinks (remove it)")
         self.sync()
         hashes: dict[str, str] = {}
-        for f, n, data, _ in self.iter_receipts():
+        try:
+            receipts = list(self.iter_receipts())
+        except BadInput as exc:
+            receipts = []
+            if not _under_link("receipts/", links):
+                report.problems.append(f"receipts/: {exc}")
+        for f, n, data, _ in receipts:
             report.receipts += 1
             if data is None:
                 report.problems.append(f"{f}:{n}: not valid JSON")
@@ -173,28 +186,25 @@ class Engine(ConflictQueue, VerificationQueue, QuizQueue, TierQueue, BaseEngine)
             else:
                 hashes[data["receipt_sha256"]] = f"{f}:{n}"
         logged: set[str] = set()
-        log = self.root / "log.md"
-        if log.exists():
-            for n, line in enumerate(log.read_text(encoding="utf-8").splitlines(), 1):
-                row = parse_log_row(line) if line.startswith("|") else None
-                if row is None:
-                    continue
-                sha = row[4]
-                logged.add(sha)
-                if sha not in hashes:
-                    report.problems.append(f"log.md:{n}: receipt {sha[:12]}… is not in receipts/")
+        for n, line in self._ledger_lines("log.md", report, links):
+            row = parse_log_row(line) if line.startswith("|") else None
+            if row is None:
+                continue
+            sha = row[4]
+            logged.add(sha)
+            if sha not in hashes:
+                report.problems.append(f"log.md:{n}: receipt {sha[:12]}… is not in receipts/")
         for sha, where in hashes.items():
             if sha not in logged:
                 report.problems.append(f"{where}: receipt {sha[:12]}… has no row in log.md")
-        patterns = self.root / "patterns" / "PATTERNS.jsonl"
-        if patterns.exists():
-            for n, line in enumerate(patterns.read_text(encoding="utf-8").splitlines(), 1):
-                try:
-                    json.loads(line)
-                except ValueError:
-                    report.problems.append(f"patterns/PATTERNS.jsonl:{n}: not valid JSON")
+        for n, line in self._ledger_lines("patterns/PATTERNS.jsonl", report, links):
+            try:
+                json.loads(line)
+            except ValueError:
+                report.problems.append(f"patterns/PATTERNS.jsonl:{n}: not valid JSON")
         for bad in self.index.bad_pages():
-            report.problems.append(f"{bad.path}: {bad.error}")
+            if not _under_link(bad.path, links):  # already reported as a symlink above
+                report.problems.append(f"{bad.path}: {bad.error}")
         report.pages = int(self.index.scalar("SELECT count(*) FROM records") or 0)
         for name in self.conflict_files():
             try:
@@ -204,3 +214,21 @@ class Engine(ConflictQueue, VerificationQueue, QuizQueue, TierQueue, BaseEngine)
         report.problems.extend(self.quiz_problems())
         return report
 
+    def _ledger_lines(self, rel: str, report: CheckReport, links: set[str]):
+        """(line number, text) of an append-only ledger for check; a ledger that cannot be read safely (a symlink,
+        not a regular file) or a line that is too long or not UTF-8 is reported, never fatal."""
+        try:
+            for n, line in iter_lines(self.root / rel):
+                if line is None:
+                    report.problems.append(f"{rel}:{n}: line too long or not UTF-8")
+                    continue
+                yield n, line
+        except BadInput as exc:
+            if not _under_link(rel, links):
+                report.problems.append(f"{rel}: {exc}")
+
+
+def _under_link(rel: str, links: set[str]) -> bool:
+    """Whether `rel` is one of the symlinks `check` found, or lies under one."""
+    parts = rel.rstrip("/").split("/")
+    return any("/".join(parts[:i]) in links for i in range(1, len(parts) + 1))

@@ -12,7 +12,17 @@ from datetime import datetime
 from typing import Any
 
 from .models import Receipt, Status, iso, parse_iso, utc
-from .pages import PageError, append_lines, atomic_write, dump_frontmatter, split_frontmatter
+from .pages import (
+    MAX_PAGE_BYTES,
+    PageError,
+    append_lines,
+    atomic_write,
+    dump_frontmatter,
+    iter_lines,
+    read_text,
+    split_frontmatter,
+)
+from .paths import list_files
 from .receipts import make_receipt
 from .text import normalize, sha256_hex
 
@@ -132,10 +142,13 @@ class ConflictQueue:
     # -- reading --------------------------------------------------------------------------------------------------
 
     def conflict_files(self) -> list[str]:
-        d = self.root / "conflicts"
-        if not d.is_dir():
-            return []
-        return sorted((p.name for p in d.iterdir() if re.fullmatch(r"C\d+\.md", p.name)), key=lambda n: int(n[1:-3]))
+        from .engine import BadInput
+
+        try:
+            names = list_files(self.root / "conflicts", ".md")  # regular files only, never through a symlink
+        except BadInput:
+            return []  # conflicts/ is a symlink: check reports it
+        return sorted((n for n in names if re.fullmatch(r"C\d+\.md", n)), key=lambda n: int(n[1:-3]))
 
     def load_conflict(self, conflict_id: str, _dir=None) -> Conflict:
         from .engine import BadInput
@@ -146,7 +159,7 @@ class ConflictQueue:
         # The id is validated above, so only the directory needs confining.
         path = (_dir or self.path("conflicts")) / f"{cid}.md"
         try:
-            st = path.stat()
+            st = path.lstat()
         except FileNotFoundError:
             raise BadInput(f"unknown conflict {cid}") from None
         sig = (st.st_mtime_ns, st.st_size)
@@ -154,10 +167,12 @@ class ConflictQueue:
         if cached and cached[0] == sig:
             return cached[1]
         try:
-            data, _ = split_frontmatter(path.read_text(encoding="utf-8"))
+            data, _ = split_frontmatter(read_text(path, limit=MAX_PAGE_BYTES, what="a conflict record"))
             c = Conflict.from_frontmatter(data)
-        except PageError as exc:
-            raise BadInput(f"conflicts/{cid}.md: {exc}") from None
+        except FileNotFoundError:
+            raise BadInput(f"unknown conflict {cid}") from None
+        except (PageError, OSError) as exc:
+            raise BadInput(f"conflicts/{cid}.md: {getattr(exc, 'strerror', None) or exc}") from None
         self._conflict_cache[cid] = (sig, c)
         return c
 
@@ -201,8 +216,8 @@ class ConflictQueue:
         if cached and cached[0] == sig:
             return cached[1]
         pairs: set[tuple[str, str]] = set()
-        if path.exists():
-            for line in path.read_text(encoding="utf-8").splitlines():
+        for _, line in iter_lines(path):
+            if line is not None:
                 try:
                     d = json.loads(line)
                     a, b = sorted((d["a"], d["b"]))

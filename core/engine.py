@@ -10,6 +10,7 @@ import json
 import os
 import re
 import shutil
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
@@ -20,6 +21,7 @@ from filelock import FileLock
 
 from . import compile as views
 from . import scoring
+from .errors import BadInput
 from .index import Index
 from .models import (
     Category,
@@ -37,8 +39,17 @@ from .models import (
     single_line,
     utc,
 )
-from .pages import PageError, append_lines, atomic_write, parse_entry, render_entry
-from .paths import PathEscape, confine, partition_slug, slugify
+from .pages import (
+    MAX_LEDGER_BYTES,
+    MAX_PAGE_BYTES,
+    PageError,
+    append_lines,
+    atomic_write,
+    parse_entry,
+    read_text,
+    render_entry,
+)
+from .paths import PathEscape, confine, list_files, mkdirs, open_read, partition_slug, refuse_wiki_links, slugify
 from .receipts import LOG_HEADER, canonical_json, log_row, make_receipt, pattern_event
 from .text import (
     content_sha256,
@@ -61,10 +72,6 @@ ARCHIVE_BELOW_STRENGTH = 0.15
 
 CORE_DIRS = ("entries", "conflicts", "stated", "quiz", "review", "receipts", "patterns", "snapshots", "sync/outbound",
              "sync/inbound", "raw", "index", ".memkeeper")
-
-
-class BadInput(ValueError):
-    """Input the engine refuses before doing anything (bad root, path escape, malformed file). One-line message."""
 
 
 def validate_actor(actor: str) -> str:
@@ -114,7 +121,7 @@ class BaseEngine:
             raise BadInput(f"wiki root {os.fspath(root)!r} does not exist (run `memkeeper init` first)")
         if not path.is_dir():
             raise BadInput(f"wiki root {os.fspath(root)!r} is not a directory")
-        (path / ".memkeeper").mkdir(exist_ok=True)
+        mkdirs(Path(os.path.realpath(path)) / ".memkeeper")
         return cls(path, sync=sync)
 
     @classmethod
@@ -122,11 +129,13 @@ class BaseEngine:
         path = Path(root)
         if path.exists() and not path.is_dir():
             raise BadInput(f"wiki root {os.fspath(root)!r} is not a directory")
+        path.mkdir(parents=True, exist_ok=True)
+        real = Path(os.path.realpath(path))
         for d in CORE_DIRS:
-            (path / d).mkdir(parents=True, exist_ok=True)
-        gi = path / ".gitignore"
-        if not gi.exists():
-            gi.write_text(".memkeeper/\n", encoding="utf-8")
+            mkdirs(real / d)  # never creates anything through a symlinked directory
+        gi = real / ".gitignore"
+        if not os.path.lexists(gi):
+            atomic_write(gi, ".memkeeper/\n")
         engine = cls(path)
         with engine.lock:
             for name, text in (("log.md", LOG_HEADER), ("DECISIONS.md", "# Decisions\n\nArbitration outcomes, append-only.\n")):
@@ -168,6 +177,7 @@ class BaseEngine:
     @contextmanager
     def writing(self) -> Iterator[None]:
         """Hold the cross-process write lock; resync first if another process wrote since we last looked."""
+        refuse_wiki_links(self.root)  # a planted symlink refuses the operation before anything is written
         with self.lock:
             if self._sig(self.root / "log.md") != self._log_sig:
                 # Someone else wrote since we last looked (the shared index.db may already hold their rows).
@@ -245,9 +255,9 @@ class BaseEngine:
             raise BadInput(f"unknown memory id {memory_id!r}")
         try:
             # Bytes as they are: a CR in the content survives (no universal-newline translation).
-            return parse_entry(self.path(page).read_bytes().decode("utf-8"))
-        except (OSError, PageError, UnicodeDecodeError) as exc:
-            raise BadInput(f"{page}: {exc}") from None
+            return parse_entry(read_text(self.path(page), limit=MAX_PAGE_BYTES, what="a page"))
+        except (OSError, PageError) as exc:  # a symlink or an oversized file raises its own BadInput
+            raise BadInput(f"{page}: {getattr(exc, 'strerror', None) or exc}") from None
 
     def get(self, memory_id: str) -> Entry | None:
         rows = self.index.query("SELECT data FROM records WHERE memory_id=?", (memory_id,))
@@ -280,7 +290,8 @@ class BaseEngine:
             n += 1
 
     def _page_taken(self, page: str) -> bool:
-        return self.path(page).exists() or self.index.scalar("SELECT 1 FROM files WHERE path=?", (page,)) is not None
+        # lexists: a symlink (reported by check, never followed) still takes its name.
+        return os.path.lexists(self.root / page) or self.index.scalar("SELECT 1 FROM files WHERE path=?", (page,)) is not None
 
     def _new_id(self, seed: str) -> str:
         """`mem_` + 16 hex derived from what is being stored (so a rebuilt wiki gets the same ids); a collision with
@@ -808,22 +819,39 @@ class BaseEngine:
         actor = validate_actor(actor)
         with self.writing():
             stamp = now.strftime("%Y%m%dT%H%M%SZ")
+            mkdirs(self.root / "snapshots")
             target = self.root / "snapshots" / stamp
             n = 1
-            while target.exists():
+            while os.path.lexists(target):
                 n += 1
                 target = self.root / "snapshots" / f"{stamp}-{n}"
-            shutil.copytree(self.root, target, symlinks=True,
-                            ignore=lambda d, names: [x for x in names if Path(d) == self.root and x in ("snapshots", ".memkeeper")])
+            skipped: list[str] = []
+
+            def ignore(d: str, names: list[str]) -> list[str]:
+                # Only real directories and regular files are copied: a symlink (reported by check) is never
+                # followed, and a FIFO or device is never read.
+                out = []
+                for x in names:
+                    if Path(d) == self.root and x in ("snapshots", ".memkeeper"):
+                        out.append(x)
+                        continue
+                    st = os.lstat(os.path.join(d, x))
+                    if not (stat.S_ISDIR(st.st_mode) or stat.S_ISREG(st.st_mode)):
+                        out.append(x)
+                        skipped.append(Path(os.path.join(d, x)).relative_to(self.root).as_posix())
+                return out
+
+            shutil.copytree(self.root, target, symlinks=True, ignore=ignore)
             digest_parts = []
-            for f in sorted(p for p in target.rglob("*") if p.is_file()):
+            for f in sorted(p for p in target.rglob("*") if p.is_file() and not p.is_symlink()):
                 digest_parts.append(f.relative_to(target).as_posix() + ":" + sha256_hex(f.read_bytes()))
             patterns = target / "patterns" / "PATTERNS.jsonl"
-            lines = patterns.read_text(encoding="utf-8").count("\n") if patterns.exists() else 0
+            lines = patterns.read_bytes().count(b"\n") if patterns.is_file() else 0
             manifest = {"time": iso(now), "patterns_line_count": lines, "state_sha256": sha256_hex("\n".join(digest_parts)),
                         "files": len(digest_parts)}
             atomic_write(target / "manifest.json", json.dumps(manifest, indent=2) + "\n")
-            receipt = make_receipt("snapshot", "ok", now, actor, {"snapshot": self.rel(target), **manifest})
+            receipt = make_receipt("snapshot", "ok", now, actor, {"snapshot": self.rel(target), **manifest,
+                                                                   **({"skipped": sorted(skipped)} if skipped else {})})
             return self.record(receipt)
 
     # ---------------------------------------------------------------------------------------------------- compile
@@ -847,7 +875,8 @@ class BaseEngine:
             text = None
             if not full and cat in patches and target.exists():
                 remove, add = patches[cat]
-                text = views.patch_category(target.read_text(encoding="utf-8"), cat, remove, list(add.values()))
+                text = views.patch_category(read_text(target, limit=MAX_LEDGER_BYTES, what="a generated view"), cat,
+                                            remove, list(add.values()))
             if text is None:
                 rows = self.index.query("SELECT title, path, status, trust_zone FROM records WHERE category=?", (cat,))
                 if not rows and not target.exists():
@@ -880,12 +909,13 @@ class BaseEngine:
     # ---------------------------------------------------------------------------------------------------- reading helpers
 
     def last_receipt_sha(self) -> str | None:
-        log = self.root / "log.md"
-        if not log.exists():
+        try:
+            fh = open_read(self.root / "log.md")
+        except FileNotFoundError:
             return None
-        with log.open("rb") as fh:
-            fh.seek(max(0, log.stat().st_size - 4096))
-            lines = fh.read().decode("utf-8", "replace").strip().splitlines()
+        with fh:
+            fh.seek(max(0, os.fstat(fh.fileno()).st_size - 4096))
+            lines = fh.read(8192).decode("utf-8", "replace").strip().splitlines()
         for line in reversed(lines):
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
             if len(cells) == 5 and re.fullmatch(r"[0-9a-f]{64}", cells[4]):
@@ -907,11 +937,20 @@ class BaseEngine:
         """
         cursor = dict(cursor or {})
         out: list[tuple[str, int, dict[str, Any] | None, str]] = []
-        for f in sorted((self.root / "receipts").glob("*.jsonl")):
+        try:
+            names = list_files(self.root / "receipts", ".jsonl")  # regular files only, never through a symlink
+        except PathEscape:
+            names = []  # receipts/ is a symlink: nothing is read through it (check reports it)
+        for name in names:
+            f = self.root / "receipts" / name
             rel = self.rel(f)
             offset, count, tail = cursor.get(rel, (0, 0, ""))
-            size = f.stat().st_size
-            with f.open("rb") as fh:
+            try:
+                fh = open_read(f)
+            except FileNotFoundError:
+                continue
+            size = os.fstat(fh.fileno()).st_size
+            with fh:
                 # Hashing what was already read is far cheaper than parsing and verifying it again, and it notices
                 # any hand edit, even one that keeps the size.
                 seen = hashlib.sha256(fh.read(offset)) if offset <= size else None

@@ -12,8 +12,10 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from .errors import BadInput
 from .models import Entry, iso
-from .pages import PageError, parse_entry
+from .pages import MAX_PAGE_BYTES, PageError, parse_entry
+from .paths import mkdirs, open_dir, read_at, refuse_symlink
 from .text import raw_tokens, sha256_hex
 
 SCHEMA_VERSION = "6"
@@ -55,7 +57,10 @@ class Index:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.path = root / ".memkeeper" / "index.db"
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        # SQLite and the write lock open their files by name: make sure none of them is a symlink (PathEscape).
+        mkdirs(self.path.parent)
+        for name in ("index.db", "index.db-wal", "index.db-shm", "index.db-journal", "write.lock"):
+            refuse_symlink(self.path.parent / name)
         self._lock = threading.RLock()
         self.db = self._connect()
 
@@ -114,30 +119,70 @@ class Index:
         """Bring the cache in line with `entries/`. Returns counts of added/updated/removed/bad files."""
         entries_dir = self.root / "entries"
         seen: dict[str, tuple[int, int]] = {}
-        if entries_dir.is_dir():
-            with os.scandir(entries_dir) as it:
+        # Pages that are not regular files (a symlink, wherever it points; a FIFO): never read, reported as bad.
+        refused: dict[str, tuple[tuple[int, int], str]] = {}
+        dfd: int | None = None
+        try:
+            dfd = open_dir(entries_dir, listable=True)
+        except FileNotFoundError:
+            pass
+        except BadInput as exc:  # entries/ itself is a symlink (or not a directory): serve nothing from it
+            refused["entries"] = ((0, 0), _reason(exc, entries_dir))
+        try:
+            return self._sync(dfd, seen, refused, progress)
+        finally:
+            if dfd is not None:
+                os.close(dfd)
+
+    def _sync(self, dfd: int | None, seen: dict[str, tuple[int, int]],
+              refused: dict[str, tuple[tuple[int, int], str]], progress) -> dict[str, int]:
+        if dfd is not None:
+            with os.scandir(dfd) as it:
                 for de in it:
-                    if de.name.endswith(".md") and not de.name.startswith(".") and de.is_file(follow_symlinks=False):
-                        st = de.stat(follow_symlinks=False)
+                    if not de.name.endswith(".md") or de.name.startswith("."):
+                        continue
+                    st = de.stat(follow_symlinks=False)
+                    if de.is_symlink():
+                        target = _readlink(dfd, de.name)
+                        refused["entries/" + de.name] = ((st.st_mtime_ns, st.st_size),
+                                                         f"symlink to {target}; memkeeper never follows symlinks")
+                    elif de.is_file(follow_symlinks=False):
                         seen["entries/" + de.name] = (st.st_mtime_ns, st.st_size)
+                    elif not de.is_dir(follow_symlinks=False):
+                        refused["entries/" + de.name] = ((st.st_mtime_ns, st.st_size), "not a regular file; not read")
         with self._lock:
             known = {r["path"]: (r["mtime_ns"], r["size"], r["sha256"]) for r in self.db.execute("SELECT * FROM files")}
         counts = {"added": 0, "updated": 0, "removed": 0, "bad": 0}
         changed = [p for p, sig in seen.items() if p not in known or known[p][:2] != sig]
-        removed = [p for p in known if p not in seen]
+        removed = [p for p in known if p not in seen and p not in refused]
         with self._lock:
             self.db.execute("BEGIN")
             try:
                 for p in removed:
                     self._remove_path(p)
                     counts["removed"] += 1
+                for p, (sig, why) in refused.items():
+                    if p in known and known[p][:2] == sig:
+                        continue  # already reported
+                    self._remove_path(p)
+                    self._record_bad(p, sig, "", why)
+                    counts["bad"] += 1
                 for n, p in enumerate(sorted(changed)):
                     if progress and n % 500 == 0:
                         progress(n, len(changed))
                     full = self.root / p
                     try:
-                        raw = full.read_bytes()
+                        # O_NOFOLLOW in the directory opened above: a page swapped for a symlink since the scan
+                        # is refused, not followed; over 1 MiB or not a regular file is refused too.
+                        raw = read_at(dfd, p[len("entries/") :], display=str(full), limit=MAX_PAGE_BYTES,
+                                      what="a page")
+                    except BadInput as exc:
+                        self._remove_path(p)
+                        self._record_bad(p, seen[p], "", _reason(exc, full))
+                        counts["bad"] += 1
+                        continue
                     except OSError as exc:
+                        self._remove_path(p)
                         self._record_bad(p, seen[p], "", f"unreadable page: {exc.strerror or exc}")
                         counts["bad"] += 1
                         continue
@@ -260,6 +305,19 @@ class Index:
                 (*chunk, *params),
             )
         return out
+
+
+def _reason(exc: Exception, path: Path) -> str:
+    """The message of a refusal without the absolute path in front (the bad-page list names the file)."""
+    text = str(exc)
+    return text[len(str(path)) :].lstrip(" :") if text.startswith(str(path)) else text
+
+
+def _readlink(dfd: int, name: str) -> str:
+    try:
+        return os.readlink(name, dir_fd=dfd)
+    except OSError:
+        return "?"
 
 
 def _match_any(terms: list[str]) -> str:

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import re
-import tempfile
+import secrets
+import stat
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import yaml
 from pydantic import ValidationError
 
+from .errors import PathEscape, UnsafeFile
 from .models import Entry
+from .paths import FD_WALK, mkdirs, open_dir, open_read, read_file, refuse_symlink
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 try:  # libyaml is much faster on 100k pages; the pure loader behaves the same.
     from yaml import CSafeDumper as _Dumper
@@ -85,6 +93,11 @@ def split_frontmatter(text: str) -> tuple[dict[str, Any], str]:
 
 TRAVERSAL = "## Traversal Links\n- [Wiki Index](../index.md) · [Wiki Log](../log.md)\n"
 NOTES_HEADING = "## Notes"
+# Size limits for what the engine reads (one bad file never stops a command: it is reported and skipped).
+MAX_PAGE_BYTES = 1024 * 1024  # entries/*.md, conflicts/C<N>.md
+MAX_LEDGER_BYTES = 64 * 1024 * 1024  # quiz ledgers, review files, generated views read back
+MAX_ENVELOPE_BYTES = 128 * 1024 * 1024  # import envelopes
+MAX_LINE_BYTES = 1024 * 1024  # one line of an append-only JSONL ledger
 
 
 def _head(entry: Entry) -> str:
@@ -214,13 +227,56 @@ def _tolerant_tail(rest: str) -> tuple[str, list[str]]:
     return text.strip("\n"), notes
 
 
-def atomic_write(path: Path, text: str) -> None:
-    """Write via a temp file in the same directory, fsync, os.replace: a crash leaves the old or the new page."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+def atomic_write(path: Path, text: str | bytes) -> None:
+    """Write via a temp file in the same directory, fsync, os.replace: a crash leaves the old or the new page.
+
+    Never through a symlink: every directory on the way is opened without following links (missing ones are
+    created), the temp file is created with O_EXCL | O_NOFOLLOW, and a symlink where the file should be is refused
+    (PathEscape) rather than replaced.
+    """
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    path = Path(os.path.abspath(path))
+    if not FD_WALK:  # pragma: no cover - platforms without openat (Windows)
+        _atomic_write_by_name(path, data)
+        return
+    dfd = open_dir(path.parent, create=True)
+    try:
+        _refuse_link_at(dfd, path)
+        for _ in range(100):
+            tmp = f".{path.name}.{secrets.token_hex(4)}.tmp"
+            try:
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600, dir_fd=dfd)
+                break
+            except FileExistsError:
+                continue
+        else:  # pragma: no cover
+            raise FileExistsError(f"no free temp name beside {path}")
+        try:
+            try:
+                _write_all(fd, data)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(tmp, path.name, src_dir_fd=dfd, dst_dir_fd=dfd)
+        except BaseException:
+            try:
+                os.unlink(tmp, dir_fd=dfd)
+            except FileNotFoundError:
+                pass
+            raise
+    finally:
+        os.close(dfd)
+
+
+def _atomic_write_by_name(path: Path, data: bytes) -> None:  # pragma: no cover - Windows
+    import tempfile
+
+    mkdirs(path.parent)
+    refuse_symlink(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
@@ -232,15 +288,106 @@ def atomic_write(path: Path, text: str) -> None:
         raise
 
 
+def _refuse_link_at(dfd: int, path: Path) -> None:
+    try:
+        st = os.lstat(path.name, dir_fd=dfd)
+    except FileNotFoundError:
+        return
+    if stat.S_ISLNK(st.st_mode):
+        raise PathEscape(f"{path} is a symlink (-> {_readlink_at(dfd, path.name)}); memkeeper never reads or writes "
+                         "through symlinks in a wiki")
+
+
+def _readlink_at(dfd: int, name: str) -> str:
+    try:
+        return os.readlink(name, dir_fd=dfd)
+    except OSError:
+        return "?"
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
+
+
 def append_lines(path: Path, lines: list[str]) -> None:
-    """Append whole lines in one write (O_APPEND), so concurrent readers never see half a line."""
+    """Append whole lines in one write (O_APPEND), so concurrent readers never see half a line.
+
+    Never through a symlink (the file is opened with O_NOFOLLOW in a directory reached without following links),
+    and only to a regular file (a FIFO or a device where a ledger should be is refused).
+    """
     if not lines:
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
     data = "".join(line.rstrip("\n") + "\n" for line in lines).encode("utf-8")
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    path = Path(os.path.abspath(path))
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | _NOFOLLOW | _CLOEXEC | getattr(os, "O_NONBLOCK", 0)
+    if FD_WALK:
+        dfd = open_dir(path.parent, create=True)
+        try:
+            fd = _open_for_append(lambda: os.open(path.name, flags, 0o644, dir_fd=dfd), path)
+        finally:
+            os.close(dfd)
+    else:  # pragma: no cover - Windows
+        mkdirs(path.parent)
+        refuse_symlink(path)
+        fd = _open_for_append(lambda: os.open(path, flags, 0o644), path)
     try:
-        os.write(fd, data)
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise UnsafeFile(f"{path} is not a regular file; refusing to append to it")
+        _write_all(fd, data)
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def _open_for_append(opener, path: Path) -> int:
+    try:
+        return opener()
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, getattr(errno, "EMLINK", -1), getattr(errno, "EFTYPE", -1)):
+            raise PathEscape(f"{path} is a symlink; memkeeper never reads or writes through symlinks in a wiki") from None
+        if exc.errno == errno.ENXIO:  # a FIFO with no reader
+            raise UnsafeFile(f"{path} is not a regular file; refusing to append to it") from None
+        raise
+
+
+def read_bytes(path: Path, *, limit: int | None = None, what: str = "this file") -> bytes:
+    """The bytes of a regular file inside the wiki, never through a symlink, at most `limit` bytes (UnsafeFile
+    beyond). FileNotFoundError when it does not exist."""
+    return read_file(path, limit=limit, what=what)
+
+
+def read_text(path: Path, *, limit: int | None = None, what: str = "this file") -> str:
+    """`read_bytes` decoded as UTF-8, line endings kept exactly as they are (no universal-newline translation)."""
+    raw = read_file(path, limit=limit, what=what)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UnsafeFile(f"{path} is not valid UTF-8 (byte {exc.start})") from None
+
+
+def iter_lines(path: Path, *, max_line: int = MAX_LINE_BYTES) -> Iterator[tuple[int, str | None]]:
+    """(line number, text) for each line of an append-only ledger, read in bounded chunks; a line longer than
+    `max_line` (or not UTF-8) is yielded as None so the caller can report it. Nothing when the file is missing."""
+    try:
+        fh = open_read(path)
+    except FileNotFoundError:
+        return
+    with fh:
+        n = 0
+        while True:
+            raw = fh.readline(max_line + 1)
+            if not raw:
+                return
+            n += 1
+            if len(raw) > max_line and not raw.endswith(b"\n"):
+                while raw and not raw.endswith(b"\n"):  # skip the rest of the over-long line
+                    raw = fh.readline(1 << 20)
+                yield n, None
+                continue
+            try:
+                yield n, raw.decode("utf-8").rstrip("\r\n")
+            except UnicodeDecodeError:
+                yield n, None

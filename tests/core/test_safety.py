@@ -31,8 +31,10 @@ def test_symlink_escape_rejected(tmp_path):
     os.symlink(outside, root / "entries" / "link")
     with pytest.raises(PathEscape):
         confine(root, "entries/link/secret.md")
+    # A symlink that stays inside the root is refused too: memkeeper never follows a symlink in a wiki.
     os.symlink(root / "entries", root / "alias")
-    assert confine(root, "alias/x.md") == (root / "entries" / "x.md").resolve()
+    with pytest.raises(PathEscape, match="symlink"):
+        confine(root, "alias/x.md")
 
 
 def test_engine_refuses_escaping_review_path(eng):
@@ -114,15 +116,17 @@ def test_unreadable_page_reported(eng, monkeypatch):
     eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0)
     p = eng.root / "entries" / "locked.md"
     p.write_text("---\n---\n")
-    real = type(p).read_bytes
+    from memkeeper.core import index as index_mod
 
-    def read_bytes(self):
+    real = index_mod.read_at
+
+    def read_at(dir_fd, name, **kw):
         # root reads any file, so simulate the permission error the OS gives an ordinary user
-        if self.name == "locked.md":
+        if name == "locked.md":
             raise PermissionError(13, "Permission denied")
-        return real(self)
+        return real(dir_fd, name, **kw)
 
-    monkeypatch.setattr(type(p), "read_bytes", read_bytes)
+    monkeypatch.setattr(index_mod, "read_at", read_at)
     fresh = Engine.open(eng.root)
     rep = fresh.check()
     assert any(x.startswith("entries/locked.md: unreadable page") for x in rep.problems)
@@ -173,6 +177,30 @@ def test_read_receipts_tails_and_notices_hand_edits(eng):
     f.write_text(f.read_text().replace("captured", "CAPTURED", 1))  # same size, bytes before the offset changed
     again, _ = eng.read_receipts(cursor)
     assert [n for _, n, _, _ in again] == [1, 2] and not verify_receipt(again[0][2])
+
+
+# ---------------------------------------------------------------------------------------------------- bounded reads
+
+
+def test_oversized_page_is_reported_not_loaded(eng):
+    eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0)
+    big = eng.root / "entries" / "big.md"
+    big.write_text("---\ntitle: x\n---\n" + "x" * (1024 * 1024))
+    rep = Engine.open(eng.root).check()
+    assert any(p.startswith("entries/big.md:") and "over the 1 MiB limit" in p for p in rep.problems), rep.problems
+
+
+def test_oversized_ledger_is_reported_and_never_overwritten(eng):
+    r = eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0)
+    ledger = eng.root / "quiz" / "quiz-ledger.alice.md"
+    with ledger.open("wb") as fh:
+        fh.truncate(65 * 1024 * 1024)  # sparse: over the limit without writing 65 MiB
+    rep = eng.check()
+    assert any(p.startswith("quiz/quiz-ledger.alice.md: unreadable ledger") for p in rep.problems), rep.problems
+    assert eng.capture("The heron rollout pauses on Fridays before the freeze.", now=T0).status == "captured"
+    with pytest.raises(BadInput, match="over the 64 MiB limit"):
+        eng.quiz_record(r.details["memory_id"], "good", now=T0, actor="human:alice")
+    assert ledger.stat().st_size == 65 * 1024 * 1024
 
 
 # ---------------------------------------------------------------------------------------------------- keys and names
