@@ -40,6 +40,7 @@ from .models import (
     utc,
 )
 from .pages import (
+    MAX_ENVELOPE_BYTES,
     MAX_LEDGER_BYTES,
     MAX_PAGE_BYTES,
     PageError,
@@ -204,6 +205,10 @@ class BaseEngine:
             raise BadInput(f"no page for {entry.memory_id}")
         entry.normalized_content_sha256 = content_sha256(entry.title, entry.content)
         text = render_entry(entry)
+        if len(text.encode("utf-8")) > MAX_PAGE_BYTES:
+            # A page the engine could not read back would be lost to every later command: refuse before writing.
+            raise BadInput(f"{page} would be larger than the {MAX_PAGE_BYTES // (1024 * 1024)} MiB page limit; "
+                           "nothing was written")
         target = self.path(page)
         old = self.index.query(
             "SELECT category, status, source_type, verified FROM records WHERE path=?", (page,)
@@ -781,11 +786,14 @@ class BaseEngine:
         """Import an envelope: records arrive agent_inferred and unverified, with provenance, never the source's trust."""
         now = utc(now)
         actor = validate_actor(actor)
-        p = Path(envelope_path)
         try:
-            data = json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise BadInput(f"cannot read envelope {envelope_path}: {exc}") from None
+            data = json.loads(_read_envelope(envelope_path))
+        except BadInput:
+            raise
+        except OSError as exc:
+            raise BadInput(f"cannot read envelope {envelope_path}: {exc.strerror or exc}") from None
+        except (ValueError, RecursionError) as exc:
+            raise BadInput(f"cannot read envelope {envelope_path}: {' '.join(str(exc).split())[:200]}") from None
         if not isinstance(data, dict) or data.get("schema") != "memkeeper.memory_update.v1":
             raise BadInput(f"{envelope_path}: not a memkeeper.memory_update.v1 envelope")
         payload = {k: data.get(k) for k in ("zone", "include_content", "items", "selected_ids", "source_receipt_sha256")}
@@ -1046,6 +1054,29 @@ def _normalized_fields(*, text: str, content: str, title: str | None, stored_tit
         if value is not None and (single_line(value) or None) != value:
             out.append(name)
     return out
+
+
+def _read_envelope(envelope_path: str) -> bytes:
+    """An import envelope: a regular file (not a device or FIFO: `import /dev/zero` is refused at once) of at most
+    MAX_ENVELOPE_BYTES, read no further than that. The path is the user's own, so it may lie outside the wiki."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(envelope_path, flags)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise BadInput(f"cannot read envelope {envelope_path}: not a regular file")
+        if st.st_size > MAX_ENVELOPE_BYTES:
+            raise BadInput(f"cannot read envelope {envelope_path}: {st.st_size} bytes, over the "
+                           f"{MAX_ENVELOPE_BYTES // (1024 * 1024)} MiB envelope limit")
+        os.set_blocking(fd, True)
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            data = fh.read(MAX_ENVELOPE_BYTES + 1)
+        if len(data) > MAX_ENVELOPE_BYTES:
+            raise BadInput(f"cannot read envelope {envelope_path}: over the "
+                           f"{MAX_ENVELOPE_BYTES // (1024 * 1024)} MiB envelope limit")
+        return data
+    finally:
+        os.close(fd)
 
 
 def _excerpt(content: str, limit: int = 280) -> str:

@@ -54,6 +54,40 @@ def dump_frontmatter(data: dict[str, Any]) -> str:
     )
 
 
+def yaml_alias_line(raw: str) -> int | None:
+    """Line (1-based, within `raw`) of the first YAML anchor or alias, or None.
+
+    Aliases are how a few hundred bytes expand to gigabytes ("billion laughs"); no memkeeper file needs them, so
+    they are refused everywhere. The event scan runs only when `&` or `*` occurs in the block, so ordinary pages
+    pay nothing.
+    """
+    if "&" not in raw and "*" not in raw:
+        return None
+    try:
+        for event in yaml.parse(raw, Loader=_Loader):
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+                return event.start_mark.line + 1
+    except yaml.YAMLError:
+        return None  # the loader reports the syntax error itself
+    return None
+
+
+def load_yaml_block(raw: str, *, first_line: int = 2) -> Any:
+    """Parse a frontmatter block (safe loader, no anchors or aliases). `first_line` is the file line of the
+    block's first line, for messages. Raises PageError with the line."""
+    alias = yaml_alias_line(raw)
+    if alias is not None:
+        raise PageError(f"YAML anchors and aliases are not allowed (frontmatter line {alias + first_line - 1})")
+    try:
+        return yaml.load(raw, Loader=_Loader)  # noqa: S506 - SafeLoader/CSafeLoader
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (frontmatter line {mark.line + first_line})" if mark is not None else ""
+        raise PageError(f"malformed YAML frontmatter{where}: {getattr(exc, 'problem', exc)}") from None
+    except RecursionError:
+        raise PageError("malformed YAML frontmatter: nested too deeply") from None
+
+
 def normalize_newlines(text: str) -> str:
     """A page whose frontmatter opens with `---\\r\\n` was saved with CRLF line endings (a Windows editor): read
     it as LF. Pages written by the engine always use LF, and a CR inside their content is kept as it is."""
@@ -65,8 +99,8 @@ def normalize_newlines(text: str) -> str:
 
 
 def split_frontmatter(text: str) -> tuple[dict[str, Any], str]:
-    """Split `---\\n<yaml>\\n---\\n<body>` (CRLF pages are read as LF). Raises PageError when the block is missing
-    or not a mapping."""
+    """Split `---\n<yaml>\n---\n<body>` (CRLF pages are read as LF). Raises PageError when the block is missing
+    or not a mapping, or uses YAML anchors/aliases."""
     text = normalize_newlines(text)
     if not text.startswith("---\n"):
         if text.startswith("---\r"):
@@ -79,12 +113,7 @@ def split_frontmatter(text: str) -> tuple[dict[str, Any], str]:
         else:
             raise PageError("frontmatter block is not closed with '---'")
     raw = text[4:end]
-    try:
-        data = yaml.load(raw, Loader=_Loader)  # noqa: S506 - SafeLoader/CSafeLoader
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (frontmatter line {mark.line + 2})" if mark is not None else ""
-        raise PageError(f"malformed YAML frontmatter{where}: {getattr(exc, 'problem', exc)}") from None
+    data = load_yaml_block(raw)
     if not isinstance(data, dict):
         raise PageError("frontmatter is not a mapping")
     body = text[end + 5 :]

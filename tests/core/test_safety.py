@@ -179,7 +179,59 @@ def test_read_receipts_tails_and_notices_hand_edits(eng):
     assert [n for _, n, _, _ in again] == [1, 2] and not verify_receipt(again[0][2])
 
 
-# ---------------------------------------------------------------------------------------------------- bounded reads
+# ---------------------------------------------------------------------------------------------------- bounded parsing
+
+
+def _bomb(levels: int = 5, width: int = 10) -> str:
+    """A YAML alias bomb: `levels` anchors each repeating the previous one `width` times (width**levels leaves)."""
+    lines = ['a0: &a0 ["lol"]']
+    for n in range(1, levels + 1):
+        lines.append(f"a{n}: &a{n} [" + ", ".join([f"*a{n - 1}"] * width) + "]")
+    return "\n".join(lines)
+
+
+def test_alias_bomb_page_does_not_stop_other_commands(eng, capsys):
+    r = eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0)
+    good = (eng.root / r.details["page"]).read_text()
+    bomb = good.replace("tags: []\n", "tags: []\nextra:\n" + "\n".join("  " + x for x in _bomb().split("\n")) + "\n")
+    bomb = bomb.replace(r.details["memory_id"], "mem_00000000000000ff")
+    (eng.root / "entries" / "bomb.md").write_text(bomb)
+    line = bomb.split("\n").index("extra:") + 2
+    fresh = Engine.open(eng.root)
+    rep = fresh.check()
+    assert any(p.startswith(f"entries/bomb.md: YAML anchors and aliases are not allowed (frontmatter line {line})")
+               for p in rep.problems), rep.problems
+    assert len(fresh.retrieve("kestrel", now=T0).details["results"]) == 1
+    assert fresh.capture("The heron rollout pauses on Fridays before the freeze.", now=T0).status == "captured"
+    fresh.compile(now=T0)
+    assert (eng.root / "entries" / "bomb.md").read_text() == bomb  # reported, never rewritten
+    fresh.close()
+    from memkeeper.tui.cli import main
+
+    assert main(["--root", str(eng.root), "--now", "2026-11-20T09:00:00Z", "retrieve", "kestrel"]) == 0
+    capsys.readouterr()
+
+
+def test_alias_in_conflict_quiz_and_review_files_is_reported(eng):
+    eng.capture("The primary database is Postgres.", now=T0, key="primary-db")
+    r = eng.capture("The primary database is MySQL.", now=T0, key="primary-db")
+    assert r.status == "conflict"
+    cpath = eng.root / "conflicts" / f"{r.details['conflict_id']}.md"
+    cpath.write_text(cpath.read_text().replace("---\n", "---\n" + _bomb() + "\n", 1))
+    ledger = eng.root / "quiz" / "quiz-ledger.alice.md"
+    ledger.write_text("---\nkind: quiz-ledger\n" + _bomb() + "\n---\n\n## Items (0)\n\n(none)\n")
+    review = eng.root / "review" / "tier-review-2026-11-20.md"
+    review.write_text("---\nkind: cleanup\nsource: tier-cleanup\n" + _bomb() + "\n---\n\n## Decision\n\nA. accepted IDs: (none)\n")
+    fresh = Engine.open(eng.root)
+    rep = fresh.check()
+    assert any(p.startswith(f"conflicts/{r.details['conflict_id']}.md: YAML anchors and aliases are not allowed")
+               for p in rep.problems), rep.problems
+    assert any(p.startswith("quiz/quiz-ledger.alice.md: line 3: frontmatter uses YAML anchors/aliases")
+               for p in rep.problems), rep.problems
+    applied = fresh.apply_tiers("review/tier-review-2026-11-20.md", [], now=T0, actor="human:alice")
+    assert applied.status == "reject" and any("anchors/aliases" in e for e in applied.details["errors"])
+    assert fresh.counts(T0)["open_conflicts"] == 0  # the unreadable record is skipped, counts still work
+    fresh.close()
 
 
 def test_oversized_page_is_reported_not_loaded(eng):
@@ -188,6 +240,16 @@ def test_oversized_page_is_reported_not_loaded(eng):
     big.write_text("---\ntitle: x\n---\n" + "x" * (1024 * 1024))
     rep = Engine.open(eng.root).check()
     assert any(p.startswith("entries/big.md:") and "over the 1 MiB limit" in p for p in rep.problems), rep.problems
+
+
+def test_engine_refuses_to_write_a_page_it_could_not_read_back(eng):
+    r = eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0)
+    entry = eng.load(r.details["memory_id"])
+    before = (eng.root / r.details["page"]).read_bytes()
+    entry.notes = ["n" * 60_000] * 20
+    with pytest.raises(BadInput, match="1 MiB page limit"):
+        eng.save(entry)
+    assert (eng.root / r.details["page"]).read_bytes() == before
 
 
 def test_oversized_ledger_is_reported_and_never_overwritten(eng):
@@ -201,6 +263,25 @@ def test_oversized_ledger_is_reported_and_never_overwritten(eng):
     with pytest.raises(BadInput, match="over the 64 MiB limit"):
         eng.quiz_record(r.details["memory_id"], "good", now=T0, actor="human:alice")
     assert ledger.stat().st_size == 65 * 1024 * 1024
+
+
+def test_import_of_device_file_is_refused(tmp_path, capsys):
+    from memkeeper.tui.cli import main
+
+    root = tmp_path / "memory"
+    assert main(["--root", str(root), "--now", "2026-11-20T09:00:00Z", "init"]) == 0
+    capsys.readouterr()
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)  # would block a plain open() forever
+    sparse = tmp_path / "huge.json"
+    with sparse.open("wb") as fh:
+        fh.truncate(129 * 1024 * 1024)
+    for path, why in (("/dev/zero", "not a regular file"), (str(fifo), "not a regular file"),
+                      (str(sparse), "over the 128 MiB envelope limit")):
+        code = main(["--root", str(root), "--now", "2026-11-20T09:00:00Z", "import", path])
+        _, err = capsys.readouterr()
+        assert code == 2, err
+        assert err.count("\n") == 1 and why in err, err
 
 
 # ---------------------------------------------------------------------------------------------------- keys and names
