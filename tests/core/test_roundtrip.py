@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import itertools
+import shutil
 import tempfile
 from datetime import timedelta
 from pathlib import Path
@@ -195,7 +197,10 @@ def _shared_engine() -> Engine:
     # One wiki for all examples (creating one per example would dominate the run time); each example uses its
     # own explicit key and a unique marker word, so examples never consolidate into each other.
     if "e" not in _engines:
-        _engines["e"] = Engine.init(Path(tempfile.mkdtemp(prefix="mk-roundtrip-")) / "memory", now=T0)
+        tmp = tempfile.mkdtemp(prefix="mk-roundtrip-")
+        _engines["e"] = Engine.init(Path(tmp) / "memory", now=T0)
+        atexit.register(shutil.rmtree, tmp, True)
+        atexit.register(_engines["e"].close)
     return _engines["e"]
 
 
