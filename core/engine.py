@@ -343,7 +343,11 @@ class BaseEngine:
         def refuse(status: str, reason: str, **extra: Any) -> Receipt:
             return make_receipt("capture", status, now, actor, {"reason": reason, **extra})
 
-        if len(text.encode("utf-8")) > MAX_CAPTURE_BYTES:
+        try:
+            size = len(text.encode("utf-8"))
+        except UnicodeEncodeError:  # undecodable bytes on the command line arrive as lone surrogates
+            return refuse("reject", "invalid_text", detail="text is not valid UTF-8")
+        if size > MAX_CAPTURE_BYTES:
             return refuse("reject", "oversize_text", limit_bytes=MAX_CAPTURE_BYTES)
         zone_e, bad = _enum(TrustZone, zone, "invalid_trust_zone")
         if bad:

@@ -93,6 +93,12 @@ def test_content_trimming_and_title_collapse_are_reported(eng):
     assert keyed.details["normalized"] == ["key", "tags"]
 
 
+def test_text_that_is_not_utf8_is_rejected_not_mangled(eng):
+    r = eng.capture("\udcff The kestrel rollout uses canary waves of five percent.", now=T0)
+    assert r.status == "reject" and r.details["reason"] == "invalid_text"
+    assert list((eng.root / "entries").iterdir()) == []
+
+
 def test_hand_edited_page_never_loses_content_text(eng):
     r = eng.capture(REPRO, now=T0, key="hand-edit")
     mid = r.details["memory_id"]
