@@ -10,6 +10,7 @@ from .engine import BadInput, BaseEngine, validate_actor
 from .index import BadPage
 from .integrity import CheckReport, Integrity
 from .models import Receipt, utc
+from .pages import MAX_LEDGER_BYTES, read_text
 from .quiz_queue import QuizQueue
 from .receipts import make_receipt, verify_receipt
 from .tier_queue import TierQueue
@@ -67,10 +68,10 @@ class Engine(ConflictQueue, VerificationQueue, QuizQueue, TierQueue, Integrity, 
         path escapes or the file cannot be read."""
         path = self.path(rel)
         try:
-            return path.read_text(encoding="utf-8")
+            return read_text(path, limit=MAX_LEDGER_BYTES, what="a file shown in the desk")
         except FileNotFoundError:
             raise BadInput(f"{rel} does not exist") from None
-        except (OSError, UnicodeDecodeError) as exc:
+        except OSError as exc:
             raise BadInput(f"{rel}: {getattr(exc, 'strerror', None) or exc}") from None
 
     def category_counts(self) -> list[tuple[str, int, int]]:

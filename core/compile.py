@@ -158,4 +158,5 @@ Every `entries/<slug>.md` page starts with YAML frontmatter validated against th
 | recall / tags | lists of phrases |
 | quiz_question | optional question for the quiz |
 | normalized_content_sha256 | sha256 of normalised title + content |
+| notes_count | how many `- ` lines at the end of the body are notes (written by the engine; makes the body exact) |
 """

@@ -12,7 +12,16 @@ from datetime import datetime
 from typing import Any
 
 from .models import Receipt, Status, iso, parse_iso, utc
-from .pages import PageError, atomic_write, dump_frontmatter, split_frontmatter
+from .pages import (
+    MAX_PAGE_BYTES,
+    PageError,
+    atomic_write,
+    dump_frontmatter,
+    iter_lines,
+    read_text,
+    split_frontmatter,
+)
+from .paths import list_files
 from .receipts import make_receipt
 from .text import normalize, sha256_hex
 
@@ -132,10 +141,13 @@ class ConflictQueue:
     # -- reading --------------------------------------------------------------------------------------------------
 
     def conflict_files(self) -> list[str]:
-        d = self.root / "conflicts"
-        if not d.is_dir():
-            return []
-        return sorted((p.name for p in d.iterdir() if re.fullmatch(r"C\d+\.md", p.name)), key=lambda n: int(n[1:-3]))
+        from .engine import BadInput
+
+        try:
+            names = list_files(self.root / "conflicts", ".md")  # regular files only, never through a symlink
+        except BadInput:
+            return []  # conflicts/ is a symlink: check reports it
+        return sorted((n for n in names if re.fullmatch(r"C\d+\.md", n)), key=lambda n: int(n[1:-3]))
 
     def load_conflict(self, conflict_id: str, _dir=None) -> Conflict:
         from .engine import BadInput
@@ -146,7 +158,7 @@ class ConflictQueue:
         # The id is validated above, so only the directory needs confining.
         path = (_dir or self.path("conflicts")) / f"{cid}.md"
         try:
-            st = path.stat()
+            st = path.lstat()
         except FileNotFoundError:
             raise BadInput(f"unknown conflict {cid}") from None
         sig = (st.st_mtime_ns, st.st_size)
@@ -154,10 +166,12 @@ class ConflictQueue:
         if cached and cached[0] == sig:
             return cached[1]
         try:
-            data, _ = split_frontmatter(path.read_text(encoding="utf-8"))
+            data, _ = split_frontmatter(read_text(path, limit=MAX_PAGE_BYTES, what="a conflict record"))
             c = Conflict.from_frontmatter(data)
-        except PageError as exc:
-            raise BadInput(f"conflicts/{cid}.md: {exc}") from None
+        except FileNotFoundError:
+            raise BadInput(f"unknown conflict {cid}") from None
+        except (PageError, OSError) as exc:
+            raise BadInput(f"conflicts/{cid}.md: {getattr(exc, 'strerror', None) or exc}") from None
         self._conflict_cache[cid] = (sig, c)
         return c
 
@@ -201,8 +215,8 @@ class ConflictQueue:
         if cached and cached[0] == sig:
             return cached[1]
         pairs: set[tuple[str, str]] = set()
-        if path.exists():
-            for line in path.read_text(encoding="utf-8").splitlines():
+        for _, line in iter_lines(path):
+            if line is not None:
                 try:
                     d = json.loads(line)
                     a, b = sorted((d["a"], d["b"]))
@@ -232,7 +246,7 @@ class ConflictQueue:
         return f"C{int(files[-1][1:-3]) + 1 if files else 1}"
 
     def open_conflict(self, memory_id: str, incoming: dict[str, Any], conflict_type: str, reason: str,
-                      now: datetime, actor: str) -> Receipt:
+                      now: datetime, actor: str, details: dict[str, Any] | None = None) -> Receipt:
         """Hold an incoming statement that contradicts an active record. The existing page is not touched."""
         existing = self.load(memory_id)
         same = normalize(incoming["text"])
@@ -244,7 +258,7 @@ class ConflictQueue:
                     {"conflict_id": open_c.conflict_id, "conflict_type": open_c.conflict_type, "reason": open_c.reason,
                      "memory_id": memory_id, "page": open_c.existing.get("page"), "duplicate": True,
                      "canonical_key": incoming["canonical_key"], "class": incoming["memory_class"],
-                     "content_sha256": sha256_hex(same)},
+                     "content_sha256": sha256_hex(same), **(details or {})},
                 )
                 return self.record(receipt)
         cid = self._next_conflict_id()
@@ -265,7 +279,7 @@ class ConflictQueue:
             "capture", "conflict", now, actor,
             {"conflict_id": cid, "conflict_type": conflict_type, "reason": reason, "memory_id": existing.memory_id,
              "page": c.existing["page"], "canonical_key": incoming["canonical_key"], "class": incoming["memory_class"],
-             "content_sha256": sha256_hex(normalize(incoming["text"]))},
+             "content_sha256": sha256_hex(normalize(incoming["text"])), **(details or {})},
         )
         self.record(receipt)
         self.refresh_views(now)
@@ -306,7 +320,8 @@ class ConflictQueue:
             elif choice == "incoming":
                 new = self._entry_from_incoming(c.incoming, now)
                 new.notes.append(f"Took precedence over {existing.memory_id} in {c.conflict_id} ({iso(now)})")
-                self.save(new, self._new_page(new.title, new.trust_zone.value, new.sensitivity_tier.value))
+                self.save(new, self._new_page(new.title, new.trust_zone.value, new.sensitivity_tier.value,
+                                               fallback=new.canonical_key))
                 existing.status = Status.superseded
                 existing.superseded_by = new.memory_id
                 existing.updated_at = now
@@ -316,7 +331,8 @@ class ConflictQueue:
             else:
                 new = self._entry_from_incoming(c.incoming, now)
                 new.notes.append(f"Both valid with {existing.memory_id} ({c.conflict_id}, {iso(now)})")
-                self.save(new, self._new_page(new.title, new.trust_zone.value, new.sensitivity_tier.value))
+                self.save(new, self._new_page(new.title, new.trust_zone.value, new.sensitivity_tier.value,
+                                               fallback=new.canonical_key))
                 created = new.memory_id
                 pair = sorted((sha256_hex(normalize(existing.content)), sha256_hex(normalize(c.incoming["text"]))))
                 self.append_file(self.root / "stated" / "compatible.jsonl", [json.dumps(

@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import sqlite3
+import stat
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,6 +24,7 @@ from filelock import FileLock
 
 from . import compile as views
 from . import journal, scoring
+from .errors import BadInput
 from .index import Index, is_busy
 from .models import (
     Category,
@@ -37,10 +39,21 @@ from .models import (
     TrustZone,
     iso,
     parse_iso,
+    single_line,
     utc,
 )
-from .pages import PageError, append_lines, atomic_write, parse_entry, render_entry
-from .paths import PathEscape, confine, partition_slug, slugify
+from .pages import (
+    MAX_ENVELOPE_BYTES,
+    MAX_LEDGER_BYTES,
+    MAX_PAGE_BYTES,
+    PageError,
+    append_lines,
+    atomic_write,
+    parse_entry,
+    read_text,
+    render_entry,
+)
+from .paths import PathEscape, confine, list_files, mkdirs, open_read, partition_slug, refuse_wiki_links, slugify
 from .receipts import LOG_HEADER, canonical_json, log_row, make_receipt, pattern_event
 from .text import (
     content_sha256,
@@ -68,10 +81,6 @@ LOCK_TIMEOUT_S = 30.0
 # person's untouched material and `snapshots/` holds copies: neither is ever cleaned.
 ENGINE_DIRS = ("", "entries", "conflicts", "stated", "quiz", "review", "review/applied", "receipts", "patterns",
                "sync/outbound", "index", "journal", "journal/stage")
-
-
-class BadInput(ValueError):
-    """Input the engine refuses before doing anything (bad root, path escape, malformed file). One-line message."""
 
 
 def validate_actor(actor: str) -> str:
@@ -133,7 +142,7 @@ class BaseEngine:
             raise BadInput(f"wiki root {os.fspath(root)!r} does not exist (run `memkeeper init` first)")
         if not path.is_dir():
             raise BadInput(f"wiki root {os.fspath(root)!r} is not a directory")
-        (path / ".memkeeper").mkdir(exist_ok=True)
+        mkdirs(Path(os.path.realpath(path)) / ".memkeeper")
         return cls(path, sync=sync)
 
     @classmethod
@@ -141,11 +150,13 @@ class BaseEngine:
         path = Path(root)
         if path.exists() and not path.is_dir():
             raise BadInput(f"wiki root {os.fspath(root)!r} is not a directory")
+        path.mkdir(parents=True, exist_ok=True)
+        real = Path(os.path.realpath(path))
         for d in CORE_DIRS:
-            (path / d).mkdir(parents=True, exist_ok=True)
-        gi = path / ".gitignore"
-        if not gi.exists():
-            gi.write_text(".memkeeper/\n", encoding="utf-8")
+            mkdirs(real / d)  # never creates anything through a symlinked directory
+        gi = real / ".gitignore"
+        if not os.path.lexists(gi):
+            atomic_write(gi, ".memkeeper/\n")
         engine = cls(path)
         with engine.lock:
             for name, text in (("log.md", LOG_HEADER), ("DECISIONS.md", "# Decisions\n\nArbitration outcomes, append-only.\n")):
@@ -205,6 +216,7 @@ class BaseEngine:
         if self._txn is not None:  # nested: part of the enclosing operation
             yield
             return
+        refuse_wiki_links(self.root)  # a planted symlink refuses the operation before anything is written
         with self.lock:
             if self.index.ensure_current():
                 self.index.sync()  # another process rebuilt the file: make sure it is whole before deciding
@@ -379,13 +391,14 @@ class BaseEngine:
         else:
             self._txn.remove(self.rel(path))
 
-    def read_text(self, path: Path) -> str:
+    def read_text(self, path: Path, limit: int = MAX_PAGE_BYTES) -> str:
         """A file's text as the current operation will leave it (its staged writes included)."""
         if self._txn is not None:
             text = self._txn.read_text(self.rel(path))
             if text is not None:
                 return text
-        return path.read_text(encoding="utf-8")
+        # Bytes as they are: a CR in the content survives (no universal-newline translation).
+        return read_text(path, limit=limit, what="a page" if limit == MAX_PAGE_BYTES else "this file")
 
     def _stage_receipt(self, txn: journal.Txn, receipt: Receipt, evidence_grade: str) -> None:
         txn.append(f"receipts/{receipt.at[:10]}.jsonl", [canonical_json(receipt.to_dict())])
@@ -409,6 +422,10 @@ class BaseEngine:
             raise BadInput(f"no page for {entry.memory_id}")
         entry.normalized_content_sha256 = content_sha256(entry.title, entry.content)
         text = render_entry(entry)
+        if len(text.encode("utf-8")) > MAX_PAGE_BYTES:
+            # A page the engine could not read back would be lost to every later command: refuse before writing.
+            raise BadInput(f"{page} would be larger than the {MAX_PAGE_BYTES // (1024 * 1024)} MiB page limit; "
+                           "nothing was written")
         target = self.path(page)
         if self._txn is not None:
             self._txn.write(self.rel(target), text, entry.model_copy(deep=True))
@@ -455,8 +472,8 @@ class BaseEngine:
             raise BadInput(f"unknown memory id {memory_id!r}")
         try:
             return parse_entry(self.read_text(self.path(page)))
-        except (OSError, PageError) as exc:
-            raise BadInput(f"{page}: {exc}") from None
+        except (OSError, PageError) as exc:  # a symlink or an oversized file raises its own BadInput
+            raise BadInput(f"{page}: {getattr(exc, 'strerror', None) or exc}") from None
 
     def get(self, memory_id: str) -> Entry | None:
         rows = self.index.query("SELECT data FROM records WHERE memory_id=?", (memory_id,))
@@ -474,8 +491,8 @@ class BaseEngine:
             raise BadInput(f"unknown memory id {ref!r}")
         return mid
 
-    def _new_page(self, title: str, zone: str, sensitivity: str) -> str:
-        slug = slugify(title)
+    def _new_page(self, title: str, zone: str, sensitivity: str, fallback: str = "entry") -> str:
+        slug = slugify(title, fallback=slugify(fallback))
         base = f"entries/{slug}.md"
         candidates = [base, f"entries/{partition_slug(slug, zone, sensitivity)}.md"]
         for cand in candidates:
@@ -491,7 +508,8 @@ class BaseEngine:
     def _page_taken(self, page: str) -> bool:
         if self._txn is not None and self._txn.has(page):
             return True
-        return self.path(page).exists() or self.index.scalar("SELECT 1 FROM files WHERE path=?", (page,)) is not None
+        # lexists: a symlink (reported by check, never followed) still takes its name.
+        return os.path.lexists(self.root / page) or self.index.scalar("SELECT 1 FROM files WHERE path=?", (page,)) is not None
 
     def _new_id(self, seed: str) -> str:
         """`mem_` + 16 hex derived from what is being stored (so a rebuilt wiki gets the same ids); a collision with
@@ -538,7 +556,11 @@ class BaseEngine:
         def refuse(status: str, reason: str, **extra: Any) -> Receipt:
             return make_receipt("capture", status, now, actor, {"reason": reason, **extra})
 
-        if len(text.encode("utf-8")) > MAX_CAPTURE_BYTES:
+        try:
+            size = len(text.encode("utf-8"))
+        except UnicodeEncodeError:  # undecodable bytes on the command line arrive as lone surrogates
+            return refuse("reject", "invalid_text", detail="text is not valid UTF-8")
+        if size > MAX_CAPTURE_BYTES:
             return refuse("reject", "oversize_text", limit_bytes=MAX_CAPTURE_BYTES)
         zone_e, bad = _enum(TrustZone, zone, "invalid_trust_zone")
         if bad:
@@ -583,10 +605,19 @@ class BaseEngine:
             cls_e = MemoryClass.expiring if (exp is not None or has_temporal_cue(text)) else MemoryClass.durable
         if cls_e is MemoryClass.expiring and exp is None:
             exp = now + timedelta(days=DEFAULT_EXPIRY_DAYS)
+        if key and not slugify(key, fallback=""):
+            # An explicit key carries authority (consolidation, conflicts): one that slugs to nothing would be a
+            # constant shared by unrelated records.
+            return refuse("reject", "invalid_key", value=key)
         content = text.strip()
-        given_title = " ".join((title or "").split())
+        given_title = single_line(title or "")
+        # A title that slugs to nothing (emoji, `---`, `..`) gives the key no meaning: use the content's tokens.
+        canonical_key = slugify(key) if key else (slugify(given_title, fallback="") or _key_from(content))
+        normalized = _normalized_fields(text=text, content=content, title=title, stored_title=given_title, key=key,
+                                        canonical_key=canonical_key, tags=tags, recall=recall, source_ref=source_ref,
+                                        quiz_question=quiz_question)
         title = given_title or _title_from(content)
-        canonical_key = slugify(key) if key else (slugify(given_title) if given_title else _key_from(content))
+        noted = {"normalized": normalized} if normalized else {}
         incoming = dict(
             text=content, title=title, category=cat_e.value, canonical_key=canonical_key, zone=zone_e.value,
             sensitivity=sens_e.value, memory_class=cls_e.value, expires_at=iso(exp) if exp else None,
@@ -606,22 +637,23 @@ class BaseEngine:
             if self.is_suppressed(sup_key):
                 receipt = make_receipt(
                     "capture", "suppressed", now, actor,
-                    {"reason": "denied_suppression_key", "suppression_key": sup_key, "canonical_key": canonical_key},
+                    {"reason": "denied_suppression_key", "suppression_key": sup_key, "canonical_key": canonical_key,
+                     **noted},
                 )
                 return self.record(receipt)
             match = early if self._sig(self.root / "log.md") == seen and seen is not None else self.find_match(incoming)
             if match is not None and match[0] == "restatement":
-                return self._consolidate_into(match[1], incoming, now, actor, redacted)
+                return self._consolidate_into(match[1], incoming, now, actor, redacted, noted)
             if match is not None:
-                return self.open_conflict(match[1], incoming, match[0], match[2], now, actor)
+                return self.open_conflict(match[1], incoming, match[0], match[2], now, actor, details=noted)
             entry = self._entry_from_incoming(incoming, now)
-            page = self.save(entry, self._new_page(title, zone_e.value, sens_e.value))
+            page = self.save(entry, self._new_page(title, zone_e.value, sens_e.value, fallback=canonical_key))
             receipt = make_receipt(
                 "capture", "captured", now, actor,
                 {
                     "memory_id": entry.memory_id, "class": cls_e.value, "canonical_key": canonical_key, "page": page,
                     "content_sha256": sha256_hex(normalize(content)), "category": cat_e.value, "zone": zone_e.value,
-                    "sensitivity": sens_e.value, **({"redacted": redacted} if redacted else {}),
+                    "sensitivity": sens_e.value, **({"redacted": redacted} if redacted else {}), **noted,
                 },
             )
             self.record(receipt, entry.evidence_grade.value)
@@ -706,7 +738,8 @@ class BaseEngine:
             return (relation, mid, reason)
         return None
 
-    def _consolidate_into(self, memory_id: str, inc: dict[str, Any], now: datetime, actor: str, redacted) -> Receipt:
+    def _consolidate_into(self, memory_id: str, inc: dict[str, Any], now: datetime, actor: str, redacted,
+                          noted: dict[str, Any] | None = None) -> Receipt:
         entry = self.load(memory_id)
         before = {"reinforcement": entry.reinforcement, "confidence": entry.confidence}
         entry.reinforcement += 1
@@ -728,7 +761,7 @@ class BaseEngine:
                 "memory_id": entry.memory_id, "class": entry.memory_class.value, "canonical_key": entry.canonical_key,
                 "page": page, "content_sha256": sha256_hex(normalize(inc["text"])), "before": before,
                 "reinforcement": entry.reinforcement, "confidence": entry.confidence,
-                **({"redacted": redacted} if redacted else {}),
+                **({"redacted": redacted} if redacted else {}), **(noted or {}),
             },
         )
         self.record(receipt, entry.evidence_grade.value)
@@ -979,11 +1012,14 @@ class BaseEngine:
         """Import an envelope: records arrive agent_inferred and unverified, with provenance, never the source's trust."""
         now = utc(now)
         actor = validate_actor(actor)
-        p = Path(envelope_path)
         try:
-            data = json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise BadInput(f"cannot read envelope {envelope_path}: {exc}") from None
+            data = json.loads(_read_envelope(envelope_path))
+        except BadInput:
+            raise
+        except OSError as exc:
+            raise BadInput(f"cannot read envelope {envelope_path}: {exc.strerror or exc}") from None
+        except (ValueError, RecursionError) as exc:
+            raise BadInput(f"cannot read envelope {envelope_path}: {' '.join(str(exc).split())[:200]}") from None
         if not isinstance(data, dict) or data.get("schema") != "memkeeper.memory_update.v1":
             raise BadInput(f"{envelope_path}: not a memkeeper.memory_update.v1 envelope")
         payload = {k: data.get(k) for k in ("zone", "include_content", "items", "selected_ids", "source_receipt_sha256")}
@@ -1017,9 +1053,10 @@ class BaseEngine:
         actor = validate_actor(actor)
         with self.writing():
             stamp = now.strftime("%Y%m%dT%H%M%SZ")
+            mkdirs(self.root / "snapshots")
             target = self.root / "snapshots" / stamp
             n = 1
-            while target.exists():
+            while os.path.lexists(target):
                 n += 1
                 target = self.root / "snapshots" / f"{stamp}-{n}"
             # Copied into journal/stage/ and moved into place when the receipt commits: an interrupted snapshot
@@ -1027,19 +1064,35 @@ class BaseEngine:
             staged = self.root / journal.STAGE_DIR / f"snapshot-{target.name}"
             if staged.exists():
                 journal.remove_tree(staged)
-            shutil.copytree(self.root, staged, symlinks=True, ignore=lambda d, names: [
-                x for x in names if Path(d) == self.root and x in ("snapshots", ".memkeeper", journal.JOURNAL_DIR)])
+            skipped: list[str] = []
+
+            def ignore(d: str, names: list[str]) -> list[str]:
+                # Only real directories and regular files are copied: a symlink (reported by check) is never
+                # followed, and a FIFO or device is never read.
+                out = []
+                for x in names:
+                    if Path(d) == self.root and x in ("snapshots", ".memkeeper", journal.JOURNAL_DIR):
+                        out.append(x)
+                        continue
+                    st = os.lstat(os.path.join(d, x))
+                    if not (stat.S_ISDIR(st.st_mode) or stat.S_ISREG(st.st_mode)):
+                        out.append(x)
+                        skipped.append(Path(os.path.join(d, x)).relative_to(self.root).as_posix())
+                return out
+
+            shutil.copytree(self.root, staged, symlinks=True, ignore=ignore)
             digest_parts = []
-            for f in sorted(p for p in staged.rglob("*") if p.is_file()):
+            for f in sorted(p for p in staged.rglob("*") if p.is_file() and not p.is_symlink()):
                 digest_parts.append(f.relative_to(staged).as_posix() + ":" + sha256_hex(f.read_bytes()))
             patterns = staged / "patterns" / "PATTERNS.jsonl"
-            lines = patterns.read_text(encoding="utf-8").count("\n") if patterns.exists() else 0
+            lines = patterns.read_bytes().count(b"\n") if patterns.is_file() else 0
             manifest = {"time": iso(now), "patterns_line_count": lines, "state_sha256": sha256_hex("\n".join(digest_parts)),
                         "files": len(digest_parts)}
             atomic_write(staged / "manifest.json", json.dumps(manifest, indent=2) + "\n")
             assert self._txn is not None
             self._txn.rename(self.rel(staged), self.rel(target))
-            receipt = make_receipt("snapshot", "ok", now, actor, {"snapshot": self.rel(target), **manifest})
+            receipt = make_receipt("snapshot", "ok", now, actor, {"snapshot": self.rel(target), **manifest,
+                                                                   **({"skipped": sorted(skipped)} if skipped else {})})
             return self.record(receipt)
 
     # ---------------------------------------------------------------------------------------------------- compile
@@ -1066,7 +1119,8 @@ class BaseEngine:
             text = None
             if not full and cat in patches and target.exists():
                 remove, add = patches[cat]
-                text = views.patch_category(target.read_text(encoding="utf-8"), cat, remove, list(add.values()))
+                text = views.patch_category(read_text(target, limit=MAX_LEDGER_BYTES, what="a generated view"), cat,
+                                            remove, list(add.values()))
             if text is None:
                 rows = self.index.query("SELECT title, path, status, trust_zone FROM records WHERE category=?", (cat,))
                 if not rows and not target.exists():
@@ -1099,12 +1153,13 @@ class BaseEngine:
     # ---------------------------------------------------------------------------------------------------- reading helpers
 
     def last_receipt_sha(self) -> str | None:
-        log = self.root / "log.md"
-        if not log.exists():
+        try:
+            fh = open_read(self.root / "log.md")
+        except FileNotFoundError:
             return None
-        with log.open("rb") as fh:
-            fh.seek(max(0, log.stat().st_size - 4096))
-            lines = fh.read().decode("utf-8", "replace").strip().splitlines()
+        with fh:
+            fh.seek(max(0, os.fstat(fh.fileno()).st_size - 4096))
+            lines = fh.read(8192).decode("utf-8", "replace").strip().splitlines()
         for line in reversed(lines):
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
             if len(cells) == 5 and re.fullmatch(r"[0-9a-f]{64}", cells[4]):
@@ -1126,11 +1181,20 @@ class BaseEngine:
         """
         cursor = dict(cursor or {})
         out: list[tuple[str, int, dict[str, Any] | None, str]] = []
-        for f in sorted((self.root / "receipts").glob("*.jsonl")):
+        try:
+            names = list_files(self.root / "receipts", ".jsonl")  # regular files only, never through a symlink
+        except PathEscape:
+            names = []  # receipts/ is a symlink: nothing is read through it (check reports it)
+        for name in names:
+            f = self.root / "receipts" / name
             rel = self.rel(f)
             offset, count, tail = cursor.get(rel, (0, 0, ""))
-            size = f.stat().st_size
-            with f.open("rb") as fh:
+            try:
+                fh = open_read(f)
+            except FileNotFoundError:
+                continue
+            size = os.fstat(fh.fileno()).st_size
+            with fh:
                 # Hashing what was already read is far cheaper than parsing and verifying it again, and it notices
                 # any hand edit, even one that keeps the size.
                 seen = hashlib.sha256(fh.read(offset)) if offset <= size else None
@@ -1201,20 +1265,70 @@ def regrade(entry: Entry, now: datetime) -> EvidenceGrade:
 
 
 def _title_from(content: str) -> str:
-    first = content.strip().splitlines()[0] if content.strip() else "untitled"
-    words = first.split()
-    title = " ".join(words[:10]) + ("…" if len(words) > 10 else "")
-    return title[:120] or "untitled"
+    """A display title: the first ten words of the first line that has any (control characters are spaces)."""
+    for line in content.splitlines():
+        words = single_line(line).split()
+        if words:
+            title = " ".join(words[:10]) + ("…" if len(words) > 10 else "")
+            return title[:120]
+    return "untitled"
 
 
 def _key_from(content: str) -> str:
+    """The first six distinct non-stopword tokens; content with none gets `entry-<8 hex of its hash>`, so two
+    unrelated token-less captures never share a key (§4: never a shared constant)."""
     seen: list[str] = []
     for t in tokens(content):
         if t not in seen:
             seen.append(t)
         if len(seen) == 6:
             break
-    return slugify(" ".join(seen) or "entry")
+    return slugify(" ".join(seen), fallback="") or f"entry-{sha256_hex(content)[:8]}"
+
+
+def _normalized_fields(*, text: str, content: str, title: str | None, stored_title: str, key: str | None,
+                       canonical_key: str, tags: list[str] | None, recall: list[str] | None, source_ref: str | None,
+                       quiz_question: str | None) -> list[str]:
+    """Which of the capture's values are stored differently from how they were given (the receipt says so):
+    content with surrounding whitespace trimmed, one-line fields with line breaks, tabs or control characters
+    collapsed, an explicit key turned into a slug."""
+    out = []
+    if content != text:
+        out.append("content")
+    if title is not None and stored_title != title:
+        out.append("title")
+    if key and canonical_key != key:
+        out.append("key")
+    for name, values in (("tags", tags), ("recall", recall)):
+        if values and [v for v in (single_line(str(x)) for x in values) if v] != list(values):
+            out.append(name)
+    for name, value in (("source_ref", source_ref), ("quiz_question", quiz_question)):
+        if value is not None and (single_line(value) or None) != value:
+            out.append(name)
+    return out
+
+
+def _read_envelope(envelope_path: str) -> bytes:
+    """An import envelope: a regular file (not a device or FIFO: `import /dev/zero` is refused at once) of at most
+    MAX_ENVELOPE_BYTES, read no further than that. The path is the user's own, so it may lie outside the wiki."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(envelope_path, flags)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise BadInput(f"cannot read envelope {envelope_path}: not a regular file")
+        if st.st_size > MAX_ENVELOPE_BYTES:
+            raise BadInput(f"cannot read envelope {envelope_path}: {st.st_size} bytes, over the "
+                           f"{MAX_ENVELOPE_BYTES // (1024 * 1024)} MiB envelope limit")
+        os.set_blocking(fd, True)
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            data = fh.read(MAX_ENVELOPE_BYTES + 1)
+        if len(data) > MAX_ENVELOPE_BYTES:
+            raise BadInput(f"cannot read envelope {envelope_path}: over the "
+                           f"{MAX_ENVELOPE_BYTES // (1024 * 1024)} MiB envelope limit")
+        return data
+    finally:
+        os.close(fd)
 
 
 def _excerpt(content: str, limit: int = 280) -> str:

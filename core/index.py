@@ -18,8 +18,10 @@ from pathlib import Path
 
 from filelock import FileLock
 
+from .errors import BadInput
 from .models import Entry, iso
-from .pages import PageError, parse_entry
+from .pages import MAX_PAGE_BYTES, PageError, parse_entry
+from .paths import mkdirs, open_dir, read_at, refuse_symlink
 from .text import raw_tokens, sha256_hex
 
 SCHEMA_VERSION = "6"
@@ -86,7 +88,10 @@ class Index:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.path = root / ".memkeeper" / "index.db"
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        # SQLite and the write lock open their files by name: make sure none of them is a symlink (PathEscape).
+        mkdirs(self.path.parent)
+        for name in ("index.db", "index.db-wal", "index.db-shm", "index.db-journal", "write.lock"):
+            refuse_symlink(self.path.parent / name)
         self._lock = threading.RLock()
         self._rebuilding = False
         self.rebuilt: str | None = None  # why this process rebuilt the file, if it did
@@ -265,15 +270,35 @@ class Index:
         """entries/*.md on disk (regular files only) with their (mtime_ns, size)."""
         entries_dir = self.root / "entries"
         seen: dict[str, tuple[int, int]] = {}
-        if entries_dir.is_dir() and not entries_dir.is_symlink():
+        # Pages that are not regular files (a symlink, wherever it points; a FIFO) are never read: reported as bad.
+        self._refused = refused = {}
+        if entries_dir.is_symlink() or (os.path.lexists(entries_dir) and not entries_dir.is_dir()):
+            try:
+                refuse_symlink(entries_dir)
+                why = "not a directory; not read"
+            except BadInput as exc:
+                why = _reason(exc, entries_dir)
+            refused["entries"] = ((0, 0), why)
+        elif entries_dir.is_dir():
             with os.scandir(entries_dir) as it:
                 for de in it:
-                    if de.name.endswith(".md") and not de.name.startswith(".") and de.is_file(follow_symlinks=False):
+                    if not de.name.endswith(".md") or de.name.startswith("."):
+                        continue
+                    try:
+                        st = de.stat(follow_symlinks=False)
+                    except FileNotFoundError:
+                        continue
+                    if de.is_symlink():
                         try:
-                            st = de.stat(follow_symlinks=False)
-                        except FileNotFoundError:
-                            continue
+                            target = os.readlink(entries_dir / de.name)
+                        except OSError:
+                            target = "?"
+                        refused["entries/" + de.name] = ((st.st_mtime_ns, st.st_size),
+                                                         f"symlink to {target}; memkeeper never follows symlinks")
+                    elif de.is_file(follow_symlinks=False):
                         seen["entries/" + de.name] = (st.st_mtime_ns, st.st_size)
+                    elif not de.is_dir(follow_symlinks=False):
+                        refused["entries/" + de.name] = ((st.st_mtime_ns, st.st_size), "not a regular file; not read")
         return seen
 
     def sync(self, progress=None) -> dict[str, int]:
@@ -285,10 +310,19 @@ class Index:
 
     def _sync(self, progress=None) -> dict[str, int]:
         seen = self.scan()
+        refused = self._refused
         known = {r["path"]: (r["mtime_ns"], r["size"]) for r in self.query("SELECT path, mtime_ns, size FROM files")}
         changed = sorted(p for p, sig in seen.items() if p not in known or known[p] != sig)
-        removed = sorted(p for p in known if p not in seen)
-        return self.sync_paths(removed + changed, progress=progress, total=len(changed))
+        removed = sorted(p for p in known if p not in seen and p not in refused)
+        fresh_refusals = {p: v for p, v in refused.items() if known.get(p) != v[0]}
+        if fresh_refusals:
+            with self._write():
+                for p, (sig, why) in fresh_refusals.items():
+                    self._remove_path(p)
+                    self._record_bad(p, sig, "", why)
+        counts = self.sync_paths(removed + changed, progress=progress, total=len(changed))
+        counts["bad"] += len(fresh_refusals)
+        return counts
 
     def sync_paths(self, paths: list[str], progress=None, total: int | None = None) -> dict[str, int]:
         """Re-read the given entry pages (added, changed or gone) and update their rows."""
@@ -308,16 +342,38 @@ class Index:
             st = os.lstat(full)
         except (FileNotFoundError, NotADirectoryError):
             st = None
-        if st is None or not stat.S_ISREG(st.st_mode):  # gone, or a symlink / not a file: not a page
+        if st is None:  # gone
             if row is not None:
                 self._remove_path(p)
                 counts["removed"] += 1
+            return
+        if not stat.S_ISREG(st.st_mode):  # a symlink (wherever it points) or not a file: never read, reported
+            self._remove_path(p)
+            why = "not a regular file; not read"
+            if stat.S_ISLNK(st.st_mode):
+                try:
+                    why = f"symlink to {os.readlink(full)}; memkeeper never follows symlinks"
+                except OSError:
+                    why = "symlink; memkeeper never follows symlinks"
+            self._record_bad(p, (st.st_mtime_ns, st.st_size), "", why)
+            counts["bad"] += 1
             return
         sig = (st.st_mtime_ns, st.st_size)
         if row is not None and (row["mtime_ns"], row["size"]) == sig:
             return  # current already (another process indexed it)
         try:
-            raw = full.read_bytes()
+            # O_NOFOLLOW on every component: a page swapped for a symlink since the scan is refused, not followed;
+            # over the page size limit or not a regular file is refused too.
+            dfd = open_dir(full.parent)
+            try:
+                raw = read_at(dfd, full.name, display=str(full), limit=MAX_PAGE_BYTES, what="a page")
+            finally:
+                os.close(dfd)
+        except BadInput as exc:
+            self._remove_path(p)
+            self._record_bad(p, sig, "", _reason(exc, full))
+            counts["bad"] += 1
+            return
         except OSError as exc:
             self._record_bad(p, sig, "", f"unreadable page: {exc.strerror or exc}")
             counts["bad"] += 1
@@ -466,6 +522,19 @@ class Index:
                 (*chunk, *params),
             )
         return out
+
+
+def _reason(exc: Exception, path: Path) -> str:
+    """The message of a refusal without the absolute path in front (the bad-page list names the file)."""
+    text = str(exc)
+    return text[len(str(path)) :].lstrip(" :") if text.startswith(str(path)) else text
+
+
+def _readlink(dfd: int, name: str) -> str:
+    try:
+        return os.readlink(name, dir_fd=dfd)
+    except OSError:
+        return "?"
 
 
 def _match_any(terms: list[str]) -> str:

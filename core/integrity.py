@@ -29,7 +29,10 @@ from typing import Any
 from filelock import Timeout
 
 from . import journal
+from .errors import BadInput
 from .models import Receipt, utc
+from .pages import iter_lines
+from .paths import symlinks_under
 from .receipts import LOG_HEADER, log_row, make_receipt, parse_log_row, pattern_event, verify_receipt
 
 # A lock-free check that found something looks again holding the write lock (a writer may have been part-way
@@ -109,10 +112,15 @@ class Integrity:
 
     def _check_once(self) -> CheckReport:
         report = CheckReport()
+        # Every symlink under the root is a problem, wherever it points: the engine never follows one.
+        links: set[str] = set()
+        for rel, target in symlinks_under(self.root):
+            links.add(rel)
+            report.add("symlink", f"{rel}: symlink to {target}; memkeeper never follows symlinks (remove it)")
         self.sync()
         self._check_journal(report)
-        trail = self._read_trail(report)
-        self._check_pages(report, trail)
+        trail = self._read_trail(report, links)
+        self._check_pages(report, trail, links)
         self._check_ledgers(report)
         for rel in self.tmp_files():
             report.add("tmp", f"{rel}: temp file left by an interrupted write (check --repair removes it)")
@@ -143,9 +151,28 @@ class Integrity:
                 report.add("set_aside", f"{self.rel(p)}: an intent that could not be read was set aside; "
                                         "look at it, then delete it")
 
-    def _read_trail(self, report: CheckReport) -> _Trail:
+    def _ledger_lines(self, rel: str, report: CheckReport, links: set[str]):
+        """(line number, text) of an append-only ledger; a ledger that cannot be read safely (a symlink, not a
+        regular file) or a line that is too long or not UTF-8 is reported, never fatal."""
+        try:
+            for n, line in iter_lines(self.root / rel):
+                if line is None:
+                    report.add("ledger", f"{rel}:{n}: line too long or not UTF-8")
+                    continue
+                yield n, line
+        except BadInput as exc:
+            if not _under_link(rel, links):
+                report.add("ledger", f"{rel}: {exc}")
+
+    def _read_trail(self, report: CheckReport, links: set[str]) -> _Trail:
         receipts: dict[str, tuple[str, dict[str, Any]]] = {}
-        for f, n, data, _ in self.iter_receipts():
+        try:
+            lines = list(self.iter_receipts())
+        except BadInput as exc:
+            lines = []
+            if not _under_link("receipts/", links):
+                report.add("receipt", f"receipts/: {exc}")
+        for f, n, data, _ in lines:
             report.receipts += 1
             if data is None:
                 report.add("receipt", f"{f}:{n}: not valid JSON")
@@ -155,9 +182,8 @@ class Integrity:
                 receipts[data["receipt_sha256"]] = (f"{f}:{n}", data)
         order: list[str] = []
         logged: set[str] = set()
-        log = self.root / "log.md"
-        if log.exists():
-            for n, line in enumerate(log.read_text(encoding="utf-8").splitlines(), 1):
+        if (self.root / "log.md").exists():
+            for n, line in self._ledger_lines("log.md", report, links):
                 row = parse_log_row(line) if line.startswith("|") else None
                 if row is None:
                     continue
@@ -169,9 +195,8 @@ class Integrity:
                     report.add("log_orphan", f"log.md:{n}: receipt {sha[:12]}… is not in receipts/")
         order += [sha for sha in receipts if sha not in logged]
         patterned: set[str] = set()
-        patterns = self.root / "patterns" / "PATTERNS.jsonl"
-        if patterns.exists():
-            for n, line in enumerate(patterns.read_text(encoding="utf-8").splitlines(), 1):
+        if (self.root / "patterns" / "PATTERNS.jsonl").exists():
+            for n, line in self._ledger_lines("patterns/PATTERNS.jsonl", report, links):
                 try:
                     event = json.loads(line)
                 except ValueError:
@@ -188,9 +213,10 @@ class Integrity:
                            f"{where}: receipt {sha[:12]}… has no event in patterns/PATTERNS.jsonl (check --repair adds it)")
         return _Trail(receipts, order, logged, patterned)
 
-    def _check_pages(self, report: CheckReport, trail: _Trail) -> None:
+    def _check_pages(self, report: CheckReport, trail: _Trail, links: set[str]) -> None:
         for bad in self.index.bad_pages():
-            report.add("page", f"{bad.path}: {bad.error}")
+            if not _under_link(bad.path, links):  # already reported as a symlink
+                report.add("page", f"{bad.path}: {bad.error}")
         report.pages = int(self.index.scalar("SELECT count(*) FROM records") or 0)
         named: set[str] = set()
         for _, data in trail.receipts.values():
@@ -208,9 +234,11 @@ class Integrity:
 
     def _check_ledgers(self, report: CheckReport) -> None:
         stated = self.root / "stated"
-        if not stated.is_dir():
-            return
+        if stated.is_symlink() or not stated.is_dir():
+            return  # a symlinked stated/ is reported with every other symlink
         for f in sorted(stated.glob("*.jsonl")):
+            if f.is_symlink() or not f.is_file():
+                continue
             try:
                 text = f.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError) as exc:
@@ -252,7 +280,7 @@ class Integrity:
                 self.index.rebuild(f"check --repair: {rebuilt}")
                 self._tallies = None
             report = CheckReport()
-            trail = self._read_trail(report)
+            trail = self._read_trail(report, set())
             missing_log = [sha for sha in trail.order if sha not in trail.logged]
             missing_pat = [sha for sha in trail.order if sha not in trail.patterned]
             if missing_log:
@@ -263,7 +291,7 @@ class Integrity:
                 self.append_file(self.root / "patterns" / "PATTERNS.jsonl",
                                  [pattern_event(Receipt.model_validate(trail.receipts[sha][1]),
                                                 self._grade_of(trail.receipts[sha][1])) for sha in missing_pat])
-            self._check_pages(report, trail)
+            self._check_pages(report, trail, set())
             self._check_ledgers(report)
             for problem in self.quiz_problems():
                 report.add("quiz", problem)
@@ -302,6 +330,12 @@ class Integrity:
             if grade:
                 return grade
         return "medium"
+
+
+def _under_link(rel: str, links: set[str]) -> bool:
+    """Whether `rel` is one of the symlinks `check` found, or lies under one."""
+    parts = rel.rstrip("/").split("/")
+    return any("/".join(parts[:i]) in links for i in range(1, len(parts) + 1))
 
 
 def expected_reinforcement(receipts) -> dict[str, int | None]:

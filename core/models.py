@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from enum import Enum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 ENTRY_SCHEMA = "memkeeper.entry.v1"
 RECEIPT_SCHEMA = "memkeeper.receipt.v1"
@@ -98,10 +98,13 @@ class Verified(BaseModel):
     _utc = field_validator("at")(lambda cls, v: utc(v))
 
 
-def _single_line(value: str) -> str:
-    # Scalar fields live in frontmatter and headings: one line, no control characters.
+def single_line(value: str) -> str:
+    """Scalar fields live in frontmatter and headings: one line, no control characters, whitespace collapsed."""
     cleaned = "".join(ch if ch.isprintable() else " " for ch in value)
     return " ".join(cleaned.split())
+
+
+_single_line = single_line
 
 
 class Entry(BaseModel):
@@ -140,6 +143,14 @@ class Entry(BaseModel):
     # body, not frontmatter
     content: str = Field("", exclude=True)
     notes: list[str] = Field(default_factory=list, exclude=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _derived_keys(cls, data: Any) -> Any:
+        # `notes_count` describes the page body (see frontmatter()); it is recomputed on every write, never stored.
+        if isinstance(data, dict) and "notes_count" in data:
+            data = {k: v for k, v in data.items() if k != "notes_count"}
+        return data
 
     @field_validator("created_at", "updated_at", "last_accessed_at", "expires_at")
     @classmethod
@@ -180,6 +191,9 @@ class Entry(BaseModel):
         for key in ("merged_into", "quiz_question", "actor"):
             if data.get(key) is None:
                 data.pop(key, None)
+        # How many `- ` lines at the end of the body are notes: it makes reading the body back exact whatever the
+        # content holds (a `## Notes` heading, list items, `---` lines). See pages.split_body.
+        data["notes_count"] = len(self.notes)
         return data
 
 

@@ -40,6 +40,8 @@ import yaml
 from fsrs import Card, Rating, Scheduler
 from pydantic import BaseModel, ConfigDict, Field
 
+from .pages import yaml_alias_line
+
 # --- constants ------------------------------------------------------------------------------------------------------
 
 INTERVALS: tuple[int, ...] = (1, 3, 7, 16, 35, 60)
@@ -415,8 +417,14 @@ def _split_frontmatter(lines: list[str], problems: list[str]) -> tuple[dict[str,
     if close is None:
         problems.append("line 1: frontmatter is never closed")
         return {}, 1
+    raw = "\n".join(lines[1:close])
+    alias = yaml_alias_line(raw)
+    if alias is not None:
+        # A few bytes of aliases can expand to gigabytes: refused, like in every other memkeeper file.
+        problems.append(f"line {alias + 1}: frontmatter uses YAML anchors/aliases, which are not allowed")
+        return {}, close + 1
     try:
-        loaded = yaml.safe_load("\n".join(lines[1:close]))
+        loaded = yaml.safe_load(raw)
     except Exception as exc:  # noqa: BLE001 — any YAML failure is a reported problem, never a crash
         problems.append(f"line 1: frontmatter does not parse: {type(exc).__name__}")
         return {}, close + 1

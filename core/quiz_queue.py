@@ -12,6 +12,8 @@ from typing import Any
 
 from . import quiz as policy
 from .models import Receipt, parse_iso, utc
+from .pages import MAX_LEDGER_BYTES, read_text
+from .paths import list_files
 from .receipts import make_receipt
 
 
@@ -41,17 +43,30 @@ class QuizQueue:
             return policy.person_id(actor.split(":", 1)[1])
         return policy.person_id("me")
 
-    def read_ledger(self, person: str) -> policy.Ledger:
-        path = self.path(policy.ledger_path(person))
-        if not path.exists():
+    def read_ledger(self, person: str, *, strict: bool = True) -> policy.Ledger:
+        """A person's ledger. One that cannot be read safely (a symlink, not a regular file, over the size limit,
+        not UTF-8) raises BadInput; with strict=False (counts, hot.md, check) it reads as empty with that problem,
+        so one bad ledger never stops another command. Writers read strictly: nothing is written over it."""
+        from .engine import BadInput
+
+        try:
+            text = read_text(self.path(policy.ledger_path(person)), limit=MAX_LEDGER_BYTES, what="a quiz ledger")
+        except FileNotFoundError:
             return policy.new_ledger(person)
-        return policy.parse_ledger(path.read_text(encoding="utf-8"), person=person)
+        except (BadInput, OSError) as exc:
+            if strict:
+                raise BadInput(f"{policy.ledger_path(person)}: {getattr(exc, 'strerror', None) or exc}") from None
+            return policy.new_ledger(person).model_copy(update={"problems": [f"unreadable ledger: {exc}"]})
+        return policy.parse_ledger(text, person=person)
 
     def ledger_persons(self) -> list[str]:
-        d = self.root / "quiz"
-        if not d.is_dir():
-            return []
-        return sorted(p.name[len("quiz-ledger."):-3] for p in d.glob("quiz-ledger.*.md"))
+        from .engine import BadInput
+
+        try:
+            names = list_files(self.root / "quiz", ".md")
+        except BadInput:
+            return []  # quiz/ is a symlink: check reports it
+        return sorted(n[len("quiz-ledger."):-3] for n in names if n.startswith("quiz-ledger."))
 
     def create_ledger(self, person: str, scheduler: str, *, now: datetime, actor: str) -> Receipt:
         """Create a person's ledger with the chosen scheduler (leitner | fsrs). Refuses to replace an existing one."""
@@ -100,7 +115,7 @@ class QuizQueue:
     def quiz_session(self, person: str, *, now: datetime, limit: int = policy.MAX_SESSION) -> list[QuizCard]:
         """Today's session (at most 7): due wrong/skip, other due, then never-quizzed pages. Writes nothing."""
         now = utc(now)
-        ledger = self.read_ledger(policy.person_id(person))
+        ledger = self.read_ledger(policy.person_id(person), strict=False)
         picks = policy.select_session(ledger, self._candidates(ledger, policy.MAX_SESSION), now.date(), limit)
         cards = []
         for s in picks:
@@ -123,7 +138,7 @@ class QuizQueue:
         return max(self.quiz_due_count(p, now) for p in persons)
 
     def weak_spots(self, person: str) -> list[policy.QuizItem]:
-        return policy.weak_spots(self.read_ledger(policy.person_id(person)))
+        return policy.weak_spots(self.read_ledger(policy.person_id(person), strict=False))
 
     def quiz_record(self, ref: str, result: str, *, now: datetime, actor: str, person: str | None = None,
                     answer: str | None = None, question: str | None = None) -> Receipt:
@@ -184,6 +199,6 @@ class QuizQueue:
     def quiz_problems(self) -> list[str]:
         out = []
         for pid in self.ledger_persons():
-            ledger = self.read_ledger(pid)
+            ledger = self.read_ledger(pid, strict=False)
             out.extend(f"{policy.ledger_path(pid)}: {p}" for p in ledger.problems)
         return out

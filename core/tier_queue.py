@@ -11,7 +11,10 @@ from datetime import datetime
 from typing import Any
 
 from . import tiers as policy
+from .errors import BadInput
 from .models import Entry, Receipt, Tier, iso, parse_iso, utc
+from .pages import MAX_LEDGER_BYTES, MAX_PAGE_BYTES, read_bytes, read_text
+from .paths import list_files, mkdirs
 from .receipts import make_receipt
 from .text import sha256_hex
 
@@ -20,10 +23,11 @@ class TierQueue:
     """Mixin over BaseEngine."""
 
     def _hot_links(self) -> set[str]:
-        hot = self.root / "hot.md"
-        if not hot.exists():
-            return set()
-        return set(re.findall(r"\]\((entries/[^)\s]+\.md)\)", hot.read_text(encoding="utf-8")))
+        try:
+            text = read_text(self.root / "hot.md", limit=MAX_LEDGER_BYTES, what="hot.md")
+        except (FileNotFoundError, BadInput):
+            return set()  # missing, or a symlink (reported by check): links nothing
+        return set(re.findall(r"\]\((entries/[^)\s]+\.md)\)", text))
 
     def tier_inputs(self) -> list[policy.TierInput]:
         in_conflict = self.open_conflict_memory_ids()
@@ -47,8 +51,11 @@ class TierQueue:
         return policy.plan_tiers(self.tier_inputs(), utc(now))
 
     def pending_reviews(self) -> list[str]:
-        d = self.root / "review"
-        return sorted(f"review/{p.name}" for p in d.glob("tier-review-*.md")) if d.is_dir() else []
+        try:
+            names = list_files(self.root / "review", ".md")  # regular files only, never through a symlink
+        except BadInput:
+            return []  # review/ is a symlink: check reports it
+        return [f"review/{n}" for n in names if n.startswith("tier-review-")]
 
     def _set_tier(self, memory_id: str, tier: Tier, now: datetime, note: str) -> dict[str, Any]:
         """Change the access tier; returns what undo needs to put the page back byte for byte."""
@@ -115,7 +122,11 @@ class TierQueue:
         rel = self.rel(path)
         if not rel.startswith("review/") or not path.is_file():
             raise BadInput(f"review file {review!r} is not a file under review/")
-        return rel, policy.parse_review(path.read_text(encoding="utf-8"))
+        try:
+            text = read_text(path, limit=MAX_LEDGER_BYTES, what="a review file")
+        except OSError as exc:
+            raise BadInput(f"{rel}: {exc.strerror or exc}") from None
+        return rel, policy.parse_review(text)
 
     def apply_tiers(self, review: str, accepted_ids: list[str] | None, *, now: datetime, actor: str) -> Receipt:
         """Apply a tier review: validate, check the hash of every accepted page first (any stale → nothing written),
@@ -136,8 +147,10 @@ class TierQueue:
             accepted = policy.accepted_candidates(parsed, accepted_ids)
             hashes: dict[str, str | None] = {}
             for c in accepted:
-                p = self.path(c.path)
-                hashes[c.path] = sha256_hex(p.read_bytes()) if p.is_file() else None
+                try:
+                    hashes[c.path] = sha256_hex(read_bytes(self.path(c.path), limit=MAX_PAGE_BYTES, what="a page"))
+                except (OSError, BadInput):
+                    hashes[c.path] = None  # missing or unreadable: stale
             stale = policy.stale_ids(parsed, accepted_ids, hashes)
             if stale:
                 return make_receipt("tiers_apply", "reject", now, actor,
@@ -149,14 +162,14 @@ class TierQueue:
                 mid = self.index.scalar("SELECT memory_id FROM records WHERE path=?", (c.path,))
                 prior[mid] = self._set_tier(mid, Tier.cold, now, f"Cold by tier review {rel} ({c.candidate_id})")
                 ids.append(c.candidate_id)
-            text = self.read_text(self.path(rel))
+            text = self.read_text(self.path(rel), limit=MAX_LEDGER_BYTES)
             answered = policy.set_decision(text, ids) if ids else text
             applied = f"review/applied/{rel.split('/', 1)[1]}"
             n = 2
             while self.path(applied).exists():
                 applied = f"review/applied/{n}-{rel.split('/', 1)[1]}"
                 n += 1
-            self.path("review/applied").mkdir(parents=True, exist_ok=True)
+            mkdirs(self.path("review/applied"))
             # A move, as a write of the answered review under applied/ and the removal of the pending one.
             self.write_file(self.path(applied), answered)
             self.remove_file(self.path(rel))
@@ -199,7 +212,7 @@ class TierQueue:
         if moved and self.path(moved).is_file() and not self.path(undo["review"]).exists():
             # The review is pending again, unanswered; the pages are back byte for byte, so its hashes match again
             # (a page that changed for another reason since will read as stale, as it should).
-            text = self.read_text(self.path(moved))
+            text = self.read_text(self.path(moved), limit=MAX_LEDGER_BYTES)
             try:
                 text = policy.set_decision(text, [])
             except ValueError:

@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 import yaml
 
+from .pages import yaml_alias_line
 from .text import sha256_hex
 
 # "Old" is strictly more than this many days since last access; exactly 180.0 days is not old.
@@ -340,6 +341,9 @@ def _split_frontmatter(text: str) -> tuple[dict[str, Any], list[str], int]:
         if line.rstrip("\r\n") == "---":
             raw = text[len(lines[0]) : offset]
             body_offset = offset + len(line)
+            alias = yaml_alias_line(raw)
+            if alias is not None:
+                return {}, [f"review frontmatter uses YAML anchors/aliases, which are not allowed (line {alias + 1})"], body_offset
             try:
                 # BaseLoader keeps every value a string: `created: 2026-11-20` stays text, not a date object.
                 data = yaml.load(raw, Loader=yaml.BaseLoader)

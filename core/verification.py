@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from .models import Entry, Receipt, SourceType, Status, Verified, iso, parse_iso, utc
+from .pages import iter_lines
 from .receipts import make_receipt
 
 CONFIRMATIONS = "stated/confirmations.jsonl"
@@ -14,10 +15,12 @@ DENIALS = "stated/denials.jsonl"
 
 
 def _read_jsonl(path) -> list[dict[str, Any]]:
-    if not path.exists():
-        return []
+    # Line by line (bounded), never through a symlink; a refused ledger raises BadInput rather than being
+    # read as empty, so a denial is never forgotten.
     out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for _, line in iter_lines(path):
+        if line is None:
+            continue
         try:
             d = json.loads(line)
         except ValueError:

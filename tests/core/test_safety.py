@@ -31,8 +31,10 @@ def test_symlink_escape_rejected(tmp_path):
     os.symlink(outside, root / "entries" / "link")
     with pytest.raises(PathEscape):
         confine(root, "entries/link/secret.md")
+    # A symlink that stays inside the root is refused too: memkeeper never follows a symlink in a wiki.
     os.symlink(root / "entries", root / "alias")
-    assert confine(root, "alias/x.md") == (root / "entries" / "x.md").resolve()
+    with pytest.raises(PathEscape, match="symlink"):
+        confine(root, "alias/x.md")
 
 
 def test_engine_refuses_escaping_review_path(eng):
@@ -114,15 +116,17 @@ def test_unreadable_page_reported(eng, monkeypatch):
     eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0)
     p = eng.root / "entries" / "locked.md"
     p.write_text("---\n---\n")
-    real = type(p).read_bytes
+    from memkeeper.core import index as index_mod
 
-    def read_bytes(self):
+    real = index_mod.read_at
+
+    def read_at(dir_fd, name, **kw):
         # root reads any file, so simulate the permission error the OS gives an ordinary user
-        if self.name == "locked.md":
+        if name == "locked.md":
             raise PermissionError(13, "Permission denied")
-        return real(self)
+        return real(dir_fd, name, **kw)
 
-    monkeypatch.setattr(type(p), "read_bytes", read_bytes)
+    monkeypatch.setattr(index_mod, "read_at", read_at)
     fresh = Engine.open(eng.root)
     rep = fresh.check()
     assert any(x.startswith("entries/locked.md: unreadable page") for x in rep.problems)
@@ -173,3 +177,147 @@ def test_read_receipts_tails_and_notices_hand_edits(eng):
     f.write_text(f.read_text().replace("captured", "CAPTURED", 1))  # same size, bytes before the offset changed
     again, _ = eng.read_receipts(cursor)
     assert [n for _, n, _, _ in again] == [1, 2] and not verify_receipt(again[0][2])
+
+
+# ---------------------------------------------------------------------------------------------------- bounded parsing
+
+
+def _bomb(levels: int = 5, width: int = 10) -> str:
+    """A YAML alias bomb: `levels` anchors each repeating the previous one `width` times (width**levels leaves)."""
+    lines = ['a0: &a0 ["lol"]']
+    for n in range(1, levels + 1):
+        lines.append(f"a{n}: &a{n} [" + ", ".join([f"*a{n - 1}"] * width) + "]")
+    return "\n".join(lines)
+
+
+def test_alias_bomb_page_does_not_stop_other_commands(eng, capsys):
+    r = eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0)
+    good = (eng.root / r.details["page"]).read_text()
+    bomb = good.replace("tags: []\n", "tags: []\nextra:\n" + "\n".join("  " + x for x in _bomb().split("\n")) + "\n")
+    bomb = bomb.replace(r.details["memory_id"], "mem_00000000000000ff")
+    (eng.root / "entries" / "bomb.md").write_text(bomb)
+    line = bomb.split("\n").index("extra:") + 2
+    fresh = Engine.open(eng.root)
+    rep = fresh.check()
+    assert any(p.startswith(f"entries/bomb.md: YAML anchors and aliases are not allowed (frontmatter line {line})")
+               for p in rep.problems), rep.problems
+    assert len(fresh.retrieve("kestrel", now=T0).details["results"]) == 1
+    assert fresh.capture("The heron rollout pauses on Fridays before the freeze.", now=T0).status == "captured"
+    fresh.compile(now=T0)
+    assert (eng.root / "entries" / "bomb.md").read_text() == bomb  # reported, never rewritten
+    fresh.close()
+    from memkeeper.tui.cli import main
+
+    assert main(["--root", str(eng.root), "--now", "2026-11-20T09:00:00Z", "retrieve", "kestrel"]) == 0
+    capsys.readouterr()
+
+
+def test_alias_in_conflict_quiz_and_review_files_is_reported(eng):
+    eng.capture("The primary database is Postgres.", now=T0, key="primary-db")
+    r = eng.capture("The primary database is MySQL.", now=T0, key="primary-db")
+    assert r.status == "conflict"
+    cpath = eng.root / "conflicts" / f"{r.details['conflict_id']}.md"
+    cpath.write_text(cpath.read_text().replace("---\n", "---\n" + _bomb() + "\n", 1))
+    ledger = eng.root / "quiz" / "quiz-ledger.alice.md"
+    ledger.write_text("---\nkind: quiz-ledger\n" + _bomb() + "\n---\n\n## Items (0)\n\n(none)\n")
+    review = eng.root / "review" / "tier-review-2026-11-20.md"
+    review.write_text("---\nkind: cleanup\nsource: tier-cleanup\n" + _bomb() + "\n---\n\n## Decision\n\nA. accepted IDs: (none)\n")
+    fresh = Engine.open(eng.root)
+    rep = fresh.check()
+    assert any(p.startswith(f"conflicts/{r.details['conflict_id']}.md: YAML anchors and aliases are not allowed")
+               for p in rep.problems), rep.problems
+    assert any(p.startswith("quiz/quiz-ledger.alice.md: line 3: frontmatter uses YAML anchors/aliases")
+               for p in rep.problems), rep.problems
+    applied = fresh.apply_tiers("review/tier-review-2026-11-20.md", [], now=T0, actor="human:alice")
+    assert applied.status == "reject" and any("anchors/aliases" in e for e in applied.details["errors"])
+    assert fresh.counts(T0)["open_conflicts"] == 0  # the unreadable record is skipped, counts still work
+    fresh.close()
+
+
+def test_oversized_page_is_reported_not_loaded(eng):
+    eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0)
+    big = eng.root / "entries" / "big.md"
+    big.write_text("---\ntitle: x\n---\n" + "x" * (1024 * 1024))
+    rep = Engine.open(eng.root).check()
+    assert any(p.startswith("entries/big.md:") and "over the 1 MiB limit" in p for p in rep.problems), rep.problems
+
+
+def test_engine_refuses_to_write_a_page_it_could_not_read_back(eng):
+    r = eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0)
+    entry = eng.load(r.details["memory_id"])
+    before = (eng.root / r.details["page"]).read_bytes()
+    entry.notes = ["n" * 60_000] * 20
+    with pytest.raises(BadInput, match="1 MiB page limit"):
+        eng.save(entry)
+    assert (eng.root / r.details["page"]).read_bytes() == before
+
+
+def test_oversized_ledger_is_reported_and_never_overwritten(eng):
+    r = eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0)
+    ledger = eng.root / "quiz" / "quiz-ledger.alice.md"
+    with ledger.open("wb") as fh:
+        fh.truncate(65 * 1024 * 1024)  # sparse: over the limit without writing 65 MiB
+    rep = eng.check()
+    assert any(p.startswith("quiz/quiz-ledger.alice.md: unreadable ledger") for p in rep.problems), rep.problems
+    assert eng.capture("The heron rollout pauses on Fridays before the freeze.", now=T0).status == "captured"
+    with pytest.raises(BadInput, match="over the 64 MiB limit"):
+        eng.quiz_record(r.details["memory_id"], "good", now=T0, actor="human:alice")
+    assert ledger.stat().st_size == 65 * 1024 * 1024
+
+
+def test_import_of_device_file_is_refused(tmp_path, capsys):
+    from memkeeper.tui.cli import main
+
+    root = tmp_path / "memory"
+    assert main(["--root", str(root), "--now", "2026-11-20T09:00:00Z", "init"]) == 0
+    capsys.readouterr()
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)  # would block a plain open() forever
+    sparse = tmp_path / "huge.json"
+    with sparse.open("wb") as fh:
+        fh.truncate(129 * 1024 * 1024)
+    for path, why in (("/dev/zero", "not a regular file"), (str(fifo), "not a regular file"),
+                      (str(sparse), "over the 128 MiB envelope limit")):
+        code = main(["--root", str(root), "--now", "2026-11-20T09:00:00Z", "import", path])
+        _, err = capsys.readouterr()
+        assert code == 2, err
+        assert err.count("\n") == 1 and why in err, err
+
+
+# ---------------------------------------------------------------------------------------------------- keys and names
+
+
+def test_emoji_titles_do_not_merge(eng):
+    a = eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0, title="🎉")
+    b = eng.capture("Quarterly invoices are sent on the first Monday.", now=T0, title="🎉")
+    assert a.status == b.status == "captured"
+    assert a.details["memory_id"] != b.details["memory_id"]
+    assert a.details["canonical_key"] == "kestrel-rollout-uses-canary-waves-five"
+    assert b.details["canonical_key"] != a.details["canonical_key"]
+    for title in ("---", ".."):
+        r = eng.capture(f"Unrelated statement number {len(title)} about the {title} heron queue.", now=T0, title=title)
+        assert r.status == "captured" and r.details["canonical_key"].startswith("unrelated-statement")
+    assert all(r.details["page"] != "entries/entry.md" for r in (a, b))
+
+
+def test_tokenless_content_gets_a_key_from_its_hash(eng):
+    a = eng.capture("🎉🎉🎉🎉🎉🎉🎉🎉 🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀", now=T0, title="🎉")
+    b = eng.capture("🌧🌧🌧🌧🌧🌧🌧🌧 🌈🌈🌈🌈🌈🌈🌈🌈🌈🌈", now=T0, title="🎉")
+    assert a.status == b.status == "captured"
+    assert a.details["canonical_key"].startswith("entry-") and len(a.details["canonical_key"]) == 14
+    assert a.details["canonical_key"] != b.details["canonical_key"]
+
+
+def test_explicit_key_that_slugs_to_nothing_is_rejected(eng):
+    r = eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0, key="🎉")
+    assert r.status == "reject" and r.details["reason"] == "invalid_key"
+
+
+@pytest.mark.parametrize("title", ["COM2", "com9", "LPT1", "lpt9", "ＣＯＭ２", "ＬＰＴ５", "COM¹", "LPT²", "CON", "nul",
+                                   "COM0", "Aux"])
+def test_windows_device_names_never_become_file_names(eng, title):
+    slug = slugify(title)
+    assert slug.endswith("-entry"), slug
+    r = eng.capture(f"The {title} port is reserved on the build hosts for the heron rig.", now=T0, title=title)
+    name = r.details["page"].split("/")[1][:-3]
+    assert name.split("--")[0] == slug

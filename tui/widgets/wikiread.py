@@ -22,7 +22,7 @@ def read_view(engine: Engine, rel: str) -> str:
 def split_page(text: str) -> tuple[dict[str, Any] | None, str]:
     """(frontmatter or None, body). A page without a frontmatter block is all body; a malformed block is kept
     visible (body = whole text) so the person sees what is wrong instead of a blank view."""
-    if not text.startswith(("---\n", "\ufeff---\n")):
+    if not text.startswith(("---\n", "\ufeff---\n", "---\r\n", "\ufeff---\r\n")):  # LF or CRLF pages
         return None, text
     try:
         return split_frontmatter(text)
