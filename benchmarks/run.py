@@ -2,6 +2,7 @@
 
 1. capture and retrieve medians at 1,000 and 20,000 records; one capture at 20k must cost ≤ 2× one at 1k.
 2. contradiction detection precision/recall per type on the labelled fixture.
+3. secret detection: recall on the dev and held-out halves of the corpus, false positives, cost per call.
 """
 
 from __future__ import annotations
@@ -114,9 +115,41 @@ def bench_conflicts() -> bool:
     return True
 
 
+def bench_secrets() -> bool:
+    import json
+
+    from memkeeper.core.secrets import find_secrets
+
+    corpus = Path(__file__).resolve().parent.parent / "tests" / "core" / "fixtures" / "secrets"
+    pos = [json.loads(x) for x in (corpus / "positives.jsonl").read_text(encoding="utf-8").splitlines()]
+    neg = [json.loads(x) for x in (corpus / "negatives.jsonl").read_text(encoding="utf-8").splitlines()]
+    for split in ("dev", "heldout"):
+        rows = [r for r in pos if r["split"] == split]
+        hit = sum(bool(find_secrets(r["text"])) for r in rows)
+        missed = [r["format"] for r in rows if not find_secrets(r["text"])]
+        print(f"recall {split:8} {hit}/{len(rows)}" + (f"  missed: {', '.join(missed)}" if missed else ""))
+    fp = [r for r in neg if find_secrets(r["text"])]
+    print(f"false positives {len(fp)}/{len(neg)} negatives")
+    statement = ("The billing service reads its configuration from the vault at start-up; the staging database lives "
+                 "on db-staging.internal and the deploy bot posts to the #deploys channel after every release. Rotate "
+                 "the service credentials every ninety days and record the rotation in the runbook for on-call.")
+    big = (statement + "\n") * (64 * 1024 // (len(statement) + 1))
+    for label, text, n in ((f"{len(statement)}-char statement", statement, 2000), ("64 KiB text", big, 10)):
+        find_secrets(text)
+        times = []
+        for _ in range(n):
+            t = time.perf_counter()
+            find_secrets(text)
+            times.append(time.perf_counter() - t)
+        print(f"find_secrets on a {label}: median {statistics.median(times) * 1000:.3f} ms")
+    return not fp
+
+
 if __name__ == "__main__":
     print("== contradiction detection (labelled fixture)")
     ok = bench_conflicts()
+    print("== secret detection (corpus, dev / held-out)")
+    ok = bench_secrets() and ok
     print("== capture / retrieve scaling")
     ok = bench_scale() and ok
     sys.exit(0 if ok else 1)

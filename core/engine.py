@@ -55,14 +55,13 @@ from .pages import (
 )
 from .paths import PathEscape, confine, list_files, mkdirs, open_read, partition_slug, refuse_wiki_links, slugify
 from .receipts import LOG_HEADER, canonical_json, log_row, make_receipt, pattern_event
+from .secrets import find_in_fields, redact_fields, secret_details
 from .text import (
     content_sha256,
-    find_secrets,
     has_temporal_cue,
     is_low_signal,
     jaccard,
     normalize,
-    redact_secrets,
     sha256_hex,
     token_set,
     tokens,
@@ -583,16 +582,16 @@ class BaseEngine:
             return refuse("reject", "invalid_confidence", value=confidence)
         if is_low_signal(text):
             return refuse("drop", "low_signal_short_text")
-        found = find_secrets(" ".join(filter(None, [text, title, source_ref, *(recall or []), *(tags or [])])))
+        # Every free-text field is scanned as given (the key before it is slugified).
+        fields = {"text": text, "title": title, "key": key, "source_ref": source_ref, "recall": recall, "tags": tags,
+                  "quiz_question": quiz_question}
+        found = find_in_fields(fields)
         redacted: list[str] = []
         if found:
             if not redact:
-                return refuse("reject", "secret_detected", secret_classes=found)
-            text, redacted = redact_secrets(text)
-            title = redact_secrets(title)[0] if title else title
-            source_ref = redact_secrets(source_ref)[0] if source_ref else source_ref
-            recall = [redact_secrets(r)[0] for r in recall or []]
-            tags = [redact_secrets(t)[0] for t in tags or []]
+                return refuse("reject", "secret_detected", **secret_details(found))
+            fields, redacted = redact_fields(fields)
+            text, title, key, source_ref, recall, tags, quiz_question = fields.values()
         exp: datetime | None = None
         if expires_at is not None:
             try:

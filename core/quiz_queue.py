@@ -15,6 +15,7 @@ from .models import Receipt, parse_iso, utc
 from .pages import MAX_LEDGER_BYTES, read_text
 from .paths import list_files
 from .receipts import make_receipt
+from .secrets import find_in_fields, redact_fields, secret_details
 
 
 @dataclass(frozen=True)
@@ -141,9 +142,12 @@ class QuizQueue:
         return policy.weak_spots(self.read_ledger(policy.person_id(person), strict=False))
 
     def quiz_record(self, ref: str, result: str, *, now: datetime, actor: str, person: str | None = None,
-                    answer: str | None = None, question: str | None = None) -> Receipt:
+                    answer: str | None = None, question: str | None = None, redact: bool = False) -> Receipt:
         """Record an answer (again|hard|good|easy|correct|wrong|skip|1-4|s) for a page; update the ledger, prune
-        vanished pages, append to the dated notebook. Receipt details: page, person, result, box, due, prior."""
+        vanished pages, append to the dated notebook. Receipt details: page, person, result, box, due, prior.
+
+        An answer or question holding a secret is refused (`secret_detected`) unless `redact`, which stores it
+        redacted."""
         from .engine import BadInput, validate_actor
 
         now, actor = utc(now), validate_actor(actor)
@@ -152,6 +156,14 @@ class QuizQueue:
             policy.parse_grade(result)
         except ValueError:
             return make_receipt("quiz_record", "reject", now, actor, {"reason": "invalid_result", "value": result})
+        found = find_in_fields({"answer": answer, "question": question})
+        redacted: list[str] = []
+        if found:
+            if not redact:
+                return make_receipt("quiz_record", "reject", now, actor,
+                                    {"reason": "secret_detected", "memory_id": ref, **secret_details(found)})
+            clean, redacted = redact_fields({"answer": answer, "question": question})
+            answer, question = clean["answer"], clean["question"]
         with self.writing():
             mid = self.resolve_id(ref)
             entry = self.load(mid)
@@ -176,6 +188,7 @@ class QuizQueue:
                 "box": item.box, "due": item.due.isoformat(), "asked": item.asked, "correct": item.correct,
                 "pruned": pruned, "undo": {"person": pid, "page": page,
                                            "prior": prior.marker() if prior else None},
+                **({"redacted": redacted} if redacted else {}),
             })
             self.record(receipt)
             self.refresh_views(now)

@@ -1,6 +1,7 @@
 """Text policy shared by capture, retrieval, consolidation and conflict detection.
 
-Pure functions: normalisation, tokens, stopwords, Jaccard, slugs' raw material, secret detection.
+Pure functions: normalisation, tokens, stopwords, Jaccard, slugs' raw material. Secret detection lives in
+`secrets.py`.
 """
 
 from __future__ import annotations
@@ -93,35 +94,6 @@ def is_low_signal(text: str) -> bool:
         return True
     bare = collapse_ws(re.sub(r"[^\w\s']", " ", norm))
     return bare in ACKNOWLEDGEMENTS
-
-
-# --- secrets -------------------------------------------------------------------------------------------------------
-
-SECRET_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    ("private_key", re.compile(r"-----BEGIN (?:[A-Z0-9 ]+ )?PRIVATE KEY-----[\s\S]*?(?:-----END (?:[A-Z0-9 ]+ )?PRIVATE KEY-----|$)")),
-    ("aws_access_key", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
-    ("github_token", re.compile(r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}\b|\bgithub_pat_[A-Za-z0-9_]{22,}\b")),
-    ("slack_token", re.compile(r"\bxox[abprs]-[A-Za-z0-9-]{10,}\b")),
-    ("openai_key", re.compile(r"\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}\b")),
-    ("google_api_key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
-    ("stripe_key", re.compile(r"\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}\b")),
-    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\b")),
-    ("url_password", re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s:/@]+:[^\s@/]+@[^\s]+", re.IGNORECASE)),
-]
-
-
-def find_secrets(text: str) -> list[str]:
-    """Classes of secret-looking content in the text, in pattern order, without duplicates."""
-    return [name for name, pat in SECRET_PATTERNS if pat.search(text)]
-
-
-def redact_secrets(text: str) -> tuple[str, list[str]]:
-    found: list[str] = []
-    for name, pat in SECRET_PATTERNS:
-        text, n = pat.subn(f"[REDACTED:{name}]", text)
-        if n:
-            found.append(name)
-    return text, found
 
 
 # --- temporal cues -------------------------------------------------------------------------------------------------

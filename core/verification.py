@@ -9,6 +9,7 @@ from typing import Any
 from .models import Entry, Receipt, SourceType, Status, Verified, iso, parse_iso, utc
 from .pages import iter_lines
 from .receipts import make_receipt
+from .secrets import find_in_fields, redact_secrets, secret_details
 
 CONFIRMATIONS = "stated/confirmations.jsonl"
 DENIALS = "stated/denials.jsonl"
@@ -108,15 +109,24 @@ class VerificationQueue:
             self.refresh_views(now)
             return receipt
 
-    def deny(self, ref: str, *, now: datetime, actor: str, reason: str | None = None) -> Receipt:
+    def deny(self, ref: str, *, now: datetime, actor: str, reason: str | None = None, redact: bool = False) -> Receipt:
         """Set `status: denied` and record a suppression key = sha256(source_ref + normalised content); a later capture
-        with the same key is `suppressed`. Receipt details: memory_id, suppression_key, undo."""
+        with the same key is `suppressed`. Receipt details: memory_id, suppression_key, undo.
+
+        A reason holding a secret is refused (`secret_detected`) unless `redact`, which stores it redacted."""
         from .engine import suppression_key, validate_actor
 
         now = utc(now)
         actor = validate_actor(actor)
         if not actor.startswith("human:"):
             return make_receipt("deny", "refused", now, actor, {"reason": "human_actor_required", "memory_id": ref})
+        found = find_in_fields({"reason": reason})
+        redacted: list[str] = []
+        if found:
+            if not redact:
+                return make_receipt("deny", "reject", now, actor,
+                                    {"reason": "secret_detected", "memory_id": ref, **secret_details(found)})
+            reason, redacted = redact_secrets(reason or "")
         with self.writing():
             mid = self.resolve_id(ref)
             entry = self.load(mid)
@@ -133,7 +143,8 @@ class VerificationQueue:
             self.append_file(self.root / DENIALS, [json.dumps(line, sort_keys=True, ensure_ascii=False)])
             receipt = make_receipt("deny", "denied", now, actor,
                                    {"memory_id": mid, "suppression_key": key, "reason": reason,
-                                    "undo": {"prior": {mid: {"status": prior_status}}}})
+                                    "undo": {"prior": {mid: {"status": prior_status}}},
+                                    **({"redacted": redacted} if redacted else {})})
             self.record(receipt, "high")
             self.refresh_views(now)
             return receipt

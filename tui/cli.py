@@ -59,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--recall", action="append", default=[])
     c.add_argument("--tag", action="append", default=[])
     c.add_argument("--quiz-question")
-    c.add_argument("--redact", action="store_true")
+    c.add_argument("--redact", action="store_true", help="store secrets as [REDACTED:<class>] instead of refusing")
 
     r = sub.add_parser("retrieve", help="search memory as a trust zone")
     r.add_argument("query")
@@ -91,6 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     dn = v.add_parser("deny")
     dn.add_argument("id")
     dn.add_argument("--reason")
+    dn.add_argument("--redact", action="store_true", help="store a secret in the reason redacted instead of refusing")
     v.add_parser("rebuild")
 
     q = sub.add_parser("quiz").add_subparsers(dest="sub", required=True)
@@ -101,6 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
     qr.add_argument("result", help="again|hard|good|easy|correct|wrong|skip (or 1-4, s)")
     qr.add_argument("--person")
     qr.add_argument("--answer")
+    qr.add_argument("--redact", action="store_true", help="store a secret in the answer redacted instead of refusing")
     qn = q.add_parser("new-ledger")
     qn.add_argument("--person")
     qn.add_argument("--scheduler", choices=["leitner", "fsrs"], default="leitner")
@@ -176,6 +178,9 @@ def _finish(args, r: Receipt) -> int:
     if r.status in REFUSED_STATUSES:
         reason = r.details.get("reason", r.status)
         extra = r.details.get("errors") or r.details.get("stale_ids") or ""
+        if reason == "secret_detected":  # say which kinds and where, never the value
+            reason += (f" ({', '.join(r.details.get('secret_classes', []))} in {', '.join(r.details.get('secret_fields', []))};"
+                       " --redact stores it as [REDACTED:<class>])")
         print(f"memkeeper: {r.action} {r.status}: {reason}{(' ' + json.dumps(extra)) if extra else ''}", file=sys.stderr)
         return 2
     return 0
@@ -287,7 +292,7 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
         if args.sub == "confirm":
             return _finish(args, eng.confirm(args.id, now=now, actor=actor))
         if args.sub == "deny":
-            return _finish(args, eng.deny(args.id, now=now, actor=actor, reason=args.reason))
+            return _finish(args, eng.deny(args.id, now=now, actor=actor, reason=args.reason, redact=args.redact))
         if args.sub == "undeny":
             return _finish(args, eng.undeny(args.id, now=now, actor=actor))
         return _finish(args, eng.rebuild_verification(now=now, actor=actor))
@@ -301,7 +306,8 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
             return 0
         if args.sub == "new-ledger":
             return _finish(args, eng.create_ledger(person, args.scheduler, now=now, actor=actor))
-        return _finish(args, eng.quiz_record(args.id, args.result, now=now, actor=actor, person=person, answer=args.answer))
+        return _finish(args, eng.quiz_record(args.id, args.result, now=now, actor=actor, person=person, answer=args.answer,
+                                             redact=args.redact))
     if cmd == "tiers":
         if args.sub == "plan":
             if args.commit:

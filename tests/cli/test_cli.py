@@ -97,3 +97,48 @@ def test_console_script_runs(tmp_path):
     r = subprocess.run([sys.executable, "-m", "memkeeper.tui.cli", "--root", str(tmp_path / "m"), "init"],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+SLACK = "xoxb-" + "123456789012-1234567890123-" + "Ab3dEf6hIj9kLm2nOp5qRs8t"
+
+
+def _wiki_text(root) -> str:
+    return "\n".join(p.read_text(errors="replace") for p in root.rglob("*") if p.is_file() and ".memkeeper" not in p.parts)
+
+
+def test_capture_with_a_secret_exits_2_with_one_line_and_writes_nothing(capsys, root):
+    code, out, err = run(capsys, root, "capture", f"The standup bot posts with {SLACK} every morning.",
+                         "--key", "standup-bot")
+    assert code == 2 and err.count("\n") == 1
+    assert "secret_detected" in err and "slack_token in text" in err and "--redact" in err
+    assert SLACK not in out + err
+    code, _, err = run(capsys, root, "capture", "The standup bot posts every morning to the team.",
+                       "--tag", SLACK)
+    assert code == 2 and "in tags" in err
+    assert list((root / "entries").iterdir()) == [] and SLACK not in _wiki_text(root)
+
+
+def test_capture_redact_flag_stores_the_secret_redacted(capsys, root):
+    code, out, _ = run(capsys, root, "--json", "capture", f"The standup bot posts with {SLACK} every morning.",
+                       "--redact")
+    assert code == 0
+    receipt = json.loads(out)
+    assert receipt["details"]["redacted"] == ["slack_token"]
+    page = (root / receipt["details"]["page"]).read_text()
+    assert "[REDACTED:slack_token]" in page and SLACK not in _wiki_text(root)
+
+
+def test_deny_reason_and_quiz_answer_with_a_secret_need_redact(capsys, root):
+    code, out, _ = run(capsys, root, "--json", "capture", "Kenji prefers async standups on Tuesdays and Thursdays.")
+    mid = json.loads(out)["details"]["memory_id"]
+    human = ["--as", "human:alice"]
+    code, _, err = run(capsys, root, *human, "quiz", "record", mid, "good", "--answer", f"it was {SLACK}")
+    assert code == 2 and "secret_detected" in err and "in answer" in err
+    code, _, _ = run(capsys, root, *human, "quiz", "record", mid, "good", "--answer", f"it was {SLACK}", "--redact")
+    assert code == 0
+    code, _, err = run(capsys, root, *human, "verify", "deny", mid, "--reason", f"leaked {SLACK}")
+    assert code == 2 and "secret_detected" in err and "in reason" in err
+    code, out, _ = run(capsys, root, *human, "--json", "verify", "deny", mid, "--reason", f"leaked {SLACK}", "--redact")
+    assert code == 0 and json.loads(out)["details"]["reason"] == "leaked [REDACTED:slack_token]"
+    assert SLACK not in _wiki_text(root)
+    assert run(capsys, root, "check")[0] == 0

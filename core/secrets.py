@@ -1,0 +1,422 @@
+"""Secret detection for every free-text field the engine stores (SPEC §4 capture, issue 7).
+
+Pure functions: text in, findings out. Two sources of rules, merged into one list of spans:
+
+- the regex plugins of `detect-secrets` (Yelp) for the token formats they know (AWS key ids, Azure storage keys,
+  passwords in URLs, Discord bot tokens, GitHub, GitLab, private-key headers, PyPI, SendGrid, Slack, Square,
+  Stripe, Telegram, Twilio, Mailchimp, Artifactory), and its JWT validator. Its entropy plugins and its Keyword
+  plugin are not used: the wiki is full of sha256 hex, `mem_` ids and receipts, and prose must never be flagged;
+- the rules below for what the library misses or matches too narrowly: whole private-key blocks of every kind,
+  vendor-prefixed tokens (after gitleaks' rules), webhooks, connection strings, `password=` / `token:` assignments,
+  `Authorization` headers.
+
+Measured on `tests/core/fixtures/secrets/` (see docs/decisions.md): every format of the corpus, no false positive
+on the negatives, the demo wiki or the contradiction fixtures; about 0.1 ms for a 300-character statement.
+
+A secret class is a short stable name (`aws_access_key`, `private_key`, `password_assignment`, `url_password`, …)
+used in `[REDACTED:<class>]` and in receipts. Findings never carry the secret itself.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+
+@dataclass(frozen=True)
+class Finding:
+    start: int
+    end: int
+    secret_class: str
+    priority: int = 0
+
+
+# --- value checks ------------------------------------------------------------------------------------------------
+
+_PLACEHOLDER = re.compile(
+    r"""^(?:[$<{(*%\[]|x{3,}|\.{3})              # ${VAR}, <password>, {{ x }}, $(cmd), ***, %(x)s, [REDACTED:…], xxx, ...
+    |://                                          # a URL, not a value
+    |^(?:null|none|nil|true|false|undefined|changeme|change[_-]?me|example|redacted|hidden|masked|secret|password
+        |passw(?:or)?d|token|required|optional|empty|unset|not[_-]?set|todo|tbd|your[_-].*|my[_-].*)$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+_SEPARATORS = set("-_./")
+
+
+def credential_like(value: str) -> bool:
+    """Could this assigned value be a real credential (not a word, a placeholder, a path or a URL)?
+
+    Words and phrases are what prose puts after `password:`; credentials mix letters with digits or symbols, or are
+    long random-looking mixed-case strings. A PIN of six or more digits counts.
+    """
+    v = value.strip("\"'`.,;:)]}")
+    if len(v) < 6 or len(set(v)) < 4 or _PLACEHOLDER.search(v) or v[0] in "/~":
+        return False
+    if v.isdigit():
+        return True
+    letters = sum(c.isalpha() for c in v)
+    digits = sum(c.isdigit() for c in v)
+    symbols = sum(1 for c in v if not c.isalnum() and c not in _SEPARATORS)
+    if letters and (digits or symbols):
+        return True
+    return len(v) >= 16 and any(c.isupper() for c in v) and any(c.islower() for c in v)
+
+
+def _tight_value(value: str) -> bool:
+    """A value written `key=value` with nothing around the `=`: a credential, or a mixed-case word of 8+ letters."""
+    v = value.rstrip(".,;:)]}")
+    if credential_like(v):
+        return True
+    return len(v) >= 8 and not _PLACEHOLDER.search(v) and any(c.isupper() for c in v) and any(c.islower() for c in v)
+
+
+def _mixed(value: str) -> bool:
+    """Random-looking: upper case, lower case and digits all present."""
+    return any(c.isupper() for c in value) and any(c.islower() for c in value) and any(c.isdigit() for c in value)
+
+
+def _has_digit(value: str) -> bool:
+    return any(c.isdigit() for c in value)
+
+
+def _basic_credentials(value: str) -> bool:
+    """A `Basic` header value: base64 of printable `user:password`."""
+    v = value.rstrip("=")
+    try:
+        raw = base64.b64decode(v + "=" * (-len(v) % 4), validate=True)
+        decoded = raw.decode("ascii")
+    except (binascii.Error, ValueError):
+        return False
+    user, sep, password = decoded.partition(":")
+    return bool(sep and user and password and decoded.isprintable())
+
+
+def _jwt_valid(value: str) -> bool:
+    from detect_secrets.plugins.jwt import JwtTokenDetector
+
+    header_payload = ".".join(value.split(".")[:2])  # the signature is not JSON and may carry any padding
+    return JwtTokenDetector.is_formally_valid(header_payload)
+
+
+def _url_password(value: str) -> bool:
+    v = value.strip()
+    return len(v) >= 3 and not _PLACEHOLDER.search(v)
+
+
+# Which check applies to which value group of an assignment.
+_ASSIGNED = {"tight": _tight_value, "dq": credential_like, "sq": credential_like, "bare": credential_like}
+
+
+# --- own rules ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One pattern; the span reported is `group`'s. `check` vets the value; the rule only runs on texts whose
+    lower-cased form contains one of `hints` (cheap literal tests keep a scan of ~60 rules well under a millisecond)."""
+
+    secret_class: str
+    pattern: re.Pattern[str]
+    group: str | int = 0
+    check: Callable[[str], bool] | dict[str, Callable[[str], bool]] | None = None
+    hints: tuple[str, ...] = ()
+
+    def spans(self, text: str, lowered: str | None = None) -> Iterator[tuple[int, int]]:
+        if self.hints:
+            lowered = text.lower() if lowered is None else lowered
+            if not any(h in lowered for h in self.hints):
+                return
+        for m in self.pattern.finditer(text):
+            group = self.group
+            if isinstance(group, str) and "|" in group:  # the first alternative group that matched
+                group = next((g for g in group.split("|") if m.group(g) is not None), 0)
+            value = m.group(group)
+            check = self.check.get(str(group)) if isinstance(self.check, dict) else self.check
+            if value is None or (check is not None and not check(value)):
+                continue
+            yield m.span(group)
+
+
+def _r(secret_class: str, pattern: str, *, group: str | int = 0,
+       check: Callable[[str], bool] | dict[str, Callable[[str], bool]] | None = None,
+       flags: int = 0, hints: tuple[str, ...]) -> Rule:
+    return Rule(secret_class, re.compile(pattern, flags), group, check, hints)
+
+
+_END = r"(?![A-Za-z0-9_-])"  # the token ends here
+_I = re.IGNORECASE
+
+# Keywords of an assignment. Matched anywhere in a key (`POSTGRES_PASSWORD`, `bindPassword`, `X-API-Key`), but the
+# key must end with the keyword: `password_hash`, `secretName`, `max_tokens` are not secrets.
+_PASSWORD_KEYS = r"pass(?:word|wd|phrase)|pwd"
+_SECRET_KEYS = r"secret(?:[_.-]?key)?|api[_.-]?key|apikey|access[_.-]?key|token|credentials?"
+_BARE = r"[^\s\"'`,;&<>]"
+# `key=value` written tight is code or config, not prose, and is read with a laxer check (`tight`).
+_ASSIGN = r"(?![A-Za-z0-9_])(?:=(?P<tight>" + _BARE + r"{8,256})(?!" + _BARE + r")|[\"'\]]?[ \t]*(?:=>|:=|=|:)[ \t]*"
+_VALUE = r"(?:\"(?P<dq>[^\"\n]{1,256})\"|'(?P<sq>[^'\n]{1,256})'|(?P<bare>" + _BARE + r"{1,256})))"
+_VALUE_GROUPS = "tight|dq|sq|bare"
+
+RULES: list[Rule] = [
+    # Private key blocks of every kind: PEM (RSA, EC, DSA, OPENSSH, PKCS#8, ENCRYPTED, PGP), SSH2, PuTTY, age.
+    # A header without its footer takes the key material that follows it.
+    _r("private_key",
+       r"-{4,5} ?BEGIN [A-Z0-9 _-]{0,40}?PRIVATE KEY(?: BLOCK)? ?-{4,5}"
+       r"(?:[\s\S]*?-{4,5} ?END [A-Z0-9 _-]{0,40}?PRIVATE KEY(?: BLOCK)? ?-{4,5}|[A-Za-z0-9+/=\s:,.\\\"-]*)",
+       hints=("private key",)),
+    _r("private_key", r"PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC: ?[0-9a-fA-F]+|\Z)", hints=("putty-user-key",)),
+    _r("private_key", r"\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b", hints=("age-secret-key",)),
+    # Cloud.
+    _r("aws_secret_key",
+       r"aws[\w .-]{0,40}?secret[\w .-]{0,40}?(?:[=:]|\bis\b)[ \t]*[\"']?(?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])",
+       group="v", check=_mixed, flags=_I, hints=("aws",)),
+    _r("google_api_key", r"\bAIza[0-9A-Za-z_-]{35}" + _END, hints=("aiza",)),
+    _r("google_oauth_secret", r"\bGOCSPX-[0-9A-Za-z_-]{28}" + _END, hints=("gocspx-",)),
+    _r("google_oauth_token", r"\bya29\.[0-9A-Za-z_-]{30,}", hints=("ya29.",)),
+    _r("azure_storage_key", r"\b(?:AccountKey|SharedAccessKey|SharedAccessSignature)[ \t]*=[ \t]*"
+                            r"(?P<v>[A-Za-z0-9+/%]{20,}={0,2})",
+       group="v", flags=_I, hints=("accountkey", "sharedaccess")),
+    _r("azure_sas_token", r"[?&]sig=(?P<v>[A-Za-z0-9%+/]{20,}(?:%3D|=){0,2})", group="v", check=_mixed, hints=("sig=",)),
+    _r("azure_client_secret", r"(?<![A-Za-z0-9_~.])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])",
+       hints=("q~",)),
+    _r("digitalocean_token", r"\bdo[opr]_v1_[a-f0-9]{64}\b", hints=("_v1_",)),
+    _r("heroku_api_key", r"\bHRKU-[A-Za-z0-9_-]{20,}", hints=("hrku-",)),
+    _r("alibaba_access_key", r"\bLTAI[A-Za-z0-9]{12,20}\b", check=_mixed, hints=("ltai",)),
+    # Version control (GitLab: the library's rules).
+    _r("github_token", r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}" + _END, hints=("gh",)),
+    _r("github_token", r"\bgithub_pat_[A-Za-z0-9_]{22,}", hints=("github_pat_",)),
+    # Package registries.
+    _r("npm_token", r"\bnpm_[A-Za-z0-9]{36}" + _END, hints=("npm_",)),
+    _r("npm_token", r"_authToken[ \t]*=[ \t]*[\"']?(?P<v>[^\s\"']+)", group="v", check=credential_like,
+       hints=("_authtoken",)),
+    _r("rubygems_key", r"\brubygems_[a-f0-9]{48}" + _END, hints=("rubygems_",)),
+    _r("nuget_key", r"\boy2[a-z0-9]{43}" + _END, check=_has_digit, hints=("oy2",)),
+    _r("docker_token", r"\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}", hints=("dckr_",)),
+    # Chat.
+    _r("slack_token", r"\bxox[abeoprs]-[A-Za-z0-9-]{10,}", hints=("xox",)),
+    _r("slack_token", r"\bxapp-\d-[A-Za-z0-9-]{10,}", hints=("xapp-",)),
+    _r("slack_webhook", r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{20,}",
+       hints=("hooks.slack.com",)),
+    _r("discord_webhook", r"https://(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api/webhooks/\d{5,}/[A-Za-z0-9_-]{30,}",
+       hints=("/api/webhooks/",)),
+    _r("teams_webhook", r"https://[A-Za-z0-9-]+\.webhook\.office\.com/webhookb2/[A-Za-z0-9@/_-]{20,}",
+       hints=("webhook.office.com",)),
+    _r("teams_webhook", r"https://outlook\.office(?:365)?\.com/webhook/[A-Za-z0-9@/_-]{20,}", hints=("outlook.office",)),
+    _r("chat_webhook", r"https?://[A-Za-z0-9.-]+(?::\d+)?/hooks/(?P<v>[a-z0-9]{20,})" + _END, group="v",
+       check=_has_digit, hints=("/hooks/",)),
+    # Payments and SaaS API keys (prefix formats, after gitleaks' rules).
+    _r("stripe_key", r"\b(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,}", hints=("k_live_", "k_test_", "k_prod_")),
+    _r("stripe_webhook_secret", r"\bwhsec_[A-Za-z0-9]{24,}", hints=("whsec_",)),
+    _r("mailgun_key", r"\bkey-[0-9a-f]{32}\b", hints=("key-",)),
+    _r("vault_token", r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}", hints=("hvs.", "hvb.", "hvr.")),
+    _r("shopify_token", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b", hints=("shp",)),
+    _r("square_token", r"\b(?:sq0atp|sq0csp)-[A-Za-z0-9_-]{22,}", hints=("sq0",)),
+    _r("atlassian_token", r"\bATATT3[A-Za-z0-9_=-]{40,}", hints=("atatt3",)),
+    _r("openai_key", r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}", hints=("sk-",)),
+    _r("openai_key", r"\bsk-[A-Za-z0-9]{32,}" + _END, check=_mixed, hints=("sk-",)),
+    _r("anthropic_key", r"\bsk-ant-[a-z]{3,6}\d{2}-[A-Za-z0-9_-]{20,}", hints=("sk-ant-",)),
+    _r("huggingface_token", r"\bhf_[A-Za-z]{34}" + _END, hints=("hf_",)),
+    _r("databricks_token", r"\bdapi[a-f0-9]{32}(?:-\d)?\b", hints=("dapi",)),
+    _r("terraform_token", r"\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}", hints=(".atlasv1.",)),
+    _r("postman_key", r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b", hints=("pmak-",)),
+    _r("linear_key", r"\blin_api_[A-Za-z0-9]{40}\b", hints=("lin_api_",)),
+    _r("pulumi_token", r"\bpul-[a-f0-9]{40}\b", hints=("pul-",)),
+    _r("sentry_token", r"\bsntry[us]_[A-Za-z0-9+/=_]{40,}", hints=("sntry",)),
+    _r("newrelic_key", r"\bNR(?:AK|II|JS|RA)-[A-Za-z0-9]{19,32}\b", hints=("nrak-", "nrii-", "nrjs-", "nrra-")),
+    _r("grafana_token", r"\bgl(?:sa|c)_[A-Za-z0-9+/_=]{32,}", hints=("glsa_", "glc_")),
+    _r("doppler_token", r"\bdp\.(?:st|pt|ct|sa|scim|audit)\.[A-Za-z0-9._-]{40,}", hints=("dp.",)),
+    # JWTs: three base64url parts, the first two JSON (checked with detect-secrets' own validator).
+    _r("jwt", r"\beyJ[A-Za-z0-9_=-]+\.[A-Za-z0-9_=-]+(?:\.[A-Za-z0-9_+/=-]*[A-Za-z0-9_+/=-])?", check=_jwt_valid,
+       hints=("eyj",)),
+    # Passwords in URLs (also when the user name is empty: redis://:pw@host).
+    _r("url_password", r"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/@]*:(?P<v>[^\s@/]+)@[A-Za-z0-9\[]", group="v",
+       check=_url_password, hints=("://",)),
+    # Authorization headers and bearer tokens.
+    _r("basic_auth_header", r"\bBasic[ \t]+(?P<v>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])", group="v",
+       check=_basic_credentials, flags=_I, hints=("basic",)),
+    _r("bearer_token", r"\bbearer[ \t]+(?:token[ \t]+)?(?:[:=][ \t]*)?[\"']?(?P<v>[A-Za-z0-9._~+/-]{16,}=*)", group="v",
+       check=credential_like, flags=_I, hints=("bearer",)),
+    # Assignments: password=…, passwd: …, secret=…, api_key=…, token: …, "password": "…".
+    _r("password_assignment", r"(?:" + _PASSWORD_KEYS + ")" + _ASSIGN + _VALUE, group=_VALUE_GROUPS,
+       check=_ASSIGNED, flags=_I, hints=("pass", "pwd")),
+    _r("secret_assignment", r"(?:" + _SECRET_KEYS + ")" + _ASSIGN + _VALUE, group=_VALUE_GROUPS,
+       check=_ASSIGNED, flags=_I, hints=("secret", "key", "token", "credential")),
+    # Prose: "the wifi password for the office is …" (the first is/was after the keyword, within one clause).
+    _r("password_assignment", r"\bpass(?:word|phrase|code)s?\b[^.\n]{0,40}?\b(?:is|was)[ \t]+[\"'`]?(?P<v>[^\s\"'`,;]+)",
+       group="v", check=credential_like, flags=_I, hints=("pass",)),
+]
+
+
+# --- detect-secrets plugins ----------------------------------------------------------------------------------------
+
+
+def _aws_class(value: str) -> str:
+    return "aws_access_key" if re.match(r"(?:A3T|ABIA|ACCA|AKIA|ASIA)", value) else "aws_secret_key"
+
+
+def _slack_class(value: str) -> str:
+    return "slack_webhook" if "hooks.slack.com" in value.lower() else "slack_token"
+
+
+# plugin class → (secret class or a function of the value, span mode). The span is the match (its first group when
+# it has one), then: "extend" = on to the end of the token (longer keys of the same format); "bounded" = ignored
+# when it is part of a longer word (these rules have no boundaries of their own).
+# Not used: the entropy and Keyword plugins (they flag hashes, ids and prose), IP addresses (not secrets), the
+# IBM/Cloudant/SoftLayer keyword rules (covered by the assignment rules), and three whose patterns take quadratic
+# time on a long line (a 64 KiB capture of "/" or "eyJ" took 3-40 s): JWT (its validator is used, on our linear
+# pattern), npm (`_authToken=` and `npm_` rules above) and OpenAI (`sk-` rules above).
+LIBRARY_PLUGINS: dict[str, tuple[str | Callable[[str], str], str | None]] = {
+    "AWSKeyDetector": (_aws_class, "bounded"),
+    "AzureStorageKeyDetector": ("azure_storage_key", "extend"),
+    "BasicAuthDetector": ("url_password", None),
+    "DiscordBotTokenDetector": ("discord_bot_token", "extend"),
+    "GitHubTokenDetector": ("github_token", "extend"),
+    "GitLabTokenDetector": ("gitlab_token", "extend"),
+    "PrivateKeyDetector": ("private_key", None),
+    "PypiTokenDetector": ("pypi_token", "extend"),
+    "SendGridDetector": ("sendgrid_key", "extend"),
+    "SlackDetector": (_slack_class, None),
+    "SquareOAuthDetector": ("square_token", "extend"),
+    "StripeDetector": ("stripe_key", "extend"),
+    "TelegramBotTokenDetector": ("telegram_bot_token", "extend"),
+    "TwilioKeyDetector": ("twilio_key", "bounded"),
+    "MailchimpDetector": ("mailchimp_key", "bounded"),
+    "ArtifactoryDetector": ("artifactory_token", "extend"),
+}
+
+_TOKEN_CHARS = re.compile(r"[A-Za-z0-9_-]*")
+_EDGE = " \t\r\n\"'=:"
+
+
+@lru_cache(maxsize=1)
+def _plugins() -> list[tuple[object, str | Callable[[str], str], str | None, bool]]:
+    """The detect-secrets plugins in use, imported on first scan (the import costs ~0.1 s, paid only by writers)."""
+    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+    from detect_secrets.plugins.base import RegexBasedDetector
+
+    by_name = {cls.__name__: cls for cls in get_mapping_from_secret_type_to_class().values()}
+    out = []
+    for name, (secret_class, mode) in LIBRARY_PLUGINS.items():
+        cls = by_name[name]  # a renamed plugin must fail loudly, not scan less
+        # A plugin that overrides analyze_string filters its regex matches (JWT: the parts must decode to JSON).
+        filtered = cls.analyze_string is not RegexBasedDetector.analyze_string
+        out.append((cls(), secret_class, mode, filtered))
+    return out
+
+
+def _library_findings(text: str) -> Iterator[Finding]:
+    for plugin, secret_class, mode, filtered in _plugins():
+        for rx in plugin.denylist:  # type: ignore[attr-defined]
+            for m in rx.finditer(text):
+                if filtered and not any(True for _ in plugin.analyze_string(m.group(0))):  # type: ignore[attr-defined]
+                    continue
+                start, end = m.span(1) if rx.groups and m.group(1) else m.span()
+                while start < end and text[start] in _EDGE:
+                    start += 1
+                while end > start and text[end - 1] in _EDGE:
+                    end -= 1
+                if start >= end:
+                    continue
+                if mode == "extend":
+                    end = _TOKEN_CHARS.match(text, end).end()
+                elif mode == "bounded" and (
+                    (start > 0 and text[start - 1].isalnum()) or (end < len(text) and text[end].isalnum())
+                ):
+                    continue
+                value = text[start:end]
+                name = secret_class(value) if callable(secret_class) else secret_class
+                if name == "url_password" and not _url_password(value):
+                    continue  # https://<user>:<password>@host is a template, not a credential
+                yield Finding(start, end, name, 1)
+
+
+# --- the API -------------------------------------------------------------------------------------------------------
+
+
+def scan(text: str) -> list[Finding]:
+    """Every secret in the text as non-overlapping spans, in text order. Overlapping findings merge into one span
+    that keeps the class of the finding that starts first (the longer one on a tie, then the own rule)."""
+    if not text:
+        return []
+    lowered = text.lower()
+    found = [Finding(s, e, rule.secret_class, 0) for rule in RULES for s, e in rule.spans(text, lowered) if e > s]
+    found.extend(_library_findings(text))
+    found.sort(key=lambda f: (f.start, -f.end, f.priority))
+    merged: list[Finding] = []
+    for f in found:
+        if merged and f.start < merged[-1].end:
+            last = merged[-1]
+            if f.end > last.end:
+                merged[-1] = Finding(last.start, f.end, last.secret_class, last.priority)
+            continue
+        merged.append(f)
+    return merged
+
+
+def _classes(findings: list[Finding]) -> list[str]:
+    return list(dict.fromkeys(f.secret_class for f in findings))
+
+
+def find_secrets(text: str) -> list[str]:
+    """Classes of the secrets in the text, in order of appearance, without duplicates. Empty = nothing found."""
+    return _classes(scan(text))
+
+
+def redact_secrets(text: str) -> tuple[str, list[str]]:
+    """The text with each secret replaced by `[REDACTED:<class>]`, and the classes replaced."""
+    findings = scan(text)
+    if not findings:
+        return text, []
+    parts, pos = [], 0
+    for f in findings:
+        parts.append(text[pos:f.start])
+        parts.append(f"[REDACTED:{f.secret_class}]")
+        pos = f.end
+    parts.append(text[pos:])
+    return "".join(parts), _classes(findings)
+
+
+# --- fields of a write ---------------------------------------------------------------------------------------------
+
+FieldValue = str | list[str] | tuple[str, ...] | None
+
+
+def _texts(value: FieldValue) -> list[str]:
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else [v for v in value if isinstance(v, str)]
+
+
+def find_in_fields(fields: dict[str, FieldValue]) -> dict[str, list[str]]:
+    """Secret classes per field, for the fields that hold one (a field is a string or a list of strings)."""
+    out: dict[str, list[str]] = {}
+    for name, value in fields.items():
+        classes = list(dict.fromkeys(c for t in _texts(value) for c in find_secrets(t)))
+        if classes:
+            out[name] = classes
+    return out
+
+
+def secret_details(found: dict[str, list[str]]) -> dict[str, list[str]]:
+    """What a refusal says: the classes and the fields, never the values."""
+    return {"secret_classes": list(dict.fromkeys(c for cs in found.values() for c in cs)), "secret_fields": list(found)}
+
+
+def redact_fields(fields: dict[str, FieldValue]) -> tuple[dict[str, FieldValue], list[str]]:
+    """Every field with its secrets replaced by `[REDACTED:<class>]` (same shape), and the classes replaced."""
+    out: dict[str, FieldValue] = {}
+    classes: list[str] = []
+    for name, value in fields.items():
+        if value is None:
+            out[name] = None
+            continue
+        parts = []
+        for t in ([value] if isinstance(value, str) else list(value)):
+            clean, found = redact_secrets(t) if isinstance(t, str) else (t, [])
+            parts.append(clean)
+            classes.extend(found)
+        out[name] = parts[0] if isinstance(value, str) else type(value)(parts)
+    return out, list(dict.fromkeys(classes))

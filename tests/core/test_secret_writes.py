@@ -1,0 +1,180 @@
+"""No secret reaches the wiki through any free-text field the engine stores (issue 7, secrets).
+
+A secret is refused (`reject` / `secret_detected`, nothing written) unless the call asks for redaction, which stores
+`[REDACTED:<class>]` and lists the classes in `details.redacted`. The receipt never carries the secret.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from memkeeper.core import Engine
+from tests.conftest import T0
+from tests.core.test_secrets import POSITIVES, _random_tokens, _row_id
+
+HUMAN = "human:alice"
+GITHUB = "ghp_" + "Xy7Qw3Rt9Zk2Lm5Np8Vb4Hc6Jd1Fg0Sa2UeK"  # 36 characters after the prefix
+STATEMENT = "The deploy bot posts release notes to the team channel after every tag."
+
+
+def wiki_text(root: Path) -> str:
+    """Everything the engine wrote under the root (pages, ledgers, receipts, log, notebooks)."""
+    return "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in sorted(root.rglob("*"))
+                     if p.is_file() and ".memkeeper" not in p.parts)
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory) -> Engine:
+    engine = Engine.init(tmp_path_factory.mktemp("secrets") / "memory", now=T0)
+    yield engine
+    engine.close()
+
+
+@pytest.mark.parametrize("row", POSITIVES, ids=_row_id)
+def test_every_corpus_secret_is_refused_in_capture_text(shared, row):
+    r = shared.capture(row["text"], now=T0)
+    assert (r.status, r.details["reason"]) == ("reject", "secret_detected")
+    assert r.details["secret_classes"] and r.details["secret_fields"] == ["text"]
+    receipt = json.dumps(r.to_dict())
+    assert [t for t in _random_tokens(row["text"]) if t in receipt] == [], "the receipt echoes the secret"
+    assert list((shared.root / "entries").iterdir()) == []
+
+
+# One field at a time: the capture keyword and a value holding a secret (GITHUB, or the URL password).
+FIELDS = {
+    "text": f"{STATEMENT} Token {GITHUB}.",
+    "title": f"Release bot {GITHUB}",
+    "key": f"release-bot-{GITHUB}",
+    "tags": ["release", GITHUB],
+    "recall": ["release notes", f"bot token {GITHUB}"],
+    "quiz_question": f"Which token does the release bot use ({GITHUB})?",
+    "source_ref": "https://ci:Zq8rT2wPx4@ci.example.com/job/42",
+}
+SECRET_IN = {"source_ref": "Zq8rT2wPx4"}
+
+
+def _capture_with(eng: Engine, field: str, redact: bool = False):
+    if field == "text":
+        return eng.capture(FIELDS["text"], now=T0, redact=redact)
+    return eng.capture(STATEMENT, now=T0, redact=redact, **{field: FIELDS[field]})
+
+
+@pytest.mark.parametrize("field", list(FIELDS))
+def test_secret_in_any_capture_field_is_refused(eng, field):
+    r = _capture_with(eng, field)
+    assert (r.status, r.details["reason"]) == ("reject", "secret_detected")
+    assert r.details["secret_fields"] == [field]
+    secret = SECRET_IN.get(field, GITHUB)
+    assert secret not in json.dumps(r.to_dict())
+    assert list((eng.root / "entries").iterdir()) == []
+    assert secret not in wiki_text(eng.root)
+
+
+@pytest.mark.parametrize("field", list(FIELDS))
+def test_secret_in_any_capture_field_is_redacted_on_request(eng, field):
+    r = _capture_with(eng, field, redact=True)
+    assert r.status == "captured", r.details
+    secret = SECRET_IN.get(field, GITHUB)
+    expected = "url_password" if field == "source_ref" else "github_token"
+    assert r.details["redacted"] == [expected]
+    assert secret not in json.dumps(r.to_dict())
+    page = (eng.root / r.details["page"]).read_text(encoding="utf-8")
+    assert secret not in wiki_text(eng.root)
+    if field == "key":  # the key is slugified after redaction
+        assert r.details["canonical_key"] == "release-bot-redacted-github-token"
+    else:
+        assert f"[REDACTED:{expected}]" in page
+
+
+def test_key_is_scanned_before_it_is_slugified(eng):
+    # Slugified, this AWS key id would read `akiaabcdefghijklmnop` and no longer look like one.
+    r = eng.capture(STATEMENT, now=T0, key="AKIAABCDEFGHIJKLMNOP")
+    assert (r.status, r.details["secret_classes"]) == ("reject", ["aws_access_key"])
+
+
+def test_import_refuses_a_secret_item(eng, tmp_path):
+    other = Engine.init(tmp_path / "other", now=T0)
+    other.capture(STATEMENT, now=T0, title="Release notes bot")
+    env = other.export(zone="private_self", now=T0, include_content=True).details["envelope"]
+    path = other.root / env
+    data = json.loads(path.read_text())
+    data["items"][0]["content"] = f"{STATEMENT} It uses {GITHUB}."
+    from memkeeper.core.receipts import canonical_json
+    from memkeeper.core.text import sha256_hex
+
+    payload = {k: data.get(k) for k in ("zone", "include_content", "items", "selected_ids", "source_receipt_sha256")}
+    data["payload_sha256"] = sha256_hex(canonical_json(payload))
+    path.write_text(json.dumps(data))
+    r = eng.import_envelope(str(path), now=T0)
+    assert [x["status"] for x in r.details["results"]] == ["reject"]
+    assert GITHUB not in wiki_text(eng.root)
+    other.close()
+
+
+# --- verify deny --reason ----------------------------------------------------------------------------------------
+
+
+def _pending(eng: Engine) -> str:
+    r = eng.capture("Kenji prefers async standups on Tuesdays and Thursdays.", now=T0, source_ref="raw/c.md")
+    return r.details["memory_id"]
+
+
+def test_secret_in_deny_reason_is_refused(eng):
+    mid = _pending(eng)
+    r = eng.deny(mid, now=T0, actor=HUMAN, reason=f"wrong, and the bot token is {GITHUB}")
+    assert (r.status, r.details["reason"], r.details["secret_classes"]) == ("reject", "secret_detected",
+                                                                            ["github_token"])
+    assert GITHUB not in json.dumps(r.to_dict())
+    assert eng.load(mid).status.value == "active"
+    assert not (eng.root / "stated" / "denials.jsonl").exists()
+    assert GITHUB not in wiki_text(eng.root)
+
+
+def test_secret_in_deny_reason_is_redacted_on_request(eng):
+    mid = _pending(eng)
+    r = eng.deny(mid, now=T0, actor=HUMAN, reason=f"wrong, and the bot token is {GITHUB}", redact=True)
+    assert r.status == "denied" and r.details["redacted"] == ["github_token"]
+    assert r.details["reason"] == "wrong, and the bot token is [REDACTED:github_token]"
+    ledger = (eng.root / "stated" / "denials.jsonl").read_text()
+    assert "[REDACTED:github_token]" in ledger
+    assert "[REDACTED:github_token]" in (eng.root / eng.page_of(mid)).read_text()
+    assert GITHUB not in wiki_text(eng.root)
+
+
+def test_plain_deny_reason_is_stored_as_given(eng):
+    mid = _pending(eng)
+    r = eng.deny(mid, now=T0, actor=HUMAN, reason="wrong person; reset your password monthly anyway")
+    assert r.status == "denied" and "redacted" not in r.details
+    assert "reset your password monthly" in (eng.root / "stated" / "denials.jsonl").read_text()
+
+
+# --- quiz record --answer ----------------------------------------------------------------------------------------
+
+
+def test_secret_in_quiz_answer_is_refused(eng):
+    mid = _pending(eng)
+    r = eng.quiz_record(mid, "good", now=T0, actor=HUMAN, answer=f"the one with {GITHUB}")
+    assert (r.status, r.details["reason"], r.details["secret_fields"]) == ("reject", "secret_detected", ["answer"])
+    assert GITHUB not in json.dumps(r.to_dict())
+    assert not list((eng.root / "quiz").glob("*.md"))
+
+
+def test_secret_in_quiz_question_is_refused(eng):
+    mid = _pending(eng)
+    r = eng.quiz_record(mid, "good", now=T0, actor=HUMAN, question=f"Which token is {GITHUB}?")
+    assert (r.status, r.details["secret_fields"]) == ("reject", ["question"])
+    assert not list((eng.root / "quiz").glob("*.md"))
+
+
+def test_secret_in_quiz_answer_and_question_is_redacted_on_request(eng):
+    mid = _pending(eng)
+    r = eng.quiz_record(mid, "good", now=T0, actor=HUMAN, answer=f"the one with {GITHUB}",
+                        question=f"Which token is {GITHUB}?", redact=True)
+    assert r.status == "recorded" and r.details["redacted"] == ["github_token"]
+    notebook = (eng.root / "quiz" / "2026-11-20.alice.md").read_text()
+    assert "the one with [REDACTED:github_token]" in notebook
+    assert GITHUB not in wiki_text(eng.root)
+
