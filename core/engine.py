@@ -20,6 +20,7 @@ from filelock import FileLock
 
 from . import compile as views
 from . import scoring
+from .errors import BadInput, NotFound
 from .index import Index
 from .models import (
     Category,
@@ -60,10 +61,6 @@ ARCHIVE_BELOW_STRENGTH = 0.15
 
 CORE_DIRS = ("entries", "conflicts", "stated", "quiz", "review", "receipts", "patterns", "snapshots", "sync/outbound",
              "sync/inbound", "raw", "index", ".memkeeper")
-
-
-class BadInput(ValueError):
-    """Input the engine refuses before doing anything (bad root, path escape, malformed file). One-line message."""
 
 
 def validate_actor(actor: str) -> str:
@@ -241,7 +238,7 @@ class BaseEngine:
         """Read a record from its page on disk (the source of truth)."""
         page = self.page_of(memory_id)
         if page is None:
-            raise BadInput(f"unknown memory id {memory_id!r}")
+            raise NotFound(f"unknown memory id {memory_id!r}")
         try:
             return parse_entry(self.path(page).read_text(encoding="utf-8"))
         except (OSError, PageError) as exc:
@@ -260,7 +257,7 @@ class BaseEngine:
             rows = self.index.query("SELECT memory_id FROM records WHERE memory_id LIKE ? LIMIT 2", (ref + "%",))
             mid = rows[0][0] if len(rows) == 1 else None
         if mid is None:
-            raise BadInput(f"unknown memory id {ref!r}")
+            raise NotFound(f"unknown memory id {ref!r}")
         return mid
 
     def _new_page(self, title: str, zone: str, sensitivity: str) -> str:
