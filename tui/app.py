@@ -3,9 +3,8 @@
 The app owns what the panes share: the opened engine, the actor, the injected clock, the session id, the quiz person,
 the per-pane undo stacks, the header counts (computed in a worker so a big tier plan never freezes input), the wiki
 watcher, and the keymap. Panes are `PaneScreen`s; they call the engine in thread workers (`PaneScreen.decide`) and
-the app records each receipt through `decision_made`. Their workers, and the app's own, run with
-`exit_on_error=False`: a failure reaches `worker_failed`, the desk's one guard, which shows it as one line and keeps
-the desk open.
+the app records each receipt through `decision_made`. Every worker runs with `exit_on_error=False`; a failure of any
+of them reaches `worker_failed`, the desk's one guard, which shows it as one line and keeps the desk open.
 """
 
 from __future__ import annotations
@@ -73,7 +72,8 @@ def _as_clock(now: Clock | datetime | None) -> Clock:
 
 
 # The title of a failed worker's notification, by worker group (a pane's own workers take the pane's title).
-FAILURE_TITLES = {"counts": "Counting failed", "maintenance": "Maintenance failed", "tiers-plan": "Tier plan failed"}
+FAILURE_TITLES = {"counts": "Counting failed", "maintenance": "Maintenance failed", "sync": "Reload failed",
+                  "watch": "Watching the wiki stopped", "tiers-plan": "Tier plan failed"}
 
 # Whole-wiki engine operations the person can start from the command palette; each runs in a worker thread.
 MAINTENANCE = {
@@ -455,7 +455,7 @@ class MemkeeperApp(App[int]):
         """Counts are computed and no count worker is running (tests and screenshots wait on this)."""
         return self.counts is not None and not self.counting and "tier_candidates" in self.counts
 
-    @work(exclusive=True, group="watch")
+    @work(exclusive=True, group="watch", exit_on_error=False)
     async def watch_wiki(self) -> None:
         """Watch the wiki folder; when another process writes, resync and refresh (SPEC §6)."""
         from watchfiles import awatch
@@ -472,7 +472,7 @@ class MemkeeperApp(App[int]):
             return  # our own decision: counts and panes were refreshed when it was made
         self.wiki_changed(paths)
 
-    @work(exclusive=True, group="sync")
+    @work(exclusive=True, group="sync", exit_on_error=False)
     async def _sync_worker(self, paths: tuple[str, ...]) -> None:
         await asyncio.to_thread(self._sync_with_progress)
         self.wiki_changed(paths)
