@@ -150,7 +150,7 @@ class ConflictQueue:
         return sorted((n for n in names if re.fullmatch(r"C\d+\.md", n)), key=lambda n: int(n[1:-3]))
 
     def load_conflict(self, conflict_id: str, _dir=None) -> Conflict:
-        from .engine import BadInput
+        from .errors import BadInput, NotFound
 
         cid = conflict_id.strip().upper()
         if not re.fullmatch(r"C\d+", cid):
@@ -160,7 +160,7 @@ class ConflictQueue:
         try:
             st = path.lstat()
         except FileNotFoundError:
-            raise BadInput(f"unknown conflict {cid}") from None
+            raise NotFound(f"unknown conflict {cid}") from None
         sig = (st.st_mtime_ns, st.st_size)
         cached = self._conflict_cache.get(cid)
         if cached and cached[0] == sig:

@@ -24,7 +24,7 @@ from filelock import FileLock
 
 from . import compile as views
 from . import journal, scoring
-from .errors import BadInput
+from .errors import BadInput, NotFound
 from .index import Index, is_busy
 from .models import (
     Category,
@@ -468,7 +468,7 @@ class BaseEngine:
         """Read a record from its page on disk (the source of truth), as this operation has staged it."""
         page = self.page_of(memory_id)
         if page is None:
-            raise BadInput(f"unknown memory id {memory_id!r}")
+            raise NotFound(f"unknown memory id {memory_id!r}")
         try:
             return parse_entry(self.read_text(self.path(page)))
         except (OSError, PageError) as exc:  # a symlink or an oversized file raises its own BadInput
@@ -487,7 +487,7 @@ class BaseEngine:
             rows = self.index.query("SELECT memory_id FROM records WHERE memory_id LIKE ? LIMIT 2", (ref + "%",))
             mid = rows[0][0] if len(rows) == 1 else None
         if mid is None:
-            raise BadInput(f"unknown memory id {ref!r}")
+            raise NotFound(f"unknown memory id {ref!r}")
         return mid
 
     def _new_page(self, title: str, zone: str, sensitivity: str, fallback: str = "entry") -> str:

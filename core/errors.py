@@ -1,10 +1,23 @@
-"""Errors the engine raises for input it refuses. Each carries a one-line message; the CLI exits 2 for them."""
+"""The engine's typed errors: what the CLI maps to exit 2 and the desk shows as one line.
+
+Every call that cannot produce a receipt raises one of these. A decision the engine takes and refuses (an agent
+resolving a conflict, a stale tier apply) is not an exception: it returns a receipt with status `refused` or
+`reject`, because that refusal is itself part of the audit trail.
+"""
 
 from __future__ import annotations
 
 
-class BadInput(ValueError):
-    """Input the engine refuses before doing anything (bad root, path escape, malformed file). One-line message."""
+class MemkeeperError(ValueError):
+    """Base of every error the engine raises on purpose. The message is one line, fit to show a person as is."""
+
+    def __str__(self) -> str:
+        # A wrapped parser or validation message may span lines; the CLI prints one line and the desk one toast line.
+        return " · ".join(line.strip() for line in super().__str__().splitlines() if line.strip())
+
+
+class BadInput(MemkeeperError):
+    """Input refused before anything is done (bad root, bad actor, path escape, malformed file)."""
 
 
 class PathEscape(BadInput):
@@ -13,3 +26,18 @@ class PathEscape(BadInput):
 
 class UnsafeFile(BadInput):
     """A file the engine will not read: not a regular file (a device, a FIFO, a directory) or over its size limit."""
+
+
+class NotFound(BadInput):
+    """An unknown memory id, conflict id, receipt or file."""
+
+
+class Refused(MemkeeperError):
+    """A decision only a person may take, asked by an agent."""
+
+
+class Stale(MemkeeperError):
+    """A review file or page changed since it was planned."""
+
+
+__all__ = ["BadInput", "MemkeeperError", "NotFound", "PathEscape", "Refused", "Stale", "UnsafeFile"]

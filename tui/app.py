@@ -2,7 +2,9 @@
 
 The app owns what the panes share: the opened engine, the actor, the injected clock, the session id, the quiz person,
 the per-pane undo stacks, the header counts (computed in a worker so a big tier plan never freezes input), the wiki
-watcher, and the keymap. Panes are `PaneScreen`s; they call the engine and report receipts through `decision_made`.
+watcher, and the keymap. Panes are `PaneScreen`s; they call the engine in thread workers (`PaneScreen.decide`) and
+the app records each receipt through `decision_made`. Every worker runs with `exit_on_error=False`; a failure of any
+of them reaches `worker_failed`, the desk's one guard, which shows it as one line and keeps the desk open.
 """
 
 from __future__ import annotations
@@ -22,15 +24,15 @@ from textual.app import App
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.reactive import var
-from textual.worker import get_current_worker
+from textual.worker import Worker, WorkerState, get_current_worker
 
-from memkeeper.core import BadInput, Engine, Receipt
+from memkeeper.core import Engine, MemkeeperError, Receipt
 from memkeeper.core.api import UNDOABLE
 from memkeeper.core.engine import validate_actor
 from memkeeper.core.models import REFUSED_STATUSES
 
 from .keymap import Keymap, KeymapError, binding_ids, default_keys, live_bindings, load_keymap, normalize_keys
-from .screens.base import PaneScreen
+from .screens.base import PaneScreen, failure_text
 from .screens.browse import BrowseScreen
 from .screens.conflicts import ConflictsScreen
 from .screens.help import HelpScreen
@@ -68,6 +70,10 @@ def _as_clock(now: Clock | datetime | None) -> Clock:
         return lambda: fixed
     return now
 
+
+# The title of a failed worker's notification, by worker group (a pane's own workers take the pane's title).
+FAILURE_TITLES = {"counts": "Counting failed", "maintenance": "Maintenance failed", "sync": "Reload failed",
+                  "watch": "Watching the wiki stopped", "tiers-plan": "Tier plan failed"}
 
 # Whole-wiki engine operations the person can start from the command palette; each runs in a worker thread.
 MAINTENANCE = {
@@ -213,25 +219,51 @@ class MemkeeperApp(App[int]):
         return self._clock()
 
     def decision_made(self, receipt: Receipt, pane_id: str) -> None:
-        """A pane changed memory: notify with the receipt, push it on the pane's undo stack, refresh counts."""
+        """A pane changed memory: notify with the receipt, keep the pane's undo stack, refresh counts.
+
+        An undoable receipt goes on the pane's undo stack; an undo receipt (whatever its status) takes the receipt it
+        reverses off it.
+        """
         details = receipt.details or {}
         severity = "information"
         if receipt.status == "reject":
             severity = "warning"
         elif receipt.status in REFUSED_STATUSES:
             severity = "error"
-        message = f"{receipt.action} · {receipt.status} · {receipt.receipt_sha256[:12]}"
+        action = receipt.action
+        stack = self._undo.setdefault(pane_id, [])
+        if action == "undo":
+            reversed_ = next((r for r in stack if r.receipt_sha256 == details.get("reverses")), None)
+            if reversed_ is not None:
+                stack.remove(reversed_)
+            action = f"undo {reversed_.action if reversed_ else details.get('action', '')}".rstrip()
+        message = f"{action} · {receipt.status} · {receipt.receipt_sha256[:12]}"
         if details.get("reason"):
             message += f"\n{details['reason']}"
         self.notify(message, title=PANE_TITLES.get(pane_id, pane_id), severity=severity, markup=False)
         if receipt.receipt_sha256:
             self._own_receipts.append(receipt.receipt_sha256)
         if receipt.ok and receipt.action in UNDOABLE and receipt.receipt_sha256:
-            self._undo.setdefault(pane_id, []).append(receipt)
+            stack.append(receipt)
         self._mark_others_stale(pane_id)
         self.refresh_counts()
 
-    @work(thread=True, exclusive=True, group="maintenance")
+    def worker_failed(self, worker: Worker) -> None:
+        """The desk's one guard: a worker that raised — a pane's decision or tier plan, the header counts, maintenance
+        — is reported here as one line (an engine error as its message, anything else with its type), and the desk
+        stays open. Panes pass their own workers' failures on (Textual tells only the node that started a worker)."""
+        if worker.group == "counts":
+            self.counting = False
+        node = worker.node
+        title = FAILURE_TITLES.get(worker.group) or (
+            PANE_TITLES.get(node.PANE_ID, node.PANE_ID) if isinstance(node, PaneScreen) else self.TITLE)
+        self.notify(failure_text(worker.error), title=title, severity="error", markup=False)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state == WorkerState.ERROR:
+            self.worker_failed(event.worker)
+
+    @work(thread=True, exclusive=True, group="maintenance", exit_on_error=False)
     def run_maintenance(self, op: str) -> None:
         """Run a whole-wiki engine operation off the UI thread, with progress in the header; report its receipt."""
         if op not in MAINTENANCE:
@@ -243,34 +275,11 @@ class MemkeeperApp(App[int]):
         self.call_from_thread(setattr, self, "sync_progress", f"{op}…")
         try:
             receipt = getattr(self.engine, op)(**kwargs)
-        except Exception as exc:  # show it; the desk stays open
-            self.call_from_thread(self.notify, f"{type(exc).__name__}: {exc}", title=op, severity="error",
-                                  markup=False)
-            return
         finally:
             self.call_from_thread(setattr, self, "sync_progress", "")
         pane = self.current_pane()
         self.call_from_thread(self.decision_made, receipt, pane.PANE_ID if pane else "browse")
         self.call_from_thread(self.wiki_changed)
-
-    def undo_last(self, pane_id: str) -> Receipt | None:
-        """Undo the newest decision made in `pane_id` (engine.undo); None when the pane has nothing to undo."""
-        stack = self._undo.get(pane_id) or []
-        if not stack:
-            self.notify("Nothing to undo in this pane.", title=PANE_TITLES.get(pane_id, pane_id), severity="warning")
-            return None
-        original = stack.pop()
-        receipt = self.engine.undo(original.receipt_sha256, now=self.now(), actor=self.actor)
-        if receipt.receipt_sha256:
-            self._own_receipts.append(receipt.receipt_sha256)
-        severity = "information" if receipt.ok else ("warning" if receipt.status == "reject" else "error")
-        message = f"undo {original.action} · {receipt.status} · {receipt.receipt_sha256[:12]}"
-        if receipt.details.get("reason"):
-            message += f"\n{receipt.details['reason']}"
-        self.notify(message, title=PANE_TITLES.get(pane_id, pane_id), severity=severity, markup=False)
-        self._mark_others_stale(pane_id)
-        self.refresh_counts()
-        return receipt
 
     def undo_stack(self, pane_id: str) -> list[Receipt]:
         """The pane's undoable receipts, oldest first (read-only view)."""
@@ -418,7 +427,7 @@ class MemkeeperApp(App[int]):
 
     # ------------------------------------------------------------------------------------------------ workers
 
-    @work(thread=True, exclusive=True, group="counts")
+    @work(thread=True, exclusive=True, group="counts", exit_on_error=False)
     def _count_worker(self) -> None:
         worker = get_current_worker()
         now = self.now()
@@ -436,26 +445,17 @@ class MemkeeperApp(App[int]):
             self.call_from_thread(self._set_counts, full, False)
         except RuntimeError:
             return  # the app is shutting down: nothing to show the counts on
-        except Exception as exc:  # an engine failure must not take the desk down: show it, keep going
-            try:
-                self.call_from_thread(self._counts_failed, exc)
-            except RuntimeError:
-                return
 
     def _set_counts(self, counts: dict[str, int], still_counting: bool) -> None:
         self.counts = counts
         self.counting = still_counting
-
-    def _counts_failed(self, exc: Exception) -> None:
-        self.counting = False
-        self.notify(f"Counting failed: {type(exc).__name__}: {exc}", severity="error", markup=False)
 
     @property
     def counts_settled(self) -> bool:
         """Counts are computed and no count worker is running (tests and screenshots wait on this)."""
         return self.counts is not None and not self.counting and "tier_candidates" in self.counts
 
-    @work(exclusive=True, group="watch")
+    @work(exclusive=True, group="watch", exit_on_error=False)
     async def watch_wiki(self) -> None:
         """Watch the wiki folder; when another process writes, resync and refresh (SPEC §6)."""
         from watchfiles import awatch
@@ -472,7 +472,7 @@ class MemkeeperApp(App[int]):
             return  # our own decision: counts and panes were refreshed when it was made
         self.wiki_changed(paths)
 
-    @work(exclusive=True, group="sync")
+    @work(exclusive=True, group="sync", exit_on_error=False)
     async def _sync_worker(self, paths: tuple[str, ...]) -> None:
         await asyncio.to_thread(self._sync_with_progress)
         self.wiki_changed(paths)
@@ -533,12 +533,12 @@ def run_app(root: Path | str, *, actor: str, keymap: str | None = None, now: Clo
     """Open the engine and run the desk. 0 on a normal exit; 2 (one line on stderr) for a bad root/actor/keymap."""
     try:
         engine = Engine.open(root, sync=False)  # the first sync runs in a worker, with progress in the header
-    except BadInput as exc:
+    except MemkeeperError as exc:
         print(f"memkeeper: {exc}", file=sys.stderr)
         return 2
     try:
         app = MemkeeperApp(root, actor=actor, keymap=keymap, now=now, engine=engine, person=person)
-    except (BadInput, KeymapError) as exc:
+    except (MemkeeperError, KeymapError) as exc:
         engine.close()
         print(f"memkeeper: {exc}", file=sys.stderr)
         return 2

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from memkeeper.core import BadInput, Engine, Receipt
+from memkeeper.core import BadInput, Engine, MemkeeperError, Receipt
 from memkeeper.core.models import REFUSED_STATUSES, parse_iso
 
 
@@ -332,7 +332,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
         code = run(argv)
-    except (UsageError, BadInput) as exc:
+    except (UsageError, MemkeeperError) as exc:  # bad input, not found, refused, stale: one line, exit 2
         print(f"memkeeper: {exc}", file=sys.stderr)
         code = 2
     except KeyboardInterrupt:

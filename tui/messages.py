@@ -11,14 +11,12 @@ from memkeeper.core import Receipt
 
 @dataclass
 class DecisionMade(Message):
-    """A pane changed memory through the engine; the app notifies and refreshes counts."""
+    """A pane's engine call returned: `receipt` is what it did, `summary` what the decision line says about it.
+
+    Posted from the decision worker to the pane (`PaneScreen.decide`), which has the app record the receipt and then
+    refreshes.
+    """
 
     receipt: Receipt
     pane: str
-
-
-@dataclass
-class WikiChanged(Message):
-    """The wiki folder changed on disk (another process wrote)."""
-
-    paths: tuple[str, ...] = ()
+    summary: str = ""

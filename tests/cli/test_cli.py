@@ -142,3 +142,33 @@ def test_deny_reason_and_quiz_answer_with_a_secret_need_redact(capsys, root):
     assert code == 0 and json.loads(out)["details"]["reason"] == "leaked [REDACTED:slack_token]"
     assert SLACK not in _wiki_text(root)
     assert run(capsys, root, "check")[0] == 0
+def test_not_found_is_bad_input_exit_2(capsys, root):
+    for args, message in ((("verify", "confirm", "mem_nope"), "unknown memory id 'mem_nope'"),
+                          (("conflicts", "resolve", "C9", "--keep", "both"), "unknown conflict C9"),
+                          (("quiz", "record", "mem_nope", "good"), "unknown memory id")):
+        code, _, err = run(capsys, root, "--as", "human:alice", *args)
+        assert code == 2 and err.startswith("memkeeper: ") and message in err and err.count("\n") == 1, (args, err)
+
+
+@pytest.mark.parametrize("error", ["BadInput", "NotFound", "Refused", "Stale"])
+def test_every_engine_error_is_one_line_and_exit_2(capsys, root, monkeypatch, error):
+    from memkeeper import core
+
+    def refuse(*args, **kwargs):
+        raise getattr(core, error)(f"{error} here\nwith a second line")
+
+    monkeypatch.setattr(core.Engine, "confirm", refuse)
+    code, out, err = run(capsys, root, "--as", "human:alice", "verify", "confirm", "mem_x")
+    assert code == 2 and out == ""
+    assert err == f"memkeeper: {error} here · with a second line\n"
+
+
+def test_an_internal_failure_is_exit_1(capsys, root, monkeypatch):
+    from memkeeper import core
+
+    def broken(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(core.Engine, "confirm", broken)
+    code, _, err = run(capsys, root, "--as", "human:alice", "verify", "confirm", "mem_x")
+    assert code == 1 and err.startswith("memkeeper: internal error: OSError") and err.count("\n") == 1

@@ -43,9 +43,19 @@ async def wait_for(pilot: Pilot, condition: Callable[[], object], timeout: float
         await pilot.pause(0.02)
 
 
-async def settle(pilot: Pilot, timeout: float = 10.0) -> None:
-    """Wait for the header counts (a worker) and every other worker, then for the screen to be idle."""
+async def decided(pilot: Pilot, timeout: float = 10.0) -> None:
+    """Wait until the pane's decision (a thread worker) has come back and been handled: the receipt is on the undo
+    stack and in the decision line, and the pane has started its refresh. A no-op when no decision is running."""
     app = pilot.app
+    pane = app.current_pane()  # type: ignore[attr-defined]
+    await wait_for(pilot, lambda: not getattr(pane, "deciding", False), timeout, "the decision to land")
+
+
+async def settle(pilot: Pilot, timeout: float = 10.0) -> None:
+    """Wait for a running decision, the header counts (a worker) and every other worker, then for the screen to be
+    idle."""
+    app = pilot.app
+    await decided(pilot, timeout)
     await wait_for(pilot, lambda: app.counts_settled, timeout, "header counts")  # type: ignore[attr-defined]
     # Everything but the watcher, which runs for the app's lifetime.
     await app.workers.wait_for_complete([w for w in app.workers if w.group != "watch"])

@@ -14,7 +14,7 @@ from memkeeper.tui.app import PANES, MemkeeperApp, MemkeeperCommands, run_app
 from memkeeper.tui.screens.help import HelpScreen
 from memkeeper.tui.screens.modals import ConfirmModal, InputModal
 
-from .conftest import settle, wait_for
+from .conftest import decided, settle, wait_for
 from .snapshot_app import ACTOR, FIXED_NOW, build_app
 
 pytestmark = pytest.mark.anyio
@@ -132,13 +132,19 @@ async def test_decision_notifies_and_undo_reverses_it(demo_root: Path) -> None:
                                           for m in notifications(app)), what="the decision notification")
         await wait_for(pilot, lambda: app.counts_settled and app.counts["open_conflicts"] == before - 1,
                        what="counts after the decision")
-        undone = app.undo_last("conflicts")
-        assert undone is not None and undone.status == "undone"
-        assert undone.details["reverses"] == receipt.receipt_sha256
+        await pilot.press("C")
+        await wait_for(pilot, lambda: app.current_mode == "conflicts")
+        await pilot.press("u")  # the pane's undo takes the newest receipt off the pane's stack
+        await decided(pilot)
         assert app.undo_stack("conflicts") == []
+        undone = app.engine.find_receipt(app.engine.undone_by(receipt.receipt_sha256) or "")
+        assert undone is not None and undone["status"] == "undone"
+        expected = f"undo resolve_conflict · undone · {undone['receipt_sha256'][:12]}"
+        await wait_for(pilot, lambda: expected in notifications(app), what="the undo notification")
         await wait_for(pilot, lambda: app.counts_settled and app.counts["open_conflicts"] == before,
                        what="counts after the undo")
-        assert app.undo_last("conflicts") is None
+        await pilot.press("u")
+        assert not app.screen.deciding
         await wait_for(pilot, lambda: any("Nothing to undo" in m for m in notifications(app)))
 
 
@@ -372,3 +378,19 @@ async def test_maintenance_runs_from_the_palette_in_a_worker(demo_root: Path) ->
         decays = [d for _, _, d, _ in app.engine.iter_receipts() if d and d["action"] == "decay"]
         assert decays and decays[-1]["actor"] == ACTOR
         assert app.is_running and app.sync_progress == ""
+
+
+async def test_a_failed_count_is_shown_and_the_header_stops_waiting(demo_root: Path, monkeypatch) -> None:
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+
+        def broken(*args, **kwargs):
+            raise OSError(5, "Input/output error")
+
+        monkeypatch.setattr(app.engine, "counts", broken)
+        app.refresh_counts()
+        await wait_for(pilot, lambda: not app.counting, what="the failed count")
+        await wait_for(pilot, lambda: any(n.title == "Counting failed" and "Input/output error" in n.message
+                                          for n in app._notifications))
+        assert app.is_running

@@ -296,6 +296,21 @@ async def test_empty_query_reports_instead_of_crashing(demo_root: Path) -> None:
         assert "empty_query" in str(screen.query_one("#zone-strip").render())
 
 
+async def test_a_failed_search_is_shown_and_the_desk_stays_open(demo_root: Path, monkeypatch) -> None:
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = await open_browse(pilot)
+
+        def broken(*args, **kwargs):
+            raise OSError(5, "Input/output error")
+
+        monkeypatch.setattr(app.engine, "preview_all_zones", broken)
+        await pilot.press("slash", *"deploy", "enter")
+        await wait_for(pilot, lambda: any(n.title == "Browse" and "OSError: [Errno 5] Input/output error" in n.message
+                                          for n in app._notifications), what="the failure notification")
+        assert app.is_running and app.screen is screen and screen.search_runs == 0
+
+
 async def test_empty_wiki_browse(empty_root: Path) -> None:
     app = build_app(empty_root)
     async with app.run_test(size=SIZE) as pilot:

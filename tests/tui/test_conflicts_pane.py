@@ -10,7 +10,7 @@ from memkeeper.core import Engine
 from memkeeper.tui.screens.conflicts import ConflictsScreen
 from memkeeper.tui.screens.modals import InputModal
 
-from .conftest import open_pane, wait_for
+from .conftest import decided, open_pane, wait_for
 from .snapshot_app import FIXED_NOW as NOW
 from .snapshot_app import SESSION
 
@@ -42,6 +42,7 @@ async def test_keep_take_both_and_undo(demo):
         # keep existing
         assert pane.table.select_key(db.conflict_id)
         await pilot.press("k")
+        await decided(pilot)
         c = engine.load_conflict(db.conflict_id)
         assert c.status == "resolved" and c.resolution["choice"] == "existing"
         assert engine.load(db.existing["memory_id"]).status.value == "active"
@@ -53,6 +54,7 @@ async def test_keep_take_both_and_undo(demo):
         # take incoming: the existing record is superseded, the incoming text becomes the active record
         assert pane.table.select_key(budget.conflict_id)
         await pilot.press("i")
+        await decided(pilot)
         receipt = app.undo_stack("conflicts")[-1]
         assert receipt.details["choice"] == "incoming"
         old = engine.load(budget.existing["memory_id"])
@@ -62,7 +64,7 @@ async def test_keep_take_both_and_undo(demo):
 
         # undo the take: record restored, conflict open again and selected
         await pilot.press("u")
-        await pilot.pause()
+        await decided(pilot)
         assert engine.load_conflict(budget.conflict_id).status == "open"
         restored = engine.load(budget.existing["memory_id"])
         assert restored.status.value == "active" and restored.superseded_by is None
@@ -73,6 +75,7 @@ async def test_keep_take_both_and_undo(demo):
         # both valid: both records active, never flagged again
         assert pane.table.select_key(docker.conflict_id)
         await pilot.press("b")
+        await decided(pilot)
         receipt = app.undo_stack("conflicts")[-1]
         assert receipt.details["choice"] == "both"
         assert engine.load(docker.existing["memory_id"]).status.value == "active"
@@ -87,6 +90,7 @@ async def test_snooze_for_the_session_leaves_the_list(demo):
         target = pane.table.current_key
         before = pane.table.row_count
         await pilot.press("s")
+        await decided(pilot)
         c = engine.load_conflict(target)
         assert c.status == "snoozed" and c.snooze_until == f"session:{SESSION}" and c.snooze_count == 1
         assert target not in pane._by_id and pane.table.row_count == before - 1
@@ -104,6 +108,7 @@ async def test_snooze_until_a_date_through_the_modal(demo):
         await wait_for(pilot, lambda: isinstance(app.screen, InputModal))
         await pilot.press("enter")  # the default: a week from now
         await wait_for(pilot, lambda: isinstance(app.screen, ConflictsScreen))
+        await decided(pilot)
         c = engine.load_conflict(target)
         assert c.status == "snoozed" and c.snooze_until == "2026-12-06T09:00:00Z"
         assert target not in pane._by_id
@@ -137,8 +142,9 @@ async def test_third_snooze_warns_and_marks_the_row(demo):
         pane = await open_pane(pilot, "C", ConflictsScreen)
         assert pane.table.select_key(target)
         await pilot.press("s")
+        await decided(pilot)
         assert engine.load_conflict(target).snooze_count == 3
-        assert any("snoozed 3 times" in n for n in notifications(app))
+        await wait_for(pilot, lambda: any("snoozed 3 times" in n for n in notifications(app)), what="the warning")
         # Back in the queue for a new session, with the warning marker.
         app.session_id = "next-session"
         pane.refresh_data()
@@ -154,6 +160,7 @@ async def test_resolving_as_an_agent_is_refused_and_nothing_changes(demo):
         target = pane.table.current_key
         app.actor = "agent:sneaky"
         await pilot.press("k")
+        await decided(pilot)
         assert engine.load_conflict(target).status == "open"
         assert target in pane._by_id
         assert not app.undo_stack("conflicts")

@@ -11,7 +11,7 @@ from rich.console import Console
 from memkeeper.core.quiz import INTERVALS
 from memkeeper.tui.screens.quiz import QuizScreen
 
-from .conftest import open_pane, settle
+from .conftest import decided, open_pane, settle
 from .snapshot_app import FIXED_NOW as NOW
 from .snapshot_app import PERSON
 
@@ -53,6 +53,7 @@ async def test_full_session_grades_every_card_and_summarises(demo):
 
         # Anki rule: no grade before the answer is shown.
         await pilot.press("3")
+        assert not pane.deciding
         assert not pane.grades and not app.undo_stack("quiz")
 
         for card, grade in zip(cards, grades, strict=True):
@@ -61,6 +62,7 @@ async def test_full_session_grades_every_card_and_summarises(demo):
                 await pilot.press("space")
                 assert pane.revealed
             await pilot.press(keys[grade])
+            await decided(pilot)
             receipt = app.undo_stack("quiz")[-1]
             assert (receipt.action, receipt.status, receipt.details["page"]) == ("quiz_record", "recorded", card.page)
 
@@ -90,6 +92,7 @@ async def test_typed_answer_goes_to_the_notebook(demo):
         await pilot.press("enter")
         assert pane.revealed
         await pilot.press("3")
+        await decided(pilot)
         assert app.undo_stack("quiz")[-1].details["page"] == first.page
     notebook = (engine.root / "quiz" / f"2026-11-29.{PERSON}.md").read_text(encoding="utf-8")
     assert "split along billing" in notebook and first.question.split("(")[0].strip() in notebook
@@ -102,10 +105,11 @@ async def test_undo_returns_to_the_card_and_restores_the_ledger(demo):
         first = pane.current
         prior = engine.read_ledger(PERSON).item(first.page)
         await pilot.press("space", "1")
+        await decided(pilot)
         assert engine.read_ledger(PERSON).item(first.page).asked == (prior.asked if prior else 0) + 1
         assert pane.current.memory_id != first.memory_id
         await pilot.press("u")
-        await pilot.pause()
+        await decided(pilot)
         assert engine.read_ledger(PERSON).item(first.page) == prior
         assert pane.current.memory_id == first.memory_id and pane.revealed
         assert not pane.grades
@@ -121,6 +125,7 @@ async def test_summary_lists_weak_spots(demo):
         assert weak.page in {c.page for c in pane.cards}
         while not pane.finished:
             await pilot.press("space", "1" if pane.current.page == weak.page else "3")
+            await decided(pilot)
         assert weak.page in {it.page for it in engine.weak_spots(PERSON)}
         assert "Weak spots" in summary_text(pane) and weak.page in summary_text(pane)
 
@@ -132,7 +137,7 @@ async def test_empty_day(empty):
         assert not pane.cards
         assert "Nothing due today" in plain(pane.query_one("#quiz-empty"))
         await pilot.press("space", "3", "s")
-        assert not app.undo_stack("quiz")
+        assert not pane.deciding and not app.undo_stack("quiz")
 
 
 def test_snapshot_quiz_question(demo, snap_compare):
@@ -146,6 +151,7 @@ def test_snapshot_quiz_revealed(demo, snap_compare):
     async def run_before(pilot):
         await open_pane(pilot, "Q", QuizScreen)
         await pilot.press("space", "3")
+        await decided(pilot)
         await settle(pilot)
         pilot.app.clear_notifications()
         await pilot.press("space")
@@ -158,6 +164,7 @@ def test_snapshot_quiz_summary(demo, snap_compare):
         pane = await open_pane(pilot, "Q", QuizScreen)
         for key in ("1", "2", "3", "4", "s", "3", "3"):
             await pilot.press(*(("space", key) if key != "s" else (key,)))
+            await decided(pilot)
         assert pane.finished
         await settle(pilot)
         pilot.app.clear_notifications()

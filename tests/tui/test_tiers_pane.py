@@ -180,3 +180,19 @@ def test_snapshot_apply_confirmation(demo, snap_compare):
         await pilot.pause()
 
     assert snap_compare(demo, run_before=run_before, terminal_size=(120, 34))
+
+
+async def test_a_failed_plan_is_shown_and_the_desk_stays_open(demo, monkeypatch):
+    app = demo
+    async with app.run_test(size=(120, 34), notifications=True) as pilot:
+        pane = await open_pane(pilot, "T", TiersScreen)
+
+        def broken(*args, **kwargs):
+            raise OSError(5, "Input/output error")
+
+        monkeypatch.setattr(app.engine, "plan_tiers", broken)
+        await pilot.press("p")
+        await wait_for(pilot, lambda: not pane.table.loading, what="the failed plan")
+        assert "planning failed: OSError: [Errno 5] Input/output error" in str(pane.query_one("#tier-summary").render())
+        await wait_for(pilot, lambda: any(n.title == "Tier plan failed" for n in app._notifications))
+        assert app.is_running and isinstance(app.screen, TiersScreen)

@@ -15,7 +15,7 @@ from memkeeper.tui.screens.modals import InputModal
 from memkeeper.tui.screens.verify import VerifyScreen
 from memkeeper.tui.widgets.queue_status import DecisionLine
 
-from .conftest import open_pane, settle, wait_for
+from .conftest import decided, open_pane, settle, wait_for
 from .snapshot_app import FIXED_NOW as NOW
 from .snapshot_app import build_app
 
@@ -64,6 +64,7 @@ async def test_confirm_stamps_and_propagates(small):
         assert set(pane._by_id) == set(ids.values())
         assert pane.table.select_key(ids["staging"])
         await pilot.press("c")
+        await decided(pilot)
         receipt = app.undo_stack("verify")[-1]
         assert (receipt.action, receipt.status) == ("confirm", "confirmed")
         assert receipt.details["propagated_to"] == [ids["twin"]]
@@ -73,11 +74,11 @@ async def test_confirm_stamps_and_propagates(small):
             assert e.source_type.value == "user_confirmed"
         assert ids["staging"] not in pane._by_id and ids["twin"] not in pane._by_id
         assert "propagated to 1 record" in plain(pane.query_one(DecisionLine))
-        assert any("Also verified 1 record" in n.message for n in app._notifications)
+        await wait_for(pilot, lambda: any("Also verified 1 record" in n.message for n in app._notifications))
 
         # undo: both stamps removed, both back in the queue
         await pilot.press("u")
-        await pilot.pause()
+        await decided(pilot)
         assert engine.load(ids["staging"]).verified is None
         assert engine.load(ids["twin"]).source_type.value == "agent_inferred"
         assert {ids["staging"], ids["twin"]} <= set(pane._by_id)
@@ -90,6 +91,7 @@ async def test_deny_then_undeny_from_the_denied_list(small):
         pane = await open_pane(pilot, "V", VerifyScreen)
         assert pane.table.select_key(ids["pr"])
         await pilot.press("d")
+        await decided(pilot)
         assert engine.load(ids["pr"]).status.value == "denied"
         assert app.undo_stack("verify")[-1].status == "denied"
         assert ids["pr"] not in pane._by_id
@@ -102,6 +104,7 @@ async def test_deny_then_undeny_from_the_denied_list(small):
         assert pane.mode == "denied" and set(pane._by_id) == {ids["pr"]}
         assert pane.table.border_title.startswith("Denied (1)")
         await pilot.press("n")
+        await decided(pilot)
         assert engine.load(ids["pr"]).status.value == "active"
         assert app.undo_stack("verify")[-1].action == "undeny"
         assert not pane._by_id  # the denied list is empty now
@@ -120,6 +123,7 @@ async def test_deny_with_a_reason(small):
         await pilot.press(*"wrong region")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, VerifyScreen))
+        await decided(pilot)
         assert engine.load(ids["region"]).status.value == "denied"
         ledger = [json.loads(line) for line in (engine.root / "stated" / "denials.jsonl").read_text().splitlines()]
         assert ledger[-1]["memory_id"] == ids["region"] and ledger[-1]["reason"] == "wrong region"
@@ -132,9 +136,10 @@ async def test_undo_a_denial_puts_the_record_back_under_the_cursor(small):
         pane = await open_pane(pilot, "V", VerifyScreen)
         assert pane.table.select_key(ids["pr"])
         await pilot.press("d")
+        await decided(pilot)
         assert pane.table.current_key != ids["pr"]
         await pilot.press("u")
-        await pilot.pause()
+        await decided(pilot)
         assert engine.load(ids["pr"]).status.value == "active"
         assert pane.table.current_key == ids["pr"]
 
@@ -146,6 +151,7 @@ async def test_keys_that_do_not_apply_to_the_list_do_nothing(small):
         await open_pane(pilot, "V", VerifyScreen)
         await pilot.press("n")  # undeny on the pending list
         await pilot.press("a", "c", "d")  # confirm / deny on the (empty) denied list
+        await settle(pilot)
         assert not app.undo_stack("verify")
         assert all(engine.load(m).status.value == "active" for m in ids.values())
 
@@ -176,6 +182,7 @@ def test_snapshot_verify_denied_list(small, snap_compare):
         await pilot.press(*"not what Priya said")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, VerifyScreen))
+        await decided(pilot)
         await pilot.press("a")
         await settle(pilot)
         pilot.app.clear_notifications()
@@ -195,8 +202,9 @@ async def test_an_engine_failure_is_shown_and_the_desk_stays_open(small, monkeyp
         monkeypatch.setattr(app.engine, "confirm", broken)
         assert pane.table.select_key(ids["staging"])
         await pilot.press("c")
-        await pilot.pause()
+        await decided(pilot)
         assert app.is_running and isinstance(app.screen, VerifyScreen)
-        assert any("No space left on device" in n.message for n in app._notifications)
+        await wait_for(pilot, lambda: any("OSError: [Errno 28] No space left on device" in n.message
+                                          for n in app._notifications), what="the failure notification")
         assert app.engine.load(ids["staging"]).verified is None
         assert not app.undo_stack("verify")

@@ -1,25 +1,50 @@
-"""The base of every pane: access to the engine, the injected clock, the actor, and the shared chrome."""
+"""The base of every pane: access to the engine, the injected clock, the actor, the shared chrome, and the one way a
+pane decides (`decide`) and undoes (`action_undo`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime
+from functools import partial
 from typing import TYPE_CHECKING
 
+from textual import work
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
+from textual.worker import Worker, WorkerState
 
-from memkeeper.core import Engine, Receipt
+from memkeeper.core import Engine, MemkeeperError, Receipt
+
+from ..messages import DecisionMade
+from ..widgets.queue_status import DecisionLine
 
 if TYPE_CHECKING:
     from memkeeper.tui.app import MemkeeperApp
 
+def failure_text(error: BaseException | None) -> str:
+    """One line for a failed call: an engine error is its message (meant for a person); anything else is an internal
+    failure and says its type."""
+    if isinstance(error, MemkeeperError):
+        return str(error)
+    text = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+    return text.splitlines()[0]
+
+
+#: What a decision line says about a decision: a text, or a function of the receipt when the receipt adds to it.
+Summary = str | Callable[[Receipt], str]
+
 
 class PaneScreen(Screen):
     """A pane. Subclasses implement `compose_body()` (their widgets; the counts bar and footer are added here) and
-    `refresh_data()`, which re-reads from the engine and must keep the cursor/selection where it was."""
+    `refresh_data()`, which re-reads from the engine and must keep the cursor/selection where it was.
+
+    A pane changes memory only through `decide(call, summary)`: the engine call runs in a thread worker, its receipt
+    comes back as a `DecisionMade` message, the app records it (undo stack, notification, header counts), the
+    decision line shows it, and `after_decision(receipt)` lets the pane refresh. `u` (`action_undo`) undoes the
+    pane's last decision through the same path.
+    """
 
     PANE_ID: str = ""  # "browse" | "conflicts" | "verify" | "quiz" | "tiers" | "receipts"
 
@@ -34,6 +59,10 @@ class PaneScreen(Screen):
     }
     """
     PANE_TITLE: str = ""
+
+    #: True from a decision key until its receipt has been handled (or its call failed). A second decision meanwhile
+    #: would act on a cursor and an undo stack that are about to change, so it is refused with a bell.
+    deciding: bool = False
 
     def compose(self) -> ComposeResult:
         from memkeeper.tui.widgets.countsbar import CountsBar
@@ -63,11 +92,84 @@ class PaneScreen(Screen):
     def refresh_data(self) -> None:  # pragma: no cover - overridden
         """Re-read from the engine, keep the selection."""
 
-    def decided(self, receipt: Receipt) -> None:
-        """Report a decision: notification with the receipt status, the pane's undo stack, header counts."""
-        self.mk.decision_made(receipt, self.PANE_ID)
-
     def on_screen_resume(self) -> None:
         if self.mk.is_stale(self.PANE_ID):
             self.mk.mark_fresh(self.PANE_ID)
             self.refresh_data()
+
+    # ------------------------------------------------------------------------------------------------ deciding
+
+    def decide(self, call: Callable[[], Receipt], summary: Summary) -> None:
+        """Run an engine decision off the UI thread.
+
+        `call` takes no arguments and returns the receipt: bind its arguments (the clock and the actor included) on
+        the UI thread, at the key press. `summary` is what the decision line says next to the receipt status. An
+        engine error (`MemkeeperError`) is shown as one line and the desk stays open; so is any other failure, by
+        the app's one guard (`MemkeeperApp.worker_failed`).
+        """
+        if self.deciding:
+            self.app.bell()
+            return
+        self.deciding = True
+        self._decision_worker(call, summary)
+
+    @work(thread=True, group="decision", exit_on_error=False)
+    def _decision_worker(self, call: Callable[[], Receipt], summary: Summary) -> None:
+        receipt = call()
+        text = summary(receipt) if callable(summary) else summary
+        self.post_message(DecisionMade(receipt, self.PANE_ID, text))
+
+    def on_decision_made(self, message: DecisionMade) -> None:
+        # The app records the receipt here rather than when the message would bubble up to it: by the time the pane
+        # takes its next decision key, an undo must find this receipt on the undo stack.
+        message.stop()
+        self.mk.decision_made(message.receipt, message.pane)
+        self.deciding = False
+        line = self.decision_line
+        if line is not None:
+            line.show_receipt(message.receipt, message.summary)
+        self.after_decision(message.receipt)
+
+    def after_decision(self, receipt: Receipt) -> None:
+        """The pane's turn once a decision or an undo has landed (any status): by default, re-read keeping the
+        cursor. Panes override it to pick what to select, or to tell more than the receipt notification does."""
+        self.refresh_data()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        decision = event.worker.group == "decision"
+        if decision and event.state in (WorkerState.ERROR, WorkerState.CANCELLED):
+            self.deciding = False
+        if event.state != WorkerState.ERROR:
+            return
+        # Textual reports a worker's state only to the node that started it: failures go on to the app's one guard.
+        self.mk.worker_failed(event.worker)
+        if decision:
+            line = self.decision_line
+            if line is not None:
+                line.show_text(f"✗ {failure_text(event.worker.error)}", "red")
+            self.refresh_data()  # the call may have failed half way, or on a record that has gone: show what is there
+
+    @property
+    def decision_line(self) -> DecisionLine | None:
+        """The queue panes' one-line log of the last decision (Browse and Receipts have none)."""
+        lines = self.query(DecisionLine)
+        return lines.first() if lines else None
+
+    # ------------------------------------------------------------------------------------------------ undo
+
+    def action_undo(self) -> None:
+        """Undo the newest decision taken in this pane: a new receipt that names the one it reverses."""
+        stack = self.mk.undo_stack(self.PANE_ID)
+        if self.deciding:  # the receipt still on its way may be the one to undo
+            self.app.bell()
+            return
+        if not stack:
+            self.notify("Nothing to undo in this pane.", title=self.PANE_TITLE or self.PANE_ID, severity="warning")
+            return
+        original = stack[-1]
+        self.decide(partial(self.engine.undo, original.receipt_sha256, now=self.now(), actor=self.actor),
+                    self.undo_summary)
+
+    def undo_summary(self, receipt: Receipt) -> str:
+        """The decision line after an undo (runs in the decision worker: use the receipt, not the screen)."""
+        return f"undo {receipt.details.get('action', '')}".rstrip()

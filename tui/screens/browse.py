@@ -14,6 +14,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.timer import Timer
 from textual.widgets import DataTable, Input, Markdown, Static, Tree
+from textual.widgets.data_table import CellDoesNotExist
 
 from memkeeper.core import BadInput, Receipt
 from memkeeper.core.models import TrustZone
@@ -251,7 +252,7 @@ class BrowseScreen(PaneScreen):
         event.stop()
         self.run_search(event.value)
 
-    @work(thread=True, exclusive=True, group="browse-search")
+    @work(thread=True, exclusive=True, group="browse-search", exit_on_error=False)
     def run_search(self, query: str) -> None:
         """Preview the query for every zone at once (record_access=False: a preview writes nothing)."""
         previews = self.engine.preview_all_zones(query, now=self.now(), limit=SEARCH_LIMIT)
@@ -287,7 +288,7 @@ class BrowseScreen(PaneScreen):
             return None
         try:
             return str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
-        except Exception:
+        except CellDoesNotExist:  # the cursor can briefly point past the end during a rebuild
             return None
 
     def zone_summary(self) -> dict[str, tuple[int, int]]:
@@ -376,7 +377,7 @@ class BrowseScreen(PaneScreen):
         if self.query_text:
             self._refresh_search(self.query_text, self._selected_result())
 
-    @work(thread=True, exclusive=True, group="browse-search")
+    @work(thread=True, exclusive=True, group="browse-search", exit_on_error=False)
     def _refresh_search(self, query: str, keep_row: str | None) -> None:
         previews = self.engine.preview_all_zones(query, now=self.now(), limit=SEARCH_LIMIT)
         # A background refresh must not pull focus away from wherever the person is typing or reading.

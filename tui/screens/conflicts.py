@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime, timedelta
+from functools import partial
 
 from rich.text import Text
 from textual.binding import Binding
@@ -166,25 +167,19 @@ class ConflictsScreen(PaneScreen):
 
     # ------------------------------------------------------------------------------------------------ decisions
 
-    def _decide(self, receipt: Receipt, summary: str, prefer: str | None = None) -> None:
-        self.decided(receipt)
-        self.query_one(DecisionLine).show_receipt(receipt, summary)
-        self.refresh_data(prefer=prefer)
-
     def _resolve(self, choice: str) -> None:
         c = self.current
         if c is None:
             return
-        try:
-            receipt = self.engine.resolve_conflict(c.conflict_id, choice, now=self.now(), actor=self.actor)
-        except Exception as exc:  # bad input, or any engine failure: show it and keep the desk open
-            self.notify(str(exc), title="Conflict", severity="error", markup=False)
-            self.refresh_data()
-            return
-        summary = f"{c.conflict_id} {CHOICE_LABELS[choice]}"
-        if receipt.ok and receipt.details.get("winner"):
-            summary += f" → {receipt.details['winner']} active"
-        self._decide(receipt, summary)
+        cid = c.conflict_id
+
+        def summary(receipt: Receipt) -> str:
+            text = f"{cid} {CHOICE_LABELS[choice]}"
+            if receipt.ok and receipt.details.get("winner"):
+                text += f" → {receipt.details['winner']} active"
+            return text
+
+        self.decide(partial(self.engine.resolve_conflict, cid, choice, now=self.now(), actor=self.actor), summary)
 
     def action_keep(self) -> None:
         self._resolve("existing")
@@ -196,19 +191,10 @@ class ConflictsScreen(PaneScreen):
         self._resolve("both")
 
     def _snooze(self, conflict_id: str, until: datetime | None) -> None:
-        try:
-            receipt = self.engine.snooze_conflict(conflict_id, now=self.now(), actor=self.actor, until=until,
-                                                  session=self.mk.session_id)
-        except Exception as exc:  # bad input, or any engine failure: show it and keep the desk open
-            self.notify(str(exc), title="Conflict", severity="error", markup=False)
-            self.refresh_data()
-            return
         when = "the end of this session" if until is None else until.strftime("%Y-%m-%d %H:%M")
-        count = receipt.details.get("snooze_count", 0)
-        self._decide(receipt, f"{conflict_id} snoozed until {when} ({count}×)")
-        if receipt.ok and receipt.details.get("warning"):
-            self.notify(f"{conflict_id} has been snoozed {count} times — decide it soon: it keeps coming back.",
-                        title="Snoozed again", severity="warning")
+        self.decide(partial(self.engine.snooze_conflict, conflict_id, now=self.now(), actor=self.actor, until=until,
+                            session=self.mk.session_id),
+                    lambda r: f"{conflict_id} snoozed until {when} ({r.details.get('snooze_count', 0)}×)")
 
     def action_snooze(self) -> None:
         c = self.current
@@ -231,10 +217,13 @@ class ConflictsScreen(PaneScreen):
                                                                     "dim")),
             placeholder="YYYY-MM-DD, an ISO time, or 7d", value=default, validate=lambda t: snooze_error(t, now)), done)
 
-    def action_undo(self) -> None:
-        receipt = self.mk.undo_last(self.PANE_ID)
-        if receipt is None:
-            return  # the app says there is nothing to undo
-        cid = receipt.details.get("conflict_id")
-        self.query_one(DecisionLine).show_receipt(receipt, f"undo {receipt.details.get('action', '')} {cid or ''}".strip())
-        self.refresh_data(prefer=cid)
+    def after_decision(self, receipt: Receipt) -> None:
+        d = receipt.details
+        if receipt.action == "snooze_conflict" and receipt.ok and d.get("warning"):
+            self.notify(f"{d['conflict_id']} has been snoozed {d['snooze_count']} times — decide it soon: it keeps "
+                        "coming back.", title="Snoozed again", severity="warning")
+        # After a decision the cursor stays put, on the next conflict; after an undo it follows the reopened one.
+        self.refresh_data(prefer=d.get("conflict_id") if receipt.action == "undo" else None)
+
+    def undo_summary(self, receipt: Receipt) -> str:
+        return f"undo {receipt.details.get('action', '')} {receipt.details.get('conflict_id') or ''}".strip()

@@ -13,6 +13,7 @@ Decisions (documented in the help and here):
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 
 from rich.console import Group
 from rich.table import Table
@@ -341,37 +342,38 @@ class QuizScreen(PaneScreen):
         box = self.query_one("#quiz-answer-input", AnswerInput)
         if box.display and box.value.strip():
             self.typed[card.memory_id] = " ".join(box.value.split())
-        try:
-            receipt = self.engine.quiz_record(card.memory_id, grade, now=self.now(), actor=self.actor,
-                                              person=self.mk.person, answer=self.typed.get(card.memory_id),
-                                              question=card.question)
-        except Exception as exc:  # bad input, or any engine failure: show it and keep the desk open
-            self.notify(str(exc), title="Quiz", severity="error", markup=False)
-            return
-        self.decided(receipt)
-        summary = f"{card.title}: {grade}"
-        if receipt.ok:
-            summary += f" → box {receipt.details.get('box')}, due {receipt.details.get('due')}"
-            self.grades[card.memory_id] = grade
-            self.receipts[card.memory_id] = receipt
-            box.display = False
-            self.revealed = False
-            self.index = self._next_ungraded(self.index + 1)
-        self.query_one(DecisionLine).show_receipt(receipt, summary)
-        self._paint()
 
-    def action_undo(self) -> None:
-        receipt = self.mk.undo_last(self.PANE_ID)
-        if receipt is None:
-            return  # the app says there is nothing to undo
-        page = receipt.details.get("page")
-        if receipt.ok and page:
+        def summary(receipt: Receipt) -> str:
+            text = f"{card.title}: {grade}"
+            if receipt.ok:
+                text += f" → box {receipt.details.get('box')}, due {receipt.details.get('due')}"
+            return text
+
+        self.decide(partial(self.engine.quiz_record, card.memory_id, grade, now=self.now(), actor=self.actor,
+                            person=self.mk.person, answer=self.typed.get(card.memory_id), question=card.question),
+                    summary)
+
+    def after_decision(self, receipt: Receipt) -> None:
+        d = receipt.details
+        if receipt.action == "quiz_record" and receipt.ok:
+            # Graded: the next ungraded card comes up, its answer hidden.
+            self.grades[d["memory_id"]] = d["grade"]
+            self.receipts[d["memory_id"]] = receipt
+            self.query_one("#quiz-answer-input", AnswerInput).display = False
+            self.revealed = False
+            ids = [c.memory_id for c in self.cards]
+            at = ids.index(d["memory_id"]) if d["memory_id"] in ids else self.index
+            self.index = self._next_ungraded(at + 1)
+        elif receipt.action == "undo" and receipt.ok and d.get("page"):
+            # Back to the card whose grade was undone, revealed: it was seen already, so grade it again.
             for i, card in enumerate(self.cards):
-                if card.page == page and card.memory_id in self.grades:
+                if card.page == d["page"] and card.memory_id in self.grades:
                     del self.grades[card.memory_id]
                     self.receipts.pop(card.memory_id, None)
                     self.index = i
-                    self.revealed = True  # it was seen already: grade it again
+                    self.revealed = True
                     break
-        self.query_one(DecisionLine).show_receipt(receipt, f"undo quiz grade · {page or ''}".rstrip(" ·"))
         self._paint()
+
+    def undo_summary(self, receipt: Receipt) -> str:
+        return f"undo quiz grade · {receipt.details.get('page') or ''}".rstrip(" ·")

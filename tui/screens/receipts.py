@@ -135,7 +135,7 @@ class ReceiptsScreen(PaneScreen):
 
     # ------------------------------------------------------------------------------------------------ loading
 
-    @work(thread=True, exclusive=True, group="receipts-load")
+    @work(thread=True, exclusive=True, group="receipts-load", exit_on_error=False)
     def load(self) -> None:
         # A tail: only what was appended since the last load is read and verified.
         rows, cursor = read_rows(self.engine, self._cursor)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from rich.console import Group
@@ -24,7 +25,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
-from textual.worker import get_current_worker
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from memkeeper.core import Entry, Receipt
 from memkeeper.core.tiers import Candidate, Review, TierPlan
@@ -32,7 +33,7 @@ from memkeeper.core.tiers import Candidate, Review, TierPlan
 from ..widgets.queue_modals import ApplySummary, apply_summary_renderable, human_bytes
 from ..widgets.queue_status import DecisionLine
 from ..widgets.queue_table import QueueTable
-from .base import PaneScreen
+from .base import PaneScreen, failure_text
 from .modals import ConfirmModal
 
 SECTIONS = ("automatic", "ambiguous", "protected", "cold")
@@ -136,31 +137,28 @@ class TiersScreen(PaneScreen):
         self.query_one("#tier-summary", Static).update(Text("planning…", style="dim italic"))
         self._plan(prefer)
 
-    @work(thread=True, exclusive=True, group="tiers-plan")
+    @work(thread=True, exclusive=True, group="tiers-plan", exit_on_error=False)
     def _plan(self, prefer: str | None) -> None:
-        try:
-            now = self.now()
-            plan = self.engine.plan_tiers(now=now)
-            reviews = self.engine.pending_reviews()
-            review_path = reviews[-1] if reviews else None
-            review = error = None
-            if review_path:
-                try:
-                    review_path, review = self.engine.read_review(review_path)
-                except Exception as exc:  # bad input, or any engine failure: show it and keep the desk open
-                    error = str(exc)
-            view = PlanView(plan, review_path, review, error, self._cold_records())
-        except Exception as exc:  # a failed plan must not take the desk down: show it and keep going
-            if not get_current_worker().is_cancelled:
-                self.app.call_from_thread(self._plan_failed, exc)
-            return
+        now = self.now()
+        plan = self.engine.plan_tiers(now=now)
+        reviews = self.engine.pending_reviews()
+        review_path = reviews[-1] if reviews else None
+        review = error = None
+        if review_path:
+            try:
+                review_path, review = self.engine.read_review(review_path)
+            except ValueError as exc:  # an engine error or a malformed review: the plan still shows, with the reason
+                error = str(exc)
+        view = PlanView(plan, review_path, review, error, self._cold_records())
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self._show_plan, view, prefer)
 
-    def _plan_failed(self, exc: Exception) -> None:
-        self.table.loading = False
-        self.query_one("#tier-summary", Static).update(Text(f"planning failed: {exc}", style="bold red"))
-        self.notify(f"{type(exc).__name__}: {exc}", title="Tier plan failed", severity="error", markup=False)
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        # A failed plan: the app's guard reports it (PaneScreen passes it on); the pane stops showing "planning…".
+        if event.worker.group == "tiers-plan" and event.state == WorkerState.ERROR:
+            self.table.loading = False
+            self.query_one("#tier-summary", Static).update(
+                Text(f"planning failed: {failure_text(event.worker.error)}", style="bold red"))
 
     def _cold_records(self) -> list[Entry]:
         return self.engine.cold_records()
@@ -344,15 +342,14 @@ class TiersScreen(PaneScreen):
             self.notify(f"{view.review_path} is still pending: apply it (a) before committing a new plan.",
                         title="Review pending", severity="warning")
             return
-        try:
-            receipt = self.engine.commit_tiers(now=self.now(), actor=self.actor)
-        except Exception as exc:  # bad input, or any engine failure: show it and keep the desk open
-            self.notify(str(exc), title="Tiers", severity="error", markup=False)
-            return
-        d = receipt.details
-        summary = f"plan committed · {len(d.get('automatic') or [])} automatic → cold"
-        summary += f" · review {d['review']} ({d.get('ambiguous_count', 0)} ids)" if d.get("review") else " · no review needed"
-        self._decide(receipt, summary)
+
+        def summary(receipt: Receipt) -> str:
+            d = receipt.details
+            text = f"plan committed · {len(d.get('automatic') or [])} automatic → cold"
+            return text + (f" · review {d['review']} ({d.get('ambiguous_count', 0)} ids)" if d.get("review")
+                           else " · no review needed")
+
+        self.decide(partial(self.engine.commit_tiers, now=self.now(), actor=self.actor), summary)
 
     def _apply_summary(self, review_path: str, review: Review) -> ApplySummary:
         plan = self.view.plan
@@ -372,19 +369,19 @@ class TiersScreen(PaneScreen):
         )
 
     def action_apply(self) -> None:
-        if self.view is None:
-            return
-        reviews = self.engine.pending_reviews()
-        if not reviews:
+        # The pending review is the one the last plan read (the apply key is live only when there is one); the
+        # engine re-reads it and hash-checks every accepted page when the apply runs.
+        view = self.view
+        if view is None or not view.review_path:
             self.notify("No review is pending: c commits the plan and writes one.", title="Nothing to apply",
                         severity="warning")
             return
-        try:
-            review_path, review = self.engine.read_review(reviews[-1])
-        except Exception as exc:  # bad input, or any engine failure: show it and keep the desk open
-            self.notify(str(exc), title="Review unreadable", severity="error", markup=False)
+        if view.review is None:
+            self.notify(view.review_error or view.review_path, title="Review unreadable", severity="error",
+                        markup=False)
             return
-        summary = self._apply_summary(review_path, review)
+        review_path = view.review_path
+        summary = self._apply_summary(review_path, view.review)
         ids = [cid for cid, _ in summary.accepted]
 
         def done(confirmed: bool | None) -> None:
@@ -395,31 +392,16 @@ class TiersScreen(PaneScreen):
                                           confirm_label="Apply"), done)
 
     def _apply(self, review_path: str, ids: list[str]) -> None:
-        try:
-            receipt = self.engine.apply_tiers(review_path, ids, now=self.now(), actor=self.actor)
-        except Exception as exc:  # bad input, or any engine failure: show it and keep the desk open
-            self.notify(str(exc), title="Tiers", severity="error", markup=False)
-            return
-        d = receipt.details
-        if receipt.ok:
-            self._decide(receipt, f"{review_path} applied · {len(d.get('accepted_ids') or [])} → cold · "
-                                  f"{len(d.get('rejected_ids') or [])} unchanged · moved to {d.get('moved_to')}")
-            self.accepted -= set(d.get("accepted_ids") or [])
-            return
-        if d.get("reason") == "stale_pages":
-            stale = list(d.get("stale_ids") or [])
-            paths = list(d.get("stale_paths") or [])
-            self.accepted -= set(stale)  # nothing was written; untick them so the rest can be applied
-            listing = "\n".join(f"• {cid}  {p}" for cid, p in zip(stale, paths, strict=False))
-            self.notify(f"Nothing was written: {len(stale)} accepted page(s) changed since the plan:\n{listing}\n"
-                        "They are unticked now: apply again for the rest; they return in the next review (c).",
-                        title="Stale pages — refused", severity="error", timeout=15, markup=False)
-            self._decide(receipt, f"nothing written · stale {', '.join(stale)}")
-        else:
-            errors = d.get("errors") or []
-            self.notify("\n".join(str(e) for e in errors[:6]) or str(d.get("reason")), title="Review refused",
-                        severity="error", timeout=15, markup=False)
-            self._decide(receipt, f"refused: {d.get('reason')}")
+        def summary(receipt: Receipt) -> str:
+            d = receipt.details
+            if receipt.ok:
+                return (f"{review_path} applied · {len(d.get('accepted_ids') or [])} → cold · "
+                        f"{len(d.get('rejected_ids') or [])} unchanged · moved to {d.get('moved_to')}")
+            if d.get("reason") == "stale_pages":
+                return f"nothing written · stale {', '.join(d.get('stale_ids') or [])}"
+            return f"refused: {d.get('reason')}"
+
+        self.decide(partial(self.engine.apply_tiers, review_path, ids, now=self.now(), actor=self.actor), summary)
 
     def action_restore(self) -> None:
         cur = self.current
@@ -427,26 +409,31 @@ class TiersScreen(PaneScreen):
             self.notify("w restores a cold record: pick one in the COLD section.", severity="warning")
             return
         e: Entry = cur[1]
-        try:
-            receipt = self.engine.restore_tier(e.memory_id, now=self.now(), actor=self.actor)
-        except Exception as exc:  # bad input, or any engine failure: show it and keep the desk open
-            self.notify(str(exc), title="Tiers", severity="error", markup=False)
-            return
-        self._decide(receipt, f"{e.memory_id} restored to warm")
+        self.decide(partial(self.engine.restore_tier, e.memory_id, now=self.now(), actor=self.actor),
+                    f"{e.memory_id} restored to warm")
 
     def action_replan(self) -> None:
         self.refresh_data()
 
-    def _decide(self, receipt: Receipt, summary: str) -> None:
-        self.decided(receipt)
-        self.query_one(DecisionLine).show_receipt(receipt, summary)
+    def after_decision(self, receipt: Receipt) -> None:
+        d = receipt.details
+        if receipt.action == "tiers_apply":
+            if receipt.ok:
+                self.accepted -= set(d.get("accepted_ids") or [])
+            elif d.get("reason") == "stale_pages":
+                stale = list(d.get("stale_ids") or [])
+                paths = list(d.get("stale_paths") or [])
+                self.accepted -= set(stale)  # nothing was written; untick them so the rest can be applied
+                listing = "\n".join(f"• {cid}  {p}" for cid, p in zip(stale, paths, strict=False))
+                self.notify(f"Nothing was written: {len(stale)} accepted page(s) changed since the plan:\n{listing}\n"
+                            "They are unticked now: apply again for the rest; they return in the next review (c).",
+                            title="Stale pages — refused", severity="error", timeout=15, markup=False)
+            else:
+                errors = d.get("errors") or []
+                self.notify("\n".join(str(e) for e in errors[:6]) or str(d.get("reason")), title="Review refused",
+                            severity="error", timeout=15, markup=False)
         self.refresh_data()
 
-    def action_undo(self) -> None:
-        receipt = self.mk.undo_last(self.PANE_ID)
-        if receipt is None:
-            return  # the app says there is nothing to undo
+    def undo_summary(self, receipt: Receipt) -> str:
         restored = receipt.details.get("restored") or []
-        self.query_one(DecisionLine).show_receipt(
-            receipt, f"undo {receipt.details.get('action', '')} · {len(restored)} tier(s) restored")
-        self.refresh_data()
+        return f"undo {receipt.details.get('action', '')} · {len(restored)} tier(s) restored"

@@ -8,6 +8,7 @@ the count shows in the decision line and a notification.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 
 from rich.console import Group
 from rich.table import Table
@@ -26,8 +27,6 @@ from .base import PaneScreen
 from .modals import InputModal
 
 PENDING, DENIED = "pending", "denied"
-
-
 
 
 class VerifyScreen(PaneScreen):
@@ -151,40 +150,24 @@ class VerifyScreen(PaneScreen):
 
     # ------------------------------------------------------------------------------------------------ decisions
 
-    def _decide(self, receipt: Receipt, summary: str) -> None:
-        self.decided(receipt)
-        self.query_one(DecisionLine).show_receipt(receipt, summary)
-        self.refresh_data()
-
-    def _call(self, op, memory_id: str, **kw) -> Receipt | None:
-        try:
-            return op(memory_id, now=self.now(), actor=self.actor, **kw)
-        except Exception as exc:  # bad input, or any engine failure: show it and keep the desk open
-            self.notify(str(exc), title="Verify", severity="error", markup=False)
-            self.refresh_data()
-            return None
-
     def action_confirm(self) -> None:
         e = self.current
         if e is None or self.mode != PENDING:
             return
-        receipt = self._call(self.engine.confirm, e.memory_id)
-        if receipt is None:
-            return
-        propagated = receipt.details.get("propagated_to") or []
-        summary = f"{e.memory_id} confirmed"
-        if receipt.ok:
-            summary += f" · propagated to {len(propagated)} record{'s' if len(propagated) != 1 else ''}"
-        self._decide(receipt, summary)
-        if receipt.ok and propagated:
-            self.notify(f"Also verified {len(propagated)} record(s) with the same text: {', '.join(propagated[:4])}"
-                        + (" …" if len(propagated) > 4 else ""), title="Propagated")
+        mid = e.memory_id
+
+        def summary(receipt: Receipt) -> str:
+            propagated = receipt.details.get("propagated_to") or []
+            text = f"{mid} confirmed"
+            if receipt.ok:
+                text += f" · propagated to {len(propagated)} record{'s' if len(propagated) != 1 else ''}"
+            return text
+
+        self.decide(partial(self.engine.confirm, mid, now=self.now(), actor=self.actor), summary)
 
     def _deny(self, memory_id: str, reason: str | None) -> None:
-        receipt = self._call(self.engine.deny, memory_id, reason=reason)
-        if receipt is not None:
-            self._decide(receipt, f"{memory_id} denied" + (f" ({reason})" if reason else "")
-                         + " · same source+text will be suppressed")
+        summary = f"{memory_id} denied" + (f" ({reason})" if reason else "") + " · same source+text will be suppressed"
+        self.decide(partial(self.engine.deny, memory_id, now=self.now(), actor=self.actor, reason=reason), summary)
 
     def action_deny(self) -> None:
         e = self.current
@@ -208,21 +191,24 @@ class VerifyScreen(PaneScreen):
         e = self.current
         if e is None or self.mode != DENIED:
             return
-        receipt = self._call(self.engine.undeny, e.memory_id)
-        if receipt is not None:
-            restored = receipt.details.get("restored") or []
-            self._decide(receipt, f"{e.memory_id} undenied · {len(restored)} record(s) active again")
+        mid = e.memory_id
+        self.decide(partial(self.engine.undeny, mid, now=self.now(), actor=self.actor),
+                    lambda r: f"{mid} undenied · {len(r.details.get('restored') or [])} record(s) active again")
 
     def action_toggle_denied(self) -> None:
         self._last_key[self.mode] = self.table.current_key
         self.mode = DENIED if self.mode == PENDING else PENDING
         self.refresh_data(prefer=self._last_key[self.mode])
 
-    def action_undo(self) -> None:
-        receipt = self.mk.undo_last(self.PANE_ID)
-        if receipt is None:
-            return  # the app says there is nothing to undo
-        restored = receipt.details.get("restored") or []
-        self.query_one(DecisionLine).show_receipt(receipt, f"undo {receipt.details.get('action', '')}"
-                                                  + (f" · {', '.join(restored[:3])}" if restored else ""))
+    def after_decision(self, receipt: Receipt) -> None:
+        propagated = receipt.details.get("propagated_to") or []
+        if receipt.action == "confirm" and receipt.ok and propagated:
+            self.notify(f"Also verified {len(propagated)} record(s) with the same text: {', '.join(propagated[:4])}"
+                        + (" …" if len(propagated) > 4 else ""), title="Propagated")
+        # After an undo the cursor goes to the record it brought back.
+        restored = (receipt.details.get("restored") or []) if receipt.action == "undo" else []
         self.refresh_data(prefer=restored[0] if restored else None)
+
+    def undo_summary(self, receipt: Receipt) -> str:
+        restored = receipt.details.get("restored") or []
+        return f"undo {receipt.details.get('action', '')}" + (f" · {', '.join(restored[:3])}" if restored else "")

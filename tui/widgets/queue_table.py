@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from rich.text import Text
 from textual.coordinate import Coordinate
 from textual.widgets import DataTable
-from textual.widgets.data_table import RowDoesNotExist
+from textual.widgets.data_table import CellDoesNotExist, RowDoesNotExist
 
 Cells = Sequence[str | Text]
 
@@ -54,7 +54,7 @@ class QueueTable(DataTable):
             return None
         try:
             return self.coordinate_to_cell_key(Coordinate(self.cursor_row, 0)).row_key.value
-        except Exception:  # the cursor can briefly point past the end during a rebuild
+        except CellDoesNotExist:  # the cursor can briefly point past the end during a rebuild
             return None
 
     def rebuild(self, rows: Iterable[tuple[str, Cells]], *, prefer: str | None = None) -> None:

@@ -1,0 +1,127 @@
+"""How every pane decides: the engine call runs in a thread worker, its receipt comes back as a message, engine errors
+are shown as one line with the desk left open, and one undo method serves every queue pane."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from memkeeper.core import BadInput
+from memkeeper.tui.screens.base import PaneScreen
+from memkeeper.tui.screens.conflicts import ConflictsScreen
+from memkeeper.tui.screens.quiz import QuizScreen
+from memkeeper.tui.screens.tiers import TiersScreen
+from memkeeper.tui.screens.verify import VerifyScreen
+from memkeeper.tui.widgets.queue_status import DecisionLine
+
+from .conftest import decided, open_pane, settle, wait_for
+from .snapshot_app import PERSON
+
+pytestmark = pytest.mark.anyio
+
+SIZE = (120, 34)
+
+
+def messages(app) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+async def test_a_decision_runs_off_the_ui_thread(demo, monkeypatch):
+    app, engine = demo, demo.engine
+    ui_thread = threading.current_thread()  # the test drives the app's event loop on this thread
+    seen: list[threading.Thread] = []
+    original = engine.resolve_conflict
+
+    def resolve(*args, **kwargs):
+        seen.append(threading.current_thread())
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(engine, "resolve_conflict", resolve)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = await open_pane(pilot, "C", ConflictsScreen)
+        target = pane.table.current_key
+        await pilot.press("k")
+        await decided(pilot)
+        assert len(seen) == 1 and seen[0] is not ui_thread and seen[0] is not threading.main_thread()
+        assert engine.load_conflict(target).status == "resolved"
+        assert app.undo_stack("conflicts")[-1].details["conflict_id"] == target
+
+
+async def test_an_engine_error_in_a_decision_is_one_line_and_the_desk_stays_open(demo, monkeypatch):
+    app, engine = demo, demo.engine
+
+    def refuse(*args, **kwargs):
+        raise BadInput("entries/x.md: malformed YAML frontmatter\n  at line 3")
+
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        target = pane.table.current_key
+        original = engine.confirm
+        monkeypatch.setattr(engine, "confirm", refuse)
+        await pilot.press("c")
+        await decided(pilot)
+        one_line = "entries/x.md: malformed YAML frontmatter · at line 3"
+        await wait_for(pilot, lambda: one_line in messages(app), what="the error notification")
+        assert "✗ " + one_line in str(pane.query_one(DecisionLine).render())
+        assert app.is_running and isinstance(app.screen, VerifyScreen)
+        assert not app.undo_stack("verify") and engine.load(target).verified is None
+        # The desk is not stuck: the next decision goes through.
+        monkeypatch.setattr(engine, "confirm", original)
+        await pilot.press("c")
+        await decided(pilot)
+        assert app.undo_stack("verify")[-1].status == "confirmed"
+
+
+async def test_a_second_decision_key_waits_for_the_first(demo, monkeypatch):
+    app, engine = demo, demo.engine
+    release = threading.Event()
+    calls: list[str] = []
+    original = engine.resolve_conflict
+
+    def slow(conflict_id, *args, **kwargs):
+        calls.append(conflict_id)
+        assert release.wait(10)
+        return original(conflict_id, *args, **kwargs)
+
+    monkeypatch.setattr(engine, "resolve_conflict", slow)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = await open_pane(pilot, "C", ConflictsScreen)
+        await pilot.press("k")
+        await wait_for(pilot, lambda: calls, what="the first call")
+        assert pane.deciding
+        await pilot.press("k", "u")  # refused while the first decision is in flight: the cursor is about to move
+        release.set()
+        await decided(pilot)
+        assert len(calls) == 1 and len(app.undo_stack("conflicts")) == 1
+        assert engine.load_conflict(calls[0]).status == "resolved"
+
+
+@pytest.mark.parametrize("pane_cls, key, decide_keys", [
+    (ConflictsScreen, "C", ("b",)),
+    (VerifyScreen, "V", ("d",)),
+    (QuizScreen, "Q", ("space", "3")),
+    (TiersScreen, "T", ("c",)),
+])
+async def test_one_undo_method_undoes_the_last_decision_in_every_pane(demo, pane_cls, key, decide_keys):
+    assert "action_undo" not in vars(pane_cls) and pane_cls.action_undo is PaneScreen.action_undo
+    app, engine = demo, demo.engine
+    before = {"conflicts": lambda: [(c.conflict_id, c.status) for c in engine.conflicts(include_resolved=True)],
+              "verify": lambda: [e.memory_id for e in engine.pending_verifications()],
+              "quiz": lambda: engine.read_ledger(PERSON).items,
+              "tiers": lambda: engine.plan_tiers(now=app.now())}  # (undoing a commit leaves its review pending)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        pane = await open_pane(pilot, key, pane_cls)
+        state = before[pane.PANE_ID]
+        start = state()
+        await pilot.press(*decide_keys)
+        await settle(pilot)
+        decision = app.undo_stack(pane.PANE_ID)[-1]
+        assert state() != start
+        await pilot.press("u")
+        await settle(pilot)
+        assert app.undo_stack(pane.PANE_ID) == []
+        assert state() == start
+        undo = engine.find_receipt(engine.undone_by(decision.receipt_sha256) or "")
+        assert undo is not None and undo["status"] == "undone"
+        assert str(pane.query_one(DecisionLine).render()).startswith("✓ undone · undo ")
