@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
 
@@ -29,6 +30,9 @@ UNDOABLE = {
     "tiers_commit": "_undo_tiers",
     "tier_restore": "_undo_tiers",
 }
+# Decisions only a person may take, and so only a person may undo (SPEC §7).
+HUMAN_ONLY = frozenset({"resolve_conflict", "snooze_conflict", "confirm", "deny", "undeny", "tiers_commit",
+                        "tiers_apply"})
 
 
 class Engine(ConflictQueue, VerificationQueue, QuizQueue, TierQueue, Integrity, BaseEngine):
@@ -106,11 +110,18 @@ class Engine(ConflictQueue, VerificationQueue, QuizQueue, TierQueue, Integrity, 
     # ---------------------------------------------------------------------------------------------- undo
 
     def find_receipt(self, sha: str) -> dict[str, Any] | None:
+        """The receipt with this sha256, or with this unique prefix of at least 8 hex characters (the desk shows
+        12). BadInput when a prefix is too short, not hex, or names more than one receipt."""
         sha = sha.strip().lower()
+        if not re.fullmatch(r"[0-9a-f]{8,64}", sha):
+            raise BadInput(f"receipt {sha!r}: give the full sha256 or a unique prefix of at least 8 hex characters")
+        found: dict[str, dict[str, Any]] = {}
         for _, _, data, _ in self.iter_receipts():
-            if data and data.get("receipt_sha256") == sha:
-                return data
-        return None
+            if data and isinstance(data.get("receipt_sha256"), str) and data["receipt_sha256"].startswith(sha):
+                found[data["receipt_sha256"]] = data
+        if len(found) > 1:
+            raise BadInput(f"receipt prefix {sha!r} names {len(found)} receipts; give more characters")
+        return next(iter(found.values()), None)
 
     def undone_by(self, sha: str) -> str | None:
         for _, _, data, _ in self.iter_receipts():
@@ -177,7 +188,7 @@ class Engine(ConflictQueue, VerificationQueue, QuizQueue, TierQueue, Integrity, 
             if handler is None or original.get("status") in ("reject", "refused") or "undo" not in original.get("details", {}) and original["action"] != "undeny":
                 return make_receipt("undo", "reject", now, actor,
                                     {"reason": "not_undoable", "reverses": original["receipt_sha256"], "action": original.get("action")})
-            if original["action"] in ("resolve_conflict", "snooze_conflict", "confirm", "deny", "undeny") and not actor.startswith("human:"):
+            if original["action"] in HUMAN_ONLY and not actor.startswith("human:"):
                 return make_receipt("undo", "refused", now, actor, {"reason": "human_actor_required", "reverses": original["receipt_sha256"]})
             prior_undo = self.undone_by(original["receipt_sha256"])
             if prior_undo:

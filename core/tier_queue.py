@@ -83,6 +83,8 @@ class TierQueue:
 
         now = utc(now)
         actor = validate_actor(actor)
+        if not actor.startswith("human:"):  # a tier change is a person's review (SPEC §7)
+            return make_receipt("tiers_commit", "refused", now, actor, {"reason": "human_actor_required"})
         with self.writing():
             plan = self.plan_tiers(now=now)
             prior: dict[str, dict[str, Any]] = {}
@@ -138,6 +140,9 @@ class TierQueue:
 
         now = utc(now)
         actor = validate_actor(actor)
+        if not actor.startswith("human:"):  # a human review, applied by a person (SPEC §7)
+            return make_receipt("tiers_apply", "refused", now, actor, {"reason": "human_actor_required",
+                                                                       "review": review})
         with self.writing():
             rel, parsed = self.read_review(review)
             errors = policy.validate_review(parsed, accepted_ids)

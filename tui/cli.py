@@ -28,6 +28,45 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+GLOBAL_VALUED = ("--root", "--as", "--now", "--keymap")
+GLOBAL_FLAGS = ("--json",)
+
+
+def hoist_globals(argv: list[str]) -> list[str]:
+    """Move the global options to the front, wherever they stand on the line (SPEC §7): `capture X --json` and
+    `--json capture X` are the same command. A `--` ends option processing; what follows it is left alone."""
+    front: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            rest += argv[i:]
+            break
+        name = arg.split("=", 1)[0]
+        if arg in GLOBAL_FLAGS:
+            front.append(arg)
+        elif name in GLOBAL_VALUED and "=" in arg:
+            front.append(arg)
+        elif arg in GLOBAL_VALUED and i + 1 < len(argv):
+            front += [arg, argv[i + 1]]
+            i += 1
+        else:
+            rest.append(arg)
+        i += 1
+    return front + rest
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be 1 or more")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="memkeeper", description="A local-first memory wiki for AI agents, and its curation desk.")
     p.add_argument("--root", help="wiki root (default: $MEMKEEPER_ROOT or ./memory)")
@@ -45,7 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--records", type=int, default=300)
 
     c = sub.add_parser("capture", help="capture a memory")
-    c.add_argument("text")
+    c.add_argument("text", help="the statement, or - to read it from stdin")
     c.add_argument("--key")
     c.add_argument("--title")
     c.add_argument("--category", default="fact")
@@ -64,7 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("retrieve", help="search memory as a trust zone")
     r.add_argument("query")
     r.add_argument("--zone", default="private_self")
-    r.add_argument("--limit", type=int, default=10)
+    r.add_argument("--limit", type=_positive_int, default=10)
     r.add_argument("--preview", action="store_true", help="do not record access (writes nothing)")
 
     cs = sub.add_parser("consolidate")
@@ -173,6 +212,20 @@ def _repair_text(r: Receipt) -> str:
     return f"repair: {', '.join(done) or 'nothing to repair'} (receipt={r.receipt_sha256})"
 
 
+STDIN_LIMIT = 1024 * 1024  # more than capture accepts (64 KiB): the engine refuses it with oversize_text
+
+
+def _stdin_text() -> str:
+    """`capture -`: the statement from stdin, bounded, UTF-8."""
+    raw = sys.stdin.buffer.read(STDIN_LIMIT + 1)
+    if len(raw) > STDIN_LIMIT:
+        raise BadInput(f"stdin holds more than {STDIN_LIMIT} bytes; a capture takes at most 64 KiB")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"stdin is not valid UTF-8 (byte {exc.start})") from None
+
+
 def _finish(args, r: Receipt) -> int:
     _emit(args, r.to_dict(), _receipt_text(r))
     if r.status in REFUSED_STATUSES:
@@ -187,7 +240,7 @@ def _finish(args, r: Receipt) -> int:
 
 
 def run(argv: list[str]) -> int:
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(hoist_globals(argv))
     cmd = args.command or "tui"
     now = _now(args)
     actor = args.actor or ("agent:cli")
@@ -229,7 +282,7 @@ def _tui(root: Path, args, person: str | None = None) -> int:
 def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
     if cmd == "capture":
         return _finish(args, eng.capture(
-            args.text, now=now, actor=actor, key=args.key, title=args.title, category=args.category, zone=args.zone,
+            _stdin_text() if args.text == "-" else args.text, now=now, actor=actor, key=args.key, title=args.title, category=args.category, zone=args.zone,
             sensitivity=args.sensitivity, memory_class=args.memory_class, expires_at=args.expires,
             source_type=args.source_type, source_ref=args.source_ref, confidence=args.confidence, recall=args.recall,
             tags=args.tag, quiz_question=args.quiz_question, redact=args.redact))
@@ -337,6 +390,12 @@ def main(argv: list[str] | None = None) -> int:
         code = 2
     except KeyboardInterrupt:
         code = 130
+    except BrokenPipeError:  # stdout closed early (a pipe into `head`): end quietly
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except OSError:
+            pass
+        code = 0
     except Exception as exc:  # an internal failure: say what, exit 1
         print(f"memkeeper: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         if os.environ.get("MEMKEEPER_DEBUG"):

@@ -1,0 +1,79 @@
+"""The command line as SPEC §7 states it: global options anywhere, `capture -`, a closed stdout, undo by prefix,
+human-only tier decisions."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+
+import pytest
+
+from memkeeper.tui.cli import hoist_globals, main
+
+from .test_cli import NOW, run
+
+
+@pytest.fixture
+def root(tmp_path, capsys):
+    r = tmp_path / "memory"
+    assert main(["--root", str(r), *NOW, "init"]) == 0
+    capsys.readouterr()
+    return r
+
+
+def test_global_options_may_stand_after_the_sub_command(capsys, root):
+    code, out, _ = run(capsys, root, "capture", "The nightly ETL finishes by four in the morning.", "--json")
+    assert code == 0 and json.loads(out)["status"] == "captured"
+    code, out, _ = run(capsys, root, "retrieve", "nightly ETL", "--json", "--preview")
+    assert code == 0 and json.loads(out)["details"]["result_count"] == 1
+
+
+def test_hoisting_keeps_text_after_double_dash():
+    assert hoist_globals(["capture", "--", "--json"]) == ["capture", "--", "--json"]
+    assert hoist_globals(["capture", "x", "--as", "human:a", "--root=r"]) == ["--as", "human:a", "--root=r", "capture", "x"]
+
+
+def test_capture_dash_reads_the_statement_from_stdin(capsys, root, monkeypatch):
+    text = "Ravi owns the billing service and its on-call rota.\n\n## Notes\n- kept as content"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode("utf-8"))))
+    code, out, _ = run(capsys, root, "--json", "capture", "-")
+    assert code == 0
+    page = json.loads(out)["details"]["page"]
+    assert "- kept as content" in (root / page).read_text()
+
+
+def test_negative_limit_is_refused_with_one_line(capsys, root):
+    code, _, err = run(capsys, root, "retrieve", "anything", "--limit", "-5")
+    assert code == 2 and err.count("\n") == 1 and "must be 1 or more" in err
+
+
+def test_undo_accepts_a_unique_prefix_of_eight_hex(capsys, root):
+    code, out, _ = run(capsys, root, "--json", "capture", "Kenji prefers async standups on Tuesdays and Thursdays.")
+    mid = json.loads(out)["details"]["memory_id"]
+    code, out, _ = run(capsys, root, "--as", "human:alice", "--json", "verify", "deny", mid)
+    sha = json.loads(out)["receipt_sha256"]
+    code, _, err = run(capsys, root, "--as", "human:alice", "undo", sha[:6])
+    assert code == 2 and "at least 8 hex" in err
+    code, out, _ = run(capsys, root, "--as", "human:alice", "--json", "undo", sha[:12])
+    assert code == 0 and json.loads(out)["details"]["reverses"] == sha
+
+
+def test_tier_commit_and_apply_refuse_an_agent(capsys, root):
+    code, _, err = run(capsys, root, "--as", "agent:bot", "tiers", "plan", "--commit")
+    assert code == 2 and "human_actor_required" in err
+    code, _, err = run(capsys, root, "--as", "agent:bot", "tiers", "apply", "review/x.md", "--accept", "abc")
+    assert code == 2 and "human_actor_required" in err
+
+
+class _ClosedPipe(io.StringIO):
+    def write(self, text):
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_closed_stdout_ends_quietly(capsys, root, monkeypatch):
+    run(capsys, root, "capture", "The staging database is refreshed from production every Sunday night.")
+    monkeypatch.setattr(sys, "stdout", _ClosedPipe())
+    code = main(["--root", str(root), *NOW, "--json", "retrieve", "staging database", "--preview"])
+    err = capsys.readouterr().err
+    assert code == 0 and err == ""
