@@ -23,8 +23,9 @@ from typing import Any
 from filelock import FileLock
 
 from . import compile as views
-from . import journal, scoring
+from . import journal, keys, scoring
 from .errors import BadInput, NotFound
+from .grading import initial_grade, regrade
 from .index import Index, is_busy
 from .models import (
     Category,
@@ -55,6 +56,7 @@ from .pages import (
 )
 from .paths import PathEscape, confine, list_files, mkdirs, open_read, partition_slug, refuse_wiki_links, slugify
 from .receipts import LOG_HEADER, canonical_json, log_row, make_receipt, pattern_event
+from .keys import suppression_key
 from .secrets import find_in_fields, redact_fields, secret_details
 from .text import (
     content_sha256,
@@ -610,19 +612,18 @@ class BaseEngine:
             return refuse("reject", "invalid_key", value=key)
         content = text.strip()
         given_title = single_line(title or "")
-        # A title that slugs to nothing (emoji, `---`, `..`) gives the key no meaning: use the content's tokens.
-        canonical_key = slugify(key) if key else (slugify(given_title, fallback="") or _key_from(content))
-        normalized = _normalized_fields(text=text, content=content, title=title, stored_title=given_title, key=key,
+        canonical_key = keys.canonical_key(key, given_title, content)
+        normalized = keys.normalized_fields(text=text, content=content, title=title, stored_title=given_title, key=key,
                                         canonical_key=canonical_key, tags=tags, recall=recall, source_ref=source_ref,
                                         quiz_question=quiz_question)
-        title = given_title or _title_from(content)
+        title = given_title or keys.title_from(content)
         noted = {"normalized": normalized} if normalized else {}
         incoming = dict(
             text=content, title=title, category=cat_e.value, canonical_key=canonical_key, zone=zone_e.value,
             sensitivity=sens_e.value, memory_class=cls_e.value, expires_at=iso(exp) if exp else None,
             source_type=src_e.value, source_ref=source_ref, confidence=float(confidence), recall=recall or [],
             tags=tags or [], quiz_question=quiz_question, actor=actor, at=iso(now),
-            evidence_grade=_initial_grade(src_e, source_ref).value,
+            evidence_grade=initial_grade(src_e, source_ref).value,
         )
         # Compare with the candidates before taking the lock. Under the lock, if nothing was committed in between
         # (log.md unchanged: every commit appends to it), that answer stands; otherwise the comparison runs again,
@@ -1235,76 +1236,6 @@ def _classify_pair(old, new):
 
     return classify_pair(old, new)
 
-
-
-def suppression_key(source_ref: str | None, content: str) -> str:
-    return sha256_hex((source_ref or "") + normalize(content))
-
-
-def _initial_grade(source_type: SourceType, source_ref: str | None) -> EvidenceGrade:
-    if source_type in (SourceType.user_stated, SourceType.user_confirmed):
-        return EvidenceGrade.high
-    return EvidenceGrade.medium if source_ref else EvidenceGrade.low
-
-
-def regrade(entry: Entry, now: datetime) -> EvidenceGrade:
-    """high = human-verified or user-stated; medium = named source and < 30 days old; low = no source or > 90 days
-    since last verification. Between 30 and 90 days with a source the grade is kept (never raised by time)."""
-    if entry.verified is not None or entry.source_type in (SourceType.user_stated, SourceType.user_confirmed):
-        return EvidenceGrade.high
-    if not entry.source_ref:
-        return EvidenceGrade.low
-    age = (now - entry.created_at).total_seconds() / 86400.0
-    if age < 30:
-        return EvidenceGrade.medium
-    since_verified = (now - (entry.verified.at if entry.verified else entry.created_at)).total_seconds() / 86400.0
-    if since_verified > 90:
-        return EvidenceGrade.low
-    return entry.evidence_grade if entry.evidence_grade is not EvidenceGrade.high else EvidenceGrade.medium
-
-
-def _title_from(content: str) -> str:
-    """A display title: the first ten words of the first line that has any (control characters are spaces)."""
-    for line in content.splitlines():
-        words = single_line(line).split()
-        if words:
-            title = " ".join(words[:10]) + ("…" if len(words) > 10 else "")
-            return title[:120]
-    return "untitled"
-
-
-def _key_from(content: str) -> str:
-    """The first six distinct non-stopword tokens; content with none gets `entry-<8 hex of its hash>`, so two
-    unrelated token-less captures never share a key (§4: never a shared constant)."""
-    seen: list[str] = []
-    for t in tokens(content):
-        if t not in seen:
-            seen.append(t)
-        if len(seen) == 6:
-            break
-    return slugify(" ".join(seen), fallback="") or f"entry-{sha256_hex(content)[:8]}"
-
-
-def _normalized_fields(*, text: str, content: str, title: str | None, stored_title: str, key: str | None,
-                       canonical_key: str, tags: list[str] | None, recall: list[str] | None, source_ref: str | None,
-                       quiz_question: str | None) -> list[str]:
-    """Which of the capture's values are stored differently from how they were given (the receipt says so):
-    content with surrounding whitespace trimmed, one-line fields with line breaks, tabs or control characters
-    collapsed, an explicit key turned into a slug."""
-    out = []
-    if content != text:
-        out.append("content")
-    if title is not None and stored_title != title:
-        out.append("title")
-    if key and canonical_key != key:
-        out.append("key")
-    for name, values in (("tags", tags), ("recall", recall)):
-        if values and [v for v in (single_line(str(x)) for x in values) if v] != list(values):
-            out.append(name)
-    for name, value in (("source_ref", source_ref), ("quiz_question", quiz_question)):
-        if value is not None and (single_line(value) or None) != value:
-            out.append(name)
-    return out
 
 
 def _read_envelope(envelope_path: str) -> bytes:
