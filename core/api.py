@@ -1,4 +1,5 @@
-"""`Engine`: the one API every writer uses — the CLI, the TUI, agents. Composes the base engine and the queues."""
+"""`Engine`: the one API every writer uses — the CLI, the TUI, agents. Composes the store (`engine.BaseEngine`), the
+operations (capture, retrieve, maintenance, exchange) and the queues."""
 
 from __future__ import annotations
 
@@ -6,14 +7,18 @@ import re
 from datetime import datetime
 from typing import Any
 
+from .capture import CaptureOps
 from .conflicts import ConflictQueue
 from .engine import BadInput, BaseEngine, validate_actor
+from .exchange import ExchangeOps
 from .index import BadPage
 from .integrity import CheckReport, Integrity
+from .maintenance import MaintenanceOps
 from .models import Receipt, utc
 from .pages import MAX_LEDGER_BYTES, read_text
 from .quiz_queue import QuizQueue
 from .receipts import make_receipt, verify_receipt
+from .retrieve import RetrieveOps
 from .tier_queue import TierQueue
 from .verification import VerificationQueue
 
@@ -35,7 +40,8 @@ HUMAN_ONLY = frozenset({"resolve_conflict", "snooze_conflict", "confirm", "deny"
                         "tiers_apply"})
 
 
-class Engine(ConflictQueue, VerificationQueue, QuizQueue, TierQueue, Integrity, BaseEngine):
+class Engine(ConflictQueue, VerificationQueue, QuizQueue, TierQueue, Integrity, CaptureOps, RetrieveOps, MaintenanceOps,
+             ExchangeOps, BaseEngine):
     """The engine with its curation queues. `Engine.open(root)` / `Engine.init(root, now=...)`."""
 
     # ---------------------------------------------------------------------------------------------- hot.md / header

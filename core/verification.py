@@ -114,7 +114,8 @@ class VerificationQueue:
         with the same key is `suppressed`. Receipt details: memory_id, suppression_key, undo.
 
         A reason holding a secret is refused (`secret_detected`) unless `redact`, which stores it redacted."""
-        from .engine import suppression_key, validate_actor
+        from .engine import validate_actor
+        from .keys import suppression_key
 
         now = utc(now)
         actor = validate_actor(actor)
@@ -151,7 +152,8 @@ class VerificationQueue:
 
     def undeny(self, ref: str, *, now: datetime, actor: str) -> Receipt:
         """Lift the suppression key and restore the denied same-text records to active (an appended ledger line)."""
-        from .engine import suppression_key, validate_actor
+        from .engine import validate_actor
+        from .keys import suppression_key
 
         now = utc(now)
         actor = validate_actor(actor)
@@ -187,7 +189,8 @@ class VerificationQueue:
 
         Receipt details: changed (memory ids whose page was corrected), count.
         """
-        from .engine import suppression_key, validate_actor
+        from .engine import validate_actor
+        from .keys import suppression_key
 
         now = utc(now)
         actor = validate_actor(actor)
@@ -246,7 +249,7 @@ class VerificationQueue:
         d = receipt["details"]
         if action == "undeny":
             # Re-deny what the undeny restored: same ledger semantics as a fresh deny.
-            from .engine import suppression_key
+            from .keys import suppression_key
 
             for m in d.get("restored") or []:
                 e = self.load(m)

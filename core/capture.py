@@ -1,0 +1,297 @@
+"""Capturing statements: normalisation, secret scanning, consolidation with a restatement, conflicts with a
+contradiction. A mixin over BaseEngine (composed into api.Engine)."""
+
+from __future__ import annotations
+
+import functools
+from datetime import datetime, timedelta
+from typing import Any
+
+from . import keys
+from .engine import _enum, validate_actor
+from .grading import initial_grade
+from .keys import suppression_key
+from .models import (
+    Category,
+    Entry,
+    MemoryClass,
+    Receipt,
+    SensitivityTier,
+    SourceType,
+    TrustZone,
+    iso,
+    parse_iso,
+    single_line,
+    utc,
+)
+from .paths import slugify
+from .receipts import canonical_json, make_receipt
+from .secrets import find_in_fields, redact_fields, secret_details
+from .text import has_temporal_cue, is_low_signal, jaccard, normalize, sha256_hex, token_set, tokens
+
+MAX_CAPTURE_BYTES = 64 * 1024
+DEFAULT_EXPIRY_DAYS = 14
+
+
+class CaptureOps:
+    """Mixin over BaseEngine."""
+
+
+    def capture(
+        self,
+        text: str,
+        *,
+        now: datetime,
+        actor: str = "agent:cli",
+        key: str | None = None,
+        title: str | None = None,
+        category: str | Category = "fact",
+        zone: str | TrustZone = "private_self",
+        sensitivity: str | SensitivityTier = "normal",
+        memory_class: str | MemoryClass | None = None,
+        expires_at: datetime | str | None = None,
+        ttl_days: float | None = None,
+        source_type: str | SourceType = "agent_inferred",
+        source_ref: str | None = None,
+        confidence: float = 0.7,
+        recall: list[str] | None = None,
+        tags: list[str] | None = None,
+        quiz_question: str | None = None,
+        redact: bool = False,
+    ) -> Receipt:
+        """Capture a statement. Receipt status: captured | consolidated | conflict | suppressed | drop | reject.
+
+        Details always carry `reason` for drop/reject; otherwise memory_id, class, canonical_key, page and
+        content_sha256 (and conflict_id for a conflict).
+        """
+        now = utc(now)
+        actor = validate_actor(actor)
+
+        def refuse(status: str, reason: str, **extra: Any) -> Receipt:
+            return make_receipt("capture", status, now, actor, {"reason": reason, **extra})
+
+        try:
+            size = len(text.encode("utf-8"))
+        except UnicodeEncodeError:  # undecodable bytes on the command line arrive as lone surrogates
+            return refuse("reject", "invalid_text", detail="text is not valid UTF-8")
+        if size > MAX_CAPTURE_BYTES:
+            return refuse("reject", "oversize_text", limit_bytes=MAX_CAPTURE_BYTES)
+        zone_e, bad = _enum(TrustZone, zone, "invalid_trust_zone")
+        if bad:
+            return refuse("reject", bad, value=str(zone))
+        sens_e, bad = _enum(SensitivityTier, sensitivity, "invalid_sensitivity_tier")
+        if bad:
+            return refuse("reject", bad, value=str(sensitivity))
+        cls_e = None
+        if memory_class is not None:
+            cls_e, bad = _enum(MemoryClass, memory_class, "invalid_memory_class")
+            if bad:
+                return refuse("reject", bad, value=str(memory_class))
+        cat_e, bad = _enum(Category, category, "invalid_category")
+        if bad:
+            return refuse("reject", bad, value=str(category))
+        src_e, bad = _enum(SourceType, source_type, "invalid_source_type")
+        if bad:
+            return refuse("reject", bad, value=str(source_type))
+        if not 0.0 <= float(confidence) <= 1.0:
+            return refuse("reject", "invalid_confidence", value=confidence)
+        if is_low_signal(text):
+            return refuse("drop", "low_signal_short_text")
+        # Every free-text field is scanned as given (the key before it is slugified).
+        fields = {"text": text, "title": title, "key": key, "source_ref": source_ref, "recall": recall, "tags": tags,
+                  "quiz_question": quiz_question}
+        found = find_in_fields(fields)
+        redacted: list[str] = []
+        if found:
+            if not redact:
+                return refuse("reject", "secret_detected", **secret_details(found))
+            fields, redacted = redact_fields(fields)
+            text, title, key, source_ref, recall, tags, quiz_question = fields.values()
+        exp: datetime | None = None
+        if expires_at is not None:
+            try:
+                exp = parse_iso(expires_at)
+            except ValueError:
+                return refuse("reject", "invalid_expires_at", value=str(expires_at))
+        elif ttl_days is not None:
+            exp = now + timedelta(days=float(ttl_days))
+        if cls_e is None:
+            cls_e = MemoryClass.expiring if (exp is not None or has_temporal_cue(text)) else MemoryClass.durable
+        if cls_e is MemoryClass.expiring and exp is None:
+            exp = now + timedelta(days=DEFAULT_EXPIRY_DAYS)
+        if key and not slugify(key, fallback=""):
+            # An explicit key carries authority (consolidation, conflicts): one that slugs to nothing would be a
+            # constant shared by unrelated records.
+            return refuse("reject", "invalid_key", value=key)
+        content = text.strip()
+        given_title = single_line(title or "")
+        canonical_key = keys.canonical_key(key, given_title, content)
+        normalized = keys.normalized_fields(text=text, content=content, title=title, stored_title=given_title, key=key,
+                                        canonical_key=canonical_key, tags=tags, recall=recall, source_ref=source_ref,
+                                        quiz_question=quiz_question)
+        title = given_title or keys.title_from(content)
+        noted = {"normalized": normalized} if normalized else {}
+        incoming = dict(
+            text=content, title=title, category=cat_e.value, canonical_key=canonical_key, zone=zone_e.value,
+            sensitivity=sens_e.value, memory_class=cls_e.value, expires_at=iso(exp) if exp else None,
+            source_type=src_e.value, source_ref=source_ref, confidence=float(confidence), recall=recall or [],
+            tags=tags or [], quiz_question=quiz_question, actor=actor, at=iso(now),
+            evidence_grade=initial_grade(src_e, source_ref).value,
+        )
+        # Compare with the candidates before taking the lock. Under the lock, if nothing was committed in between
+        # (log.md unchanged: every commit appends to it), that answer stands; otherwise the comparison runs again,
+        # and only what changed in between is classified anew (the pair verdicts are cached). Either way the lock
+        # is held for milliseconds, not for the detection.
+        seen = self._sig(self.root / "log.md")
+        early = self.find_match(incoming)
+
+        with self.writing():
+            sup_key = suppression_key(source_ref, content)
+            if self.is_suppressed(sup_key):
+                receipt = make_receipt(
+                    "capture", "suppressed", now, actor,
+                    {"reason": "denied_suppression_key", "suppression_key": sup_key, "canonical_key": canonical_key,
+                     **noted},
+                )
+                return self.record(receipt)
+            match = early if self._sig(self.root / "log.md") == seen and seen is not None else self.find_match(incoming)
+            if match is not None and match[0] == "restatement":
+                return self._consolidate_into(match[1], incoming, now, actor, redacted, noted)
+            if match is not None:
+                return self.open_conflict(match[1], incoming, match[0], match[2], now, actor, details=noted)
+            entry = self._entry_from_incoming(incoming, now)
+            page = self.save(entry, self._new_page(title, zone_e.value, sens_e.value, fallback=canonical_key))
+            receipt = make_receipt(
+                "capture", "captured", now, actor,
+                {
+                    "memory_id": entry.memory_id, "class": cls_e.value, "canonical_key": canonical_key, "page": page,
+                    "content_sha256": sha256_hex(normalize(content)), "category": cat_e.value, "zone": zone_e.value,
+                    "sensitivity": sens_e.value, **({"redacted": redacted} if redacted else {}), **noted,
+                },
+            )
+            self.record(receipt, entry.evidence_grade.value)
+            self.refresh_views(now)
+            return receipt
+
+    def _entry_from_incoming(self, inc: dict[str, Any], now: datetime, memory_id: str | None = None) -> Entry:
+        return Entry(
+            memory_id=memory_id or self._new_id(canonical_json(inc) + "|" + iso(now)),
+            canonical_key=inc["canonical_key"],
+            title=inc["title"],
+            category=inc["category"],
+            memory_class=inc["memory_class"],
+            trust_zone=inc["zone"],
+            sensitivity_tier=inc["sensitivity"],
+            confidence=inc["confidence"],
+            evidence_grade=inc["evidence_grade"],
+            source_type=inc["source_type"],
+            source_ref=inc["source_ref"],
+            created_at=now,
+            updated_at=now,
+            last_accessed_at=now,
+            expires_at=parse_iso(inc["expires_at"]) if inc.get("expires_at") else None,
+            recall=inc.get("recall") or [],
+            tags=inc.get("tags") or [],
+            quiz_question=inc.get("quiz_question"),
+            actor=inc.get("actor"),
+            content=inc["text"],
+        )
+
+    def partition_rows(self, key: str, zone: str, sensitivity: str, statuses=("active",)):
+        marks = ",".join("?" * len(statuses))
+        return self.index.query(
+            f"SELECT * FROM records WHERE canonical_key=? AND trust_zone=? AND sensitivity_tier=? AND status IN ({marks})",
+            (key, zone, sensitivity, *statuses),
+        )
+
+    def find_match(self, inc: dict[str, Any]) -> tuple[str, str, str] | None:
+        """Compare an incoming statement with active same-partition records that share its key or topic.
+
+        Returns (relation, memory_id, reason) for the best restatement, else the first conflict, else None.
+        """
+        from .contradiction import Statement
+
+        new = Statement(inc["text"], inc["category"], inc["canonical_key"], inc["source_ref"])
+        rows = {r["memory_id"]: r for r in self.partition_rows(inc["canonical_key"], inc["zone"], inc["sensitivity"])}
+        for r in self.index.topic_candidates(
+            tokens(inc["text"]), "status='active' AND trust_zone=? AND sensitivity_tier=?", (inc["zone"], inc["sensitivity"])
+        ):
+            rows.setdefault(r["memory_id"], r)
+        inc_sha = sha256_hex(normalize(inc["text"]))
+        restatements: list[tuple[float, str, str]] = []
+        conflicts: list[tuple[int, str, str, str]] = []
+        inc_tokens = token_set(inc["text"])
+        for mid, row in rows.items():
+            same_key = row["canonical_key"] == inc["canonical_key"]
+            # Cheap pre-filter before the detector: records about the same thing share a good part of their words.
+            if not same_key and jaccard(token_set(row["content"]), inc_tokens) < 0.25:
+                continue
+            old = Statement(row["content"], row["category"], row["canonical_key"], row["source_ref"])
+            if not _is_related(old, new):
+                continue
+            verdict = _classify_pair(old, new)
+            if verdict.relation == "unrelated":
+                continue
+            if verdict.relation == "restatement":
+                if row["canonical_key"] != inc["canonical_key"]:
+                    continue  # consolidation stays inside one partition (key + zone + tier)
+                score = jaccard(token_set(row["content"]), token_set(inc["text"])) + (1 if row["canonical_key"] == inc["canonical_key"] else 0)
+                restatements.append((-score, mid, verdict.reason))
+            elif not same_key and verdict.relation != "direct_negation":
+                # Across different keys a differing name is usually the subject ("Atlas staging…" / "Orbit
+                # staging…"), not a competing value; only a plain reversal of the same words is a contradiction.
+                continue
+            elif not self.is_compatible_pair(sha256_hex(normalize(row["content"])), inc_sha):
+                conflicts.append((0 if same_key else 1, mid, verdict.relation, verdict.reason))
+        if restatements:
+            _, mid, reason = sorted(restatements)[0]
+            return ("restatement", mid, reason)
+        if conflicts:
+            _, mid, relation, reason = sorted(conflicts)[0]
+            return (relation, mid, reason)
+        return None
+
+    def _consolidate_into(self, memory_id: str, inc: dict[str, Any], now: datetime, actor: str, redacted,
+                          noted: dict[str, Any] | None = None) -> Receipt:
+        entry = self.load(memory_id)
+        before = {"reinforcement": entry.reinforcement, "confidence": entry.confidence}
+        entry.reinforcement += 1
+        entry.confidence = round(min(0.99, max(entry.confidence, inc["confidence"]) + 0.04), 4)
+        entry.strength = 1.0
+        entry.updated_at = now
+        entry.last_accessed_at = now
+        if normalize(inc["text"]) != normalize(entry.content):
+            entry.notes.append(f"Consolidated note ({iso(now)}): {' '.join(inc['text'].split())}")
+        else:
+            entry.notes.append(f"Consolidated note ({iso(now)}): restated by {actor}")
+        for phrase in inc.get("recall") or []:
+            if phrase not in entry.recall:
+                entry.recall.append(phrase)
+        page = self.save(entry)
+        receipt = make_receipt(
+            "capture", "consolidated", now, actor,
+            {
+                "memory_id": entry.memory_id, "class": entry.memory_class.value, "canonical_key": entry.canonical_key,
+                "page": page, "content_sha256": sha256_hex(normalize(inc["text"])), "before": before,
+                "reinforcement": entry.reinforcement, "confidence": entry.confidence,
+                **({"redacted": redacted} if redacted else {}), **(noted or {}),
+            },
+        )
+        self.record(receipt, entry.evidence_grade.value)
+        self.refresh_views(now)
+        return receipt
+
+
+@functools.lru_cache(maxsize=16384)
+def _is_related(old, new) -> bool:
+    from .contradiction import is_related
+
+    return is_related(old, new)
+
+
+@functools.lru_cache(maxsize=16384)
+def _classify_pair(old, new):
+    """contradiction.classify_pair, cached: it is a pure function of the two (frozen) statements."""
+    from .contradiction import classify_pair
+
+    return classify_pair(old, new)

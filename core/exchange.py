@@ -1,0 +1,121 @@
+"""Exchange: export a trust zone as an envelope, import one. A mixin over BaseEngine (composed into api.Engine)."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from datetime import datetime
+
+from . import scoring
+from .engine import _enum, validate_actor
+from .errors import BadInput
+from .models import Receipt, SensitivityTier, TrustZone, iso, utc
+from .pages import MAX_ENVELOPE_BYTES
+from .receipts import canonical_json, make_receipt
+from .text import sha256_hex
+
+
+class ExchangeOps:
+    """Mixin over BaseEngine."""
+
+
+    def export(self, *, zone: str | TrustZone, now: datetime, actor: str = "agent:cli", include_content: bool = False) -> Receipt:
+        """Write an export envelope to sync/outbound/. Receipt details: envelope path, count, payload_sha256."""
+        now = utc(now)
+        actor = validate_actor(actor)
+        zone_e, bad = _enum(TrustZone, zone, "invalid_trust_zone")
+        if bad:
+            return make_receipt("export", "reject", now, actor, {"reason": bad, "value": str(zone)})
+        if include_content and zone_e in (TrustZone.outside_contact, TrustZone.paid_public):
+            return make_receipt("export", "reject", now, actor, {"reason": "content_not_allowed_for_zone", "zone": zone_e.value})
+        with self.writing():
+            items = []
+            for row in self.index.query("SELECT * FROM records WHERE status='active' ORDER BY memory_id"):
+                sens = SensitivityTier(row["sensitivity_tier"])
+                if sens is SensitivityTier.do_not_export and zone_e is not TrustZone.private_self:
+                    continue
+                if not scoring.zone_allows(zone_e, TrustZone(row["trust_zone"]), sens):
+                    continue
+                entry = self.index.entry(row)
+                item = {
+                    "memory_id": entry.memory_id, "page": row["path"], "title": entry.title,
+                    "canonical_key": entry.canonical_key, "category": entry.category.value,
+                    "memory_class": entry.memory_class.value, "trust_zone": entry.trust_zone.value,
+                    "sensitivity_tier": sens.value, "content_sha256": entry.normalized_content_sha256,
+                    "source_type": entry.source_type.value, "source_ref": entry.source_ref,
+                    "created_at": iso(entry.created_at), "confidence": entry.confidence,
+                }
+                if include_content and sens is not SensitivityTier.do_not_export:
+                    item["content"] = entry.content
+                items.append(item)
+            last = self.last_receipt_sha()
+            payload = {"zone": zone_e.value, "include_content": include_content, "items": items,
+                       "selected_ids": [i["memory_id"] for i in items], "source_receipt_sha256": last}
+            envelope = {"schema": "memkeeper.memory_update.v1", "created_at": iso(now), "actor": actor, **payload,
+                        "payload_sha256": sha256_hex(canonical_json(payload))}
+            name = f"sync/outbound/{now.strftime('%Y%m%dT%H%M%SZ')}-{zone_e.value}-{envelope['payload_sha256'][:8]}.json"
+            self.write_file(self.path(name), json.dumps(envelope, indent=2, ensure_ascii=False) + "\n")
+            receipt = make_receipt("export", "ok", now, actor, {"envelope": name, "zone": zone_e.value, "count": len(items),
+                                                                 "payload_sha256": envelope["payload_sha256"], "include_content": include_content})
+            return self.record(receipt)
+
+    def import_envelope(self, envelope_path: str, *, now: datetime, actor: str = "agent:cli") -> Receipt:
+        """Import an envelope: records arrive agent_inferred and unverified, with provenance, never the source's trust."""
+        now = utc(now)
+        actor = validate_actor(actor)
+        try:
+            data = json.loads(_read_envelope(envelope_path))
+        except BadInput:
+            raise
+        except OSError as exc:
+            raise BadInput(f"cannot read envelope {envelope_path}: {exc.strerror or exc}") from None
+        except (ValueError, RecursionError) as exc:
+            raise BadInput(f"cannot read envelope {envelope_path}: {' '.join(str(exc).split())[:200]}") from None
+        if not isinstance(data, dict) or data.get("schema") != "memkeeper.memory_update.v1":
+            raise BadInput(f"{envelope_path}: not a memkeeper.memory_update.v1 envelope")
+        payload = {k: data.get(k) for k in ("zone", "include_content", "items", "selected_ids", "source_receipt_sha256")}
+        if sha256_hex(canonical_json(payload)) != data.get("payload_sha256"):
+            raise BadInput(f"{envelope_path}: payload_sha256 does not match the payload")
+        created, skipped = [], []
+        for item in data.get("items") or []:
+            content = item.get("content")
+            if not content:
+                skipped.append({"memory_id": item.get("memory_id"), "reason": "metadata_only"})
+                continue
+            r = self.capture(
+                content, now=now, actor=actor, key=item.get("canonical_key"), title=item.get("title"),
+                category=item.get("category", "fact"), zone=item.get("trust_zone", "private_self"),
+                sensitivity=item.get("sensitivity_tier", "normal"), memory_class=item.get("memory_class"),
+                source_type="agent_inferred",
+                source_ref=f"import:{data['payload_sha256'][:12]}:{item.get('memory_id')}" + (f" ({item['source_ref']})" if item.get("source_ref") else ""),
+                confidence=min(0.7, float(item.get("confidence") or 0.7)),
+            )
+            created.append({"memory_id": r.details.get("memory_id"), "status": r.status, "origin": item.get("memory_id")})
+        with self.writing():
+            receipt = make_receipt("import", "ok", now, actor, {"envelope": os.fspath(envelope_path), "payload_sha256": data["payload_sha256"],
+                                                                "results": created, "skipped": skipped})
+            return self.record(receipt)
+
+
+def _read_envelope(envelope_path: str) -> bytes:
+    """An import envelope: a regular file (not a device or FIFO: `import /dev/zero` is refused at once) of at most
+    MAX_ENVELOPE_BYTES, read no further than that. The path is the user's own, so it may lie outside the wiki."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(envelope_path, flags)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise BadInput(f"cannot read envelope {envelope_path}: not a regular file")
+        if st.st_size > MAX_ENVELOPE_BYTES:
+            raise BadInput(f"cannot read envelope {envelope_path}: {st.st_size} bytes, over the "
+                           f"{MAX_ENVELOPE_BYTES // (1024 * 1024)} MiB envelope limit")
+        os.set_blocking(fd, True)
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            data = fh.read(MAX_ENVELOPE_BYTES + 1)
+        if len(data) > MAX_ENVELOPE_BYTES:
+            raise BadInput(f"cannot read envelope {envelope_path}: over the "
+                           f"{MAX_ENVELOPE_BYTES // (1024 * 1024)} MiB envelope limit")
+        return data
+    finally:
+        os.close(fd)
