@@ -31,7 +31,6 @@ from .paths import PathEscape, confine, list_files, mkdirs, open_read, partition
 from .receipts import LOG_HEADER, canonical_json, log_row, make_receipt, pattern_event
 from .text import content_sha256, sha256_hex
 
-
 CORE_DIRS = ("entries", "conflicts", "stated", "quiz", "review", "receipts", "patterns", "snapshots", "sync/outbound",
              "sync/inbound", "raw", "index", "journal", ".memkeeper")
 LOCK_TIMEOUT_S = 30.0
