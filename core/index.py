@@ -327,15 +327,25 @@ class Index:
     def sync_paths(self, paths: list[str], progress=None, total: int | None = None) -> dict[str, int]:
         """Re-read the given entry pages (added, changed or gone) and update their rows."""
         counts = {"added": 0, "updated": 0, "removed": 0, "bad": 0}
-        for i in range(0, len(paths), SYNC_CHUNK):
-            if progress:
-                progress(i, total if total is not None else len(paths))
-            with self._write():
-                for p in paths[i : i + SYNC_CHUNK]:
-                    self._sync_one(p, counts)
+        # entries/ is opened once (every component checked, no symlink followed) and each page is read relative to
+        # it, instead of walking the root's components again for every page of a cold build.
+        try:
+            dfd: int | None = open_dir(self.root / "entries")
+        except (BadInput, OSError):
+            dfd = None  # gone, or a symlink (reported by scan): each page read below is refused on its own
+        try:
+            for i in range(0, len(paths), SYNC_CHUNK):
+                if progress:
+                    progress(i, total if total is not None else len(paths))
+                with self._write():
+                    for p in paths[i : i + SYNC_CHUNK]:
+                        self._sync_one(p, counts, dfd)
+        finally:
+            if dfd is not None:
+                os.close(dfd)
         return counts
 
-    def _sync_one(self, p: str, counts: dict[str, int]) -> None:
+    def _sync_one(self, p: str, counts: dict[str, int], entries_fd: int | None = None) -> None:
         row = self.db.execute("SELECT mtime_ns, size, sha256 FROM files WHERE path=?", (p,)).fetchone()
         full = self.root / p
         try:
@@ -364,11 +374,14 @@ class Index:
         try:
             # O_NOFOLLOW on every component: a page swapped for a symlink since the scan is refused, not followed;
             # over the page size limit or not a regular file is refused too.
-            dfd = open_dir(full.parent)
-            try:
-                raw = read_at(dfd, full.name, display=str(full), limit=MAX_PAGE_BYTES, what="a page")
-            finally:
-                os.close(dfd)
+            if entries_fd is not None and full.parent == self.root / "entries":
+                raw = read_at(entries_fd, full.name, display=str(full), limit=MAX_PAGE_BYTES, what="a page")
+            else:
+                dfd = open_dir(full.parent)
+                try:
+                    raw = read_at(dfd, full.name, display=str(full), limit=MAX_PAGE_BYTES, what="a page")
+                finally:
+                    os.close(dfd)
         except BadInput as exc:
             self._remove_path(p)
             self._record_bad(p, sig, "", _reason(exc, full))

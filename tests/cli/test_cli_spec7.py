@@ -7,19 +7,9 @@ import io
 import json
 import sys
 
-import pytest
-
 from memkeeper.tui.cli import hoist_globals, main
 
-from .test_cli import NOW, run
-
-
-@pytest.fixture
-def root(tmp_path, capsys):
-    r = tmp_path / "memory"
-    assert main(["--root", str(r), *NOW, "init"]) == 0
-    capsys.readouterr()
-    return r
+from .conftest import NOW, run
 
 
 def test_global_options_may_stand_after_the_sub_command(capsys, root):
