@@ -20,8 +20,9 @@ $(VENV)/.installed-test: $(BIN)/python pyproject.toml
 demo: $(VENV)/.installed
 	$(BIN)/memkeeper demo $(DEMO_DIR)
 
+# The suite runs on every core (pytest-xdist): the Textual snapshot and Pilot tests dominate its time.
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/run.py
