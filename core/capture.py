@@ -113,6 +113,8 @@ class CaptureOps:
                 exp = parse_iso(expires_at)
             except ValueError:
                 return refuse("reject", "invalid_expires_at", value=str(expires_at))
+            if exp <= now:  # an expiry already past would store a record retrieval never returns
+                return refuse("reject", "expires_in_past", value=str(expires_at))
         elif ttl_days is not None:
             exp = now + timedelta(days=float(ttl_days))
         if cls_e is None:

@@ -72,9 +72,11 @@ class RetrieveOps:
         rows = self.index.rows_for(
             ids, "status='active'", (),
             "memory_id, path, title, content, canonical_key, recall, category, trust_zone, sensitivity_tier, tier,"
-            " last_accessed_at, reinforcement, confidence",
+            " last_accessed_at, reinforcement, confidence, expires_at",
         )
         for row in rows:
+            if row["expires_at"] and parse_iso(row["expires_at"]) <= now:
+                continue  # past its expiry: never returned, even before decay archives it (SPEC §4)
             rterms = scoring.term_set(
                 f"{row['title']} {row['content']} {row['canonical_key'].replace('-', ' ')} {row['recall']}"
             )

@@ -16,7 +16,15 @@ from pathlib import Path
 from typing import Any
 
 from memkeeper.core import BadInput, Engine, MemkeeperError, Receipt
-from memkeeper.core.models import REFUSED_STATUSES, parse_iso
+from memkeeper.core.models import (
+    REFUSED_STATUSES,
+    Category,
+    MemoryClass,
+    SensitivityTier,
+    SourceType,
+    TrustZone,
+    parse_iso,
+)
 
 
 class UsageError(Exception):
@@ -57,6 +65,30 @@ def hoist_globals(argv: list[str]) -> list[str]:
     return front + rest
 
 
+def _values(enum_cls) -> str:
+    return ", ".join(m.value for m in enum_cls)
+
+
+QUIZ_RESULTS = "again, hard, good, easy, correct, wrong, skip (or 1-4, s)"
+# What a rejection names as the valid values, by the engine's reason (SPEC §7: every rejection lists them).
+VALID_VALUES = {
+    "invalid_trust_zone": _values(TrustZone),
+    "invalid_category": _values(Category),
+    "invalid_sensitivity_tier": _values(SensitivityTier),
+    "invalid_memory_class": _values(MemoryClass),
+    "invalid_source_type": _values(SourceType),
+    "invalid_confidence": "a number from 0 to 1",
+    "invalid_expires_at": "an ISO-8601 date or time after --now, e.g. 2027-01-31 or 2027-01-31T18:00:00Z",
+    "expires_in_past": "an ISO-8601 date or time after --now, e.g. 2027-01-31 or 2027-01-31T18:00:00Z",
+    "invalid_result": QUIZ_RESULTS,
+    "invalid_scheduler": "leitner, fsrs",
+    "invalid_choice": "existing, incoming, both",
+    "invalid_date": "an ISO-8601 date or time, e.g. 2027-01-31",
+    "invalid_threshold": "a number above 0 and at most 1",
+    "invalid_key": "letters or digits (a key is slugified: a-z, 0-9 and -)",
+}
+
+
 def _positive_int(text: str) -> int:
     try:
         value = int(text)
@@ -85,16 +117,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("capture", help="capture a memory")
     c.add_argument("text", help="the statement, or - to read it from stdin")
-    c.add_argument("--key")
+    c.add_argument("--key", help="canonical key, shared by statements about the same thing (default: derived)")
     c.add_argument("--title")
-    c.add_argument("--category", default="fact")
-    c.add_argument("--zone", default="private_self")
-    c.add_argument("--sensitivity", default="normal")
-    c.add_argument("--class", dest="memory_class")
-    c.add_argument("--expires")
-    c.add_argument("--source-type", default="agent_inferred")
-    c.add_argument("--source-ref")
-    c.add_argument("--confidence", type=float, default=0.7)
+    c.add_argument("--category", default="fact", help=f"one of: {_values(Category)} (default fact)")
+    c.add_argument("--zone", default="private_self", help=f"trust zone, one of: {_values(TrustZone)} (default private_self)")
+    c.add_argument("--sensitivity", default="normal", help=f"one of: {_values(SensitivityTier)} (default normal)")
+    c.add_argument("--class", dest="memory_class", help=f"one of: {_values(MemoryClass)} (default: from --expires and the text)")
+    c.add_argument("--expires", help="ISO-8601 date or time after --now; makes the record expiring")
+    c.add_argument("--source-type", default="agent_inferred", help=f"one of: {_values(SourceType)} (default agent_inferred)")
+    c.add_argument("--source-ref", help="where the statement came from (a URL, a file, a session id)")
+    c.add_argument("--confidence", type=float, default=0.7, help="a number from 0 to 1 (default 0.7)")
     c.add_argument("--recall", action="append", default=[])
     c.add_argument("--tag", action="append", default=[])
     c.add_argument("--quiz-question")
@@ -102,12 +134,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("retrieve", help="search memory as a trust zone")
     r.add_argument("query")
-    r.add_argument("--zone", default="private_self")
-    r.add_argument("--limit", type=_positive_int, default=10)
+    r.add_argument("--zone", default="private_self", help=f"trust zone, one of: {_values(TrustZone)} (default private_self)")
+    r.add_argument("--limit", type=_positive_int, default=10, help="how many results, 1 or more (default 10)")
     r.add_argument("--preview", action="store_true", help="do not record access (writes nothing)")
 
     cs = sub.add_parser("consolidate")
-    cs.add_argument("--threshold", type=float, default=0.82)
+    cs.add_argument("--threshold", type=float, default=0.82, help="similarity above 0 and at most 1 (default 0.82)")
     sub.add_parser("decay")
     sub.add_parser("compile")
     sub.add_parser("check").add_argument(
@@ -138,7 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
     qd.add_argument("--person")
     qr = q.add_parser("record")
     qr.add_argument("id")
-    qr.add_argument("result", help="again|hard|good|easy|correct|wrong|skip (or 1-4, s)")
+    qr.add_argument("result", help=f"one of: {QUIZ_RESULTS}")
     qr.add_argument("--person")
     qr.add_argument("--answer")
     qr.add_argument("--redact", action="store_true", help="store a secret in the answer redacted instead of refusing")
@@ -154,7 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_parser("restore").add_argument("id")
 
     e = sub.add_parser("export")
-    e.add_argument("--zone", required=True)
+    e.add_argument("--zone", required=True, help=f"trust zone, one of: {_values(TrustZone)}")
     e.add_argument("--include-content", action="store_true")
     sub.add_parser("import").add_argument("envelope")
     sub.add_parser("undo").add_argument("receipt")
@@ -231,6 +263,9 @@ def _finish(args, r: Receipt) -> int:
     if r.status in REFUSED_STATUSES:
         reason = r.details.get("reason", r.status)
         extra = r.details.get("errors") or r.details.get("stale_ids") or ""
+        if reason in VALID_VALUES:
+            given = r.details.get("value")
+            reason += (f" {given!r}" if given not in (None, "") else "") + f" (valid: {VALID_VALUES[reason]})"
         if reason == "secret_detected":  # say which kinds and where, never the value
             reason += (f" ({', '.join(r.details.get('secret_classes', []))} in {', '.join(r.details.get('secret_fields', []))};"
                        " --redact stores it as [REDACTED:<class>])")

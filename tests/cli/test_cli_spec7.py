@@ -67,3 +67,25 @@ def test_a_closed_stdout_ends_quietly(capsys, root, monkeypatch):
     code = main(["--root", str(root), *NOW, "--json", "retrieve", "staging database", "--preview"])
     err = capsys.readouterr().err
     assert code == 0 and err == ""
+
+
+def test_a_rejected_enum_names_the_value_and_lists_the_valid_ones(capsys, root):
+    code, _, err = run(capsys, root, "capture", "The staging cluster runs in Frankfurt.", "--zone", "friends")
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "invalid_trust_zone 'friends'" in err
+    assert "private_self, trusted_collaborator, outside_contact, paid_public" in err
+    code, _, err = run(capsys, root, "capture", "The staging cluster runs in Frankfurt.", "--category", "gossip")
+    assert code == 2 and "gossip" in err and "preference" in err and "draft" in err
+
+
+def test_sub_command_help_lists_the_allowed_values(capsys):
+    for argv, values in ((["capture", "--help"], ["private_self", "do_not_export", "agent_inferred", "expiring", "milestone"]),
+                         (["retrieve", "--help"], ["paid_public"]),
+                         (["quiz", "record", "--help"], ["again", "skip"])):
+        try:
+            main(argv)
+        except SystemExit:
+            pass
+        out = " ".join(capsys.readouterr().out.split())
+        for value in values:
+            assert value in out, (argv, value)

@@ -229,3 +229,9 @@ def test_tallies_follow_writes_and_outside_changes(eng):
     other.close()
     eng.capture("Marco is the release captain for the December train.", now=T0)
     assert nonzero(eng.tallies()) == fresh() and eng.tallies()["pending"] == 2
+
+
+def test_an_expiry_already_past_is_rejected_and_nothing_is_written(eng):
+    r = eng.capture("Support hours this quarter are nine to five on weekdays.", now=T0, expires_at="2026-11-01")
+    assert r.status == "reject" and r.details["reason"] == "expires_in_past"
+    assert eng.counts(T0, with_tiers=False)["records"] == 0

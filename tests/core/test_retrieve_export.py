@@ -153,3 +153,12 @@ def test_snapshot_never_overwrites(eng):
     assert manifest["patterns_line_count"] >= 1 and len(manifest["state_sha256"]) == 64
     assert not (eng.root / a.details["snapshot"] / "snapshots").exists()
     assert not (eng.root / a.details["snapshot"] / ".memkeeper").exists()
+
+
+def test_a_record_past_its_expiry_is_never_returned_even_before_decay(eng):
+    eng.capture("Support hours are nine to five on weekdays, Berlin time.", now=T0, expires_at="2026-11-25")
+    hit = eng.retrieve("support hours", zone="private_self", now=T0 + timedelta(days=2), record_access=False)
+    assert [r["title"] for r in hit.details["results"]]
+    later = eng.retrieve("support hours", zone="private_self", now=T0 + timedelta(days=6), record_access=False)
+    assert later.details["results"] == []
+    assert eng.load(hit.details["results"][0]["memory_id"]).status.value == "active"  # not archived, just not returned
