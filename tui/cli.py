@@ -195,7 +195,20 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--agent", default="mcp", help="the agent's name: the server acts as agent:NAME (default mcp)")
     m.add_argument("--zone", default="private_self",
                    help=f"the trust zone the agent works in, one of: {_values(TrustZone)} (default private_self)")
+    sv = sub.add_parser("serve", help="run the desk in a browser (textual-serve)")
+    sv.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000)")
+    sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     return p
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1-65535)")
+    return value
 
 
 def _now(args) -> datetime:
@@ -326,6 +339,10 @@ def run(argv: list[str]) -> int:
         from memkeeper.agents.mcp_server import serve_stdio
 
         return serve_stdio(root, agent=args.agent, zone=args.zone)
+    if cmd == "serve":
+        from memkeeper.tui.web import serve_desk
+
+        return serve_desk(root, host=args.host, port=args.port, actor=args.actor, now=args.now, keymap=args.keymap)
 
     eng = Engine.open(root)
     try:
