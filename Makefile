@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 DEMO_DIR ?= .demo-wiki
 
-.PHONY: demo test bench stress screenshots clean
+.PHONY: demo test bench stress screenshots browser-screenshot clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,10 @@ stress: $(VENV)/.installed-test
 
 screenshots: $(VENV)/.installed-test
 	$(BIN)/python scripts/screenshots.py
+
+# screenshots/browser.png: the desk served by `memkeeper serve`, in Debian's headless chromium (apt-get install chromium).
+browser-screenshot: $(VENV)/.installed
+	$(BIN)/python scripts/browser_screenshot.py
 
 clean:
 	rm -rf $(VENV) $(DEMO_DIR)
