@@ -91,13 +91,15 @@ class Param:
     default: Any
     description: str
     enum: tuple[str, ...] | None = None
-    extra: dict[str, Any] | None = None
+    extra: dict[str, Any] | None = None  # published in the schema only; the engine checks the value
+    checked: dict[str, Any] | None = None  # checked before the call (pydantic Field constraints)
 
     def annotation(self) -> Any:
         schema_extra = dict(self.extra or {})
         if self.enum:
             schema_extra["enum"] = list(self.enum)
-        return Annotated[self.type, Field(description=self.description, json_schema_extra=schema_extra or None)]
+        field = Field(description=self.description, json_schema_extra=schema_extra or None, **(self.checked or {}))
+        return Annotated[self.type, field]
 
 
 def _values(enum_cls) -> tuple[str, ...]:
@@ -119,8 +121,9 @@ CAPTURE_PARAMS = (
     Param("memory_class", str | None, None, "durable or expiring (default: expiring when an expiry is given or the "
           "text carries a temporal cue such as 'this week').", _values(MemoryClass)),
     Param("expires_at", str | None, None, "ISO-8601 date or time after now; makes the record expiring."),
+    # The engine takes any number of days; a record that expires before it is stored would never be retrieved.
     Param("ttl_days", float | None, None, "Days until the record expires (instead of expires_at).",
-          extra={"exclusiveMinimum": 0}),
+          checked={"gt": 0}),
     Param("source_type", str, "agent_inferred", "agent_inferred (you concluded it) or user_stated (the person "
           "said it). Only a person confirms a memory.", AGENT_SOURCE_TYPES),
     Param("source_ref", str | None, None, "Where the statement came from: a file, a URL, a session id."),
@@ -271,7 +274,10 @@ class Desk:
         memory_id = self.engine.memory_id_at(rel)
         if memory_id is None:
             return False
-        entry = self.engine.load(memory_id)
+        try:
+            entry = self.engine.load(memory_id)
+        except MemkeeperError:  # a page that cannot be read as a record is nobody's to see but the owner's
+            return False
         return zone_allows(self.identity.zone, entry.trust_zone, entry.sensitivity_tier)
 
     def _visible_entries(self, now: datetime) -> list[Entry]:

@@ -281,6 +281,8 @@ async def test_bad_arguments_get_the_command_lines_one_line_reasons(root, capsys
         assert actor.is_error and "unknown argument 'actor'" in text(actor)
         limit = await call(client, "retrieve", query="deploys", limit=0)
         assert limit.is_error and text(limit).startswith("memkeeper: retrieve: limit: ")
+        ttl = await call(client, "capture", text=statement, ttl_days=-1)
+        assert ttl.is_error and text(ttl) == "memkeeper: capture: ttl_days: Input should be greater than 0"
         empty = await call(client, "retrieve", query="  ")
         assert empty.is_error and text(empty) == "memkeeper: retrieve reject: empty_query"
         confirmed = await call(client, "capture", text=statement, source_type="user_confirmed")
