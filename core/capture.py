@@ -1,19 +1,20 @@
 """Capturing statements: normalisation, secret scanning, consolidation with a restatement, conflicts with a
-contradiction. A mixin over BaseEngine (composed into api.Engine)."""
+contradiction. Contradiction policy lives in `contradiction.py`, keys in `keys.py`, grading in `grading.py`."""
 
 from __future__ import annotations
 
 import functools
+import sqlite3
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from . import keys
-from .engine import _enum, validate_actor
+from .conflicts import ConflictQueue
 from .grading import initial_grade
+from .incoming import Incoming, entry_from_incoming
 from .keys import suppression_key
 from .models import (
     Category,
-    Entry,
     MemoryClass,
     Receipt,
     SensitivityTier,
@@ -25,17 +26,30 @@ from .models import (
     utc,
 )
 from .paths import slugify
-from .receipts import canonical_json, make_receipt
-from .secrets import find_in_fields, redact_fields, secret_details
+from .receipts import make_receipt
+from .secrets import FieldValue, find_in_fields, redact_fields, secret_details
+from .store import Store, file_sig
 from .text import has_temporal_cue, is_low_signal, jaccard, normalize, sha256_hex, token_set, tokens
+from .validate import parse_enum, validate_actor
+from .verification import VerificationQueue
+from .views import Views
+
+if TYPE_CHECKING:
+    from .contradiction import PairVerdict, Statement
 
 MAX_CAPTURE_BYTES = 64 * 1024
 DEFAULT_EXPIRY_DAYS = 14
 
 
 class CaptureOps:
-    """Mixin over BaseEngine."""
+    """Capture is given the conflict queue (to open a conflict, and to skip pairs a person said are both valid) and
+    the verification queue (a denied statement's suppression key)."""
 
+    def __init__(self, store: Store, views: Views, conflicts: ConflictQueue, verification: VerificationQueue) -> None:
+        self.store = store
+        self.views = views
+        self.conflicts = conflicts
+        self.verification = verification
 
     def capture(
         self,
@@ -76,37 +90,38 @@ class CaptureOps:
             return refuse("reject", "invalid_text", detail="text is not valid UTF-8")
         if size > MAX_CAPTURE_BYTES:
             return refuse("reject", "oversize_text", limit_bytes=MAX_CAPTURE_BYTES)
-        zone_e, bad = _enum(TrustZone, zone, "invalid_trust_zone")
-        if bad:
-            return refuse("reject", bad, value=str(zone))
-        sens_e, bad = _enum(SensitivityTier, sensitivity, "invalid_sensitivity_tier")
-        if bad:
-            return refuse("reject", bad, value=str(sensitivity))
+        zone_e = parse_enum(TrustZone, zone)
+        if zone_e is None:
+            return refuse("reject", "invalid_trust_zone", value=str(zone))
+        sens_e = parse_enum(SensitivityTier, sensitivity)
+        if sens_e is None:
+            return refuse("reject", "invalid_sensitivity_tier", value=str(sensitivity))
         cls_e = None
         if memory_class is not None:
-            cls_e, bad = _enum(MemoryClass, memory_class, "invalid_memory_class")
-            if bad:
-                return refuse("reject", bad, value=str(memory_class))
-        cat_e, bad = _enum(Category, category, "invalid_category")
-        if bad:
-            return refuse("reject", bad, value=str(category))
-        src_e, bad = _enum(SourceType, source_type, "invalid_source_type")
-        if bad:
-            return refuse("reject", bad, value=str(source_type))
+            cls_e = parse_enum(MemoryClass, memory_class)
+            if cls_e is None:
+                return refuse("reject", "invalid_memory_class", value=str(memory_class))
+        cat_e = parse_enum(Category, category)
+        if cat_e is None:
+            return refuse("reject", "invalid_category", value=str(category))
+        src_e = parse_enum(SourceType, source_type)
+        if src_e is None:
+            return refuse("reject", "invalid_source_type", value=str(source_type))
         if not 0.0 <= float(confidence) <= 1.0:
             return refuse("reject", "invalid_confidence", value=confidence)
         if is_low_signal(text):
             return refuse("drop", "low_signal_short_text")
         # Every free-text field is scanned as given (the key before it is slugified).
-        fields = {"text": text, "title": title, "key": key, "source_ref": source_ref, "recall": recall, "tags": tags,
-                  "quiz_question": quiz_question}
+        fields: dict[str, FieldValue] = {"text": text, "title": title, "key": key, "source_ref": source_ref,
+                                         "recall": recall, "tags": tags, "quiz_question": quiz_question}
         found = find_in_fields(fields)
         redacted: list[str] = []
         if found:
             if not redact:
                 return refuse("reject", "secret_detected", **secret_details(found))
-            fields, redacted = redact_fields(fields)
-            text, title, key, source_ref, recall, tags, quiz_question = fields.values()
+            clean, redacted = redact_fields(fields)
+            # Redaction keeps each field's shape (a string stays a string, a list a list, None None).
+            text, title, key, source_ref, recall, tags, quiz_question = cast("dict[str, Any]", clean).values()
         exp: datetime | None = None
         if expires_at is not None:
             try:
@@ -144,25 +159,25 @@ class CaptureOps:
         # (log.md unchanged: every commit appends to it), that answer stands; otherwise the comparison runs again,
         # and only what changed in between is classified anew (the pair verdicts are cached). Either way the lock
         # is held for milliseconds, not for the detection.
-        seen = self._sig(self.root / "log.md")
+        seen = file_sig(self.store.root / "log.md")
         early = self.find_match(incoming)
 
-        with self.writing():
+        with self.store.writing():
             sup_key = suppression_key(source_ref, content)
-            if self.is_suppressed(sup_key):
+            if self.verification.is_suppressed(sup_key):
                 receipt = make_receipt(
                     "capture", "suppressed", now, actor,
                     {"reason": "denied_suppression_key", "suppression_key": sup_key, "canonical_key": canonical_key,
                      **noted},
                 )
-                return self.record(receipt)
-            match = early if self._sig(self.root / "log.md") == seen and seen is not None else self.find_match(incoming)
+                return self.store.record(receipt)
+            match = early if file_sig(self.store.root / "log.md") == seen and seen is not None else self.find_match(incoming)
             if match is not None and match[0] == "restatement":
                 return self._consolidate_into(match[1], incoming, now, actor, redacted, noted)
             if match is not None:
-                return self.open_conflict(match[1], incoming, match[0], match[2], now, actor, details=noted)
-            entry = self._entry_from_incoming(incoming, now)
-            page = self.save(entry, self._new_page(title, zone_e.value, sens_e.value, fallback=canonical_key))
+                return self.conflicts.open_conflict(match[1], incoming, match[0], match[2], now, actor, details=noted)
+            entry = entry_from_incoming(self.store, incoming, now)
+            page = self.store.save(entry, self.store.new_page(title, zone_e.value, sens_e.value, fallback=canonical_key))
             receipt = make_receipt(
                 "capture", "captured", now, actor,
                 {
@@ -171,51 +186,30 @@ class CaptureOps:
                     "sensitivity": sens_e.value, **({"redacted": redacted} if redacted else {}), **noted,
                 },
             )
-            self.record(receipt, entry.evidence_grade.value)
-            self.refresh_views(now)
+            self.store.record(receipt, entry.evidence_grade.value)
+            self.views.refresh(now)
             return receipt
 
-    def _entry_from_incoming(self, inc: dict[str, Any], now: datetime, memory_id: str | None = None) -> Entry:
-        return Entry(
-            memory_id=memory_id or self._new_id(canonical_json(inc) + "|" + iso(now)),
-            canonical_key=inc["canonical_key"],
-            title=inc["title"],
-            category=inc["category"],
-            memory_class=inc["memory_class"],
-            trust_zone=inc["zone"],
-            sensitivity_tier=inc["sensitivity"],
-            confidence=inc["confidence"],
-            evidence_grade=inc["evidence_grade"],
-            source_type=inc["source_type"],
-            source_ref=inc["source_ref"],
-            created_at=now,
-            updated_at=now,
-            last_accessed_at=now,
-            expires_at=parse_iso(inc["expires_at"]) if inc.get("expires_at") else None,
-            recall=inc.get("recall") or [],
-            tags=inc.get("tags") or [],
-            quiz_question=inc.get("quiz_question"),
-            actor=inc.get("actor"),
-            content=inc["text"],
-        )
-
-    def partition_rows(self, key: str, zone: str, sensitivity: str, statuses=("active",)):
+    def partition_rows(self, key: str, zone: str, sensitivity: str,
+                       statuses: tuple[str, ...] = ("active",)) -> list[sqlite3.Row]:
         marks = ",".join("?" * len(statuses))
-        return self.index.query(
+        return self.store.index.query(
             f"SELECT * FROM records WHERE canonical_key=? AND trust_zone=? AND sensitivity_tier=? AND status IN ({marks})",
             (key, zone, sensitivity, *statuses),
         )
 
-    def find_match(self, inc: dict[str, Any]) -> tuple[str, str, str] | None:
+    def find_match(self, inc: Incoming) -> tuple[str, str, str] | None:
         """Compare an incoming statement with active same-partition records that share its key or topic.
 
         Returns (relation, memory_id, reason) for the best restatement, else the first conflict, else None.
         """
+        # Imported on first use, not to dodge a cycle: compiling the detector's patterns costs tens of milliseconds
+        # that commands which never capture should not pay at start-up.
         from .contradiction import Statement
 
         new = Statement(inc["text"], inc["category"], inc["canonical_key"], inc["source_ref"])
         rows = {r["memory_id"]: r for r in self.partition_rows(inc["canonical_key"], inc["zone"], inc["sensitivity"])}
-        for r in self.index.topic_candidates(
+        for r in self.store.index.topic_candidates(
             tokens(inc["text"]), "status='active' AND trust_zone=? AND sensitivity_tier=?", (inc["zone"], inc["sensitivity"])
         ):
             rows.setdefault(r["memory_id"], r)
@@ -243,7 +237,7 @@ class CaptureOps:
                 # Across different keys a differing name is usually the subject ("Atlas staging…" / "Orbit
                 # staging…"), not a competing value; only a plain reversal of the same words is a contradiction.
                 continue
-            elif not self.is_compatible_pair(sha256_hex(normalize(row["content"])), inc_sha):
+            elif not self.conflicts.is_compatible_pair(sha256_hex(normalize(row["content"])), inc_sha):
                 conflicts.append((0 if same_key else 1, mid, verdict.relation, verdict.reason))
         if restatements:
             _, mid, reason = sorted(restatements)[0]
@@ -253,9 +247,9 @@ class CaptureOps:
             return (relation, mid, reason)
         return None
 
-    def _consolidate_into(self, memory_id: str, inc: dict[str, Any], now: datetime, actor: str, redacted,
+    def _consolidate_into(self, memory_id: str, inc: Incoming, now: datetime, actor: str, redacted: list[str],
                           noted: dict[str, Any] | None = None) -> Receipt:
-        entry = self.load(memory_id)
+        entry = self.store.load(memory_id)
         before = {"reinforcement": entry.reinforcement, "confidence": entry.confidence}
         entry.reinforcement += 1
         entry.confidence = round(min(0.99, max(entry.confidence, inc["confidence"]) + 0.04), 4)
@@ -269,7 +263,7 @@ class CaptureOps:
         for phrase in inc.get("recall") or []:
             if phrase not in entry.recall:
                 entry.recall.append(phrase)
-        page = self.save(entry)
+        page = self.store.save(entry)
         receipt = make_receipt(
             "capture", "consolidated", now, actor,
             {
@@ -279,21 +273,21 @@ class CaptureOps:
                 **({"redacted": redacted} if redacted else {}), **(noted or {}),
             },
         )
-        self.record(receipt, entry.evidence_grade.value)
-        self.refresh_views(now)
+        self.store.record(receipt, entry.evidence_grade.value)
+        self.views.refresh(now)
         return receipt
 
 
 @functools.lru_cache(maxsize=16384)
-def _is_related(old, new) -> bool:
-    from .contradiction import is_related
+def _is_related(old: Statement, new: Statement) -> bool:
+    from .contradiction import is_related  # on first use (see find_match)
 
     return is_related(old, new)
 
 
 @functools.lru_cache(maxsize=16384)
-def _classify_pair(old, new):
+def _classify_pair(old: Statement, new: Statement) -> PairVerdict:
     """contradiction.classify_pair, cached: it is a pure function of the two (frozen) statements."""
-    from .contradiction import classify_pair
+    from .contradiction import classify_pair  # on first use (see find_match)
 
     return classify_pair(old, new)
