@@ -20,8 +20,10 @@ $(VENV)/.installed-test: $(BIN)/python pyproject.toml
 demo: $(VENV)/.installed
 	$(BIN)/memkeeper demo $(DEMO_DIR)
 
-# The suite runs on every core (pytest-xdist): the Textual snapshot and Pilot tests dominate its time.
+# Types first (the config is [tool.mypy] in pyproject.toml): a type error fails before the slower tests run. The
+# suite then runs on every core (pytest-xdist): the Textual snapshot and Pilot tests dominate its time.
 test: $(VENV)/.installed-test
+	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest -n auto
 
 bench: $(VENV)/.installed-test
