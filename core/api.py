@@ -3,7 +3,7 @@ curation queues and the operations, wires them together, and delegates each publ
 it. Nothing here decides anything, except the header counts that combine every queue.
 
     Store ──► Views ──► queues (conflicts, verification, quiz, tiers) ──► operations (capture, retrieve,
-    maintenance, exchange, integrity, undo) ──► Engine ──► CLI (tui/cli.py) and desk (tui/app.py)
+    maintenance, exchange, integrity, undo) ──► Engine ──► CLI (tui/cli.py), MCP server (agents/), desk (tui/app.py)
 """
 
 from __future__ import annotations
@@ -101,6 +101,9 @@ class Engine:
     def path(self, rel: str) -> Path:
         return self.store.path(rel)
 
+    def rel(self, path: Path) -> str:
+        return self.store.rel(path)
+
     def writing(self) -> AbstractContextManager[None]:
         return self.store.writing()
 
@@ -190,7 +193,8 @@ class Engine:
 
     # ---------------------------------------------------------------------------------------------- maintenance
 
-    def consolidate(self, *, now: datetime, actor: str = "agent:cli", threshold: float = CONSOLIDATE_THRESHOLD) -> Receipt:
+    def consolidate(self, *, now: datetime, actor: str = "agent:cli",
+                    threshold: float = CONSOLIDATE_THRESHOLD) -> Receipt:
         return self.maintenance_ops.consolidate(now=now, actor=actor, threshold=threshold)
 
     def decay(self, *, now: datetime, actor: str = "agent:cli", progress: Progress | None = None) -> Receipt:
