@@ -299,7 +299,8 @@ def _plugins() -> list[tuple[object, str | Callable[[str], str], str | None, boo
     from detect_secrets.plugins.base import RegexBasedDetector
 
     # detect-secrets types these as type[Plugin], a TypeVar its signature never binds: use them untyped.
-    by_name: dict[str, Any] = {c.__name__: c for c in get_mapping_from_secret_type_to_class().values()}
+    classes: list[Any] = list(get_mapping_from_secret_type_to_class().values())
+    by_name: dict[str, Any] = {c.__name__: c for c in classes}
     out: list[tuple[object, str | Callable[[str], str], str | None, bool]] = []
     for name, (secret_class, mode) in LIBRARY_PLUGINS.items():
         cls = by_name[name]  # a renamed plugin must fail loudly, not scan less
