@@ -20,7 +20,8 @@ from filelock import FileLock
 
 from .errors import BadInput
 from .models import Entry, iso
-from .pages import MAX_PAGE_BYTES, PageError, parse_entry
+from .pagefmt import PageError, parse_entry
+from .pages import MAX_PAGE_BYTES
 from .paths import mkdirs, open_dir, read_at, refuse_symlink
 from .text import raw_tokens, sha256_hex
 

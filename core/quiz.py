@@ -32,15 +32,14 @@ import hashlib
 import json
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Literal, NamedTuple, TypeGuard
 
-import yaml
 from fsrs import Card, Rating, Scheduler
 from pydantic import BaseModel, ConfigDict, Field
 
-from .pages import yaml_alias_line
+from .pagefmt import Style, dumps, read_block
 
 # --- constants ------------------------------------------------------------------------------------------------------
 
@@ -329,11 +328,12 @@ def parse_ledger(text: str, *, person: str | None = None) -> Ledger:
     problems: list[str] = []
     if not isinstance(text, str):
         return Ledger(person=person_id(person or ""), problems=["line 1: ledger is not text"])
-    lines = text.replace("\r\n", "\n").split("\n")
     if not text.strip():
         return Ledger(person=person_id(person or ""), problems=["line 1: empty ledger file"])
+    text = text.replace("\r\n", "\n")
+    lines = text.split("\n")
 
-    raw_fm, body_start = _split_frontmatter(lines, problems)
+    raw_fm, body_start = _read_frontmatter(text, problems)
     fm = dict(raw_fm)
     kind = fm.pop("kind", None)
     if kind is not None and kind != LEDGER_KIND:
@@ -392,11 +392,8 @@ def render_ledger(ledger: Ledger) -> str:
     rows = "\n".join(render_row(it) for it in items) if items else "(none)"
     # parse_ledger reads CRLF files as LF; writing the note the same way keeps the round trip byte-stable.
     note = ledger.note.replace("\r\n", "\n").strip()
-    parts = ["---\n", _dump_yaml(head), "---\n\n"]
-    if note:
-        parts.append(note + "\n\n")
-    parts.append(f"## Items ({len(items)})\n\n{rows}\n")
-    return "".join(parts)
+    body = "\n" + (note + "\n\n" if note else "") + f"## Items ({len(items)})\n\n{rows}\n"
+    return dumps(head, body, style=Style.LEDGER)
 
 
 def render_row(item: QuizItem) -> str:
@@ -409,31 +406,26 @@ def render_row(item: QuizItem) -> str:
     )
 
 
-def _split_frontmatter(lines: list[str], problems: list[str]) -> tuple[dict[str, Any], int]:
-    if not lines or lines[0].rstrip() != "---":
+def _read_frontmatter(text: str, problems: list[str]) -> tuple[dict[str, Any], int]:
+    """(frontmatter, index of the body's first line) of a ledger read as LF text."""
+    block = read_block(text)
+    if not block.opened:
         problems.append("line 1: no frontmatter")
         return {}, 0
-    close = next((i for i in range(1, len(lines)) if lines[i].rstrip() == "---"), None)
-    if close is None:
+    if block.close is None:
         problems.append("line 1: frontmatter is never closed")
         return {}, 1
-    raw = "\n".join(lines[1:close])
-    alias = yaml_alias_line(raw)
-    if alias is not None:
-        # A few bytes of aliases can expand to gigabytes: refused, like in every other memkeeper file.
-        problems.append(f"line {alias + 1}: frontmatter uses YAML anchors/aliases, which are not allowed")
-        return {}, close + 1
-    try:
-        loaded = yaml.safe_load(raw)
-    except Exception as exc:  # noqa: BLE001 — any YAML failure is a reported problem, never a crash
-        problems.append(f"line 1: frontmatter does not parse: {type(exc).__name__}")
-        return {}, close + 1
-    if loaded is None:
-        return {}, close + 1
-    if not isinstance(loaded, dict):
-        problems.append("line 1: frontmatter is not a mapping")
-        return {}, close + 1
-    return {str(k): v for k, v in loaded.items()}, close + 1
+    error = block.error
+    if error is not None:
+        if error.kind == "alias":
+            # A few bytes of aliases can expand to gigabytes: refused, like in every other memkeeper file.
+            problems.append(f"line {error.line}: frontmatter uses YAML anchors/aliases, which are not allowed")
+        elif error.kind == "mapping":
+            problems.append("line 1: frontmatter is not a mapping")
+        else:
+            problems.append(f"line {error.line or 1}: frontmatter does not parse: {error.reason}")
+        return {}, block.close + 1
+    return {str(k): v for k, v in block.data.items()}, block.close + 1
 
 
 def _read_person(value: object, fallback: str | None, problems: list[str]) -> str:
@@ -557,21 +549,6 @@ def _read_fsrs(value: object) -> tuple[dict[str, Any] | None, str]:
     if card.due.tzinfo is None or (card.last_review is not None and card.last_review.tzinfo is None):
         return None, unreadable
     return value, ""
-
-
-def _dump_yaml(data: Mapping[str, Any]) -> str:
-    # Flow style for scalar lists (`tags: [quiz, meta]`, as llmwiki writes) and no line folding, so a dump of a
-    # loaded dump is the same bytes. Raw Unicode reads best, but PyYAML writes some characters raw that it cannot
-    # read back (NEL, U+0085); when the readable form does not survive a reload, fall back to escaped ASCII.
-    plain = dict(data)
-    options: dict[str, Any] = {"sort_keys": False, "default_flow_style": None, "width": 2**31 - 1}
-    text = yaml.safe_dump(plain, allow_unicode=True, **options)
-    try:
-        if yaml.safe_load(text) == plain:
-            return text
-    except yaml.YAMLError:
-        pass
-    return yaml.safe_dump(plain, allow_unicode=False, **options)
 
 
 # --- scheduling -----------------------------------------------------------------------------------------------------
@@ -746,7 +723,7 @@ def notebook_header(day: date, person: str) -> str:
     """The top of a new ``quiz/<date>.<person>.md`` notebook."""
     pid = person_id(person)
     head = {"kind": NOTEBOOK_KIND, "person": pid, "date": day, "tags": ["quiz", "memory"]}
-    return f"---\n{_dump_yaml(head)}---\n\n# Quiz notebook — {day.isoformat()} ({pid})\n\n"
+    return dumps(head, f"\n# Quiz notebook — {day.isoformat()} ({pid})\n\n", style=Style.LEDGER)
 
 
 def render_notebook_entry(

@@ -12,15 +12,12 @@ hashes, and writes nothing unless both come back empty.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any, Literal
 
-import yaml
-
-from .pages import yaml_alias_line
+from .pagefmt import Style, dumps, read_block
 from .text import sha256_hex
 
 # "Old" is strictly more than this many days since last access; exactly 180.0 days is not old.
@@ -270,16 +267,6 @@ def _date_text(date: str | dt.date) -> str:
     return date.isoformat() if isinstance(date, dt.date) else date
 
 
-def _yaml_scalar(value: str) -> str:
-    """`value` as it should appear after `key: `: plain when YAML reads it back unchanged, else JSON-quoted."""
-    try:
-        if yaml.load(f"k: {value}", Loader=yaml.BaseLoader) == {"k": value}:
-            return value
-    except yaml.YAMLError:
-        pass
-    return json.dumps(value)  # a JSON string is a valid YAML double-quoted scalar
-
-
 def candidate_line(c: Candidate | ReviewCandidate) -> str:
     if isinstance(c, Candidate):
         cid, page_hash, risk = c.candidate_id, c.page_sha256, REVIEW_RISK
@@ -303,17 +290,17 @@ def render_review(plan: TierPlan, owner: str, date: str | dt.date) -> str:
         if path_problem(c.path):
             raise ValueError(f"cannot review {c.path!r}: {path_problem(c.path)}")
     day = _date_text(date)
+    head = {
+        "title": "Tier cleanup review",
+        "description": "Human approval for ambiguous reversible tier changes.",
+        "kind": REVIEW_KIND,
+        "owner": owner,
+        "source": REVIEW_SOURCE,
+        "status": "draft",
+        "created": day,
+        "tags": ["cleanup", "review", "maintenance"],
+    }
     lines = [
-        "---",
-        "title: Tier cleanup review",
-        "description: Human approval for ambiguous reversible tier changes.",
-        f"kind: {REVIEW_KIND}",
-        f"owner: {_yaml_scalar(owner)}",
-        f"source: {REVIEW_SOURCE}",
-        "status: draft",
-        f"created: {_yaml_scalar(day)}",
-        "tags: [cleanup, review, maintenance]",
-        "---",
         "",
         f"# Tier cleanup review {day}",
         "",
@@ -328,34 +315,27 @@ def render_review(plan: TierPlan, owner: str, date: str | dt.date) -> str:
         f"{DECISION_PREFIX} {NO_ANSWER}",
         "",
     ]
-    return "\n".join(lines)
+    return dumps(head, "\n".join(lines), style=Style.REVIEW)
 
 
 def _split_frontmatter(text: str) -> tuple[dict[str, Any], list[str], int]:
     """(frontmatter, problems, offset where the body starts). A bad frontmatter is a problem, not an exception."""
-    lines = text.splitlines(keepends=True)
-    if not lines or lines[0].rstrip("\r\n") != "---":
+    block = read_block(text, strings=True)
+    error = block.error
+    if not block.opened:
         return {}, ["review has no frontmatter"], 0
-    offset = len(lines[0])
-    for line in lines[1:]:
-        if line.rstrip("\r\n") == "---":
-            raw = text[len(lines[0]) : offset]
-            body_offset = offset + len(line)
-            alias = yaml_alias_line(raw)
-            if alias is not None:
-                return {}, [f"review frontmatter uses YAML anchors/aliases, which are not allowed (line {alias + 1})"], body_offset
-            try:
-                # BaseLoader keeps every value a string: `created: 2026-11-20` stays text, not a date object.
-                data = yaml.load(raw, Loader=yaml.BaseLoader)
-            except yaml.YAMLError as exc:
-                return {}, [f"review frontmatter is not valid YAML: {' '.join(str(exc).split())}"], body_offset
-            if data is None:
-                return {}, [], body_offset
-            if not isinstance(data, dict):
-                return {}, ["review frontmatter is not a mapping"], body_offset
-            return data, [], body_offset
-        offset += len(line)
-    return {}, ["review frontmatter is not closed"], 0
+    if block.close is None:
+        return {}, ["review frontmatter is not closed"], 0
+    if error is None:
+        return block.data, [], block.body_offset
+    if error.kind == "alias":
+        problem = f"review frontmatter uses YAML anchors/aliases, which are not allowed (line {error.line})"
+    elif error.kind == "mapping":
+        problem = "review frontmatter is not a mapping"
+    else:
+        where = f" (line {error.line})" if error.line else ""
+        problem = f"review frontmatter is not valid YAML{where}: {' '.join(error.reason.split())}"
+    return {}, [problem], block.body_offset
 
 
 def _parse_ids(answer: str) -> list[str] | None:
