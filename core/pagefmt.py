@@ -1,4 +1,5 @@
-"""The page format (SPEC §3): every Markdown file with YAML frontmatter that memkeeper reads or writes goes through here.
+"""The page format (SPEC §3): every Markdown file with YAML frontmatter that memkeeper reads or writes goes through
+here.
 
 One YAML handler (`HANDLER`, python-frontmatter's handler API) loads and dumps every frontmatter block: entries and
 conflict records whole, quiz ledgers and tier review files for their frontmatter (their bodies are their own
@@ -63,7 +64,9 @@ class PageError(ValueError):
     review files) do so.
     """
 
-    def __init__(self, message: str, *, kind: str = "field", line: int | None = None, reason: str | None = None) -> None:
+    def __init__(
+        self, message: str, *, kind: str = "field", line: int | None = None, reason: str | None = None
+    ) -> None:
         super().__init__(message)
         self.kind = kind
         self.line = line
@@ -152,7 +155,9 @@ class FrontmatterHandler(YAMLHandler):
                 raise PageError("frontmatter block is not closed with '---'", kind="unclosed", line=1)
         return text[4:end], text[end + 5 :]
 
-    def load(self, fm: str, *, first_line: int = 2, strings: bool = False, **_: object) -> Any:  # type: ignore[override]
+    def load(  # type: ignore[override]
+        self, fm: str, *, first_line: int = 2, strings: bool = False, **_: object
+    ) -> Any:
         """Parse a frontmatter block with the safe loader (`strings`: every scalar a string, as BaseLoader reads).
         `first_line` is the file line of the block's first line, for messages. Raises PageError with the line."""
         alias = _alias_line(fm)
@@ -178,7 +183,9 @@ class FrontmatterHandler(YAMLHandler):
             raise PageError("malformed YAML frontmatter: nested too deeply", kind="yaml",
                             reason="nested too deeply") from None
 
-    def export(self, metadata: dict[str, Any], *, style: Style = Style.PAGE, **_: object) -> str:  # type: ignore[override]
+    def export(  # type: ignore[override]
+        self, metadata: dict[str, Any], *, style: Style = Style.PAGE, **_: object
+    ) -> str:
         """The YAML text of a frontmatter mapping, ending in a newline, keys in the given order."""
         if style is Style.PAGE:
             return yaml.dump(metadata, Dumper=_PageDumper, sort_keys=False, allow_unicode=True, width=_WIDTH,
