@@ -1,15 +1,16 @@
-"""The page format (SPEC §3): every Markdown file with YAML frontmatter that memkeeper reads or writes goes through
-here.
+"""The page format (SPEC §3), for every Markdown file with YAML frontmatter that memkeeper reads or writes.
 
 One YAML handler (`HANDLER`, python-frontmatter's handler API) loads and dumps every frontmatter block: entries and
 conflict records whole, quiz ledgers and tier review files for their frontmatter (their bodies are their own
-formats, in `quiz_ledger.py` and `tier_review.py`). It uses libyaml's C loader and dumper when PyYAML was built
-with them, the pure-Python ones otherwise (same results, slower).
+formats, in `quiz_ledger.py` and `tier_review.py`). It reads with libyaml's C loader and writes pages with libyaml's
+C dumper when PyYAML was built with them (the pure-Python classes otherwise: same results, slower); ledgers and
+review files are written by PyYAML's own emitter, see `_DUMPERS`.
 
 What every file gets from it, whoever wrote the file:
 - **Bounded, inert YAML.** The safe loader only; anchors and aliases refused (a few hundred bytes of them expand
-  to gigabytes); tags outside YAML's safe set refused by the safe constructor; nesting bounded (libyaml's limit,
-  or a RecursionError caught). Every refusal is a `PageError` that names the file line.
+  to gigabytes); tags outside YAML's safe set refused by the safe constructor (review files read every value as
+  a string, so a tag there builds nothing); a value the constructor cannot build (`2026-02-30`) refused; nesting
+  bounded (libyaml's limit, or a RecursionError caught). Every refusal is a `PageError` that names the file line.
 - **No injection.** The writer quotes any string that would read back as something else (a number, a date, a
   bool) and, on pages, double-quotes every string holding a line break or control character or starting with
   `---`, so user text can never add a key or close the block.
