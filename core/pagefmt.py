@@ -47,14 +47,32 @@ except ImportError:  # pragma: no cover - depends on the platform build of PyYAM
 
 
 class _Loader(_SafeLoader):  # type: ignore[misc, valid-type]
-    """The safe loader. A scalar its constructor cannot build (`2026-02-30`, `!!int x`) is a YAML error at that
-    scalar's line, like any other, instead of a bare ValueError."""
+    """The safe loader, with a shortcut for strings (most frontmatter values): the safe constructor returns
+    `node.value` for them too, through four calls and an identity cache. The cache only matters for a node reached
+    twice, through an alias, and aliases are refused before loading. A fifth faster on a cold index build."""
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        if node.tag == _STR_TAG and node.__class__ is yaml.ScalarNode:
+            return node.value
+        return super().construct_object(node, deep=deep)
+
+
+_STR_TAG = "tag:yaml.org,2002:str"
+
+
+class _LocatingLoader(_Loader):
+    """The safe loader, made to say where a scalar its constructor cannot build (`2026-02-30`, `!!int x`,
+    `!!bool x`) is: such a value raises a bare ValueError, TypeError or KeyError. Only used to re-read a block that
+    raised one (the extra frame per node costs a few percent on a cold index build)."""
 
     def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
         try:
             return super().construct_object(node, deep=deep)
-        except (ValueError, TypeError, OverflowError) as exc:
+        except _UNBUILDABLE as exc:
             raise yaml.constructor.ConstructorError(None, None, f"unreadable value ({exc})", node.start_mark) from None
+
+
+_UNBUILDABLE = (ValueError, TypeError, LookupError, OverflowError)
 
 
 class PageError(ValueError):
@@ -92,7 +110,7 @@ class _PageDumper(_Dumper):  # type: ignore[misc, valid-type]
 def _page_str(dumper: yaml.SafeDumper, data: str) -> yaml.ScalarNode:
     # Any string with a line break or control character is written double-quoted on one line, so user text can
     # never open a new key or close the frontmatter block.
-    if any(not ch.isprintable() for ch in data) or data.strip() != data or data.startswith("---"):
+    if not data.isprintable() or data.strip() != data or data.startswith("---"):
         return dumper.represent_scalar("tag:yaml.org,2002:str", data, style='"')
     return dumper.represent_str(data)
 
@@ -167,7 +185,10 @@ class FrontmatterHandler(YAMLHandler):
             reason = "YAML anchors and aliases are not allowed"
             raise PageError(f"{reason} (frontmatter line {line})", kind="alias", line=line, reason=reason)
         try:
-            return yaml.load(fm, Loader=_StringLoader if strings else _Loader)  # noqa: S506 - safe/base loaders
+            try:
+                return yaml.load(fm, Loader=_StringLoader if strings else _Loader)  # noqa: S506 - safe/base loaders
+            except _UNBUILDABLE:
+                return yaml.load(fm, Loader=_LocatingLoader)  # noqa: S506 - raises the same error, with its line
         except yaml.reader.ReaderError as exc:  # a character YAML does not allow, at an offset
             line = fm.count("\n", 0, exc.position) + first_line
             reason = f"unacceptable character #x{exc.character:04x}: {exc.reason}"
@@ -183,6 +204,9 @@ class FrontmatterHandler(YAMLHandler):
         except RecursionError:
             raise PageError("malformed YAML frontmatter: nested too deeply", kind="yaml",
                             reason="nested too deeply") from None
+        except _UNBUILDABLE as exc:  # not located by the second read (not expected): still a page error
+            reason = f"unreadable value ({exc})"
+            raise PageError(f"malformed YAML frontmatter: {reason}", kind="yaml", reason=reason) from None
 
     def export(  # type: ignore[override]
         self, metadata: dict[str, Any], *, style: Style = Style.PAGE, **_: object

@@ -36,6 +36,7 @@ def test_a_page_round_trips_through_a_post():
     [
         ("a: 1\nb: 2026-02-30", 3, "day is out of range"),  # a bare ValueError from the constructor before
         ("a: !!int x", 2, "invalid literal"),
+        ("a: 1\nb: 2\nc: !!bool maybe", 4, "unreadable value"),
         ("a: 1\nb: !!python/object:os.system x", 3, "could not determine a constructor"),
         ("a: !custom x", 2, "could not determine a constructor"),
         ("a: &x 1\nb: *x", 2, "anchors and aliases"),
