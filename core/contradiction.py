@@ -77,6 +77,7 @@ from pathlib import Path
 from typing import Any
 
 from .text import NEGATIONS, STOPWORDS, ascii_fold, jaccard, token_set
+from .text import stem as _stem
 
 CONFLICT_TYPES = (
     "direct_negation",
@@ -353,41 +354,6 @@ _SCAN = re.compile(
 )
 _SENTENCE_END = frozenset({".", "!", "?", ":", ";"})
 _NUM_BODY = re.compile(r"^([$€£])?\s?(\d+(?:,\d{3})*(?:\.\d+)?)(?:\s?[-\u2013]\s?(\d+(?:,\d{3})*(?:\.\d+)?))?(.*)$")
-
-_IRREGULAR = {
-    "sent": "send", "wrote": "write", "written": "write", "ran": "run", "built": "build", "chose": "choose",
-    "chosen": "choose", "made": "make", "kept": "keep", "held": "hold", "paid": "pay", "met": "meet", "led": "lead",
-    "began": "begin", "begun": "begin", "broke": "break", "broken": "break", "took": "take", "taken": "take",
-    "gave": "give", "given": "give", "got": "get", "gotten": "get", "went": "go", "gone": "go", "done": "do",
-    "did": "do", "does": "do", "lives": "live", "uses": "use", "used": "use", "using": "use",
-}
-
-
-def _stem(word: str) -> str:
-    """A deliberately small suffix stripper: only needs to make two phrasings of one claim meet on the same term."""
-    if word in _IRREGULAR:
-        return _IRREGULAR[word]
-    if len(word) <= 3 or not word.isalpha():
-        return word
-    w = word
-    if w.endswith(("ies", "ied")) and len(w) > 4:
-        w = w[:-3] + "y"
-    elif w.endswith("sses"):
-        w = w[:-2]
-    elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
-        w = w[:-1]
-    for suffix in ("ations", "ation", "ments", "ment", "ingly", "ing", "edly", "ed", "ly"):
-        if w.endswith(suffix) and not (suffix == "ed" and w.endswith("eed")):
-            rest = w[: -len(suffix)]
-            if len(rest) >= 2 and re.search(r"[aeiouy]", rest):
-                w = rest
-                if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz":
-                    w = w[:-1]  # shipped -> ship, running -> run
-            break
-    if len(w) > 3 and w.endswith("e"):
-        w = w[:-1]  # merge/merging/merged all meet on "merg"
-    return w
-
 
 @dataclass(frozen=True)
 class _Tok:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from memkeeper.core import Engine
 from memkeeper.core.models import Entry, single_line
-from memkeeper.core.pages import parse_entry, render_entry
+from memkeeper.core.pagefmt import parse_entry, render_entry
 from tests.conftest import T0
 
 REPRO = "Important fact.\n\n## Notes\n- injected note\n\nMore content after the notes"
