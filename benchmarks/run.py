@@ -1,6 +1,7 @@
 """`make bench`: speed targets, reported as medians and as ratios against a baseline measured in the same run.
 
-1. capture and retrieve medians at 1,000 and 20,000 records; one capture at 20k must cost ≤ 2× one at 1k.
+1. scale (benchmarks/scale.py, issue 10): cold build, warm open, CLI wall times, capture, header counts, the desk's
+   ready time, pane switch and RSS at 1,000 and 100,000 records, beside the floors measured in the same run.
 2. contradiction detection precision/recall per type on the labelled fixture.
 3. contradiction detection end to end through `capture` (benchmarks/contradictions.py): the dev and held-out halves
    of the agent-style pairs, and the fixture. Its targets are reported, met or not; they do not fail the run.
@@ -15,102 +16,17 @@ import contextlib
 import io
 import os
 import platform
-import random
 import statistics
 import sys
-import tempfile
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
-
-from memkeeper.core import Engine
-from memkeeper.core.models import Entry
-from memkeeper.core.pagefmt import render_entry
-from memkeeper.core.text import content_sha256
-
-NOW = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
-# A Zipf-distributed vocabulary: real notes share a few common words and many rare ones. (A 40-word vocabulary
-# would make every record match every query, which no wiki looks like.)
-_SYLLABLES = "ka lo mi ne ru sa ti vo be da fe gu hi jo ke lu ma no pe qu ri so tu va we xi yo zu".split()
-VOCAB = [a + b + c for a in _SYLLABLES for b in _SYLLABLES for c in ("", "n", "r", "s")][:4000]
-ZIPF = [1.0 / (rank + 1) for rank in range(len(VOCAB))]
-
-
-def words(rng: random.Random, k: int) -> list[str]:
-    return rng.choices(VOCAB, weights=ZIPF, k=k)
-
-
-CATS = ["fact", "project", "preference", "decision", "insight", "lesson", "milestone", "commitment", "risk", "question"]
-ZONES = ["private_self", "trusted_collaborator", "outside_contact"]
-
-
-def seed(root: Path, n: int, rng: random.Random) -> Engine:
-    """Write n pages straight to entries/ (as an existing wiki would have), then open the engine (index build)."""
-    eng = Engine.init(root, now=NOW)
-    entries = root / "entries"
-    for i in range(n):
-        ws = words(rng, 12)
-        content = f"Record {i}: " + " ".join(ws) + "."
-        t = NOW - timedelta(days=rng.randrange(400))
-        e = Entry(memory_id=f"mem_{i:016x}", canonical_key=f"bench-{i}", title=f"Bench {i} {ws[0]} {ws[1]}",
-                  category=CATS[i % len(CATS)], trust_zone=ZONES[i % 3], created_at=t, updated_at=t,
-                  last_accessed_at=t, content=content, source_ref=f"raw/bench-{i}.md")
-        e.normalized_content_sha256 = content_sha256(e.title, e.content)
-        (entries / f"bench-{i}.md").write_text(render_entry(e), encoding="utf-8")
-    eng.close()
-    eng = Engine.open(root)
-    eng.compile(now=NOW)
-    return eng
-
-
-def measure(eng: Engine, rng: random.Random, captures: int, retrieves: int) -> tuple[float, float]:
-    cap, ret = [], []
-    for i in range(captures):
-        text = f"Fresh note {i}: " + " ".join(words(rng, 10))
-        t0 = time.perf_counter()
-        r = eng.capture(text, now=NOW + timedelta(seconds=i), title=f"Fresh {i} {rng.random():.6f}")
-        cap.append(time.perf_counter() - t0)
-        assert r.status in ("captured", "consolidated", "conflict"), r.details
-    for i in range(retrieves):
-        q = " ".join(words(rng, 3))
-        t0 = time.perf_counter()
-        eng.retrieve(q, zone=ZONES[i % 3], now=NOW, record_access=False)
-        ret.append(time.perf_counter() - t0)
-    return statistics.median(cap), statistics.median(ret)
-
-
-def measure_desk(eng: Engine, runs: int = 5) -> float:
-    """The desk's header refresh after each decision: every queue count, including the O(wiki) tier plan."""
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        eng.counts(NOW)
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
 
 
 def bench_scale() -> bool:
-    rng = random.Random(42)
-    results = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for n in (1_000, 20_000):
-            t0 = time.perf_counter()
-            eng = seed(Path(tmp) / f"w{n}", n, rng)
-            build = time.perf_counter() - t0
-            cap, ret = measure(eng, rng, captures=60, retrieves=60)
-            desk = measure_desk(eng)
-            results[n] = (cap, ret, desk)
-            print(f"{n:>6} records: seed+index {build:6.1f}s · capture median {cap * 1000:7.2f} ms · "
-                  f"retrieve median {ret * 1000:7.2f} ms · desk header counts (incl. tier plan) median "
-                  f"{desk * 1000:7.1f} ms")
-            eng.close()
-    cap_ratio = results[20_000][0] / results[1_000][0]
-    ret_ratio = results[20_000][1] / results[1_000][1]
-    desk_ratio = results[20_000][2] / results[1_000][2]
-    ok = cap_ratio <= 2.0
-    print(f"ratio 20k/1k: capture {cap_ratio:.2f}× (target ≤ 2.00×: {'ok' if ok else 'FAIL'}) · retrieve "
-          f"{ret_ratio:.2f}× · desk counts {desk_ratio:.2f}× (runs in a worker; no target)")
-    return ok
+    import scale
+
+    return scale.run([1_000, 100_000])
 
 
 def bench_conflicts() -> bool:
@@ -195,7 +111,7 @@ if __name__ == "__main__":
     ok = section("contradiction detection end to end through capture (agent pairs dev / held-out, fixture)",
                  bench_agent_pairs, results, markdown=True) and ok
     ok = section("secret detection (corpus, dev / held-out)", bench_secrets, results) and ok
-    ok = section("capture / retrieve scaling", bench_scale, results) and ok
+    ok = section("scale: 1k and 100k records against the goals of issue 10", bench_scale, results, markdown=True) and ok
     RESULTS.write_text(
         "# Benchmark results\n\n"
         f"Written by `make bench` (`benchmarks/run.py`) on {datetime.now(UTC):%Y-%m-%d}, Python "

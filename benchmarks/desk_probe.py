@@ -1,0 +1,101 @@
+"""The desk as a user feels it, in a process of its own (benchmarks/scale.py runs it): prints one JSON line.
+
+    python benchmarks/desk_probe.py ROOT [--switches N]
+
+- desk_ready_s: from opening the engine to the desk idle (the first pane painted, the header counted, the first
+  sync and every worker but the watcher finished), headless through Pilot;
+- switch_s: pane switch, keypress to the first paint of the new pane (the app's own `_display` calls, timestamped),
+  median over warm switches (every pane visited once before); first_switch_s: the same for first visits;
+- noop_s: an unbound key, press to idle (what Pilot itself costs);
+- rss_mb: the process's peak resident set size with the desk open.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import resource
+import statistics
+import time
+from datetime import UTC, datetime
+
+from memkeeper.core import Engine
+from memkeeper.tui.app import MemkeeperApp
+
+NOW = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
+PANE_KEYS = ["C", "V", "Q", "T", "R", "B"]
+
+
+async def idle(app: MemkeeperApp, pilot, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        busy = [w for w in app.workers if w.group != "watch" and not w.is_finished]
+        if not busy and app.counts_settled and not app.sync_progress:
+            await pilot.pause()
+            return
+        await pilot.pause(0.01)
+    raise TimeoutError(f"the desk never became idle: {[(w.group, w.name, w.state) for w in app.workers]} counts={app.counts_settled} sync={app.sync_progress!r}")
+
+
+async def probe(root: str, switches: int) -> dict[str, float]:
+    t_start = time.perf_counter()
+    engine = Engine.open(root, sync=False)
+    app = MemkeeperApp(root, actor="human:bench", engine=engine, now=NOW)
+    paints: list[tuple[float, object]] = []
+    original = app._display
+
+    def display(screen, renderable):  # timestamp every frame the app renders
+        if renderable is not None:
+            paints.append((time.perf_counter(), screen))
+        return original(screen, renderable)
+
+    app._display = display  # type: ignore[method-assign]
+    out: dict[str, float] = {}
+    async with app.run_test(size=(120, 34)) as pilot:
+        await idle(app, pilot)
+        out["desk_ready_s"] = time.perf_counter() - t_start
+
+        async def switch(key: str) -> float:
+            before = app.screen
+            t0 = time.perf_counter()
+            await pilot.press(key)
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                hit = [t for t, s in paints if t >= t0 and s is app.screen and s is not before]
+                if hit:
+                    took = hit[0] - t0
+                    await idle(app, pilot)
+                    return took
+                await pilot.pause(0.002)
+            raise TimeoutError(f"no paint after {key}")
+
+        first = [await switch(k) for k in PANE_KEYS]
+        warm = []
+        for i in range(switches):
+            warm.append(await switch(PANE_KEYS[i % len(PANE_KEYS)]))
+        noop = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            await pilot.press("f12")
+            await idle(app, pilot)
+            noop.append(time.perf_counter() - t0)
+        out["first_switch_s"] = statistics.median(first)
+        out["switch_s"] = statistics.median(warm)
+        out["noop_s"] = statistics.median(noop)
+        out["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        await app.action_quit() if asyncio.iscoroutinefunction(app.action_quit) else app.action_quit()
+    engine.close()
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("root")
+    ap.add_argument("--switches", type=int, default=6)
+    args = ap.parse_args()
+    print(json.dumps(asyncio.run(probe(args.root, args.switches))))
+
+
+if __name__ == "__main__":
+    main()

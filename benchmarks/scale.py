@@ -1,0 +1,348 @@
+"""The scale bench (issue 10): every figure a user feels, at 1k and 100k records, beside the floors measured in the
+same run, with PASS/FAIL against the goals.
+
+    python benchmarks/scale.py [--sizes 1000,100000] [--quick]
+
+Wikis are built from realistic ~1.5 KB pages written with the engine's own renderer (`pagefmt.render_entry`). The
+pages of each size are cached under `.bench-cache/` (keyed by GEN_VERSION: change the generator, bump it); each run
+works on a copy whose `entries/` is hard-linked to the cache (the engine replaces pages, never edits them in place,
+so the cache is never changed) and builds its index from nothing (the cold build).
+
+Figures:
+- cold index build (pages/s), warm `Engine.open`;
+- CLI `retrieve` / `capture` wall time as subprocesses (what an agent waits for);
+- capture median in-process, with statements that share subjects (and half of them keys) with existing records, so
+  contradiction detection runs on every capture;
+- the desk's header counts after a write (`Engine.counts`);
+- the desk (benchmarks/desk_probe.py, a subprocess driven by Pilot): ready until idle, pane switch from keypress to
+  the first paint of the new pane, peak RSS.
+Floors: raw read of every page, libyaml parse of every frontmatter, a raw FTS5 query, `python -c pass`, importing
+the CLI module.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+CACHE = REPO / ".bench-cache"
+GEN_VERSION = 2
+NOW = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
+PY = sys.executable
+MEMKEEPER = [PY, "-m", "memkeeper.tui.cli"] if not (Path(PY).parent / "memkeeper").exists() else [
+    str(Path(PY).parent / "memkeeper")]
+
+_SYLLABLES = "ka lo mi ne ru sa ti vo be da fe gu hi jo ke lu ma no pe qu ri so tu va we xi yo zu".split()
+VOCAB = [a + b + c for a in _SYLLABLES for b in _SYLLABLES for c in ("", "n", "r", "s")][:4000]
+ZIPF = [1.0 / (rank + 1) for rank in range(len(VOCAB))]
+NAMES = [a + b + c for a in _SYLLABLES for b in _SYLLABLES for c in _SYLLABLES]  # 24k subject names
+NOUNS = ["service", "database", "pipeline", "dashboard", "runbook", "cluster", "gateway", "scheduler", "backup",
+         "release", "budget", "contract", "roadmap", "team", "vendor", "report"]
+ATTRS = ["owner", "region", "port", "timeout", "retention", "deadline", "limit", "version", "channel", "format"]
+CATS = ["fact", "project", "preference", "decision", "insight", "lesson", "milestone", "commitment", "risk", "question"]
+ZONES = ["private_self", "trusted_collaborator", "outside_contact"]
+SOURCES = ["agent_inferred", "user_stated", "user_confirmed"]
+
+
+def subject(i: int) -> tuple[str, str, str]:
+    """Record i's subject: (name, noun, attribute). About three records share each name."""
+    return NAMES[(i * 7919 // 3) % len(NAMES)].capitalize(), NOUNS[i % len(NOUNS)], ATTRS[(i // 3) % len(ATTRS)]
+
+
+def value(rng: random.Random) -> str:
+    return str(rng.randrange(2, 9000))
+
+
+def _render_chunk(args: tuple[int, int, str]) -> int:
+    from memkeeper.core.models import Entry
+    from memkeeper.core.pagefmt import render_entry
+    from memkeeper.core.text import content_sha256
+
+    start, stop, entries = args
+    for i in range(start, stop):
+        rng = random.Random(i)
+        name, noun, attr = subject(i)
+        filler = []
+        for _ in range(7):
+            filler.append(" ".join(rng.choices(VOCAB, weights=ZIPF, k=rng.randrange(9, 15))).capitalize() + ".")
+        content = f"The {name} {noun} {attr} is {value(rng)}. " + " ".join(filler)
+        t = NOW - timedelta(days=rng.randrange(400), minutes=rng.randrange(1440))
+        e = Entry(memory_id=f"mem_{i:016x}", canonical_key=f"{name.lower()}-{noun}-{attr}-{i}",
+                  title=f"{name} {noun} {attr} {i}", category=CATS[i % len(CATS)], trust_zone=ZONES[i % 3],
+                  source_type=SOURCES[i % 3], created_at=t, updated_at=t, last_accessed_at=t, content=content,
+                  source_ref=f"raw/session-{i // 50}.md#L{i % 50}", tags=[noun, attr] if i % 4 == 0 else [],
+                  confidence=round(0.5 + (i % 40) / 100, 2), reinforcement=1 + i % 3)
+        e.normalized_content_sha256 = content_sha256(e.title, e.content)
+        with open(os.path.join(entries, f"{name.lower()}-{noun}-{attr}-{i}.md"), "w", encoding="utf-8") as fh:
+            fh.write(render_entry(e))
+    return stop - start
+
+
+def template(n: int) -> Path:
+    """The cached page set of size n (built once per GEN_VERSION), with the wiki's first views."""
+    from memkeeper.core import Engine
+
+    root = CACHE / f"wiki-g{GEN_VERSION}-{n}"
+    if (root / ".complete").exists():
+        return root
+    if root.exists():
+        shutil.rmtree(root)
+    t0 = time.perf_counter()
+    eng = Engine.init(root, now=NOW)
+    eng.close()
+    step = 2000
+    with ProcessPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        list(pool.map(_render_chunk, [(s, min(n, s + step), str(root / "entries")) for s in range(0, n, step)]))
+    eng = Engine.open(root)
+    eng.compile(now=NOW)
+    eng.close()
+    shutil.rmtree(root / ".memkeeper")
+    (root / ".complete").write_text(str(GEN_VERSION))
+    print(f"  generated {n:,} pages in {time.perf_counter() - t0:.1f}s (cached in {root.relative_to(REPO)})",
+          flush=True)
+    return root
+
+
+def working_copy(n: int) -> Path:
+    src = template(n)
+    dst = CACHE / f"work-{n}"
+    if dst.exists():
+        shutil.rmtree(dst)
+    dst.mkdir(parents=True)
+    for item in src.iterdir():
+        if item.name == ".complete":
+            continue
+        if item.name == "entries":
+            subprocess.run(["cp", "-al", str(item), str(dst / "entries")], check=True)
+        elif item.is_dir():
+            shutil.copytree(item, dst / item.name, symlinks=True)
+        else:
+            shutil.copy2(item, dst / item.name)
+    return dst
+
+
+def wall(cmd: list[str], runs: int, env: dict[str, str] | None = None) -> float:
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def floors(root: Path, n: int) -> dict[str, float]:
+    import yaml
+
+    out: dict[str, float] = {}
+    paths = [e.path for e in os.scandir(root / "entries") if e.name.endswith(".md")]
+    t0 = time.perf_counter()
+    texts = []
+    for p in paths:
+        with open(p, "rb") as fh:
+            texts.append(fh.read())
+    out["raw_read_pps"] = len(paths) / (time.perf_counter() - t0)
+    out["page_bytes"] = statistics.mean(len(t) for t in texts[:2000])
+    blocks = []
+    for raw in texts:
+        text = raw.decode("utf-8")
+        blocks.append(text[4 : text.find("\n---\n", 3)])
+    t0 = time.perf_counter()
+    for b in blocks:
+        yaml.load(b, Loader=yaml.CSafeLoader)  # noqa: S506 - the C safe loader
+    out["yaml_pps"] = len(blocks) / (time.perf_counter() - t0)
+    db = sqlite3.connect(root / ".memkeeper" / "index.db")
+    rng = random.Random(7)
+    qt = []
+    for _ in range(30):
+        q = " OR ".join(f'"{w}"' for w in rng.choices(VOCAB[:800], k=3))
+        t0 = time.perf_counter()
+        db.execute("SELECT memory_id FROM fts WHERE fts MATCH ? ORDER BY rank LIMIT 10", (q,)).fetchall()
+        qt.append(time.perf_counter() - t0)
+    db.close()
+    out["fts_query_s"] = statistics.median(qt)
+    return out
+
+
+def measure(n: int, quick: bool) -> dict[str, float]:
+    from memkeeper.core import Engine
+
+    res: dict[str, float] = {}
+    root = working_copy(n)
+    t0 = time.perf_counter()
+    eng = Engine.open(root)
+    res["cold_build_pps"] = n / (time.perf_counter() - t0)
+    eng.close()
+    print(f"  {n:,}: cold build {res['cold_build_pps']:,.0f} pages/s", flush=True)
+    res.update(floors(root, n))
+
+    opens = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        eng = Engine.open(root)
+        opens.append(time.perf_counter() - t0)
+        eng.close()
+    res["warm_open_s"] = statistics.median(opens)
+
+    runs = 3 if quick else 5
+    base = [*MEMKEEPER, "--root", str(root), "--now", "2026-11-29T10:00:00Z"]
+    res["cli_retrieve_s"] = wall([*base, "retrieve", "kalo mine rusa", "--preview"], runs)
+    caps = []
+    for i in range(runs):
+        name, noun, attr = subject(i * 37)
+        t0 = time.perf_counter()
+        subprocess.run([*base, "capture", f"The {name} {noun} {attr} is {9100 + i} from now on, per the cli run {i}."],
+                       check=True, stdout=subprocess.DEVNULL)
+        caps.append(time.perf_counter() - t0)
+    res["cli_capture_s"] = statistics.median(caps)
+    res["python_start_s"] = wall([PY, "-c", "pass"], runs)
+    res["import_cli_s"] = wall([PY, "-c", "import memkeeper.tui.cli"], runs)
+
+    eng = Engine.open(root)
+    rng = random.Random(n)
+    cap = []
+    statuses: dict[str, int] = {}
+    for i in range(30 if quick else 60):
+        j = rng.randrange(n)
+        name, noun, attr = subject(j)
+        zone = ZONES[j % 3]
+        # Half keep the existing record's key (same partition: the detector compares them), half only share
+        # its subject words (found through the index).
+        key = f"{name.lower()}-{noun}-{attr}-{j}" if i % 2 == 0 else None
+        text = f"The {name} {noun} {attr} is {value(rng)} now, according to the latest review."
+        t0 = time.perf_counter()
+        r = eng.capture(text, now=NOW + timedelta(seconds=i), key=key, zone=zone, title=f"Fresh {i} {name} {noun}")
+        cap.append(time.perf_counter() - t0)
+        statuses[r.status] = statuses.get(r.status, 0) + 1
+    res["capture_s"] = statistics.median(cap)
+    res["capture_statuses"] = statuses  # type: ignore[assignment]
+
+    counts = []
+    for i in range(5):
+        eng.capture(f"A note written before counting, number {i}, about the {NOUNS[i]} handover.",
+                    now=NOW + timedelta(minutes=5, seconds=i), title=f"Counting note {i} {n}")
+        t0 = time.perf_counter()
+        eng.counts(NOW + timedelta(minutes=6))
+        counts.append(time.perf_counter() - t0)
+    res["counts_s"] = statistics.median(counts)
+    eng.close()
+
+    probe = subprocess.run([PY, str(HERE / "desk_probe.py"), str(root), "--switches", "3" if quick else "6"],
+                           capture_output=True, text=True)
+    if probe.returncode != 0:
+        print(probe.stderr[-2000:], file=sys.stderr)
+        res.update(desk_ready_s=float("nan"), switch_s=float("nan"), noop_s=float("nan"), rss_mb=float("nan"))
+    else:
+        desk = json.loads(probe.stdout.strip().splitlines()[-1])
+        res.update(desk)
+    print(f"  {n:,}: done", flush=True)
+    return res
+
+
+# (label, key, unit, goal text, check(res_by_size) -> bool | None, which size the goal applies to)
+def fmt(key: str, v: float) -> str:
+    if v != v:  # nan
+        return "failed"
+    if key.endswith("_pps"):
+        return f"{v:,.0f}/s"
+    if key == "rss_mb":
+        return f"{v:,.0f} MB"
+    if key.endswith("_s"):
+        return f"{v * 1000:,.0f} ms" if v < 10 else f"{v:,.1f} s"
+    return f"{v}"
+
+
+ROWS = [
+    ("cold index build", "cold_build_pps", "≥ 8,000 pages/s", lambda v, r: v >= 8000, "yaml_pps", "libyaml parse"),
+    ("warm `Engine.open`", "warm_open_s", "≤ 0.1 s", lambda v, r: v <= 0.1, None, None),
+    ("CLI `retrieve`, wall", "cli_retrieve_s", "≤ 250 ms", lambda v, r: v <= 0.25, "python_start_s", "python start"),
+    ("CLI `capture`, wall", "cli_capture_s", "≤ 250 ms", lambda v, r: v <= 0.25, "python_start_s", "python start"),
+    ("capture median (detection on)", "capture_s", "≤ 1.5× the 1k median", None, None, None),
+    ("desk header counts", "counts_s", "≤ 50 ms", lambda v, r: v <= 0.05, None, None),
+    ("desk ready (Pilot, until idle)", "desk_ready_s", "≤ 1.5 s", lambda v, r: v <= 1.5, None, None),
+    ("pane switch, key → paint", "switch_s", "≤ 50 ms", lambda v, r: v <= 0.05, None, None),
+    ("peak RSS, desk open", "rss_mb", "≤ 300 MB", lambda v, r: v <= 300, None, None),
+]
+
+
+def report(results: dict[int, dict[str, float]]) -> tuple[str, bool]:
+    sizes = sorted(results)
+    big = sizes[-1]
+    head = "| measure | " + " | ".join(f"{n:,} records" for n in sizes) + f" | goal (at {big:,}) | result |"
+    lines = [head, "|" + "---|" * (len(sizes) + 3)]
+    ok = True
+    for label, key, goal, check, floor_key, floor_label in ROWS:
+        cells = []
+        for n in sizes:
+            v = results[n][key]
+            cell = fmt(key, v)
+            if floor_key:
+                f = results[n][floor_key]
+                if key.endswith("_pps"):
+                    cell += f" ({v / f:.1f}× the {floor_label} floor)"
+                else:
+                    cell += f" ({v / f:.1f}× {floor_label})"
+            cells.append(cell)
+        big_v = results[big][key]
+        if key == "capture_s":
+            ratio = big_v / results[sizes[0]][key]
+            cells[-1] += f" ({ratio:.2f}× the {sizes[0]:,} median)"
+            passed = ratio <= 1.5 if len(sizes) > 1 else None
+        else:
+            passed = None if big_v != big_v else check(big_v, results)  # type: ignore[misc]
+            if big_v != big_v:
+                passed = False
+        verdict = "—" if passed is None else ("PASS" if passed else "FAIL")
+        ok = ok and passed is not False
+        lines.append(f"| {label} | " + " | ".join(cells) + f" | {goal} | {verdict} |")
+    lines.append("")
+    lines.append("Floors measured in the same run:")
+    lines.append("")
+    lines.append("| floor | " + " | ".join(f"{n:,} records" for n in sizes) + " |")
+    lines.append("|" + "---|" * (len(sizes) + 1))
+    for label, key in (("page size (mean)", "page_bytes"), ("raw read of every page", "raw_read_pps"),
+                       ("libyaml parse of every frontmatter", "yaml_pps"), ("raw FTS5 query (median)", "fts_query_s"),
+                       ("`python -c pass`", "python_start_s"), ("`import memkeeper.tui.cli`", "import_cli_s"),
+                       ("a no-op key, press → idle (Pilot's own cost)", "noop_s")):
+        vals = [results[n].get(key, float("nan")) for n in sizes]
+        cells = [f"{v:,.0f} bytes" if key == "page_bytes" else fmt(key, v) for v in vals]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    lines.append("")
+    for n in sizes:
+        st = results[n].get("capture_statuses")
+        if st:
+            lines.append(f"Captures at {n:,}: " + ", ".join(f"{k} {v}" for k, v in sorted(st.items())) + ".")  # type: ignore[union-attr]
+    return "\n".join(lines), ok
+
+
+def run(sizes: list[int], quick: bool = False) -> bool:
+    CACHE.mkdir(exist_ok=True)
+    results = {n: measure(n, quick) for n in sizes}
+    text, ok = report(results)
+    print(text)
+    return ok
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", default="1000,100000")
+    ap.add_argument("--quick", action="store_true", help="fewer repetitions")
+    args = ap.parse_args()
+    ok = run([int(s) for s in args.sizes.split(",")], args.quick)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
