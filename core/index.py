@@ -272,11 +272,45 @@ class Index:
         return seen
 
     def sync(self, progress=None) -> dict[str, int]:
-        """Bring the cache in line with `entries/`. Returns counts of added/updated/removed/bad files.
+        """Bring the cache in line with `entries/` (a full scan). Returns counts of added/updated/removed/bad files.
 
         Changed files are re-read in transactions of SYNC_CHUNK files; each file is re-checked inside its
-        transaction, so a sync running beside a writer never undoes the writer's row."""
-        return self._guard(lambda: self._sync(progress))
+        transaction, so a sync running beside a writer never undoes the writer's row. Afterwards the cache is marked
+        reconciled with the signature taken before the scan (`is_reconciled`): anything that changed during the scan
+        changed the signature too, and makes the next open scan again."""
+        sig = self.change_signature()
+        counts = self._guard(lambda: self._sync(progress))
+        self.mark_reconciled(sig)
+        return counts
+
+    def change_signature(self) -> str:
+        """What says whether the pages may have changed since the cache was last reconciled with them: `entries/`
+        (identity, mtime, size: a page created, renamed or removed there changes its mtime) and log.md (every
+        commit appends to it). A page rewritten in place, without a rename, changes neither: the next full scan
+        (`sync`: `check`, the desk's start and watcher) picks it up."""
+        parts = []
+        for path in (self.root / "entries", self.root / "log.md"):
+            try:
+                st = os.stat(path, follow_symlinks=False)
+            except OSError:
+                parts.append("-")
+                continue
+            parts.append(f"{st.st_mode:o}.{st.st_ino}.{st.st_mtime_ns}.{st.st_size}")
+        return ":".join(parts)
+
+    def is_reconciled(self) -> bool:
+        """True when nothing has changed since the cache was last reconciled with the pages (no scan needed)."""
+        try:
+            row = self.scalar("SELECT value FROM meta WHERE key='reconciled'")
+        except sqlite3.OperationalError as exc:
+            if not is_busy(exc):
+                raise
+            return False
+        return row is not None and row == self.change_signature()
+
+    def mark_reconciled(self, sig: str) -> None:
+        with self._write() as db:
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('reconciled', ?)", (sig,))
 
     def _sync(self, progress=None) -> dict[str, int]:
         seen = self.scan()
@@ -398,9 +432,11 @@ class Index:
         """Record a page the engine has just written (keeps the cache current without a rescan)."""
         self.put_many([(path, entry, sha256_hex(raw))])
 
-    def put_many(self, items: list[tuple[str, Entry, str]]) -> None:
-        """Record pages the engine has just written — (path, entry, sha256 of the page) — in one transaction."""
-        if not items:
+    def put_many(self, items: list[tuple[str, Entry, str]], reconciled: str | None = None) -> None:
+        """Record pages the engine has just written — (path, entry, sha256 of the page) — in one transaction.
+        `reconciled`: the change signature after the write, when the cache was reconciled before it (the writer
+        knows every change it made, so the cache stays reconciled)."""
+        if not items and reconciled is None:
             return
         sigs = []
         for path, _, _ in items:
@@ -411,6 +447,8 @@ class Index:
             with self._write():
                 for (path, entry, digest), sig in zip(items, sigs, strict=True):
                     self._put(path, entry, sig, digest)
+                if reconciled is not None:
+                    self.db.execute("INSERT OR REPLACE INTO meta VALUES ('reconciled', ?)", (reconciled,))
 
         self._guard(run)
 

@@ -70,7 +70,7 @@ class Store:
         # (the operation may have stopped while writing them). Set by the engine, which owns the views.
         self.on_recovered: Callable[[datetime], None] = lambda at: None
         if sync:
-            self.sync()
+            self.sync(full=False)
 
     @property
     def _txn(self) -> journal.Txn | None:
@@ -117,22 +117,31 @@ class Store:
 
     def write_headers(self) -> None:
         """log.md and DECISIONS.md with their headers, when missing (lock held)."""
+        reconciled = self.index.is_reconciled()
         for name, text in (("log.md", LOG_HEADER), ("DECISIONS.md", DECISIONS_HEADER)):
             if not (self.root / name).exists():
                 atomic_write(self.root / name, text)
+        if reconciled:  # a new log.md changes the signature, not the pages
+            self.index.mark_reconciled(self.index.change_signature())
 
     def close(self) -> None:
         self.index.close()
 
-    def sync(self, progress: Progress | None = None) -> dict[str, int]:
-        """Refresh the derived index from the Markdown (cheap when nothing changed).
+    def sync(self, progress: Progress | None = None, *, full: bool = True) -> dict[str, int]:
+        """Refresh the derived index from the Markdown. `full`: scan every page (stat each, re-read what changed);
+        otherwise scan only when `entries/` or log.md changed since the cache was last reconciled — what opening
+        a wiki does, so a command on a big wiki never stats every page. A page rewritten in place (no rename) is
+        picked up by the next full scan (`check`, the desk's start and its watcher).
 
         Never fails because a writer is busy: if the index stays locked past its busy timeout the cache is served
         as it is (a consistent snapshot), and the next sync catches up."""
         log_sig = file_sig(self.root / "log.md")
         self.index.ensure_current()
         try:
-            counts = self.index.sync(progress)
+            if not full and self.index.is_reconciled():
+                counts = {"added": 0, "updated": 0, "removed": 0, "bad": 0}
+            else:
+                counts = self.index.sync(progress)
         except sqlite3.OperationalError as exc:
             if not is_busy(exc):
                 raise
@@ -198,6 +207,9 @@ class Store:
         journal.write_intent(self.root, intent)
         txn.committed = True
         txn.clear()  # the staged files belong to the intent now: a failure from here on is completed, not discarded
+        # Whether the cache is reconciled with the pages before this write: if so, it stays so after it (every page
+        # this operation writes is put below, under the same lock).
+        reconciled = self.index.is_reconciled()
         out = journal.apply_intent(self.root, intent, txn.resolve, fresh=True)
         if out.skipped:
             # A page changed by hand in the moment since this operation read it: the person's text stays.
@@ -206,7 +218,8 @@ class Store:
             skipped = {s["path"] for s in out.skipped}
             self.index.sync_paths(sorted(skipped & {i[0] for i in items}))
             items = [i for i in items if i[0] not in skipped]
-        self._index_written(items)
+            reconciled = False
+        self._index_written(items, self.index.change_signature() if reconciled else None)
 
     def commit_staged(self) -> None:
         """Commit what the operation has staged so far, without a receipt (the views describe committed pages
@@ -219,16 +232,23 @@ class Store:
         patches, self._category_patches = self._category_patches, {}
         return patches
 
-    def _index_written(self, items: list[tuple[str, Entry, str]]) -> None:
-        """Update the cache (and the tallies and category patches the views use) for entry pages just written."""
+    def _index_written(self, items: list[tuple[str, Entry, str]], reconciled: str | None = None) -> None:
+        """Update the cache (and the tallies and category patches the views use) for entry pages just written.
+        `reconciled`: the change signature to record with them (see `Index.put_many`)."""
         if not items:
+            if reconciled is not None:
+                try:
+                    self.index.put_many([], reconciled)
+                except sqlite3.OperationalError as exc:
+                    if not is_busy(exc):
+                        raise
             return
         olds: dict[str, sqlite3.Row | None] = {}
         for page, _, _ in items:
             rows = self.index.query("SELECT category, status, source_type, verified FROM records WHERE path=?", (page,))
             olds[page] = rows[0] if rows else None
         try:
-            self.index.put_many(items)
+            self.index.put_many(items, reconciled)
         except sqlite3.OperationalError as exc:
             if not is_busy(exc):
                 raise
