@@ -27,7 +27,7 @@ NOW = datetime(2026, 11, 29, 10, 0, tzinfo=UTC)
 PANE_KEYS = ["C", "V", "Q", "T", "R", "B"]
 
 
-async def idle(app: MemkeeperApp, pilot, timeout: float = 20.0) -> None:
+async def idle(app: MemkeeperApp, pilot, timeout: float = 120.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         busy = [w for w in app.workers if w.group != "watch" and not w.is_finished]

@@ -362,10 +362,95 @@ def render_entry(entry: Entry) -> str:
     return dumps(entry.frontmatter(), _head(entry) + entry.content + _tail(entry))
 
 
+# ------------------------------------------------------------------------------------------- the engine's own blocks
+# A cold index build spends most of its time in YAML. The frontmatter the engine writes itself uses a handful of line
+# forms: `key: value` with a plain, single-quoted, numeric, null or `[]` value, and `- item` lists under a key. Those
+# are read here without YAML; anything else (a double-quoted or multi-line string, a nested mapping, a non-ASCII
+# character, a comment, an anchor, a value YAML would read as something other than what it looks like) is left to
+# the full parser. What this reader accepts, the full parser reads to the same values (tests/core/test_pagefmt.py
+# compares them on generated pages and on mutated ones).
+
+_FAST_KEY = re.compile(r"([a-z][a-z0-9_]*): ?(.*)\Z")
+_FAST_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_./#:@()+,=-]*(?: [A-Za-z0-9_./#:@()+,=-]+)*\Z")
+_FAST_HEX = re.compile(r"[0-9a-f]*[a-f][0-9a-f]*\Z")
+_FAST_INT = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")
+_FAST_BINARY = re.compile(r"0b[01]+\Z")  # YAML 1.1 reads 0b101 as an int
+_FAST_FLOAT = re.compile(r"-?(?:0|[1-9][0-9]*)\.[0-9]+(?:e[-+][0-9]+)?\Z")
+_FAST_QUOTED = re.compile(r"'((?:[ -&(-~]|'')*)'\Z")  # printable ASCII, a quote only doubled
+# Plain words YAML 1.1 reads as booleans or null.
+_FAST_WORDS = {w: v for ws, v in (("yes Yes YES true True TRUE on On ON", True),
+                                 ("no No NO false False FALSE off Off OFF", False), ("null Null NULL", None))
+               for w in ws.split()}
+_NO = object()
+
+
+def _fast_scalar(raw: str) -> Any:
+    if raw.startswith("'"):
+        m = _FAST_QUOTED.match(raw)
+        return m.group(1).replace("''", "'") if m else _NO
+    if raw == "[]":
+        return []
+    if raw in _FAST_WORDS:
+        return _FAST_WORDS[raw]
+    if _FAST_PLAIN.match(raw):
+        # `: ` would start a mapping and ` #` a comment; a trailing `:` is a key.
+        return _NO if (": " in raw or " #" in raw or raw.endswith(":")) else raw
+    if _FAST_INT.match(raw):
+        return int(raw)
+    if _FAST_FLOAT.match(raw):
+        return float(raw)
+    if _FAST_HEX.match(raw) and not _FAST_BINARY.match(raw):
+        return raw  # a content hash: digits and a-f with at least one letter is never a number or a date in YAML
+    return _NO
+
+
+def fast_block(fm: str) -> dict[str, Any] | None:
+    """The mapping of a frontmatter block written in the engine's own line forms, or None (read it with
+    `HANDLER.load`). Never accepts a block the full parser would refuse, and reads what it accepts to the same
+    values."""
+    if not fm.isascii() or "&" in fm or "*" in fm or "\t" in fm or "\r" in fm:
+        return None
+    out: dict[str, Any] = {}
+    lines = fm.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    i, n = 0, len(lines)
+    while i < n:
+        m = _FAST_KEY.match(lines[i])
+        if m is None:
+            return None
+        key, raw = m.group(1), m.group(2)
+        if key in out or key in _FAST_WORDS or (raw and lines[i][len(key) + 1] != " "):
+            return None
+        i += 1
+        if raw == "":  # a block list: `- item` lines, each a string
+            items = []
+            while i < n and lines[i].startswith("- "):
+                item = _fast_scalar(lines[i][2:])
+                if not isinstance(item, str):
+                    return None
+                items.append(item)
+                i += 1
+            if not items:
+                return None
+            out[key] = items
+            continue
+        value = _fast_scalar(raw)
+        if value is _NO:
+            return None
+        out[key] = value
+    return out or None
+
+
 def parse_entry(text: str) -> Entry:
     """The entry a page holds. Raises PageError naming the line of a malformed block or an invalid field."""
     text = normalize_newlines(text)
-    data, body = split_frontmatter(text)
+    fm, body = HANDLER.split(text)
+    fast = fast_block(fm)
+    if fast is not None:
+        data = fast
+    else:
+        data, body = split_frontmatter(text)
     fm_notes = data.pop("notes", None)  # tolerate hand-written pages that keep notes in frontmatter
     notes_count = data.pop("notes_count", None)
     try:

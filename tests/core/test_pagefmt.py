@@ -2,14 +2,28 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 
 import frontmatter
 import pytest
 import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from memkeeper.core import Engine, pagefmt
-from memkeeper.core.pagefmt import HANDLER, PageError, Style, dumps, loads, read_block, split_frontmatter
+from memkeeper.core.models import Category, Entry, TrustZone, Verified, single_line
+from memkeeper.core.pagefmt import (
+    HANDLER,
+    PageError,
+    Style,
+    dumps,
+    fast_block,
+    loads,
+    parse_entry,
+    read_block,
+    render_entry,
+    split_frontmatter,
+)
 from memkeeper.core.quiz import parse_ledger, render_ledger
 from memkeeper.core.tiers import parse_review
 from tests.conftest import T0
@@ -113,3 +127,71 @@ def test_an_entry_with_an_unreadable_date_is_reported_not_fatal(eng):
     assert len(fresh.retrieve("kestrel", now=T0, record_access=False).details["results"]) == 1
     assert (eng.root / "entries" / "bad-date.md").read_text() == bad
     fresh.close()
+
+
+# ---------------------------------------------------------------------------------------- the fast path (issue 10)
+
+_text = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=40)
+_ascii = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=40)
+_word = st.one_of(_text, _ascii, st.sampled_from(["yes", "No", "null", "on", "0b101", "0b12", "1e5", "12", "-0",
+                                                 "007", "1.5", "a: b", "a #b", "a#b", "x:", "'q'", "[]", "~", "-",
+                                                 "2026-01-02", "abc123", "0123abc", "a  b", " a", "a "]))
+
+
+@st.composite
+def _entries(draw) -> Entry:
+    t = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC) + timedelta(seconds=draw(st.integers(0, 10**8)))
+    return Entry(
+        memory_id="mem_" + draw(st.text("0123456789abcdef", min_size=16, max_size=16)),
+        canonical_key=draw(_word.filter(lambda s: single_line(s))) or "k",
+        title=draw(_word.filter(lambda s: single_line(s))) or "t",
+        category=draw(st.sampled_from(list(Category))), trust_zone=draw(st.sampled_from(list(TrustZone))),
+        confidence=draw(st.floats(0, 1)), strength=draw(st.floats(0, 5)),
+        reinforcement=draw(st.integers(0, 10**6)), source_ref=draw(st.one_of(st.none(), _word)),
+        created_at=t, updated_at=t, last_accessed_at=t, tags=draw(st.lists(_word, max_size=3)),
+        recall=draw(st.lists(_word, max_size=2)), content=draw(_text),
+        verified=draw(st.one_of(st.none(), st.just(Verified(by="human:alice", at=t)))),
+        normalized_content_sha256=draw(st.one_of(st.text("0123456789abcdef", min_size=64, max_size=64),
+                                                 st.sampled_from(["0b" + "1" * 62, "1" * 64]))),
+    )
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_entries())
+def test_the_fast_path_reads_engine_pages_as_the_full_parser_does(entry):
+    fm, _ = HANDLER.split(render_entry(entry))
+    fast = fast_block(fm)
+    if fast is not None:
+        assert fast == HANDLER.load(fm)
+        assert [type(v) for v in fast.values()] == [type(v) for v in HANDLER.load(fm).values()]
+
+
+def test_the_fast_path_takes_the_common_page():
+    t = datetime(2026, 1, 2, tzinfo=UTC)
+    entry = Entry(memory_id="mem_0123456789abcdef", canonical_key="deploy-path", title="Deploy path",
+                  created_at=t, updated_at=t, last_accessed_at=t, tags=["ops"], source_ref="raw/a.md#L4",
+                  content="Use absolute paths.", normalized_content_sha256="0b4f" + "a" * 60)
+    fm, _ = HANDLER.split(render_entry(entry))
+    assert fast_block(fm) == HANDLER.load(fm)
+    assert parse_entry(render_entry(entry)) == entry
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_entries(), st.integers(0, 40), st.one_of(_word, _text), st.sampled_from(["replace", "insert", "append"]))
+def test_the_fast_path_never_accepts_what_the_full_parser_refuses_or_reads_differently(entry, at, text, how):
+    fm, _ = HANDLER.split(render_entry(entry))
+    lines = fm.split("\n")
+    i = at % len(lines)
+    if how == "replace":
+        lines[i] = text
+    elif how == "insert":
+        lines.insert(i, text)
+    else:
+        lines[i] = lines[i] + text
+    block = "\n".join(lines)
+    fast = fast_block(block)
+    if fast is None:
+        return
+    full = HANDLER.load(block)  # a PageError here fails the test: the fast path accepted a refused block
+    assert fast == full
+    assert [type(v) for v in fast.values()] == [type(v) for v in full.values()]
