@@ -342,12 +342,65 @@ class Index:
                 if progress:
                     progress(i, total if total is not None else len(paths))
                 with self._write():
-                    for p in paths[i : i + SYNC_CHUNK]:
-                        self._sync_one(p, counts, dfd)
+                    self._sync_chunk(paths[i : i + SYNC_CHUNK], counts, dfd)
         finally:
             if dfd is not None:
                 os.close(dfd)
         return counts
+
+    def _sync_chunk(self, paths: list[str], counts: dict[str, int], entries_fd: int | None) -> None:
+        """Sync a chunk of pages inside one transaction. Pages the cache has never seen (all of them on a cold build)
+        are read and parsed first and inserted with one `executemany` per table; anything unusual about one of them
+        (not a regular file, unreadable, malformed, a memory id already taken) goes through `_sync_one`, which
+        reports it."""
+        marks = ",".join("?" * len(paths))
+        known = {r[0] for r in self.db.execute(f"SELECT path FROM files WHERE path IN ({marks})", paths)}
+        known |= {r[0] for r in self.db.execute(f"SELECT path FROM records WHERE path IN ({marks})", paths)}
+        slow = [p for p in paths if p in known]
+        fresh: dict[str, tuple[str, Entry, tuple[int, int], str]] = {}
+        taken: set[str] = set()
+        entries_dir = self.root / "entries"
+        for p in paths:
+            if p in known:
+                continue
+            full = self.root / p
+            if entries_fd is None or full.parent != entries_dir:
+                slow.append(p)
+                continue
+            try:
+                st = os.stat(full.name, dir_fd=entries_fd, follow_symlinks=False)
+                if not stat.S_ISREG(st.st_mode):
+                    raise BadInput("not a regular file")
+                raw = read_at(entries_fd, full.name, display=str(full), limit=MAX_PAGE_BYTES, what="a page")
+                entry = parse_entry(raw.decode("utf-8"))
+            except (BadInput, OSError, PageError, UnicodeDecodeError):
+                slow.append(p)
+                continue
+            if entry.memory_id in taken:
+                slow.append(p)  # two new pages with one id: the second is reported as a duplicate
+                continue
+            taken.add(entry.memory_id)
+            fresh[p] = (p, entry, (st.st_mtime_ns, st.st_size), sha256_hex(raw))
+        if fresh:
+            ids = [v[1].memory_id for v in fresh.values()]
+            clash: set[str] = set()
+            for j in range(0, len(ids), 500):
+                part = ids[j : j + 500]
+                clash |= {r[0] for r in self.db.execute(
+                    f"SELECT memory_id FROM records WHERE memory_id IN ({','.join('?' * len(part))})", part)}
+            if clash:
+                for p, v in list(fresh.items()):
+                    if v[1].memory_id in clash:
+                        del fresh[p]
+                        slow.append(p)
+            items = list(fresh.values())
+            self.db.executemany(schema.INSERT_RECORD, [schema.record_row(p, e) for p, e, _, _ in items])
+            self.db.executemany(schema.INSERT_FTS, [schema.fts_row(e) for _, e, _, _ in items])
+            self.db.executemany("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,NULL)",
+                                [(p, *sig, digest, e.memory_id) for p, e, sig, digest in items])
+            counts["added"] += len(items)
+        for p in sorted(slow):
+            self._sync_one(p, counts, entries_fd)
 
     def _sync_one(self, p: str, counts: dict[str, int], entries_fd: int | None = None) -> None:
         row = self.db.execute("SELECT mtime_ns, size, sha256 FROM files WHERE path=?", (p,)).fetchone()
