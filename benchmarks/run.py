@@ -2,11 +2,18 @@
 
 1. capture and retrieve medians at 1,000 and 20,000 records; one capture at 20k must cost ≤ 2× one at 1k.
 2. contradiction detection precision/recall per type on the labelled fixture.
-3. secret detection: recall on the dev and held-out halves of the corpus, false positives, cost per call.
+3. contradiction detection end to end through `capture` (benchmarks/contradictions.py): the dev and held-out halves
+   of the agent-style pairs, and the fixture. Its targets are reported, met or not; they do not fail the run.
+4. secret detection: recall on the dev and held-out halves of the corpus, false positives, cost per call.
+
+Every section's output is also written to benchmarks/results.md.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
+import platform
 import random
 import statistics
 import sys
@@ -115,6 +122,14 @@ def bench_conflicts() -> bool:
     return True
 
 
+def bench_agent_pairs() -> bool:
+    import contradictions
+
+    reports, elapsed = contradictions.run()
+    print(contradictions.format_report(reports, elapsed))
+    return True
+
+
 def bench_secrets() -> bool:
     import json
 
@@ -145,11 +160,44 @@ def bench_secrets() -> bool:
     return not fp
 
 
+RESULTS = Path(__file__).resolve().parent / "results.md"
+
+
+class _Tee(io.StringIO):
+    def __init__(self, out) -> None:
+        super().__init__()
+        self.out = out
+
+    def write(self, s: str) -> int:
+        self.out.write(s)
+        return super().write(s)
+
+    def flush(self) -> None:
+        self.out.flush()
+
+
+def section(title: str, fn, results: list[str], markdown: bool = False) -> bool:
+    """Run one bench, printing as it goes, and keep its output for results.md."""
+    print(f"== {title}", flush=True)
+    tee = _Tee(sys.stdout)
+    with contextlib.redirect_stdout(tee):
+        ok = fn()
+    body = tee.getvalue().rstrip()
+    results.append(f"## {title}\n\n" + (body if markdown else f"```\n{body}\n```") + "\n")
+    return ok
+
+
 if __name__ == "__main__":
-    print("== contradiction detection (labelled fixture)")
-    ok = bench_conflicts()
-    print("== secret detection (corpus, dev / held-out)")
-    ok = bench_secrets() and ok
-    print("== capture / retrieve scaling")
-    ok = bench_scale() and ok
+    results: list[str] = []
+    ok = section("contradiction detection (labelled fixture, pair classifier)", bench_conflicts, results)
+    ok = section("contradiction detection end to end through capture (agent pairs dev / held-out, fixture)",
+                 bench_agent_pairs, results, markdown=True) and ok
+    ok = section("secret detection (corpus, dev / held-out)", bench_secrets, results) and ok
+    ok = section("capture / retrieve scaling", bench_scale, results) and ok
+    RESULTS.write_text(
+        "# Benchmark results\n\n"
+        f"Written by `make bench` (`benchmarks/run.py`) on {datetime.now(UTC):%Y-%m-%d}, Python "
+        f"{platform.python_version()}, {platform.system()} {platform.machine()}: one run on one machine.\n\n"
+        + "\n".join(results), encoding="utf-8")
+    print(f"results written to {RESULTS.relative_to(Path.cwd()) if RESULTS.is_relative_to(Path.cwd()) else RESULTS}")
     sys.exit(0 if ok else 1)

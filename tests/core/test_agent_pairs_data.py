@@ -1,0 +1,132 @@
+"""The agent-style pair set (benchmarks/data) is well formed and its split is the committed, stratified one.
+
+This guards the data the end-to-end contradiction bench reads, not the detector."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).resolve().parents[2] / "benchmarks" / "data"
+LABELS = {"contradiction", "compatible", "unrelated"}
+KINDS = {"value", "quantity", "polarity", "supersession"}
+SPLITS = {"dev", "heldout"}
+SIDE_FIELDS = {"title", "content", "source_ref", "category", "zone", "sensitivity", "source_type"}
+# Values as SPEC §3 defines them.
+CATEGORIES = {"preference", "project", "decision", "direction", "fact", "insight", "lesson", "milestone", "commitment",
+              "risk", "question", "draft"}
+ZONES = {"private_self", "trusted_collaborator", "outside_contact", "paid_public"}
+TIERS = {"public_safe", "normal", "do_not_export"}
+SOURCE_TYPES = {"user_stated", "user_confirmed", "agent_inferred"}
+
+
+def _jsonl(name: str) -> list[dict]:
+    lines = (DATA / name).read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+@pytest.fixture(scope="module")
+def pairs() -> list[dict]:
+    return _jsonl("agent_pairs.jsonl")
+
+
+@pytest.fixture(scope="module")
+def distractors() -> list[dict]:
+    return _jsonl("distractors.jsonl")
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _check_side(side: dict, where: str) -> None:
+    assert isinstance(side, dict), where
+    assert set(side) <= SIDE_FIELDS, f"{where}: unexpected fields {set(side) - SIDE_FIELDS}"
+    assert "key" not in side, f"{where}: a pair never carries a key"
+    for name in ("title", "content"):
+        assert isinstance(side.get(name), str) and side[name].strip(), f"{where}: {name} missing"
+    # Long enough that capture never drops it as low-signal text.
+    assert len(re.sub(r"[^a-z0-9 ]", "", side["content"].lower())) >= 20, f"{where}: content too short"
+    assert side.get("category", "fact") in CATEGORIES, where
+    assert side.get("zone", "private_self") in ZONES, where
+    assert side.get("sensitivity", "normal") in TIERS, where
+    assert side.get("source_type", "agent_inferred") in SOURCE_TYPES, where
+    if "source_ref" in side:
+        assert isinstance(side["source_ref"], str) and side["source_ref"].strip(), where
+
+
+def test_pairs_schema(pairs):
+    assert len(pairs) >= 200
+    ids = [p["id"] for p in pairs]
+    assert len(ids) == len(set(ids)), "pair ids are unique"
+    for p in pairs:
+        assert set(p) <= {"id", "split", "domain", "label", "kind", "first", "second", "note"}, p["id"]
+        assert p["label"] in LABELS, p["id"]
+        assert p["split"] in SPLITS, p["id"]
+        assert isinstance(p["domain"], str) and p["domain"], p["id"]
+        if p["label"] == "contradiction":
+            assert p.get("kind") in KINDS, p["id"]
+        else:
+            assert "kind" not in p, p["id"]
+        _check_side(p["first"], f"{p['id']}.first")
+        _check_side(p["second"], f"{p['id']}.second")
+
+
+def test_pairs_share_no_key_title_or_source(pairs):
+    for p in pairs:
+        a, b = p["first"], p["second"]
+        assert _slug(a["title"]) != _slug(b["title"]), f"{p['id']}: titles would derive the same key"
+        if "source_ref" in a and "source_ref" in b:
+            assert a["source_ref"] != b["source_ref"], p["id"]
+        # A contradiction is only looked for inside one zone and tier: both sides share them.
+        for name, default in (("zone", "private_self"), ("sensitivity", "normal")):
+            assert a.get(name, default) == b.get(name, default), f"{p['id']}: {name} differs"
+
+
+def test_mix_of_labels_kinds_and_domains(pairs):
+    labels = Counter(p["label"] for p in pairs)
+    n = len(pairs)
+    assert 0.4 <= labels["contradiction"] / n <= 0.6
+    assert 0.2 <= labels["compatible"] / n <= 0.4
+    assert 0.1 <= labels["unrelated"] / n <= 0.3
+    kinds = Counter(p["kind"] for p in pairs if p["label"] == "contradiction")
+    assert set(kinds) == KINDS
+    domains = Counter(p["domain"] for p in pairs)
+    assert len(domains) >= 10
+    for d in domains:
+        assert {p["label"] for p in pairs if p["domain"] == d} == LABELS, d
+
+
+def test_split_is_stratified_and_reproducible(pairs):
+    by_split = Counter(p["split"] for p in pairs)
+    assert by_split["dev"] > 0 and by_split["heldout"] > 0
+    for label in LABELS:
+        assert {p["split"] for p in pairs if p["label"] == label} == SPLITS, label
+    strata = defaultdict(list)
+    for p in pairs:
+        strata[(p["label"], p["domain"])].append(p)
+    for key, members in strata.items():
+        c = Counter(p["split"] for p in members)
+        assert abs(c["dev"] - c["heldout"]) <= 1, key
+    # The rule written in benchmarks/data/README.md gives exactly the split stored in the file.
+    for n, (_, members) in enumerate(sorted(strata.items())):
+        members = sorted(members, key=lambda p: (p.get("kind") or "", hashlib.sha256(p["id"].encode()).hexdigest()))
+        for i, p in enumerate(members):
+            assert p["split"] == ("dev" if (i + n) % 2 == 0 else "heldout"), p["id"]
+
+
+def test_distractors(pairs, distractors):
+    assert len(distractors) >= 50
+    ids = [d["id"] for d in distractors]
+    assert len(ids) == len(set(ids))
+    assert not set(ids) & {p["id"] for p in pairs}
+    pair_titles = {_slug(p[s]["title"]) for p in pairs for s in ("first", "second")}
+    for d in distractors:
+        _check_side({k: v for k, v in d.items() if k not in ("id", "domain")}, d["id"])
+        assert _slug(d["title"]) not in pair_titles, f"{d['id']}: shares a title (a derived key) with a pair"
+    assert len(Counter(d["domain"] for d in distractors)) >= 10
