@@ -30,11 +30,13 @@ CONFLICT_TYPES = ("direct_negation", "mutually_exclusive", "quantitative_drift",
 KINDS = ("restatement", "compatible", "conflict", "possible", "unrelated")
 
 DRIFT = 0.20  # SPEC §5.1: a quantity that differs by more than 20 % conflicts; within 20 % it is the same value
-SUBJECT_MIN = 0.22  # below this weighted share of subject terms, two statements are about different things
-SUBJECT_SURE = 0.40  # at or above it, the subject match adds no doubt to a conflict
+SUBJECT_MIN = 0.26  # below this weighted share of subject terms, two statements are about different things
+SUBJECT_SURE = 0.50  # at or above it, the subject match adds no doubt to a conflict
+CUE_SUBJECT = 0.40  # a change cue alone ("no longer", "switched") needs this subject score
 SHARED_MIN = 0.8  # and at least one full subject word in common
 RESTATE_MIN = 0.50  # a restatement shares at least this much (and adds no value, name or claim)
 POSSIBLE_BELOW = 0.55  # a conflict whose confidence is below this is queued as `possible`
+FLAG_MIN = 0.40  # below this confidence a difference is not held at all (the subject match is too weak)
 TIME_TOLERANCE = 30  # minutes, for approximate clock times ("about 08:15")
 WHEN_KINDS = frozenset({"time", "daypart", "weekday"})
 
@@ -88,7 +90,7 @@ def _slot(v: Value) -> str:
         return f"quantity:{v.key}"
     if v.kind == "version":
         return "version"
-    if v.kind in ("enum", "address"):
+    if v.kind in ("enum", "address", "label"):
         return f"{v.kind}:{v.key}"
     return v.kind
 
@@ -292,7 +294,9 @@ def _compare_values(a: Analysis, b: Analysis) -> tuple[list[Diff], set[str], set
         xa = [v for v in va if _slot(v) == slot]
         xb = [v for v in vb if _slot(v) == slot]
         if slot == "place":
-            same = any(_places_agree(x.val, y.val) for x in xa for y in xb)
+            same = any(_places_agree(x.val, y.val) for x in xa for y in xb) or any(
+                w in b.words for x in xa for w in _place_mods(x.val)) or any(
+                w in a.words for y in xb for w in _place_mods(y.val))
         elif slot.startswith("period:"):
             same = any(x.val[1] == y.val[1] for x in xa for y in xb)
         elif slot.startswith("address:"):
@@ -301,6 +305,9 @@ def _compare_values(a: Analysis, b: Analysis) -> tuple[list[Diff], set[str], set
             same = any(x.val == y.val for x in xa for y in xb)
         if same:
             agreed.add(slot)
+        elif slot.startswith("label:"):
+            # "berth 31" / "berth 12", "note 3" / "note 4": which one it is, so another subject
+            diffs.append(Diff(slot, "subject", 0.0, _texts(xa), _texts(xb)))
         else:
             strength = 0.6 if slot == "place" else 1.0
             diffs.append(Diff(slot, "mutually_exclusive", strength, _texts(xa), _texts(xb)))
@@ -325,7 +332,11 @@ def _version_agree(x: str, y: str) -> bool:
 
 
 def _places_agree(x: str, y: str) -> bool:
-    return bool(set(x.split()) & set(y.split()))
+    return bool(set(x.split("|")[0].split()) & set(y.split("|")[0].split()))
+
+
+def _place_mods(x: str) -> list[str]:
+    return x.split("|")[1].split() if "|" in x else []
 
 
 def _texts(vs: list[Value]) -> str:
@@ -355,10 +366,13 @@ def _flips(a: Analysis, b: Analysis) -> list[str]:
             if rest in other_aff and word not in own_words and stem(word) not in other_aff:
                 out.append(word)
     # A negated value the other side asserts ("not part of 2.0" / "ships in 2.0").
+    def same(x: Value, y: Value) -> bool:
+        return y.kind == x.kind and (y.val == x.val or (x.kind == "address" and _address_agree(x, y)))
+
     for xs, ys in ((b.values, a.values), (a.values, b.values)):
         for x in xs:
-            if x.negated and any(y.kind == x.kind and not y.negated and (y.val == x.val or (
-                    x.kind == "address" and _address_agree(x, y))) for y in ys):
+            if x.negated and any(same(x, y) and not y.negated for y in ys) and not any(
+                    same(x, y) and y.negated for y in ys):
                 out.append(x.text)
     return sorted(set(out))
 
@@ -371,20 +385,22 @@ def _same(x: str, y: str) -> bool:
 
 
 def _state_flips(a: Analysis, b: Analysis) -> list[str]:
-    poles_a: dict[str, set[int]] = {}
-    poles_b: dict[str, set[int]] = {}
-    for s in a.states:
-        poles_a.setdefault(s.cls, set()).add(s.pole)
-    for s in b.states:
-        poles_b.setdefault(s.cls, set()).add(s.pole)
+    """Two states of one class with opposite poles ("up" / "down", "approved" / "rejected") about the same thing:
+    their clauses share a word (for verbs like "wants" / "dislikes", their objects do)."""
+    from .slots import lexicon
+
+    objects = lexicon().object_states
     out = []
-    for cls in set(poles_a) & set(poles_b):
-        pa, pb = poles_a[cls], poles_b[cls]
-        if len(pa) == 1 and len(pb) == 1 and pa != pb:
-            ta = next(s.text for s in a.states if s.cls == cls)
-            tb = next(s.text for s in b.states if s.cls == cls)
-            out.append(f"{ta} / {tb}")
-    return out
+    for sa_ in a.states:
+        for sb_ in b.states:
+            if sa_.cls != sb_.cls or sa_.pole == sb_.pole:
+                continue
+            if any(s.cls == sa_.cls and s.pole != sa_.pole for s in a.states):
+                continue  # one side says both
+            shared = (sa_.after & sb_.after) if sa_.cls in objects else (sa_.around & sb_.around)
+            if shared or (sa_.cls not in objects and not sa_.around and not sb_.around):
+                out.append(f"{sa_.text} / {sb_.text}")
+    return sorted(set(out))
 
 
 def _new_cues(a: Analysis, b: Analysis) -> list[str]:
@@ -428,6 +444,8 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
 
 @functools.lru_cache(maxsize=16384)
 def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
+    if " ".join(old.text.lower().split()) == " ".join(new.text.lower().split()):
+        return Relation("restatement", None, 1.0, 1.0, "the same text")
     sa, sb = side(old.text, old.title), side(new.text, new.title)
     a, b = sa.content, sb.content
     subj = compare(sa, sb)
@@ -435,7 +453,7 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     if not same_key and (score < SUBJECT_MIN or subj.shared_weight < SHARED_MIN):
         return Relation("unrelated", None, 0.0, score, f"little in common ({score:.2f})")
 
-    diffs, agreed, only_a, only_b = _compare_values(a, b)
+    diffs, agreed, slots_only_a, slots_only_b = _compare_values(a, b)
     flips = _flips(a, b)
     states = _state_flips(a, b)
     cues = _new_cues(a, b)
@@ -449,27 +467,49 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
                and not any(f == stem(w) for w in diff_words)]
         if own:
             dims["polarity"] = Diff("polarity", "direct_negation", 1.0, "", ", ".join(own))
-    for st in states:
-        dims.setdefault("state", Diff("state", "mutually_exclusive", 0.9, "", st))
+    if states and "polarity" not in dims:
+        dims["state"] = Diff("state", "mutually_exclusive", 0.9, "", states[0])
+    # Names only one side has, paired across: names written as names first; a capitalised sentence opener
+    # ("Designers use ...") counts only where a side has no other unmatched name.
     name_words = set()
-    n_names = min(len(subj.only_a_names), len(subj.only_b_names))
+    only_a, only_b = _prefer_shaped(subj.only_a_names), _prefer_shaped(subj.only_b_names)
+    n_names = min(len(only_a), len(only_b))
+    role = a.role or b.role or (sa.title is not None and sa.title.role) or (sb.title is not None and sb.title.role)
+    subject_names = False
     if n_names:
-        initial = any(n.initial for n in subj.only_a_names + subj.only_b_names)
+        initial = any(n.initial for n in only_a[:n_names] + only_b[:n_names])
         for k in range(n_names):
-            dims[f"name{k}"] = Diff(f"name{k}", "mutually_exclusive", 0.6 if initial else 0.8,
-                                    subj.only_a_names[k].text, subj.only_b_names[k].text)
-        name_words = {w for n in subj.only_a_names + subj.only_b_names for w in n.words}
+            # A name in a role ("Maya handles ...") or where a value goes ("in Lisbon") is a value; otherwise the
+            # two names are two subjects ("Atlas ships weekly" / "Harbor ships weekly").
+            na, nb = only_a[k], only_b[k]
+            qualifier = na.possessive or nb.possessive or na.scoped or nb.scoped or any(
+                n.next_stem and not n.next_plural and matches(n.next_stem, other)
+                for n, other in ((na, sb), (nb, sa)))
+            as_value = not qualifier and (role or (na.value_like and nb.value_like))
+            subject_names = subject_names or not as_value
+            dims[f"name{k}"] = Diff(f"name{k}", "mutually_exclusive" if as_value else "subject",
+                                    (0.6 if initial else 0.8) if as_value else 0.0, only_a[k].text, only_b[k].text)
+    name_words = {w for n in only_a[:n_names] + only_b[:n_names] for w in n.words}  # counted already
     quals = [q for q in subj.qualifiers if not (set(q[1]) <= name_words or set(q[2]) <= name_words)]
     if quals:
         _h, qa, qb = quals[0]
         dims["qualifier"] = Diff("qualifier", "mutually_exclusive", 0.5, ", ".join(sorted(set(qa) - name_words)),
                                  ", ".join(sorted(set(qb) - name_words)))
 
+    # An anchor: what the two share is more than one name ("Atlas" alone is a project, not a subject), or they
+    # agree on a value. Without one, a difference is not held against the other record.
+    name_stems = {w for n in sa.names + sb.names for w in n.words}
+    anchored = (same_key or len(subj.shared) >= 2 or any(t not in name_stems for t in subj.shared) or bool(agreed)
+                or bool(flips) or bool(states))
     hedged = a.hedged or b.hedged
     decision = old.category == "decision" and new.category == "decision"
-    subject_factor = min(1.0, 0.6 + score) if score < SUBJECT_SURE else 1.0
+    # How sure the subject match is: 0.3 at SUBJECT_MIN, 1.0 from SUBJECT_SURE on; 0 without an anchor.
+    subject_factor = 1.0 if same_key else 0.3 + 0.7 * max(0.0, min(1.0, (score - SUBJECT_MIN) /
+                                                                   (SUBJECT_SURE - SUBJECT_MIN)))
+    if not anchored:
+        subject_factor = 0.0
 
-    if (cues or moved) and (len(dims) <= 2 or moved) and (dims or moved or score >= SUBJECT_SURE or same_key):
+    if (cues or moved) and (len(dims) <= 2 or moved) and (dims or moved or score >= CUE_SUBJECT or same_key):
         conf = (0.85 if moved else 0.7 if dims else 0.6) * subject_factor * (0.85 if hedged else 1.0)
         why = moved or f"says it changed ({', '.join(cues[:2])})"
         if dims and not moved:
@@ -482,6 +522,15 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         what = "; ".join(f"{d.a or '·'} / {d.b}" for d in list(dims.values())[:2])
         return Relation("unrelated", None, 0.0, score, f"another subject: differs in {len(dims)} ways ({what})")
 
+    if dims and any(d.ctype == "subject" for d in dims.values()) and all(
+            d.ctype == "subject" or name == "qualifier" for name, d in dims.items()):
+        d = next(d for d in dims.values() if d.ctype == "subject")
+        return Relation("unrelated", None, 0.0, score, f"about another subject: {d.a} / {d.b}")
+    if set(dims) == {"qualifier"}:
+        # Only a qualifier of a shared word differs ("background jobs" / "async jobs"): another subject or another
+        # word for the same one; neither is a claim against the other.
+        return Relation("compatible", None, round(score, 3), score, f"same words, qualified differently: "
+                                                                    f"{dims['qualifier'].a} / {dims['qualifier'].b}")
     if dims:
         d = max(dims.values(), key=lambda d: d.strength)
         ctype = d.ctype
@@ -497,11 +546,15 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         return _conflict(ctype, conf, score, f"{label}: {d.a + ' / ' if d.a else ''}{d.b}")
 
     # Nothing differs.
-    added = (only_a | only_b) - {"when"} if agreed else (only_a | only_b)
+    added = slots_only_a | slots_only_b
     names_added = bool(subj.only_a_names or subj.only_b_names)
     if decision and same_key and score < RESTATE_MIN:
         return _conflict("decision_supersession", 0.6, score, "a new decision for this key says something else")
-    if score >= RESTATE_MIN and not added and not names_added and not hedged:
+    # A restatement says the same with (nearly) the same subject words: what one side says that the other does not
+    # is at most one word. Anything more is kept as a record of its own (consolidation must never swallow a claim).
+    extra_a = sum(w for t, w in sa.content.terms.items() if not matches(t, sb))
+    extra_b = sum(w for t, w in sb.content.terms.items() if not matches(t, sa))
+    if score >= RESTATE_MIN and not added and not names_added and not hedged and max(extra_a, extra_b) <= 1.0:
         return Relation("restatement", None, round(min(1.0, score + 0.3), 3), score,
                         "same claim" + (f" ({', '.join(sorted(agreed))} agree)" if agreed else ""))
     detail = sorted(added) or ["wording"]
@@ -509,8 +562,15 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
                     f"same subject, adds {', '.join(detail)}" if added or names_added else "same subject, consistent")
 
 
+def _prefer_shaped(names) -> list:
+    strong = [n for n in names if not n.initial]
+    return strong or list(names)
+
+
 def _conflict(ctype: str, conf: float, score: float, reason: str) -> Relation:
     conf = round(max(0.0, min(1.0, conf)), 3)
+    if conf < FLAG_MIN:
+        return Relation("unrelated", None, conf, score, f"weak subject match ({score:.2f}); {reason}")
     if conf < POSSIBLE_BELOW:
         return Relation("possible", ctype, conf, score, f"possible {ctype.replace('_', ' ')}: {reason}")
     return Relation("conflict", ctype, conf, score, reason)
@@ -520,4 +580,4 @@ def describe(rel: Relation) -> str:
     return f"{rel.kind}{'/' + rel.conflict_type if rel.conflict_type else ''} ({rel.confidence:.2f}): {rel.reason}"
 
 
-_ = (SubjectMatch, matches)
+_ = SubjectMatch

@@ -56,6 +56,7 @@ class Lexicon:
     alt_markers: tuple[tuple[str, ...], ...]
     preference_verbs: frozenset[str]
     states: dict[tuple[str, ...], tuple[str, int, bool]]  # phrase -> (class, pole +1/-1, needs copula)
+    object_states: frozenset[str]  # classes whose two sides must share the object
     strong_cues: tuple[tuple[str, ...], ...]
     retiring: tuple[tuple[str, ...], ...]
     directional_cues: tuple[tuple[str, ...], ...]
@@ -88,6 +89,10 @@ class Lexicon:
     numbered_places: frozenset[str]
     place_preps: frozenset[str]
     honorifics: frozenset[str]
+    roles: tuple[tuple[str, ...], ...]
+    label_heads: frozenset[str]
+    value_before: frozenset[str]
+    value_preps: frozenset[str]
     org_suffixes: frozenset[str]
     light: frozenset[str]
     abbreviations: dict[str, str]
@@ -130,6 +135,7 @@ def lexicon() -> Lexicon:
         alt_markers=tuple(_phrase(p) for p in data["alternatives"]["markers"]),
         preference_verbs=frozenset(data["alternatives"]["preference_verbs"]),
         states=states,
+        object_states=frozenset(c for c, spec in data["states"].items() if spec.get("needs_object")),
         strong_cues=tuple(sorted((_phrase(p) for p in data["supersession"]["strong"]), key=len, reverse=True)),
         retiring=tuple(sorted((_phrase(p) for p in data["supersession"]["retiring"]), key=len, reverse=True)),
         directional_cues=tuple(_phrase(p) for p in data["supersession"]["directional"]),
@@ -162,6 +168,10 @@ def lexicon() -> Lexicon:
         numbered_places=frozenset(data["places"]["numbered"]),
         place_preps=frozenset(data["places"]["prepositions"]),
         honorifics=frozenset(data["people"]["honorifics"]),
+        roles=tuple(_phrase(p) for p in data["roles"]["words"]),
+        label_heads=frozenset(data["labels"]["heads"]),
+        value_before=frozenset(data["roles"]["value_before"]),
+        value_preps=frozenset(data["roles"]["value_preps"]),
         org_suffixes=frozenset(data["people"]["org_suffixes"]),
         light=frozenset(data["vocabulary"]["light"]),
         abbreviations={fold(k).lower(): fold(v).lower() for k, v in data["vocabulary"]["abbreviations"].items()},
@@ -373,6 +383,10 @@ class Name:
     initial: bool  # a single capitalised word that opens a sentence: maybe only a capitalised common word
     possessive: bool = False
     negated: bool = False
+    value_like: bool = False  # placed where a value goes: after "is", "by", "is in", "built with" ...
+    next_stem: str = ""  # the lower-case word right after it ("Atlas staging" -> stage)
+    next_plural: bool = False
+    scoped: bool = False  # after "for", "of", "about": what the statement is about, not a value
 
 
 @dataclass(frozen=True)
@@ -381,6 +395,8 @@ class State:
     pole: int
     text: str
     clause: int
+    after: frozenset[str] = frozenset()  # stems after the state word in its clause (its object)
+    around: frozenset[str] = frozenset()  # stems of its whole clause
 
 
 @dataclass(frozen=True)
@@ -398,6 +414,7 @@ class Analysis:
     from_to: tuple[tuple[Value | Name | str, Value | Name | str], ...] = ()
     markers: tuple[str, ...] = ()  # weak change markers ("now", "since", ...)
     hedged: bool = False
+    role: bool = False  # names a role one person holds at a time ("owns", "maintainer", "our accountant")
     terms: dict[str, float] = field(default_factory=dict)  # stem -> weight (what the statement is about)
     words: frozenset[str] = frozenset()  # every folded lower-case word (for "does the other side mention X")
     modifiers: dict[str, frozenset[str]] = field(default_factory=dict)  # head stem -> stems of words before it
@@ -455,12 +472,13 @@ def _analyze(text: str) -> Analysis:
     cues, from_to, markers = _change_cues(toks, values, names)
     values, names = _mark_retired(toks, values, names)
     hedged = any(_match_any(toks, i, lex.hedges) for i in range(len(toks)))
+    role = any(_match_any(toks, i, lex.roles) for i in range(len(toks)))
     terms = _terms(toks, names)
     modifiers = _modifiers(toks)
     return Analysis(
         text=text, tokens=tuple(toks), values=tuple(values), names=tuple(names), states=tuple(states),
         affirmed=frozenset(affirmed - negated), negated=frozenset(negated), neutral=frozenset(neutral - affirmed),
-        prefixed=prefixed, cues=tuple(cues), from_to=tuple(from_to), markers=tuple(markers), hedged=hedged,
+        prefixed=prefixed, cues=tuple(cues), from_to=tuple(from_to), markers=tuple(markers), hedged=hedged, role=role,
         terms=terms, words=frozenset(w for t in toks for w in _word_forms(t)), modifiers=modifiers,
         clause_terms={k: frozenset(v) for k, v in clause_terms.items()},
     )
@@ -550,8 +568,9 @@ def _read_names(toks: list[Tok]) -> list[Name]:
             j += 1
             continue
         shaped = bool(_ACRONYM.match(t.text) or _INNER_CAP.match(t.text) or any(c.isdigit() for c in t.text))
-        if t.initial and not shaped and (t.low in STOPWORDS or _is_function(t.low) or t.low.endswith("ly")
-                                        or t.low in lex.negation_cues or t.low.endswith("n't")):
+        heading = t.initial and j + 1 < n and toks[j + 1].low == ":"  # "Risk:", "Lesson:", "Decided:"
+        if heading or (t.initial and not shaped and (t.low in STOPWORDS or _is_function(t.low) or t.low.endswith(
+                "ly") or t.low in lex.negation_cues or t.low.endswith("n't"))):
             j += 1
             continue
         if _is_calendar_or_class(t, toks) and not shaped:
@@ -585,8 +604,22 @@ def _read_names(toks: list[Tok]) -> list[Name]:
         keyw = tuple(w.low.removesuffix("'s") for w in words if w.low != "&")
         possessive = words[-1].low.endswith("'s")
         initial = (words[0].initial and len(words) == 1 and not shaped and not possessive)
+        k0 = words[0].i - 1
+        while k0 >= 0 and toks[k0].low in ("the", "our", "a", "an", "their", "its", "his", "her", "my", "your",
+                                           "mr", "mrs", "ms", "dr", "."):
+            k0 -= 1
+        value_like = k0 >= 0 and toks[k0].low in lex.value_before
+        if k0 >= 1 and toks[k0].low in lex.value_preps:
+            v = toks[k0 - 1]
+            value_like = v.kind == "word" and (v.low in _COPULA or v.low.endswith(("ed", "en", "ing")) or v.low in (
+                "be", "live", "lives", "sit", "sits", "stay", "stays"))
+        scoped = k0 >= 0 and toks[k0].low in ("for", "of", "about", "regarding", "within", "across")
+        after = toks[words[-1].i + 1] if words[-1].i + 1 < n else None
+        nxt = after.stem if after is not None and after.kind == "word" and not after.text[:1].isupper() else ""
         names.append(Name(text=text, key=" ".join(keyw), words=tuple(stem(w) for w in keyw), clause=words[0].clause,
-                          start=words[0].i, initial=initial, possessive=possessive))
+                          start=words[0].i, initial=initial, possessive=possessive, value_like=value_like,
+                          next_stem=nxt, next_plural=bool(after is not None and after.low.endswith("s")),
+                          scoped=scoped))
         j = k
     return names
 
@@ -670,7 +703,12 @@ def _read_states(toks: list[Tok], neg: set[int]) -> list[State]:
                 continue
         if i in neg:
             pole = -pole
-        out.append(State(cls, pole, " ".join(p), toks[i].clause))
+        clause = toks[i].clause
+        after = frozenset(t.stem for t in toks[i + len(p):] if t.clause == clause and t.kind == "word" and t.stem
+                          and not _is_function(t.low))
+        around = frozenset(t.stem for t in toks if t.clause == clause and t.kind == "word" and t.stem
+                           and not _is_function(t.low) and (t.low,) not in lex.states)
+        out.append(State(cls, pole, " ".join(p), clause, after, around))
         i += len(p)
     return out
 
@@ -1143,6 +1181,18 @@ def _read_quantities(toks: list[Tok], values: list[Value]) -> None:
                 dim, factor = lex.units[m.group(1)]
                 j = i + 1
         elif t.kind == "num" and not _ORDINAL.match(t.low):
+            prev = toks[i - 1] if i else None
+            nxt = toks[i + 1] if i + 1 < n else None
+            counted = nxt is not None and nxt.kind in ("word", "unit") and not _is_function(nxt.low)
+            if prev is not None and prev.kind == "word" and not prev.used and (
+                    not _is_function(prev.low) or prev.low in lex.label_heads) and \
+                    prev.low not in lex.number_words and not prev.text[:1].isupper() and not counted and \
+                    _bound_before(toks, i) == (None, False):
+                # "berth 31", "level 9", "note 3": a number that labels the noun before it names which one
+                t.used = True
+                values.append(Value("label", prev.stem or stem(prev.low), t.low, f"{prev.text} {t.text}", t.clause, i))
+                i += 1
+                continue
             amount = _number(t)
             j = i + 1
             if t.low.endswith("%"):
@@ -1155,8 +1205,10 @@ def _read_quantities(toks: list[Tok], values: list[Value]) -> None:
             k = i + 1
             if k < n and toks[k].low in ("full", "whole", "single"):
                 k += 1
+            ordinal_second = toks[k].low == "second" and k + 1 < n and toks[k + 1].kind == "word" and not \
+                _is_function(toks[k + 1].low)  # "a second EU region"
             if _time_unit(toks, k) is not None and not (i and toks[i - 1].kind in ("num",)) and \
-                    not (i and _number(toks[i - 1]) is not None):
+                    not (i and _number(toks[i - 1]) is not None) and not ordinal_second:
                 amount = 1.0
                 j = k
         if amount is None:
@@ -1209,7 +1261,13 @@ def _read_quantities(toks: list[Tok], values: list[Value]) -> None:
             i = j if j > i else i + 1
             continue
         _ = unit
-        _add(values, toks, kind, key, value, i, j)
+        extra = {}
+        if kind == "duration" and _bound_before(toks, i)[0] == "lower" and i and toks[i - 1].low in (
+                "after", "from", "starting"):
+            extra["bound"] = "none"  # "expire after 30 minutes": the length itself, not a lower limit
+        _add(values, toks, kind, key, value, i, j, **extra)
+        if values[-1].bound == "none":
+            values[-1] = _replace(values[-1], bound=None)
         i = j
 
 
@@ -1294,17 +1352,17 @@ def _read_places(toks: list[Tok], values: list[Value]) -> None:
         # numbered places: "room 204", "floor 2", "number 14"
         if t.low in lex.numbered_places and i + 1 < n and toks[i + 1].kind in ("num", "word") and \
                 re.fullmatch(r"\d+[a-z]?|[a-z]\d*", toks[i + 1].low) and not toks[i + 1].used:
-            _add(values, toks, "place", "", f"{stem(t.low)} {toks[i + 1].low}", i, i + 2)
+            _add(values, toks, "place", "", f"{stem(t.low)}#{toks[i + 1].low}", i, i + 2)
             i += 2
             continue
         # ordinal floors: "the third floor", "the fifth"
         if t.low in lex.ordinals and lex.ordinals[t.low] > 0 and i + 1 < n and toks[i + 1].low in ("floor", "level"):
-            _add(values, toks, "place", "", f"{toks[i + 1].low} {lex.ordinals[t.low]}", i, i + 2)
+            _add(values, toks, "place", "", f"{toks[i + 1].low}#{lex.ordinals[t.low]}", i, i + 2)
             i += 2
             continue
         if t.low in lex.ordinals and lex.ordinals[t.low] > 0 and i and toks[i - 1].low == "the" and any(
                 toks[k].low in ("floor", "level") for k in range(max(0, i - 8), i)):
-            _add(values, toks, "place", "", f"floor {lex.ordinals[t.low]}", i, i + 1)
+            _add(values, toks, "place", "", f"floor#{lex.ordinals[t.low]}", i, i + 1)
             i += 1
             continue
         p = _match_any(toks, i, places)
@@ -1312,7 +1370,15 @@ def _read_places(toks: list[Tok], values: list[Value]) -> None:
             # a place noun after a place preposition (within a few words): "in the top drawer", "at the office"
             back = [toks[k].low for k in range(max(0, i - 6), i) if toks[k].clause == t.clause]
             if any(b in lex.place_preps for b in back):
-                _add(values, toks, "place", "", " ".join(stem(w) for w in p), i, i + len(p))
+                # the words that name which one: "the Oak room", "the Legal folder", "the top drawer"
+                mods = []
+                k = i - 1
+                while k >= 0 and toks[k].kind == "word" and toks[k].clause == t.clause and not _is_function(
+                        toks[k].low) and toks[k].low not in lex.place_preps and len(mods) < 2:
+                    mods.append(toks[k].low)
+                    k -= 1
+                val = " ".join(stem(w) for w in p) + ("|" + " ".join(mods) if mods else "")
+                _add(values, toks, "place", "", val, i, i + len(p))
                 i += len(p)
                 continue
         i += 1

@@ -143,8 +143,9 @@ def _abbrev_words(word: str) -> tuple[str, ...]:
 
 
 def matches(term: str, other: Side) -> bool:
-    """A stem of one statement is said by the other (in any of the forms above)."""
-    if term in other.terms or term in other.words:
+    """A subject term of one statement is a subject term of the other (in any of the forms above). A word the other
+    uses only inside a value ("once a week") does not count."""
+    if term in other.terms:
         return True
     for t in other.terms:
         if _near(term, t):
@@ -235,7 +236,8 @@ def compare(a: Side, b: Side) -> SubjectMatch:
     score = min(1.0, score + SLOT_BONUS * min(2, len(common)))
     # Words of a name the other statement also has (or abbreviates) are not qualifiers of their own.
     matched_names = {w for how, other in ((how_a, b), (how_b, a)) for n, m in how.items() if m
-                     for w in n.words if m == "acronym" or w in other.words or w in other.terms}
+                     for w in n.words if m == "acronym" or w in other.words or w in other.terms
+                     }
     quals: list[tuple[str, str, str]] = []
     for head in set(a.modifiers) & set(b.modifiers):
         if head not in shared and head not in b.terms:
