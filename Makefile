@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 DEMO_DIR ?= .demo-wiki
 
-.PHONY: demo test bench stress screenshots clean
+.PHONY: demo test bench stress screenshots browser-screenshot clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,8 +20,10 @@ $(VENV)/.installed-test: $(BIN)/python pyproject.toml
 demo: $(VENV)/.installed
 	$(BIN)/memkeeper demo $(DEMO_DIR)
 
-# The suite runs on every core (pytest-xdist): the Textual snapshot and Pilot tests dominate its time.
+# Types first (the config is [tool.mypy] in pyproject.toml): a type error fails before the slower tests run. The
+# suite then runs on every core (pytest-xdist): the Textual snapshot and Pilot tests dominate its time.
 test: $(VENV)/.installed-test
+	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest -n auto
 
 bench: $(VENV)/.installed-test
@@ -34,6 +36,10 @@ stress: $(VENV)/.installed-test
 
 screenshots: $(VENV)/.installed-test
 	$(BIN)/python scripts/screenshots.py
+
+# screenshots/browser.png: the desk served by `memkeeper serve`, in Debian's headless chromium (apt-get install chromium).
+browser-screenshot: $(VENV)/.installed
+	$(BIN)/python scripts/browser_screenshot.py
 
 clean:
 	rm -rf $(VENV) $(DEMO_DIR)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import platform
 import random
 import statistics
@@ -188,6 +189,7 @@ def section(title: str, fn, results: list[str], markdown: bool = False) -> bool:
 
 
 if __name__ == "__main__":
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     results: list[str] = []
     ok = section("contradiction detection (labelled fixture, pair classifier)", bench_conflicts, results)
     ok = section("contradiction detection end to end through capture (agent pairs dev / held-out, fixture)",
@@ -197,7 +199,9 @@ if __name__ == "__main__":
     RESULTS.write_text(
         "# Benchmark results\n\n"
         f"Written by `make bench` (`benchmarks/run.py`) on {datetime.now(UTC):%Y-%m-%d}, Python "
-        f"{platform.python_version()}, {platform.system()} {platform.machine()}: one run on one machine.\n\n"
+        f"{platform.python_version()}, {platform.system()} {platform.machine()}, {os.cpu_count()} CPUs"
+        + (f", load average {load:.1f} at the start" if load is not None else "")
+        + ": one run on one machine; timings move with the machine's load.\n\n"
         + "\n".join(results), encoding="utf-8")
     print(f"results written to {RESULTS.relative_to(Path.cwd()) if RESULTS.is_relative_to(Path.cwd()) else RESULTS}")
     sys.exit(0 if ok else 1)

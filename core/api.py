@@ -1,59 +1,341 @@
-"""`Engine`: the one API every writer uses — the CLI, the TUI, agents. Composes the store (`engine.BaseEngine`), the
-operations (capture, retrieve, maintenance, exchange) and the queues."""
+"""`Engine`: the one API every writer uses — the CLI, the desk, agents. A façade: it builds the store, the views, the
+curation queues and the operations, wires them together, and delegates each public method to the object that owns
+it. Nothing here decides anything, except the header counts that combine every queue.
+
+    Store ──► Views ──► queues (conflicts, verification, quiz, tiers) ──► operations (capture, retrieve,
+    maintenance, exchange, integrity, undo) ──► Engine ──► CLI (tui/cli.py), MCP server (agents/), desk (tui/app.py)
+"""
 
 from __future__ import annotations
 
-import re
+import os
+from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
+from filelock import FileLock
+
+from . import quiz, tiers
 from .capture import CaptureOps
-from .conflicts import ConflictQueue
-from .engine import BadInput, BaseEngine, validate_actor
+from .conflicts import Conflict, ConflictQueue
 from .exchange import ExchangeOps
-from .index import BadPage
+from .index import BadPage, Index
 from .integrity import CheckReport, Integrity
-from .maintenance import MaintenanceOps
-from .models import Receipt, utc
-from .pages import MAX_LEDGER_BYTES, read_text
-from .quiz_queue import QuizQueue
-from .receipts import make_receipt, verify_receipt
+from .maintenance import CONSOLIDATE_THRESHOLD, MaintenanceOps
+from .models import Category, Entry, MemoryClass, Receipt, SensitivityTier, SourceType, TrustZone, utc
+from .quiz_queue import QuizCard, QuizQueue
+from .receipts import ReceiptCursor, ReceiptLine
 from .retrieve import RetrieveOps
+from .store import Progress, Store
 from .tier_queue import TierQueue
+from .undo import UndoOps
 from .verification import VerificationQueue
+from .views import Views
 
-__all__ = ["CheckReport", "Engine", "UNDOABLE"]
-
-UNDOABLE = {
-    "resolve_conflict": "_undo_conflict",
-    "snooze_conflict": "_undo_conflict",
-    "confirm": "_undo_verification",
-    "deny": "_undo_verification",
-    "undeny": "_undo_verification",
-    "quiz_record": "_undo_quiz",
-    "tiers_apply": "_undo_tiers",
-    "tiers_commit": "_undo_tiers",
-    "tier_restore": "_undo_tiers",
-}
-# Decisions only a person may take, and so only a person may undo (SPEC §7).
-HUMAN_ONLY = frozenset({"resolve_conflict", "snooze_conflict", "confirm", "deny", "undeny", "tiers_commit",
-                        "tiers_apply"})
+__all__ = ["CheckReport", "Engine"]
 
 
-class Engine(ConflictQueue, VerificationQueue, QuizQueue, TierQueue, Integrity, CaptureOps, RetrieveOps, MaintenanceOps,
-             ExchangeOps, BaseEngine):
-    """The engine with its curation queues. `Engine.open(root)` / `Engine.init(root, now=...)`."""
+class Engine:
+    """One wiki root with its queues and operations. `Engine.open(root)` / `Engine.init(root, now=...)`."""
 
-    # ---------------------------------------------------------------------------------------------- hot.md / header
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.views = views = Views(store)
+        store.on_recovered = views.refresh_all
+        self.undo_ops = UndoOps(store, views)
+        handlers = self.undo_ops.handlers  # each queue registers how its decisions are undone
+        self.conflict_queue = ConflictQueue(store, views, handlers)
+        self.verification_queue = VerificationQueue(store, views, handlers)
+        self.quiz_queue = QuizQueue(store, views, handlers)
+        self.tier_queue = TierQueue(store, views, handlers, in_conflict=self.conflict_queue.open_conflict_memory_ids)
+        views.connect(conflicts_view=self.conflict_queue.write_conflicts_view, queue_counts=self.queue_counts_for_hot)
+        self.capture_ops = CaptureOps(store, views, self.conflict_queue, self.verification_queue)
+        self.retrieve_ops = RetrieveOps(store)
+        self.maintenance_ops = MaintenanceOps(store, views, self.conflict_queue)
+        self.exchange_ops = ExchangeOps(store, self.capture_ops)
+        self.integrity = Integrity(store, views, self.conflict_queue, self.quiz_queue)
+
+    # ---------------------------------------------------------------------------------------------- lifecycle
+
+    @classmethod
+    def open(cls, root: str | os.PathLike[str], *, sync: bool = True) -> Engine:
+        """Open an existing wiki. With sync=False the derived index is brought up to date later, by `sync()` (the
+        desk does it in a worker with progress, so a big wiki never blocks start-up)."""
+        return cls(Store.open(root, sync=sync))
+
+    @classmethod
+    def init(cls, root: str | os.PathLike[str], now: datetime) -> Engine:
+        """Create the layout and the first views (or complete an existing wiki's), and open it."""
+        engine = cls(Store.create(root))
+        with engine.store.lock:
+            engine.store.write_headers()
+            engine.views.refresh(utc(now), full=True)
+        return engine
+
+    def close(self) -> None:
+        self.store.close()
+
+    def sync(self, progress: Progress | None = None) -> dict[str, int]:
+        return self.store.sync(progress)
+
+    @property
+    def root(self) -> Path:
+        return self.store.root
+
+    @property
+    def index(self) -> Index:
+        return self.store.index
+
+    @property
+    def lock(self) -> FileLock:
+        return self.store.lock
+
+    @property
+    def synced(self) -> bool:
+        return self.store.synced
+
+    # ---------------------------------------------------------------------------------------------- the store
+
+    def path(self, rel: str) -> Path:
+        return self.store.path(rel)
+
+    def rel(self, path: Path) -> str:
+        return self.store.rel(path)
+
+    def writing(self) -> AbstractContextManager[None]:
+        return self.store.writing()
+
+    def save(self, entry: Entry, page: str | None = None) -> str:
+        return self.store.save(entry, page)
+
+    def load(self, memory_id: str) -> Entry:
+        return self.store.load(memory_id)
+
+    def get(self, memory_id: str) -> Entry | None:
+        return self.store.get(memory_id)
+
+    def page_of(self, memory_id: str) -> str | None:
+        return self.store.page_of(memory_id)
+
+    def tallies(self) -> dict[str, int]:
+        return self.store.tallies()
+
+    def refresh_views(self, now: datetime, full: bool = False) -> None:
+        self.views.refresh(now, full)
+
+    def iter_receipts(self) -> Iterator[ReceiptLine]:
+        return self.store.iter_receipts()
+
+    def read_receipts(self, cursor: ReceiptCursor | None = None) -> tuple[list[ReceiptLine], ReceiptCursor]:
+        return self.store.read_receipts(cursor)
+
+    def last_receipt_sha(self) -> str | None:
+        return self.store.last_receipt_sha()
+
+    # ---------------------------------------------------------------------------------------------- capture, retrieve
+
+    def capture(
+        self,
+        text: str,
+        *,
+        now: datetime,
+        actor: str = "agent:cli",
+        key: str | None = None,
+        title: str | None = None,
+        category: str | Category = "fact",
+        zone: str | TrustZone = "private_self",
+        sensitivity: str | SensitivityTier = "normal",
+        memory_class: str | MemoryClass | None = None,
+        expires_at: datetime | str | None = None,
+        ttl_days: float | None = None,
+        source_type: str | SourceType = "agent_inferred",
+        source_ref: str | None = None,
+        confidence: float = 0.7,
+        recall: list[str] | None = None,
+        tags: list[str] | None = None,
+        quiz_question: str | None = None,
+        redact: bool = False,
+        supersedes: str | None = None,
+        contradicts: str | None = None,
+        restates: str | None = None,
+    ) -> Receipt:
+        """See CaptureOps.capture. `supersedes` / `contradicts` / `restates` name a memory id the statement is
+        declared to relate to (at most one)."""
+        return self.capture_ops.capture(
+            text, now=now, actor=actor, key=key, title=title, category=category, zone=zone, sensitivity=sensitivity,
+            memory_class=memory_class, expires_at=expires_at, ttl_days=ttl_days, source_type=source_type,
+            source_ref=source_ref, confidence=confidence, recall=recall, tags=tags, quiz_question=quiz_question,
+            redact=redact, supersedes=supersedes, contradicts=contradicts, restates=restates,
+        )
+
+    def retrieve(self, query: str, *, zone: str | TrustZone = "private_self", limit: int = 10, now: datetime,
+                 actor: str = "agent:cli", record_access: bool = True) -> Receipt:
+        return self.retrieve_ops.retrieve(query, zone=zone, limit=limit, now=now, actor=actor,
+                                          record_access=record_access)
+
+    def preview_all_zones(self, query: str, *, now: datetime, limit: int = 10) -> dict[str, Receipt]:
+        return self.retrieve_ops.preview_all_zones(query, now=now, limit=limit)
+
+    def read_view(self, rel: str) -> str:
+        return self.retrieve_ops.read_view(rel)
+
+    def category_counts(self) -> list[tuple[str, int, int]]:
+        return self.retrieve_ops.category_counts()
+
+    def category_entries(self, category: str, *, offset: int = 0, limit: int = 200) -> tuple[int, list[dict[str, str]]]:
+        return self.retrieve_ops.category_entries(category, offset=offset, limit=limit)
+
+    def memory_id_at(self, page: str) -> str | None:
+        return self.retrieve_ops.memory_id_at(page)
+
+    def category_of(self, memory_id: str) -> str | None:
+        return self.retrieve_ops.category_of(memory_id)
+
+    def bad_pages(self) -> list[BadPage]:
+        return self.retrieve_ops.bad_pages()
+
+    # ---------------------------------------------------------------------------------------------- maintenance
+
+    def consolidate(self, *, now: datetime, actor: str = "agent:cli",
+                    threshold: float = CONSOLIDATE_THRESHOLD) -> Receipt:
+        return self.maintenance_ops.consolidate(now=now, actor=actor, threshold=threshold)
+
+    def decay(self, *, now: datetime, actor: str = "agent:cli", progress: Progress | None = None) -> Receipt:
+        return self.maintenance_ops.decay(now=now, actor=actor, progress=progress)
+
+    def snapshot(self, *, now: datetime, actor: str = "agent:cli") -> Receipt:
+        return self.maintenance_ops.snapshot(now=now, actor=actor)
+
+    def compile(self, *, now: datetime, actor: str = "agent:cli") -> Receipt:
+        return self.maintenance_ops.compile(now=now, actor=actor)
+
+    def export(self, *, zone: str | TrustZone, now: datetime, actor: str = "agent:cli",
+               include_content: bool = False) -> Receipt:
+        return self.exchange_ops.export(zone=zone, now=now, actor=actor, include_content=include_content)
+
+    def import_envelope(self, envelope_path: str, *, now: datetime, actor: str = "agent:cli") -> Receipt:
+        return self.exchange_ops.import_envelope(envelope_path, now=now, actor=actor)
+
+    def check(self) -> CheckReport:
+        return self.integrity.check()
+
+    def repair(self, *, now: datetime, actor: str = "agent:cli") -> Receipt:
+        return self.integrity.repair(now=now, actor=actor)
+
+    # ---------------------------------------------------------------------------------------------- conflicts
+
+    def conflicts(self, *, now: datetime | None = None, session: str | None = None,
+                  include_resolved: bool = False) -> list[Conflict]:
+        return self.conflict_queue.conflicts(now=now, session=session, include_resolved=include_resolved)
+
+    def load_conflict(self, conflict_id: str) -> Conflict:
+        return self.conflict_queue.load_conflict(conflict_id)
+
+    def resolve_conflict(self, conflict_id: str, choice: str, *, now: datetime, actor: str) -> Receipt:
+        return self.conflict_queue.resolve_conflict(conflict_id, choice, now=now, actor=actor)
+
+    def snooze_conflict(self, conflict_id: str, *, now: datetime, actor: str, until: datetime | str | None = None,
+                        session: str | None = None) -> Receipt:
+        return self.conflict_queue.snooze_conflict(conflict_id, now=now, actor=actor, until=until, session=session)
+
+    # ---------------------------------------------------------------------------------------------- verification
+
+    def pending_verifications(self, limit: int | None = None) -> list[Entry]:
+        return self.verification_queue.pending_verifications(limit)
+
+    def pending_count(self) -> int:
+        return self.verification_queue.pending_count()
+
+    def denied_records(self) -> list[Entry]:
+        return self.verification_queue.denied_records()
+
+    def is_suppressed(self, key: str) -> bool:
+        return self.verification_queue.is_suppressed(key)
+
+    def confirm(self, ref: str, *, now: datetime, actor: str) -> Receipt:
+        return self.verification_queue.confirm(ref, now=now, actor=actor)
+
+    def deny(self, ref: str, *, now: datetime, actor: str, reason: str | None = None, redact: bool = False) -> Receipt:
+        return self.verification_queue.deny(ref, now=now, actor=actor, reason=reason, redact=redact)
+
+    def undeny(self, ref: str, *, now: datetime, actor: str) -> Receipt:
+        return self.verification_queue.undeny(ref, now=now, actor=actor)
+
+    def rebuild_verification(self, *, now: datetime, actor: str = "agent:cli") -> Receipt:
+        return self.verification_queue.rebuild_verification(now=now, actor=actor)
+
+    # ---------------------------------------------------------------------------------------------- quiz
+
+    def person_for(self, actor: str | None, person: str | None = None) -> str:
+        return self.quiz_queue.person_for(actor, person)
+
+    def read_ledger(self, person: str, *, strict: bool = True) -> quiz.Ledger:
+        return self.quiz_queue.read_ledger(person, strict=strict)
+
+    def create_ledger(self, person: str, scheduler: str, *, now: datetime, actor: str) -> Receipt:
+        return self.quiz_queue.create_ledger(person, scheduler, now=now, actor=actor)
+
+    def quiz_session(self, person: str, *, now: datetime, limit: int = quiz.MAX_SESSION) -> list[QuizCard]:
+        return self.quiz_queue.quiz_session(person, now=now, limit=limit)
+
+    def quiz_record(self, ref: str, result: str, *, now: datetime, actor: str, person: str | None = None,
+                    answer: str | None = None, question: str | None = None, redact: bool = False) -> Receipt:
+        return self.quiz_queue.quiz_record(ref, result, now=now, actor=actor, person=person, answer=answer,
+                                           question=question, redact=redact)
+
+    def weak_spots(self, person: str) -> list[quiz.QuizItem]:
+        return self.quiz_queue.weak_spots(person)
+
+    # ---------------------------------------------------------------------------------------------- tiers
+
+    def plan_tiers(self, *, now: datetime) -> tiers.TierPlan:
+        return self.tier_queue.plan_tiers(now=now)
+
+    def commit_tiers(self, *, now: datetime, actor: str, owner: str | None = None) -> Receipt:
+        return self.tier_queue.commit_tiers(now=now, actor=actor, owner=owner)
+
+    def read_review(self, review: str) -> tuple[str, tiers.Review]:
+        return self.tier_queue.read_review(review)
+
+    def apply_tiers(self, review: str, accepted_ids: list[str] | None, *, now: datetime, actor: str) -> Receipt:
+        return self.tier_queue.apply_tiers(review, accepted_ids, now=now, actor=actor)
+
+    def restore_tier(self, ref: str, *, now: datetime, actor: str) -> Receipt:
+        return self.tier_queue.restore_tier(ref, now=now, actor=actor)
+
+    def pending_reviews(self) -> list[str]:
+        return self.tier_queue.pending_reviews()
+
+    def cold_records(self) -> list[Entry]:
+        return self.tier_queue.cold_records()
+
+    # ---------------------------------------------------------------------------------------------- undo
+
+    def undo(self, receipt_sha256: str, *, now: datetime, actor: str) -> Receipt:
+        return self.undo_ops.undo(receipt_sha256, now=now, actor=actor)
+
+    def find_receipt(self, sha: str) -> dict[str, Any] | None:
+        return self.undo_ops.find_receipt(sha)
+
+    def undone_by(self, sha: str) -> str | None:
+        return self.undo_ops.undone_by(sha)
+
+    def is_undoable(self, action: str) -> bool:
+        """Whether receipts of this action can be undone (a queue registered a handler for it)."""
+        return action in self.undo_ops.handlers
+
+    # ---------------------------------------------------------------------------------------------- the header
 
     def queue_counts_for_hot(self, now: datetime) -> dict[str, Any]:
-        open_c = self.conflicts(now=now)
+        open_c = self.conflict_queue.conflicts(now=now)
         return {
             "open_conflicts": len(open_c),
             "newest_conflicts": [(c.conflict_id, c.title) for c in open_c[:3]],
-            "pending_verifications": self.pending_count(),
-            "quiz_due": self.quiz_due_total(now),
-            "tier_review_pending": self.pending_reviews(),
+            "pending_verifications": self.verification_queue.pending_count(),
+            "quiz_due": self.quiz_queue.quiz_due_total(now),
+            "tier_review_pending": self.tier_queue.pending_reviews(),
         }
 
     def counts(self, now: datetime, *, person: str | None = None, session: str | None = None,
@@ -61,178 +343,13 @@ class Engine(ConflictQueue, VerificationQueue, QuizQueue, TierQueue, Integrity, 
         """Header counts: open conflicts, pending verifications, quiz due, tier candidates, active records."""
         now = utc(now)
         out = {
-            "open_conflicts": len(self.conflicts(now=now, session=session)),
-            "pending_verifications": self.pending_count(),
-            "quiz_due": self.quiz_due_count(person or "me", now) if person else self.quiz_due_total(now),
-            "records": int(self.index.scalar("SELECT count(*) FROM records WHERE status='active'") or 0),
+            "open_conflicts": len(self.conflict_queue.conflicts(now=now, session=session)),
+            "pending_verifications": self.verification_queue.pending_count(),
+            "quiz_due": (self.quiz_queue.quiz_due_count(person or "me", now) if person
+                         else self.quiz_queue.quiz_due_total(now)),
+            "records": int(self.store.index.scalar("SELECT count(*) FROM records WHERE status='active'") or 0),
         }
         if with_tiers:
-            plan = self.plan_tiers(now=now)
+            plan = self.tier_queue.plan_tiers(now=now)
             out["tier_candidates"] = len(plan.automatic) + len(plan.ambiguous)
         return out
-
-    # ---------------------------------------------------------------------------------------------- reading (the desk)
-
-    def read_view(self, rel: str) -> str:
-        """The text of a wiki file (hot.md, index pages, entries, ledgers), confined to the root. BadInput when the
-        path escapes or the file cannot be read."""
-        path = self.path(rel)
-        try:
-            return read_text(path, limit=MAX_LEDGER_BYTES, what="a file shown in the desk")
-        except FileNotFoundError:
-            raise BadInput(f"{rel} does not exist") from None
-        except OSError as exc:
-            raise BadInput(f"{rel}: {getattr(exc, 'strerror', None) or exc}") from None
-
-    def category_counts(self) -> list[tuple[str, int, int]]:
-        """(category, active, total) for every category that has records, by name."""
-        rows = self.index.query(
-            "SELECT category, sum(status='active') AS active, count(*) AS total FROM records "
-            "GROUP BY category ORDER BY category"
-        )
-        return [(r["category"], int(r["active"] or 0), int(r["total"])) for r in rows]
-
-    def category_entries(self, category: str, *, offset: int = 0, limit: int = 200) -> tuple[int, list[dict[str, str]]]:
-        """(total, a page of {memory_id, title, status, tier}) for a category: active first, then by title."""
-        total = int(self.index.scalar("SELECT count(*) FROM records WHERE category=?", (category,)) or 0)
-        rows = self.index.query(
-            "SELECT memory_id, title, status, tier FROM records WHERE category=? "
-            "ORDER BY status<>'active', title COLLATE NOCASE, memory_id LIMIT ? OFFSET ?",
-            (category, limit, offset),
-        )
-        return total, [dict(r) for r in rows]
-
-    def memory_id_at(self, page: str) -> str | None:
-        """The memory id of an entry page path, if it is indexed."""
-        return self.index.scalar("SELECT memory_id FROM records WHERE path=?", (page,))
-
-    def bad_pages(self) -> list[BadPage]:
-        """Pages skipped because they could not be read as records (file and one-line reason)."""
-        return self.index.bad_pages()
-
-    def category_of(self, memory_id: str) -> str | None:
-        return self.index.scalar("SELECT category FROM records WHERE memory_id=?", (memory_id,))
-
-    # ---------------------------------------------------------------------------------------------- undo
-
-    def find_receipt(self, sha: str) -> dict[str, Any] | None:
-        """The receipt with this sha256, or with this unique prefix of at least 8 hex characters (the desk shows
-        12). BadInput when a prefix is too short, not hex, or names more than one receipt."""
-        sha = sha.strip().lower()
-        if not re.fullmatch(r"[0-9a-f]{8,64}", sha):
-            raise BadInput(f"receipt {sha!r}: give the full sha256 or a unique prefix of at least 8 hex characters")
-        found: dict[str, dict[str, Any]] = {}
-        for _, _, data, _ in self.iter_receipts():
-            if data and isinstance(data.get("receipt_sha256"), str) and data["receipt_sha256"].startswith(sha):
-                found[data["receipt_sha256"]] = data
-        if len(found) > 1:
-            raise BadInput(f"receipt prefix {sha!r} names {len(found)} receipts; give more characters")
-        return next(iter(found.values()), None)
-
-    def undone_by(self, sha: str) -> str | None:
-        for _, _, data, _ in self.iter_receipts():
-            if data and data.get("action") == "undo" and data.get("details", {}).get("reverses") == sha:
-                return data.get("receipt_sha256")
-        return None
-
-    def commit_order(self) -> dict[str, int]:
-        """Receipt sha → its position in log.md, which is appended in commit order (receipt times can be anything
-        `--now` said; files under receipts/ are per receipt date)."""
-        from .receipts import parse_log_row
-
-        order: dict[str, int] = {}
-        log = self.root / "log.md"
-        if log.exists():
-            for line in log.read_text(encoding="utf-8").splitlines():
-                row = parse_log_row(line) if line.startswith("|") else None
-                if row is not None:
-                    order.setdefault(row[4], len(order))
-        return order
-
-    def later_decision(self, original: dict[str, Any]) -> str | None:
-        """The receipt of a later curation decision about the same thing (a record, a suppression key, a conflict, a
-        quiz item) that is still in effect, if there is one. Undo reverses only the latest decision about a thing:
-        undoing an older one would also undo what the later one decided (deny, undeny, deny again, then undo the
-        first deny would lift the second denial)."""
-        subjects = decision_subjects(original)
-        if not subjects:
-            return None
-        order = self.commit_order()
-        here = order.get(original["receipt_sha256"])
-        undone = set()
-        later = []
-        for n, (_, _, data, _) in enumerate(self.iter_receipts()):
-            if not data or not verify_receipt(data):
-                continue
-            if data.get("action") == "undo" and data.get("status") == "undone":
-                undone.add((data.get("details") or {}).get("reverses"))
-            elif data.get("action") in UNDOABLE and data.get("status") not in ("reject", "refused") and \
-                    data["receipt_sha256"] != original["receipt_sha256"]:
-                later.append((order.get(data["receipt_sha256"], len(order) + n), data))
-        if here is None:
-            return None
-        for pos, data in sorted(later, key=lambda x: x[0]):
-            if pos > here and data["receipt_sha256"] not in undone and decision_subjects(data) & subjects:
-                return data["receipt_sha256"]
-        return None
-
-    def undo(self, receipt_sha256: str, *, now: datetime, actor: str) -> Receipt:
-        """Reverse a curation decision with a new receipt naming the one it reverses. Undoing twice is refused, and so
-        is undoing a decision a later one (not itself undone) has superseded: `superseded_by_later_decision`.
-
-        Receipt details: reverses, action (of the reversed receipt), plus what was restored.
-        """
-        now = utc(now)
-        actor = validate_actor(actor)
-        with self.writing():
-            original = self.find_receipt(receipt_sha256)
-            if original is None:
-                return make_receipt("undo", "reject", now, actor, {"reason": "unknown_receipt", "reverses": receipt_sha256})
-            if not verify_receipt(original):
-                return make_receipt("undo", "reject", now, actor, {"reason": "receipt_hash_mismatch", "reverses": receipt_sha256})
-            handler = UNDOABLE.get(original.get("action", ""))
-            if handler is None or original.get("status") in ("reject", "refused") or "undo" not in original.get("details", {}) and original["action"] != "undeny":
-                return make_receipt("undo", "reject", now, actor,
-                                    {"reason": "not_undoable", "reverses": original["receipt_sha256"], "action": original.get("action")})
-            if original["action"] in HUMAN_ONLY and not actor.startswith("human:"):
-                return make_receipt("undo", "refused", now, actor, {"reason": "human_actor_required", "reverses": original["receipt_sha256"]})
-            prior_undo = self.undone_by(original["receipt_sha256"])
-            if prior_undo:
-                return make_receipt("undo", "reject", now, actor,
-                                    {"reason": "already_undone", "reverses": original["receipt_sha256"], "undone_by": prior_undo})
-            later = self.later_decision(original)
-            if later:
-                return make_receipt("undo", "reject", now, actor,
-                                    {"reason": "superseded_by_later_decision", "reverses": original["receipt_sha256"],
-                                     "superseded_by": later})
-            extra = getattr(self, handler)(original, now, actor)
-            receipt = make_receipt("undo", "undone", now, actor,
-                                   {"reverses": original["receipt_sha256"], "action": original["action"], **extra})
-            self.record(receipt, "high")
-            self.refresh_views(now)
-            return receipt
-
-
-def decision_subjects(receipt: dict[str, Any]) -> set[str]:
-    """What a curation decision changed: records (`mem:`), suppression keys (`key:`), conflicts (`conflict:`), quiz
-    items (`quiz:<person>:<page>`)."""
-    action = receipt.get("action")
-    d = receipt.get("details") or {}
-    undo = d.get("undo") if isinstance(d.get("undo"), dict) else {}
-    mems: list[Any] = []
-    out: set[str] = set()
-    if action in ("confirm", "deny", "undeny"):
-        mems += [d.get("memory_id"), *(d.get("memory_ids") or []), *(d.get("restored") or []),
-                 *(d.get("propagated_to") or []), *((undo.get("prior") or {}).keys())]
-        if d.get("suppression_key"):
-            out.add(f"key:{d['suppression_key']}")
-    elif action in ("resolve_conflict", "snooze_conflict"):
-        if d.get("conflict_id"):
-            out.add(f"conflict:{d['conflict_id']}")
-        mems += [d.get("winner"), d.get("loser"), d.get("created"), (undo.get("existing") or {}).get("memory_id")]
-    elif action == "quiz_record":
-        out.add(f"quiz:{d.get('person')}:{d.get('page')}")
-    elif action in ("tiers_apply", "tiers_commit", "tier_restore"):
-        mems += list((undo.get("prior_tiers") or {}).keys())
-    out.update(f"mem:{m}" for m in mems if isinstance(m, str) and m)
-    return out

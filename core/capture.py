@@ -1,5 +1,6 @@
 """Capturing statements: normalisation, secret scanning, consolidation with a restatement, conflicts with a
-contradiction. A mixin over BaseEngine (composed into api.Engine).
+contradiction. Relation policy lives in `relation.py` (with `slots.py` and `subjects.py`), keys in `keys.py`,
+grading in `grading.py`.
 
 Candidates come from what a statement is about (`subjects.search_words` through the index, best first, bounded),
 plus the records under the same key when an agent gave one. `relation.relate` decides each pair; capture
@@ -10,17 +11,18 @@ consolidates only a restatement, holds anything that differs about the same subj
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from . import keys
-from .engine import _enum, validate_actor
+from .conflicts import ConflictQueue
 from .grading import initial_grade
+from .incoming import Incoming, entry_from_incoming
 from .keys import suppression_key
 from .models import (
     Category,
-    Entry,
     MemoryClass,
     Receipt,
     SensitivityTier,
@@ -32,35 +34,47 @@ from .models import (
     utc,
 )
 from .paths import slugify
-from .receipts import canonical_json, make_receipt
-from .secrets import find_in_fields, redact_fields, secret_details
+from .receipts import make_receipt
+from .secrets import FieldValue, find_in_fields, redact_fields, secret_details
+from .store import Store, file_sig
 from .text import has_temporal_cue, is_low_signal, normalize, sha256_hex
+from .validate import parse_enum, validate_actor
+from .verification import VerificationQueue
+from .views import Views
+
+if TYPE_CHECKING:
+    from .relation import Relation
 
 MAX_CAPTURE_BYTES = 64 * 1024
 DEFAULT_EXPIRY_DAYS = 14
 CANDIDATES = 12  # records compared with each capture (best subject matches first); bounds the cost per capture
 SEARCH_WORDS = 8  # subject words a capture looks candidates up with
 RELATED_IN_RECEIPT = 3
-DECLARED = ("supersedes", "contradicts", "restates")
 
 
 @dataclass(frozen=True)
 class Candidate:
     memory_id: str
-    row: Any  # the index row
-    relation: Any  # relation.Relation
+    row: sqlite3.Row
+    relation: Relation
     same_key: bool  # both under the key an agent gave
 
     def related(self) -> dict[str, Any]:
         rel = self.relation
-        label = rel.conflict_type if rel.kind == "conflict" else rel.kind
+        label = rel.conflict_type if rel.kind == "conflict" and rel.conflict_type else rel.kind
         return {"memory_id": self.memory_id, "title": self.row["title"], "relation": label,
                 "score": round(float(rel.score), 3)}
 
 
 class CaptureOps:
-    """Mixin over BaseEngine."""
+    """Capture is given the conflict queue (to open a conflict, and to skip pairs a person said are both valid) and
+    the verification queue (a denied statement's suppression key)."""
 
+    def __init__(self, store: Store, views: Views, conflicts: ConflictQueue, verification: VerificationQueue) -> None:
+        self.store = store
+        self.views = views
+        self.conflicts = conflicts
+        self.verification = verification
 
     def capture(
         self,
@@ -107,23 +121,23 @@ class CaptureOps:
             return refuse("reject", "invalid_text", detail="text is not valid UTF-8")
         if size > MAX_CAPTURE_BYTES:
             return refuse("reject", "oversize_text", limit_bytes=MAX_CAPTURE_BYTES)
-        zone_e, bad = _enum(TrustZone, zone, "invalid_trust_zone")
-        if bad:
-            return refuse("reject", bad, value=str(zone))
-        sens_e, bad = _enum(SensitivityTier, sensitivity, "invalid_sensitivity_tier")
-        if bad:
-            return refuse("reject", bad, value=str(sensitivity))
+        zone_e = parse_enum(TrustZone, zone)
+        if zone_e is None:
+            return refuse("reject", "invalid_trust_zone", value=str(zone))
+        sens_e = parse_enum(SensitivityTier, sensitivity)
+        if sens_e is None:
+            return refuse("reject", "invalid_sensitivity_tier", value=str(sensitivity))
         cls_e = None
         if memory_class is not None:
-            cls_e, bad = _enum(MemoryClass, memory_class, "invalid_memory_class")
-            if bad:
-                return refuse("reject", bad, value=str(memory_class))
-        cat_e, bad = _enum(Category, category, "invalid_category")
-        if bad:
-            return refuse("reject", bad, value=str(category))
-        src_e, bad = _enum(SourceType, source_type, "invalid_source_type")
-        if bad:
-            return refuse("reject", bad, value=str(source_type))
+            cls_e = parse_enum(MemoryClass, memory_class)
+            if cls_e is None:
+                return refuse("reject", "invalid_memory_class", value=str(memory_class))
+        cat_e = parse_enum(Category, category)
+        if cat_e is None:
+            return refuse("reject", "invalid_category", value=str(category))
+        src_e = parse_enum(SourceType, source_type)
+        if src_e is None:
+            return refuse("reject", "invalid_source_type", value=str(source_type))
         if not 0.0 <= float(confidence) <= 1.0:
             return refuse("reject", "invalid_confidence", value=confidence)
         declared = {name: str(v).strip() for name, v in (("supersedes", supersedes), ("contradicts", contradicts),
@@ -135,15 +149,16 @@ class CaptureOps:
         if is_low_signal(text):
             return refuse("drop", "low_signal_short_text")
         # Every free-text field is scanned as given (the key before it is slugified).
-        fields = {"text": text, "title": title, "key": key, "source_ref": source_ref, "recall": recall, "tags": tags,
-                  "quiz_question": quiz_question}
+        fields: dict[str, FieldValue] = {"text": text, "title": title, "key": key, "source_ref": source_ref,
+                                         "recall": recall, "tags": tags, "quiz_question": quiz_question}
         found = find_in_fields(fields)
         redacted: list[str] = []
         if found:
             if not redact:
                 return refuse("reject", "secret_detected", **secret_details(found))
-            fields, redacted = redact_fields(fields)
-            text, title, key, source_ref, recall, tags, quiz_question = fields.values()
+            clean, redacted = redact_fields(fields)
+            # Redaction keeps each field's shape (a string stays a string, a list a list, None None).
+            text, title, key, source_ref, recall, tags, quiz_question = cast("dict[str, Any]", clean).values()
         exp: datetime | None = None
         if expires_at is not None:
             try:
@@ -181,37 +196,37 @@ class CaptureOps:
         # (log.md unchanged: every commit appends to it), that answer stands; otherwise the comparison runs again
         # (the pair verdicts are cached). Either way the lock is held for milliseconds, not for the detection.
         explicit = bool(key)
-        seen = self._sig(self.root / "log.md")
+        seen = file_sig(self.store.root / "log.md")
         early = self.find_related(incoming, given_title, explicit)
 
-        with self.writing():
+        with self.store.writing():
             sup_key = suppression_key(source_ref, content)
-            same = self._sig(self.root / "log.md") == seen and seen is not None
-            found = early if same else self.find_related(incoming, given_title, explicit)
-            related = [c.related() for c in _ranked(found)[:RELATED_IN_RECEIPT]]
-            if self.is_suppressed(sup_key):
+            same = file_sig(self.store.root / "log.md") == seen and seen is not None
+            candidates = early if same else self.find_related(incoming, given_title, explicit)
+            related = [c.related() for c in _ranked(candidates)[:RELATED_IN_RECEIPT]]
+            if self.verification.is_suppressed(sup_key):
                 receipt = make_receipt(
                     "capture", "suppressed", now, actor,
                     {"reason": "denied_suppression_key", "suppression_key": sup_key, "canonical_key": canonical_key,
                      "related": related, **noted},
                 )
-                return self.record(receipt)
+                return self.store.record(receipt)
             if declared:
-                (how, target), = declared.items()
+                ((how, target),) = declared.items()
                 return self._declared(how, target, incoming, given_title, now, actor, redacted, noted, related)
-            decision, best = self._decide(incoming, found, explicit)
-            if decision == "consolidate":
+            decision, best = self._decide(incoming, candidates, explicit)
+            if decision == "consolidate" and best is not None:
                 return self._consolidate_into(best.memory_id, incoming, now, actor, redacted,
                                               {**noted, "related": related, "reason": best.relation.reason})
-            if decision == "conflict":
+            if decision == "conflict" and best is not None:
                 rel = best.relation
                 possible = rel.kind == "possible"
-                return self.open_conflict(
-                    best.memory_id, incoming, "possible" if possible else rel.conflict_type, rel.reason, now, actor,
-                    details={**noted, "related": related}, confidence=rel.confidence,
+                return self.conflicts.open_conflict(
+                    best.memory_id, incoming, "possible" if possible else str(rel.conflict_type), rel.reason, now,
+                    actor, details={**noted, "related": related}, confidence=rel.confidence,
                     suspected=rel.conflict_type if possible else None)
-            entry = self._entry_from_incoming(incoming, now)
-            page = self.save(entry, self._new_page(title, zone_e.value, sens_e.value, fallback=canonical_key))
+            entry = entry_from_incoming(self.store, incoming, now)
+            page = self.store.save(entry, self.store.new_page(title, zone_e.value, sens_e.value, fallback=canonical_key))
             receipt = make_receipt(
                 "capture", "captured", now, actor,
                 {
@@ -221,54 +236,33 @@ class CaptureOps:
                     "related": related,
                 },
             )
-            self.record(receipt, entry.evidence_grade.value)
-            self.refresh_views(now)
+            self.store.record(receipt, entry.evidence_grade.value)
+            self.views.refresh(now)
             return receipt
 
-    def _entry_from_incoming(self, inc: dict[str, Any], now: datetime, memory_id: str | None = None) -> Entry:
-        return Entry(
-            memory_id=memory_id or self._new_id(canonical_json(inc) + "|" + iso(now)),
-            canonical_key=inc["canonical_key"],
-            title=inc["title"],
-            category=inc["category"],
-            memory_class=inc["memory_class"],
-            trust_zone=inc["zone"],
-            sensitivity_tier=inc["sensitivity"],
-            confidence=inc["confidence"],
-            evidence_grade=inc["evidence_grade"],
-            source_type=inc["source_type"],
-            source_ref=inc["source_ref"],
-            created_at=now,
-            updated_at=now,
-            last_accessed_at=now,
-            expires_at=parse_iso(inc["expires_at"]) if inc.get("expires_at") else None,
-            recall=inc.get("recall") or [],
-            tags=inc.get("tags") or [],
-            quiz_question=inc.get("quiz_question"),
-            actor=inc.get("actor"),
-            content=inc["text"],
-        )
-
-    def partition_rows(self, key: str, zone: str, sensitivity: str, statuses=("active",)):
+    def partition_rows(self, key: str, zone: str, sensitivity: str,
+                       statuses: tuple[str, ...] = ("active",)) -> list[sqlite3.Row]:
         marks = ",".join("?" * len(statuses))
-        return self.index.query(
+        return self.store.index.query(
             f"SELECT * FROM records WHERE canonical_key=? AND trust_zone=? AND sensitivity_tier=? AND status IN ({marks})",
             (key, zone, sensitivity, *statuses),
         )
 
-    def find_related(self, inc: dict[str, Any], given_title: str = "", explicit_key: bool = False) -> list[Candidate]:
+    def find_related(self, inc: Incoming, given_title: str = "", explicit_key: bool = False) -> list[Candidate]:
         """Active records of the incoming statement's zone and tier that are about its subject, each with its
         relation to it. Candidates: the records that share the subject's words (the index, best first, at most
         CANDIDATES), and the records under the same key when the agent gave the key."""
+        # Imported on first use: reading the word lists costs milliseconds that commands which never capture
+        # should not pay at start-up.
         from .relation import Statement, relate
         from .subjects import search_words
 
         zone, sens = inc["zone"], inc["sensitivity"]
-        rows: dict[str, Any] = {}
+        rows: dict[str, sqlite3.Row] = {}
         if explicit_key:
             rows.update((r["memory_id"], r) for r in self.partition_rows(inc["canonical_key"], zone, sens))
         words = search_words(inc["text"], given_title, limit=SEARCH_WORDS)
-        for r in self.index.subject_candidates(words, zone, sens, limit=CANDIDATES):
+        for r in self.store.index.subject_candidates(words, zone, sens, limit=CANDIDATES):
             rows.setdefault(r["memory_id"], r)
         new = Statement(inc["text"], given_title, inc["category"], inc["source_ref"])
         out = []
@@ -278,7 +272,7 @@ class CaptureOps:
             out.append(Candidate(mid, row, relate(old, new, same_key=same_key), same_key))
         return out
 
-    def _decide(self, inc: dict[str, Any], found: list[Candidate], explicit_key: bool) -> tuple[str, Candidate | None]:
+    def _decide(self, inc: Incoming, found: list[Candidate], explicit_key: bool) -> tuple[str, Candidate | None]:
         """consolidate (a restatement) | conflict (typed or possible) | new. A pair a person called "both valid" is
         never held again."""
         restated = [c for c in found if c.relation.kind == "restatement" and (c.same_key or not explicit_key)]
@@ -286,14 +280,14 @@ class CaptureOps:
             return "consolidate", max(restated, key=lambda c: (c.same_key, c.relation.score, c.memory_id))
         inc_sha = sha256_hex(normalize(inc["text"]))
         held = [c for c in found if c.relation.is_conflict
-                and not self.is_compatible_pair(sha256_hex(normalize(c.row["content"])), inc_sha)]
+                and not self.conflicts.is_compatible_pair(sha256_hex(normalize(c.row["content"])), inc_sha)]
         if held:
             return "conflict", max(held, key=lambda c: (c.relation.kind == "conflict", c.same_key,
                                                         c.relation.confidence, c.relation.score, c.memory_id))
         return "new", None
 
-    def _declared(self, how: str, target: str, inc: dict[str, Any], given_title: str, now: datetime, actor: str,
-                  redacted, noted: dict[str, Any], related: list[dict[str, Any]]) -> Receipt:
+    def _declared(self, how: str, target: str, inc: Incoming, given_title: str, now: datetime, actor: str,
+                  redacted: list[str], noted: dict[str, Any], related: list[dict[str, Any]]) -> Receipt:
         """An agent said how its statement relates to a record. supersedes / contradicts: a conflict for a person
         to arbitrate (nothing is resolved here). restates: consolidation into that record."""
         from .errors import BadInput
@@ -303,8 +297,8 @@ class CaptureOps:
             return make_receipt("capture", "reject", now, actor, {"reason": reason, "declared": how, **extra})
 
         try:
-            mid = self.resolve_id(target)
-            entry = self.load(mid)
+            mid = self.store.resolve_id(target)
+            entry = self.store.load(mid)
         except BadInput:
             return reject("unknown_memory_id", value=target)
         if entry.status.value != "active":
@@ -315,22 +309,22 @@ class CaptureOps:
                                  f"statement is in {inc['zone']}/{inc['sensitivity']}")
         declared = {"relation": how, "memory_id": mid}
         if how == "restates":
-            return self._consolidate_into(mid, inc, now, actor, redacted, {**noted, "declared": declared,
-                                                                        "related": related})
+            return self._consolidate_into(mid, inc, now, actor, redacted,
+                                          {**noted, "declared": declared, "related": related})
         rel = relate(Statement(entry.content, entry.title, entry.category.value, entry.source_ref),
                      Statement(inc["text"], given_title, inc["category"], inc["source_ref"]))
-        if rel.kind == "conflict":
+        if rel.kind == "conflict" and rel.conflict_type:
             ctype = rel.conflict_type
         else:
             ctype = "decision_supersession" if how == "supersedes" else "mutually_exclusive"
         reason = f"declared by {actor}: {how} {mid}" + (f" ({rel.reason})" if rel.is_conflict else "")
-        return self.open_conflict(mid, inc, ctype, reason, now, actor,
-                                  details={**noted, "declared": declared, "related": related}, confidence=1.0,
-                                  declared=how)
+        return self.conflicts.open_conflict(mid, inc, ctype, reason, now, actor,
+                                            details={**noted, "declared": declared, "related": related},
+                                            confidence=1.0, declared=how)
 
-    def _consolidate_into(self, memory_id: str, inc: dict[str, Any], now: datetime, actor: str, redacted,
+    def _consolidate_into(self, memory_id: str, inc: Incoming, now: datetime, actor: str, redacted: list[str],
                           noted: dict[str, Any] | None = None) -> Receipt:
-        entry = self.load(memory_id)
+        entry = self.store.load(memory_id)
         before = {"reinforcement": entry.reinforcement, "confidence": entry.confidence}
         entry.reinforcement += 1
         entry.confidence = round(min(0.99, max(entry.confidence, inc["confidence"]) + 0.04), 4)
@@ -343,7 +337,7 @@ class CaptureOps:
         for phrase in inc.get("recall") or []:
             if phrase not in entry.recall:
                 entry.recall.append(phrase)
-        page = self.save(entry)
+        page = self.store.save(entry)
         receipt = make_receipt(
             "capture", "consolidated", now, actor,
             {
@@ -353,13 +347,13 @@ class CaptureOps:
                 **({"redacted": redacted} if redacted else {}), **(noted or {}),
             },
         )
-        self.record(receipt, entry.evidence_grade.value)
-        self.refresh_views(now)
+        self.store.record(receipt, entry.evidence_grade.value)
+        self.views.refresh(now)
         return receipt
 
 
 def _ranked(found: list[Candidate]) -> list[Candidate]:
-    """Related records for a receipt: not unrelated, conflicts and restatements first, then by subject score."""
+    """Related records for a receipt: not unrelated; restatements and conflicts first, then by subject score."""
     order = {"restatement": 0, "conflict": 0, "possible": 1, "compatible": 2}
     return sorted((c for c in found if c.relation.kind != "unrelated"),
                   key=lambda c: (order.get(c.relation.kind, 3), -c.relation.score, c.memory_id))

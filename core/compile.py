@@ -95,10 +95,10 @@ def _category_page(category: str, lines: list[str]) -> str:
     return "\n".join(head + lines) + "\n"
 
 
-def _line_key(line: str) -> tuple[str, str] | None:
+def _line_key(line: str) -> tuple[str, str]:
     cut = line.rfind("](../")
     if not line.startswith("- [") or cut == -1:
-        return None
+        raise TypeError(f"not a listing line: {line!r}")  # patch_category regenerates the page instead
     end = line.find(")", cut)
     return category_key(line[3:cut], line[cut + 5 : end])
 

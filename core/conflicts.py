@@ -11,8 +11,11 @@ import json
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
+from .errors import BadInput, NotFound
+from .incoming import Incoming, entry_from_incoming
 from .models import Receipt, Status, iso, parse_iso, utc
 from .pages import (
     MAX_PAGE_BYTES,
@@ -25,7 +28,11 @@ from .pages import (
 )
 from .paths import list_files
 from .receipts import make_receipt
+from .store import DECISIONS_HEADER, Store, file_sig
 from .text import normalize, sha256_hex
+from .undo import UndoHandlers
+from .validate import validate_actor
+from .views import Views
 
 CHOICES = ("existing", "incoming", "both")
 SNOOZE_WARN_AFTER = 3
@@ -115,14 +122,15 @@ def _side_lines(label: str, side: dict[str, Any]) -> list[str]:
     ]
 
 
-def _type_text(c: Conflict) -> str:
+def type_text(c: Conflict) -> str:
+    """The type as a person reads it: a possible conflict says so, and what it would be."""
     if c.possible:
-        return f"possible ({c.suspected.replace('_', ' ') if c.suspected else 'unclear'}, not sure)"
+        return f"possible ({c.suspected.replace('_', ' ') if c.suspected else 'unclear'}; not sure)"
     return c.conflict_type + (f" (declared: {c.declared})" if c.declared else "")
 
 
 def render_conflict_page(c: Conflict) -> str:
-    body = [f"# {c.conflict_id} — {c.title}", "", f"**Status**: {c.status} · **Type**: {_type_text(c)}", ""]
+    body = [f"# {c.conflict_id} — {c.title}", "", f"**Status**: {c.status} · **Type**: {type_text(c)}", ""]
     body += _side_lines("Side A (existing)", c.existing) + [""] + _side_lines("Side B (incoming)", c.incoming)
     body += ["", f"**Detected by**: {c.detected_by} at {c.detected_at} ({c.reason})", ""]
     body.append(f"**Resolution**: {_resolution_text(c)}")
@@ -145,7 +153,7 @@ def render_conflicts_view(conflicts: list[Conflict], now: datetime) -> str:
         lines.append(f"### {c.conflict_id} — {c.detected_at[:10]} — {c.title}")
         lines.append(f"**Status**: {c.status}")
         lines += _side_lines("Side A", c.existing) + _side_lines("Side B", c.incoming)
-        lines.append(f"**Detected by**: {c.detected_by} ({_type_text(c)}: {c.reason})")
+        lines.append(f"**Detected by**: {c.detected_by} ({type_text(c)}: {c.reason})")
         lines.append(f"**Resolution**: {_resolution_text(c)}")
         if c.snooze_count >= SNOOZE_WARN_AFTER and c.status != "resolved":
             lines.append(f"> Snoozed {c.snooze_count} times: decide or it will keep coming back.")
@@ -156,27 +164,34 @@ def render_conflicts_view(conflicts: list[Conflict], now: datetime) -> str:
 
 
 class ConflictQueue:
-    """Mixin over BaseEngine: the conflict queue operations."""
+    """Conflict records in conflicts/C<N>.md, their CONFLICTS.md view, and the decisions on them. Capture opens a
+    conflict (`open_conflict`) and asks whether a person said two texts are both valid (`is_compatible_pair`)."""
+
+    def __init__(self, store: Store, views: Views, undo: UndoHandlers) -> None:
+        self.store = store
+        self.views = views
+        self._conflict_cache: dict[str, tuple[tuple[int, int], Conflict]] = {}
+        self._all_conflicts_cache: tuple[tuple[int, int] | None, list[Conflict]] | None = None
+        self._compat_cache: tuple[tuple[int, int] | None, set[tuple[str, str]]] | None = None
+        self._view_sig: tuple[int, int] | None = None
+        undo.register("resolve_conflict", self._undo_conflict, human_only=True)
+        undo.register("snooze_conflict", self._undo_conflict, human_only=True)
 
     # -- reading --------------------------------------------------------------------------------------------------
 
     def conflict_files(self) -> list[str]:
-        from .engine import BadInput
-
         try:
-            names = list_files(self.root / "conflicts", ".md")  # regular files only, never through a symlink
+            names = list_files(self.store.root / "conflicts", ".md")  # regular files only, never through a symlink
         except BadInput:
             return []  # conflicts/ is a symlink: check reports it
         return sorted((n for n in names if re.fullmatch(r"C\d+\.md", n)), key=lambda n: int(n[1:-3]))
 
-    def load_conflict(self, conflict_id: str, _dir=None) -> Conflict:
-        from .errors import BadInput, NotFound
-
+    def load_conflict(self, conflict_id: str, _dir: Path | None = None) -> Conflict:
         cid = conflict_id.strip().upper()
         if not re.fullmatch(r"C\d+", cid):
             raise BadInput(f"invalid conflict id {conflict_id!r} (expected C<N>)")
         # The id is validated above, so only the directory needs confining.
-        path = (_dir or self.path("conflicts")) / f"{cid}.md"
+        path = (_dir or self.store.path("conflicts")) / f"{cid}.md"
         try:
             st = path.lstat()
         except FileNotFoundError:
@@ -198,15 +213,13 @@ class ConflictQueue:
     def _all_conflicts(self) -> list[Conflict]:
         """Every readable conflict record, cached on the conflicts/ directory signature (writes replace files, which
         changes the directory's mtime)."""
-        from .engine import BadInput
-
-        d = self.root / "conflicts"
-        sig = self._sig(d)
-        cached = getattr(self, "_all_conflicts_cache", None)
+        d = self.store.root / "conflicts"
+        sig = file_sig(d)
+        cached = self._all_conflicts_cache
         if cached is not None and cached[0] == sig and sig is not None:
             return cached[1]
         out = []
-        cdir = self.path("conflicts")
+        cdir = self.store.path("conflicts")
         for name in self.conflict_files():
             try:
                 out.append(self.load_conflict(name[:-3], cdir))
@@ -226,12 +239,12 @@ class ConflictQueue:
         return [c for c in self._all_conflicts() if c.is_open_at(now, session)]
 
     def open_conflict_memory_ids(self) -> set[str]:
-        return {c.existing.get("memory_id") for c in self.conflicts() if c.existing.get("memory_id")}
+        return {str(c.existing["memory_id"]) for c in self.conflicts() if c.existing.get("memory_id")}
 
     def compatible_pairs(self) -> set[tuple[str, str]]:
-        path = self.root / "stated" / "compatible.jsonl"
-        cached = getattr(self, "_compat_cache", None)
-        sig = self._sig(path)
+        path = self.store.root / "stated" / "compatible.jsonl"
+        cached = self._compat_cache
+        sig = file_sig(path)
         if cached and cached[0] == sig:
             return cached[1]
         pairs: set[tuple[str, str]] = set()
@@ -254,18 +267,21 @@ class ConflictQueue:
 
     # -- hooks used by capture and compile ------------------------------------------------------------------------
 
-    def write_conflicts_view(self, now: datetime) -> None:
-        sig = self._sig(self.root / "conflicts")
-        if getattr(self, "_conflicts_view_sig", None) == sig and (self.root / "CONFLICTS.md").exists():
+    def write_conflicts_view(self, now: datetime, force: bool = False) -> None:
+        """CONFLICTS.md (the views call it on every refresh; with `force`, even when the queue looks unchanged)."""
+        if force:
+            self._view_sig = None
+        sig = file_sig(self.store.root / "conflicts")
+        if self._view_sig == sig and (self.store.root / "CONFLICTS.md").exists():
             return  # nothing in the queue changed since the view was written
-        self._conflicts_view_sig = sig
-        atomic_write(self.root / "CONFLICTS.md", render_conflicts_view(self.conflicts(include_resolved=True), now))
+        self._view_sig = sig
+        atomic_write(self.store.root / "CONFLICTS.md", render_conflicts_view(self.conflicts(include_resolved=True), now))
 
     def _next_conflict_id(self) -> str:
         files = self.conflict_files()
         return f"C{int(files[-1][1:-3]) + 1 if files else 1}"
 
-    def open_conflict(self, memory_id: str, incoming: dict[str, Any], conflict_type: str, reason: str,
+    def open_conflict(self, memory_id: str, incoming: Incoming, conflict_type: str, reason: str,
                       now: datetime, actor: str, details: dict[str, Any] | None = None,
                       confidence: float | None = None, suspected: str | None = None,
                       declared: str | None = None) -> Receipt:
@@ -273,7 +289,7 @@ class ConflictQueue:
         conflict_type "possible" marks a conflict detection is not sure of (`suspected` is its best guess)."""
         extra = {**({"confidence": confidence} if confidence is not None else {}),
                  **({"possible": True, "suspected": suspected} if conflict_type == "possible" else {})}
-        existing = self.load(memory_id)
+        existing = self.store.load(memory_id)
         same = normalize(incoming["text"])
         for open_c in self.conflicts():
             if open_c.existing.get("memory_id") == memory_id and normalize(open_c.incoming.get("text", "")) == same:
@@ -285,13 +301,13 @@ class ConflictQueue:
                      "canonical_key": incoming["canonical_key"], "class": incoming["memory_class"],
                      "content_sha256": sha256_hex(same), **(details or {})},
                 )
-                return self.record(receipt)
+                return self.store.record(receipt)
         cid = self._next_conflict_id()
         c = Conflict(
             conflict_id=cid, status="open", conflict_type=conflict_type, reason=reason, title=existing.title,
             detected_at=iso(now), detected_by=f"capture by {actor}",
             existing={
-                "memory_id": existing.memory_id, "page": self.page_of(memory_id), "title": existing.title,
+                "memory_id": existing.memory_id, "page": self.store.page_of(memory_id), "title": existing.title,
                 "text": existing.content, "source_ref": existing.source_ref, "source_type": existing.source_type.value,
                 "actor": existing.actor or "unknown", "at": iso(existing.created_at),
                 "evidence_grade": existing.evidence_grade.value, "confidence": existing.confidence,
@@ -299,20 +315,19 @@ class ConflictQueue:
             },
             incoming=dict(incoming), confidence=confidence, suspected=suspected, declared=declared,
         )
-        self.write_file(self.path(f"conflicts/{cid}.md"), render_conflict_page(c))
+        self.store.write_file(self.store.path(f"conflicts/{cid}.md"), render_conflict_page(c))
         receipt = make_receipt(
             "capture", "conflict", now, actor,
             {"conflict_id": cid, "conflict_type": conflict_type, "reason": reason, "memory_id": existing.memory_id,
-             **extra,
-             "page": c.existing["page"], "canonical_key": incoming["canonical_key"], "class": incoming["memory_class"],
+             **extra, "page": c.existing["page"], "canonical_key": incoming["canonical_key"], "class": incoming["memory_class"],
              "content_sha256": sha256_hex(normalize(incoming["text"])), **(details or {})},
         )
-        self.record(receipt)
-        self.refresh_views(now)
+        self.store.record(receipt)
+        self.views.refresh(now)
         return receipt
 
     def _save_conflict(self, c: Conflict) -> None:
-        self.write_file(self.path(f"conflicts/{c.conflict_id}.md"), render_conflict_page(c))
+        self.store.write_file(self.store.path(f"conflicts/{c.conflict_id}.md"), render_conflict_page(c))
 
     # -- decisions ------------------------------------------------------------------------------------------------
 
@@ -321,8 +336,6 @@ class ConflictQueue:
 
         Receipt details: conflict_id, choice, winner, loser (memory ids), undo (prior state).
         """
-        from .engine import validate_actor
-
         now = utc(now)
         actor = validate_actor(actor)
         choice = {"keep": "existing", "take": "incoming", "both_valid": "both"}.get(choice, choice)
@@ -331,37 +344,37 @@ class ConflictQueue:
         if not actor.startswith("human:"):
             return make_receipt("resolve_conflict", "refused", now, actor,
                                 {"reason": "human_actor_required", "conflict_id": conflict_id})
-        with self.writing():
+        with self.store.writing():
             c = self.load_conflict(conflict_id)
             if c.status == "resolved":
                 return make_receipt("resolve_conflict", "reject", now, actor,
                                     {"reason": "already_resolved", "conflict_id": c.conflict_id})
             prior_conflict = c.to_frontmatter()
-            existing = self.load(c.existing["memory_id"])
+            existing = self.store.load(c.existing["memory_id"])
             prior_existing = {"status": existing.status.value, "superseded_by": existing.superseded_by}
             winner = loser = created = None
             if choice == "existing":
                 winner = existing.memory_id
                 loser = None  # the incoming text never became a memory; it stays in the conflict record
             elif choice == "incoming":
-                new = self._entry_from_incoming(c.incoming, now)
+                new = entry_from_incoming(self.store, c.incoming, now)
                 new.notes.append(f"Took precedence over {existing.memory_id} in {c.conflict_id} ({iso(now)})")
-                self.save(new, self._new_page(new.title, new.trust_zone.value, new.sensitivity_tier.value,
+                self.store.save(new, self.store.new_page(new.title, new.trust_zone.value, new.sensitivity_tier.value,
                                                fallback=new.canonical_key))
                 existing.status = Status.superseded
                 existing.superseded_by = new.memory_id
                 existing.updated_at = now
                 existing.content = existing.content.rstrip("\n") + f"\n\n[SUPERSEDED by {c.conflict_id}]"
-                self.save(existing)
+                self.store.save(existing)
                 winner, loser, created = new.memory_id, existing.memory_id, new.memory_id
             else:
-                new = self._entry_from_incoming(c.incoming, now)
+                new = entry_from_incoming(self.store, c.incoming, now)
                 new.notes.append(f"Both valid with {existing.memory_id} ({c.conflict_id}, {iso(now)})")
-                self.save(new, self._new_page(new.title, new.trust_zone.value, new.sensitivity_tier.value,
+                self.store.save(new, self.store.new_page(new.title, new.trust_zone.value, new.sensitivity_tier.value,
                                                fallback=new.canonical_key))
                 created = new.memory_id
                 pair = sorted((sha256_hex(normalize(existing.content)), sha256_hex(normalize(c.incoming["text"]))))
-                self.append_file(self.root / "stated" / "compatible.jsonl", [json.dumps(
+                self.store.append_file(self.store.root / "stated" / "compatible.jsonl", [json.dumps(
                     {"action": "both_valid", "a": pair[0], "b": pair[1], "conflict_id": c.conflict_id, "by": actor,
                      "at": iso(now)}, sort_keys=True)])
             details = {
@@ -376,8 +389,8 @@ class ConflictQueue:
             c.history.append({"event": "resolved", "choice": choice, "by": actor, "at": iso(now)})
             self._save_conflict(c)
             self._append_decision(c, choice, actor, now, receipt.receipt_sha256)
-            self.record(receipt, "high")
-            self.refresh_views(now)
+            self.store.record(receipt, "high")
+            self.views.refresh(now)
             return receipt
 
     def _append_decision(self, c: Conflict, choice: str, actor: str, now: datetime, receipt_sha: str, note: str = "") -> None:
@@ -394,13 +407,11 @@ class ConflictQueue:
             f"  - provenance: source {c.incoming.get('source_ref') or '(none)'} · {c.incoming.get('source_type')} · "
             f"actor {c.incoming.get('actor')} · at {c.incoming.get('at')} · evidence {c.incoming.get('evidence_grade')}",
         ]
-        self.append_file(self.root / "DECISIONS.md", lines, create="# Decisions\n\nArbitration outcomes, append-only.\n")
+        self.store.append_file(self.store.root / "DECISIONS.md", lines, create=DECISIONS_HEADER)
 
     def snooze_conflict(self, conflict_id: str, *, now: datetime, actor: str, until: datetime | str | None = None,
                         session: str | None = None) -> Receipt:
         """Snooze until a date, or (until=None) until the end of the given TUI session. Warns after 3 snoozes."""
-        from .engine import validate_actor
-
         now = utc(now)
         actor = validate_actor(actor)
         if not actor.startswith("human:"):
@@ -411,7 +422,7 @@ class ConflictQueue:
             until_s = iso(parse_iso(until)) if until is not None else f"session:{session}"
         except ValueError:
             return make_receipt("snooze_conflict", "reject", now, actor, {"reason": "invalid_date", "value": str(until)})
-        with self.writing():
+        with self.store.writing():
             c = self.load_conflict(conflict_id)
             if c.status == "resolved":
                 return make_receipt("snooze_conflict", "reject", now, actor, {"reason": "already_resolved", "conflict_id": c.conflict_id})
@@ -425,8 +436,8 @@ class ConflictQueue:
                        "undo": {"conflict": prior}}
             receipt = make_receipt("snooze_conflict", "snoozed", now, actor, details)
             self._save_conflict(c)
-            self.record(receipt)
-            self.refresh_views(now)
+            self.store.record(receipt)
+            self.views.refresh(now)
             return receipt
 
     def _undo_conflict(self, receipt: dict[str, Any], now: datetime, actor: str) -> dict[str, Any]:
@@ -436,26 +447,26 @@ class ConflictQueue:
         touched = []
         if receipt["action"] == "resolve_conflict":
             ex = undo["existing"]
-            entry = self.load(ex["memory_id"])
+            entry = self.store.load(ex["memory_id"])
             entry.status = Status(ex["status"])
             entry.superseded_by = ex["superseded_by"]
             marker = f"\n\n[SUPERSEDED by {prior.conflict_id}]"
             if entry.content.endswith(marker):
                 entry.content = entry.content[: -len(marker)]
             entry.updated_at = now
-            self.save(entry)
+            self.store.save(entry)
             touched.append(entry.memory_id)
             created = receipt["details"].get("created")
-            if created and self.page_of(created):
-                new = self.load(created)
+            if created and self.store.page_of(created):
+                new = self.store.load(created)
                 new.status = Status.archived
                 new.updated_at = now
                 new.notes.append(f"Resolution of {prior.conflict_id} undone ({iso(now)}); kept for the record")
-                self.save(new)
+                self.store.save(new)
                 touched.append(created)
             if receipt["details"]["choice"] == "both":
                 pair = sorted((sha256_hex(normalize(prior.existing.get("text", ""))), sha256_hex(normalize(prior.incoming["text"]))))
-                self.append_file(self.root / "stated" / "compatible.jsonl", [json.dumps(
+                self.store.append_file(self.store.root / "stated" / "compatible.jsonl", [json.dumps(
                     {"action": "undo_both_valid", "a": pair[0], "b": pair[1], "conflict_id": prior.conflict_id,
                      "by": actor, "at": iso(now)}, sort_keys=True)])
             self._append_decision(prior, receipt["details"]["choice"], actor, now, receipt["receipt_sha256"], " — UNDONE")

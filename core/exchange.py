@@ -1,4 +1,4 @@
-"""Exchange: export a trust zone as an envelope, import one. A mixin over BaseEngine (composed into api.Engine)."""
+"""Exchange: export a trust zone as an envelope, import one (through capture, as agent-inferred statements)."""
 
 from __future__ import annotations
 
@@ -6,38 +6,42 @@ import json
 import os
 import stat
 from datetime import datetime
+from typing import Any
 
 from . import scoring
-from .engine import _enum, validate_actor
+from .capture import CaptureOps
 from .errors import BadInput
 from .models import Receipt, SensitivityTier, TrustZone, iso, utc
 from .pages import MAX_ENVELOPE_BYTES
 from .receipts import canonical_json, make_receipt
+from .store import Store
 from .text import sha256_hex
+from .validate import parse_enum, validate_actor
 
 
 class ExchangeOps:
-    """Mixin over BaseEngine."""
-
+    def __init__(self, store: Store, capture: CaptureOps) -> None:
+        self.store = store
+        self.capture = capture
 
     def export(self, *, zone: str | TrustZone, now: datetime, actor: str = "agent:cli", include_content: bool = False) -> Receipt:
         """Write an export envelope to sync/outbound/. Receipt details: envelope path, count, payload_sha256."""
         now = utc(now)
         actor = validate_actor(actor)
-        zone_e, bad = _enum(TrustZone, zone, "invalid_trust_zone")
-        if bad:
-            return make_receipt("export", "reject", now, actor, {"reason": bad, "value": str(zone)})
+        zone_e = parse_enum(TrustZone, zone)
+        if zone_e is None:
+            return make_receipt("export", "reject", now, actor, {"reason": "invalid_trust_zone", "value": str(zone)})
         if include_content and zone_e in (TrustZone.outside_contact, TrustZone.paid_public):
             return make_receipt("export", "reject", now, actor, {"reason": "content_not_allowed_for_zone", "zone": zone_e.value})
-        with self.writing():
+        with self.store.writing():
             items = []
-            for row in self.index.query("SELECT * FROM records WHERE status='active' ORDER BY memory_id"):
+            for row in self.store.index.query("SELECT * FROM records WHERE status='active' ORDER BY memory_id"):
                 sens = SensitivityTier(row["sensitivity_tier"])
                 if sens is SensitivityTier.do_not_export and zone_e is not TrustZone.private_self:
                     continue
                 if not scoring.zone_allows(zone_e, TrustZone(row["trust_zone"]), sens):
                     continue
-                entry = self.index.entry(row)
+                entry = self.store.index.entry(row)
                 item = {
                     "memory_id": entry.memory_id, "page": row["path"], "title": entry.title,
                     "canonical_key": entry.canonical_key, "category": entry.category.value,
@@ -49,16 +53,16 @@ class ExchangeOps:
                 if include_content and sens is not SensitivityTier.do_not_export:
                     item["content"] = entry.content
                 items.append(item)
-            last = self.last_receipt_sha()
+            last = self.store.last_receipt_sha()
             payload = {"zone": zone_e.value, "include_content": include_content, "items": items,
                        "selected_ids": [i["memory_id"] for i in items], "source_receipt_sha256": last}
-            envelope = {"schema": "memkeeper.memory_update.v1", "created_at": iso(now), "actor": actor, **payload,
+            envelope: dict[str, Any] = {"schema": "memkeeper.memory_update.v1", "created_at": iso(now), "actor": actor, **payload,
                         "payload_sha256": sha256_hex(canonical_json(payload))}
             name = f"sync/outbound/{now.strftime('%Y%m%dT%H%M%SZ')}-{zone_e.value}-{envelope['payload_sha256'][:8]}.json"
-            self.write_file(self.path(name), json.dumps(envelope, indent=2, ensure_ascii=False) + "\n")
+            self.store.write_file(self.store.path(name), json.dumps(envelope, indent=2, ensure_ascii=False) + "\n")
             receipt = make_receipt("export", "ok", now, actor, {"envelope": name, "zone": zone_e.value, "count": len(items),
                                                                  "payload_sha256": envelope["payload_sha256"], "include_content": include_content})
-            return self.record(receipt)
+            return self.store.record(receipt)
 
     def import_envelope(self, envelope_path: str, *, now: datetime, actor: str = "agent:cli") -> Receipt:
         """Import an envelope: records arrive agent_inferred and unverified, with provenance, never the source's trust."""
@@ -83,7 +87,7 @@ class ExchangeOps:
             if not content:
                 skipped.append({"memory_id": item.get("memory_id"), "reason": "metadata_only"})
                 continue
-            r = self.capture(
+            r = self.capture.capture(
                 content, now=now, actor=actor, key=item.get("canonical_key"), title=item.get("title"),
                 category=item.get("category", "fact"), zone=item.get("trust_zone", "private_self"),
                 sensitivity=item.get("sensitivity_tier", "normal"), memory_class=item.get("memory_class"),
@@ -92,10 +96,10 @@ class ExchangeOps:
                 confidence=min(0.7, float(item.get("confidence") or 0.7)),
             )
             created.append({"memory_id": r.details.get("memory_id"), "status": r.status, "origin": item.get("memory_id")})
-        with self.writing():
+        with self.store.writing():
             receipt = make_receipt("import", "ok", now, actor, {"envelope": os.fspath(envelope_path), "payload_sha256": data["payload_sha256"],
                                                                 "results": created, "skipped": skipped})
-            return self.record(receipt)
+            return self.store.record(receipt)
 
 
 def _read_envelope(envelope_path: str) -> bytes:

@@ -272,7 +272,8 @@ class Index:
         entries_dir = self.root / "entries"
         seen: dict[str, tuple[int, int]] = {}
         # Pages that are not regular files (a symlink, wherever it points; a FIFO) are never read: reported as bad.
-        self._refused = refused = {}
+        refused: dict[str, tuple[tuple[int, int], str]] = {}
+        self._refused = refused
         if entries_dir.is_symlink() or (os.path.lexists(entries_dir) and not entries_dir.is_dir()):
             try:
                 refuse_symlink(entries_dir)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -29,11 +30,16 @@ from typing import Any
 from filelock import Timeout
 
 from . import journal
+from .conflicts import ConflictQueue
 from .errors import BadInput
 from .models import Receipt, utc
 from .pages import iter_lines
 from .paths import symlinks_under
+from .quiz_queue import QuizQueue
 from .receipts import LOG_HEADER, log_row, make_receipt, parse_log_row, pattern_event, verify_receipt
+from .store import Store
+from .validate import validate_actor
+from .views import Views
 
 # A lock-free check that found something looks again holding the write lock (a writer may have been part-way
 # through an operation while it read); it waits this long for the lock before reporting what it saw.
@@ -81,7 +87,13 @@ class _Trail:
 
 
 class Integrity:
-    """Mixin over BaseEngine (composed into api.Engine)."""
+    """check and repair. Given the conflict queue and the quiz queue: their records are validated too."""
+
+    def __init__(self, store: Store, views: Views, conflicts: ConflictQueue, quiz: QuizQueue) -> None:
+        self.store = store
+        self.views = views
+        self.conflicts = conflicts
+        self.quiz = quiz
 
     # ---------------------------------------------------------------------------------------------- check
 
@@ -92,10 +104,10 @@ class Integrity:
         A write in progress can look like a problem to a reader (its receipt is appended, its log row not yet), so a
         check that finds something looks again holding the write lock before it reports."""
         report = self._check_once()
-        if report.ok or self._txn is not None:
+        if report.ok or self.store.txn is not None:
             return report
         try:
-            with self.lock.acquire(timeout=CHECK_LOCK_WAIT_S):
+            with self.store.lock.acquire(timeout=CHECK_LOCK_WAIT_S):
                 return self._check_once()
         except Timeout:
             pass
@@ -114,48 +126,48 @@ class Integrity:
         report = CheckReport()
         # Every symlink under the root is a problem, wherever it points: the engine never follows one.
         links: set[str] = set()
-        for rel, target in symlinks_under(self.root):
+        for rel, target in symlinks_under(self.store.root):
             links.add(rel)
             report.add("symlink", f"{rel}: symlink to {target}; memkeeper never follows symlinks (remove it)")
-        self.sync()
+        self.store.sync()
         self._check_journal(report)
         trail = self._read_trail(report, links)
         self._check_pages(report, trail, links)
         self._check_ledgers(report)
-        for rel in self.tmp_files():
+        for rel in self.store.tmp_files():
             report.add("tmp", f"{rel}: temp file left by an interrupted write (check --repair removes it)")
-        for problem in self.index.verify():
+        for problem in self.store.index.verify():
             report.add("index", f"{problem} (check --repair rebuilds it)")
-        for name in self.conflict_files():
+        for name in self.conflicts.conflict_files():
             try:
-                self.load_conflict(name[:-3])
+                self.conflicts.load_conflict(name[:-3])
             except Exception as exc:  # BadInput: one line per bad record
                 report.add("conflict", str(exc))
-        for problem in self.quiz_problems():
+        for problem in self.quiz.quiz_problems():
             report.add("quiz", problem)
         return report
 
     def _check_journal(self, report: CheckReport) -> None:
-        jdir = self.root / journal.JOURNAL_DIR
-        if (self.root / journal.INTENT).exists():
+        jdir = self.store.root / journal.JOURNAL_DIR
+        if (self.store.root / journal.INTENT).exists():
             try:
-                sha = journal.read_intent(self.root).get("receipt_sha256") or "none"
+                sha = journal.read_intent(self.store.root).get("receipt_sha256") or "none"
                 report.add("journal", f"{journal.INTENT}: an interrupted write (receipt {sha[:12]}…) is not complete yet "
                                       "(the next write or check --repair completes it)")
             except (OSError, ValueError) as exc:
                 report.add("journal", f"{journal.INTENT}: unreadable intent ({exc}); the next write sets it aside")
-        for rel in journal.leftover_stage(self.root):
+        for rel in journal.leftover_stage(self.store.root):
             report.add("journal", f"{rel}: staged by a write that never committed (the next write discards it)")
         if jdir.is_dir():
             for p in sorted(jdir.glob("unreadable-intent-*.json")):
-                report.add("set_aside", f"{self.rel(p)}: an intent that could not be read was set aside; "
+                report.add("set_aside", f"{self.store.rel(p)}: an intent that could not be read was set aside; "
                                         "look at it, then delete it")
 
     def _ledger_lines(self, rel: str, report: CheckReport, links: set[str]):
         """(line number, text) of an append-only ledger; a ledger that cannot be read safely (a symlink, not a
         regular file) or a line that is too long or not UTF-8 is reported, never fatal."""
         try:
-            for n, line in iter_lines(self.root / rel):
+            for n, line in iter_lines(self.store.root / rel):
                 if line is None:
                     report.add("ledger", f"{rel}:{n}: line too long or not UTF-8")
                     continue
@@ -167,7 +179,7 @@ class Integrity:
     def _read_trail(self, report: CheckReport, links: set[str]) -> _Trail:
         receipts: dict[str, tuple[str, dict[str, Any]]] = {}
         try:
-            lines = list(self.iter_receipts())
+            lines = list(self.store.iter_receipts())
         except BadInput as exc:
             lines = []
             if not _under_link("receipts/", links):
@@ -182,7 +194,7 @@ class Integrity:
                 receipts[data["receipt_sha256"]] = (f"{f}:{n}", data)
         order: list[str] = []
         logged: set[str] = set()
-        if (self.root / "log.md").exists():
+        if (self.store.root / "log.md").exists():
             for n, line in self._ledger_lines("log.md", report, links):
                 row = parse_log_row(line) if line.startswith("|") else None
                 if row is None:
@@ -195,7 +207,7 @@ class Integrity:
                     report.add("log_orphan", f"log.md:{n}: receipt {sha[:12]}… is not in receipts/")
         order += [sha for sha in receipts if sha not in logged]
         patterned: set[str] = set()
-        if (self.root / "patterns" / "PATTERNS.jsonl").exists():
+        if (self.store.root / "patterns" / "PATTERNS.jsonl").exists():
             for n, line in self._ledger_lines("patterns/PATTERNS.jsonl", report, links):
                 try:
                     event = json.loads(line)
@@ -214,16 +226,16 @@ class Integrity:
         return _Trail(receipts, order, logged, patterned)
 
     def _check_pages(self, report: CheckReport, trail: _Trail, links: set[str]) -> None:
-        for bad in self.index.bad_pages():
+        for bad in self.store.index.bad_pages():
             if not _under_link(bad.path, links):  # already reported as a symlink
                 report.add("page", f"{bad.path}: {bad.error}")
-        report.pages = int(self.index.scalar("SELECT count(*) FROM records") or 0)
+        report.pages = int(self.store.index.scalar("SELECT count(*) FROM records") or 0)
         named: set[str] = set()
         for _, data in trail.receipts.values():
             if data.get("action") not in ("repair", "recover"):  # those quote problems, they do not name records
                 named.update(_MEMORY_ID.findall(json.dumps(data.get("details"))))
         expected = expected_reinforcement(trail.receipts[sha][1] for sha in trail.order)
-        for row in self.index.query("SELECT memory_id, path, reinforcement FROM records ORDER BY path"):
+        for row in self.store.index.query("SELECT memory_id, path, reinforcement FROM records ORDER BY path"):
             if row["memory_id"] not in named:
                 report.add("unnamed_page", f"{row['path']}: no receipt names {row['memory_id']} "
                                            "(a page written outside the engine?)")
@@ -233,7 +245,7 @@ class Integrity:
                                             f"make it {want}")
 
     def _check_ledgers(self, report: CheckReport) -> None:
-        stated = self.root / "stated"
+        stated = self.store.root / "stated"
         if stated.is_symlink() or not stated.is_dir():
             return  # a symlinked stated/ is reported with every other symlink
         for f in sorted(stated.glob("*.jsonl")):
@@ -242,7 +254,7 @@ class Integrity:
             try:
                 text = f.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError) as exc:
-                report.add("ledger", f"{self.rel(f)}: unreadable ({exc})")
+                report.add("ledger", f"{self.store.rel(f)}: unreadable ({exc})")
                 continue
             for n, line in enumerate(text.splitlines(), 1):
                 if not line.strip():
@@ -252,9 +264,9 @@ class Integrity:
                 except ValueError:
                     data = None
                 if not isinstance(data, dict) or not isinstance(data.get("action", "both_valid"), str):
-                    report.add("ledger", f"{self.rel(f)}:{n}: not a JSON object (the line is ignored)")
+                    report.add("ledger", f"{self.store.rel(f)}:{n}: not a JSON object (the line is ignored)")
             if text and not text.endswith("\n"):
-                report.add("ledger", f"{self.rel(f)}: the last line is not terminated (a torn append)")
+                report.add("ledger", f"{self.store.rel(f)}: the last line is not terminated (a torn append)")
 
     # ---------------------------------------------------------------------------------------------- repair
 
@@ -265,41 +277,39 @@ class Integrity:
 
         Receipt details: what was done (completed, log_rows_added, patterns_added, tmp_removed, index_rebuilt) and
         the problems left for a person (remaining)."""
-        from .engine import validate_actor
-
         now = utc(now)
         actor = validate_actor(actor)
-        first = len(self.recoveries)
-        with self.writing():  # taking the lock completes an interrupted intent and discards staged files
-            recovered = self.recoveries[first:]
-            tmp_removed = self.remove_tmp_files()
-            index_problems = self.index.verify()
+        first = len(self.store.recoveries)
+        with self.store.writing():  # taking the lock completes an interrupted intent and discards staged files
+            recovered = self.store.recoveries[first:]
+            tmp_removed = self.store.remove_tmp_files()
+            index_problems = self.store.index.verify()
             rebuilt = None
             if index_problems:
                 rebuilt = index_problems[0]
-                self.index.rebuild(f"check --repair: {rebuilt}")
-                self._tallies = None
+                self.store.index.rebuild(f"check --repair: {rebuilt}")
+                self.store.drop_tallies()
             report = CheckReport()
             trail = self._read_trail(report, set())
             missing_log = [sha for sha in trail.order if sha not in trail.logged]
             missing_pat = [sha for sha in trail.order if sha not in trail.patterned]
             if missing_log:
-                self.append_file(self.root / "log.md",
+                self.store.append_file(self.store.root / "log.md",
                                  [log_row(Receipt.model_validate(trail.receipts[sha][1])) for sha in missing_log],
                                  create=LOG_HEADER)
             if missing_pat:
-                self.append_file(self.root / "patterns" / "PATTERNS.jsonl",
+                self.store.append_file(self.store.root / "patterns" / "PATTERNS.jsonl",
                                  [pattern_event(Receipt.model_validate(trail.receipts[sha][1]),
                                                 self._grade_of(trail.receipts[sha][1])) for sha in missing_pat])
             self._check_pages(report, trail, set())
             self._check_ledgers(report)
-            for problem in self.quiz_problems():
+            for problem in self.quiz.quiz_problems():
                 report.add("quiz", problem)
-            jdir = self.root / journal.JOURNAL_DIR
+            jdir = self.store.root / journal.JOURNAL_DIR
             for p in sorted(jdir.glob("unreadable-intent-*.json")) if jdir.is_dir() else []:
-                report.add("set_aside", f"{self.rel(p)}: an intent that could not be read was set aside")
+                report.add("set_aside", f"{self.store.rel(p)}: an intent that could not be read was set aside")
             remaining = report.unrepairable
-            details = {
+            details: dict[str, Any] = {
                 "completed": [r["completed"] for r in recovered if r.get("completed")],
                 "skipped": [s for r in recovered for s in r.get("skipped", [])],
                 "discarded": [d for r in recovered for d in r.get("discarded", [])],
@@ -315,8 +325,8 @@ class Integrity:
             details["count"] = (len(details["completed"]) + len(details["discarded"]) + len(missing_log)
                                 + len(missing_pat) + len(tmp_removed) + (1 if rebuilt else 0))
             receipt = make_receipt("repair", "repaired" if did else "ok", now, actor, details)
-            self.record(receipt)
-            self.refresh_views(now, full=True)
+            self.store.record(receipt)
+            self.views.refresh(now, full=True)
             return receipt
 
     def _grade_of(self, receipt: dict[str, Any]) -> str:
@@ -326,7 +336,7 @@ class Integrity:
             return "high"
         mid = (receipt.get("details") or {}).get("memory_id")
         if receipt.get("action") == "capture" and receipt.get("status") in ("captured", "consolidated") and mid:
-            grade = self.index.scalar("SELECT evidence_grade FROM records WHERE memory_id=?", (mid,))
+            grade = self.store.index.scalar("SELECT evidence_grade FROM records WHERE memory_id=?", (mid,))
             if grade:
                 return grade
         return "medium"
@@ -338,7 +348,7 @@ def _under_link(rel: str, links: set[str]) -> bool:
     return any("/".join(parts[:i]) in links for i in range(1, len(parts) + 1))
 
 
-def expected_reinforcement(receipts) -> dict[str, int | None]:
+def expected_reinforcement(receipts: Iterable[dict[str, Any]]) -> dict[str, int | None]:
     """A record's reinforcement as its receipts tell it, replayed in commit order: 1 when captured (or created by a
     resolution), the value a consolidating capture states, and for `consolidate` merges the target's value the
     receipt states in `reinforcement_after` (or, in receipts that do not state it, target + source when both are
@@ -354,11 +364,12 @@ def expected_reinforcement(receipts) -> dict[str, int | None]:
         elif action == "resolve_conflict" and d.get("created"):
             out[d["created"]] = 1
         elif action == "consolidate" and status == "ok":
-            stated = d.get("reinforcement_after") if isinstance(d.get("reinforcement_after"), dict) else {}
+            stated: dict[str, Any] = d["reinforcement_after"] if isinstance(d.get("reinforcement_after"), dict) else {}
             for m in d.get("merges") or []:
                 src, tgt = m.get("source"), m.get("target")
-                if out.get(src) is not None and out.get(tgt) is not None:
-                    out[tgt] = out[tgt] + out[src]  # type: ignore[operator]
+                before, merged = out.get(tgt), out.get(src)
+                if before is not None and merged is not None:
+                    out[tgt] = before + merged
                 else:
                     out[tgt] = None
             for tgt, value in stated.items():

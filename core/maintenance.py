@@ -1,5 +1,5 @@
-"""Maintenance: consolidate near-duplicates, decay strength, snapshot the wiki, compile the views. A mixin over
-BaseEngine (composed into api.Engine)."""
+"""Maintenance: consolidate near-duplicates, decay strength, snapshot the wiki, compile the views. Evidence
+re-grading is policy in `grading.py`; the views themselves are `views.Views`."""
 
 from __future__ import annotations
 
@@ -11,15 +11,17 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from . import compile as views
 from . import journal
-from .engine import validate_actor
+from .conflicts import ConflictQueue
 from .grading import regrade
-from .models import Category, Receipt, Status, iso, utc
-from .pages import MAX_LEDGER_BYTES, atomic_write, read_text
+from .models import Receipt, Status, iso, utc
+from .pages import atomic_write
 from .paths import mkdirs
 from .receipts import make_receipt
+from .store import Progress, Store
 from .text import jaccard, normalize, sha256_hex, token_set
+from .validate import validate_actor
+from .views import Views
 
 CONSOLIDATE_THRESHOLD = 0.82
 DECAY_HALF_LIFE_DAYS = 60.0
@@ -27,8 +29,13 @@ ARCHIVE_BELOW_STRENGTH = 0.15
 
 
 class MaintenanceOps:
-    """Mixin over BaseEngine."""
+    """Whole-wiki operations. Consolidation is given the conflict queue: a pair a person said is both valid is never
+    merged."""
 
+    def __init__(self, store: Store, views: Views, conflicts: ConflictQueue) -> None:
+        self.store = store
+        self.views = views
+        self.conflicts = conflicts
 
     def consolidate(self, *, now: datetime, actor: str = "agent:cli", threshold: float = CONSOLIDATE_THRESHOLD) -> Receipt:
         """Merge same-partition active records whose token Jaccard ≥ threshold into the most reinforced keeper.
@@ -39,9 +46,9 @@ class MaintenanceOps:
         actor = validate_actor(actor)
         if not 0.0 < threshold <= 1.0:
             return make_receipt("consolidate", "reject", now, actor, {"reason": "invalid_threshold", "value": threshold})
-        with self.writing():
+        with self.store.writing():
             groups: dict[tuple[str, str, str], list[Any]] = {}
-            for row in self.index.query(
+            for row in self.store.index.query(
                 "SELECT memory_id, canonical_key, trust_zone, sensitivity_tier, title, content, reinforcement, created_at"
                 " FROM records WHERE status='active'"
             ):
@@ -63,13 +70,13 @@ class MaintenanceOps:
                         oid = other["memory_id"]
                         if oid == kid or oid in merged or any(m["source"] == kid for m in merges):
                             continue
-                        if jaccard(toks[kid], toks[oid]) >= threshold and not self.is_compatible_pair(shas[kid], shas[oid]):
+                        if jaccard(toks[kid], toks[oid]) >= threshold and not self.conflicts.is_compatible_pair(shas[kid], shas[oid]):
                             merged.add(oid)
                             merges.append({"source": oid, "target": kid})
             after: dict[str, int] = {}  # each keeper's reinforcement after its merges (check replays it)
             for m in merges:
-                src = self.load(m["source"])
-                tgt = self.load(m["target"])
+                src = self.store.load(m["source"])
+                tgt = self.store.load(m["target"])
                 src.status = Status.archived
                 src.merged_into = tgt.memory_id
                 src.updated_at = now
@@ -79,31 +86,31 @@ class MaintenanceOps:
                 tgt.updated_at = now
                 tgt.notes.append(f"Consolidated note ({iso(now)}): merged {src.memory_id}: {' '.join(src.content.split())[:200]}")
                 after[tgt.memory_id] = tgt.reinforcement
-                self.save(src)
-                self.save(tgt)
+                self.store.save(src)
+                self.store.save(tgt)
             receipt = make_receipt("consolidate", "ok", now, actor, {"merges": merges, "count": len(merges), "threshold": threshold,
                                                                     "reinforcement_after": after})
-            self.record(receipt)
-            self.refresh_views(now, full=bool(merges))
+            self.store.record(receipt)
+            self.views.refresh(now, full=bool(merges))
             return receipt
 
     # ---------------------------------------------------------------------------------------------------- decay
 
-    def decay(self, *, now: datetime, actor: str = "agent:cli", progress=None) -> Receipt:
+    def decay(self, *, now: datetime, actor: str = "agent:cli", progress: Progress | None = None) -> Receipt:
         """Decay strength by time since last access; archive weak and expired records; re-grade evidence.
 
         Confidence is never changed. Receipt details: decayed_count, archived_count, archived (ids), regraded_count.
         """
         now = utc(now)
         actor = validate_actor(actor)
-        with self.writing():
-            rows = self.index.query("SELECT memory_id, data FROM records WHERE status='active'")
+        with self.store.writing():
+            rows = self.store.index.query("SELECT memory_id, data FROM records WHERE status='active'")
             decayed = regraded = 0
             archived: list[str] = []
             for n, row in enumerate(rows):
                 if progress and n % 500 == 0:
                     progress(n, len(rows))
-                entry = self.index.entry(row)
+                entry = self.store.index.entry(row)
                 before = (entry.strength, entry.status, entry.evidence_grade)
                 days = max(0.0, (now - entry.last_accessed_at).total_seconds() / 86400.0)
                 entry.strength = round(0.5 ** (days / DECAY_HALF_LIFE_DAYS), 6)
@@ -119,13 +126,13 @@ class MaintenanceOps:
                 if entry.strength != before[0]:
                     decayed += 1
                 if (entry.strength, entry.status, entry.evidence_grade) != before:
-                    self.save(entry)
+                    self.store.save(entry)
             receipt = make_receipt(
                 "decay", "ok", now, actor,
                 {"decayed_count": decayed, "archived_count": len(archived), "archived": archived, "regraded_count": regraded},
             )
-            self.record(receipt)
-            self.refresh_views(now, full=True)
+            self.store.record(receipt)
+            self.views.refresh(now, full=True)
             return receipt
 
     # ----------------------------------------------------------------------------------------------------- snapshot
@@ -134,17 +141,17 @@ class MaintenanceOps:
         """Copy the wiki (minus snapshots/ and .memkeeper/) to snapshots/<iso>/ with manifest.json. Never overwrites."""
         now = utc(now)
         actor = validate_actor(actor)
-        with self.writing():
+        with self.store.writing():
             stamp = now.strftime("%Y%m%dT%H%M%SZ")
-            mkdirs(self.root / "snapshots")
-            target = self.root / "snapshots" / stamp
+            mkdirs(self.store.root / "snapshots")
+            target = self.store.root / "snapshots" / stamp
             n = 1
             while os.path.lexists(target):
                 n += 1
-                target = self.root / "snapshots" / f"{stamp}-{n}"
+                target = self.store.root / "snapshots" / f"{stamp}-{n}"
             # Copied into journal/stage/ and moved into place when the receipt commits: an interrupted snapshot
             # leaves no half-copied folder in snapshots/.
-            staged = self.root / journal.STAGE_DIR / f"snapshot-{target.name}"
+            staged = self.store.root / journal.STAGE_DIR / f"snapshot-{target.name}"
             if staged.exists():
                 journal.remove_tree(staged)
             skipped: list[str] = []
@@ -154,16 +161,16 @@ class MaintenanceOps:
                 # followed, and a FIFO or device is never read.
                 out = []
                 for x in names:
-                    if Path(d) == self.root and x in ("snapshots", ".memkeeper", journal.JOURNAL_DIR):
+                    if Path(d) == self.store.root and x in ("snapshots", ".memkeeper", journal.JOURNAL_DIR):
                         out.append(x)
                         continue
                     st = os.lstat(os.path.join(d, x))
                     if not (stat.S_ISDIR(st.st_mode) or stat.S_ISREG(st.st_mode)):
                         out.append(x)
-                        skipped.append(Path(os.path.join(d, x)).relative_to(self.root).as_posix())
+                        skipped.append(Path(os.path.join(d, x)).relative_to(self.store.root).as_posix())
                 return out
 
-            shutil.copytree(self.root, staged, symlinks=True, ignore=ignore)
+            shutil.copytree(self.store.root, staged, symlinks=True, ignore=ignore)
             digest_parts = []
             for f in sorted(p for p in staged.rglob("*") if p.is_file() and not p.is_symlink()):
                 digest_parts.append(f.relative_to(staged).as_posix() + ":" + sha256_hex(f.read_bytes()))
@@ -172,63 +179,20 @@ class MaintenanceOps:
             manifest = {"time": iso(now), "patterns_line_count": lines, "state_sha256": sha256_hex("\n".join(digest_parts)),
                         "files": len(digest_parts)}
             atomic_write(staged / "manifest.json", json.dumps(manifest, indent=2) + "\n")
-            assert self._txn is not None
-            self._txn.rename(self.rel(staged), self.rel(target))
-            receipt = make_receipt("snapshot", "ok", now, actor, {"snapshot": self.rel(target), **manifest,
+            txn = self.store.txn
+            assert txn is not None
+            txn.rename(self.store.rel(staged), self.store.rel(target))
+            receipt = make_receipt("snapshot", "ok", now, actor, {"snapshot": self.store.rel(target), **manifest,
                                                                    **({"skipped": sorted(skipped)} if skipped else {})})
-            return self.record(receipt)
+            return self.store.record(receipt)
 
     # ---------------------------------------------------------------------------------------------------- compile
 
-    def compile(self, *, now: datetime, actor: str = "agent:cli", _locked: bool = False) -> Receipt:
+    def compile(self, *, now: datetime, actor: str = "agent:cli") -> Receipt:
         """Regenerate every generated view: hot.md, index.md, index/*.md, SCHEMA.md, CONFLICTS.md."""
         now = utc(now)
-        if _locked:
-            self.refresh_views(now, full=True)
-            return make_receipt("compile", "ok", now, actor, {})
-        with self.writing():
+        with self.store.writing():
             receipt = make_receipt("compile", "ok", now, validate_actor(actor), {"pages": ["hot.md", "index.md", "SCHEMA.md", "CONFLICTS.md", "index/"]})
-            self.record(receipt)  # first, so an interrupted compile is finished by whoever completes the intent
-            self.refresh_views(now, full=True)
+            self.store.record(receipt)  # first, so an interrupted compile is finished by whoever completes the intent
+            self.views.refresh(now, full=True)
             return receipt
-
-    def refresh_views(self, now: datetime, full: bool = False) -> None:
-        """Regenerate what a write affected: hot.md, index.md and the dirty index/<category>.md pages (lock held)."""
-        if self._txn is not None and self._txn.pending:
-            self._commit(None)  # views describe committed pages only
-        patches, self._category_patches = self._category_patches, {}
-        for cat in sorted({c.value for c in Category} if full else set(patches)):
-            target = self.root / "index" / f"{cat}.md"
-            text = None
-            if not full and cat in patches and target.exists():
-                remove, add = patches[cat]
-                text = views.patch_category(read_text(target, limit=MAX_LEDGER_BYTES, what="a generated view"), cat,
-                                            remove, list(add.values()))
-            if text is None:
-                rows = self.index.query("SELECT title, path, status, trust_zone FROM records WHERE category=?", (cat,))
-                if not rows and not target.exists():
-                    continue
-                text = views.render_category(cat, [(r[0], r[1], r[2], r[3]) for r in rows])
-            atomic_write(target, text)
-        counts = {k[4:]: v for k, v in self.tallies().items() if k.startswith("cat:") and v}
-        archived = [(r[0], r[1]) for r in self.index.query("SELECT title, path FROM records WHERE status='archived' ORDER BY updated_at DESC, path LIMIT 50")]
-        archived_total = int(self.index.scalar("SELECT count(*) FROM records WHERE status='archived'") or 0)
-        atomic_write(self.root / "index.md", views.render_index(now, counts, archived, archived_total))
-        if full or not (self.root / "SCHEMA.md").exists():
-            atomic_write(self.root / "SCHEMA.md", views.render_schema())
-        if full:
-            self._conflicts_view_sig = None
-        self.write_conflicts_view(now)
-        atomic_write(self.root / "hot.md", views.render_hot(self.hot_inputs(now)))
-
-    def hot_inputs(self, now: datetime) -> views.HotInputs:
-        last = self.index.query(
-            "SELECT title, path FROM records WHERE status='active' ORDER BY created_at DESC, memory_id DESC LIMIT 5"
-        )
-        commitments = self.index.query("SELECT title, path FROM records WHERE status='active' AND category='commitment' ORDER BY updated_at DESC LIMIT 40")
-        return views.HotInputs(
-            now=now,
-            last_captures=[(r[0], r[1]) for r in last],
-            commitments=[(r[0], r[1]) for r in commitments],
-            **self.queue_counts_for_hot(now),
-        )

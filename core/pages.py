@@ -33,11 +33,11 @@ class PageError(ValueError):
     """A page that cannot be read as a memory record (malformed frontmatter, invalid fields)."""
 
 
-class _SafeStrDumper(_Dumper):  # type: ignore[misc, valid-type]
+class _SafeStrDumper(_Dumper):
     pass
 
 
-def _str_representer(dumper: yaml.SafeDumper, data: str) -> yaml.ScalarNode:
+def _str_representer(dumper: _SafeStrDumper, data: str) -> yaml.ScalarNode:
     # Any string with a line break or control character is written double-quoted on one line, so user text can
     # never open a new key or close the frontmatter block.
     if any(not ch.isprintable() for ch in data) or data.strip() != data or data.startswith("---"):
@@ -66,6 +66,7 @@ def yaml_alias_line(raw: str) -> int | None:
     try:
         for event in yaml.parse(raw, Loader=_Loader):
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+                assert event.start_mark is not None  # the parser marks every event
                 return event.start_mark.line + 1
     except yaml.YAMLError:
         return None  # the loader reports the syntax error itself

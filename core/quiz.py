@@ -505,7 +505,7 @@ def _parse_row(line: str) -> tuple[QuizItem | None, str]:
         return None, "quiz marker does not parse"
     try:
         data = json.loads(m.group(1))
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         return None, f"quiz marker JSON does not parse ({exc.msg})"
     page = data.get("page")  # the pattern only captures {…}, so a parsed marker is always an object
     if not is_clean_page(page):

@@ -8,14 +8,19 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import Any, cast
 
 from . import quiz as policy
+from .errors import BadInput
 from .models import Receipt, parse_iso, utc
 from .pages import MAX_LEDGER_BYTES, read_text
 from .paths import list_files
 from .receipts import make_receipt
 from .secrets import find_in_fields, redact_fields, secret_details
+from .store import Store
+from .undo import UndoHandlers
+from .validate import validate_actor
+from .views import Views
 
 
 @dataclass(frozen=True)
@@ -35,7 +40,12 @@ class QuizCard:
 
 
 class QuizQueue:
-    """Mixin over BaseEngine."""
+    """Each person's quiz ledger (quiz/quiz-ledger.<person>.md), today's session, answers and notebooks."""
+
+    def __init__(self, store: Store, views: Views, undo: UndoHandlers) -> None:
+        self.store = store
+        self.views = views
+        undo.register("quiz_record", self._undo_quiz, human_only=False)
 
     def person_for(self, actor: str | None, person: str | None = None) -> str:
         if person:
@@ -48,10 +58,8 @@ class QuizQueue:
         """A person's ledger. One that cannot be read safely (a symlink, not a regular file, over the size limit,
         not UTF-8) raises BadInput; with strict=False (counts, hot.md, check) it reads as empty with that problem,
         so one bad ledger never stops another command. Writers read strictly: nothing is written over it."""
-        from .engine import BadInput
-
         try:
-            text = read_text(self.path(policy.ledger_path(person)), limit=MAX_LEDGER_BYTES, what="a quiz ledger")
+            text = read_text(self.store.path(policy.ledger_path(person)), limit=MAX_LEDGER_BYTES, what="a quiz ledger")
         except FileNotFoundError:
             return policy.new_ledger(person)
         except (BadInput, OSError) as exc:
@@ -61,30 +69,27 @@ class QuizQueue:
         return policy.parse_ledger(text, person=person)
 
     def ledger_persons(self) -> list[str]:
-        from .engine import BadInput
-
         try:
-            names = list_files(self.root / "quiz", ".md")
+            names = list_files(self.store.root / "quiz", ".md")
         except BadInput:
             return []  # quiz/ is a symlink: check reports it
         return sorted(n[len("quiz-ledger."):-3] for n in names if n.startswith("quiz-ledger."))
 
     def create_ledger(self, person: str, scheduler: str, *, now: datetime, actor: str) -> Receipt:
         """Create a person's ledger with the chosen scheduler (leitner | fsrs). Refuses to replace an existing one."""
-        from .engine import validate_actor
-
         now, actor = utc(now), validate_actor(actor)
         pid = policy.person_id(person)
         if scheduler not in policy.SCHEDULERS:
             return make_receipt("quiz_ledger", "reject", now, actor, {"reason": "invalid_scheduler", "value": scheduler})
-        with self.writing():
-            path = self.path(policy.ledger_path(pid))
+        with self.store.writing():
+            path = self.store.path(policy.ledger_path(pid))
             if path.exists():
                 return make_receipt("quiz_ledger", "reject", now, actor, {"reason": "ledger_exists", "person": pid})
-            self.write_file(path, policy.render_ledger(policy.new_ledger(pid, scheduler, now.date())))
+            name = cast(policy.SchedulerName, scheduler)  # one of SCHEDULERS, checked above
+            self.store.write_file(path, policy.render_ledger(policy.new_ledger(pid, name, now.date())))
             receipt = make_receipt("quiz_ledger", "created", now, actor, {"person": pid, "scheduler": scheduler,
                                                                           "ledger": policy.ledger_path(pid)})
-            return self.record(receipt)
+            return self.store.record(receipt)
 
     def _candidates(self, ledger: policy.Ledger, extra: int) -> list[policy.QuizCandidate]:
         """Live pages the session could use: the ledger's own pages plus the best never-quizzed ones.
@@ -96,10 +101,10 @@ class QuizQueue:
         pages = [it.page for it in ledger.items]
         for i in range(0, len(pages), 500):
             chunk = pages[i : i + 500]
-            for r in self.index.query(f"SELECT {cols} FROM records WHERE path IN ({','.join('?' * len(chunk))})", chunk):
+            for r in self.store.index.query(f"SELECT {cols} FROM records WHERE path IN ({','.join('?' * len(chunk))})", chunk):
                 rows[r["path"]] = r
         known = set(pages)
-        for r in self.index.query(
+        for r in self.store.index.query(
             f"SELECT {cols} FROM records WHERE quiz_rotation=1 ORDER BY quiz_weight DESC, updated_at DESC, path LIMIT ?",
             (extra + len(known),),
         ):
@@ -120,7 +125,7 @@ class QuizQueue:
         picks = policy.select_session(ledger, self._candidates(ledger, policy.MAX_SESSION), now.date(), limit)
         cards = []
         for s in picks:
-            row = self.index.query("SELECT memory_id, content, source_ref, title FROM records WHERE path=?", (s.page,))
+            row = self.store.index.query("SELECT memory_id, content, source_ref, title FROM records WHERE path=?", (s.page,))
             if not row:
                 continue
             r = row[0]
@@ -148,8 +153,6 @@ class QuizQueue:
 
         An answer or question holding a secret is refused (`secret_detected`) unless `redact`, which stores it
         redacted."""
-        from .engine import BadInput, validate_actor
-
         now, actor = utc(now), validate_actor(actor)
         pid = self.person_for(actor, person)
         try:
@@ -163,13 +166,15 @@ class QuizQueue:
                 return make_receipt("quiz_record", "reject", now, actor,
                                     {"reason": "secret_detected", "memory_id": ref, **secret_details(found)})
             clean, redacted = redact_fields({"answer": answer, "question": question})
-            answer, question = clean["answer"], clean["question"]
-        with self.writing():
-            mid = self.resolve_id(ref)
-            entry = self.load(mid)
-            page = self.page_of(mid)
+            # Redaction keeps each field's shape: a string stays a string, None stays None.
+            answer, question = cast("str | None", clean["answer"]), cast("str | None", clean["question"])
+        with self.store.writing():
+            mid = self.store.resolve_id(ref)
+            entry = self.store.load(mid)
+            page = self.store.page_of(mid)
+            assert page is not None  # load() found it
             ledger = self.read_ledger(pid)
-            live = {r[0] for r in self.index.query("SELECT path FROM records WHERE status NOT IN ('denied')")}
+            live = {r[0] for r in self.store.index.query("SELECT path FROM records WHERE status NOT IN ('denied')")}
             ledger, pruned = policy.prune_vanished(ledger, live | {page})
             q = question or policy.build_question(policy.QuizCandidate(
                 page=page, category=entry.category.value, updated_at=entry.updated_at, title=entry.title,
@@ -178,9 +183,9 @@ class QuizQueue:
                 new_ledger, item, prior = policy.record_answer(ledger, page, result, now.date(), q, now)
             except ValueError as exc:
                 raise BadInput(str(exc)) from None
-            self.write_file(self.path(policy.ledger_path(pid)), policy.render_ledger(new_ledger))
-            nb = self.path(policy.notebook_path(now.date(), pid))
-            self.append_file(nb, policy.render_notebook_entry(
+            self.store.write_file(self.store.path(policy.ledger_path(pid)), policy.render_ledger(new_ledger))
+            nb = self.store.path(policy.notebook_path(now.date(), pid))
+            self.store.append_file(nb, policy.render_notebook_entry(
                 q, answer, item.last_result or "", entry.content, entry.source_ref or page, now).rstrip("\n").split("\n") + [""],
                 create=policy.notebook_header(now.date(), pid))
             receipt = make_receipt("quiz_record", "recorded", now, actor, {
@@ -190,8 +195,8 @@ class QuizQueue:
                                            "prior": prior.marker() if prior else None},
                 **({"redacted": redacted} if redacted else {}),
             })
-            self.record(receipt)
-            self.refresh_views(now)
+            self.store.record(receipt)
+            self.views.refresh(now)
             return receipt
 
     def _undo_quiz(self, receipt: dict[str, Any], now: datetime, actor: str) -> dict[str, Any]:
@@ -206,11 +211,11 @@ class QuizQueue:
                 last_result=prior.get("lastResult"), last_q=prior.get("lastQ") or "", fsrs=prior.get("fsrs"),
             ))
         items.sort(key=lambda it: (it.due, it.page))
-        self.write_file(self.path(policy.ledger_path(pid)), policy.render_ledger(ledger.model_copy(update={"items": items})))
+        self.store.write_file(self.store.path(policy.ledger_path(pid)), policy.render_ledger(ledger.model_copy(update={"items": items})))
         return {"person": pid, "page": page}
 
     def quiz_problems(self) -> list[str]:
-        out = []
+        out: list[str] = []
         for pid in self.ledger_persons():
             ledger = self.read_ledger(pid, strict=False)
             out.extend(f"{policy.ledger_path(pid)}: {p}" for p in ledger.problems)

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import re
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from .models import RECEIPT_SCHEMA, Receipt, iso
+from .paths import PathEscape, list_files, open_read
 from .text import sha256_hex
+
+# One line of receipts/*.jsonl as read back: (file, line number, the receipt or None when not a JSON object, raw line).
+ReceiptLine = tuple[str, int, dict[str, Any] | None, str]
+# Where a tail of receipts/ stopped: file → (byte offset, lines read, sha256 of the bytes before the offset).
+ReceiptCursor = dict[str, tuple[int, int, str]]
 
 LOG_HEADER = "# Wiki Log\n\n| time | action | status | count | receipt sha256 |\n|---|---|---|---|---|\n"
 
@@ -70,3 +80,81 @@ def parse_log_row(line: str) -> tuple[str, str, str, str, str] | None:
     if len(cells) != 5 or cells[0] in ("time", "---") or not cells[0]:
         return None
     return cells[0], cells[1], cells[2], cells[3], cells[4]
+
+
+# ---------------------------------------------------------------------------------------------- reading the trail
+
+
+def read_receipts(root: Path, cursor: ReceiptCursor | None = None) -> tuple[list[ReceiptLine], ReceiptCursor]:
+    """Receipts written after `cursor`, oldest first, and the new cursor.
+
+    The ledgers are append-only, so a live tail reads only what was appended since the last call. A file whose
+    bytes before the offset changed (edited by hand) is read again from the start.
+    """
+    cursor = dict(cursor or {})
+    out: list[ReceiptLine] = []
+    try:
+        names = list_files(root / "receipts", ".jsonl")  # regular files only, never through a symlink
+    except PathEscape:
+        names = []  # receipts/ is a symlink: nothing is read through it (check reports it)
+    for name in names:
+        f = root / "receipts" / name
+        rel = f"receipts/{name}"
+        offset, count, tail = cursor.get(rel, (0, 0, ""))
+        try:
+            fh = open_read(f)
+        except FileNotFoundError:
+            continue
+        size = os.fstat(fh.fileno()).st_size
+        with fh:
+            # Hashing what was already read is far cheaper than parsing and verifying it again, and it notices
+            # any hand edit, even one that keeps the size.
+            seen = hashlib.sha256(fh.read(offset)) if offset <= size else None
+            if seen is None or seen.hexdigest() != tail:
+                offset, count, seen = 0, 0, hashlib.sha256()
+            if size == offset:
+                continue
+            fh.seek(offset)
+            chunk = fh.read(size - offset)
+        whole = chunk[: chunk.rfind(b"\n") + 1]  # a line still being appended waits for the next call
+        for raw in whole.decode("utf-8", "replace").split("\n")[:-1]:
+            count += 1
+            if not raw.strip():
+                continue
+            try:
+                data = json.loads(raw)
+            except ValueError:
+                data = None
+            out.append((rel, count, data if isinstance(data, dict) else None, raw))
+        seen.update(whole)
+        cursor[rel] = (offset + len(whole), count, seen.hexdigest())
+    return out, cursor
+
+
+def last_receipt_sha(root: Path) -> str | None:
+    """The sha256 in the last row of log.md (read from its tail only)."""
+    try:
+        fh = open_read(root / "log.md")
+    except FileNotFoundError:
+        return None
+    with fh:
+        fh.seek(max(0, os.fstat(fh.fileno()).st_size - 4096))
+        lines = fh.read(8192).decode("utf-8", "replace").strip().splitlines()
+    for line in reversed(lines):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 5 and re.fullmatch(r"[0-9a-f]{64}", cells[4]):
+            return cells[4]
+    return None
+
+
+def commit_order(root: Path) -> dict[str, int]:
+    """Receipt sha → its position in log.md, which is appended in commit order (receipt times can be anything
+    `--now` said; files under receipts/ are per receipt date)."""
+    order: dict[str, int] = {}
+    log = root / "log.md"
+    if log.exists():
+        for line in log.read_text(encoding="utf-8").splitlines():
+            row = parse_log_row(line) if line.startswith("|") else None
+            if row is not None:
+                order.setdefault(row[4], len(order))
+    return order

@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from .slots import Analysis, Value, stem
+from .slots import Analysis, Name, Value, stem
 from .subjects import Side, SubjectMatch, compare, matches, side
 
 CONFLICT_TYPES = ("direct_negation", "mutually_exclusive", "quantitative_drift", "decision_supersession",
@@ -415,7 +415,7 @@ def _from_matches(b: Analysis, a: Analysis, sa: Side) -> str | None:
             if any(v.kind == x.kind and (v.val == x.val or _slot(v) == _slot(x) and _loose_equal(v, x))
                    for v in a.values):
                 return f"from {x.text} to {getattr(y, 'text', y)}"
-        elif hasattr(x, "words"):
+        elif isinstance(x, Name):
             if any(w in sa.words for w in x.words):
                 return f"from {x.text} to {getattr(y, 'text', y)}"
         elif isinstance(x, str) and (x in sa.terms or x in sa.words):

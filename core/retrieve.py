@@ -1,21 +1,28 @@
-"""Retrieving records: ranking within a trust zone, previews across zones. A mixin over BaseEngine (composed into
-api.Engine)."""
+"""Reading: retrieving records (ranked within a trust zone, previews across zones) and what the desk browses (the
+category listings, a wiki file's text). The score and zone visibility are policy in `scoring.py`."""
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from . import scoring
-from .engine import _enum, validate_actor
 from .errors import BadInput
+from .index import BadPage
 from .models import Receipt, SensitivityTier, Tier, TrustZone, parse_iso, utc
+from .pages import MAX_LEDGER_BYTES, read_text
 from .receipts import make_receipt
+from .store import Store
 from .text import sha256_hex
+from .validate import parse_enum, validate_actor
+
+# ((-score, memory_id), the result as the receipt shows it): sorted, best first.
+Ranked = tuple[tuple[float, str], dict[str, Any]]
 
 
 class RetrieveOps:
-    """Mixin over BaseEngine."""
-
+    def __init__(self, store: Store) -> None:
+        self.store = store
 
     def retrieve(
         self, query: str, *, zone: str | TrustZone = "private_self", limit: int = 10, now: datetime,
@@ -29,9 +36,9 @@ class RetrieveOps:
         """
         now = utc(now)
         actor = validate_actor(actor)
-        zone_e, bad = _enum(TrustZone, zone, "invalid_trust_zone")
-        if bad:
-            return make_receipt("retrieve", "reject", now, actor, {"reason": bad, "value": str(zone)})
+        zone_e = parse_enum(TrustZone, zone)
+        if zone_e is None:
+            return make_receipt("retrieve", "reject", now, actor, {"reason": "invalid_trust_zone", "value": str(zone)})
         terms = scoring.query_terms(query)
         if not terms:
             return make_receipt("retrieve", "reject", now, actor, {"reason": "empty_query"})
@@ -49,27 +56,27 @@ class RetrieveOps:
         receipt = make_receipt("retrieve", "ok", now, actor, details)
         if not record_access or not ranked:
             return receipt
-        with self.writing():
+        with self.store.writing():
             for _, r in ranked:
                 try:
-                    entry = self.load(r["memory_id"])
+                    entry = self.store.load(r["memory_id"])
                 except BadInput:
                     continue
                 entry.last_accessed_at = now
                 entry.strength = 1.0
-                self.save(entry, r["page"])
-            self.record(receipt)
+                self.store.save(entry, r["page"])
+            self.store.record(receipt)
         return receipt
 
-    def _rank(self, terms: list[str], zone: TrustZone, now: datetime) -> tuple[list[tuple[tuple, dict]], int]:
-        total = int(self.index.scalar("SELECT count(*) FROM records") or 0)
-        weights = {t: scoring.idf(self.index.doc_freq(t), total) for t in terms}
-        ids = self.index.fts_candidates(terms)
+    def _rank(self, terms: list[str], zone: TrustZone, now: datetime) -> tuple[list[Ranked], int]:
+        total = int(self.store.index.scalar("SELECT count(*) FROM records") or 0)
+        weights = {t: scoring.idf(self.store.index.doc_freq(t), total) for t in terms}
+        ids = self.store.index.fts_candidates(terms)
         if not ids:
             return [], 0
-        ranked: list[tuple[tuple, dict]] = []
+        ranked: list[Ranked] = []
         hidden = 0
-        rows = self.index.rows_for(
+        rows = self.store.index.rows_for(
             ids, "status='active'", (),
             "memory_id, path, title, content, canonical_key, recall, category, trust_zone, sensitivity_tier, tier,"
             " last_accessed_at, reinforcement, confidence, expires_at",
@@ -115,6 +122,48 @@ class RetrieveOps:
         """What each trust zone would get for a query (no writes): the TUI's zone switch."""
         return {z.value: self.retrieve(query, zone=z, limit=limit, now=now, actor="human:preview", record_access=False) for z in TrustZone}
 
+    # ---------------------------------------------------------------------------------------------- browsing (the desk)
+
+    def read_view(self, rel: str) -> str:
+        """The text of a wiki file (hot.md, index pages, entries, ledgers), confined to the root. BadInput when the
+        path escapes or the file cannot be read."""
+        path = self.store.path(rel)
+        try:
+            return read_text(path, limit=MAX_LEDGER_BYTES, what="a file shown in the desk")
+        except FileNotFoundError:
+            raise BadInput(f"{rel} does not exist") from None
+        except OSError as exc:
+            raise BadInput(f"{rel}: {getattr(exc, 'strerror', None) or exc}") from None
+
+    def category_counts(self) -> list[tuple[str, int, int]]:
+        """(category, active, total) for every category that has records, by name."""
+        rows = self.store.index.query(
+            "SELECT category, sum(status='active') AS active, count(*) AS total FROM records "
+            "GROUP BY category ORDER BY category"
+        )
+        return [(r["category"], int(r["active"] or 0), int(r["total"])) for r in rows]
+
+    def category_entries(self, category: str, *, offset: int = 0, limit: int = 200) -> tuple[int, list[dict[str, str]]]:
+        """(total, a page of {memory_id, title, status, tier}) for a category: active first, then by title."""
+        index = self.store.index
+        total = int(index.scalar("SELECT count(*) FROM records WHERE category=?", (category,)) or 0)
+        rows = index.query(
+            "SELECT memory_id, title, status, tier FROM records WHERE category=? "
+            "ORDER BY status<>'active', title COLLATE NOCASE, memory_id LIMIT ? OFFSET ?",
+            (category, limit, offset),
+        )
+        return total, [dict(r) for r in rows]
+
+    def memory_id_at(self, page: str) -> str | None:
+        """The memory id of an entry page path, if it is indexed."""
+        return self.store.index.scalar("SELECT memory_id FROM records WHERE path=?", (page,))
+
+    def category_of(self, memory_id: str) -> str | None:
+        return self.store.index.scalar("SELECT category FROM records WHERE memory_id=?", (memory_id,))
+
+    def bad_pages(self) -> list[BadPage]:
+        """Pages skipped because they could not be read as records (file and one-line reason)."""
+        return self.store.index.bad_pages()
 
 def _excerpt(content: str, limit: int = 280) -> str:
     flat = " ".join(content.split())

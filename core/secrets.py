@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,7 @@ def _url_password(value: str) -> bool:
 
 
 # Which check applies to which value group of an assignment.
-_ASSIGNED = {"tight": _tight_value, "dq": credential_like, "sq": credential_like, "bare": credential_like}
+_ASSIGNED: dict[str, Callable[[str], bool]] = {"tight": _tight_value, "dq": credential_like, "sq": credential_like, "bare": credential_like}
 
 
 # --- own rules ---------------------------------------------------------------------------------------------------
@@ -297,8 +298,10 @@ def _plugins() -> list[tuple[object, str | Callable[[str], str], str | None, boo
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
     from detect_secrets.plugins.base import RegexBasedDetector
 
-    by_name = {cls.__name__: cls for cls in get_mapping_from_secret_type_to_class().values()}
-    out = []
+    # detect-secrets types these as type[Plugin], a TypeVar its signature never binds: use them untyped.
+    classes: list[Any] = list(get_mapping_from_secret_type_to_class().values())
+    by_name: dict[str, Any] = {c.__name__: c for c in classes}
+    out: list[tuple[object, str | Callable[[str], str], str | None, bool]] = []
     for name, (secret_class, mode) in LIBRARY_PLUGINS.items():
         cls = by_name[name]  # a renamed plugin must fail loudly, not scan less
         # A plugin that overrides analyze_string filters its regex matches (JWT: the parts must decode to JSON).
@@ -321,7 +324,8 @@ def _library_findings(text: str) -> Iterator[Finding]:
                 if start >= end:
                     continue
                 if mode == "extend":
-                    end = _TOKEN_CHARS.match(text, end).end()
+                    tail = _TOKEN_CHARS.match(text, end)
+                    end = tail.end() if tail else end  # `*`: it always matches
                 elif mode == "bounded" and (
                     (start > 0 and text[start - 1].isalnum()) or (end < len(text) and text[end].isalnum())
                 ):

@@ -192,8 +192,8 @@ def fold(s: str) -> str:
 
 
 @functools.cache
-def _stemmer():
-    import Stemmer  # PyStemmer: the Snowball stemmers in C
+def _stemmer() -> Any:
+    import Stemmer  # type: ignore[import-not-found]  # PyStemmer: the Snowball stemmers in C
 
     return Stemmer.Stemmer("english")
 
@@ -934,7 +934,7 @@ def _read_times(toks: list[Tok], values: list[Value]) -> None:
             nxt = toks[i + 2].low if i + 2 < n else ""
             if h is not None and h == int(h) and 0 < h <= 24 and (nxt in ("", ".", ",", ";", "o'clock", "on",
                                                                           "in", "and", "every", "sharp")
-                                                               or nxt in lex.time_words()):
+                                                               or nxt in _time_words()):
                 _add(values, toks, "time", "", (int(h) * 60, int(h) * 60, False), i + 1, i + 2)
                 i += 2
                 continue
@@ -977,8 +977,9 @@ def _read_calendar(toks: list[Tok], values: list[Value]) -> None:
                 j += 2
             _add(values, toks, "weekday", "", frozenset(days), i, j)
             # "Friday the 14th"
-            if j + 1 < n and toks[j].low == "the" and _ORDINAL.match(toks[j + 1].low):
-                _add(values, toks, "date", "", (None, None, int(_ORDINAL.match(toks[j + 1].low).group(1))), j, j + 2)
+            om2 = _ORDINAL.match(toks[j + 1].low) if j + 1 < n and toks[j].low == "the" else None
+            if om2:
+                _add(values, toks, "date", "", (None, None, int(om2.group(1))), j, j + 2)
                 j += 2
             i = j
             continue
@@ -1002,8 +1003,9 @@ def _read_calendar(toks: list[Tok], values: list[Value]) -> None:
                 if v is not None and 1 <= v <= 31 and not toks[i - 1].used:
                     day = int(v)
                     i -= 1
-            if i >= 2 and day is None and toks[i - 1].low == "of" and _ORDINAL.match(toks[i - 2].low):
-                day = int(_ORDINAL.match(toks[i - 2].low).group(1))
+            om3 = _ORDINAL.match(toks[i - 2].low) if i >= 2 and day is None and toks[i - 1].low == "of" else None
+            if om3:
+                day = int(om3.group(1))
                 i -= 2
             _add(values, toks, "date", "", (year, month, day), i, j)
             i = j
@@ -1146,7 +1148,7 @@ def _read_frequencies(toks: list[Tok], values: list[Value]) -> None:
 def _counted_noun(toks: list[Tok], j: int) -> tuple[str, int]:
     """The noun counted by a number: its stem, and how many tokens it spans (up to 2 words: "approving review")."""
     n = len(toks)
-    words = []
+    words: list[Tok] = []
     k = j
     while k < n and len(words) < 2:
         t = toks[k]
@@ -1243,7 +1245,7 @@ def _read_quantities(toks: list[Tok], values: list[Value]) -> None:
             if f is not None:
                 rate = f
                 j += 2
-        value = amount * factor
+        value: float | tuple[float, float] = amount * factor
         if hi is not None:
             value = (amount * factor, hi * factor)
         if rate:
@@ -1371,7 +1373,7 @@ def _read_places(toks: list[Tok], values: list[Value]) -> None:
             back = [toks[k].low for k in range(max(0, i - 6), i) if toks[k].clause == t.clause]
             if any(b in lex.place_preps for b in back):
                 # the words that name which one: "the Oak room", "the Legal folder", "the top drawer"
-                mods = []
+                mods: list[str] = []
                 k = i - 1
                 while k >= 0 and toks[k].kind == "word" and toks[k].clause == t.clause and not _is_function(
                         toks[k].low) and toks[k].low not in lex.place_preps and len(mods) < 2:
@@ -1391,7 +1393,7 @@ def _read_places(toks: list[Tok], values: list[Value]) -> None:
 
 def _terms(toks: list[Tok], names: list[Name]) -> dict[str, float]:
     out: dict[str, float] = {}
-    name_starts = {}
+    name_starts: dict[str, float] = {}
     for nm in names:
         for w in nm.words:
             name_starts[w] = 1.0 if nm.initial else 2.0
@@ -1402,12 +1404,11 @@ def _terms(toks: list[Tok], names: list[Name]) -> dict[str, float]:
             continue  # dates, times, counts and frequencies are what a statement says, not what it is about
         if (t.low,) in lexicon().states:
             continue  # "up", "cancelled", "approved": the claim, not the subject
-        w = 1.0
-        for s in _stems_of(t):
-            weight = name_starts.get(s, w)
-            if len(s) <= 2:
+        for st in _stems_of(t):
+            weight = name_starts.get(st, 1.0)
+            if len(st) <= 2:
                 weight *= 0.5
-            out[s] = max(out.get(s, 0.0), weight)
+            out[st] = max(out.get(st, 0.0), weight)
     return out
 
 
@@ -1441,8 +1442,7 @@ def _modifiers(toks: list[Tok]) -> dict[str, frozenset[str]]:
     return {k: frozenset(v) for k, v in out.items()}
 
 
-def _time_words(self) -> frozenset[str]:
-    return frozenset(w for p in self.dayparts for w in p) | frozenset(self.weekdays)
-
-
-Lexicon.time_words = _time_words  # type: ignore[attr-defined]
+@functools.cache
+def _time_words() -> frozenset[str]:
+    lex = lexicon()
+    return frozenset(w for p in lex.dayparts for w in p) | frozenset(lex.weekdays)

@@ -117,7 +117,9 @@ def _near(a: str, b: str) -> bool:
 
 def _numeronym(short: str, long_: str) -> bool:
     m = re.fullmatch(r"([a-z])(\d+)([a-z])", short)
-    return bool(m) and len(long_) == int(m.group(2)) + 2 and long_[0] == m.group(1) and long_[-1] == m.group(3)
+    if m is None:
+        return False
+    return len(long_) == int(m.group(2)) + 2 and long_[0] == m.group(1) and long_[-1] == m.group(3)
 
 
 def _acronym_of(word: str, text: str, seq: tuple[str, ...]) -> bool:
@@ -238,7 +240,7 @@ def compare(a: Side, b: Side) -> SubjectMatch:
     matched_names = {w for how, other in ((how_a, b), (how_b, a)) for n, m in how.items() if m
                      for w in n.words if m == "acronym" or w in other.words or w in other.terms
                      }
-    quals: list[tuple[str, str, str]] = []
+    quals: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = []
     for head in set(a.modifiers) & set(b.modifiers):
         if head not in shared and head not in b.terms:
             continue

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -16,24 +17,39 @@ from .models import Entry, Receipt, Tier, iso, parse_iso, utc
 from .pages import MAX_LEDGER_BYTES, MAX_PAGE_BYTES, read_bytes, read_text
 from .paths import list_files, mkdirs
 from .receipts import make_receipt
+from .store import Store
 from .text import sha256_hex
+from .undo import UndoHandlers
+from .validate import validate_actor
+from .views import Views
 
 
 class TierQueue:
-    """Mixin over BaseEngine."""
+    """Tier cleanup: which records could go cold (a plan, no writes), the automatic changes and the review file a
+    person answers, applying that review, restoring a record to warm.
+
+    `in_conflict` gives the memory ids in an open conflict (the conflict queue's): those are never planned cold."""
+
+    def __init__(self, store: Store, views: Views, undo: UndoHandlers, in_conflict: Callable[[], set[str]]) -> None:
+        self.store = store
+        self.views = views
+        self.in_conflict = in_conflict
+        undo.register("tiers_commit", self._undo_tiers, human_only=True)
+        undo.register("tiers_apply", self._undo_tiers, human_only=True)
+        undo.register("tier_restore", self._undo_tiers, human_only=False)
 
     def _hot_links(self) -> set[str]:
         try:
-            text = read_text(self.root / "hot.md", limit=MAX_LEDGER_BYTES, what="hot.md")
+            text = read_text(self.store.root / "hot.md", limit=MAX_LEDGER_BYTES, what="hot.md")
         except (FileNotFoundError, BadInput):
             return set()  # missing, or a symlink (reported by check): links nothing
         return set(re.findall(r"\]\((entries/[^)\s]+\.md)\)", text))
 
     def tier_inputs(self) -> list[policy.TierInput]:
-        in_conflict = self.open_conflict_memory_ids()
+        in_conflict = self.in_conflict()
         hot = self._hot_links()
         out = []
-        for r in self.index.query(
+        for r in self.store.index.query(
             "SELECT r.memory_id, r.path, r.title, r.category, r.status, r.tier, r.last_accessed_at, r.created_at, "
             "length(CAST(r.content AS BLOB)) AS nbytes, f.sha256 FROM records r JOIN files f ON f.path = r.path "
             "WHERE r.status IN ('active', 'superseded')"
@@ -52,40 +68,38 @@ class TierQueue:
 
     def pending_reviews(self) -> list[str]:
         try:
-            names = list_files(self.root / "review", ".md")  # regular files only, never through a symlink
+            names = list_files(self.store.root / "review", ".md")  # regular files only, never through a symlink
         except BadInput:
             return []  # review/ is a symlink: check reports it
         return [f"review/{n}" for n in names if n.startswith("tier-review-")]
 
     def _set_tier(self, memory_id: str, tier: Tier, now: datetime, note: str) -> dict[str, Any]:
         """Change the access tier; returns what undo needs to put the page back byte for byte."""
-        entry = self.load(memory_id)
+        entry = self.store.load(memory_id)
         prior = {"tier": entry.tier.value, "updated_at": iso(entry.updated_at), "notes": len(entry.notes)}
         entry.tier = tier
         entry.updated_at = now
         entry.notes.append(f"{note} ({iso(now)})")
-        self.save(entry)
+        self.store.save(entry)
         return prior
 
     def _restore_tier_state(self, memory_id: str, prior: dict[str, Any]) -> None:
-        entry = self.load(memory_id)
+        entry = self.store.load(memory_id)
         entry.tier = Tier(prior["tier"])
         entry.updated_at = parse_iso(prior["updated_at"])
         entry.notes = entry.notes[: prior["notes"]]
-        self.save(entry)
+        self.store.save(entry)
 
     def commit_tiers(self, *, now: datetime, actor: str, owner: str | None = None) -> Receipt:
         """Write the automatic tier changes and, when there are ambiguous candidates, review/tier-review-<date>.md.
 
         Receipt details: automatic (ids made cold), review (path or null), ambiguous_count, projected_bytes_removed.
         """
-        from .engine import validate_actor
-
         now = utc(now)
         actor = validate_actor(actor)
         if not actor.startswith("human:"):  # a tier change is a person's review (SPEC §7)
             return make_receipt("tiers_commit", "refused", now, actor, {"reason": "human_actor_required"})
-        with self.writing():
+        with self.store.writing():
             plan = self.plan_tiers(now=now)
             prior: dict[str, dict[str, Any]] = {}
             for c in plan.automatic:
@@ -94,34 +108,32 @@ class TierQueue:
             if plan.ambiguous:
                 # Hashes in the review must describe the pages as they are now, after the automatic writes.
                 review = policy.review_path(now.date().isoformat())
-                target = self.path(review)
+                target = self.store.path(review)
                 n = 2
                 while target.exists():
                     review = f"review/tier-review-{now.date().isoformat()}-{n}.md"
-                    target = self.path(review)
+                    target = self.store.path(review)
                     n += 1
-                self.write_file(target, policy.render_review(plan, owner or actor.split(":", 1)[1], now.date().isoformat()))
+                self.store.write_file(target, policy.render_review(plan, owner or actor.split(":", 1)[1], now.date().isoformat()))
             receipt = make_receipt("tiers_commit", "ok", now, actor, {
                 "automatic": [c.memory_id for c in plan.automatic], "review": review,
                 "ambiguous_count": len(plan.ambiguous), "protected_count": len(plan.protected),
                 "projected_bytes_removed": plan.projected_bytes_removed, "count": len(plan.automatic),
                 "undo": {"prior_tiers": prior},
             })
-            self.record(receipt)
-            self.refresh_views(now)
+            self.store.record(receipt)
+            self.views.refresh(now)
             return receipt
 
     def read_review(self, review: str) -> tuple[str, policy.Review]:
-        from .engine import BadInput
-
         rel = review
         if os.path.isabs(review):
             try:
-                rel = os.path.relpath(os.path.realpath(review), self.root)
+                rel = os.path.relpath(os.path.realpath(review), self.store.root)
             except ValueError:
                 raise BadInput(f"review file {review!r} is outside the wiki root") from None
-        path = self.path(rel)
-        rel = self.rel(path)
+        path = self.store.path(rel)
+        rel = self.store.rel(path)
         if not rel.startswith("review/") or not path.is_file():
             raise BadInput(f"review file {review!r} is not a file under review/")
         try:
@@ -136,14 +148,12 @@ class TierQueue:
 
         Receipt status: applied | reject (reason: invalid_review with errors, or stale_pages with stale ids).
         """
-        from .engine import validate_actor
-
         now = utc(now)
         actor = validate_actor(actor)
         if not actor.startswith("human:"):  # a human review, applied by a person (SPEC §7)
             return make_receipt("tiers_apply", "refused", now, actor, {"reason": "human_actor_required",
                                                                        "review": review})
-        with self.writing():
+        with self.store.writing():
             rel, parsed = self.read_review(review)
             errors = policy.validate_review(parsed, accepted_ids)
             if errors:
@@ -153,7 +163,7 @@ class TierQueue:
             hashes: dict[str, str | None] = {}
             for c in accepted:
                 try:
-                    hashes[c.path] = sha256_hex(read_bytes(self.path(c.path), limit=MAX_PAGE_BYTES, what="a page"))
+                    hashes[c.path] = sha256_hex(read_bytes(self.store.path(c.path), limit=MAX_PAGE_BYTES, what="a page"))
                 except (OSError, BadInput):
                     hashes[c.path] = None  # missing or unreadable: stale
             stale = policy.stale_ids(parsed, accepted_ids, hashes)
@@ -164,72 +174,70 @@ class TierQueue:
             prior: dict[str, dict[str, Any]] = {}
             ids: list[str] = []
             for c in accepted:
-                mid = self.index.scalar("SELECT memory_id FROM records WHERE path=?", (c.path,))
+                mid = self.store.index.scalar("SELECT memory_id FROM records WHERE path=?", (c.path,))
                 prior[mid] = self._set_tier(mid, Tier.cold, now, f"Cold by tier review {rel} ({c.candidate_id})")
                 ids.append(c.candidate_id)
-            text = self.read_text(self.path(rel), limit=MAX_LEDGER_BYTES)
+            text = self.store.read_text(self.store.path(rel), limit=MAX_LEDGER_BYTES)
             answered = policy.set_decision(text, ids) if ids else text
             applied = f"review/applied/{rel.split('/', 1)[1]}"
             n = 2
-            while self.path(applied).exists():
+            while self.store.path(applied).exists():
                 applied = f"review/applied/{n}-{rel.split('/', 1)[1]}"
                 n += 1
-            mkdirs(self.path("review/applied"))
+            mkdirs(self.store.path("review/applied"))
             # A move, as a write of the answered review under applied/ and the removal of the pending one.
-            self.write_file(self.path(applied), answered)
-            self.remove_file(self.path(rel))
+            self.store.write_file(self.store.path(applied), answered)
+            self.store.remove_file(self.store.path(rel))
             receipt = make_receipt("tiers_apply", "applied", now, actor, {
                 "review": rel, "moved_to": applied, "accepted_ids": ids,
                 "rejected_ids": [c.candidate_id for c in parsed.candidates if c.candidate_id not in ids],
                 "memory_ids": sorted(prior), "undo": {"prior_tiers": prior, "review": rel, "moved_to": applied},
             })
-            self.record(receipt)
-            self.refresh_views(now)
+            self.store.record(receipt)
+            self.views.refresh(now)
             return receipt
 
     def restore_tier(self, ref: str, *, now: datetime, actor: str) -> Receipt:
         """Set a cold record back to warm (cold is an access tier, not a verdict)."""
-        from .engine import validate_actor
-
         now = utc(now)
         actor = validate_actor(actor)
-        with self.writing():
-            mid = self.resolve_id(ref)
-            entry = self.load(mid)
+        with self.store.writing():
+            mid = self.store.resolve_id(ref)
+            entry = self.store.load(mid)
             if entry.tier is Tier.warm:
                 return make_receipt("tier_restore", "reject", now, actor, {"reason": "already_warm", "memory_id": mid})
             prior = self._set_tier(mid, Tier.warm, now, "Restored to warm")
             receipt = make_receipt("tier_restore", "restored", now, actor,
                                    {"memory_id": mid, "undo": {"prior_tiers": {mid: prior}}})
-            self.record(receipt)
-            self.refresh_views(now)
+            self.store.record(receipt)
+            self.views.refresh(now)
             return receipt
 
     def _undo_tiers(self, receipt: dict[str, Any], now: datetime, actor: str) -> dict[str, Any]:
         undo = receipt["details"]["undo"]
         restored = []
         for mid, prior in undo["prior_tiers"].items():
-            if self.page_of(mid):
+            if self.store.page_of(mid):
                 self._restore_tier_state(mid, prior)
                 restored.append(mid)
         out: dict[str, Any] = {"restored": restored}
         moved = undo.get("moved_to")
-        if moved and self.path(moved).is_file() and not self.path(undo["review"]).exists():
+        if moved and self.store.path(moved).is_file() and not self.store.path(undo["review"]).exists():
             # The review is pending again, unanswered; the pages are back byte for byte, so its hashes match again
             # (a page that changed for another reason since will read as stale, as it should).
-            text = self.read_text(self.path(moved), limit=MAX_LEDGER_BYTES)
+            text = self.store.read_text(self.store.path(moved), limit=MAX_LEDGER_BYTES)
             try:
                 text = policy.set_decision(text, [])
             except ValueError:
                 pass
-            self.write_file(self.path(undo["review"]), text)
-            self.remove_file(self.path(moved))
+            self.store.write_file(self.store.path(undo["review"]), text)
+            self.store.remove_file(self.store.path(moved))
             out["review"] = undo["review"]
         return out
 
     def cold_records(self) -> list[Entry]:
         """Records in the cold access tier (restorable to warm), most recently changed first."""
-        return [self.index.entry(r) for r in self.index.query(
+        return [self.store.index.entry(r) for r in self.store.index.query(
             "SELECT data FROM records WHERE tier='cold' AND status IN ('active', 'superseded') "
             "ORDER BY updated_at DESC, memory_id")]
 

@@ -4,18 +4,24 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
-from .models import Entry, Receipt, SourceType, Status, Verified, iso, parse_iso, utc
+from .keys import suppression_key
+from .models import Entry, EvidenceGrade, Receipt, SourceType, Status, Verified, iso, parse_iso, utc
 from .pages import iter_lines
 from .receipts import make_receipt
 from .secrets import find_in_fields, redact_secrets, secret_details
+from .store import Store, file_sig
+from .undo import UndoHandlers
+from .validate import validate_actor
+from .views import Views
 
 CONFIRMATIONS = "stated/confirmations.jsonl"
 DENIALS = "stated/denials.jsonl"
 
 
-def _read_jsonl(path) -> list[dict[str, Any]]:
+def _read_jsonl(path: Path) -> list[dict[str, Any]]:
     # Line by line (bounded), never through a symlink; a refused ledger raises BadInput rather than being
     # read as empty, so a denial is never forgotten.
     out = []
@@ -32,26 +38,34 @@ def _read_jsonl(path) -> list[dict[str, Any]]:
 
 
 class VerificationQueue:
-    """Mixin over BaseEngine."""
+    """Records an agent inferred, waiting for a person to confirm or deny them; the ledgers of those decisions in
+    stated/; and the suppression keys a denial leaves (capture asks `is_suppressed`)."""
+
+    def __init__(self, store: Store, views: Views, undo: UndoHandlers) -> None:
+        self.store = store
+        self.views = views
+        self._denial_cache: tuple[tuple[int, int] | None, dict[str, dict[str, Any]]] | None = None
+        for action in ("confirm", "deny", "undeny"):
+            undo.register(action, self._undo_verification, human_only=True)
 
     def pending_verifications(self, limit: int | None = None) -> list[Entry]:
         sql = ("SELECT data FROM records WHERE status='active' AND source_type='agent_inferred' AND verified=0 "
                "ORDER BY created_at DESC, memory_id")
         if limit:
             sql += f" LIMIT {int(limit)}"
-        return [self.index.entry(r) for r in self.index.query(sql)]
+        return [self.store.index.entry(r) for r in self.store.index.query(sql)]
 
     def pending_count(self) -> int:
-        return self.tallies()["pending"]
+        return self.store.tallies()["pending"]
 
     def denied_records(self) -> list[Entry]:
-        return [self.index.entry(r) for r in self.index.query(
+        return [self.store.index.entry(r) for r in self.store.index.query(
             "SELECT data FROM records WHERE status='denied' ORDER BY updated_at DESC, memory_id")]
 
     def active_suppression_keys(self) -> dict[str, dict[str, Any]]:
-        path = self.root / DENIALS
-        cached = getattr(self, "_denial_cache", None)
-        sig = self._sig(path)
+        path = self.store.root / DENIALS
+        cached = self._denial_cache
+        sig = file_sig(path)
         if cached and cached[0] == sig:
             return cached[1]
         keys: dict[str, dict[str, Any]] = {}
@@ -71,42 +85,40 @@ class VerificationQueue:
 
     def _same_text(self, entry: Entry, statuses: tuple[str, ...]) -> list[str]:
         marks = ",".join("?" * len(statuses))
-        return [r[0] for r in self.index.query(
+        return [r[0] for r in self.store.index.query(
             f"SELECT memory_id FROM records WHERE content_sha=? AND status IN ({marks}) ORDER BY memory_id",
             (entry.normalized_content_sha256, *statuses))]
 
     def confirm(self, ref: str, *, now: datetime, actor: str) -> Receipt:
         """Stamp `verified: {by, at}` and `source_type: user_confirmed` on the record and every live record with the
         same normalised title+content. Human actors only. Receipt details: memory_id, propagated_to, undo."""
-        from .engine import validate_actor
-
         now = utc(now)
         actor = validate_actor(actor)
         if not actor.startswith("human:"):
             return make_receipt("confirm", "refused", now, actor, {"reason": "human_actor_required", "memory_id": ref})
-        with self.writing():
-            mid = self.resolve_id(ref)
-            entry = self.load(mid)
+        with self.store.writing():
+            mid = self.store.resolve_id(ref)
+            entry = self.store.load(mid)
             if entry.status is not Status.active:
                 return make_receipt("confirm", "reject", now, actor, {"reason": f"record_is_{entry.status.value}", "memory_id": mid})
             targets = [mid] + [m for m in self._same_text(entry, ("active",)) if m != mid]
             prior = {}
             for m in targets:
-                e = self.load(m)
+                e = self.store.load(m)
                 prior[m] = {"source_type": e.source_type.value, "verified": e.verified.model_dump(mode="json") if e.verified else None,
                             "evidence_grade": e.evidence_grade.value, "confidence": e.confidence}
                 e.verified = Verified(by=actor, at=now)
                 e.source_type = SourceType.user_confirmed
-                e.evidence_grade = e.evidence_grade.__class__("high")
+                e.evidence_grade = EvidenceGrade.high
                 e.updated_at = now
-                self.save(e)
+                self.store.save(e)
             line = {"action": "confirm", "memory_id": mid, "content_sha256": entry.normalized_content_sha256,
                     "by": actor, "at": iso(now), "propagated_to": targets[1:]}
-            self.append_file(self.root / CONFIRMATIONS, [json.dumps(line, sort_keys=True, ensure_ascii=False)])
+            self.store.append_file(self.store.root / CONFIRMATIONS, [json.dumps(line, sort_keys=True, ensure_ascii=False)])
             receipt = make_receipt("confirm", "confirmed", now, actor,
                                    {"memory_id": mid, "propagated_to": targets[1:], "memory_ids": targets, "undo": {"prior": prior}})
-            self.record(receipt, "high")
-            self.refresh_views(now)
+            self.store.record(receipt, "high")
+            self.views.refresh(now)
             return receipt
 
     def deny(self, ref: str, *, now: datetime, actor: str, reason: str | None = None, redact: bool = False) -> Receipt:
@@ -114,9 +126,6 @@ class VerificationQueue:
         with the same key is `suppressed`. Receipt details: memory_id, suppression_key, undo.
 
         A reason holding a secret is refused (`secret_detected`) unless `redact`, which stores it redacted."""
-        from .engine import validate_actor
-        from .keys import suppression_key
-
         now = utc(now)
         actor = validate_actor(actor)
         if not actor.startswith("human:"):
@@ -128,9 +137,9 @@ class VerificationQueue:
                 return make_receipt("deny", "reject", now, actor,
                                     {"reason": "secret_detected", "memory_id": ref, **secret_details(found)})
             reason, redacted = redact_secrets(reason or "")
-        with self.writing():
-            mid = self.resolve_id(ref)
-            entry = self.load(mid)
+        with self.store.writing():
+            mid = self.store.resolve_id(ref)
+            entry = self.store.load(mid)
             if entry.status is Status.denied:
                 return make_receipt("deny", "reject", now, actor, {"reason": "already_denied", "memory_id": mid})
             prior_status = entry.status.value
@@ -138,50 +147,47 @@ class VerificationQueue:
             entry.status = Status.denied
             entry.updated_at = now
             entry.notes.append(f"Denied by {actor} ({iso(now)})" + (f": {' '.join(reason.split())}" if reason else ""))
-            self.save(entry)
+            self.store.save(entry)
             line = {"action": "deny", "memory_id": mid, "suppression_key": key, "source_ref": entry.source_ref,
                     "content_sha256": entry.normalized_content_sha256, "reason": reason, "by": actor, "at": iso(now)}
-            self.append_file(self.root / DENIALS, [json.dumps(line, sort_keys=True, ensure_ascii=False)])
+            self.store.append_file(self.store.root / DENIALS, [json.dumps(line, sort_keys=True, ensure_ascii=False)])
             receipt = make_receipt("deny", "denied", now, actor,
                                    {"memory_id": mid, "suppression_key": key, "reason": reason,
                                     "undo": {"prior": {mid: {"status": prior_status}}},
                                     **({"redacted": redacted} if redacted else {})})
-            self.record(receipt, "high")
-            self.refresh_views(now)
+            self.store.record(receipt, "high")
+            self.views.refresh(now)
             return receipt
 
     def undeny(self, ref: str, *, now: datetime, actor: str) -> Receipt:
         """Lift the suppression key and restore the denied same-text records to active (an appended ledger line)."""
-        from .engine import validate_actor
-        from .keys import suppression_key
-
         now = utc(now)
         actor = validate_actor(actor)
         if not actor.startswith("human:"):
             return make_receipt("undeny", "refused", now, actor, {"reason": "human_actor_required", "memory_id": ref})
-        with self.writing():
-            mid = self.resolve_id(ref)
-            entry = self.load(mid)
+        with self.store.writing():
+            mid = self.store.resolve_id(ref)
+            entry = self.store.load(mid)
             key = suppression_key(entry.source_ref, entry.content)
             if entry.status is not Status.denied and key not in self.active_suppression_keys():
                 return make_receipt("undeny", "reject", now, actor, {"reason": "not_denied", "memory_id": mid})
             restored = []
             for m in self._same_text(entry, ("denied",)):
-                e = self.load(m)
+                e = self.store.load(m)
                 if suppression_key(e.source_ref, e.content) != key:
                     continue
                 e.status = Status.active
                 e.updated_at = now
                 e.notes.append(f"Undenied by {actor} ({iso(now)})")
-                self.save(e)
+                self.store.save(e)
                 restored.append(m)
             line = {"action": "undeny", "memory_id": mid, "suppression_key": key, "by": actor, "at": iso(now),
                     "restored": restored}
-            self.append_file(self.root / DENIALS, [json.dumps(line, sort_keys=True, ensure_ascii=False)])
+            self.store.append_file(self.store.root / DENIALS, [json.dumps(line, sort_keys=True, ensure_ascii=False)])
             receipt = make_receipt("undeny", "undenied", now, actor,
                                    {"memory_id": mid, "suppression_key": key, "restored": restored, "memory_ids": restored})
-            self.record(receipt, "high")
-            self.refresh_views(now)
+            self.store.record(receipt, "high")
+            self.views.refresh(now)
             return receipt
 
     def rebuild_verification(self, *, now: datetime, actor: str = "agent:cli") -> Receipt:
@@ -189,17 +195,14 @@ class VerificationQueue:
 
         Receipt details: changed (memory ids whose page was corrected), count.
         """
-        from .engine import validate_actor
-        from .keys import suppression_key
-
         now = utc(now)
         actor = validate_actor(actor)
-        with self.writing():
-            events = [(d.get("at", ""), 0, d) for d in _read_jsonl(self.root / CONFIRMATIONS)]
-            events += [(d.get("at", ""), 1, d) for d in _read_jsonl(self.root / DENIALS)]
+        with self.store.writing():
+            events = [(d.get("at", ""), 0, d) for d in _read_jsonl(self.store.root / CONFIRMATIONS)]
+            events += [(d.get("at", ""), 1, d) for d in _read_jsonl(self.store.root / DENIALS)]
             events.sort(key=lambda x: (x[0], x[1]))
-            rows = self.index.query("SELECT data FROM records")
-            entries = {e.memory_id: e for e in (self.index.entry(r) for r in rows)}
+            rows = self.store.index.query("SELECT data FROM records")
+            entries = {e.memory_id: e for e in (self.store.index.entry(r) for r in rows)}
             by_sha: dict[str, list[Entry]] = {}
             for e in entries.values():
                 by_sha.setdefault(e.normalized_content_sha256, []).append(e)
@@ -237,11 +240,11 @@ class VerificationQueue:
                     e.status = Status.denied if want_denied else Status.active
                     dirty = True
                 if dirty:
-                    self.save(e)
+                    self.store.save(e)
                     changed.append(m)
             receipt = make_receipt("verify_rebuild", "ok", now, actor, {"changed": changed, "count": len(changed)})
-            self.record(receipt)
-            self.refresh_views(now, full=bool(changed))
+            self.store.record(receipt)
+            self.views.refresh(now, full=bool(changed))
             return receipt
 
     def _undo_verification(self, receipt: dict[str, Any], now: datetime, actor: str) -> dict[str, Any]:
@@ -249,38 +252,36 @@ class VerificationQueue:
         d = receipt["details"]
         if action == "undeny":
             # Re-deny what the undeny restored: same ledger semantics as a fresh deny.
-            from .keys import suppression_key
-
             for m in d.get("restored") or []:
-                e = self.load(m)
+                e = self.store.load(m)
                 e.status = Status.denied
                 e.updated_at = now
                 e.notes.append(f"Undeny undone by {actor} ({iso(now)})")
-                self.save(e)
+                self.store.save(e)
             first = d.get("memory_id")
-            e = self.load(first)
-            self.append_file(self.root / DENIALS, [json.dumps(
+            e = self.store.load(first)
+            self.store.append_file(self.store.root / DENIALS, [json.dumps(
                 {"action": "deny", "memory_id": first, "suppression_key": suppression_key(e.source_ref, e.content),
                  "source_ref": e.source_ref, "content_sha256": e.normalized_content_sha256, "reason": "undo of undeny",
                  "by": actor, "at": iso(now)}, sort_keys=True, ensure_ascii=False)])
             return {"restored": d.get("restored") or []}
         prior = d["undo"]["prior"]
         for m, state in prior.items():
-            e = self.load(m)
+            e = self.store.load(m)
             if action == "confirm":
                 e.source_type = SourceType(state["source_type"])
                 e.verified = Verified(**state["verified"]) if state["verified"] else None
-                e.evidence_grade = e.evidence_grade.__class__(state["evidence_grade"])
+                e.evidence_grade = EvidenceGrade(state["evidence_grade"])
             else:
                 e.status = Status(state["status"])
             e.updated_at = now
-            self.save(e)
+            self.store.save(e)
         if action == "confirm":
-            self.append_file(self.root / CONFIRMATIONS, [json.dumps(
+            self.store.append_file(self.store.root / CONFIRMATIONS, [json.dumps(
                 {"action": "unconfirm", "memory_ids": sorted(prior), "by": actor, "at": iso(now),
                  "reverses": receipt["receipt_sha256"]}, sort_keys=True)])
         else:
-            self.append_file(self.root / DENIALS, [json.dumps(
+            self.store.append_file(self.store.root / DENIALS, [json.dumps(
                 {"action": "undeny", "memory_id": d["memory_id"], "suppression_key": d["suppression_key"], "by": actor,
                  "at": iso(now), "restored": sorted(prior), "reverses": receipt["receipt_sha256"]}, sort_keys=True)])
         return {"restored": sorted(prior)}

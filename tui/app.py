@@ -27,9 +27,8 @@ from textual.reactive import var
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from memkeeper.core import Engine, MemkeeperError, Receipt
-from memkeeper.core.api import UNDOABLE
-from memkeeper.core.engine import validate_actor
 from memkeeper.core.models import REFUSED_STATUSES
+from memkeeper.core.validate import validate_actor
 
 from .keymap import Keymap, KeymapError, binding_ids, default_keys, live_bindings, load_keymap, normalize_keys
 from .screens.base import PaneScreen, failure_text
@@ -243,7 +242,7 @@ class MemkeeperApp(App[int]):
         self.notify(message, title=PANE_TITLES.get(pane_id, pane_id), severity=severity, markup=False)
         if receipt.receipt_sha256:
             self._own_receipts.append(receipt.receipt_sha256)
-        if receipt.ok and receipt.action in UNDOABLE and receipt.receipt_sha256:
+        if receipt.ok and self.engine.is_undoable(receipt.action) and receipt.receipt_sha256:
             stack.append(receipt)
         self._mark_others_stale(pane_id)
         self.refresh_counts()

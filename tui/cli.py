@@ -190,7 +190,25 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--include-content", action="store_true")
     sub.add_parser("import").add_argument("envelope")
     sub.add_parser("undo").add_argument("receipt")
+
+    m = sub.add_parser("mcp", help="serve the wiki to one agent over the Model Context Protocol (stdio)")
+    m.add_argument("--agent", default="mcp", help="the agent's name: the server acts as agent:NAME (default mcp)")
+    m.add_argument("--zone", default="private_self",
+                   help=f"the trust zone the agent works in, one of: {_values(TrustZone)} (default private_self)")
+    sv = sub.add_parser("serve", help="run the desk in a browser (textual-serve)")
+    sv.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000)")
+    sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     return p
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1-65535)")
+    return value
 
 
 def _now(args) -> datetime:
@@ -258,18 +276,32 @@ def _stdin_text() -> str:
         raise BadInput(f"stdin is not valid UTF-8 (byte {exc.start})") from None
 
 
+def refusal_line(r: Receipt, *, redact_hint: str = "--redact") -> str | None:
+    """The one-line reason for a refused or rejected receipt (None when the operation ran). Shared by the command
+    line (stderr, exit 2) and the MCP server (a tool error); `redact_hint` names the option that redacts a secret."""
+    if r.status not in REFUSED_STATUSES:
+        return None
+    reason = r.details.get("reason", r.status)
+    extra = r.details.get("errors") or r.details.get("stale_ids") or ""
+    if reason in VALID_VALUES:
+        given = r.details.get("value")
+        reason += (f" {given!r}" if given not in (None, "") else "") + f" (valid: {VALID_VALUES[reason]})"
+    if reason == "secret_detected":  # say which kinds and where, never the value
+        reason += (f" ({', '.join(r.details.get('secret_classes', []))} in {', '.join(r.details.get('secret_fields', []))};"
+                   f" {redact_hint} stores it as [REDACTED:<class>])")
+    return f"memkeeper: {r.action} {r.status}: {reason}{(' ' + json.dumps(extra)) if extra else ''}"
+
+
+def error_line(exc: BaseException) -> str:
+    """The one line for a call that could not produce a receipt (bad input, not found, refused, stale)."""
+    return f"memkeeper: {exc}"
+
+
 def _finish(args, r: Receipt) -> int:
     _emit(args, r.to_dict(), _receipt_text(r))
-    if r.status in REFUSED_STATUSES:
-        reason = r.details.get("reason", r.status)
-        extra = r.details.get("errors") or r.details.get("stale_ids") or ""
-        if reason in VALID_VALUES:
-            given = r.details.get("value")
-            reason += (f" {given!r}" if given not in (None, "") else "") + f" (valid: {VALID_VALUES[reason]})"
-        if reason == "secret_detected":  # say which kinds and where, never the value
-            reason += (f" ({', '.join(r.details.get('secret_classes', []))} in {', '.join(r.details.get('secret_fields', []))};"
-                       " --redact stores it as [REDACTED:<class>])")
-        print(f"memkeeper: {r.action} {r.status}: {reason}{(' ' + json.dumps(extra)) if extra else ''}", file=sys.stderr)
+    line = refusal_line(r)
+    if line is not None:
+        print(line, file=sys.stderr)
         return 2
     return 0
 
@@ -299,6 +331,18 @@ def run(argv: list[str]) -> int:
         return 0
     if cmd == "tui":
         return _tui(root, args)
+    if cmd == "mcp":
+        # The actor and the time come from the server itself (agent:<--agent>, the current time of each call).
+        for flag, given in (("--as", args.actor), ("--now", args.now)):
+            if given:
+                raise UsageError(f"mcp does not take {flag}: the server acts as agent:<--agent> at the current time")
+        from memkeeper.agents.mcp_server import serve_stdio
+
+        return serve_stdio(root, agent=args.agent, zone=args.zone)
+    if cmd == "serve":
+        from memkeeper.tui.web import serve_desk
+
+        return serve_desk(root, host=args.host, port=args.port, actor=args.actor, now=args.now, keymap=args.keymap)
 
     eng = Engine.open(root)
     try:
@@ -421,7 +465,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         code = run(argv)
     except (UsageError, MemkeeperError) as exc:  # bad input, not found, refused, stale: one line, exit 2
-        print(f"memkeeper: {exc}", file=sys.stderr)
+        print(error_line(exc), file=sys.stderr)
         code = 2
     except KeyboardInterrupt:
         code = 130

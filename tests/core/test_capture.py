@@ -215,7 +215,7 @@ def test_tallies_follow_writes_and_outside_changes(eng):
         return {k: v for k, v in tallies.items() if v}
 
     def fresh():
-        eng._tallies = None
+        eng.store.drop_tallies()
         return nonzero(eng.tallies())
 
     a = eng.capture("Kenji prefers async standups on Tuesdays and Thursdays.", now=T0, category="preference")

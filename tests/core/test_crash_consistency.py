@@ -112,7 +112,7 @@ def test_failed_operation_leaves_no_page_behind(eng, monkeypatch):
     def fail(*args, **kwargs):
         raise RuntimeError("database is locked")
 
-    monkeypatch.setattr(eng, "record", fail)
+    monkeypatch.setattr(eng.store, "record", fail)
     with pytest.raises(RuntimeError):
         eng.capture(TEXT, now=T0)
     monkeypatch.undo()
@@ -241,9 +241,9 @@ def test_killed_snapshot_leaves_no_partial_copy(eng, monkeypatch):
 
 
 def test_kill_while_regenerating_views_is_finished_by_recovery(eng, monkeypatch):
-    import memkeeper.core.engine as engine_mod
+    import memkeeper.core.compile as views
 
-    kill_when(monkeypatch, engine_mod.views, "render_hot", lambda *a, **k: True)
+    kill_when(monkeypatch, views, "render_hot", lambda *a, **k: True)
     with pytest.raises(Killed):
         eng.capture(TEXT, now=T0, title="Kestrel rollout")
     monkeypatch.undo()
@@ -463,13 +463,13 @@ def test_check_while_writers_hold_the_lock_reports_damage_not_writes_in_progress
     eng.capture(TEXT, now=T0)
     (eng.root / "stated" / "denials.jsonl").write_text("not json\n")
     looks = iter(range(100))
-    real = type(eng)._check_journal
+    real = type(eng.integrity)._check_journal
 
     def in_flight(self, report):  # a different write is part-way through at every look
         real(self, report)
         report.add("journal", f"journal/intent.json: an interrupted write (receipt {next(looks):012d}…) is not complete")
 
-    monkeypatch.setattr(type(eng), "_check_journal", in_flight)
+    monkeypatch.setattr(type(eng.integrity), "_check_journal", in_flight)
     monkeypatch.setattr(integrity, "CHECK_LOCK_WAIT_S", 0.1)
     with FileLock(str(eng.root / ".memkeeper" / "write.lock")):
         rep = eng.check()

@@ -1,0 +1,498 @@
+"""The store: one wiki root — its pages, the derived index, the audit trail (receipts/, log.md, PATTERNS.jsonl) and
+the write path. Every mutation runs inside `writing()`: it holds the cross-process write lock, stages its writes
+(core/journal.py) and commits them with its receipt in `record()`.
+
+The store knows nothing of capture, the queues or the views; they are given a store (see `api.Engine`). Time
+(`now`) and actor are parameters of every operation; nothing here reads the clock or the login.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from filelock import FileLock
+
+from . import journal, receipts
+from .errors import BadInput, NotFound
+from .index import Index, is_busy
+from .models import Entry, Receipt, SourceType, Status, parse_iso
+from .pages import MAX_PAGE_BYTES, PageError, append_lines, atomic_write, parse_entry, read_text, render_entry
+from .paths import PathEscape, confine, mkdirs, partition_slug, refuse_wiki_links, slugify
+from .receipts import LOG_HEADER, ReceiptCursor, ReceiptLine, canonical_json, log_row, make_receipt, pattern_event
+from .text import content_sha256, sha256_hex
+
+CORE_DIRS = ("entries", "conflicts", "stated", "quiz", "review", "receipts", "patterns", "snapshots", "sync/outbound",
+             "sync/inbound", "raw", "index", "journal", ".memkeeper")
+LOCK_TIMEOUT_S = 30.0
+# Directories the engine writes (atomic_write leaves `.<name>.<random>.tmp` there if killed mid-write). `raw/` is the
+# person's untouched material and `snapshots/` holds copies: neither is ever cleaned.
+ENGINE_DIRS = ("", "entries", "conflicts", "stated", "quiz", "review", "review/applied", "receipts", "patterns",
+               "sync/outbound", "index", "journal", "journal/stage")
+DECISIONS_HEADER = "# Decisions\n\nArbitration outcomes, append-only.\n"
+
+# How a category listing changed since the views were written: (pages to drop, page → (title, page, status, zone)).
+CategoryPatch = tuple[set[str], dict[str, tuple[str, str, str, str]]]
+Progress = Callable[[int, int], None]
+
+
+def file_sig(path: Path) -> tuple[int, int] | None:
+    """(mtime_ns, size) of a file or directory, None when it is missing: what the caches compare."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return None
+    return (st.st_mtime_ns, st.st_size)
+
+
+class Store:
+    """One wiki root. Open with `Store.open(root)`; `Store.create(root)` makes the layout first."""
+
+    def __init__(self, root: Path, sync: bool = True) -> None:
+        self.root = Path(os.path.realpath(root))
+        # A short poll interval: a waiting writer notices a released lock within 10 ms, so under contention the lock
+        # changes hands at about the pace writes finish instead of in 50 ms steps.
+        self.lock = FileLock(str(self.root / ".memkeeper" / "write.lock"), timeout=LOCK_TIMEOUT_S, poll_interval=0.01)
+        self.index = Index(self.root)
+        self._local = threading.local()  # the operation in progress belongs to the thread running it (the desk's workers)
+        self.recoveries: list[dict[str, Any]] = []  # what completing interrupted writes did (for check --repair)
+        self._log_sig: tuple[int, int] | None = None
+        self._category_patches: dict[str, CategoryPatch] = {}
+        self.synced = False
+        self._tallies: dict[str, int] | None = None
+        # Called with the time of an interrupted operation this store has just completed: the views are regenerated
+        # (the operation may have stopped while writing them). Set by the engine, which owns the views.
+        self.on_recovered: Callable[[datetime], None] = lambda at: None
+        if sync:
+            self.sync()
+
+    @property
+    def _txn(self) -> journal.Txn | None:
+        return getattr(self._local, "txn", None)
+
+    @_txn.setter
+    def _txn(self, txn: journal.Txn | None) -> None:
+        self._local.txn = txn
+
+    @property
+    def txn(self) -> journal.Txn | None:
+        """The operation in progress on this thread (inside `writing()`), else None."""
+        return self._txn
+
+    # ---------------------------------------------------------------------------------------------------- lifecycle
+
+    @classmethod
+    def open(cls, root: str | os.PathLike[str], *, sync: bool = True) -> Store:
+        """Open an existing wiki. With sync=False the derived index is brought up to date later, by `sync()` (the
+        desk does it in a worker with progress, so a big wiki never blocks start-up)."""
+        path = Path(root)
+        if not path.exists():
+            raise BadInput(f"wiki root {os.fspath(root)!r} does not exist (run `memkeeper init` first)")
+        if not path.is_dir():
+            raise BadInput(f"wiki root {os.fspath(root)!r} is not a directory")
+        mkdirs(Path(os.path.realpath(path)) / ".memkeeper")
+        return cls(path, sync=sync)
+
+    @classmethod
+    def create(cls, root: str | os.PathLike[str]) -> Store:
+        """Create the layout of a new wiki (or complete an existing one) and open it. The caller writes the first
+        views (`Engine.init`), holding the lock, with `write_headers`."""
+        path = Path(root)
+        if path.exists() and not path.is_dir():
+            raise BadInput(f"wiki root {os.fspath(root)!r} is not a directory")
+        path.mkdir(parents=True, exist_ok=True)
+        real = Path(os.path.realpath(path))
+        for d in CORE_DIRS:
+            mkdirs(real / d)  # never creates anything through a symlinked directory
+        gi = real / ".gitignore"
+        if not os.path.lexists(gi):
+            atomic_write(gi, ".memkeeper/\n")
+        return cls(path)
+
+    def write_headers(self) -> None:
+        """log.md and DECISIONS.md with their headers, when missing (lock held)."""
+        for name, text in (("log.md", LOG_HEADER), ("DECISIONS.md", DECISIONS_HEADER)):
+            if not (self.root / name).exists():
+                atomic_write(self.root / name, text)
+
+    def close(self) -> None:
+        self.index.close()
+
+    def sync(self, progress: Progress | None = None) -> dict[str, int]:
+        """Refresh the derived index from the Markdown (cheap when nothing changed).
+
+        Never fails because a writer is busy: if the index stays locked past its busy timeout the cache is served
+        as it is (a consistent snapshot), and the next sync catches up."""
+        log_sig = file_sig(self.root / "log.md")
+        self.index.ensure_current()
+        try:
+            counts = self.index.sync(progress)
+        except sqlite3.OperationalError as exc:
+            if not is_busy(exc):
+                raise
+            counts = {"added": 0, "updated": 0, "removed": 0, "bad": 0, "busy": 1}
+        # Another process may have written (and updated the shared index.db itself): re-count on demand.
+        self._tallies = None
+        self._log_sig = log_sig
+        self.synced = True
+        return counts
+
+    def path(self, rel: str) -> Path:
+        try:
+            return confine(self.root, rel)
+        except PathEscape as exc:
+            raise BadInput(str(exc)) from None
+
+    def rel(self, path: Path) -> str:
+        return path.relative_to(self.root).as_posix()
+
+    # ---------------------------------------------------------------------------------------------------- writing
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """Hold the cross-process write lock for one operation, whose writes commit as one unit (core/journal.py).
+
+        On taking the lock: complete or discard what an interrupted writer left in journal/, and drop the cached
+        counts if another process wrote since we last looked (the shared index.db already holds its rows — every
+        writer updates it under this lock — so nothing is rescanned). Inside: writes are staged; `record()` commits
+        them with the receipt. An operation that fails before its receipt leaves nothing behind."""
+        if self._txn is not None:  # nested: part of the enclosing operation
+            yield
+            return
+        refuse_wiki_links(self.root)  # a planted symlink refuses the operation before anything is written
+        with self.lock:
+            if self.index.ensure_current():
+                self.index.sync()  # another process rebuilt the file: make sure it is whole before deciding
+            self._recover()
+            if file_sig(self.root / "log.md") != self._log_sig:
+                self._tallies = None
+            txn = self._txn = journal.Txn(self.root, self.path)
+            try:
+                yield
+                if txn.pending:
+                    self._commit(None)  # writes without a receipt still commit as one unit
+            except BaseException:
+                txn.discard()  # what was staged and not committed; what was committed is completed next time
+                raise
+            finally:
+                self._txn = None
+            if txn.committed:
+                try:
+                    os.unlink(self.root / journal.INTENT)
+                except FileNotFoundError:
+                    pass
+            self._log_sig = file_sig(self.root / "log.md")
+
+    def _commit(self, receipt: Receipt | None) -> None:
+        """The commit point: write the intent, then apply it (lock held)."""
+        txn = self._txn
+        assert txn is not None
+        items = txn.entries()
+        intent = txn.intent(receipt.to_dict() if receipt else None)
+        journal.write_intent(self.root, intent)
+        txn.committed = True
+        txn.clear()  # the staged files belong to the intent now: a failure from here on is completed, not discarded
+        out = journal.apply_intent(self.root, intent, txn.resolve, fresh=True)
+        if out.skipped:
+            # A page changed by hand in the moment since this operation read it: the person's text stays.
+            self.recoveries.append({"completed": intent["receipt_sha256"], "written": out.written, "skipped": out.skipped,
+                                    "discarded": []})
+            skipped = {s["path"] for s in out.skipped}
+            self.index.sync_paths(sorted(skipped & {i[0] for i in items}))
+            items = [i for i in items if i[0] not in skipped]
+        self._index_written(items)
+
+    def commit_staged(self) -> None:
+        """Commit what the operation has staged so far, without a receipt (the views describe committed pages
+        only). Nothing to do outside an operation or when nothing is staged."""
+        if self._txn is not None and self._txn.pending:
+            self._commit(None)
+
+    def take_category_patches(self) -> dict[str, CategoryPatch]:
+        """How the category listings changed since the views were last refreshed (and forget it)."""
+        patches, self._category_patches = self._category_patches, {}
+        return patches
+
+    def _index_written(self, items: list[tuple[str, Entry, str]]) -> None:
+        """Update the cache (and the tallies and category patches the views use) for entry pages just written."""
+        if not items:
+            return
+        olds: dict[str, sqlite3.Row | None] = {}
+        for page, _, _ in items:
+            rows = self.index.query("SELECT category, status, source_type, verified FROM records WHERE path=?", (page,))
+            olds[page] = rows[0] if rows else None
+        try:
+            self.index.put_many(items)
+        except sqlite3.OperationalError as exc:
+            if not is_busy(exc):
+                raise
+            # The pages are written and the receipt is committed; the cache catches up at the next sync (the rows'
+            # mtime/size no longer match the pages). Counts are recomputed on demand.
+            self._tallies = None
+            return
+        for page, entry, _ in items:
+            old = olds[page]
+            self._count_change(old, entry)
+            # Remember how the category listings change, so `Views.refresh` patches them instead of re-listing.
+            if old:
+                self._category_patches.setdefault(old[0], ({page}, {}))[0].add(page)
+            patch = self._category_patches.setdefault(entry.category.value, (set(), {}))
+            patch[0].add(page)
+            patch[1][page] = (entry.title, page, entry.status.value, entry.trust_zone.value)
+
+    def _recover(self) -> dict[str, Any] | None:
+        """Complete the intent an interrupted writer left in journal/, and discard what it staged but never
+        committed (lock held). Returns what was done, or None when journal/ was clean (the common case: one
+        listdir)."""
+        if not journal.journal_busy(self.root):
+            return None
+        note: dict[str, Any] = {"completed": None, "written": [], "skipped": [], "discarded": []}
+        intent = None
+        if os.path.lexists(self.root / journal.INTENT):
+            try:
+                intent = journal.read_intent(self.root)
+                out = journal.apply_intent(self.root, intent, self.path, fresh=False)
+            except (ValueError, KeyError, TypeError, BadInput) as exc:
+                # Not an intent this engine wrote (edited by hand?): set it aside, so it never stops a write.
+                aside = self.root / journal.JOURNAL_DIR / f"unreadable-intent-{len(self.recoveries)}.json"
+                n = 1
+                while aside.exists():
+                    n += 1
+                    aside = aside.with_name(f"unreadable-intent-{len(self.recoveries)}-{n}.json")
+                os.replace(self.root / journal.INTENT, aside)
+                note["set_aside"] = {"path": self.rel(aside), "reason": str(exc)}
+                intent = None
+            else:
+                note.update(completed=intent.get("receipt_sha256"), written=out.written, skipped=out.skipped)
+                pages = sorted({s["path"] for s in intent["steps"]
+                                if s["op"] in ("write", "remove") and s["path"].startswith("entries/")})
+                try:
+                    self.index.sync_paths(pages)
+                except sqlite3.OperationalError as exc:
+                    if not is_busy(exc):
+                        raise
+                if out.skipped and intent.get("at") and intent.get("actor"):
+                    self._record_recovery(intent, out.skipped)
+        self._tallies = None
+        self._category_patches = {}
+        if intent is not None:
+            if intent.get("at"):
+                # The interrupted operation may have stopped while regenerating the views: regenerate them all.
+                self.on_recovered(parse_iso(intent["at"]))
+            os.unlink(self.root / journal.INTENT)
+        for rel in journal.leftover_stage(self.root):
+            journal.remove_tree(self.root / rel)
+            note["discarded"].append(rel)
+        note["discarded"] += self.remove_tmp_files(("", "index", "journal") if intent is not None else ("journal",))
+        self.recoveries.append(note)
+        return note
+
+    def _record_recovery(self, intent: dict[str, Any], skipped: list[dict[str, str]]) -> None:
+        """A receipt saying which steps of an interrupted write were left alone (files edited by hand since). It is
+        made from the interrupted intent alone (its time and actor), so completing twice records it once."""
+        receipt = make_receipt("recover", "partial", parse_iso(intent["at"]), intent["actor"],
+                               {"completes": intent.get("receipt_sha256"), "skipped": skipped})
+        txn = journal.Txn(self.root, self.path)
+        self._stage_receipt(txn, receipt, "medium")
+        new_intent = txn.intent(receipt.to_dict())
+        journal.write_intent(self.root, new_intent)
+        journal.apply_intent(self.root, new_intent, self.path, fresh=False)
+
+    def tmp_files(self, dirs: tuple[str, ...] = ENGINE_DIRS) -> list[str]:
+        """Temp files an interrupted atomic write left in the directories the engine writes."""
+        out = []
+        for d in dirs:
+            base = self.root / d if d else self.root
+            if base.is_symlink() or not base.is_dir():
+                continue
+            with os.scandir(base) as it:
+                for de in it:
+                    if journal.TMP_NAME.match(de.name) and de.is_file(follow_symlinks=False):
+                        out.append(f"{d}/{de.name}" if d else de.name)
+        return sorted(out)
+
+    def remove_tmp_files(self, dirs: tuple[str, ...] = ENGINE_DIRS) -> list[str]:
+        """Remove leftover temp files (lock held: no write of ours is in flight)."""
+        removed = []
+        for rel in self.tmp_files(dirs):
+            try:
+                os.unlink(self.root / rel)
+            except FileNotFoundError:
+                continue
+            removed.append(rel)
+        return removed
+
+    # -- staged writes: every write of an operation goes through these (outside an operation they write at once) --
+
+    def write_file(self, path: Path, text: str) -> None:
+        if self._txn is None:
+            atomic_write(path, text)
+        else:
+            self._txn.write(self.rel(path), text)
+
+    def append_file(self, path: Path, lines: list[str], create: str | None = None) -> None:
+        """Append whole lines; `create` is the header written first when the file does not exist yet."""
+        if self._txn is None:
+            if create is not None and not path.exists():
+                atomic_write(path, create)
+            append_lines(path, lines)
+        else:
+            self._txn.append(self.rel(path), lines, create)
+
+    def remove_file(self, path: Path) -> None:
+        if self._txn is None:
+            os.unlink(path)
+        else:
+            self._txn.remove(self.rel(path))
+
+    def read_text(self, path: Path, limit: int = MAX_PAGE_BYTES) -> str:
+        """A file's text as the current operation will leave it (its staged writes included)."""
+        if self._txn is not None:
+            text = self._txn.read_text(self.rel(path))
+            if text is not None:
+                return text
+        # Bytes as they are: a CR in the content survives (no universal-newline translation).
+        return read_text(path, limit=limit, what="a page" if limit == MAX_PAGE_BYTES else "this file")
+
+    def _stage_receipt(self, txn: journal.Txn, receipt: Receipt, evidence_grade: str) -> None:
+        txn.append(f"receipts/{receipt.at[:10]}.jsonl", [canonical_json(receipt.to_dict())])
+        txn.append("log.md", [log_row(receipt)], create=LOG_HEADER)
+        txn.append("patterns/PATTERNS.jsonl", [pattern_event(receipt, evidence_grade)])
+
+    def record(self, receipt: Receipt, evidence_grade: str = "medium") -> Receipt:
+        """Commit the operation: its staged writes, then the receipt in receipts/<date>.jsonl, its row in log.md and
+        its PATTERNS.jsonl event — all in one intent (lock held)."""
+        if self._txn is None:
+            with self.writing():
+                return self.record(receipt, evidence_grade)
+        self._stage_receipt(self._txn, receipt, evidence_grade)
+        self._commit(receipt)
+        return receipt
+
+    def save(self, entry: Entry, page: str | None = None) -> str:
+        """Write an entry page (staged until the operation's receipt commits it). Returns the page path."""
+        page = page or self.page_of(entry.memory_id)
+        if page is None:
+            raise BadInput(f"no page for {entry.memory_id}")
+        entry.normalized_content_sha256 = content_sha256(entry.title, entry.content)
+        text = render_entry(entry)
+        if len(text.encode("utf-8")) > MAX_PAGE_BYTES:
+            # A page the engine could not read back would be lost to every later command: refuse before writing.
+            raise BadInput(f"{page} would be larger than the {MAX_PAGE_BYTES // (1024 * 1024)} MiB page limit; "
+                           "nothing was written")
+        target = self.path(page)
+        if self._txn is not None:
+            self._txn.write(self.rel(target), text, entry.model_copy(deep=True))
+            return page
+        atomic_write(target, text)
+        self._index_written([(page, entry, sha256_hex(text))])
+        return page
+
+    # Tallies that hot.md and index.md need after every write, kept current by save() so a write never re-counts
+    # the wiki. Any sync that finds outside changes drops them; they are re-counted once, on demand.
+    def drop_tallies(self) -> None:
+        self._tallies = None
+
+    def tallies(self) -> dict[str, int]:
+        if self._tallies is None:
+            t = {f"cat:{r[0]}": r[1] for r in self.index.query(
+                "SELECT category, count(*) FROM records WHERE status='active' GROUP BY category")}
+            t["pending"] = int(self.index.scalar(
+                "SELECT count(*) FROM records WHERE status='active' AND source_type='agent_inferred' AND verified=0"
+            ) or 0)
+            self._tallies = t
+        return self._tallies
+
+    def _count_change(self, old: sqlite3.Row | None, entry: Entry) -> None:
+        if self._tallies is None:
+            return
+        t = self._tallies
+        if old is not None:
+            if old["status"] == "active":
+                t[f"cat:{old['category']}"] = t.get(f"cat:{old['category']}", 0) - 1
+                if old["source_type"] == "agent_inferred" and not old["verified"]:
+                    t["pending"] -= 1
+        if entry.status is Status.active:
+            t[f"cat:{entry.category.value}"] = t.get(f"cat:{entry.category.value}", 0) + 1
+            if entry.source_type is SourceType.agent_inferred and entry.verified is None:
+                t["pending"] += 1
+
+    def page_of(self, memory_id: str) -> str | None:
+        if self._txn is not None and memory_id in self._txn.pages_by_id:
+            return self._txn.pages_by_id[memory_id]
+        return self.index.scalar("SELECT path FROM records WHERE memory_id=?", (memory_id,))
+
+    def load(self, memory_id: str) -> Entry:
+        """Read a record from its page on disk (the source of truth), as this operation has staged it."""
+        page = self.page_of(memory_id)
+        if page is None:
+            raise NotFound(f"unknown memory id {memory_id!r}")
+        try:
+            return parse_entry(self.read_text(self.path(page)))
+        except (OSError, PageError) as exc:  # a symlink or an oversized file raises its own BadInput
+            raise BadInput(f"{page}: {getattr(exc, 'strerror', None) or exc}") from None
+
+    def get(self, memory_id: str) -> Entry | None:
+        rows = self.index.query("SELECT data FROM records WHERE memory_id=?", (memory_id,))
+        return self.index.entry(rows[0]) if rows else None
+
+    def resolve_id(self, ref: str) -> str:
+        """Accept a memory id, a unique id prefix, or a page path; return the memory id."""
+        ref = ref.strip()
+        if ref.startswith("entries/"):
+            mid = self.index.scalar("SELECT memory_id FROM records WHERE path=?", (ref,))
+        else:
+            rows = self.index.query("SELECT memory_id FROM records WHERE memory_id LIKE ? LIMIT 2", (ref + "%",))
+            mid = rows[0][0] if len(rows) == 1 else None
+        if mid is None:
+            raise NotFound(f"unknown memory id {ref!r}")
+        return mid
+
+    def new_page(self, title: str, zone: str, sensitivity: str, fallback: str = "entry") -> str:
+        slug = slugify(title, fallback=slugify(fallback))
+        base = f"entries/{slug}.md"
+        candidates = [base, f"entries/{partition_slug(slug, zone, sensitivity)}.md"]
+        for cand in candidates:
+            if not self._page_taken(cand):
+                return cand
+        n = 2
+        while True:
+            cand = f"entries/{partition_slug(slug, zone, sensitivity)}-{n}.md"
+            if not self._page_taken(cand):
+                return cand
+            n += 1
+
+    def _page_taken(self, page: str) -> bool:
+        if self._txn is not None and self._txn.has(page):
+            return True
+        # lexists: a symlink (reported by check, never followed) still takes its name.
+        return os.path.lexists(self.root / page) or self.index.scalar("SELECT 1 FROM files WHERE path=?", (page,)) is not None
+
+    def new_id(self, seed: str) -> str:
+        """`mem_` + 16 hex derived from what is being stored (so a rebuilt wiki gets the same ids); a collision with
+        an existing record moves on to the next derivation."""
+        n = 0
+        while True:
+            mid = "mem_" + sha256_hex(f"{seed}|{n}")[:16]
+            if self.page_of(mid) is None:
+                return mid
+            n += 1
+
+    # ---------------------------------------------------------------------------------------------------- the trail
+
+    def last_receipt_sha(self) -> str | None:
+        return receipts.last_receipt_sha(self.root)
+
+    def iter_receipts(self) -> Iterator[ReceiptLine]:
+        """(file, line number, parsed receipt or None, raw line) for every line of receipts/*.jsonl, oldest first."""
+        yield from receipts.read_receipts(self.root)[0]
+
+    def read_receipts(self, cursor: ReceiptCursor | None = None) -> tuple[list[ReceiptLine], ReceiptCursor]:
+        """Receipts written after `cursor`, oldest first, and the new cursor (see `receipts.read_receipts`)."""
+        return receipts.read_receipts(self.root, cursor)

@@ -1,0 +1,173 @@
+"""Undo: reversing a curation decision with a new receipt that names the one it reverses.
+
+Each queue registers, when it is built, how to reverse each of its decisions (`UndoHandlers.register`): the
+handler, and whether only a person may undo it. `Undo.undo` finds the receipt, refuses what cannot be undone
+(unknown, tampered, not undoable, already undone, superseded by a later decision, human-only asked by an agent) and
+otherwise calls the handler inside the operation, then records the undo receipt.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from .errors import BadInput
+from .models import Receipt, utc
+from .receipts import commit_order, make_receipt, verify_receipt
+from .store import Store
+from .validate import validate_actor
+from .views import Views
+
+# (the receipt being reversed, now, actor) → details the undo receipt adds (what was restored). Runs inside the
+# operation: its writes are staged and commit with the undo receipt.
+UndoHandler = Callable[[dict[str, Any], datetime, str], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Reversal:
+    handler: UndoHandler
+    human_only: bool  # a decision only a person may take, and so only a person may undo (SPEC §7)
+
+
+class UndoHandlers:
+    """Action → how to reverse it. Filled by the queues as they are built."""
+
+    def __init__(self) -> None:
+        self._by_action: dict[str, Reversal] = {}
+
+    def register(self, action: str, handler: UndoHandler, *, human_only: bool) -> None:
+        if action in self._by_action:
+            raise ValueError(f"{action!r} already has an undo handler")
+        self._by_action[action] = Reversal(handler, human_only)
+
+    def get(self, action: str) -> Reversal | None:
+        return self._by_action.get(action)
+
+    def __contains__(self, action: object) -> bool:
+        return action in self._by_action
+
+    @property
+    def actions(self) -> frozenset[str]:
+        return frozenset(self._by_action)
+
+    @property
+    def human_only(self) -> frozenset[str]:
+        return frozenset(a for a, r in self._by_action.items() if r.human_only)
+
+
+class UndoOps:
+    def __init__(self, store: Store, views: Views) -> None:
+        self.store = store
+        self.views = views
+        self.handlers = UndoHandlers()
+
+    def find_receipt(self, sha: str) -> dict[str, Any] | None:
+        """The receipt with this sha256, or with this unique prefix of at least 8 hex characters (the desk shows
+        12). BadInput when a prefix is too short, not hex, or names more than one receipt."""
+        sha = sha.strip().lower()
+        if not re.fullmatch(r"[0-9a-f]{8,64}", sha):
+            raise BadInput(f"receipt {sha!r}: give the full sha256 or a unique prefix of at least 8 hex characters")
+        found: dict[str, dict[str, Any]] = {}
+        for _, _, data, _ in self.store.iter_receipts():
+            if data and isinstance(data.get("receipt_sha256"), str) and data["receipt_sha256"].startswith(sha):
+                found[data["receipt_sha256"]] = data
+        if len(found) > 1:
+            raise BadInput(f"receipt prefix {sha!r} names {len(found)} receipts; give more characters")
+        return next(iter(found.values()), None)
+
+    def undone_by(self, sha: str) -> str | None:
+        for _, _, data, _ in self.store.iter_receipts():
+            if data and data.get("action") == "undo" and data.get("details", {}).get("reverses") == sha:
+                return data.get("receipt_sha256")
+        return None
+
+    def later_decision(self, original: dict[str, Any]) -> str | None:
+        """The receipt of a later curation decision about the same thing (a record, a suppression key, a conflict, a
+        quiz item) that is still in effect, if there is one. Undo reverses only the latest decision about a thing:
+        undoing an older one would also undo what the later one decided (deny, undeny, deny again, then undo the
+        first deny would lift the second denial)."""
+        subjects = decision_subjects(original)
+        if not subjects:
+            return None
+        order = commit_order(self.store.root)
+        here = order.get(original["receipt_sha256"])
+        undone = set()
+        later = []
+        for n, (_, _, data, _) in enumerate(self.store.iter_receipts()):
+            if not data or not verify_receipt(data):
+                continue
+            if data.get("action") == "undo" and data.get("status") == "undone":
+                undone.add((data.get("details") or {}).get("reverses"))
+            elif data.get("action") in self.handlers and data.get("status") not in ("reject", "refused") and \
+                    data["receipt_sha256"] != original["receipt_sha256"]:
+                later.append((order.get(data["receipt_sha256"], len(order) + n), data))
+        if here is None:
+            return None
+        for pos, data in sorted(later, key=lambda x: x[0]):
+            if pos > here and data["receipt_sha256"] not in undone and decision_subjects(data) & subjects:
+                return data["receipt_sha256"]
+        return None
+
+    def undo(self, receipt_sha256: str, *, now: datetime, actor: str) -> Receipt:
+        """Reverse a curation decision with a new receipt naming the one it reverses. Undoing twice is refused, and so
+        is undoing a decision a later one (not itself undone) has superseded: `superseded_by_later_decision`.
+
+        Receipt details: reverses, action (of the reversed receipt), plus what was restored.
+        """
+        now = utc(now)
+        actor = validate_actor(actor)
+        with self.store.writing():
+            original = self.find_receipt(receipt_sha256)
+            if original is None:
+                return make_receipt("undo", "reject", now, actor, {"reason": "unknown_receipt", "reverses": receipt_sha256})
+            if not verify_receipt(original):
+                return make_receipt("undo", "reject", now, actor, {"reason": "receipt_hash_mismatch", "reverses": receipt_sha256})
+            reversal = self.handlers.get(original.get("action", ""))
+            if reversal is None or original.get("status") in ("reject", "refused") or "undo" not in original.get("details", {}) and original["action"] != "undeny":
+                return make_receipt("undo", "reject", now, actor,
+                                    {"reason": "not_undoable", "reverses": original["receipt_sha256"], "action": original.get("action")})
+            if reversal.human_only and not actor.startswith("human:"):
+                return make_receipt("undo", "refused", now, actor, {"reason": "human_actor_required", "reverses": original["receipt_sha256"]})
+            prior_undo = self.undone_by(original["receipt_sha256"])
+            if prior_undo:
+                return make_receipt("undo", "reject", now, actor,
+                                    {"reason": "already_undone", "reverses": original["receipt_sha256"], "undone_by": prior_undo})
+            later = self.later_decision(original)
+            if later:
+                return make_receipt("undo", "reject", now, actor,
+                                    {"reason": "superseded_by_later_decision", "reverses": original["receipt_sha256"],
+                                     "superseded_by": later})
+            extra = reversal.handler(original, now, actor)
+            receipt = make_receipt("undo", "undone", now, actor,
+                                   {"reverses": original["receipt_sha256"], "action": original["action"], **extra})
+            self.store.record(receipt, "high")
+            self.views.refresh(now)
+            return receipt
+
+
+def decision_subjects(receipt: dict[str, Any]) -> set[str]:
+    """What a curation decision changed: records (`mem:`), suppression keys (`key:`), conflicts (`conflict:`), quiz
+    items (`quiz:<person>:<page>`)."""
+    action = receipt.get("action")
+    d: dict[str, Any] = receipt.get("details") or {}
+    undo: dict[str, Any] = d["undo"] if isinstance(d.get("undo"), dict) else {}
+    mems: list[Any] = []
+    out: set[str] = set()
+    if action in ("confirm", "deny", "undeny"):
+        mems += [d.get("memory_id"), *(d.get("memory_ids") or []), *(d.get("restored") or []),
+                 *(d.get("propagated_to") or []), *((undo.get("prior") or {}).keys())]
+        if d.get("suppression_key"):
+            out.add(f"key:{d['suppression_key']}")
+    elif action in ("resolve_conflict", "snooze_conflict"):
+        if d.get("conflict_id"):
+            out.add(f"conflict:{d['conflict_id']}")
+        mems += [d.get("winner"), d.get("loser"), d.get("created"), (undo.get("existing") or {}).get("memory_id")]
+    elif action == "quiz_record":
+        out.add(f"quiz:{d.get('person')}:{d.get('page')}")
+    elif action in ("tiers_apply", "tiers_commit", "tier_restore"):
+        mems += list((undo.get("prior_tiers") or {}).keys())
+    out.update(f"mem:{m}" for m in mems if isinstance(m, str) and m)
+    return out

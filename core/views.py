@@ -1,0 +1,80 @@
+"""The generated views — hot.md, index.md, index/<category>.md, SCHEMA.md, CONFLICTS.md — regenerated after every
+write. The renderers are pure (`compile.py`); this object knows what to read and what a write made dirty.
+
+Every queue and operation that writes is given the `Views` and calls `refresh(now)` after its receipt. The views
+in turn need two things from the queues, given once by the engine through `connect`: the CONFLICTS.md writer (the
+conflict queue owns it) and the queue counts shown in hot.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from . import compile as render
+from .models import Category
+from .pages import MAX_LEDGER_BYTES, atomic_write, read_text
+from .store import Store
+
+# Writes CONFLICTS.md; with force=True even when the queue looks unchanged.
+ConflictsView = Callable[[datetime, bool], None]
+# The queue part of hot.md: open_conflicts, newest_conflicts, pending_verifications, quiz_due, tier_review_pending.
+QueueCounts = Callable[[datetime], dict[str, Any]]
+
+
+class Views:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._conflicts_view: ConflictsView = lambda now, force: None
+        self._queue_counts: QueueCounts = lambda now: {}
+
+    def connect(self, *, conflicts_view: ConflictsView, queue_counts: QueueCounts) -> None:
+        self._conflicts_view = conflicts_view
+        self._queue_counts = queue_counts
+
+    def refresh(self, now: datetime, full: bool = False) -> None:
+        """Regenerate what a write affected: hot.md, index.md and the dirty index/<category>.md pages (lock held).
+        With `full`, every view."""
+        store = self.store
+        store.commit_staged()  # views describe committed pages only
+        patches = store.take_category_patches()
+        for cat in sorted({c.value for c in Category} if full else set(patches)):
+            target = store.root / "index" / f"{cat}.md"
+            text = None
+            if not full and cat in patches and target.exists():
+                remove, add = patches[cat]
+                text = render.patch_category(read_text(target, limit=MAX_LEDGER_BYTES, what="a generated view"), cat,
+                                             remove, list(add.values()))
+            if text is None:
+                rows = store.index.query("SELECT title, path, status, trust_zone FROM records WHERE category=?", (cat,))
+                if not rows and not target.exists():
+                    continue
+                text = render.render_category(cat, [(r[0], r[1], r[2], r[3]) for r in rows])
+            atomic_write(target, text)
+        counts = {k[4:]: v for k, v in store.tallies().items() if k.startswith("cat:") and v}
+        archived = [(r[0], r[1]) for r in store.index.query(
+            "SELECT title, path FROM records WHERE status='archived' ORDER BY updated_at DESC, path LIMIT 50")]
+        archived_total = int(store.index.scalar("SELECT count(*) FROM records WHERE status='archived'") or 0)
+        atomic_write(store.root / "index.md", render.render_index(now, counts, archived, archived_total))
+        if full or not (store.root / "SCHEMA.md").exists():
+            atomic_write(store.root / "SCHEMA.md", render.render_schema())
+        self._conflicts_view(now, full)
+        atomic_write(store.root / "hot.md", render.render_hot(self.hot_inputs(now)))
+
+    def refresh_all(self, now: datetime) -> None:
+        self.refresh(now, full=True)
+
+    def hot_inputs(self, now: datetime) -> render.HotInputs:
+        index = self.store.index
+        last = index.query(
+            "SELECT title, path FROM records WHERE status='active' ORDER BY created_at DESC, memory_id DESC LIMIT 5"
+        )
+        commitments = index.query("SELECT title, path FROM records WHERE status='active' AND category='commitment' "
+                                  "ORDER BY updated_at DESC LIMIT 40")
+        return render.HotInputs(
+            now=now,
+            last_captures=[(r[0], r[1]) for r in last],
+            commitments=[(r[0], r[1]) for r in commitments],
+            **self._queue_counts(now),
+        )

@@ -1,0 +1,315 @@
+"""`memkeeper mcp`, driven by the SDK's own client over stdio: the server runs as a subprocess, as an MCP client
+(a coding assistant, a desktop chat app) would start it."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from mcp import Client, StdioServerParameters
+
+from memkeeper.core import Engine
+from memkeeper.tui.cli import main
+
+pytestmark = pytest.mark.anyio
+
+HUMAN_ONLY_WORDS = ("resolve", "confirm", "deny", "undeny", "apply", "undo", "snooze", "commit")
+GITHUB_TOKEN = "ghp_" + "Xy7Qw3Rt9Zk2Lm5Np8Vb4Hc6Jd1Fg0Sa2UeK"
+
+
+def server_argv(root: Path, *flags: str) -> list[str]:
+    return ["-m", "memkeeper.tui.cli", "--root", str(root), "mcp", *flags]
+
+
+@asynccontextmanager
+async def mcp(root: Path, *flags: str) -> AsyncIterator[Client]:
+    params = StdioServerParameters(command=sys.executable, args=server_argv(root, *flags))
+    async with Client(params, cache=None, read_timeout_seconds=60) as client:
+        yield client
+
+
+def text(result) -> str:
+    return "\n".join(getattr(block, "text", "") for block in result.content)
+
+
+async def call(client: Client, tool: str, **arguments):
+    return await client.call_tool(tool, arguments)
+
+
+async def receipt(client: Client, tool: str, **arguments) -> dict:
+    result = await call(client, tool, **arguments)
+    assert not result.is_error, text(result)
+    assert result.structured_content == json.loads(text(result))
+    return result.structured_content
+
+
+@pytest.fixture
+def root(tmp_path) -> Path:
+    r = tmp_path / "memory"
+    Engine.init(r, now=datetime.now(UTC)).close()
+    return r
+
+
+def cli_error(capsys, root: Path, *args: str) -> str:
+    """The one line the command line prints on stderr for a refused operation."""
+    assert main(["--root", str(root), *args]) == 2
+    return capsys.readouterr().err.strip()
+
+
+# ------------------------------------------------------------------------------------------------ the surface
+
+
+async def test_tools_resources_and_no_identity_or_human_decision_in_any_schema(root):
+    async with mcp(root, "--agent", "claude") as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        resources = {str(r.uri): r for r in (await client.list_resources()).resources}
+    assert set(tools) == {"capture", "retrieve", "read_page", "queue_counts"}
+    assert not any(word in name for name in tools for word in HUMAN_ONLY_WORDS)
+    for tool in tools.values():
+        props = tool.input_schema.get("properties", {})
+        assert not {"actor", "as", "zone", "trust_zone", "now"} & set(props), tool.name
+        assert tool.input_schema.get("additionalProperties") is False, tool.name
+    capture = tools["capture"].input_schema["properties"]
+    assert tools["capture"].input_schema["required"] == ["text"]
+    assert capture["category"]["enum"][0] == "preference" and "fact" in capture["category"]["enum"]
+    assert capture["source_type"]["enum"] == ["agent_inferred", "user_stated"]
+    # The declared relations are published exactly when the engine's capture takes them.
+    engine_takes = set(inspect.signature(Engine.capture).parameters)
+    for relation in ("supersedes", "contradicts", "restates"):
+        assert (relation in capture) == (relation in engine_takes), relation
+    assert set(resources) == {"memkeeper://hot.md", "memkeeper://index.md"}
+
+
+# ------------------------------------------------------------------------------------------------ capture, retrieve, a conflict
+
+
+async def test_capture_retrieve_and_a_conflict_opened_by_a_second_agent(root):
+    async with mcp(root, "--agent", "alpha") as alpha, mcp(root, "--agent", "beta") as beta:
+        first = await receipt(alpha, "capture", text="Deploys of the billing service go out on Friday.",
+                              key="billing-deploy-day", category="decision", source_ref="session-1")
+        assert first["status"] == "captured"
+        assert first["actor"] == "agent:alpha"
+        assert first["details"]["zone"] == "private_self"
+        page = first["details"]["page"]
+
+        found = await receipt(alpha, "retrieve", query="billing deploy day", limit=3)
+        assert found["status"] == "ok" and found["details"]["zone"] == "private_self"
+        assert [r["page"] for r in found["details"]["results"]] == [page]
+        assert "Friday" in text(await call(alpha, "read_page", path=page))
+        assert (await receipt(alpha, "queue_counts"))["open_conflicts"] == 0
+
+        # Another agent, in another process, says the opposite under the same explicit key.
+        second = await receipt(beta, "capture", text="Deploys of the billing service go out on Monday.",
+                               key="billing-deploy-day", category="decision", source_ref="session-2")
+        assert second["status"] == "conflict"
+        assert second["actor"] == "agent:beta"
+        assert second["details"]["conflict_id"]
+
+        # The first agent sees the conflict waiting for the person; the existing memory is untouched.
+        assert (await receipt(alpha, "queue_counts"))["open_conflicts"] == 1
+        assert "Friday" in text(await call(alpha, "read_page", path=page))
+        hot = (await alpha.read_resource("memkeeper://hot.md")).contents[0].text
+        assert "Open conflicts: **1**" in hot
+
+    # Every write left its receipt in the audit trail, with the server's actor.
+    engine = Engine.open(root)
+    try:
+        trail = [(d["action"], d["status"], d["actor"]) for _, _, d, _ in engine.iter_receipts() if d]
+    finally:
+        engine.close()
+    assert ("capture", "captured", "agent:alpha") in trail
+    assert ("capture", "conflict", "agent:beta") in trail
+    assert ("retrieve", "ok", "agent:alpha") in trail
+
+
+async def test_consolidation_and_related_records_come_back_in_the_receipt(root):
+    async with mcp(root, "--agent", "claude") as client:
+        statement = "The staging database is rebuilt every night at two."
+        await receipt(client, "capture", text=statement, key="staging-rebuild")
+        again = await receipt(client, "capture", text=statement, key="staging-rebuild")
+    assert again["status"] == "consolidated"
+    if "related" in again["details"]:  # the engine lists related records once it has them
+        assert isinstance(again["details"]["related"], list)
+
+
+# ------------------------------------------------------------------------------------------------ zones
+
+
+def seed_zones(root: Path) -> dict[str, dict]:
+    """Records in every partition that matters, captured with the engine before the servers start."""
+    now = datetime.now(UTC)
+    seeds = {
+        "private_public_safe": dict(text="Harbor codename for the launch is BLUEHERON.", title="Harbor codename",
+                                    zone="private_self", sensitivity="public_safe", category="commitment"),
+        "private_normal": dict(text="Harbor on-call rotation starts with Priya on Mondays.",
+                               title="Harbor on-call rotation", zone="private_self"),
+        "collab_do_not_export": dict(text="Harbor acquisition price is four million euros.",
+                                     title="Harbor acquisition price", zone="trusted_collaborator",
+                                     sensitivity="do_not_export"),
+        "outside_normal": dict(text="Harbor contract renewal is negotiated by Lena.",
+                               title="Harbor contract renewal", zone="outside_contact"),
+        "outside_public": dict(text="Harbor public documentation lives at docs.harbor.example.",
+                               title="Harbor public documentation", zone="outside_contact",
+                               sensitivity="public_safe"),
+    }
+    engine = Engine.open(root)
+    try:
+        out = {}
+        for name, kw in seeds.items():
+            options = {k: v for k, v in kw.items() if k != "text"}
+            r = engine.capture(kw["text"], now=now, actor="agent:seed", **options)
+            assert r.status == "captured", r.details
+            out[name] = {"page": r.details["page"], **kw}
+    finally:
+        engine.close()
+    return out
+
+
+async def test_a_zone_limited_server_leaks_nothing(root):
+    seeds = seed_zones(root)
+    hidden = [s for name, s in seeds.items() if name != "outside_public"]
+    visible = seeds["outside_public"]
+    async with mcp(root, "--agent", "contact", "--zone", "outside_contact") as outside, \
+            mcp(root, "--agent", "colleague", "--zone", "trusted_collaborator") as collab:
+        seen: list[str] = []
+
+        found = await receipt(outside, "retrieve", query="harbor", limit=20)
+        seen.append(json.dumps(found))
+        assert [r["page"] for r in found["details"]["results"]] == [visible["page"]]
+
+        page = await call(outside, "read_page", path=visible["page"])
+        assert not page.is_error and "docs.harbor.example" in text(page)
+        seen.append(text(page))
+        for s in hidden:
+            refused = await call(outside, "read_page", path=s["page"])
+            assert refused.is_error
+            assert text(refused) == f"memkeeper: read_page refused: no page {s['page']} visible to zone outside_contact"
+            seen.append(text(refused))
+        # The same answer for a page that does not exist: no oracle for what is there.
+        missing = await call(outside, "read_page", path="entries/no-such-page.md")
+        assert text(missing).endswith("no page entries/no-such-page.md visible to zone outside_contact")
+        # A path that only looks different names the same page.
+        sneaky = await call(outside, "read_page", path="./entries//" + Path(hidden[0]["page"]).name)
+        assert sneaky.is_error
+        for view in ("CONFLICTS.md", "index/commitment.md", "DECISIONS.md", "log.md"):
+            refused = await call(outside, "read_page", path=view)
+            assert refused.is_error and "lists records of every zone" in text(refused), view
+
+        for uri in ("memkeeper://hot.md", "memkeeper://index.md"):
+            body = (await outside.read_resource(uri)).contents[0].text
+            assert "zone outside_contact" in body
+            seen.append(body)
+        for path in ("hot.md", "index.md"):
+            seen.append(text(await call(outside, "read_page", path=path)))
+        index = seen[-1]
+        assert visible["title"] in index and visible["page"] in index
+
+        # A trusted collaborator sees private_self records but never do_not_export content.
+        collab_found = await receipt(collab, "retrieve", query="harbor", limit=20)
+        pages = {r["page"] for r in collab_found["details"]["results"]}
+        assert seeds["private_normal"]["page"] in pages
+        assert seeds["collab_do_not_export"]["page"] not in pages
+        dne = await call(collab, "read_page", path=seeds["collab_do_not_export"]["page"])
+        assert dne.is_error
+        collab_views = [(await collab.read_resource(u)).contents[0].text
+                        for u in ("memkeeper://hot.md", "memkeeper://index.md")]
+        assert all("acquisition" not in v and "four million" not in v for v in collab_views)
+        assert any("Harbor on-call rotation" in v for v in collab_views)
+
+        # What the outside server captures stays in its zone.
+        mine = await receipt(outside, "capture", text="Harbor partners get the changelog by email each month.")
+        assert mine["details"]["zone"] == "outside_contact" and mine["actor"] == "agent:contact"
+
+    everything = "\n".join(seen)
+    for s in hidden:
+        assert s["title"] not in everything, s["title"]
+        assert s["text"] not in everything, s["text"]
+    for word in ("BLUEHERON", "Priya", "four million", "Lena"):
+        assert word not in everything
+
+
+async def test_the_owner_server_reads_every_page_and_the_generated_views(root):
+    seeds = seed_zones(root)
+    async with mcp(root, "--agent", "claude", "--zone", "private_self") as client:
+        for s in seeds.values():
+            assert s["text"] in text(await call(client, "read_page", path=s["page"]))
+        hot = (await client.read_resource("memkeeper://hot.md")).contents[0].text
+        assert hot.startswith("# Hot — what is in flight\n") and "Harbor codename" in hot
+        assert not (await call(client, "read_page", path="CONFLICTS.md")).is_error
+        outside = await call(client, "read_page", path="raw/notes.md")
+        assert outside.is_error and "is not a wiki page" in text(outside)
+
+
+# ------------------------------------------------------------------------------------------------ bad arguments
+
+
+async def test_bad_arguments_get_the_command_lines_one_line_reasons(root, capsys):
+    statement = "Deploys of the billing service go out on Friday."
+    cli_category = cli_error(capsys, root, "capture", statement, "--category", "bogus")
+    cli_secret = cli_error(capsys, root, "capture", f"The bot token is {GITHUB_TOKEN} for now")
+    async with mcp(root, "--agent", "claude") as client:
+        bad_category = await call(client, "capture", text=statement, category="bogus")
+        assert bad_category.is_error
+        assert text(bad_category) == cli_category
+        assert cli_category.startswith("memkeeper: capture reject: invalid_category 'bogus' (valid: preference,")
+        assert bad_category.structured_content["details"]["reason"] == "invalid_category"
+
+        secret = await call(client, "capture", text=f"The bot token is {GITHUB_TOKEN} for now")
+        assert secret.is_error
+        assert text(secret) == cli_secret.replace("--redact", "redact=true")
+        assert GITHUB_TOKEN not in text(secret)
+        redacted = await receipt(client, "capture", text=f"The bot token is {GITHUB_TOKEN} for now", redact=True)
+        assert redacted["status"] == "captured" and redacted["details"]["redacted"]
+
+        for path, reason in (("../outside.md", "contains '..'"), ("/etc/passwd", "absolute path"),
+                             ("entries/../../x.md", "contains '..'")):
+            escaped = await call(client, "read_page", path=path)
+            assert escaped.is_error and reason in text(escaped), path
+            assert text(escaped).startswith("memkeeper: ") and "\n" not in text(escaped)
+
+        zone = await call(client, "capture", text=statement, zone="outside_contact")
+        assert zone.is_error
+        assert "unknown argument 'zone'" in text(zone) and "fixed by the server" in text(zone)
+        actor = await call(client, "retrieve", query="deploys", actor="human:alice")
+        assert actor.is_error and "unknown argument 'actor'" in text(actor)
+        limit = await call(client, "retrieve", query="deploys", limit=0)
+        assert limit.is_error and text(limit).startswith("memkeeper: retrieve: limit: ")
+        ttl = await call(client, "capture", text=statement, ttl_days=-1)
+        assert ttl.is_error and text(ttl) == "memkeeper: capture: ttl_days: Input should be greater than 0"
+        empty = await call(client, "retrieve", query="  ")
+        assert empty.is_error and text(empty) == "memkeeper: retrieve reject: empty_query"
+        confirmed = await call(client, "capture", text=statement, source_type="user_confirmed")
+        assert confirmed.is_error and "person's confirmation" in text(confirmed)
+        for result in (bad_category, secret, zone, actor, limit, confirmed):
+            assert "\n" not in text(result)
+        # Nothing above was stored but the redacted capture.
+        assert (await receipt(client, "queue_counts"))["records"] == 1
+
+
+def test_bad_server_flags_are_refused_before_serving(root):
+    def start(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+
+    bad_zone = start(*server_argv(root, "--zone", "everyone"))
+    assert bad_zone.returncode == 2
+    assert bad_zone.stderr.strip() == ("memkeeper: invalid_trust_zone 'everyone' (valid: private_self, "
+                                       "trusted_collaborator, outside_contact, paid_public)")
+    bad_agent = start(*server_argv(root, "--agent", "two words"))
+    assert bad_agent.returncode == 2 and "invalid actor" in bad_agent.stderr
+    human = start("-m", "memkeeper.tui.cli", "--as", "human:alice", "--root", str(root), "mcp")
+    assert human.returncode == 2 and "mcp does not take --as" in human.stderr
+    no_root = start(*server_argv(root.parent / "nowhere"))
+    assert no_root.returncode == 2 and "does not exist" in no_root.stderr
+
+
+def test_the_server_module_does_not_import_textual():
+    code = ("import sys, memkeeper.agents.mcp_server; "
+            "sys.exit(1 if any(m == 'textual' or m.startswith('textual.') for m in sys.modules) else 0)")
+    assert subprocess.run([sys.executable, "-c", code], timeout=60).returncode == 0
