@@ -474,7 +474,8 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     name_words = set()
     only_a, only_b = _prefer_shaped(subj.only_a_names), _prefer_shaped(subj.only_b_names)
     n_names = min(len(only_a), len(only_b))
-    role = a.role or b.role or (sa.title is not None and sa.title.role) or (sb.title is not None and sb.title.role)
+    # Both statements speak of a role one person holds ("owns", "maintainer", "account manager").
+    role = (a.role or (sa.title is not None and sa.title.role)) and (b.role or (sb.title is not None and sb.title.role))
     subject_names = False
     if n_names:
         initial = any(n.initial for n in only_a[:n_names] + only_b[:n_names])
@@ -572,7 +573,7 @@ def _conflict(ctype: str, conf: float, score: float, reason: str) -> Relation:
     if conf < FLAG_MIN:
         return Relation("unrelated", None, conf, score, f"weak subject match ({score:.2f}); {reason}")
     if conf < POSSIBLE_BELOW:
-        return Relation("possible", ctype, conf, score, f"possible {ctype.replace('_', ' ')}: {reason}")
+        return Relation("possible", ctype, conf, score, reason)
     return Relation("conflict", ctype, conf, score, reason)
 
 

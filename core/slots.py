@@ -568,7 +568,8 @@ def _read_names(toks: list[Tok]) -> list[Name]:
             j += 1
             continue
         shaped = bool(_ACRONYM.match(t.text) or _INNER_CAP.match(t.text) or any(c.isdigit() for c in t.text))
-        heading = t.initial and j + 1 < n and toks[j + 1].low == ":"  # "Risk:", "Lesson:", "Decided:"
+        # "Risk:", "Lesson from Harbor:", "Decided:": a heading word, not a name
+        heading = t.initial and any(toks[k].low == ":" for k in range(j + 1, min(n, j + 4)) if toks[k].sent == t.sent)
         if heading or (t.initial and not shaped and (t.low in STOPWORDS or _is_function(t.low) or t.low.endswith(
                 "ly") or t.low in lex.negation_cues or t.low.endswith("n't"))):
             j += 1
