@@ -491,7 +491,10 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
             dims[f"name{k}"] = Diff(f"name{k}", "mutually_exclusive" if as_value else "subject",
                                     (0.6 if initial else 0.8) if as_value else 0.0, only_a[k].text, only_b[k].text)
     name_words = {w for n in only_a[:n_names] + only_b[:n_names] for w in n.words}  # counted already
-    quals = [q for q in subj.qualifiers if not (set(q[1]) <= name_words or set(q[2]) <= name_words)]
+    # A qualifier that is a value already compared ("WARN level" / "DEBUG level") is not a second difference.
+    value_words = {stem(w) for d in diffs for w in (d.a + " " + d.b).lower().replace(",", " ").split()}
+    quals = [q for q in subj.qualifiers if not (set(q[1]) <= name_words or set(q[2]) <= name_words)
+             and not (set(q[1]) <= value_words and set(q[2]) <= value_words)]
     if quals:
         _h, qa, qb = quals[0]
         dims["qualifier"] = Diff("qualifier", "mutually_exclusive", 0.5, ", ".join(sorted(set(qa) - name_words)),

@@ -35,6 +35,8 @@ class Side:
     names: tuple[Name, ...]
     sequence: tuple[str, ...]  # folded lower-case words in order (content, then title): acronyms are read here
     modifiers: dict[str, frozenset[str]] = field(default_factory=dict)
+    numeronyms: frozenset[str] = frozenset()  # terms like "k8s"
+    memo: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)  # matches() answers
 
 
 @functools.lru_cache(maxsize=8192)
@@ -58,7 +60,8 @@ def side(text: str, title: str = "") -> Side:
         for k, v in t.modifiers.items():
             modifiers.setdefault(k, set()).update(v)
     return Side(c, t, terms, frozenset(words), tuple(names), tuple(seq),
-                {k: frozenset(v) for k, v in modifiers.items()})
+                {k: frozenset(v) for k, v in modifiers.items()},
+                frozenset(k for k in terms if _NUMERONYM.fullmatch(k)))
 
 
 def _shaped(text: str) -> bool:
@@ -115,8 +118,11 @@ def _near(a: str, b: str) -> bool:
     return False
 
 
+_NUMERONYM = re.compile(r"([a-z])(\d+)([a-z])")
+
+
 def _numeronym(short: str, long_: str) -> bool:
-    m = re.fullmatch(r"([a-z])(\d+)([a-z])", short)
+    m = _NUMERONYM.fullmatch(short)
     if m is None:
         return False
     return len(long_) == int(m.group(2)) + 2 and long_[0] == m.group(1) and long_[-1] == m.group(3)
@@ -149,12 +155,12 @@ def matches(term: str, other: Side) -> bool:
     uses only inside a value ("once a week") does not count."""
     if term in other.terms:
         return True
-    for t in other.terms:
-        if _near(term, t):
-            return True
-        if (_numeronym(term, t) or _numeronym(t, term)):
-            return True
-    return False
+    got = other.memo.get(term)
+    if got is None:
+        got = any(_near(term, t) for t in other.terms) or any(_numeronym(t, term) for t in other.numeronyms) or (
+            bool(_NUMERONYM.fullmatch(term)) and any(_numeronym(term, t) for t in other.terms))
+        other.memo[term] = got
+    return got
 
 
 def name_matched(name: Name, other: Side) -> bool:
