@@ -554,11 +554,12 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     names_added = bool(subj.only_a_names or subj.only_b_names)
     if decision and same_key and score < RESTATE_MIN:
         return _conflict("decision_supersession", 0.6, score, "a new decision for this key says something else")
-    # A restatement says the same with (nearly) the same subject words: what one side says that the other does not
-    # is at most one word. Anything more is kept as a record of its own (consolidation must never swallow a claim).
+    # A restatement says the same with the same subject words (in any form: stems, short forms, spellings): a word
+    # one side has and the other lacks is a detail, and the statement is kept as a record of its own
+    # (consolidation must never swallow a claim).
     extra_a = sum(w for t, w in sa.content.terms.items() if not matches(t, sb))
     extra_b = sum(w for t, w in sb.content.terms.items() if not matches(t, sa))
-    if score >= RESTATE_MIN and not added and not names_added and not hedged and max(extra_a, extra_b) <= 1.0:
+    if score >= RESTATE_MIN and not added and not names_added and not hedged and max(extra_a, extra_b) <= 0.5:
         return Relation("restatement", None, round(min(1.0, score + 0.3), 3), score,
                         "same claim" + (f" ({', '.join(sorted(agreed))} agree)" if agreed else ""))
     detail = sorted(added) or ["wording"]

@@ -372,6 +372,8 @@ def _tui(root: Path, args, person: str | None = None) -> int:
 
 
 def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
+    from memkeeper.core.conflicts import type_text
+
     if cmd == "capture":
         return _finish(args, eng.capture(
             _stdin_text() if args.text == "-" else args.text, now=now, actor=actor, key=args.key, title=args.title, category=args.category, zone=args.zone,
@@ -421,7 +423,8 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
         if args.sub == "list":
             cs = eng.conflicts(include_resolved=args.all)
             data = [c.to_frontmatter() for c in cs]
-            text = "\n".join(f"{c.conflict_id}  {c.status:8}  {c.conflict_type:22}  {c.title}" for c in cs) or "no open conflicts"
+            text = "\n".join(f"{c.conflict_id}  {c.status:8}  {type_text(c)[:40]:40}  {c.title}"
+                             for c in cs) or "no open conflicts"
             _emit(args, data, text)
             return 0
         if args.snooze is not None:
