@@ -138,7 +138,8 @@ def _when_agree(xs: list[Value], ys: list[Value]) -> bool | None:
             elif kinds == ("weekday",):
                 verdicts.append(any(p.val & q.val for p in a for q in b))
             else:
-                verdicts.append(any(_overlap(p.val, q.val) for p in a for q in b))
+                verdicts.append(any(p.val[0] < q.val[1] and q.val[0] < p.val[1] or p.val == q.val
+                                    for p in a for q in b))
     # a clock time against a part of the day ("5 pm" / "in the evening")
     ta, tb = [v for v in xs if v.kind == "time"], [v for v in ys if v.kind == "time"]
     da, db = [v for v in xs if v.kind == "daypart"], [v for v in ys if v.kind == "daypart"]
@@ -174,19 +175,21 @@ def _date_order(v: Value) -> tuple[float, float]:
 
 
 def _dates_agree(x: Value, y: Value) -> bool:
+    """Two dates agree when every part both give matches (a date with parts missing stands for every date it could
+    be: "the 15th" agrees with "October 15"). A bound agrees with any date on its side of it."""
     xy, xm, xd = _date_parts(x)
     yy, ym, yd = _date_parts(y)
-    known_y = xy is not None and yy is not None
-    if known_y and xy != yy and not (x.bound or y.bound):
+    if x.bound != y.bound and (x.bound or y.bound) and xm and ym:
+        if not (xy and yy):
+            xy = yy = None
+        xv = Value(x.kind, x.key, (xy, xm, xd), x.text, x.clause, x.start, x.bound, x.approx)
+        yv = Value(y.kind, y.key, (yy, ym, yd), y.text, y.clause, y.start, y.bound, y.approx)
+        return _overlap(_interval(x, *_date_order(xv)), _interval(y, *_date_order(yv)))
+    if xy and yy and xy != yy:
         return False
-    if not known_y:
-        xy = yy = None
-    xv = Value(x.kind, x.key, (xy, xm, xd), x.text, x.clause, x.start, x.bound, x.approx)
-    yv = Value(y.kind, y.key, (yy, ym, yd), y.text, y.clause, y.start, y.bound, y.approx)
-    a, b = _date_order(xv), _date_order(yv)
-    if x.bound and y.bound and x.bound == y.bound:
-        return a == b or (xd is None or yd is None) and _overlap(a, b)
-    return _overlap(_interval(x, *a), _interval(y, *b))
+    if xm and ym and not (xm[0] <= ym[1] and ym[0] <= xm[1]):
+        return False
+    return not (xd and yd and xd != yd)
 
 
 def _drift(x: float, y: float) -> float:
@@ -208,6 +211,8 @@ def _qty_agree(x: Value, y: Value) -> tuple[bool, float]:
     ya, yb = _qty_range(y)
     if not x.bound and not y.bound and xa == xb and ya == yb:
         d = _drift(xa, ya)
+        if x.key == "percent" and y.key == "percent" and 0 <= xa <= 100 and 0 <= ya <= 100:
+            d = max(d, _drift(100 - xa, 100 - ya))  # 99.9 % / 99.5 % is 0.1 % / 0.5 % of downtime
         return d <= DRIFT, d
     if x.bound and y.bound and x.bound == y.bound:
         d = _drift(xb if x.bound == "upper" else xa, yb if y.bound == "upper" else ya)
@@ -557,14 +562,31 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     # A restatement says the same with the same subject words (in any form: stems, short forms, spellings): a word
     # one side has and the other lacks is a detail, and the statement is kept as a record of its own
     # (consolidation must never swallow a claim).
+    # Every other word counts too ("before" / "after", "left" / "right", "more" / "less" are claims): only
+    # articles, pronouns, forms of "be" and the like may differ.
     extra_a = sum(w for t, w in sa.content.terms.items() if not matches(t, sb))
     extra_b = sum(w for t, w in sb.content.terms.items() if not matches(t, sa))
-    if score >= RESTATE_MIN and not added and not names_added and not hedged and max(extra_a, extra_b) <= 0.5:
+    loose_a, loose_b = _plain_words(a) - _plain_words(b), _plain_words(b) - _plain_words(a)
+    if score >= RESTATE_MIN and not added and not names_added and not hedged and max(extra_a, extra_b) <= 0.5 \
+            and not loose_a and not loose_b:
         return Relation("restatement", None, round(min(1.0, score + 0.3), 3), score,
                         "same claim" + (f" ({', '.join(sorted(agreed))} agree)" if agreed else ""))
     detail = sorted(added) or ["wording"]
     return Relation("compatible", None, round(score, 3), score,
                     f"same subject, adds {', '.join(detail)}" if added or names_added else "same subject, consistent")
+
+
+# Words whose presence or absence never changes a claim: articles, pronouns, forms of "be", conjunctions.
+TRIVIAL = frozenset("""
+    the a an this that these those our ours their theirs its it his her hers my mine your yours we they i you he she
+    them us me is are was were be been being am and or of to as so also just really very please here there then
+    currently now still actually do does did has have had will would shall should can could may might must
+    """.split())
+
+
+def _plain_words(a: Analysis) -> set[str]:
+    """Stems of every word outside values, except the trivial ones."""
+    return {t.stem or stem(t.low) for t in a.tokens if t.kind == "word" and not t.used and t.low not in TRIVIAL}
 
 
 def _prefer_shaped(names) -> list:

@@ -235,7 +235,7 @@ _TOKEN = re.compile(
    |(?P<alnum>\d+[A-Za-z][\w]*(?:-[\w]+)*)
    |(?P<num>\d[\d,]*(?:\.\d+)*(?:\.x)?%?)
    |(?P<word>[^\W\d_](?:[\w'’]*[\w])?(?:[-/&.+#][\w]+)*[+#]*)
-   |(?P<punct>[.,;:!?()\[\]"“”—–&/-])
+   |(?P<punct>[.,;:!?()\[\]"“”—–&/%-])
     """,
     re.VERBOSE,
 )
@@ -1186,7 +1186,8 @@ def _read_quantities(toks: list[Tok], values: list[Value]) -> None:
         elif t.kind == "num" and not _ORDINAL.match(t.low):
             prev = toks[i - 1] if i else None
             nxt = toks[i + 1] if i + 1 < n else None
-            counted = nxt is not None and nxt.kind in ("word", "unit") and not _is_function(nxt.low)
+            counted = nxt is not None and (nxt.kind in ("word", "unit") and not _is_function(nxt.low) or
+                                           nxt.low == "%") or t.low.endswith("%")
             if prev is not None and prev.kind == "word" and not prev.used and (
                     not _is_function(prev.low) or prev.low in lex.label_heads) and \
                     prev.low not in lex.number_words and not prev.text[:1].isupper() and not counted and \

@@ -227,3 +227,15 @@ def test_word_lists_come_from_the_data_file():
     lex = lexicon()
     assert "never" in lex.negation_cues and ("no", "longer") in lex.strong_cues
     assert lex.units["gb"] == ("data", 1e9) and "log_level" in {c for m in lex.classes.values() for c, *_ in m}
+
+
+def test_percentages_compare_what_is_left_too():
+    # 98 % and 99.5 % are close as numbers, far apart as failure rates (2 % vs 0.5 %)
+    assert rel("The nightly sync succeeds 98% of the time.", "The nightly sync succeeds 99.5% of the time.").is_conflict
+    assert not rel("Disk usage alerts fire at 80%.", "Disk usage alerts fire at 80 %.").is_conflict
+
+
+def test_partial_dates_and_parts_of_the_day_are_values_too():
+    assert rel("The rent is paid on the 2nd of each month.", "The rent is paid on the 20th of each month.").is_conflict
+    assert rel("The choir practises in the evening.", "The choir practises in the morning.").is_conflict
+    assert not rel("The report is due on the 15th.", "The report is due on October 15.").is_conflict
