@@ -26,7 +26,7 @@ from pathlib import Path
 
 from memkeeper.core import Engine
 from memkeeper.core.models import Entry
-from memkeeper.core.pages import render_entry
+from memkeeper.core.pagefmt import render_entry
 from memkeeper.core.text import content_sha256
 
 NOW = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)

@@ -17,15 +17,8 @@ from typing import Any
 from .errors import BadInput, NotFound
 from .incoming import Incoming, entry_from_incoming
 from .models import Receipt, Status, iso, parse_iso, utc
-from .pages import (
-    MAX_PAGE_BYTES,
-    PageError,
-    atomic_write,
-    dump_frontmatter,
-    iter_lines,
-    read_text,
-    split_frontmatter,
-)
+from .pagefmt import PageError, dumps, loads
+from .pages import MAX_PAGE_BYTES, atomic_write, iter_lines, read_text
 from .paths import list_files
 from .receipts import make_receipt
 from .store import DECISIONS_HEADER, Store, file_sig
@@ -135,7 +128,12 @@ def render_conflict_page(c: Conflict) -> str:
     body += ["", f"**Detected by**: {c.detected_by} at {c.detected_at} ({c.reason})", ""]
     body.append(f"**Resolution**: {_resolution_text(c)}")
     body += ["", "- [Conflicts](../CONFLICTS.md) · [Wiki Index](../index.md)"]
-    return "---\n" + dump_frontmatter(c.to_frontmatter()) + "---\n" + "\n".join(body) + "\n"
+    return dumps(c.to_frontmatter(), "\n".join(body) + "\n")
+
+
+def parse_conflict_page(text: str) -> Conflict:
+    """The conflict record a `conflicts/C<N>.md` page holds. Raises PageError (malformed page or record)."""
+    return Conflict.from_frontmatter(loads(text).metadata)
 
 
 def _resolution_text(c: Conflict) -> str:
@@ -201,8 +199,7 @@ class ConflictQueue:
         if cached and cached[0] == sig:
             return cached[1]
         try:
-            data, _ = split_frontmatter(read_text(path, limit=MAX_PAGE_BYTES, what="a conflict record"))
-            c = Conflict.from_frontmatter(data)
+            c = parse_conflict_page(read_text(path, limit=MAX_PAGE_BYTES, what="a conflict record"))
         except FileNotFoundError:
             raise BadInput(f"unknown conflict {cid}") from None
         except (PageError, OSError) as exc:

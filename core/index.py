@@ -6,7 +6,6 @@ Deleting it loses nothing: `sync()` rebuilds it from `entries/` (per-file mtime+
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import sqlite3
 import stat
@@ -18,39 +17,13 @@ from pathlib import Path
 
 from filelock import FileLock
 
+from . import index_schema as schema
 from .errors import BadInput
-from .models import Entry, iso
-from .pages import MAX_PAGE_BYTES, PageError, parse_entry
+from .models import Entry
+from .pagefmt import PageError, parse_entry
+from .pages import MAX_PAGE_BYTES
 from .paths import mkdirs, open_dir, read_at, refuse_symlink
 from .text import raw_tokens, sha256_hex
-
-SCHEMA_VERSION = "6"
-QUIZ_WEIGHTS = {"direction": 4, "decision": 3, "milestone": 1}
-
-_DDL = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
-CREATE TABLE IF NOT EXISTS files (
-    path TEXT PRIMARY KEY, mtime_ns INTEGER, size INTEGER, sha256 TEXT, memory_id TEXT, error TEXT
-);
-CREATE TABLE IF NOT EXISTS records (
-    memory_id TEXT PRIMARY KEY, path TEXT UNIQUE, canonical_key TEXT, trust_zone TEXT, sensitivity_tier TEXT,
-    status TEXT, tier TEXT, category TEXT, source_type TEXT, verified INTEGER, title TEXT, content TEXT,
-    created_at TEXT, updated_at TEXT, last_accessed_at TEXT, expires_at TEXT, reinforcement INTEGER,
-    confidence REAL, strength REAL, evidence_grade TEXT, source_ref TEXT, content_sha TEXT, data TEXT,
-    quiz_rotation INTEGER, quiz_weight INTEGER, recall TEXT
-);
-CREATE INDEX IF NOT EXISTS records_pending ON records (status, source_type, verified);
-CREATE INDEX IF NOT EXISTS records_quiz ON records (quiz_rotation, quiz_weight DESC, updated_at DESC, path);
-CREATE INDEX IF NOT EXISTS records_category ON records (category, title COLLATE NOCASE, path);
-CREATE INDEX IF NOT EXISTS records_partition ON records (canonical_key, trust_zone, sensitivity_tier);
-CREATE INDEX IF NOT EXISTS records_status ON records (status, category);
-CREATE INDEX IF NOT EXISTS records_created ON records (status, created_at, memory_id);
-CREATE INDEX IF NOT EXISTS records_updated ON records (status, category, updated_at);
-CREATE INDEX IF NOT EXISTS records_content_sha ON records (content_sha);
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (
-    memory_id UNINDEXED, title, content, canonical_key, recall, tokenize = 'porter unicode61 remove_diacritics 2'
-);
-"""
 
 
 @dataclass
@@ -135,7 +108,7 @@ class Index:
             if is_busy(exc):
                 raise
             return False  # no meta table: a new or foreign file
-        if version is None or version[0] != SCHEMA_VERSION:
+        if version is None or version[0] != schema.SCHEMA_VERSION:
             return False
         db.execute("SELECT count(*) FROM files").fetchone()  # touches the b-tree a sync reads first
         return True
@@ -170,8 +143,8 @@ class Index:
             db = self._connect()
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
-            db.executescript(_DDL)
-            db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+            db.executescript(schema.DDL)
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (schema.SCHEMA_VERSION,))
             self._ino = self._identity()
             return db
 
@@ -256,11 +229,7 @@ class Index:
         return row[0] if row else None
 
     def entry(self, row: sqlite3.Row) -> Entry:
-        data = json.loads(row["data"])
-        entry = Entry.model_validate(data["fm"])
-        entry.content = data["content"]
-        entry.notes = data["notes"]
-        return entry
+        return schema.entry_from_row(row)
 
     def bad_pages(self) -> list[BadPage]:
         return [BadPage(r["path"], r["error"]) for r in self.query("SELECT path, error FROM files WHERE error IS NOT NULL ORDER BY path")]
@@ -423,8 +392,7 @@ class Index:
     def _remove_path(self, path: str) -> None:
         row = self.db.execute("SELECT memory_id FROM records WHERE path=?", (path,)).fetchone()
         if row is not None:
-            self.db.execute("DELETE FROM records WHERE memory_id=?", (row[0],))
-            self.db.execute("DELETE FROM fts WHERE memory_id=?", (row[0],))
+            schema.delete_rows(self.db, row[0])
         self.db.execute("DELETE FROM files WHERE path=?", (path,))
 
     def put(self, path: str, entry: Entry, raw: bytes) -> None:
@@ -472,28 +440,9 @@ class Index:
     def _put(self, path: str, entry: Entry, sig: tuple[int, int], digest: str) -> None:
         old = self.db.execute("SELECT memory_id FROM records WHERE path=? OR memory_id=?", (path, entry.memory_id))
         for row in old.fetchall():
-            self.db.execute("DELETE FROM records WHERE memory_id=?", (row[0],))
-            self.db.execute("DELETE FROM fts WHERE memory_id=?", (row[0],))
-        data = json.dumps({"fm": entry.frontmatter(), "content": entry.content, "notes": entry.notes})
-        self.db.execute(
-            "INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (
-                entry.memory_id, path, entry.canonical_key, entry.trust_zone.value, entry.sensitivity_tier.value,
-                entry.status.value, entry.tier.value, entry.category.value, entry.source_type.value,
-                1 if entry.verified else 0, entry.title, entry.content, iso(entry.created_at), iso(entry.updated_at),
-                iso(entry.last_accessed_at), iso(entry.expires_at) if entry.expires_at else None,
-                entry.reinforcement, entry.confidence, entry.strength, entry.evidence_grade.value, entry.source_ref,
-                entry.normalized_content_sha256, data,
-                # Quiz rotation and new-page weight (SPEC §5.3), indexed so a session never scans the wiki.
-                int(entry.status.value == "active" and entry.tier.value != "cold" and entry.category.value != "draft"),
-                QUIZ_WEIGHTS.get(entry.category.value, 2),
-                " ".join(entry.recall),
-            ),
-        )
-        self.db.execute(
-            "INSERT INTO fts VALUES (?,?,?,?,?)",
-            (entry.memory_id, entry.title, entry.content, entry.canonical_key.replace("-", " "), " ".join(entry.recall)),
-        )
+            schema.delete_rows(self.db, row[0])
+        self.db.execute(schema.INSERT_RECORD, schema.record_row(path, entry))
+        self.db.execute(schema.INSERT_FTS, schema.fts_row(entry))
         self.db.execute("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,NULL)", (path, *sig, digest, entry.memory_id))
 
     def fts_candidates(self, terms: list[str], limit: int = 300) -> list[str]:
@@ -551,13 +500,6 @@ def _reason(exc: Exception, path: Path) -> str:
     """The message of a refusal without the absolute path in front (the bad-page list names the file)."""
     text = str(exc)
     return text[len(str(path)) :].lstrip(" :") if text.startswith(str(path)) else text
-
-
-def _readlink(dfd: int, name: str) -> str:
-    try:
-        return os.readlink(name, dir_fd=dfd)
-    except OSError:
-        return "?"
 
 
 def _match_any(terms: list[str]) -> str:

@@ -1,260 +1,33 @@
-"""Reading and writing Markdown pages: frontmatter, body layout, atomic writes (SPEC §3)."""
+"""Reading and writing wiki files safely: bounded reads, atomic writes, whole-line appends (SPEC §3).
+
+Never through a symlink, never more than a size limit. What a page holds (frontmatter, body layout) is the page
+format, in `pagefmt.py`.
+"""
 
 from __future__ import annotations
 
 import errno
 import os
-import re
 import secrets
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
-
-import yaml
-from pydantic import ValidationError
 
 from .errors import PathEscape, UnsafeFile
-from .models import Entry
+from .pagefmt import PageError, parse_entry, render_entry
 from .paths import FD_WALK, mkdirs, open_dir, open_read, read_file, refuse_symlink
+
+# The page format used to live here; the store still imports these three from this module.
+__all__ = ["PageError", "parse_entry", "render_entry"]
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
-try:  # libyaml is much faster on 100k pages; the pure loader behaves the same.
-    from yaml import CSafeDumper as _Dumper
-    from yaml import CSafeLoader as _Loader
-except ImportError:  # pragma: no cover - depends on the platform build of PyYAML
-    from yaml import SafeDumper as _Dumper  # type: ignore[assignment]
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
-
-
-class PageError(ValueError):
-    """A page that cannot be read as a memory record (malformed frontmatter, invalid fields)."""
-
-
-class _SafeStrDumper(_Dumper):
-    pass
-
-
-def _str_representer(dumper: _SafeStrDumper, data: str) -> yaml.ScalarNode:
-    # Any string with a line break or control character is written double-quoted on one line, so user text can
-    # never open a new key or close the frontmatter block.
-    if any(not ch.isprintable() for ch in data) or data.strip() != data or data.startswith("---"):
-        return dumper.represent_scalar("tag:yaml.org,2002:str", data, style='"')
-    return dumper.represent_str(data)
-
-
-_SafeStrDumper.add_representer(str, _str_representer)
-
-
-def dump_frontmatter(data: dict[str, Any]) -> str:
-    return yaml.dump(
-        data, Dumper=_SafeStrDumper, sort_keys=False, allow_unicode=True, width=1_000_000, default_flow_style=False
-    )
-
-
-def yaml_alias_line(raw: str) -> int | None:
-    """Line (1-based, within `raw`) of the first YAML anchor or alias, or None.
-
-    Aliases are how a few hundred bytes expand to gigabytes ("billion laughs"); no memkeeper file needs them, so
-    they are refused everywhere. The event scan runs only when `&` or `*` occurs in the block, so ordinary pages
-    pay nothing.
-    """
-    if "&" not in raw and "*" not in raw:
-        return None
-    try:
-        for event in yaml.parse(raw, Loader=_Loader):
-            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
-                assert event.start_mark is not None  # the parser marks every event
-                return event.start_mark.line + 1
-    except yaml.YAMLError:
-        return None  # the loader reports the syntax error itself
-    return None
-
-
-def load_yaml_block(raw: str, *, first_line: int = 2) -> Any:
-    """Parse a frontmatter block (safe loader, no anchors or aliases). `first_line` is the file line of the
-    block's first line, for messages. Raises PageError with the line."""
-    alias = yaml_alias_line(raw)
-    if alias is not None:
-        raise PageError(f"YAML anchors and aliases are not allowed (frontmatter line {alias + first_line - 1})")
-    try:
-        return yaml.load(raw, Loader=_Loader)  # noqa: S506 - SafeLoader/CSafeLoader
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (frontmatter line {mark.line + first_line})" if mark is not None else ""
-        raise PageError(f"malformed YAML frontmatter{where}: {getattr(exc, 'problem', exc)}") from None
-    except RecursionError:
-        raise PageError("malformed YAML frontmatter: nested too deeply") from None
-
-
-def normalize_newlines(text: str) -> str:
-    """A page whose frontmatter opens with `---\\r\\n` was saved with CRLF line endings (a Windows editor): read
-    it as LF. Pages written by the engine always use LF, and a CR inside their content is kept as it is."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    if text.startswith("---\r\n"):
-        return text.replace("\r\n", "\n")
-    return text
-
-
-def split_frontmatter(text: str) -> tuple[dict[str, Any], str]:
-    """Split `---\n<yaml>\n---\n<body>` (CRLF pages are read as LF). Raises PageError when the block is missing
-    or not a mapping, or uses YAML anchors/aliases."""
-    text = normalize_newlines(text)
-    if not text.startswith("---\n"):
-        if text.startswith("---\r"):
-            raise PageError("page uses CR-only line endings; memkeeper reads pages with LF or CRLF line endings")
-        raise PageError("page does not start with a '---' frontmatter block")
-    end = text.find("\n---\n", 3)
-    if end == -1:
-        if text.endswith("\n---"):
-            end = len(text) - 4
-        else:
-            raise PageError("frontmatter block is not closed with '---'")
-    raw = text[4:end]
-    data = load_yaml_block(raw)
-    if not isinstance(data, dict):
-        raise PageError("frontmatter is not a mapping")
-    body = text[end + 5 :]
-    return data, body
-
-
-TRAVERSAL = "## Traversal Links\n- [Wiki Index](../index.md) · [Wiki Log](../log.md)\n"
-NOTES_HEADING = "## Notes"
 # Size limits for what the engine reads (one bad file never stops a command: it is reported and skipped).
 MAX_PAGE_BYTES = 1024 * 1024  # entries/*.md, conflicts/C<N>.md
 MAX_LEDGER_BYTES = 64 * 1024 * 1024  # quiz ledgers, review files, generated views read back
 MAX_ENVELOPE_BYTES = 128 * 1024 * 1024  # import envelopes
 MAX_LINE_BYTES = 1024 * 1024  # one line of an append-only JSONL ledger
-
-
-def _head(entry: Entry) -> str:
-    return (
-        f"# {entry.title}\n"
-        f"Status: {entry.status.value} · Class: {entry.memory_class.value} · Zone: {entry.trust_zone.value}"
-        f" · Confidence: {entry.confidence:.2f}\n\n## Content\n"
-    )
-
-
-def _note_line(note: str) -> str:
-    # Notes are generated one-liners; a line break could never be read back as one note.
-    return "- " + note.replace("\r", " ").replace("\n", " ") + "\n"
-
-
-def _tail(entry: Entry) -> str:
-    notes = "".join(_note_line(note) for note in entry.notes)
-    return ("\n\n" + NOTES_HEADING + "\n" + notes if notes else "\n") + "\n" + TRAVERSAL
-
-
-def render_entry(entry: Entry) -> str:
-    """The page for `entry`. Its frontmatter carries `notes_count`, which makes reading the body back exact
-    whatever the content holds (headings such as `## Notes`, `---` lines, list items)."""
-    return "---\n" + dump_frontmatter(entry.frontmatter()) + "---\n" + _head(entry) + entry.content + _tail(entry)
-
-
-def parse_entry(text: str) -> Entry:
-    text = normalize_newlines(text)
-    data, body = split_frontmatter(text)
-    fm_notes = data.pop("notes", None)  # tolerate hand-written pages that keep notes in frontmatter
-    notes_count = data.pop("notes_count", None)
-    try:
-        entry = Entry.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = ".".join(str(p) for p in first["loc"]) or "frontmatter"
-        raise PageError(f"invalid field {loc}{_line_of(text, str(first['loc'][0]) if first['loc'] else '')}: "
-                        f"{first['msg']}") from None
-    if fm_notes is not None and not isinstance(fm_notes, list):
-        raise PageError(f"invalid field notes{_line_of(text, 'notes')}: expected a list of strings")
-    if isinstance(notes_count, bool) or not isinstance(notes_count, int) or notes_count < 0:
-        notes_count = None  # hand-edited or absent: read the body by the tolerant rule
-    entry.content, body_notes = split_body(body, entry, notes_count)
-    entry.notes = [str(n) for n in fm_notes or []] + body_notes
-    return entry
-
-
-def _line_of(text: str, key: str) -> str:
-    """" (line N)" for the frontmatter line that sets `key`, so `memkeeper check` can point at it."""
-    for n, line in enumerate(text.split("\n")[1:], 2):
-        if line == "---":
-            break
-        if key and line.startswith(f"{key}:"):
-            return f" (line {n})"
-    return ""
-
-
-def split_body(body: str, entry: Entry, notes_count: int | None) -> tuple[str, list[str]]:
-    """(content, notes) from a page body.
-
-    Exact for pages the engine wrote: the head is regenerated from the frontmatter, and `notes_count` says how
-    many list lines at the end belong to `## Notes`, so content that itself holds a `## Notes` heading, list items
-    or `---` lines comes back byte for byte. A page edited by hand (the count no longer matches the layout) or
-    written before the count existed is read by a rule that never loses text: see `_tolerant_tail`.
-    """
-    head = _head(entry)
-    if body.startswith(head):
-        rest = body[len(head) :]
-    else:
-        # Hand-edited head: the content starts after the first `## Content` line (the generated head is a title
-        # line and a status line, so that is the generated heading).
-        match = _CONTENT_HEADING.search(body)
-        if match is None:
-            return _tolerant_tail(body)
-        rest = body[match.end() :]
-    if notes_count is not None:
-        exact = _exact_tail(rest, notes_count)
-        if exact is not None:
-            return exact
-    return _tolerant_tail(rest)
-
-
-_CONTENT_HEADING = re.compile(r"(?m)^## Content[ \t]*\n")
-_NOTES_LINE = re.compile(r"(?m)^## Notes[ \t]*$")
-_TRAILER = "\n" + TRAVERSAL
-
-
-def _exact_tail(rest: str, notes_count: int) -> tuple[str, list[str]] | None:
-    """Undo `entry.content + _tail(entry)` given the number of notes; None when the layout does not match."""
-    if not rest.endswith(_TRAILER):
-        return None
-    before = rest[: -len(_TRAILER)]  # content + "\n"  |  content + "\n\n## Notes\n" + notes lines
-    if not before.endswith("\n"):
-        return None
-    if notes_count == 0:
-        return before[:-1], []
-    parts = before[:-1].rsplit("\n", notes_count)
-    if len(parts) != notes_count + 1 or not all(p.startswith("- ") for p in parts[1:]):
-        return None
-    marker = "\n\n" + NOTES_HEADING
-    if not parts[0].endswith(marker):
-        return None
-    return parts[0][: -len(marker)], [p[2:] for p in parts[1:]]
-
-
-def _tolerant_tail(rest: str) -> tuple[str, list[str]]:
-    """Content and notes of a body whose layout is not exactly the generated one. Nothing is ever dropped:
-
-    - a trailing `## Traversal Links` section is removed only when it is exactly the generated one;
-    - the last `## Notes` heading starts the notes only when every non-blank line under it is a `- ` list item;
-    - everything else is content (an ambiguous block stays content), with surrounding blank lines trimmed.
-    """
-    text = rest
-    stripped = text.rstrip("\n")
-    generated = TRAVERSAL.rstrip("\n")
-    if stripped == generated or stripped.endswith("\n" + generated):
-        text = stripped[: len(stripped) - len(generated)]
-    notes: list[str] = []
-    last = None
-    for last in _NOTES_LINE.finditer(text):  # noqa: B007 - the last match is the one wanted
-        pass
-    if last is not None:
-        lines = [line for line in text[last.end() :].split("\n") if line.strip()]
-        if lines and all(line.startswith("- ") for line in lines):
-            notes = [line[2:] for line in lines]
-            text = text[: last.start()]
-    return text.strip("\n"), notes
 
 
 def atomic_write(path: Path, text: str | bytes) -> None:

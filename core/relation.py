@@ -368,7 +368,10 @@ def _flips(a: Analysis, b: Analysis) -> list[str]:
                 out.append(t)
     for pref, other_aff, own_words in ((b.prefixed, a.affirmed, a.words), (a.prefixed, b.affirmed, b.words)):
         for rest, word in pref.items():
-            if rest in other_aff and word not in own_words and stem(word) not in other_aff:
+            if word in own_words or stem(word) in other_aff:
+                continue
+            if rest in other_aff or any(_common_prefix(rest, o) >= max(5, 0.7 * min(len(rest), len(o)))
+                                        for o in other_aff):
                 out.append(word)
     # A negated value the other side asserts ("not part of 2.0" / "ships in 2.0").
     def same(x: Value, y: Value) -> bool:
@@ -380,6 +383,15 @@ def _flips(a: Analysis, b: Analysis) -> list[str]:
                     same(x, y) and y.negated for y in ys):
                 out.append(x.text)
     return sorted(set(out))
+
+
+def _common_prefix(x: str, y: str) -> int:
+    n = 0
+    for cx, cy in zip(x, y, strict=False):
+        if cx != cy:
+            break
+        n += 1
+    return n
 
 
 def _same(x: str, y: str) -> bool:

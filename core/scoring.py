@@ -1,4 +1,8 @@
-"""Retrieval policy: zone eligibility and the score formula (SPEC §4 retrieve). Pure functions."""
+"""Retrieval policy: zone eligibility and the score formula (SPEC §4 retrieve). Pure functions.
+
+Terms are the text module's tokens with only plurals folded (`text.stem(..., plural_only=True)`): "deploys" finds
+"deploy", while the terms stay close to what the person typed.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from .models import SensitivityTier, TrustZone
-from .text import tokens
+from .text import stem, tokens
 
 W_SEMANTIC, W_FRESHNESS, W_REINFORCEMENT, W_CONFIDENCE = 0.45, 0.20, 0.20, 0.15
 MIN_SCORE = 0.12
@@ -23,23 +27,14 @@ def zone_allows(zone: TrustZone, origin_zone: TrustZone, sensitivity: Sensitivit
     return sensitivity is SensitivityTier.public_safe and origin_zone is not TrustZone.private_self
 
 
-def stem(token: str) -> str:
-    # A light plural fold so "deploys" finds "deploy"; deliberately not a full stemmer (keys stay readable).
-    if len(token) > 4 and token.endswith("ies"):
-        return token[:-3] + "y"
-    if len(token) > 3 and token.endswith("s") and not token.endswith(("ss", "us", "is")):
-        return token[:-1]
-    return token
-
-
 def term_set(text: str) -> set[str]:
-    return {stem(t) for t in tokens(text)}
+    return {stem(t, plural_only=True) for t in tokens(text)}
 
 
 def query_terms(query: str) -> list[str]:
     seen: dict[str, None] = {}
     for t in tokens(query):
-        seen.setdefault(stem(t), None)
+        seen.setdefault(stem(t, plural_only=True), None)
     return list(seen)
 
 

@@ -30,6 +30,7 @@ from importlib import resources
 from typing import Any
 
 from .text import STOPWORDS
+from .text import stem as text_stem
 
 # ---------------------------------------------------------------------------------------------------------------------
 # Lexicon (data/relations.toml)
@@ -191,13 +192,6 @@ def fold(s: str) -> str:
     return "".join(c for c in s if not unicodedata.combining(c))
 
 
-@functools.cache
-def _stemmer() -> Any:
-    import Stemmer  # type: ignore[import-not-found]  # PyStemmer: the Snowball stemmers in C
-
-    return Stemmer.Stemmer("english")
-
-
 @functools.lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """The comparison form of a word: lower-case, spelling variant folded, Porter2 stem."""
@@ -211,11 +205,9 @@ def stem(word: str) -> str:
         w = exp  # "prod" -> production, "k8s" -> kubernetes
     if not w.isalpha():
         return w
-    if w.endswith("ions") or w.endswith("ion"):
-        return w.removesuffix("s")  # Porter makes "production" and "product" one stem
     if w.endswith("es") and len(w) > 4 and w[-3] in "hsxz" and w[-4:-2] in ("sh", "ch", "ss", "sx", "hs"):
         w = w[:-2]  # "SSHes", "pushes", "matches"
-    return _stemmer().stemWord(w)
+    return text_stem(w)
 
 
 # ---------------------------------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Text policy shared by capture, retrieval, consolidation and conflict detection.
 
-Pure functions: normalisation, tokens, stopwords, Jaccard, slugs' raw material. Secret detection lives in
-`secrets.py`.
+Pure functions: normalisation, tokens, the one stemmer, stopwords, Jaccard, slugs' raw material. Secret detection
+lives in `secrets.py`.
 """
 
 from __future__ import annotations
@@ -74,6 +74,59 @@ def jaccard(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> float
         return 1.0
     union = len(a | b)
     return len(a & b) / union if union else 0.0
+
+
+# Irregular verb forms a suffix stripper cannot reach, mapped to their base form.
+_IRREGULAR = {
+    "sent": "send", "wrote": "write", "written": "write", "ran": "run", "built": "build", "chose": "choose",
+    "chosen": "choose", "made": "make", "kept": "keep", "held": "hold", "paid": "pay", "met": "meet", "led": "lead",
+    "began": "begin", "begun": "begin", "broke": "break", "broken": "break", "took": "take", "taken": "take",
+    "gave": "give", "given": "give", "got": "get", "gotten": "get", "went": "go", "gone": "go", "done": "do",
+    "did": "do", "does": "do", "lives": "live", "uses": "use", "used": "use", "using": "use",
+}
+_SUFFIXES = ("ations", "ation", "ments", "ment", "ingly", "ing", "edly", "ed", "ly")
+_VOWEL = re.compile(r"[aeiouy]")
+
+
+def stem(word: str, *, plural_only: bool = False) -> str:
+    """The engine's one stemmer: a deliberately small suffix stripper (not Porter), so two phrasings of one claim
+    meet on the same term while keys and reasons stay readable. `word` is a lower-cased token.
+
+    Both forms fold plurals of words longer than 3 characters: -ies → -y, and a final -s that is not -ss/-us/-is.
+
+    - `plural_only=True` (retrieval scoring) stops there, for any token: "deploys" finds "deploy".
+    - the full form (contradiction detection) leaves tokens that are not purely alphabetic alone, maps irregular
+      verbs (sent → send), also folds -ied → -y and -sses → -ss, then strips one of -ation(s), -ment(s), -ingly,
+      -ing, -edly, -ed (not -eed), -ly when a vowel stays, undoubles a final consonant other than l/s/z (shipped →
+      ship) and drops a final -e, so "merge", "merging" and "merged" all meet on "merg".
+    """
+    if not plural_only:
+        if word in _IRREGULAR:
+            return _IRREGULAR[word]
+        if not word.isalpha():
+            return word
+    if len(word) <= 3:
+        return word
+    w = word
+    if len(w) > 4 and (w.endswith("ies") or (not plural_only and w.endswith("ied"))):
+        w = w[:-3] + "y"
+    elif not plural_only and w.endswith("sses"):
+        w = w[:-2]
+    elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    if plural_only:
+        return w
+    for suffix in _SUFFIXES:
+        if w.endswith(suffix) and not (suffix == "ed" and w.endswith("eed")):
+            rest = w[: -len(suffix)]
+            if len(rest) >= 2 and _VOWEL.search(rest):
+                w = rest
+                if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz":
+                    w = w[:-1]  # shipped -> ship, running -> run
+            break
+    if len(w) > 3 and w.endswith("e"):
+        w = w[:-1]  # merge/merging/merged all meet on "merg"
+    return w
 
 
 def sha256_hex(data: str | bytes) -> str:

@@ -174,7 +174,7 @@ def kill_probe(root: Path, kills: int, *, seed: int = 1, max_delay: float = 0.6,
     clean, and that every operation the worker reported done is in receipts/, log.md and PATTERNS.jsonl."""
     from memkeeper.core import Engine
     from memkeeper.core.journal import INTENT, leftover_stage
-    from memkeeper.core.pages import parse_entry
+    from memkeeper.core.pagefmt import parse_entry
 
     rng = random.Random(seed)
     rep = KillReport()

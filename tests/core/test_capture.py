@@ -5,7 +5,7 @@ from datetime import timedelta
 import pytest
 
 from memkeeper.core import Engine
-from memkeeper.core.pages import parse_entry
+from memkeeper.core.pagefmt import parse_entry
 from tests.conftest import T0
 
 

@@ -10,7 +10,8 @@ import pytest
 
 from memkeeper.core import BadInput, Engine
 from memkeeper.core.models import Entry
-from memkeeper.core.pages import append_lines, atomic_write, read_text, render_entry
+from memkeeper.core.pagefmt import render_entry
+from memkeeper.core.pages import append_lines, atomic_write, read_text
 from memkeeper.core.paths import PathEscape, confine
 from memkeeper.tui.cli import main
 from tests.conftest import T0

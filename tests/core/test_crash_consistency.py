@@ -17,7 +17,7 @@ import pytest
 
 import memkeeper.core.journal as journal
 from memkeeper.core import Engine
-from memkeeper.core.pages import parse_entry
+from memkeeper.core.pagefmt import parse_entry
 from memkeeper.tui.cli import main
 from tests.conftest import T0
 

@@ -1,4 +1,4 @@
-"""Quiz policy (spec 5.3): ledger format, Leitner and FSRS scheduling, selection, notebook."""
+"""Quiz policy (spec 5.3): ledger format (quiz_ledger), Leitner and FSRS scheduling, selection, notebook."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memkeeper.core import quiz
+from memkeeper.core import quiz, quiz_ledger
 from memkeeper.core.quiz import (
     INTERVALS,
     Ledger,
@@ -717,7 +717,7 @@ _frontmatter = st.dictionaries(
     st.one_of(_scalar, st.lists(st.text(max_size=10), max_size=3)),
     max_size=4,
 )
-_note = st.text(max_size=200).filter(lambda n: not any(quiz._ITEMS_HEADING_RE.fullmatch(line) for line in n.split("\n")))
+_note = st.text(max_size=200).filter(lambda n: not any(quiz_ledger._ITEMS_HEADING_RE.fullmatch(line) for line in n.split("\n")))
 
 
 @settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])

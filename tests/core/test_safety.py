@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from memkeeper.core import BadInput, Engine
 from memkeeper.core.models import Entry
-from memkeeper.core.pages import parse_entry, render_entry, split_frontmatter
+from memkeeper.core.pagefmt import parse_entry, render_entry, split_frontmatter
 from memkeeper.core.paths import PathEscape, confine, slugify
 from memkeeper.core.receipts import verify_receipt
 from tests.conftest import T0

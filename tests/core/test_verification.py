@@ -3,7 +3,7 @@ from __future__ import annotations
 import json
 from datetime import timedelta
 
-from memkeeper.core.pages import parse_entry
+from memkeeper.core.pagefmt import parse_entry
 from tests.conftest import T0
 
 HUMAN = "human:alice"

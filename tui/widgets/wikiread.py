@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from memkeeper.core import Engine
-from memkeeper.core.pages import PageError, split_frontmatter
+from memkeeper.core.pagefmt import PageError, split_frontmatter
 
 
 def read_view(engine: Engine, rel: str) -> str:

@@ -1,0 +1,83 @@
+"""What the derived index stores: its tables, their version, and how an entry becomes a row and back.
+
+Change a column here (and bump SCHEMA_VERSION: an index with another version is rebuilt from the pages on open).
+The cache itself, its sync from `entries/` and its queries are `index.py`.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from .models import Entry, iso
+
+SCHEMA_VERSION = "6"
+QUIZ_WEIGHTS = {"direction": 4, "decision": 3, "milestone": 1}
+
+DDL = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS files (
+    path TEXT PRIMARY KEY, mtime_ns INTEGER, size INTEGER, sha256 TEXT, memory_id TEXT, error TEXT
+);
+CREATE TABLE IF NOT EXISTS records (
+    memory_id TEXT PRIMARY KEY, path TEXT UNIQUE, canonical_key TEXT, trust_zone TEXT, sensitivity_tier TEXT,
+    status TEXT, tier TEXT, category TEXT, source_type TEXT, verified INTEGER, title TEXT, content TEXT,
+    created_at TEXT, updated_at TEXT, last_accessed_at TEXT, expires_at TEXT, reinforcement INTEGER,
+    confidence REAL, strength REAL, evidence_grade TEXT, source_ref TEXT, content_sha TEXT, data TEXT,
+    quiz_rotation INTEGER, quiz_weight INTEGER, recall TEXT
+);
+CREATE INDEX IF NOT EXISTS records_pending ON records (status, source_type, verified);
+CREATE INDEX IF NOT EXISTS records_quiz ON records (quiz_rotation, quiz_weight DESC, updated_at DESC, path);
+CREATE INDEX IF NOT EXISTS records_category ON records (category, title COLLATE NOCASE, path);
+CREATE INDEX IF NOT EXISTS records_partition ON records (canonical_key, trust_zone, sensitivity_tier);
+CREATE INDEX IF NOT EXISTS records_status ON records (status, category);
+CREATE INDEX IF NOT EXISTS records_created ON records (status, created_at, memory_id);
+CREATE INDEX IF NOT EXISTS records_updated ON records (status, category, updated_at);
+CREATE INDEX IF NOT EXISTS records_content_sha ON records (content_sha);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (
+    memory_id UNINDEXED, title, content, canonical_key, recall, tokenize = 'porter unicode61 remove_diacritics 2'
+);
+"""
+
+
+
+INSERT_RECORD = f"INSERT INTO records VALUES ({','.join('?' * 26)})"
+INSERT_FTS = "INSERT INTO fts VALUES (?,?,?,?,?)"
+
+
+def record_row(path: str, entry: Entry) -> tuple[Any, ...]:
+    """The `records` row of the page at `path`; its `data` column is the whole entry, for `entry_from_row`."""
+    data = json.dumps({"fm": entry.frontmatter(), "content": entry.content, "notes": entry.notes})
+    return (
+        entry.memory_id, path, entry.canonical_key, entry.trust_zone.value, entry.sensitivity_tier.value,
+        entry.status.value, entry.tier.value, entry.category.value, entry.source_type.value,
+        1 if entry.verified else 0, entry.title, entry.content, iso(entry.created_at), iso(entry.updated_at),
+        iso(entry.last_accessed_at), iso(entry.expires_at) if entry.expires_at else None,
+        entry.reinforcement, entry.confidence, entry.strength, entry.evidence_grade.value, entry.source_ref,
+        entry.normalized_content_sha256, data,
+        # Quiz rotation and new-page weight (SPEC §5.3), indexed so a session never scans the wiki.
+        int(entry.status.value == "active" and entry.tier.value != "cold" and entry.category.value != "draft"),
+        QUIZ_WEIGHTS.get(entry.category.value, 2),
+        " ".join(entry.recall),
+    )
+
+
+def fts_row(entry: Entry) -> tuple[str, ...]:
+    """The full-text row: title, content, the key's words and the recall phrases."""
+    return (entry.memory_id, entry.title, entry.content, entry.canonical_key.replace("-", " "), " ".join(entry.recall))
+
+
+def entry_from_row(row: sqlite3.Row) -> Entry:
+    """The entry a `records` row holds (without reading its page)."""
+    data = json.loads(row["data"])
+    entry = Entry.model_validate(data["fm"])
+    entry.content = data["content"]
+    entry.notes = data["notes"]
+    return entry
+
+
+def delete_rows(db: sqlite3.Connection, memory_id: str) -> None:
+    """Remove an entry's `records` and `fts` rows (its `files` row is the caller's)."""
+    db.execute("DELETE FROM records WHERE memory_id=?", (memory_id,))
+    db.execute("DELETE FROM fts WHERE memory_id=?", (memory_id,))

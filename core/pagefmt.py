@@ -1,0 +1,469 @@
+"""The page format (SPEC §3), for every Markdown file with YAML frontmatter that memkeeper reads or writes.
+
+One YAML handler (`HANDLER`, python-frontmatter's handler API) loads and dumps every frontmatter block: entries and
+conflict records whole, quiz ledgers and tier review files for their frontmatter (their bodies are their own
+formats, in `quiz_ledger.py` and `tier_review.py`). It reads with libyaml's C loader and writes pages with libyaml's
+C dumper when PyYAML was built with them (the pure-Python classes otherwise: same results, slower); ledgers and
+review files are written by PyYAML's own emitter, see `_DUMPERS`.
+
+What every file gets from it, whoever wrote the file:
+- **Bounded, inert YAML.** The safe loader only; anchors and aliases refused (a few hundred bytes of them expand
+  to gigabytes); tags outside YAML's safe set refused by the safe constructor (review files read every value as
+  a string, so a tag there builds nothing); a value the constructor cannot build (`2026-02-30`) refused; nesting
+  bounded (libyaml's limit, or a RecursionError caught). Every refusal is a `PageError` that names the file line.
+- **No injection.** The writer quotes any string that would read back as something else (a number, a date, a
+  bool) and, on pages, double-quotes every string holding a line break or control character or starting with
+  `---`, so user text can never add a key or close the block.
+- **Exact layout.** `format` writes `---\\n<yaml>---\\n<body>` and `split` gives the body back byte for byte (the
+  library's own `loads`/`dumps` strip whitespace, so they are not used for that part).
+
+Pages (entries, conflict records) are split strictly: the file starts with `---` and the block closes at the first
+line that is exactly `---` (CRLF pages are read as LF). Quiz ledgers and review files, llmwiki's formats, are
+fenced by lines that are `---` up to trailing whitespace (`read_block`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+import frontmatter
+import yaml
+from frontmatter.default_handlers import YAMLHandler
+from pydantic import ValidationError
+
+from .models import Entry
+
+try:  # libyaml: several times faster on a cold index build; the pure-Python classes behave the same.
+    from yaml import CBaseLoader as _StringLoader
+    from yaml import CSafeDumper as _Dumper
+    from yaml import CSafeLoader as _SafeLoader
+except ImportError:  # pragma: no cover - depends on the platform build of PyYAML
+    from yaml import BaseLoader as _StringLoader  # type: ignore[assignment]
+    from yaml import SafeDumper as _Dumper  # type: ignore[assignment]
+    from yaml import SafeLoader as _SafeLoader  # type: ignore[assignment]
+
+
+class _Loader(_SafeLoader):
+    """The safe loader, with a shortcut for strings (most frontmatter values): the safe constructor returns
+    `node.value` for them too, through four calls and an identity cache. The cache only matters for a node reached
+    twice, through an alias, and aliases are refused before loading. A fifth faster on a cold index build."""
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        if node.tag == _STR_TAG and node.__class__ is yaml.ScalarNode:
+            return node.value
+        return super().construct_object(node, deep=deep)
+
+
+_STR_TAG = "tag:yaml.org,2002:str"
+
+
+class _LocatingLoader(_Loader):
+    """The safe loader, made to say where a scalar its constructor cannot build (`2026-02-30`, `!!int x`,
+    `!!bool x`) is: such a value raises a bare ValueError, TypeError or KeyError. Only used to re-read a block that
+    raised one (the extra frame per node costs a few percent on a cold index build)."""
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        try:
+            return super().construct_object(node, deep=deep)
+        except _UNBUILDABLE as exc:
+            raise yaml.constructor.ConstructorError(None, None, f"unreadable value ({exc})", node.start_mark) from None
+
+
+_UNBUILDABLE = (ValueError, TypeError, LookupError, OverflowError)
+
+
+class PageError(ValueError):
+    """A file whose frontmatter cannot be read (missing, unclosed, malformed YAML, not a mapping, invalid fields).
+
+    `line` is the file line it points at, when known; `kind` (missing, unclosed, alias, yaml, mapping, field) and
+    `reason` (the message without the line) let formats that word their problems their own way (quiz ledgers,
+    review files) do so.
+    """
+
+    def __init__(
+        self, message: str, *, kind: str = "field", line: int | None = None, reason: str | None = None
+    ) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.line = line
+        self.reason = reason or message
+
+
+# ----------------------------------------------------------------------------------------------------------- writers
+
+
+class Style(Enum):
+    """How a frontmatter block is written (the reader is the same for all but REVIEW)."""
+
+    PAGE = "page"  # entries, conflict records: block lists, injection-safe double quotes
+    LEDGER = "ledger"  # quiz ledgers and notebooks: flow scalar lists, as llmwiki writes them
+    REVIEW = "review"  # tier review files: every value is read as a string (BaseLoader semantics)
+
+
+class _PageDumper(_Dumper):
+    pass
+
+
+def _page_str(dumper: _PageDumper, data: str) -> yaml.ScalarNode:
+    # Any string with a line break or control character is written double-quoted on one line, so user text can
+    # never open a new key or close the frontmatter block.
+    if not data.isprintable() or data.strip() != data or data.startswith("---"):
+        return dumper.represent_scalar("tag:yaml.org,2002:str", data, style='"')
+    return dumper.represent_str(data)
+
+
+_PageDumper.add_representer(str, _page_str)
+
+
+class _StringDumper(yaml.SafeDumper):
+    # Read back with BaseLoader semantics, nothing is a number or a date: `created: 2026-11-20` stays plain.
+    yaml_implicit_resolvers: dict[str, Any] = {}
+
+
+def _plain_for_strings(value: str) -> bool:
+    try:
+        return yaml.load(f"k: {value}", Loader=_StringLoader) == {"k": value}  # noqa: S506 - BaseLoader
+    except yaml.YAMLError:
+        return False
+
+
+def _review_str(dumper: yaml.SafeDumper, data: str) -> yaml.ScalarNode:
+    # Plain when the string loader reads it back unchanged, else double-quoted (the review format's rule).
+    style = None if _plain_for_strings(data) else '"'
+    return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
+
+
+_StringDumper.add_representer(str, _review_str)
+
+# Ledgers and review files are llmwiki's formats, and llmwiki writes characters outside the Basic Multilingual Plane
+# (emoji) raw. libyaml's emitter escapes those, PyYAML's writes them raw, so these two styles keep the pure-Python
+# emitter and an llmwiki file round-trips byte for byte. Their frontmatter is a few lines: speed is not at stake.
+_DUMPERS: dict[Style, type] = {Style.PAGE: _PageDumper, Style.LEDGER: yaml.SafeDumper, Style.REVIEW: _StringDumper}
+_WIDTH = 2**31 - 1  # never fold a line: a dump of a loaded dump is the same bytes
+
+
+# ----------------------------------------------------------------------------------------------------------- handler
+
+
+class FrontmatterHandler(YAMLHandler):
+    """python-frontmatter's YAML handler, made strict and exact (see the module docstring)."""
+
+    FM_BOUNDARY = re.compile(r"^---$", re.MULTILINE)
+    START_DELIMITER = END_DELIMITER = "---"
+
+    def detect(self, text: str) -> bool:
+        return normalize_newlines(text).startswith("---\n")
+
+    def split(self, text: str) -> tuple[str, str]:
+        """(yaml, body) of a page: `---\\n<yaml>\\n---\\n<body>`, CRLF read as LF. Raises PageError when the page does
+        not open with a `---` line or the block is never closed by one."""
+        text = normalize_newlines(text)
+        if not text.startswith("---\n"):
+            if text.startswith("---\r"):
+                raise PageError("page uses CR-only line endings; memkeeper reads pages with LF or CRLF line endings",
+                                kind="missing", line=1)
+            raise PageError("page does not start with a '---' frontmatter block", kind="missing", line=1)
+        end = text.find("\n---\n", 3)
+        if end == -1:
+            if text.endswith("\n---"):
+                end = len(text) - 4
+            else:
+                raise PageError("frontmatter block is not closed with '---'", kind="unclosed", line=1)
+        return text[4:end], text[end + 5 :]
+
+    def load(  # type: ignore[override]
+        self, fm: str, *, first_line: int = 2, strings: bool = False, **_: object
+    ) -> Any:
+        """Parse a frontmatter block with the safe loader (`strings`: every scalar a string, as BaseLoader reads).
+        `first_line` is the file line of the block's first line, for messages. Raises PageError with the line."""
+        alias = _alias_line(fm)
+        if alias is not None:
+            line = alias + first_line - 1
+            reason = "YAML anchors and aliases are not allowed"
+            raise PageError(f"{reason} (frontmatter line {line})", kind="alias", line=line, reason=reason)
+        try:
+            try:
+                return yaml.load(fm, Loader=_StringLoader if strings else _Loader)  # noqa: S506 - safe/base loaders
+            except _UNBUILDABLE:
+                return yaml.load(fm, Loader=_LocatingLoader)  # noqa: S506 - raises the same error, with its line
+        except yaml.reader.ReaderError as exc:  # a character YAML does not allow, at an offset
+            line = fm.count("\n", 0, exc.position) + first_line
+            reason = f"unacceptable character #x{exc.character:04x}: {exc.reason}"
+            raise PageError(f"malformed YAML frontmatter (frontmatter line {line}): {reason}", kind="yaml", line=line,
+                            reason=reason) from None
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            at: int | None = mark.line + first_line if mark is not None else None
+            reason = str(getattr(exc, "problem", None) or exc)
+            where = f" (frontmatter line {at})" if at is not None else ""
+            raise PageError(f"malformed YAML frontmatter{where}: {reason}", kind="yaml", line=at,
+                            reason=reason) from None
+        except RecursionError:
+            raise PageError("malformed YAML frontmatter: nested too deeply", kind="yaml",
+                            reason="nested too deeply") from None
+        except _UNBUILDABLE as exc:  # not located by the second read (not expected): still a page error
+            reason = f"unreadable value ({exc})"
+            raise PageError(f"malformed YAML frontmatter: {reason}", kind="yaml", reason=reason) from None
+
+    def export(  # type: ignore[override]
+        self, metadata: dict[str, Any], *, style: Style = Style.PAGE, **_: object
+    ) -> str:
+        """The YAML text of a frontmatter mapping, ending in a newline, keys in the given order."""
+        if style is Style.PAGE:
+            return yaml.dump(metadata, Dumper=_PageDumper, sort_keys=False, allow_unicode=True, width=_WIDTH,
+                             default_flow_style=False)
+        options: dict[str, Any] = {"Dumper": _DUMPERS[style], "sort_keys": False, "default_flow_style": None,
+                                   "width": _WIDTH}
+        text = yaml.dump(metadata, allow_unicode=True, **options)
+        # Raw Unicode reads best, but the emitter writes a few characters raw that read back differently (NEL,
+        # U+0085, in a single-quoted scalar): when the readable form does not survive a reload, escape to ASCII.
+        try:
+            if self.load(text, strings=style is Style.REVIEW) == metadata:
+                return text
+        except PageError:
+            pass
+        return yaml.dump(metadata, allow_unicode=False, **options)
+
+    def format(self, post: frontmatter.Post, **kwargs: Any) -> str:
+        """`---\\n<yaml>---\\n<body>`: the body exactly as given (the library's own format strips it)."""
+        return "---\n" + self.export(post.metadata, **kwargs) + "---\n" + post.content
+
+
+HANDLER = FrontmatterHandler()
+
+
+def _alias_line(raw: str) -> int | None:
+    """Line (1-based, within `raw`) of the first YAML anchor or alias, or None. The event scan runs only when `&`
+    or `*` occurs in the block, so ordinary pages pay nothing."""
+    if "&" not in raw and "*" not in raw:
+        return None
+    try:
+        for event in yaml.parse(raw, Loader=_Loader):
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+                assert event.start_mark is not None  # the parser marks every event
+                return event.start_mark.line + 1
+    except yaml.YAMLError:
+        return None  # the loader reports the syntax error itself
+    return None
+
+
+def normalize_newlines(text: str) -> str:
+    """A page whose frontmatter opens with `---\\r\\n` was saved with CRLF line endings (a Windows editor): read
+    it as LF. Pages written by the engine always use LF, and a CR inside their content is kept as it is."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if text.startswith("---\r\n"):
+        return text.replace("\r\n", "\n")
+    return text
+
+
+# ------------------------------------------------------------------------------------------------------------- pages
+
+
+def loads(text: str) -> frontmatter.Post:
+    """A page (entry, conflict record) as a `frontmatter.Post`: metadata and the exact body. Raises PageError."""
+    fm, body = HANDLER.split(text)
+    data = HANDLER.load(fm)
+    if not isinstance(data, dict):
+        raise PageError("frontmatter is not a mapping", kind="mapping", line=2)
+    post = frontmatter.Post(body, HANDLER)
+    post.metadata = data
+    return post
+
+
+def dumps(metadata: dict[str, Any], body: str, *, style: Style = Style.PAGE) -> str:
+    """The text of a file: frontmatter written by the one handler, then `body` as it is."""
+    post = frontmatter.Post(body, HANDLER)
+    post.metadata = metadata
+    return frontmatter.dumps(post, handler=HANDLER, style=style)
+
+
+def split_frontmatter(text: str) -> tuple[dict[str, Any], str]:
+    """(frontmatter, body) of a page. Raises PageError when the block is missing, unclosed, not a mapping, or uses
+    YAML anchors/aliases."""
+    post = loads(text)
+    return post.metadata, post.content
+
+
+@dataclass(frozen=True)
+class Block:
+    """The frontmatter of a line-fenced file (quiz ledger, review file), as `read_block` found it."""
+
+    data: dict[str, Any]  # {} when missing or unreadable
+    opened: bool  # the first line is a fence
+    close: int | None  # index of the closing fence line (lines split on "\n"); None when not closed
+    body_offset: int  # where the body starts in the text; 0 when there is no closed block
+    error: PageError | None  # why `data` is empty, when it is not simply an empty block
+
+
+def is_fence(line: str) -> bool:
+    return line.rstrip() == "---"
+
+
+def read_block(text: str, *, strings: bool = False) -> Block:
+    """Read the frontmatter of a file whose block is fenced by `---` lines (trailing whitespace and CR allowed).
+    Never raises: a missing, unclosed or unreadable block is `error`, with the file line in it."""
+    end = text.find("\n")
+    if not is_fence(text if end == -1 else text[:end]):
+        return Block({}, False, None, 0, PageError("no frontmatter", kind="missing", line=1))
+    start = offset = end + 1
+    index = 1
+    while end != -1:
+        end = text.find("\n", offset)
+        line = text[offset:] if end == -1 else text[offset:end]
+        if is_fence(line):
+            return _block(text[start:offset], index, len(text) if end == -1 else end + 1, strings)
+        offset, index = end + 1, index + 1
+    return Block({}, True, None, 0, PageError("frontmatter is not closed", kind="unclosed", line=1))
+
+
+def _block(raw: str, close: int, body_offset: int, strings: bool) -> Block:
+    try:
+        data = HANDLER.load(raw, strings=strings)
+    except PageError as exc:
+        return Block({}, True, close, body_offset, exc)
+    if data is None:
+        return Block({}, True, close, body_offset, None)
+    if not isinstance(data, dict):
+        return Block({}, True, close, body_offset, PageError("frontmatter is not a mapping", kind="mapping", line=2))
+    return Block(data, True, close, body_offset, None)
+
+
+# ----------------------------------------------------------------------------------------------------------- entries
+
+TRAVERSAL = "## Traversal Links\n- [Wiki Index](../index.md) · [Wiki Log](../log.md)\n"
+NOTES_HEADING = "## Notes"
+
+
+def _head(entry: Entry) -> str:
+    return (
+        f"# {entry.title}\n"
+        f"Status: {entry.status.value} · Class: {entry.memory_class.value} · Zone: {entry.trust_zone.value}"
+        f" · Confidence: {entry.confidence:.2f}\n\n## Content\n"
+    )
+
+
+def _note_line(note: str) -> str:
+    # Notes are generated one-liners; a line break could never be read back as one note.
+    return "- " + note.replace("\r", " ").replace("\n", " ") + "\n"
+
+
+def _tail(entry: Entry) -> str:
+    notes = "".join(_note_line(note) for note in entry.notes)
+    return ("\n\n" + NOTES_HEADING + "\n" + notes if notes else "\n") + "\n" + TRAVERSAL
+
+
+def render_entry(entry: Entry) -> str:
+    """The page for `entry`. Its frontmatter carries `notes_count`, which makes reading the body back exact
+    whatever the content holds (headings such as `## Notes`, `---` lines, list items)."""
+    return dumps(entry.frontmatter(), _head(entry) + entry.content + _tail(entry))
+
+
+def parse_entry(text: str) -> Entry:
+    """The entry a page holds. Raises PageError naming the line of a malformed block or an invalid field."""
+    text = normalize_newlines(text)
+    data, body = split_frontmatter(text)
+    fm_notes = data.pop("notes", None)  # tolerate hand-written pages that keep notes in frontmatter
+    notes_count = data.pop("notes_count", None)
+    try:
+        entry = Entry.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in first["loc"]) or "frontmatter"
+        line = _line_of(text, str(first["loc"][0]) if first["loc"] else "")
+        where = f" (line {line})" if line else ""
+        raise PageError(f"invalid field {loc}{where}: {first['msg']}", kind="field", line=line) from None
+    if fm_notes is not None and not isinstance(fm_notes, list):
+        line = _line_of(text, "notes")
+        raise PageError(f"invalid field notes{f' (line {line})' if line else ''}: expected a list of strings",
+                        kind="field", line=line)
+    if isinstance(notes_count, bool) or not isinstance(notes_count, int) or notes_count < 0:
+        notes_count = None  # hand-edited or absent: read the body by the tolerant rule
+    entry.content, body_notes = split_body(body, entry, notes_count)
+    entry.notes = [str(n) for n in fm_notes or []] + body_notes
+    return entry
+
+
+def _line_of(text: str, key: str) -> int | None:
+    """The frontmatter line that sets `key`, so `memkeeper check` can point at it."""
+    for n, line in enumerate(text.split("\n")[1:], 2):
+        if line == "---":
+            break
+        if key and line.startswith(f"{key}:"):
+            return n
+    return None
+
+
+def split_body(body: str, entry: Entry, notes_count: int | None) -> tuple[str, list[str]]:
+    """(content, notes) from a page body.
+
+    Exact for pages the engine wrote: the head is regenerated from the frontmatter, and `notes_count` says how
+    many list lines at the end belong to `## Notes`, so content that itself holds a `## Notes` heading, list items
+    or `---` lines comes back byte for byte. A page edited by hand (the count no longer matches the layout) or
+    written before the count existed is read by a rule that never loses text: see `_tolerant_tail`.
+    """
+    head = _head(entry)
+    if body.startswith(head):
+        rest = body[len(head) :]
+    else:
+        # Hand-edited head: the content starts after the first `## Content` line (the generated head is a title
+        # line and a status line, so that is the generated heading).
+        match = _CONTENT_HEADING.search(body)
+        if match is None:
+            return _tolerant_tail(body)
+        rest = body[match.end() :]
+    if notes_count is not None:
+        exact = _exact_tail(rest, notes_count)
+        if exact is not None:
+            return exact
+    return _tolerant_tail(rest)
+
+
+_CONTENT_HEADING = re.compile(r"(?m)^## Content[ \t]*\n")
+_NOTES_LINE = re.compile(r"(?m)^## Notes[ \t]*$")
+_TRAILER = "\n" + TRAVERSAL
+
+
+def _exact_tail(rest: str, notes_count: int) -> tuple[str, list[str]] | None:
+    """Undo `entry.content + _tail(entry)` given the number of notes; None when the layout does not match."""
+    if not rest.endswith(_TRAILER):
+        return None
+    before = rest[: -len(_TRAILER)]  # content + "\n"  |  content + "\n\n## Notes\n" + notes lines
+    if not before.endswith("\n"):
+        return None
+    if notes_count == 0:
+        return before[:-1], []
+    parts = before[:-1].rsplit("\n", notes_count)
+    if len(parts) != notes_count + 1 or not all(p.startswith("- ") for p in parts[1:]):
+        return None
+    marker = "\n\n" + NOTES_HEADING
+    if not parts[0].endswith(marker):
+        return None
+    return parts[0][: -len(marker)], [p[2:] for p in parts[1:]]
+
+
+def _tolerant_tail(rest: str) -> tuple[str, list[str]]:
+    """Content and notes of a body whose layout is not exactly the generated one. Nothing is ever dropped:
+
+    - a trailing `## Traversal Links` section is removed only when it is exactly the generated one;
+    - the last `## Notes` heading starts the notes only when every non-blank line under it is a `- ` list item;
+    - everything else is content (an ambiguous block stays content), with surrounding blank lines trimmed.
+    """
+    text = rest
+    stripped = text.rstrip("\n")
+    generated = TRAVERSAL.rstrip("\n")
+    if stripped == generated or stripped.endswith("\n" + generated):
+        text = stripped[: len(stripped) - len(generated)]
+    notes: list[str] = []
+    last = None
+    for last in _NOTES_LINE.finditer(text):  # noqa: B007 - the last match is the one wanted
+        pass
+    if last is not None:
+        lines = [line for line in text[last.end() :].split("\n") if line.strip()]
+        if lines and all(line.startswith("- ") for line in lines):
+            notes = [line[2:] for line in lines]
+            text = text[: last.start()]
+    return text.strip("\n"), notes

@@ -1,0 +1,448 @@
+"""The quiz ledger and notebook file formats (spec 5.3), file-compatible with llmwiki's.
+
+Pure functions only: callers pass text in and get values or text back. Scheduling (what an answer does to a row,
+which pages a session asks) is `quiz.py`.
+
+The ledger ``quiz/quiz-ledger.<person>.md`` is file-compatible with llmwiki's: the ``<!-- quiz:{json} -->`` marker on
+each row is the source of truth, the human-readable part of the row is regenerated from it, and a ledger written here
+parses in llmwiki (unknown frontmatter keys and the extra ``fsrs`` marker key are ignored there). The frontmatter is
+read and written by the page format's one YAML handler (``pagefmt``), in its ledger style.
+
+Decisions beyond the spec, in one place:
+
+- Person ids follow llmwiki's sanitiser exactly (lower-case, ``[^a-z0-9._-]+`` → ``-``, strip leading/trailing ``-``
+  and ``.``, then cut to 40 characters), so one person maps to the same file in both tools; an empty id becomes "me".
+- The four standard frontmatter keys (``kind``, ``person``, ``scheduler``, ``updated``) are typed fields of
+  :class:`Ledger`; every other frontmatter key is kept in ``Ledger.frontmatter`` in file order and written back.
+- FSRS state rides in the row marker as an extra ``fsrs`` key (``Card.to_dict()``) written *after* the eight standard
+  keys, so readers that ignore unknown keys (llmwiki) still parse the row.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from datetime import UTC, date, datetime
+from typing import Any, Literal, TypeGuard
+
+from fsrs import Card
+from pydantic import BaseModel, ConfigDict, Field
+
+from .pagefmt import Style, dumps, read_block
+
+# --- constants ------------------------------------------------------------------------------------------------------
+
+MAX_BOX = 5
+"""Rows hold a box 0–5 (llmwiki's six Leitner boxes; FSRS rows use the same range for display)."""
+LAST_Q_MAX = 200
+PERSON_ID_MAX = 40
+LEDGER_KIND = "quiz-ledger"
+NOTEBOOK_KIND = "quiz-notebook"
+
+SchedulerName = Literal["leitner", "fsrs"]
+Result = Literal["correct", "wrong", "skip"]
+
+SCHEDULERS: tuple[str, ...] = ("leitner", "fsrs")
+RESULTS: tuple[str, ...] = ("correct", "wrong", "skip")
+
+_DATE_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_MARKER_RE = re.compile(r"<!--\s*quiz:(\{.*\})\s*-->\s*$")
+_ITEMS_HEADING_RE = re.compile(r"##\s+Items\s*\((\d+)\)\s*")
+_WS_RE = re.compile(r"\s+")
+_PERSON_BAD_RE = re.compile(r"[^a-z0-9._-]+")
+
+
+# --- models ---------------------------------------------------------------------------------------------------------
+
+
+class QuizItem(BaseModel):
+    """One ledger row: a page that has been quizzed at least once (never-quizzed pages have no row)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    page: str
+    box: int = Field(ge=0, le=MAX_BOX)
+    due: date
+    asked: int = Field(ge=0)
+    correct: int = Field(ge=0)
+    last: date | None = None
+    last_result: Result | None = None
+    last_q: str = ""
+    fsrs: dict[str, Any] | None = None
+
+    def marker(self) -> dict[str, Any]:
+        """The marker JSON object, keys in llmwiki's order; ``fsrs`` last so llmwiki ignores it."""
+        out: dict[str, Any] = {
+            "page": self.page,
+            "box": self.box,
+            "due": self.due.isoformat(),
+            "asked": self.asked,
+            "correct": self.correct,
+            "last": self.last.isoformat() if self.last else None,
+            "lastResult": self.last_result,
+            "lastQ": sanitize_question(self.last_q),
+        }
+        if self.fsrs is not None:
+            out["fsrs"] = self.fsrs
+        return out
+
+
+class Ledger(BaseModel):
+    """A person's quiz ledger as parsed (or about to be rendered).
+
+    ``frontmatter`` holds every frontmatter key other than the four typed ones (kind, person, scheduler, updated),
+    in file order, so keys written by other tools survive a rewrite. ``problems`` lists the rows and header issues
+    that parsing skipped, one ``"line N: why"`` each; a rewrite drops those rows.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    person: str = "me"
+    scheduler: SchedulerName = "leitner"
+    updated: date | None = None
+    frontmatter: dict[str, Any] = Field(default_factory=dict)
+    note: str = ""
+    items: list[QuizItem] = Field(default_factory=list)
+    problems: list[str] = Field(default_factory=list)
+
+    def item(self, page: str) -> QuizItem | None:
+        for it in self.items:
+            if it.page == page:
+                return it
+        return None
+
+
+# --- names ----------------------------------------------------------------------------------------------------------
+
+
+def person_id(name: str) -> str:
+    """File-safe person id: lower-case, runs outside ``[a-z0-9._-]`` become ``-``, trimmed, at most 40 chars.
+
+    Mirrors llmwiki's sanitiser (which also trims leading/trailing dots, so ``..`` can never be an id) so the same
+    person finds the same ledger in both tools. An id that sanitises to nothing is ``"me"``, llmwiki's fallback.
+    """
+    pid = _PERSON_BAD_RE.sub("-", name.lower()).strip("-.")[:PERSON_ID_MAX]
+    return pid or "me"
+
+
+def ledger_path(person: str) -> str:
+    """Wiki-relative path of a person's ledger."""
+    return f"quiz/quiz-ledger.{person_id(person)}.md"
+
+
+def notebook_path(day: date, person: str) -> str:
+    """Wiki-relative path of a person's dated quiz notebook."""
+    return f"quiz/{day.isoformat()}.{person_id(person)}.md"
+
+
+def is_clean_page(page: object) -> TypeGuard[str]:
+    """A wiki-relative ``.md`` path that can be written into a ledger row and read back unchanged.
+
+    Besides the spec's rules (relative, no ``..``, no backslashes, ends with ``.md``) this refuses empty or ``.``
+    segments, surrounding whitespace, control/line-separator characters (they would split or hide a row) and ``-->``
+    (it would close the row's HTML comment).
+    """
+    if not isinstance(page, str) or not page.endswith(".md") or page != page.strip():
+        return False
+    if page.startswith("/") or "\\" in page or "-->" in page or re.match(r"[A-Za-z]:", page):
+        return False
+    if any(unicodedata.category(ch)[0] == "C" or unicodedata.category(ch) in ("Zl", "Zp") for ch in page):
+        return False
+    segments = page.split("/")
+    return all(seg not in ("", ".", "..") for seg in segments) and segments[-1] != ".md"
+
+
+def sanitize_question(question: str) -> str:
+    """The ``lastQ`` form: one line, ``-->`` made harmless, at most 200 chars. Idempotent (the trailing strip after
+    the cut keeps a re-sanitised value equal, which byte-stable rewrites rely on)."""
+    one_line = _WS_RE.sub(" ", question).replace("-->", "→").strip()
+    return one_line[:LAST_Q_MAX].rstrip()
+
+
+# --- ledger: parse, render -----------------------------------------------------------------------------------------
+
+
+def parse_ledger(text: str, *, person: str | None = None) -> Ledger:
+    """Read a ledger; never raises.
+
+    Rows whose marker does not parse, whose page is not a clean relative ``.md`` path, whose box is outside 0–5 or
+    whose dates are not ``YYYY-MM-DD`` are skipped and reported in ``problems`` ("line N: why"). ``person`` is the
+    fallback id when the frontmatter has none (an llmwiki ledger carries its person only in the file name).
+    """
+    problems: list[str] = []
+    if not isinstance(text, str):
+        return Ledger(person=person_id(person or ""), problems=["line 1: ledger is not text"])
+    if not text.strip():
+        return Ledger(person=person_id(person or ""), problems=["line 1: empty ledger file"])
+    text = text.replace("\r\n", "\n")
+    lines = text.split("\n")
+
+    raw_fm, body_start = _read_frontmatter(text, problems)
+    fm = dict(raw_fm)
+    kind = fm.pop("kind", None)
+    if kind is not None and kind != LEDGER_KIND:
+        problems.append(f"line 1: frontmatter kind is {kind!r}, expected {LEDGER_KIND!r}")
+    pid = _read_person(fm.pop("person", None), person, problems)
+    scheduler = _read_scheduler(fm.pop("scheduler", None), problems)
+    updated = _read_updated(fm.pop("updated", None), problems)
+
+    body = lines[body_start:]
+    heading_at = next((i for i, line in enumerate(body) if _ITEMS_HEADING_RE.fullmatch(line)), None)
+    items: list[QuizItem] = []
+    seen: set[str] = set()
+    if heading_at is None:
+        problems.append(f"line {body_start + 1}: no '## Items (N)' heading")
+        note = ""
+        # llmwiki reads markers wherever they are; do the same so a damaged header loses no history.
+        for offset, line in enumerate(body):
+            if "<!--" in line and "quiz:" in line:
+                _take_row(line, body_start + offset + 1, items, seen, problems)
+    else:
+        note = "\n".join(body[:heading_at]).strip()
+        heading_line = body_start + heading_at + 1
+        m = _ITEMS_HEADING_RE.fullmatch(body[heading_at])
+        declared = int(m.group(1)) if m else 0
+        rows = 0
+        for offset, line in enumerate(body[heading_at + 1 :], start=heading_at + 1):
+            lineno = body_start + offset + 1
+            stripped = line.strip()
+            if not stripped or stripped == "(none)":
+                continue
+            if "<!--" in line and "quiz:" in line:
+                rows += 1
+                _take_row(line, lineno, items, seen, problems)
+            elif stripped.startswith("- "):
+                rows += 1
+                problems.append(f"line {lineno}: row has no quiz marker")
+            else:
+                problems.append(f"line {lineno}: unexpected text under the items heading (dropped on rewrite)")
+        if declared != rows:
+            problems.append(f"line {heading_line}: heading says {declared} items, {rows} rows follow")
+
+    return Ledger(
+        person=pid, scheduler=scheduler, updated=updated, frontmatter=fm, note=note, items=items, problems=problems
+    )
+
+
+def render_ledger(ledger: Ledger) -> str:
+    """Write a ledger. Byte-stable: ``render_ledger(parse_ledger(render_ledger(x))) == render_ledger(x)``."""
+    head: dict[str, Any] = {"kind": LEDGER_KIND, "person": ledger.person, "scheduler": ledger.scheduler}
+    if ledger.updated is not None:
+        head["updated"] = ledger.updated
+    for key, value in ledger.frontmatter.items():
+        if key not in ("kind", "person", "scheduler", "updated"):
+            head[key] = value
+    items = sorted(ledger.items, key=lambda it: (it.due, it.page))
+    rows = "\n".join(render_row(it) for it in items) if items else "(none)"
+    # parse_ledger reads CRLF files as LF; writing the note the same way keeps the round trip byte-stable.
+    note = ledger.note.replace("\r\n", "\n").strip()
+    body = "\n" + (note + "\n\n" if note else "") + f"## Items ({len(items)})\n\n{rows}\n"
+    return dumps(head, body, style=Style.LEDGER)
+
+
+def render_row(item: QuizItem) -> str:
+    """One ledger row in llmwiki's exact layout; the readable half is derived from the marker."""
+    last = f"{item.last.isoformat()} {item.last_result or ''}".rstrip() if item.last else "never"
+    marker = json.dumps(item.marker(), ensure_ascii=False, separators=(",", ":"))
+    return (
+        f"- {item.page} — box {item.box} · due {item.due.isoformat()} · {item.correct}/{item.asked} · last {last}"
+        f"  <!-- quiz:{marker} -->"
+    )
+
+
+def _read_frontmatter(text: str, problems: list[str]) -> tuple[dict[str, Any], int]:
+    """(frontmatter, index of the body's first line) of a ledger read as LF text."""
+    block = read_block(text)
+    if not block.opened:
+        problems.append("line 1: no frontmatter")
+        return {}, 0
+    if block.close is None:
+        problems.append("line 1: frontmatter is never closed")
+        return {}, 1
+    error = block.error
+    if error is not None:
+        if error.kind == "alias":
+            # A few bytes of aliases can expand to gigabytes: refused, like in every other memkeeper file.
+            problems.append(f"line {error.line}: frontmatter uses YAML anchors/aliases, which are not allowed")
+        elif error.kind == "mapping":
+            problems.append("line 1: frontmatter is not a mapping")
+        else:
+            problems.append(f"line {error.line or 1}: frontmatter does not parse: {error.reason}")
+        return {}, block.close + 1
+    return {str(k): v for k, v in block.data.items()}, block.close + 1
+
+
+def _read_person(value: object, fallback: str | None, problems: list[str]) -> str:
+    if value is None:
+        return person_id(fallback or "")
+    pid = person_id(str(value))
+    if pid != str(value):
+        problems.append(f"line 1: person {value!r} is not a clean id; read as {pid!r}")
+    return pid
+
+
+def _read_scheduler(value: object, problems: list[str]) -> SchedulerName:
+    if value is None or value == "leitner":
+        return "leitner"
+    if value == "fsrs":
+        return "fsrs"
+    problems.append(f"line 1: unknown scheduler {value!r}; using leitner")
+    return "leitner"
+
+
+def _read_updated(value: object, problems: list[str]) -> date | None:
+    if value is None:
+        return None
+    if isinstance(value, date) and not isinstance(value, datetime):
+        return value
+    parsed = _parse_date(value)
+    if parsed is None:
+        problems.append(f"line 1: updated {value!r} is not YYYY-MM-DD")
+    return parsed
+
+
+def _parse_date(value: object) -> date | None:
+    if not isinstance(value, str) or not _DATE_RE.fullmatch(value):
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        return None
+
+
+def _as_count(value: object) -> int | None:
+    # JSON numbers written by JavaScript may come back as 2.0; bools are ints in Python but never counts.
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
+def _take_row(line: str, lineno: int, items: list[QuizItem], seen: set[str], problems: list[str]) -> None:
+    item, why = _parse_row(line)
+    if item is None:
+        problems.append(f"line {lineno}: {why}")
+    elif item.page in seen:
+        problems.append(f"line {lineno}: {item.page} is listed twice; the first row is kept")
+    else:
+        seen.add(item.page)
+        items.append(item)
+        if why:
+            problems.append(f"line {lineno}: {why}")
+
+
+def _parse_row(line: str) -> tuple[QuizItem | None, str]:
+    """A row's item, or None and why. A non-empty reason with an item is a warning (row kept)."""
+    m = _MARKER_RE.search(line)
+    if not m:
+        return None, "quiz marker does not parse"
+    try:
+        data = json.loads(m.group(1))
+    except json.JSONDecodeError as exc:
+        return None, f"quiz marker JSON does not parse ({exc.msg})"
+    page = data.get("page")  # the pattern only captures {…}, so a parsed marker is always an object
+    if not is_clean_page(page):
+        return None, f"page {page!r} is not a clean relative .md path"
+    box = _as_count(data.get("box"))
+    if box is None or not 0 <= box <= MAX_BOX:
+        return None, f"box {data.get('box')!r} is outside 0–{MAX_BOX}"
+    due = _parse_date(data.get("due"))
+    if due is None:
+        return None, f"due {data.get('due')!r} is not YYYY-MM-DD"
+    last: date | None = None
+    if data.get("last") is not None:
+        last = _parse_date(data["last"])
+        if last is None:
+            return None, f"last {data['last']!r} is not YYYY-MM-DD"
+    result = data.get("lastResult")
+    if result is not None and result not in RESULTS:
+        return None, f"lastResult {result!r} is not correct|wrong|skip"
+    asked, correct = _as_count(data.get("asked", 0)), _as_count(data.get("correct", 0))
+    if asked is None or correct is None or asked < 0 or correct < 0:
+        return None, "asked/correct are not non-negative integers"
+    last_q = data.get("lastQ")
+    fsrs_state, warning = _read_fsrs(data.get("fsrs"))
+    item = QuizItem(
+        page=page,
+        box=box,
+        due=due,
+        asked=asked,
+        correct=correct,
+        last=last,
+        last_result=result,
+        last_q=sanitize_question(last_q) if isinstance(last_q, str) else "",
+        fsrs=fsrs_state,
+    )
+    return item, warning
+
+
+def _read_fsrs(value: object) -> tuple[dict[str, Any] | None, str]:
+    if value is None:
+        return None, ""
+    unreadable = "fsrs state is unreadable; the row is kept and its card restarts"
+    if not isinstance(value, dict):
+        return None, unreadable
+    try:
+        card = Card.from_dict(value)  # type: ignore[arg-type]
+    except Exception:  # noqa: BLE001 — unreadable state is reported; the Leitner half of the row still counts
+        return None, unreadable
+    # Naive datetimes would make the next review raise; treat them as unreadable now rather than crash later.
+    if card.due.tzinfo is None or (card.last_review is not None and card.last_review.tzinfo is None):
+        return None, unreadable
+    return value, ""
+
+
+
+# --- notebook -------------------------------------------------------------------------------------------------------
+
+
+def notebook_header(day: date, person: str) -> str:
+    """The top of a new ``quiz/<date>.<person>.md`` notebook."""
+    pid = person_id(person)
+    head = {"kind": NOTEBOOK_KIND, "person": pid, "date": day, "tags": ["quiz", "memory"]}
+    return dumps(head, f"\n# Quiz notebook — {day.isoformat()} ({pid})\n\n", style=Style.LEDGER)
+
+
+def render_notebook_entry(
+    question: str,
+    typed_answer: str | None,
+    verdict: str,
+    grounded_answer: str,
+    source: str,
+    at: datetime,
+) -> str:
+    """One answered question as a Markdown block to append to the notebook.
+
+    The heading carries the UTC time and the question; bullets give the typed answer, the verdict and the source
+    (a link when it is a page path); the grounded answer (the page content, the answer key) follows as a quote.
+    """
+    stamp = (at if at.tzinfo else at.replace(tzinfo=UTC)).astimezone(UTC)
+    answer = _WS_RE.sub(" ", typed_answer or "").strip()
+    lines = [
+        f"## {stamp.strftime('%H:%M')} UTC — {_WS_RE.sub(' ', question).strip()}",
+        "",
+        f"- **Your answer:** {answer}" if answer else "- **Your answer:** _(none typed)_",
+        f"- **Verdict:** {verdict.strip()}",
+        f"- **Source:** {_source_link(source)}",
+    ]
+    grounded = grounded_answer.replace("\r\n", "\n").strip("\n")
+    if grounded.strip():
+        lines.append("")
+        lines.extend(f"> {line}".rstrip() for line in grounded.split("\n"))
+    return "\n".join(lines) + "\n\n"
+
+
+def _source_link(source: str) -> str:
+    source = source.strip()
+    if not is_clean_page(source):
+        return source or "_(unknown)_"
+    # The notebook lives in quiz/, pages are relative to the wiki root; angle brackets keep spaces link-safe.
+    target = f"../{source}"
+    if any(ch in target for ch in " ()<>"):
+        target = f"<{target}>"
+    return f"[{source}]({target})"
+
