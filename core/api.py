@@ -157,12 +157,17 @@ class Engine:
         tags: list[str] | None = None,
         quiz_question: str | None = None,
         redact: bool = False,
+        supersedes: str | None = None,
+        contradicts: str | None = None,
+        restates: str | None = None,
     ) -> Receipt:
+        """See CaptureOps.capture. `supersedes` / `contradicts` / `restates` name a memory id the statement is
+        declared to relate to (at most one)."""
         return self.capture_ops.capture(
             text, now=now, actor=actor, key=key, title=title, category=category, zone=zone, sensitivity=sensitivity,
             memory_class=memory_class, expires_at=expires_at, ttl_days=ttl_days, source_type=source_type,
             source_ref=source_ref, confidence=confidence, recall=recall, tags=tags, quiz_question=quiz_question,
-            redact=redact,
+            redact=redact, supersedes=supersedes, contradicts=contradicts, restates=restates,
         )
 
     def retrieve(self, query: str, *, zone: str | TrustZone = "private_self", limit: int = 10, now: datetime,

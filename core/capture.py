@@ -1,10 +1,18 @@
 """Capturing statements: normalisation, secret scanning, consolidation with a restatement, conflicts with a
-contradiction. Contradiction policy lives in `contradiction.py`, keys in `keys.py`, grading in `grading.py`."""
+contradiction. Relation policy lives in `relation.py` (with `slots.py` and `subjects.py`), keys in `keys.py`,
+grading in `grading.py`.
+
+Candidates come from what a statement is about (`subjects.search_words` through the index, best first, bounded),
+plus the records under the same key when an agent gave one. `relation.relate` decides each pair; capture
+consolidates only a restatement, holds anything that differs about the same subject in the Conflicts queue (typed or
+`possible`), and lists up to three related records in the receipt. Agents may declare what they know:
+`supersedes`, `contradicts` (a conflict for a person) or `restates` (consolidation into that record).
+"""
 
 from __future__ import annotations
 
-import functools
 import sqlite3
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, cast
 
@@ -29,16 +37,33 @@ from .paths import slugify
 from .receipts import make_receipt
 from .secrets import FieldValue, find_in_fields, redact_fields, secret_details
 from .store import Store, file_sig
-from .text import has_temporal_cue, is_low_signal, jaccard, normalize, sha256_hex, token_set, tokens
+from .text import has_temporal_cue, is_low_signal, normalize, sha256_hex
 from .validate import parse_enum, validate_actor
 from .verification import VerificationQueue
 from .views import Views
 
 if TYPE_CHECKING:
-    from .contradiction import PairVerdict, Statement
+    from .relation import Relation
 
 MAX_CAPTURE_BYTES = 64 * 1024
 DEFAULT_EXPIRY_DAYS = 14
+CANDIDATES = 12  # records compared with each capture (best subject matches first); bounds the cost per capture
+SEARCH_WORDS = 8  # subject words a capture looks candidates up with
+RELATED_IN_RECEIPT = 3
+
+
+@dataclass(frozen=True)
+class Candidate:
+    memory_id: str
+    row: sqlite3.Row
+    relation: Relation
+    same_key: bool  # both under the key an agent gave
+
+    def related(self) -> dict[str, Any]:
+        rel = self.relation
+        label = rel.conflict_type if rel.kind == "conflict" and rel.conflict_type else rel.kind
+        return {"memory_id": self.memory_id, "title": self.row["title"], "relation": label,
+                "score": round(float(rel.score), 3)}
 
 
 class CaptureOps:
@@ -72,11 +97,17 @@ class CaptureOps:
         tags: list[str] | None = None,
         quiz_question: str | None = None,
         redact: bool = False,
+        supersedes: str | None = None,
+        contradicts: str | None = None,
+        restates: str | None = None,
     ) -> Receipt:
         """Capture a statement. Receipt status: captured | consolidated | conflict | suppressed | drop | reject.
 
-        Details always carry `reason` for drop/reject; otherwise memory_id, class, canonical_key, page and
-        content_sha256 (and conflict_id for a conflict).
+        Details always carry `reason` for drop/reject; otherwise memory_id, class, canonical_key, page,
+        content_sha256 and `related` (up to 3 records about the same subject: memory_id, title, relation, score),
+        and conflict_id for a conflict. `supersedes` / `contradicts` / `restates` (a memory id, at most one of them)
+        declare how the statement relates to a record: the first two open a conflict for a person, the last
+        consolidates into that record; the receipt's `declared` says which.
         """
         now = utc(now)
         actor = validate_actor(actor)
@@ -109,6 +140,12 @@ class CaptureOps:
             return refuse("reject", "invalid_source_type", value=str(source_type))
         if not 0.0 <= float(confidence) <= 1.0:
             return refuse("reject", "invalid_confidence", value=confidence)
+        declared = {name: str(v).strip() for name, v in (("supersedes", supersedes), ("contradicts", contradicts),
+                                                         ("restates", restates)) if v is not None}
+        if len(declared) > 1:
+            return refuse("reject", "one_declared_relation", declared=sorted(declared))
+        if any(not v for v in declared.values()):
+            return refuse("reject", "unknown_memory_id", value="")
         if is_low_signal(text):
             return refuse("drop", "low_signal_short_text")
         # Every free-text field is scanned as given (the key before it is slugified).
@@ -156,26 +193,38 @@ class CaptureOps:
             evidence_grade=initial_grade(src_e, source_ref).value,
         )
         # Compare with the candidates before taking the lock. Under the lock, if nothing was committed in between
-        # (log.md unchanged: every commit appends to it), that answer stands; otherwise the comparison runs again,
-        # and only what changed in between is classified anew (the pair verdicts are cached). Either way the lock
-        # is held for milliseconds, not for the detection.
+        # (log.md unchanged: every commit appends to it), that answer stands; otherwise the comparison runs again
+        # (the pair verdicts are cached). Either way the lock is held for milliseconds, not for the detection.
+        explicit = bool(key)
         seen = file_sig(self.store.root / "log.md")
-        early = self.find_match(incoming)
+        early = self.find_related(incoming, given_title, explicit)
 
         with self.store.writing():
             sup_key = suppression_key(source_ref, content)
+            same = file_sig(self.store.root / "log.md") == seen and seen is not None
+            candidates = early if same else self.find_related(incoming, given_title, explicit)
+            related = [c.related() for c in _ranked(candidates)[:RELATED_IN_RECEIPT]]
             if self.verification.is_suppressed(sup_key):
                 receipt = make_receipt(
                     "capture", "suppressed", now, actor,
                     {"reason": "denied_suppression_key", "suppression_key": sup_key, "canonical_key": canonical_key,
-                     **noted},
+                     "related": related, **noted},
                 )
                 return self.store.record(receipt)
-            match = early if file_sig(self.store.root / "log.md") == seen and seen is not None else self.find_match(incoming)
-            if match is not None and match[0] == "restatement":
-                return self._consolidate_into(match[1], incoming, now, actor, redacted, noted)
-            if match is not None:
-                return self.conflicts.open_conflict(match[1], incoming, match[0], match[2], now, actor, details=noted)
+            if declared:
+                ((how, target),) = declared.items()
+                return self._declared(how, target, incoming, given_title, now, actor, redacted, noted, related)
+            decision, best = self._decide(incoming, candidates, explicit)
+            if decision == "consolidate" and best is not None:
+                return self._consolidate_into(best.memory_id, incoming, now, actor, redacted,
+                                              {**noted, "related": related, "reason": best.relation.reason})
+            if decision == "conflict" and best is not None:
+                rel = best.relation
+                possible = rel.kind == "possible"
+                return self.conflicts.open_conflict(
+                    best.memory_id, incoming, "possible" if possible else str(rel.conflict_type), rel.reason, now,
+                    actor, details={**noted, "related": related}, confidence=rel.confidence,
+                    suspected=rel.conflict_type if possible else None)
             entry = entry_from_incoming(self.store, incoming, now)
             page = self.store.save(entry, self.store.new_page(title, zone_e.value, sens_e.value, fallback=canonical_key))
             receipt = make_receipt(
@@ -184,6 +233,7 @@ class CaptureOps:
                     "memory_id": entry.memory_id, "class": cls_e.value, "canonical_key": canonical_key, "page": page,
                     "content_sha256": sha256_hex(normalize(content)), "category": cat_e.value, "zone": zone_e.value,
                     "sensitivity": sens_e.value, **({"redacted": redacted} if redacted else {}), **noted,
+                    "related": related,
                 },
             )
             self.store.record(receipt, entry.evidence_grade.value)
@@ -198,54 +248,79 @@ class CaptureOps:
             (key, zone, sensitivity, *statuses),
         )
 
-    def find_match(self, inc: Incoming) -> tuple[str, str, str] | None:
-        """Compare an incoming statement with active same-partition records that share its key or topic.
+    def find_related(self, inc: Incoming, given_title: str = "", explicit_key: bool = False) -> list[Candidate]:
+        """Active records of the incoming statement's zone and tier that are about its subject, each with its
+        relation to it. Candidates: the records that share the subject's words (the index, best first, at most
+        CANDIDATES), and the records under the same key when the agent gave the key."""
+        # Imported on first use: reading the word lists costs milliseconds that commands which never capture
+        # should not pay at start-up.
+        from .relation import Statement, relate
+        from .subjects import search_words
 
-        Returns (relation, memory_id, reason) for the best restatement, else the first conflict, else None.
-        """
-        # Imported on first use, not to dodge a cycle: compiling the detector's patterns costs tens of milliseconds
-        # that commands which never capture should not pay at start-up.
-        from .contradiction import Statement
-
-        new = Statement(inc["text"], inc["category"], inc["canonical_key"], inc["source_ref"])
-        rows = {r["memory_id"]: r for r in self.partition_rows(inc["canonical_key"], inc["zone"], inc["sensitivity"])}
-        for r in self.store.index.topic_candidates(
-            tokens(inc["text"]), "status='active' AND trust_zone=? AND sensitivity_tier=?", (inc["zone"], inc["sensitivity"])
-        ):
+        zone, sens = inc["zone"], inc["sensitivity"]
+        rows: dict[str, sqlite3.Row] = {}
+        if explicit_key:
+            rows.update((r["memory_id"], r) for r in self.partition_rows(inc["canonical_key"], zone, sens))
+        words = search_words(inc["text"], given_title, limit=SEARCH_WORDS)
+        for r in self.store.index.subject_candidates(words, zone, sens, limit=CANDIDATES):
             rows.setdefault(r["memory_id"], r)
-        inc_sha = sha256_hex(normalize(inc["text"]))
-        restatements: list[tuple[float, str, str]] = []
-        conflicts: list[tuple[int, str, str, str]] = []
-        inc_tokens = token_set(inc["text"])
+        new = Statement(inc["text"], given_title, inc["category"], inc["source_ref"])
+        out = []
         for mid, row in rows.items():
-            same_key = row["canonical_key"] == inc["canonical_key"]
-            # Cheap pre-filter before the detector: records about the same thing share a good part of their words.
-            if not same_key and jaccard(token_set(row["content"]), inc_tokens) < 0.25:
-                continue
-            old = Statement(row["content"], row["category"], row["canonical_key"], row["source_ref"])
-            if not _is_related(old, new):
-                continue
-            verdict = _classify_pair(old, new)
-            if verdict.relation == "unrelated":
-                continue
-            if verdict.relation == "restatement":
-                if row["canonical_key"] != inc["canonical_key"]:
-                    continue  # consolidation stays inside one partition (key + zone + tier)
-                score = jaccard(token_set(row["content"]), token_set(inc["text"])) + (1 if row["canonical_key"] == inc["canonical_key"] else 0)
-                restatements.append((-score, mid, verdict.reason))
-            elif not same_key and verdict.relation != "direct_negation":
-                # Across different keys a differing name is usually the subject ("Atlas staging…" / "Orbit
-                # staging…"), not a competing value; only a plain reversal of the same words is a contradiction.
-                continue
-            elif not self.conflicts.is_compatible_pair(sha256_hex(normalize(row["content"])), inc_sha):
-                conflicts.append((0 if same_key else 1, mid, verdict.relation, verdict.reason))
-        if restatements:
-            _, mid, reason = sorted(restatements)[0]
-            return ("restatement", mid, reason)
-        if conflicts:
-            _, mid, relation, reason = sorted(conflicts)[0]
-            return (relation, mid, reason)
-        return None
+            same_key = explicit_key and row["canonical_key"] == inc["canonical_key"]
+            old = Statement(row["content"], row["title"] or "", row["category"], row["source_ref"])
+            out.append(Candidate(mid, row, relate(old, new, same_key=same_key), same_key))
+        return out
+
+    def _decide(self, inc: Incoming, found: list[Candidate], explicit_key: bool) -> tuple[str, Candidate | None]:
+        """consolidate (a restatement) | conflict (typed or possible) | new. A pair a person called "both valid" is
+        never held again."""
+        restated = [c for c in found if c.relation.kind == "restatement" and (c.same_key or not explicit_key)]
+        if restated:
+            return "consolidate", max(restated, key=lambda c: (c.same_key, c.relation.score, c.memory_id))
+        inc_sha = sha256_hex(normalize(inc["text"]))
+        held = [c for c in found if c.relation.is_conflict
+                and not self.conflicts.is_compatible_pair(sha256_hex(normalize(c.row["content"])), inc_sha)]
+        if held:
+            return "conflict", max(held, key=lambda c: (c.relation.kind == "conflict", c.same_key,
+                                                        c.relation.confidence, c.relation.score, c.memory_id))
+        return "new", None
+
+    def _declared(self, how: str, target: str, inc: Incoming, given_title: str, now: datetime, actor: str,
+                  redacted: list[str], noted: dict[str, Any], related: list[dict[str, Any]]) -> Receipt:
+        """An agent said how its statement relates to a record. supersedes / contradicts: a conflict for a person
+        to arbitrate (nothing is resolved here). restates: consolidation into that record."""
+        from .errors import BadInput
+        from .relation import Statement, relate
+
+        def reject(reason: str, **extra: Any) -> Receipt:
+            return make_receipt("capture", "reject", now, actor, {"reason": reason, "declared": how, **extra})
+
+        try:
+            mid = self.store.resolve_id(target)
+            entry = self.store.load(mid)
+        except BadInput:
+            return reject("unknown_memory_id", value=target)
+        if entry.status.value != "active":
+            return reject("not_active", memory_id=mid, status=entry.status.value)
+        if entry.trust_zone.value != inc["zone"] or entry.sensitivity_tier.value != inc["sensitivity"]:
+            return reject("partition_mismatch", memory_id=mid,
+                          detail=f"{mid} is in {entry.trust_zone.value}/{entry.sensitivity_tier.value}; the "
+                                 f"statement is in {inc['zone']}/{inc['sensitivity']}")
+        declared = {"relation": how, "memory_id": mid}
+        if how == "restates":
+            return self._consolidate_into(mid, inc, now, actor, redacted,
+                                          {**noted, "declared": declared, "related": related})
+        rel = relate(Statement(entry.content, entry.title, entry.category.value, entry.source_ref),
+                     Statement(inc["text"], given_title, inc["category"], inc["source_ref"]))
+        if rel.kind == "conflict" and rel.conflict_type:
+            ctype = rel.conflict_type
+        else:
+            ctype = "decision_supersession" if how == "supersedes" else "mutually_exclusive"
+        reason = f"declared by {actor}: {how} {mid}" + (f" ({rel.reason})" if rel.is_conflict else "")
+        return self.conflicts.open_conflict(mid, inc, ctype, reason, now, actor,
+                                            details={**noted, "declared": declared, "related": related},
+                                            confidence=1.0, declared=how)
 
     def _consolidate_into(self, memory_id: str, inc: Incoming, now: datetime, actor: str, redacted: list[str],
                           noted: dict[str, Any] | None = None) -> Receipt:
@@ -256,10 +331,9 @@ class CaptureOps:
         entry.strength = 1.0
         entry.updated_at = now
         entry.last_accessed_at = now
-        if normalize(inc["text"]) != normalize(entry.content):
-            entry.notes.append(f"Consolidated note ({iso(now)}): {' '.join(inc['text'].split())}")
-        else:
-            entry.notes.append(f"Consolidated note ({iso(now)}): restated by {actor}")
+        # Only the fact of the restatement is noted: a text that differs from the record is never appended to it.
+        src = f" ({inc['source_ref']})" if inc.get("source_ref") else ""
+        entry.notes.append(f"Consolidated note ({iso(now)}): restated by {actor}{src}")
         for phrase in inc.get("recall") or []:
             if phrase not in entry.recall:
                 entry.recall.append(phrase)
@@ -278,16 +352,8 @@ class CaptureOps:
         return receipt
 
 
-@functools.lru_cache(maxsize=16384)
-def _is_related(old: Statement, new: Statement) -> bool:
-    from .contradiction import is_related  # on first use (see find_match)
-
-    return is_related(old, new)
-
-
-@functools.lru_cache(maxsize=16384)
-def _classify_pair(old: Statement, new: Statement) -> PairVerdict:
-    """contradiction.classify_pair, cached: it is a pure function of the two (frozen) statements."""
-    from .contradiction import classify_pair  # on first use (see find_match)
-
-    return classify_pair(old, new)
+def _ranked(found: list[Candidate]) -> list[Candidate]:
+    """Related records for a receipt: not unrelated; restatements and conflicts first, then by subject score."""
+    order = {"restatement": 0, "conflict": 0, "possible": 1, "compatible": 2}
+    return sorted((c for c in found if c.relation.kind != "unrelated"),
+                  key=lambda c: (order.get(c.relation.kind, 3), -c.relation.score, c.memory_id))

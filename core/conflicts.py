@@ -1,6 +1,8 @@
 """The contradiction queue (SPEC §5.1): conflict records, the CONFLICTS.md view, arbitration and snooze.
 
-Detection policy lives in `contradiction.py`; this module owns the records and the decisions.
+Detection policy lives in `relation.py` (with `slots.py` and `subjects.py`); this module owns the records and the
+decisions. A `possible` conflict (conflict_type "possible", `suspected` the best-guess type) is held like any other
+and cleared by "both valid", which is remembered in stated/compatible.jsonl.
 """
 
 from __future__ import annotations
@@ -44,6 +46,13 @@ class Conflict:
     snooze_count: int = 0
     resolution: dict[str, Any] | None = None
     history: list[dict[str, Any]] = field(default_factory=list)
+    confidence: float | None = None  # how sure detection was (1.0 when an agent declared it)
+    suspected: str | None = None  # for a possible conflict: the type it would be
+    declared: str | None = None  # "supersedes" | "contradicts" when an agent declared it
+
+    @property
+    def possible(self) -> bool:
+        return self.conflict_type == "possible"
 
     @property
     def number(self) -> int:
@@ -75,6 +84,9 @@ class Conflict:
             "incoming": self.incoming,
             "resolution": self.resolution,
             "history": self.history,
+            **({"confidence": self.confidence} if self.confidence is not None else {}),
+            **({"suspected": self.suspected} if self.suspected else {}),
+            **({"declared": self.declared} if self.declared else {}),
         }
 
     @classmethod
@@ -88,6 +100,8 @@ class Conflict:
                 incoming=dict(data["incoming"]), snooze_until=data.get("snooze_until"),
                 snooze_count=int(data.get("snooze_count") or 0), resolution=data.get("resolution"),
                 history=list(data.get("history") or []),
+                confidence=float(data["confidence"]) if data.get("confidence") is not None else None,
+                suspected=data.get("suspected"), declared=data.get("declared"),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise PageError(f"malformed conflict record: {exc}") from None
@@ -101,8 +115,15 @@ def _side_lines(label: str, side: dict[str, Any]) -> list[str]:
     ]
 
 
+def type_text(c: Conflict) -> str:
+    """The type as a person reads it: a possible conflict says so, and what it would be."""
+    if c.possible:
+        return f"possible ({c.suspected.replace('_', ' ') if c.suspected else 'unclear'}; not sure)"
+    return c.conflict_type + (f" (declared: {c.declared})" if c.declared else "")
+
+
 def render_conflict_page(c: Conflict) -> str:
-    body = [f"# {c.conflict_id} — {c.title}", "", f"**Status**: {c.status} · **Type**: {c.conflict_type}", ""]
+    body = [f"# {c.conflict_id} — {c.title}", "", f"**Status**: {c.status} · **Type**: {type_text(c)}", ""]
     body += _side_lines("Side A (existing)", c.existing) + [""] + _side_lines("Side B (incoming)", c.incoming)
     body += ["", f"**Detected by**: {c.detected_by} at {c.detected_at} ({c.reason})", ""]
     body.append(f"**Resolution**: {_resolution_text(c)}")
@@ -130,7 +151,7 @@ def render_conflicts_view(conflicts: list[Conflict], now: datetime) -> str:
         lines.append(f"### {c.conflict_id} — {c.detected_at[:10]} — {c.title}")
         lines.append(f"**Status**: {c.status}")
         lines += _side_lines("Side A", c.existing) + _side_lines("Side B", c.incoming)
-        lines.append(f"**Detected by**: {c.detected_by} ({c.conflict_type}: {c.reason})")
+        lines.append(f"**Detected by**: {c.detected_by} ({type_text(c)}: {c.reason})")
         lines.append(f"**Resolution**: {_resolution_text(c)}")
         if c.snooze_count >= SNOOZE_WARN_AFTER and c.status != "resolved":
             lines.append(f"> Snoozed {c.snooze_count} times: decide or it will keep coming back.")
@@ -258,8 +279,13 @@ class ConflictQueue:
         return f"C{int(files[-1][1:-3]) + 1 if files else 1}"
 
     def open_conflict(self, memory_id: str, incoming: Incoming, conflict_type: str, reason: str,
-                      now: datetime, actor: str, details: dict[str, Any] | None = None) -> Receipt:
-        """Hold an incoming statement that contradicts an active record. The existing page is not touched."""
+                      now: datetime, actor: str, details: dict[str, Any] | None = None,
+                      confidence: float | None = None, suspected: str | None = None,
+                      declared: str | None = None) -> Receipt:
+        """Hold an incoming statement that contradicts an active record. The existing page is not touched.
+        conflict_type "possible" marks a conflict detection is not sure of (`suspected` is its best guess)."""
+        extra = {**({"confidence": confidence} if confidence is not None else {}),
+                 **({"possible": True, "suspected": suspected} if conflict_type == "possible" else {})}
         existing = self.store.load(memory_id)
         same = normalize(incoming["text"])
         for open_c in self.conflicts():
@@ -268,7 +294,7 @@ class ConflictQueue:
                 receipt = make_receipt(
                     "capture", "conflict", now, actor,
                     {"conflict_id": open_c.conflict_id, "conflict_type": open_c.conflict_type, "reason": open_c.reason,
-                     "memory_id": memory_id, "page": open_c.existing.get("page"), "duplicate": True,
+                     "memory_id": memory_id, "page": open_c.existing.get("page"), "duplicate": True, **extra,
                      "canonical_key": incoming["canonical_key"], "class": incoming["memory_class"],
                      "content_sha256": sha256_hex(same), **(details or {})},
                 )
@@ -284,13 +310,13 @@ class ConflictQueue:
                 "evidence_grade": existing.evidence_grade.value, "confidence": existing.confidence,
                 "category": existing.category.value,
             },
-            incoming=dict(incoming),
+            incoming=dict(incoming), confidence=confidence, suspected=suspected, declared=declared,
         )
         self.store.write_file(self.store.path(f"conflicts/{cid}.md"), render_conflict_page(c))
         receipt = make_receipt(
             "capture", "conflict", now, actor,
             {"conflict_id": cid, "conflict_type": conflict_type, "reason": reason, "memory_id": existing.memory_id,
-             "page": c.existing["page"], "canonical_key": incoming["canonical_key"], "class": incoming["memory_class"],
+             **extra, "page": c.existing["page"], "canonical_key": incoming["canonical_key"], "class": incoming["memory_class"],
              "content_sha256": sha256_hex(normalize(incoming["text"])), **(details or {})},
         )
         self.store.record(receipt)

@@ -130,6 +130,12 @@ def build_demo(root: Path, *, now: datetime, records: int = 300, seed: int = 7) 
         eng.capture(new, now=now - timedelta(days=1), actor="agent:meeting-notes", key=key, title=title, category=cat,
                     source_ref="raw/standup-2026-11-28.md#L4")
 
+    # Two agents without a shared key: a hedged claim about where something is, held as a possible conflict.
+    eng.capture("The signed billing contracts are in the finance cabinet.", now=now - timedelta(days=12), actor=agent,
+                title="Billing contracts", source_ref="raw/office-move.md#L7")
+    eng.capture("I think the signed billing contracts are kept in the legal drawer.", now=now - timedelta(days=2),
+                actor="agent:meeting-notes", title="Where billing contracts are", source_ref="raw/standup-2026-11-27.md#L9")
+
     # A superseded, old record (automatic tier candidate) via a resolved conflict in the past.
     eng.capture("The analytics warehouse is Redshift.", now=now - timedelta(days=500), actor=agent, key="analytics-warehouse",
                 title="Analytics warehouse", source_ref="raw/arch-2025.md#L3")

@@ -34,6 +34,7 @@ class BadPage:
 
 BUSY_TIMEOUT_S = 30.0
 SYNC_CHUNK = 500
+SUBJECT_COMMON = 400  # a word in more records than this says too little about a subject to look candidates up by
 # SQLite result codes that mean the file is not a usable database: rebuild it (it is derived data).
 _CORRUPT_CODES = {10, 11, 26}  # SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_NOTADB
 
@@ -550,20 +551,28 @@ class Index:
         match = " ".join(f'"{p}"' for p in parts)
         return int(self.scalar("SELECT count(*) FROM fts WHERE fts MATCH ?", (match,)) or 0)
 
-    def topic_candidates(self, tokens: list[str], where: str, params: tuple, limit: int = 400) -> list[sqlite3.Row]:
-        """Records that could share at least half of `tokens` (the 'about the same thing' test of capture).
+    def subject_candidates(self, words: list[str], zone: str, sensitivity: str, limit: int = 12,
+                           common: int = SUBJECT_COMMON) -> list[sqlite3.Row]:
+        """Active records of one zone and tier that share subject words, best bm25 first, at most `limit`.
 
-        A record whose token Jaccard with the statement is ≥ 0.5 contains at least half of its k tokens, so it
-        contains at least one of the rarest ⌊k/2⌋+1 of them. Matching only those keeps the candidate set small and
-        the cost independent of the wiki's size for all but the most generic statements.
+        The cost is bounded whatever the wiki's size: a word is counted only up to `common` + 1 records (a bounded
+        sub-query), a word found in more than `common` records is too common to say what a statement is about
+        and is left out, and the ranked query then matches at most len(words) × `common` records.
         """
-        distinct = sorted({p for t in tokens for p in raw_tokens(t) if not p.isdigit()})
-        if not distinct:
+        rare = []
+        for w in dict.fromkeys(p for t in words for p in raw_tokens(t)):
+            n = self.scalar(f'SELECT count(*) FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT {int(common) + 1})',
+                            (f'"{w}"',))
+            if n and n <= common:
+                rare.append(w)
+        if not rare:
             return []
-        by_rarity = sorted(distinct, key=lambda p: (self.doc_freq(p), p))
-        rare = by_rarity[: len(by_rarity) // 2 + 1]
-        ids = [r[0] for r in self.query("SELECT memory_id FROM fts WHERE fts MATCH ? LIMIT ?", (_match_any(rare), limit))]
-        return self.rows_for(ids, where, params)
+        ids = [r[0] for r in self.query(
+            "SELECT f.memory_id FROM fts f JOIN records r ON r.memory_id = f.memory_id WHERE fts MATCH ? "
+            "AND r.status = 'active' AND r.trust_zone = ? AND r.sensitivity_tier = ? ORDER BY f.rank LIMIT ?",
+            (_match_any(rare), zone, sensitivity, limit))]
+        rows = {r["memory_id"]: r for r in self.rows_for(ids)}
+        return [rows[i] for i in ids if i in rows]
 
     def rows_for(self, ids: list[str], where: str = "1", params: tuple = (), columns: str = "*") -> list[sqlite3.Row]:
         """Rows for the given ids (primary-key lookups, so the cost follows len(ids), not the wiki's size)."""

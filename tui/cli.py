@@ -131,6 +131,13 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--tag", action="append", default=[])
     c.add_argument("--quiz-question")
     c.add_argument("--redact", action="store_true", help="store secrets as [REDACTED:<class>] instead of refusing")
+    declared = c.add_mutually_exclusive_group()
+    declared.add_argument("--supersedes", metavar="ID",
+                          help="this statement replaces memory ID: a conflict is opened for a person to decide")
+    declared.add_argument("--contradicts", metavar="ID",
+                          help="this statement contradicts memory ID: a conflict is opened for a person to decide")
+    declared.add_argument("--restates", metavar="ID", help="this statement says the same as memory ID: consolidate "
+                                                           "into it (same zone and sensitivity only)")
 
     r = sub.add_parser("retrieve", help="search memory as a trust zone")
     r.add_argument("query")
@@ -242,11 +249,17 @@ def _emit(args, data: Any, text: str) -> None:
 def _receipt_text(r: Receipt) -> str:
     d = r.details
     bits = [f"{r.action}: {r.status}"]
-    for key in ("reason", "memory_id", "conflict_id", "conflict_type", "page", "review", "envelope", "snapshot", "count"):
+    for key in ("reason", "memory_id", "conflict_id", "conflict_type", "suspected", "page", "review", "envelope",
+                "snapshot", "count"):
         if d.get(key) not in (None, "", []):
             bits.append(f"{key}={d[key]}")
+    if isinstance(d.get("declared"), dict):
+        bits.append(f"declared={d['declared'].get('relation')}:{d['declared'].get('memory_id')}")
     bits.append(f"receipt={r.receipt_sha256}")
-    return " ".join(bits)
+    lines = [" ".join(bits)]
+    for rel in d.get("related") or []:  # what else memory holds about this subject, so the agent can decide
+        lines.append(f"  related: {rel.get('memory_id')} {rel.get('relation')} {rel.get('score')} {rel.get('title')}")
+    return "\n".join(lines)
 
 
 def _repair_text(r: Receipt) -> str:
@@ -359,12 +372,15 @@ def _tui(root: Path, args, person: str | None = None) -> int:
 
 
 def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
+    from memkeeper.core.conflicts import type_text
+
     if cmd == "capture":
         return _finish(args, eng.capture(
             _stdin_text() if args.text == "-" else args.text, now=now, actor=actor, key=args.key, title=args.title, category=args.category, zone=args.zone,
             sensitivity=args.sensitivity, memory_class=args.memory_class, expires_at=args.expires,
             source_type=args.source_type, source_ref=args.source_ref, confidence=args.confidence, recall=args.recall,
-            tags=args.tag, quiz_question=args.quiz_question, redact=args.redact))
+            tags=args.tag, quiz_question=args.quiz_question, redact=args.redact, supersedes=args.supersedes,
+            contradicts=args.contradicts, restates=args.restates))
     if cmd == "retrieve":
         r = eng.retrieve(args.query, zone=args.zone, limit=args.limit, now=now, actor=actor, record_access=not args.preview)
         code = _finish(args, r) if args.json or r.status in REFUSED_STATUSES else 0
@@ -407,7 +423,8 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
         if args.sub == "list":
             cs = eng.conflicts(include_resolved=args.all)
             data = [c.to_frontmatter() for c in cs]
-            text = "\n".join(f"{c.conflict_id}  {c.status:8}  {c.conflict_type:22}  {c.title}" for c in cs) or "no open conflicts"
+            text = "\n".join(f"{c.conflict_id}  {c.status:8}  {type_text(c)[:40]:40}  {c.title}"
+                             for c in cs) or "no open conflicts"
             _emit(args, data, text)
             return 0
         if args.snooze is not None:

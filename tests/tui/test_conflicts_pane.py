@@ -177,6 +177,35 @@ def test_snapshot_conflicts(demo, snap_compare):
     assert snap_compare(demo, run_before=run_before, terminal_size=(120, 34))
 
 
+def test_snapshot_conflicts_possible(demo, snap_compare):
+    """A possible conflict is marked in the queue (possible?) and in the detail line, with its confidence."""
+    async def run_before(pilot):
+        pane = await open_pane(pilot, "C", ConflictsScreen)
+        possible = next(c for c in pilot.app.engine.conflicts(now=NOW, session=SESSION) if c.possible)
+        assert pane.table.select_key(possible.conflict_id)
+        await pilot.pause()
+
+    assert snap_compare(demo, run_before=run_before, terminal_size=(120, 34))
+
+
+async def test_possible_conflict_is_marked_and_both_valid_clears_it_for_good(demo):
+    app, engine = demo, demo.engine
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "C", ConflictsScreen)
+        possible = next(c for c in engine.conflicts(now=NOW, session=SESSION) if c.possible)
+        assert possible.suspected and possible.confidence is not None and possible.confidence < 0.55
+        assert pane.table.select_key(possible.conflict_id)
+        row = pane._row(possible)
+        assert str(row[1]) == "possible?"
+        await pilot.press("b")
+        await decided(pilot)
+        assert engine.load_conflict(possible.conflict_id).status == "resolved"
+    # the same claim again is not held a second time: "both valid" is remembered
+    again = engine.capture(possible.incoming["text"], now=NOW, actor="agent:meeting-notes",
+                           title="Where billing contracts are")
+    assert again.status != "conflict", again.details
+
+
 def test_snapshot_conflicts_empty(empty, snap_compare):
     async def run_before(pilot):
         await open_pane(pilot, "C", ConflictsScreen)

@@ -34,7 +34,16 @@ TYPE_LABELS = {
     "quantitative_drift": "drift",
     "decision_supersession": "supersession",
     "source_disagreement": "sources",
+    "possible": "possible?",
 }
+POSSIBLE_STYLE = "italic yellow"
+
+
+def type_cell(c: Conflict) -> Text:
+    """The Type column: a possible conflict is marked (detection is not sure; "both valid" clears it)."""
+    if c.possible:
+        return Text(TYPE_LABELS["possible"], style=POSSIBLE_STYLE)
+    return Text(TYPE_LABELS.get(c.conflict_type, c.conflict_type) + ("*" if c.declared else ""))
 CHOICE_LABELS = {"existing": "keep existing", "incoming": "take incoming", "both": "both valid"}
 
 
@@ -106,7 +115,7 @@ class ConflictsScreen(PaneScreen):
             f"{c.snooze_count}×" if c.snooze_count else "—", style="dim")
         return [
             Text(c.conflict_id, style="bold"),
-            TYPE_LABELS.get(c.conflict_type, c.conflict_type),
+            type_cell(c),
             c.title if len(c.title) <= 42 else c.title[:41] + "…",
             c.detected_at[5:16].replace("T", " "),
             _age(c.detected_at, self.now()),
@@ -141,7 +150,17 @@ class ConflictsScreen(PaneScreen):
             return
         meta = Text()
         meta.append(f"{c.conflict_id} ", style="bold")
-        meta.append(c.conflict_type, style="bold magenta")
+        if c.possible:
+            meta.append("possible conflict ", style=f"bold {POSSIBLE_STYLE}")
+            if c.suspected:
+                meta.append(f"({c.suspected.replace('_', ' ')}?)", style=POSSIBLE_STYLE)
+            meta.append(" — not sure; b both valid clears it for good", style="yellow")
+        else:
+            meta.append(c.conflict_type, style="bold magenta")
+            if c.declared:
+                meta.append(f" (declared: {c.declared})", style="magenta")
+        if c.confidence is not None:
+            meta.append(f"  confidence {c.confidence:.2f}", style="dim")
         meta.append(f"  {c.reason}")
         meta.append(f"  · {c.detected_by} · {c.detected_at[:16].replace('T', ' ')}", style="dim")
         if c.snooze_count:

@@ -1,0 +1,258 @@
+"""What a statement is about, and whether two statements are about the same thing (SPEC §5.1).
+
+Pure. A statement's subject is read from its content and its title (`slots.analyze`): names (people, teams,
+products, identifiers) weigh most, then the other content words; values (dates, counts, times) say what is claimed,
+not what it is about, and weigh little or nothing. Two statements are about the same subject when their weighted
+terms overlap; terms match when they are the same word after stemming, an abbreviation or spelling variant of it
+("prod"/"production"), a short form of it ("retro"/"retrospective"), an acronym of the other's words
+("DevRel"/"developer relations", "PR"/"pull request"), a numeronym ("k8s"/"kubernetes") or a near-equal spelling.
+
+`subject_terms` gives the weighted terms `capture` looks candidates up with (through the index);
+`compare` tells how much two statements share, which names and qualifiers only one of them has, and on which
+qualifier of a shared word they differ ("Atlas staging" / "Orbit staging", "spare car key" / "spare house key").
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+
+from .slots import Analysis, Name, analyze, fold, lexicon, stem
+
+TITLE_WEIGHT = 0.8
+SLOT_BONUS = 0.08  # per value slot both statements fill (at most two count)  # a title says what a note is about, in fewer and vaguer words than its content
+
+
+@dataclass(frozen=True)
+class Side:
+    """One statement, content and title together."""
+
+    content: Analysis
+    title: Analysis | None
+    terms: dict[str, float]
+    words: frozenset[str]
+    names: tuple[Name, ...]
+    sequence: tuple[str, ...]  # folded lower-case words in order (content, then title): acronyms are read here
+    modifiers: dict[str, frozenset[str]] = field(default_factory=dict)
+    numeronyms: frozenset[str] = frozenset()  # terms like "k8s"
+    memo: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)  # matches() answers
+
+
+@functools.lru_cache(maxsize=8192)
+def side(text: str, title: str = "") -> Side:
+    c = analyze(text)
+    t = analyze(title) if title.strip() else None
+    terms = dict(c.terms)
+    words = set(c.words)
+    names = list(c.names)
+    seq = [tok.low for tok in c.tokens if tok.kind == "word"]
+    modifiers = {k: set(v) for k, v in c.modifiers.items()}
+    if t is not None:
+        for k, w in t.terms.items():
+            terms[k] = max(terms.get(k, 0.0), w * TITLE_WEIGHT)
+        words |= t.words
+        have = {n.key for n in names}
+        # A title's first word is capitalised by convention (and a title-cased title capitalises every word):
+        # from a title only names shaped as names ("SRE", "DevEx", "OPS-412", "Noah's") count.
+        names += [n for n in t.names if n.key not in have and (_shaped(n.text) or n.possessive)]
+        seq += ["."] + [tok.low for tok in t.tokens if tok.kind == "word"]
+        for k, v in t.modifiers.items():
+            modifiers.setdefault(k, set()).update(v)
+    return Side(c, t, terms, frozenset(words), tuple(names), tuple(seq),
+                {k: frozenset(v) for k, v in modifiers.items()},
+                frozenset(k for k in terms if _NUMERONYM.fullmatch(k)))
+
+
+def _shaped(text: str) -> bool:
+    return bool(re.search(r"[A-Z]{2}|[a-z][A-Z]|\d", text))
+
+
+def subject_terms(text: str, title: str = "", limit: int = 8) -> list[tuple[str, float]]:
+    """The words a statement is about, heaviest first: what candidates are looked up with."""
+    s = side(text, title)
+    ranked = sorted(s.terms.items(), key=lambda kv: (-kv[1], -len(kv[0]), kv[0]))
+    return ranked[:limit]
+
+
+def search_words(text: str, title: str = "", limit: int = 8) -> list[str]:
+    """Index search words for the subject terms: the words as written (the index stems them itself), names first."""
+    s = side(text, title)
+    by_stem: dict[str, str] = {}
+    for a in (s.content, s.title):
+        if a is None:
+            continue
+        for tok in a.tokens:
+            if tok.kind == "word" and tok.stem and tok.stem not in by_stem:
+                by_stem[tok.stem] = tok.low
+    out = []
+    for term, _w in subject_terms(text, title, limit=limit * 2):
+        word = by_stem.get(term, term)
+        for part in re.split(r"[-/'&.+#]", word):
+            if len(part) >= 2 and part not in out:
+                out.append(part)
+        if len(out) >= limit:
+            break
+    return out[:limit]
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Term matching
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=65536)
+def _near(a: str, b: str) -> bool:
+    """Two stems name the same thing: equal, a short form of the other, or a near-equal spelling."""
+    if a == b:
+        return True
+    if not (a.isalpha() and b.isalpha()):
+        return False
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    if len(short) >= 4 and long_.startswith(short) and len(long_) - len(short) <= 8:
+        return True
+    if len(short) >= 6:
+        from rapidfuzz.distance import Levenshtein
+
+        return Levenshtein.distance(a, b) <= 1
+    return False
+
+
+_NUMERONYM = re.compile(r"([a-z])(\d+)([a-z])")
+
+
+def _numeronym(short: str, long_: str) -> bool:
+    m = _NUMERONYM.fullmatch(short)
+    if m is None:
+        return False
+    return len(long_) == int(m.group(2)) + 2 and long_[0] == m.group(1) and long_[-1] == m.group(3)
+
+
+def _acronym_of(word: str, text: str, seq: tuple[str, ...]) -> bool:
+    """`word` (as written) abbreviates consecutive words of `seq`: "PR" -> pull request, "SRE" -> site reliability
+    engineering, "DevRel" -> developer relations."""
+    if re.fullmatch(r"[A-Z]{2,6}s?", text):
+        parts = list(text.rstrip("s").lower())
+    elif re.fullmatch(r"(?:[A-Z][a-z]+){2,4}", text):
+        parts = [p.lower() for p in re.findall(r"[A-Z][a-z]+", text)]
+    else:
+        return False
+    k = len(parts)
+    for i in range(len(seq) - k + 1):
+        window = seq[i:i + k]
+        if all(w.startswith(p) and w != p for w, p in zip(window, parts, strict=True)):
+            return True
+    return False
+
+
+def _abbrev_words(word: str) -> tuple[str, ...]:
+    exp = lexicon().abbreviations.get(word)
+    return tuple(exp.split()) if exp else ()
+
+
+def matches(term: str, other: Side) -> bool:
+    """A subject term of one statement is a subject term of the other (in any of the forms above). A word the other
+    uses only inside a value ("once a week") does not count."""
+    if term in other.terms:
+        return True
+    got = other.memo.get(term)
+    if got is None:
+        got = any(_near(term, t) for t in other.terms) or any(_numeronym(t, term) for t in other.numeronyms) or (
+            bool(_NUMERONYM.fullmatch(term)) and any(_numeronym(term, t) for t in other.terms))
+        other.memo[term] = got
+    return got
+
+
+def name_matched(name: Name, other: Side) -> bool:
+    return _name_match(name, other) is not None
+
+
+def _name_match(name: Name, other: Side) -> str | None:
+    """A name of one statement is in the other: all its words ("Sofia Rossi"), a name of the other that contains it
+    or that it contains ("Acme" / "Acme Corp", not "Project Falcon" / "Project Heron"), or an acronym either way
+    ("DevEx" / "Developer Experience")."""
+    words = set(name.words)
+
+    def said(w: str) -> bool:
+        return w in other.words or w in other.terms or (len(w) >= 4 and any(_near(w, t) for t in other.terms)) or \
+            any(_numeronym(w, t) or _numeronym(t, w) for t in other.terms)
+
+    if all(said(w) for w in words):
+        return "words"
+    for n in other.names:
+        theirs = set(n.words)
+        if words & theirs and (words <= theirs or theirs <= words):
+            return "part"
+    compact = name.text.replace(" ", "").replace("'s", "")
+    if _acronym_of(compact, compact, other.sequence):
+        return "acronym"
+    own_seq = tuple(fold(w).lower() for w in name.key.split())
+    for n in other.names:
+        c = n.text.replace(" ", "").replace("'s", "")
+        if _acronym_of(c, c, own_seq):
+            return "acronym"
+    exp = _abbrev_words(name.key)
+    if exp and all(any(_near(stem(e), t) for t in other.terms) for e in exp):
+        return "acronym"
+    return None
+
+
+def _slots(s: Side) -> set[str]:
+    out = set()
+    for v in s.content.values:
+        if v.kind in ("time", "daypart", "weekday"):
+            out.add("when")
+        elif v.kind in ("enum", "quantity", "duration", "date", "address"):
+            out.add(f"{v.kind}:{v.key.split('/')[0] if v.kind != 'quantity' else v.key}")
+        else:
+            out.add(v.kind)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Comparing two statements
+# ---------------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SubjectMatch:
+    score: float  # weighted share of what the two say they are about, in [0, 1]
+    shared: tuple[str, ...]  # stems both have
+    only_a_names: tuple[Name, ...]  # names only the first statement has
+    only_b_names: tuple[Name, ...]
+    qualifiers: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]  # (shared head, qualifiers of a, of b)
+    shared_weight: float
+
+
+def compare(a: Side, b: Side) -> SubjectMatch:
+    shared: list[str] = []
+    wa = sum(a.terms.values()) or 1.0
+    wb = sum(b.terms.values()) or 1.0
+    got_a = 0.0
+    for t, w in a.terms.items():
+        if matches(t, b):
+            got_a += w
+            shared.append(t)
+    got_b = sum(w for t, w in b.terms.items() if matches(t, a))
+    score = (got_a + got_b) / (wa + wb)
+    how_a = {n: _name_match(n, b) for n in a.names}
+    how_b = {n: _name_match(n, a) for n in b.names}
+    only_a = tuple(n for n in a.names if not n.negated and how_a[n] is None)
+    only_b = tuple(n for n in b.names if not n.negated and how_b[n] is None)
+    # Slots both statements fill (a log level, a clock time, a count of engineers) are evidence of one subject.
+    common = _slots(a) & _slots(b)
+    score = min(1.0, score + SLOT_BONUS * min(2, len(common)))
+    # Words of a name the other statement also has (or abbreviates) are not qualifiers of their own.
+    matched_names = {w for how, other in ((how_a, b), (how_b, a)) for n, m in how.items() if m
+                     for w in n.words if m == "acronym" or w in other.words or w in other.terms
+                     }
+    quals: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = []
+    for head in set(a.modifiers) & set(b.modifiers):
+        if head not in shared and head not in b.terms:
+            continue
+        qa = [m for m in a.modifiers[head] if not matches(m, b) and m not in b.words and m not in matched_names]
+        qb = [m for m in b.modifiers[head] if not matches(m, a) and m not in a.words and m not in matched_names]
+        if qa and qb:
+            quals.append((head, tuple(sorted(qa)), tuple(sorted(qb))))
+    return SubjectMatch(score=round(score, 4), shared=tuple(sorted(shared)), only_a_names=only_a,
+                        only_b_names=only_b, qualifiers=tuple(sorted(quals)), shared_weight=round(got_a, 3))

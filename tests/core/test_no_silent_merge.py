@@ -1,0 +1,116 @@
+"""No silent merge: two statements about the same subject that differ in one value slot or in polarity are never
+consolidated, whatever the subject and the values (a property over generated pairs)."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memkeeper.core import Engine
+from memkeeper.core.relation import Statement, relate
+
+NOW = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
+
+SUBJECTS = ["the loading dock", "the rota spreadsheet", "the night bus to Harwick", "the tenants' meeting",
+            "the billing exporter", "the school library", "the pottery kiln", "the staging cluster",
+            "the Halden warehouse", "the garden allotment", "the intake form", "the lab freezer"]
+WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December"]
+FREQUENCIES = ["hourly", "daily", "weekly", "monthly", "quarterly", "yearly"]
+DATABASES = ["Postgres", "MySQL", "SQLite", "MongoDB", "Cassandra", "Redis"]
+PEOPLE = ["Ayla", "Bruno", "Chidi", "Dorota", "Emeka", "Farah", "Gunnar", "Hiroshi"]
+UNITS = ["litres", "kg", "GB", "minutes", "days", "seats"]
+VERBS = [("uses", "use", "the east entrance"), ("accepts", "accept", "card payments"),
+         ("stores", "store", "the spare keys"), ("includes", "include", "the weekend shifts"),
+         ("requires", "require", "a signed waiver")]
+
+
+def _distinct(pool: list[str]) -> st.SearchStrategy[tuple[str, str]]:
+    return st.tuples(st.sampled_from(pool), st.sampled_from(pool)).filter(lambda p: p[0] != p[1])
+
+
+@st.composite
+def differing_pairs(draw) -> tuple[str, str, str]:
+    """(first, second, what differs): one slot with another value, or the same claim negated."""
+    s = draw(st.sampled_from(SUBJECTS))
+    S = s[0].upper() + s[1:]
+    kind = draw(st.sampled_from(["time", "weekday", "date", "quantity", "frequency", "class", "person", "version",
+                                 "polarity"]))
+    if kind == "time":
+        h1, h2 = draw(st.tuples(st.integers(6, 21), st.integers(6, 21)).filter(lambda p: p[0] != p[1]))
+        return f"{S} opens at {h1:02d}:00.", f"{S} opens at {h2:02d}:00.", kind
+    if kind == "weekday":
+        d1, d2 = draw(_distinct(WEEKDAYS))
+        return f"{S} is closed on {d1}s.", f"{S} is closed on {d2}s.", kind
+    if kind == "date":
+        m1, m2 = draw(_distinct(MONTHS))
+        day = draw(st.integers(1, 28))
+        return f"The inspection of {s} is due on {m1} {day}.", f"The inspection of {s} is due on {m2} {day}.", kind
+    if kind == "quantity":
+        n1 = draw(st.integers(2, 500))
+        n2 = draw(st.integers(int(n1 * 1.3) + 1, n1 * 4))
+        unit = draw(st.sampled_from(UNITS))
+        return f"{S} has a limit of {n1} {unit}.", f"{S} has a limit of {n2} {unit}.", kind
+    if kind == "frequency":
+        f1, f2 = draw(_distinct(FREQUENCIES))
+        return f"{S} is inspected {f1}.", f"{S} is inspected {f2}.", kind
+    if kind == "class":
+        a, b = draw(_distinct(DATABASES))
+        return f"{S} keeps its records in {a}.", f"{S} keeps its records in {b}.", kind
+    if kind == "person":
+        a, b = draw(_distinct(PEOPLE))
+        return f"{a} owns {s}.", f"{b} owns {s}.", kind
+    if kind == "version":
+        v1, v2 = draw(st.tuples(st.integers(1, 9), st.integers(1, 9)).filter(lambda p: p[0] != p[1]))
+        return f"{S} runs version {v1}.2.", f"{S} runs version {v2}.2.", kind
+    verb, base, obj = draw(st.sampled_from(VERBS))
+    return f"{S} {verb} {obj}.", f"{S} does not {base} {obj}.", kind
+
+
+@settings(max_examples=300, deadline=None)
+@given(pair=differing_pairs(), swap=st.booleans())
+def test_a_pair_that_differs_in_one_slot_or_in_polarity_is_never_a_restatement(pair, swap):
+    first, second, kind = pair
+    if swap:
+        first, second = second, first
+    r = relate(Statement(first), Statement(second))
+    assert r.kind != "restatement", (kind, first, second, r)
+    # and the same holds when an agent gave both the same key
+    r = relate(Statement(first), Statement(second), same_key=True)
+    assert r.kind != "restatement", (kind, first, second, r)
+
+
+_engines: dict[str, Path] = {}
+
+
+def _template() -> Path:
+    if "t" not in _engines:
+        tmp = Path(tempfile.mkdtemp(prefix="mk-nomerge-"))
+        Engine.init(tmp / "template", now=NOW).close()
+        _engines["t"] = tmp
+    return _engines["t"] / "template"
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pair=differing_pairs(), keyed=st.booleans())
+def test_capture_never_consolidates_a_differing_pair(pair, keyed, tmp_path_factory):
+    first, second, kind = pair
+    root = tmp_path_factory.mktemp("nomerge") / "w"
+    shutil.copytree(_template(), root)
+    eng = Engine.open(root)
+    try:
+        extra = {"key": "same-thing"} if keyed else {}
+        a = eng.capture(first, now=NOW, actor="agent:one", **extra)
+        assert a.status == "captured"
+        b = eng.capture(second, now=NOW + timedelta(hours=1), actor="agent:two", **extra)
+        assert b.status != "consolidated", (kind, first, second, b.details)
+        page = (root / a.details["page"]).read_text(encoding="utf-8")
+        assert second not in page  # the differing text never lands on the first record's page
+    finally:
+        eng.close()

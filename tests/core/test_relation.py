@@ -1,0 +1,241 @@
+"""The pair decision (core/relation.py) by class of behaviour, on sentences written for these tests.
+
+Each class is one thing the decision must do whatever the words: a negation of the same claim, a different value
+in the same slot, a quantity that drifts beyond or within 20 %, a change cue, another subject, a restatement, added
+detail, a differing source alone, a hedged claim. None of these sentences comes from a labelled data set.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memkeeper.core.relation import CONFLICT_TYPES, Statement, relate
+from memkeeper.core.slots import analyze, lexicon
+
+
+def rel(old: str, new: str, old_title: str = "", new_title: str = "", **kw):
+    return relate(Statement(old, old_title, kw.get("cat_a", "fact"), kw.get("src_a")),
+                  Statement(new, new_title, kw.get("cat_b", "fact"), kw.get("src_b")), same_key=kw.get("same_key", False))
+
+
+# -- negation of the same claim ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("old, new", [
+    ("The mailroom robot delivers parcels to the fourth floor.", "The mailroom robot does not deliver parcels to the fourth floor."),
+    ("Contractors may park in the north garage.", "Contractors are not allowed to park in the north garage."),
+    ("The quarterly audit includes the payroll ledger.", "The quarterly audit never includes the payroll ledger."),
+    ("Hanna is allergic to shellfish.", "Hanna isn't allergic to shellfish."),
+    ("Guests can bring dogs into the cabin.", "Nobody can bring dogs into the cabin."),
+])
+def test_negating_the_same_claim_is_direct_negation(old, new):
+    r = rel(old, new)
+    assert r.kind == "conflict" and r.conflict_type == "direct_negation", r
+
+
+def test_opposite_states_of_one_thing_conflict():
+    r = rel("The print server is up.", "The print server is down.")
+    assert r.is_conflict and r.conflict_type == "mutually_exclusive", r
+    r = rel("The grant application was approved.", "The committee rejected the grant application.")
+    assert r.is_conflict, r
+
+
+def test_a_derived_negation_meets_its_base_word():
+    r = rel("Oskar is intolerant of gluten.", "Oskar tolerates gluten without any trouble.")
+    assert r.is_conflict and r.conflict_type == "direct_negation", r
+
+
+def test_a_negation_of_something_else_is_not_a_conflict():
+    # "doesn't eat pork" says nothing about "is vegetarian": the negated words are not what the other one asserts
+    r = rel("Ilse is vegetarian.", "Ilse doesn't eat pork, so order the lentil dish.")
+    assert not r.is_conflict, r
+
+
+# -- a different value in the same slot ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("old, new", [
+    ("The choir rehearses on Tuesdays at 19:00.", "The choir rehearses on Thursdays at 19:00."),
+    ("The harbour ferry leaves at 07:40.", "The harbour ferry leaves at 08:25."),
+    ("The grant report is due on April 3.", "The grant report is due on May 12."),
+    ("The kiln controller firmware is version 2.4.", "The kiln controller firmware is version 3.1."),
+    ("The checkout service logs at WARN level.", "The checkout service logs at DEBUG level."),
+    ("The nursery newsletter goes out weekly.", "The nursery newsletter goes out monthly."),
+    ("Boris owns the invoicing scripts.", "Petra owns the invoicing scripts."),
+])
+def test_a_different_value_in_the_same_slot_is_mutually_exclusive(old, new):
+    r = rel(old, new)
+    assert r.kind == "conflict" and r.conflict_type == "mutually_exclusive", r
+
+
+def test_a_time_within_a_deadline_agrees_and_one_past_it_does_not():
+    assert not rel("The backup job must finish by 06:00.", "The backup job usually finishes around 05:10.").is_conflict
+    r = rel("The backup job must finish by 06:00.", "The backup job usually finishes around 07:45.")
+    assert r.is_conflict, r
+
+
+# -- quantities ----------------------------------------------------------------------------------------------------------
+
+def test_a_quantity_beyond_twenty_percent_drifts():
+    r = rel("The rooftop tank holds 800 litres.", "The rooftop tank holds 1,200 litres.")
+    assert r.kind == "conflict" and r.conflict_type == "quantitative_drift", r
+    r = rel("The sandbox allows 40 requests per second.", "The sandbox is throttled at 90 requests a second.")
+    assert r.is_conflict and r.conflict_type == "quantitative_drift", r
+
+
+def test_a_quantity_within_twenty_percent_is_the_same_value():
+    r = rel("The rooftop tank holds 1,000 litres.", "The rooftop tank holds 1,100 litres.")
+    assert not r.is_conflict, r
+
+
+def test_units_are_compared_after_conversion():
+    assert not rel("Uploads stop at 2 GB.", "Uploads stop at 2,000 MB.").is_conflict
+    assert rel("The lease runs for 6 months.", "The lease runs for 2 years.").is_conflict
+
+
+# -- change over time ------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("old, new", [
+    ("The studio rents its cameras from Lensworks.", "The studio no longer rents cameras from Lensworks."),
+    ("Team lunches are on Fridays.", "Team lunches moved from Fridays to Wednesdays."),
+    ("The wiki runs on MediaWiki.", "We replaced MediaWiki with BookStack for the wiki."),
+    ("The loyalty programme gives 5 % back.", "The loyalty programme was discontinued in March."),
+])
+def test_a_change_cue_supersedes(old, new):
+    r = rel(old, new)
+    assert r.is_conflict and r.conflict_type == "decision_supersession", r
+
+
+def test_a_cue_both_statements_share_is_not_a_change():
+    r = rel("The old intranet was retired.", "The old intranet was retired last week; nobody misses it.")
+    assert not r.is_conflict, r
+
+
+# -- another subject --------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("old, new", [
+    ("Meridian staging uses Redis 6.", "Beacon staging uses Redis 7."),
+    ("Lotte's violin lesson is on Mondays at 16:00.", "Jonas has his violin lesson on Fridays at 17:30."),
+    ("The front gate code is 4417.", "The garage gate code is 9032."),
+    ("The spring fair is in Ghent.", "The winter fair is in Bruges."),
+])
+def test_the_same_attribute_of_another_subject_is_unrelated(old, new):
+    assert rel(old, new).kind == "unrelated"
+
+
+def test_statements_about_different_things_are_unrelated():
+    assert rel("The espresso machine needs descaling monthly.", "Quarterly taxes are filed by the accountant.").kind == (
+        "unrelated")
+
+
+def test_the_same_sentence_about_another_project_is_not_a_conflict():
+    r = rel("Always tag releases of Meridian with a signed tag.", "Always tag releases of Beacon with a signed tag.")
+    assert not r.is_conflict, r
+
+
+# -- restatement, added detail, source ----------------------------------------------------------------------------------------
+
+def test_a_restatement_consolidates():
+    r = rel("The staff kitchen closes at 18:00.", "Staff kitchen: closes at 18:00.")
+    assert r.kind == "restatement", r
+    assert rel("Same words exactly.", "Same words exactly.").kind == "restatement"
+
+
+def test_added_detail_is_compatible_not_merged():
+    r = rel("The lab printer is on the second floor.",
+            "The lab printer is on the second floor, next to the coffee machine, and takes A3 paper.")
+    assert r.kind == "compatible", r
+
+
+def test_a_differing_source_alone_never_makes_a_conflict():
+    r = rel("The staff kitchen closes at 18:00.", "The staff kitchen closes at 18:00.",
+            src_a="raw/a.md#L1", src_b="slack #ops 2026-11-02")
+    assert not r.is_conflict
+    r = rel("Deliveries arrive through the loading dock.", "All deliveries come in via the loading dock at the back.",
+            src_a="raw/a.md#L1", src_b="tickets/OPS-9")
+    assert not r.is_conflict, r
+
+
+def test_source_disagreement_needs_differing_values():
+    r = rel("The spare projector is in the storage room.", "The spare projector is in the boardroom cupboard.",
+            src_a="raw/inventory.md#L4", src_b="slack #office 2026-10-30")
+    assert r.is_conflict and r.conflict_type in ("source_disagreement", "mutually_exclusive"), r
+
+
+# -- confidence and possible conflicts -----------------------------------------------------------------------------------------
+
+def test_a_hedged_weak_difference_is_only_possible():
+    r = rel("The signed lease copies are in the hall cupboard.",
+            "I think the signed lease copies are kept in the desk drawer.")
+    assert r.kind == "possible" and r.conflict_type in CONFLICT_TYPES and r.confidence < 0.55, r
+
+
+def test_every_relation_carries_a_reason_and_a_confidence_in_range():
+    for old, new in [("The ferry leaves at 07:40.", "The ferry leaves at 08:25."),
+                     ("The ferry leaves at 07:40.", "The ferry leaves at 07:40.")]:
+        r = rel(old, new)
+        assert r.reason and 0.0 <= r.confidence <= 1.0 and 0.0 <= r.score <= 1.0
+
+
+def test_an_explicit_shared_key_makes_the_subject_certain():
+    r = rel("Build artefacts stay 14 days.", "Artefacts from builds stay 90 days.", same_key=True)
+    assert r.is_conflict and r.conflict_type == "quantitative_drift", r
+
+
+def test_two_decisions_that_differ_supersede():
+    r = rel("Decided: the mobile app uses Kotlin Multiplatform.", "Decided: the mobile app uses Flutter.",
+            cat_a="decision", cat_b="decision")
+    assert r.is_conflict and r.conflict_type == "decision_supersession", r
+
+
+# -- the value readers -----------------------------------------------------------------------------------------------------------
+
+def _values(text: str, kind: str):
+    return [v for v in analyze(text).values if v.kind == kind]
+
+
+def test_clock_times_and_spelled_times():
+    assert _values("Pickup is at quarter past four.", "time")[0].val[:2] == (255, 255)
+    assert _values("Doors open at 7:30 pm.", "time")[0].val[:2] == (1170, 1170)
+    assert _values("Maintenance runs 01:00-03:00.", "time")[0].val[:2] == (60, 180)
+
+
+def test_dates_keep_only_the_parts_given():
+    assert _values("It closes on March 9.", "date")[0].val == (None, 3, 9)
+    assert _values("Support ends in December 2030.", "date")[0].val == (2030, 12, None)
+    assert _values("It ends on the 23rd.", "date")[0].val == (None, None, 23)
+
+
+def test_quantities_with_units_rates_and_words():
+    q = _values("The API allows 600 requests per minute.", "quantity")[0]
+    assert q.key == "n:request/time" and q.val == pytest.approx(10.0)
+    d = _values("Logs are kept for a full year.", "duration")[0]
+    assert d.val == pytest.approx(365.25 * 86400)
+    assert _values("The team has twelve engineers.", "quantity")[0].val == 12
+    assert _values("The budget is $45k.", "quantity")[0].val == 45000
+
+
+def test_frequencies():
+    assert _values("Backups run every two weeks.", "frequency")[0].val == pytest.approx(14 * 86400)
+    assert _values("The bins go out twice a week.", "frequency")[0].val == pytest.approx(3.5 * 86400)
+
+
+def test_negation_scope_stops_at_the_clause():
+    a = analyze("We don't use Jenkins; builds run on Buildkite.")
+    assert "jenkin" in a.negated and "buildkit" not in a.negated
+
+
+def test_word_lists_come_from_the_data_file():
+    lex = lexicon()
+    assert "never" in lex.negation_cues and ("no", "longer") in lex.strong_cues
+    assert lex.units["gb"] == ("data", 1e9) and "log_level" in {c for m in lex.classes.values() for c, *_ in m}
+
+
+def test_percentages_compare_what_is_left_too():
+    # 98 % and 99.5 % are close as numbers, far apart as failure rates (2 % vs 0.5 %)
+    assert rel("The nightly sync succeeds 98% of the time.", "The nightly sync succeeds 99.5% of the time.").is_conflict
+    assert not rel("Disk usage alerts fire at 80%.", "Disk usage alerts fire at 80 %.").is_conflict
+
+
+def test_partial_dates_and_parts_of_the_day_are_values_too():
+    assert rel("The rent is paid on the 2nd of each month.", "The rent is paid on the 20th of each month.").is_conflict
+    assert rel("The choir practises in the evening.", "The choir practises in the morning.").is_conflict
+    assert not rel("The report is due on the 15th.", "The report is due on October 15.").is_conflict
