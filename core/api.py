@@ -350,6 +350,5 @@ class Engine:
             "records": int(self.store.index.scalar("SELECT count(*) FROM records WHERE status='active'") or 0),
         }
         if with_tiers:
-            plan = self.tier_queue.plan_tiers(now=now)
-            out["tier_candidates"] = len(plan.automatic) + len(plan.ambiguous)
+            out["tier_candidates"] = self.tier_queue.candidate_count(now=now)
         return out

@@ -69,6 +69,10 @@ class Store:
         # Called with the time of an interrupted operation this store has just completed: the views are regenerated
         # (the operation may have stopped while writing them). Set by the engine, which owns the views.
         self.on_recovered: Callable[[datetime], None] = lambda at: None
+        # Caches kept current by writes (the tier queue's candidate count): each is called with the entries an
+        # operation of this process has just written, or with None when it must start over (a sync, another
+        # process's write, a recovery, a page removed).
+        self.write_listeners: list[Callable[[list[tuple[str, Entry]] | None], None]] = []
         if sync:
             self.sync(full=False)
 
@@ -148,6 +152,7 @@ class Store:
             counts = {"added": 0, "updated": 0, "removed": 0, "bad": 0, "busy": 1}
         # Another process may have written (and updated the shared index.db itself): re-count on demand.
         self._tallies = None
+        self._notify(None)
         self._log_sig = log_sig
         self.synced = True
         return counts
@@ -181,6 +186,7 @@ class Store:
             self._recover()
             if file_sig(self.root / "log.md") != self._log_sig:
                 self._tallies = None
+                self._notify(None)
             txn = self._txn = journal.Txn(self.root, self.path)
             try:
                 yield
@@ -211,6 +217,10 @@ class Store:
         # this operation writes is put below, under the same lock).
         reconciled = self.index.is_reconciled()
         out = journal.apply_intent(self.root, intent, txn.resolve, fresh=True)
+        if any(s["op"] in ("remove", "rename") and (s["path"].startswith("entries/")
+                                                    or str(s.get("dst", "")).startswith("entries/"))
+               for s in intent["steps"]):
+            self._notify(None)
         if out.skipped:
             # A page changed by hand in the moment since this operation read it: the person's text stays.
             self.recoveries.append({"completed": intent["receipt_sha256"], "written": out.written, "skipped": out.skipped,
@@ -220,6 +230,15 @@ class Store:
             items = [i for i in items if i[0] not in skipped]
             reconciled = False
         self._index_written(items, self.index.change_signature() if reconciled else None)
+
+    def written_elsewhere(self) -> bool:
+        """True when log.md changed since this store last synced or wrote: another process committed (its rows are
+        in the shared index already; caches kept by this store's writes must start over)."""
+        return file_sig(self.root / "log.md") != self._log_sig
+
+    def _notify(self, entries: list[tuple[str, Entry]] | None) -> None:
+        for listener in self.write_listeners:
+            listener(entries)
 
     def commit_staged(self) -> None:
         """Commit what the operation has staged so far, without a receipt (the views describe committed pages
@@ -255,7 +274,9 @@ class Store:
             # The pages are written and the receipt is committed; the cache catches up at the next sync (the rows'
             # mtime/size no longer match the pages). Counts are recomputed on demand.
             self._tallies = None
+            self._notify(None)
             return
+        self._notify([(page, entry) for page, entry, _ in items])
         for page, entry, _ in items:
             old = olds[page]
             self._count_change(old, entry)
@@ -300,6 +321,7 @@ class Store:
                 if out.skipped and intent.get("at") and intent.get("actor"):
                     self._record_recovery(intent, out.skipped)
         self._tallies = None
+        self._notify(None)
         self._category_patches = {}
         if intent is not None:
             if intent.get("at"):

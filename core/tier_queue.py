@@ -5,10 +5,11 @@ The policy and the review-file format live in `tiers.py`.
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from . import tiers as policy
@@ -37,6 +38,8 @@ class TierQueue:
         undo.register("tiers_commit", self._undo_tiers, human_only=True)
         undo.register("tiers_apply", self._undo_tiers, human_only=True)
         undo.register("tier_restore", self._undo_tiers, human_only=False)
+        self._count = _CandidateCount()
+        store.write_listeners.append(self._count.written)
 
     def _hot_links(self) -> set[str]:
         try:
@@ -65,6 +68,17 @@ class TierQueue:
     def plan_tiers(self, *, now: datetime) -> policy.TierPlan:
         """Classify records into protected / automatic / ambiguous. Writes nothing."""
         return policy.plan_tiers(self.tier_inputs(), utc(now))
+
+    def candidate_count(self, *, now: datetime) -> int:
+        """len(plan.automatic) + len(plan.ambiguous) of `plan_tiers(now=now)` (the desk's header count), without
+        classifying the wiki: the records that only age could make candidates are kept sorted by last access and
+        kept current by every write of this engine (see `_CandidateCount`)."""
+        if self._count.stamps is None or self.store.written_elsewhere():  # until this store syncs or writes
+            self._count.load(self.store.index.query(
+                "SELECT memory_id, path, category, status, tier, last_accessed_at, created_at FROM records "
+                "WHERE status IN ('active', 'superseded') AND tier <> 'cold'"))
+        hot = self._hot_links()
+        return self._count.count(utc(now), self.in_conflict(), hot)
 
     def pending_reviews(self) -> list[str]:
         try:
@@ -247,3 +261,59 @@ def _dt(value: str | None) -> datetime | None:
         return parse_iso(value) if value else None
     except ValueError:
         return None
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICRO = timedelta(microseconds=1)
+
+
+class _CandidateCount:
+    """The records that `tiers.plan_tiers` would make automatic or ambiguous once they are old enough: in scope and
+    not protected by anything but an open conflict or a hot.md link (those two sets are small and change without a
+    page write, so they are applied at count time). Their last accesses are kept sorted (integer microseconds), so
+    a count is a bisection and a write moves only the records it wrote. `stamps` None means "load again"."""
+
+    def __init__(self) -> None:
+        self.stamps: list[int] | None = None
+        self.by_id: dict[str, tuple[int, str]] = {}  # memory_id -> (last access in µs, page)
+        self.by_page: dict[str, str] = {}
+
+    @staticmethod
+    def _key(category: str, status: str, tier: str, last: datetime | None, created: datetime | None) -> int | None:
+        """The record's last access in microseconds when only its age decides it, else None."""
+        if status not in policy.IN_SCOPE_STATUSES or tier in ("cold", "protected"):
+            return None
+        if category in policy.PROTECTED_CATEGORIES or last is None or created is None or created > last:
+            return None
+        return (last - _EPOCH) // _MICRO
+
+    def load(self, rows) -> None:
+        self.by_id, self.by_page = {}, {}
+        for r in rows:
+            key = self._key(r["category"], r["status"], r["tier"], _dt(r["last_accessed_at"]), _dt(r["created_at"]))
+            if key is not None:
+                self.by_id[r["memory_id"]] = (key, r["path"])
+                self.by_page[r["path"]] = r["memory_id"]
+        self.stamps = sorted(k for k, _ in self.by_id.values())
+
+    def written(self, entries: list[tuple[str, Entry]] | None) -> None:
+        if entries is None or self.stamps is None:
+            self.stamps = None
+            return
+        for page, e in entries:
+            old = self.by_id.pop(e.memory_id, None)
+            if old is not None:
+                del self.stamps[bisect.bisect_left(self.stamps, old[0])]
+                self.by_page.pop(old[1], None)
+            key = self._key(e.category.value, e.status.value, e.tier.value, e.last_accessed_at, e.created_at)
+            if key is not None:
+                self.by_id[e.memory_id] = (key, page)
+                self.by_page[page] = e.memory_id
+                bisect.insort(self.stamps, key)
+
+    def count(self, now: datetime, in_conflict: set[str], hot: set[str]) -> int:
+        assert self.stamps is not None
+        cutoff = (now - timedelta(days=policy.OLD_AFTER_DAYS) - _EPOCH) // _MICRO
+        total = bisect.bisect_left(self.stamps, cutoff)  # last access strictly before now - 180 days
+        protected = set(in_conflict) | {self.by_page[p] for p in hot if p in self.by_page}
+        return total - sum(1 for mid in protected if mid in self.by_id and self.by_id[mid][0] < cutoff)
