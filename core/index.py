@@ -33,7 +33,10 @@ class BadPage:
 
 
 BUSY_TIMEOUT_S = 30.0
-SYNC_CHUNK = 500
+SYNC_CHUNK = 1000
+# The records table has several indexes and the FTS table its segments: with SQLite's default 2 MB page cache a
+# build of a big wiki re-reads b-tree pages over and over.
+_CACHE_SIZE = "PRAGMA cache_size=-65536"
 SUBJECT_COMMON = 400  # a word in more records than this says too little about a subject to look candidates up by
 # SQLite result codes that mean the file is not a usable database: rebuild it (it is derived data).
 _CORRUPT_CODES = {10, 11, 26}  # SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_NOTADB
@@ -102,6 +105,7 @@ class Index:
     def _schema_ok(db: sqlite3.Connection) -> bool:
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
+        db.execute(_CACHE_SIZE)
         try:
             version = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
         except sqlite3.OperationalError as exc:
@@ -143,6 +147,7 @@ class Index:
             db = self._connect()
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
+            db.execute(_CACHE_SIZE)
             db.executescript(schema.DDL)
             db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (schema.SCHEMA_VERSION,))
             self._ino = self._identity()
@@ -342,63 +347,52 @@ class Index:
             for i in range(0, len(paths), SYNC_CHUNK):
                 if progress:
                     progress(i, total if total is not None else len(paths))
+                chunk = paths[i : i + SYNC_CHUNK]
+                pages = _read_new_pages(chunk, dfd)  # outside the transaction: it holds no lock while parsing
                 with self._write():
-                    self._sync_chunk(paths[i : i + SYNC_CHUNK], counts, dfd)
+                    self._sync_chunk(chunk, pages, counts, dfd)
         finally:
             if dfd is not None:
                 os.close(dfd)
         return counts
 
-    def _sync_chunk(self, paths: list[str], counts: dict[str, int], entries_fd: int | None) -> None:
-        """Sync a chunk of pages inside one transaction. Pages the cache has never seen (all of them on a cold build)
-        are read and parsed first and inserted with one `executemany` per table; anything unusual about one of them
-        (not a regular file, unreadable, malformed, a memory id already taken) goes through `_sync_one`, which
-        reports it."""
+    def _sync_chunk(self, paths: list[str], pages: dict[str, NewPage], counts: dict[str, int],
+                    entries_fd: int | None) -> None:
+        """Sync a chunk of pages inside one transaction. `pages`: those of them read and parsed without a problem
+        (`_read_new_pages`). The ones the cache has never seen (all of them on a cold build) are inserted with one
+        `executemany` per table; everything else (a known page, a page that could not be read or parsed, a memory
+        id already taken) goes through `_sync_one`, which re-reads and reports it."""
         marks = ",".join("?" * len(paths))
         known = {r[0] for r in self.db.execute(f"SELECT path FROM files WHERE path IN ({marks})", paths)}
         known |= {r[0] for r in self.db.execute(f"SELECT path FROM records WHERE path IN ({marks})", paths)}
-        slow = [p for p in paths if p in known]
-        fresh: dict[str, tuple[str, Entry, tuple[int, int], str]] = {}
+        slow = [p for p in paths if p in known or p not in pages]
+        fresh: dict[str, NewPage] = {}
         taken: set[str] = set()
-        entries_dir = self.root / "entries"
         for p in paths:
-            if p in known:
+            page = pages.get(p)
+            if page is None or p in known:
                 continue
-            full = self.root / p
-            if entries_fd is None or full.parent != entries_dir:
-                slow.append(p)
-                continue
-            try:
-                st = os.stat(full.name, dir_fd=entries_fd, follow_symlinks=False)
-                if not stat.S_ISREG(st.st_mode):
-                    raise BadInput("not a regular file")
-                raw = read_at(entries_fd, full.name, display=str(full), limit=MAX_PAGE_BYTES, what="a page")
-                entry = parse_entry(raw.decode("utf-8"))
-            except (BadInput, OSError, PageError, UnicodeDecodeError):
-                slow.append(p)
-                continue
-            if entry.memory_id in taken:
+            if page.memory_id in taken:
                 slow.append(p)  # two new pages with one id: the second is reported as a duplicate
                 continue
-            taken.add(entry.memory_id)
-            fresh[p] = (p, entry, (st.st_mtime_ns, st.st_size), sha256_hex(raw))
+            taken.add(page.memory_id)
+            fresh[p] = page
         if fresh:
-            ids = [v[1].memory_id for v in fresh.values()]
+            ids = [v.memory_id for v in fresh.values()]
             clash: set[str] = set()
             for j in range(0, len(ids), 500):
                 part = ids[j : j + 500]
                 clash |= {r[0] for r in self.db.execute(
                     f"SELECT memory_id FROM records WHERE memory_id IN ({','.join('?' * len(part))})", part)}
-            if clash:
-                for p, v in list(fresh.items()):
-                    if v[1].memory_id in clash:
-                        del fresh[p]
-                        slow.append(p)
+            for p, v in list(fresh.items()):
+                if v.memory_id in clash:
+                    del fresh[p]
+                    slow.append(p)
             items = list(fresh.values())
-            self.db.executemany(schema.INSERT_RECORD, [schema.record_row(p, e) for p, e, _, _ in items])
-            self.db.executemany(schema.INSERT_FTS, [schema.fts_row(e) for _, e, _, _ in items])
+            self.db.executemany(schema.INSERT_RECORD, [v.record for v in items])
+            self.db.executemany(schema.INSERT_FTS, [v.fts for v in items])
             self.db.executemany("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,NULL)",
-                                [(p, *sig, digest, e.memory_id) for p, e, sig, digest in items])
+                                [(v.path, *v.sig, v.digest, v.memory_id) for v in items])
             counts["added"] += len(items)
         for p in sorted(slow):
             self._sync_one(p, counts, entries_fd)
@@ -585,6 +579,42 @@ class Index:
                 (*chunk, *params),
             )
         return out
+
+
+@dataclass
+class NewPage:
+    """A page read and parsed for the index: its rows, ready to insert."""
+
+    path: str
+    memory_id: str
+    sig: tuple[int, int]
+    digest: str
+    record: tuple
+    fts: tuple
+
+
+def _read_new_pages(paths: list[str], entries_fd: int | None) -> dict[str, NewPage]:
+    """Read and parse the pages `entries/<name>` of `paths`, relative to the open `entries/` directory. A page that
+    is not a regular file, cannot be read or cannot be parsed is left out: `_sync_one` reads it again and reports
+    it."""
+    out: dict[str, NewPage] = {}
+    if entries_fd is None:
+        return out
+    for p in paths:
+        directory, _, name = p.rpartition("/")
+        if directory != "entries":
+            continue
+        try:
+            st = os.stat(name, dir_fd=entries_fd, follow_symlinks=False)
+            if not stat.S_ISREG(st.st_mode):
+                continue
+            raw = read_at(entries_fd, name, display=p, limit=MAX_PAGE_BYTES, what="a page")
+            entry = parse_entry(raw.decode("utf-8"))
+        except (BadInput, OSError, PageError, UnicodeDecodeError):
+            continue
+        out[p] = NewPage(p, entry.memory_id, (st.st_mtime_ns, st.st_size), sha256_hex(raw),
+                         schema.record_row(p, entry), schema.fts_row(entry))
+    return out
 
 
 def _reason(exc: Exception, path: Path) -> str:
