@@ -74,9 +74,11 @@ class TierQueue:
         classifying the wiki: the records that only age could make candidates are kept sorted by last access and
         kept current by every write of this engine (see `_CandidateCount`)."""
         if self._count.stamps is None or self.store.written_elsewhere():  # until this store syncs or writes
+            protected = ",".join(f"'{c}'" for c in sorted(policy.PROTECTED_CATEGORIES))
             self._count.load(self.store.index.query(
                 "SELECT memory_id, path, category, status, tier, last_accessed_at, created_at FROM records "
-                "WHERE status IN ('active', 'superseded') AND tier <> 'cold'"))
+                f"WHERE status IN ('active', 'superseded') AND tier NOT IN ('cold', 'protected') "
+                f"AND category NOT IN ({protected})"))
         hot = self._hot_links()
         return self._count.count(utc(now), self.in_conflict(), hot)
 
@@ -265,6 +267,7 @@ def _dt(value: str | None) -> datetime | None:
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MICRO = timedelta(microseconds=1)
+_ZERO = timedelta(0)
 
 
 class _CandidateCount:
@@ -289,11 +292,17 @@ class _CandidateCount:
 
     def load(self, rows) -> None:
         self.by_id, self.by_page = {}, {}
-        for r in rows:
-            key = self._key(r["category"], r["status"], r["tier"], _dt(r["last_accessed_at"]), _dt(r["created_at"]))
+        for mid, path, category, status, tier, last_text, created_text in rows:
+            try:  # the index holds the engine's own UTC stamps; anything else goes through parse_iso
+                last, created = datetime.fromisoformat(last_text), datetime.fromisoformat(created_text)
+                if last.utcoffset() != _ZERO or created.utcoffset() != _ZERO:
+                    raise ValueError
+            except (TypeError, ValueError):
+                last, created = _dt(last_text), _dt(created_text)
+            key = self._key(category, status, tier, last, created)
             if key is not None:
-                self.by_id[r["memory_id"]] = (key, r["path"])
-                self.by_page[r["path"]] = r["memory_id"]
+                self.by_id[mid] = (key, path)
+                self.by_page[path] = mid
         self.stamps = sorted(k for k, _ in self.by_id.values())
 
     def written(self, entries: list[tuple[str, Entry]] | None) -> None:
