@@ -293,10 +293,13 @@ class _CandidateCount:
     def load(self, rows) -> None:
         self.by_id, self.by_page = {}, {}
         for mid, path, category, status, tier, last_text, created_text in rows:
+            last: datetime | None
+            created: datetime | None
             try:  # the index holds the engine's own UTC stamps; anything else goes through parse_iso
-                last, created = datetime.fromisoformat(last_text), datetime.fromisoformat(created_text)
-                if last.utcoffset() != _ZERO or created.utcoffset() != _ZERO:
+                parsed = datetime.fromisoformat(last_text), datetime.fromisoformat(created_text)
+                if parsed[0].utcoffset() != _ZERO or parsed[1].utcoffset() != _ZERO:
                     raise ValueError
+                last, created = parsed
             except (TypeError, ValueError):
                 last, created = _dt(last_text), _dt(created_text)
             key = self._key(category, status, tier, last, created)
