@@ -150,9 +150,12 @@ class Store:
             if not is_busy(exc):
                 raise
             counts = {"added": 0, "updated": 0, "removed": 0, "bad": 0, "busy": 1}
-        # Another process may have written (and updated the shared index.db itself): re-count on demand.
+        # Another process may have written (and updated the shared index.db itself): re-count on demand. The caches
+        # kept by writes start over only when the scan changed rows (they notice another process's commits
+        # themselves, by log.md).
         self._tallies = None
-        self._notify(None)
+        if any(counts.values()):
+            self._notify(None)
         self._log_sig = log_sig
         self.synced = True
         return counts
@@ -203,6 +206,7 @@ class Store:
                 except FileNotFoundError:
                     pass
             self._log_sig = file_sig(self.root / "log.md")
+            self._notify([])  # the operation is over (lock still held): log.md is where this process left it
 
     def _commit(self, receipt: Receipt | None) -> None:
         """The commit point: write the intent, then apply it (lock held)."""
@@ -230,11 +234,6 @@ class Store:
             items = [i for i in items if i[0] not in skipped]
             reconciled = False
         self._index_written(items, self.index.change_signature() if reconciled else None)
-
-    def written_elsewhere(self) -> bool:
-        """True when log.md changed since this store last synced or wrote: another process committed (its rows are
-        in the shared index already; caches kept by this store's writes must start over)."""
-        return file_sig(self.root / "log.md") != self._log_sig
 
     def _notify(self, entries: list[tuple[str, Entry]] | None) -> None:
         for listener in self.write_listeners:

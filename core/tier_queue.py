@@ -18,7 +18,7 @@ from .models import Entry, Receipt, Tier, iso, parse_iso, utc
 from .pages import MAX_LEDGER_BYTES, MAX_PAGE_BYTES, read_bytes, read_text
 from .paths import list_files, mkdirs
 from .receipts import make_receipt
-from .store import Store
+from .store import Store, file_sig
 from .text import sha256_hex
 from .undo import UndoHandlers
 from .validate import validate_actor
@@ -39,6 +39,7 @@ class TierQueue:
         undo.register("tiers_apply", self._undo_tiers, human_only=True)
         undo.register("tier_restore", self._undo_tiers, human_only=False)
         self._count = _CandidateCount()
+        self._count.log_of = lambda: file_sig(store.root / "log.md")
         store.write_listeners.append(self._count.written)
 
     def _hot_links(self) -> set[str]:
@@ -73,12 +74,14 @@ class TierQueue:
         """len(plan.automatic) + len(plan.ambiguous) of `plan_tiers(now=now)` (the desk's header count), without
         classifying the wiki: the records that only age could make candidates are kept sorted by last access and
         kept current by every write of this engine (see `_CandidateCount`)."""
-        if self._count.stamps is None or self.store.written_elsewhere():  # until this store syncs or writes
+        log = file_sig(self.store.root / "log.md")
+        if self._count.stamps is None or log != self._count.log_sig:  # another process committed
             protected = ",".join(f"'{c}'" for c in sorted(policy.PROTECTED_CATEGORIES))
             self._count.load(self.store.index.query(
                 "SELECT memory_id, path, category, status, tier, last_accessed_at, created_at FROM records "
                 f"WHERE status IN ('active', 'superseded') AND tier NOT IN ('cold', 'protected') "
                 f"AND category NOT IN ({protected})"))
+            self._count.log_sig = log
         hot = self._hot_links()
         return self._count.count(utc(now), self.in_conflict(), hot)
 
@@ -280,6 +283,8 @@ class _CandidateCount:
         self.stamps: list[int] | None = None
         self.by_id: dict[str, tuple[int, str]] = {}  # memory_id -> (last access in µs, page)
         self.by_page: dict[str, str] = {}
+        self.log_sig: tuple[int, int] | None = None  # log.md when loaded, moved on by this engine's own writes
+        self.log_of: Callable[[], tuple[int, int] | None] = lambda: None
 
     @staticmethod
     def _key(category: str, status: str, tier: str, last: datetime | None, created: datetime | None) -> int | None:
@@ -311,6 +316,9 @@ class _CandidateCount:
     def written(self, entries: list[tuple[str, Entry]] | None) -> None:
         if entries is None or self.stamps is None:
             self.stamps = None
+            return
+        if not entries:  # an operation of this engine ended, under the write lock: its log rows are its own
+            self.log_sig = self.log_of()
             return
         for page, e in entries:
             old = self.by_id.pop(e.memory_id, None)
