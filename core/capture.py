@@ -1,5 +1,5 @@
 """Capturing statements: normalisation, secret scanning, consolidation with a restatement, conflicts with a
-contradiction. Relation policy lives in `relation.py` (with `slots.py` and `subjects.py`), keys in `keys.py`,
+contradiction. Relation policy lives in `relation/` (with `slots/` and `subjects.py`), keys in `keys.py`,
 grading in `grading.py`.
 
 Candidates come from what a statement is about (`subjects.search_words` through the index, best first, bounded),

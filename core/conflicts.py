@@ -1,6 +1,6 @@
 """The contradiction queue (SPEC §5.1): conflict records, the CONFLICTS.md view, arbitration and snooze.
 
-Detection policy lives in `relation.py` (with `slots.py` and `subjects.py`); this module owns the records and the
+Detection policy lives in `relation/` (with `slots/` and `subjects.py`); this module owns the records and the
 decisions. A `possible` conflict (conflict_type "possible", `suspected` the best-guess type) is held like any other
 and cleared by "both valid", which is remembered in stated/compatible.jsonl.
 """

@@ -1,0 +1,317 @@
+"""Whether two statements' values agree, slot by slot.
+
+`compare_values` pairs the values two statements assert (not negated, not the old side of "from X to Y") by slot
+and says, for each slot both fill, whether they agree; each disagreement is a `Diff` with the conflict type it
+makes. How values agree:
+
+- **when** (clock times, parts of the day, weekdays and dates together): some pair agrees on every part both give;
+  an unmarked clock time may be am or pm, an approximate one has `TIME_TOLERANCE`, a bound agrees with anything on
+  its side, a date with parts missing stands for every date it could be;
+- **quantities and durations**, paired by unit dimension or counted noun (a bare number with the other side's
+  only quantity): within `DRIFT` of each other (a percentage also by what it leaves: 99.9 % / 99.5 % is 0.1 % /
+  0.5 % of downtime), or overlapping once bounds and ranges are read; a difference is `quantitative_drift`;
+- **frequencies** within `DRIFT`; **versions** of the same name agree on every part both give; **class members**,
+  **addresses**, **periods** and **places** by value (a place also by the words that say which one). A differing
+  label ("note 3" / "note 4") is another subject, not a conflict.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..slots import Analysis, Value
+
+DRIFT = 0.20  # SPEC §5.1: a quantity that differs by more than 20 % conflicts; within 20 % it is the same value
+TIME_TOLERANCE = 30  # minutes, for approximate clock times ("about 08:15")
+WHEN_KINDS = frozenset({"time", "daypart", "weekday"})
+
+
+@dataclass(frozen=True)
+class Diff:
+    dim: str  # what differs: "when", "quantity:n:engin", "enum:log_level", "polarity", "name", ...
+    ctype: str  # the conflict type it makes
+    strength: float  # how sure: 1.0 for a typed value, less for a name or a place
+    a: str
+    b: str
+
+
+def live(values: tuple[Value, ...]) -> list[Value]:
+    """The values a statement asserts: not negated, not the old side of "from X to Y"."""
+    return [v for v in values if not v.negated and v.role != "from"]
+
+
+def slot_of(v: Value) -> str:
+    """The slot a value fills: "when" for times, parts of the day, weekdays and dates; else its kind and key."""
+    if v.kind in WHEN_KINDS or (v.kind == "date" and v.key == ""):
+        return "when"
+    if v.kind == "date":
+        return f"period:{v.key}"
+    if v.kind in ("quantity", "duration"):
+        return f"quantity:{v.key}"
+    if v.kind == "version":
+        return "version"
+    if v.kind in ("enum", "address", "label"):
+        return f"{v.kind}:{v.key}"
+    return v.kind
+
+
+def _interval(v: Value, lo: float, hi: float) -> tuple[float, float]:
+    if v.bound == "upper":
+        return (float("-inf"), hi)
+    if v.bound == "lower":
+        return (lo, float("inf"))
+    return (lo, hi)
+
+
+def _overlap(a: tuple[float, float], b: tuple[float, float], tol: float = 0.0) -> bool:
+    return a[0] <= b[1] + tol and b[0] <= a[1] + tol
+
+
+def _times_agree(x: Value, y: Value) -> bool:
+    (xs, xe, xampm), (ys, ye, yampm) = x.val, y.val
+    tol = TIME_TOLERANCE if (x.approx or y.approx) else 0
+    shifts = [0]
+    if not (xampm and yampm):
+        shifts += [720, -720]
+    both_bounds = x.bound and y.bound
+    for sh in shifts:
+        if both_bounds:
+            if x.bound == y.bound and abs(xs - (ys + sh)) <= tol and abs(xe - (ye + sh)) <= tol:
+                return True
+            if x.bound != y.bound and _overlap(_interval(x, xs, xe), _interval(y, ys + sh, ye + sh), tol):
+                return True
+            continue
+        if _overlap(_interval(x, xs, xe), _interval(y, ys + sh, ye + sh), tol):
+            return True
+    return False
+
+
+def _when_agree(xs: list[Value], ys: list[Value]) -> bool | None:
+    """None when the two sides give no comparable "when"; else whether some pair agrees on every comparable part."""
+    verdicts = []
+    for kinds in (("time",), ("weekday",), ("daypart",)):
+        a = [v for v in xs if v.kind in kinds]
+        b = [v for v in ys if v.kind in kinds]
+        if a and b:
+            if kinds == ("time",):
+                verdicts.append(any(_times_agree(p, q) for p in a for q in b))
+            elif kinds == ("weekday",):
+                verdicts.append(any(p.val & q.val for p in a for q in b))
+            else:
+                verdicts.append(any(p.val[0] < q.val[1] and q.val[0] < p.val[1] or p.val == q.val
+                                    for p in a for q in b))
+    # a clock time against a part of the day ("5 pm" / "in the evening")
+    ta, tb = [v for v in xs if v.kind == "time"], [v for v in ys if v.kind == "time"]
+    da, db = [v for v in xs if v.kind == "daypart"], [v for v in ys if v.kind == "daypart"]
+    if ta and db and not tb:
+        verdicts.append(any(_overlap((t.val[0], t.val[1]), d.val) or _overlap((t.val[0] + 720, t.val[1] + 720),
+                                                                               d.val) for t in ta for d in db))
+    if tb and da and not ta:
+        verdicts.append(any(_overlap((t.val[0], t.val[1]), d.val) or _overlap((t.val[0] + 720, t.val[1] + 720),
+                                                                               d.val) for t in tb for d in da))
+    da_ = [v for v in xs if v.kind == "date"]
+    db_ = [v for v in ys if v.kind == "date"]
+    if da_ and db_:
+        verdicts.append(any(_dates_agree(p, q) for p in da_ for q in db_))
+    if not verdicts:
+        return None
+    return all(verdicts)
+
+
+def _date_parts(v: Value) -> tuple[int | None, tuple[int, int] | None, int | None]:
+    y, m, d = v.val
+    if isinstance(m, tuple):
+        return y, m, d
+    return y, (m, m) if m else None, d
+
+
+def _date_order(v: Value) -> tuple[float, float]:
+    """A date as a comparable range (year*400 + month*32 + day), missing parts widening the range."""
+    y, m, d = _date_parts(v)
+    ylo, yhi = (y, y) if y else (0, 0)
+    mlo, mhi = m if m else (1, 12)
+    dlo, dhi = (d, d) if d else (1, 31)
+    return (ylo * 400 + mlo * 32 + dlo, yhi * 400 + mhi * 32 + dhi)
+
+
+def _dates_agree(x: Value, y: Value) -> bool:
+    """Two dates agree when every part both give matches (a date with parts missing stands for every date it could
+    be: "the 15th" agrees with "October 15"). A bound agrees with any date on its side of it."""
+    xy, xm, xd = _date_parts(x)
+    yy, ym, yd = _date_parts(y)
+    if x.bound != y.bound and (x.bound or y.bound) and xm and ym:
+        if not (xy and yy):
+            xy = yy = None
+        xv = Value(x.kind, x.key, (xy, xm, xd), x.text, x.clause, x.start, x.bound, x.approx)
+        yv = Value(y.kind, y.key, (yy, ym, yd), y.text, y.clause, y.start, y.bound, y.approx)
+        return _overlap(_interval(x, *_date_order(xv)), _interval(y, *_date_order(yv)))
+    if xy and yy and xy != yy:
+        return False
+    if xm and ym and not (xm[0] <= ym[1] and ym[0] <= xm[1]):
+        return False
+    return not (xd and yd and xd != yd)
+
+
+def _drift(x: float, y: float) -> float:
+    lo = min(abs(x), abs(y))
+    if lo == 0:
+        return 0.0 if x == y else float("inf")
+    return abs(x - y) / lo
+
+
+def _qty_range(v: Value) -> tuple[float, float]:
+    if isinstance(v.val, tuple):
+        return (float(v.val[0]), float(v.val[1]))
+    return (float(v.val), float(v.val))
+
+
+def _qty_agree(x: Value, y: Value) -> tuple[bool, float]:
+    """Agreement of two quantities, and how far apart they are (0 when they agree)."""
+    xa, xb = _qty_range(x)
+    ya, yb = _qty_range(y)
+    if not x.bound and not y.bound and xa == xb and ya == yb:
+        d = _drift(xa, ya)
+        if x.key == "percent" and y.key == "percent" and 0 <= xa <= 100 and 0 <= ya <= 100:
+            d = max(d, _drift(100 - xa, 100 - ya))  # 99.9 % / 99.5 % is 0.1 % / 0.5 % of downtime
+        return d <= DRIFT, d
+    if x.bound and y.bound and x.bound == y.bound:
+        d = _drift(xb if x.bound == "upper" else xa, yb if y.bound == "upper" else ya)
+        return d <= DRIFT, d
+    ix, iy = _interval(x, xa, xb), _interval(y, ya, yb)
+    lo, hi = iy
+    wide = (lo - abs(lo) * DRIFT if lo != float("-inf") else lo, hi + abs(hi) * DRIFT)
+    if _overlap(ix, wide):
+        return True, 0.0
+    gap = min(abs(xa - yb), abs(xb - ya))
+    return False, gap / max(min(abs(xa), abs(ya), abs(xb), abs(yb)), 1e-9)
+
+
+def _key_near(a: str, b: str) -> bool:
+    """Two quantity keys count the same thing: the same unit dimension, or counted nouns sharing a stem."""
+    if a == b:
+        return True
+    if a.startswith("n:") and b.startswith("n:") and a.endswith("/time") == b.endswith("/time"):
+        ra = set(a[2:].split("/")[0].split("+"))
+        rb = set(b[2:].split("/")[0].split("+"))
+        return any(x == y or (min(len(x), len(y)) >= 4 and (x.startswith(y) or y.startswith(x)))
+                   for x in ra for y in rb)
+    return False
+
+
+def compare_values(a: Analysis, b: Analysis) -> tuple[list[Diff], set[str], set[str], set[str]]:
+    """Differences per slot, the slots both sides agree on, and the slots only one side fills."""
+    va, vb = live(a.values), live(b.values)
+    diffs: list[Diff] = []
+    agreed: set[str] = set()
+    slots_a = {slot_of(v) for v in va}
+    slots_b = {slot_of(v) for v in vb}
+    # when: times, parts of the day, weekdays and dates together
+    wa = [v for v in va if slot_of(v) == "when"]
+    wb = [v for v in vb if slot_of(v) == "when"]
+    if wa and wb:
+        verdict = _when_agree(wa, wb)
+        if verdict is False:
+            diffs.append(Diff("when", "mutually_exclusive", 1.0, _texts(wa), _texts(wb)))
+        elif verdict:
+            agreed.add("when")
+    # quantities: paired by unit or counted noun; a bare number pairs with the other side's only quantity
+    qa = [v for v in va if v.kind in ("quantity", "duration")]
+    qb = [v for v in vb if v.kind in ("quantity", "duration")]
+    used_b: set[int] = set()
+    for x in qa:
+        partners = [y for y in qb if _key_near(x.key, y.key)]
+        if not partners and (x.key == "" or len(qa) == 1) and len(qb) == 1 and (qb[0].key == "" or x.key == ""):
+            partners = qb
+        if not partners:
+            continue
+        results = [_qty_agree(x, y) for y in partners]
+        for y in partners:
+            used_b.add(id(y))
+        if any(ok for ok, _ in results):
+            agreed.add(f"quantity:{x.key}")
+            continue
+        drift = min(d for _, d in results)
+        diffs.append(Diff(f"quantity:{x.key or partners[0].key}", "quantitative_drift", 1.0, x.text,
+                          partners[0].text + f" (drift {drift:.0%})" if drift != float("inf") else partners[0].text))
+    # frequencies: periods differ by more than 20 %
+    fa = [v for v in va if v.kind == "frequency"]
+    fb = [v for v in vb if v.kind == "frequency"]
+    if fa and fb:
+        if any(_drift(x.val, y.val) <= DRIFT for x in fa for y in fb):
+            agreed.add("frequency")
+        else:
+            diffs.append(Diff("frequency", "mutually_exclusive", 1.0, _texts(fa), _texts(fb)))
+    # versions, by the name they version
+    for x in [v for v in va if v.kind == "version"]:
+        ys = [y for y in vb if y.kind == "version" and (not x.key or not y.key or x.key == y.key
+                                                        or x.key.startswith(y.key) or y.key.startswith(x.key))]
+        if not ys:
+            continue
+        if any(_version_agree(x.val, y.val) for y in ys):
+            agreed.add("version")
+        else:
+            diffs.append(Diff("version", "mutually_exclusive", 1.0, x.text, ys[0].text))
+            break
+    # class members, places, addresses, periods (quarters, seasons)
+    for slot in sorted((slots_a & slots_b) - {"when", "frequency", "version"}):
+        if slot.startswith("quantity:"):
+            continue
+        xa = [v for v in va if slot_of(v) == slot]
+        xb = [v for v in vb if slot_of(v) == slot]
+        if slot == "place":
+            same = any(_places_agree(x.val, y.val) for x in xa for y in xb) or any(
+                w in b.words for x in xa for w in _place_mods(x.val)) or any(
+                w in a.words for y in xb for w in _place_mods(y.val))
+        elif slot.startswith("period:"):
+            same = any(x.val[1] == y.val[1] for x in xa for y in xb)
+        elif slot.startswith("address:"):
+            same = any(address_agree(x, y) for x in xa for y in xb)
+        else:
+            same = any(x.val == y.val for x in xa for y in xb)
+        if same:
+            agreed.add(slot)
+        elif slot.startswith("label:"):
+            # "berth 31" / "berth 12", "note 3" / "note 4": which one it is, so another subject
+            diffs.append(Diff(slot, "subject", 0.0, _texts(xa), _texts(xb)))
+        else:
+            strength = 0.6 if slot == "place" else 1.0
+            diffs.append(Diff(slot, "mutually_exclusive", strength, _texts(xa), _texts(xb)))
+    only_a = {s for s in slots_a - slots_b}
+    only_b = {s for s in slots_b - slots_a}
+    return diffs, agreed, only_a, only_b
+
+
+def address_agree(x: Value, y: Value) -> bool:
+    """The same address; a bare handle ("security@") agrees with any address that has its local part."""
+    if x.val == y.val:
+        return True
+    if "@" in x.text and "@" in y.text and (x.text.endswith("@") or y.text.endswith("@")):
+        return x.text.lower().split("@")[0] == y.text.lower().split("@")[0]
+    return False
+
+
+def _version_agree(x: str, y: str) -> bool:
+    xs, ys = x.split("."), y.split(".")
+    k = min(len(xs), len(ys))
+    return xs[:k] == ys[:k]
+
+
+def _places_agree(x: str, y: str) -> bool:
+    return bool(set(x.split("|")[0].split()) & set(y.split("|")[0].split()))
+
+
+def _place_mods(x: str) -> list[str]:
+    return x.split("|")[1].split() if "|" in x else []
+
+
+def _texts(vs: list[Value]) -> str:
+    return ", ".join(dict.fromkeys(v.text for v in vs))
+
+
+def loose_equal(v: Value, x: Value) -> bool:
+    """Two values of one slot that agree loosely: quantities within `DRIFT`, places that share a noun."""
+    if v.kind in ("quantity", "duration") and not isinstance(v.val, tuple) and not isinstance(x.val, tuple):
+        return _drift(v.val, x.val) <= DRIFT
+    if v.kind == "place":
+        return _places_agree(v.val, x.val)
+    return False

@@ -1,0 +1,227 @@
+"""The pair decision: how a new statement relates to a stored one.
+
+`relate(old, new)` reads both statements (`subjects.side`) and scores their subject (`subjects.compare`; too low:
+`unrelated`). It gathers the dimensions along which they differ (values from `agreement`; flips, opposite states
+and change cues from `polarity`; names only one side has; qualifiers of a shared word) and decides, in this order:
+
+- a change cue the older statement lacks, with at most two differences (with none, a subject score of
+  `CUE_SUBJECT`), or "from X to Y" where X is what the older statement says: `decision_supersession`;
+- two or more differences: another subject with its own value, `unrelated` (unless an explicit key says one
+  subject);
+- only names or labels that name another subject: `unrelated`; only a qualifier: `compatible`;
+- one difference: a conflict of its type (`decision_supersession` between two decisions, `source_disagreement`
+  when a name, place or qualifier differs and the two sources differ), its confidence weighed by how sure the
+  subject match is; a low one makes it `possible`, a lower one `unrelated` (`_conflict`);
+- nothing differs: a `restatement` when every word agrees, else `compatible`.
+
+The thresholds are below; docs/decisions.md explains them.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from ..slots import Analysis, stem
+from ..subjects import compare, matches, side
+from .agreement import Diff, compare_values
+from .polarity import from_matches, new_cues, polarity_flips, state_flips
+
+CONFLICT_TYPES = ("direct_negation", "mutually_exclusive", "quantitative_drift", "decision_supersession",
+                  "source_disagreement")
+KINDS = ("restatement", "compatible", "conflict", "possible", "unrelated")
+
+SUBJECT_MIN = 0.26  # below this weighted share of subject terms, two statements are about different things
+SUBJECT_SURE = 0.50  # at or above it, the subject match adds no doubt to a conflict
+CUE_SUBJECT = 0.40  # a change cue alone ("no longer", "switched") needs this subject score
+SHARED_MIN = 0.8  # and at least one full subject word in common
+RESTATE_MIN = 0.50  # a restatement shares at least this much (and adds no value, name or claim)
+POSSIBLE_BELOW = 0.55  # a conflict whose confidence is below this is queued as `possible`
+FLAG_MIN = 0.40  # below this confidence a difference is not held at all (the subject match is too weak)
+
+
+@dataclass(frozen=True)
+class Statement:
+    text: str
+    title: str = ""
+    category: str = "fact"
+    source_ref: str | None = None
+
+
+@dataclass(frozen=True)
+class Relation:
+    kind: str  # one of KINDS
+    conflict_type: str | None  # one of CONFLICT_TYPES for kind "conflict"; the best guess for "possible"
+    confidence: float
+    score: float  # subject score in [0, 1]
+    reason: str
+
+    @property
+    def is_conflict(self) -> bool:
+        return self.kind in ("conflict", "possible")
+
+
+def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relation:
+    """How `new` relates to `old`. `same_key`: both carry the same key an agent gave explicitly (its authority
+    says they are about the same subject)."""
+    return _relate(old, new, same_key)
+
+
+@functools.lru_cache(maxsize=16384)
+def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
+    if " ".join(old.text.lower().split()) == " ".join(new.text.lower().split()):
+        return Relation("restatement", None, 1.0, 1.0, "the same text")
+    sa, sb = side(old.text, old.title), side(new.text, new.title)
+    a, b = sa.content, sb.content
+    subj = compare(sa, sb)
+    score = subj.score
+    if not same_key and (score < SUBJECT_MIN or subj.shared_weight < SHARED_MIN):
+        return Relation("unrelated", None, 0.0, score, f"little in common ({score:.2f})")
+
+    diffs, agreed, slots_only_a, slots_only_b = compare_values(a, b)
+    flips = polarity_flips(a, b)
+    states = state_flips(a, b)
+    cues = new_cues(a, b)
+    moved = from_matches(b, a, sa)
+
+    dims: dict[str, Diff] = {d.dim: d for d in diffs}
+    if flips:
+        # A flip on a value whose slot already differs is that difference ("no longer on Mondays; Tuesdays now").
+        diff_words = {w for d in diffs for w in (d.a + " " + d.b).lower().replace(",", " ").split()}
+        own = [f for f in flips if not ({f.lower()} | set(f.lower().split())) & diff_words
+               and not any(f == stem(w) for w in diff_words)]
+        if own:
+            dims["polarity"] = Diff("polarity", "direct_negation", 1.0, "", ", ".join(own))
+    if states and "polarity" not in dims:
+        dims["state"] = Diff("state", "mutually_exclusive", 0.9, "", states[0])
+    # Names only one side has, paired across: names written as names first; a capitalised sentence opener
+    # ("Designers use ...") counts only where a side has no other unmatched name.
+    name_words = set()
+    only_a, only_b = _prefer_shaped(subj.only_a_names), _prefer_shaped(subj.only_b_names)
+    n_names = min(len(only_a), len(only_b))
+    # Both statements speak of a role one person holds ("owns", "maintainer", "account manager").
+    role = (a.role or (sa.title is not None and sa.title.role)) and (b.role or (sb.title is not None and sb.title.role))
+    subject_names = False
+    if n_names:
+        initial = any(n.initial for n in only_a[:n_names] + only_b[:n_names])
+        for k in range(n_names):
+            # A name in a role ("Maya handles ...") or where a value goes ("in Lisbon") is a value; otherwise the
+            # two names are two subjects ("Atlas ships weekly" / "Harbor ships weekly").
+            na, nb = only_a[k], only_b[k]
+            qualifier = na.possessive or nb.possessive or na.scoped or nb.scoped or any(
+                n.next_stem and not n.next_plural and matches(n.next_stem, other)
+                for n, other in ((na, sb), (nb, sa)))
+            as_value = not qualifier and (role or (na.value_like and nb.value_like))
+            subject_names = subject_names or not as_value
+            dims[f"name{k}"] = Diff(f"name{k}", "mutually_exclusive" if as_value else "subject",
+                                    (0.6 if initial else 0.8) if as_value else 0.0, only_a[k].text, only_b[k].text)
+    name_words = {w for n in only_a[:n_names] + only_b[:n_names] for w in n.words}  # counted already
+    # A qualifier that is a value already compared ("WARN level" / "DEBUG level") is not a second difference.
+    value_words = {stem(w) for d in diffs for w in (d.a + " " + d.b).lower().replace(",", " ").split()}
+    quals = [q for q in subj.qualifiers if not (set(q[1]) <= name_words or set(q[2]) <= name_words)
+             and not (set(q[1]) <= value_words and set(q[2]) <= value_words)]
+    if quals:
+        _h, qa, qb = quals[0]
+        dims["qualifier"] = Diff("qualifier", "mutually_exclusive", 0.5, ", ".join(sorted(set(qa) - name_words)),
+                                 ", ".join(sorted(set(qb) - name_words)))
+
+    # An anchor: what the two share is more than one name ("Atlas" alone is a project, not a subject), or they
+    # agree on a value. Without one, a difference is not held against the other record.
+    name_stems = {w for n in sa.names + sb.names for w in n.words}
+    anchored = (same_key or len(subj.shared) >= 2 or any(t not in name_stems for t in subj.shared) or bool(agreed)
+                or bool(flips) or bool(states))
+    hedged = a.hedged or b.hedged
+    decision = old.category == "decision" and new.category == "decision"
+    # How sure the subject match is: 0.3 at SUBJECT_MIN, 1.0 from SUBJECT_SURE on; 0 without an anchor.
+    subject_factor = 1.0 if same_key else 0.3 + 0.7 * max(0.0, min(1.0, (score - SUBJECT_MIN) /
+                                                                   (SUBJECT_SURE - SUBJECT_MIN)))
+    if not anchored:
+        subject_factor = 0.0
+
+    if (cues or moved) and (len(dims) <= 2 or moved) and (dims or moved or score >= CUE_SUBJECT or same_key):
+        conf = (0.85 if moved else 0.7 if dims else 0.6) * subject_factor * (0.85 if hedged else 1.0)
+        why = moved or f"says it changed ({', '.join(cues[:2])})"
+        if dims and not moved:
+            d = next(iter(dims.values()))
+            why += f"; {d.a or '·'} / {d.b}"
+        return _conflict("decision_supersession", conf, score, why)
+
+    # Another subject with its own value: two independent differences ("Atlas" / "Orbit" and "Postgres" / "MySQL").
+    if not same_key and len(dims) >= 2:
+        what = "; ".join(f"{d.a or '·'} / {d.b}" for d in list(dims.values())[:2])
+        return Relation("unrelated", None, 0.0, score, f"another subject: differs in {len(dims)} ways ({what})")
+
+    if dims and any(d.ctype == "subject" for d in dims.values()) and all(
+            d.ctype == "subject" or name == "qualifier" for name, d in dims.items()):
+        d = next(d for d in dims.values() if d.ctype == "subject")
+        return Relation("unrelated", None, 0.0, score, f"about another subject: {d.a} / {d.b}")
+    if set(dims) == {"qualifier"}:
+        # Only a qualifier of a shared word differs ("background jobs" / "async jobs"): another subject or another
+        # word for the same one; neither is a claim against the other.
+        return Relation("compatible", None, round(score, 3), score, f"same words, qualified differently: "
+                                                                    f"{dims['qualifier'].a} / {dims['qualifier'].b}")
+    if dims:
+        d = max(dims.values(), key=lambda d: d.strength)
+        ctype = d.ctype
+        if decision:
+            ctype = "decision_supersession"
+        elif d.dim.startswith("name") or d.dim in ("place", "qualifier"):
+            if old.source_ref and new.source_ref and old.source_ref != new.source_ref:
+                ctype = "source_disagreement"
+        conf = d.strength * subject_factor * (0.8 if hedged else 1.0)
+        if same_key:
+            conf = max(conf, 0.6)
+        label = {"polarity": "negates", "polarity-value": "negates", "state": "opposite states"}.get(d.dim, "differs")
+        return _conflict(ctype, conf, score, f"{label}: {d.a + ' / ' if d.a else ''}{d.b}")
+
+    # Nothing differs.
+    added = slots_only_a | slots_only_b
+    names_added = bool(subj.only_a_names or subj.only_b_names)
+    if decision and same_key and score < RESTATE_MIN:
+        return _conflict("decision_supersession", 0.6, score, "a new decision for this key says something else")
+    # A restatement says the same with the same subject words (in any form: stems, short forms, spellings): a word
+    # one side has and the other lacks is a detail, and the statement is kept as a record of its own
+    # (consolidation must never swallow a claim).
+    # Every other word counts too ("before" / "after", "left" / "right", "more" / "less" are claims): only
+    # articles, pronouns, forms of "be" and the like may differ.
+    extra_a = sum(w for t, w in sa.content.terms.items() if not matches(t, sb))
+    extra_b = sum(w for t, w in sb.content.terms.items() if not matches(t, sa))
+    loose_a, loose_b = _plain_words(a) - _plain_words(b), _plain_words(b) - _plain_words(a)
+    if score >= RESTATE_MIN and not added and not names_added and not hedged and max(extra_a, extra_b) <= 0.5 \
+            and not loose_a and not loose_b:
+        return Relation("restatement", None, round(min(1.0, score + 0.3), 3), score,
+                        "same claim" + (f" ({', '.join(sorted(agreed))} agree)" if agreed else ""))
+    detail = sorted(added) or ["wording"]
+    return Relation("compatible", None, round(score, 3), score,
+                    f"same subject, adds {', '.join(detail)}" if added or names_added else "same subject, consistent")
+
+
+# Words whose presence or absence never changes a claim: articles, pronouns, forms of "be", conjunctions.
+TRIVIAL = frozenset("""
+    the a an this that these those our ours their theirs its it his her hers my mine your yours we they i you he she
+    them us me is are was were be been being am and or of to as so also just really very please here there then
+    currently now still actually do does did has have had will would shall should can could may might must
+    """.split())
+
+
+def _plain_words(a: Analysis) -> set[str]:
+    """Stems of every word outside values, except the trivial ones."""
+    return {t.stem or stem(t.low) for t in a.tokens if t.kind == "word" and not t.used and t.low not in TRIVIAL}
+
+
+def _prefer_shaped(names) -> list:
+    strong = [n for n in names if not n.initial]
+    return strong or list(names)
+
+
+def _conflict(ctype: str, conf: float, score: float, reason: str) -> Relation:
+    conf = round(max(0.0, min(1.0, conf)), 3)
+    if conf < FLAG_MIN:
+        return Relation("unrelated", None, conf, score, f"weak subject match ({score:.2f}); {reason}")
+    if conf < POSSIBLE_BELOW:
+        return Relation("possible", ctype, conf, score, reason)
+    return Relation("conflict", ctype, conf, score, reason)
+
+
+def describe(rel: Relation) -> str:
+    return f"{rel.kind}{'/' + rel.conflict_type if rel.conflict_type else ''} ({rel.confidence:.2f}): {rel.reason}"

@@ -1,0 +1,101 @@
+"""Polarity and change between two statements: flips, opposite states, change cues, "from X to Y".
+
+- `polarity_flips`: terms one statement negates and the other affirms ("uses X" / "does not use X"), a negative prefix
+  against the plain word ("intolerant" / "tolerates"), a negated value the other asserts ("not part of 2.0" /
+  "ships in 2.0");
+- `state_flips`: two states of one class with opposite poles about the same thing ("up" / "down");
+- `new_cues`: change cues the newer statement has and the older one does not;
+- `from_matches`: "from X to Y" in the newer statement where X is what the older one says.
+"""
+
+from __future__ import annotations
+
+from ..slots import Analysis, Name, Value, lexicon, stem
+from ..subjects import Side
+from .agreement import address_agree, loose_equal, slot_of
+
+
+def _salient(term: str) -> bool:
+    return len(term) >= 3 and not term.isdigit()
+
+
+def polarity_flips(a: Analysis, b: Analysis) -> list[str]:
+    """Terms one statement negates and the other affirms ("uses X" / "does not use X")."""
+    out: list[str] = []
+    for neg, other_aff, other_neg in ((b.negated, a.affirmed, a.negated), (a.negated, b.affirmed, b.negated)):
+        for t in sorted(neg):
+            if not _salient(t) or t in other_neg:
+                continue
+            if t in other_aff or any(_same(t, o) for o in other_aff):
+                out.append(t)
+    for pref, other_aff, own_words in ((b.prefixed, a.affirmed, a.words), (a.prefixed, b.affirmed, b.words)):
+        for rest, word in pref.items():
+            if word in own_words or stem(word) in other_aff:
+                continue
+            if rest in other_aff or any(_common_prefix(rest, o) >= max(5, 0.7 * min(len(rest), len(o)))
+                                        for o in other_aff):
+                out.append(word)
+    # A negated value the other side asserts ("not part of 2.0" / "ships in 2.0").
+    def same(x: Value, y: Value) -> bool:
+        return y.kind == x.kind and (y.val == x.val or (x.kind == "address" and address_agree(x, y)))
+
+    for xs, ys in ((b.values, a.values), (a.values, b.values)):
+        for x in xs:
+            if x.negated and any(same(x, y) and not y.negated for y in ys) and not any(
+                    same(x, y) and y.negated for y in ys):
+                out.append(x.text)
+    return sorted(set(out))
+
+
+def _common_prefix(x: str, y: str) -> int:
+    n = 0
+    for cx, cy in zip(x, y, strict=False):
+        if cx != cy:
+            break
+        n += 1
+    return n
+
+
+def _same(x: str, y: str) -> bool:
+    if x == y:
+        return True
+    short, long_ = sorted((x, y), key=len)
+    return len(short) >= 4 and long_.startswith(short)
+
+
+def state_flips(a: Analysis, b: Analysis) -> list[str]:
+    """Two states of one class with opposite poles ("up" / "down", "approved" / "rejected") about the same thing:
+    their clauses share a word (for verbs like "wants" / "dislikes", their objects do)."""
+    objects = lexicon().object_states
+    out = []
+    for sa_ in a.states:
+        for sb_ in b.states:
+            if sa_.cls != sb_.cls or sa_.pole == sb_.pole:
+                continue
+            if any(s.cls == sa_.cls and s.pole != sa_.pole for s in a.states):
+                continue  # one side says both
+            shared = (sa_.after & sb_.after) if sa_.cls in objects else (sa_.around & sb_.around)
+            if shared or (sa_.cls not in objects and not sa_.around and not sb_.around):
+                out.append(f"{sa_.text} / {sb_.text}")
+    return sorted(set(out))
+
+
+def new_cues(a: Analysis, b: Analysis) -> list[str]:
+    """The change cues of `b` that `a` does not have (word by word, stemmed)."""
+    have = {stem(w) for c in a.cues for w in c.split()}
+    return [c for c in b.cues if not all(stem(w) in have for w in c.split())]
+
+
+def from_matches(b: Analysis, a: Analysis, sa: Side) -> str | None:
+    """"from X to Y" in the newer statement where X is what the older one says."""
+    for x, y in b.from_to:
+        if isinstance(x, Value):
+            if any(v.kind == x.kind and (v.val == x.val or slot_of(v) == slot_of(x) and loose_equal(v, x))
+                   for v in a.values):
+                return f"from {x.text} to {getattr(y, 'text', y)}"
+        elif isinstance(x, Name):
+            if any(w in sa.words for w in x.words):
+                return f"from {x.text} to {getattr(y, 'text', y)}"
+        elif isinstance(x, str) and (x in sa.terms or x in sa.words):
+            return f"from {x} to {getattr(y, 'text', y)}"
+    return None

@@ -1,0 +1,201 @@
+"""The analysis of one statement: the readers run in order, and what the statement is about.
+
+`analyze` tokenizes a statement, runs the value readers (addresses and ISO dates, then `when`, `quantities` and
+`enums`: each marks the tokens it reads, so the order matters), reads names, negation scopes and states, splits
+content words into affirmed, negated and neutral, reads change cues, and weighs the terms the statement is about
+(names most; values and state words not at all).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field, replace
+
+from ..text import STOPWORDS
+from .enums import read_classes, read_places
+from .lexicon import lexicon, stem
+from .names import Name, read_names
+from .polarity import State, change_cues, mark_retired, negation_scopes, read_states
+from .quantities import read_quantities, read_versions
+from .tokens import Tok, is_function, match_any, tokenize
+from .values import Value, add_value
+from .when import read_calendar, read_frequencies, read_times
+
+
+@dataclass(frozen=True)
+class Analysis:
+    text: str
+    tokens: tuple[Tok, ...]
+    values: tuple[Value, ...]
+    names: tuple[Name, ...]
+    states: tuple[State, ...]
+    affirmed: frozenset[str]  # stems of content words outside any negation
+    negated: frozenset[str]  # stems a negation or a rejected alternative covers
+    neutral: frozenset[str]  # stems in a clause with a negative state ("X is blocked"): neither
+    prefixed: dict[str, str] = field(default_factory=dict)  # stem of the rest -> word, for "intolerant", "unsupported"
+    cues: tuple[str, ...] = ()  # change cues, as written
+    from_to: tuple[tuple[Value | Name | str, Value | Name | str], ...] = ()
+    markers: tuple[str, ...] = ()  # weak change markers ("now", "since", ...)
+    hedged: bool = False
+    role: bool = False  # names a role one person holds at a time ("owns", "maintainer", "our accountant")
+    terms: dict[str, float] = field(default_factory=dict)  # stem -> weight (what the statement is about)
+    words: frozenset[str] = frozenset()  # every folded lower-case word (for "does the other side mention X")
+    modifiers: dict[str, frozenset[str]] = field(default_factory=dict)  # head stem -> stems of words before it
+    clause_terms: dict[int, frozenset[str]] = field(default_factory=dict)
+
+
+def analyze(text: str) -> Analysis:
+    return _analyze(" ".join(text.split()))
+
+
+@functools.lru_cache(maxsize=8192)
+def _analyze(text: str) -> Analysis:
+    lex = lexicon()
+    toks = tokenize(text)
+    values: list[Value] = []
+    _read_values(toks, values)
+    names = read_names(toks)
+    neg_idx, rejected_idx = negation_scopes(toks)
+    states = read_states(toks, neg_idx)
+    prefixed: dict[str, str] = {}
+    affirmed: set[str] = set()
+    negated: set[str] = set()
+    neutral: set[str] = set()
+    minus_clauses = {s.clause for s in states if s.pole < 0}
+    clause_terms: dict[int, set[str]] = {}
+    for t in toks:
+        if t.kind != "word" or is_function(t.low):
+            continue
+        stems = _stems_of(t)
+        clause_terms.setdefault(t.clause, set()).update(stems)
+        if t.i in neg_idx or t.i in rejected_idx:
+            negated.update(stems)
+        elif t.clause in minus_clauses:
+            neutral.update(stems)
+        else:
+            affirmed.update(stems)
+        for suffix in lex.free_suffixes:
+            if t.low.endswith(suffix) and len(t.low) > len(suffix) + 2:
+                negated.add(stem(t.low[: -len(suffix)]))
+        for p in lex.neg_prefixes:
+            rest = t.low[len(p):]
+            if t.low.startswith(p) and len(rest) >= 4 and rest.endswith(lex.predicate_endings):
+                prefixed[stem(rest)] = t.low
+                break
+    # Values a negation covers are negated values: "not part of 2.0", "never on a Saturday".
+    values = [v if not (v.start in neg_idx or v.start in rejected_idx) else replace(v, negated=True) for v in values]
+    names = [n if not (n.start in neg_idx or n.start in rejected_idx) else replace(n, negated=True) for n in names]
+    for n in names:
+        if n.negated:
+            negated.update(n.words)
+        elif n.clause in minus_clauses:
+            neutral.update(n.words)
+        else:
+            affirmed.update(n.words)
+    cues, from_to, markers = change_cues(toks, values, names)
+    values, names = mark_retired(toks, values, names)
+    hedged = any(match_any(toks, i, lex.hedges) for i in range(len(toks)))
+    role = any(match_any(toks, i, lex.roles) for i in range(len(toks)))
+    terms = _terms(toks, names)
+    modifiers = _modifiers(toks)
+    return Analysis(
+        text=text, tokens=tuple(toks), values=tuple(values), names=tuple(names), states=tuple(states),
+        affirmed=frozenset(affirmed - negated), negated=frozenset(negated), neutral=frozenset(neutral - affirmed),
+        prefixed=prefixed, cues=tuple(cues), from_to=tuple(from_to), markers=tuple(markers), hedged=hedged, role=role,
+        terms=terms, words=frozenset(w for t in toks for w in _word_forms(t)), modifiers=modifiers,
+        clause_terms={k: frozenset(v) for k, v in clause_terms.items()},
+    )
+
+
+def _read_values(toks: list[Tok], values: list[Value]) -> None:
+    for t in toks:
+        if t.kind in ("email", "url", "channel", "handle"):
+            t.used = True
+            key = t.low.split("@")[0] if t.kind == "handle" else t.low
+            values.append(Value("address", t.kind if t.kind != "handle" else "email", key, t.text, t.clause, t.i))
+        elif t.kind == "isodate":
+            y, mo, d = (int(x) for x in t.low.split("-"))
+            add_value(values, toks, "date", "", (y, mo, d), t.i, t.i + 1)
+    read_times(toks, values)
+    read_calendar(toks, values)
+    read_frequencies(toks, values)
+    read_versions(toks, values)
+    read_quantities(toks, values)
+    read_classes(toks, values)
+    read_places(toks, values)
+
+
+def _stems_of(t: Tok) -> set[str]:
+    """A word's stem, plus its parts when hyphenated or slashed ("back-garden", "Legal/Contracts")."""
+    out = {t.stem or stem(t.low)}
+    if any(c in t.low for c in "-/"):
+        for part in re.split(r"[-/]", t.low):
+            if len(part) >= 2 and part not in STOPWORDS:
+                out.add(stem(part))
+    return out
+
+
+def _word_forms(t: Tok) -> set[str]:
+    out = {t.low}
+    if t.kind == "word":
+        out.add(t.stem or stem(t.low))
+        for part in re.split(r"[-/]", t.low):
+            if part:
+                out.add(part)
+                out.add(stem(part))
+    elif t.kind in ("email", "handle"):
+        local = t.low.split("@")[0]
+        out.update({local, stem(local)})
+    return out
+
+
+def _terms(toks: list[Tok], names: list[Name]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    name_starts: dict[str, float] = {}
+    for nm in names:
+        for w in nm.words:
+            name_starts[w] = 1.0 if nm.initial else 2.0
+    for t in toks:
+        if t.kind != "word" or is_function(t.low):
+            continue
+        if t.used and (any(c.isdigit() for c in t.low) or _is_temporal_word(t.low)):
+            continue  # dates, times, counts and frequencies are what a statement says, not what it is about
+        if (t.low,) in lexicon().states:
+            continue  # "up", "cancelled", "approved": the claim, not the subject
+        for st in _stems_of(t):
+            weight = name_starts.get(st, 1.0)
+            if len(st) <= 2:
+                weight *= 0.5
+            out[st] = max(out.get(st, 0.0), weight)
+    return out
+
+
+def _is_temporal_word(low: str) -> bool:
+    lex = lexicon()
+    return (low in lex.weekdays or low in lex.months or low in lex.freq_words or low in lex.number_words
+            or low in lex.ordinals or low in lex.seasons or low in lex.quarters or (low,) in lex.dayparts
+            or low in lex.units or low.rstrip("s") in lex.units)
+
+
+def _modifiers(toks: list[Tok]) -> dict[str, frozenset[str]]:
+    """For each content word, the content words right before it in its noun group ("spare car key" -> key:
+    {spare, car}; "Orbit's frontend" -> frontend: {orbit})."""
+    out: dict[str, set[str]] = {}
+    n = len(toks)
+    for i in range(n):
+        t = toks[i]
+        if t.kind != "word" or is_function(t.low):
+            continue
+        mods: set[str] = set()
+        k = i - 1
+        while k >= 0 and len(mods) < 3:
+            u = toks[k]
+            if u.kind != "word" or u.clause != t.clause or u.low in STOPWORDS or is_function(u.low) or (
+                    u.used and _is_temporal_word(u.low)):
+                break
+            mods.add(u.stem or stem(u.low))
+            k -= 1
+        if mods:
+            out.setdefault(t.stem or stem(t.low), set()).update(mods)
+    return {k: frozenset(v) for k, v in out.items()}

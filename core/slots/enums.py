@@ -1,0 +1,91 @@
+"""Readers of values named by a word from a list: members of exclusive value classes and places.
+
+- class members (kind `enum`): log levels, languages, databases, frameworks, time zones, themes, environments,
+  regions, ... from the classes of `data/relations.toml`; a class may ask for one of its head words nearby, or a
+  capital letter;
+- places: a place noun after a place preposition, with the words that say which one ("in the top drawer", "at the
+  Oak room"), numbered rooms and floors ("room 204", "floor 2") and ordinal floors ("the third floor").
+"""
+
+from __future__ import annotations
+
+import re
+
+from .lexicon import lexicon, stem
+from .tokens import Tok, first_word_index, is_function, match_any, phrases_of, without_possessive
+from .values import Value, add_value
+
+
+def read_classes(toks: list[Tok], values: list[Value]) -> None:
+    lex = lexicon()
+    n = len(toks)
+    index = first_word_index(phrases_of(lex.classes))
+    i = 0
+    while i < n:
+        found = None
+        for p in index.get(without_possessive(toks[i]) if len(index.get(toks[i].low, ())) == 0 else toks[i].low, ()):
+            size = len(p)
+            if i + size > n or any(toks[i + k].used for k in range(size)):
+                continue
+            if tuple(toks[i + k].low for k in range(size - 1)) + (without_possessive(toks[i + size - 1]),) == p:
+                found = (p, lex.classes[p])
+                break
+        if not found:
+            i += 1
+            continue
+        p, members = found
+        took = False
+        for cls, canon, heads, cs in members:
+            if cs and not toks[i].text[:1].isupper():
+                continue
+            if heads:
+                near = {toks[k].low for k in range(max(0, i - 3), min(n, i + len(p) + 3))
+                        if toks[k].sent == toks[i].sent}
+                if not (near & heads):
+                    continue
+            add_value(values, toks, "enum", cls, canon, i, i + len(p))
+            took = True
+            break
+        i += len(p) if took else 1
+
+
+def read_places(toks: list[Tok], values: list[Value]) -> None:
+    lex = lexicon()
+    n = len(toks)
+    places = phrases_of(lex.places)
+    i = 0
+    while i < n:
+        t = toks[i]
+        # numbered places: "room 204", "floor 2", "number 14"
+        if t.low in lex.numbered_places and i + 1 < n and toks[i + 1].kind in ("num", "word") and \
+                re.fullmatch(r"\d+[a-z]?|[a-z]\d*", toks[i + 1].low) and not toks[i + 1].used:
+            add_value(values, toks, "place", "", f"{stem(t.low)}#{toks[i + 1].low}", i, i + 2)
+            i += 2
+            continue
+        # ordinal floors: "the third floor", "the fifth"
+        if t.low in lex.ordinals and lex.ordinals[t.low] > 0 and i + 1 < n and toks[i + 1].low in ("floor", "level"):
+            add_value(values, toks, "place", "", f"{toks[i + 1].low}#{lex.ordinals[t.low]}", i, i + 2)
+            i += 2
+            continue
+        if t.low in lex.ordinals and lex.ordinals[t.low] > 0 and i and toks[i - 1].low == "the" and any(
+                toks[k].low in ("floor", "level") for k in range(max(0, i - 8), i)):
+            add_value(values, toks, "place", "", f"floor#{lex.ordinals[t.low]}", i, i + 1)
+            i += 1
+            continue
+        p = match_any(toks, i, places)
+        if p and not any(toks[i + k].used for k in range(len(p))):
+            # a place noun after a place preposition (within a few words): "in the top drawer", "at the office"
+            back = [toks[k].low for k in range(max(0, i - 6), i) if toks[k].clause == t.clause]
+            if any(b in lex.place_preps for b in back):
+                # the words that name which one: "the Oak room", "the Legal folder", "the top drawer"
+                mods: list[str] = []
+                k = i - 1
+                while k >= 0 and toks[k].kind == "word" and toks[k].clause == t.clause and not is_function(
+                        toks[k].low) and toks[k].low not in lex.place_preps and len(mods) < 2:
+                    mods.append(toks[k].low)
+                    k -= 1
+                val = " ".join(stem(w) for w in p) + ("|" + " ".join(mods) if mods else "")
+                add_value(values, toks, "place", "", val, i, i + len(p))
+                i += len(p)
+                continue
+        i += 1

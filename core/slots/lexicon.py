@@ -1,0 +1,188 @@
+"""The word lists of the relation policy, and the two word forms every comparison uses.
+
+`lexicon()` reads `data/relations.toml` (package data) once into a `Lexicon`: negation cues, states with two
+poles, change cues, hedges, bounds, numbers, units, the calendar, frequencies, value classes, places, roles and the
+vocabulary (abbreviations, spelling variants, light words). `fold` makes a text plain (NFKC, plain apostrophes,
+no accents); `stem` is the comparison form of a word (spelling variant and abbreviation folded, then the engine's
+one stemmer, `text.stem`).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import tomllib
+import unicodedata
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from ..text import stem as text_stem
+
+
+def _phrase(s: str) -> tuple[str, ...]:
+    return tuple(_words_of(s))
+
+
+def _words_of(s: str) -> list[str]:
+    return [t for t in re.findall(r"[a-z0-9$€£%°#@+.'/&-]+", fold(s).lower()) if t]
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    raw: dict[str, Any]
+    negation_cues: frozenset[str]
+    not_negation: tuple[tuple[str, ...], ...]
+    neg_prefixes: tuple[str, ...]
+    predicate_endings: tuple[str, ...]
+    free_suffixes: tuple[str, ...]
+    clause_breaks: frozenset[str]
+    alt_markers: tuple[tuple[str, ...], ...]
+    preference_verbs: frozenset[str]
+    states: dict[tuple[str, ...], tuple[str, int, bool]]  # phrase -> (class, pole +1/-1, needs copula)
+    object_states: frozenset[str]  # classes whose two sides must share the object
+    strong_cues: tuple[tuple[str, ...], ...]
+    retiring: tuple[tuple[str, ...], ...]
+    directional_cues: tuple[tuple[str, ...], ...]
+    change_markers: tuple[tuple[str, ...], ...]
+    hedges: tuple[tuple[str, ...], ...]
+    approx: tuple[tuple[str, ...], ...]
+    upper: tuple[tuple[str, ...], ...]
+    lower: tuple[tuple[str, ...], ...]
+    number_words: dict[str, float]
+    ordinals: dict[str, int]
+    multipliers: dict[str, float]
+    units: dict[str, tuple[str, float]]
+    glued_units: frozenset[str]
+    weekdays: dict[str, int]
+    weekday_groups: dict[tuple[str, ...], frozenset[int]]
+    calendar_case: frozenset[str]
+    months: dict[str, int]
+    seasons: dict[str, int]
+    quarters: dict[str, int]
+    dayparts: dict[tuple[str, ...], tuple[int, int]]
+    clock_words: dict[tuple[str, ...], int]
+    relative_days: frozenset[str]
+    year_parts: dict[str, tuple[int, int]]
+    freq_words: dict[str, float]
+    every: frozenset[str]
+    other: frozenset[str]
+    classes: dict[tuple[str, ...], list[tuple[str, str, frozenset[str], bool]]]  # phrase -> [(class, canon, heads, cs)]
+    class_max_len: int
+    places: frozenset[tuple[str, ...]]
+    numbered_places: frozenset[str]
+    place_preps: frozenset[str]
+    honorifics: frozenset[str]
+    roles: tuple[tuple[str, ...], ...]
+    label_heads: frozenset[str]
+    value_before: frozenset[str]
+    value_preps: frozenset[str]
+    org_suffixes: frozenset[str]
+    light: frozenset[str]
+    abbreviations: dict[str, str]
+    variants: dict[str, str]
+
+
+@functools.cache
+def lexicon() -> Lexicon:
+    data = tomllib.loads(resources.files("memkeeper.core").joinpath("data/relations.toml").read_text("utf-8"))
+    neg = data["negation"]
+    states: dict[tuple[str, ...], tuple[str, int, bool]] = {}
+    for cls, poles in data["states"].items():
+        for key, pole, copula in (("plus", 1, False), ("minus", -1, False), ("plus_copula", 1, True),
+                                  ("minus_copula", -1, True)):
+            for w in poles.get(key, []):
+                states.setdefault(_phrase(w), (cls, pole, copula))
+    classes: dict[tuple[str, ...], list[tuple[str, str, frozenset[str], bool]]] = {}
+    for cls, spec in data["classes"].items():
+        heads = frozenset(fold(h).lower() for h in spec.get("heads", []))
+        cs = frozenset(fold(w).lower() for w in spec.get("case_sensitive", []))
+        for w in spec["members"]:
+            p = _phrase(w)
+            canon = " ".join(p)
+            canon = fold(data["vocabulary"]["abbreviations"].get(canon, canon)).lower()
+            classes.setdefault(p, []).append((cls, canon, heads, canon in cs or " ".join(p) in cs))
+    cal = data["calendar"]
+    weekdays = {fold(w): i + 1 for i, names in enumerate(cal["weekdays"]) for w in names}
+    months = {fold(w): i + 1 for i, names in enumerate(cal["months"]) for w in names}
+    units: dict[str, tuple[str, float]] = {}
+    for name, (dim, factor) in data["units"].items():
+        units[name.rstrip("_")] = (dim, float(factor))
+    return Lexicon(
+        raw=data,
+        negation_cues=frozenset(neg["cues"]) | frozenset(neg["contractions"]),
+        not_negation=tuple(sorted((_phrase(p) for p in neg["not_negation"]), key=len, reverse=True)),
+        neg_prefixes=tuple(sorted(neg["prefixes"], key=len, reverse=True)),
+        predicate_endings=tuple(neg["predicate_endings"]),
+        free_suffixes=tuple(neg["free_suffixes"]),
+        clause_breaks=frozenset(data["clauses"]["breaks"]),
+        alt_markers=tuple(_phrase(p) for p in data["alternatives"]["markers"]),
+        preference_verbs=frozenset(data["alternatives"]["preference_verbs"]),
+        states=states,
+        object_states=frozenset(c for c, spec in data["states"].items() if spec.get("needs_object")),
+        strong_cues=tuple(sorted((_phrase(p) for p in data["supersession"]["strong"]), key=len, reverse=True)),
+        retiring=tuple(sorted((_phrase(p) for p in data["supersession"]["retiring"]), key=len, reverse=True)),
+        directional_cues=tuple(_phrase(p) for p in data["supersession"]["directional"]),
+        change_markers=tuple(_phrase(p) for p in data["supersession"]["markers"]),
+        hedges=tuple(_phrase(p) for p in data["hedges"]["phrases"]),
+        approx=tuple(_phrase(p) for p in data["hedges"]["approx"]),
+        upper=tuple(sorted((_phrase(p) for p in data["bounds"]["upper"]), key=len, reverse=True)),
+        lower=tuple(sorted((_phrase(p) for p in data["bounds"]["lower"]), key=len, reverse=True)),
+        number_words={k: float(v) for k, v in data["numbers"]["words"].items()},
+        ordinals={k: int(v) for k, v in data["numbers"]["ordinals"].items()},
+        multipliers={k: float(v) for k, v in data["numbers"]["multipliers"].items()},
+        units=units,
+        glued_units=frozenset(data["units_glued"]["names"]),
+        weekdays=weekdays,
+        weekday_groups={_phrase(k): frozenset(v) for k, v in cal["weekday_groups"].items()},
+        calendar_case=frozenset(cal["case_sensitive"]),
+        months=months,
+        seasons=dict(cal["seasons"]),
+        quarters=dict(cal["quarters"]),
+        dayparts={_phrase(k): (int(v[0]), int(v[1])) for k, v in cal["dayparts"].items()},
+        clock_words={_phrase(k): int(v) for k, v in cal["clock_words"].items()},
+        relative_days=frozenset(cal["relative_days"]),
+        year_parts={k: (int(v[0]), int(v[1])) for k, v in cal["year_parts"].items()},
+        freq_words={fold(k): float(v) for k, v in data["frequencies"]["words"].items()},
+        every=frozenset(data["frequencies"]["every"]),
+        other=frozenset(data["frequencies"]["other"]),
+        classes=classes,
+        class_max_len=max(len(p) for p in classes),
+        places=frozenset(_phrase(p) for p in data["places"]["nouns"]),
+        numbered_places=frozenset(data["places"]["numbered"]),
+        place_preps=frozenset(data["places"]["prepositions"]),
+        honorifics=frozenset(data["people"]["honorifics"]),
+        roles=tuple(_phrase(p) for p in data["roles"]["words"]),
+        label_heads=frozenset(data["labels"]["heads"]),
+        value_before=frozenset(data["roles"]["value_before"]),
+        value_preps=frozenset(data["roles"]["value_preps"]),
+        org_suffixes=frozenset(data["people"]["org_suffixes"]),
+        light=frozenset(data["vocabulary"]["light"]),
+        abbreviations={fold(k).lower(): fold(v).lower() for k, v in data["vocabulary"]["abbreviations"].items()},
+        variants={k: v for k, v in data["vocabulary"]["variants"].items()},
+    )
+
+
+def fold(s: str) -> str:
+    """NFKC, typographic apostrophes and dashes made plain, accents dropped (Tomás -> Tomas)."""
+    s = unicodedata.normalize("NFKC", s).replace("\u2019", "'").replace("\u2018", "'")
+    s = unicodedata.normalize("NFKD", s)
+    return "".join(c for c in s if not unicodedata.combining(c))
+
+
+@functools.lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """The comparison form of a word: lower-case, spelling variant folded, Porter2 stem."""
+    w = word.lower().strip("'")
+    if w.endswith("'s"):
+        w = w[:-2]
+    lex = lexicon()
+    w = lex.variants.get(w, w)
+    exp = lex.abbreviations.get(w)
+    if exp and " " not in exp:
+        w = exp  # "prod" -> production, "k8s" -> kubernetes
+    if not w.isalpha():
+        return w
+    if w.endswith("es") and len(w) > 4 and w[-3] in "hsxz" and w[-4:-2] in ("sh", "ch", "ss", "sx", "hs"):
+        w = w[:-2]  # "SSHes", "pushes", "matches"
+    return text_stem(w)

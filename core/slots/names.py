@@ -1,0 +1,121 @@
+"""Names in a statement: people, teams, products and other proper nouns.
+
+A name is a run of capitalised words in one sentence ("Aiko Tanaka", "Harper & Co", "LaunchDarkly", "OPS-412"),
+without its honorific. A single capitalised word that opens a sentence may be a common word; a word shaped as a
+name (an acronym, an inner capital, a digit) is a name wherever it stands. Each `Name` records where it stands:
+possessive, where a value goes ("is X", "by X", "is in X"), after "for"/"of"/"about" (what the statement is
+about), and the word right after it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..text import STOPWORDS
+from .lexicon import lexicon, stem
+from .tokens import COPULA, Tok, is_function
+
+
+@dataclass(frozen=True)
+class Name:
+    text: str  # as written, joined
+    key: str  # folded lower-case words joined by one space
+    words: tuple[str, ...]
+    clause: int
+    start: int
+    initial: bool  # a single capitalised word that opens a sentence: maybe only a capitalised common word
+    possessive: bool = False
+    negated: bool = False
+    value_like: bool = False  # placed where a value goes: after "is", "by", "is in", "built with" ...
+    next_stem: str = ""  # the lower-case word right after it ("Atlas staging" -> stage)
+    next_plural: bool = False
+    scoped: bool = False  # after "for", "of", "about": what the statement is about, not a value
+
+
+def _is_calendar_or_class(t: Tok, toks: list[Tok]) -> bool:
+    lex = lexicon()
+    low = t.low
+    if low in lex.weekdays or low in lex.months or low in lex.quarters or low in lex.seasons:
+        return True
+    if low in lex.freq_words or low in lex.number_words or low in lex.ordinals:
+        return True
+    return (low,) in lex.classes or t.used
+
+
+_ACRONYM = re.compile(r"^[A-Z][A-Z0-9&]+s?$")
+_INNER_CAP = re.compile(r"^[a-zA-Z]+[A-Z][a-zA-Z]*$")
+
+
+def capitalised(t: Tok) -> bool:
+    """Shaped like a name: a capital first letter, an inner capital ("LaunchDarkly"), letters with digits."""
+    return t.kind == "word" and (t.text[:1].isupper() or bool(_INNER_CAP.match(t.text)) or
+                                 (any(c.isdigit() for c in t.text) and any(c.isalpha() for c in t.text)))
+
+
+def read_names(toks: list[Tok]) -> list[Name]:
+    lex = lexicon()
+    names: list[Name] = []
+    j = 0
+    n = len(toks)
+    while j < n:
+        t = toks[j]
+        if not capitalised(t) or t.used or t.low in ("i", "i'm", "i'd", "i've", "i'll"):
+            j += 1
+            continue
+        shaped = bool(_ACRONYM.match(t.text) or _INNER_CAP.match(t.text) or any(c.isdigit() for c in t.text))
+        # "Risk:", "Lesson from Harbor:", "Decided:": a heading word, not a name
+        heading = t.initial and any(toks[k].low == ":" for k in range(j + 1, min(n, j + 4)) if toks[k].sent == t.sent)
+        if heading or (t.initial and not shaped and (t.low in STOPWORDS or is_function(t.low) or t.low.endswith(
+                "ly") or t.low in lex.negation_cues or t.low.endswith("n't"))):
+            j += 1
+            continue
+        if _is_calendar_or_class(t, toks) and not shaped:
+            j += 1
+            continue
+        if _is_calendar_or_class(t, toks) and t.used:
+            j += 1
+            continue
+        words = [t]
+        k = j + 1
+        while k < n and not words[-1].low.endswith("'s"):
+            u = toks[k]
+            if u.kind == "punct" and u.low == "&" and k + 1 < n and capitalised(toks[k + 1]):
+                words.append(u)
+                k += 1
+                continue
+            if u.kind == "punct" and u.low == "." and words[-1].low in lex.honorifics:
+                k += 1
+                continue
+            if capitalised(u) and not u.used and u.sent == t.sent and not _is_calendar_or_class(u, toks):
+                words.append(u)
+                k += 1
+                continue
+            break
+        if words[0].low in lex.honorifics and len(words) > 1:
+            words = words[1:]
+        if len(words) == 1 and words[0].low in lex.honorifics:
+            j = k
+            continue
+        text = " ".join(w.text for w in words)
+        keyw = tuple(w.low.removesuffix("'s") for w in words if w.low != "&")
+        possessive = words[-1].low.endswith("'s")
+        initial = (words[0].initial and len(words) == 1 and not shaped and not possessive)
+        k0 = words[0].i - 1
+        while k0 >= 0 and toks[k0].low in ("the", "our", "a", "an", "their", "its", "his", "her", "my", "your",
+                                           "mr", "mrs", "ms", "dr", "."):
+            k0 -= 1
+        value_like = k0 >= 0 and toks[k0].low in lex.value_before
+        if k0 >= 1 and toks[k0].low in lex.value_preps:
+            v = toks[k0 - 1]
+            value_like = v.kind == "word" and (v.low in COPULA or v.low.endswith(("ed", "en", "ing")) or v.low in (
+                "be", "live", "lives", "sit", "sits", "stay", "stays"))
+        scoped = k0 >= 0 and toks[k0].low in ("for", "of", "about", "regarding", "within", "across")
+        after = toks[words[-1].i + 1] if words[-1].i + 1 < n else None
+        nxt = after.stem if after is not None and after.kind == "word" and not after.text[:1].isupper() else ""
+        names.append(Name(text=text, key=" ".join(keyw), words=tuple(stem(w) for w in keyw), clause=words[0].clause,
+                          start=words[0].i, initial=initial, possessive=possessive, value_like=value_like,
+                          next_stem=nxt, next_plural=bool(after is not None and after.low.endswith("s")),
+                          scoped=scoped))
+        j = k
+    return names

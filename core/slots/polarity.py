@@ -1,0 +1,174 @@
+"""Polarity and change in a statement: negation scopes, states with two poles, change cues.
+
+- a negation cue ("not", "never", "no", any "n't") covers the rest of its clause; "rather than Y", "instead of Y"
+  and "prefers X over Y" reject Y;
+- states have two poles ("up"/"down", "accepted"/"rejected", "supported"/"deprecated"); some count only after a
+  copula ("is open"); a negation flips a state;
+- change cues ("no longer", "switched", "moved from X to Y") and weak change markers ("now", "since"); what follows
+  "retired", "replaced", "stopped using" is the old value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .lexicon import lexicon
+from .names import Name
+from .tokens import COPULA, Tok, is_function, match_any
+from .values import Value
+
+
+@dataclass(frozen=True)
+class State:
+    cls: str
+    pole: int
+    text: str
+    clause: int
+    after: frozenset[str] = frozenset()  # stems after the state word in its clause (its object)
+    around: frozenset[str] = frozenset()  # stems of its whole clause
+
+
+def negation_scopes(toks: list[Tok]) -> tuple[set[int], set[int]]:
+    """Token indexes covered by a negation, and by a rejected alternative ("rather than Y", "prefers X over Y")."""
+    lex = lexicon()
+    neg: set[int] = set()
+    rejected: set[int] = set()
+    n = len(toks)
+    i = 0
+    while i < n:
+        t = toks[i]
+        skip = match_any(toks, i, lex.not_negation)
+        if skip:
+            i += len(skip)
+            continue
+        alt = match_any(toks, i, lex.alt_markers)
+        if alt:
+            k = i + len(alt)
+            while k < n and toks[k].clause == toks[i + len(alt) - 1].clause:
+                rejected.add(k)
+                k += 1
+            i = k
+            continue
+        if t.low == "over" and i > 0 and any(toks[m].low in lex.preference_verbs for m in range(max(0, i - 4), i)
+                                                 if toks[m].clause == t.clause):
+            k = i + 1
+            while k < n and toks[k].clause == t.clause:
+                rejected.add(k)
+                k += 1
+            i = k
+            continue
+        if t.kind == "word" and (t.low in lex.negation_cues or t.low.endswith("n't")):
+            k = i + 1
+            while k < n and toks[k].clause == t.clause:
+                neg.add(k)
+                k += 1
+            if t.low in ("nobody", "noone", "none", "nothing"):
+                neg.add(i)
+        i += 1
+    return neg, rejected
+
+
+def read_states(toks: list[Tok], neg: set[int]) -> list[State]:
+    lex = lexicon()
+    out: list[State] = []
+    n = len(toks)
+    i = 0
+    longest = max(len(p) for p in lex.states)
+    while i < n:
+        found = None
+        for size in range(min(longest, n - i), 0, -1):
+            p = tuple(toks[i + k].low for k in range(size))
+            if p in lex.states:
+                found = (p, lex.states[p])
+                break
+        if not found:
+            i += 1
+            continue
+        p, (cls, pole, copula) = found
+        if i + len(p) < n and toks[i + len(p)].low == "by":
+            i += len(p)  # "is maintained by X", "was approved by Y": a passive verb, not a state
+            continue
+        if copula:
+            prev = toks[i - 1].low if i else ""
+            nxt = toks[i + len(p)] if i + len(p) < n else None
+            ends = nxt is None or nxt.kind == "punct" or nxt.low in ("and", "for", "by", "in", "again", "now",
+                                                                      "today", "since", "at")
+            if prev not in COPULA or not ends:
+                i += len(p)
+                continue
+        if i in neg:
+            pole = -pole
+        clause = toks[i].clause
+        after = frozenset(t.stem for t in toks[i + len(p):] if t.clause == clause and t.kind == "word" and t.stem
+                          and not is_function(t.low))
+        around = frozenset(t.stem for t in toks if t.clause == clause and t.kind == "word" and t.stem
+                           and not is_function(t.low) and (t.low,) not in lex.states)
+        out.append(State(cls, pole, " ".join(p), clause, after, around))
+        i += len(p)
+    return out
+
+
+def change_cues(toks: list[Tok], values: list[Value], names: list[Name]):
+    lex = lexicon()
+    cues: list[str] = []
+    markers: list[str] = []
+    n = len(toks)
+    for i in range(n):
+        p = match_any(toks, i, lex.strong_cues)
+        if p:
+            cues.append(" ".join(p))
+            continue
+        p = match_any(toks, i, lex.directional_cues)
+        if p:
+            window = [toks[k].low for k in range(i + len(p), min(n, i + len(p) + 8)) if toks[k].clause in
+                      (toks[i].clause, toks[i].clause + 1)]
+            if "from" in window or "to" in window or "into" in window or "by" in window:
+                cues.append(" ".join(p))
+        m = match_any(toks, i, lex.change_markers)
+        if m:
+            markers.append(" ".join(m))
+    from_to = []
+    for i in range(n):
+        if toks[i].low != "from":
+            continue
+        for k in range(i + 1, min(n, i + 8)):
+            if toks[k].low == "to" and toks[k].sent == toks[i].sent:
+                a = _item_in(range(i + 1, k), values, names, toks)
+                b = _item_in(range(k + 1, min(n, k + 6)), values, names, toks)
+                if a is not None and b is not None:
+                    from_to.append((a, b))
+                break
+    return cues, from_to, markers
+
+
+def mark_retired(toks: list[Tok], values: list[Value], names: list[Name]) -> tuple[list[Value], list[Name]]:
+    """What follows "retired", "replaced", "stopped using", "gave up" (in its clause) is the old value: role "from"."""
+    lex = lexicon()
+    starts: list[tuple[int, int]] = []
+    for i in range(len(toks)):
+        p = match_any(toks, i, lex.retiring)
+        if p:
+            starts.append((i + len(p), toks[i].clause))
+    if not starts:
+        return values, names
+
+    def old(pos: int, clause: int) -> bool:
+        return any(s <= pos < s + 5 and clause == c for s, c in starts)
+
+    values = [replace(v, role="from") if v.role is None and old(v.start, v.clause) else v for v in values]
+    names = [replace(n, negated=True) if old(n.start, n.clause) else n for n in names]
+    return values, names
+
+
+def _item_in(span: range, values: list[Value], names: list[Name], toks: list[Tok]):
+    for v in values:
+        if v.start in span:
+            return v
+    for nm in names:
+        if nm.start in span:
+            return nm
+    for k in span:
+        t = toks[k]
+        if t.kind == "word" and not is_function(t.low):
+            return t.stem
+    return None

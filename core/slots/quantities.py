@@ -1,0 +1,185 @@
+"""Readers of numbers: quantities, durations, rates, labels and versions.
+
+- quantities with units, converted to one base per dimension (time, data, currency, length, mass, volume,
+  temperature, percent), or counted nouns ("8 engineers", "two approving reviews"); ranges ("3 to 12 replicas");
+  rates ("300 requests a minute"); a duration is a quantity of time;
+- labels: a number that names which one of the noun before it ("berth 31", "note 3");
+- versions: a number after a name or "version" ("Python 3.12", "Node 20", "v2", "8.x").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from .lexicon import lexicon, stem
+from .names import capitalised
+from .tokens import ORDINAL, Tok, is_function
+from .values import Value, add_value, bound_before, number, time_unit, unit_at
+
+
+def _counted_noun(toks: list[Tok], j: int) -> tuple[str, int]:
+    """The noun counted by a number: its stem, and how many tokens it spans (up to 2 words: "approving review")."""
+    n = len(toks)
+    words: list[Tok] = []
+    k = j
+    while k < n and len(words) < 2:
+        t = toks[k]
+        if t.kind != "word" or t.used or is_function(t.low) or t.low in ("of", "per", "a", "an"):
+            break
+        words.append(t)
+        k += 1
+        if t.low.endswith("s") or (k < n and toks[k].kind != "word"):
+            break
+    if not words:
+        return "", 0
+    return "+".join(w.stem or stem(w.low) for w in words), len(words)
+
+
+def read_quantities(toks: list[Tok], values: list[Value]) -> None:
+    lex = lexicon()
+    n = len(toks)
+    i = 0
+    while i < n:
+        t = toks[i]
+        if t.used:
+            i += 1
+            continue
+        amount = None
+        dim = None
+        factor = 1.0
+        j = i
+        if t.kind == "money":
+            m = re.match(r"^([$€£])\s?([\d,]+(?:\.\d+)?)\s?(k|m|mm|bn|million|billion|thousand)?$", t.low)
+            if m:
+                amount = float(m.group(2).replace(",", "")) * (lex.multipliers.get(m.group(3) or "", 1.0))
+                dim, factor = lex.units[m.group(1)]
+                j = i + 1
+        elif t.kind == "num" and not ORDINAL.match(t.low):
+            prev = toks[i - 1] if i else None
+            nxt = toks[i + 1] if i + 1 < n else None
+            counted = nxt is not None and (nxt.kind in ("word", "unit") and not is_function(nxt.low) or
+                                           nxt.low == "%") or t.low.endswith("%")
+            if prev is not None and prev.kind == "word" and not prev.used and (
+                    not is_function(prev.low) or prev.low in lex.label_heads) and \
+                    prev.low not in lex.number_words and not prev.text[:1].isupper() and not counted and \
+                    bound_before(toks, i) == (None, False):
+                # "berth 31", "level 9", "note 3": a number that labels the noun before it names which one
+                t.used = True
+                values.append(Value("label", prev.stem or stem(prev.low), t.low, f"{prev.text} {t.text}", t.clause, i))
+                i += 1
+                continue
+            amount = number(t)
+            j = i + 1
+            if t.low.endswith("%"):
+                dim = "percent"
+        elif t.kind == "word" and t.low in lex.number_words and t.low not in ("once", "twice", "thrice", "half"):
+            amount = number(t)
+            j = i + 1
+            # "a full year", "one whole week"
+        elif t.kind == "word" and t.low in ("a", "an") and i + 1 < n:
+            k = i + 1
+            if k < n and toks[k].low in ("full", "whole", "single"):
+                k += 1
+            ordinal_second = toks[k].low == "second" and k + 1 < n and toks[k + 1].kind == "word" and not \
+                is_function(toks[k + 1].low)  # "a second EU region"
+            if time_unit(toks, k) is not None and not (i and toks[i - 1].kind in ("num",)) and \
+                    not (i and number(toks[i - 1]) is not None) and not ordinal_second:
+                amount = 1.0
+                j = k
+        if amount is None:
+            i += 1
+            continue
+        # "two weeks" vs "2-week": multiplier words
+        if j < n and toks[j].low in lex.multipliers and toks[j].kind in ("word", "unit") and dim is None:
+            amount *= lex.multipliers[toks[j].low]
+            j += 1
+        # a range: "3 to 12 replicas", "between 3 and 12"
+        hi = None
+        if j + 1 < n and toks[j].low in ("-", "to", "and") and number(toks[j + 1]) is not None and \
+                toks[j + 1].kind in ("num", "word") and dim is None:
+            hi = number(toks[j + 1])
+            j += 2
+        unit = None
+        if dim is None:
+            u = unit_at(toks, j)
+            if u:
+                dim, factor, used = u
+                j += used
+        key = dim or ""
+        if dim is None:
+            noun, used = _counted_noun(toks, j)
+            if noun:
+                key = "n:" + noun
+                j += used
+        # a rate: "per minute", "a week", "/s", "each day"
+        rate = None
+        if j < n and toks[j].low in ("per", "a", "an", "each", "every", "/"):
+            f = time_unit(toks, j + 1)
+            if f is not None:
+                rate = f
+                j += 2
+        value: float | tuple[float, float] = amount * factor
+        if hi is not None:
+            value = (amount * factor, hi * factor)
+        if rate:
+            if isinstance(value, tuple):
+                value = (value[0] / rate, value[1] / rate)
+            else:
+                value = value / rate
+            key = (key or "n") + "/time"
+        if key == "time" and not rate:
+            kind = "duration"
+        else:
+            kind = "quantity"
+        # A bare small number that is a list index or part of a name is not a quantity.
+        if key == "" and t.kind == "word":
+            i = j if j > i else i + 1
+            continue
+        _ = unit
+        extra = {}
+        if kind == "duration" and bound_before(toks, i)[0] == "lower" and i and toks[i - 1].low in (
+                "after", "from", "starting"):
+            extra["bound"] = "none"  # "expire after 30 minutes": the length itself, not a lower limit
+        add_value(values, toks, kind, key, value, i, j, **extra)
+        if values[-1].bound == "none":
+            values[-1] = replace(values[-1], bound=None)
+        i = j
+
+
+def read_versions(toks: list[Tok], values: list[Value]) -> None:
+    """"v2", "2.0", "Python 3.12", "Node 20", "version 8.x": a number that names a version of the word before it."""
+    lex = lexicon()
+    n = len(toks)
+    for i, t in enumerate(toks):
+        if t.used:
+            continue
+        if t.kind == "word" and re.fullmatch(r"v\d+(?:\.\d+)*", t.low):
+            t.used = True
+            values.append(Value("version", _owner_before(toks, i), t.low[1:], t.text, t.clause, i))
+            continue
+        if t.kind != "num" or t.low.endswith("%") or ORDINAL.match(t.low):
+            continue
+        nxt_unit = i + 1 < n and (unit_at(toks, i + 1) is not None or toks[i + 1].low in lex.multipliers)
+        prev = toks[i - 1] if i else None
+        decimal = "." in t.low.removesuffix(".x") or t.low.endswith(".x")
+        after_name = prev is not None and prev.kind == "word" and not prev.used and (
+            prev.low in ("version", "v", "release") or (capitalised(prev) and prev.low not in lex.numbered_places
+                                                        and prev.low not in lex.honorifics))
+        if nxt_unit or not (decimal or after_name):
+            continue
+        if not decimal and i + 1 < n and toks[i + 1].kind == "word" and not is_function(toks[i + 1].low) \
+                and not capitalised(toks[i + 1]):
+            continue  # "Platform 8 engineers": a count, not a version
+        t.used = True
+        values.append(Value("version", _owner_before(toks, i), t.low.removesuffix(".x"), t.text, t.clause, i))
+
+
+def _owner_before(toks: list[Tok], i: int) -> str:
+    for k in range(i - 1, max(-1, i - 4), -1):
+        t = toks[k]
+        if t.kind == "punct" and t.low not in ("(",):
+            break
+        if t.kind == "word" and t.low not in ("version", "v", "the", "release", "of"):
+            return t.stem or stem(t.low)
+    return ""

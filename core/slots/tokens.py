@@ -1,0 +1,176 @@
+"""A statement as tokens in sentences and clauses, and the phrase lookups every reader shares.
+
+`tokenize` splits a folded text into typed tokens (words, numbers, clock times, money, addresses, ISO dates, ...),
+numbers its sentences and clauses (a clause ends at a comma, a semicolon, a dash, a bracket or a word such as
+"but") and stems its words. `match_any` finds a lexicon phrase at a token, through an index of the phrases by
+their first word; `is_function` tells words that carry no topic (stop words, negation cues, light words,
+qualifiers) from content words.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from ..text import STOPWORDS
+from .lexicon import fold, lexicon, stem
+
+_TOKEN = re.compile(
+    r"""
+    (?P<url>https?://[^\s)]+[^\s.,;:!?)])
+   |(?P<email>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)
+   |(?P<handle>[\w.+-]+@)(?![\w])
+   |(?P<channel>\#[\w-]+)
+   |(?P<isodate>\d{4}-\d{2}-\d{2})
+   |(?P<ratio>\b\d:\d\b)
+   |(?P<time>\d{1,2}:\d{2}(?:\s?[ap]\.?m\b)?|\b\d{1,2}\s?[ap]\.?m\b)
+   |(?P<money>[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|mm|bn|million|billion|thousand)\b)?)
+   |(?P<alnum>\d+[A-Za-z][\w]*(?:-[\w]+)*)
+   |(?P<num>\d[\d,]*(?:\.\d+)*(?:\.x)?%?)
+   |(?P<word>[^\W\d_](?:[\w'’]*[\w])?(?:[-/&.+#][\w]+)*[+#]*)
+   |(?P<punct>[.,;:!?()\[\]"“”—–&/%-])
+    """,
+    re.VERBOSE,
+)
+ORDINAL = re.compile(r"^(\d{1,2})(st|nd|rd|th)$")
+_GLUED = re.compile(r"^(\d+(?:\.\d+)?)([a-z]+)$")
+_SENT_END = frozenset({".", "!", "?"})
+_CLAUSE_PUNCT = frozenset({";", ":", "(", ")", "—", "–", "-", ",", "[", "]", '"', "“", "”"})
+
+
+@dataclass
+class Tok:
+    i: int
+    text: str  # as written
+    low: str  # folded, lower-case
+    kind: str  # word | num | time | money | email | handle | url | channel | isodate | ratio | alnum | punct
+    sent: int = 0
+    clause: int = 0
+    initial: bool = False  # first word of its sentence
+    stem: str = ""
+    used: bool = False  # consumed by a value
+
+
+def tokenize(text: str) -> list[Tok]:
+    toks: list[Tok] = []
+    for m in _TOKEN.finditer(fold(text)):
+        kind = m.lastgroup or "word"
+        s = m.group(0)
+        if kind == "alnum":
+            low = s.lower()
+            g = _GLUED.match(low)
+            om = ORDINAL.match(low)
+            if om:
+                toks.append(Tok(len(toks), s, low, "num"))
+                continue
+            lex = lexicon()
+            if g and (g.group(2) in lex.units or g.group(2) in lex.multipliers):
+                toks.append(Tok(len(toks), g.group(1), g.group(1), "num"))
+                toks.append(Tok(len(toks), g.group(2), g.group(2), "unit"))
+                continue
+            kind = "word"
+        toks.append(Tok(len(toks), s, s.lower(), kind))
+    _segment(toks)
+    return toks
+
+
+def _segment(toks: list[Tok]) -> None:
+    lex = lexicon()
+    sent = clause = 0
+    start = True
+    for j, t in enumerate(toks):
+        if t.kind == "punct":
+            prev = toks[j - 1].low if j else ""
+            if t.low in _SENT_END and prev not in lex.honorifics and not (len(prev) == 1 and prev.isalpha()):
+                sent += 1
+                clause += 1
+                start = True
+            elif t.low in _CLAUSE_PUNCT and not (t.low in "-/" and j and toks[j - 1].kind != "punct"
+                                                 and j + 1 < len(toks) and toks[j + 1].kind == "time"):
+                clause += 1
+            t.sent, t.clause = sent, clause
+            continue
+        if t.low in lex.clause_breaks and not start:
+            clause += 1
+        t.sent, t.clause = sent, clause
+        if t.kind == "word":
+            t.initial = start
+            t.stem = stem(t.low)
+        start = False
+
+
+def _match(toks: list[Tok], i: int, phrase: tuple[str, ...]) -> bool:
+    if i + len(phrase) > len(toks):
+        return False
+    return all(toks[i + k].low == w for k, w in enumerate(phrase))
+
+
+_KEYS: dict[int, tuple[object, tuple[tuple[str, ...], ...]]] = {}
+
+
+def phrases_of(mapping) -> tuple[tuple[str, ...], ...]:
+    """The phrases of a lexicon mapping or set as one stable tuple (so its first-word index is built once)."""
+    got = _KEYS.get(id(mapping))
+    if got is None or got[0] is not mapping:
+        got = (mapping, tuple(mapping))
+        _KEYS[id(mapping)] = got
+    return got[1]
+
+
+def without_possessive(t: Tok) -> str:
+    """The word without a possessive ("Prettier's" -> prettier)."""
+    return t.low[:-2] if t.low.endswith("'s") else t.low
+
+
+_INDEXES: dict[int, tuple[object, dict[str, list[tuple[str, ...]]]]] = {}
+
+
+def first_word_index(phrases: tuple[tuple[str, ...], ...]) -> dict[str, list[tuple[str, ...]]]:
+    """Phrases by their first word, longest first (built once per phrase list)."""
+    got = _INDEXES.get(id(phrases))
+    if got is not None and got[0] is phrases:
+        return got[1]
+    index: dict[str, list[tuple[str, ...]]] = {}
+    for p in sorted(phrases, key=len, reverse=True):
+        if p:
+            index.setdefault(p[0], []).append(p)
+    _INDEXES[id(phrases)] = (phrases, index)
+    return index
+
+
+def match_any(toks: list[Tok], i: int, phrases: tuple[tuple[str, ...], ...]) -> tuple[str, ...] | None:
+    """The longest of the phrases that starts at token i, if any."""
+    if i >= len(toks):
+        return None
+    for p in first_word_index(phrases).get(toks[i].low, ()):
+        if _match(toks, i, p):
+            return p
+    return None
+
+
+# Words that link a subject to what it is: before a state that needs one ("is open", "stays down"), before the
+# preposition of a value ("is in Lisbon").
+COPULA = frozenset({"is", "are", "was", "were", "be", "been", "being", "'s", "stays", "stay", "remains", "remain",
+                    "turned", "switched", "set", "kept", "left", "now", "still", "currently", "fully", "all"})
+
+
+def is_function(low: str) -> bool:
+    """A word that carries no topic: a stop word, a negation cue, a light word, a qualifier, a single letter."""
+    lex = lexicon()
+    return (low in STOPWORDS or low in lex.negation_cues or low.endswith("n't") or low in lex.light
+            or len(low) < 2 or low in _qualifier_words())
+
+
+@functools.cache
+def _qualifier_words() -> frozenset[str]:
+    """Single words of the bound, approximation, hedge and change-marker lists: how a claim is put, not its topic."""
+    lex = lexicon()
+    out: set[str] = set()
+    for group in (lex.upper, lex.lower, lex.approx, lex.hedges, lex.change_markers, lex.not_negation,
+                  lex.alt_markers):
+        for p in group:
+            if len(p) == 1:
+                out.add(p[0])
+    return frozenset(out)
+

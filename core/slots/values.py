@@ -1,0 +1,134 @@
+"""The typed value a statement states, and what every value reader shares.
+
+A `Value` knows its kind (time, weekday, daypart, date, duration, frequency, quantity, version, enum, place,
+address, label), what it is compared within (a unit dimension, a class, a versioned name), its normalised value,
+its clause, whether it is a bound ("by 05:00", "up to 3 days") or approximate ("about 08:15"), whether a negation
+covers it and its role in "from X to Y". The helpers here read a number from a token, the bound and approximation
+words around a value, and a unit word; `add_value` records a value read from a span of tokens and marks those
+tokens used, so that a later reader skips them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .lexicon import lexicon
+from .tokens import ORDINAL, Tok, match_any
+
+
+@dataclass(frozen=True)
+class Value:
+    kind: str  # time | weekday | daypart | date | duration | frequency | quantity | version | enum | place | address
+    key: str  # what is compared within a kind: unit dimension, class name, versioned name; "" when none
+    val: Any  # normalised value (see the kind's reader)
+    text: str  # as written
+    clause: int
+    start: int  # token index
+    bound: str | None = None  # "upper" | "lower" | None
+    approx: bool = False
+    negated: bool = False
+    role: str | None = None  # "from" | "to" in "from X to Y"
+
+
+def number(tok: Tok) -> float | None:
+    """The number a token says: digits ("1,200", "3.12", "14th", "8.x") or a number word ("two", "twenty-five")."""
+    lex = lexicon()
+    s = tok.low
+    if tok.kind == "num":
+        om = ORDINAL.match(s)
+        if om:
+            return float(om.group(1))
+        s = s.rstrip("%").replace(",", "")
+        if s.endswith(".x"):
+            s = s[:-2]
+        try:
+            return float(s)
+        except ValueError:
+            try:
+                return float(s.split(".")[0])
+            except ValueError:
+                return None
+    if tok.kind == "word":
+        if s in lex.number_words:
+            return lex.number_words[s]
+        if "-" in s:
+            parts = s.split("-")
+            if all(p in lex.number_words for p in parts):
+                return sum(lex.number_words[p] for p in parts)
+    return None
+
+
+def bound_before(toks: list[Tok], i: int) -> tuple[str | None, bool]:
+    """The bound and approximation words right before token i (same clause, up to 4 words back)."""
+    lex = lexicon()
+    bound = None
+    approx = False
+    start = max(0, i - 5)
+    for k in range(start, i):
+        if toks[k].clause != toks[i].clause and toks[k].sent != toks[i].sent:
+            continue
+        p = match_any(toks, k, lex.upper)
+        if p and k + len(p) <= i:
+            bound = "upper"
+        p = match_any(toks, k, lex.lower)
+        if p and k + len(p) <= i:
+            bound = "lower"
+        if match_any(toks, k, lex.approx):
+            approx = True
+    # "X or more", "X or later", "at the latest"
+    return bound, approx
+
+
+def _bound_after(toks: list[Tok], j: int) -> str | None:
+    lex = lexicon()
+    if j < len(toks) and toks[j].low in ("at", "or"):
+        if match_any(toks, j, lex.upper):
+            return "upper"
+        if match_any(toks, j, lex.lower):
+            return "lower"
+    return None
+
+
+def add_value(values: list[Value], toks: list[Tok], kind: str, key: str, val: Any, i: int, j: int, **kw) -> None:
+    """A value read from tokens i..j-1 (marks them used)."""
+    bound, approx = bound_before(toks, i)
+    after = _bound_after(toks, j)
+    for k in range(i, j):
+        toks[k].used = True
+    text = " ".join(t.text for t in toks[i:j])
+    values.append(Value(kind, key, val, text, toks[i].clause, i, bound=kw.pop("bound", None) or after or bound,
+                        approx=approx or kw.pop("approx", False), **kw))
+
+
+def unit_at(toks: list[Tok], j: int) -> tuple[str, float, int] | None:
+    """A unit word at j: (dimension, factor, tokens used)."""
+    lex = lexicon()
+    if j >= len(toks):
+        return None
+    t = toks[j]
+    low = t.low.rstrip(".")
+    cands = [low]
+    if low.endswith("s") and len(low) > 2:
+        cands.append(low[:-1])
+    if low.endswith("es") and len(low) > 3:
+        cands.append(low[:-2])
+    if low == "per" and j + 1 < len(toks) and toks[j + 1].low == "cent":
+        return ("percent", 1.0, 2)
+    for c in cands:
+        if c in lex.units:
+            if (c in lex.glued_units or len(c) == 1) and t.kind != "unit" and c not in ("$", "%", "€", "£"):
+                continue
+            dim, f = lex.units[c]
+            return dim, f, 1
+    if low.startswith("°") and low in lex.units:
+        dim, f = lex.units[low]
+        return dim, f, 1
+    return None
+
+
+def time_unit(toks: list[Tok], j: int) -> float | None:
+    u = unit_at(toks, j)
+    if u and u[0] == "time":
+        return u[1]
+    return None

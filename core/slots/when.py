@@ -1,0 +1,260 @@
+"""Readers of when: clock times, parts of the day, weekdays, dates and frequencies.
+
+- clock times: "09:30", "5 pm", "quarter past three", "at 9" next to a day or part of the day, ranges
+  ("01:00-03:00", "9 to 5"); an unmarked hour may be am or pm;
+- parts of the day ("mornings", "the evening") and weekdays, alone, in groups ("weekdays") or ranges ("Mon-Fri");
+- dates with only the parts given: ISO dates are read in `analysis`; here "December 2025", "March 3", "the 14th",
+  "Friday the 14th", quarters ("Q3 2026"), seasons, "mid-2027", years after a preposition;
+- frequencies: "weekly", "twice a week", "3 times per day", "every other Monday", "every two weeks".
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from .lexicon import lexicon
+from .tokens import ORDINAL, Tok, match_any, phrases_of
+from .values import Value, add_value, number, time_unit
+
+
+def _time_of(tok: Tok) -> int | None:
+    m = re.match(r"^(\d{1,2})(?::(\d{2}))?\s?([ap])?\.?m?\.?$", tok.low)
+    if not m:
+        return None
+    h, mi, ap = int(m.group(1)), int(m.group(2) or 0), m.group(3)
+    if ap == "p" and h < 12:
+        h += 12
+    if ap == "a" and h == 12:
+        h = 0
+    if h > 24 or mi > 59:
+        return None
+    return h * 60 + mi
+
+
+def _unambiguous(low: str) -> bool:
+    """A clock time that is not one of two (am/pm given, a leading zero, or an hour past 12)."""
+    return "m" in low or low.startswith("0") or (low[:2].isdigit() and int(low[:2]) > 12)
+
+
+@functools.cache
+def _time_words() -> frozenset[str]:
+    lex = lexicon()
+    return frozenset(w for p in lex.dayparts for w in p) | frozenset(lex.weekdays)
+
+
+def read_times(toks: list[Tok], values: list[Value]) -> None:
+    lex = lexicon()
+    n = len(toks)
+    i = 0
+    while i < n:
+        t = toks[i]
+        if t.used:
+            i += 1
+            continue
+        if t.kind == "time":
+            m = _time_of(t)
+            if m is not None:
+                end = i + 1
+                # a range: 01:00-03:00, 9 to 5
+                if end + 1 < n and toks[end].low in ("-", "to", "–", "until") and toks[end + 1].kind == "time":
+                    m2 = _time_of(toks[end + 1])
+                    end += 2
+                    add_value(values, toks, "time", "", (m, m2 if m2 is not None else m, _unambiguous(t.low)), i, end)
+                else:
+                    add_value(values, toks, "time", "", (m, m, _unambiguous(t.low)), i, end)
+                i = end
+                continue
+        # "quarter past three", "half past two"
+        cw = match_any(toks, i, phrases_of(lex.clock_words))
+        if cw:
+            k = i + len(cw)
+            if k < n:
+                h = number(toks[k])
+                if h is not None and 0 < h <= 12:
+                    mi = int(h) * 60 + lex.clock_words[cw]
+                    add_value(values, toks, "time", "", (mi, mi, False), i, k + 1)
+                    i = k + 1
+                    continue
+        # "at 9", "at 11" next to a day or part of the day
+        if t.low == "at" and i + 1 < n and toks[i + 1].kind == "num" and not toks[i + 1].used:
+            h = number(toks[i + 1])
+            nxt = toks[i + 2].low if i + 2 < n else ""
+            if h is not None and h == int(h) and 0 < h <= 24 and (nxt in ("", ".", ",", ";", "o'clock", "on",
+                                                                          "in", "and", "every", "sharp")
+                                                               or nxt in _time_words()):
+                add_value(values, toks, "time", "", (int(h) * 60, int(h) * 60, False), i + 1, i + 2)
+                i += 2
+                continue
+        dp = match_any(toks, i, phrases_of(lex.dayparts))
+        if dp:
+            a, b = lex.dayparts[dp]
+            add_value(values, toks, "daypart", "", (a, b), i, i + len(dp))
+            i += len(dp)
+            continue
+        i += 1
+
+
+def read_calendar(toks: list[Tok], values: list[Value]) -> None:
+    lex = lexicon()
+    n = len(toks)
+    i = 0
+    while i < n:
+        t = toks[i]
+        if t.used or t.kind not in ("word", "num", "alnum"):
+            i += 1
+            continue
+        low = t.low
+        cs_ok = low not in lex.calendar_case or t.text[:1].isupper()
+        grp = match_any(toks, i, phrases_of(lex.weekday_groups))
+        if grp and not (grp == ("daily",)):
+            add_value(values, toks, "weekday", "", lex.weekday_groups[grp], i, i + len(grp))
+            i += len(grp)
+            continue
+        if low in lex.weekdays and cs_ok:
+            days = {lex.weekdays[low]}
+            j = i + 1
+            # "Monday and Wednesday", "Mon-Fri"
+            if j + 1 < n and toks[j].low in ("and", "or", "-", "to", "&", "/") and toks[j + 1].low in lex.weekdays:
+                d2 = lex.weekdays[toks[j + 1].low]
+                if toks[j].low in ("-", "to"):
+                    a, b = sorted((days.pop(), d2))
+                    days = set(range(a, b + 1))
+                else:
+                    days.add(d2)
+                j += 2
+            add_value(values, toks, "weekday", "", frozenset(days), i, j)
+            # "Friday the 14th"
+            om2 = ORDINAL.match(toks[j + 1].low) if j + 1 < n and toks[j].low == "the" else None
+            if om2:
+                add_value(values, toks, "date", "", (None, None, int(om2.group(1))), j, j + 2)
+                j += 2
+            i = j
+            continue
+        if low in lex.months and cs_ok and not (low == "may" and t.initial):
+            month = lex.months[low]
+            j = i + 1
+            day = year = None
+            if j < n and toks[j].kind == "num":
+                v = number(toks[j])
+                if v is not None and 1 <= v <= 31 and v == int(v):
+                    day = int(v)
+                    j += 1
+                    if j + 1 < n and toks[j].low == "," and toks[j + 1].kind == "num" and len(toks[j + 1].low) == 4:
+                        year = int(toks[j + 1].low)
+                        j += 2
+                elif v is not None and 1900 <= v <= 2200:
+                    year = int(v)
+                    j += 1
+            elif i >= 1 and toks[i - 1].kind == "num":
+                v = number(toks[i - 1])
+                if v is not None and 1 <= v <= 31 and not toks[i - 1].used:
+                    day = int(v)
+                    i -= 1
+            om3 = ORDINAL.match(toks[i - 2].low) if i >= 2 and day is None and toks[i - 1].low == "of" else None
+            if om3:
+                day = int(om3.group(1))
+                i -= 2
+            add_value(values, toks, "date", "", (year, month, day), i, j)
+            i = j
+            continue
+        if low in lex.quarters and (t.text[:1].isupper() or low.startswith("q")):
+            j = i + 1
+            year = None
+            if j < n and toks[j].kind == "num" and len(toks[j].low) == 4:
+                year = int(toks[j].low)
+                j += 1
+            add_value(values, toks, "date", "quarter", (year, lex.quarters[low]), i, j)
+            i = j
+            continue
+        if low in lex.seasons and (low not in lex.calendar_case or t.text[:1].isupper()):
+            add_value(values, toks, "date", "season", (None, lex.seasons[low]), i, i + 1)
+            i += 1
+            continue
+        # "mid-2027", "early 2026", "late 2025"
+        m = re.match(r"^(early|mid|middle|late|end|beginning|start)-(\d{4})$", low)
+        if m:
+            a, b = lex.year_parts[m.group(1)]
+            add_value(values, toks, "date", "", (int(m.group(2)), (a, b), None), i, i + 1)
+            i += 1
+            continue
+        if low in lex.year_parts and i + 1 < n and toks[i + 1].kind == "num" and len(toks[i + 1].low) == 4:
+            a, b = lex.year_parts[low]
+            add_value(values, toks, "date", "", (int(toks[i + 1].low), (a, b), None), i, i + 2)
+            i += 2
+            continue
+        if t.kind == "num" and re.fullmatch(r"(19|20|21)\d\d", low) and not (i and toks[i - 1].low in ("$", "v")):
+            prev = toks[i - 1].low if i else ""
+            if prev in ("in", "of", "since", "until", "by", "from", "for", "during", "before", "after", "end",
+                        "year", "early", "late", "mid", "q1", "q2", "q3", "q4", ",", "the"):
+                add_value(values, toks, "date", "", (int(low), None, None), i, i + 1)
+                i += 1
+                continue
+        # "the 14th", "on the 21st"
+        om = ORDINAL.match(low)
+        if om and i and toks[i - 1].low == "the":
+            nxt = toks[i + 1].low if i + 1 < n else ""
+            if nxt not in lex.units and nxt not in ("floor", "time", "place", "row", "line", "item"):
+                add_value(values, toks, "date", "", (None, None, int(om.group(1))), i - 1, i + 1)
+                i += 1
+                continue
+        if low in lex.relative_days:
+            t.used = True
+        i += 1
+
+
+def read_frequencies(toks: list[Tok], values: list[Value]) -> None:
+    lex = lexicon()
+    n = len(toks)
+    i = 0
+    while i < n:
+        t = toks[i]
+        if t.used:
+            i += 1
+            continue
+        low = t.low
+        if low in lex.freq_words:
+            add_value(values, toks, "frequency", "", lex.freq_words[low], i, i + 1)
+            i += 1
+            continue
+        # once/twice/N times (a|per|every) <unit>
+        count = None
+        j = i
+        if low in ("once", "twice", "thrice"):
+            count = lex.number_words[low]
+            j = i + 1
+        elif number(t) is not None and i + 1 < n and toks[i + 1].low == "times":
+            count = number(t)
+            j = i + 2
+        if count is not None and j < n and toks[j].low in lex.every:
+            k = j + 1
+            mult = 1.0
+            if k < n and number(toks[k]) is not None and toks[k].low not in ("a", "an"):
+                mult = number(toks[k]) or 1.0
+                k += 1
+            f = time_unit(toks, k) if k < n else None
+            if f is not None:
+                add_value(values, toks, "frequency", "", f * mult / count, i, k + 1)
+                i = k + 1
+                continue
+        # every (other)? (N)? <unit> | every <weekday>
+        if low in ("every", "each"):
+            k = i + 1
+            mult = 1.0
+            if k < n and toks[k].low in lex.other:
+                mult = 2.0
+                k += 1
+            if k < n and number(toks[k]) is not None and toks[k].kind in ("num", "word"):
+                mult *= number(toks[k]) or 1.0
+                k += 1
+            if k < n and toks[k].low in lex.weekdays:
+                add_value(values, toks, "frequency", "", 604800.0 * mult, i, i + 1)
+                i = k
+                continue
+            f = time_unit(toks, k)
+            if f is not None and k < n:
+                add_value(values, toks, "frequency", "", f * mult, i, k + 1)
+                i = k + 1
+                continue
+        # "<weekday>s" as habit ("on Mondays"): a weekly frequency is implied, the weekday reader keeps the day
+        i += 1
