@@ -361,9 +361,11 @@ class MemkeeperApp(App[int]):
             self.notify("\n".join(lines) + more, title=f"{len(bad)} page(s) skipped", severity="warning",
                         timeout=12, markup=False)
         self.switch_mode("browse")
-        if not self.engine.synced:
-            self._sync_worker(())
         self.refresh_counts()
+        if not self.engine.synced:
+            # After the first frame: the full scan of a big wiki competes with the UI thread for the interpreter,
+            # and the pane and its counts should show first (the scan's progress then shows in the header).
+            self.call_after_refresh(self._sync_worker, ())
         if self.watch_enabled:
             self.watch_wiki()
 
