@@ -32,7 +32,7 @@ from memkeeper.core.engine import validate_actor
 from memkeeper.core.models import REFUSED_STATUSES
 
 from .keymap import Keymap, KeymapError, binding_ids, default_keys, live_bindings, load_keymap, normalize_keys
-from .screens.base import PaneScreen, failure_text
+from .screens.base import PaneScreen, failure_text, refusal_line
 from .screens.browse import BrowseScreen
 from .screens.conflicts import ConflictsScreen
 from .screens.help import HelpScreen
@@ -74,6 +74,9 @@ def _as_clock(now: Clock | datetime | None) -> Clock:
 # The title of a failed worker's notification, by worker group (a pane's own workers take the pane's title).
 FAILURE_TITLES = {"counts": "Counting failed", "maintenance": "Maintenance failed", "sync": "Reload failed",
                   "watch": "Watching the wiki stopped", "tiers-plan": "Tier plan failed"}
+
+#: Seconds an error toast stays: long enough to read one line, short enough never to hide a pane for long.
+ERROR_TIMEOUT = 4.0
 
 # Whole-wiki engine operations the person can start from the command palette; each runs in a worker thread.
 MAINTENANCE = {
@@ -218,29 +221,21 @@ class MemkeeperApp(App[int]):
         """The injected clock (real UTC now by default)."""
         return self._clock()
 
-    def decision_made(self, receipt: Receipt, pane_id: str) -> None:
-        """A pane changed memory: notify with the receipt, keep the pane's undo stack, refresh counts.
+    def decision_made(self, receipt: Receipt, pane_id: str, refusal: str | None = None) -> None:
+        """A pane changed memory: keep the pane's undo stack, refresh counts. The pane's status line shows the
+        receipt; only a refused or rejected decision also raises an error toast (`refusal`, or a default line).
 
         An undoable receipt goes on the pane's undo stack; an undo receipt (whatever its status) takes the receipt it
         reverses off it.
         """
         details = receipt.details or {}
-        severity = "information"
-        if receipt.status == "reject":
-            severity = "warning"
-        elif receipt.status in REFUSED_STATUSES:
-            severity = "error"
-        action = receipt.action
         stack = self._undo.setdefault(pane_id, [])
-        if action == "undo":
+        if receipt.action == "undo":
             reversed_ = next((r for r in stack if r.receipt_sha256 == details.get("reverses")), None)
             if reversed_ is not None:
                 stack.remove(reversed_)
-            action = f"undo {reversed_.action if reversed_ else details.get('action', '')}".rstrip()
-        message = f"{action} · {receipt.status} · {receipt.receipt_sha256[:12]}"
-        if details.get("reason"):
-            message += f"\n{details['reason']}"
-        self.notify(message, title=PANE_TITLES.get(pane_id, pane_id), severity=severity, markup=False)
+        if receipt.status == "reject" or receipt.status in REFUSED_STATUSES:
+            self.notify_error(refusal or refusal_line(receipt), title=PANE_TITLES.get(pane_id, pane_id))
         if receipt.receipt_sha256:
             self._own_receipts.append(receipt.receipt_sha256)
         if receipt.ok and receipt.action in UNDOABLE and receipt.receipt_sha256:
@@ -257,7 +252,20 @@ class MemkeeperApp(App[int]):
         node = worker.node
         title = FAILURE_TITLES.get(worker.group) or (
             PANE_TITLES.get(node.PANE_ID, node.PANE_ID) if isinstance(node, PaneScreen) else self.TITLE)
-        self.notify(failure_text(worker.error), title=title, severity="error", markup=False)
+        self.notify_error(failure_text(worker.error), title=title)
+        pane = self.current_pane()
+        if pane is not None and worker.group in FAILURE_TITLES:  # a pane's own failures are in its status line
+            pane.status.show_error(f"{title}: {failure_text(worker.error)}")
+
+    def notify_error(self, message: str, *, title: str = "") -> None:
+        """The desk's only toasts: errors, short-lived, never markup. Everything else goes to the status line."""
+        self.notify(message, title=title, severity="error", timeout=ERROR_TIMEOUT, markup=False)
+
+    def say(self, text: str, style: str = "") -> None:
+        """A short outcome in the current pane's status line."""
+        pane = self.current_pane()
+        if pane is not None:
+            pane.say(text, style)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.ERROR:
@@ -277,9 +285,14 @@ class MemkeeperApp(App[int]):
             receipt = getattr(self.engine, op)(**kwargs)
         finally:
             self.call_from_thread(setattr, self, "sync_progress", "")
+        self.call_from_thread(self._maintenance_done, op, receipt)
+
+    def _maintenance_done(self, op: str, receipt: Receipt) -> None:
         pane = self.current_pane()
-        self.call_from_thread(self.decision_made, receipt, pane.PANE_ID if pane else "browse")
-        self.call_from_thread(self.wiki_changed)
+        self.decision_made(receipt, pane.PANE_ID if pane else "browse")
+        if pane is not None:
+            pane.status.show_receipt(receipt, MAINTENANCE[op], self.key_for(f"{pane.PANE_ID}.undo"))
+        self.wiki_changed()
 
     def undo_stack(self, pane_id: str) -> list[Receipt]:
         """The pane's undoable receipts, oldest first (read-only view)."""
@@ -476,7 +489,7 @@ class MemkeeperApp(App[int]):
     async def _sync_worker(self, paths: tuple[str, ...]) -> None:
         await asyncio.to_thread(self._sync_with_progress)
         self.wiki_changed(paths)
-        self.notify("Reloaded from disk.", timeout=2)
+        self.say("Reloaded from disk.")
 
     def _sync_with_progress(self) -> None:
         def progress(done: int, total: int) -> None:

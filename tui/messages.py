@@ -11,7 +11,7 @@ from memkeeper.core import Receipt
 
 @dataclass
 class DecisionMade(Message):
-    """A pane's engine call returned: `receipt` is what it did, `summary` what the decision line says about it.
+    """A pane's engine call returned: `receipt` is what it did, `summary` what the status line says about it.
 
     Posted from the decision worker to the pane (`PaneScreen.decide`), which has the app record the receipt and then
     refreshes.

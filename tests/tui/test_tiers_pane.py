@@ -122,7 +122,8 @@ async def test_stale_page_refuses_the_whole_apply(demo):
         for c in chosen:
             assert engine.load(c.memory_id).tier.value == "warm"  # nothing written
         messages = [f"{n.title} {n.message}" for n in app._notifications]
-        assert any("Stale pages" in m and stale.candidate_id in m and stale.path in m for m in messages)
+        assert any("Nothing was written" in m and stale.candidate_id in m and stale.path in m for m in messages)
+        assert f"nothing written · stale {stale.candidate_id}" in pane.status.plain
         assert stale.candidate_id not in pane.accepted and chosen[1].candidate_id in pane.accepted
 
         # Applying again goes through for the rest.

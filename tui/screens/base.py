@@ -18,7 +18,7 @@ from textual.worker import Worker, WorkerState
 from memkeeper.core import Engine, MemkeeperError, Receipt
 
 from ..messages import DecisionMade
-from ..widgets.queue_status import DecisionLine
+from ..widgets.status_line import StatusLine
 
 if TYPE_CHECKING:
     from memkeeper.tui.app import MemkeeperApp
@@ -32,7 +32,15 @@ def failure_text(error: BaseException | None) -> str:
     return text.splitlines()[0]
 
 
-#: What a decision line says about a decision: a text, or a function of the receipt when the receipt adds to it.
+def refusal_line(receipt: Receipt) -> str:
+    """The default error toast for a refused decision: what, the status, the receipt, and the engine's reason."""
+    text = f"{receipt.action} · {receipt.status} · {receipt.receipt_sha256[:12]}"
+    if receipt.details.get("reason"):
+        text += f"\n{receipt.details['reason']}"
+    return text
+
+
+#: What the status line says about a decision: a text, or a function of the receipt when the receipt adds to it.
 Summary = str | Callable[[Receipt], str]
 
 
@@ -41,9 +49,11 @@ class PaneScreen(Screen):
     `refresh_data()`, which re-reads from the engine and must keep the cursor/selection where it was.
 
     A pane changes memory only through `decide(call, summary)`: the engine call runs in a thread worker, its receipt
-    comes back as a `DecisionMade` message, the app records it (undo stack, notification, header counts), the
-    decision line shows it, and `after_decision(receipt)` lets the pane refresh. `u` (`action_undo`) undoes the
-    pane's last decision through the same path.
+    comes back as a `DecisionMade` message, the app records it (undo stack, header counts; a toast only when it was
+    refused), the pane's status line shows it, and `after_decision(receipt)` lets the pane refresh. `u`
+    (`action_undo`) undoes the pane's last decision through the same path.
+
+    Every pane has one status line (`STATUS_HINT` until something happens); `say(text)` puts a short outcome there.
     """
 
     PANE_ID: str = ""  # "browse" | "conflicts" | "verify" | "quiz" | "tiers" | "receipts"
@@ -59,6 +69,8 @@ class PaneScreen(Screen):
     }
     """
     PANE_TITLE: str = ""
+    #: What the status line says before the first decision.
+    STATUS_HINT: str = ""
 
     #: True from a decision key until its receipt has been handled (or its call failed). A second decision meanwhile
     #: would act on a cursor and an undo stack that are about to change, so it is refused with a bell.
@@ -69,6 +81,7 @@ class PaneScreen(Screen):
 
         yield CountsBar(self.PANE_ID)
         yield from self.compose_body()
+        yield StatusLine(self.STATUS_HINT)
         yield Footer()
 
     def compose_body(self) -> Iterable[Widget]:  # pragma: no cover - overridden
@@ -103,7 +116,7 @@ class PaneScreen(Screen):
         """Run an engine decision off the UI thread.
 
         `call` takes no arguments and returns the receipt: bind its arguments (the clock and the actor included) on
-        the UI thread, at the key press. `summary` is what the decision line says next to the receipt status. An
+        the UI thread, at the key press. `summary` is what the status line says next to the receipt status. An
         engine error (`MemkeeperError`) is shown as one line and the desk stays open; so is any other failure, by
         the app's one guard (`MemkeeperApp.worker_failed`).
         """
@@ -123,16 +136,18 @@ class PaneScreen(Screen):
         # The app records the receipt here rather than when the message would bubble up to it: by the time the pane
         # takes its next decision key, an undo must find this receipt on the undo stack.
         message.stop()
-        self.mk.decision_made(message.receipt, message.pane)
+        self.mk.decision_made(message.receipt, message.pane, self.refusal_text(message.receipt))
         self.deciding = False
-        line = self.decision_line
-        if line is not None:
-            line.show_receipt(message.receipt, message.summary)
+        self.status.show_receipt(message.receipt, message.summary, self.mk.key_for(f"{self.PANE_ID}.undo"))
         self.after_decision(message.receipt)
+
+    def refusal_text(self, receipt: Receipt) -> str:
+        """What the error toast says when the engine refused a decision (the status line says it too, in one line)."""
+        return refusal_line(receipt)
 
     def after_decision(self, receipt: Receipt) -> None:
         """The pane's turn once a decision or an undo has landed (any status): by default, re-read keeping the
-        cursor. Panes override it to pick what to select, or to tell more than the receipt notification does."""
+        cursor. Panes override it to pick what to select, or to say more than the status line does."""
         self.refresh_data()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -144,16 +159,17 @@ class PaneScreen(Screen):
         # Textual reports a worker's state only to the node that started it: failures go on to the app's one guard.
         self.mk.worker_failed(event.worker)
         if decision:
-            line = self.decision_line
-            if line is not None:
-                line.show_text(f"✗ {failure_text(event.worker.error)}", "red")
+            self.status.show_error(failure_text(event.worker.error))
             self.refresh_data()  # the call may have failed half way, or on a record that has gone: show what is there
 
     @property
-    def decision_line(self) -> DecisionLine | None:
-        """The queue panes' one-line log of the last decision (Browse and Receipts have none)."""
-        lines = self.query(DecisionLine)
-        return lines.first() if lines else None
+    def status(self) -> StatusLine:
+        """The pane's one status area (receipts, outcomes, hints)."""
+        return self.query_one(StatusLine)
+
+    def say(self, text: str, style: str = "") -> None:
+        """Put a short outcome in the status line: why a key did nothing, what a reload or a copy did."""
+        self.status.show_text(text, style)
 
     # ------------------------------------------------------------------------------------------------ undo
 
@@ -164,12 +180,12 @@ class PaneScreen(Screen):
             self.app.bell()
             return
         if not stack:
-            self.notify("Nothing to undo in this pane.", title=self.PANE_TITLE or self.PANE_ID, severity="warning")
+            self.say("Nothing to undo in this pane.", "yellow")
             return
         original = stack[-1]
         self.decide(partial(self.engine.undo, original.receipt_sha256, now=self.now(), actor=self.actor),
                     self.undo_summary)
 
     def undo_summary(self, receipt: Receipt) -> str:
-        """The decision line after an undo (runs in the decision worker: use the receipt, not the screen)."""
+        """The status line after an undo (runs in the decision worker: use the receipt, not the screen)."""
         return f"undo {receipt.details.get('action', '')}".rstrip()

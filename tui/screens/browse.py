@@ -61,6 +61,7 @@ def clip_view(rel: str, text: str) -> str:
 class BrowseScreen(PaneScreen):
     PANE_ID = "browse"
     PANE_TITLE = "Browse"
+    STATUS_HINT = "A search is a retrieval preview: it writes nothing, not even an access time."
 
     BINDINGS = [
         Binding("slash", "search", "Search", id="browse.search"),
@@ -138,7 +139,7 @@ class BrowseScreen(PaneScreen):
             entry = self.engine.get(ref.value)
             page = self.engine.page_of(ref.value)
             if entry is None or page is None:
-                self.notify(f"{ref.value} is no longer in the index.", severity="warning")
+                self.say(f"{ref.value} is no longer in the index.", "yellow")
                 return
             try:
                 _, body = split_page(read_view(self.engine, page))
@@ -218,7 +219,7 @@ class BrowseScreen(PaneScreen):
         if target.startswith("entries/"):
             memory_id = self.engine.memory_id_at(target)
             if memory_id is None:
-                self.notify(f"{target} is not in the index.", severity="warning")
+                self.say(f"{target} is not in the index.", "yellow")
                 return
             await self.show(ViewRef("entry", memory_id))
             self.show_entry_in_tree(memory_id)

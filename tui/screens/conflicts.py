@@ -23,7 +23,6 @@ from memkeeper.core.models import parse_iso
 from ..widgets.fmt import ago
 from ..widgets.queue_modals import parse_until, snooze_error
 from ..widgets.queue_sides import ConflictSide, word_diff
-from ..widgets.queue_status import DecisionLine
 from ..widgets.queue_table import QueueTable
 from .base import PaneScreen
 from .modals import InputModal
@@ -48,6 +47,8 @@ def _age(detected_at: str, now: datetime) -> str:
 class ConflictsScreen(PaneScreen):
     PANE_ID = "conflicts"
     PANE_TITLE = "Conflicts"
+    STATUS_HINT = ("Resolutions are appended to DECISIONS.md with both sides' provenance; the loser is marked "
+                   "superseded, never deleted.")
 
     BINDINGS = [
         Binding("k", "keep", "Keep existing", id="conflicts.keep"),
@@ -86,8 +87,6 @@ class ConflictsScreen(PaneScreen):
             yield Static(Text.assemble(("No open conflicts\n\n", "bold"),
                                        ("When an agent's new claim contradicts memory, the write halts and lands here.",
                                         "dim")), id="conflict-empty", classes="empty-state")
-        yield DecisionLine("Resolutions are appended to DECISIONS.md with both sides' provenance; the loser is marked "
-                           "superseded, never deleted.", id="conflict-status")
 
     def on_mount(self) -> None:
         self.query_one("#side-existing").border_title = "A · existing   k keep"
@@ -194,7 +193,8 @@ class ConflictsScreen(PaneScreen):
         when = "the end of this session" if until is None else until.strftime("%Y-%m-%d %H:%M")
         self.decide(partial(self.engine.snooze_conflict, conflict_id, now=self.now(), actor=self.actor, until=until,
                             session=self.mk.session_id),
-                    lambda r: f"{conflict_id} snoozed until {when} ({r.details.get('snooze_count', 0)}×)")
+                    lambda r: f"{conflict_id} snoozed until {when} ({r.details.get('snooze_count', 0)}×)" + (
+                        " — decide it soon: it keeps coming back" if r.details.get("warning") else ""))
 
     def action_snooze(self) -> None:
         c = self.current
@@ -219,9 +219,6 @@ class ConflictsScreen(PaneScreen):
 
     def after_decision(self, receipt: Receipt) -> None:
         d = receipt.details
-        if receipt.action == "snooze_conflict" and receipt.ok and d.get("warning"):
-            self.notify(f"{d['conflict_id']} has been snoozed {d['snooze_count']} times — decide it soon: it keeps "
-                        "coming back.", title="Snoozed again", severity="warning")
         # After a decision the cursor stays put, on the next conflict; after an undo it follows the reopened one.
         self.refresh_data(prefer=d.get("conflict_id") if receipt.action == "undo" else None)
 

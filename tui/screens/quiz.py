@@ -26,7 +26,6 @@ from textual.widgets import Input, ProgressBar, Static
 from memkeeper.core import Receipt
 from memkeeper.core.quiz_queue import QuizCard
 
-from ..widgets.queue_status import DecisionLine
 from .base import PaneScreen
 
 GRADES = ("again", "hard", "good", "easy", "skip")
@@ -124,7 +123,6 @@ class QuizScreen(PaneScreen):
             with VerticalScroll(id="quiz-summary"):
                 yield Static(id="quiz-summary-text")
             yield Static(id="quiz-empty", classes="empty-state")
-        yield DecisionLine("", id="quiz-status")
 
     def on_mount(self) -> None:
         self._load_session()

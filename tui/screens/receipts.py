@@ -90,6 +90,7 @@ def _position(row: ReceiptRow) -> tuple[str, int]:
 class ReceiptsScreen(PaneScreen):
     PANE_ID = "receipts"
     PANE_TITLE = "Receipts"
+    STATUS_HINT = "Every receipt's hash is recomputed here: ✗ marks one that was edited or cut short."
 
     BINDINGS = [
         Binding("slash", "filter", "Filter", id="receipts.filter"),
@@ -276,4 +277,4 @@ class ReceiptsScreen(PaneScreen):
         row = self.selected()
         if row is not None and row.sha:
             self.app.copy_to_clipboard(row.sha)
-            self.notify(f"Copied {row.sha[:12]}…", timeout=2)
+            self.say(f"Copied {row.sha} to the clipboard.")

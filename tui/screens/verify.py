@@ -2,7 +2,7 @@
 
 Left: the queue (pending agent-inferred records, newest first, or the denied records — `a` switches). Right: the
 selected record's content, source and provenance. Confirming propagates to every live record with the same text;
-the count shows in the decision line and a notification.
+the count shows in the status line.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from textual.widgets import DataTable, Static
 from memkeeper.core import Entry, Receipt
 
 from ..widgets.fmt import ago
-from ..widgets.queue_status import DecisionLine
 from ..widgets.queue_table import QueueTable
 from .base import PaneScreen
 from .modals import InputModal
@@ -32,6 +31,8 @@ PENDING, DENIED = "pending", "denied"
 class VerifyScreen(PaneScreen):
     PANE_ID = "verify"
     PANE_TITLE = "Verify"
+    STATUS_HINT = ("Confirm stamps the record verified and propagates to every live record with the same text; "
+                   "deny suppresses its source+text.")
 
     BINDINGS = [
         Binding("c", "confirm", "Confirm", id="verify.confirm"),
@@ -67,8 +68,6 @@ class VerifyScreen(PaneScreen):
             with VerticalScroll(id="verify-detail"):
                 yield Static(id="verify-record")
         yield Static(id="verify-empty", classes="empty-state")
-        yield DecisionLine("Confirm stamps the record verified and propagates to every live record with the same text; "
-                           "deny suppresses its source+text.", id="verify-status")
 
     def on_mount(self) -> None:
         self.refresh_data()
@@ -201,10 +200,6 @@ class VerifyScreen(PaneScreen):
         self.refresh_data(prefer=self._last_key[self.mode])
 
     def after_decision(self, receipt: Receipt) -> None:
-        propagated = receipt.details.get("propagated_to") or []
-        if receipt.action == "confirm" and receipt.ok and propagated:
-            self.notify(f"Also verified {len(propagated)} record(s) with the same text: {', '.join(propagated[:4])}"
-                        + (" …" if len(propagated) > 4 else ""), title="Propagated")
         # After an undo the cursor goes to the record it brought back.
         restored = (receipt.details.get("restored") or []) if receipt.action == "undo" else []
         self.refresh_data(prefer=restored[0] if restored else None)
