@@ -21,6 +21,7 @@ from memkeeper.core.models import TrustZone
 
 from ..widgets.indextree import IndexTree, NodeRef
 from ..widgets.meta import ZONE_STYLES, entry_meta_table
+from ..widgets.queue_table import ListTable
 from ..widgets.wikiread import read_view, resolve_link, split_page
 from .base import PaneScreen
 
@@ -91,7 +92,7 @@ class BrowseScreen(PaneScreen):
             yield Input(placeholder="search as a trust zone — enter runs a preview (nothing is written)",
                         id="search-input")
             yield Static(id="zone-strip")
-            yield DataTable(id="results", cursor_type="row", zebra_stripes=True)
+            yield ListTable(id="results", cursor_type="row", zebra_stripes=True)
         with Horizontal(id="browse-body"):
             with Vertical(id="browse-nav", classes="panel"):
                 yield IndexTree(self.engine, id="index-tree")

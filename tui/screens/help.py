@@ -14,6 +14,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Label, Static
 
 from ..keymap import display_source, live_bindings, user_keymap_display
+from ..widgets.queue_table import ListTable
 
 if TYPE_CHECKING:
     from ..app import MemkeeperApp
@@ -36,7 +37,7 @@ class HelpScreen(ModalScreen[None]):
             if self.pane is not None:
                 title += f" — {getattr(self.pane, 'PANE_TITLE', '') or type(self.pane).__name__}"
             yield Label(Content(title), id="help-title")
-            yield DataTable(id="help-table", cursor_type="row", zebra_stripes=True)
+            yield ListTable(id="help-table", cursor_type="row", zebra_stripes=True)
             yield Static(id="help-source")
 
     def rows(self) -> list[tuple[str, str, str, str]]:

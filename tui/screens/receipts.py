@@ -17,6 +17,7 @@ from textual.widgets import DataTable, Input, Static
 
 from memkeeper.core.receipts import receipt_hash, verify_receipt
 
+from ..widgets.queue_table import ListTable
 from .base import PaneScreen
 
 MAX_ROWS = 5000  # newest receipts shown; the table stays quick on a wiki with a long history
@@ -112,7 +113,7 @@ class ReceiptsScreen(PaneScreen):
         with Vertical(id="receipts-body"):
             with Vertical(id="receipts-list", classes="panel"):
                 yield Input(placeholder="filter: action, status, actor, hash, date", id="receipts-filter")
-                yield DataTable(id="receipts-table", cursor_type="row", zebra_stripes=True)
+                yield ListTable(id="receipts-table", cursor_type="row", zebra_stripes=True)
             with Vertical(id="receipts-detail", classes="panel"):
                 yield Static(id="receipt-verdict")
                 with VerticalScroll(id="receipt-scroll"):

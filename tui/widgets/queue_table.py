@@ -1,4 +1,5 @@
-"""A row-cursor `DataTable` for the curation queues: rebuilt wholesale from (key, cells), cursor kept by key.
+"""Row-cursor tables: `ListTable` (Home/End move the cursor) and, on it, `QueueTable` for the curation queues:
+rebuilt wholesale from (key, cells), cursor kept by key.
 
 Queues are re-read from the engine after every decision and whenever an agent writes from another process. A
 rebuild (`clear()` + one `add_row` per item) is cheap at thousands of rows; keeping the cursor by key means the
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.coordinate import Coordinate
 from textual.widgets import DataTable
 from textual.widgets.data_table import CellDoesNotExist, RowDoesNotExist
@@ -18,8 +20,27 @@ from textual.widgets.data_table import CellDoesNotExist, RowDoesNotExist
 Cells = Sequence[str | Text]
 
 
-class QueueTable(DataTable):
-    """`DataTable(cursor_type="row")` with `rebuild()` that keeps the cursor by row key."""
+class ListTable(DataTable):
+    """A `DataTable` whose Home/End move the cursor to the first/last row (DataTable's own Home/End scroll sideways,
+    which moves nothing in a row list). The bindings share the app's ids, so a keymap that moves "cursor to top"
+    (vim's `g`) moves it in every list too."""
+
+    BINDINGS = [
+        Binding("home", "cursor_first", "Cursor to top", show=False, id="app.cursor_top"),
+        Binding("end", "cursor_last", "Cursor to bottom", show=False, id="app.cursor_bottom"),
+    ]
+
+    def action_cursor_first(self) -> None:
+        if self.row_count:
+            self.move_cursor(row=0, animate=False, scroll=True)
+
+    def action_cursor_last(self) -> None:
+        if self.row_count:
+            self.move_cursor(row=self.row_count - 1, animate=False, scroll=True)
+
+
+class QueueTable(ListTable):
+    """`ListTable(cursor_type="row")` with `rebuild()` that keeps the cursor by row key."""
 
     DEFAULT_CSS = """
     QueueTable {
