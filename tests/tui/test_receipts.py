@@ -128,6 +128,8 @@ async def test_filter(demo_root: Path) -> None:
         await pilot.press("slash", *"quiz_record")
         await pilot.pause()
         assert screen.shown_rows and all(r.data["action"] == "quiz_record" for r in screen.shown_rows)
+        await pilot.press("enter")
+        assert app.focused is screen.query_one("#receipts-filter")  # focus stays in the box after a query
         await pilot.press("escape")
         await pilot.pause()
         assert len(screen.shown_rows) == len(screen.rows)

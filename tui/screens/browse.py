@@ -21,6 +21,7 @@ from memkeeper.core.models import TrustZone
 
 from ..widgets.indextree import IndexTree, NodeRef
 from ..widgets.meta import ZONE_STYLES, entry_meta_table
+from ..widgets.query_input import QueryInput
 from ..widgets.queue_table import ListTable
 from ..widgets.wikiread import read_view, resolve_link, split_page
 from .base import PaneScreen
@@ -89,8 +90,8 @@ class BrowseScreen(PaneScreen):
     def compose_body(self):
         # The search panel spans the full width: the zone strip and the score components need the room.
         with Vertical(id="search-panel", classes="panel"):
-            yield Input(placeholder="search as a trust zone — enter runs a preview (nothing is written)",
-                        id="search-input")
+            yield QueryInput(placeholder="search as a trust zone — enter runs a preview (nothing is written)",
+                             list_id="results", id="search-input")
             yield Static(id="zone-strip")
             yield ListTable(id="results", cursor_type="row", zebra_stripes=True)
         with Horizontal(id="browse-body"):
@@ -260,14 +261,13 @@ class BrowseScreen(PaneScreen):
         previews = self.engine.preview_all_zones(query, now=self.now(), limit=SEARCH_LIMIT)
         self.app.call_from_thread(self._show_results, query, previews)
 
-    def _show_results(self, query: str, previews: dict[str, Receipt], keep_row: str | None = None,
-                      focus: bool = True) -> None:
+    def _show_results(self, query: str, previews: dict[str, Receipt], keep_row: str | None = None) -> None:
+        # Focus stays where it is (in the search box after a query): the person refines and runs again, or goes
+        # down to the results.
         self.query_text = query
         self.previews = previews
         self.search_runs += 1
         self._render_results(keep_row)
-        if focus and self.results.row_count:
-            self.results.focus()
 
     def action_zone(self, step: int) -> None:
         self.zone_index = (self.zone_index + step) % len(ZONES)
@@ -382,5 +382,4 @@ class BrowseScreen(PaneScreen):
     @work(thread=True, exclusive=True, group="browse-search", exit_on_error=False)
     def _refresh_search(self, query: str, keep_row: str | None) -> None:
         previews = self.engine.preview_all_zones(query, now=self.now(), limit=SEARCH_LIMIT)
-        # A background refresh must not pull focus away from wherever the person is typing or reading.
-        self.app.call_from_thread(self._show_results, query, previews, keep_row, False)
+        self.app.call_from_thread(self._show_results, query, previews, keep_row)

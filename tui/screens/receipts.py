@@ -17,6 +17,7 @@ from textual.widgets import DataTable, Input, Static
 
 from memkeeper.core.receipts import receipt_hash, verify_receipt
 
+from ..widgets.query_input import QueryInput
 from ..widgets.queue_table import ListTable
 from .base import PaneScreen
 
@@ -112,7 +113,8 @@ class ReceiptsScreen(PaneScreen):
         # List above detail: both get the full width, so the table never scrolls sideways and JSON lines stay whole.
         with Vertical(id="receipts-body"):
             with Vertical(id="receipts-list", classes="panel"):
-                yield Input(placeholder="filter: action, status, actor, hash, date", id="receipts-filter")
+                yield QueryInput(placeholder="filter: action, status, actor, hash, date", list_id="receipts-table",
+                                 id="receipts-filter")
                 yield ListTable(id="receipts-table", cursor_type="row", zebra_stripes=True)
             with Vertical(id="receipts-detail", classes="panel"):
                 yield Static(id="receipt-verdict")
@@ -265,10 +267,6 @@ class ReceiptsScreen(PaneScreen):
     def _filter_changed(self, event: Input.Changed) -> None:
         self.filter_text = event.value.strip()
         self._fill(None)
-
-    @on(Input.Submitted, "#receipts-filter")
-    def _filter_submitted(self, event: Input.Submitted) -> None:
-        self.table.focus()
 
     def action_newest(self) -> None:
         if self.shown_rows:
