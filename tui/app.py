@@ -207,6 +207,7 @@ class MemkeeperApp(App[int]):
             **{bid: normalize_keys(keys) for bid, keys in self.keymap.keys.items()},
         }
         self._undo: dict[str, list[Receipt]] = {pid: [] for pid in PANES}
+        self._batches: dict[str, tuple[str, ...]] = {}  # receipt sha -> the shas taken with it by one key press
         self._stale: set[str] = set()
         self._clashes_reported: set[frozenset[str]] = set()
         self._key_displays: dict[str, str] | None = None  # binding id -> live key display (the keymap is fixed)
@@ -228,20 +229,46 @@ class MemkeeperApp(App[int]):
         An undoable receipt goes on the pane's undo stack; an undo receipt (whatever its status) takes the receipt it
         reverses off it.
         """
-        details = receipt.details or {}
+        self.decisions_made([receipt], pane_id, None if refusal is None else (lambda _r: refusal))
+
+    def decisions_made(self, receipts: list[Receipt], pane_id: str,
+                       refusal_text: Callable[[Receipt], str] | None = None) -> None:
+        """`decision_made` for the receipts of one key press. Several undoable receipts form a batch that one undo
+        reverses whole (`batch_of`); refusals among them raise one error toast, not one each."""
         stack = self._undo.setdefault(pane_id, [])
-        if receipt.action == "undo":
-            reversed_ = next((r for r in stack if r.receipt_sha256 == details.get("reverses")), None)
-            if reversed_ is not None:
-                stack.remove(reversed_)
-        if receipt.status == "reject" or receipt.status in REFUSED_STATUSES:
-            self.notify_error(refusal or refusal_line(receipt), title=PANE_TITLES.get(pane_id, pane_id))
-        if receipt.receipt_sha256:
-            self._own_receipts.append(receipt.receipt_sha256)
-        if receipt.ok and receipt.action in UNDOABLE and receipt.receipt_sha256:
-            stack.append(receipt)
+        refused: list[Receipt] = []
+        batch: list[str] = []
+        for receipt in receipts:
+            details = receipt.details or {}
+            if receipt.action == "undo":
+                reversed_ = next((r for r in stack if r.receipt_sha256 == details.get("reverses")), None)
+                if reversed_ is not None:
+                    stack.remove(reversed_)
+                    self._batches.pop(reversed_.receipt_sha256, None)
+            if receipt.status == "reject" or receipt.status in REFUSED_STATUSES:
+                refused.append(receipt)
+            if receipt.receipt_sha256:
+                self._own_receipts.append(receipt.receipt_sha256)
+            if receipt.ok and receipt.action in UNDOABLE and receipt.receipt_sha256:
+                stack.append(receipt)
+                batch.append(receipt.receipt_sha256)
+        if len(batch) > 1:
+            for sha in batch:
+                self._batches[sha] = tuple(batch)
+        if refused:
+            first = refused[0]
+            text = refusal_text(first) if refusal_text is not None else refusal_line(first)
+            if len(receipts) > 1:
+                text = f"{len(refused)} of {len(receipts)} refused; the first:\n{text}"
+            self.notify_error(text, title=PANE_TITLES.get(pane_id, pane_id))
         self._mark_others_stale(pane_id)
         self.refresh_counts()
+
+    def batch_of(self, pane_id: str, receipt: Receipt) -> list[Receipt]:
+        """The receipts still on the pane's undo stack that were taken with `receipt` by one key press (oldest
+        first); just `[receipt]` for a single decision."""
+        shas = self._batches.get(receipt.receipt_sha256, (receipt.receipt_sha256,))
+        return [r for r in self._undo.get(pane_id, []) if r.receipt_sha256 in shas] or [receipt]
 
     def worker_failed(self, worker: Worker) -> None:
         """The desk's one guard: a worker that raised — a pane's decision or tier plan, the header counts, maintenance

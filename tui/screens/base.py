@@ -3,12 +3,12 @@ pane decides (`decide`) and undoes (`action_undo`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widget import Widget
@@ -22,6 +22,10 @@ from ..widgets.status_line import StatusLine
 
 if TYPE_CHECKING:
     from memkeeper.tui.app import MemkeeperApp
+
+#: Below this many columns a pane is "narrow": lists stack above their detail panel (80×24 is the floor).
+NARROW_WIDTH = 110
+
 
 def failure_text(error: BaseException | None) -> str:
     """One line for a failed call: an engine error is its message (meant for a person); anything else is an internal
@@ -42,6 +46,27 @@ def refusal_line(receipt: Receipt) -> str:
 
 #: What the status line says about a decision: a text, or a function of the receipt when the receipt adds to it.
 Summary = str | Callable[[Receipt], str]
+
+
+class BatchFailed(Exception):
+    """A call of `one_by_one` failed part way: `done` holds the receipts of the calls that went through."""
+
+    def __init__(self, done: list[Receipt], error: BaseException) -> None:
+        super().__init__(str(error))
+        self.done = done
+        self.error = error
+
+
+def one_by_one(method: Callable[..., Receipt], refs: Sequence[str], **kwargs: Any) -> list[Receipt]:
+    """`method(ref, **kwargs)` for every ref, in order, in the calling (worker) thread: the desk's stand-in for an
+    engine call that decides many items under one receipt. Stops at the first failure (`BatchFailed`)."""
+    done: list[Receipt] = []
+    for ref in refs:
+        try:
+            done.append(method(ref, **kwargs))
+        except Exception as exc:
+            raise BatchFailed(done, exc) from exc
+    return done
 
 
 class PaneScreen(Screen):
@@ -105,6 +130,16 @@ class PaneScreen(Screen):
     def refresh_data(self) -> None:  # pragma: no cover - overridden
         """Re-read from the engine, keep the selection."""
 
+    def on_mount(self) -> None:
+        self._set_narrow(self.app.size.width)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._set_narrow(event.size.width)
+
+    def _set_narrow(self, width: int) -> None:
+        # Below NARROW_WIDTH columns the panes stack their list above their detail (`.-narrow` in their CSS).
+        self.set_class(width < NARROW_WIDTH, "-narrow")
+
     def on_screen_resume(self) -> None:
         if self.mk.is_stale(self.PANE_ID):
             self.mk.mark_fresh(self.PANE_ID)
@@ -112,13 +147,16 @@ class PaneScreen(Screen):
 
     # ------------------------------------------------------------------------------------------------ deciding
 
-    def decide(self, call: Callable[[], Receipt], summary: Summary) -> None:
+    def decide(self, call: Callable[[], Receipt | list[Receipt]], summary: Summary) -> None:
         """Run an engine decision off the UI thread.
 
         `call` takes no arguments and returns the receipt: bind its arguments (the clock and the actor included) on
         the UI thread, at the key press. `summary` is what the status line says next to the receipt status. An
         engine error (`MemkeeperError`) is shown as one line and the desk stays open; so is any other failure, by
         the app's one guard (`MemkeeperApp.worker_failed`).
+
+        A call may also return a list of receipts (`partial(one_by_one, engine.confirm, ids, …)`): they land as one
+        batch, which one undo reverses whole. When a call fails part way, the receipts already written still land.
         """
         if self.deciding:
             self.app.bell()
@@ -127,18 +165,29 @@ class PaneScreen(Screen):
         self._decision_worker(call, summary)
 
     @work(thread=True, group="decision", exit_on_error=False)
-    def _decision_worker(self, call: Callable[[], Receipt], summary: Summary) -> None:
-        receipt = call()
-        text = summary(receipt) if callable(summary) else summary
-        self.post_message(DecisionMade(receipt, self.PANE_ID, text))
+    def _decision_worker(self, call: Callable[[], Receipt | list[Receipt]], summary: Summary) -> None:
+        try:
+            result = call()
+        except BatchFailed as failed:
+            if failed.done:
+                self._post_decision(failed.done, summary)
+            raise failed.error from None
+        self._post_decision(result if isinstance(result, list) else [result], summary)
+
+    def _post_decision(self, receipts: list[Receipt], summary: Summary) -> None:
+        if not receipts:
+            return
+        text = summary(receipts[-1]) if callable(summary) else summary
+        self.post_message(DecisionMade(receipts[-1], self.PANE_ID, text, tuple(receipts)))
 
     def on_decision_made(self, message: DecisionMade) -> None:
-        # The app records the receipt here rather than when the message would bubble up to it: by the time the pane
-        # takes its next decision key, an undo must find this receipt on the undo stack.
+        # The app records the receipts here rather than when the message would bubble up to it: by the time the pane
+        # takes its next decision key, an undo must find them on the undo stack.
         message.stop()
-        self.mk.decision_made(message.receipt, message.pane, self.refusal_text(message.receipt))
+        receipts = list(message.batch) or [message.receipt]
+        self.mk.decisions_made(receipts, message.pane, self.refusal_text)
         self.deciding = False
-        self.status.show_receipt(message.receipt, message.summary, self.mk.key_for(f"{self.PANE_ID}.undo"))
+        self.status.show_receipts(receipts, message.summary, self.mk.key_for(f"{self.PANE_ID}.undo"))
         self.after_decision(message.receipt)
 
     def refusal_text(self, receipt: Receipt) -> str:
@@ -182,9 +231,13 @@ class PaneScreen(Screen):
         if not stack:
             self.say("Nothing to undo in this pane.", "yellow")
             return
-        original = stack[-1]
-        self.decide(partial(self.engine.undo, original.receipt_sha256, now=self.now(), actor=self.actor),
-                    self.undo_summary)
+        batch = self.mk.batch_of(self.PANE_ID, stack[-1])
+        shas = [r.receipt_sha256 for r in reversed(batch)]  # newest first: each undo finds its record as it left it
+        if len(shas) == 1:
+            self.decide(partial(self.engine.undo, shas[0], now=self.now(), actor=self.actor), self.undo_summary)
+        else:
+            self.decide(partial(one_by_one, self.engine.undo, shas, now=self.now(), actor=self.actor),
+                        f"undo {len(shas)} × {batch[-1].action}")
 
     def undo_summary(self, receipt: Receipt) -> str:
         """The status line after an undo (runs in the decision worker: use the receipt, not the screen)."""

@@ -83,6 +83,25 @@ class StatusLine(Static):
             parts.append((f" · {undo_key} undo", "dim", 3))
         self._show(parts)
 
+    def show_receipts(self, receipts: list[Receipt], summary: str, undo_key: str = "") -> None:
+        """One key press's receipts: one receipt as `show_receipt`; a batch as counts (one undo reverses it all)."""
+        if len(receipts) == 1:
+            self.show_receipt(receipts[0], summary, undo_key)
+            return
+        ok = sum(1 for r in receipts if r.ok)
+        statuses = sorted({r.status for r in receipts})
+        parts: list[Part] = [("✓ " if ok == len(receipts) else "✗ ", "bold green" if ok == len(receipts) else
+                              "bold red", 0),
+                             (f"{' / '.join(statuses)} · " if summary else " / ".join(statuses), "bold", 1)]
+        if summary:
+            parts.append((summary, "", 0))
+        if ok != len(receipts):
+            parts.append((f" · {len(receipts) - ok} of {len(receipts)} not done", "red", 0))
+        parts.append((f" · {len(receipts)} receipts", "dim", 2))
+        if ok and receipts[-1].action != "undo" and undo_key:
+            parts.append((f" · {undo_key} undoes all {ok}", "dim", 3))
+        self._show(parts)
+
     def show_text(self, text: str, style: str = "") -> None:
         self._show([(text, style, 0)])
 
