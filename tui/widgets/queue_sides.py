@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from difflib import SequenceMatcher
 from typing import Any
 
@@ -33,7 +34,17 @@ def _short_time(value: Any) -> str:
     return text[:16].replace("T", " ") if len(text) >= 16 else text or "—"
 
 
-def provenance_grid(side: dict[str, Any]) -> Table:
+def expiry_text(expires: datetime | None, now: datetime) -> Text | None:
+    """When a side stops being true (`expires_at`), and "expired" once that has passed; None when it never does."""
+    if expires is None:
+        return None
+    text = Text(f"{expires:%Y-%m-%d %H:%M}")
+    if expires <= now:
+        text.append(" · expired", style="bold red")
+    return text
+
+
+def provenance_grid(side: dict[str, Any], expires: Text | None = None) -> Table:
     grid = Table.grid(padding=(0, 1))
     grid.add_column(style="dim", no_wrap=True, min_width=10)
     grid.add_column(overflow="fold")
@@ -47,6 +58,8 @@ def provenance_grid(side: dict[str, Any]) -> Table:
     grid.add_row("evidence", Text(grade, style=grade_style))
     grid.add_row("confidence", f"{float(conf):.2f}" if isinstance(conf, (int, float)) else "—")
     grid.add_row("category", str(side.get("category") or "—"))
+    if expires is not None:
+        grid.add_row("expires", expires)
     return grid
 
 
@@ -66,8 +79,8 @@ class ConflictSide(Static):
     ConflictSide.-incoming { border-title-color: #3dbde8; }
     """
 
-    def show_side(self, side: dict[str, Any], text: Text, where: str) -> None:
+    def show_side(self, side: dict[str, Any], text: Text, where: str, expires: Text | None = None) -> None:
         body = Text()
         body.append_text(text)
         footer = Text(where, style="dim italic")
-        self.update(Group(body, Text(""), provenance_grid(side), Text(""), footer))
+        self.update(Group(body, Text(""), provenance_grid(side, expires), Text(""), footer))
