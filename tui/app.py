@@ -403,7 +403,7 @@ class MemkeeperApp(App[int]):
                         timeout=12, markup=False)
         self.switch_mode("browse")
         if not self.engine.synced:
-            self._sync_worker(())
+            self._sync_worker((), "")
         self.refresh_counts()
         if self.watch_enabled:
             self.watch_wiki()
@@ -445,6 +445,10 @@ class MemkeeperApp(App[int]):
 
     def action_refresh_wiki(self) -> None:
         self._sync_worker(())
+
+    def reload_after_edit(self, rel: str, outcome: str) -> None:
+        """A page was edited outside the desk: resync the index and refresh the panes, then say so."""
+        self._sync_worker((rel,), outcome)
 
     def action_cursor(self, where: str) -> None:
         """Vim-style movement for whatever list has focus (Tree, DataTable, scrollables)."""
@@ -513,10 +517,11 @@ class MemkeeperApp(App[int]):
         self.wiki_changed(paths)
 
     @work(exclusive=True, group="sync", exit_on_error=False)
-    async def _sync_worker(self, paths: tuple[str, ...]) -> None:
+    async def _sync_worker(self, paths: tuple[str, ...], done: str = "Reloaded from disk.") -> None:
         await asyncio.to_thread(self._sync_with_progress)
         self.wiki_changed(paths)
-        self.say("Reloaded from disk.")
+        if done:
+            self.say(done)
 
     def _sync_with_progress(self) -> None:
         def progress(done: int, total: int) -> None:

@@ -3,13 +3,16 @@ pane decides (`decide`) and undoes (`action_undo`)."""
 
 from __future__ import annotations
 
+import os
+import shlex
+import subprocess
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from textual import events, work
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SuspendNotSupported
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
@@ -139,6 +142,30 @@ class PaneScreen(Screen):
     def _set_narrow(self, width: int) -> None:
         # Below NARROW_WIDTH columns the panes stack their list above their detail (`.-narrow` in their CSS).
         self.set_class(width < NARROW_WIDTH, "-narrow")
+
+    def edit_page(self, rel: str | None) -> None:
+        """Open a wiki page in `$VISUAL` / `$EDITOR` (else `vi`) with the desk suspended, then re-read it: the index
+        is resynced and every pane refreshes. The desk hands the editor the path; it never opens the file itself."""
+        if not rel:
+            self.say("Nothing to edit here: select a record.", "yellow")
+            return
+        try:
+            path = self.engine.path(rel)  # confined to the wiki root
+        except MemkeeperError as exc:
+            self.mk.notify_error(str(exc), title="Edit")
+            return
+        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+        try:
+            with self.app.suspend():
+                code = subprocess.call([*shlex.split(editor), str(path)])
+        except SuspendNotSupported:
+            self.mk.notify_error("This desk is not in a terminal it can hand to an editor.", title="Edit")
+            return
+        except (OSError, ValueError) as exc:  # no such editor, or an unparsable $EDITOR
+            self.mk.notify_error(f"{editor}: {getattr(exc, 'strerror', None) or exc}", title="Edit")
+            return
+        outcome = f"Edited {rel}" + (f" ({editor} exited with {code})" if code else "") + "; re-read."
+        self.mk.reload_after_edit(rel, outcome)
 
     def on_screen_resume(self) -> None:
         if self.mk.is_stale(self.PANE_ID):

@@ -72,6 +72,7 @@ class BrowseScreen(PaneScreen):
         Binding("h", "hot", "hot.md", id="browse.hot"),
         Binding("backspace", "back", "Back", id="browse.back"),
         Binding("escape", "close_search", "Close search", show=False, id="browse.close"),
+        Binding("e", "edit", "Edit", id="browse.edit"),
     ]
 
     def __init__(self) -> None:
@@ -363,6 +364,14 @@ class BrowseScreen(PaneScreen):
         node = self.tree.find(NodeRef("view", "hot.md"))
         if node is not None:
             self.tree.move_cursor(node)
+
+    def action_edit(self) -> None:
+        """Edit the entry page on view. Generated views (hot.md, indexes) are rewritten on every write: not those."""
+        if self.current is None or self.current.kind != "entry":
+            self.say(f"{self.current_path or 'This view'} is generated and rewritten on every write: open an entry "
+                     "to edit it.", "yellow")
+            return
+        self.edit_page(self.current_path)
 
     async def action_back(self) -> None:
         if self.history:

@@ -76,6 +76,7 @@ class ConflictsScreen(PaneScreen):
         Binding("S", "snooze_until", "Snooze until…", id="conflicts.snooze_until"),
         Binding("u", "undo", "Undo", id="conflicts.undo"),
         Binding("a", "toggle_snoozed", "Open/snoozed", id="conflicts.toggle_snoozed"),
+        Binding("e", "edit", "Edit existing", id="conflicts.edit"),
     ]
 
     DEFAULT_CSS = """
@@ -275,6 +276,12 @@ class ConflictsScreen(PaneScreen):
             f"Snooze {cid} until", Text.assemble((c.title, "bold"), ("\nIt reopens then; after 3 snoozes the queue warns.",
                                                                     "dim")),
             placeholder="YYYY-MM-DD, an ISO time, or 7d", value=default, validate=lambda t: snooze_error(t, now)), done)
+
+    def action_edit(self) -> None:
+        """Edit the existing side's page (the incoming side is not a page until it is taken)."""
+        c = self.current
+        page = str(c.existing.get("page") or "") if c is not None else ""
+        self.edit_page(page or None)
 
     def action_toggle_snoozed(self) -> None:
         self._last_key[self.mode] = self.table.current_key

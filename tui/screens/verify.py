@@ -96,6 +96,7 @@ class VerifyScreen(PaneScreen):
         Binding("D", "deny_reason", "Deny with reason…", id="verify.deny_reason"),
         Binding("n", "undeny", "Undeny", id="verify.undeny"),
         Binding("a", "toggle_denied", "Pending/denied", id="verify.toggle_denied"),
+        Binding("e", "edit", "Edit", id="verify.edit"),
         Binding("shift+down", "mark_move(1)", "Mark ↓", show=False, id="verify.mark_down"),
         Binding("shift+up", "mark_move(-1)", "Mark ↑", show=False, id="verify.mark_up"),
         Binding("asterisk", "mark_all", "Mark all shown", show=False, id="verify.mark_all"),
@@ -489,6 +490,10 @@ class VerifyScreen(PaneScreen):
         mid = ids[0]
         self.decide(partial(self.engine.undeny, mid, now=now, actor=actor),
                     lambda r: f"{mid} undenied · {len(r.details.get('restored') or [])} record(s) active again")
+
+    def action_edit(self) -> None:
+        e = self.current
+        self.edit_page(self.engine.page_of(e.memory_id) if e is not None else None)
 
     def action_toggle_denied(self) -> None:
         self._last_key[self.mode] = self.table.current_key
