@@ -15,7 +15,7 @@ from memkeeper.tui.screens.help import HelpScreen
 from memkeeper.tui.screens.modals import ConfirmModal, InputModal
 from memkeeper.tui.widgets.status_line import StatusLine
 
-from .conftest import decided, settle, wait_for
+from .conftest import both_sizes, decided, settle, wait_for
 from .snapshot_app import ACTOR, FIXED_NOW, build_app
 
 pytestmark = pytest.mark.anyio
@@ -351,26 +351,15 @@ def _active_in_category(browse, category: str) -> int:
 # ------------------------------------------------------------------------------------------------ snapshots
 
 
-def test_snapshot_help_screen(demo_root: Path, snap_compare) -> None:
+@both_sizes
+def test_snapshot_help_screen(demo_root: Path, snap_compare, size) -> None:
     async def run_before(pilot) -> None:
         await settle(pilot)
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
         await pilot.pause()
 
-    assert snap_compare(build_app(demo_root), run_before=run_before, terminal_size=SIZE)
-
-
-def test_snapshot_confirm_modal(demo_root: Path, snap_compare) -> None:
-    async def run_before(pilot) -> None:
-        await settle(pilot)
-        pilot.app.push_screen(ConfirmModal(
-            "Apply tier review?", "3 accepted pages go cold; 2 stay warm.\nProjected bytes removed from recall: 4,812.",
-            confirm_label="Apply"))
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmModal))
-        await pilot.pause()
-
-    assert snap_compare(build_app(demo_root), run_before=run_before, terminal_size=SIZE)
+    assert snap_compare(build_app(demo_root), run_before=run_before, terminal_size=size)
 
 
 async def test_maintenance_runs_from_the_palette_in_a_worker(demo_root: Path) -> None:

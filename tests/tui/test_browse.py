@@ -15,7 +15,7 @@ from memkeeper.tui.widgets import indextree
 from memkeeper.tui.widgets.indextree import NodeRef
 from memkeeper.tui.widgets.wikiread import resolve_link
 
-from .conftest import settle, wait_for
+from .conftest import NARROW, WIDE, both_sizes, settle, wait_for
 from .snapshot_app import FIXED_NOW, build_app
 
 pytestmark = pytest.mark.anyio
@@ -355,20 +355,24 @@ def _snap(run_extra=None):
 
 
 def test_snapshot_browse_hot(demo_root: Path, snap_compare) -> None:
-    assert snap_compare(build_app(demo_root), run_before=_snap(), terminal_size=SIZE)
+    assert snap_compare(build_app(demo_root), run_before=_snap(), terminal_size=WIDE)
 
 
-def test_snapshot_browse_entry(demo_root: Path, snap_compare) -> None:
+@both_sizes
+def test_snapshot_browse_entry(demo_root: Path, snap_compare, size) -> None:
+    """A superseded entry, selected in the tree: its status stays visible in a 28-column tree."""
+
     async def select_entry(pilot: Pilot) -> None:
         screen = pilot.app.screen
         tree = screen.tree
-        decision = tree.find(NodeRef("category", "decision"))
-        decision.expand()
-        await wait_for(pilot, lambda: decision.children)
-        tree.select_node(decision.children[1])
-        await wait_for(pilot, lambda: screen.current == ViewRef("entry", decision.children[1].data.value))
+        fact = tree.find(NodeRef("category", "fact"))
+        fact.expand()
+        await wait_for(pilot, lambda: fact.children)
+        node = next(n for n in fact.children if "superseded" in str(n.label))
+        tree.select_node(node)
+        await wait_for(pilot, lambda: screen.current == ViewRef("entry", node.data.value))
 
-    assert snap_compare(build_app(demo_root), run_before=_snap(select_entry), terminal_size=SIZE)
+    assert snap_compare(build_app(demo_root), run_before=_snap(select_entry), terminal_size=size)
 
 
 def test_snapshot_browse_search_zone(demo_root: Path, snap_compare) -> None:
@@ -380,8 +384,8 @@ def test_snapshot_browse_search_zone(demo_root: Path, snap_compare) -> None:
         await pilot.press("down", "z", "z")  # outside_contact: fewer results, some hidden
         await pilot.pause()
 
-    assert snap_compare(build_app(demo_root), run_before=_snap(search_and_switch), terminal_size=SIZE)
+    assert snap_compare(build_app(demo_root), run_before=_snap(search_and_switch), terminal_size=NARROW)
 
 
 def test_snapshot_browse_empty_wiki(empty_root: Path, snap_compare) -> None:
-    assert snap_compare(build_app(empty_root), run_before=_snap(), terminal_size=SIZE)
+    assert snap_compare(build_app(empty_root), run_before=_snap(), terminal_size=NARROW)

@@ -12,7 +12,7 @@ from memkeeper.core import Engine
 from memkeeper.tui.screens.conflicts import ConflictsScreen
 from memkeeper.tui.screens.modals import InputModal
 
-from .conftest import decided, open_pane, wait_for
+from .conftest import NARROW, both_sizes, decided, open_pane, wait_for
 from .snapshot_app import FIXED_NOW as NOW
 from .snapshot_app import SESSION, build_app
 
@@ -228,19 +228,20 @@ async def test_a_side_past_its_expiry_says_expired(tmp_path):
 # -- snapshots -------------------------------------------------------------------------------------------------------
 
 
-def test_snapshot_conflicts(demo, snap_compare):
+@both_sizes
+def test_snapshot_conflicts(demo, snap_compare, size):
     async def run_before(pilot):
         await open_pane(pilot, "C", ConflictsScreen)
         await pilot.press("down", "down")
 
-    assert snap_compare(demo, run_before=run_before, terminal_size=(120, 34))
+    assert snap_compare(demo, run_before=run_before, terminal_size=size)
 
 
 def test_snapshot_conflicts_empty(empty, snap_compare):
     async def run_before(pilot):
         await open_pane(pilot, "C", ConflictsScreen)
 
-    assert snap_compare(empty, run_before=run_before, terminal_size=(120, 34))
+    assert snap_compare(empty, run_before=run_before, terminal_size=NARROW)
 
 
 def test_snapshot_snooze_modal(demo, snap_compare):
@@ -252,4 +253,4 @@ def test_snapshot_snooze_modal(demo, snap_compare):
             widget.cursor_blink = False
         await pilot.pause()
 
-    assert snap_compare(demo, run_before=run_before, terminal_size=(120, 34))
+    assert snap_compare(demo, run_before=run_before, terminal_size=NARROW)

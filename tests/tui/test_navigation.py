@@ -1,4 +1,4 @@
-"""Home/End (and vim's g/G) move the cursor in every list of the desk."""
+"""Moving around: Home/End (and vim's g/G) in every list; every pane's footer and layout at 80×24 and 160×45."""
 
 from __future__ import annotations
 
@@ -6,9 +6,11 @@ import pytest
 
 from memkeeper.tui.screens.browse import BrowseScreen
 from memkeeper.tui.screens.conflicts import ConflictsScreen
+from memkeeper.tui.screens.quiz import QuizScreen
 from memkeeper.tui.screens.receipts import ReceiptsScreen
 from memkeeper.tui.screens.tiers import TiersScreen
 from memkeeper.tui.screens.verify import VerifyScreen
+from memkeeper.tui.widgets.footer import DeskFooter, FooterKey
 
 from .conftest import open_pane, wait_for
 from .snapshot_app import build_app
@@ -75,3 +77,37 @@ async def test_vim_g_and_home_both_move_to_the_top(demo_root):
         assert rows.cursor_row == rows.row_count - 1
         await pilot.press("home")
         assert rows.cursor_row == 0
+
+
+# -- 80×24 and 160×45 --------------------------------------------------------------------------------------------------
+
+
+PANE_KEYS = {"B": BrowseScreen, "C": ConflictsScreen, "V": VerifyScreen, "Q": QuizScreen, "T": TiersScreen,
+             "R": ReceiptsScreen}
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 45)], ids=["80x24", "160x45"])
+async def test_every_footer_keeps_whole_keys_and_help(demo, size):
+    async with demo.run_test(size=size) as pilot:
+        for key, cls in PANE_KEYS.items():
+            pane = await open_pane(pilot, key, cls)
+            footer = pane.query_one(DeskFooter)
+            await wait_for(pilot, lambda f=footer: f.shown_ids and f.query(FooterKey), what="the footer keys")
+            await pilot.pause()
+            keys = list(footer.query(FooterKey))
+            assert "app.help" in footer.shown_ids, key
+            assert all(k.region.right <= footer.region.right for k in keys), (key, footer.shown_ids)
+            if size[0] >= 160:  # the wide footer drops nothing that is live
+                live = {b.id for _, b, enabled, _ in pane.active_bindings.values() if b.show and enabled}
+                assert live <= set(footer.shown_ids), key
+            assert pane.has_class("-narrow") == (size[0] < 110)
+
+
+async def test_narrow_panes_stack_the_list_above_the_detail(demo):
+    async with demo.run_test(size=(80, 24)) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        listing, detail = pane.query_one("#verify-left"), pane.query_one("#verify-detail")
+        assert detail.region.y >= listing.region.bottom and detail.region.width >= 76
+        pane = await open_pane(pilot, "T", TiersScreen)
+        listing, detail = pane.query_one("#tier-list"), pane.query_one("#tier-detail")
+        assert detail.region.y >= listing.region.bottom

@@ -14,7 +14,7 @@ from memkeeper.tui.app import MemkeeperApp
 from memkeeper.tui.screens.modals import ConfirmModal, InputModal
 from memkeeper.tui.screens.verify import VerifyScreen
 
-from .conftest import decided, open_pane, settle, wait_for
+from .conftest import NARROW, both_sizes, decided, open_pane, settle, wait_for
 from .snapshot_app import FIXED_NOW as NOW
 from .snapshot_app import build_app
 
@@ -155,19 +155,20 @@ async def test_keys_that_do_not_apply_to_the_list_do_nothing(small):
         assert all(engine.load(m).status.value == "active" for m in ids.values())
 
 
-def test_snapshot_verify(demo, snap_compare):
+@both_sizes
+def test_snapshot_verify(demo, snap_compare, size):
     async def run_before(pilot):
         await open_pane(pilot, "V", VerifyScreen)
         await pilot.press("down")
 
-    assert snap_compare(demo, run_before=run_before, terminal_size=(120, 34))
+    assert snap_compare(demo, run_before=run_before, terminal_size=size)
 
 
 def test_snapshot_verify_empty(empty, snap_compare):
     async def run_before(pilot):
         await open_pane(pilot, "V", VerifyScreen)
 
-    assert snap_compare(empty, run_before=run_before, terminal_size=(120, 34))
+    assert snap_compare(empty, run_before=run_before, terminal_size=NARROW)
 
 
 def test_snapshot_verify_denied_list(small, snap_compare):
@@ -187,7 +188,37 @@ def test_snapshot_verify_denied_list(small, snap_compare):
         pilot.app.clear_notifications()
         await pilot.pause()
 
-    assert snap_compare(app, run_before=run_before, terminal_size=(120, 34))
+    assert snap_compare(app, run_before=run_before, terminal_size=NARROW)
+
+
+def test_snapshot_verify_marks_by_source(sourced, snap_compare):
+    """Grouped by source at 80 columns: header rows, marks, the filter box, the count in the title."""
+    app, by_source = sourced
+
+    async def run_before(pilot):
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        await pilot.press("o")  # by source
+        assert pane.table.select_key("§raw/standup.md")
+        await pilot.press("space")  # the whole source
+        await pilot.press("slash", *"raw", "down")
+        for widget in pilot.app.screen.query("Input"):
+            widget.cursor_blink = False
+        await settle(pilot)
+
+    assert snap_compare(app, run_before=run_before, terminal_size=NARROW)
+
+
+def test_snapshot_verify_confirm_source_dialog(sourced, snap_compare):
+    app, by_source = sourced
+
+    async def run_before(pilot):
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        assert pane.table.select_key(by_source["raw/standup.md"][0])
+        await pilot.press("f")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmModal))
+        await pilot.pause()
+
+    assert snap_compare(app, run_before=run_before, terminal_size=NARROW)
 
 
 async def test_an_engine_failure_is_shown_and_the_desk_stays_open(small, monkeypatch):

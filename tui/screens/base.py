@@ -15,19 +15,20 @@ from textual import events, work
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer
 from textual.worker import Worker, WorkerState
 
 from memkeeper.core import Engine, MemkeeperError, Receipt
 
 from ..messages import DecisionMade
+from ..widgets.footer import COMPACT_BELOW, DeskFooter
 from ..widgets.status_line import StatusLine
 
 if TYPE_CHECKING:
     from memkeeper.tui.app import MemkeeperApp
 
-#: Below this many columns a pane is "narrow": lists stack above their detail panel (80×24 is the floor).
-NARROW_WIDTH = 110
+#: Below this many columns a pane is "narrow": lists stack above their detail panel (80×24 is the floor), and the
+#: footer goes compact.
+NARROW_WIDTH = COMPACT_BELOW
 
 
 def failure_text(error: BaseException | None) -> str:
@@ -110,7 +111,7 @@ class PaneScreen(Screen):
         yield CountsBar(self.PANE_ID)
         yield from self.compose_body()
         yield StatusLine(self.STATUS_HINT)
-        yield Footer()
+        yield DeskFooter()
 
     def compose_body(self) -> Iterable[Widget]:  # pragma: no cover - overridden
         return []
@@ -141,7 +142,13 @@ class PaneScreen(Screen):
 
     def _set_narrow(self, width: int) -> None:
         # Below NARROW_WIDTH columns the panes stack their list above their detail (`.-narrow` in their CSS).
-        self.set_class(width < NARROW_WIDTH, "-narrow")
+        narrow = width < NARROW_WIDTH
+        if narrow != self.has_class("-narrow"):
+            self.set_class(narrow, "-narrow")
+            self.narrow_changed(narrow)
+
+    def narrow_changed(self, narrow: bool) -> None:
+        """The terminal crossed NARROW_WIDTH: a pane whose content (not only its CSS) depends on it re-renders."""
 
     def edit_page(self, rel: str | None) -> None:
         """Open a wiki page in `$VISUAL` / `$EDITOR` (else `vi`) with the desk suspended, then re-read it: the index

@@ -122,7 +122,7 @@ class BrowseScreen(PaneScreen):
     async def on_mount(self) -> None:
         self.query_one("#browse-nav").border_title = "Index"
         self.query_one("#search-panel").display = False
-        self.results.add_columns("score", "sem", "fresh", "reinf", "conf", "title", "category", "zone", "tier")
+        self._add_result_columns()
         self.tree.build()
         self.tree.focus()
         await self.show(HOT, remember=False)
@@ -148,7 +148,7 @@ class BrowseScreen(PaneScreen):
                 _, body = split_page(read_view(self.engine, page))
             except BadInput as exc:
                 body = f"*Cannot read {page}: {exc}*"
-            meta.update(entry_meta_table(entry))
+            meta.update(entry_meta_table(entry, narrow=self.has_class("-narrow")))
             meta.display = True
             path = page
         else:
@@ -312,7 +312,8 @@ class BrowseScreen(PaneScreen):
                 parts.append(Content.styled(" · ", "dim"))
             style = ZONE_STYLES.get(zone, "")
             base = f"bold reverse {style}" if i == self.zone_index else style
-            parts.append(Content.styled(zone, f"{base} @click=screen.set_zone('{zone}')".strip()))
+            label = zone.split("_")[0] if self.has_class("-narrow") else zone  # all four zones fit in 80 columns
+            parts.append(Content.styled(label, f"{base} @click=screen.set_zone('{zone}')".strip()))
             if zone in summary:
                 count, hidden = summary[zone]
                 parts.append(Content(f" {count}{'+' if count >= SEARCH_LIMIT else ''}"))
@@ -327,10 +328,28 @@ class BrowseScreen(PaneScreen):
         panel = self.query_one("#search-panel")
         panel.border_title = f"Retrieval preview as {self.zone}" + (f" — “{self.query_text}”" if self.query_text else "")
 
+    def _add_result_columns(self) -> None:
+        # The title takes what the score columns leave. At 80 columns the category goes and zones are shortened
+        # (private, trusted, outside, paid): the four score components and the zone must stay on screen.
+        table = self.results
+        table.flex = {"title": (1, 12, 200)}
+        narrow = self.has_class("-narrow")
+        for name in ("score", "sem", "fresh", "reinf", "conf", "title", *(() if narrow else ("category",)),
+                     "zone", "tier"):
+            table.add_column(name, key=name)
+
+    def narrow_changed(self, narrow: bool) -> None:
+        self.results.clear(columns=True)
+        self._add_result_columns()
+        self._render_results(self._selected_result())
+        if self.current is not None and self.current.kind == "entry":
+            self.call_later(self.show, self.current, remember=False, keep_scroll=True)
+
     def _render_results(self, keep_row: str | None = None) -> None:
         self._render_zone_strip()
         table = self.results
         table.clear()
+        narrow = self.has_class("-narrow")
         receipt = self.previews.get(self.zone)
         if receipt is None or not receipt.ok:
             return
@@ -339,15 +358,17 @@ class BrowseScreen(PaneScreen):
         for res in receipt.details.get("results", []):
             c = res.get("components", {})
             zone = res.get("zone", "")
-            title = Text(res.get("title", ""))
+            title = Text(res.get("title", ""), no_wrap=True, overflow="ellipsis")
             rows.append((
                 f"{res.get('score', 0):.3f}", f"{c.get('semantic', 0):.2f}", f"{c.get('freshness', 0):.2f}",
-                f"{c.get('reinforcement', 0):.2f}", f"{c.get('confidence', 0):.2f}", title, res.get("category", ""),
-                Text(zone, style=ZONE_STYLES.get(zone, "")), res.get("tier", ""),
+                f"{c.get('reinforcement', 0):.2f}", f"{c.get('confidence', 0):.2f}", title,
+                *(() if narrow else (res.get("category", ""),)),
+                Text(zone.split("_")[0] if narrow else zone, style=ZONE_STYLES.get(zone, "")), res.get("tier", ""),
             ))
             keys.append(res["memory_id"])
         for row, key in zip(rows, keys, strict=True):
             table.add_row(*row, key=key)
+        table.fit_columns()
         if keep_row is not None and keep_row in keys:
             table.move_cursor(row=keys.index(keep_row), animate=False)
 

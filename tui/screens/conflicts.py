@@ -88,6 +88,9 @@ class ConflictsScreen(PaneScreen):
     }
     ConflictsScreen #conflict-sides { height: auto; max-height: 65%; }
     ConflictsScreen ConflictSide { height: auto; }
+    ConflictsScreen ConflictSide { border-subtitle-color: $text-muted; }
+    ConflictsScreen.-narrow #conflict-list { min-height: 5; }
+    ConflictsScreen.-narrow #conflict-sides { max-height: 60%; }
     """
 
     def __init__(self) -> None:
@@ -208,10 +211,13 @@ class ConflictsScreen(PaneScreen):
         mid = c.existing.get("memory_id") or "?"
         a_side = self.query_one("#side-existing", ConflictSide)
         b_side = self.query_one("#side-incoming", ConflictSide)
-        a_side.show_side(c.existing, a_text, f"active record {mid} · {c.existing.get('page') or ''}",
-                         expiry_text(expiries["existing"], now))
-        b_side.show_side(c.incoming, b_text, f"held in conflicts/{c.conflict_id}.md — not stored as memory until taken",
-                         expiry_text(expiries["incoming"], now))
+        compact = self.has_class("-narrow")
+        a_side.show_side(c.existing, a_text, f"{mid} · {c.existing.get('page') or ''}" if compact else
+                         f"active record {mid} · {c.existing.get('page') or ''}",
+                         expiry_text(expiries["existing"], now), compact)
+        b_side.show_side(c.incoming, b_text, f"held in conflicts/{c.conflict_id}.md" if compact else
+                         f"held in conflicts/{c.conflict_id}.md — not stored as memory until taken",
+                         expiry_text(expiries["incoming"], now), compact)
         keep, take = self.mk.key_for("conflicts.keep"), self.mk.key_for("conflicts.take")
         a_side.border_title = "A · existing" + (" · expired" if "existing" in expired else "") + f"   {keep} keep"
         b_side.border_title = "B · incoming" + (" · expired" if "incoming" in expired else "") + f"   {take} take"
@@ -220,7 +226,7 @@ class ConflictsScreen(PaneScreen):
         self._show_detail()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("keep", "take", "both", "snooze", "snooze_until") and not self._by_id:
+        if action in ("keep", "take", "both", "snooze", "snooze_until", "edit") and not self._by_id:
             return None  # shown dimmed: nothing to decide
         return True
 
@@ -276,6 +282,9 @@ class ConflictsScreen(PaneScreen):
             f"Snooze {cid} until", Text.assemble((c.title, "bold"), ("\nIt reopens then; after 3 snoozes the queue warns.",
                                                                     "dim")),
             placeholder="YYYY-MM-DD, an ISO time, or 7d", value=default, validate=lambda t: snooze_error(t, now)), done)
+
+    def narrow_changed(self, narrow: bool) -> None:
+        self._show_detail()
 
     def action_edit(self) -> None:
         """Edit the existing side's page (the incoming side is not a page until it is taken)."""

@@ -37,17 +37,20 @@ class ReceiptRow:
     def sha(self) -> str:
         return str((self.data or {}).get("receipt_sha256", ""))
 
-    def cells(self) -> tuple[Any, ...]:
+    def cells(self, narrow: bool = False) -> tuple[Any, ...]:
+        """The row's cells; `narrow` (80 columns) shortens the time and leaves the hash to the detail panel."""
         d = self.data or {}
         at = str(d.get("at", "")).replace("T", " ").rstrip("Z")[:16]
+        if narrow:
+            at = at[5:]
         status = str(d.get("status", "—" if self.data is not None else "bad json"))
         mark = Text(" ✓", style="green") if self.verified else Text(" ✗", style="bold red")
         return (
             at or "?",
             str(d.get("action", "?")),
             Text(status, style=STATUS_STYLES.get(status, "green" if self.verified else "red")),
-            str(d.get("actor", "")),
-            Text.assemble((self.sha[:12] or "—", "dim" if self.verified else "red"), mark),
+            Text(str(d.get("actor", "")), no_wrap=True, overflow="ellipsis"),
+            *(() if narrow else (Text.assemble((self.sha[:12] or "—", "dim" if self.verified else "red"), mark),)),
             Text(self.subject(), no_wrap=True, overflow="ellipsis"),
         )
 
@@ -122,18 +125,30 @@ class ReceiptsScreen(PaneScreen):
                     yield Static(id="receipt-json")
 
     @property
-    def table(self) -> DataTable:
-        return self.query_one("#receipts-table", DataTable)
+    def table(self) -> ListTable:
+        return self.query_one("#receipts-table", ListTable)
+
+    def _add_columns(self) -> None:
+        # Subject (and actor) take what the other columns leave, so the table never scrolls sideways. At 80 columns
+        # the hash column goes (the detail panel shows the hash) and the time loses its year.
+        table = self.table
+        table.flex = {"subject": (1, 10, 200), "actor": (1, 12, 20)}
+        for key in ("time", "action", "status", "actor", *(() if self.has_class("-narrow") else ("receipt",)),
+                    "subject"):
+            table.add_column(key, key=key)
+
+    def narrow_changed(self, narrow: bool) -> None:
+        if not self.table.columns:
+            return  # not mounted yet: on_mount adds the columns for the width it finds
+        keep = self.selected()
+        self.table.clear(columns=True)
+        self._add_columns()
+        self._fill(keep.key if keep else None)
 
     def on_mount(self) -> None:
         self.query_one("#receipts-filter").display = False
         self.query_one("#receipts-detail").border_title = "Receipt"
-        self.table.add_column("time", key="time")
-        self.table.add_column("action", key="action")
-        self.table.add_column("status", key="status")
-        self.table.add_column("actor", key="actor")
-        self.table.add_column("receipt", key="receipt")
-        self.table.add_column("subject", key="subject")
+        self._add_columns()
         self.table.focus()
         self.load()
 
@@ -167,30 +182,15 @@ class ReceiptsScreen(PaneScreen):
         self.loads += 1
         self._fill(None if at_top else previous.key)
 
-    def on_resize(self) -> None:
-        self._fit_subject()
-
-    def _fit_subject(self) -> None:
-        """The subject column takes what the other columns leave, so the table never scrolls sideways."""
-        table = self.table
-        subject = table.columns.get("subject")  # type: ignore[call-overload]
-        if subject is None or not table.size.width:
-            return
-        others = sum(c.get_render_width(table) for key, c in table.columns.items() if key != "subject")
-        # Leave a cell for the vertical scrollbar, which appears once the rows outgrow the panel.
-        width = max(12, table.size.width - others - 2 * table.cell_padding - 1)
-        if subject.width != width or subject.auto_width:
-            subject.auto_width = False
-            subject.width = width
-            table.refresh()
-
     def _fill(self, keep_key: str | None) -> None:
         table = self.table
         needle = self.filter_text.lower()
         matching = [r for r in self.rows if needle in r.haystack()] if needle else self.rows
         self.shown_rows = matching[:MAX_ROWS]
         table.clear()
-        table.add_rows([r.cells() for r in self.shown_rows])
+        narrow = self.has_class("-narrow")
+        table.add_rows([r.cells(narrow) for r in self.shown_rows])
+        table.fit_columns()
         index = 0
         if keep_key is not None:
             index = next((i for i, r in enumerate(self.shown_rows) if r.key == keep_key), 0)
@@ -205,7 +205,6 @@ class ReceiptsScreen(PaneScreen):
         if bad:
             title += f" · {bad} ✗"
         self.query_one("#receipts-list").border_title = title
-        self._fit_subject()
         self._show_detail(self.selected())
 
     # ------------------------------------------------------------------------------------------------ detail

@@ -69,8 +69,9 @@ def _short_bytes(n: int) -> str:
     return human_bytes(n).replace(" ", "")
 
 
-def _clip(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
+def _cell(text: str, style: str = "") -> Text:
+    """A cell cut with an ellipsis at whatever width its column has (Title and Why share the table's width)."""
+    return Text(text, style=style, no_wrap=True, overflow="ellipsis")
 
 
 class TiersScreen(PaneScreen):
@@ -88,7 +89,7 @@ class TiersScreen(PaneScreen):
     ]
 
     DEFAULT_CSS = """
-    TiersScreen #tier-summary { height: 1; padding: 0 1; background: $boost; }
+    TiersScreen #tier-summary { height: auto; padding: 0 1; background: $boost; }
     TiersScreen #tier-body { height: 1fr; }
     TiersScreen #tier-list { width: 1fr; height: 1fr; }
     TiersScreen #tier-detail {
@@ -99,6 +100,8 @@ class TiersScreen(PaneScreen):
         padding: 0 1;
         scrollbar-size-vertical: 1;
     }
+    TiersScreen.-narrow #tier-body { layout: vertical; }
+    TiersScreen.-narrow #tier-detail { width: 1fr; height: 1fr; }
     """
 
     def __init__(self) -> None:
@@ -113,7 +116,8 @@ class TiersScreen(PaneScreen):
     def compose_body(self) -> Iterable[Widget]:
         yield Static(id="tier-summary")
         with Horizontal(id="tier-body"):
-            yield QueueTable(("✓", 1), ("Title", 30), ("Age", 5), ("Bytes", 7), ("Why", 22), id="tier-list")
+            yield QueueTable(("✓", 1), ("Title", 30), ("Age", 5), ("Bytes", 7), ("Why", 22), id="tier-list",
+                             flex={"title": (3, 16, 60), "why": (2, 12, 40)})
             with VerticalScroll(id="tier-detail"):
                 yield Static(id="tier-record")
         yield Static(Text.assemble(("No tier candidates\n\n", "bold"), (
@@ -178,7 +182,8 @@ class TiersScreen(PaneScreen):
             nbytes = sum(c.excerpt_bytes for c in items) if section in ("automatic", "ambiguous") else 0
             rows.append((key, [
                 Text("▾", style=SECTION_STYLE[section]),
-                Text(f"{SECTION_LABEL[section]} ({len(items)})", style=SECTION_STYLE[section]),
+                Text(f"{SECTION_LABEL[section]} ({len(items)})", style=SECTION_STYLE[section], no_wrap=True,
+                     overflow="ellipsis"),
                 "",
                 Text(_short_bytes(nbytes), style="dim", justify="right") if nbytes else "",
                 Text({"automatic": "written by c", "ambiguous": "space ✓ · a apply", "protected": "kept",
@@ -188,7 +193,7 @@ class TiersScreen(PaneScreen):
                 if section == "cold":
                     k = f"cold:{item.memory_id}"
                     self._rows[k] = (section, item)
-                    rows.append((k, [Text("❄", style="blue"), _clip(item.title, 30), "",
+                    rows.append((k, [Text("❄", style="blue"), _cell(item.title), "",
                                      "", Text(item.category.value, style="dim")]))
                 else:
                     k = item.candidate_id
@@ -220,9 +225,9 @@ class TiersScreen(PaneScreen):
             why = c.reason
         else:
             why = "old superseded" if "superseded" in c.reason else f"old {c.category}"
-        return [mark, _clip(c.title, 30), Text(_age(c.age_days), justify="right"),
+        return [mark, _cell(c.title), Text(_age(c.age_days), justify="right"),
                 Text(_short_bytes(c.excerpt_bytes), justify="right"),
-                Text(_clip(why, 22), style="dim")]
+                _cell(why, "dim")]
 
     def _show_summary(self) -> None:
         view = self.view

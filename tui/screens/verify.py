@@ -292,7 +292,7 @@ class VerifyScreen(PaneScreen):
             if self.mode != DENIED:
                 return False
             return True if self._by_id else None
-        if action in ("mark", "mark_move", "mark_all", "order"):
+        if action in ("mark", "mark_move", "mark_all", "order", "edit"):
             return True if self._by_id else None
         if action == "clear":
             return bool(self.marked or self.query_one("#verify-filter").display)
