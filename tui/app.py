@@ -31,7 +31,7 @@ from memkeeper.core.models import REFUSED_STATUSES
 from memkeeper.core.validate import validate_actor
 
 from .keymap import Keymap, KeymapError, binding_ids, default_keys, live_bindings, load_keymap, normalize_keys
-from .screens.base import PaneScreen, failure_text
+from .screens.base import PaneScreen, failure_text, refusal_line
 from .screens.browse import BrowseScreen
 from .screens.conflicts import ConflictsScreen
 from .screens.help import HelpScreen
@@ -73,6 +73,9 @@ def _as_clock(now: Clock | datetime | None) -> Clock:
 # The title of a failed worker's notification, by worker group (a pane's own workers take the pane's title).
 FAILURE_TITLES = {"counts": "Counting failed", "maintenance": "Maintenance failed", "sync": "Reload failed",
                   "watch": "Watching the wiki stopped", "tiers-plan": "Tier plan failed"}
+
+#: Seconds an error toast stays: long enough to read one line, short enough never to hide a pane for long.
+ERROR_TIMEOUT = 4.0
 
 # Whole-wiki engine operations the person can start from the command palette; each runs in a worker thread.
 MAINTENANCE = {
@@ -203,6 +206,7 @@ class MemkeeperApp(App[int]):
             **{bid: normalize_keys(keys) for bid, keys in self.keymap.keys.items()},
         }
         self._undo: dict[str, list[Receipt]] = {pid: [] for pid in PANES}
+        self._batches: dict[str, tuple[str, ...]] = {}  # receipt sha -> the shas taken with it by one key press
         self._stale: set[str] = set()
         self._clashes_reported: set[frozenset[str]] = set()
         self._key_displays: dict[str, str] | None = None  # binding id -> live key display (the keymap is fixed)
@@ -217,35 +221,53 @@ class MemkeeperApp(App[int]):
         """The injected clock (real UTC now by default)."""
         return self._clock()
 
-    def decision_made(self, receipt: Receipt, pane_id: str) -> None:
-        """A pane changed memory: notify with the receipt, keep the pane's undo stack, refresh counts.
+    def decision_made(self, receipt: Receipt, pane_id: str, refusal: str | None = None) -> None:
+        """A pane changed memory: keep the pane's undo stack, refresh counts. The pane's status line shows the
+        receipt; only a refused or rejected decision also raises an error toast (`refusal`, or a default line).
 
         An undoable receipt goes on the pane's undo stack; an undo receipt (whatever its status) takes the receipt it
         reverses off it.
         """
-        details = receipt.details or {}
-        severity = "information"
-        if receipt.status == "reject":
-            severity = "warning"
-        elif receipt.status in REFUSED_STATUSES:
-            severity = "error"
-        action = receipt.action
+        self.decisions_made([receipt], pane_id, None if refusal is None else (lambda _r: refusal))
+
+    def decisions_made(self, receipts: list[Receipt], pane_id: str,
+                       refusal_text: Callable[[Receipt], str] | None = None) -> None:
+        """`decision_made` for the receipts of one key press. Several undoable receipts form a batch that one undo
+        reverses whole (`batch_of`); refusals among them raise one error toast, not one each."""
         stack = self._undo.setdefault(pane_id, [])
-        if action == "undo":
-            reversed_ = next((r for r in stack if r.receipt_sha256 == details.get("reverses")), None)
-            if reversed_ is not None:
-                stack.remove(reversed_)
-            action = f"undo {reversed_.action if reversed_ else details.get('action', '')}".rstrip()
-        message = f"{action} · {receipt.status} · {receipt.receipt_sha256[:12]}"
-        if details.get("reason"):
-            message += f"\n{details['reason']}"
-        self.notify(message, title=PANE_TITLES.get(pane_id, pane_id), severity=severity, markup=False)
-        if receipt.receipt_sha256:
-            self._own_receipts.append(receipt.receipt_sha256)
-        if receipt.ok and self.engine.is_undoable(receipt.action) and receipt.receipt_sha256:
-            stack.append(receipt)
+        refused: list[Receipt] = []
+        batch: list[str] = []
+        for receipt in receipts:
+            details = receipt.details or {}
+            if receipt.action == "undo":
+                reversed_ = next((r for r in stack if r.receipt_sha256 == details.get("reverses")), None)
+                if reversed_ is not None:
+                    stack.remove(reversed_)
+                    self._batches.pop(reversed_.receipt_sha256, None)
+            if receipt.status == "reject" or receipt.status in REFUSED_STATUSES:
+                refused.append(receipt)
+            if receipt.receipt_sha256:
+                self._own_receipts.append(receipt.receipt_sha256)
+            if receipt.ok and self.engine.is_undoable(receipt.action) and receipt.receipt_sha256:
+                stack.append(receipt)
+                batch.append(receipt.receipt_sha256)
+        if len(batch) > 1:
+            for sha in batch:
+                self._batches[sha] = tuple(batch)
+        if refused:
+            first = refused[0]
+            text = refusal_text(first) if refusal_text is not None else refusal_line(first)
+            if len(receipts) > 1:
+                text = f"{len(refused)} of {len(receipts)} refused; the first:\n{text}"
+            self.notify_error(text, title=PANE_TITLES.get(pane_id, pane_id))
         self._mark_others_stale(pane_id)
         self.refresh_counts()
+
+    def batch_of(self, pane_id: str, receipt: Receipt) -> list[Receipt]:
+        """The receipts still on the pane's undo stack that were taken with `receipt` by one key press (oldest
+        first); just `[receipt]` for a single decision."""
+        shas = self._batches.get(receipt.receipt_sha256, (receipt.receipt_sha256,))
+        return [r for r in self._undo.get(pane_id, []) if r.receipt_sha256 in shas] or [receipt]
 
     def worker_failed(self, worker: Worker) -> None:
         """The desk's one guard: a worker that raised — a pane's decision or tier plan, the header counts, maintenance
@@ -256,7 +278,20 @@ class MemkeeperApp(App[int]):
         node = worker.node
         title = FAILURE_TITLES.get(worker.group) or (
             PANE_TITLES.get(node.PANE_ID, node.PANE_ID) if isinstance(node, PaneScreen) else self.TITLE)
-        self.notify(failure_text(worker.error), title=title, severity="error", markup=False)
+        self.notify_error(failure_text(worker.error), title=title)
+        pane = self.current_pane()
+        if pane is not None and worker.group in FAILURE_TITLES:  # a pane's own failures are in its status line
+            pane.status.show_error(f"{title}: {failure_text(worker.error)}")
+
+    def notify_error(self, message: str, *, title: str = "") -> None:
+        """The desk's only toasts: errors, short-lived, never markup. Everything else goes to the status line."""
+        self.notify(message, title=title, severity="error", timeout=ERROR_TIMEOUT, markup=False)
+
+    def say(self, text: str, style: str = "") -> None:
+        """A short outcome in the current pane's status line."""
+        pane = self.current_pane()
+        if pane is not None:
+            pane.say(text, style)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.ERROR:
@@ -276,9 +311,14 @@ class MemkeeperApp(App[int]):
             receipt = getattr(self.engine, op)(**kwargs)
         finally:
             self.call_from_thread(setattr, self, "sync_progress", "")
+        self.call_from_thread(self._maintenance_done, op, receipt)
+
+    def _maintenance_done(self, op: str, receipt: Receipt) -> None:
         pane = self.current_pane()
-        self.call_from_thread(self.decision_made, receipt, pane.PANE_ID if pane else "browse")
-        self.call_from_thread(self.wiki_changed)
+        self.decision_made(receipt, pane.PANE_ID if pane else "browse")
+        if pane is not None:
+            pane.status.show_receipt(receipt, MAINTENANCE[op], self.key_for(f"{pane.PANE_ID}.undo"))
+        self.wiki_changed()
 
     def undo_stack(self, pane_id: str) -> list[Receipt]:
         """The pane's undoable receipts, oldest first (read-only view)."""
@@ -365,7 +405,7 @@ class MemkeeperApp(App[int]):
         if not self.engine.synced:
             # After the first frame: the full scan of a big wiki competes with the UI thread for the interpreter,
             # and the pane and its counts should show first (the scan's progress then shows in the header).
-            self.call_after_refresh(self._sync_worker, ())
+            self.call_after_refresh(self._sync_worker, (), "")
         if self.watch_enabled:
             self.watch_wiki()
 
@@ -406,6 +446,10 @@ class MemkeeperApp(App[int]):
 
     def action_refresh_wiki(self) -> None:
         self._sync_worker(())
+
+    def reload_after_edit(self, rel: str, outcome: str) -> None:
+        """A page was edited outside the desk: resync the index and refresh the panes, then say so."""
+        self._sync_worker((rel,), outcome)
 
     def action_cursor(self, where: str) -> None:
         """Vim-style movement for whatever list has focus (Tree, DataTable, scrollables)."""
@@ -474,10 +518,11 @@ class MemkeeperApp(App[int]):
         self.wiki_changed(paths)
 
     @work(exclusive=True, group="sync", exit_on_error=False)
-    async def _sync_worker(self, paths: tuple[str, ...]) -> None:
+    async def _sync_worker(self, paths: tuple[str, ...], done: str = "Reloaded from disk.") -> None:
         await asyncio.to_thread(self._sync_with_progress)
         self.wiki_changed(paths)
-        self.notify("Reloaded from disk.", timeout=2)
+        if done:
+            self.say(done)
 
     def _sync_with_progress(self) -> None:
         def progress(done: int, total: int) -> None:

@@ -11,12 +11,14 @@ from memkeeper.core import Receipt
 
 @dataclass
 class DecisionMade(Message):
-    """A pane's engine call returned: `receipt` is what it did, `summary` what the decision line says about it.
+    """A pane's engine call returned: `receipt` is what it did, `summary` what the status line says about it, and
+    `batch` every receipt when the call decided several items (`receipt` is then the last of them).
 
-    Posted from the decision worker to the pane (`PaneScreen.decide`), which has the app record the receipt and then
+    Posted from the decision worker to the pane (`PaneScreen.decide`), which has the app record the receipts and then
     refreshes.
     """
 
     receipt: Receipt
     pane: str
     summary: str = ""
+    batch: tuple[Receipt, ...] = ()

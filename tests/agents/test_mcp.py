@@ -135,8 +135,25 @@ async def test_consolidation_and_related_records_come_back_in_the_receipt(root):
         await receipt(client, "capture", text=statement, key="staging-rebuild")
         again = await receipt(client, "capture", text=statement, key="staging-rebuild")
     assert again["status"] == "consolidated"
-    if "related" in again["details"]:  # the engine lists related records once it has them
-        assert isinstance(again["details"]["related"], list)
+    related = again["details"]["related"]
+    assert related and related[0]["memory_id"] == again["details"]["memory_id"]
+    assert set(related[0]) >= {"memory_id", "title", "relation", "score"}
+
+
+async def test_a_declared_supersession_opens_a_conflict_and_nothing_is_resolved(root):
+    async with mcp(root, "--agent", "alpha") as alpha, mcp(root, "--agent", "beta") as beta:
+        first = await receipt(alpha, "capture", text="The weekly planning call is on Tuesdays at 10:00.")
+        assert first["status"] == "captured"
+        mid = first["details"]["memory_id"]
+        second = await receipt(beta, "capture", text="Planning moved to Thursday mornings from next week on.",
+                               supersedes=mid)
+        assert second["status"] == "conflict" and second["details"]["conflict_id"]
+        assert (await receipt(beta, "queue_counts"))["open_conflicts"] == 1
+        # The existing record is untouched: a person arbitrates.
+        assert "Tuesdays" in text(await call(alpha, "read_page", path=first["details"]["page"]))
+        unknown = await call(beta, "capture", text="The planning call now happens on Fridays at noon.",
+                             supersedes="mem_0000000000000000")
+        assert unknown.is_error
 
 
 # ------------------------------------------------------------------------------------------------ zones

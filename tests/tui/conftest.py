@@ -63,6 +63,13 @@ async def settle(pilot: Pilot, timeout: float = 10.0) -> None:
     await pilot.wait_for_scheduled_animations()
 
 
+# -- snapshot sizes ---------------------------------------------------------------------------------------------------
+
+#: Every pane is snapshotted at the smallest terminal the desk supports and at a large one (issue 11).
+NARROW, WIDE = (80, 24), (160, 45)
+both_sizes = pytest.mark.parametrize("size", [NARROW, WIDE], ids=["80x24", "160x45"])
+
+
 # -- the desk over the demo wiki, for the pane tests ------------------------------------------------------------------
 
 

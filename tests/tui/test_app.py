@@ -13,8 +13,9 @@ from memkeeper.core import Engine
 from memkeeper.tui.app import PANES, MemkeeperApp, MemkeeperCommands, run_app
 from memkeeper.tui.screens.help import HelpScreen
 from memkeeper.tui.screens.modals import ConfirmModal, InputModal
+from memkeeper.tui.widgets.status_line import StatusLine
 
-from .conftest import decided, settle, wait_for
+from .conftest import both_sizes, decided, settle, wait_for
 from .snapshot_app import ACTOR, FIXED_NOW, build_app
 
 pytestmark = pytest.mark.anyio
@@ -119,33 +120,39 @@ def _first_conflict(app: MemkeeperApp) -> str:
     return app.engine.conflicts(now=FIXED_NOW)[0].conflict_id
 
 
-async def test_decision_notifies_and_undo_reverses_it(demo_root: Path) -> None:
+async def test_a_decision_shows_in_the_status_line_without_a_toast_and_undo_reverses_it(demo_root: Path) -> None:
     app = build_app(demo_root)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await settle(pilot)
         before = app.counts["open_conflicts"]
-        receipt = app.engine.resolve_conflict(_first_conflict(app), "existing", now=app.now(), actor=app.actor)
-        assert receipt.ok
-        app.decision_made(receipt, "conflicts")
-        assert app.undo_stack("conflicts") == [receipt]
-        await wait_for(pilot, lambda: any(receipt.receipt_sha256[:12] in m and receipt.status in m
-                                          for m in notifications(app)), what="the decision notification")
-        await wait_for(pilot, lambda: app.counts_settled and app.counts["open_conflicts"] == before - 1,
-                       what="counts after the decision")
         await pilot.press("C")
         await wait_for(pilot, lambda: app.current_mode == "conflicts")
+        await settle(pilot)
+        pane = app.screen
+        await pilot.press("k")
+        await decided(pilot)
+        receipt = app.undo_stack("conflicts")[-1]
+        assert receipt.ok and receipt.action == "resolve_conflict"
+        status = pane.query_one(StatusLine)
+        assert status.plain.startswith(f"✓ {receipt.status} · ") and receipt.receipt_sha256[:12] in status.plain
+        assert "u undo" in status.plain
+        await wait_for(pilot, lambda: app.counts_settled and app.counts["open_conflicts"] == before - 1,
+                       what="counts after the decision")
+        assert notifications(app) == []  # toasts are for errors only
+
         await pilot.press("u")  # the pane's undo takes the newest receipt off the pane's stack
         await decided(pilot)
         assert app.undo_stack("conflicts") == []
         undone = app.engine.find_receipt(app.engine.undone_by(receipt.receipt_sha256) or "")
         assert undone is not None and undone["status"] == "undone"
-        expected = f"undo resolve_conflict · undone · {undone['receipt_sha256'][:12]}"
-        await wait_for(pilot, lambda: expected in notifications(app), what="the undo notification")
+        assert status.plain.startswith("✓ undone · undo resolve_conflict")
+        assert undone["receipt_sha256"][:12] in status.plain
         await wait_for(pilot, lambda: app.counts_settled and app.counts["open_conflicts"] == before,
                        what="counts after the undo")
         await pilot.press("u")
         assert not app.screen.deciding
-        await wait_for(pilot, lambda: any("Nothing to undo" in m for m in notifications(app)))
+        assert "Nothing to undo" in status.plain
+        assert notifications(app) == []
 
 
 async def test_refused_decision_is_an_error_and_not_undoable(demo_root: Path) -> None:
@@ -344,26 +351,15 @@ def _active_in_category(browse, category: str) -> int:
 # ------------------------------------------------------------------------------------------------ snapshots
 
 
-def test_snapshot_help_screen(demo_root: Path, snap_compare) -> None:
+@both_sizes
+def test_snapshot_help_screen(demo_root: Path, snap_compare, size) -> None:
     async def run_before(pilot) -> None:
         await settle(pilot)
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
         await pilot.pause()
 
-    assert snap_compare(build_app(demo_root), run_before=run_before, terminal_size=SIZE)
-
-
-def test_snapshot_confirm_modal(demo_root: Path, snap_compare) -> None:
-    async def run_before(pilot) -> None:
-        await settle(pilot)
-        pilot.app.push_screen(ConfirmModal(
-            "Apply tier review?", "3 accepted pages go cold; 2 stay warm.\nProjected bytes removed from recall: 4,812.",
-            confirm_label="Apply"))
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmModal))
-        await pilot.pause()
-
-    assert snap_compare(build_app(demo_root), run_before=run_before, terminal_size=SIZE)
+    assert snap_compare(build_app(demo_root), run_before=run_before, terminal_size=size)
 
 
 async def test_maintenance_runs_from_the_palette_in_a_worker(demo_root: Path) -> None:
@@ -373,8 +369,8 @@ async def test_maintenance_runs_from_the_palette_in_a_worker(demo_root: Path) ->
         names = [name for name, _, _ in MemkeeperCommands(app.screen)._commands()]
         assert "Maintenance: Run decay (archive weak and expired records)" in names
         app.run_maintenance("decay")
-        await wait_for(pilot, lambda: any("decay · ok" in n.message for n in app._notifications), timeout=15,
-                       what="the decay receipt")
+        status = app.screen.query_one(StatusLine)
+        await wait_for(pilot, lambda: status.plain.startswith("✓ ok · Run decay"), timeout=15, what="the decay receipt")
         decays = [d for _, _, d, _ in app.engine.iter_receipts() if d and d["action"] == "decay"]
         assert decays and decays[-1]["actor"] == ACTOR
         assert app.is_running and app.sync_progress == ""

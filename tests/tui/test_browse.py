@@ -15,7 +15,7 @@ from memkeeper.tui.widgets import indextree
 from memkeeper.tui.widgets.indextree import NodeRef
 from memkeeper.tui.widgets.wikiread import resolve_link
 
-from .conftest import settle, wait_for
+from .conftest import NARROW, WIDE, both_sizes, settle, wait_for
 from .snapshot_app import FIXED_NOW, build_app
 
 pytestmark = pytest.mark.anyio
@@ -237,7 +237,7 @@ async def test_search_writes_nothing(demo_root: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_browse(pilot)
         await search(pilot, screen, zone_query(demo_root))
-        await pilot.press("z", "z")
+        await pilot.press("down", "z", "z")  # down leaves the search box (where z is a letter) for the results
     assert sorted(p.read_bytes() for p in (demo_root / "receipts").glob("*.jsonl")) == receipts_before
 
 
@@ -246,6 +246,7 @@ async def test_zone_switch_changes_counts_and_shows_hidden(demo_root: Path) -> N
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_browse(pilot)
         await search(pilot, screen, zone_query(demo_root))
+        await pilot.press("down")  # to the results: in the search box z is a letter
         summary = screen.zone_summary()
         assert set(summary) == set(ZONES)
         counts = []
@@ -278,13 +279,29 @@ async def test_enter_on_a_result_opens_its_page(demo_root: Path) -> None:
         screen = await open_browse(pilot)
         await search(pilot, screen, zone_query(demo_root))
         first = str(next(iter(screen.results.rows)).value)
-        await pilot.press("enter")
+        await pilot.press("down", "enter")  # down leaves the search box for the results
         await wait_for(pilot, lambda: screen.current == ViewRef("entry", first), what="result page")
         await wait_for(pilot, lambda: screen.tree.cursor_node is not None
                        and screen.tree.cursor_node.data == NodeRef("entry", first), what="tree follows")
         await pilot.press("escape")  # focus is on the results table: escape closes the search panel
         await pilot.pause()
         assert not screen.query_one("#search-panel").display
+
+
+async def test_focus_stays_in_the_search_box_after_a_query(demo_root: Path) -> None:
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_browse(pilot)
+        box = screen.query_one("#search-input")
+        await search(pilot, screen, "billing")
+        assert screen.results.row_count and app.focused is box
+        # Refine and run again without leaving the box.
+        runs = screen.search_runs
+        await pilot.press(*" database", "enter")
+        await wait_for(pilot, lambda: screen.search_runs > runs, what="the refined search")
+        assert screen.query_text == "billing database" and app.focused is box
+        await pilot.press("down")
+        assert app.focused is screen.results
 
 
 async def test_empty_query_reports_instead_of_crashing(demo_root: Path) -> None:
@@ -338,20 +355,24 @@ def _snap(run_extra=None):
 
 
 def test_snapshot_browse_hot(demo_root: Path, snap_compare) -> None:
-    assert snap_compare(build_app(demo_root), run_before=_snap(), terminal_size=SIZE)
+    assert snap_compare(build_app(demo_root), run_before=_snap(), terminal_size=WIDE)
 
 
-def test_snapshot_browse_entry(demo_root: Path, snap_compare) -> None:
+@both_sizes
+def test_snapshot_browse_entry(demo_root: Path, snap_compare, size) -> None:
+    """A superseded entry, selected in the tree: its status stays visible in a 28-column tree."""
+
     async def select_entry(pilot: Pilot) -> None:
         screen = pilot.app.screen
         tree = screen.tree
-        decision = tree.find(NodeRef("category", "decision"))
-        decision.expand()
-        await wait_for(pilot, lambda: decision.children)
-        tree.select_node(decision.children[1])
-        await wait_for(pilot, lambda: screen.current == ViewRef("entry", decision.children[1].data.value))
+        fact = tree.find(NodeRef("category", "fact"))
+        fact.expand()
+        await wait_for(pilot, lambda: fact.children)
+        node = next(n for n in fact.children if "superseded" in str(n.label))
+        tree.select_node(node)
+        await wait_for(pilot, lambda: screen.current == ViewRef("entry", node.data.value))
 
-    assert snap_compare(build_app(demo_root), run_before=_snap(select_entry), terminal_size=SIZE)
+    assert snap_compare(build_app(demo_root), run_before=_snap(select_entry), terminal_size=size)
 
 
 def test_snapshot_browse_search_zone(demo_root: Path, snap_compare) -> None:
@@ -360,11 +381,11 @@ def test_snapshot_browse_search_zone(demo_root: Path, snap_compare) -> None:
     async def search_and_switch(pilot: Pilot) -> None:
         screen = pilot.app.screen
         await search(pilot, screen, query)
-        await pilot.press("z", "z")  # outside_contact: fewer results, some hidden
+        await pilot.press("down", "z", "z")  # outside_contact: fewer results, some hidden
         await pilot.pause()
 
-    assert snap_compare(build_app(demo_root), run_before=_snap(search_and_switch), terminal_size=SIZE)
+    assert snap_compare(build_app(demo_root), run_before=_snap(search_and_switch), terminal_size=NARROW)
 
 
 def test_snapshot_browse_empty_wiki(empty_root: Path, snap_compare) -> None:
-    assert snap_compare(build_app(empty_root), run_before=_snap(), terminal_size=SIZE)
+    assert snap_compare(build_app(empty_root), run_before=_snap(), terminal_size=NARROW)

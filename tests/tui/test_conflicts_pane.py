@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import io
 from datetime import timedelta
 
 import pytest
+from rich.console import Console
 
 from memkeeper.core import Engine
 from memkeeper.tui.screens.conflicts import ConflictsScreen
 from memkeeper.tui.screens.modals import InputModal
 
-from .conftest import decided, open_pane, wait_for
+from .conftest import NARROW, both_sizes, decided, open_pane, wait_for
 from .snapshot_app import FIXED_NOW as NOW
-from .snapshot_app import SESSION
+from .snapshot_app import SESSION, build_app
 
 pytestmark = pytest.mark.anyio
 
@@ -21,6 +23,13 @@ pytestmark = pytest.mark.anyio
 
 
 # -- tests -----------------------------------------------------------------------------------------------------------
+
+
+def plain(widget) -> str:
+    """What a Static shows, as plain text (its content may be any Rich renderable)."""
+    console = Console(width=100, record=True, file=io.StringIO())
+    console.print(widget.content)
+    return console.export_text()
 
 
 def notifications(app) -> list[str]:
@@ -144,12 +153,13 @@ async def test_third_snooze_warns_and_marks_the_row(demo):
         await pilot.press("s")
         await decided(pilot)
         assert engine.load_conflict(target).snooze_count == 3
-        await wait_for(pilot, lambda: any("snoozed 3 times" in n for n in notifications(app)), what="the warning")
+        assert "(3×) — decide it soon" in pane.status.plain
+        assert notifications(app) == []  # a warning about the queue is not an error: no toast
         # Back in the queue for a new session, with the warning marker.
         app.session_id = "next-session"
         pane.refresh_data()
         await pilot.pause()
-        assert "⚠" in str(pane.table.get_row(target)[5])
+        assert "⚠" in str(pane.table.get_row(target)[4])
         assert "snoozed 3+" in pane.table.border_title
 
 
@@ -166,15 +176,65 @@ async def test_resolving_as_an_agent_is_refused_and_nothing_changes(demo):
         assert not app.undo_stack("conflicts")
 
 
+async def test_snoozed_conflicts_can_be_listed_and_decided_there(demo):
+    app, engine = demo, demo.engine
+    release, docker = _by_title(engine, "Release day"), _by_title(engine, "Docker for local development")
+    engine.snooze_conflict(release.conflict_id, now=NOW, actor=app.actor, until=NOW + timedelta(days=7))
+    engine.snooze_conflict(docker.conflict_id, now=NOW, actor=app.actor, session=SESSION)  # this desk session
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "C", ConflictsScreen)
+        assert {release.conflict_id, docker.conflict_id}.isdisjoint(pane._by_id)
+        assert pane.table.border_subtitle == "a: snoozed (2)"
+        await pilot.press("a")
+        assert pane.mode == "snoozed"
+        assert set(pane._by_id) == {release.conflict_id, docker.conflict_id}
+        assert pane.table.border_title == "Snoozed conflicts (2)"
+        assert str(pane.table.columns["age"].label) == "Until"
+        assert str(pane.table.get_row(release.conflict_id)[3]) == (NOW + timedelta(days=7)).strftime("%m-%d")
+        assert str(pane.table.get_row(docker.conflict_id)[3]) == "session"
+        assert pane.table.select_key(release.conflict_id)
+        assert "until " + (NOW + timedelta(days=7)).strftime("%Y-%m-%d") in str(
+            pane.query_one("#conflict-meta").render())
+        await pilot.press("b")  # decided early, from the snoozed list
+        await decided(pilot)
+        assert engine.load_conflict(release.conflict_id).status == "resolved"
+        assert set(pane._by_id) == {docker.conflict_id}
+        await pilot.press("a")
+        assert pane.mode == "open" and docker.conflict_id not in pane._by_id
+
+
+async def test_a_side_past_its_expiry_says_expired(tmp_path):
+    engine = Engine.init(tmp_path / "wiki", now=NOW - timedelta(days=60))
+    engine.capture("Customer support is staffed until 18:00 CET on weekdays.", now=NOW - timedelta(days=30),
+                   actor="agent:scribe", key="support-hours", title="Support hours",
+                   expires_at=NOW - timedelta(days=1))
+    r = engine.capture("Customer support is staffed until 22:00 CET on weekdays.", now=NOW - timedelta(days=2),
+                       actor="agent:notes", key="support-hours", title="Support hours",
+                       expires_at=NOW + timedelta(days=10))
+    assert r.status == "conflict", r
+    engine.close()
+    app = build_app(tmp_path / "wiki")
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "C", ConflictsScreen)
+        existing, incoming = pane.query_one("#side-existing"), pane.query_one("#side-incoming")
+        assert existing.border_title.startswith("A · existing · expired")
+        assert "expired" not in incoming.border_title
+        a_text, b_text = plain(existing), plain(incoming)
+        assert "expires" in a_text and (NOW - timedelta(days=1)).strftime("%Y-%m-%d %H:%M") + " · expired" in a_text
+        assert (NOW + timedelta(days=10)).strftime("%Y-%m-%d %H:%M") in b_text and "expired" not in b_text
+        assert "existing side expired" in str(pane.query_one("#conflict-meta").render())
+
+
 # -- snapshots -------------------------------------------------------------------------------------------------------
 
 
-def test_snapshot_conflicts(demo, snap_compare):
+@both_sizes
+def test_snapshot_conflicts(demo, snap_compare, size):
     async def run_before(pilot):
         await open_pane(pilot, "C", ConflictsScreen)
         await pilot.press("down", "down")
 
-    assert snap_compare(demo, run_before=run_before, terminal_size=(120, 34))
+    assert snap_compare(demo, run_before=run_before, terminal_size=size)
 
 
 def test_snapshot_conflicts_possible(demo, snap_compare):
@@ -210,7 +270,7 @@ def test_snapshot_conflicts_empty(empty, snap_compare):
     async def run_before(pilot):
         await open_pane(pilot, "C", ConflictsScreen)
 
-    assert snap_compare(empty, run_before=run_before, terminal_size=(120, 34))
+    assert snap_compare(empty, run_before=run_before, terminal_size=NARROW)
 
 
 def test_snapshot_snooze_modal(demo, snap_compare):
@@ -222,4 +282,4 @@ def test_snapshot_snooze_modal(demo, snap_compare):
             widget.cursor_blink = False
         await pilot.pause()
 
-    assert snap_compare(demo, run_before=run_before, terminal_size=(120, 34))
+    assert snap_compare(demo, run_before=run_before, terminal_size=NARROW)

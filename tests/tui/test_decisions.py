@@ -13,7 +13,7 @@ from memkeeper.tui.screens.conflicts import ConflictsScreen
 from memkeeper.tui.screens.quiz import QuizScreen
 from memkeeper.tui.screens.tiers import TiersScreen
 from memkeeper.tui.screens.verify import VerifyScreen
-from memkeeper.tui.widgets.queue_status import DecisionLine
+from memkeeper.tui.widgets.status_line import StatusLine
 
 from .conftest import decided, open_pane, settle, wait_for
 from .snapshot_app import PERSON
@@ -63,7 +63,7 @@ async def test_an_engine_error_in_a_decision_is_one_line_and_the_desk_stays_open
         await decided(pilot)
         one_line = "entries/x.md: malformed YAML frontmatter · at line 3"
         await wait_for(pilot, lambda: one_line in messages(app), what="the error notification")
-        assert "✗ " + one_line in str(pane.query_one(DecisionLine).render())
+        assert "✗ " + one_line in str(pane.query_one(StatusLine).render())
         assert app.is_running and isinstance(app.screen, VerifyScreen)
         assert not app.undo_stack("verify") and engine.load(target).verified is None
         # The desk is not stuck: the next decision goes through.
@@ -124,4 +124,4 @@ async def test_one_undo_method_undoes_the_last_decision_in_every_pane(demo, pane
         assert state() == start
         undo = engine.find_receipt(engine.undone_by(decision.receipt_sha256) or "")
         assert undo is not None and undo["status"] == "undone"
-        assert str(pane.query_one(DecisionLine).render()).startswith("✓ undone · undo ")
+        assert str(pane.query_one(StatusLine).render()).startswith("✓ undone · undo ")

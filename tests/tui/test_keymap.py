@@ -110,7 +110,7 @@ def test_user_file_overrides_by_id() -> None:
     km = load_keymap("vim", known_ids=MemkeeperApp.known_binding_ids())
     assert km.keys["browse.search"] == "ctrl+f"
     assert km.keys["app.quit"] == "ctrl+q,f10"
-    assert km.keys["app.cursor_top"] == "g"  # everything else still from the preset
+    assert km.keys["app.cursor_top"] == "g,home"  # everything else still from the preset
     assert km.sources == ["vim", str(path)] and km.errors == []
 
 

@@ -11,7 +11,7 @@ from rich.console import Console
 from memkeeper.core.quiz import INTERVALS
 from memkeeper.tui.screens.quiz import QuizScreen
 
-from .conftest import decided, open_pane, settle
+from .conftest import NARROW, both_sizes, decided, open_pane, settle
 from .snapshot_app import FIXED_NOW as NOW
 from .snapshot_app import PERSON
 
@@ -140,11 +140,12 @@ async def test_empty_day(empty):
         assert not pane.deciding and not app.undo_stack("quiz")
 
 
-def test_snapshot_quiz_question(demo, snap_compare):
+@both_sizes
+def test_snapshot_quiz_question(demo, snap_compare, size):
     async def run_before(pilot):
         await open_pane(pilot, "Q", QuizScreen)
 
-    assert snap_compare(demo, run_before=run_before, terminal_size=(120, 34))
+    assert snap_compare(demo, run_before=run_before, terminal_size=size)
 
 
 def test_snapshot_quiz_revealed(demo, snap_compare):
@@ -156,7 +157,7 @@ def test_snapshot_quiz_revealed(demo, snap_compare):
         pilot.app.clear_notifications()
         await pilot.press("space")
 
-    assert snap_compare(demo, run_before=run_before, terminal_size=(120, 34))
+    assert snap_compare(demo, run_before=run_before, terminal_size=NARROW)
 
 
 def test_snapshot_quiz_summary(demo, snap_compare):
@@ -170,11 +171,11 @@ def test_snapshot_quiz_summary(demo, snap_compare):
         pilot.app.clear_notifications()
         await pilot.pause()
 
-    assert snap_compare(demo, run_before=run_before, terminal_size=(120, 34))
+    assert snap_compare(demo, run_before=run_before, terminal_size=NARROW)
 
 
 def test_snapshot_quiz_empty(empty, snap_compare):
     async def run_before(pilot):
         await open_pane(pilot, "Q", QuizScreen)
 
-    assert snap_compare(empty, run_before=run_before, terminal_size=(120, 34))
+    assert snap_compare(empty, run_before=run_before, terminal_size=NARROW)

@@ -11,7 +11,7 @@ from textual.pilot import Pilot
 from memkeeper.core.receipts import verify_receipt
 from memkeeper.tui.screens.receipts import ReceiptsScreen
 
-from .conftest import settle, wait_for
+from .conftest import both_sizes, settle, wait_for
 from .snapshot_app import FIXED_NOW, build_app
 
 pytestmark = pytest.mark.anyio
@@ -128,12 +128,15 @@ async def test_filter(demo_root: Path) -> None:
         await pilot.press("slash", *"quiz_record")
         await pilot.pause()
         assert screen.shown_rows and all(r.data["action"] == "quiz_record" for r in screen.shown_rows)
+        await pilot.press("enter")
+        assert app.focused is screen.query_one("#receipts-filter")  # focus stays in the box after a query
         await pilot.press("escape")
         await pilot.pause()
         assert len(screen.shown_rows) == len(screen.rows)
 
 
-def test_snapshot_receipts_selected(demo_root: Path, snap_compare) -> None:
+@both_sizes
+def test_snapshot_receipts_selected(demo_root: Path, snap_compare, size) -> None:
     async def run_before(pilot: Pilot) -> None:
         await open_receipts(pilot)
         await pilot.press("down", "down")
@@ -141,7 +144,7 @@ def test_snapshot_receipts_selected(demo_root: Path, snap_compare) -> None:
         pilot.app.clear_notifications()
         await pilot.pause()
 
-    assert snap_compare(build_app(demo_root), run_before=run_before, terminal_size=SIZE)
+    assert snap_compare(build_app(demo_root), run_before=run_before, terminal_size=size)
 
 
 async def test_tail_reads_appends_and_rereads_a_hand_edited_ledger(demo_root: Path) -> None:

@@ -7,7 +7,7 @@ import pytest
 from memkeeper.tui.screens.modals import ConfirmModal
 from memkeeper.tui.screens.tiers import TiersScreen
 
-from .conftest import open_pane, settle, wait_for
+from .conftest import NARROW, both_sizes, open_pane, settle, wait_for
 
 pytestmark = pytest.mark.anyio
 
@@ -122,7 +122,8 @@ async def test_stale_page_refuses_the_whole_apply(demo):
         for c in chosen:
             assert engine.load(c.memory_id).tier.value == "warm"  # nothing written
         messages = [f"{n.title} {n.message}" for n in app._notifications]
-        assert any("Stale pages" in m and stale.candidate_id in m and stale.path in m for m in messages)
+        assert any("Nothing was written" in m and stale.candidate_id in m and stale.path in m for m in messages)
+        assert f"nothing written · stale {stale.candidate_id}" in pane.status.plain
         assert stale.candidate_id not in pane.accepted and chosen[1].candidate_id in pane.accepted
 
         # Applying again goes through for the rest.
@@ -155,19 +156,20 @@ async def test_no_candidates(empty):
         assert not app.undo_stack("tiers")
 
 
-def test_snapshot_tiers(demo, snap_compare):
+@both_sizes
+def test_snapshot_tiers(demo, snap_compare, size):
     async def run_before(pilot):
         await open_pane(pilot, "T", TiersScreen)
         await pilot.press("space", "down", "down", "space")
 
-    assert snap_compare(demo, run_before=run_before, terminal_size=(120, 34))
+    assert snap_compare(demo, run_before=run_before, terminal_size=size)
 
 
 def test_snapshot_tiers_empty(empty, snap_compare):
     async def run_before(pilot):
         await open_pane(pilot, "T", TiersScreen)
 
-    assert snap_compare(empty, run_before=run_before, terminal_size=(120, 34))
+    assert snap_compare(empty, run_before=run_before, terminal_size=NARROW)
 
 
 def test_snapshot_apply_confirmation(demo, snap_compare):
@@ -179,7 +181,7 @@ def test_snapshot_apply_confirmation(demo, snap_compare):
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmModal))
         await pilot.pause()
 
-    assert snap_compare(demo, run_before=run_before, terminal_size=(120, 34))
+    assert snap_compare(demo, run_before=run_before, terminal_size=NARROW)
 
 
 async def test_a_failed_plan_is_shown_and_the_desk_stays_open(demo, monkeypatch):

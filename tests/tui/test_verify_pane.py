@@ -11,11 +11,10 @@ from rich.console import Console
 
 from memkeeper.core import Engine
 from memkeeper.tui.app import MemkeeperApp
-from memkeeper.tui.screens.modals import InputModal
+from memkeeper.tui.screens.modals import ConfirmModal, InputModal
 from memkeeper.tui.screens.verify import VerifyScreen
-from memkeeper.tui.widgets.queue_status import DecisionLine
 
-from .conftest import decided, open_pane, settle, wait_for
+from .conftest import NARROW, both_sizes, decided, open_pane, settle, wait_for
 from .snapshot_app import FIXED_NOW as NOW
 from .snapshot_app import build_app
 
@@ -73,8 +72,8 @@ async def test_confirm_stamps_and_propagates(small):
             assert e.verified is not None and e.verified.by == app.actor
             assert e.source_type.value == "user_confirmed"
         assert ids["staging"] not in pane._by_id and ids["twin"] not in pane._by_id
-        assert "propagated to 1 record" in plain(pane.query_one(DecisionLine))
-        await wait_for(pilot, lambda: any("Also verified 1 record" in n.message for n in app._notifications))
+        assert "propagated to 1 record" in pane.status.plain
+        assert not app._notifications  # a receipt is not an error: the status line shows it, no toast
 
         # undo: both stamps removed, both back in the queue
         await pilot.press("u")
@@ -156,19 +155,20 @@ async def test_keys_that_do_not_apply_to_the_list_do_nothing(small):
         assert all(engine.load(m).status.value == "active" for m in ids.values())
 
 
-def test_snapshot_verify(demo, snap_compare):
+@both_sizes
+def test_snapshot_verify(demo, snap_compare, size):
     async def run_before(pilot):
         await open_pane(pilot, "V", VerifyScreen)
         await pilot.press("down")
 
-    assert snap_compare(demo, run_before=run_before, terminal_size=(120, 34))
+    assert snap_compare(demo, run_before=run_before, terminal_size=size)
 
 
 def test_snapshot_verify_empty(empty, snap_compare):
     async def run_before(pilot):
         await open_pane(pilot, "V", VerifyScreen)
 
-    assert snap_compare(empty, run_before=run_before, terminal_size=(120, 34))
+    assert snap_compare(empty, run_before=run_before, terminal_size=NARROW)
 
 
 def test_snapshot_verify_denied_list(small, snap_compare):
@@ -188,7 +188,37 @@ def test_snapshot_verify_denied_list(small, snap_compare):
         pilot.app.clear_notifications()
         await pilot.pause()
 
-    assert snap_compare(app, run_before=run_before, terminal_size=(120, 34))
+    assert snap_compare(app, run_before=run_before, terminal_size=NARROW)
+
+
+def test_snapshot_verify_marks_by_source(sourced, snap_compare):
+    """Grouped by source at 80 columns: header rows, marks, the filter box, the count in the title."""
+    app, by_source = sourced
+
+    async def run_before(pilot):
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        await pilot.press("o")  # by source
+        assert pane.table.select_key("§raw/standup.md")
+        await pilot.press("space")  # the whole source
+        await pilot.press("slash", *"raw", "down")
+        for widget in pilot.app.screen.query("Input"):
+            widget.cursor_blink = False
+        await settle(pilot)
+
+    assert snap_compare(app, run_before=run_before, terminal_size=NARROW)
+
+
+def test_snapshot_verify_confirm_source_dialog(sourced, snap_compare):
+    app, by_source = sourced
+
+    async def run_before(pilot):
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        assert pane.table.select_key(by_source["raw/standup.md"][0])
+        await pilot.press("f")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmModal))
+        await pilot.pause()
+
+    assert snap_compare(app, run_before=run_before, terminal_size=NARROW)
 
 
 async def test_an_engine_failure_is_shown_and_the_desk_stays_open(small, monkeypatch):
@@ -208,3 +238,197 @@ async def test_an_engine_failure_is_shown_and_the_desk_stays_open(small, monkeyp
                                           for n in app._notifications), what="the failure notification")
         assert app.engine.load(ids["staging"]).verified is None
         assert not app.undo_stack("verify")
+
+
+# -- at the speed of judgement: marks, a source at once, filter, order -----------------------------------------------
+
+
+@pytest.fixture
+def sourced(tmp_path) -> tuple[MemkeeperApp, dict[str, list[str]]]:
+    """Six pending records: three from one meeting's notes, two from a plan, one with no source ref at all."""
+    engine = Engine.init(tmp_path / "sourced", now=NOW - timedelta(days=30))
+    by_source: dict[str, list[str]] = {}
+    rows = [
+        ("raw/standup.md#L4", "Nightly backups run at 01:00 UTC.", "Backup time", 0.9),
+        ("raw/standup.md#L9", "The billing team owns the invoice emails.", "Invoice emails", 0.6),
+        ("raw/standup.md#L12", "Feature flags live in the config service.", "Feature flags", 0.75),
+        ("raw/plan.md#L2", "The mobile app ships every second Tuesday.", "Mobile cadence", 0.95),
+        ("raw/plan.md#L8", "Load tests run against the staging cluster.", "Load tests", 0.55),
+        (None, "The design review happens on Thursdays.", "Design review", 0.7),
+    ]
+    for n, (ref, text, title, conf) in enumerate(rows):
+        r = engine.capture(text, now=NOW - timedelta(days=10 - n), actor="agent:scribe", title=title,
+                           source_ref=ref, category="fact", confidence=conf)
+        assert r.status == "captured", r
+        source = ref.split("#")[0] if ref else "agent:scribe"
+        by_source.setdefault(source, []).append(r.details["memory_id"])
+    engine.close()
+    return build_app(tmp_path / "sourced"), by_source
+
+
+def pending(engine) -> set[str]:
+    return {e.memory_id for e in engine.pending_verifications()}
+
+
+async def test_marks_then_confirm_acts_on_every_marked_record_and_one_undo_reverses_them(sourced):
+    app, by_source = sourced
+    engine = app.engine
+    async with app.run_test(size=(120, 34), notifications=True) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        first, second, third = [pane.shown[i].memory_id for i in range(3)]
+        await pilot.press("space")  # marks the first row and moves to the second
+        assert pane.marked == {first} and pane.table.current_key == second
+        await pilot.press("down", "space")  # skips the second, marks the third
+        assert pane.marked == {first, third}
+        assert "2 marked" in pane.table.border_title
+        await pilot.press("c")
+        await decided(pilot)
+        assert pending(engine) == {e.memory_id for e in pane.entries}
+        assert {first, third}.isdisjoint(pending(engine)) and second in pending(engine)
+        assert pane.marked == set()  # the decided records left the list, their marks with them
+        stack = app.undo_stack("verify")
+        assert [r.details["memory_id"] for r in stack] == [first, third]
+        assert all(r.status == "confirmed" for r in stack)
+        assert pane.status.plain.startswith("✓ confirmed · 2 marked records")
+        assert "u undoes all 2" in pane.status.plain
+        assert not app._notifications
+
+        await pilot.press("u")  # one undo, the whole batch
+        await decided(pilot)
+        assert app.undo_stack("verify") == []
+        assert {first, third} <= pending(engine)
+        assert engine.load(first).verified is None and engine.load(third).verified is None
+
+
+async def test_shift_arrows_extend_the_marks_and_escape_clears_them(sourced):
+    app, _ = sourced
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        ids = [e.memory_id for e in pane.shown]
+        await pilot.press("shift+down", "shift+down")
+        assert pane.marked == set(ids[:3]) and pane.table.current_key == ids[2]
+        await pilot.press("down", "down", "shift+up")
+        assert pane.marked == {*ids[:3], ids[3], ids[4]}
+        await pilot.press("escape")
+        assert pane.marked == set()
+        await pilot.press("asterisk")  # every row shown
+        assert pane.marked == set(ids)
+        await pilot.press("asterisk")
+        assert pane.marked == set()
+
+
+async def test_deny_marked_records_with_one_reason(sourced):
+    app, _ = sourced
+    engine = app.engine
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        a, b = pane.shown[0].memory_id, pane.shown[1].memory_id
+        await pilot.press("space", "space", "D")
+        await wait_for(pilot, lambda: isinstance(app.screen, InputModal))
+        await pilot.press(*"not from this meeting", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, VerifyScreen))
+        await decided(pilot)
+        for mid in (a, b):
+            entry = engine.load(mid)
+            assert entry.status.value == "denied" and "not from this meeting" in entry.notes[-1]
+        assert pane.status.plain.startswith("✓ denied · 2 marked records denied (not from this meeting)")
+
+
+async def test_confirm_all_from_a_source_shows_the_count_first_then_confirms_them_all(sourced):
+    app, by_source = sourced
+    engine = app.engine
+    standup = set(by_source["raw/standup.md"])
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        assert pane.table.select_key(by_source["raw/standup.md"][1])
+        await pilot.press("f")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmModal))
+        dialog = app.screen
+        assert dialog.title_text == "Confirm all 3 from raw/standup.md?"
+        assert dialog.confirm_label == "Confirm 3"
+        assert pending(engine) >= standup  # nothing is written before the person says yes
+        await pilot.press("escape")  # cancel: nothing happens
+        await wait_for(pilot, lambda: isinstance(app.screen, VerifyScreen))
+        assert pending(engine) >= standup and not app.undo_stack("verify")
+
+        await pilot.press("f")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmModal))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, VerifyScreen))
+        await decided(pilot)
+        assert standup.isdisjoint(pending(engine))
+        assert pending(engine) == set(by_source["raw/plan.md"]) | set(by_source["agent:scribe"])
+        assert len(app.undo_stack("verify")) == 3
+        assert "3 records from raw/standup.md" in pane.status.plain
+        await pilot.press("u")
+        await decided(pilot)
+        assert pending(engine) >= standup and app.undo_stack("verify") == []
+
+
+async def test_order_groups_by_source_and_a_header_row_marks_its_source(sourced):
+    app, by_source = sourced
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        assert pane.order == "newest"
+        assert [e.memory_id for e in pane.shown] == [e.memory_id for e in app.engine.pending_verifications()]
+        await pilot.press("o")
+        assert pane.order == "source"
+        keys = [str(k.value) for k in pane.table.rows]
+        assert keys[0] == "§agent:scribe" and "§raw/plan.md" in keys and "§raw/standup.md" in keys
+        assert keys.index("§raw/standup.md") < keys.index(by_source["raw/standup.md"][0])
+        assert pane.table.select_key("§raw/plan.md")
+        await pilot.press("space")  # on a header: marks every record of that source
+        assert pane.marked == set(by_source["raw/plan.md"])
+        await pilot.press("o")
+        assert pane.order == "confidence"
+        confidences = [e.confidence for e in pane.shown]
+        assert confidences == sorted(confidences, reverse=True)
+        await pilot.press("o")
+        assert pane.order == "newest"
+
+
+async def test_filter_narrows_the_queue_and_keeps_focus_in_the_box(sourced):
+    app, by_source = sourced
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        box = pane.query_one("#verify-filter")
+        await pilot.press("slash", *"standup")  # matches the source ref
+        assert {e.memory_id for e in pane.shown} == set(by_source["raw/standup.md"])
+        await pilot.press("enter")
+        assert app.focused is box
+        await pilot.press("ctrl+u", *"backup")  # and the text
+        assert [e.title for e in pane.shown] == ["Backup time"]
+        assert "1 match “backup”" in pane.table.border_title
+        await pilot.press("down")
+        assert app.focused is pane.table
+        await pilot.press("space")
+        assert pane.marked == {pane.shown[0].memory_id}
+        await pilot.press("escape")  # closes the filter, keeps the mark
+        assert not box.display and len(pane.shown) == 6 and len(pane.marked) == 1
+        await pilot.press("escape")  # then clears the marks
+        assert pane.marked == set()
+
+
+async def test_a_batch_that_fails_part_way_keeps_what_was_done_undoable(sourced, monkeypatch):
+    app, by_source = sourced
+    engine = app.engine
+    original = engine.confirm
+    calls: list[str] = []
+
+    def flaky(ref, **kwargs):
+        calls.append(ref)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+        return original(ref, **kwargs)
+
+    async with app.run_test(size=(120, 34), notifications=True) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        monkeypatch.setattr(engine, "confirm", flaky)
+        await pilot.press("space", "space", "space", "c")
+        await decided(pilot)
+        await wait_for(pilot, lambda: any("No space left on device" in n.message for n in app._notifications),
+                       what="the error toast")
+        assert len(calls) == 2
+        assert [r.details["memory_id"] for r in app.undo_stack("verify")] == [calls[0]]
+        assert "No space left on device" in pane.status.plain
+        assert calls[0] not in pending(engine)

@@ -3,25 +3,33 @@ pane decides (`decide`) and undoes (`action_undo`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import os
+import shlex
+import subprocess
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from textual import work
-from textual.app import ComposeResult
+from textual import events, work
+from textual.app import ComposeResult, SuspendNotSupported
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer
 from textual.worker import Worker, WorkerState
 
 from memkeeper.core import Engine, MemkeeperError, Receipt
 
 from ..messages import DecisionMade
-from ..widgets.queue_status import DecisionLine
+from ..widgets.footer import COMPACT_BELOW, DeskFooter
+from ..widgets.status_line import StatusLine
 
 if TYPE_CHECKING:
     from memkeeper.tui.app import MemkeeperApp
+
+#: Below this many columns a pane is "narrow": lists stack above their detail panel (80×24 is the floor), and the
+#: footer goes compact.
+NARROW_WIDTH = COMPACT_BELOW
+
 
 def failure_text(error: BaseException | None) -> str:
     """One line for a failed call: an engine error is its message (meant for a person); anything else is an internal
@@ -32,8 +40,37 @@ def failure_text(error: BaseException | None) -> str:
     return text.splitlines()[0]
 
 
-#: What a decision line says about a decision: a text, or a function of the receipt when the receipt adds to it.
+def refusal_line(receipt: Receipt) -> str:
+    """The default error toast for a refused decision: what, the status, the receipt, and the engine's reason."""
+    text = f"{receipt.action} · {receipt.status} · {receipt.receipt_sha256[:12]}"
+    if receipt.details.get("reason"):
+        text += f"\n{receipt.details['reason']}"
+    return text
+
+
+#: What the status line says about a decision: a text, or a function of the receipt when the receipt adds to it.
 Summary = str | Callable[[Receipt], str]
+
+
+class BatchFailed(Exception):
+    """A call of `one_by_one` failed part way: `done` holds the receipts of the calls that went through."""
+
+    def __init__(self, done: list[Receipt], error: BaseException) -> None:
+        super().__init__(str(error))
+        self.done = done
+        self.error = error
+
+
+def one_by_one(method: Callable[..., Receipt], refs: Sequence[str], **kwargs: Any) -> list[Receipt]:
+    """`method(ref, **kwargs)` for every ref, in order, in the calling (worker) thread: the desk's stand-in for an
+    engine call that decides many items under one receipt. Stops at the first failure (`BatchFailed`)."""
+    done: list[Receipt] = []
+    for ref in refs:
+        try:
+            done.append(method(ref, **kwargs))
+        except Exception as exc:
+            raise BatchFailed(done, exc) from exc
+    return done
 
 
 class PaneScreen(Screen):
@@ -41,9 +78,11 @@ class PaneScreen(Screen):
     `refresh_data()`, which re-reads from the engine and must keep the cursor/selection where it was.
 
     A pane changes memory only through `decide(call, summary)`: the engine call runs in a thread worker, its receipt
-    comes back as a `DecisionMade` message, the app records it (undo stack, notification, header counts), the
-    decision line shows it, and `after_decision(receipt)` lets the pane refresh. `u` (`action_undo`) undoes the
-    pane's last decision through the same path.
+    comes back as a `DecisionMade` message, the app records it (undo stack, header counts; a toast only when it was
+    refused), the pane's status line shows it, and `after_decision(receipt)` lets the pane refresh. `u`
+    (`action_undo`) undoes the pane's last decision through the same path.
+
+    Every pane has one status line (`STATUS_HINT` until something happens); `say(text)` puts a short outcome there.
     """
 
     PANE_ID: str = ""  # "browse" | "conflicts" | "verify" | "quiz" | "tiers" | "receipts"
@@ -59,6 +98,8 @@ class PaneScreen(Screen):
     }
     """
     PANE_TITLE: str = ""
+    #: What the status line says before the first decision.
+    STATUS_HINT: str = ""
 
     #: True from a decision key until its receipt has been handled (or its call failed). A second decision meanwhile
     #: would act on a cursor and an undo stack that are about to change, so it is refused with a bell.
@@ -69,7 +110,8 @@ class PaneScreen(Screen):
 
         yield CountsBar(self.PANE_ID)
         yield from self.compose_body()
-        yield Footer()
+        yield StatusLine(self.STATUS_HINT)
+        yield DeskFooter()
 
     def compose_body(self) -> Iterable[Widget]:  # pragma: no cover - overridden
         return []
@@ -92,6 +134,46 @@ class PaneScreen(Screen):
     def refresh_data(self) -> None:  # pragma: no cover - overridden
         """Re-read from the engine, keep the selection."""
 
+    def on_mount(self) -> None:
+        self._set_narrow(self.app.size.width)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._set_narrow(event.size.width)
+
+    def _set_narrow(self, width: int) -> None:
+        # Below NARROW_WIDTH columns the panes stack their list above their detail (`.-narrow` in their CSS).
+        narrow = width < NARROW_WIDTH
+        if narrow != self.has_class("-narrow"):
+            self.set_class(narrow, "-narrow")
+            self.narrow_changed(narrow)
+
+    def narrow_changed(self, narrow: bool) -> None:
+        """The terminal crossed NARROW_WIDTH: a pane whose content (not only its CSS) depends on it re-renders."""
+
+    def edit_page(self, rel: str | None) -> None:
+        """Open a wiki page in `$VISUAL` / `$EDITOR` (else `vi`) with the desk suspended, then re-read it: the index
+        is resynced and every pane refreshes. The desk hands the editor the path; it never opens the file itself."""
+        if not rel:
+            self.say("Nothing to edit here: select a record.", "yellow")
+            return
+        try:
+            path = self.engine.path(rel)  # confined to the wiki root
+        except MemkeeperError as exc:
+            self.mk.notify_error(str(exc), title="Edit")
+            return
+        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+        try:
+            with self.app.suspend():
+                code = subprocess.call([*shlex.split(editor), str(path)])
+        except SuspendNotSupported:
+            self.mk.notify_error("This desk is not in a terminal it can hand to an editor.", title="Edit")
+            return
+        except (OSError, ValueError) as exc:  # no such editor, or an unparsable $EDITOR
+            self.mk.notify_error(f"{editor}: {getattr(exc, 'strerror', None) or exc}", title="Edit")
+            return
+        outcome = f"Edited {rel}" + (f" ({editor} exited with {code})" if code else "") + "; re-read."
+        self.mk.reload_after_edit(rel, outcome)
+
     def on_screen_resume(self) -> None:
         if self.mk.is_stale(self.PANE_ID):
             self.mk.mark_fresh(self.PANE_ID)
@@ -99,13 +181,16 @@ class PaneScreen(Screen):
 
     # ------------------------------------------------------------------------------------------------ deciding
 
-    def decide(self, call: Callable[[], Receipt], summary: Summary) -> None:
+    def decide(self, call: Callable[[], Receipt | list[Receipt]], summary: Summary) -> None:
         """Run an engine decision off the UI thread.
 
         `call` takes no arguments and returns the receipt: bind its arguments (the clock and the actor included) on
-        the UI thread, at the key press. `summary` is what the decision line says next to the receipt status. An
+        the UI thread, at the key press. `summary` is what the status line says next to the receipt status. An
         engine error (`MemkeeperError`) is shown as one line and the desk stays open; so is any other failure, by
         the app's one guard (`MemkeeperApp.worker_failed`).
+
+        A call may also return a list of receipts (`partial(one_by_one, engine.confirm, ids, …)`): they land as one
+        batch, which one undo reverses whole. When a call fails part way, the receipts already written still land.
         """
         if self.deciding:
             self.app.bell()
@@ -114,25 +199,38 @@ class PaneScreen(Screen):
         self._decision_worker(call, summary)
 
     @work(thread=True, group="decision", exit_on_error=False)
-    def _decision_worker(self, call: Callable[[], Receipt], summary: Summary) -> None:
-        receipt = call()
-        text = summary(receipt) if callable(summary) else summary
-        self.post_message(DecisionMade(receipt, self.PANE_ID, text))
+    def _decision_worker(self, call: Callable[[], Receipt | list[Receipt]], summary: Summary) -> None:
+        try:
+            result = call()
+        except BatchFailed as failed:
+            if failed.done:
+                self._post_decision(failed.done, summary)
+            raise failed.error from None
+        self._post_decision(result if isinstance(result, list) else [result], summary)
+
+    def _post_decision(self, receipts: list[Receipt], summary: Summary) -> None:
+        if not receipts:
+            return
+        text = summary(receipts[-1]) if callable(summary) else summary
+        self.post_message(DecisionMade(receipts[-1], self.PANE_ID, text, tuple(receipts)))
 
     def on_decision_made(self, message: DecisionMade) -> None:
-        # The app records the receipt here rather than when the message would bubble up to it: by the time the pane
-        # takes its next decision key, an undo must find this receipt on the undo stack.
+        # The app records the receipts here rather than when the message would bubble up to it: by the time the pane
+        # takes its next decision key, an undo must find them on the undo stack.
         message.stop()
-        self.mk.decision_made(message.receipt, message.pane)
+        receipts = list(message.batch) or [message.receipt]
+        self.mk.decisions_made(receipts, message.pane, self.refusal_text)
         self.deciding = False
-        line = self.decision_line
-        if line is not None:
-            line.show_receipt(message.receipt, message.summary)
+        self.status.show_receipts(receipts, message.summary, self.mk.key_for(f"{self.PANE_ID}.undo"))
         self.after_decision(message.receipt)
+
+    def refusal_text(self, receipt: Receipt) -> str:
+        """What the error toast says when the engine refused a decision (the status line says it too, in one line)."""
+        return refusal_line(receipt)
 
     def after_decision(self, receipt: Receipt) -> None:
         """The pane's turn once a decision or an undo has landed (any status): by default, re-read keeping the
-        cursor. Panes override it to pick what to select, or to tell more than the receipt notification does."""
+        cursor. Panes override it to pick what to select, or to say more than the status line does."""
         self.refresh_data()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -144,16 +242,17 @@ class PaneScreen(Screen):
         # Textual reports a worker's state only to the node that started it: failures go on to the app's one guard.
         self.mk.worker_failed(event.worker)
         if decision:
-            line = self.decision_line
-            if line is not None:
-                line.show_text(f"✗ {failure_text(event.worker.error)}", "red")
+            self.status.show_error(failure_text(event.worker.error))
             self.refresh_data()  # the call may have failed half way, or on a record that has gone: show what is there
 
     @property
-    def decision_line(self) -> DecisionLine | None:
-        """The queue panes' one-line log of the last decision (Browse and Receipts have none)."""
-        lines = self.query(DecisionLine)
-        return lines.first() if lines else None
+    def status(self) -> StatusLine:
+        """The pane's one status area (receipts, outcomes, hints)."""
+        return self.query_one(StatusLine)
+
+    def say(self, text: str, style: str = "") -> None:
+        """Put a short outcome in the status line: why a key did nothing, what a reload or a copy did."""
+        self.status.show_text(text, style)
 
     # ------------------------------------------------------------------------------------------------ undo
 
@@ -164,12 +263,16 @@ class PaneScreen(Screen):
             self.app.bell()
             return
         if not stack:
-            self.notify("Nothing to undo in this pane.", title=self.PANE_TITLE or self.PANE_ID, severity="warning")
+            self.say("Nothing to undo in this pane.", "yellow")
             return
-        original = stack[-1]
-        self.decide(partial(self.engine.undo, original.receipt_sha256, now=self.now(), actor=self.actor),
-                    self.undo_summary)
+        batch = self.mk.batch_of(self.PANE_ID, stack[-1])
+        shas = [r.receipt_sha256 for r in reversed(batch)]  # newest first: each undo finds its record as it left it
+        if len(shas) == 1:
+            self.decide(partial(self.engine.undo, shas[0], now=self.now(), actor=self.actor), self.undo_summary)
+        else:
+            self.decide(partial(one_by_one, self.engine.undo, shas, now=self.now(), actor=self.actor),
+                        f"undo {len(shas)} × {batch[-1].action}")
 
     def undo_summary(self, receipt: Receipt) -> str:
-        """The decision line after an undo (runs in the decision worker: use the receipt, not the screen)."""
+        """The status line after an undo (runs in the decision worker: use the receipt, not the screen)."""
         return f"undo {receipt.details.get('action', '')}".rstrip()

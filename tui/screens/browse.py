@@ -21,6 +21,8 @@ from memkeeper.core.models import TrustZone
 
 from ..widgets.indextree import IndexTree, NodeRef
 from ..widgets.meta import ZONE_STYLES, entry_meta_table
+from ..widgets.query_input import QueryInput
+from ..widgets.queue_table import ListTable
 from ..widgets.wikiread import read_view, resolve_link, split_page
 from .base import PaneScreen
 
@@ -61,6 +63,7 @@ def clip_view(rel: str, text: str) -> str:
 class BrowseScreen(PaneScreen):
     PANE_ID = "browse"
     PANE_TITLE = "Browse"
+    STATUS_HINT = "A search is a retrieval preview: it writes nothing, not even an access time."
 
     BINDINGS = [
         Binding("slash", "search", "Search", id="browse.search"),
@@ -69,6 +72,7 @@ class BrowseScreen(PaneScreen):
         Binding("h", "hot", "hot.md", id="browse.hot"),
         Binding("backspace", "back", "Back", id="browse.back"),
         Binding("escape", "close_search", "Close search", show=False, id="browse.close"),
+        Binding("e", "edit", "Edit", id="browse.edit"),
     ]
 
     def __init__(self) -> None:
@@ -87,10 +91,10 @@ class BrowseScreen(PaneScreen):
     def compose_body(self):
         # The search panel spans the full width: the zone strip and the score components need the room.
         with Vertical(id="search-panel", classes="panel"):
-            yield Input(placeholder="search as a trust zone — enter runs a preview (nothing is written)",
-                        id="search-input")
+            yield QueryInput(placeholder="search as a trust zone — enter runs a preview (nothing is written)",
+                             list_id="results", id="search-input")
             yield Static(id="zone-strip")
-            yield DataTable(id="results", cursor_type="row", zebra_stripes=True)
+            yield ListTable(id="results", cursor_type="row", zebra_stripes=True)
         with Horizontal(id="browse-body"):
             with Vertical(id="browse-nav", classes="panel"):
                 yield IndexTree(self.engine, id="index-tree")
@@ -118,7 +122,7 @@ class BrowseScreen(PaneScreen):
     async def on_mount(self) -> None:
         self.query_one("#browse-nav").border_title = "Index"
         self.query_one("#search-panel").display = False
-        self.results.add_columns("score", "sem", "fresh", "reinf", "conf", "title", "category", "zone", "tier")
+        self._add_result_columns()
         self.tree.build()
         self.tree.focus()
         await self.show(HOT, remember=False)
@@ -138,13 +142,13 @@ class BrowseScreen(PaneScreen):
             entry = self.engine.get(ref.value)
             page = self.engine.page_of(ref.value)
             if entry is None or page is None:
-                self.notify(f"{ref.value} is no longer in the index.", severity="warning")
+                self.say(f"{ref.value} is no longer in the index.", "yellow")
                 return
             try:
                 _, body = split_page(read_view(self.engine, page))
             except BadInput as exc:
                 body = f"*Cannot read {page}: {exc}*"
-            meta.update(entry_meta_table(entry))
+            meta.update(entry_meta_table(entry, narrow=self.has_class("-narrow")))
             meta.display = True
             path = page
         else:
@@ -218,7 +222,7 @@ class BrowseScreen(PaneScreen):
         if target.startswith("entries/"):
             memory_id = self.engine.memory_id_at(target)
             if memory_id is None:
-                self.notify(f"{target} is not in the index.", severity="warning")
+                self.say(f"{target} is not in the index.", "yellow")
                 return
             await self.show(ViewRef("entry", memory_id))
             self.show_entry_in_tree(memory_id)
@@ -258,14 +262,13 @@ class BrowseScreen(PaneScreen):
         previews = self.engine.preview_all_zones(query, now=self.now(), limit=SEARCH_LIMIT)
         self.app.call_from_thread(self._show_results, query, previews)
 
-    def _show_results(self, query: str, previews: dict[str, Receipt], keep_row: str | None = None,
-                      focus: bool = True) -> None:
+    def _show_results(self, query: str, previews: dict[str, Receipt], keep_row: str | None = None) -> None:
+        # Focus stays where it is (in the search box after a query): the person refines and runs again, or goes
+        # down to the results.
         self.query_text = query
         self.previews = previews
         self.search_runs += 1
         self._render_results(keep_row)
-        if focus and self.results.row_count:
-            self.results.focus()
 
     def action_zone(self, step: int) -> None:
         self.zone_index = (self.zone_index + step) % len(ZONES)
@@ -309,7 +312,8 @@ class BrowseScreen(PaneScreen):
                 parts.append(Content.styled(" · ", "dim"))
             style = ZONE_STYLES.get(zone, "")
             base = f"bold reverse {style}" if i == self.zone_index else style
-            parts.append(Content.styled(zone, f"{base} @click=screen.set_zone('{zone}')".strip()))
+            label = zone.split("_")[0] if self.has_class("-narrow") else zone  # all four zones fit in 80 columns
+            parts.append(Content.styled(label, f"{base} @click=screen.set_zone('{zone}')".strip()))
             if zone in summary:
                 count, hidden = summary[zone]
                 parts.append(Content(f" {count}{'+' if count >= SEARCH_LIMIT else ''}"))
@@ -324,10 +328,28 @@ class BrowseScreen(PaneScreen):
         panel = self.query_one("#search-panel")
         panel.border_title = f"Retrieval preview as {self.zone}" + (f" — “{self.query_text}”" if self.query_text else "")
 
+    def _add_result_columns(self) -> None:
+        # The title takes what the score columns leave. At 80 columns the category goes and zones are shortened
+        # (private, trusted, outside, paid): the four score components and the zone must stay on screen.
+        table = self.results
+        table.flex = {"title": (1, 12, 200)}
+        narrow = self.has_class("-narrow")
+        for name in ("score", "sem", "fresh", "reinf", "conf", "title", *(() if narrow else ("category",)),
+                     "zone", "tier"):
+            table.add_column(name, key=name)
+
+    def narrow_changed(self, narrow: bool) -> None:
+        self.results.clear(columns=True)
+        self._add_result_columns()
+        self._render_results(self._selected_result())
+        if self.current is not None and self.current.kind == "entry":
+            self.call_later(self.show, self.current, remember=False, keep_scroll=True)
+
     def _render_results(self, keep_row: str | None = None) -> None:
         self._render_zone_strip()
         table = self.results
         table.clear()
+        narrow = self.has_class("-narrow")
         receipt = self.previews.get(self.zone)
         if receipt is None or not receipt.ok:
             return
@@ -336,15 +358,17 @@ class BrowseScreen(PaneScreen):
         for res in receipt.details.get("results", []):
             c = res.get("components", {})
             zone = res.get("zone", "")
-            title = Text(res.get("title", ""))
+            title = Text(res.get("title", ""), no_wrap=True, overflow="ellipsis")
             rows.append((
                 f"{res.get('score', 0):.3f}", f"{c.get('semantic', 0):.2f}", f"{c.get('freshness', 0):.2f}",
-                f"{c.get('reinforcement', 0):.2f}", f"{c.get('confidence', 0):.2f}", title, res.get("category", ""),
-                Text(zone, style=ZONE_STYLES.get(zone, "")), res.get("tier", ""),
+                f"{c.get('reinforcement', 0):.2f}", f"{c.get('confidence', 0):.2f}", title,
+                *(() if narrow else (res.get("category", ""),)),
+                Text(zone.split("_")[0] if narrow else zone, style=ZONE_STYLES.get(zone, "")), res.get("tier", ""),
             ))
             keys.append(res["memory_id"])
         for row, key in zip(rows, keys, strict=True):
             table.add_row(*row, key=key)
+        table.fit_columns()
         if keep_row is not None and keep_row in keys:
             table.move_cursor(row=keys.index(keep_row), animate=False)
 
@@ -361,6 +385,14 @@ class BrowseScreen(PaneScreen):
         node = self.tree.find(NodeRef("view", "hot.md"))
         if node is not None:
             self.tree.move_cursor(node)
+
+    def action_edit(self) -> None:
+        """Edit the entry page on view. Generated views (hot.md, indexes) are rewritten on every write: not those."""
+        if self.current is None or self.current.kind != "entry":
+            self.say(f"{self.current_path or 'This view'} is generated and rewritten on every write: open an entry "
+                     "to edit it.", "yellow")
+            return
+        self.edit_page(self.current_path)
 
     async def action_back(self) -> None:
         if self.history:
@@ -380,5 +412,4 @@ class BrowseScreen(PaneScreen):
     @work(thread=True, exclusive=True, group="browse-search", exit_on_error=False)
     def _refresh_search(self, query: str, keep_row: str | None) -> None:
         previews = self.engine.preview_all_zones(query, now=self.now(), limit=SEARCH_LIMIT)
-        # A background refresh must not pull focus away from wherever the person is typing or reading.
-        self.app.call_from_thread(self._show_results, query, previews, keep_row, False)
+        self.app.call_from_thread(self._show_results, query, previews, keep_row)

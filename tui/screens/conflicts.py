@@ -1,7 +1,9 @@
 """Conflicts pane (SPEC §5.1, §6): arbitrate open contradictions — keep existing, take incoming, both valid, snooze.
 
 The queue on top (newest first), the selected conflict's two sides side by side below it with provenance and the
-words that differ emphasised. One key per decision; the cursor then sits on the next conflict.
+words that differ emphasised. One key per decision; the cursor then sits on the next conflict. A side past its
+`expires_at` says so. `a` switches to the conflicts that are snoozed right now (until when, how often), where the
+same keys decide them early.
 """
 
 from __future__ import annotations
@@ -22,8 +24,7 @@ from memkeeper.core.models import parse_iso
 
 from ..widgets.fmt import ago
 from ..widgets.queue_modals import parse_until, snooze_error
-from ..widgets.queue_sides import ConflictSide, word_diff
-from ..widgets.queue_status import DecisionLine
+from ..widgets.queue_sides import ConflictSide, expiry_text, word_diff
 from ..widgets.queue_table import QueueTable
 from .base import PaneScreen
 from .modals import InputModal
@@ -45,6 +46,7 @@ def type_cell(c: Conflict) -> Text:
         return Text(TYPE_LABELS["possible"], style=POSSIBLE_STYLE)
     return Text(TYPE_LABELS.get(c.conflict_type, c.conflict_type) + ("*" if c.declared else ""))
 CHOICE_LABELS = {"existing": "keep existing", "incoming": "take incoming", "both": "both valid"}
+OPEN, SNOOZED = "open", "snoozed"
 
 
 def _age(detected_at: str, now: datetime) -> str:
@@ -54,9 +56,26 @@ def _age(detected_at: str, now: datetime) -> str:
         return "?"
 
 
+def _until(c: Conflict) -> str:
+    """A snooze end as the list shows it: the date, or "session" for a snooze that ends with this desk session."""
+    until = c.snooze_until or ""
+    return "session" if until.startswith("session:") else until[5:10] or "?"
+
+
+def _expires(value: object) -> datetime | None:
+    if isinstance(value, datetime):
+        return value
+    try:
+        return parse_iso(str(value)) if value else None
+    except ValueError:
+        return None
+
+
 class ConflictsScreen(PaneScreen):
     PANE_ID = "conflicts"
     PANE_TITLE = "Conflicts"
+    STATUS_HINT = ("Resolutions are appended to DECISIONS.md with both sides' provenance; the loser is marked "
+                   "superseded, never deleted.")
 
     BINDINGS = [
         Binding("k", "keep", "Keep existing", id="conflicts.keep"),
@@ -65,6 +84,8 @@ class ConflictsScreen(PaneScreen):
         Binding("s", "snooze", "Snooze", id="conflicts.snooze"),
         Binding("S", "snooze_until", "Snooze until…", id="conflicts.snooze_until"),
         Binding("u", "undo", "Undo", id="conflicts.undo"),
+        Binding("a", "toggle_snoozed", "Open/snoozed", id="conflicts.toggle_snoozed"),
+        Binding("e", "edit", "Edit existing", id="conflicts.edit"),
     ]
 
     DEFAULT_CSS = """
@@ -76,31 +97,30 @@ class ConflictsScreen(PaneScreen):
     }
     ConflictsScreen #conflict-sides { height: auto; max-height: 65%; }
     ConflictsScreen ConflictSide { height: auto; }
+    ConflictsScreen ConflictSide { border-subtitle-color: $text-muted; }
+    ConflictsScreen.-narrow #conflict-list { min-height: 5; }
+    ConflictsScreen.-narrow #conflict-sides { max-height: 60%; }
     """
 
     def __init__(self) -> None:
         super().__init__()
+        self.mode = OPEN
         self._by_id: dict[str, Conflict] = {}
+        self._last_key: dict[str, str | None] = {OPEN: None, SNOOZED: None}
 
     # ------------------------------------------------------------------------------------------------ layout
 
     def compose_body(self) -> Iterable[Widget]:
         with Vertical(id="conflicts-body"):
-            yield QueueTable(("ID", 5), ("Type", 12), ("Title", 42), ("Detected", 11), ("Age", 4), ("Snz", 5),
-                             ("Incoming from", 22), id="conflict-list")
+            yield QueueTable(("ID", 4), ("Type", 12), ("Title", 42), ("Age", 7), ("Snz", 4), ("Incoming from", 22),
+                             id="conflict-list", flex={"title": (3, 14, 60), "incoming from": (2, 10, 24)})
             yield Static(id="conflict-meta")
             with Horizontal(id="conflict-sides"):
                 yield ConflictSide(id="side-existing", classes="-existing")
                 yield ConflictSide(id="side-incoming", classes="-incoming")
-            yield Static(Text.assemble(("No open conflicts\n\n", "bold"),
-                                       ("When an agent's new claim contradicts memory, the write halts and lands here.",
-                                        "dim")), id="conflict-empty", classes="empty-state")
-        yield DecisionLine("Resolutions are appended to DECISIONS.md with both sides' provenance; the loser is marked "
-                           "superseded, never deleted.", id="conflict-status")
+            yield Static(id="conflict-empty", classes="empty-state")
 
     def on_mount(self) -> None:
-        self.query_one("#side-existing").border_title = "A · existing   k keep"
-        self.query_one("#side-incoming").border_title = "B · incoming   i take"
         self.refresh_data()
 
     # ------------------------------------------------------------------------------------------------ data
@@ -116,26 +136,52 @@ class ConflictsScreen(PaneScreen):
         return [
             Text(c.conflict_id, style="bold"),
             type_cell(c),
-            c.title if len(c.title) <= 42 else c.title[:41] + "…",
-            c.detected_at[5:16].replace("T", " "),
-            _age(c.detected_at, self.now()),
+            Text(c.title, no_wrap=True, overflow="ellipsis"),
+            _until(c) if self.mode == SNOOZED else _age(c.detected_at, self.now()),
             snoozed,
-            str(c.incoming.get("actor") or ""),
+            Text(str(c.incoming.get("actor") or ""), no_wrap=True, overflow="ellipsis"),
         ]
 
+    def snoozed_now(self) -> list[Conflict]:
+        """Conflicts snoozed at this moment (a snooze that ran out, or a session snooze of an earlier session, is
+        open again and is in the open list instead). Read from the engine's list of unresolved conflicts."""
+        now, session = self.now(), self.mk.session_id
+        return [c for c in self.engine.conflicts() if c.status == "snoozed" and not c.is_open_at(now, session)]
+
     def refresh_data(self, prefer: str | None = None) -> None:
-        conflicts = self.engine.conflicts(now=self.now(), session=self.mk.session_id)
+        open_now = self.engine.conflicts(now=self.now(), session=self.mk.session_id)
+        snoozed = self.snoozed_now()
+        conflicts = open_now if self.mode == OPEN else snoozed
         self._by_id = {c.conflict_id: c for c in conflicts}
+        age = self.table.columns.get("age")  # type: ignore[call-overload]
+        if age is not None:
+            age.label = Text("Until" if self.mode == SNOOZED else "Age")
         self.table.rebuild(((c.conflict_id, self._row(c)) for c in conflicts), prefer=prefer)
-        warned = sum(1 for c in conflicts if c.snooze_count >= SNOOZE_WARN_AFTER)
-        title = f"Open conflicts ({len(conflicts)})"
-        if warned:
-            title += f" · ⚠ {warned} snoozed {SNOOZE_WARN_AFTER}+ times"
+        if self.mode == OPEN:
+            title = f"Open conflicts ({len(conflicts)})"
+            warned = sum(1 for c in conflicts if c.snooze_count >= SNOOZE_WARN_AFTER)
+            if warned:
+                title += f" · ⚠ {warned} snoozed {SNOOZE_WARN_AFTER}+ times"
+            subtitle = f"a: snoozed ({len(snoozed)})"
+        else:
+            title = f"Snoozed conflicts ({len(conflicts)})"
+            subtitle = f"a: open ({len(open_now)})"
         self.table.border_title = title
+        self.table.border_subtitle = subtitle
         empty = not conflicts
         for sel in ("#conflict-list", "#conflict-meta", "#conflict-sides"):
             self.query_one(sel).display = not empty
         self.query_one("#conflict-empty").display = empty
+        if empty:
+            key = self.mk.key_for("conflicts.toggle_snoozed") or "a"
+            self.query_one("#conflict-empty", Static).update(Text.assemble(*(
+                (("No open conflicts\n\n", "bold"),
+                 ("When an agent's new claim contradicts memory, the write halts and lands here.\n", "dim"),
+                 (f"{key}: snoozed conflicts ({len(snoozed)})", "dim"))
+                if self.mode == OPEN else
+                (("Nothing is snoozed\n\n", "bold"),
+                 ("A snoozed conflict waits here until its date, or until this desk session ends.\n", "dim"),
+                 (f"{key}: back to the open conflicts ({len(open_now)})", "dim")))))
         self._show_detail()
         self.refresh_bindings()
 
@@ -166,21 +212,40 @@ class ConflictsScreen(PaneScreen):
         if c.snooze_count:
             style = "bold yellow" if c.snooze_count >= SNOOZE_WARN_AFTER else "dim"
             meta.append(f"  · snoozed {c.snooze_count}×", style=style)
+            if self.mode == SNOOZED:
+                meta.append(" until " + ("the end of this session" if _until(c) == "session"
+                                         else str(c.snooze_until)[:16].replace("T", " ")), style=style)
             if c.snooze_count >= SNOOZE_WARN_AFTER:
                 meta.append(" — decide, or it keeps coming back", style="yellow")
+        now = self.now()
+        # The existing side's expiry is on its record (the conflict holds its text); the incoming side carries its own.
+        existing = self.engine.get(str(c.existing.get("memory_id") or ""))
+        expiries = {"existing": existing.expires_at if existing is not None else None,
+                    "incoming": _expires(c.incoming.get("expires_at"))}
+        expired = [side for side, at in expiries.items() if at is not None and at <= now]
+        if expired:
+            meta.append("  · " + " and ".join(expired) + " side expired", style="bold red")
         self.query_one("#conflict-meta", Static).update(meta)
         a_text, b_text = word_diff(str(c.existing.get("text", "")), str(c.incoming.get("text", "")))
         mid = c.existing.get("memory_id") or "?"
-        self.query_one("#side-existing", ConflictSide).show_side(
-            c.existing, a_text, f"active record {mid} · {c.existing.get('page') or ''}")
-        self.query_one("#side-incoming", ConflictSide).show_side(
-            c.incoming, b_text, f"held in conflicts/{c.conflict_id}.md — not stored as memory until taken")
+        a_side = self.query_one("#side-existing", ConflictSide)
+        b_side = self.query_one("#side-incoming", ConflictSide)
+        compact = self.has_class("-narrow")
+        a_side.show_side(c.existing, a_text, f"{mid} · {c.existing.get('page') or ''}" if compact else
+                         f"active record {mid} · {c.existing.get('page') or ''}",
+                         expiry_text(expiries["existing"], now), compact)
+        b_side.show_side(c.incoming, b_text, f"held in conflicts/{c.conflict_id}.md" if compact else
+                         f"held in conflicts/{c.conflict_id}.md — not stored as memory until taken",
+                         expiry_text(expiries["incoming"], now), compact)
+        keep, take = self.mk.key_for("conflicts.keep"), self.mk.key_for("conflicts.take")
+        a_side.border_title = "A · existing" + (" · expired" if "existing" in expired else "") + f"   {keep} keep"
+        b_side.border_title = "B · incoming" + (" · expired" if "incoming" in expired else "") + f"   {take} take"
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._show_detail()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("keep", "take", "both", "snooze", "snooze_until") and not self._by_id:
+        if action in ("keep", "take", "both", "snooze", "snooze_until", "edit") and not self._by_id:
             return None  # shown dimmed: nothing to decide
         return True
 
@@ -213,7 +278,8 @@ class ConflictsScreen(PaneScreen):
         when = "the end of this session" if until is None else until.strftime("%Y-%m-%d %H:%M")
         self.decide(partial(self.engine.snooze_conflict, conflict_id, now=self.now(), actor=self.actor, until=until,
                             session=self.mk.session_id),
-                    lambda r: f"{conflict_id} snoozed until {when} ({r.details.get('snooze_count', 0)}×)")
+                    lambda r: f"{conflict_id} snoozed until {when} ({r.details.get('snooze_count', 0)}×)" + (
+                        " — decide it soon: it keeps coming back" if r.details.get("warning") else ""))
 
     def action_snooze(self) -> None:
         c = self.current
@@ -236,11 +302,22 @@ class ConflictsScreen(PaneScreen):
                                                                     "dim")),
             placeholder="YYYY-MM-DD, an ISO time, or 7d", value=default, validate=lambda t: snooze_error(t, now)), done)
 
+    def narrow_changed(self, narrow: bool) -> None:
+        self._show_detail()
+
+    def action_edit(self) -> None:
+        """Edit the existing side's page (the incoming side is not a page until it is taken)."""
+        c = self.current
+        page = str(c.existing.get("page") or "") if c is not None else ""
+        self.edit_page(page or None)
+
+    def action_toggle_snoozed(self) -> None:
+        self._last_key[self.mode] = self.table.current_key
+        self.mode = SNOOZED if self.mode == OPEN else OPEN
+        self.refresh_data(prefer=self._last_key[self.mode])
+
     def after_decision(self, receipt: Receipt) -> None:
         d = receipt.details
-        if receipt.action == "snooze_conflict" and receipt.ok and d.get("warning"):
-            self.notify(f"{d['conflict_id']} has been snoozed {d['snooze_count']} times — decide it soon: it keeps "
-                        "coming back.", title="Snoozed again", severity="warning")
         # After a decision the cursor stays put, on the next conflict; after an undo it follows the reopened one.
         self.refresh_data(prefer=d.get("conflict_id") if receipt.action == "undo" else None)
 

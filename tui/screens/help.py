@@ -11,9 +11,10 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Label, Static
+from textual.widgets import Label, Static
 
 from ..keymap import display_source, live_bindings, user_keymap_display
+from ..widgets.queue_table import ListTable
 
 if TYPE_CHECKING:
     from ..app import MemkeeperApp
@@ -36,7 +37,7 @@ class HelpScreen(ModalScreen[None]):
             if self.pane is not None:
                 title += f" — {getattr(self.pane, 'PANE_TITLE', '') or type(self.pane).__name__}"
             yield Label(Content(title), id="help-title")
-            yield DataTable(id="help-table", cursor_type="row", zebra_stripes=True)
+            yield ListTable(id="help-table", cursor_type="row", zebra_stripes=True)
             yield Static(id="help-source")
 
     def rows(self) -> list[tuple[str, str, str, str]]:
@@ -70,8 +71,11 @@ class HelpScreen(ModalScreen[None]):
         return out
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_columns("scope", "key", "action", "binding id")
+        table = self.query_one(ListTable)
+        # The action column takes what the others leave: the table fits the dialog at 80 columns.
+        table.flex = {"action": (1, 12, 60)}
+        for name in ("scope", "key", "action", "binding id"):
+            table.add_column(name, key=name)
         table.add_rows(self.rows())
         table.focus()
         km = self.mk.keymap

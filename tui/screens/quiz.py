@@ -26,7 +26,6 @@ from textual.widgets import Input, ProgressBar, Static
 from memkeeper.core import Receipt
 from memkeeper.core.quiz_queue import QuizCard
 
-from ..widgets.queue_status import DecisionLine
 from .base import PaneScreen
 
 GRADES = ("again", "hard", "good", "easy", "skip")
@@ -63,10 +62,10 @@ class QuizScreen(PaneScreen):
     DEFAULT_CSS = """
     QuizScreen #quiz-body { height: 1fr; padding: 0 1; }
     QuizScreen #quiz-progress-row { height: 1; margin: 1 0 0 0; }
-    QuizScreen #quiz-progress-row ProgressBar { width: auto; }
-    QuizScreen #quiz-progress-row Bar { width: 48; }
+    QuizScreen #quiz-progress-row ProgressBar { width: 1fr; max-width: 60; }
+    QuizScreen #quiz-progress-row Bar { width: 1fr; }
     QuizScreen #quiz-position { width: auto; padding: 0 2; text-style: bold; }
-    QuizScreen #quiz-tally { width: 1fr; color: $text-muted; }
+    QuizScreen #quiz-tally { width: auto; color: $text-muted; }
     QuizScreen #quiz-card {
         height: auto;
         border: round $accent;
@@ -124,7 +123,6 @@ class QuizScreen(PaneScreen):
             with VerticalScroll(id="quiz-summary"):
                 yield Static(id="quiz-summary-text")
             yield Static(id="quiz-empty", classes="empty-state")
-        yield DecisionLine("", id="quiz-status")
 
     def on_mount(self) -> None:
         self._load_session()
@@ -207,10 +205,9 @@ class QuizScreen(PaneScreen):
         self.query_one("#quiz-position", Static).update(f"{position}/{total}")
         tally = self._tally()
         line = Text()
-        for g in GRADES:
-            line.append(f"{g} ", style="dim")
+        for i, g in enumerate(GRADES):
+            line.append(("  " if i else "") + f"{g} ", style="dim")
             line.append(f"{tally[g]}", style=GRADE_STYLE[g] if tally[g] else "dim")
-            line.append("   ")
         self.query_one("#quiz-tally", Static).update(line)
 
     def _render_card(self, card: QuizCard) -> None:

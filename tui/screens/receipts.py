@@ -17,6 +17,8 @@ from textual.widgets import DataTable, Input, Static
 
 from memkeeper.core.receipts import receipt_hash, verify_receipt
 
+from ..widgets.query_input import QueryInput
+from ..widgets.queue_table import ListTable
 from .base import PaneScreen
 
 MAX_ROWS = 5000  # newest receipts shown; the table stays quick on a wiki with a long history
@@ -35,17 +37,20 @@ class ReceiptRow:
     def sha(self) -> str:
         return str((self.data or {}).get("receipt_sha256", ""))
 
-    def cells(self) -> tuple[Any, ...]:
+    def cells(self, narrow: bool = False) -> tuple[Any, ...]:
+        """The row's cells; `narrow` (80 columns) shortens the time and leaves the hash to the detail panel."""
         d = self.data or {}
         at = str(d.get("at", "")).replace("T", " ").rstrip("Z")[:16]
+        if narrow:
+            at = at[5:]
         status = str(d.get("status", "—" if self.data is not None else "bad json"))
         mark = Text(" ✓", style="green") if self.verified else Text(" ✗", style="bold red")
         return (
             at or "?",
             str(d.get("action", "?")),
             Text(status, style=STATUS_STYLES.get(status, "green" if self.verified else "red")),
-            str(d.get("actor", "")),
-            Text.assemble((self.sha[:12] or "—", "dim" if self.verified else "red"), mark),
+            Text(str(d.get("actor", "")), no_wrap=True, overflow="ellipsis"),
+            *(() if narrow else (Text.assemble((self.sha[:12] or "—", "dim" if self.verified else "red"), mark),)),
             Text(self.subject(), no_wrap=True, overflow="ellipsis"),
         )
 
@@ -90,6 +95,7 @@ def _position(row: ReceiptRow) -> tuple[str, int]:
 class ReceiptsScreen(PaneScreen):
     PANE_ID = "receipts"
     PANE_TITLE = "Receipts"
+    STATUS_HINT = "Every receipt's hash is recomputed here: ✗ marks one that was edited or cut short."
 
     BINDINGS = [
         Binding("slash", "filter", "Filter", id="receipts.filter"),
@@ -110,26 +116,39 @@ class ReceiptsScreen(PaneScreen):
         # List above detail: both get the full width, so the table never scrolls sideways and JSON lines stay whole.
         with Vertical(id="receipts-body"):
             with Vertical(id="receipts-list", classes="panel"):
-                yield Input(placeholder="filter: action, status, actor, hash, date", id="receipts-filter")
-                yield DataTable(id="receipts-table", cursor_type="row", zebra_stripes=True)
+                yield QueryInput(placeholder="filter: action, status, actor, hash, date", list_id="receipts-table",
+                                 id="receipts-filter")
+                yield ListTable(id="receipts-table", cursor_type="row", zebra_stripes=True)
             with Vertical(id="receipts-detail", classes="panel"):
                 yield Static(id="receipt-verdict")
                 with VerticalScroll(id="receipt-scroll"):
                     yield Static(id="receipt-json")
 
     @property
-    def table(self) -> DataTable:
-        return self.query_one("#receipts-table", DataTable)
+    def table(self) -> ListTable:
+        return self.query_one("#receipts-table", ListTable)
+
+    def _add_columns(self) -> None:
+        # Subject (and actor) take what the other columns leave, so the table never scrolls sideways. At 80 columns
+        # the hash column goes (the detail panel shows the hash) and the time loses its year.
+        table = self.table
+        table.flex = {"subject": (1, 10, 200), "actor": (1, 12, 20)}
+        for key in ("time", "action", "status", "actor", *(() if self.has_class("-narrow") else ("receipt",)),
+                    "subject"):
+            table.add_column(key, key=key)
+
+    def narrow_changed(self, narrow: bool) -> None:
+        if not self.table.columns:
+            return  # not mounted yet: on_mount adds the columns for the width it finds
+        keep = self.selected()
+        self.table.clear(columns=True)
+        self._add_columns()
+        self._fill(keep.key if keep else None)
 
     def on_mount(self) -> None:
         self.query_one("#receipts-filter").display = False
         self.query_one("#receipts-detail").border_title = "Receipt"
-        self.table.add_column("time", key="time")
-        self.table.add_column("action", key="action")
-        self.table.add_column("status", key="status")
-        self.table.add_column("actor", key="actor")
-        self.table.add_column("receipt", key="receipt")
-        self.table.add_column("subject", key="subject")
+        self._add_columns()
         self.table.focus()
         self.load()
 
@@ -163,30 +182,15 @@ class ReceiptsScreen(PaneScreen):
         self.loads += 1
         self._fill(None if at_top else previous.key)
 
-    def on_resize(self) -> None:
-        self._fit_subject()
-
-    def _fit_subject(self) -> None:
-        """The subject column takes what the other columns leave, so the table never scrolls sideways."""
-        table = self.table
-        subject = table.columns.get("subject")  # type: ignore[call-overload]
-        if subject is None or not table.size.width:
-            return
-        others = sum(c.get_render_width(table) for key, c in table.columns.items() if key != "subject")
-        # Leave a cell for the vertical scrollbar, which appears once the rows outgrow the panel.
-        width = max(12, table.size.width - others - 2 * table.cell_padding - 1)
-        if subject.width != width or subject.auto_width:
-            subject.auto_width = False
-            subject.width = width
-            table.refresh()
-
     def _fill(self, keep_key: str | None) -> None:
         table = self.table
         needle = self.filter_text.lower()
         matching = [r for r in self.rows if needle in r.haystack()] if needle else self.rows
         self.shown_rows = matching[:MAX_ROWS]
         table.clear()
-        table.add_rows([r.cells() for r in self.shown_rows])
+        narrow = self.has_class("-narrow")
+        table.add_rows([r.cells(narrow) for r in self.shown_rows])
+        table.fit_columns()
         index = 0
         if keep_key is not None:
             index = next((i for i, r in enumerate(self.shown_rows) if r.key == keep_key), 0)
@@ -201,7 +205,6 @@ class ReceiptsScreen(PaneScreen):
         if bad:
             title += f" · {bad} ✗"
         self.query_one("#receipts-list").border_title = title
-        self._fit_subject()
         self._show_detail(self.selected())
 
     # ------------------------------------------------------------------------------------------------ detail
@@ -264,10 +267,6 @@ class ReceiptsScreen(PaneScreen):
         self.filter_text = event.value.strip()
         self._fill(None)
 
-    @on(Input.Submitted, "#receipts-filter")
-    def _filter_submitted(self, event: Input.Submitted) -> None:
-        self.table.focus()
-
     def action_newest(self) -> None:
         if self.shown_rows:
             self.table.move_cursor(row=0, animate=False)
@@ -276,4 +275,4 @@ class ReceiptsScreen(PaneScreen):
         row = self.selected()
         if row is not None and row.sha:
             self.app.copy_to_clipboard(row.sha)
-            self.notify(f"Copied {row.sha[:12]}…", timeout=2)
+            self.say(f"Copied {row.sha} to the clipboard.")

@@ -31,7 +31,6 @@ from memkeeper.core import Entry, Receipt
 from memkeeper.core.tiers import Candidate, Review, TierPlan
 
 from ..widgets.queue_modals import ApplySummary, apply_summary_renderable, human_bytes
-from ..widgets.queue_status import DecisionLine
 from ..widgets.queue_table import QueueTable
 from .base import PaneScreen, failure_text
 from .modals import ConfirmModal
@@ -70,13 +69,15 @@ def _short_bytes(n: int) -> str:
     return human_bytes(n).replace(" ", "")
 
 
-def _clip(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
+def _cell(text: str, style: str = "") -> Text:
+    """A cell cut with an ellipsis at whatever width its column has (Title and Why share the table's width)."""
+    return Text(text, style=style, no_wrap=True, overflow="ellipsis")
 
 
 class TiersScreen(PaneScreen):
     PANE_ID = "tiers"
     PANE_TITLE = "Tiers"
+    STATUS_HINT = "Cold is an access tier, not a verdict: pages stay searchable by metadata, and w restores them."
 
     BINDINGS = [
         Binding("space", "toggle", "Toggle ✓", id="tiers.toggle"),
@@ -88,7 +89,7 @@ class TiersScreen(PaneScreen):
     ]
 
     DEFAULT_CSS = """
-    TiersScreen #tier-summary { height: 1; padding: 0 1; background: $boost; }
+    TiersScreen #tier-summary { height: auto; padding: 0 1; background: $boost; }
     TiersScreen #tier-body { height: 1fr; }
     TiersScreen #tier-list { width: 1fr; height: 1fr; }
     TiersScreen #tier-detail {
@@ -99,6 +100,8 @@ class TiersScreen(PaneScreen):
         padding: 0 1;
         scrollbar-size-vertical: 1;
     }
+    TiersScreen.-narrow #tier-body { layout: vertical; }
+    TiersScreen.-narrow #tier-detail { width: 1fr; height: 1fr; }
     """
 
     def __init__(self) -> None:
@@ -113,13 +116,12 @@ class TiersScreen(PaneScreen):
     def compose_body(self) -> Iterable[Widget]:
         yield Static(id="tier-summary")
         with Horizontal(id="tier-body"):
-            yield QueueTable(("✓", 1), ("Title", 30), ("Age", 5), ("Bytes", 7), ("Why", 22), id="tier-list")
+            yield QueueTable(("✓", 1), ("Title", 30), ("Age", 5), ("Bytes", 7), ("Why", 22), id="tier-list",
+                             flex={"title": (3, 16, 60), "why": (2, 12, 40)})
             with VerticalScroll(id="tier-detail"):
                 yield Static(id="tier-record")
         yield Static(Text.assemble(("No tier candidates\n\n", "bold"), (
             "Nothing has gone unread for over 180 days, and nothing is cold. p re-plans.", "dim")), id="tier-empty", classes="empty-state")
-        yield DecisionLine("Cold is an access tier, not a verdict: pages stay searchable by metadata, and w restores "
-                           "them.", id="tier-status")
 
     def on_mount(self) -> None:
         self.query_one("#tier-empty").display = False
@@ -180,7 +182,8 @@ class TiersScreen(PaneScreen):
             nbytes = sum(c.excerpt_bytes for c in items) if section in ("automatic", "ambiguous") else 0
             rows.append((key, [
                 Text("▾", style=SECTION_STYLE[section]),
-                Text(f"{SECTION_LABEL[section]} ({len(items)})", style=SECTION_STYLE[section]),
+                Text(f"{SECTION_LABEL[section]} ({len(items)})", style=SECTION_STYLE[section], no_wrap=True,
+                     overflow="ellipsis"),
                 "",
                 Text(_short_bytes(nbytes), style="dim", justify="right") if nbytes else "",
                 Text({"automatic": "written by c", "ambiguous": "space ✓ · a apply", "protected": "kept",
@@ -190,7 +193,7 @@ class TiersScreen(PaneScreen):
                 if section == "cold":
                     k = f"cold:{item.memory_id}"
                     self._rows[k] = (section, item)
-                    rows.append((k, [Text("❄", style="blue"), _clip(item.title, 30), "",
+                    rows.append((k, [Text("❄", style="blue"), _cell(item.title), "",
                                      "", Text(item.category.value, style="dim")]))
                 else:
                     k = item.candidate_id
@@ -222,9 +225,9 @@ class TiersScreen(PaneScreen):
             why = c.reason
         else:
             why = "old superseded" if "superseded" in c.reason else f"old {c.category}"
-        return [mark, _clip(c.title, 30), Text(_age(c.age_days), justify="right"),
+        return [mark, _cell(c.title), Text(_age(c.age_days), justify="right"),
                 Text(_short_bytes(c.excerpt_bytes), justify="right"),
-                Text(_clip(why, 22), style="dim")]
+                _cell(why, "dim")]
 
     def _show_summary(self) -> None:
         view = self.view
@@ -323,7 +326,7 @@ class TiersScreen(PaneScreen):
     def action_toggle(self) -> None:
         cur = self.current
         if not cur or cur[0] != "ambiguous" or cur[1] is None:
-            self.notify("Only ambiguous candidates are toggled; automatic ones go with the plan.", severity="warning")
+            self.say("Only ambiguous candidates are toggled; automatic ones go with the plan.", "yellow")
             return
         c: Candidate = cur[1]
         if c.candidate_id in self.accepted:
@@ -339,8 +342,7 @@ class TiersScreen(PaneScreen):
         if view is None:
             return
         if view.review_path:
-            self.notify(f"{view.review_path} is still pending: apply it (a) before committing a new plan.",
-                        title="Review pending", severity="warning")
+            self.say(f"{view.review_path} is still pending: apply it (a) before committing a new plan.", "yellow")
             return
 
         def summary(receipt: Receipt) -> str:
@@ -373,12 +375,10 @@ class TiersScreen(PaneScreen):
         # engine re-reads it and hash-checks every accepted page when the apply runs.
         view = self.view
         if view is None or not view.review_path:
-            self.notify("No review is pending: c commits the plan and writes one.", title="Nothing to apply",
-                        severity="warning")
+            self.say("No review is pending: c commits the plan and writes one.", "yellow")
             return
         if view.review is None:
-            self.notify(view.review_error or view.review_path, title="Review unreadable", severity="error",
-                        markup=False)
+            self.mk.notify_error(view.review_error or view.review_path, title="Review unreadable")
             return
         review_path = view.review_path
         summary = self._apply_summary(review_path, view.review)
@@ -406,7 +406,7 @@ class TiersScreen(PaneScreen):
     def action_restore(self) -> None:
         cur = self.current
         if not cur or cur[0] != "cold" or cur[1] is None:
-            self.notify("w restores a cold record: pick one in the COLD section.", severity="warning")
+            self.say("w restores a cold record: pick one in the COLD section.", "yellow")
             return
         e: Entry = cur[1]
         self.decide(partial(self.engine.restore_tier, e.memory_id, now=self.now(), actor=self.actor),
@@ -421,18 +421,22 @@ class TiersScreen(PaneScreen):
             if receipt.ok:
                 self.accepted -= set(d.get("accepted_ids") or [])
             elif d.get("reason") == "stale_pages":
-                stale = list(d.get("stale_ids") or [])
-                paths = list(d.get("stale_paths") or [])
-                self.accepted -= set(stale)  # nothing was written; untick them so the rest can be applied
-                listing = "\n".join(f"• {cid}  {p}" for cid, p in zip(stale, paths, strict=False))
-                self.notify(f"Nothing was written: {len(stale)} accepted page(s) changed since the plan:\n{listing}\n"
-                            "They are unticked now: apply again for the rest; they return in the next review (c).",
-                            title="Stale pages — refused", severity="error", timeout=15, markup=False)
-            else:
-                errors = d.get("errors") or []
-                self.notify("\n".join(str(e) for e in errors[:6]) or str(d.get("reason")), title="Review refused",
-                            severity="error", timeout=15, markup=False)
+                # Nothing was written; untick the stale ids so the rest can be applied.
+                self.accepted -= set(d.get("stale_ids") or [])
         self.refresh_data()
+
+    def refusal_text(self, receipt: Receipt) -> str:
+        d = receipt.details
+        if receipt.action != "tiers_apply":
+            return super().refusal_text(receipt)
+        if d.get("reason") == "stale_pages":
+            stale = list(d.get("stale_ids") or [])
+            paths = list(d.get("stale_paths") or [])
+            listing = "\n".join(f"• {cid}  {p}" for cid, p in zip(stale, paths, strict=False))
+            return (f"Nothing was written: {len(stale)} accepted page(s) changed since the plan:\n{listing}\n"
+                    "They are unticked now: apply again for the rest; they return in the next review (c).")
+        errors = d.get("errors") or []
+        return "Review refused: " + ("\n".join(str(e) for e in errors[:6]) or str(d.get("reason")))
 
     def undo_summary(self, receipt: Receipt) -> str:
         restored = receipt.details.get("restored") or []

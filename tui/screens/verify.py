@@ -1,8 +1,18 @@
 """Verify pane (SPEC §5.2, §6): confirm or deny what agents inferred; undeny from the denied list.
 
-Left: the queue (pending agent-inferred records, newest first, or the denied records — `a` switches). Right: the
-selected record's content, source and provenance. Confirming propagates to every live record with the same text;
-the count shows in the decision line and a notification.
+The queue (pending agent-inferred records, or the denied records — `a` switches) beside the selected record's
+content, source and provenance (below it on a narrow terminal). Confirming propagates to every live record with the
+same text; the count shows in the status line.
+
+At the speed of judgement:
+- `space` marks the row under the cursor and moves on; shift+↓/↑ mark as they move; `*` marks every row shown;
+  escape clears the marks. Confirm, deny, deny with a reason and undeny act on the marked rows when there are any,
+  else on the row under the cursor.
+- `o` cycles the order: newest first, by source (a header row per source), highest confidence first.
+- `f` confirms every pending record from the selected row's source, after a dialog that shows how many and which.
+- `/` filters the queue as you type (title, text, source, actor, category); focus stays in the box after enter.
+
+Several records are decided by one call per record in one worker (`one_by_one`), and one undo reverses them all.
 """
 
 from __future__ import annotations
@@ -13,64 +23,126 @@ from functools import partial
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
+from textual import on
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Input, Static
+from textual.widgets.data_table import CellDoesNotExist, RowDoesNotExist
 
 from memkeeper.core import Entry, Receipt
 
 from ..widgets.fmt import ago
-from ..widgets.queue_status import DecisionLine
+from ..widgets.query_input import QueryInput
 from ..widgets.queue_table import QueueTable
-from .base import PaneScreen
-from .modals import InputModal
+from .base import PaneScreen, one_by_one
+from .modals import ConfirmModal, InputModal
 
 PENDING, DENIED = "pending", "denied"
+ORDERS = ("newest", "source", "confidence")
+GROUP = "§"  # row keys of the source header rows start with this (memory ids never do)
+MARK = Text("●", style="bold yellow")
+
+
+def source_of(entry: Entry) -> str:
+    """Where a record came from, for grouping: its source document (the source ref without its #anchor), else the
+    actor that wrote it."""
+    if entry.source_ref:
+        return entry.source_ref.split("#", 1)[0] or entry.source_ref
+    return entry.actor or "(unknown source)"
+
+
+def short_source(source: str) -> str:
+    """A source as the list column shows it: a document's file name (its folder is in the detail and the group
+    header), an actor as it is."""
+    return source.rstrip("/").rsplit("/", 1)[-1] if "/" in source else source
+
+
+def matches(entry: Entry, needle: str) -> bool:
+    """Does the filter text occur in the record's title, text, source, actor or category (case-insensitive)?"""
+    hay = " ".join((entry.title, entry.content, entry.source_ref or "", entry.actor or "", entry.category.value))
+    return needle in hay.lower()
+
+
+def ordered(entries: list[Entry], order: str) -> list[Entry]:
+    """The queue in the chosen order. The engine gives it newest first; the sorts below are stable on that."""
+    if order == "source":
+        return sorted(entries, key=source_of)
+    if order == "confidence":
+        return sorted(entries, key=lambda e: -e.confidence)
+    return list(entries)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 class VerifyScreen(PaneScreen):
     PANE_ID = "verify"
     PANE_TITLE = "Verify"
+    AUTO_FOCUS = "#verify-list"
+    STATUS_HINT = ("Confirm stamps the record verified and propagates to every live record with the same text; "
+                   "deny suppresses its source+text.")
 
+    # In the order the footer keeps them when the terminal is narrow.
     BINDINGS = [
         Binding("c", "confirm", "Confirm", id="verify.confirm"),
         Binding("d", "deny", "Deny", id="verify.deny"),
+        Binding("space", "mark", "Mark", id="verify.mark"),
+        Binding("f", "confirm_source", "Confirm source…", id="verify.confirm_source"),
+        Binding("slash", "filter", "Filter", id="verify.filter"),
+        Binding("o", "order", "Order", id="verify.order"),
+        Binding("u", "undo", "Undo", id="verify.undo"),
         Binding("D", "deny_reason", "Deny with reason…", id="verify.deny_reason"),
         Binding("n", "undeny", "Undeny", id="verify.undeny"),
         Binding("a", "toggle_denied", "Pending/denied", id="verify.toggle_denied"),
-        Binding("u", "undo", "Undo", id="verify.undo"),
+        Binding("e", "edit", "Edit", id="verify.edit"),
+        Binding("shift+down", "mark_move(1)", "Mark ↓", show=False, id="verify.mark_down"),
+        Binding("shift+up", "mark_move(-1)", "Mark ↑", show=False, id="verify.mark_up"),
+        Binding("asterisk", "mark_all", "Mark all shown", show=False, id="verify.mark_all"),
+        Binding("escape", "clear", "Clear filter/marks", show=False, id="verify.clear"),
     ]
 
     DEFAULT_CSS = """
     VerifyScreen #verify-body { height: 1fr; }
-    VerifyScreen #verify-list { width: 60; height: 1fr; }
+    VerifyScreen #verify-left { width: 1fr; height: 1fr; }
+    VerifyScreen #verify-filter { height: 1; border: none; padding: 0 1; background: $boost; }
     VerifyScreen #verify-detail {
-        width: 1fr;
+        width: 56;
         height: 1fr;
         border: round $panel-lighten-2;
         border-title-color: $text-muted;
         padding: 0 1;
         scrollbar-size-vertical: 1;
     }
+    VerifyScreen.-narrow #verify-body { layout: vertical; }
+    VerifyScreen.-narrow #verify-detail { width: 1fr; height: 1fr; }
     """
 
     def __init__(self) -> None:
         super().__init__()
         self.mode = PENDING
+        self.order = ORDERS[0]
+        self.filter_text = ""
+        self.marked: set[str] = set()
+        self.entries: list[Entry] = []  # the whole list, in the engine's order
+        self.shown: list[Entry] = []  # filtered and ordered, as the table shows them
         self._by_id: dict[str, Entry] = {}
         self._last_key: dict[str, str | None] = {PENDING: None, DENIED: None}
 
     def compose_body(self) -> Iterable[Widget]:
         with Horizontal(id="verify-body"):
-            yield QueueTable(("Title", 30), ("Category", 10), ("Conf", 4), ("Age", 4), id="verify-list")
+            with Vertical(id="verify-left"):
+                yield QueryInput(placeholder="filter: title, text, source, actor, category — esc clears",
+                                 list_id="verify-list", id="verify-filter")
+                yield QueueTable(("", 1), ("Title", 30), ("Source", 20), ("Conf", 4), ("Age", 4), id="verify-list",
+                                 flex={"title": (3, 16, 60), "source": (2, 10, 32)})
             with VerticalScroll(id="verify-detail"):
                 yield Static(id="verify-record")
         yield Static(id="verify-empty", classes="empty-state")
-        yield DecisionLine("Confirm stamps the record verified and propagates to every live record with the same text; "
-                           "deny suppresses its source+text.", id="verify-status")
 
     def on_mount(self) -> None:
+        self.query_one("#verify-filter").display = False
         self.refresh_data()
 
     # ------------------------------------------------------------------------------------------------ data
@@ -80,18 +152,42 @@ class VerifyScreen(PaneScreen):
         return self.query_one("#verify-list", QueueTable)
 
     def _row(self, e: Entry) -> list[str | Text]:
-        title = e.title if len(e.title) <= 30 else e.title[:29] + "…"
         conf_style = "green" if e.confidence >= 0.8 else ("yellow" if e.confidence >= 0.6 else "red")
-        return [title, e.category.value, Text(f"{e.confidence:.2f}", style=conf_style), ago(e.created_at, self.now())]
+        return [MARK if e.memory_id in self.marked else "",
+                Text(e.title, no_wrap=True, overflow="ellipsis"),
+                Text(short_source(source_of(e)), style="dim", no_wrap=True, overflow="ellipsis"),
+                Text(f"{e.confidence:.2f}", style=conf_style), ago(e.created_at, self.now())]
+
+    def _rows(self) -> Iterable[tuple[str, list[str | Text]]]:
+        if self.order != "source":
+            for e in self.shown:
+                yield e.memory_id, self._row(e)
+            return
+        group: str | None = None
+        counts: dict[str, int] = {}
+        for e in self.shown:
+            counts[source_of(e)] = counts.get(source_of(e), 0) + 1
+        for e in self.shown:
+            src = source_of(e)
+            if src != group:
+                group = src
+                yield f"{GROUP}{src}", ["", Text(src, style="bold", no_wrap=True, overflow="ellipsis"),
+                                        Text(_plural(counts[src], "record"), style="dim"), "", ""]
+            yield e.memory_id, self._row(e)
 
     def refresh_data(self, prefer: str | None = None) -> None:
-        entries = self.engine.pending_verifications() if self.mode == PENDING else self.engine.denied_records()
-        self._by_id = {e.memory_id: e for e in entries}
-        self.table.rebuild(((e.memory_id, self._row(e)) for e in entries), prefer=prefer)
-        self.table.border_title = (f"Pending verification ({len(entries)})" if self.mode == PENDING
-                                   else f"Denied ({len(entries)})")
-        self.table.border_subtitle = "a: show denied" if self.mode == PENDING else "a: show pending"
-        empty = not entries
+        self.entries = (self.engine.pending_verifications() if self.mode == PENDING
+                        else self.engine.denied_records())
+        self._by_id = {e.memory_id: e for e in self.entries}
+        self.marked &= set(self._by_id)
+        self._show_rows(prefer)
+
+    def _show_rows(self, prefer: str | None = None) -> None:
+        needle = self.filter_text.lower()
+        self.shown = ordered([e for e in self.entries if matches(e, needle)] if needle else self.entries, self.order)
+        self.table.rebuild(self._rows(), prefer=prefer)
+        self._show_titles()
+        empty = not self.entries
         self.query_one("#verify-body").display = not empty
         self.query_one("#verify-empty").display = empty
         if empty:
@@ -103,21 +199,51 @@ class VerifyScreen(PaneScreen):
         self._show_detail()
         self.refresh_bindings()
 
+    def _show_titles(self) -> None:
+        total = len(self.entries)
+        title = f"Pending verification ({total})" if self.mode == PENDING else f"Denied ({total})"
+        if self.filter_text:
+            title += f" · {len(self.shown)} match “{self.filter_text}”"
+        if self.marked:
+            title += f" · {len(self.marked)} marked"
+        self.table.border_title = title
+        other = "denied" if self.mode == PENDING else "pending"
+        self.table.border_subtitle = f"{self.order} · o order · a {other}"
+
     @property
     def current(self) -> Entry | None:
         key = self.table.current_key
         return self._by_id.get(key) if key else None
 
+    @property
+    def current_source(self) -> str | None:
+        """The source of the row under the cursor (a record, or a source header row)."""
+        key = self.table.current_key
+        if key is None:
+            return None
+        if key.startswith(GROUP):
+            return key[len(GROUP):]
+        e = self._by_id.get(key)
+        return source_of(e) if e is not None else None
+
+    def from_source(self, source: str) -> list[Entry]:
+        """Every record of the list (filter or not) from `source`, in the list's order."""
+        return [e for e in ordered(self.entries, self.order) if source_of(e) == source]
+
     def _show_detail(self) -> None:
-        e = self.current
         box = self.query_one("#verify-detail")
+        key = self.table.current_key
+        if key is not None and key.startswith(GROUP):
+            self._show_group(key[len(GROUP):])
+            return
+        e = self.current
         if e is None:
             return
         box.border_title = e.memory_id
-        box.border_subtitle = "c confirm · d deny · D deny with reason" if self.mode == PENDING else "n undeny"
+        box.border_subtitle = ""
         grid = Table.grid(padding=(0, 1))
         grid.add_column(style="dim", no_wrap=True, min_width=10)
-        grid.add_column(overflow="fold")
+        grid.add_column(overflow="fold")  # only a single token longer than the panel (a long path) is folded
         grid.add_row("source", Text(e.source_ref or "(none)", style="underline" if e.source_ref else "dim italic"))
         verified = f"verified by {e.verified.by}" if e.verified else "not verified"
         grid.add_row("type", f"{e.source_type.value} · {verified}")
@@ -134,11 +260,31 @@ class VerifyScreen(PaneScreen):
             parts += [Text(""), Text("notes", style="dim")] + [Text(f"· {n}", style="italic") for n in notes]
         self.query_one("#verify-record", Static).update(Group(*parts))
 
+    def _show_group(self, source: str) -> None:
+        box = self.query_one("#verify-detail")
+        records = self.from_source(source)
+        box.border_title = "source"
+        box.border_subtitle = ""
+        actors = sorted({e.actor or "—" for e in records})
+        body = Text()
+        body.append(source + "\n\n", style="bold")
+        body.append(f"{_plural(len(records), 'record')} {'pending' if self.mode == PENDING else 'denied'}", style="bold")
+        body.append(f" · written by {', '.join(actors)}\n\n", style="dim")
+        for e in records[:12]:
+            body.append("· ", style="dim")
+            body.append(e.title + "\n")
+        if len(records) > 12:
+            body.append(f"… and {len(records) - 12} more\n", style="dim")
+        if self.mode == PENDING:
+            key = self.mk.key_for("verify.confirm_source") or "f"
+            body.append(f"\n{key} confirms all {len(records)} (after a dialog that lists them)", style="dim")
+        self.query_one("#verify-record", Static).update(body)
+
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._show_detail()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("confirm", "deny", "deny_reason"):
+        if action in ("confirm", "deny", "deny_reason", "confirm_source"):
             if self.mode != PENDING:
                 return False
             return True if self._by_id else None
@@ -146,65 +292,217 @@ class VerifyScreen(PaneScreen):
             if self.mode != DENIED:
                 return False
             return True if self._by_id else None
+        if action in ("mark", "mark_move", "mark_all", "order", "edit"):
+            return True if self._by_id else None
+        if action == "clear":
+            return bool(self.marked or self.query_one("#verify-filter").display)
         return True
+
+    # ------------------------------------------------------------------------------------------------ marks
+
+    def _set_marked(self, memory_id: str, on: bool) -> None:
+        if on:
+            self.marked.add(memory_id)
+        else:
+            self.marked.discard(memory_id)
+        try:
+            self.table.update_cell(memory_id, "col0", MARK if on else "")
+        except (CellDoesNotExist, RowDoesNotExist):
+            pass  # not shown (filtered out)
+
+    def _after_marks(self) -> None:
+        self._show_titles()
+        self.refresh_bindings()
+
+    def action_mark(self) -> None:
+        """Toggle the mark on the row (on a source header: on every record of that source shown) and move on."""
+        key = self.table.current_key
+        if key is None:
+            return
+        if key.startswith(GROUP):
+            ids = [e.memory_id for e in self.shown if source_of(e) == key[len(GROUP):]]
+            on = not all(m in self.marked for m in ids)
+            row = self.table.cursor_row
+            for mid in ids:
+                self._set_marked(mid, on)
+            self.table.move_cursor(row=row, animate=False)
+        else:
+            self._set_marked(key, key not in self.marked)
+        self.table.action_cursor_down()
+        self._after_marks()
+
+    def action_mark_move(self, step: int) -> None:
+        """Mark the row, move, and mark the next one: shift+arrows extend the marked run."""
+        key = self.table.current_key
+        if key is not None and not key.startswith(GROUP):
+            self._set_marked(key, True)
+        if step > 0:
+            self.table.action_cursor_down()
+        else:
+            self.table.action_cursor_up()
+        key = self.table.current_key
+        if key is not None and not key.startswith(GROUP):
+            self._set_marked(key, True)
+        self._after_marks()
+
+    def action_mark_all(self) -> None:
+        """Mark every row shown (with a filter: every match); when they are all marked already, unmark them."""
+        ids = [e.memory_id for e in self.shown]
+        on = not all(m in self.marked for m in ids)
+        self.marked = (self.marked | set(ids)) if on else (self.marked - set(ids))
+        self._show_rows()
+
+    def action_clear(self) -> None:
+        """Escape: close the filter first, then clear the marks."""
+        box = self.query_one("#verify-filter", QueryInput)
+        if box.display:
+            box.value = ""
+            box.display = False
+            self.filter_text = ""
+            self._show_rows()
+            self.table.focus()
+        elif self.marked:
+            self.marked.clear()
+            self._show_rows()
+        self.refresh_bindings()
+
+    # ------------------------------------------------------------------------------------------------ order, filter
+
+    def action_order(self) -> None:
+        self.order = ORDERS[(ORDERS.index(self.order) + 1) % len(ORDERS)]
+        self._show_rows()
+        self.say(f"Ordered by {self.order}" + (" (a header row per source: space marks it all, f confirms it all)"
+                                                if self.order == "source" else ""))
+
+    def action_filter(self) -> None:
+        box = self.query_one("#verify-filter", QueryInput)
+        box.display = True
+        box.focus()
+        self.refresh_bindings()
+
+    @on(Input.Changed, "#verify-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.filter_text = event.value.strip()
+        self._show_rows()
+
+    @on(Input.Submitted, "#verify-filter")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        event.stop()  # the filter is live; enter keeps focus in the box (down goes to the list)
 
     # ------------------------------------------------------------------------------------------------ decisions
 
-    def action_confirm(self) -> None:
+    def targets(self) -> list[str]:
+        """What a decision key acts on: the marked records in the list's order, else the record under the cursor."""
+        if self.marked:
+            return [e.memory_id for e in ordered(self.entries, self.order) if e.memory_id in self.marked]
         e = self.current
-        if e is None or self.mode != PENDING:
+        return [e.memory_id] if e is not None else []
+
+    def _confirm_many(self, ids: list[str], what: str) -> None:
+        now, actor = self.now(), self.actor
+        # One receipt per record for now. Once the engine confirms many under one receipt, this call becomes
+        # `partial(self.engine.confirm_many, ids, now=now, actor=actor)` and nothing else here changes.
+        self.decide(partial(one_by_one, self.engine.confirm, ids, now=now, actor=actor), what)
+
+    def action_confirm(self) -> None:
+        ids = self.targets()
+        if self.mode != PENDING or not ids:
             return
-        mid = e.memory_id
+        if len(ids) > 1:
+            self._confirm_many(ids, f"{_plural(len(ids), 'marked record')}")
+            return
+        mid = ids[0]
 
         def summary(receipt: Receipt) -> str:
             propagated = receipt.details.get("propagated_to") or []
             text = f"{mid} confirmed"
             if receipt.ok:
-                text += f" · propagated to {len(propagated)} record{'s' if len(propagated) != 1 else ''}"
+                text += f" · propagated to {_plural(len(propagated), 'record')}"
+                if propagated:
+                    text += f" ({', '.join(propagated[:3])}{' …' if len(propagated) > 3 else ''})"
             return text
 
         self.decide(partial(self.engine.confirm, mid, now=self.now(), actor=self.actor), summary)
 
-    def _deny(self, memory_id: str, reason: str | None) -> None:
-        summary = f"{memory_id} denied" + (f" ({reason})" if reason else "") + " · same source+text will be suppressed"
-        self.decide(partial(self.engine.deny, memory_id, now=self.now(), actor=self.actor, reason=reason), summary)
+    def action_confirm_source(self) -> None:
+        """Confirm every pending record from the selected row's source, after a dialog with the count and titles."""
+        source = self.current_source
+        if self.mode != PENDING or source is None:
+            return
+        records = self.from_source(source)
+        ids = [e.memory_id for e in records]
+        listing = Text()
+        for e in records[:8]:
+            listing.append("  · ", style="dim")
+            listing.append(e.title + "\n")
+        if len(records) > 8:
+            listing.append(f"  … and {len(records) - 8} more\n", style="dim")
+        hidden = sum(1 for e in records if e not in self.shown)
+        note = Text.assemble(
+            (f"{hidden} of them are hidden by the filter.\n" if hidden else "", "yellow"),
+            ("Each is stamped verified by you and propagates to same-text records; one undo reverses them all.",
+             "dim"))
+
+        def done(confirmed: bool | None) -> None:
+            if confirmed:
+                self._confirm_many(ids, f"{_plural(len(ids), 'record')} from {source}")
+
+        self.app.push_screen(ConfirmModal(f"Confirm all {len(ids)} from {source}?", Group(listing, note),
+                                          confirm_label=f"Confirm {len(ids)}"), done)
+
+    def _deny(self, ids: list[str], reason: str | None) -> None:
+        now, actor = self.now(), self.actor
+        why = f" ({reason})" if reason else ""
+        if len(ids) == 1:
+            self.decide(partial(self.engine.deny, ids[0], now=now, actor=actor, reason=reason),
+                        f"{ids[0]} denied{why} · same source+text will be suppressed")
+        else:
+            self.decide(partial(one_by_one, self.engine.deny, ids, now=now, actor=actor, reason=reason),
+                        f"{_plural(len(ids), 'marked record')} denied{why} · same source+text will be suppressed")
 
     def action_deny(self) -> None:
-        e = self.current
-        if e is not None and self.mode == PENDING:
-            self._deny(e.memory_id, None)
+        ids = self.targets()
+        if ids and self.mode == PENDING:
+            self._deny(ids, None)
 
     def action_deny_reason(self) -> None:
-        e = self.current
-        if e is None or self.mode != PENDING:
+        ids = self.targets()
+        if not ids or self.mode != PENDING:
             return
-        mid = e.memory_id
+        what = self._by_id[ids[0]].title if len(ids) == 1 else f"{_plural(len(ids), 'marked record')}"
 
         def done(reason: str | None) -> None:
             if reason:
-                self._deny(mid, reason)
+                self._deny(ids, reason)
 
-        self.app.push_screen(InputModal(f"Deny {mid} with a reason", Text(e.title, style="bold"),
-                                        placeholder="why is this wrong?"), done)
+        self.app.push_screen(InputModal(f"Deny {ids[0] if len(ids) == 1 else what} with a reason",
+                                        Text(what, style="bold"), placeholder="why is this wrong?"), done)
 
     def action_undeny(self) -> None:
-        e = self.current
-        if e is None or self.mode != DENIED:
+        ids = self.targets()
+        if not ids or self.mode != DENIED:
             return
-        mid = e.memory_id
-        self.decide(partial(self.engine.undeny, mid, now=self.now(), actor=self.actor),
+        now, actor = self.now(), self.actor
+        if len(ids) > 1:
+            self.decide(partial(one_by_one, self.engine.undeny, ids, now=now, actor=actor),
+                        f"{_plural(len(ids), 'marked record')} undenied")
+            return
+        mid = ids[0]
+        self.decide(partial(self.engine.undeny, mid, now=now, actor=actor),
                     lambda r: f"{mid} undenied · {len(r.details.get('restored') or [])} record(s) active again")
+
+    def action_edit(self) -> None:
+        e = self.current
+        self.edit_page(self.engine.page_of(e.memory_id) if e is not None else None)
 
     def action_toggle_denied(self) -> None:
         self._last_key[self.mode] = self.table.current_key
         self.mode = DENIED if self.mode == PENDING else PENDING
+        self.marked.clear()  # marks belong to the list they were made in
         self.refresh_data(prefer=self._last_key[self.mode])
 
     def after_decision(self, receipt: Receipt) -> None:
-        propagated = receipt.details.get("propagated_to") or []
-        if receipt.action == "confirm" and receipt.ok and propagated:
-            self.notify(f"Also verified {len(propagated)} record(s) with the same text: {', '.join(propagated[:4])}"
-                        + (" …" if len(propagated) > 4 else ""), title="Propagated")
+        # The decided records left the list: their marks go with them (refresh_data keeps only ids still listed).
         # After an undo the cursor goes to the record it brought back.
         restored = (receipt.details.get("restored") or []) if receipt.action == "undo" else []
         self.refresh_data(prefer=restored[0] if restored else None)

@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING, Any
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
-from textual.widgets import Label
+from textual.widgets import Label, Static
+
+from .status_line import Part, fit_parts
 
 if TYPE_CHECKING:
     from memkeeper.tui.app import MemkeeperApp
@@ -31,6 +33,20 @@ class PaneTab(Label):
 
     def on_click(self) -> None:
         self.app.action_switch_pane(self.pane_id)  # type: ignore[attr-defined]
+
+
+class CountsStatus(Static):
+    """The right end of the header (sync progress, record count, actor), fitted to what the tabs leave: the record
+    count goes first, then the actor; a progress text stays."""
+
+    parts: list[Part] = []
+
+    def show(self, parts: list[Part]) -> None:
+        self.parts = parts
+        self.update(fit_parts(parts, self.content_size.width))
+
+    def on_resize(self) -> None:
+        self.update(fit_parts(self.parts, self.content_size.width))
 
 
 class CountsBar(Horizontal):
@@ -82,7 +98,7 @@ class CountsBar(Horizontal):
         yield Label("memkeeper", id="brand")
         for pid in PANES:
             yield PaneTab(pid, pid == self.pane_id)
-        yield Label("", id="counts-status")
+        yield CountsStatus("", id="counts-status")
 
     def on_mount(self) -> None:
         self.watch(self.app, "counts", self._render_counts, init=False)
@@ -98,11 +114,17 @@ class CountsBar(Horizontal):
         for pid in PANES:
             tab = self.query_one(f"#tab-{pid}", PaneTab)
             key = app.key_for(f"app.{pid}")
+            title = PANE_TITLES[pid]
             parts: list[Content | str] = []
-            if key:
-                parts.append(Content.styled(key, "underline"))
-                parts.append(" ")
-            parts.append(PANE_TITLES[pid])
+            # The key is underlined in the title when the title starts with it (B Browse → B̲rowse): six tabs and
+            # their counts then fit in 80 columns.
+            first = key.split("/")[0]
+            if first and title.startswith(first):
+                parts += [Content.styled(first, "underline"), title[len(first):]]
+            elif key:
+                parts += [Content.styled(key, "underline"), " ", title]
+            else:
+                parts.append(title)
             tooltip = f"{PANE_TITLES[pid]} pane ({key})" if key else f"{PANE_TITLES[pid]} pane"
             if pid in TAB_COUNTS:
                 field, noun = TAB_COUNTS[pid]
@@ -115,12 +137,12 @@ class CountsBar(Horizontal):
                     tooltip += f": {value} {noun}"
             tab.update(Content.assemble(*parts))
             tab.tooltip = tooltip
-        status: list[str] = []
+        parts: list[Part] = []
         if app.sync_progress:
-            status.append(app.sync_progress)
+            parts.append((app.sync_progress + " · ", "", 0))
         elif app.counting:
-            status.append("counting…")
+            parts.append(("counting… · ", "", 1))
         if "records" in counts:
-            status.append(f"{counts['records']} records")
-        status.append(app.actor)
-        self.query_one("#counts-status", Label).update(" · ".join(status))
+            parts.append((f"{counts['records']} records · ", "", 2))
+        parts.append((app.actor, "", 1))
+        self.query_one("#counts-status", CountsStatus).show(parts)

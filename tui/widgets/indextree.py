@@ -74,12 +74,14 @@ class IndexTree(Tree[NodeRef]):
 
     @staticmethod
     def _entry_label(title: str, status: str, tier: str) -> Text:
-        label = Text(title)
-        if status != "active":
-            label.stylize("dim strike" if status in ("denied", "superseded") else "dim")
-            label.append(f" · {status}", style="dim italic")
+        # Markers go before the title: the tree is 28 columns wide at 80, and a long title must not push them out.
+        label = Text()
         if tier == "cold":
-            label.append(" ❄", style="dim")
+            label.append("❄ ", style="dim")
+        if status != "active":
+            label.append(f"{status} · ", style="dim italic")
+        label.append(title, style=("dim strike" if status in ("denied", "superseded") else "dim")
+                     if status != "active" else "")
         return label
 
     def _load_entries(self, node: TreeNode[NodeRef], offset: int, limit: int | None = None) -> None:

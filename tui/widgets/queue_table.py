@@ -1,4 +1,5 @@
-"""A row-cursor `DataTable` for the curation queues: rebuilt wholesale from (key, cells), cursor kept by key.
+"""Row-cursor tables: `ListTable` (Home/End move the cursor) and, on it, `QueueTable` for the curation queues:
+rebuilt wholesale from (key, cells), cursor kept by key.
 
 Queues are re-read from the engine after every decision and whenever an agent writes from another process. A
 rebuild (`clear()` + one `add_row` per item) is cheap at thousands of rows; keeping the cursor by key means the
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.coordinate import Coordinate
 from textual.widgets import DataTable
 from textual.widgets.data_table import CellDoesNotExist, RowDoesNotExist
@@ -18,8 +20,68 @@ from textual.widgets.data_table import CellDoesNotExist, RowDoesNotExist
 Cells = Sequence[str | Text]
 
 
-class QueueTable(DataTable):
-    """`DataTable(cursor_type="row")` with `rebuild()` that keeps the cursor by row key."""
+class ListTable(DataTable):
+    """A `DataTable` whose Home/End move the cursor to the first/last row (DataTable's own Home/End scroll sideways,
+    which moves nothing in a row list). The bindings share the app's ids, so a keymap that moves "cursor to top"
+    (vim's `g`) moves it in every list too."""
+
+    BINDINGS = [
+        Binding("home", "cursor_first", "Cursor to top", show=False, id="app.cursor_top"),
+        Binding("end", "cursor_last", "Cursor to bottom", show=False, id="app.cursor_bottom"),
+    ]
+
+    #: column key -> (weight, min width, max width): these columns share what the others leave, so the table fits
+    #: its width and never scrolls sideways (80 columns or 160).
+    flex: dict[str, tuple[int, int, int]] = {}
+
+    def on_resize(self) -> None:
+        self.fit_columns()
+
+    def fit_columns(self) -> None:
+        if not self.flex or not self.columns:
+            return
+        # The vertical scrollbar's cell is always set aside: rows that arrive later must not push the table sideways.
+        width = self.content_region.width - self.styles.scrollbar_size_vertical
+        if width <= 0:
+            return
+        flex = {k: v for k, v in self.flex.items() if k in {c.value for c in self.columns}}
+        fixed = sum(c.get_render_width(self) for key, c in self.columns.items() if key.value not in flex)
+        free = width - fixed - 2 * self.cell_padding * len(flex)
+        total = sum(weight for weight, _, _ in flex.values()) or 1
+        widths = {k: max(lo, min(hi, free * weight // total)) for k, (weight, lo, hi) in flex.items()}
+        # What the caps left over goes to the first column that can take it (the title, by convention).
+        spare = free - sum(widths.values())
+        for k, (_, _lo, hi) in flex.items():
+            if spare <= 0:
+                break
+            grow = min(spare, hi - widths[k])
+            widths[k] += grow
+            spare -= grow
+        changed = False
+        for key, w in widths.items():
+            column = self.columns[key]  # type: ignore[index]
+            if column.width != w or column.auto_width:
+                column.auto_width = False
+                column.width = w
+                changed = True
+        if changed:
+            # DataTable has no public way to re-measure after a width change: recompute the virtual size, drop the
+            # rendered rows (Textual is pinned to a minor version, see pyproject.toml).
+            self._require_update_dimensions = True
+            self._clear_caches()
+            self.refresh()
+
+    def action_cursor_first(self) -> None:
+        if self.row_count:
+            self.move_cursor(row=0, animate=False, scroll=True)
+
+    def action_cursor_last(self) -> None:
+        if self.row_count:
+            self.move_cursor(row=self.row_count - 1, animate=False, scroll=True)
+
+
+class QueueTable(ListTable):
+    """`ListTable(cursor_type="row")` with `rebuild()` that keeps the cursor by row key."""
 
     DEFAULT_CSS = """
     QueueTable {
@@ -42,8 +104,11 @@ class QueueTable(DataTable):
     }
     """
 
-    def __init__(self, *columns: tuple[str, int | None], id: str | None = None, classes: str | None = None) -> None:
+    def __init__(self, *columns: tuple[str, int | None], id: str | None = None, classes: str | None = None,
+                 flex: dict[str, tuple[int, int, int]] | None = None) -> None:
         super().__init__(cursor_type="row", zebra_stripes=False, id=id, classes=classes)
+        if flex:
+            self.flex = flex
         for label, width in columns:
             self.add_column(label, width=width, key=label.strip().lower() or f"col{len(self.columns)}")
 
@@ -65,6 +130,7 @@ class QueueTable(DataTable):
         self.clear()
         for key, cells in rows:
             self.add_row(*cells, key=key)
+        self.fit_columns()
         if self.row_count == 0:
             return
         target = min(max(index, 0), self.row_count - 1)
