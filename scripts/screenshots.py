@@ -47,6 +47,7 @@ async def stage_browse(pilot) -> None:
     runs = screen.search_runs
     await pilot.press("slash", *BROWSE_QUERY, "enter")
     await wait_for(pilot, lambda: screen.search_runs > runs)
+    await pilot.press("down")  # focus stays in the search box after a query; down goes to the results
     await pilot.press("z")
     await pilot.pause()
     if screen.results.row_count:
