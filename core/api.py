@@ -260,6 +260,13 @@ class Engine:
     def deny(self, ref: str, *, now: datetime, actor: str, reason: str | None = None, redact: bool = False) -> Receipt:
         return self.verification_queue.deny(ref, now=now, actor=actor, reason=reason, redact=redact)
 
+    def confirm_many(self, refs: list[str], *, now: datetime, actor: str) -> Receipt:
+        return self.verification_queue.confirm_many(refs, now=now, actor=actor)
+
+    def deny_many(self, refs: list[str], *, now: datetime, actor: str, reason: str | None = None,
+                  redact: bool = False) -> Receipt:
+        return self.verification_queue.deny_many(refs, now=now, actor=actor, reason=reason, redact=redact)
+
     def undeny(self, ref: str, *, now: datetime, actor: str) -> Receipt:
         return self.verification_queue.undeny(ref, now=now, actor=actor)
 

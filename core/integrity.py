@@ -45,7 +45,7 @@ from .views import Views
 # through an operation while it read); it waits this long for the lock before reporting what it saw.
 CHECK_LOCK_WAIT_S = 5.0
 CHECK_LOOKS = 3
-HUMAN_DECISIONS = frozenset({"confirm", "deny", "undeny", "resolve_conflict", "undo"})
+HUMAN_DECISIONS = frozenset({"confirm", "deny", "undeny", "confirm_many", "deny_many", "resolve_conflict", "undo"})
 _MEMORY_ID = re.compile(r"mem_[0-9a-f]{16}")
 
 # Kinds of problem `repair` fixes.

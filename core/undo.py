@@ -156,11 +156,12 @@ def decision_subjects(receipt: dict[str, Any]) -> set[str]:
     undo: dict[str, Any] = d["undo"] if isinstance(d.get("undo"), dict) else {}
     mems: list[Any] = []
     out: set[str] = set()
-    if action in ("confirm", "deny", "undeny"):
+    if action in ("confirm", "deny", "undeny", "confirm_many", "deny_many"):
         mems += [d.get("memory_id"), *(d.get("memory_ids") or []), *(d.get("restored") or []),
                  *(d.get("propagated_to") or []), *((undo.get("prior") or {}).keys())]
         if d.get("suppression_key"):
             out.add(f"key:{d['suppression_key']}")
+        out.update(f"key:{k}" for k in (d.get("suppression_keys") or {}).values() if isinstance(k, str))
     elif action in ("resolve_conflict", "snooze_conflict"):
         if d.get("conflict_id"):
             out.add(f"conflict:{d['conflict_id']}")
