@@ -374,4 +374,8 @@ def expected_reinforcement(receipts: Iterable[dict[str, Any]]) -> dict[str, int 
                     out[tgt] = None
             for tgt, value in stated.items():
                 out[tgt] = value if isinstance(value, int) else None
+        elif action == "undo" and status == "undone" and d.get("action") == "consolidate":
+            restored: dict[str, Any] = d["reinforcement_restored"] if isinstance(d.get("reinforcement_restored"), dict) else {}
+            for tgt, value in restored.items():
+                out[tgt] = value if isinstance(value, int) else None
     return out

@@ -168,6 +168,10 @@ def decision_subjects(receipt: dict[str, Any]) -> set[str]:
         mems += [d.get("winner"), d.get("loser"), d.get("created"), (undo.get("existing") or {}).get("memory_id")]
     elif action == "quiz_record":
         out.add(f"quiz:{d.get('person')}:{d.get('page')}")
+    elif action == "decay":
+        mems += list(d.get("archived") or [])
+    elif action == "consolidate":
+        mems += list((undo.get("prior") or {}).keys())
     elif action in ("tiers_apply", "tiers_commit", "tier_restore"):
         mems += list((undo.get("prior_tiers") or {}).keys())
     out.update(f"mem:{m}" for m in mems if isinstance(m, str) and m)
