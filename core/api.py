@@ -53,7 +53,7 @@ class Engine:
         views.connect(conflicts_view=self.conflict_queue.write_conflicts_view, queue_counts=self.queue_counts_for_hot)
         self.capture_ops = CaptureOps(store, views, self.conflict_queue, self.verification_queue)
         self.retrieve_ops = RetrieveOps(store)
-        self.maintenance_ops = MaintenanceOps(store, views, self.conflict_queue)
+        self.maintenance_ops = MaintenanceOps(store, views, self.conflict_queue, handlers)
         self.exchange_ops = ExchangeOps(store, self.capture_ops)
         self.integrity = Integrity(store, views, self.conflict_queue, self.quiz_queue)
 
@@ -199,11 +199,12 @@ class Engine:
     # ---------------------------------------------------------------------------------------------- maintenance
 
     def consolidate(self, *, now: datetime, actor: str = "agent:cli",
-                    threshold: float = CONSOLIDATE_THRESHOLD) -> Receipt:
-        return self.maintenance_ops.consolidate(now=now, actor=actor, threshold=threshold)
+                    threshold: float = CONSOLIDATE_THRESHOLD, preview: bool = False) -> Receipt:
+        return self.maintenance_ops.consolidate(now=now, actor=actor, threshold=threshold, preview=preview)
 
-    def decay(self, *, now: datetime, actor: str = "agent:cli", progress: Progress | None = None) -> Receipt:
-        return self.maintenance_ops.decay(now=now, actor=actor, progress=progress)
+    def decay(self, *, now: datetime, actor: str = "agent:cli", progress: Progress | None = None,
+              preview: bool = False) -> Receipt:
+        return self.maintenance_ops.decay(now=now, actor=actor, progress=progress, preview=preview)
 
     def snapshot(self, *, now: datetime, actor: str = "agent:cli") -> Receipt:
         return self.maintenance_ops.snapshot(now=now, actor=actor)
@@ -259,6 +260,13 @@ class Engine:
 
     def deny(self, ref: str, *, now: datetime, actor: str, reason: str | None = None, redact: bool = False) -> Receipt:
         return self.verification_queue.deny(ref, now=now, actor=actor, reason=reason, redact=redact)
+
+    def confirm_many(self, refs: list[str], *, now: datetime, actor: str) -> Receipt:
+        return self.verification_queue.confirm_many(refs, now=now, actor=actor)
+
+    def deny_many(self, refs: list[str], *, now: datetime, actor: str, reason: str | None = None,
+                  redact: bool = False) -> Receipt:
+        return self.verification_queue.deny_many(refs, now=now, actor=actor, reason=reason, redact=redact)
 
     def undeny(self, ref: str, *, now: datetime, actor: str) -> Receipt:
         return self.verification_queue.undeny(ref, now=now, actor=actor)

@@ -348,8 +348,14 @@ class ConflictQueue:
                                     {"reason": "already_resolved", "conflict_id": c.conflict_id})
             prior_conflict = c.to_frontmatter()
             existing = self.store.load(c.existing["memory_id"])
-            prior_existing = {"status": existing.status.value, "superseded_by": existing.superseded_by}
+            prior_existing = {"status": existing.status.value, "superseded_by": existing.superseded_by,
+                              "strength": existing.strength, "last_accessed_at": iso(existing.last_accessed_at)}
             winner = loser = created = None
+            if choice in ("existing", "both"):
+                # A side a person kept is refreshed as by an access (SPEC §4 decay); confidence is untouched.
+                existing.last_accessed_at = now
+                existing.strength = 1.0
+                self.store.save(existing)
             if choice == "existing":
                 winner = existing.memory_id
                 loser = None  # the incoming text never became a memory; it stays in the conflict record
@@ -447,6 +453,9 @@ class ConflictQueue:
             entry = self.store.load(ex["memory_id"])
             entry.status = Status(ex["status"])
             entry.superseded_by = ex["superseded_by"]
+            if "strength" in ex:
+                entry.strength = ex["strength"]
+                entry.last_accessed_at = parse_iso(ex["last_accessed_at"])
             marker = f"\n\n[SUPERSEDED by {prior.conflict_id}]"
             if entry.content.endswith(marker):
                 entry.content = entry.content[: -len(marker)]

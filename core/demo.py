@@ -1,5 +1,5 @@
-"""A realistic demo wiki: a few hundred records across zones, open conflicts, pending verifications, quiz items
-due today and tier candidates of every kind. Built entirely through the engine API, with injected time."""
+"""A realistic demo wiki: a few hundred records across zones, open conflicts, a few dozen pending verifications from
+a handful of agent sessions, quiz items due today and tier candidates of every kind. Built entirely through the engine API, with injected time."""
 
 from __future__ import annotations
 
@@ -68,6 +68,15 @@ QUIZ_QUESTIONS = {
 ZONES = [("private_self", "normal"), ("private_self", "do_not_export"), ("trusted_collaborator", "normal"),
          ("trusted_collaborator", "public_safe"), ("outside_contact", "public_safe"), ("paid_public", "public_safe")]
 
+# The agent sessions of the last few days whose inferences wait for a person: (days ago, agent, kind of source).
+SESSIONS = [
+    (0, "agent:demo-scribe", "chat"),
+    (1, "agent:meeting-notes", "standup"),
+    (2, "agent:code-review", "code-review"),
+    (5, "agent:inbox", "inbox"),
+]
+PENDING_SHARE = 0.4  # of a session's records, how many are inferences (the rest the person said outright)
+
 CONFLICT_PAIRS = [
     # (key, title, existing, incoming, category)
     ("primary-database", "Primary database", "The primary database for billing is Postgres 16.",
@@ -97,7 +106,12 @@ def build_demo(root: Path, *, now: datetime, records: int = 300, seed: int = 7) 
     agent = "agent:demo-scribe"
     me = "human:demo"
 
-    # Bulk: a few hundred records spread over ages, zones, sources and categories.
+    # Bulk: a few hundred records spread over ages, zones and categories. What agents inferred in the last few
+    # days waits in the verification queue, each from one of a handful of sessions (one agent, one source file);
+    # older records were stated by a person or confirmed on a past morning, the day after they were captured.
+    sessions = {age: (actor, f"raw/{kind}-{(now - timedelta(days=age)).date().isoformat()}.md")
+                for age, actor, kind in SESSIONS}
+    confirm_later: dict[int, list[str]] = {}
     made = 0
     combos = [(t, p) for p in PROJECTS for t in FACT_TEMPLATES]
     rng.shuffle(combos)
@@ -109,24 +123,31 @@ def build_demo(root: Path, *, now: datetime, records: int = 300, seed: int = 7) 
         text = text_t.format(p=name, who=who, n=rng.choice([3, 5, 12, 40, 120, 600]))
         question = QUIZ_QUESTIONS.get(title_t)
         age = rng.choice([0, 1, 2, 5, 9, 20, 45, 90, 150, 200, 260, 320, 400])
-        src = rng.choice(["agent_inferred", "agent_inferred", "agent_inferred", "user_stated"])
+        inferred = rng.random() < (PENDING_SHARE if age in sessions else 0.6)
+        actor, ref = sessions.get(age, (agent, f"raw/session-{p}-{age}.md"))
         r = eng.capture(
-            text, now=now - timedelta(days=age, hours=rng.randrange(24)), actor=agent, title=title, category=cat,
-            zone=zone, sensitivity=sens, source_type=src, source_ref=f"raw/session-{p}-{age}.md#L{10 + i % 90}",
-            confidence=round(rng.uniform(0.55, 0.9), 2), recall=[p, cat],
+            text, now=now - timedelta(days=age, hours=rng.randrange(24)), actor=actor, title=title, category=cat,
+            zone=zone, sensitivity=sens, source_type="agent_inferred" if inferred else "user_stated",
+            source_ref=f"{ref}#L{10 + i % 90}", confidence=round(rng.uniform(0.55, 0.9), 2), recall=[p, cat],
             quiz_question=question.format(p=name) if question else None,
         )
         made += r.status in ("captured", "consolidated")
+        if inferred and age not in sessions and r.status == "captured":
+            confirm_later.setdefault(age, []).append(r.details["memory_id"])
+    for age, ids in sorted(confirm_later.items(), reverse=True):  # past mornings, oldest first
+        eng.confirm_many(ids, now=now - timedelta(days=age) + timedelta(days=1), actor=me)
 
     # Near-duplicates that consolidate.
+    review_actor, review_ref = sessions[2]
     for p in PROJECTS[:4]:
         eng.capture(f"Always use absolute paths in {p.capitalize()} handoff artifacts so agents can reopen them.",
-                    now=now - timedelta(days=3), actor=agent, title=f"{p.capitalize()} handoff paths", category="preference")
+                    now=now - timedelta(days=2), actor=review_actor, title=f"{p.capitalize()} handoff paths",
+                    category="preference", source_ref=f"{review_ref}#L3")
 
     # Open conflicts of several types.
     for key, title, old, new, cat in CONFLICT_PAIRS:
         eng.capture(old, now=now - timedelta(days=30), actor=agent, key=key, title=title, category=cat,
-                    source_ref="raw/planning-2026-10.md#L12")
+                    source_type="user_stated", source_ref="raw/planning-2026-10.md#L12")
         eng.capture(new, now=now - timedelta(days=1), actor="agent:meeting-notes", key=key, title=title, category=cat,
                     source_ref="raw/standup-2026-11-28.md#L4")
 
@@ -138,9 +159,10 @@ def build_demo(root: Path, *, now: datetime, records: int = 300, seed: int = 7) 
 
     # A superseded, old record (automatic tier candidate) via a resolved conflict in the past.
     eng.capture("The analytics warehouse is Redshift.", now=now - timedelta(days=500), actor=agent, key="analytics-warehouse",
-                title="Analytics warehouse", source_ref="raw/arch-2025.md#L3")
+                title="Analytics warehouse", source_type="user_stated", source_ref="raw/arch-2025.md#L3")
     r = eng.capture("The analytics warehouse is BigQuery.", now=now - timedelta(days=400), actor=agent,
-                    key="analytics-warehouse", title="Analytics warehouse", source_ref="raw/arch-2026.md#L8")
+                    key="analytics-warehouse", title="Analytics warehouse", source_type="user_stated",
+                    source_ref="raw/arch-2026.md#L8")
     if r.status == "conflict":
         eng.resolve_conflict(r.details["conflict_id"], "incoming", now=now - timedelta(days=399), actor=me)
 

@@ -45,7 +45,7 @@ from .views import Views
 # through an operation while it read); it waits this long for the lock before reporting what it saw.
 CHECK_LOCK_WAIT_S = 5.0
 CHECK_LOOKS = 3
-HUMAN_DECISIONS = frozenset({"confirm", "deny", "undeny", "resolve_conflict", "undo"})
+HUMAN_DECISIONS = frozenset({"confirm", "deny", "undeny", "confirm_many", "deny_many", "resolve_conflict", "undo"})
 _MEMORY_ID = re.compile(r"mem_[0-9a-f]{16}")
 
 # Kinds of problem `repair` fixes.
@@ -373,5 +373,9 @@ def expected_reinforcement(receipts: Iterable[dict[str, Any]]) -> dict[str, int 
                 else:
                     out[tgt] = None
             for tgt, value in stated.items():
+                out[tgt] = value if isinstance(value, int) else None
+        elif action == "undo" and status == "undone" and d.get("action") == "consolidate":
+            restored: dict[str, Any] = d["reinforcement_restored"] if isinstance(d.get("reinforcement_restored"), dict) else {}
+            for tgt, value in restored.items():
                 out[tgt] = value if isinstance(value, int) else None
     return out

@@ -14,12 +14,13 @@ from typing import Any
 from . import journal
 from .conflicts import ConflictQueue
 from .grading import regrade
-from .models import Receipt, Status, iso, utc
+from .models import EvidenceGrade, Receipt, Status, iso, parse_iso, utc
 from .pages import atomic_write
 from .paths import mkdirs
 from .receipts import make_receipt
 from .store import Progress, Store
 from .text import jaccard, normalize, sha256_hex, token_set
+from .undo import UndoHandlers
 from .validate import validate_actor
 from .views import Views
 
@@ -32,15 +33,20 @@ class MaintenanceOps:
     """Whole-wiki operations. Consolidation is given the conflict queue: a pair a person said is both valid is never
     merged."""
 
-    def __init__(self, store: Store, views: Views, conflicts: ConflictQueue) -> None:
+    def __init__(self, store: Store, views: Views, conflicts: ConflictQueue, undo: UndoHandlers) -> None:
         self.store = store
         self.views = views
         self.conflicts = conflicts
+        undo.register("decay", self._undo_decay, human_only=False)
+        undo.register("consolidate", self._undo_consolidate, human_only=False)
 
-    def consolidate(self, *, now: datetime, actor: str = "agent:cli", threshold: float = CONSOLIDATE_THRESHOLD) -> Receipt:
+    def consolidate(self, *, now: datetime, actor: str = "agent:cli", threshold: float = CONSOLIDATE_THRESHOLD,
+                    preview: bool = False) -> Receipt:
         """Merge same-partition active records whose token Jaccard ≥ threshold into the most reinforced keeper.
 
-        Receipt details: merges [{source, target}], count.
+        With `preview`, writes nothing and returns what it would do (status `preview`). Receipt details: merges
+        [{source, target}], titles ({id: title}), count, threshold, reinforcement_after, undo (each touched
+        record's prior state; undo restores them with one receipt).
         """
         now = utc(now)
         actor = validate_actor(actor)
@@ -54,9 +60,11 @@ class MaintenanceOps:
             ):
                 groups.setdefault((row["canonical_key"], row["trust_zone"], row["sensitivity_tier"]), []).append(row)
             merges: list[dict[str, str]] = []
+            titles: dict[str, str] = {}
             for rows in groups.values():
                 if len(rows) < 2:
                     continue
+                titles.update((r["memory_id"], r["title"]) for r in rows)
                 toks = {r["memory_id"]: token_set(r["title"] + " " + r["content"]) for r in rows}
                 shas = {r["memory_id"]: sha256_hex(normalize(r["content"])) for r in rows}
                 # Most reinforced first (then oldest): each keeper absorbs the near-duplicates not yet merged.
@@ -73,10 +81,19 @@ class MaintenanceOps:
                         if jaccard(toks[kid], toks[oid]) >= threshold and not self.conflicts.is_compatible_pair(shas[kid], shas[oid]):
                             merged.add(oid)
                             merges.append({"source": oid, "target": kid})
+            named = {m: titles.get(m, "") for pair in merges for m in (pair["source"], pair["target"])}
+            if preview:
+                return make_receipt("consolidate", "preview", now, actor,
+                                    {"merges": merges, "titles": named, "count": len(merges), "threshold": threshold})
             after: dict[str, int] = {}  # each keeper's reinforcement after its merges (check replays it)
+            prior: dict[str, dict[str, Any]] = {}
             for m in merges:
                 src = self.store.load(m["source"])
                 tgt = self.store.load(m["target"])
+                prior.setdefault(src.memory_id, {"status": src.status.value, "merged_into": src.merged_into,
+                                                 "notes": len(src.notes)})
+                prior.setdefault(tgt.memory_id, {"reinforcement": tgt.reinforcement, "confidence": tgt.confidence,
+                                                 "notes": len(tgt.notes)})
                 src.status = Status.archived
                 src.merged_into = tgt.memory_id
                 src.updated_at = now
@@ -88,18 +105,43 @@ class MaintenanceOps:
                 after[tgt.memory_id] = tgt.reinforcement
                 self.store.save(src)
                 self.store.save(tgt)
-            receipt = make_receipt("consolidate", "ok", now, actor, {"merges": merges, "count": len(merges), "threshold": threshold,
-                                                                    "reinforcement_after": after})
+            receipt = make_receipt("consolidate", "ok", now, actor, {"merges": merges, "titles": named, "count": len(merges), "threshold": threshold,
+                                                                    "reinforcement_after": after,
+                                                                    **({"undo": {"prior": prior}} if merges else {})})
             self.store.record(receipt)
             self.views.refresh(now, full=bool(merges))
             return receipt
 
+    def _undo_consolidate(self, receipt: dict[str, Any], now: datetime, actor: str) -> dict[str, Any]:
+        """Un-merge: each source back to its status (active) and unmerged, each keeper back to its reinforcement
+        and confidence; the notes the merge added are dropped."""
+        prior: dict[str, dict[str, Any]] = receipt["details"]["undo"]["prior"]
+        reinforcement: dict[str, int] = {}
+        for m, state in sorted(prior.items()):
+            e = self.store.load(m)
+            if "status" in state:
+                e.status = Status(state["status"])
+                e.merged_into = state["merged_into"]
+            else:
+                e.reinforcement = state["reinforcement"]
+                e.confidence = state["confidence"]
+                reinforcement[m] = e.reinforcement
+            e.notes = e.notes[: state["notes"]]
+            e.updated_at = now
+            self.store.save(e)
+        self.views.refresh(now, full=True)
+        return {"restored": sorted(prior), "reinforcement_restored": reinforcement}
+
     # ---------------------------------------------------------------------------------------------------- decay
 
-    def decay(self, *, now: datetime, actor: str = "agent:cli", progress: Progress | None = None) -> Receipt:
+    def decay(self, *, now: datetime, actor: str = "agent:cli", progress: Progress | None = None,
+              preview: bool = False) -> Receipt:
         """Decay strength by time since last access; archive weak and expired records; re-grade evidence.
 
-        Confidence is never changed. Receipt details: decayed_count, archived_count, archived (ids), regraded_count.
+        Confidence is never changed. With `preview`, writes nothing and returns what it would do (status
+        `preview`). Receipt details: decayed_count, archived_count, archived (ids), archived_titles ({id: title}),
+        regraded_count, undo (each changed record's prior strength, status and grade; undo restores them with
+        one receipt).
         """
         now = utc(now)
         actor = validate_actor(actor)
@@ -107,6 +149,8 @@ class MaintenanceOps:
             rows = self.store.index.query("SELECT memory_id, data FROM records WHERE status='active'")
             decayed = regraded = 0
             archived: list[str] = []
+            titles: dict[str, str] = {}
+            prior: dict[str, dict[str, Any]] = {}
             for n, row in enumerate(rows):
                 if progress and n % 500 == 0:
                     progress(n, len(rows))
@@ -119,6 +163,7 @@ class MaintenanceOps:
                     entry.status = Status.archived
                     entry.notes.append(f"Archived by decay ({iso(now)}): {'expired' if expired else 'strength below 0.15'}")
                     archived.append(entry.memory_id)
+                    titles[entry.memory_id] = entry.title
                 grade = regrade(entry, now)
                 if grade is not entry.evidence_grade:
                     entry.evidence_grade = grade
@@ -126,14 +171,36 @@ class MaintenanceOps:
                 if entry.strength != before[0]:
                     decayed += 1
                 if (entry.strength, entry.status, entry.evidence_grade) != before:
-                    self.store.save(entry)
-            receipt = make_receipt(
-                "decay", "ok", now, actor,
-                {"decayed_count": decayed, "archived_count": len(archived), "archived": archived, "regraded_count": regraded},
-            )
+                    prior[entry.memory_id] = {"strength": before[0], "status": before[1].value,
+                                              "evidence_grade": before[2].value}
+                    if not preview:
+                        self.store.save(entry)
+            details: dict[str, Any] = {"decayed_count": decayed, "archived_count": len(archived), "archived": archived,
+                                       "archived_titles": titles, "regraded_count": regraded}
+            if preview:
+                return make_receipt("decay", "preview", now, actor, details)
+            receipt = make_receipt("decay", "ok", now, actor, {**details, **({"undo": {"prior": prior}} if prior else {})})
             self.store.record(receipt)
             self.views.refresh(now, full=True)
             return receipt
+
+    def _undo_decay(self, receipt: dict[str, Any], now: datetime, actor: str) -> dict[str, Any]:
+        """Put back each record's strength, status and evidence grade from before the decay (strength only if the
+        record was not accessed since), and drop the note an archive added."""
+        prior: dict[str, dict[str, Any]] = receipt["details"]["undo"]["prior"]
+        note = f"Archived by decay ({receipt['at']})"
+        for m, state in sorted(prior.items()):
+            e = self.store.get(m)
+            if e is None:
+                continue
+            if e.last_accessed_at <= parse_iso(receipt["at"]):  # an access since then set strength afresh
+                e.strength = state["strength"]
+            e.status = Status(state["status"])
+            e.evidence_grade = EvidenceGrade(state["evidence_grade"])
+            e.notes = [x for x in e.notes if not x.startswith(note)]
+            self.store.save(e)
+        self.views.refresh(now, full=True)
+        return {"restored": sorted(prior)}
 
     # ----------------------------------------------------------------------------------------------------- snapshot
 

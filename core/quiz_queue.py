@@ -12,7 +12,7 @@ from typing import Any, cast
 
 from . import quiz as policy
 from .errors import BadInput
-from .models import Receipt, parse_iso, utc
+from .models import Receipt, iso, parse_iso, utc
 from .pages import MAX_LEDGER_BYTES, read_text
 from .paths import list_files
 from .receipts import make_receipt
@@ -184,6 +184,14 @@ class QuizQueue:
             except ValueError as exc:
                 raise BadInput(str(exc)) from None
             self.store.write_file(self.store.path(policy.ledger_path(pid)), policy.render_ledger(new_ledger))
+            refreshed = None
+            if policy.parse_grade(result) != "skip":
+                # An answer is a review: it refreshes strength as an access does (SPEC §4 decay), so decay does not
+                # archive what a person is studying. Confidence is untouched.
+                refreshed = {"memory_id": mid, "strength": entry.strength, "last_accessed_at": iso(entry.last_accessed_at)}
+                entry.last_accessed_at = now
+                entry.strength = 1.0
+                self.store.save(entry)
             nb = self.store.path(policy.notebook_path(now.date(), pid))
             self.store.append_file(nb, policy.render_notebook_entry(
                 q, answer, item.last_result or "", entry.content, entry.source_ref or page, now).rstrip("\n").split("\n") + [""],
@@ -192,7 +200,8 @@ class QuizQueue:
                 "memory_id": mid, "page": page, "person": pid, "result": item.last_result, "grade": result,
                 "box": item.box, "due": item.due.isoformat(), "asked": item.asked, "correct": item.correct,
                 "pruned": pruned, "undo": {"person": pid, "page": page,
-                                           "prior": prior.marker() if prior else None},
+                                           "prior": prior.marker() if prior else None,
+                                           **({"record": refreshed} if refreshed else {})},
                 **({"redacted": redacted} if redacted else {}),
             })
             self.store.record(receipt)
@@ -212,6 +221,12 @@ class QuizQueue:
             ))
         items.sort(key=lambda it: (it.due, it.page))
         self.store.write_file(self.store.path(policy.ledger_path(pid)), policy.render_ledger(ledger.model_copy(update={"items": items})))
+        record = undo.get("record")
+        if record and self.store.page_of(record["memory_id"]):
+            entry = self.store.load(record["memory_id"])
+            entry.strength = record["strength"]
+            entry.last_accessed_at = parse_iso(record["last_accessed_at"])
+            self.store.save(entry)
         return {"person": pid, "page": page}
 
     def quiz_problems(self) -> list[str]:

@@ -156,17 +156,22 @@ def decision_subjects(receipt: dict[str, Any]) -> set[str]:
     undo: dict[str, Any] = d["undo"] if isinstance(d.get("undo"), dict) else {}
     mems: list[Any] = []
     out: set[str] = set()
-    if action in ("confirm", "deny", "undeny"):
+    if action in ("confirm", "deny", "undeny", "confirm_many", "deny_many"):
         mems += [d.get("memory_id"), *(d.get("memory_ids") or []), *(d.get("restored") or []),
                  *(d.get("propagated_to") or []), *((undo.get("prior") or {}).keys())]
         if d.get("suppression_key"):
             out.add(f"key:{d['suppression_key']}")
+        out.update(f"key:{k}" for k in (d.get("suppression_keys") or {}).values() if isinstance(k, str))
     elif action in ("resolve_conflict", "snooze_conflict"):
         if d.get("conflict_id"):
             out.add(f"conflict:{d['conflict_id']}")
         mems += [d.get("winner"), d.get("loser"), d.get("created"), (undo.get("existing") or {}).get("memory_id")]
     elif action == "quiz_record":
         out.add(f"quiz:{d.get('person')}:{d.get('page')}")
+    elif action == "decay":
+        mems += list(d.get("archived") or [])
+    elif action == "consolidate":
+        mems += list((undo.get("prior") or {}).keys())
     elif action in ("tiers_apply", "tiers_commit", "tier_restore"):
         mems += list((undo.get("prior_tiers") or {}).keys())
     out.update(f"mem:{m}" for m in mems if isinstance(m, str) and m)

@@ -45,7 +45,7 @@ class VerificationQueue:
         self.store = store
         self.views = views
         self._denial_cache: tuple[tuple[int, int] | None, dict[str, dict[str, Any]]] | None = None
-        for action in ("confirm", "deny", "undeny"):
+        for action in ("confirm", "deny", "undeny", "confirm_many", "deny_many"):
             undo.register(action, self._undo_verification, human_only=True)
 
     def pending_verifications(self, limit: int | None = None) -> list[Entry]:
@@ -89,6 +89,30 @@ class VerificationQueue:
             f"SELECT memory_id FROM records WHERE content_sha=? AND status IN ({marks}) ORDER BY memory_id",
             (entry.normalized_content_sha256, *statuses))]
 
+    def _stamp_confirmed(self, mid: str, now: datetime, actor: str, prior: dict[str, Any]) -> list[str]:
+        """Stamp the record and every live same-text record verified by `actor`, recording each one's prior state in
+        `prior` (a record already in it is left alone); append the ledger line. A confirmation refreshes strength
+        as an access does (SPEC §4 decay: what a person acted on is not archived within its half-life); confidence
+        is untouched. Returns the records stamped, `mid` first."""
+        entry = self.store.load(mid)
+        targets = [mid] + [m for m in self._same_text(entry, ("active",)) if m != mid and m not in prior]
+        for m in targets:
+            e = self.store.load(m)
+            prior[m] = {"source_type": e.source_type.value, "verified": e.verified.model_dump(mode="json") if e.verified else None,
+                        "evidence_grade": e.evidence_grade.value, "confidence": e.confidence,
+                        "strength": e.strength, "last_accessed_at": iso(e.last_accessed_at)}
+            e.verified = Verified(by=actor, at=now)
+            e.source_type = SourceType.user_confirmed
+            e.evidence_grade = EvidenceGrade.high
+            e.updated_at = now
+            e.last_accessed_at = now
+            e.strength = 1.0
+            self.store.save(e)
+        line = {"action": "confirm", "memory_id": mid, "content_sha256": entry.normalized_content_sha256,
+                "by": actor, "at": iso(now), "propagated_to": targets[1:]}
+        self.store.append_file(self.store.root / CONFIRMATIONS, [json.dumps(line, sort_keys=True, ensure_ascii=False)])
+        return targets
+
     def confirm(self, ref: str, *, now: datetime, actor: str) -> Receipt:
         """Stamp `verified: {by, at}` and `source_type: user_confirmed` on the record and every live record with the
         same normalised title+content. Human actors only. Receipt details: memory_id, propagated_to, undo."""
@@ -101,25 +125,72 @@ class VerificationQueue:
             entry = self.store.load(mid)
             if entry.status is not Status.active:
                 return make_receipt("confirm", "reject", now, actor, {"reason": f"record_is_{entry.status.value}", "memory_id": mid})
-            targets = [mid] + [m for m in self._same_text(entry, ("active",)) if m != mid]
-            prior = {}
-            for m in targets:
-                e = self.store.load(m)
-                prior[m] = {"source_type": e.source_type.value, "verified": e.verified.model_dump(mode="json") if e.verified else None,
-                            "evidence_grade": e.evidence_grade.value, "confidence": e.confidence}
-                e.verified = Verified(by=actor, at=now)
-                e.source_type = SourceType.user_confirmed
-                e.evidence_grade = EvidenceGrade.high
-                e.updated_at = now
-                self.store.save(e)
-            line = {"action": "confirm", "memory_id": mid, "content_sha256": entry.normalized_content_sha256,
-                    "by": actor, "at": iso(now), "propagated_to": targets[1:]}
-            self.store.append_file(self.store.root / CONFIRMATIONS, [json.dumps(line, sort_keys=True, ensure_ascii=False)])
+            prior: dict[str, Any] = {}
+            targets = self._stamp_confirmed(mid, now, actor, prior)
             receipt = make_receipt("confirm", "confirmed", now, actor,
                                    {"memory_id": mid, "propagated_to": targets[1:], "memory_ids": targets, "undo": {"prior": prior}})
             self.store.record(receipt, "high")
             self.views.refresh(now)
             return receipt
+
+    def confirm_many(self, refs: list[str], *, now: datetime, actor: str) -> Receipt:
+        """Confirm many records under one receipt, atomically (all or none). Human actors only. A record an earlier
+        item of the batch already confirmed (same text) is skipped, not re-stamped; a record that is not active
+        rejects the whole batch. Receipt details: confirmed (the records asked for and stamped), skipped,
+        memory_ids (every record stamped, propagation included), count, undo."""
+        now = utc(now)
+        actor = validate_actor(actor)
+        if not actor.startswith("human:"):
+            return make_receipt("confirm_many", "refused", now, actor, {"reason": "human_actor_required", "memory_ids": list(refs)})
+        if not refs:
+            return make_receipt("confirm_many", "reject", now, actor, {"reason": "nothing_to_confirm", "memory_ids": []})
+        with self.store.writing():
+            mids = [self.store.resolve_id(r) for r in refs]
+            for mid in mids:
+                status = self.store.load(mid).status
+                if status is not Status.active:
+                    return make_receipt("confirm_many", "reject", now, actor,
+                                        {"reason": f"record_is_{status.value}", "memory_id": mid, "memory_ids": mids})
+            prior: dict[str, Any] = {}
+            confirmed: list[str] = []
+            skipped: list[str] = []
+            for mid in mids:
+                if mid in prior:
+                    skipped.append(mid)
+                    continue
+                self._stamp_confirmed(mid, now, actor, prior)
+                confirmed.append(mid)
+            receipt = make_receipt("confirm_many", "confirmed", now, actor,
+                                   {"confirmed": confirmed, "skipped": skipped, "memory_ids": list(prior),
+                                    "count": len(prior), "undo": {"prior": prior}})
+            self.store.record(receipt, "high")
+            self.views.refresh(now)
+            return receipt
+
+    def _deny_one(self, mid: str, now: datetime, actor: str, reason: str | None) -> tuple[str, str]:
+        """Deny one record (status, note, ledger line). Returns (prior status, suppression key)."""
+        entry = self.store.load(mid)
+        prior_status = entry.status.value
+        key = suppression_key(entry.source_ref, entry.content)
+        entry.status = Status.denied
+        entry.updated_at = now
+        entry.notes.append(f"Denied by {actor} ({iso(now)})" + (f": {' '.join(reason.split())}" if reason else ""))
+        self.store.save(entry)
+        line = {"action": "deny", "memory_id": mid, "suppression_key": key, "source_ref": entry.source_ref,
+                "content_sha256": entry.normalized_content_sha256, "reason": reason, "by": actor, "at": iso(now)}
+        self.store.append_file(self.store.root / DENIALS, [json.dumps(line, sort_keys=True, ensure_ascii=False)])
+        return prior_status, key
+
+    def _deny_reason(self, action: str, reason: str | None, redact: bool, now: datetime, actor: str,
+                     subject: dict[str, Any]) -> tuple[str | None, list[str], Receipt | None]:
+        found = find_in_fields({"reason": reason})
+        if not found:
+            return reason, [], None
+        if not redact:
+            return reason, [], make_receipt(action, "reject", now, actor,
+                                            {"reason": "secret_detected", **subject, **secret_details(found)})
+        clean, redacted = redact_secrets(reason or "")
+        return clean, redacted, None
 
     def deny(self, ref: str, *, now: datetime, actor: str, reason: str | None = None, redact: bool = False) -> Receipt:
         """Set `status: denied` and record a suppression key = sha256(source_ref + normalised content); a later capture
@@ -130,31 +201,49 @@ class VerificationQueue:
         actor = validate_actor(actor)
         if not actor.startswith("human:"):
             return make_receipt("deny", "refused", now, actor, {"reason": "human_actor_required", "memory_id": ref})
-        found = find_in_fields({"reason": reason})
-        redacted: list[str] = []
-        if found:
-            if not redact:
-                return make_receipt("deny", "reject", now, actor,
-                                    {"reason": "secret_detected", "memory_id": ref, **secret_details(found)})
-            reason, redacted = redact_secrets(reason or "")
+        reason, redacted, rejected = self._deny_reason("deny", reason, redact, now, actor, {"memory_id": ref})
+        if rejected:
+            return rejected
         with self.store.writing():
             mid = self.store.resolve_id(ref)
-            entry = self.store.load(mid)
-            if entry.status is Status.denied:
+            if self.store.load(mid).status is Status.denied:
                 return make_receipt("deny", "reject", now, actor, {"reason": "already_denied", "memory_id": mid})
-            prior_status = entry.status.value
-            key = suppression_key(entry.source_ref, entry.content)
-            entry.status = Status.denied
-            entry.updated_at = now
-            entry.notes.append(f"Denied by {actor} ({iso(now)})" + (f": {' '.join(reason.split())}" if reason else ""))
-            self.store.save(entry)
-            line = {"action": "deny", "memory_id": mid, "suppression_key": key, "source_ref": entry.source_ref,
-                    "content_sha256": entry.normalized_content_sha256, "reason": reason, "by": actor, "at": iso(now)}
-            self.store.append_file(self.store.root / DENIALS, [json.dumps(line, sort_keys=True, ensure_ascii=False)])
+            prior_status, key = self._deny_one(mid, now, actor, reason)
             receipt = make_receipt("deny", "denied", now, actor,
                                    {"memory_id": mid, "suppression_key": key, "reason": reason,
                                     "undo": {"prior": {mid: {"status": prior_status}}},
                                     **({"redacted": redacted} if redacted else {})})
+            self.store.record(receipt, "high")
+            self.views.refresh(now)
+            return receipt
+
+    def deny_many(self, refs: list[str], *, now: datetime, actor: str, reason: str | None = None,
+                  redact: bool = False) -> Receipt:
+        """Deny many records under one receipt, atomically (all or none); a record already denied rejects the batch.
+        Human actors only. Receipt details: memory_ids, suppression_keys ({memory id: key}), reason, count, undo."""
+        now = utc(now)
+        actor = validate_actor(actor)
+        if not actor.startswith("human:"):
+            return make_receipt("deny_many", "refused", now, actor, {"reason": "human_actor_required", "memory_ids": list(refs)})
+        if not refs:
+            return make_receipt("deny_many", "reject", now, actor, {"reason": "nothing_to_deny", "memory_ids": []})
+        reason, redacted, rejected = self._deny_reason("deny_many", reason, redact, now, actor, {"memory_ids": list(refs)})
+        if rejected:
+            return rejected
+        with self.store.writing():
+            mids = list(dict.fromkeys(self.store.resolve_id(r) for r in refs))
+            for mid in mids:
+                if self.store.load(mid).status is Status.denied:
+                    return make_receipt("deny_many", "reject", now, actor,
+                                        {"reason": "already_denied", "memory_id": mid, "memory_ids": mids})
+            prior: dict[str, Any] = {}
+            keys: dict[str, str] = {}
+            for mid in mids:
+                status, keys[mid] = self._deny_one(mid, now, actor, reason)
+                prior[mid] = {"status": status}
+            receipt = make_receipt("deny_many", "denied", now, actor,
+                                   {"memory_ids": mids, "suppression_keys": keys, "reason": reason, "count": len(mids),
+                                    "undo": {"prior": prior}, **({"redacted": redacted} if redacted else {})})
             self.store.record(receipt, "high")
             self.views.refresh(now)
             return receipt
@@ -266,22 +355,28 @@ class VerificationQueue:
                  "by": actor, "at": iso(now)}, sort_keys=True, ensure_ascii=False)])
             return {"restored": d.get("restored") or []}
         prior = d["undo"]["prior"]
+        confirming = action in ("confirm", "confirm_many")
         for m, state in prior.items():
             e = self.store.load(m)
-            if action == "confirm":
+            if confirming:
                 e.source_type = SourceType(state["source_type"])
                 e.verified = Verified(**state["verified"]) if state["verified"] else None
                 e.evidence_grade = EvidenceGrade(state["evidence_grade"])
+                if "strength" in state:
+                    e.strength = state["strength"]
+                    e.last_accessed_at = parse_iso(state["last_accessed_at"])
             else:
                 e.status = Status(state["status"])
             e.updated_at = now
             self.store.save(e)
-        if action == "confirm":
+        if confirming:
             self.store.append_file(self.store.root / CONFIRMATIONS, [json.dumps(
                 {"action": "unconfirm", "memory_ids": sorted(prior), "by": actor, "at": iso(now),
                  "reverses": receipt["receipt_sha256"]}, sort_keys=True)])
         else:
+            keys = d.get("suppression_keys") or {d["memory_id"]: d["suppression_key"]}
             self.store.append_file(self.store.root / DENIALS, [json.dumps(
-                {"action": "undeny", "memory_id": d["memory_id"], "suppression_key": d["suppression_key"], "by": actor,
-                 "at": iso(now), "restored": sorted(prior), "reverses": receipt["receipt_sha256"]}, sort_keys=True)])
+                {"action": "undeny", "memory_id": m, "suppression_key": keys[m], "by": actor,
+                 "at": iso(now), "restored": [m], "reverses": receipt["receipt_sha256"]}, sort_keys=True)
+                for m in sorted(prior)])
         return {"restored": sorted(prior)}

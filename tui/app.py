@@ -19,6 +19,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from rich.text import Text
 from textual import work
 from textual.app import App
 from textual.binding import Binding
@@ -84,6 +85,9 @@ MAINTENANCE = {
     "compile": "Regenerate the generated views",
     "snapshot": "Take a snapshot",
 }
+# Operations that first show what they would do (a preview that writes nothing) and ask before running.
+PREVIEWED = frozenset({"decay", "consolidate"})
+MAINTENANCE_LISTED = 10  # titles the confirmation dialog lists before "… and N more"
 
 
 class MemkeeperCommands(Provider):
@@ -115,7 +119,8 @@ class MemkeeperCommands(Provider):
                             f"{app.get_key_display(b)} · {b.id}" + ("" if here else f" (opens {PANE_TITLES[pid]})"),
                             partial(app.call_later, app.run_pane_action, pid, b.action)))
         for op, title in MAINTENANCE.items():
-            out.append((f"Maintenance: {title}", f"engine {op} as {app.actor}, in the background",
+            out.append((f"Maintenance: {title}", f"engine {op} as {app.actor}, in the background"
+                        + (" · shows what it would do first" if op in PREVIEWED else ""),
                         partial(app.run_maintenance, op)))
         return out
 
@@ -298,9 +303,20 @@ class MemkeeperApp(App[int]):
             self.worker_failed(event.worker)
 
     @work(thread=True, exclusive=True, group="maintenance", exit_on_error=False)
-    def run_maintenance(self, op: str) -> None:
-        """Run a whole-wiki engine operation off the UI thread, with progress in the header; report its receipt."""
+    def run_maintenance(self, op: str, confirmed: bool = False) -> None:
+        """Run a whole-wiki engine operation off the UI thread, with progress in the header; report its receipt.
+
+        Decay and consolidate first run as a preview (nothing written) and ask, with the counts and the list, before
+        the real run (`confirmed`); the real run's receipt goes on the pane's undo stack."""
         if op not in MAINTENANCE:
+            return
+        if op in PREVIEWED and not confirmed:
+            self.call_from_thread(setattr, self, "sync_progress", f"{op} preview…")
+            try:
+                preview = getattr(self.engine, op)(now=self.now(), actor=self.actor, preview=True)
+            finally:
+                self.call_from_thread(setattr, self, "sync_progress", "")
+            self.call_from_thread(self._ask_maintenance, op, preview)
             return
         kwargs: dict[str, Any] = {"now": self.now(), "actor": self.actor}
         if op == "decay":
@@ -312,6 +328,40 @@ class MemkeeperApp(App[int]):
         finally:
             self.call_from_thread(setattr, self, "sync_progress", "")
         self.call_from_thread(self._maintenance_done, op, receipt)
+
+    def _ask_maintenance(self, op: str, preview: Receipt) -> None:
+        """The confirmation dialog for a previewed operation: what it would do, then y runs it for real."""
+        d = preview.details
+        if op == "decay":
+            n = d.get("archived_count", 0)
+            title = f"Run decay: archive {n} record{'' if n == 1 else 's'}?"
+            head = (f"Lowers the strength of {d.get('decayed_count', 0)} and re-grades {d.get('regraded_count', 0)}; "
+                    f"archives these {n}:\n" if n else f"Lowers the strength of {d.get('decayed_count', 0)}; archives none.\n")
+            items = [d.get("archived_titles", {}).get(m, m) for m in d.get("archived") or []]
+        else:
+            n = d.get("count", 0)
+            title = f"Consolidate: merge {n} near-duplicate{'' if n == 1 else 's'}?"
+            head = "Each is archived into the record it repeats:\n" if n else "Nothing to merge.\n"
+            names = d.get("titles") or {}
+            items = [f"{names.get(m['source'], m['source'])} → {m['target']}" for m in d.get("merges") or []]
+        body = Text(head)
+        for item in items[:MAINTENANCE_LISTED]:
+            body.append("  · ", style="dim")
+            body.append(item + "\n")
+        if len(items) > MAINTENANCE_LISTED:
+            body.append(f"  … and {len(items) - MAINTENANCE_LISTED} more\n", style="dim")
+        pane = self.current_pane()
+        undo_key = self.key_for(f"{pane.PANE_ID}.undo") if pane is not None else ""
+        body.append(f"Nothing is written until you confirm; one undo{f' ({undo_key})' if undo_key else ''} "
+                    "reverses the whole run.", style="dim")
+
+        def done(yes: bool | None) -> None:
+            if yes:
+                self.run_maintenance(op, True)
+            else:
+                self.say(f"{MAINTENANCE[op]}: cancelled, nothing written", "dim")
+
+        self.push_screen(ConfirmModal(title, body, confirm_label=f"Run {op}", danger=bool(n)), done)
 
     def _maintenance_done(self, op: str, receipt: Receipt) -> None:
         pane = self.current_pane()

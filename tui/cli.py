@@ -147,7 +147,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     cs = sub.add_parser("consolidate")
     cs.add_argument("--threshold", type=float, default=0.82, help="similarity above 0 and at most 1 (default 0.82)")
-    sub.add_parser("decay")
+    cs.add_argument("--preview", action="store_true", help="list the merges it would make and write nothing")
+    sub.add_parser("decay").add_argument("--preview", action="store_true",
+                                         help="count and list what it would archive and write nothing")
     sub.add_parser("compile")
     sub.add_parser("check").add_argument(
         "--repair", action="store_true",
@@ -319,6 +321,20 @@ def _finish(args, r: Receipt) -> int:
     return 0
 
 
+def _finish_preview(args, r: Receipt) -> int:
+    """What a maintenance run would do: counts, then one line per record, and nothing written."""
+    d = r.details
+    if r.action == "decay":
+        lines = [f"decay preview: would archive {d['archived_count']}, decay {d['decayed_count']}, "
+                 f"re-grade {d['regraded_count']} (nothing written)"]
+        lines += [f"  archive {m}  {d['archived_titles'].get(m, '')}" for m in d["archived"]]
+    else:
+        lines = [f"consolidate preview: would merge {d['count']} (threshold {d['threshold']}, nothing written)"]
+        lines += [f"  merge {m['source']}  {d['titles'].get(m['source'], '')}  into {m['target']}" for m in d["merges"]]
+    _emit(args, r.to_dict(), "\n".join(lines))
+    return 0
+
+
 def run(argv: list[str]) -> int:
     args = build_parser().parse_args(hoist_globals(argv))
     cmd = args.command or "tui"
@@ -392,9 +408,11 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
             print(f"{len(r.details['results'])} result(s); {r.details['hidden_by_zone']} hidden by zone {r.details['zone']}")
         return code
     if cmd == "consolidate":
-        return _finish(args, eng.consolidate(now=now, actor=actor, threshold=args.threshold))
+        r = eng.consolidate(now=now, actor=actor, threshold=args.threshold, preview=args.preview)
+        return _finish_preview(args, r) if r.status == "preview" else _finish(args, r)
     if cmd == "decay":
-        return _finish(args, eng.decay(now=now, actor=actor))
+        r = eng.decay(now=now, actor=actor, preview=args.preview)
+        return _finish_preview(args, r) if r.status == "preview" else _finish(args, r)
     if cmd == "compile":
         return _finish(args, eng.compile(now=now, actor=actor))
     if cmd == "snapshot":

@@ -158,3 +158,19 @@ def test_an_internal_failure_is_exit_1(capsys, root, monkeypatch):
     monkeypatch.setattr(core.Engine, "confirm", broken)
     code, _, err = run(capsys, root, "--as", "human:alice", "verify", "confirm", "mem_x")
     assert code == 1 and err.startswith("memkeeper: internal error: OSError") and err.count("\n") == 1
+
+
+def test_decay_preview_lists_and_writes_nothing_then_undo_reverses_the_run(capsys, root):
+    run(capsys, root, "--now", "2026-01-01T09:00:00Z", "capture", "Priya owns the quarterly billing reconciliation.",
+        "--title", "Billing owner")
+    code, out, _ = run(capsys, root, "--now", "2026-12-01T09:00:00Z", "decay", "--preview")
+    assert code == 0 and out.startswith("decay preview: would archive 1") and "Billing owner" in out
+    code, out, _ = run(capsys, root, "--json", "--now", "2026-12-01T09:00:00Z", "decay", "--preview")
+    assert json.loads(out)["status"] == "preview"
+    code, out, _ = run(capsys, root, "--json", "--now", "2026-12-01T09:00:00Z", "decay")
+    receipt = json.loads(out)
+    assert receipt["details"]["archived_count"] == 1
+    code, out, _ = run(capsys, root, "--json", "undo", receipt["receipt_sha256"][:12])
+    assert code == 0 and json.loads(out)["status"] == "undone"
+    code, out, _ = run(capsys, root, "--now", "2026-12-01T09:00:00Z", "decay", "--preview")
+    assert out.startswith("decay preview: would archive 1")

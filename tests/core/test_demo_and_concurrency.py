@@ -20,7 +20,11 @@ def test_demo_gives_every_queue_work(tmp_path):
     assert len(zones) == 4
     conflicts = eng.conflicts(now=NOW)
     assert len(conflicts) >= 5 and len(Counter(c.conflict_type for c in conflicts)) >= 3
-    assert eng.pending_count() >= 15
+    # The morning's verifications: a few dozen, from a handful of agent sessions (one source file each).
+    pending = eng.pending_verifications()
+    assert 15 <= len(pending) <= 60
+    sources = Counter(e.source_ref.split("#")[0] for e in pending)
+    assert 4 <= len(sources) <= 6 and len({e.actor for e in pending}) >= 4
     cards = eng.quiz_session("demo", now=NOW)
     assert any(c.reason in ("due", "due-wrong") for c in cards)
     plan = eng.plan_tiers(now=NOW)

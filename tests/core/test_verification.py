@@ -137,3 +137,66 @@ def test_undo_of_a_decision_about_other_records_is_not_blocked(eng):
     eng.deny(b, now=T0 + timedelta(minutes=1), actor=HUMAN)
     assert eng.undo(deny_a.receipt_sha256, now=T0 + timedelta(minutes=2), actor=HUMAN).status == "undone"
     assert eng.load(b).status.value == "denied"
+
+
+def test_confirm_many_one_receipt_skips_same_text_and_undoes_whole(eng):
+    a = capture(eng, title="Standups")
+    twin = capture(eng, title="Standups", zone="trusted_collaborator")  # same text: the first item stamps it
+    b = capture(eng, "Priya owns the quarterly billing reconciliation for EMEA.")
+    before = len(list(eng.iter_receipts()))
+    r = eng.confirm_many([a, twin, b], now=T0, actor="agent:bot")
+    assert (r.status, r.details["reason"]) == ("refused", "human_actor_required")
+    r = eng.confirm_many([a, twin, b], now=T0, actor=HUMAN)
+    assert r.status == "confirmed", r.details
+    assert r.details["confirmed"] == [a, b] and r.details["skipped"] == [twin]
+    assert sorted(r.details["memory_ids"]) == sorted([a, twin, b])
+    assert len(list(eng.iter_receipts())) == before + 1  # one receipt for the batch
+    assert eng.pending_verifications() == []
+    lines = (eng.root / "stated" / "confirmations.jsonl").read_text().splitlines()
+    assert [json.loads(x)["memory_id"] for x in lines] == [a, b]  # the twin is not re-stamped
+    u = eng.undo(r.receipt_sha256[:12], now=T0 + timedelta(minutes=1), actor=HUMAN)
+    assert u.status == "undone" and sorted(u.details["restored"]) == sorted([a, twin, b])
+    for m in (a, twin, b):
+        e = eng.load(m)
+        assert e.verified is None and e.source_type.value == "agent_inferred"
+    # a rebuild from the ledgers agrees with the undo
+    assert eng.rebuild_verification(now=T0 + timedelta(minutes=2)).details["changed"] == []
+
+
+def test_confirm_many_is_atomic_and_blocks_undo_of_older_decisions(eng):
+    a = capture(eng)
+    b = capture(eng, "Priya owns the quarterly billing reconciliation for EMEA.")
+    eng.deny(b, now=T0, actor=HUMAN)
+    r = eng.confirm_many([a, b], now=T0, actor=HUMAN)
+    assert (r.status, r.details["reason"]) == ("reject", "record_is_denied")
+    assert eng.load(a).verified is None  # nothing of the batch was written
+    first = eng.confirm(a, now=T0, actor=HUMAN)
+    eng.undo(first.receipt_sha256, now=T0, actor=HUMAN)
+    c = capture(eng, "Marco is the release captain for the December train.")
+    older = eng.confirm(c, now=T0 + timedelta(minutes=1), actor=HUMAN)
+    batch = eng.confirm_many([a], now=T0 + timedelta(minutes=2), actor=HUMAN)
+    assert batch.status == "confirmed"
+    u = eng.undo(batch.receipt_sha256, now=T0 + timedelta(minutes=3), actor=HUMAN)
+    assert u.status == "undone"
+    assert eng.load(c).verified is not None  # other records' decisions stand
+    assert eng.undo(older.receipt_sha256, now=T0 + timedelta(minutes=4), actor=HUMAN).status == "undone"
+
+
+def test_deny_many_one_receipt_suppresses_each_and_undo_lifts_all(eng):
+    text_a = "Kenji prefers async standups on Tuesdays and Thursdays."
+    text_b = "Priya owns the quarterly billing reconciliation for EMEA."
+    a, b = capture(eng, text_a), capture(eng, text_b)
+    r = eng.deny_many([a, b], now=T0, actor=HUMAN, reason="not said")
+    assert r.status == "denied" and r.details["memory_ids"] == [a, b] and r.details["count"] == 2
+    assert {eng.load(m).status.value for m in (a, b)} == {"denied"}
+    assert all(eng.is_suppressed(k) for k in r.details["suppression_keys"].values())
+    # a later decision about one of the records blocks undoing the batch
+    later = eng.undeny(a, now=T0 + timedelta(minutes=1), actor=HUMAN)
+    assert eng.undo(r.receipt_sha256, now=T0 + timedelta(minutes=2), actor=HUMAN).details["reason"] == \
+        "superseded_by_later_decision"
+    eng.undo(later.receipt_sha256, now=T0 + timedelta(minutes=3), actor=HUMAN)
+    u = eng.undo(r.receipt_sha256, now=T0 + timedelta(minutes=4), actor=HUMAN)
+    assert u.status == "undone", u.details
+    assert {eng.load(m).status.value for m in (a, b)} == {"active"}
+    assert not any(eng.is_suppressed(k) for k in r.details["suppression_keys"].values())
+    assert eng.capture(text_b, now=T0 + timedelta(minutes=5), source_ref="raw/chat.md#L3").status == "consolidated"

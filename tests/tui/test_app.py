@@ -368,12 +368,33 @@ async def test_maintenance_runs_from_the_palette_in_a_worker(demo_root: Path) ->
         await settle(pilot)
         names = [name for name, _, _ in MemkeeperCommands(app.screen)._commands()]
         assert "Maintenance: Run decay (archive weak and expired records)" in names
-        app.run_maintenance("decay")
         status = app.screen.query_one(StatusLine)
+        preview = app.engine.decay(now=app.now(), actor=ACTOR, preview=True)
+
+        def decays() -> list[dict]:
+            return [d for _, _, d, _ in app.engine.iter_receipts() if d and d["action"] == "decay"]
+
+        app.run_maintenance("decay")  # first the preview, in a dialog; nothing is written
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmModal), timeout=15, what="the decay preview")
+        n = preview.details["archived_count"]
+        assert app.screen.title_text == f"Run decay: archive {n} record{'' if n == 1 else 's'}?"
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmModal))
+        assert decays() == [] and "cancelled" in status.plain
+
+        app.run_maintenance("decay")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmModal), timeout=15, what="the decay preview")
+        await pilot.press("y")
         await wait_for(pilot, lambda: status.plain.startswith("✓ ok · Run decay"), timeout=15, what="the decay receipt")
-        decays = [d for _, _, d, _ in app.engine.iter_receipts() if d and d["action"] == "decay"]
-        assert decays and decays[-1]["actor"] == ACTOR
+        assert decays() and decays()[-1]["actor"] == ACTOR
+        assert decays()[-1]["details"]["archived"] == preview.details["archived"]
         assert app.is_running and app.sync_progress == ""
+        archived = preview.details["archived"]
+        assert all(app.engine.load(m).status.value == "archived" for m in archived)
+
+        await pilot.press("u")  # one undo reverses the whole run
+        await wait_for(pilot, lambda: "undone" in status.plain, timeout=15, what="the undo receipt")
+        assert all(app.engine.load(m).status.value == "active" for m in archived)
 
 
 async def test_a_failed_count_is_shown_and_the_header_stops_waiting(demo_root: Path, monkeypatch) -> None:

@@ -101,7 +101,7 @@ async def test_a_second_decision_key_waits_for_the_first(demo, monkeypatch):
     (ConflictsScreen, "C", ("b",)),
     (VerifyScreen, "V", ("d",)),
     (QuizScreen, "Q", ("space", "3")),
-    (TiersScreen, "T", ("c",)),
+    (TiersScreen, "T", ("c", "y")),  # commit asks first
 ])
 async def test_one_undo_method_undoes_the_last_decision_in_every_pane(demo, pane_cls, key, decide_keys):
     assert "action_undo" not in vars(pane_cls) and pane_cls.action_undo is PaneScreen.action_undo

@@ -25,8 +25,11 @@ async def replanned(pilot) -> None:
 
 
 async def commit_and_toggle(pilot, pane: TiersScreen, count: int) -> list:
-    """Commit the plan, then tick the first `count` ambiguous candidates."""
+    """Commit the plan (after its confirmation), then tick the first `count` ambiguous candidates."""
     await pilot.press("c")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmModal))
+    await pilot.press("y")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, TiersScreen))
     await replanned(pilot)
     chosen = pane.view.plan.ambiguous[:count]
     for c in chosen:
@@ -141,6 +144,9 @@ async def test_apply_without_a_review_and_commit_with_one_pending_are_refused(de
         await pilot.press("a")  # nothing pending: disabled, nothing happens
         assert isinstance(app.screen, TiersScreen) and not app.undo_stack("tiers")
         await pilot.press("c")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmModal))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, TiersScreen))
         await replanned(pilot)
         await pilot.press("c")  # a review is pending: a second commit would only fork it
         await replanned(pilot)
@@ -198,3 +204,18 @@ async def test_a_failed_plan_is_shown_and_the_desk_stays_open(demo, monkeypatch)
         assert "planning failed: OSError: [Errno 5] Input/output error" in str(pane.query_one("#tier-summary").render())
         await wait_for(pilot, lambda: any(n.title == "Tier plan failed" for n in app._notifications))
         assert app.is_running and isinstance(app.screen, TiersScreen)
+
+
+async def test_commit_shows_the_plan_first_and_cancel_writes_nothing(demo):
+    app, engine = demo, demo.engine
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "T", TiersScreen)
+        plan = pane.view.plan
+        n = len(plan.automatic)
+        await pilot.press("c")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmModal))
+        assert app.screen.title_text == f"Commit the tier plan: {n} page{'' if n == 1 else 's'} to cold?"
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, TiersScreen))
+        assert not app.undo_stack("tiers") and engine.pending_reviews() == []
+        assert all(engine.load(c.memory_id).tier.value != "cold" for c in plan.automatic)

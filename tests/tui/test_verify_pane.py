@@ -287,10 +287,10 @@ async def test_marks_then_confirm_acts_on_every_marked_record_and_one_undo_rever
         assert {first, third}.isdisjoint(pending(engine)) and second in pending(engine)
         assert pane.marked == set()  # the decided records left the list, their marks with them
         stack = app.undo_stack("verify")
-        assert [r.details["memory_id"] for r in stack] == [first, third]
-        assert all(r.status == "confirmed" for r in stack)
+        assert len(stack) == 1  # one receipt for the batch
+        assert (stack[0].action, stack[0].status) == ("confirm_many", "confirmed")
+        assert stack[0].details["confirmed"] == [first, third]
         assert pane.status.plain.startswith("✓ confirmed · 2 marked records")
-        assert "u undoes all 2" in pane.status.plain
         assert not app._notifications
 
         await pilot.press("u")  # one undo, the whole batch
@@ -358,7 +358,8 @@ async def test_confirm_all_from_a_source_shows_the_count_first_then_confirms_the
         await decided(pilot)
         assert standup.isdisjoint(pending(engine))
         assert pending(engine) == set(by_source["raw/plan.md"]) | set(by_source["agent:scribe"])
-        assert len(app.undo_stack("verify")) == 3
+        assert [r.action for r in app.undo_stack("verify")] == ["confirm_many"]
+        assert set(app.undo_stack("verify")[0].details["memory_ids"]) == standup
         assert "3 records from raw/standup.md" in pane.status.plain
         await pilot.press("u")
         await decided(pilot)
@@ -409,26 +410,28 @@ async def test_filter_narrows_the_queue_and_keeps_focus_in_the_box(sourced):
         assert pane.marked == set()
 
 
-async def test_a_batch_that_fails_part_way_keeps_what_was_done_undoable(sourced, monkeypatch):
+async def test_a_batch_that_fails_part_way_writes_nothing(sourced, monkeypatch):
     app, by_source = sourced
     engine = app.engine
-    original = engine.confirm
+    queue = engine.verification_queue
+    original = queue._stamp_confirmed
     calls: list[str] = []
 
-    def flaky(ref, **kwargs):
-        calls.append(ref)
+    def flaky(mid, *args):
+        calls.append(mid)
         if len(calls) == 2:
             raise OSError(28, "No space left on device")
-        return original(ref, **kwargs)
+        return original(mid, *args)
 
     async with app.run_test(size=(120, 34), notifications=True) as pilot:
         pane = await open_pane(pilot, "V", VerifyScreen)
-        monkeypatch.setattr(engine, "confirm", flaky)
+        marked = [pane.shown[i].memory_id for i in range(3)]
+        monkeypatch.setattr(queue, "_stamp_confirmed", flaky)
         await pilot.press("space", "space", "space", "c")
-        await decided(pilot)
         await wait_for(pilot, lambda: any("No space left on device" in n.message for n in app._notifications),
                        what="the error toast")
         assert len(calls) == 2
-        assert [r.details["memory_id"] for r in app.undo_stack("verify")] == [calls[0]]
+        assert app.undo_stack("verify") == []
         assert "No space left on device" in pane.status.plain
-        assert calls[0] not in pending(engine)
+        assert set(marked) <= pending(engine)  # the batch is all or nothing
+        assert all(engine.load(m).verified is None for m in marked)

@@ -73,6 +73,8 @@ class BrowseScreen(PaneScreen):
         Binding("backspace", "back", "Back", id="browse.back"),
         Binding("escape", "close_search", "Close search", show=False, id="browse.close"),
         Binding("e", "edit", "Edit", id="browse.edit"),
+        # Undoes what was decided here: a maintenance run started from the palette (decay, consolidate).
+        Binding("u", "undo", "Undo", show=False, id="browse.undo"),
     ]
 
     def __init__(self) -> None:

@@ -30,7 +30,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from memkeeper.core import Entry, Receipt
 from memkeeper.core.tiers import Candidate, Review, TierPlan
 
-from ..widgets.queue_modals import ApplySummary, apply_summary_renderable, human_bytes
+from ..widgets.queue_modals import ApplySummary, apply_summary_renderable, commit_summary_renderable, human_bytes
 from ..widgets.queue_table import QueueTable
 from .base import PaneScreen, failure_text
 from .modals import ConfirmModal
@@ -351,7 +351,16 @@ class TiersScreen(PaneScreen):
             return text + (f" · review {d['review']} ({d.get('ambiguous_count', 0)} ids)" if d.get("review")
                            else " · no review needed")
 
-        self.decide(partial(self.engine.commit_tiers, now=self.now(), actor=self.actor), summary)
+        plan = view.plan
+
+        def done(yes: bool | None) -> None:
+            if yes:
+                self.decide(partial(self.engine.commit_tiers, now=self.now(), actor=self.actor), summary)
+
+        n = len(plan.automatic)
+        self.app.push_screen(ConfirmModal(f"Commit the tier plan: {n} page{'' if n == 1 else 's'} to cold?",
+                                          commit_summary_renderable(plan),
+                                          confirm_label="Commit"), done)
 
     def _apply_summary(self, review_path: str, review: Review) -> ApplySummary:
         plan = self.view.plan

@@ -12,7 +12,8 @@ At the speed of judgement:
 - `f` confirms every pending record from the selected row's source, after a dialog that shows how many and which.
 - `/` filters the queue as you type (title, text, source, actor, category); focus stays in the box after enter.
 
-Several records are decided by one call per record in one worker (`one_by_one`), and one undo reverses them all.
+Several records are confirmed or denied by one engine call (`confirm_many`, `deny_many`) under one receipt, which one
+undo reverses; several undenials are one call per record in one worker (`one_by_one`), reversed by one undo too.
 """
 
 from __future__ import annotations
@@ -399,10 +400,8 @@ class VerifyScreen(PaneScreen):
         return [e.memory_id] if e is not None else []
 
     def _confirm_many(self, ids: list[str], what: str) -> None:
-        now, actor = self.now(), self.actor
-        # One receipt per record for now. Once the engine confirms many under one receipt, this call becomes
-        # `partial(self.engine.confirm_many, ids, now=now, actor=actor)` and nothing else here changes.
-        self.decide(partial(one_by_one, self.engine.confirm, ids, now=now, actor=actor), what)
+        # One receipt for the batch (same-text records an earlier item stamped are skipped): one undo reverses it.
+        self.decide(partial(self.engine.confirm_many, ids, now=self.now(), actor=self.actor), what)
 
     def action_confirm(self) -> None:
         ids = self.targets()
@@ -457,7 +456,7 @@ class VerifyScreen(PaneScreen):
             self.decide(partial(self.engine.deny, ids[0], now=now, actor=actor, reason=reason),
                         f"{ids[0]} denied{why} · same source+text will be suppressed")
         else:
-            self.decide(partial(one_by_one, self.engine.deny, ids, now=now, actor=actor, reason=reason),
+            self.decide(partial(self.engine.deny_many, ids, now=now, actor=actor, reason=reason),
                         f"{_plural(len(ids), 'marked record')} denied{why} · same source+text will be suppressed")
 
     def action_deny(self) -> None:

@@ -11,6 +11,8 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from memkeeper.core.tiers import TierPlan
+
 
 def parse_until(text: str, now: datetime) -> datetime:
     """A snooze end from what the person typed: `YYYY-MM-DD` (at the current time of day, so the default "+7 days"
@@ -60,6 +62,26 @@ class ApplySummary:
     @property
     def total_bytes(self) -> int:
         return self.accepted_bytes + self.automatic_bytes
+
+
+def commit_summary_renderable(plan: TierPlan) -> Group:
+    """The body of the commit confirmation: what goes cold now, what waits for a review, and the list."""
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold", justify="right", no_wrap=True)
+    grid.add_column()
+    grid.add_row("automatic → cold", Text(f"{len(plan.automatic)} page{'s' if len(plan.automatic) != 1 else ''} "
+                                          f"({human_bytes(plan.projected_bytes_removed)})", style="bold"))
+    grid.add_row("to review", f"{len(plan.ambiguous)} ambiguous (a review file; nothing moves until you apply it)")
+    grid.add_row("protected", f"{len(plan.protected)} kept")
+    pages = Text()
+    for c in plan.automatic[:8]:
+        pages.append("  · ", style="dim")
+        pages.append(f"{c.title}\n")
+    if len(plan.automatic) > 8:
+        pages.append(f"  … and {len(plan.automatic) - 8} more\n", style="dim")
+    pages.rstrip()
+    note = Text("Cold is reversible (w restores one page); one undo reverses the whole commit.", style="dim")
+    return Group(grid, Text(""), pages, Text(""), note)
 
 
 def apply_summary_renderable(s: ApplySummary) -> Group:

@@ -1,0 +1,123 @@
+"""Decay and consolidation against curation: what a person acted on is refreshed, and maintenance can be previewed
+and undone."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from tests.conftest import T0
+
+HUMAN = "human:alice"
+LATER = T0 + timedelta(days=150)  # when the person acts
+DECAY_AT = T0 + timedelta(days=180)  # 30 days after: an untouched record of T0 is below the archive threshold
+
+
+def capture(eng, text, **kw):
+    kw.setdefault("source_ref", "raw/chat.md#L3")
+    r = eng.capture(text, now=T0, **kw)
+    assert r.status == "captured", r.details
+    return r.details["memory_id"]
+
+
+def test_decay_respects_a_confirmation(eng):
+    confirmed = capture(eng, "Kenji prefers async standups on Tuesdays and Thursdays.")
+    untouched = capture(eng, "Priya owns the quarterly billing reconciliation for EMEA.")
+    confidence = eng.load(confirmed).confidence
+    assert eng.confirm(confirmed, now=LATER, actor=HUMAN).status == "confirmed"
+    r = eng.decay(now=DECAY_AT)
+    assert untouched in r.details["archived"] and confirmed not in r.details["archived"]
+    kept = eng.load(confirmed)
+    assert kept.status.value == "active" and kept.strength > 0.5
+    assert kept.confidence == confidence  # strength is refreshed, confidence is not
+    assert eng.load(untouched).status.value == "archived"
+
+
+def test_decay_respects_a_batch_confirmation_and_its_undo(eng):
+    a = capture(eng, "Kenji prefers async standups on Tuesdays and Thursdays.")
+    r = eng.confirm_many([a], now=LATER, actor=HUMAN)
+    eng.undo(r.receipt_sha256, now=LATER, actor=HUMAN)  # undo puts the old strength and access back
+    assert eng.load(a).last_accessed_at == T0
+    assert a in eng.decay(now=DECAY_AT).details["archived"]
+
+
+def test_decay_respects_a_kept_conflict_side(eng):
+    kept = eng.capture("The primary database for billing is Postgres.", now=T0, key="billing-db",
+                       title="Billing database", source_ref="raw/a.md#L1").details["memory_id"]
+    other = capture(eng, "Priya owns the quarterly billing reconciliation for EMEA.")
+    c = eng.capture("The primary database for billing is MySQL.", now=LATER, key="billing-db",
+                    title="Billing database", source_ref="raw/b.md#L9", actor="agent:notes")
+    assert c.status == "conflict", c.details
+    assert eng.resolve_conflict(c.details["conflict_id"], "existing", now=LATER, actor=HUMAN).status == "resolved"
+    archived = eng.decay(now=DECAY_AT).details["archived"]
+    assert kept not in archived and other in archived
+
+
+def test_decay_respects_a_quiz_answer_but_not_a_skip(eng):
+    answered = capture(eng, "Decided: background jobs run on a Redis stream rather than Celery.", category="decision")
+    skipped = capture(eng, "The public API allows 600 requests per minute for each token.")
+    assert eng.quiz_record(answered, "good", now=LATER, actor=HUMAN).status == "recorded"
+    assert eng.quiz_record(skipped, "skip", now=LATER, actor=HUMAN).status == "recorded"
+    archived = eng.decay(now=DECAY_AT).details["archived"]
+    assert answered not in archived and skipped in archived
+
+
+def test_decay_preview_writes_nothing_and_lists_what_it_would_archive(eng):
+    old = capture(eng, "Priya owns the quarterly billing reconciliation for EMEA.", title="Billing owner")
+    receipts = len(list(eng.iter_receipts()))
+    page = (eng.root / eng.page_of(old)).read_text()
+    p = eng.decay(now=DECAY_AT, preview=True)
+    assert p.status == "preview"
+    assert p.details["archived"] == [old] and p.details["archived_titles"] == {old: "Billing owner"}
+    assert p.details["archived_count"] == 1 and p.details["decayed_count"] == 1
+    assert len(list(eng.iter_receipts())) == receipts
+    assert (eng.root / eng.page_of(old)).read_text() == page and eng.load(old).status.value == "active"
+    real = eng.decay(now=DECAY_AT)
+    assert {k: real.details[k] for k in ("archived", "archived_count", "decayed_count")} == \
+        {k: p.details[k] for k in ("archived", "archived_count", "decayed_count")}
+
+
+def test_decay_undo_restores_status_and_strength_with_one_receipt(eng):
+    weak = capture(eng, "Priya owns the quarterly billing reconciliation for EMEA.")
+    fresh = eng.capture("Kenji prefers async standups on Tuesdays and Thursdays.", now=DECAY_AT - timedelta(days=60),
+                        source_ref="raw/b.md").details["memory_id"]
+    before = {m: eng.load(m) for m in (weak, fresh)}
+    r = eng.decay(now=DECAY_AT)
+    assert r.details["archived"] == [weak] and eng.load(fresh).strength == 0.5
+    receipts = len(list(eng.iter_receipts()))
+    u = eng.undo(r.receipt_sha256, now=DECAY_AT, actor="agent:cli")
+    assert u.status == "undone", u.details
+    assert sorted(u.details["restored"]) == sorted([weak, fresh])
+    assert len(list(eng.iter_receipts())) == receipts + 1
+    for m, e in before.items():
+        now_e = eng.load(m)
+        assert (now_e.status, now_e.strength, now_e.evidence_grade, now_e.notes) == \
+            (e.status, e.strength, e.evidence_grade, e.notes)
+    assert eng.undo(r.receipt_sha256, now=DECAY_AT, actor="agent:cli").details["reason"] == "already_undone"
+    assert eng.check().ok
+
+
+def test_consolidate_preview_and_undo(eng):
+    from memkeeper.core.pagefmt import parse_entry
+    a = capture(eng, "The deploy pipeline runs on GitHub Actions with three parallel jobs.", key="deploy", title="Deploy")
+    b = capture(eng, "Kenji prefers async standups on Tuesdays and Thursdays.", key="deploy", title="Deploy")
+    # a near duplicate written straight to the page layer (as test_capture does)
+    p = eng.root / eng.page_of(b)
+    e = parse_entry(p.read_text())
+    e.content = "The deploy pipeline runs on GitHub Actions with three parallel jobs today."
+    with eng.writing():
+        eng.save(e)
+    before = {m: eng.load(m) for m in (a, b)}
+    prev = eng.consolidate(now=T0 + timedelta(hours=1), preview=True)
+    assert prev.status == "preview" and prev.details["count"] == 1
+    assert {prev.details["merges"][0]["source"], prev.details["merges"][0]["target"]} == {a, b}
+    assert prev.details["titles"] == {a: "Deploy", b: "Deploy"}
+    assert all(eng.load(m).status.value == "active" for m in (a, b))
+    r = eng.consolidate(now=T0 + timedelta(hours=1))
+    assert r.details["count"] == 1
+    u = eng.undo(r.receipt_sha256, now=T0 + timedelta(hours=2), actor="agent:cli")
+    assert u.status == "undone", u.details
+    for m, e in before.items():
+        got = eng.load(m)
+        assert (got.status, got.merged_into, got.reinforcement, got.confidence, got.notes) == \
+            (e.status, e.merged_into, e.reinforcement, e.confidence, e.notes)
+    assert eng.check().ok, eng.check().problems
