@@ -20,9 +20,12 @@ $(VENV)/.installed-test: $(BIN)/python pyproject.toml
 demo: $(VENV)/.installed
 	$(BIN)/memkeeper demo $(DEMO_DIR)
 
-# Types first (the config is [tool.mypy] in pyproject.toml): a type error fails before the slower tests run. The
-# suite then runs on every core (pytest-xdist): the Textual snapshot and Pilot tests dominate its time.
+# Lint, format and types first (configs: [tool.ruff] and [tool.mypy] in pyproject.toml): a style or type error fails
+# before the slower tests run. The suite then runs on every core (pytest-xdist): the Textual snapshot and Pilot tests
+# dominate its time.
 test: $(VENV)/.installed-test
+	$(BIN)/python -m ruff check .
+	$(BIN)/python -m ruff format --check .
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest -n auto
 

@@ -57,8 +57,10 @@ ENTRY_PAGE = re.compile(r"entries/[^/]+\.md")
 OWNER_VIEWS = re.compile(r"(index/[^/]+\.md|CONFLICTS\.md|conflicts/[^/]+\.md|DECISIONS\.md|log\.md)")
 FILTERED_VIEWS = ("hot.md", "index.md")
 PUBLIC_VIEWS = ("SCHEMA.md",)
-PAGES_HELP = ("entries/<slug>.md, hot.md, index.md, SCHEMA.md, and for private_self also index/<category>.md, "
-              "CONFLICTS.md, conflicts/C<N>.md, DECISIONS.md, log.md")
+PAGES_HELP = (
+    "entries/<slug>.md, hot.md, index.md, SCHEMA.md, and for private_self also index/<category>.md, "
+    "CONFLICTS.md, conflicts/C<N>.md, DECISIONS.md, log.md"
+)
 
 
 def utc_now() -> datetime:
@@ -111,21 +113,41 @@ REQUIRED = inspect.Parameter.empty
 # in the schema; the engine checks them, so a bad one gets the command line's reason with the valid values.
 CAPTURE_PARAMS = (
     Param("text", str, REQUIRED, "The statement to remember, in a sentence or a short paragraph (at most 64 KiB)."),
-    Param("key", str | None, None, "Canonical key shared by statements about the same thing (e.g. 'deploy-day'). "
-          "Only an explicit key carries authority: a later statement with the same key and different content "
-          "opens a conflict for the person to arbitrate; the same statement consolidates."),
+    Param(
+        "key",
+        str | None,
+        None,
+        "Canonical key shared by statements about the same thing (e.g. 'deploy-day'). "
+        "Only an explicit key carries authority: a later statement with the same key and different content "
+        "opens a conflict for the person to arbitrate; the same statement consolidates.",
+    ),
     Param("title", str | None, None, "A short title (default: derived from the text)."),
     Param("category", str, "fact", "What kind of memory this is.", _values(Category)),
-    Param("sensitivity", str, "normal", "public_safe may reach outside zones; do_not_export never leaves the owner.",
-          _values(SensitivityTier)),
-    Param("memory_class", str | None, None, "durable or expiring (default: expiring when an expiry is given or the "
-          "text carries a temporal cue such as 'this week').", _values(MemoryClass)),
+    Param(
+        "sensitivity",
+        str,
+        "normal",
+        "public_safe may reach outside zones; do_not_export never leaves the owner.",
+        _values(SensitivityTier),
+    ),
+    Param(
+        "memory_class",
+        str | None,
+        None,
+        "durable or expiring (default: expiring when an expiry is given or the "
+        "text carries a temporal cue such as 'this week').",
+        _values(MemoryClass),
+    ),
     Param("expires_at", str | None, None, "ISO-8601 date or time after now; makes the record expiring."),
     # The engine takes any number of days; a record that expires before it is stored would never be retrieved.
-    Param("ttl_days", float | None, None, "Days until the record expires (instead of expires_at).",
-          checked={"gt": 0}),
-    Param("source_type", str, "agent_inferred", "agent_inferred (you concluded it) or user_stated (the person "
-          "said it). Only a person confirms a memory.", AGENT_SOURCE_TYPES),
+    Param("ttl_days", float | None, None, "Days until the record expires (instead of expires_at).", checked={"gt": 0}),
+    Param(
+        "source_type",
+        str,
+        "agent_inferred",
+        "agent_inferred (you concluded it) or user_stated (the person said it). Only a person confirms a memory.",
+        AGENT_SOURCE_TYPES,
+    ),
     Param("source_ref", str | None, None, "Where the statement came from: a file, a URL, a session id."),
     Param("confidence", float, 0.7, "How sure you are, from 0 to 1.", extra={"minimum": 0, "maximum": 1}),
     Param("recall", list[str] | None, None, "Extra phrases that should find this memory."),
@@ -169,8 +191,10 @@ def argument_problems(tool: Tool, exc: ValidationError) -> str:
     for err in exc.errors():
         where = ".".join(str(part) for part in err["loc"])
         if err["type"] == "extra_forbidden":
-            problems.append(f"unknown argument {where!r} (takes: {names}; the actor and the trust zone are fixed "
-                            "by the server's flags)")
+            problems.append(
+                f"unknown argument {where!r} (takes: {names}; the actor and the trust zone are fixed "
+                "by the server's flags)"
+            )
         else:
             problems.append(f"{where}: {err['msg']}")
     return "; ".join(problems)
@@ -212,14 +236,18 @@ class Desk:
 
     def capture(self, **options: Any) -> CallToolResult:
         if options.get("source_type") == SourceType.user_confirmed.value:
-            return _error(Refused(
-                "capture refused: source_type 'user_confirmed' is a person's confirmation (valid over MCP: "
-                f"{', '.join(AGENT_SOURCE_TYPES)}); the person confirms in the desk or with `memkeeper verify confirm`"))
+            return _error(
+                Refused(
+                    "capture refused: source_type 'user_confirmed' is a person's confirmation (valid over MCP: "
+                    f"{', '.join(AGENT_SOURCE_TYPES)}); the person confirms in the desk or with `memkeeper verify confirm`"
+                )
+            )
         text = options.pop("text")
         with self._lock:
             try:
-                r = self.engine.capture(text, now=self.clock(), actor=self.identity.actor,
-                                        zone=self.identity.zone, **options)
+                r = self.engine.capture(
+                    text, now=self.clock(), actor=self.identity.actor, zone=self.identity.zone, **options
+                )
             except MemkeeperError as exc:
                 return _error(exc)
         return _receipt_result(r)
@@ -227,8 +255,14 @@ class Desk:
     def retrieve(self, query: str, limit: int = 10) -> CallToolResult:
         with self._lock:
             try:
-                r = self.engine.retrieve(query, zone=self.identity.zone, limit=limit, now=self.clock(),
-                                         actor=self.identity.actor, record_access=True)
+                r = self.engine.retrieve(
+                    query,
+                    zone=self.identity.zone,
+                    limit=limit,
+                    now=self.clock(),
+                    actor=self.identity.actor,
+                    record_access=True,
+                )
             except MemkeeperError as exc:
                 return _error(exc)
         return _receipt_result(r)
@@ -266,8 +300,10 @@ class Desk:
             if rel in PUBLIC_VIEWS or (owner and OWNER_VIEWS.fullmatch(rel)):
                 return self.engine.read_view(rel)
             if OWNER_VIEWS.fullmatch(rel):
-                raise Refused(f"read_page refused: {rel} lists records of every zone; a server for zone {zone.value} "
-                              "reads hot.md, index.md, SCHEMA.md and the entry pages it may see")
+                raise Refused(
+                    f"read_page refused: {rel} lists records of every zone; a server for zone {zone.value} "
+                    "reads hot.md, index.md, SCHEMA.md and the entry pages it may see"
+                )
             raise BadInput(f"read_page: {rel} is not a wiki page (pages: {PAGES_HELP})")
 
     def _visible(self, rel: str) -> bool:
@@ -306,8 +342,10 @@ class Desk:
         zone = self.identity.zone.value
         entries = self._visible_entries(now)
         pages = {e.memory_id: self.engine.page_of(e.memory_id) for e in entries}
-        note = (f"_Generated {iso(now)} for zone {zone}: only the active records this zone may see are listed; "
-                "the owner's curation queues and every other record are left out._")
+        note = (
+            f"_Generated {iso(now)} for zone {zone}: only the active records this zone may see are listed; "
+            "the owner's curation queues and every other record are left out._"
+        )
         if rel == "hot.md":
             recent = sorted(entries, key=lambda e: (e.created_at, e.memory_id), reverse=True)[:5]
             commitments = [e for e in entries if e.category is Category.commitment]
@@ -343,22 +381,32 @@ def _capture_tool(desk: Desk) -> Tool:
         return desk.capture(**options)
 
     capture.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        [inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY, default=p.default, annotation=p.annotation())
-         for p in params],
+        [
+            inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY, default=p.default, annotation=p.annotation())
+            for p in params
+        ],
         return_annotation=CallToolResult,
     )
     relations = [p.name for p in params if p.name in ("supersedes", "contradicts", "restates")]
-    doc = (f"Remember a statement as {desk.identity.actor}, in trust zone {desk.identity.zone.value}. Returns the "
-           "receipt: status captured (a new memory), consolidated (the same statement was already known; it was "
-           "reinforced), conflict (it disagrees with a memory: a person will arbitrate; nothing was stored), "
-           "suppressed (a person denied this statement before) or drop (too short to keep). The receipt names "
-           "the memory_id and page, and lists related memories when the engine finds them: read them.")
+    doc = (
+        f"Remember a statement as {desk.identity.actor}, in trust zone {desk.identity.zone.value}. Returns the "
+        "receipt: status captured (a new memory), consolidated (the same statement was already known; it was "
+        "reinforced), conflict (it disagrees with a memory: a person will arbitrate; nothing was stored), "
+        "suppressed (a person denied this statement before) or drop (too short to keep). The receipt names "
+        "the memory_id and page, and lists related memories when the engine finds them: read them."
+    )
     if relations:
         doc += f" Declare a relation to an existing memory id with {', '.join(relations)}."
-    return _strict(Tool.from_function(
-        capture, name="capture", description=doc,
-        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False,
-                                    open_world_hint=False)))
+    return _strict(
+        Tool.from_function(
+            capture,
+            name="capture",
+            description=doc,
+            annotations=ToolAnnotations(
+                read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
+            ),
+        )
+    )
 
 
 def build_server(engine: Engine, identity: Identity, clock: Callable[[], datetime] = utc_now) -> MCPServer:
@@ -374,8 +422,13 @@ def build_server(engine: Engine, identity: Identity, clock: Callable[[], datetim
         return desk.retrieve(query, limit)
 
     def read_page(
-        path: Annotated[str, Field(description="A page path relative to the wiki root, e.g. hot.md or "
-                                               "entries/<slug>.md (the `page` of a receipt or a result).")],
+        path: Annotated[
+            str,
+            Field(
+                description="A page path relative to the wiki root, e.g. hot.md or "
+                "entries/<slug>.md (the `page` of a receipt or a result)."
+            ),
+        ],
     ) -> CallToolResult:
         return desk.read_page(path)
 
@@ -384,26 +437,40 @@ def build_server(engine: Engine, identity: Identity, clock: Callable[[], datetim
 
     tools = [
         _capture_tool(desk),
-        _strict(Tool.from_function(
-            retrieve, name="retrieve",
-            description=f"Search memory as zone {zone}: the best active records for a query, with their score "
-                        "components and an excerpt (cold records come as pointers). Returns the receipt.",
-            annotations=ToolAnnotations(read_only_hint=False, idempotent_hint=False, open_world_hint=False))),
-        _strict(Tool.from_function(
-            read_page, name="read_page",
-            description=f"Read one wiki page as zone {zone} may see it: {PAGES_HELP}. Read hot.md first.",
-            annotations=read_only)),
-        _strict(Tool.from_function(
-            queue_counts, name="queue_counts",
-            description="How much waits for the person: open conflicts, pending verifications, quiz items due, "
-                        "tier candidates, and the number of active records.",
-            annotations=read_only)),
+        _strict(
+            Tool.from_function(
+                retrieve,
+                name="retrieve",
+                description=f"Search memory as zone {zone}: the best active records for a query, with their score "
+                "components and an excerpt (cold records come as pointers). Returns the receipt.",
+                annotations=ToolAnnotations(read_only_hint=False, idempotent_hint=False, open_world_hint=False),
+            )
+        ),
+        _strict(
+            Tool.from_function(
+                read_page,
+                name="read_page",
+                description=f"Read one wiki page as zone {zone} may see it: {PAGES_HELP}. Read hot.md first.",
+                annotations=read_only,
+            )
+        ),
+        _strict(
+            Tool.from_function(
+                queue_counts,
+                name="queue_counts",
+                description="How much waits for the person: open conflicts, pending verifications, quiz items due, "
+                "tier candidates, and the number of active records.",
+                annotations=read_only,
+            )
+        ),
     ]
     server: MCPServer = MCPServer(
         SERVER_NAME,
-        instructions=(f"memkeeper: the person's memory wiki. You act as {identity.actor} in trust zone {zone}. "
-                      "Read hot.md first; retrieve before you assume; capture durable facts, decisions and "
-                      "preferences with a stable key; a conflict in a receipt is for the person to arbitrate."),
+        instructions=(
+            f"memkeeper: the person's memory wiki. You act as {identity.actor} in trust zone {zone}. "
+            "Read hot.md first; retrieve before you assume; capture durable facts, decisions and "
+            "preferences with a stable key; a conflict in a receipt is for the person to arbitrate."
+        ),
         tools=tools,
         log_level="WARNING",
     )
@@ -419,8 +486,12 @@ def build_server(engine: Engine, identity: Identity, clock: Callable[[], datetim
         return read
 
     for rel, what in (("hot.md", "what is in flight; read it first"), ("index.md", "the domain index")):
-        server.resource(f"memkeeper://{rel}", name=rel, description=f"{rel}: {what} (as zone {zone} may see it)",
-                        mime_type="text/markdown")(view(rel))
+        server.resource(
+            f"memkeeper://{rel}",
+            name=rel,
+            description=f"{rel}: {what} (as zone {zone} may see it)",
+            mime_type="text/markdown",
+        )(view(rel))
     return server
 
 

@@ -106,13 +106,17 @@ class Report:
 
 # -- loading -------------------------------------------------------------------------------------------------------
 
+
 def _jsonl(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def load_pairs(split: str) -> list[Case]:
-    return [Case(r["id"], r["label"], r.get("kind"), r["domain"], r["first"], r["second"])
-            for r in _jsonl(PAIRS) if r["split"] == split]
+    return [
+        Case(r["id"], r["label"], r.get("kind"), r["domain"], r["first"], r["second"])
+        for r in _jsonl(PAIRS)
+        if r["split"] == split
+    ]
 
 
 def load_fixture(with_keys: bool) -> list[Case]:
@@ -120,8 +124,9 @@ def load_fixture(with_keys: bool) -> list[Case]:
     cases = []
     for i, r in enumerate(_jsonl(FIXTURE), 1):
         raw = r["label"]
-        label = ("compatible" if raw in FIXTURE_COMPATIBLE else "unrelated" if raw in FIXTURE_UNRELATED
-                 else "contradiction")
+        label = (
+            "compatible" if raw in FIXTURE_COMPATIBLE else "unrelated" if raw in FIXTURE_UNRELATED else "contradiction"
+        )
         sides = []
         for side in (r["existing"], r["incoming"]):
             s = {"content": side["text"]}
@@ -135,6 +140,7 @@ def load_fixture(with_keys: bool) -> list[Case]:
 
 # -- running -------------------------------------------------------------------------------------------------------
 
+
 def _capture(eng: Engine, side: dict, now: datetime, actor: str):
     kwargs = {k: side[k] for k in CAPTURE_ARGS if side.get(k) is not None}
     return eng.capture(side["content"], now=now, actor=actor, **kwargs)
@@ -147,8 +153,9 @@ def build_template(root: Path) -> Path:
         for i, d in enumerate(_jsonl(DISTRACTORS)):
             r = _capture(eng, d, T_DISTRACTORS + timedelta(minutes=i), ACTOR_SEED)
             if r.status != "captured":  # distractors are about distinct subjects; say so if one was not stored
-                print(f"note: distractor {d['id']} came back {r.status} ({r.details.get('reason', '')})",
-                      file=sys.stderr)
+                print(
+                    f"note: distractor {d['id']} came back {r.status} ({r.details.get('reason', '')})", file=sys.stderr
+                )
     finally:
         eng.close()
     return root
@@ -179,12 +186,12 @@ def run_case(template: Path, work: Path, case: Case) -> Outcome:
         for c in eng.conflicts(now=T_SECOND + timedelta(minutes=1)):
             a, b = c.existing, c.incoming
             if {_side_text(a), _side_text(b)} == texts or (
-                    first_id and _side_id(a) == first_id and _side_text(b) == _norm(case.second["content"])):
+                first_id and _side_id(a) == first_id and _side_text(b) == _norm(case.second["content"])
+            ):
                 mine.append(c)
             else:
                 others += 1  # held against a distractor: by the first capture or the second
-        out = Outcome(case, "other", first_status=r1.status, second_status=r2.status,
-                      distractor_conflicts=others)
+        out = Outcome(case, "other", first_status=r1.status, second_status=r2.status, distractor_conflicts=others)
         if first_id is None:
             out.detail = f"first statement came back {r1.status} ({r1.details.get('reason', '')})"
         if mine:
@@ -195,8 +202,11 @@ def run_case(template: Path, work: Path, case: Case) -> Outcome:
             out.verdict = "separate"
         elif not out.detail:
             target = "a distractor" if r2.status in ("conflict", "consolidated") else ""
-            out.detail = (f"second statement came back {r2.status}" + (f" against {target}" if target else "")
-                          + (f" ({r2.details['reason']})" if r2.details.get("reason") else ""))
+            out.detail = (
+                f"second statement came back {r2.status}"
+                + (f" against {target}" if target else "")
+                + (f" ({r2.details['reason']})" if r2.details.get("reason") else "")
+            )
         return out
     finally:
         eng.close()
@@ -211,6 +221,7 @@ def run_set(name: str, cases: list[Case], template: Path, work: Path) -> Report:
 
 
 # -- reporting -----------------------------------------------------------------------------------------------------
+
 
 def _f(x: float | None) -> str:
     return "n/a" if x is None else f"{x:.2f}"
@@ -227,27 +238,35 @@ def _met(ok: bool) -> str:
 def format_report(reports: list[Report], elapsed: float) -> str:
     lines: list[str] = []
     add = lines.append
-    add("Each pair in a wiki of its own among 60 distractor notes; `first` captured by one agent, `second` a day later "
-        "by another. A conflict open between the pair's two statements = predicted contradiction.")
+    add(
+        "Each pair in a wiki of its own among 60 distractor notes; `first` captured by one agent, `second` a day later "
+        "by another. A conflict open between the pair's two statements = predicted contradiction."
+    )
     add("")
-    add("| set | pairs | contradictions | recall | precision | contradictions consolidated | compatible flagged "
-        "| unrelated flagged | conflicts with a distractor |")
+    add(
+        "| set | pairs | contradictions | recall | precision | contradictions consolidated | compatible flagged "
+        "| unrelated flagged | conflicts with a distractor |"
+    )
     add("|---|---|---|---|---|---|---|---|---|")
     for r in reports:
         pos, comp, unrel = (len(r.of(label)) for label in ("contradiction", "compatible", "unrelated"))
-        add(f"| {r.name} | {len(r.outcomes)} | {pos} | {_f(r.recall)} ({r.tp}/{pos}) "
+        add(
+            f"| {r.name} | {len(r.outcomes)} | {pos} | {_f(r.recall)} ({r.tp}/{pos}) "
             f"| {_f(r.precision)} ({r.tp}/{r.tp + r.fp}) | {r.count('contradiction', 'consolidated')} "
             f"| {r.count('compatible', 'conflict')}/{comp} | {r.count('unrelated', 'conflict')}/{unrel} "
-            f"| {r.distractor_conflicts} |")
+            f"| {r.distractor_conflicts} |"
+        )
     held = next((r for r in reports if r.name == "heldout"), None)
     add("")
     if held is not None:
-        add(f"Targets (held-out half, end to end): recall ≥ {TARGET_RECALL:.2f} ({_f(held.recall)}: "
+        add(
+            f"Targets (held-out half, end to end): recall ≥ {TARGET_RECALL:.2f} ({_f(held.recall)}: "
             f"{_met((held.recall or 0) >= TARGET_RECALL)}), precision ≥ {TARGET_PRECISION:.2f} "
             f"({_f(held.precision)}: {_met((held.precision or 0) >= TARGET_PRECISION)}), "
             f"{TARGET_CONSOLIDATED} contradicting pairs consolidated "
             f"({held.count('contradiction', 'consolidated')}: "
-            f"{_met(held.count('contradiction', 'consolidated') <= TARGET_CONSOLIDATED)}).")
+            f"{_met(held.count('contradiction', 'consolidated') <= TARGET_CONSOLIDATED)})."
+        )
         add("")
 
     add("What happened to the second statement (conflict / consolidated / separate / other):")
@@ -255,8 +274,10 @@ def format_report(reports: list[Report], elapsed: float) -> str:
     add("| set | contradiction | compatible | unrelated |")
     add("|---|---|---|---|")
     for r in reports:
-        cells = [" / ".join(str(r.count(label, v)) for v in ("conflict", "consolidated", "separate", "other"))
-                 for label in ("contradiction", "compatible", "unrelated")]
+        cells = [
+            " / ".join(str(r.count(label, v)) for v in ("conflict", "consolidated", "separate", "other"))
+            for label in ("contradiction", "compatible", "unrelated")
+        ]
         add(f"| {r.name} | " + " | ".join(cells) + " |")
     add("")
 
@@ -293,15 +314,24 @@ def format_report(reports: list[Report], elapsed: float) -> str:
     for r in reports:
         others = Counter(o.detail for o in r.outcomes if o.verdict == "other")
         if others:
-            add(f"{r.name}: " + "; ".join(f"{n} pair{'s' * (n > 1)} whose {d}" for d, n in sorted(others.items()))
-                + " (counted as not flagged).")
+            add(
+                f"{r.name}: "
+                + "; ".join(f"{n} pair{'s' * (n > 1)} whose {d}" for d, n in sorted(others.items()))
+                + " (counted as not flagged)."
+            )
             add("")
 
     types = Counter((r.name, o.detail) for r in reports for o in r.outcomes if o.verdict == "conflict")
     if types:
-        add("Conflict types opened: " + "; ".join(
-            f"{r.name}: " + ", ".join(f"{t} {n}" for (name, t), n in sorted(types.items()) if name == r.name)
-            for r in reports if any(name == r.name for name, _ in types)) + ".")
+        add(
+            "Conflict types opened: "
+            + "; ".join(
+                f"{r.name}: " + ", ".join(f"{t} {n}" for (name, t), n in sorted(types.items()) if name == r.name)
+                for r in reports
+                if any(name == r.name for name, _ in types)
+            )
+            + "."
+        )
         add("")
     add(f"Runtime: {elapsed:.1f} s in all (" + ", ".join(f"{r.name} {r.seconds:.1f} s" for r in reports) + ").")
     return "\n".join(lines)
@@ -348,8 +378,13 @@ def run(sets: tuple[str, ...] = SETS) -> tuple[list[Report], float]:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--sets", default=",".join(SETS), help=f"comma-separated, from {', '.join(SETS)}")
-    p.add_argument("--list", choices=("dev", "fixture", "fixture-nokeys"), action="append", default=[],
-                   help="also list every pair's outcome for this set (never the held-out half)")
+    p.add_argument(
+        "--list",
+        choices=("dev", "fixture", "fixture-nokeys"),
+        action="append",
+        default=[],
+        help="also list every pair's outcome for this set (never the held-out half)",
+    )
     args = p.parse_args(argv)
     sets = tuple(s.strip() for s in args.sets.split(",") if s.strip())
     reports, elapsed = run(sets)

@@ -35,7 +35,9 @@ async def idle(app: MemkeeperApp, pilot, timeout: float = 120.0) -> None:
             await pilot.pause()
             return
         await pilot.pause(0.01)
-    raise TimeoutError(f"the desk never became idle: {[(w.group, w.name, w.state) for w in app.workers]} counts={app.counts_settled} sync={app.sync_progress!r}")
+    raise TimeoutError(
+        f"the desk never became idle: {[(w.group, w.name, w.state) for w in app.workers]} counts={app.counts_settled} sync={app.sync_progress!r}"
+    )
 
 
 async def probe(root: str, switches: int) -> dict[str, float]:

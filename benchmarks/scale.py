@@ -42,15 +42,34 @@ CACHE = REPO / ".bench-cache"
 GEN_VERSION = 2
 NOW = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 PY = sys.executable
-MEMKEEPER = [PY, "-m", "memkeeper.tui.cli"] if not (Path(PY).parent / "memkeeper").exists() else [
-    str(Path(PY).parent / "memkeeper")]
+MEMKEEPER = (
+    [PY, "-m", "memkeeper.tui.cli"]
+    if not (Path(PY).parent / "memkeeper").exists()
+    else [str(Path(PY).parent / "memkeeper")]
+)
 
 _SYLLABLES = "ka lo mi ne ru sa ti vo be da fe gu hi jo ke lu ma no pe qu ri so tu va we xi yo zu".split()
 VOCAB = [a + b + c for a in _SYLLABLES for b in _SYLLABLES for c in ("", "n", "r", "s")][:4000]
 ZIPF = [1.0 / (rank + 1) for rank in range(len(VOCAB))]
 NAMES = [a + b + c for a in _SYLLABLES for b in _SYLLABLES for c in _SYLLABLES]  # 24k subject names
-NOUNS = ["service", "database", "pipeline", "dashboard", "runbook", "cluster", "gateway", "scheduler", "backup",
-         "release", "budget", "contract", "roadmap", "team", "vendor", "report"]
+NOUNS = [
+    "service",
+    "database",
+    "pipeline",
+    "dashboard",
+    "runbook",
+    "cluster",
+    "gateway",
+    "scheduler",
+    "backup",
+    "release",
+    "budget",
+    "contract",
+    "roadmap",
+    "team",
+    "vendor",
+    "report",
+]
 ATTRS = ["owner", "region", "port", "timeout", "retention", "deadline", "limit", "version", "channel", "format"]
 CATS = ["fact", "project", "preference", "decision", "insight", "lesson", "milestone", "commitment", "risk", "question"]
 ZONES = ["private_self", "trusted_collaborator", "outside_contact"]
@@ -80,11 +99,22 @@ def _render_chunk(args: tuple[int, int, str]) -> int:
             filler.append(" ".join(rng.choices(VOCAB, weights=ZIPF, k=rng.randrange(9, 15))).capitalize() + ".")
         content = f"The {name} {noun} {attr} is {value(rng)}. " + " ".join(filler)
         t = NOW - timedelta(days=rng.randrange(400), minutes=rng.randrange(1440))
-        e = Entry(memory_id=f"mem_{i:016x}", canonical_key=f"{name.lower()}-{noun}-{attr}-{i}",
-                  title=f"{name} {noun} {attr} {i}", category=CATS[i % len(CATS)], trust_zone=ZONES[i % 3],
-                  source_type=SOURCES[i % 3], created_at=t, updated_at=t, last_accessed_at=t, content=content,
-                  source_ref=f"raw/session-{i // 50}.md#L{i % 50}", tags=[noun, attr] if i % 4 == 0 else [],
-                  confidence=round(0.5 + (i % 40) / 100, 2), reinforcement=1 + i % 3)
+        e = Entry(
+            memory_id=f"mem_{i:016x}",
+            canonical_key=f"{name.lower()}-{noun}-{attr}-{i}",
+            title=f"{name} {noun} {attr} {i}",
+            category=CATS[i % len(CATS)],
+            trust_zone=ZONES[i % 3],
+            source_type=SOURCES[i % 3],
+            created_at=t,
+            updated_at=t,
+            last_accessed_at=t,
+            content=content,
+            source_ref=f"raw/session-{i // 50}.md#L{i % 50}",
+            tags=[noun, attr] if i % 4 == 0 else [],
+            confidence=round(0.5 + (i % 40) / 100, 2),
+            reinforcement=1 + i % 3,
+        )
         e.normalized_content_sha256 = content_sha256(e.title, e.content)
         with open(os.path.join(entries, f"{name.lower()}-{noun}-{attr}-{i}.md"), "w", encoding="utf-8") as fh:
             fh.write(render_entry(e))
@@ -111,8 +141,9 @@ def template(n: int) -> Path:
     eng.close()
     shutil.rmtree(root / ".memkeeper")
     (root / ".complete").write_text(str(GEN_VERSION))
-    print(f"  generated {n:,} pages in {time.perf_counter() - t0:.1f}s (cached in {root.relative_to(REPO)})",
-          flush=True)
+    print(
+        f"  generated {n:,} pages in {time.perf_counter() - t0:.1f}s (cached in {root.relative_to(REPO)})", flush=True
+    )
     return root
 
 
@@ -203,8 +234,11 @@ def measure(n: int, quick: bool) -> dict[str, float]:
     for i in range(runs):
         name, noun, attr = subject(i * 37)
         t0 = time.perf_counter()
-        subprocess.run([*base, "capture", f"The {name} {noun} {attr} is {9100 + i} from now on, per the cli run {i}."],
-                       check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [*base, "capture", f"The {name} {noun} {attr} is {9100 + i} from now on, per the cli run {i}."],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
         caps.append(time.perf_counter() - t0)
     res["cli_capture_s"] = statistics.median(caps)
     res["python_start_s"] = wall([PY, "-c", "pass"], runs)
@@ -231,20 +265,32 @@ def measure(n: int, quick: bool) -> dict[str, float]:
 
     counts = []
     for i in range(5):
-        eng.capture(f"A note written before counting, number {i}, about the {NOUNS[i]} handover.",
-                    now=NOW + timedelta(minutes=5, seconds=i), title=f"Counting note {i} {n}")
+        eng.capture(
+            f"A note written before counting, number {i}, about the {NOUNS[i]} handover.",
+            now=NOW + timedelta(minutes=5, seconds=i),
+            title=f"Counting note {i} {n}",
+        )
         t0 = time.perf_counter()
         eng.counts(NOW + timedelta(minutes=6))
         counts.append(time.perf_counter() - t0)
     res["counts_s"] = statistics.median(counts)
     eng.close()
 
-    probe = subprocess.run([PY, str(HERE / "desk_probe.py"), str(root), "--switches", "3" if quick else "6"],
-                           capture_output=True, text=True)
+    probe = subprocess.run(
+        [PY, str(HERE / "desk_probe.py"), str(root), "--switches", "3" if quick else "6"],
+        capture_output=True,
+        text=True,
+    )
     if probe.returncode != 0:
         print(probe.stderr[-2000:], file=sys.stderr)
-        res.update(desk_ready_s=float("nan"), desk_idle_s=float("nan"), switch_s=float("nan"),
-                   first_switch_s=float("nan"), noop_s=float("nan"), rss_mb=float("nan"))
+        res.update(
+            desk_ready_s=float("nan"),
+            desk_idle_s=float("nan"),
+            switch_s=float("nan"),
+            first_switch_s=float("nan"),
+            noop_s=float("nan"),
+            rss_mb=float("nan"),
+        )
     else:
         desk = json.loads(probe.stdout.strip().splitlines()[-1])
         res.update(desk)
@@ -272,8 +318,14 @@ ROWS = [
     ("CLI `capture`, wall", "cli_capture_s", "≤ 250 ms", lambda v, r: v <= 0.25, "python_start_s", "python start"),
     ("capture median (detection on)", "capture_s", "≤ 1.5× the 1k median", None, None, None),
     ("desk header counts", "counts_s", "≤ 50 ms", lambda v, r: v <= 0.05, None, None),
-    ("desk ready (first pane painted, header counts shown)", "desk_ready_s", "≤ 1.5 s", lambda v, r: v <= 1.5,
-     None, None),
+    (
+        "desk ready (first pane painted, header counts shown)",
+        "desk_ready_s",
+        "≤ 1.5 s",
+        lambda v, r: v <= 1.5,
+        None,
+        None,
+    ),
     ("desk idle (full reconciliation and tier count done)", "desk_idle_s", "—", lambda v, r: None, None, None),
     ("pane switch, key → paint (warm)", "switch_s", "≤ 50 ms", lambda v, r: v <= 0.05, None, None),
     ("pane switch, key → paint (first visit)", "first_switch_s", "—", lambda v, r: None, None, None),
@@ -318,10 +370,15 @@ def report(results: dict[int, dict[str, float]]) -> tuple[str, bool]:
     lines.append("")
     lines.append("| floor | " + " | ".join(f"{n:,} records" for n in sizes) + " |")
     lines.append("|" + "---|" * (len(sizes) + 1))
-    for label, key in (("page size (mean)", "page_bytes"), ("raw read of every page", "raw_read_pps"),
-                       ("libyaml parse of every frontmatter", "yaml_pps"), ("raw FTS5 query (median)", "fts_query_s"),
-                       ("`python -c pass`", "python_start_s"), ("`import memkeeper.tui.cli`", "import_cli_s"),
-                       ("a no-op key, press → idle (Pilot's own cost)", "noop_s")):
+    for label, key in (
+        ("page size (mean)", "page_bytes"),
+        ("raw read of every page", "raw_read_pps"),
+        ("libyaml parse of every frontmatter", "yaml_pps"),
+        ("raw FTS5 query (median)", "fts_query_s"),
+        ("`python -c pass`", "python_start_s"),
+        ("`import memkeeper.tui.cli`", "import_cli_s"),
+        ("a no-op key, press → idle (Pilot's own cost)", "noop_s"),
+    ):
         vals = [results[n].get(key, float("nan")) for n in sizes]
         cells = [f"{v:,.0f} bytes" if key == "page_bytes" else fmt(key, v) for v in vals]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")

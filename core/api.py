@@ -164,16 +164,42 @@ class Engine:
         """See CaptureOps.capture. `supersedes` / `contradicts` / `restates` name a memory id the statement is
         declared to relate to (at most one)."""
         return self.capture_ops.capture(
-            text, now=now, actor=actor, key=key, title=title, category=category, zone=zone, sensitivity=sensitivity,
-            memory_class=memory_class, expires_at=expires_at, ttl_days=ttl_days, source_type=source_type,
-            source_ref=source_ref, confidence=confidence, recall=recall, tags=tags, quiz_question=quiz_question,
-            redact=redact, supersedes=supersedes, contradicts=contradicts, restates=restates,
+            text,
+            now=now,
+            actor=actor,
+            key=key,
+            title=title,
+            category=category,
+            zone=zone,
+            sensitivity=sensitivity,
+            memory_class=memory_class,
+            expires_at=expires_at,
+            ttl_days=ttl_days,
+            source_type=source_type,
+            source_ref=source_ref,
+            confidence=confidence,
+            recall=recall,
+            tags=tags,
+            quiz_question=quiz_question,
+            redact=redact,
+            supersedes=supersedes,
+            contradicts=contradicts,
+            restates=restates,
         )
 
-    def retrieve(self, query: str, *, zone: str | TrustZone = "private_self", limit: int = 10, now: datetime,
-                 actor: str = "agent:cli", record_access: bool = True) -> Receipt:
-        return self.retrieve_ops.retrieve(query, zone=zone, limit=limit, now=now, actor=actor,
-                                          record_access=record_access)
+    def retrieve(
+        self,
+        query: str,
+        *,
+        zone: str | TrustZone = "private_self",
+        limit: int = 10,
+        now: datetime,
+        actor: str = "agent:cli",
+        record_access: bool = True,
+    ) -> Receipt:
+        return self.retrieve_ops.retrieve(
+            query, zone=zone, limit=limit, now=now, actor=actor, record_access=record_access
+        )
 
     def preview_all_zones(self, query: str, *, now: datetime, limit: int = 10) -> dict[str, Receipt]:
         return self.retrieve_ops.preview_all_zones(query, now=now, limit=limit)
@@ -198,12 +224,19 @@ class Engine:
 
     # ---------------------------------------------------------------------------------------------- maintenance
 
-    def consolidate(self, *, now: datetime, actor: str = "agent:cli",
-                    threshold: float = CONSOLIDATE_THRESHOLD, preview: bool = False) -> Receipt:
+    def consolidate(
+        self,
+        *,
+        now: datetime,
+        actor: str = "agent:cli",
+        threshold: float = CONSOLIDATE_THRESHOLD,
+        preview: bool = False,
+    ) -> Receipt:
         return self.maintenance_ops.consolidate(now=now, actor=actor, threshold=threshold, preview=preview)
 
-    def decay(self, *, now: datetime, actor: str = "agent:cli", progress: Progress | None = None,
-              preview: bool = False) -> Receipt:
+    def decay(
+        self, *, now: datetime, actor: str = "agent:cli", progress: Progress | None = None, preview: bool = False
+    ) -> Receipt:
         return self.maintenance_ops.decay(now=now, actor=actor, progress=progress, preview=preview)
 
     def snapshot(self, *, now: datetime, actor: str = "agent:cli") -> Receipt:
@@ -212,8 +245,9 @@ class Engine:
     def compile(self, *, now: datetime, actor: str = "agent:cli") -> Receipt:
         return self.maintenance_ops.compile(now=now, actor=actor)
 
-    def export(self, *, zone: str | TrustZone, now: datetime, actor: str = "agent:cli",
-               include_content: bool = False) -> Receipt:
+    def export(
+        self, *, zone: str | TrustZone, now: datetime, actor: str = "agent:cli", include_content: bool = False
+    ) -> Receipt:
         return self.exchange_ops.export(zone=zone, now=now, actor=actor, include_content=include_content)
 
     def import_envelope(self, envelope_path: str, *, now: datetime, actor: str = "agent:cli") -> Receipt:
@@ -227,8 +261,9 @@ class Engine:
 
     # ---------------------------------------------------------------------------------------------- conflicts
 
-    def conflicts(self, *, now: datetime | None = None, session: str | None = None,
-                  include_resolved: bool = False) -> list[Conflict]:
+    def conflicts(
+        self, *, now: datetime | None = None, session: str | None = None, include_resolved: bool = False
+    ) -> list[Conflict]:
         return self.conflict_queue.conflicts(now=now, session=session, include_resolved=include_resolved)
 
     def load_conflict(self, conflict_id: str) -> Conflict:
@@ -237,8 +272,15 @@ class Engine:
     def resolve_conflict(self, conflict_id: str, choice: str, *, now: datetime, actor: str) -> Receipt:
         return self.conflict_queue.resolve_conflict(conflict_id, choice, now=now, actor=actor)
 
-    def snooze_conflict(self, conflict_id: str, *, now: datetime, actor: str, until: datetime | str | None = None,
-                        session: str | None = None) -> Receipt:
+    def snooze_conflict(
+        self,
+        conflict_id: str,
+        *,
+        now: datetime,
+        actor: str,
+        until: datetime | str | None = None,
+        session: str | None = None,
+    ) -> Receipt:
         return self.conflict_queue.snooze_conflict(conflict_id, now=now, actor=actor, until=until, session=session)
 
     # ---------------------------------------------------------------------------------------------- verification
@@ -264,8 +306,9 @@ class Engine:
     def confirm_many(self, refs: list[str], *, now: datetime, actor: str) -> Receipt:
         return self.verification_queue.confirm_many(refs, now=now, actor=actor)
 
-    def deny_many(self, refs: list[str], *, now: datetime, actor: str, reason: str | None = None,
-                  redact: bool = False) -> Receipt:
+    def deny_many(
+        self, refs: list[str], *, now: datetime, actor: str, reason: str | None = None, redact: bool = False
+    ) -> Receipt:
         return self.verification_queue.deny_many(refs, now=now, actor=actor, reason=reason, redact=redact)
 
     def undeny(self, ref: str, *, now: datetime, actor: str) -> Receipt:
@@ -288,10 +331,21 @@ class Engine:
     def quiz_session(self, person: str, *, now: datetime, limit: int = quiz.MAX_SESSION) -> list[QuizCard]:
         return self.quiz_queue.quiz_session(person, now=now, limit=limit)
 
-    def quiz_record(self, ref: str, result: str, *, now: datetime, actor: str, person: str | None = None,
-                    answer: str | None = None, question: str | None = None, redact: bool = False) -> Receipt:
-        return self.quiz_queue.quiz_record(ref, result, now=now, actor=actor, person=person, answer=answer,
-                                           question=question, redact=redact)
+    def quiz_record(
+        self,
+        ref: str,
+        result: str,
+        *,
+        now: datetime,
+        actor: str,
+        person: str | None = None,
+        answer: str | None = None,
+        question: str | None = None,
+        redact: bool = False,
+    ) -> Receipt:
+        return self.quiz_queue.quiz_record(
+            ref, result, now=now, actor=actor, person=person, answer=answer, question=question, redact=redact
+        )
 
     def weak_spots(self, person: str) -> list[quiz.QuizItem]:
         return self.quiz_queue.weak_spots(person)
@@ -346,15 +400,17 @@ class Engine:
             "tier_review_pending": self.tier_queue.pending_reviews(),
         }
 
-    def counts(self, now: datetime, *, person: str | None = None, session: str | None = None,
-               with_tiers: bool = True) -> dict[str, int]:
+    def counts(
+        self, now: datetime, *, person: str | None = None, session: str | None = None, with_tiers: bool = True
+    ) -> dict[str, int]:
         """Header counts: open conflicts, pending verifications, quiz due, tier candidates, active records."""
         now = utc(now)
         out = {
             "open_conflicts": len(self.conflict_queue.conflicts(now=now, session=session)),
             "pending_verifications": self.verification_queue.pending_count(),
-            "quiz_due": (self.quiz_queue.quiz_due_count(person or "me", now) if person
-                         else self.quiz_queue.quiz_due_total(now)),
+            "quiz_due": (
+                self.quiz_queue.quiz_due_count(person or "me", now) if person else self.quiz_queue.quiz_due_total(now)
+            ),
             "records": int(self.store.index.scalar("SELECT count(*) FROM records WHERE status='active'") or 0),
         }
         if with_tiers:

@@ -62,8 +62,12 @@ class Candidate:
     def related(self) -> dict[str, Any]:
         rel = self.relation
         label = rel.conflict_type if rel.kind == "conflict" and rel.conflict_type else rel.kind
-        return {"memory_id": self.memory_id, "title": self.row["title"], "relation": label,
-                "score": round(float(rel.score), 3)}
+        return {
+            "memory_id": self.memory_id,
+            "title": self.row["title"],
+            "relation": label,
+            "score": round(float(rel.score), 3),
+        }
 
 
 class CaptureOps:
@@ -140,8 +144,11 @@ class CaptureOps:
             return refuse("reject", "invalid_source_type", value=str(source_type))
         if not 0.0 <= float(confidence) <= 1.0:
             return refuse("reject", "invalid_confidence", value=confidence)
-        declared = {name: str(v).strip() for name, v in (("supersedes", supersedes), ("contradicts", contradicts),
-                                                         ("restates", restates)) if v is not None}
+        declared = {
+            name: str(v).strip()
+            for name, v in (("supersedes", supersedes), ("contradicts", contradicts), ("restates", restates))
+            if v is not None
+        }
         if len(declared) > 1:
             return refuse("reject", "one_declared_relation", declared=sorted(declared))
         if any(not v for v in declared.values()):
@@ -149,8 +156,15 @@ class CaptureOps:
         if is_low_signal(text):
             return refuse("drop", "low_signal_short_text")
         # Every free-text field is scanned as given (the key before it is slugified).
-        fields: dict[str, FieldValue] = {"text": text, "title": title, "key": key, "source_ref": source_ref,
-                                         "recall": recall, "tags": tags, "quiz_question": quiz_question}
+        fields: dict[str, FieldValue] = {
+            "text": text,
+            "title": title,
+            "key": key,
+            "source_ref": source_ref,
+            "recall": recall,
+            "tags": tags,
+            "quiz_question": quiz_question,
+        }
         found = find_in_fields(fields)
         redacted: list[str] = []
         if found:
@@ -180,16 +194,37 @@ class CaptureOps:
         content = text.strip()
         given_title = single_line(title or "")
         canonical_key = keys.canonical_key(key, given_title, content)
-        normalized = keys.normalized_fields(text=text, content=content, title=title, stored_title=given_title, key=key,
-                                        canonical_key=canonical_key, tags=tags, recall=recall, source_ref=source_ref,
-                                        quiz_question=quiz_question)
+        normalized = keys.normalized_fields(
+            text=text,
+            content=content,
+            title=title,
+            stored_title=given_title,
+            key=key,
+            canonical_key=canonical_key,
+            tags=tags,
+            recall=recall,
+            source_ref=source_ref,
+            quiz_question=quiz_question,
+        )
         title = given_title or keys.title_from(content)
         noted = {"normalized": normalized} if normalized else {}
         incoming = dict(
-            text=content, title=title, category=cat_e.value, canonical_key=canonical_key, zone=zone_e.value,
-            sensitivity=sens_e.value, memory_class=cls_e.value, expires_at=iso(exp) if exp else None,
-            source_type=src_e.value, source_ref=source_ref, confidence=float(confidence), recall=recall or [],
-            tags=tags or [], quiz_question=quiz_question, actor=actor, at=iso(now),
+            text=content,
+            title=title,
+            category=cat_e.value,
+            canonical_key=canonical_key,
+            zone=zone_e.value,
+            sensitivity=sens_e.value,
+            memory_class=cls_e.value,
+            expires_at=iso(exp) if exp else None,
+            source_type=src_e.value,
+            source_ref=source_ref,
+            confidence=float(confidence),
+            recall=recall or [],
+            tags=tags or [],
+            quiz_question=quiz_question,
+            actor=actor,
+            at=iso(now),
             evidence_grade=initial_grade(src_e, source_ref).value,
         )
         # Compare with the candidates before taking the lock. Under the lock, if nothing was committed in between
@@ -206,9 +241,17 @@ class CaptureOps:
             related = [c.related() for c in _ranked(candidates)[:RELATED_IN_RECEIPT]]
             if self.verification.is_suppressed(sup_key):
                 receipt = make_receipt(
-                    "capture", "suppressed", now, actor,
-                    {"reason": "denied_suppression_key", "suppression_key": sup_key, "canonical_key": canonical_key,
-                     "related": related, **noted},
+                    "capture",
+                    "suppressed",
+                    now,
+                    actor,
+                    {
+                        "reason": "denied_suppression_key",
+                        "suppression_key": sup_key,
+                        "canonical_key": canonical_key,
+                        "related": related,
+                        **noted,
+                    },
                 )
                 return self.store.record(receipt)
             if declared:
@@ -216,23 +259,48 @@ class CaptureOps:
                 return self._declared(how, target, incoming, given_title, now, actor, redacted, noted, related)
             decision, best = self._decide(incoming, candidates, explicit)
             if decision == "consolidate" and best is not None:
-                return self._consolidate_into(best.memory_id, incoming, now, actor, redacted,
-                                              {**noted, "related": related, "reason": best.relation.reason})
+                return self._consolidate_into(
+                    best.memory_id,
+                    incoming,
+                    now,
+                    actor,
+                    redacted,
+                    {**noted, "related": related, "reason": best.relation.reason},
+                )
             if decision == "conflict" and best is not None:
                 rel = best.relation
                 possible = rel.kind == "possible"
                 return self.conflicts.open_conflict(
-                    best.memory_id, incoming, "possible" if possible else str(rel.conflict_type), rel.reason, now,
-                    actor, details={**noted, "related": related}, confidence=rel.confidence,
-                    suspected=rel.conflict_type if possible else None)
+                    best.memory_id,
+                    incoming,
+                    "possible" if possible else str(rel.conflict_type),
+                    rel.reason,
+                    now,
+                    actor,
+                    details={**noted, "related": related},
+                    confidence=rel.confidence,
+                    suspected=rel.conflict_type if possible else None,
+                )
             entry = entry_from_incoming(self.store, incoming, now)
-            page = self.store.save(entry, self.store.new_page(title, zone_e.value, sens_e.value, fallback=canonical_key))
+            page = self.store.save(
+                entry, self.store.new_page(title, zone_e.value, sens_e.value, fallback=canonical_key)
+            )
             receipt = make_receipt(
-                "capture", "captured", now, actor,
+                "capture",
+                "captured",
+                now,
+                actor,
                 {
-                    "memory_id": entry.memory_id, "class": cls_e.value, "canonical_key": canonical_key, "page": page,
-                    "content_sha256": sha256_hex(normalize(content)), "category": cat_e.value, "zone": zone_e.value,
-                    "sensitivity": sens_e.value, **({"redacted": redacted} if redacted else {}), **noted,
+                    "memory_id": entry.memory_id,
+                    "class": cls_e.value,
+                    "canonical_key": canonical_key,
+                    "page": page,
+                    "content_sha256": sha256_hex(normalize(content)),
+                    "category": cat_e.value,
+                    "zone": zone_e.value,
+                    "sensitivity": sens_e.value,
+                    **({"redacted": redacted} if redacted else {}),
+                    **noted,
                     "related": related,
                 },
             )
@@ -240,8 +308,9 @@ class CaptureOps:
             self.views.refresh(now)
             return receipt
 
-    def partition_rows(self, key: str, zone: str, sensitivity: str,
-                       statuses: tuple[str, ...] = ("active",)) -> list[sqlite3.Row]:
+    def partition_rows(
+        self, key: str, zone: str, sensitivity: str, statuses: tuple[str, ...] = ("active",)
+    ) -> list[sqlite3.Row]:
         marks = ",".join("?" * len(statuses))
         return self.store.index.query(
             f"SELECT * FROM records WHERE canonical_key=? AND trust_zone=? AND sensitivity_tier=? AND status IN ({marks})",
@@ -279,15 +348,37 @@ class CaptureOps:
         if restated:
             return "consolidate", max(restated, key=lambda c: (c.same_key, c.relation.score, c.memory_id))
         inc_sha = sha256_hex(normalize(inc["text"]))
-        held = [c for c in found if c.relation.is_conflict
-                and not self.conflicts.is_compatible_pair(sha256_hex(normalize(c.row["content"])), inc_sha)]
+        held = [
+            c
+            for c in found
+            if c.relation.is_conflict
+            and not self.conflicts.is_compatible_pair(sha256_hex(normalize(c.row["content"])), inc_sha)
+        ]
         if held:
-            return "conflict", max(held, key=lambda c: (c.relation.kind == "conflict", c.same_key,
-                                                        c.relation.confidence, c.relation.score, c.memory_id))
+            return "conflict", max(
+                held,
+                key=lambda c: (
+                    c.relation.kind == "conflict",
+                    c.same_key,
+                    c.relation.confidence,
+                    c.relation.score,
+                    c.memory_id,
+                ),
+            )
         return "new", None
 
-    def _declared(self, how: str, target: str, inc: Incoming, given_title: str, now: datetime, actor: str,
-                  redacted: list[str], noted: dict[str, Any], related: list[dict[str, Any]]) -> Receipt:
+    def _declared(
+        self,
+        how: str,
+        target: str,
+        inc: Incoming,
+        given_title: str,
+        now: datetime,
+        actor: str,
+        redacted: list[str],
+        noted: dict[str, Any],
+        related: list[dict[str, Any]],
+    ) -> Receipt:
         """An agent said how its statement relates to a record. supersedes / contradicts: a conflict for a person
         to arbitrate (nothing is resolved here). restates: consolidation into that record."""
         from .errors import BadInput
@@ -304,26 +395,47 @@ class CaptureOps:
         if entry.status.value != "active":
             return reject("not_active", memory_id=mid, status=entry.status.value)
         if entry.trust_zone.value != inc["zone"] or entry.sensitivity_tier.value != inc["sensitivity"]:
-            return reject("partition_mismatch", memory_id=mid,
-                          detail=f"{mid} is in {entry.trust_zone.value}/{entry.sensitivity_tier.value}; the "
-                                 f"statement is in {inc['zone']}/{inc['sensitivity']}")
+            return reject(
+                "partition_mismatch",
+                memory_id=mid,
+                detail=f"{mid} is in {entry.trust_zone.value}/{entry.sensitivity_tier.value}; the "
+                f"statement is in {inc['zone']}/{inc['sensitivity']}",
+            )
         declared = {"relation": how, "memory_id": mid}
         if how == "restates":
-            return self._consolidate_into(mid, inc, now, actor, redacted,
-                                          {**noted, "declared": declared, "related": related})
-        rel = relate(Statement(entry.content, entry.title, entry.category.value, entry.source_ref),
-                     Statement(inc["text"], given_title, inc["category"], inc["source_ref"]))
+            return self._consolidate_into(
+                mid, inc, now, actor, redacted, {**noted, "declared": declared, "related": related}
+            )
+        rel = relate(
+            Statement(entry.content, entry.title, entry.category.value, entry.source_ref),
+            Statement(inc["text"], given_title, inc["category"], inc["source_ref"]),
+        )
         if rel.kind == "conflict" and rel.conflict_type:
             ctype = rel.conflict_type
         else:
             ctype = "decision_supersession" if how == "supersedes" else "mutually_exclusive"
         reason = f"declared by {actor}: {how} {mid}" + (f" ({rel.reason})" if rel.is_conflict else "")
-        return self.conflicts.open_conflict(mid, inc, ctype, reason, now, actor,
-                                            details={**noted, "declared": declared, "related": related},
-                                            confidence=1.0, declared=how)
+        return self.conflicts.open_conflict(
+            mid,
+            inc,
+            ctype,
+            reason,
+            now,
+            actor,
+            details={**noted, "declared": declared, "related": related},
+            confidence=1.0,
+            declared=how,
+        )
 
-    def _consolidate_into(self, memory_id: str, inc: Incoming, now: datetime, actor: str, redacted: list[str],
-                          noted: dict[str, Any] | None = None) -> Receipt:
+    def _consolidate_into(
+        self,
+        memory_id: str,
+        inc: Incoming,
+        now: datetime,
+        actor: str,
+        redacted: list[str],
+        noted: dict[str, Any] | None = None,
+    ) -> Receipt:
         entry = self.store.load(memory_id)
         before = {"reinforcement": entry.reinforcement, "confidence": entry.confidence}
         entry.reinforcement += 1
@@ -339,12 +451,21 @@ class CaptureOps:
                 entry.recall.append(phrase)
         page = self.store.save(entry)
         receipt = make_receipt(
-            "capture", "consolidated", now, actor,
+            "capture",
+            "consolidated",
+            now,
+            actor,
             {
-                "memory_id": entry.memory_id, "class": entry.memory_class.value, "canonical_key": entry.canonical_key,
-                "page": page, "content_sha256": sha256_hex(normalize(inc["text"])), "before": before,
-                "reinforcement": entry.reinforcement, "confidence": entry.confidence,
-                **({"redacted": redacted} if redacted else {}), **(noted or {}),
+                "memory_id": entry.memory_id,
+                "class": entry.memory_class.value,
+                "canonical_key": entry.canonical_key,
+                "page": page,
+                "content_sha256": sha256_hex(normalize(inc["text"])),
+                "before": before,
+                "reinforcement": entry.reinforcement,
+                "confidence": entry.confidence,
+                **({"redacted": redacted} if redacted else {}),
+                **(noted or {}),
             },
         )
         self.store.record(receipt, entry.evidence_grade.value)
@@ -355,5 +476,7 @@ class CaptureOps:
 def _ranked(found: list[Candidate]) -> list[Candidate]:
     """Related records for a receipt: not unrelated; restatements and conflicts first, then by subject score."""
     order = {"restatement": 0, "conflict": 0, "possible": 1, "compatible": 2}
-    return sorted((c for c in found if c.relation.kind != "unrelated"),
-                  key=lambda c: (order.get(c.relation.kind, 3), -c.relation.score, c.memory_id))
+    return sorted(
+        (c for c in found if c.relation.kind != "unrelated"),
+        key=lambda c: (order.get(c.relation.kind, 3), -c.relation.score, c.memory_id),
+    )

@@ -93,15 +93,22 @@ class Conflict:
     def from_frontmatter(cls, data: dict[str, Any]) -> Conflict:
         try:
             return cls(
-                conflict_id=str(data["conflict_id"]), status=str(data["status"]),
-                conflict_type=str(data["conflict_type"]), reason=str(data.get("reason") or ""),
-                title=str(data.get("title") or ""), detected_at=str(data["detected_at"]),
-                detected_by=str(data.get("detected_by") or ""), existing=dict(data["existing"]),
-                incoming=dict(data["incoming"]), snooze_until=data.get("snooze_until"),
-                snooze_count=int(data.get("snooze_count") or 0), resolution=data.get("resolution"),
+                conflict_id=str(data["conflict_id"]),
+                status=str(data["status"]),
+                conflict_type=str(data["conflict_type"]),
+                reason=str(data.get("reason") or ""),
+                title=str(data.get("title") or ""),
+                detected_at=str(data["detected_at"]),
+                detected_by=str(data.get("detected_by") or ""),
+                existing=dict(data["existing"]),
+                incoming=dict(data["incoming"]),
+                snooze_until=data.get("snooze_until"),
+                snooze_count=int(data.get("snooze_count") or 0),
+                resolution=data.get("resolution"),
                 history=list(data.get("history") or []),
                 confidence=float(data["confidence"]) if data.get("confidence") is not None else None,
-                suspected=data.get("suspected"), declared=data.get("declared"),
+                suspected=data.get("suspected"),
+                declared=data.get("declared"),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise PageError(f"malformed conflict record: {exc}") from None
@@ -146,7 +153,12 @@ def _resolution_text(c: Conflict) -> str:
 
 
 def render_conflicts_view(conflicts: list[Conflict], now: datetime) -> str:
-    lines = ["# Conflicts", "", f"_Generated {iso(now)}. Open: {sum(1 for c in conflicts if c.status != 'resolved')}._", ""]
+    lines = [
+        "# Conflicts",
+        "",
+        f"_Generated {iso(now)}. Open: {sum(1 for c in conflicts if c.status != 'resolved')}._",
+        "",
+    ]
     for c in sorted(conflicts, key=lambda c: (c.status == "resolved", -c.number)):
         lines.append(f"### {c.conflict_id} — {c.detected_at[:10]} — {c.title}")
         lines.append(f"**Status**: {c.status}")
@@ -226,7 +238,9 @@ class ConflictQueue:
         self._all_conflicts_cache = (sig, out)
         return out
 
-    def conflicts(self, *, now: datetime | None = None, session: str | None = None, include_resolved: bool = False) -> list[Conflict]:
+    def conflicts(
+        self, *, now: datetime | None = None, session: str | None = None, include_resolved: bool = False
+    ) -> list[Conflict]:
         """Conflicts newest first. With `now`, only those open at that time (expired snoozes reopen)."""
         if include_resolved:
             return list(self._all_conflicts())
@@ -272,52 +286,103 @@ class ConflictQueue:
         if self._view_sig == sig and (self.store.root / "CONFLICTS.md").exists():
             return  # nothing in the queue changed since the view was written
         self._view_sig = sig
-        atomic_write(self.store.root / "CONFLICTS.md", render_conflicts_view(self.conflicts(include_resolved=True), now))
+        atomic_write(
+            self.store.root / "CONFLICTS.md", render_conflicts_view(self.conflicts(include_resolved=True), now)
+        )
 
     def _next_conflict_id(self) -> str:
         files = self.conflict_files()
         return f"C{int(files[-1][1:-3]) + 1 if files else 1}"
 
-    def open_conflict(self, memory_id: str, incoming: Incoming, conflict_type: str, reason: str,
-                      now: datetime, actor: str, details: dict[str, Any] | None = None,
-                      confidence: float | None = None, suspected: str | None = None,
-                      declared: str | None = None) -> Receipt:
+    def open_conflict(
+        self,
+        memory_id: str,
+        incoming: Incoming,
+        conflict_type: str,
+        reason: str,
+        now: datetime,
+        actor: str,
+        details: dict[str, Any] | None = None,
+        confidence: float | None = None,
+        suspected: str | None = None,
+        declared: str | None = None,
+    ) -> Receipt:
         """Hold an incoming statement that contradicts an active record. The existing page is not touched.
         conflict_type "possible" marks a conflict detection is not sure of (`suspected` is its best guess)."""
-        extra = {**({"confidence": confidence} if confidence is not None else {}),
-                 **({"possible": True, "suspected": suspected} if conflict_type == "possible" else {})}
+        extra = {
+            **({"confidence": confidence} if confidence is not None else {}),
+            **({"possible": True, "suspected": suspected} if conflict_type == "possible" else {}),
+        }
         existing = self.store.load(memory_id)
         same = normalize(incoming["text"])
         for open_c in self.conflicts():
             if open_c.existing.get("memory_id") == memory_id and normalize(open_c.incoming.get("text", "")) == same:
                 # The same claim again: it is already waiting for a person; one record per disagreement.
                 receipt = make_receipt(
-                    "capture", "conflict", now, actor,
-                    {"conflict_id": open_c.conflict_id, "conflict_type": open_c.conflict_type, "reason": open_c.reason,
-                     "memory_id": memory_id, "page": open_c.existing.get("page"), "duplicate": True, **extra,
-                     "canonical_key": incoming["canonical_key"], "class": incoming["memory_class"],
-                     "content_sha256": sha256_hex(same), **(details or {})},
+                    "capture",
+                    "conflict",
+                    now,
+                    actor,
+                    {
+                        "conflict_id": open_c.conflict_id,
+                        "conflict_type": open_c.conflict_type,
+                        "reason": open_c.reason,
+                        "memory_id": memory_id,
+                        "page": open_c.existing.get("page"),
+                        "duplicate": True,
+                        **extra,
+                        "canonical_key": incoming["canonical_key"],
+                        "class": incoming["memory_class"],
+                        "content_sha256": sha256_hex(same),
+                        **(details or {}),
+                    },
                 )
                 return self.store.record(receipt)
         cid = self._next_conflict_id()
         c = Conflict(
-            conflict_id=cid, status="open", conflict_type=conflict_type, reason=reason, title=existing.title,
-            detected_at=iso(now), detected_by=f"capture by {actor}",
+            conflict_id=cid,
+            status="open",
+            conflict_type=conflict_type,
+            reason=reason,
+            title=existing.title,
+            detected_at=iso(now),
+            detected_by=f"capture by {actor}",
             existing={
-                "memory_id": existing.memory_id, "page": self.store.page_of(memory_id), "title": existing.title,
-                "text": existing.content, "source_ref": existing.source_ref, "source_type": existing.source_type.value,
-                "actor": existing.actor or "unknown", "at": iso(existing.created_at),
-                "evidence_grade": existing.evidence_grade.value, "confidence": existing.confidence,
+                "memory_id": existing.memory_id,
+                "page": self.store.page_of(memory_id),
+                "title": existing.title,
+                "text": existing.content,
+                "source_ref": existing.source_ref,
+                "source_type": existing.source_type.value,
+                "actor": existing.actor or "unknown",
+                "at": iso(existing.created_at),
+                "evidence_grade": existing.evidence_grade.value,
+                "confidence": existing.confidence,
                 "category": existing.category.value,
             },
-            incoming=dict(incoming), confidence=confidence, suspected=suspected, declared=declared,
+            incoming=dict(incoming),
+            confidence=confidence,
+            suspected=suspected,
+            declared=declared,
         )
         self.store.write_file(self.store.path(f"conflicts/{cid}.md"), render_conflict_page(c))
         receipt = make_receipt(
-            "capture", "conflict", now, actor,
-            {"conflict_id": cid, "conflict_type": conflict_type, "reason": reason, "memory_id": existing.memory_id,
-             **extra, "page": c.existing["page"], "canonical_key": incoming["canonical_key"], "class": incoming["memory_class"],
-             "content_sha256": sha256_hex(normalize(incoming["text"])), **(details or {})},
+            "capture",
+            "conflict",
+            now,
+            actor,
+            {
+                "conflict_id": cid,
+                "conflict_type": conflict_type,
+                "reason": reason,
+                "memory_id": existing.memory_id,
+                **extra,
+                "page": c.existing["page"],
+                "canonical_key": incoming["canonical_key"],
+                "class": incoming["memory_class"],
+                "content_sha256": sha256_hex(normalize(incoming["text"])),
+                **(details or {}),
+            },
         )
         self.store.record(receipt)
         self.views.refresh(now)
@@ -339,17 +404,31 @@ class ConflictQueue:
         if choice not in CHOICES:
             return make_receipt("resolve_conflict", "reject", now, actor, {"reason": "invalid_choice", "value": choice})
         if not actor.startswith("human:"):
-            return make_receipt("resolve_conflict", "refused", now, actor,
-                                {"reason": "human_actor_required", "conflict_id": conflict_id})
+            return make_receipt(
+                "resolve_conflict",
+                "refused",
+                now,
+                actor,
+                {"reason": "human_actor_required", "conflict_id": conflict_id},
+            )
         with self.store.writing():
             c = self.load_conflict(conflict_id)
             if c.status == "resolved":
-                return make_receipt("resolve_conflict", "reject", now, actor,
-                                    {"reason": "already_resolved", "conflict_id": c.conflict_id})
+                return make_receipt(
+                    "resolve_conflict",
+                    "reject",
+                    now,
+                    actor,
+                    {"reason": "already_resolved", "conflict_id": c.conflict_id},
+                )
             prior_conflict = c.to_frontmatter()
             existing = self.store.load(c.existing["memory_id"])
-            prior_existing = {"status": existing.status.value, "superseded_by": existing.superseded_by,
-                              "strength": existing.strength, "last_accessed_at": iso(existing.last_accessed_at)}
+            prior_existing = {
+                "status": existing.status.value,
+                "superseded_by": existing.superseded_by,
+                "strength": existing.strength,
+                "last_accessed_at": iso(existing.last_accessed_at),
+            }
             winner = loser = created = None
             if choice in ("existing", "both"):
                 # A side a person kept is refreshed as by an access (SPEC §4 decay); confidence is untouched.
@@ -362,8 +441,12 @@ class ConflictQueue:
             elif choice == "incoming":
                 new = entry_from_incoming(self.store, c.incoming, now)
                 new.notes.append(f"Took precedence over {existing.memory_id} in {c.conflict_id} ({iso(now)})")
-                self.store.save(new, self.store.new_page(new.title, new.trust_zone.value, new.sensitivity_tier.value,
-                                               fallback=new.canonical_key))
+                self.store.save(
+                    new,
+                    self.store.new_page(
+                        new.title, new.trust_zone.value, new.sensitivity_tier.value, fallback=new.canonical_key
+                    ),
+                )
                 existing.status = Status.superseded
                 existing.superseded_by = new.memory_id
                 existing.updated_at = now
@@ -373,22 +456,49 @@ class ConflictQueue:
             else:
                 new = entry_from_incoming(self.store, c.incoming, now)
                 new.notes.append(f"Both valid with {existing.memory_id} ({c.conflict_id}, {iso(now)})")
-                self.store.save(new, self.store.new_page(new.title, new.trust_zone.value, new.sensitivity_tier.value,
-                                               fallback=new.canonical_key))
+                self.store.save(
+                    new,
+                    self.store.new_page(
+                        new.title, new.trust_zone.value, new.sensitivity_tier.value, fallback=new.canonical_key
+                    ),
+                )
                 created = new.memory_id
                 pair = sorted((sha256_hex(normalize(existing.content)), sha256_hex(normalize(c.incoming["text"]))))
-                self.store.append_file(self.store.root / "stated" / "compatible.jsonl", [json.dumps(
-                    {"action": "both_valid", "a": pair[0], "b": pair[1], "conflict_id": c.conflict_id, "by": actor,
-                     "at": iso(now)}, sort_keys=True)])
+                self.store.append_file(
+                    self.store.root / "stated" / "compatible.jsonl",
+                    [
+                        json.dumps(
+                            {
+                                "action": "both_valid",
+                                "a": pair[0],
+                                "b": pair[1],
+                                "conflict_id": c.conflict_id,
+                                "by": actor,
+                                "at": iso(now),
+                            },
+                            sort_keys=True,
+                        )
+                    ],
+                )
             details = {
-                "conflict_id": c.conflict_id, "choice": choice, "winner": winner, "loser": loser, "created": created,
+                "conflict_id": c.conflict_id,
+                "choice": choice,
+                "winner": winner,
+                "loser": loser,
+                "created": created,
                 "conflict_type": c.conflict_type,
                 "undo": {"conflict": prior_conflict, "existing": {"memory_id": existing.memory_id, **prior_existing}},
             }
             receipt = make_receipt("resolve_conflict", "resolved", now, actor, details)
             c.status = "resolved"
-            c.resolution = {"choice": choice, "by": actor, "at": iso(now), "receipt": receipt.receipt_sha256,
-                            "winner": winner, "loser": loser}
+            c.resolution = {
+                "choice": choice,
+                "by": actor,
+                "at": iso(now),
+                "receipt": receipt.receipt_sha256,
+                "winner": winner,
+                "loser": loser,
+            }
             c.history.append({"event": "resolved", "choice": choice, "by": actor, "at": iso(now)})
             self._save_conflict(c)
             self._append_decision(c, choice, actor, now, receipt.receipt_sha256)
@@ -396,7 +506,9 @@ class ConflictQueue:
             self.views.refresh(now)
             return receipt
 
-    def _append_decision(self, c: Conflict, choice: str, actor: str, now: datetime, receipt_sha: str, note: str = "") -> None:
+    def _append_decision(
+        self, c: Conflict, choice: str, actor: str, now: datetime, receipt_sha: str, note: str = ""
+    ) -> None:
         label = {"existing": "keep existing", "incoming": "take incoming", "both": "both valid"}.get(choice, choice)
         lines = [
             "",
@@ -412,8 +524,15 @@ class ConflictQueue:
         ]
         self.store.append_file(self.store.root / "DECISIONS.md", lines, create=DECISIONS_HEADER)
 
-    def snooze_conflict(self, conflict_id: str, *, now: datetime, actor: str, until: datetime | str | None = None,
-                        session: str | None = None) -> Receipt:
+    def snooze_conflict(
+        self,
+        conflict_id: str,
+        *,
+        now: datetime,
+        actor: str,
+        until: datetime | str | None = None,
+        session: str | None = None,
+    ) -> Receipt:
         """Snooze until a date, or (until=None) until the end of the given TUI session. Warns after 3 snoozes."""
         now = utc(now)
         actor = validate_actor(actor)
@@ -424,19 +543,31 @@ class ConflictQueue:
         try:
             until_s = iso(parse_iso(until)) if until is not None else f"session:{session}"
         except ValueError:
-            return make_receipt("snooze_conflict", "reject", now, actor, {"reason": "invalid_date", "value": str(until)})
+            return make_receipt(
+                "snooze_conflict", "reject", now, actor, {"reason": "invalid_date", "value": str(until)}
+            )
         with self.store.writing():
             c = self.load_conflict(conflict_id)
             if c.status == "resolved":
-                return make_receipt("snooze_conflict", "reject", now, actor, {"reason": "already_resolved", "conflict_id": c.conflict_id})
+                return make_receipt(
+                    "snooze_conflict",
+                    "reject",
+                    now,
+                    actor,
+                    {"reason": "already_resolved", "conflict_id": c.conflict_id},
+                )
             prior = c.to_frontmatter()
             c.status = "snoozed"
             c.snooze_until = until_s
             c.snooze_count += 1
             c.history.append({"event": "snoozed", "until": until_s, "by": actor, "at": iso(now)})
-            details = {"conflict_id": c.conflict_id, "until": until_s, "snooze_count": c.snooze_count,
-                       "warning": "snoozed_3_times" if c.snooze_count >= SNOOZE_WARN_AFTER else None,
-                       "undo": {"conflict": prior}}
+            details = {
+                "conflict_id": c.conflict_id,
+                "until": until_s,
+                "snooze_count": c.snooze_count,
+                "warning": "snoozed_3_times" if c.snooze_count >= SNOOZE_WARN_AFTER else None,
+                "undo": {"conflict": prior},
+            }
             receipt = make_receipt("snooze_conflict", "snoozed", now, actor, details)
             self._save_conflict(c)
             self.store.record(receipt)
@@ -471,11 +602,31 @@ class ConflictQueue:
                 self.store.save(new)
                 touched.append(created)
             if receipt["details"]["choice"] == "both":
-                pair = sorted((sha256_hex(normalize(prior.existing.get("text", ""))), sha256_hex(normalize(prior.incoming["text"]))))
-                self.store.append_file(self.store.root / "stated" / "compatible.jsonl", [json.dumps(
-                    {"action": "undo_both_valid", "a": pair[0], "b": pair[1], "conflict_id": prior.conflict_id,
-                     "by": actor, "at": iso(now)}, sort_keys=True)])
-            self._append_decision(prior, receipt["details"]["choice"], actor, now, receipt["receipt_sha256"], " — UNDONE")
+                pair = sorted(
+                    (
+                        sha256_hex(normalize(prior.existing.get("text", ""))),
+                        sha256_hex(normalize(prior.incoming["text"])),
+                    )
+                )
+                self.store.append_file(
+                    self.store.root / "stated" / "compatible.jsonl",
+                    [
+                        json.dumps(
+                            {
+                                "action": "undo_both_valid",
+                                "a": pair[0],
+                                "b": pair[1],
+                                "conflict_id": prior.conflict_id,
+                                "by": actor,
+                                "at": iso(now),
+                            },
+                            sort_keys=True,
+                        )
+                    ],
+                )
+            self._append_decision(
+                prior, receipt["details"]["choice"], actor, now, receipt["receipt_sha256"], " — UNDONE"
+            )
         prior.history.append({"event": "undone", "receipt": receipt["receipt_sha256"], "by": actor, "at": iso(now)})
         self._save_conflict(prior)
         return {"conflict_id": prior.conflict_id, "restored": touched}

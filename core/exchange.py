@@ -24,7 +24,9 @@ class ExchangeOps:
         self.store = store
         self.capture = capture
 
-    def export(self, *, zone: str | TrustZone, now: datetime, actor: str = "agent:cli", include_content: bool = False) -> Receipt:
+    def export(
+        self, *, zone: str | TrustZone, now: datetime, actor: str = "agent:cli", include_content: bool = False
+    ) -> Receipt:
         """Write an export envelope to sync/outbound/. Receipt details: envelope path, count, payload_sha256."""
         now = utc(now)
         actor = validate_actor(actor)
@@ -32,7 +34,9 @@ class ExchangeOps:
         if zone_e is None:
             return make_receipt("export", "reject", now, actor, {"reason": "invalid_trust_zone", "value": str(zone)})
         if include_content and zone_e in (TrustZone.outside_contact, TrustZone.paid_public):
-            return make_receipt("export", "reject", now, actor, {"reason": "content_not_allowed_for_zone", "zone": zone_e.value})
+            return make_receipt(
+                "export", "reject", now, actor, {"reason": "content_not_allowed_for_zone", "zone": zone_e.value}
+            )
         with self.store.writing():
             items = []
             for row in self.store.index.query("SELECT * FROM records WHERE status='active' ORDER BY memory_id"):
@@ -43,25 +47,55 @@ class ExchangeOps:
                     continue
                 entry = self.store.index.entry(row)
                 item = {
-                    "memory_id": entry.memory_id, "page": row["path"], "title": entry.title,
-                    "canonical_key": entry.canonical_key, "category": entry.category.value,
-                    "memory_class": entry.memory_class.value, "trust_zone": entry.trust_zone.value,
-                    "sensitivity_tier": sens.value, "content_sha256": entry.normalized_content_sha256,
-                    "source_type": entry.source_type.value, "source_ref": entry.source_ref,
-                    "created_at": iso(entry.created_at), "confidence": entry.confidence,
+                    "memory_id": entry.memory_id,
+                    "page": row["path"],
+                    "title": entry.title,
+                    "canonical_key": entry.canonical_key,
+                    "category": entry.category.value,
+                    "memory_class": entry.memory_class.value,
+                    "trust_zone": entry.trust_zone.value,
+                    "sensitivity_tier": sens.value,
+                    "content_sha256": entry.normalized_content_sha256,
+                    "source_type": entry.source_type.value,
+                    "source_ref": entry.source_ref,
+                    "created_at": iso(entry.created_at),
+                    "confidence": entry.confidence,
                 }
                 if include_content and sens is not SensitivityTier.do_not_export:
                     item["content"] = entry.content
                 items.append(item)
             last = self.store.last_receipt_sha()
-            payload = {"zone": zone_e.value, "include_content": include_content, "items": items,
-                       "selected_ids": [i["memory_id"] for i in items], "source_receipt_sha256": last}
-            envelope: dict[str, Any] = {"schema": "memkeeper.memory_update.v1", "created_at": iso(now), "actor": actor, **payload,
-                        "payload_sha256": sha256_hex(canonical_json(payload))}
-            name = f"sync/outbound/{now.strftime('%Y%m%dT%H%M%SZ')}-{zone_e.value}-{envelope['payload_sha256'][:8]}.json"
+            payload = {
+                "zone": zone_e.value,
+                "include_content": include_content,
+                "items": items,
+                "selected_ids": [i["memory_id"] for i in items],
+                "source_receipt_sha256": last,
+            }
+            envelope: dict[str, Any] = {
+                "schema": "memkeeper.memory_update.v1",
+                "created_at": iso(now),
+                "actor": actor,
+                **payload,
+                "payload_sha256": sha256_hex(canonical_json(payload)),
+            }
+            name = (
+                f"sync/outbound/{now.strftime('%Y%m%dT%H%M%SZ')}-{zone_e.value}-{envelope['payload_sha256'][:8]}.json"
+            )
             self.store.write_file(self.store.path(name), json.dumps(envelope, indent=2, ensure_ascii=False) + "\n")
-            receipt = make_receipt("export", "ok", now, actor, {"envelope": name, "zone": zone_e.value, "count": len(items),
-                                                                 "payload_sha256": envelope["payload_sha256"], "include_content": include_content})
+            receipt = make_receipt(
+                "export",
+                "ok",
+                now,
+                actor,
+                {
+                    "envelope": name,
+                    "zone": zone_e.value,
+                    "count": len(items),
+                    "payload_sha256": envelope["payload_sha256"],
+                    "include_content": include_content,
+                },
+            )
             return self.store.record(receipt)
 
     def import_envelope(self, envelope_path: str, *, now: datetime, actor: str = "agent:cli") -> Receipt:
@@ -78,7 +112,9 @@ class ExchangeOps:
             raise BadInput(f"cannot read envelope {envelope_path}: {' '.join(str(exc).split())[:200]}") from None
         if not isinstance(data, dict) or data.get("schema") != "memkeeper.memory_update.v1":
             raise BadInput(f"{envelope_path}: not a memkeeper.memory_update.v1 envelope")
-        payload = {k: data.get(k) for k in ("zone", "include_content", "items", "selected_ids", "source_receipt_sha256")}
+        payload = {
+            k: data.get(k) for k in ("zone", "include_content", "items", "selected_ids", "source_receipt_sha256")
+        }
         if sha256_hex(canonical_json(payload)) != data.get("payload_sha256"):
             raise BadInput(f"{envelope_path}: payload_sha256 does not match the payload")
         created, skipped = [], []
@@ -88,17 +124,36 @@ class ExchangeOps:
                 skipped.append({"memory_id": item.get("memory_id"), "reason": "metadata_only"})
                 continue
             r = self.capture.capture(
-                content, now=now, actor=actor, key=item.get("canonical_key"), title=item.get("title"),
-                category=item.get("category", "fact"), zone=item.get("trust_zone", "private_self"),
-                sensitivity=item.get("sensitivity_tier", "normal"), memory_class=item.get("memory_class"),
+                content,
+                now=now,
+                actor=actor,
+                key=item.get("canonical_key"),
+                title=item.get("title"),
+                category=item.get("category", "fact"),
+                zone=item.get("trust_zone", "private_self"),
+                sensitivity=item.get("sensitivity_tier", "normal"),
+                memory_class=item.get("memory_class"),
                 source_type="agent_inferred",
-                source_ref=f"import:{data['payload_sha256'][:12]}:{item.get('memory_id')}" + (f" ({item['source_ref']})" if item.get("source_ref") else ""),
+                source_ref=f"import:{data['payload_sha256'][:12]}:{item.get('memory_id')}"
+                + (f" ({item['source_ref']})" if item.get("source_ref") else ""),
                 confidence=min(0.7, float(item.get("confidence") or 0.7)),
             )
-            created.append({"memory_id": r.details.get("memory_id"), "status": r.status, "origin": item.get("memory_id")})
+            created.append(
+                {"memory_id": r.details.get("memory_id"), "status": r.status, "origin": item.get("memory_id")}
+            )
         with self.store.writing():
-            receipt = make_receipt("import", "ok", now, actor, {"envelope": os.fspath(envelope_path), "payload_sha256": data["payload_sha256"],
-                                                                "results": created, "skipped": skipped})
+            receipt = make_receipt(
+                "import",
+                "ok",
+                now,
+                actor,
+                {
+                    "envelope": os.fspath(envelope_path),
+                    "payload_sha256": data["payload_sha256"],
+                    "results": created,
+                    "skipped": skipped,
+                },
+            )
             return self.store.record(receipt)
 
 
@@ -112,14 +167,18 @@ def _read_envelope(envelope_path: str) -> bytes:
         if not stat.S_ISREG(st.st_mode):
             raise BadInput(f"cannot read envelope {envelope_path}: not a regular file")
         if st.st_size > MAX_ENVELOPE_BYTES:
-            raise BadInput(f"cannot read envelope {envelope_path}: {st.st_size} bytes, over the "
-                           f"{MAX_ENVELOPE_BYTES // (1024 * 1024)} MiB envelope limit")
+            raise BadInput(
+                f"cannot read envelope {envelope_path}: {st.st_size} bytes, over the "
+                f"{MAX_ENVELOPE_BYTES // (1024 * 1024)} MiB envelope limit"
+            )
         os.set_blocking(fd, True)
         with os.fdopen(os.dup(fd), "rb") as fh:
             data = fh.read(MAX_ENVELOPE_BYTES + 1)
         if len(data) > MAX_ENVELOPE_BYTES:
-            raise BadInput(f"cannot read envelope {envelope_path}: over the "
-                           f"{MAX_ENVELOPE_BYTES // (1024 * 1024)} MiB envelope limit")
+            raise BadInput(
+                f"cannot read envelope {envelope_path}: over the "
+                f"{MAX_ENVELOPE_BYTES // (1024 * 1024)} MiB envelope limit"
+            )
         return data
     finally:
         os.close(fd)

@@ -237,7 +237,10 @@ class Index:
         return schema.entry_from_row(row)
 
     def bad_pages(self) -> list[BadPage]:
-        return [BadPage(r["path"], r["error"]) for r in self.query("SELECT path, error FROM files WHERE error IS NOT NULL ORDER BY path")]
+        return [
+            BadPage(r["path"], r["error"])
+            for r in self.query("SELECT path, error FROM files WHERE error IS NOT NULL ORDER BY path")
+        ]
 
     # -- maintenance ----------------------------------------------------------------------------------------------
 
@@ -269,8 +272,10 @@ class Index:
                             target = os.readlink(entries_dir / de.name)
                         except OSError:
                             target = "?"
-                        refused["entries/" + de.name] = ((st.st_mtime_ns, st.st_size),
-                                                         f"symlink to {target}; memkeeper never follows symlinks")
+                        refused["entries/" + de.name] = (
+                            (st.st_mtime_ns, st.st_size),
+                            f"symlink to {target}; memkeeper never follows symlinks",
+                        )
                     elif de.is_file(follow_symlinks=False):
                         seen["entries/" + de.name] = (st.st_mtime_ns, st.st_size)
                     elif not de.is_dir(follow_symlinks=False):
@@ -356,8 +361,9 @@ class Index:
                 os.close(dfd)
         return counts
 
-    def _sync_chunk(self, paths: list[str], pages: dict[str, NewPage], counts: dict[str, int],
-                    entries_fd: int | None) -> None:
+    def _sync_chunk(
+        self, paths: list[str], pages: dict[str, NewPage], counts: dict[str, int], entries_fd: int | None
+    ) -> None:
         """Sync a chunk of pages inside one transaction. `pages`: those of them read and parsed without a problem
         (`_read_new_pages`). The ones the cache has never seen (all of them on a cold build) are inserted with one
         `executemany` per table; everything else (a known page, a page that could not be read or parsed, a memory
@@ -382,8 +388,12 @@ class Index:
             clash: set[str] = set()
             for j in range(0, len(ids), 500):
                 part = ids[j : j + 500]
-                clash |= {r[0] for r in self.db.execute(
-                    f"SELECT memory_id FROM records WHERE memory_id IN ({','.join('?' * len(part))})", part)}
+                clash |= {
+                    r[0]
+                    for r in self.db.execute(
+                        f"SELECT memory_id FROM records WHERE memory_id IN ({','.join('?' * len(part))})", part
+                    )
+                }
             for p, v in list(fresh.items()):
                 if v.memory_id in clash:
                     del fresh[p]
@@ -391,8 +401,10 @@ class Index:
             items = list(fresh.values())
             self.db.executemany(schema.INSERT_RECORD, [v.record for v in items])
             self.db.executemany(schema.INSERT_FTS, [v.fts for v in items])
-            self.db.executemany("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,NULL)",
-                                [(v.path, *v.sig, v.digest, v.memory_id) for v in items])
+            self.db.executemany(
+                "INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,NULL)",
+                [(v.path, *v.sig, v.digest, v.memory_id) for v in items],
+            )
             counts["added"] += len(items)
         for p in sorted(slow):
             self._sync_one(p, counts, entries_fd)
@@ -454,9 +466,7 @@ class Index:
             self._record_bad(p, sig, digest, str(exc))
             counts["bad"] += 1
             return
-        dup = self.db.execute(
-            "SELECT path FROM records WHERE memory_id=? AND path<>?", (entry.memory_id, p)
-        ).fetchone()
+        dup = self.db.execute("SELECT path FROM records WHERE memory_id=? AND path<>?", (entry.memory_id, p)).fetchone()
         if dup is not None and os.path.lexists(self.root / dup[0]):
             self._remove_path(p)
             self._record_bad(p, sig, digest, f"duplicate memory_id {entry.memory_id} (also {dup[0]})")
@@ -466,9 +476,7 @@ class Index:
         counts["added" if row is None else "updated"] += 1
 
     def _record_bad(self, path: str, sig: tuple[int, int], digest: str, error: str) -> None:
-        self.db.execute(
-            "INSERT OR REPLACE INTO files VALUES (?,?,?,?,NULL,?)", (path, sig[0], sig[1], digest, error)
-        )
+        self.db.execute("INSERT OR REPLACE INTO files VALUES (?,?,?,?,NULL,?)", (path, sig[0], sig[1], digest, error))
 
     def _remove_path(self, path: str) -> None:
         row = self.db.execute("SELECT memory_id FROM records WHERE path=?", (path,)).fetchone()
@@ -545,8 +553,9 @@ class Index:
         match = " ".join(f'"{p}"' for p in parts)
         return int(self.scalar("SELECT count(*) FROM fts WHERE fts MATCH ?", (match,)) or 0)
 
-    def subject_candidates(self, words: list[str], zone: str, sensitivity: str, limit: int = 12,
-                           common: int = SUBJECT_COMMON) -> list[sqlite3.Row]:
+    def subject_candidates(
+        self, words: list[str], zone: str, sensitivity: str, limit: int = 12, common: int = SUBJECT_COMMON
+    ) -> list[sqlite3.Row]:
         """Active records of one zone and tier that share subject words, best bm25 first, at most `limit`.
 
         The cost is bounded whatever the wiki's size: a word is counted only up to `common` + 1 records (a bounded
@@ -555,16 +564,21 @@ class Index:
         """
         rare = []
         for w in dict.fromkeys(p for t in words for p in raw_tokens(t)):
-            n = self.scalar(f'SELECT count(*) FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT {int(common) + 1})',
-                            (f'"{w}"',))
+            n = self.scalar(
+                f"SELECT count(*) FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT {int(common) + 1})", (f'"{w}"',)
+            )
             if n and n <= common:
                 rare.append(w)
         if not rare:
             return []
-        ids = [r[0] for r in self.query(
-            "SELECT f.memory_id FROM fts f JOIN records r ON r.memory_id = f.memory_id WHERE fts MATCH ? "
-            "AND r.status = 'active' AND r.trust_zone = ? AND r.sensitivity_tier = ? ORDER BY f.rank LIMIT ?",
-            (_match_any(rare), zone, sensitivity, limit))]
+        ids = [
+            r[0]
+            for r in self.query(
+                "SELECT f.memory_id FROM fts f JOIN records r ON r.memory_id = f.memory_id WHERE fts MATCH ? "
+                "AND r.status = 'active' AND r.trust_zone = ? AND r.sensitivity_tier = ? ORDER BY f.rank LIMIT ?",
+                (_match_any(rare), zone, sensitivity, limit),
+            )
+        ]
         rows = {r["memory_id"]: r for r in self.rows_for(ids)}
         return [rows[i] for i in ids if i in rows]
 
@@ -612,8 +626,14 @@ def _read_new_pages(paths: list[str], entries_fd: int | None) -> dict[str, NewPa
             entry = parse_entry(raw.decode("utf-8"))
         except (BadInput, OSError, PageError, UnicodeDecodeError):
             continue
-        out[p] = NewPage(p, entry.memory_id, (st.st_mtime_ns, st.st_size), sha256_hex(raw),
-                         schema.record_row(p, entry), schema.fts_row(entry))
+        out[p] = NewPage(
+            p,
+            entry.memory_id,
+            (st.st_mtime_ns, st.st_size),
+            sha256_hex(raw),
+            schema.record_row(p, entry),
+            schema.fts_row(entry),
+        )
     return out
 
 

@@ -41,7 +41,6 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (
 """
 
 
-
 INSERT_RECORD = f"INSERT INTO records VALUES ({','.join('?' * 26)})"
 INSERT_FTS = "INSERT INTO fts VALUES (?,?,?,?,?)"
 
@@ -50,12 +49,29 @@ def record_row(path: str, entry: Entry) -> tuple[Any, ...]:
     """The `records` row of the page at `path`; its `data` column is the whole entry, for `entry_from_row`."""
     data = json.dumps({"fm": entry.frontmatter(), "content": entry.content, "notes": entry.notes})
     return (
-        entry.memory_id, path, entry.canonical_key, entry.trust_zone.value, entry.sensitivity_tier.value,
-        entry.status.value, entry.tier.value, entry.category.value, entry.source_type.value,
-        1 if entry.verified else 0, entry.title, entry.content, iso(entry.created_at), iso(entry.updated_at),
-        iso(entry.last_accessed_at), iso(entry.expires_at) if entry.expires_at else None,
-        entry.reinforcement, entry.confidence, entry.strength, entry.evidence_grade.value, entry.source_ref,
-        entry.normalized_content_sha256, data,
+        entry.memory_id,
+        path,
+        entry.canonical_key,
+        entry.trust_zone.value,
+        entry.sensitivity_tier.value,
+        entry.status.value,
+        entry.tier.value,
+        entry.category.value,
+        entry.source_type.value,
+        1 if entry.verified else 0,
+        entry.title,
+        entry.content,
+        iso(entry.created_at),
+        iso(entry.updated_at),
+        iso(entry.last_accessed_at),
+        iso(entry.expires_at) if entry.expires_at else None,
+        entry.reinforcement,
+        entry.confidence,
+        entry.strength,
+        entry.evidence_grade.value,
+        entry.source_ref,
+        entry.normalized_content_sha256,
+        data,
         # Quiz rotation and new-page weight (SPEC §5.3), indexed so a session never scans the wiki.
         int(entry.status.value == "active" and entry.tier.value != "cold" and entry.category.value != "draft"),
         QUIZ_WEIGHTS.get(entry.category.value, 2),

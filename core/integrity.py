@@ -152,16 +152,21 @@ class Integrity:
         if (self.store.root / journal.INTENT).exists():
             try:
                 sha = journal.read_intent(self.store.root).get("receipt_sha256") or "none"
-                report.add("journal", f"{journal.INTENT}: an interrupted write (receipt {sha[:12]}…) is not complete yet "
-                                      "(the next write or check --repair completes it)")
+                report.add(
+                    "journal",
+                    f"{journal.INTENT}: an interrupted write (receipt {sha[:12]}…) is not complete yet "
+                    "(the next write or check --repair completes it)",
+                )
             except (OSError, ValueError) as exc:
                 report.add("journal", f"{journal.INTENT}: unreadable intent ({exc}); the next write sets it aside")
         for rel in journal.leftover_stage(self.store.root):
             report.add("journal", f"{rel}: staged by a write that never committed (the next write discards it)")
         if jdir.is_dir():
             for p in sorted(jdir.glob("unreadable-intent-*.json")):
-                report.add("set_aside", f"{self.store.rel(p)}: an intent that could not be read was set aside; "
-                                        "look at it, then delete it")
+                report.add(
+                    "set_aside",
+                    f"{self.store.rel(p)}: an intent that could not be read was set aside; look at it, then delete it",
+                )
 
     def _ledger_lines(self, rel: str, report: CheckReport, links: set[str]):
         """(line number, text) of an append-only ledger; a ledger that cannot be read safely (a symlink, not a
@@ -219,10 +224,14 @@ class Integrity:
                     patterned.add(payload["receipt_sha256"])
         for sha, (where, _) in receipts.items():
             if sha not in logged:
-                report.add("log_row_missing", f"{where}: receipt {sha[:12]}… has no row in log.md (check --repair adds it)")
+                report.add(
+                    "log_row_missing", f"{where}: receipt {sha[:12]}… has no row in log.md (check --repair adds it)"
+                )
             if sha not in patterned:
-                report.add("pattern_missing",
-                           f"{where}: receipt {sha[:12]}… has no event in patterns/PATTERNS.jsonl (check --repair adds it)")
+                report.add(
+                    "pattern_missing",
+                    f"{where}: receipt {sha[:12]}… has no event in patterns/PATTERNS.jsonl (check --repair adds it)",
+                )
         return _Trail(receipts, order, logged, patterned)
 
     def _check_pages(self, report: CheckReport, trail: _Trail, links: set[str]) -> None:
@@ -237,12 +246,16 @@ class Integrity:
         expected = expected_reinforcement(trail.receipts[sha][1] for sha in trail.order)
         for row in self.store.index.query("SELECT memory_id, path, reinforcement FROM records ORDER BY path"):
             if row["memory_id"] not in named:
-                report.add("unnamed_page", f"{row['path']}: no receipt names {row['memory_id']} "
-                                           "(a page written outside the engine?)")
+                report.add(
+                    "unnamed_page",
+                    f"{row['path']}: no receipt names {row['memory_id']} (a page written outside the engine?)",
+                )
             want = expected.get(row["memory_id"])
             if want is not None and want != row["reinforcement"]:
-                report.add("reinforcement", f"{row['path']}: reinforcement {row['reinforcement']}, but its receipts "
-                                            f"make it {want}")
+                report.add(
+                    "reinforcement",
+                    f"{row['path']}: reinforcement {row['reinforcement']}, but its receipts make it {want}",
+                )
 
     def _check_ledgers(self, report: CheckReport) -> None:
         stated = self.store.root / "stated"
@@ -294,13 +307,21 @@ class Integrity:
             missing_log = [sha for sha in trail.order if sha not in trail.logged]
             missing_pat = [sha for sha in trail.order if sha not in trail.patterned]
             if missing_log:
-                self.store.append_file(self.store.root / "log.md",
-                                 [log_row(Receipt.model_validate(trail.receipts[sha][1])) for sha in missing_log],
-                                 create=LOG_HEADER)
+                self.store.append_file(
+                    self.store.root / "log.md",
+                    [log_row(Receipt.model_validate(trail.receipts[sha][1])) for sha in missing_log],
+                    create=LOG_HEADER,
+                )
             if missing_pat:
-                self.store.append_file(self.store.root / "patterns" / "PATTERNS.jsonl",
-                                 [pattern_event(Receipt.model_validate(trail.receipts[sha][1]),
-                                                self._grade_of(trail.receipts[sha][1])) for sha in missing_pat])
+                self.store.append_file(
+                    self.store.root / "patterns" / "PATTERNS.jsonl",
+                    [
+                        pattern_event(
+                            Receipt.model_validate(trail.receipts[sha][1]), self._grade_of(trail.receipts[sha][1])
+                        )
+                        for sha in missing_pat
+                    ],
+                )
             self._check_pages(report, trail, set())
             self._check_ledgers(report)
             for problem in self.quiz.quiz_problems():
@@ -320,10 +341,18 @@ class Integrity:
                 "remaining": remaining[:50],
                 "remaining_count": len(remaining),
             }
-            did = any(details[k] for k in ("completed", "discarded", "log_rows_added", "patterns_added", "tmp_removed",
-                                           "index_rebuilt"))
-            details["count"] = (len(details["completed"]) + len(details["discarded"]) + len(missing_log)
-                                + len(missing_pat) + len(tmp_removed) + (1 if rebuilt else 0))
+            did = any(
+                details[k]
+                for k in ("completed", "discarded", "log_rows_added", "patterns_added", "tmp_removed", "index_rebuilt")
+            )
+            details["count"] = (
+                len(details["completed"])
+                + len(details["discarded"])
+                + len(missing_log)
+                + len(missing_pat)
+                + len(tmp_removed)
+                + (1 if rebuilt else 0)
+            )
             receipt = make_receipt("repair", "repaired" if did else "ok", now, actor, details)
             self.store.record(receipt)
             self.views.refresh(now, full=True)
@@ -375,7 +404,9 @@ def expected_reinforcement(receipts: Iterable[dict[str, Any]]) -> dict[str, int 
             for tgt, value in stated.items():
                 out[tgt] = value if isinstance(value, int) else None
         elif action == "undo" and status == "undone" and d.get("action") == "consolidate":
-            restored: dict[str, Any] = d["reinforcement_restored"] if isinstance(d.get("reinforcement_restored"), dict) else {}
+            restored: dict[str, Any] = (
+                d["reinforcement_restored"] if isinstance(d.get("reinforcement_restored"), dict) else {}
+            )
             for tgt, value in restored.items():
                 out[tgt] = value if isinstance(value, int) else None
     return out

@@ -224,7 +224,9 @@ class Txn:
 
     def entries(self) -> list[tuple[str, Any, str]]:
         """(page, Entry, sha256) of every entry page this operation writes."""
-        return [(s.path, s.entry, s.sha256) for s in self.steps.values() if isinstance(s, _Write) and s.entry is not None]
+        return [
+            (s.path, s.entry, s.sha256) for s in self.steps.values() if isinstance(s, _Write) and s.entry is not None
+        ]
 
     def discard(self) -> None:
         """Forget what was staged and not committed (the operation failed before its receipt)."""
@@ -279,8 +281,11 @@ def read_intent(root: Path) -> dict[str, Any]:
     if not isinstance(data, dict) or data.get("schema") != INTENT_SCHEMA or not isinstance(data.get("steps"), list):
         raise ValueError("not a memkeeper.intent.v1 file")
     for step in data["steps"]:
-        if not isinstance(step, dict) or step.get("op") not in ("write", "append", "remove", "rename") or \
-                not isinstance(step.get("path"), str):
+        if (
+            not isinstance(step, dict)
+            or step.get("op") not in ("write", "append", "remove", "rename")
+            or not isinstance(step.get("path"), str)
+        ):
             raise ValueError(f"malformed step {step!r:.80}")
     return data
 
@@ -361,7 +366,7 @@ def _complete_append(path: Path, data: bytes, offset: int) -> bool:
         if tail.startswith(data) or data in tail:
             return False
         if data.startswith(tail):  # torn: the write stopped part-way
-            _append_bytes(path, data[len(tail):])
+            _append_bytes(path, data[len(tail) :])
             return True
         # Something else follows the offset (written by a process that did not see this intent): append after it.
         _append_bytes(path, (b"" if tail.endswith(b"\n") else b"\n") + data)

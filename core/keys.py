@@ -41,9 +41,19 @@ def canonical_key(key: str | None, title: str, content: str) -> str:
     return slugify(key) if key else (slugify(title, fallback="") or key_from(content))
 
 
-def normalized_fields(*, text: str, content: str, title: str | None, stored_title: str, key: str | None,
-                      canonical_key: str, tags: list[str] | None, recall: list[str] | None, source_ref: str | None,
-                      quiz_question: str | None) -> list[str]:
+def normalized_fields(
+    *,
+    text: str,
+    content: str,
+    title: str | None,
+    stored_title: str,
+    key: str | None,
+    canonical_key: str,
+    tags: list[str] | None,
+    recall: list[str] | None,
+    source_ref: str | None,
+    quiz_question: str | None,
+) -> list[str]:
     """Which of the capture's values are stored differently from how they were given (the receipt says so):
     content with surrounding whitespace trimmed, one-line fields with line breaks, tabs or control characters
     collapsed, an explicit key turned into a slug."""

@@ -40,8 +40,14 @@ class MaintenanceOps:
         undo.register("decay", self._undo_decay, human_only=False)
         undo.register("consolidate", self._undo_consolidate, human_only=False)
 
-    def consolidate(self, *, now: datetime, actor: str = "agent:cli", threshold: float = CONSOLIDATE_THRESHOLD,
-                    preview: bool = False) -> Receipt:
+    def consolidate(
+        self,
+        *,
+        now: datetime,
+        actor: str = "agent:cli",
+        threshold: float = CONSOLIDATE_THRESHOLD,
+        preview: bool = False,
+    ) -> Receipt:
         """Merge same-partition active records whose token Jaccard ≥ threshold into the most reinforced keeper.
 
         With `preview`, writes nothing and returns what it would do (status `preview`). Receipt details: merges
@@ -51,7 +57,9 @@ class MaintenanceOps:
         now = utc(now)
         actor = validate_actor(actor)
         if not 0.0 < threshold <= 1.0:
-            return make_receipt("consolidate", "reject", now, actor, {"reason": "invalid_threshold", "value": threshold})
+            return make_receipt(
+                "consolidate", "reject", now, actor, {"reason": "invalid_threshold", "value": threshold}
+            )
         with self.store.writing():
             groups: dict[tuple[str, str, str], list[Any]] = {}
             for row in self.store.index.query(
@@ -78,22 +86,32 @@ class MaintenanceOps:
                         oid = other["memory_id"]
                         if oid == kid or oid in merged or any(m["source"] == kid for m in merges):
                             continue
-                        if jaccard(toks[kid], toks[oid]) >= threshold and not self.conflicts.is_compatible_pair(shas[kid], shas[oid]):
+                        if jaccard(toks[kid], toks[oid]) >= threshold and not self.conflicts.is_compatible_pair(
+                            shas[kid], shas[oid]
+                        ):
                             merged.add(oid)
                             merges.append({"source": oid, "target": kid})
             named = {m: titles.get(m, "") for pair in merges for m in (pair["source"], pair["target"])}
             if preview:
-                return make_receipt("consolidate", "preview", now, actor,
-                                    {"merges": merges, "titles": named, "count": len(merges), "threshold": threshold})
+                return make_receipt(
+                    "consolidate",
+                    "preview",
+                    now,
+                    actor,
+                    {"merges": merges, "titles": named, "count": len(merges), "threshold": threshold},
+                )
             after: dict[str, int] = {}  # each keeper's reinforcement after its merges (check replays it)
             prior: dict[str, dict[str, Any]] = {}
             for m in merges:
                 src = self.store.load(m["source"])
                 tgt = self.store.load(m["target"])
-                prior.setdefault(src.memory_id, {"status": src.status.value, "merged_into": src.merged_into,
-                                                 "notes": len(src.notes)})
-                prior.setdefault(tgt.memory_id, {"reinforcement": tgt.reinforcement, "confidence": tgt.confidence,
-                                                 "notes": len(tgt.notes)})
+                prior.setdefault(
+                    src.memory_id, {"status": src.status.value, "merged_into": src.merged_into, "notes": len(src.notes)}
+                )
+                prior.setdefault(
+                    tgt.memory_id,
+                    {"reinforcement": tgt.reinforcement, "confidence": tgt.confidence, "notes": len(tgt.notes)},
+                )
                 src.status = Status.archived
                 src.merged_into = tgt.memory_id
                 src.updated_at = now
@@ -101,13 +119,26 @@ class MaintenanceOps:
                 tgt.reinforcement += src.reinforcement
                 tgt.confidence = round(min(0.99, max(tgt.confidence, src.confidence) + 0.04), 4)
                 tgt.updated_at = now
-                tgt.notes.append(f"Consolidated note ({iso(now)}): merged {src.memory_id}: {' '.join(src.content.split())[:200]}")
+                tgt.notes.append(
+                    f"Consolidated note ({iso(now)}): merged {src.memory_id}: {' '.join(src.content.split())[:200]}"
+                )
                 after[tgt.memory_id] = tgt.reinforcement
                 self.store.save(src)
                 self.store.save(tgt)
-            receipt = make_receipt("consolidate", "ok", now, actor, {"merges": merges, "titles": named, "count": len(merges), "threshold": threshold,
-                                                                    "reinforcement_after": after,
-                                                                    **({"undo": {"prior": prior}} if merges else {})})
+            receipt = make_receipt(
+                "consolidate",
+                "ok",
+                now,
+                actor,
+                {
+                    "merges": merges,
+                    "titles": named,
+                    "count": len(merges),
+                    "threshold": threshold,
+                    "reinforcement_after": after,
+                    **({"undo": {"prior": prior}} if merges else {}),
+                },
+            )
             self.store.record(receipt)
             self.views.refresh(now, full=bool(merges))
             return receipt
@@ -134,8 +165,9 @@ class MaintenanceOps:
 
     # ---------------------------------------------------------------------------------------------------- decay
 
-    def decay(self, *, now: datetime, actor: str = "agent:cli", progress: Progress | None = None,
-              preview: bool = False) -> Receipt:
+    def decay(
+        self, *, now: datetime, actor: str = "agent:cli", progress: Progress | None = None, preview: bool = False
+    ) -> Receipt:
         """Decay strength by time since last access; archive weak and expired records; re-grade evidence.
 
         Confidence is never changed. With `preview`, writes nothing and returns what it would do (status
@@ -161,7 +193,9 @@ class MaintenanceOps:
                 expired = entry.expires_at is not None and entry.expires_at <= now
                 if entry.strength < ARCHIVE_BELOW_STRENGTH or expired:
                     entry.status = Status.archived
-                    entry.notes.append(f"Archived by decay ({iso(now)}): {'expired' if expired else 'strength below 0.15'}")
+                    entry.notes.append(
+                        f"Archived by decay ({iso(now)}): {'expired' if expired else 'strength below 0.15'}"
+                    )
                     archived.append(entry.memory_id)
                     titles[entry.memory_id] = entry.title
                 grade = regrade(entry, now)
@@ -171,15 +205,25 @@ class MaintenanceOps:
                 if entry.strength != before[0]:
                     decayed += 1
                 if (entry.strength, entry.status, entry.evidence_grade) != before:
-                    prior[entry.memory_id] = {"strength": before[0], "status": before[1].value,
-                                              "evidence_grade": before[2].value}
+                    prior[entry.memory_id] = {
+                        "strength": before[0],
+                        "status": before[1].value,
+                        "evidence_grade": before[2].value,
+                    }
                     if not preview:
                         self.store.save(entry)
-            details: dict[str, Any] = {"decayed_count": decayed, "archived_count": len(archived), "archived": archived,
-                                       "archived_titles": titles, "regraded_count": regraded}
+            details: dict[str, Any] = {
+                "decayed_count": decayed,
+                "archived_count": len(archived),
+                "archived": archived,
+                "archived_titles": titles,
+                "regraded_count": regraded,
+            }
             if preview:
                 return make_receipt("decay", "preview", now, actor, details)
-            receipt = make_receipt("decay", "ok", now, actor, {**details, **({"undo": {"prior": prior}} if prior else {})})
+            receipt = make_receipt(
+                "decay", "ok", now, actor, {**details, **({"undo": {"prior": prior}} if prior else {})}
+            )
             self.store.record(receipt)
             self.views.refresh(now, full=True)
             return receipt
@@ -243,14 +287,23 @@ class MaintenanceOps:
                 digest_parts.append(f.relative_to(staged).as_posix() + ":" + sha256_hex(f.read_bytes()))
             patterns = staged / "patterns" / "PATTERNS.jsonl"
             lines = patterns.read_bytes().count(b"\n") if patterns.is_file() else 0
-            manifest = {"time": iso(now), "patterns_line_count": lines, "state_sha256": sha256_hex("\n".join(digest_parts)),
-                        "files": len(digest_parts)}
+            manifest = {
+                "time": iso(now),
+                "patterns_line_count": lines,
+                "state_sha256": sha256_hex("\n".join(digest_parts)),
+                "files": len(digest_parts),
+            }
             atomic_write(staged / "manifest.json", json.dumps(manifest, indent=2) + "\n")
             txn = self.store.txn
             assert txn is not None
             txn.rename(self.store.rel(staged), self.store.rel(target))
-            receipt = make_receipt("snapshot", "ok", now, actor, {"snapshot": self.store.rel(target), **manifest,
-                                                                   **({"skipped": sorted(skipped)} if skipped else {})})
+            receipt = make_receipt(
+                "snapshot",
+                "ok",
+                now,
+                actor,
+                {"snapshot": self.store.rel(target), **manifest, **({"skipped": sorted(skipped)} if skipped else {})},
+            )
             return self.store.record(receipt)
 
     # ---------------------------------------------------------------------------------------------------- compile
@@ -259,7 +312,13 @@ class MaintenanceOps:
         """Regenerate every generated view: hot.md, index.md, index/*.md, SCHEMA.md, CONFLICTS.md."""
         now = utc(now)
         with self.store.writing():
-            receipt = make_receipt("compile", "ok", now, validate_actor(actor), {"pages": ["hot.md", "index.md", "SCHEMA.md", "CONFLICTS.md", "index/"]})
+            receipt = make_receipt(
+                "compile",
+                "ok",
+                now,
+                validate_actor(actor),
+                {"pages": ["hot.md", "index.md", "SCHEMA.md", "CONFLICTS.md", "index/"]},
+            )
             self.store.record(receipt)  # first, so an interrupted compile is finished by whoever completes the intent
             self.views.refresh(now, full=True)
             return receipt

@@ -76,8 +76,10 @@ def utc(dt: datetime) -> datetime:
 
 
 def iso(dt: datetime) -> str:
-    return utc(dt).strftime("%Y-%m-%dT%H:%M:%SZ") if utc(dt).microsecond == 0 else utc(dt).isoformat().replace(
-        "+00:00", "Z"
+    return (
+        utc(dt).strftime("%Y-%m-%dT%H:%M:%SZ")
+        if utc(dt).microsecond == 0
+        else utc(dt).isoformat().replace("+00:00", "Z")
     )
 
 

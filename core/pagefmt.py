@@ -163,8 +163,11 @@ class FrontmatterHandler(YAMLHandler):
         text = normalize_newlines(text)
         if not text.startswith("---\n"):
             if text.startswith("---\r"):
-                raise PageError("page uses CR-only line endings; memkeeper reads pages with LF or CRLF line endings",
-                                kind="missing", line=1)
+                raise PageError(
+                    "page uses CR-only line endings; memkeeper reads pages with LF or CRLF line endings",
+                    kind="missing",
+                    line=1,
+                )
             raise PageError("page does not start with a '---' frontmatter block", kind="missing", line=1)
         end = text.find("\n---\n", 3)
         if end == -1:
@@ -192,18 +195,21 @@ class FrontmatterHandler(YAMLHandler):
         except yaml.reader.ReaderError as exc:  # a character YAML does not allow, at an offset
             line = fm.count("\n", 0, exc.position) + first_line
             reason = f"unacceptable character #x{exc.character:04x}: {exc.reason}"
-            raise PageError(f"malformed YAML frontmatter (frontmatter line {line}): {reason}", kind="yaml", line=line,
-                            reason=reason) from None
+            raise PageError(
+                f"malformed YAML frontmatter (frontmatter line {line}): {reason}", kind="yaml", line=line, reason=reason
+            ) from None
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             at: int | None = mark.line + first_line if mark is not None else None
             reason = str(getattr(exc, "problem", None) or exc)
             where = f" (frontmatter line {at})" if at is not None else ""
-            raise PageError(f"malformed YAML frontmatter{where}: {reason}", kind="yaml", line=at,
-                            reason=reason) from None
+            raise PageError(
+                f"malformed YAML frontmatter{where}: {reason}", kind="yaml", line=at, reason=reason
+            ) from None
         except RecursionError:
-            raise PageError("malformed YAML frontmatter: nested too deeply", kind="yaml",
-                            reason="nested too deeply") from None
+            raise PageError(
+                "malformed YAML frontmatter: nested too deeply", kind="yaml", reason="nested too deeply"
+            ) from None
         except _UNBUILDABLE as exc:  # not located by the second read (not expected): still a page error
             reason = f"unreadable value ({exc})"
             raise PageError(f"malformed YAML frontmatter: {reason}", kind="yaml", reason=reason) from None
@@ -213,10 +219,20 @@ class FrontmatterHandler(YAMLHandler):
     ) -> str:
         """The YAML text of a frontmatter mapping, ending in a newline, keys in the given order."""
         if style is Style.PAGE:
-            return yaml.dump(metadata, Dumper=_PageDumper, sort_keys=False, allow_unicode=True, width=_WIDTH,
-                             default_flow_style=False)
-        options: dict[str, Any] = {"Dumper": _DUMPERS[style], "sort_keys": False, "default_flow_style": None,
-                                   "width": _WIDTH}
+            return yaml.dump(
+                metadata,
+                Dumper=_PageDumper,
+                sort_keys=False,
+                allow_unicode=True,
+                width=_WIDTH,
+                default_flow_style=False,
+            )
+        options: dict[str, Any] = {
+            "Dumper": _DUMPERS[style],
+            "sort_keys": False,
+            "default_flow_style": None,
+            "width": _WIDTH,
+        }
         text = yaml.dump(metadata, allow_unicode=True, **options)
         # Raw Unicode reads best, but the emitter writes a few characters raw that read back differently (NEL,
         # U+0085, in a single-quoted scalar): when the readable form does not survive a reload, escape to ASCII.
@@ -378,9 +394,15 @@ _FAST_BINARY = re.compile(r"0b[01]+\Z")  # YAML 1.1 reads 0b101 as an int
 _FAST_FLOAT = re.compile(r"-?(?:0|[1-9][0-9]*)\.[0-9]+(?:e[-+][0-9]+)?\Z")
 _FAST_QUOTED = re.compile(r"'((?:[ -&(-~]|'')*)'\Z")  # printable ASCII, a quote only doubled
 # Plain words YAML 1.1 reads as booleans or null.
-_FAST_WORDS = {w: v for ws, v in (("yes Yes YES true True TRUE on On ON", True),
-                                 ("no No NO false False FALSE off Off OFF", False), ("null Null NULL", None))
-               for w in ws.split()}
+_FAST_WORDS = {
+    w: v
+    for ws, v in (
+        ("yes Yes YES true True TRUE on On ON", True),
+        ("no No NO false False FALSE off Off OFF", False),
+        ("null Null NULL", None),
+    )
+    for w in ws.split()
+}
 _NO = object()
 
 
@@ -463,8 +485,11 @@ def parse_entry(text: str) -> Entry:
         raise PageError(f"invalid field {loc}{where}: {first['msg']}", kind="field", line=line) from None
     if fm_notes is not None and not isinstance(fm_notes, list):
         line = _line_of(text, "notes")
-        raise PageError(f"invalid field notes{f' (line {line})' if line else ''}: expected a list of strings",
-                        kind="field", line=line)
+        raise PageError(
+            f"invalid field notes{f' (line {line})' if line else ''}: expected a list of strings",
+            kind="field",
+            line=line,
+        )
     if isinstance(notes_count, bool) or not isinstance(notes_count, int) or notes_count < 0:
         notes_count = None  # hand-edited or absent: read the body by the tolerant rule
     entry.content, body_notes = split_body(body, entry, notes_count)

@@ -97,8 +97,10 @@ def _refuse_link_at(dfd: int, path: Path) -> None:
     except FileNotFoundError:
         return
     if stat.S_ISLNK(st.st_mode):
-        raise PathEscape(f"{path} is a symlink (-> {_readlink_at(dfd, path.name)}); memkeeper never reads or writes "
-                         "through symlinks in a wiki")
+        raise PathEscape(
+            f"{path} is a symlink (-> {_readlink_at(dfd, path.name)}); memkeeper never reads or writes "
+            "through symlinks in a wiki"
+        )
 
 
 def _readlink_at(dfd: int, name: str) -> str:
@@ -150,7 +152,9 @@ def _open_for_append(opener, path: Path) -> int:
         return opener()
     except OSError as exc:
         if exc.errno in (errno.ELOOP, getattr(errno, "EMLINK", -1), getattr(errno, "EFTYPE", -1)):
-            raise PathEscape(f"{path} is a symlink; memkeeper never reads or writes through symlinks in a wiki") from None
+            raise PathEscape(
+                f"{path} is a symlink; memkeeper never reads or writes through symlinks in a wiki"
+            ) from None
         if exc.errno == errno.ENXIO:  # a FIFO with no reader
             raise UnsafeFile(f"{path} is not a regular file; refusing to append to it") from None
         raise

@@ -22,8 +22,22 @@ from .errors import PathEscape, UnsafeFile
 from .text import ascii_fold
 
 __all__ = [
-    "PathEscape", "UnsafeFile", "confine", "slugify", "partition_slug", "open_dir", "read_file", "read_at",
-    "open_read", "list_files", "refuse_symlink", "symlinks_under", "mkdirs", "refuse_wiki_links", "WIKI_PATHS", "SCANNED",
+    "PathEscape",
+    "UnsafeFile",
+    "confine",
+    "slugify",
+    "partition_slug",
+    "open_dir",
+    "read_file",
+    "read_at",
+    "open_read",
+    "list_files",
+    "refuse_symlink",
+    "symlinks_under",
+    "mkdirs",
+    "refuse_wiki_links",
+    "WIKI_PATHS",
+    "SCANNED",
 ]
 
 # Windows device names (a file called `com2.md` or `nul.md` cannot be created or opened there), and the names of
@@ -72,8 +86,10 @@ def confine(root: Path, rel: str | os.PathLike[str]) -> Path:
             continue
         current = current / part
         if current.is_symlink():
-            raise PathEscape(f"path {text!r} passes through a symlink ({current.relative_to(real_root).as_posix()} -> "
-                             f"{_link_target(current)}); memkeeper never follows symlinks in a wiki")
+            raise PathEscape(
+                f"path {text!r} passes through a symlink ({current.relative_to(real_root).as_posix()} -> "
+                f"{_link_target(current)}); memkeeper never follows symlinks in a wiki"
+            )
     return current
 
 
@@ -85,8 +101,9 @@ def _link_target(path: str | os.PathLike[str]) -> str:
 
 
 def _symlink_error(path: str) -> PathEscape:
-    return PathEscape(f"{path} is a symlink (-> {_link_target(path)}); memkeeper never reads or writes through "
-                      "symlinks in a wiki")
+    return PathEscape(
+        f"{path} is a symlink (-> {_link_target(path)}); memkeeper never reads or writes through symlinks in a wiki"
+    )
 
 
 def _component_error(path: str) -> Exception:
@@ -123,8 +140,23 @@ def refuse_symlink(path: str | os.PathLike[str]) -> None:
 # of part-way through it. `snapshots/` and `sync/` are left out: only snapshot and export write there, and they are
 # refused (before writing anything) by the file helpers, so a person who links them elsewhere can still capture.
 WIKI_PATHS = (
-    ".memkeeper", ".memkeeper/index.db", ".memkeeper/write.lock", "entries", "conflicts", "stated", "quiz", "review",
-    "review/applied", "receipts", "patterns", "index", "hot.md", "index.md", "log.md", "SCHEMA.md", "DECISIONS.md",
+    ".memkeeper",
+    ".memkeeper/index.db",
+    ".memkeeper/write.lock",
+    "entries",
+    "conflicts",
+    "stated",
+    "quiz",
+    "review",
+    "review/applied",
+    "receipts",
+    "patterns",
+    "index",
+    "hot.md",
+    "index.md",
+    "log.md",
+    "SCHEMA.md",
+    "DECISIONS.md",
     "CONFLICTS.md",
 )
 SCANNED = ("stated", "patterns", "receipts", "index", "quiz")
@@ -147,8 +179,10 @@ def refuse_wiki_links(root: str | os.PathLike[str]) -> None:
 
 
 def _wiki_link_error(rel: str, full: str) -> PathEscape:
-    return PathEscape(f"{rel} is a symlink (-> {_link_target(full)}); memkeeper never reads or writes through symlinks "
-                      "in a wiki (remove it; `memkeeper check` lists every symlink)")
+    return PathEscape(
+        f"{rel} is a symlink (-> {_link_target(full)}); memkeeper never reads or writes through symlinks "
+        "in a wiki (remove it; `memkeeper check` lists every symlink)"
+    )
 
 
 def open_dir(path: str | os.PathLike[str], *, create: bool = False, listable: bool = False) -> int:
@@ -168,7 +202,9 @@ def open_dir(path: str | os.PathLike[str], *, create: bool = False, listable: bo
     try:
         for i, name in enumerate(parts[1:], 2):
             current = os.path.join(current, name)
-            flags = (os.O_RDONLY if listable and i == len(parts) else _O_SEARCH) | _O_DIRECTORY | _O_NOFOLLOW | _O_CLOEXEC
+            flags = (
+                (os.O_RDONLY if listable and i == len(parts) else _O_SEARCH) | _O_DIRECTORY | _O_NOFOLLOW | _O_CLOEXEC
+            )
             try:
                 nfd = os.open(name, flags, dir_fd=fd)
             except FileNotFoundError:
@@ -221,9 +257,17 @@ def _human(n: int) -> str:
 def _check_regular(fd: int, display: str, limit: int | None, what: str) -> os.stat_result:
     st = os.fstat(fd)
     if not stat.S_ISREG(st.st_mode):
-        kind = ("a directory" if stat.S_ISDIR(st.st_mode) else "a device" if stat.S_ISCHR(st.st_mode) or
-                stat.S_ISBLK(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode) else "a socket"
-                if stat.S_ISSOCK(st.st_mode) else "not a regular file")
+        kind = (
+            "a directory"
+            if stat.S_ISDIR(st.st_mode)
+            else "a device"
+            if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
+            else "a FIFO"
+            if stat.S_ISFIFO(st.st_mode)
+            else "a socket"
+            if stat.S_ISSOCK(st.st_mode)
+            else "not a regular file"
+        )
         raise UnsafeFile(f"{display} is {kind}, not a regular file; refusing to read it")
     if limit is not None and st.st_size > limit:
         raise UnsafeFile(f"{display} is {st.st_size} bytes, over the {_human(limit)} limit for {what}")

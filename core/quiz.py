@@ -54,9 +54,27 @@ from .quiz_ledger import (
 )
 
 __all__ = [  # the ledger format's names, importable from the quiz policy as before
-    "LAST_Q_MAX", "LEDGER_KIND", "MAX_BOX", "NOTEBOOK_KIND", "PERSON_ID_MAX", "RESULTS", "SCHEDULERS", "Ledger",
-    "QuizItem", "Result", "SchedulerName", "is_clean_page", "ledger_path", "notebook_header", "notebook_path",
-    "parse_ledger", "person_id", "render_ledger", "render_notebook_entry", "render_row", "sanitize_question",
+    "LAST_Q_MAX",
+    "LEDGER_KIND",
+    "MAX_BOX",
+    "NOTEBOOK_KIND",
+    "PERSON_ID_MAX",
+    "RESULTS",
+    "SCHEDULERS",
+    "Ledger",
+    "QuizItem",
+    "Result",
+    "SchedulerName",
+    "is_clean_page",
+    "ledger_path",
+    "notebook_header",
+    "notebook_path",
+    "parse_ledger",
+    "person_id",
+    "render_ledger",
+    "render_notebook_entry",
+    "render_row",
+    "sanitize_question",
 ]
 
 # --- constants ------------------------------------------------------------------------------------------------------
@@ -74,19 +92,34 @@ Reason = Literal["due-wrong", "due", "new"]
 # Every spelling a person or a script may use, folded onto Anki's four grades plus skip. "correct"/"wrong" are the
 # llmwiki/CLI words and land on good/again, which is also how FSRS reads them.
 _GRADE_ALIASES: dict[str, Grade] = {
-    "again": "again", "1": "again", "wrong": "again",
-    "hard": "hard", "2": "hard",
-    "good": "good", "3": "good", "correct": "good",
-    "easy": "easy", "4": "easy",
-    "skip": "skip", "s": "skip",
+    "again": "again",
+    "1": "again",
+    "wrong": "again",
+    "hard": "hard",
+    "2": "hard",
+    "good": "good",
+    "3": "good",
+    "correct": "good",
+    "easy": "easy",
+    "4": "easy",
+    "skip": "skip",
+    "s": "skip",
 }
 _RESULT_OF_GRADE: dict[Grade, Result] = {
-    "again": "wrong", "hard": "correct", "good": "correct", "easy": "correct", "skip": "skip",
+    "again": "wrong",
+    "hard": "correct",
+    "good": "correct",
+    "easy": "correct",
+    "skip": "skip",
 }
 _RATING_OF_GRADE: dict[Grade, Rating] = {
     # A skip is a failure to recall as far as the memory model is concerned; only the ledger's lastResult keeps the
     # difference so a skipped item is re-asked in the "due-wrong" group like a wrong one.
-    "again": Rating.Again, "hard": Rating.Hard, "good": Rating.Good, "easy": Rating.Easy, "skip": Rating.Again,
+    "again": Rating.Again,
+    "hard": Rating.Hard,
+    "good": Rating.Good,
+    "easy": Rating.Easy,
+    "skip": Rating.Again,
 }
 
 # Question-worthiness of a never-quizzed page: judgement first, execution detail last.
@@ -139,7 +172,6 @@ class SessionCounts(NamedTuple):
     @property
     def total(self) -> int:
         return self.due_wrong + self.due + self.new
-
 
 
 # --- small policies -------------------------------------------------------------------------------------------------
@@ -222,7 +254,6 @@ def new_ledger(person: str, scheduler: SchedulerName = "leitner", today: date | 
         frontmatter={"title": "Quiz ledger", "tags": ["quiz", "meta"]},
         note=default_note(scheduler),
     )
-
 
 
 # --- scheduling -----------------------------------------------------------------------------------------------------
@@ -339,11 +370,7 @@ def _ranked(ledger: Ledger, candidates: Sequence[QuizCandidate], today: date) ->
             live.setdefault(cand.page, cand)
     in_ledger = {it.page for it in ledger.items}
 
-    due = [
-        it
-        for it in ledger.items
-        if it.page in live and it.last != today and it.due <= today
-    ]
+    due = [it for it in ledger.items if it.page in live and it.last != today and it.due <= today]
     due.sort(key=lambda it: (it.due, it.page))
     wrong = [it for it in due if it.last_result in ("wrong", "skip")]
     review = [it for it in due if it.last_result not in ("wrong", "skip")]

@@ -396,7 +396,6 @@ def _read_fsrs(value: object) -> tuple[dict[str, Any] | None, str]:
     return value, ""
 
 
-
 # --- notebook -------------------------------------------------------------------------------------------------------
 
 
@@ -445,4 +444,3 @@ def _source_link(source: str) -> str:
     if any(ch in target for ch in " ()<>"):
         target = f"<{target}>"
     return f"[{source}]({target})"
-

@@ -73,22 +73,29 @@ class QuizQueue:
             names = list_files(self.store.root / "quiz", ".md")
         except BadInput:
             return []  # quiz/ is a symlink: check reports it
-        return sorted(n[len("quiz-ledger."):-3] for n in names if n.startswith("quiz-ledger."))
+        return sorted(n[len("quiz-ledger.") : -3] for n in names if n.startswith("quiz-ledger."))
 
     def create_ledger(self, person: str, scheduler: str, *, now: datetime, actor: str) -> Receipt:
         """Create a person's ledger with the chosen scheduler (leitner | fsrs). Refuses to replace an existing one."""
         now, actor = utc(now), validate_actor(actor)
         pid = policy.person_id(person)
         if scheduler not in policy.SCHEDULERS:
-            return make_receipt("quiz_ledger", "reject", now, actor, {"reason": "invalid_scheduler", "value": scheduler})
+            return make_receipt(
+                "quiz_ledger", "reject", now, actor, {"reason": "invalid_scheduler", "value": scheduler}
+            )
         with self.store.writing():
             path = self.store.path(policy.ledger_path(pid))
             if path.exists():
                 return make_receipt("quiz_ledger", "reject", now, actor, {"reason": "ledger_exists", "person": pid})
             name = cast(policy.SchedulerName, scheduler)  # one of SCHEDULERS, checked above
             self.store.write_file(path, policy.render_ledger(policy.new_ledger(pid, name, now.date())))
-            receipt = make_receipt("quiz_ledger", "created", now, actor, {"person": pid, "scheduler": scheduler,
-                                                                          "ledger": policy.ledger_path(pid)})
+            receipt = make_receipt(
+                "quiz_ledger",
+                "created",
+                now,
+                actor,
+                {"person": pid, "scheduler": scheduler, "ledger": policy.ledger_path(pid)},
+            )
             return self.store.record(receipt)
 
     def _candidates(self, ledger: policy.Ledger, extra: int) -> list[policy.QuizCandidate]:
@@ -101,7 +108,9 @@ class QuizQueue:
         pages = [it.page for it in ledger.items]
         for i in range(0, len(pages), 500):
             chunk = pages[i : i + 500]
-            for r in self.store.index.query(f"SELECT {cols} FROM records WHERE path IN ({','.join('?' * len(chunk))})", chunk):
+            for r in self.store.index.query(
+                f"SELECT {cols} FROM records WHERE path IN ({','.join('?' * len(chunk))})", chunk
+            ):
                 rows[r["path"]] = r
         known = set(pages)
         for r in self.store.index.query(
@@ -112,10 +121,18 @@ class QuizQueue:
         out = []
         for r in rows.values():
             fm = json.loads(r["data"])["fm"]
-            out.append(policy.QuizCandidate(
-                page=r["path"], category=r["category"], updated_at=parse_iso(r["updated_at"]), status=r["status"],
-                tier=r["tier"], quiz_question=fm.get("quiz_question"), title=r["title"], recall=fm.get("recall") or [],
-            ))
+            out.append(
+                policy.QuizCandidate(
+                    page=r["path"],
+                    category=r["category"],
+                    updated_at=parse_iso(r["updated_at"]),
+                    status=r["status"],
+                    tier=r["tier"],
+                    quiz_question=fm.get("quiz_question"),
+                    title=r["title"],
+                    recall=fm.get("recall") or [],
+                )
+            )
         return out
 
     def quiz_session(self, person: str, *, now: datetime, limit: int = policy.MAX_SESSION) -> list[QuizCard]:
@@ -125,15 +142,26 @@ class QuizQueue:
         picks = policy.select_session(ledger, self._candidates(ledger, policy.MAX_SESSION), now.date(), limit)
         cards = []
         for s in picks:
-            row = self.store.index.query("SELECT memory_id, content, source_ref, title FROM records WHERE path=?", (s.page,))
+            row = self.store.index.query(
+                "SELECT memory_id, content, source_ref, title FROM records WHERE path=?", (s.page,)
+            )
             if not row:
                 continue
             r = row[0]
-            cards.append(QuizCard(
-                memory_id=r["memory_id"], page=s.page, title=r["title"], question=s.question, answer=r["content"],
-                source=r["source_ref"] or s.page, reason=s.reason, box=s.item.box if s.item else None,
-                asked=s.item.asked if s.item else 0, correct=s.item.correct if s.item else 0,
-            ))
+            cards.append(
+                QuizCard(
+                    memory_id=r["memory_id"],
+                    page=s.page,
+                    title=r["title"],
+                    question=s.question,
+                    answer=r["content"],
+                    source=r["source_ref"] or s.page,
+                    reason=s.reason,
+                    box=s.item.box if s.item else None,
+                    asked=s.item.asked if s.item else 0,
+                    correct=s.item.correct if s.item else 0,
+                )
+            )
         return cards
 
     def quiz_due_count(self, person: str, now: datetime) -> int:
@@ -146,8 +174,18 @@ class QuizQueue:
     def weak_spots(self, person: str) -> list[policy.QuizItem]:
         return policy.weak_spots(self.read_ledger(policy.person_id(person), strict=False))
 
-    def quiz_record(self, ref: str, result: str, *, now: datetime, actor: str, person: str | None = None,
-                    answer: str | None = None, question: str | None = None, redact: bool = False) -> Receipt:
+    def quiz_record(
+        self,
+        ref: str,
+        result: str,
+        *,
+        now: datetime,
+        actor: str,
+        person: str | None = None,
+        answer: str | None = None,
+        question: str | None = None,
+        redact: bool = False,
+    ) -> Receipt:
         """Record an answer (again|hard|good|easy|correct|wrong|skip|1-4|s) for a page; update the ledger, prune
         vanished pages, append to the dated notebook. Receipt details: page, person, result, box, due, prior.
 
@@ -163,8 +201,13 @@ class QuizQueue:
         redacted: list[str] = []
         if found:
             if not redact:
-                return make_receipt("quiz_record", "reject", now, actor,
-                                    {"reason": "secret_detected", "memory_id": ref, **secret_details(found)})
+                return make_receipt(
+                    "quiz_record",
+                    "reject",
+                    now,
+                    actor,
+                    {"reason": "secret_detected", "memory_id": ref, **secret_details(found)},
+                )
             clean, redacted = redact_fields({"answer": answer, "question": question})
             # Redaction keeps each field's shape: a string stays a string, None stays None.
             answer, question = cast("str | None", clean["answer"]), cast("str | None", clean["question"])
@@ -176,9 +219,16 @@ class QuizQueue:
             ledger = self.read_ledger(pid)
             live = {r[0] for r in self.store.index.query("SELECT path FROM records WHERE status NOT IN ('denied')")}
             ledger, pruned = policy.prune_vanished(ledger, live | {page})
-            q = question or policy.build_question(policy.QuizCandidate(
-                page=page, category=entry.category.value, updated_at=entry.updated_at, title=entry.title,
-                quiz_question=entry.quiz_question, recall=entry.recall))
+            q = question or policy.build_question(
+                policy.QuizCandidate(
+                    page=page,
+                    category=entry.category.value,
+                    updated_at=entry.updated_at,
+                    title=entry.title,
+                    quiz_question=entry.quiz_question,
+                    recall=entry.recall,
+                )
+            )
             try:
                 new_ledger, item, prior = policy.record_answer(ledger, page, result, now.date(), q, now)
             except ValueError as exc:
@@ -188,22 +238,50 @@ class QuizQueue:
             if policy.parse_grade(result) != "skip":
                 # An answer is a review: it refreshes strength as an access does (SPEC §4 decay), so decay does not
                 # archive what a person is studying. Confidence is untouched.
-                refreshed = {"memory_id": mid, "strength": entry.strength, "last_accessed_at": iso(entry.last_accessed_at)}
+                refreshed = {
+                    "memory_id": mid,
+                    "strength": entry.strength,
+                    "last_accessed_at": iso(entry.last_accessed_at),
+                }
                 entry.last_accessed_at = now
                 entry.strength = 1.0
                 self.store.save(entry)
             nb = self.store.path(policy.notebook_path(now.date(), pid))
-            self.store.append_file(nb, policy.render_notebook_entry(
-                q, answer, item.last_result or "", entry.content, entry.source_ref or page, now).rstrip("\n").split("\n") + [""],
-                create=policy.notebook_header(now.date(), pid))
-            receipt = make_receipt("quiz_record", "recorded", now, actor, {
-                "memory_id": mid, "page": page, "person": pid, "result": item.last_result, "grade": result,
-                "box": item.box, "due": item.due.isoformat(), "asked": item.asked, "correct": item.correct,
-                "pruned": pruned, "undo": {"person": pid, "page": page,
-                                           "prior": prior.marker() if prior else None,
-                                           **({"record": refreshed} if refreshed else {})},
-                **({"redacted": redacted} if redacted else {}),
-            })
+            self.store.append_file(
+                nb,
+                policy.render_notebook_entry(
+                    q, answer, item.last_result or "", entry.content, entry.source_ref or page, now
+                )
+                .rstrip("\n")
+                .split("\n")
+                + [""],
+                create=policy.notebook_header(now.date(), pid),
+            )
+            receipt = make_receipt(
+                "quiz_record",
+                "recorded",
+                now,
+                actor,
+                {
+                    "memory_id": mid,
+                    "page": page,
+                    "person": pid,
+                    "result": item.last_result,
+                    "grade": result,
+                    "box": item.box,
+                    "due": item.due.isoformat(),
+                    "asked": item.asked,
+                    "correct": item.correct,
+                    "pruned": pruned,
+                    "undo": {
+                        "person": pid,
+                        "page": page,
+                        "prior": prior.marker() if prior else None,
+                        **({"record": refreshed} if refreshed else {}),
+                    },
+                    **({"redacted": redacted} if redacted else {}),
+                },
+            )
             self.store.record(receipt)
             self.views.refresh(now)
             return receipt
@@ -214,13 +292,23 @@ class QuizQueue:
         ledger = self.read_ledger(pid)
         items = [it for it in ledger.items if it.page != page]
         if prior is not None:
-            items.append(policy.QuizItem(
-                page=prior["page"], box=prior["box"], due=date.fromisoformat(prior["due"]), asked=prior["asked"],
-                correct=prior["correct"], last=date.fromisoformat(prior["last"]) if prior.get("last") else None,
-                last_result=prior.get("lastResult"), last_q=prior.get("lastQ") or "", fsrs=prior.get("fsrs"),
-            ))
+            items.append(
+                policy.QuizItem(
+                    page=prior["page"],
+                    box=prior["box"],
+                    due=date.fromisoformat(prior["due"]),
+                    asked=prior["asked"],
+                    correct=prior["correct"],
+                    last=date.fromisoformat(prior["last"]) if prior.get("last") else None,
+                    last_result=prior.get("lastResult"),
+                    last_q=prior.get("lastQ") or "",
+                    fsrs=prior.get("fsrs"),
+                )
+            )
         items.sort(key=lambda it: (it.due, it.page))
-        self.store.write_file(self.store.path(policy.ledger_path(pid)), policy.render_ledger(ledger.model_copy(update={"items": items})))
+        self.store.write_file(
+            self.store.path(policy.ledger_path(pid)), policy.render_ledger(ledger.model_copy(update={"items": items}))
+        )
         record = undo.get("record")
         if record and self.store.page_of(record["memory_id"]):
             entry = self.store.load(record["memory_id"])

@@ -25,8 +25,14 @@ class RetrieveOps:
         self.store = store
 
     def retrieve(
-        self, query: str, *, zone: str | TrustZone = "private_self", limit: int = 10, now: datetime,
-        actor: str = "agent:cli", record_access: bool = True,
+        self,
+        query: str,
+        *,
+        zone: str | TrustZone = "private_self",
+        limit: int = 10,
+        now: datetime,
+        actor: str = "agent:cli",
+        record_access: bool = True,
     ) -> Receipt:
         """Search active records visible to `zone`.
 
@@ -77,7 +83,9 @@ class RetrieveOps:
         ranked: list[Ranked] = []
         hidden = 0
         rows = self.store.index.rows_for(
-            ids, "status='active'", (),
+            ids,
+            "status='active'",
+            (),
             "memory_id, path, title, content, canonical_key, recall, category, trust_zone, sensitivity_tier, tier,"
             " last_accessed_at, reinforcement, confidence, expires_at",
         )
@@ -120,7 +128,10 @@ class RetrieveOps:
 
     def preview_all_zones(self, query: str, *, now: datetime, limit: int = 10) -> dict[str, Receipt]:
         """What each trust zone would get for a query (no writes): the TUI's zone switch."""
-        return {z.value: self.retrieve(query, zone=z, limit=limit, now=now, actor="human:preview", record_access=False) for z in TrustZone}
+        return {
+            z.value: self.retrieve(query, zone=z, limit=limit, now=now, actor="human:preview", record_access=False)
+            for z in TrustZone
+        }
 
     # ---------------------------------------------------------------------------------------------- browsing (the desk)
 
@@ -169,6 +180,7 @@ class RetrieveOps:
     def bad_pages(self) -> list[BadPage]:
         """Pages skipped because they could not be read as records (file and one-line reason)."""
         return self.store.index.bad_pages()
+
 
 def _excerpt(content: str, limit: int = 280) -> str:
     flat = " ".join(content.split())

@@ -109,7 +109,12 @@ def _url_password(value: str) -> bool:
 
 
 # Which check applies to which value group of an assignment.
-_ASSIGNED: dict[str, Callable[[str], bool]] = {"tight": _tight_value, "dq": credential_like, "sq": credential_like, "bare": credential_like}
+_ASSIGNED: dict[str, Callable[[str], bool]] = {
+    "tight": _tight_value,
+    "dq": credential_like,
+    "sq": credential_like,
+    "bare": credential_like,
+}
 
 
 # --- own rules ---------------------------------------------------------------------------------------------------
@@ -142,9 +147,15 @@ class Rule:
             yield m.span(group)
 
 
-def _r(secret_class: str, pattern: str, *, group: str | int = 0,
-       check: Callable[[str], bool] | dict[str, Callable[[str], bool]] | None = None,
-       flags: int = 0, hints: tuple[str, ...]) -> Rule:
+def _r(
+    secret_class: str,
+    pattern: str,
+    *,
+    group: str | int = 0,
+    check: Callable[[str], bool] | dict[str, Callable[[str], bool]] | None = None,
+    flags: int = 0,
+    hints: tuple[str, ...],
+) -> Rule:
     return Rule(secret_class, re.compile(pattern, flags), group, check, hints)
 
 
@@ -164,25 +175,42 @@ _VALUE_GROUPS = "tight|dq|sq|bare"
 RULES: list[Rule] = [
     # Private key blocks of every kind: PEM (RSA, EC, DSA, OPENSSH, PKCS#8, ENCRYPTED, PGP), SSH2, PuTTY, age.
     # A header without its footer takes the key material that follows it.
-    _r("private_key",
-       r"-{4,5} ?BEGIN [A-Z0-9 _-]{0,40}?PRIVATE KEY(?: BLOCK)? ?-{4,5}"
-       r"(?:[\s\S]*?-{4,5} ?END [A-Z0-9 _-]{0,40}?PRIVATE KEY(?: BLOCK)? ?-{4,5}|[A-Za-z0-9+/=\s:,.\\\"-]*)",
-       hints=("private key",)),
+    _r(
+        "private_key",
+        r"-{4,5} ?BEGIN [A-Z0-9 _-]{0,40}?PRIVATE KEY(?: BLOCK)? ?-{4,5}"
+        r"(?:[\s\S]*?-{4,5} ?END [A-Z0-9 _-]{0,40}?PRIVATE KEY(?: BLOCK)? ?-{4,5}|[A-Za-z0-9+/=\s:,.\\\"-]*)",
+        hints=("private key",),
+    ),
     _r("private_key", r"PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC: ?[0-9a-fA-F]+|\Z)", hints=("putty-user-key",)),
     _r("private_key", r"\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b", hints=("age-secret-key",)),
     # Cloud.
-    _r("aws_secret_key",
-       r"aws[\w .-]{0,40}?secret[\w .-]{0,40}?(?:[=:]|\bis\b)[ \t]*[\"']?(?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])",
-       group="v", check=_mixed, flags=_I, hints=("aws",)),
+    _r(
+        "aws_secret_key",
+        r"aws[\w .-]{0,40}?secret[\w .-]{0,40}?(?:[=:]|\bis\b)[ \t]*[\"']?(?P<v>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])",
+        group="v",
+        check=_mixed,
+        flags=_I,
+        hints=("aws",),
+    ),
     _r("google_api_key", r"\bAIza[0-9A-Za-z_-]{35}" + _END, hints=("aiza",)),
     _r("google_oauth_secret", r"\bGOCSPX-[0-9A-Za-z_-]{28}" + _END, hints=("gocspx-",)),
     _r("google_oauth_token", r"\bya29\.[0-9A-Za-z_-]{30,}", hints=("ya29.",)),
-    _r("azure_storage_key", r"\b(?:AccountKey|SharedAccessKey|SharedAccessSignature)[ \t]*=[ \t]*"
-                            r"(?P<v>[A-Za-z0-9+/%]{20,}={0,2})",
-       group="v", flags=_I, hints=("accountkey", "sharedaccess")),
-    _r("azure_sas_token", r"[?&]sig=(?P<v>[A-Za-z0-9%+/]{20,}(?:%3D|=){0,2})", group="v", check=_mixed, hints=("sig=",)),
-    _r("azure_client_secret", r"(?<![A-Za-z0-9_~.])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])",
-       hints=("q~",)),
+    _r(
+        "azure_storage_key",
+        r"\b(?:AccountKey|SharedAccessKey|SharedAccessSignature)[ \t]*=[ \t]*"
+        r"(?P<v>[A-Za-z0-9+/%]{20,}={0,2})",
+        group="v",
+        flags=_I,
+        hints=("accountkey", "sharedaccess"),
+    ),
+    _r(
+        "azure_sas_token", r"[?&]sig=(?P<v>[A-Za-z0-9%+/]{20,}(?:%3D|=){0,2})", group="v", check=_mixed, hints=("sig=",)
+    ),
+    _r(
+        "azure_client_secret",
+        r"(?<![A-Za-z0-9_~.])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])",
+        hints=("q~",),
+    ),
     _r("digitalocean_token", r"\bdo[opr]_v1_[a-f0-9]{64}\b", hints=("_v1_",)),
     _r("heroku_api_key", r"\bHRKU-[A-Za-z0-9_-]{20,}", hints=("hrku-",)),
     _r("alibaba_access_key", r"\bLTAI[A-Za-z0-9]{12,20}\b", check=_mixed, hints=("ltai",)),
@@ -191,23 +219,44 @@ RULES: list[Rule] = [
     _r("github_token", r"\bgithub_pat_[A-Za-z0-9_]{22,}", hints=("github_pat_",)),
     # Package registries.
     _r("npm_token", r"\bnpm_[A-Za-z0-9]{36}" + _END, hints=("npm_",)),
-    _r("npm_token", r"_authToken[ \t]*=[ \t]*[\"']?(?P<v>[^\s\"']+)", group="v", check=credential_like,
-       hints=("_authtoken",)),
+    _r(
+        "npm_token",
+        r"_authToken[ \t]*=[ \t]*[\"']?(?P<v>[^\s\"']+)",
+        group="v",
+        check=credential_like,
+        hints=("_authtoken",),
+    ),
     _r("rubygems_key", r"\brubygems_[a-f0-9]{48}" + _END, hints=("rubygems_",)),
     _r("nuget_key", r"\boy2[a-z0-9]{43}" + _END, check=_has_digit, hints=("oy2",)),
     _r("docker_token", r"\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}", hints=("dckr_",)),
     # Chat.
     _r("slack_token", r"\bxox[abeoprs]-[A-Za-z0-9-]{10,}", hints=("xox",)),
     _r("slack_token", r"\bxapp-\d-[A-Za-z0-9-]{10,}", hints=("xapp-",)),
-    _r("slack_webhook", r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{20,}",
-       hints=("hooks.slack.com",)),
-    _r("discord_webhook", r"https://(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api/webhooks/\d{5,}/[A-Za-z0-9_-]{30,}",
-       hints=("/api/webhooks/",)),
-    _r("teams_webhook", r"https://[A-Za-z0-9-]+\.webhook\.office\.com/webhookb2/[A-Za-z0-9@/_-]{20,}",
-       hints=("webhook.office.com",)),
-    _r("teams_webhook", r"https://outlook\.office(?:365)?\.com/webhook/[A-Za-z0-9@/_-]{20,}", hints=("outlook.office",)),
-    _r("chat_webhook", r"https?://[A-Za-z0-9.-]+(?::\d+)?/hooks/(?P<v>[a-z0-9]{20,})" + _END, group="v",
-       check=_has_digit, hints=("/hooks/",)),
+    _r(
+        "slack_webhook",
+        r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{20,}",
+        hints=("hooks.slack.com",),
+    ),
+    _r(
+        "discord_webhook",
+        r"https://(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api/webhooks/\d{5,}/[A-Za-z0-9_-]{30,}",
+        hints=("/api/webhooks/",),
+    ),
+    _r(
+        "teams_webhook",
+        r"https://[A-Za-z0-9-]+\.webhook\.office\.com/webhookb2/[A-Za-z0-9@/_-]{20,}",
+        hints=("webhook.office.com",),
+    ),
+    _r(
+        "teams_webhook", r"https://outlook\.office(?:365)?\.com/webhook/[A-Za-z0-9@/_-]{20,}", hints=("outlook.office",)
+    ),
+    _r(
+        "chat_webhook",
+        r"https?://[A-Za-z0-9.-]+(?::\d+)?/hooks/(?P<v>[a-z0-9]{20,})" + _END,
+        group="v",
+        check=_has_digit,
+        hints=("/hooks/",),
+    ),
     # Payments and SaaS API keys (prefix formats, after gitleaks' rules).
     _r("stripe_key", r"\b(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,}", hints=("k_live_", "k_test_", "k_prod_")),
     _r("stripe_webhook_secret", r"\bwhsec_[A-Za-z0-9]{24,}", hints=("whsec_",)),
@@ -230,24 +279,63 @@ RULES: list[Rule] = [
     _r("grafana_token", r"\bgl(?:sa|c)_[A-Za-z0-9+/_=]{32,}", hints=("glsa_", "glc_")),
     _r("doppler_token", r"\bdp\.(?:st|pt|ct|sa|scim|audit)\.[A-Za-z0-9._-]{40,}", hints=("dp.",)),
     # JWTs: three base64url parts, the first two JSON (checked with detect-secrets' own validator).
-    _r("jwt", r"\beyJ[A-Za-z0-9_=-]+\.[A-Za-z0-9_=-]+(?:\.[A-Za-z0-9_+/=-]*[A-Za-z0-9_+/=-])?", check=_jwt_valid,
-       hints=("eyj",)),
+    _r(
+        "jwt",
+        r"\beyJ[A-Za-z0-9_=-]+\.[A-Za-z0-9_=-]+(?:\.[A-Za-z0-9_+/=-]*[A-Za-z0-9_+/=-])?",
+        check=_jwt_valid,
+        hints=("eyj",),
+    ),
     # Passwords in URLs (also when the user name is empty: redis://:pw@host).
-    _r("url_password", r"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/@]*:(?P<v>[^\s@/]+)@[A-Za-z0-9\[]", group="v",
-       check=_url_password, hints=("://",)),
+    _r(
+        "url_password",
+        r"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/@]*:(?P<v>[^\s@/]+)@[A-Za-z0-9\[]",
+        group="v",
+        check=_url_password,
+        hints=("://",),
+    ),
     # Authorization headers and bearer tokens.
-    _r("basic_auth_header", r"\bBasic[ \t]+(?P<v>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])", group="v",
-       check=_basic_credentials, flags=_I, hints=("basic",)),
-    _r("bearer_token", r"\bbearer[ \t]+(?:token[ \t]+)?(?:[:=][ \t]*)?[\"']?(?P<v>[A-Za-z0-9._~+/-]{16,}=*)", group="v",
-       check=credential_like, flags=_I, hints=("bearer",)),
+    _r(
+        "basic_auth_header",
+        r"\bBasic[ \t]+(?P<v>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])",
+        group="v",
+        check=_basic_credentials,
+        flags=_I,
+        hints=("basic",),
+    ),
+    _r(
+        "bearer_token",
+        r"\bbearer[ \t]+(?:token[ \t]+)?(?:[:=][ \t]*)?[\"']?(?P<v>[A-Za-z0-9._~+/-]{16,}=*)",
+        group="v",
+        check=credential_like,
+        flags=_I,
+        hints=("bearer",),
+    ),
     # Assignments: password=…, passwd: …, secret=…, api_key=…, token: …, "password": "…".
-    _r("password_assignment", r"(?:" + _PASSWORD_KEYS + ")" + _ASSIGN + _VALUE, group=_VALUE_GROUPS,
-       check=_ASSIGNED, flags=_I, hints=("pass", "pwd")),
-    _r("secret_assignment", r"(?:" + _SECRET_KEYS + ")" + _ASSIGN + _VALUE, group=_VALUE_GROUPS,
-       check=_ASSIGNED, flags=_I, hints=("secret", "key", "token", "credential")),
+    _r(
+        "password_assignment",
+        r"(?:" + _PASSWORD_KEYS + ")" + _ASSIGN + _VALUE,
+        group=_VALUE_GROUPS,
+        check=_ASSIGNED,
+        flags=_I,
+        hints=("pass", "pwd"),
+    ),
+    _r(
+        "secret_assignment",
+        r"(?:" + _SECRET_KEYS + ")" + _ASSIGN + _VALUE,
+        group=_VALUE_GROUPS,
+        check=_ASSIGNED,
+        flags=_I,
+        hints=("secret", "key", "token", "credential"),
+    ),
     # Prose: "the wifi password for the office is …" (the first is/was after the keyword, within one clause).
-    _r("password_assignment", r"\bpass(?:word|phrase|code)s?\b[^.\n]{0,40}?\b(?:is|was)[ \t]+[\"'`]?(?P<v>[^\s\"'`,;]+)",
-       group="v", check=credential_like, flags=_I, hints=("pass",)),
+    _r(
+        "password_assignment",
+        r"\bpass(?:word|phrase|code)s?\b[^.\n]{0,40}?\b(?:is|was)[ \t]+[\"'`]?(?P<v>[^\s\"'`,;]+)",
+        group="v",
+        check=credential_like,
+        flags=_I,
+        hints=("pass",),
+    ),
 ]
 
 
@@ -376,7 +464,7 @@ def redact_secrets(text: str) -> tuple[str, list[str]]:
         return text, []
     parts, pos = [], 0
     for f in findings:
-        parts.append(text[pos:f.start])
+        parts.append(text[pos : f.start])
         parts.append(f"[REDACTED:{f.secret_class}]")
         pos = f.end
     parts.append(text[pos:])
@@ -418,7 +506,7 @@ def redact_fields(fields: dict[str, FieldValue]) -> tuple[dict[str, FieldValue],
             out[name] = None
             continue
         parts = []
-        for t in ([value] if isinstance(value, str) else list(value)):
+        for t in [value] if isinstance(value, str) else list(value):
             clean, found = redact_secrets(t) if isinstance(t, str) else (t, [])
             parts.append(clean)
             classes.extend(found)

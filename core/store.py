@@ -28,13 +28,40 @@ from .paths import PathEscape, confine, mkdirs, partition_slug, refuse_wiki_link
 from .receipts import LOG_HEADER, ReceiptCursor, ReceiptLine, canonical_json, log_row, make_receipt, pattern_event
 from .text import content_sha256, sha256_hex
 
-CORE_DIRS = ("entries", "conflicts", "stated", "quiz", "review", "receipts", "patterns", "snapshots", "sync/outbound",
-             "sync/inbound", "raw", "index", "journal", ".memkeeper")
+CORE_DIRS = (
+    "entries",
+    "conflicts",
+    "stated",
+    "quiz",
+    "review",
+    "receipts",
+    "patterns",
+    "snapshots",
+    "sync/outbound",
+    "sync/inbound",
+    "raw",
+    "index",
+    "journal",
+    ".memkeeper",
+)
 LOCK_TIMEOUT_S = 30.0
 # Directories the engine writes (atomic_write leaves `.<name>.<random>.tmp` there if killed mid-write). `raw/` is the
 # person's untouched material and `snapshots/` holds copies: neither is ever cleaned.
-ENGINE_DIRS = ("", "entries", "conflicts", "stated", "quiz", "review", "review/applied", "receipts", "patterns",
-               "sync/outbound", "index", "journal", "journal/stage")
+ENGINE_DIRS = (
+    "",
+    "entries",
+    "conflicts",
+    "stated",
+    "quiz",
+    "review",
+    "review/applied",
+    "receipts",
+    "patterns",
+    "sync/outbound",
+    "index",
+    "journal",
+    "journal/stage",
+)
 DECISIONS_HEADER = "# Decisions\n\nArbitration outcomes, append-only.\n"
 
 # How a category listing changed since the views were written: (pages to drop, page → (title, page, status, zone)).
@@ -60,7 +87,9 @@ class Store:
         # changes hands at about the pace writes finish instead of in 50 ms steps.
         self.lock = FileLock(str(self.root / ".memkeeper" / "write.lock"), timeout=LOCK_TIMEOUT_S, poll_interval=0.01)
         self.index = Index(self.root)
-        self._local = threading.local()  # the operation in progress belongs to the thread running it (the desk's workers)
+        self._local = (
+            threading.local()
+        )  # the operation in progress belongs to the thread running it (the desk's workers)
         self.recoveries: list[dict[str, Any]] = []  # what completing interrupted writes did (for check --repair)
         self._log_sig: tuple[int, int] | None = None
         self._category_patches: dict[str, CategoryPatch] = {}
@@ -221,14 +250,17 @@ class Store:
         # this operation writes is put below, under the same lock).
         reconciled = self.index.is_reconciled()
         out = journal.apply_intent(self.root, intent, txn.resolve, fresh=True)
-        if any(s["op"] in ("remove", "rename") and (s["path"].startswith("entries/")
-                                                    or str(s.get("dst", "")).startswith("entries/"))
-               for s in intent["steps"]):
+        if any(
+            s["op"] in ("remove", "rename")
+            and (s["path"].startswith("entries/") or str(s.get("dst", "")).startswith("entries/"))
+            for s in intent["steps"]
+        ):
             self._notify(None)
         if out.skipped:
             # A page changed by hand in the moment since this operation read it: the person's text stays.
-            self.recoveries.append({"completed": intent["receipt_sha256"], "written": out.written, "skipped": out.skipped,
-                                    "discarded": []})
+            self.recoveries.append(
+                {"completed": intent["receipt_sha256"], "written": out.written, "skipped": out.skipped, "discarded": []}
+            )
             skipped = {s["path"] for s in out.skipped}
             self.index.sync_paths(sorted(skipped & {i[0] for i in items}))
             items = [i for i in items if i[0] not in skipped]
@@ -310,8 +342,13 @@ class Store:
                 intent = None
             else:
                 note.update(completed=intent.get("receipt_sha256"), written=out.written, skipped=out.skipped)
-                pages = sorted({s["path"] for s in intent["steps"]
-                                if s["op"] in ("write", "remove") and s["path"].startswith("entries/")})
+                pages = sorted(
+                    {
+                        s["path"]
+                        for s in intent["steps"]
+                        if s["op"] in ("write", "remove") and s["path"].startswith("entries/")
+                    }
+                )
                 try:
                     self.index.sync_paths(pages)
                 except sqlite3.OperationalError as exc:
@@ -337,8 +374,13 @@ class Store:
     def _record_recovery(self, intent: dict[str, Any], skipped: list[dict[str, str]]) -> None:
         """A receipt saying which steps of an interrupted write were left alone (files edited by hand since). It is
         made from the interrupted intent alone (its time and actor), so completing twice records it once."""
-        receipt = make_receipt("recover", "partial", parse_iso(intent["at"]), intent["actor"],
-                               {"completes": intent.get("receipt_sha256"), "skipped": skipped})
+        receipt = make_receipt(
+            "recover",
+            "partial",
+            parse_iso(intent["at"]),
+            intent["actor"],
+            {"completes": intent.get("receipt_sha256"), "skipped": skipped},
+        )
         txn = journal.Txn(self.root, self.path)
         self._stage_receipt(txn, receipt, "medium")
         new_intent = txn.intent(receipt.to_dict())
@@ -425,8 +467,9 @@ class Store:
         text = render_entry(entry)
         if len(text.encode("utf-8")) > MAX_PAGE_BYTES:
             # A page the engine could not read back would be lost to every later command: refuse before writing.
-            raise BadInput(f"{page} would be larger than the {MAX_PAGE_BYTES // (1024 * 1024)} MiB page limit; "
-                           "nothing was written")
+            raise BadInput(
+                f"{page} would be larger than the {MAX_PAGE_BYTES // (1024 * 1024)} MiB page limit; nothing was written"
+            )
         target = self.path(page)
         if self._txn is not None:
             self._txn.write(self.rel(target), text, entry.model_copy(deep=True))
@@ -442,11 +485,18 @@ class Store:
 
     def tallies(self) -> dict[str, int]:
         if self._tallies is None:
-            t = {f"cat:{r[0]}": r[1] for r in self.index.query(
-                "SELECT category, count(*) FROM records WHERE status='active' GROUP BY category")}
-            t["pending"] = int(self.index.scalar(
-                "SELECT count(*) FROM records WHERE status='active' AND source_type='agent_inferred' AND verified=0"
-            ) or 0)
+            t = {
+                f"cat:{r[0]}": r[1]
+                for r in self.index.query(
+                    "SELECT category, count(*) FROM records WHERE status='active' GROUP BY category"
+                )
+            }
+            t["pending"] = int(
+                self.index.scalar(
+                    "SELECT count(*) FROM records WHERE status='active' AND source_type='agent_inferred' AND verified=0"
+                )
+                or 0
+            )
             self._tallies = t
         return self._tallies
 
@@ -513,7 +563,10 @@ class Store:
         if self._txn is not None and self._txn.has(page):
             return True
         # lexists: a symlink (reported by check, never followed) still takes its name.
-        return os.path.lexists(self.root / page) or self.index.scalar("SELECT 1 FROM files WHERE path=?", (page,)) is not None
+        return (
+            os.path.lexists(self.root / page)
+            or self.index.scalar("SELECT 1 FROM files WHERE path=?", (page,)) is not None
+        )
 
     def new_id(self, seed: str) -> str:
         """`mem_` + 16 hex derived from what is being stored (so a rebuilt wiki gets the same ids); a collision with

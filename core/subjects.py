@@ -59,9 +59,16 @@ def side(text: str, title: str = "") -> Side:
         seq += ["."] + [tok.low for tok in t.tokens if tok.kind == "word"]
         for k, v in t.modifiers.items():
             modifiers.setdefault(k, set()).update(v)
-    return Side(c, t, terms, frozenset(words), tuple(names), tuple(seq),
-                {k: frozenset(v) for k, v in modifiers.items()},
-                frozenset(k for k in terms if _NUMERONYM.fullmatch(k)))
+    return Side(
+        c,
+        t,
+        terms,
+        frozenset(words),
+        tuple(names),
+        tuple(seq),
+        {k: frozenset(v) for k, v in modifiers.items()},
+        frozenset(k for k in terms if _NUMERONYM.fullmatch(k)),
+    )
 
 
 def _shaped(text: str) -> bool:
@@ -139,7 +146,7 @@ def _acronym_of(word: str, text: str, seq: tuple[str, ...]) -> bool:
         return False
     k = len(parts)
     for i in range(len(seq) - k + 1):
-        window = seq[i:i + k]
+        window = seq[i : i + k]
         if all(w.startswith(p) and w != p for w, p in zip(window, parts, strict=True)):
             return True
     return False
@@ -157,8 +164,11 @@ def matches(term: str, other: Side) -> bool:
         return True
     got = other.memo.get(term)
     if got is None:
-        got = any(_near(term, t) for t in other.terms) or any(_numeronym(t, term) for t in other.numeronyms) or (
-            bool(_NUMERONYM.fullmatch(term)) and any(_numeronym(term, t) for t in other.terms))
+        got = (
+            any(_near(term, t) for t in other.terms)
+            or any(_numeronym(t, term) for t in other.numeronyms)
+            or (bool(_NUMERONYM.fullmatch(term)) and any(_numeronym(term, t) for t in other.terms))
+        )
         other.memo[term] = got
     return got
 
@@ -174,8 +184,12 @@ def _name_match(name: Name, other: Side) -> str | None:
     words = set(name.words)
 
     def said(w: str) -> bool:
-        return w in other.words or w in other.terms or (len(w) >= 4 and any(_near(w, t) for t in other.terms)) or \
-            any(_numeronym(w, t) or _numeronym(t, w) for t in other.terms)
+        return (
+            w in other.words
+            or w in other.terms
+            or (len(w) >= 4 and any(_near(w, t) for t in other.terms))
+            or any(_numeronym(w, t) or _numeronym(t, w) for t in other.terms)
+        )
 
     if all(said(w) for w in words):
         return "words"
@@ -243,9 +257,14 @@ def compare(a: Side, b: Side) -> SubjectMatch:
     common = _slots(a) & _slots(b)
     score = min(1.0, score + SLOT_BONUS * min(2, len(common)))
     # Words of a name the other statement also has (or abbreviates) are not qualifiers of their own.
-    matched_names = {w for how, other in ((how_a, b), (how_b, a)) for n, m in how.items() if m
-                     for w in n.words if m == "acronym" or w in other.words or w in other.terms
-                     }
+    matched_names = {
+        w
+        for how, other in ((how_a, b), (how_b, a))
+        for n, m in how.items()
+        if m
+        for w in n.words
+        if m == "acronym" or w in other.words or w in other.terms
+    }
     quals: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = []
     for head in set(a.modifiers) & set(b.modifiers):
         if head not in shared and head not in b.terms:
@@ -254,5 +273,11 @@ def compare(a: Side, b: Side) -> SubjectMatch:
         qb = [m for m in b.modifiers[head] if not matches(m, a) and m not in a.words and m not in matched_names]
         if qa and qb:
             quals.append((head, tuple(sorted(qa)), tuple(sorted(qb))))
-    return SubjectMatch(score=round(score, 4), shared=tuple(sorted(shared)), only_a_names=only_a,
-                        only_b_names=only_b, qualifiers=tuple(sorted(quals)), shared_weight=round(got_a, 3))
+    return SubjectMatch(
+        score=round(score, 4),
+        shared=tuple(sorted(shared)),
+        only_a_names=only_a,
+        only_b_names=only_b,
+        qualifiers=tuple(sorted(quals)),
+        shared_weight=round(got_a, 3),
+    )

@@ -58,12 +58,22 @@ class TierQueue:
             "length(CAST(r.content AS BLOB)) AS nbytes, f.sha256 FROM records r JOIN files f ON f.path = r.path "
             "WHERE r.status IN ('active', 'superseded')"
         ):
-            out.append(policy.TierInput(
-                path=r["path"], memory_id=r["memory_id"], title=r["title"], category=r["category"], status=r["status"],
-                tier=r["tier"], last_accessed_at=_dt(r["last_accessed_at"]), created_at=_dt(r["created_at"]),
-                page_sha256=r["sha256"], excerpt_bytes=int(r["nbytes"] or 0),
-                in_open_conflict=r["memory_id"] in in_conflict, linked_from_hot=r["path"] in hot,
-            ))
+            out.append(
+                policy.TierInput(
+                    path=r["path"],
+                    memory_id=r["memory_id"],
+                    title=r["title"],
+                    category=r["category"],
+                    status=r["status"],
+                    tier=r["tier"],
+                    last_accessed_at=_dt(r["last_accessed_at"]),
+                    created_at=_dt(r["created_at"]),
+                    page_sha256=r["sha256"],
+                    excerpt_bytes=int(r["nbytes"] or 0),
+                    in_open_conflict=r["memory_id"] in in_conflict,
+                    linked_from_hot=r["path"] in hot,
+                )
+            )
         return out
 
     def plan_tiers(self, *, now: datetime) -> policy.TierPlan:
@@ -77,10 +87,13 @@ class TierQueue:
         log = file_sig(self.store.root / "log.md")
         if self._count.stamps is None or log != self._count.log_sig:  # another process committed
             protected = ",".join(f"'{c}'" for c in sorted(policy.PROTECTED_CATEGORIES))
-            self._count.load(self.store.index.query(
-                "SELECT memory_id, path, category, status, tier, last_accessed_at, created_at FROM records "
-                f"WHERE status IN ('active', 'superseded') AND tier NOT IN ('cold', 'protected') "
-                f"AND category NOT IN ({protected})"))
+            self._count.load(
+                self.store.index.query(
+                    "SELECT memory_id, path, category, status, tier, last_accessed_at, created_at FROM records "
+                    f"WHERE status IN ('active', 'superseded') AND tier NOT IN ('cold', 'protected') "
+                    f"AND category NOT IN ({protected})"
+                )
+            )
             self._count.log_sig = log
         hot = self._hot_links()
         return self._count.count(utc(now), self.in_conflict(), hot)
@@ -133,13 +146,24 @@ class TierQueue:
                     review = f"review/tier-review-{now.date().isoformat()}-{n}.md"
                     target = self.store.path(review)
                     n += 1
-                self.store.write_file(target, policy.render_review(plan, owner or actor.split(":", 1)[1], now.date().isoformat()))
-            receipt = make_receipt("tiers_commit", "ok", now, actor, {
-                "automatic": [c.memory_id for c in plan.automatic], "review": review,
-                "ambiguous_count": len(plan.ambiguous), "protected_count": len(plan.protected),
-                "projected_bytes_removed": plan.projected_bytes_removed, "count": len(plan.automatic),
-                "undo": {"prior_tiers": prior},
-            })
+                self.store.write_file(
+                    target, policy.render_review(plan, owner or actor.split(":", 1)[1], now.date().isoformat())
+                )
+            receipt = make_receipt(
+                "tiers_commit",
+                "ok",
+                now,
+                actor,
+                {
+                    "automatic": [c.memory_id for c in plan.automatic],
+                    "review": review,
+                    "ambiguous_count": len(plan.ambiguous),
+                    "protected_count": len(plan.protected),
+                    "projected_bytes_removed": plan.projected_bytes_removed,
+                    "count": len(plan.automatic),
+                    "undo": {"prior_tiers": prior},
+                },
+            )
             self.store.record(receipt)
             self.views.refresh(now)
             return receipt
@@ -170,26 +194,39 @@ class TierQueue:
         now = utc(now)
         actor = validate_actor(actor)
         if not actor.startswith("human:"):  # a human review, applied by a person (SPEC §7)
-            return make_receipt("tiers_apply", "refused", now, actor, {"reason": "human_actor_required",
-                                                                       "review": review})
+            return make_receipt(
+                "tiers_apply", "refused", now, actor, {"reason": "human_actor_required", "review": review}
+            )
         with self.store.writing():
             rel, parsed = self.read_review(review)
             errors = policy.validate_review(parsed, accepted_ids)
             if errors:
-                return make_receipt("tiers_apply", "reject", now, actor,
-                                    {"reason": "invalid_review", "review": rel, "errors": errors})
+                return make_receipt(
+                    "tiers_apply", "reject", now, actor, {"reason": "invalid_review", "review": rel, "errors": errors}
+                )
             accepted = policy.accepted_candidates(parsed, accepted_ids)
             hashes: dict[str, str | None] = {}
             for c in accepted:
                 try:
-                    hashes[c.path] = sha256_hex(read_bytes(self.store.path(c.path), limit=MAX_PAGE_BYTES, what="a page"))
+                    hashes[c.path] = sha256_hex(
+                        read_bytes(self.store.path(c.path), limit=MAX_PAGE_BYTES, what="a page")
+                    )
                 except (OSError, BadInput):
                     hashes[c.path] = None  # missing or unreadable: stale
             stale = policy.stale_ids(parsed, accepted_ids, hashes)
             if stale:
-                return make_receipt("tiers_apply", "reject", now, actor,
-                                    {"reason": "stale_pages", "review": rel, "stale_ids": stale,
-                                     "stale_paths": [c.path for c in accepted if c.candidate_id in stale]})
+                return make_receipt(
+                    "tiers_apply",
+                    "reject",
+                    now,
+                    actor,
+                    {
+                        "reason": "stale_pages",
+                        "review": rel,
+                        "stale_ids": stale,
+                        "stale_paths": [c.path for c in accepted if c.candidate_id in stale],
+                    },
+                )
             prior: dict[str, dict[str, Any]] = {}
             ids: list[str] = []
             for c in accepted:
@@ -207,11 +244,20 @@ class TierQueue:
             # A move, as a write of the answered review under applied/ and the removal of the pending one.
             self.store.write_file(self.store.path(applied), answered)
             self.store.remove_file(self.store.path(rel))
-            receipt = make_receipt("tiers_apply", "applied", now, actor, {
-                "review": rel, "moved_to": applied, "accepted_ids": ids,
-                "rejected_ids": [c.candidate_id for c in parsed.candidates if c.candidate_id not in ids],
-                "memory_ids": sorted(prior), "undo": {"prior_tiers": prior, "review": rel, "moved_to": applied},
-            })
+            receipt = make_receipt(
+                "tiers_apply",
+                "applied",
+                now,
+                actor,
+                {
+                    "review": rel,
+                    "moved_to": applied,
+                    "accepted_ids": ids,
+                    "rejected_ids": [c.candidate_id for c in parsed.candidates if c.candidate_id not in ids],
+                    "memory_ids": sorted(prior),
+                    "undo": {"prior_tiers": prior, "review": rel, "moved_to": applied},
+                },
+            )
             self.store.record(receipt)
             self.views.refresh(now)
             return receipt
@@ -226,8 +272,9 @@ class TierQueue:
             if entry.tier is Tier.warm:
                 return make_receipt("tier_restore", "reject", now, actor, {"reason": "already_warm", "memory_id": mid})
             prior = self._set_tier(mid, Tier.warm, now, "Restored to warm")
-            receipt = make_receipt("tier_restore", "restored", now, actor,
-                                   {"memory_id": mid, "undo": {"prior_tiers": {mid: prior}}})
+            receipt = make_receipt(
+                "tier_restore", "restored", now, actor, {"memory_id": mid, "undo": {"prior_tiers": {mid: prior}}}
+            )
             self.store.record(receipt)
             self.views.refresh(now)
             return receipt
@@ -256,9 +303,13 @@ class TierQueue:
 
     def cold_records(self) -> list[Entry]:
         """Records in the cold access tier (restorable to warm), most recently changed first."""
-        return [self.store.index.entry(r) for r in self.store.index.query(
-            "SELECT data FROM records WHERE tier='cold' AND status IN ('active', 'superseded') "
-            "ORDER BY updated_at DESC, memory_id")]
+        return [
+            self.store.index.entry(r)
+            for r in self.store.index.query(
+                "SELECT data FROM records WHERE tier='cold' AND status IN ('active', 'superseded') "
+                "ORDER BY updated_at DESC, memory_id"
+            )
+        ]
 
 
 def _dt(value: str | None) -> datetime | None:

@@ -40,9 +40,26 @@ from .tier_review import (
 )
 
 __all__ = [  # the review file's names, importable from the tier policy as before
-    "DECISION_PREFIX", "NO_ANSWER", "REVIEW_INSTRUCTION", "REVIEW_KIND", "REVIEW_RISK", "REVIEW_SOURCE", "Review",
-    "ReviewCandidate", "accepted_candidates", "candidate_id", "candidate_line", "clean_field", "effective_accepted",
-    "parse_review", "path_problem", "render_review", "review_path", "set_decision", "stale_ids", "validate_review",
+    "DECISION_PREFIX",
+    "NO_ANSWER",
+    "REVIEW_INSTRUCTION",
+    "REVIEW_KIND",
+    "REVIEW_RISK",
+    "REVIEW_SOURCE",
+    "Review",
+    "ReviewCandidate",
+    "accepted_candidates",
+    "candidate_id",
+    "candidate_line",
+    "clean_field",
+    "effective_accepted",
+    "parse_review",
+    "path_problem",
+    "render_review",
+    "review_path",
+    "set_decision",
+    "stale_ids",
+    "validate_review",
 ]
 
 # "Old" is strictly more than this many days since last access; exactly 180.0 days is not old.
@@ -119,7 +136,6 @@ class TierPlan:
     def ambiguous_bytes(self) -> int:
         """Excerpt bytes that accepting every ambiguous candidate would additionally remove."""
         return sum(c.excerpt_bytes for c in self.ambiguous)
-
 
 
 def age_days(last_accessed_at: dt.datetime, now: dt.datetime) -> float:

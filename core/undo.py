@@ -101,8 +101,11 @@ class UndoOps:
                 continue
             if data.get("action") == "undo" and data.get("status") == "undone":
                 undone.add((data.get("details") or {}).get("reverses"))
-            elif data.get("action") in self.handlers and data.get("status") not in ("reject", "refused") and \
-                    data["receipt_sha256"] != original["receipt_sha256"]:
+            elif (
+                data.get("action") in self.handlers
+                and data.get("status") not in ("reject", "refused")
+                and data["receipt_sha256"] != original["receipt_sha256"]
+            ):
                 later.append((order.get(data["receipt_sha256"], len(order) + n), data))
         if here is None:
             return None
@@ -122,27 +125,69 @@ class UndoOps:
         with self.store.writing():
             original = self.find_receipt(receipt_sha256)
             if original is None:
-                return make_receipt("undo", "reject", now, actor, {"reason": "unknown_receipt", "reverses": receipt_sha256})
+                return make_receipt(
+                    "undo", "reject", now, actor, {"reason": "unknown_receipt", "reverses": receipt_sha256}
+                )
             if not verify_receipt(original):
-                return make_receipt("undo", "reject", now, actor, {"reason": "receipt_hash_mismatch", "reverses": receipt_sha256})
+                return make_receipt(
+                    "undo", "reject", now, actor, {"reason": "receipt_hash_mismatch", "reverses": receipt_sha256}
+                )
             reversal = self.handlers.get(original.get("action", ""))
-            if reversal is None or original.get("status") in ("reject", "refused") or "undo" not in original.get("details", {}) and original["action"] != "undeny":
-                return make_receipt("undo", "reject", now, actor,
-                                    {"reason": "not_undoable", "reverses": original["receipt_sha256"], "action": original.get("action")})
+            if (
+                reversal is None
+                or original.get("status") in ("reject", "refused")
+                or "undo" not in original.get("details", {})
+                and original["action"] != "undeny"
+            ):
+                return make_receipt(
+                    "undo",
+                    "reject",
+                    now,
+                    actor,
+                    {
+                        "reason": "not_undoable",
+                        "reverses": original["receipt_sha256"],
+                        "action": original.get("action"),
+                    },
+                )
             if reversal.human_only and not actor.startswith("human:"):
-                return make_receipt("undo", "refused", now, actor, {"reason": "human_actor_required", "reverses": original["receipt_sha256"]})
+                return make_receipt(
+                    "undo",
+                    "refused",
+                    now,
+                    actor,
+                    {"reason": "human_actor_required", "reverses": original["receipt_sha256"]},
+                )
             prior_undo = self.undone_by(original["receipt_sha256"])
             if prior_undo:
-                return make_receipt("undo", "reject", now, actor,
-                                    {"reason": "already_undone", "reverses": original["receipt_sha256"], "undone_by": prior_undo})
+                return make_receipt(
+                    "undo",
+                    "reject",
+                    now,
+                    actor,
+                    {"reason": "already_undone", "reverses": original["receipt_sha256"], "undone_by": prior_undo},
+                )
             later = self.later_decision(original)
             if later:
-                return make_receipt("undo", "reject", now, actor,
-                                    {"reason": "superseded_by_later_decision", "reverses": original["receipt_sha256"],
-                                     "superseded_by": later})
+                return make_receipt(
+                    "undo",
+                    "reject",
+                    now,
+                    actor,
+                    {
+                        "reason": "superseded_by_later_decision",
+                        "reverses": original["receipt_sha256"],
+                        "superseded_by": later,
+                    },
+                )
             extra = reversal.handler(original, now, actor)
-            receipt = make_receipt("undo", "undone", now, actor,
-                                   {"reverses": original["receipt_sha256"], "action": original["action"], **extra})
+            receipt = make_receipt(
+                "undo",
+                "undone",
+                now,
+                actor,
+                {"reverses": original["receipt_sha256"], "action": original["action"], **extra},
+            )
             self.store.record(receipt, "high")
             self.views.refresh(now)
             return receipt
@@ -157,8 +202,13 @@ def decision_subjects(receipt: dict[str, Any]) -> set[str]:
     mems: list[Any] = []
     out: set[str] = set()
     if action in ("confirm", "deny", "undeny", "confirm_many", "deny_many"):
-        mems += [d.get("memory_id"), *(d.get("memory_ids") or []), *(d.get("restored") or []),
-                 *(d.get("propagated_to") or []), *((undo.get("prior") or {}).keys())]
+        mems += [
+            d.get("memory_id"),
+            *(d.get("memory_ids") or []),
+            *(d.get("restored") or []),
+            *(d.get("propagated_to") or []),
+            *((undo.get("prior") or {}).keys()),
+        ]
         if d.get("suppression_key"):
             out.add(f"key:{d['suppression_key']}")
         out.update(f"key:{k}" for k in (d.get("suppression_keys") or {}).values() if isinstance(k, str))

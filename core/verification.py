@@ -49,8 +49,10 @@ class VerificationQueue:
             undo.register(action, self._undo_verification, human_only=True)
 
     def pending_verifications(self, limit: int | None = None) -> list[Entry]:
-        sql = ("SELECT data FROM records WHERE status='active' AND source_type='agent_inferred' AND verified=0 "
-               "ORDER BY created_at DESC, memory_id")
+        sql = (
+            "SELECT data FROM records WHERE status='active' AND source_type='agent_inferred' AND verified=0 "
+            "ORDER BY created_at DESC, memory_id"
+        )
         if limit:
             sql += f" LIMIT {int(limit)}"
         return [self.store.index.entry(r) for r in self.store.index.query(sql)]
@@ -59,8 +61,12 @@ class VerificationQueue:
         return self.store.tallies()["pending"]
 
     def denied_records(self) -> list[Entry]:
-        return [self.store.index.entry(r) for r in self.store.index.query(
-            "SELECT data FROM records WHERE status='denied' ORDER BY updated_at DESC, memory_id")]
+        return [
+            self.store.index.entry(r)
+            for r in self.store.index.query(
+                "SELECT data FROM records WHERE status='denied' ORDER BY updated_at DESC, memory_id"
+            )
+        ]
 
     def active_suppression_keys(self) -> dict[str, dict[str, Any]]:
         path = self.store.root / DENIALS
@@ -85,9 +91,13 @@ class VerificationQueue:
 
     def _same_text(self, entry: Entry, statuses: tuple[str, ...]) -> list[str]:
         marks = ",".join("?" * len(statuses))
-        return [r[0] for r in self.store.index.query(
-            f"SELECT memory_id FROM records WHERE content_sha=? AND status IN ({marks}) ORDER BY memory_id",
-            (entry.normalized_content_sha256, *statuses))]
+        return [
+            r[0]
+            for r in self.store.index.query(
+                f"SELECT memory_id FROM records WHERE content_sha=? AND status IN ({marks}) ORDER BY memory_id",
+                (entry.normalized_content_sha256, *statuses),
+            )
+        ]
 
     def _stamp_confirmed(self, mid: str, now: datetime, actor: str, prior: dict[str, Any]) -> list[str]:
         """Stamp the record and every live same-text record verified by `actor`, recording each one's prior state in
@@ -98,9 +108,14 @@ class VerificationQueue:
         targets = [mid] + [m for m in self._same_text(entry, ("active",)) if m != mid and m not in prior]
         for m in targets:
             e = self.store.load(m)
-            prior[m] = {"source_type": e.source_type.value, "verified": e.verified.model_dump(mode="json") if e.verified else None,
-                        "evidence_grade": e.evidence_grade.value, "confidence": e.confidence,
-                        "strength": e.strength, "last_accessed_at": iso(e.last_accessed_at)}
+            prior[m] = {
+                "source_type": e.source_type.value,
+                "verified": e.verified.model_dump(mode="json") if e.verified else None,
+                "evidence_grade": e.evidence_grade.value,
+                "confidence": e.confidence,
+                "strength": e.strength,
+                "last_accessed_at": iso(e.last_accessed_at),
+            }
             e.verified = Verified(by=actor, at=now)
             e.source_type = SourceType.user_confirmed
             e.evidence_grade = EvidenceGrade.high
@@ -108,8 +123,14 @@ class VerificationQueue:
             e.last_accessed_at = now
             e.strength = 1.0
             self.store.save(e)
-        line = {"action": "confirm", "memory_id": mid, "content_sha256": entry.normalized_content_sha256,
-                "by": actor, "at": iso(now), "propagated_to": targets[1:]}
+        line = {
+            "action": "confirm",
+            "memory_id": mid,
+            "content_sha256": entry.normalized_content_sha256,
+            "by": actor,
+            "at": iso(now),
+            "propagated_to": targets[1:],
+        }
         self.store.append_file(self.store.root / CONFIRMATIONS, [json.dumps(line, sort_keys=True, ensure_ascii=False)])
         return targets
 
@@ -124,11 +145,18 @@ class VerificationQueue:
             mid = self.store.resolve_id(ref)
             entry = self.store.load(mid)
             if entry.status is not Status.active:
-                return make_receipt("confirm", "reject", now, actor, {"reason": f"record_is_{entry.status.value}", "memory_id": mid})
+                return make_receipt(
+                    "confirm", "reject", now, actor, {"reason": f"record_is_{entry.status.value}", "memory_id": mid}
+                )
             prior: dict[str, Any] = {}
             targets = self._stamp_confirmed(mid, now, actor, prior)
-            receipt = make_receipt("confirm", "confirmed", now, actor,
-                                   {"memory_id": mid, "propagated_to": targets[1:], "memory_ids": targets, "undo": {"prior": prior}})
+            receipt = make_receipt(
+                "confirm",
+                "confirmed",
+                now,
+                actor,
+                {"memory_id": mid, "propagated_to": targets[1:], "memory_ids": targets, "undo": {"prior": prior}},
+            )
             self.store.record(receipt, "high")
             self.views.refresh(now)
             return receipt
@@ -141,16 +169,25 @@ class VerificationQueue:
         now = utc(now)
         actor = validate_actor(actor)
         if not actor.startswith("human:"):
-            return make_receipt("confirm_many", "refused", now, actor, {"reason": "human_actor_required", "memory_ids": list(refs)})
+            return make_receipt(
+                "confirm_many", "refused", now, actor, {"reason": "human_actor_required", "memory_ids": list(refs)}
+            )
         if not refs:
-            return make_receipt("confirm_many", "reject", now, actor, {"reason": "nothing_to_confirm", "memory_ids": []})
+            return make_receipt(
+                "confirm_many", "reject", now, actor, {"reason": "nothing_to_confirm", "memory_ids": []}
+            )
         with self.store.writing():
             mids = [self.store.resolve_id(r) for r in refs]
             for mid in mids:
                 status = self.store.load(mid).status
                 if status is not Status.active:
-                    return make_receipt("confirm_many", "reject", now, actor,
-                                        {"reason": f"record_is_{status.value}", "memory_id": mid, "memory_ids": mids})
+                    return make_receipt(
+                        "confirm_many",
+                        "reject",
+                        now,
+                        actor,
+                        {"reason": f"record_is_{status.value}", "memory_id": mid, "memory_ids": mids},
+                    )
             prior: dict[str, Any] = {}
             confirmed: list[str] = []
             skipped: list[str] = []
@@ -160,9 +197,19 @@ class VerificationQueue:
                     continue
                 self._stamp_confirmed(mid, now, actor, prior)
                 confirmed.append(mid)
-            receipt = make_receipt("confirm_many", "confirmed", now, actor,
-                                   {"confirmed": confirmed, "skipped": skipped, "memory_ids": list(prior),
-                                    "count": len(prior), "undo": {"prior": prior}})
+            receipt = make_receipt(
+                "confirm_many",
+                "confirmed",
+                now,
+                actor,
+                {
+                    "confirmed": confirmed,
+                    "skipped": skipped,
+                    "memory_ids": list(prior),
+                    "count": len(prior),
+                    "undo": {"prior": prior},
+                },
+            )
             self.store.record(receipt, "high")
             self.views.refresh(now)
             return receipt
@@ -176,19 +223,33 @@ class VerificationQueue:
         entry.updated_at = now
         entry.notes.append(f"Denied by {actor} ({iso(now)})" + (f": {' '.join(reason.split())}" if reason else ""))
         self.store.save(entry)
-        line = {"action": "deny", "memory_id": mid, "suppression_key": key, "source_ref": entry.source_ref,
-                "content_sha256": entry.normalized_content_sha256, "reason": reason, "by": actor, "at": iso(now)}
+        line = {
+            "action": "deny",
+            "memory_id": mid,
+            "suppression_key": key,
+            "source_ref": entry.source_ref,
+            "content_sha256": entry.normalized_content_sha256,
+            "reason": reason,
+            "by": actor,
+            "at": iso(now),
+        }
         self.store.append_file(self.store.root / DENIALS, [json.dumps(line, sort_keys=True, ensure_ascii=False)])
         return prior_status, key
 
-    def _deny_reason(self, action: str, reason: str | None, redact: bool, now: datetime, actor: str,
-                     subject: dict[str, Any]) -> tuple[str | None, list[str], Receipt | None]:
+    def _deny_reason(
+        self, action: str, reason: str | None, redact: bool, now: datetime, actor: str, subject: dict[str, Any]
+    ) -> tuple[str | None, list[str], Receipt | None]:
         found = find_in_fields({"reason": reason})
         if not found:
             return reason, [], None
         if not redact:
-            return reason, [], make_receipt(action, "reject", now, actor,
-                                            {"reason": "secret_detected", **subject, **secret_details(found)})
+            return (
+                reason,
+                [],
+                make_receipt(
+                    action, "reject", now, actor, {"reason": "secret_detected", **subject, **secret_details(found)}
+                ),
+            )
         clean, redacted = redact_secrets(reason or "")
         return clean, redacted, None
 
@@ -209,41 +270,71 @@ class VerificationQueue:
             if self.store.load(mid).status is Status.denied:
                 return make_receipt("deny", "reject", now, actor, {"reason": "already_denied", "memory_id": mid})
             prior_status, key = self._deny_one(mid, now, actor, reason)
-            receipt = make_receipt("deny", "denied", now, actor,
-                                   {"memory_id": mid, "suppression_key": key, "reason": reason,
-                                    "undo": {"prior": {mid: {"status": prior_status}}},
-                                    **({"redacted": redacted} if redacted else {})})
+            receipt = make_receipt(
+                "deny",
+                "denied",
+                now,
+                actor,
+                {
+                    "memory_id": mid,
+                    "suppression_key": key,
+                    "reason": reason,
+                    "undo": {"prior": {mid: {"status": prior_status}}},
+                    **({"redacted": redacted} if redacted else {}),
+                },
+            )
             self.store.record(receipt, "high")
             self.views.refresh(now)
             return receipt
 
-    def deny_many(self, refs: list[str], *, now: datetime, actor: str, reason: str | None = None,
-                  redact: bool = False) -> Receipt:
+    def deny_many(
+        self, refs: list[str], *, now: datetime, actor: str, reason: str | None = None, redact: bool = False
+    ) -> Receipt:
         """Deny many records under one receipt, atomically (all or none); a record already denied rejects the batch.
         Human actors only. Receipt details: memory_ids, suppression_keys ({memory id: key}), reason, count, undo."""
         now = utc(now)
         actor = validate_actor(actor)
         if not actor.startswith("human:"):
-            return make_receipt("deny_many", "refused", now, actor, {"reason": "human_actor_required", "memory_ids": list(refs)})
+            return make_receipt(
+                "deny_many", "refused", now, actor, {"reason": "human_actor_required", "memory_ids": list(refs)}
+            )
         if not refs:
             return make_receipt("deny_many", "reject", now, actor, {"reason": "nothing_to_deny", "memory_ids": []})
-        reason, redacted, rejected = self._deny_reason("deny_many", reason, redact, now, actor, {"memory_ids": list(refs)})
+        reason, redacted, rejected = self._deny_reason(
+            "deny_many", reason, redact, now, actor, {"memory_ids": list(refs)}
+        )
         if rejected:
             return rejected
         with self.store.writing():
             mids = list(dict.fromkeys(self.store.resolve_id(r) for r in refs))
             for mid in mids:
                 if self.store.load(mid).status is Status.denied:
-                    return make_receipt("deny_many", "reject", now, actor,
-                                        {"reason": "already_denied", "memory_id": mid, "memory_ids": mids})
+                    return make_receipt(
+                        "deny_many",
+                        "reject",
+                        now,
+                        actor,
+                        {"reason": "already_denied", "memory_id": mid, "memory_ids": mids},
+                    )
             prior: dict[str, Any] = {}
             keys: dict[str, str] = {}
             for mid in mids:
                 status, keys[mid] = self._deny_one(mid, now, actor, reason)
                 prior[mid] = {"status": status}
-            receipt = make_receipt("deny_many", "denied", now, actor,
-                                   {"memory_ids": mids, "suppression_keys": keys, "reason": reason, "count": len(mids),
-                                    "undo": {"prior": prior}, **({"redacted": redacted} if redacted else {})})
+            receipt = make_receipt(
+                "deny_many",
+                "denied",
+                now,
+                actor,
+                {
+                    "memory_ids": mids,
+                    "suppression_keys": keys,
+                    "reason": reason,
+                    "count": len(mids),
+                    "undo": {"prior": prior},
+                    **({"redacted": redacted} if redacted else {}),
+                },
+            )
             self.store.record(receipt, "high")
             self.views.refresh(now)
             return receipt
@@ -270,11 +361,22 @@ class VerificationQueue:
                 e.notes.append(f"Undenied by {actor} ({iso(now)})")
                 self.store.save(e)
                 restored.append(m)
-            line = {"action": "undeny", "memory_id": mid, "suppression_key": key, "by": actor, "at": iso(now),
-                    "restored": restored}
+            line = {
+                "action": "undeny",
+                "memory_id": mid,
+                "suppression_key": key,
+                "by": actor,
+                "at": iso(now),
+                "restored": restored,
+            }
             self.store.append_file(self.store.root / DENIALS, [json.dumps(line, sort_keys=True, ensure_ascii=False)])
-            receipt = make_receipt("undeny", "undenied", now, actor,
-                                   {"memory_id": mid, "suppression_key": key, "restored": restored, "memory_ids": restored})
+            receipt = make_receipt(
+                "undeny",
+                "undenied",
+                now,
+                actor,
+                {"memory_id": mid, "suppression_key": key, "restored": restored, "memory_ids": restored},
+            )
             self.store.record(receipt, "high")
             self.views.refresh(now)
             return receipt
@@ -322,8 +424,13 @@ class VerificationQueue:
                 dirty = False
                 if want_v != have_v:
                     e.verified = Verified(by=want_v["by"], at=parse_iso(want_v["at"])) if want_v else None
-                    e.source_type = SourceType.user_confirmed if want_v else (
-                        SourceType.agent_inferred if e.source_type is SourceType.user_confirmed else e.source_type)
+                    e.source_type = (
+                        SourceType.user_confirmed
+                        if want_v
+                        else (
+                            SourceType.agent_inferred if e.source_type is SourceType.user_confirmed else e.source_type
+                        )
+                    )
                     dirty = True
                 if want_denied != is_denied and e.status in (Status.active, Status.denied):
                     e.status = Status.denied if want_denied else Status.active
@@ -349,10 +456,25 @@ class VerificationQueue:
                 self.store.save(e)
             first = d.get("memory_id")
             e = self.store.load(first)
-            self.store.append_file(self.store.root / DENIALS, [json.dumps(
-                {"action": "deny", "memory_id": first, "suppression_key": suppression_key(e.source_ref, e.content),
-                 "source_ref": e.source_ref, "content_sha256": e.normalized_content_sha256, "reason": "undo of undeny",
-                 "by": actor, "at": iso(now)}, sort_keys=True, ensure_ascii=False)])
+            self.store.append_file(
+                self.store.root / DENIALS,
+                [
+                    json.dumps(
+                        {
+                            "action": "deny",
+                            "memory_id": first,
+                            "suppression_key": suppression_key(e.source_ref, e.content),
+                            "source_ref": e.source_ref,
+                            "content_sha256": e.normalized_content_sha256,
+                            "reason": "undo of undeny",
+                            "by": actor,
+                            "at": iso(now),
+                        },
+                        sort_keys=True,
+                        ensure_ascii=False,
+                    )
+                ],
+            )
             return {"restored": d.get("restored") or []}
         prior = d["undo"]["prior"]
         confirming = action in ("confirm", "confirm_many")
@@ -370,13 +492,39 @@ class VerificationQueue:
             e.updated_at = now
             self.store.save(e)
         if confirming:
-            self.store.append_file(self.store.root / CONFIRMATIONS, [json.dumps(
-                {"action": "unconfirm", "memory_ids": sorted(prior), "by": actor, "at": iso(now),
-                 "reverses": receipt["receipt_sha256"]}, sort_keys=True)])
+            self.store.append_file(
+                self.store.root / CONFIRMATIONS,
+                [
+                    json.dumps(
+                        {
+                            "action": "unconfirm",
+                            "memory_ids": sorted(prior),
+                            "by": actor,
+                            "at": iso(now),
+                            "reverses": receipt["receipt_sha256"],
+                        },
+                        sort_keys=True,
+                    )
+                ],
+            )
         else:
             keys = d.get("suppression_keys") or {d["memory_id"]: d["suppression_key"]}
-            self.store.append_file(self.store.root / DENIALS, [json.dumps(
-                {"action": "undeny", "memory_id": m, "suppression_key": keys[m], "by": actor,
-                 "at": iso(now), "restored": [m], "reverses": receipt["receipt_sha256"]}, sort_keys=True)
-                for m in sorted(prior)])
+            self.store.append_file(
+                self.store.root / DENIALS,
+                [
+                    json.dumps(
+                        {
+                            "action": "undeny",
+                            "memory_id": m,
+                            "suppression_key": keys[m],
+                            "by": actor,
+                            "at": iso(now),
+                            "restored": [m],
+                            "reverses": receipt["receipt_sha256"],
+                        },
+                        sort_keys=True,
+                    )
+                    for m in sorted(prior)
+                ],
+            )
         return {"restored": sorted(prior)}

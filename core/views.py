@@ -44,8 +44,9 @@ class Views:
             text = None
             if not full and cat in patches and target.exists():
                 remove, add = patches[cat]
-                text = render.patch_category(read_text(target, limit=MAX_LEDGER_BYTES, what="a generated view"), cat,
-                                             remove, list(add.values()))
+                text = render.patch_category(
+                    read_text(target, limit=MAX_LEDGER_BYTES, what="a generated view"), cat, remove, list(add.values())
+                )
             if text is None:
                 rows = store.index.query("SELECT title, path, status, trust_zone FROM records WHERE category=?", (cat,))
                 if not rows and not target.exists():
@@ -53,8 +54,12 @@ class Views:
                 text = render.render_category(cat, [(r[0], r[1], r[2], r[3]) for r in rows])
             atomic_write(target, text)
         counts = {k[4:]: v for k, v in store.tallies().items() if k.startswith("cat:") and v}
-        archived = [(r[0], r[1]) for r in store.index.query(
-            "SELECT title, path FROM records WHERE status='archived' ORDER BY updated_at DESC, path LIMIT 50")]
+        archived = [
+            (r[0], r[1])
+            for r in store.index.query(
+                "SELECT title, path FROM records WHERE status='archived' ORDER BY updated_at DESC, path LIMIT 50"
+            )
+        ]
         archived_total = int(store.index.scalar("SELECT count(*) FROM records WHERE status='archived'") or 0)
         atomic_write(store.root / "index.md", render.render_index(now, counts, archived, archived_total))
         if full or not (store.root / "SCHEMA.md").exists():
@@ -70,8 +75,10 @@ class Views:
         last = index.query(
             "SELECT title, path FROM records WHERE status='active' ORDER BY created_at DESC, memory_id DESC LIMIT 5"
         )
-        commitments = index.query("SELECT title, path FROM records WHERE status='active' AND category='commitment' "
-                                  "ORDER BY updated_at DESC LIMIT 40")
+        commitments = index.query(
+            "SELECT title, path FROM records WHERE status='active' AND category='commitment' "
+            "ORDER BY updated_at DESC LIMIT 40"
+        )
         return render.HotInputs(
             now=now,
             last_captures=[(r[0], r[1]) for r in last],

@@ -98,8 +98,13 @@ async def capture(devtools_port: int, url: str, out: Path, settle: float) -> Non
         async with http.ws_connect(pages[0]["webSocketDebuggerUrl"], max_msg_size=0) as ws:
             dt = DevTools(ws)
             await dt.send("Page.enable")
-            await dt.send("Emulation.setDeviceMetricsOverride", width=WINDOW[0], height=WINDOW[1],
-                          deviceScaleFactor=1, mobile=False)
+            await dt.send(
+                "Emulation.setDeviceMetricsOverride",
+                width=WINDOW[0],
+                height=WINDOW[1],
+                deviceScaleFactor=1,
+                mobile=False,
+            )
             await dt.send("Page.navigate", url=url)
             # textual.js marks the body once the desk's first bytes arrive over the websocket.
             deadline = time.monotonic() + 60
@@ -137,21 +142,37 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory(prefix="memkeeper-browser-") as tmp:
         wiki = Path(tmp) / "wiki"
-        subprocess.run(memkeeper("--now", FIXED_NOW, "demo", str(wiki), "--no-tui"), check=True,
-                       stdout=subprocess.DEVNULL)
+        subprocess.run(
+            memkeeper("--now", FIXED_NOW, "demo", str(wiki), "--no-tui"), check=True, stdout=subprocess.DEVNULL
+        )
         port, devtools_port = free_port(), free_port()
         url = f"http://127.0.0.1:{port}/"
         server = subprocess.Popen(
             memkeeper("--root", str(wiki), "--now", FIXED_NOW, "--as", "human:demo", "serve", "--port", str(port)),
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         browser = None
         try:
             wait_http(url)
             browser = subprocess.Popen(
-                [args.chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                 "--no-first-run", f"--user-data-dir={Path(tmp) / 'chromium'}",
-                 f"--remote-debugging-port={devtools_port}", f"--window-size={WINDOW[0]},{WINDOW[1]}", "about:blank"],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+                [
+                    args.chromium,
+                    "--headless",
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--hide-scrollbars",
+                    "--no-first-run",
+                    f"--user-data-dir={Path(tmp) / 'chromium'}",
+                    f"--remote-debugging-port={devtools_port}",
+                    f"--window-size={WINDOW[0]},{WINDOW[1]}",
+                    "about:blank",
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
             args.out.parent.mkdir(parents=True, exist_ok=True)
             asyncio.run(capture(devtools_port, url, args.out, args.settle))
         finally:

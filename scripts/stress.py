@@ -43,20 +43,33 @@ def main(argv: list[str] | None = None) -> int:
             root = base / "kill"
             seed_wiki(root)
             step = max(1, args.kills // 10)
-            rep = kill_probe(root, args.kills, seed=args.seed,
-                             log=lambda msg: print(msg, flush=True) if msg.startswith("kill ") and
-                             int(msg.split()[1].split("/")[0]) % step == 0 else None)
+            rep = kill_probe(
+                root,
+                args.kills,
+                seed=args.seed,
+                log=lambda msg: (
+                    print(msg, flush=True)
+                    if msg.startswith("kill ") and int(msg.split()[1].split("/")[0]) % step == 0
+                    else None
+                ),
+            )
             figures["kill"] = {
-                "sigkills": rep.kills, "operations_completed": rep.ops_done,
-                "kills_after_a_commit_point": rep.intents_left, "kills_before_one": rep.staged_left,
-                "lost": len(rep.lost), "unparseable_pages": len(rep.unparseable),
-                "next_command_failures": len(rep.next_command_failures), "check_problems": len(rep.check_problems),
+                "sigkills": rep.kills,
+                "operations_completed": rep.ops_done,
+                "kills_after_a_commit_point": rep.intents_left,
+                "kills_before_one": rep.staged_left,
+                "lost": len(rep.lost),
+                "unparseable_pages": len(rep.unparseable),
+                "next_command_failures": len(rep.next_command_failures),
+                "check_problems": len(rep.check_problems),
                 "wall_seconds": round(rep.seconds, 1),
             }
-            print(f"SIGKILLs: {rep.kills} during {rep.ops_done} completed captures and decisions "
-                  f"({rep.intents_left} after a commit point, {rep.staged_left} before one) in {rep.seconds:.0f} s — "
-                  f"lost: {len(rep.lost)}, unparseable pages: {len(rep.unparseable)}, "
-                  f"next-command failures: {len(rep.next_command_failures)}, check problems: {len(rep.check_problems)}")
+            print(
+                f"SIGKILLs: {rep.kills} during {rep.ops_done} completed captures and decisions "
+                f"({rep.intents_left} after a commit point, {rep.staged_left} before one) in {rep.seconds:.0f} s — "
+                f"lost: {len(rep.lost)}, unparseable pages: {len(rep.unparseable)}, "
+                f"next-command failures: {len(rep.next_command_failures)}, check problems: {len(rep.check_problems)}"
+            )
             for line in (rep.lost + rep.unparseable + rep.next_command_failures + rep.check_problems)[:20]:
                 print("  " + line)
             failed |= not rep.ok
@@ -66,13 +79,19 @@ def main(argv: list[str] | None = None) -> int:
             rep2 = contention_probe(base / "contention", args.writers, args.captures, args.readers)
             f = rep2.figures()
             figures["contention"] = f
-            print(f"captures: {f['captures']} by {args.writers} writer processes beside {args.readers} reader(s) in "
-                  f"{f['wall_seconds']} s ({f['captures_per_second']}/s) — failures: {f['failures']}, lost: {f['lost']}, "
-                  f"check problems: {f['check_problems']}")
-            print(f"capture latency under contention: median {f['capture_latency_median_s']} s, "
-                  f"95th {f['capture_latency_p95_s']} s, max {f['capture_latency_max_s']} s")
-            print(f"read-only commands: {f['reader_calls']}, failures: {f['reader_failures']}, "
-                  f"median {f['reader_latency_median_s']} s, 95th {f['reader_latency_p95_s']} s")
+            print(
+                f"captures: {f['captures']} by {args.writers} writer processes beside {args.readers} reader(s) in "
+                f"{f['wall_seconds']} s ({f['captures_per_second']}/s) — failures: {f['failures']}, lost: {f['lost']}, "
+                f"check problems: {f['check_problems']}"
+            )
+            print(
+                f"capture latency under contention: median {f['capture_latency_median_s']} s, "
+                f"95th {f['capture_latency_p95_s']} s, max {f['capture_latency_max_s']} s"
+            )
+            print(
+                f"read-only commands: {f['reader_calls']}, failures: {f['reader_failures']}, "
+                f"median {f['reader_latency_median_s']} s, 95th {f['reader_latency_p95_s']} s"
+            )
             for line in (rep2.failures + rep2.lost + rep2.reader_failures + rep2.check_problems)[:20]:
                 print("  " + line)
             failed |= not rep2.ok

@@ -28,8 +28,10 @@ from typing import Any
 NOW = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 HUMAN = "human:stress"
 HERE = Path(__file__).resolve()
-WORDS = ("atlas harbor lumen quill ember falcon garnet heron indigo juniper kestrel lagoon meadow nimbus onyx pylon "
-         "quartz raven sierra tundra umber vertex willow xenon yonder zephyr cobalt delta ferris gable").split()
+WORDS = (
+    "atlas harbor lumen quill ember falcon garnet heron indigo juniper kestrel lagoon meadow nimbus onyx pylon "
+    "quartz raven sierra tundra umber vertex willow xenon yonder zephyr cobalt delta ferris gable"
+).split()
 
 
 # ---------------------------------------------------------------------------------------------------- workers
@@ -59,12 +61,30 @@ def worker_capture(root: str, tag: str, n: int) -> None:
     rng = random.Random(tag)
     for i in range(n):
         t0 = time.perf_counter()
-        code, data, err = _cli(["--root", root, "--json", "--now", (NOW + timedelta(seconds=i)).isoformat(),
-                                "capture", f"{_statement(rng, i)} ({tag}-{i})", "--title", f"Stress {tag} {i}"])
+        code, data, err = _cli(
+            [
+                "--root",
+                root,
+                "--json",
+                "--now",
+                (NOW + timedelta(seconds=i)).isoformat(),
+                "capture",
+                f"{_statement(rng, i)} ({tag}-{i})",
+                "--title",
+                f"Stress {tag} {i}",
+            ]
+        )
         took = time.perf_counter() - t0
-        line = {"tag": tag, "i": i, "code": code, "seconds": round(took, 4), "err": err[:300],
-                "status": data and data.get("status"), "sha": data and data.get("receipt_sha256"),
-                "page": data and data.get("details", {}).get("page")}
+        line = {
+            "tag": tag,
+            "i": i,
+            "code": code,
+            "seconds": round(took, 4),
+            "err": err[:300],
+            "status": data and data.get("status"),
+            "sha": data and data.get("receipt_sha256"),
+            "page": data and data.get("details", {}).get("page"),
+        }
         print(json.dumps(line), flush=True)
 
 
@@ -78,8 +98,10 @@ def worker_read(root: str, stopfile: str) -> None:
         code, data, err = _cli(["--root", root, "--json", "--now", NOW.isoformat(), *cmd])
         if cmd[0] == "check" and isinstance(data, dict) and data.get("problems"):
             err = "; ".join(data["problems"][:3])  # a write in progress must never look like damage
-        print(json.dumps({"cmd": cmd[0], "code": code, "seconds": round(time.perf_counter() - t0, 4),
-                          "err": err[:300]}), flush=True)
+        print(
+            json.dumps({"cmd": cmd[0], "code": code, "seconds": round(time.perf_counter() - t0, 4), "err": err[:300]}),
+            flush=True,
+        )
         n += 1
 
 
@@ -99,18 +121,30 @@ def worker_mixed(root: str, seed: int) -> None:
         op = rng.choice(["capture", "capture", "restate", "contradict", "resolve", "confirm", "deny", "undeny", "quiz"])
         r = None
         if op == "capture":
-            r = eng.capture(_statement(rng, n) + f" ({seed}-{n})", now=now, actor="agent:stress",
-                            title=f"Kill {seed} {n}", source_ref=f"raw/kill-{seed}.md#L{n}")
+            r = eng.capture(
+                _statement(rng, n) + f" ({seed}-{n})",
+                now=now,
+                actor="agent:stress",
+                title=f"Kill {seed} {n}",
+                source_ref=f"raw/kill-{seed}.md#L{n}",
+            )
         elif op in ("restate", "contradict"):
             key = f"budget-{rng.randrange(6)}"
             amount = 50 if op == "restate" else rng.choice([80, 120, 200])
-            r = eng.capture(f"The {key.replace('-', ' ')} for the quarter is ${amount}k.", now=now, actor="agent:stress",
-                            key=key, title=key, source_ref="raw/budget.md#L1")
+            r = eng.capture(
+                f"The {key.replace('-', ' ')} for the quarter is ${amount}k.",
+                now=now,
+                actor="agent:stress",
+                key=key,
+                title=key,
+                source_ref="raw/budget.md#L1",
+            )
         elif op == "resolve":
             open_c = eng.conflicts(now=now)
             if open_c:
-                r = eng.resolve_conflict(rng.choice(open_c).conflict_id, rng.choice(["existing", "incoming", "both"]),
-                                         now=now, actor=HUMAN)
+                r = eng.resolve_conflict(
+                    rng.choice(open_c).conflict_id, rng.choice(["existing", "incoming", "both"]), now=now, actor=HUMAN
+                )
         elif op in ("confirm", "deny"):
             pending = eng.pending_verifications(limit=20)
             if pending:
@@ -123,8 +157,13 @@ def worker_mixed(root: str, seed: int) -> None:
         else:
             cards = eng.quiz_session("stress", now=now)
             if cards:
-                r = eng.quiz_record(rng.choice(cards).memory_id, rng.choice(["good", "again", "easy"]), now=now,
-                                    actor=HUMAN, person="stress")
+                r = eng.quiz_record(
+                    rng.choice(cards).memory_id,
+                    rng.choice(["good", "again", "easy"]),
+                    now=now,
+                    actor=HUMAN,
+                    person="stress",
+                )
         if r is not None:
             print(json.dumps({"op": op, "action": r.action, "status": r.status, "sha": r.receipt_sha256}), flush=True)
 
@@ -133,8 +172,13 @@ def worker_mixed(root: str, seed: int) -> None:
 
 
 def _spawn(*args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, str(HERE), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, cwd=str(HERE.parent.parent))
+    return subprocess.Popen(
+        [sys.executable, str(HERE), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=str(HERE.parent.parent),
+    )
 
 
 def seed_wiki(root: Path) -> None:
@@ -144,10 +188,17 @@ def seed_wiki(root: Path) -> None:
     eng = Engine.init(root, now=NOW - timedelta(days=1))
     rng = random.Random(0)
     for i in range(12):
-        eng.capture(_statement(rng, i), now=NOW - timedelta(hours=20 - i), title=f"Seed {i}", source_ref=f"raw/s.md#L{i}")
+        eng.capture(
+            _statement(rng, i), now=NOW - timedelta(hours=20 - i), title=f"Seed {i}", source_ref=f"raw/s.md#L{i}"
+        )
     for k in range(6):
-        eng.capture(f"The budget {k} for the quarter is $50k.", now=NOW - timedelta(hours=5), key=f"budget-{k}",
-                    title=f"budget-{k}", source_ref="raw/budget.md#L1")
+        eng.capture(
+            f"The budget {k} for the quarter is $50k.",
+            now=NOW - timedelta(hours=5),
+            key=f"budget-{k}",
+            title=f"budget-{k}",
+            source_ref="raw/budget.md#L1",
+        )
     eng.close()
 
 
@@ -203,9 +254,18 @@ def kill_probe(root: Path, kills: int, *, seed: int = 1, max_delay: float = 0.6,
                 parse_entry(page.read_text(encoding="utf-8"))
             except Exception as exc:  # noqa: BLE001 - any failure to parse is the finding
                 rep.unparseable.append(f"kill {k}: {page.name}: {exc}")
-        code, _, err = _cli(["--root", str(root), "--now", (NOW + timedelta(days=30, seconds=k)).isoformat(),
-                             "capture", f"After kill {k}: the {rng.choice(WORDS)} probe wrote its follow-up note.",
-                             "--title", f"After kill {k}"])
+        code, _, err = _cli(
+            [
+                "--root",
+                str(root),
+                "--now",
+                (NOW + timedelta(days=30, seconds=k)).isoformat(),
+                "capture",
+                f"After kill {k}: the {rng.choice(WORDS)} probe wrote its follow-up note.",
+                "--title",
+                f"After kill {k}",
+            ]
+        )
         if code != 0:
             rep.next_command_failures.append(f"kill {k}: exit {code}: {err}")
         eng = Engine.open(root)
@@ -214,8 +274,10 @@ def kill_probe(root: Path, kills: int, *, seed: int = 1, max_delay: float = 0.6,
         if not report.ok:
             rep.check_problems += [f"kill {k}: {p}" for p in report.problems]
         if log:
-            log(f"kill {k + 1}/{kills}: {len(done)} operations so far, intents left {rep.intents_left}, "
-                f"staged left {rep.staged_left}")
+            log(
+                f"kill {k + 1}/{kills}: {len(done)} operations so far, intents left {rep.intents_left}, "
+                f"staged left {rep.staged_left}"
+            )
         if not rep.ok:
             break
     rep.ops_done = len(done)
@@ -236,8 +298,11 @@ def _trail(root: Path) -> tuple[set[str], set[str], set[str]]:
         for line in f.read_text(encoding="utf-8").splitlines():
             with contextlib.suppress(ValueError):
                 receipts.add(json.loads(line)["receipt_sha256"])
-    logged = {line.strip().strip("|").split("|")[-1].strip() for line in
-              (root / "log.md").read_text(encoding="utf-8").splitlines() if line.startswith("|")}
+    logged = {
+        line.strip().strip("|").split("|")[-1].strip()
+        for line in (root / "log.md").read_text(encoding="utf-8").splitlines()
+        if line.startswith("|")
+    }
     patterned = set()
     for line in (root / "patterns" / "PATTERNS.jsonl").read_text(encoding="utf-8").splitlines():
         with contextlib.suppress(ValueError, KeyError, TypeError):
@@ -271,14 +336,21 @@ class ContentionReport:
             return round(xs[min(len(xs) - 1, int(q * len(xs)))], 3) if xs else 0.0
 
         return {
-            "writers": self.writers, "captures": self.captures, "failures": len(self.failures), "lost": len(self.lost),
-            "statuses": self.statuses, "wall_seconds": round(self.seconds, 1),
+            "writers": self.writers,
+            "captures": self.captures,
+            "failures": len(self.failures),
+            "lost": len(self.lost),
+            "statuses": self.statuses,
+            "wall_seconds": round(self.seconds, 1),
             "captures_per_second": round(self.captures / self.seconds, 1) if self.seconds else 0.0,
             "capture_latency_median_s": round(statistics.median(lat), 3) if lat else 0.0,
-            "capture_latency_p95_s": pct(lat, 0.95), "capture_latency_max_s": round(lat[-1], 3) if lat else 0.0,
-            "reader_calls": self.reader_calls, "reader_failures": len(self.reader_failures),
+            "capture_latency_p95_s": pct(lat, 0.95),
+            "capture_latency_max_s": round(lat[-1], 3) if lat else 0.0,
+            "reader_calls": self.reader_calls,
+            "reader_failures": len(self.reader_failures),
             "reader_latency_median_s": round(statistics.median(rl), 3) if rl else 0.0,
-            "reader_latency_p95_s": pct(rl, 0.95), "check_problems": len(self.check_problems),
+            "reader_latency_p95_s": pct(rl, 0.95),
+            "check_problems": len(self.check_problems),
         }
 
 

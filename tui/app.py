@@ -72,8 +72,13 @@ def _as_clock(now: Clock | datetime | None) -> Clock:
 
 
 # The title of a failed worker's notification, by worker group (a pane's own workers take the pane's title).
-FAILURE_TITLES = {"counts": "Counting failed", "maintenance": "Maintenance failed", "sync": "Reload failed",
-                  "watch": "Watching the wiki stopped", "tiers-plan": "Tier plan failed"}
+FAILURE_TITLES = {
+    "counts": "Counting failed",
+    "maintenance": "Maintenance failed",
+    "sync": "Reload failed",
+    "watch": "Watching the wiki stopped",
+    "tiers-plan": "Tier plan failed",
+}
 
 #: Seconds an error toast stays: long enough to read one line, short enough never to hide a pane for long.
 ERROR_TIMEOUT = 4.0
@@ -98,15 +103,24 @@ class MemkeeperCommands(Provider):
         assert isinstance(app, MemkeeperApp)
         out: list[tuple[str, str, Callable[[], Any]]] = []
         for pid in PANES:
-            out.append((f"Go to {PANE_TITLES[pid]}",
-                        f"Switch to the {PANE_TITLES[pid]} pane · {app.key_for('app.' + pid)} · app.{pid}",
-                        partial(app.action_switch_pane, pid)))
+            out.append(
+                (
+                    f"Go to {PANE_TITLES[pid]}",
+                    f"Switch to the {PANE_TITLES[pid]} pane · {app.key_for('app.' + pid)} · app.{pid}",
+                    partial(app.action_switch_pane, pid),
+                )
+            )
         seen = {f"app.{pid}" for pid in PANES} | {"app.command_palette"}
         for b in live_bindings(app, app.active_keymap):
             if b.id and b.id not in seen and b.description:
                 seen.add(b.id)
-                out.append((f"App: {b.description}", f"{app.get_key_display(b)} · {b.id}",
-                            partial(app.call_later, app.run_action, b.action)))
+                out.append(
+                    (
+                        f"App: {b.description}",
+                        f"{app.get_key_display(b)} · {b.id}",
+                        partial(app.call_later, app.run_action, b.action),
+                    )
+                )
         current = app.current_pane()
         for pid in PANES:
             cls = PANE_SCREENS[pid]
@@ -115,13 +129,22 @@ class MemkeeperCommands(Provider):
                     continue
                 seen.add(b.id)
                 here = current is not None and current.PANE_ID == pid
-                out.append((f"{PANE_TITLES[pid]}: {b.description}",
-                            f"{app.get_key_display(b)} · {b.id}" + ("" if here else f" (opens {PANE_TITLES[pid]})"),
-                            partial(app.call_later, app.run_pane_action, pid, b.action)))
+                out.append(
+                    (
+                        f"{PANE_TITLES[pid]}: {b.description}",
+                        f"{app.get_key_display(b)} · {b.id}" + ("" if here else f" (opens {PANE_TITLES[pid]})"),
+                        partial(app.call_later, app.run_pane_action, pid, b.action),
+                    )
+                )
         for op, title in MAINTENANCE.items():
-            out.append((f"Maintenance: {title}", f"engine {op} as {app.actor}, in the background"
-                        + (" · shows what it would do first" if op in PREVIEWED else ""),
-                        partial(app.run_maintenance, op)))
+            out.append(
+                (
+                    f"Maintenance: {title}",
+                    f"engine {op} as {app.actor}, in the background"
+                    + (" · shows what it would do first" if op in PREVIEWED else ""),
+                    partial(app.run_maintenance, op),
+                )
+            )
         return out
 
     async def discover(self) -> Hits:
@@ -235,8 +258,9 @@ class MemkeeperApp(App[int]):
         """
         self.decisions_made([receipt], pane_id, None if refusal is None else (lambda _r: refusal))
 
-    def decisions_made(self, receipts: list[Receipt], pane_id: str,
-                       refusal_text: Callable[[Receipt], str] | None = None) -> None:
+    def decisions_made(
+        self, receipts: list[Receipt], pane_id: str, refusal_text: Callable[[Receipt], str] | None = None
+    ) -> None:
         """`decision_made` for the receipts of one key press. Several undoable receipts form a batch that one undo
         reverses whole (`batch_of`); refusals among them raise one error toast, not one each."""
         stack = self._undo.setdefault(pane_id, [])
@@ -282,7 +306,8 @@ class MemkeeperApp(App[int]):
             self.counting = False
         node = worker.node
         title = FAILURE_TITLES.get(worker.group) or (
-            PANE_TITLES.get(node.PANE_ID, node.PANE_ID) if isinstance(node, PaneScreen) else self.TITLE)
+            PANE_TITLES.get(node.PANE_ID, node.PANE_ID) if isinstance(node, PaneScreen) else self.TITLE
+        )
         self.notify_error(failure_text(worker.error), title=title)
         pane = self.current_pane()
         if pane is not None and worker.group in FAILURE_TITLES:  # a pane's own failures are in its status line
@@ -321,7 +346,8 @@ class MemkeeperApp(App[int]):
         kwargs: dict[str, Any] = {"now": self.now(), "actor": self.actor}
         if op == "decay":
             kwargs["progress"] = lambda done, total: self.call_from_thread(
-                setattr, self, "sync_progress", f"decay {done}/{total}")
+                setattr, self, "sync_progress", f"decay {done}/{total}"
+            )
         self.call_from_thread(setattr, self, "sync_progress", f"{op}…")
         try:
             receipt = getattr(self.engine, op)(**kwargs)
@@ -335,8 +361,12 @@ class MemkeeperApp(App[int]):
         if op == "decay":
             n = d.get("archived_count", 0)
             title = f"Run decay: archive {n} record{'' if n == 1 else 's'}?"
-            head = (f"Lowers the strength of {d.get('decayed_count', 0)} and re-grades {d.get('regraded_count', 0)}; "
-                    f"archives these {n}:\n" if n else f"Lowers the strength of {d.get('decayed_count', 0)}; archives none.\n")
+            head = (
+                f"Lowers the strength of {d.get('decayed_count', 0)} and re-grades {d.get('regraded_count', 0)}; "
+                f"archives these {n}:\n"
+                if n
+                else f"Lowers the strength of {d.get('decayed_count', 0)}; archives none.\n"
+            )
             items = [d.get("archived_titles", {}).get(m, m) for m in d.get("archived") or []]
         else:
             n = d.get("count", 0)
@@ -352,8 +382,11 @@ class MemkeeperApp(App[int]):
             body.append(f"  … and {len(items) - MAINTENANCE_LISTED} more\n", style="dim")
         pane = self.current_pane()
         undo_key = self.key_for(f"{pane.PANE_ID}.undo") if pane is not None else ""
-        body.append(f"Nothing is written until you confirm; one undo{f' ({undo_key})' if undo_key else ''} "
-                    "reverses the whole run.", style="dim")
+        body.append(
+            f"Nothing is written until you confirm; one undo{f' ({undo_key})' if undo_key else ''} "
+            "reverses the whole run.",
+            style="dim",
+        )
 
         def done(yes: bool | None) -> None:
             if yes:
@@ -448,8 +481,13 @@ class MemkeeperApp(App[int]):
         if bad:
             lines = [f"{b.path}: {b.error}" for b in bad[:4]]
             more = f"\n… and {len(bad) - 4} more (memkeeper check)" if len(bad) > 4 else ""
-            self.notify("\n".join(lines) + more, title=f"{len(bad)} page(s) skipped", severity="warning",
-                        timeout=12, markup=False)
+            self.notify(
+                "\n".join(lines) + more,
+                title=f"{len(bad)} page(s) skipped",
+                severity="warning",
+                timeout=12,
+                markup=False,
+            )
         self.switch_mode("browse")
         self.refresh_counts()
         if not self.engine.synced:
@@ -624,8 +662,14 @@ def _rel(root: Path, path: str) -> str:
         return path
 
 
-def run_app(root: Path | str, *, actor: str, keymap: str | None = None, now: Clock | datetime | None = None,
-            person: str | None = None) -> int:
+def run_app(
+    root: Path | str,
+    *,
+    actor: str,
+    keymap: str | None = None,
+    now: Clock | datetime | None = None,
+    person: str | None = None,
+) -> int:
     """Open the engine and run the desk. 0 on a normal exit; 2 (one line on stderr) for a bad root/actor/keymap."""
     try:
         engine = Engine.open(root, sync=False)  # the first sync runs in a worker, with progress in the header

@@ -102,7 +102,9 @@ def _positive_int(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="memkeeper", description="A local-first memory wiki for AI agents, and its curation desk.")
     p.add_argument("--root", help="wiki root (default: $MEMKEEPER_ROOT or ./memory)")
-    p.add_argument("--as", dest="actor", help="actor: human:NAME or agent:NAME (default agent:cli; the TUI uses human:<login>)")
+    p.add_argument(
+        "--as", dest="actor", help="actor: human:NAME or agent:NAME (default agent:cli; the TUI uses human:<login>)"
+    )
     p.add_argument("--now", help="ISO-8601 time to act at (default: the current time)")
     p.add_argument("--json", action="store_true", help="print the receipt or listing as JSON")
     p.add_argument("--keymap", help="TUI keymap preset name (default, vim) or path to a TOML file")
@@ -120,11 +122,17 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--key", help="canonical key, shared by statements about the same thing (default: derived)")
     c.add_argument("--title")
     c.add_argument("--category", default="fact", help=f"one of: {_values(Category)} (default fact)")
-    c.add_argument("--zone", default="private_self", help=f"trust zone, one of: {_values(TrustZone)} (default private_self)")
+    c.add_argument(
+        "--zone", default="private_self", help=f"trust zone, one of: {_values(TrustZone)} (default private_self)"
+    )
     c.add_argument("--sensitivity", default="normal", help=f"one of: {_values(SensitivityTier)} (default normal)")
-    c.add_argument("--class", dest="memory_class", help=f"one of: {_values(MemoryClass)} (default: from --expires and the text)")
+    c.add_argument(
+        "--class", dest="memory_class", help=f"one of: {_values(MemoryClass)} (default: from --expires and the text)"
+    )
     c.add_argument("--expires", help="ISO-8601 date or time after --now; makes the record expiring")
-    c.add_argument("--source-type", default="agent_inferred", help=f"one of: {_values(SourceType)} (default agent_inferred)")
+    c.add_argument(
+        "--source-type", default="agent_inferred", help=f"one of: {_values(SourceType)} (default agent_inferred)"
+    )
     c.add_argument("--source-ref", help="where the statement came from (a URL, a file, a session id)")
     c.add_argument("--confidence", type=float, default=0.7, help="a number from 0 to 1 (default 0.7)")
     c.add_argument("--recall", action="append", default=[])
@@ -132,28 +140,42 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--quiz-question")
     c.add_argument("--redact", action="store_true", help="store secrets as [REDACTED:<class>] instead of refusing")
     declared = c.add_mutually_exclusive_group()
-    declared.add_argument("--supersedes", metavar="ID",
-                          help="this statement replaces memory ID: a conflict is opened for a person to decide")
-    declared.add_argument("--contradicts", metavar="ID",
-                          help="this statement contradicts memory ID: a conflict is opened for a person to decide")
-    declared.add_argument("--restates", metavar="ID", help="this statement says the same as memory ID: consolidate "
-                                                           "into it (same zone and sensitivity only)")
+    declared.add_argument(
+        "--supersedes",
+        metavar="ID",
+        help="this statement replaces memory ID: a conflict is opened for a person to decide",
+    )
+    declared.add_argument(
+        "--contradicts",
+        metavar="ID",
+        help="this statement contradicts memory ID: a conflict is opened for a person to decide",
+    )
+    declared.add_argument(
+        "--restates",
+        metavar="ID",
+        help="this statement says the same as memory ID: consolidate into it (same zone and sensitivity only)",
+    )
 
     r = sub.add_parser("retrieve", help="search memory as a trust zone")
     r.add_argument("query")
-    r.add_argument("--zone", default="private_self", help=f"trust zone, one of: {_values(TrustZone)} (default private_self)")
+    r.add_argument(
+        "--zone", default="private_self", help=f"trust zone, one of: {_values(TrustZone)} (default private_self)"
+    )
     r.add_argument("--limit", type=_positive_int, default=10, help="how many results, 1 or more (default 10)")
     r.add_argument("--preview", action="store_true", help="do not record access (writes nothing)")
 
     cs = sub.add_parser("consolidate")
     cs.add_argument("--threshold", type=float, default=0.82, help="similarity above 0 and at most 1 (default 0.82)")
     cs.add_argument("--preview", action="store_true", help="list the merges it would make and write nothing")
-    sub.add_parser("decay").add_argument("--preview", action="store_true",
-                                         help="count and list what it would archive and write nothing")
+    sub.add_parser("decay").add_argument(
+        "--preview", action="store_true", help="count and list what it would archive and write nothing"
+    )
     sub.add_parser("compile")
     sub.add_parser("check").add_argument(
-        "--repair", action="store_true",
-        help="complete interrupted writes, add missing log rows and PATTERNS events, remove temp files, rebuild the index")
+        "--repair",
+        action="store_true",
+        help="complete interrupted writes, add missing log rows and PATTERNS events, remove temp files, rebuild the index",
+    )
     sub.add_parser("snapshot")
 
     cf = sub.add_parser("conflicts").add_subparsers(dest="sub", required=True)
@@ -202,8 +224,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     m = sub.add_parser("mcp", help="serve the wiki to one agent over the Model Context Protocol (stdio)")
     m.add_argument("--agent", default="mcp", help="the agent's name: the server acts as agent:NAME (default mcp)")
-    m.add_argument("--zone", default="private_self",
-                   help=f"the trust zone the agent works in, one of: {_values(TrustZone)} (default private_self)")
+    m.add_argument(
+        "--zone",
+        default="private_self",
+        help=f"the trust zone the agent works in, one of: {_values(TrustZone)} (default private_self)",
+    )
     sv = sub.add_parser("serve", help="run the desk in a browser (textual-serve)")
     sv.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000)")
     sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
@@ -251,8 +276,18 @@ def _emit(args, data: Any, text: str) -> None:
 def _receipt_text(r: Receipt) -> str:
     d = r.details
     bits = [f"{r.action}: {r.status}"]
-    for key in ("reason", "memory_id", "conflict_id", "conflict_type", "suspected", "page", "review", "envelope",
-                "snapshot", "count"):
+    for key in (
+        "reason",
+        "memory_id",
+        "conflict_id",
+        "conflict_type",
+        "suspected",
+        "page",
+        "review",
+        "envelope",
+        "snapshot",
+        "count",
+    ):
         if d.get(key) not in (None, "", []):
             bits.append(f"{key}={d[key]}")
     if isinstance(d.get("declared"), dict):
@@ -266,10 +301,17 @@ def _receipt_text(r: Receipt) -> str:
 
 def _repair_text(r: Receipt) -> str:
     d = r.details
-    done = [f"{len(d[k])} {label}" for k, label in (
-        ("completed", "interrupted write(s) completed"), ("discarded", "staged/temp file(s) of interrupted writes discarded"),
-        ("log_rows_added", "log row(s) added"), ("patterns_added", "PATTERNS event(s) added"),
-        ("tmp_removed", "temp file(s) removed")) if d.get(k)]
+    done = [
+        f"{len(d[k])} {label}"
+        for k, label in (
+            ("completed", "interrupted write(s) completed"),
+            ("discarded", "staged/temp file(s) of interrupted writes discarded"),
+            ("log_rows_added", "log row(s) added"),
+            ("patterns_added", "PATTERNS event(s) added"),
+            ("tmp_removed", "temp file(s) removed"),
+        )
+        if d.get(k)
+    ]
     if d.get("index_rebuilt"):
         done.append("index rebuilt")
     if d.get("skipped"):
@@ -302,8 +344,10 @@ def refusal_line(r: Receipt, *, redact_hint: str = "--redact") -> str | None:
         given = r.details.get("value")
         reason += (f" {given!r}" if given not in (None, "") else "") + f" (valid: {VALID_VALUES[reason]})"
     if reason == "secret_detected":  # say which kinds and where, never the value
-        reason += (f" ({', '.join(r.details.get('secret_classes', []))} in {', '.join(r.details.get('secret_fields', []))};"
-                   f" {redact_hint} stores it as [REDACTED:<class>])")
+        reason += (
+            f" ({', '.join(r.details.get('secret_classes', []))} in {', '.join(r.details.get('secret_fields', []))};"
+            f" {redact_hint} stores it as [REDACTED:<class>])"
+        )
     return f"memkeeper: {r.action} {r.status}: {reason}{(' ' + json.dumps(extra)) if extra else ''}"
 
 
@@ -325,8 +369,10 @@ def _finish_preview(args, r: Receipt) -> int:
     """What a maintenance run would do: counts, then one line per record, and nothing written."""
     d = r.details
     if r.action == "decay":
-        lines = [f"decay preview: would archive {d['archived_count']}, decay {d['decayed_count']}, "
-                 f"re-grade {d['regraded_count']} (nothing written)"]
+        lines = [
+            f"decay preview: would archive {d['archived_count']}, decay {d['decayed_count']}, "
+            f"re-grade {d['regraded_count']} (nothing written)"
+        ]
         lines += [f"  archive {m}  {d['archived_titles'].get(m, '')}" for m in d["archived"]]
     else:
         lines = [f"consolidate preview: would merge {d['count']} (threshold {d['threshold']}, nothing written)"]
@@ -391,21 +437,46 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
     from memkeeper.core.conflicts import type_text
 
     if cmd == "capture":
-        return _finish(args, eng.capture(
-            _stdin_text() if args.text == "-" else args.text, now=now, actor=actor, key=args.key, title=args.title, category=args.category, zone=args.zone,
-            sensitivity=args.sensitivity, memory_class=args.memory_class, expires_at=args.expires,
-            source_type=args.source_type, source_ref=args.source_ref, confidence=args.confidence, recall=args.recall,
-            tags=args.tag, quiz_question=args.quiz_question, redact=args.redact, supersedes=args.supersedes,
-            contradicts=args.contradicts, restates=args.restates))
+        return _finish(
+            args,
+            eng.capture(
+                _stdin_text() if args.text == "-" else args.text,
+                now=now,
+                actor=actor,
+                key=args.key,
+                title=args.title,
+                category=args.category,
+                zone=args.zone,
+                sensitivity=args.sensitivity,
+                memory_class=args.memory_class,
+                expires_at=args.expires,
+                source_type=args.source_type,
+                source_ref=args.source_ref,
+                confidence=args.confidence,
+                recall=args.recall,
+                tags=args.tag,
+                quiz_question=args.quiz_question,
+                redact=args.redact,
+                supersedes=args.supersedes,
+                contradicts=args.contradicts,
+                restates=args.restates,
+            ),
+        )
     if cmd == "retrieve":
-        r = eng.retrieve(args.query, zone=args.zone, limit=args.limit, now=now, actor=actor, record_access=not args.preview)
+        r = eng.retrieve(
+            args.query, zone=args.zone, limit=args.limit, now=now, actor=actor, record_access=not args.preview
+        )
         code = _finish(args, r) if args.json or r.status in REFUSED_STATUSES else 0
         if not args.json and r.status not in REFUSED_STATUSES:
             for res in r.details["results"]:
                 c = res["components"]
-                print(f"{res['score']:.3f}  {res['title']}  [{res['page']}]  sem={c['semantic']:.2f} "
-                      f"fresh={c['freshness']:.2f} reinf={c['reinforcement']:.2f} conf={c['confidence']:.2f}")
-            print(f"{len(r.details['results'])} result(s); {r.details['hidden_by_zone']} hidden by zone {r.details['zone']}")
+                print(
+                    f"{res['score']:.3f}  {res['title']}  [{res['page']}]  sem={c['semantic']:.2f} "
+                    f"fresh={c['freshness']:.2f} reinf={c['reinforcement']:.2f} conf={c['confidence']:.2f}"
+                )
+            print(
+                f"{len(r.details['results'])} result(s); {r.details['hidden_by_zone']} hidden by zone {r.details['zone']}"
+            )
         return code
     if cmd == "consolidate":
         r = eng.consolidate(now=now, actor=actor, threshold=args.threshold, preview=args.preview)
@@ -427,8 +498,10 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
         if repaired is not None:
             data["repair"] = repaired.to_dict()
             lines.insert(0, _repair_text(repaired))
-        lines.append(f"check: {'ok' if rep.ok else 'problems found'} — {rep.pages} pages, {rep.receipts} receipts, "
-                     f"{len(rep.problems)} problem(s)")
+        lines.append(
+            f"check: {'ok' if rep.ok else 'problems found'} — {rep.pages} pages, {rep.receipts} receipts, "
+            f"{len(rep.problems)} problem(s)"
+        )
         _emit(args, data, "\n".join(lines))
         return 0 if rep.ok else 2
     if cmd == "export":
@@ -441,20 +514,39 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
         if args.sub == "list":
             cs = eng.conflicts(include_resolved=args.all)
             data = [c.to_frontmatter() for c in cs]
-            text = "\n".join(f"{c.conflict_id}  {c.status:8}  {type_text(c)[:40]:40}  {c.title}"
-                             for c in cs) or "no open conflicts"
+            text = (
+                "\n".join(f"{c.conflict_id}  {c.status:8}  {type_text(c)[:40]:40}  {c.title}" for c in cs)
+                or "no open conflicts"
+            )
             _emit(args, data, text)
             return 0
         if args.snooze is not None:
-            return _finish(args, eng.snooze_conflict(args.id, now=now, actor=actor, until=args.snooze or None,
-                                                     session=None if args.snooze else "cli"))
+            return _finish(
+                args,
+                eng.snooze_conflict(
+                    args.id, now=now, actor=actor, until=args.snooze or None, session=None if args.snooze else "cli"
+                ),
+            )
         return _finish(args, eng.resolve_conflict(args.id, args.keep, now=now, actor=actor))
     if cmd == "verify":
         if args.sub == "list":
             pend = eng.pending_verifications()
-            data = [{"memory_id": e.memory_id, "title": e.title, "source_ref": e.source_ref, "content": e.content,
-                     "page": eng.page_of(e.memory_id)} for e in pend]
-            _emit(args, data, "\n".join(f"{e.memory_id}  {e.title}  (source: {e.source_ref or 'none'})" for e in pend) or "nothing pending")
+            data = [
+                {
+                    "memory_id": e.memory_id,
+                    "title": e.title,
+                    "source_ref": e.source_ref,
+                    "content": e.content,
+                    "page": eng.page_of(e.memory_id),
+                }
+                for e in pend
+            ]
+            _emit(
+                args,
+                data,
+                "\n".join(f"{e.memory_id}  {e.title}  (source: {e.source_ref or 'none'})" for e in pend)
+                or "nothing pending",
+            )
             return 0
         if args.sub == "confirm":
             return _finish(args, eng.confirm(args.id, now=now, actor=actor))
@@ -467,14 +559,21 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
         person = eng.person_for(actor, getattr(args, "person", None))
         if args.sub == "due":
             cards = eng.quiz_session(person, now=now)
-            data = {"person": person, "items": [c.__dict__ for c in cards],
-                    "weak_spots": [w.marker() for w in eng.weak_spots(person)]}
+            data = {
+                "person": person,
+                "items": [c.__dict__ for c in cards],
+                "weak_spots": [w.marker() for w in eng.weak_spots(person)],
+            }
             _emit(args, data, "\n".join(f"{c.memory_id}  [{c.reason}]  {c.question}" for c in cards) or "nothing due")
             return 0
         if args.sub == "new-ledger":
             return _finish(args, eng.create_ledger(person, args.scheduler, now=now, actor=actor))
-        return _finish(args, eng.quiz_record(args.id, args.result, now=now, actor=actor, person=person, answer=args.answer,
-                                             redact=args.redact))
+        return _finish(
+            args,
+            eng.quiz_record(
+                args.id, args.result, now=now, actor=actor, person=person, answer=args.answer, redact=args.redact
+            ),
+        )
     if cmd == "tiers":
         if args.sub == "plan":
             if args.commit:
@@ -482,8 +581,10 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
             plan = eng.plan_tiers(now=now)
             data = {kind: [c.__dict__ for c in getattr(plan, kind)] for kind in ("protected", "automatic", "ambiguous")}
             data.update(unchanged_count=plan.unchanged_count, projected_bytes_removed=plan.projected_bytes_removed)
-            lines = [f"protected {len(plan.protected)} · automatic {len(plan.automatic)} · ambiguous {len(plan.ambiguous)}"
-                     f" · projected bytes removed {plan.projected_bytes_removed}"]
+            lines = [
+                f"protected {len(plan.protected)} · automatic {len(plan.automatic)} · ambiguous {len(plan.ambiguous)}"
+                f" · projected bytes removed {plan.projected_bytes_removed}"
+            ]
             lines += [f"  auto   {c.candidate_id} {c.path} — {c.reason}" for c in plan.automatic]
             lines += [f"  review {c.candidate_id} {c.path} — {c.reason}" for c in plan.ambiguous]
             _emit(args, data, "\n".join(lines))

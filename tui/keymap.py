@@ -93,7 +93,9 @@ def parse_keymap_text(text: str, source: str) -> tuple[dict[str, str], list[str]
 def _read_preset(name: str) -> str:
     res = resources.files(PRESETS_PACKAGE) / f"{name}.toml"
     if not res.is_file():
-        raise KeymapError(f"unknown keymap {name!r} (presets: {', '.join(preset_names())}; or give a path to a .toml file)")
+        raise KeymapError(
+            f"unknown keymap {name!r} (presets: {', '.join(preset_names())}; or give a path to a .toml file)"
+        )
     return res.read_text(encoding="utf-8")
 
 

@@ -15,8 +15,9 @@ from pathlib import Path
 from memkeeper.core import Engine
 
 
-def desk_command(root: str | Path, *, actor: str | None = None, now: str | None = None,
-                 keymap: str | None = None) -> str:
+def desk_command(
+    root: str | Path, *, actor: str | None = None, now: str | None = None, keymap: str | None = None
+) -> str:
     """The shell command textual-serve runs for each browser tab: the desk on the same root (absolute, so the
     server's working directory does not matter), with the global options the server was given."""
     argv = [sys.executable, "-m", "memkeeper.tui.cli", "--root", str(Path(root).resolve())]
@@ -35,17 +36,31 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def serve_desk(root: str | Path, *, host: str = "127.0.0.1", port: int = 8000, actor: str | None = None,
-               now: str | None = None, keymap: str | None = None) -> int:
+def serve_desk(
+    root: str | Path,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    actor: str | None = None,
+    now: str | None = None,
+    keymap: str | None = None,
+) -> int:
     """Serve the desk on `root` at http://host:port until interrupted (Ctrl+C or SIGTERM)."""
     Engine.open(root, sync=False).close()  # a missing root fails here, once, instead of in every browser tab
     from textual_serve.server import Server
 
     if not is_loopback(host):
-        print(f"memkeeper: warning: serving the desk on {host}: anyone who reaches port {port} acts as you",
-              file=sys.stderr)
+        print(
+            f"memkeeper: warning: serving the desk on {host}: anyone who reaches port {port} acts as you",
+            file=sys.stderr,
+        )
     public_url = f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
-    server = Server(desk_command(root, actor=actor, now=now, keymap=keymap), host=host, port=port,
-                    title="memkeeper", public_url=public_url)
+    server = Server(
+        desk_command(root, actor=actor, now=now, keymap=keymap),
+        host=host,
+        port=port,
+        title="memkeeper",
+        public_url=public_url,
+    )
     server.serve()
     return 0

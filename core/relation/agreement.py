@@ -98,17 +98,28 @@ def _when_agree(xs: list[Value], ys: list[Value]) -> bool | None:
             elif kinds == ("weekday",):
                 verdicts.append(any(p.val & q.val for p in a for q in b))
             else:
-                verdicts.append(any(p.val[0] < q.val[1] and q.val[0] < p.val[1] or p.val == q.val
-                                    for p in a for q in b))
+                verdicts.append(
+                    any(p.val[0] < q.val[1] and q.val[0] < p.val[1] or p.val == q.val for p in a for q in b)
+                )
     # a clock time against a part of the day ("5 pm" / "in the evening")
     ta, tb = [v for v in xs if v.kind == "time"], [v for v in ys if v.kind == "time"]
     da, db = [v for v in xs if v.kind == "daypart"], [v for v in ys if v.kind == "daypart"]
     if ta and db and not tb:
-        verdicts.append(any(_overlap((t.val[0], t.val[1]), d.val) or _overlap((t.val[0] + 720, t.val[1] + 720),
-                                                                               d.val) for t in ta for d in db))
+        verdicts.append(
+            any(
+                _overlap((t.val[0], t.val[1]), d.val) or _overlap((t.val[0] + 720, t.val[1] + 720), d.val)
+                for t in ta
+                for d in db
+            )
+        )
     if tb and da and not ta:
-        verdicts.append(any(_overlap((t.val[0], t.val[1]), d.val) or _overlap((t.val[0] + 720, t.val[1] + 720),
-                                                                               d.val) for t in tb for d in da))
+        verdicts.append(
+            any(
+                _overlap((t.val[0], t.val[1]), d.val) or _overlap((t.val[0] + 720, t.val[1] + 720), d.val)
+                for t in tb
+                for d in da
+            )
+        )
     da_ = [v for v in xs if v.kind == "date"]
     db_ = [v for v in ys if v.kind == "date"]
     if da_ and db_:
@@ -193,8 +204,9 @@ def _key_near(a: str, b: str) -> bool:
     if a.startswith("n:") and b.startswith("n:") and a.endswith("/time") == b.endswith("/time"):
         ra = set(a[2:].split("/")[0].split("+"))
         rb = set(b[2:].split("/")[0].split("+"))
-        return any(x == y or (min(len(x), len(y)) >= 4 and (x.startswith(y) or y.startswith(x)))
-                   for x in ra for y in rb)
+        return any(
+            x == y or (min(len(x), len(y)) >= 4 and (x.startswith(y) or y.startswith(x))) for x in ra for y in rb
+        )
     return False
 
 
@@ -231,8 +243,15 @@ def compare_values(a: Analysis, b: Analysis) -> tuple[list[Diff], set[str], set[
             agreed.add(f"quantity:{x.key}")
             continue
         drift = min(d for _, d in results)
-        diffs.append(Diff(f"quantity:{x.key or partners[0].key}", "quantitative_drift", 1.0, x.text,
-                          partners[0].text + f" (drift {drift:.0%})" if drift != float("inf") else partners[0].text))
+        diffs.append(
+            Diff(
+                f"quantity:{x.key or partners[0].key}",
+                "quantitative_drift",
+                1.0,
+                x.text,
+                partners[0].text + f" (drift {drift:.0%})" if drift != float("inf") else partners[0].text,
+            )
+        )
     # frequencies: periods differ by more than 20 %
     fa = [v for v in va if v.kind == "frequency"]
     fb = [v for v in vb if v.kind == "frequency"]
@@ -243,8 +262,12 @@ def compare_values(a: Analysis, b: Analysis) -> tuple[list[Diff], set[str], set[
             diffs.append(Diff("frequency", "mutually_exclusive", 1.0, _texts(fa), _texts(fb)))
     # versions, by the name they version
     for x in [v for v in va if v.kind == "version"]:
-        ys = [y for y in vb if y.kind == "version" and (not x.key or not y.key or x.key == y.key
-                                                        or x.key.startswith(y.key) or y.key.startswith(x.key))]
+        ys = [
+            y
+            for y in vb
+            if y.kind == "version"
+            and (not x.key or not y.key or x.key == y.key or x.key.startswith(y.key) or y.key.startswith(x.key))
+        ]
         if not ys:
             continue
         if any(_version_agree(x.val, y.val) for y in ys):
@@ -259,9 +282,11 @@ def compare_values(a: Analysis, b: Analysis) -> tuple[list[Diff], set[str], set[
         xa = [v for v in va if slot_of(v) == slot]
         xb = [v for v in vb if slot_of(v) == slot]
         if slot == "place":
-            same = any(_places_agree(x.val, y.val) for x in xa for y in xb) or any(
-                w in b.words for x in xa for w in _place_mods(x.val)) or any(
-                w in a.words for y in xb for w in _place_mods(y.val))
+            same = (
+                any(_places_agree(x.val, y.val) for x in xa for y in xb)
+                or any(w in b.words for x in xa for w in _place_mods(x.val))
+                or any(w in a.words for y in xb for w in _place_mods(y.val))
+            )
         elif slot.startswith("period:"):
             same = any(x.val[1] == y.val[1] for x in xa for y in xb)
         elif slot.startswith("address:"):

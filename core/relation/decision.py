@@ -27,8 +27,13 @@ from ..subjects import compare, matches, side
 from .agreement import Diff, compare_values
 from .polarity import from_matches, new_cues, polarity_flips, state_flips
 
-CONFLICT_TYPES = ("direct_negation", "mutually_exclusive", "quantitative_drift", "decision_supersession",
-                  "source_disagreement")
+CONFLICT_TYPES = (
+    "direct_negation",
+    "mutually_exclusive",
+    "quantitative_drift",
+    "decision_supersession",
+    "source_disagreement",
+)
 KINDS = ("restatement", "compatible", "conflict", "possible", "unrelated")
 
 SUBJECT_MIN = 0.26  # below this weighted share of subject terms, two statements are about different things
@@ -88,8 +93,11 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     if flips:
         # A flip on a value whose slot already differs is that difference ("no longer on Mondays; Tuesdays now").
         diff_words = {w for d in diffs for w in (d.a + " " + d.b).lower().replace(",", " ").split()}
-        own = [f for f in flips if not ({f.lower()} | set(f.lower().split())) & diff_words
-               and not any(f == stem(w) for w in diff_words)]
+        own = [
+            f
+            for f in flips
+            if not ({f.lower()} | set(f.lower().split())) & diff_words and not any(f == stem(w) for w in diff_words)
+        ]
         if own:
             dims["polarity"] = Diff("polarity", "direct_negation", 1.0, "", ", ".join(own))
     if states and "polarity" not in dims:
@@ -108,33 +116,61 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
             # A name in a role ("Maya handles ...") or where a value goes ("in Lisbon") is a value; otherwise the
             # two names are two subjects ("Atlas ships weekly" / "Harbor ships weekly").
             na, nb = only_a[k], only_b[k]
-            qualifier = na.possessive or nb.possessive or na.scoped or nb.scoped or any(
-                n.next_stem and not n.next_plural and matches(n.next_stem, other)
-                for n, other in ((na, sb), (nb, sa)))
+            qualifier = (
+                na.possessive
+                or nb.possessive
+                or na.scoped
+                or nb.scoped
+                or any(
+                    n.next_stem and not n.next_plural and matches(n.next_stem, other)
+                    for n, other in ((na, sb), (nb, sa))
+                )
+            )
             as_value = not qualifier and (role or (na.value_like and nb.value_like))
             subject_names = subject_names or not as_value
-            dims[f"name{k}"] = Diff(f"name{k}", "mutually_exclusive" if as_value else "subject",
-                                    (0.6 if initial else 0.8) if as_value else 0.0, only_a[k].text, only_b[k].text)
+            dims[f"name{k}"] = Diff(
+                f"name{k}",
+                "mutually_exclusive" if as_value else "subject",
+                (0.6 if initial else 0.8) if as_value else 0.0,
+                only_a[k].text,
+                only_b[k].text,
+            )
     name_words = {w for n in only_a[:n_names] + only_b[:n_names] for w in n.words}  # counted already
     # A qualifier that is a value already compared ("WARN level" / "DEBUG level") is not a second difference.
     value_words = {stem(w) for d in diffs for w in (d.a + " " + d.b).lower().replace(",", " ").split()}
-    quals = [q for q in subj.qualifiers if not (set(q[1]) <= name_words or set(q[2]) <= name_words)
-             and not (set(q[1]) <= value_words and set(q[2]) <= value_words)]
+    quals = [
+        q
+        for q in subj.qualifiers
+        if not (set(q[1]) <= name_words or set(q[2]) <= name_words)
+        and not (set(q[1]) <= value_words and set(q[2]) <= value_words)
+    ]
     if quals:
         _h, qa, qb = quals[0]
-        dims["qualifier"] = Diff("qualifier", "mutually_exclusive", 0.5, ", ".join(sorted(set(qa) - name_words)),
-                                 ", ".join(sorted(set(qb) - name_words)))
+        dims["qualifier"] = Diff(
+            "qualifier",
+            "mutually_exclusive",
+            0.5,
+            ", ".join(sorted(set(qa) - name_words)),
+            ", ".join(sorted(set(qb) - name_words)),
+        )
 
     # An anchor: what the two share is more than one name ("Atlas" alone is a project, not a subject), or they
     # agree on a value. Without one, a difference is not held against the other record.
     name_stems = {w for n in sa.names + sb.names for w in n.words}
-    anchored = (same_key or len(subj.shared) >= 2 or any(t not in name_stems for t in subj.shared) or bool(agreed)
-                or bool(flips) or bool(states))
+    anchored = (
+        same_key
+        or len(subj.shared) >= 2
+        or any(t not in name_stems for t in subj.shared)
+        or bool(agreed)
+        or bool(flips)
+        or bool(states)
+    )
     hedged = a.hedged or b.hedged
     decision = old.category == "decision" and new.category == "decision"
     # How sure the subject match is: 0.3 at SUBJECT_MIN, 1.0 from SUBJECT_SURE on; 0 without an anchor.
-    subject_factor = 1.0 if same_key else 0.3 + 0.7 * max(0.0, min(1.0, (score - SUBJECT_MIN) /
-                                                                   (SUBJECT_SURE - SUBJECT_MIN)))
+    subject_factor = (
+        1.0 if same_key else 0.3 + 0.7 * max(0.0, min(1.0, (score - SUBJECT_MIN) / (SUBJECT_SURE - SUBJECT_MIN)))
+    )
     if not anchored:
         subject_factor = 0.0
 
@@ -151,15 +187,23 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         what = "; ".join(f"{d.a or '·'} / {d.b}" for d in list(dims.values())[:2])
         return Relation("unrelated", None, 0.0, score, f"another subject: differs in {len(dims)} ways ({what})")
 
-    if dims and any(d.ctype == "subject" for d in dims.values()) and all(
-            d.ctype == "subject" or name == "qualifier" for name, d in dims.items()):
+    if (
+        dims
+        and any(d.ctype == "subject" for d in dims.values())
+        and all(d.ctype == "subject" or name == "qualifier" for name, d in dims.items())
+    ):
         d = next(d for d in dims.values() if d.ctype == "subject")
         return Relation("unrelated", None, 0.0, score, f"about another subject: {d.a} / {d.b}")
     if set(dims) == {"qualifier"}:
         # Only a qualifier of a shared word differs ("background jobs" / "async jobs"): another subject or another
         # word for the same one; neither is a claim against the other.
-        return Relation("compatible", None, round(score, 3), score, f"same words, qualified differently: "
-                                                                    f"{dims['qualifier'].a} / {dims['qualifier'].b}")
+        return Relation(
+            "compatible",
+            None,
+            round(score, 3),
+            score,
+            f"same words, qualified differently: {dims['qualifier'].a} / {dims['qualifier'].b}",
+        )
     if dims:
         d = max(dims.values(), key=lambda d: d.strength)
         ctype = d.ctype
@@ -187,21 +231,40 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     extra_a = sum(w for t, w in sa.content.terms.items() if not matches(t, sb))
     extra_b = sum(w for t, w in sb.content.terms.items() if not matches(t, sa))
     loose_a, loose_b = _plain_words(a) - _plain_words(b), _plain_words(b) - _plain_words(a)
-    if score >= RESTATE_MIN and not added and not names_added and not hedged and max(extra_a, extra_b) <= 0.5 \
-            and not loose_a and not loose_b:
-        return Relation("restatement", None, round(min(1.0, score + 0.3), 3), score,
-                        "same claim" + (f" ({', '.join(sorted(agreed))} agree)" if agreed else ""))
+    if (
+        score >= RESTATE_MIN
+        and not added
+        and not names_added
+        and not hedged
+        and max(extra_a, extra_b) <= 0.5
+        and not loose_a
+        and not loose_b
+    ):
+        return Relation(
+            "restatement",
+            None,
+            round(min(1.0, score + 0.3), 3),
+            score,
+            "same claim" + (f" ({', '.join(sorted(agreed))} agree)" if agreed else ""),
+        )
     detail = sorted(added) or ["wording"]
-    return Relation("compatible", None, round(score, 3), score,
-                    f"same subject, adds {', '.join(detail)}" if added or names_added else "same subject, consistent")
+    return Relation(
+        "compatible",
+        None,
+        round(score, 3),
+        score,
+        f"same subject, adds {', '.join(detail)}" if added or names_added else "same subject, consistent",
+    )
 
 
 # Words whose presence or absence never changes a claim: articles, pronouns, forms of "be", conjunctions.
-TRIVIAL = frozenset("""
+TRIVIAL = frozenset(
+    """
     the a an this that these those our ours their theirs its it his her hers my mine your yours we they i you he she
     them us me is are was were be been being am and or of to as so also just really very please here there then
     currently now still actually do does did has have had will would shall should can could may might must
-    """.split())
+    """.split()
+)
 
 
 def _plain_words(a: Analysis) -> set[str]:

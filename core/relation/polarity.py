@@ -32,17 +32,22 @@ def polarity_flips(a: Analysis, b: Analysis) -> list[str]:
         for rest, word in pref.items():
             if word in own_words or stem(word) in other_aff:
                 continue
-            if rest in other_aff or any(_common_prefix(rest, o) >= max(5, 0.7 * min(len(rest), len(o)))
-                                        for o in other_aff):
+            if rest in other_aff or any(
+                _common_prefix(rest, o) >= max(5, 0.7 * min(len(rest), len(o))) for o in other_aff
+            ):
                 out.append(word)
+
     # A negated value the other side asserts ("not part of 2.0" / "ships in 2.0").
     def same(x: Value, y: Value) -> bool:
         return y.kind == x.kind and (y.val == x.val or (x.kind == "address" and address_agree(x, y)))
 
     for xs, ys in ((b.values, a.values), (a.values, b.values)):
         for x in xs:
-            if x.negated and any(same(x, y) and not y.negated for y in ys) and not any(
-                    same(x, y) and y.negated for y in ys):
+            if (
+                x.negated
+                and any(same(x, y) and not y.negated for y in ys)
+                and not any(same(x, y) and y.negated for y in ys)
+            ):
                 out.append(x.text)
     return sorted(set(out))
 
@@ -87,11 +92,13 @@ def new_cues(a: Analysis, b: Analysis) -> list[str]:
 
 
 def from_matches(b: Analysis, a: Analysis, sa: Side) -> str | None:
-    """"from X to Y" in the newer statement where X is what the older one says."""
+    """ "from X to Y" in the newer statement where X is what the older one says."""
     for x, y in b.from_to:
         if isinstance(x, Value):
-            if any(v.kind == x.kind and (v.val == x.val or slot_of(v) == slot_of(x) and loose_equal(v, x))
-                   for v in a.values):
+            if any(
+                v.kind == x.kind and (v.val == x.val or slot_of(v) == slot_of(x) and loose_equal(v, x))
+                for v in a.values
+            ):
                 return f"from {x.text} to {getattr(y, 'text', y)}"
         elif isinstance(x, Name):
             if any(w in sa.words for w in x.words):

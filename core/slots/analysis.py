@@ -79,7 +79,7 @@ def _analyze(text: str) -> Analysis:
             if t.low.endswith(suffix) and len(t.low) > len(suffix) + 2:
                 negated.add(stem(t.low[: -len(suffix)]))
         for p in lex.neg_prefixes:
-            rest = t.low[len(p):]
+            rest = t.low[len(p) :]
             if t.low.startswith(p) and len(rest) >= 4 and rest.endswith(lex.predicate_endings):
                 prefixed[stem(rest)] = t.low
                 break
@@ -100,10 +100,23 @@ def _analyze(text: str) -> Analysis:
     terms = _terms(toks, names)
     modifiers = _modifiers(toks)
     return Analysis(
-        text=text, tokens=tuple(toks), values=tuple(values), names=tuple(names), states=tuple(states),
-        affirmed=frozenset(affirmed - negated), negated=frozenset(negated), neutral=frozenset(neutral - affirmed),
-        prefixed=prefixed, cues=tuple(cues), from_to=tuple(from_to), markers=tuple(markers), hedged=hedged, role=role,
-        terms=terms, words=frozenset(w for t in toks for w in _word_forms(t)), modifiers=modifiers,
+        text=text,
+        tokens=tuple(toks),
+        values=tuple(values),
+        names=tuple(names),
+        states=tuple(states),
+        affirmed=frozenset(affirmed - negated),
+        negated=frozenset(negated),
+        neutral=frozenset(neutral - affirmed),
+        prefixed=prefixed,
+        cues=tuple(cues),
+        from_to=tuple(from_to),
+        markers=tuple(markers),
+        hedged=hedged,
+        role=role,
+        terms=terms,
+        words=frozenset(w for t in toks for w in _word_forms(t)),
+        modifiers=modifiers,
         clause_terms={k: frozenset(v) for k, v in clause_terms.items()},
     )
 
@@ -173,9 +186,18 @@ def _terms(toks: list[Tok], names: list[Name]) -> dict[str, float]:
 
 def _is_temporal_word(low: str) -> bool:
     lex = lexicon()
-    return (low in lex.weekdays or low in lex.months or low in lex.freq_words or low in lex.number_words
-            or low in lex.ordinals or low in lex.seasons or low in lex.quarters or (low,) in lex.dayparts
-            or low in lex.units or low.rstrip("s") in lex.units)
+    return (
+        low in lex.weekdays
+        or low in lex.months
+        or low in lex.freq_words
+        or low in lex.number_words
+        or low in lex.ordinals
+        or low in lex.seasons
+        or low in lex.quarters
+        or (low,) in lex.dayparts
+        or low in lex.units
+        or low.rstrip("s") in lex.units
+    )
 
 
 def _modifiers(toks: list[Tok]) -> dict[str, frozenset[str]]:
@@ -191,8 +213,13 @@ def _modifiers(toks: list[Tok]) -> dict[str, frozenset[str]]:
         k = i - 1
         while k >= 0 and len(mods) < 3:
             u = toks[k]
-            if u.kind != "word" or u.clause != t.clause or u.low in STOPWORDS or is_function(u.low) or (
-                    u.used and _is_temporal_word(u.low)):
+            if (
+                u.kind != "word"
+                or u.clause != t.clause
+                or u.low in STOPWORDS
+                or is_function(u.low)
+                or (u.used and _is_temporal_word(u.low))
+            ):
                 break
             mods.add(u.stem or stem(u.low))
             k -= 1

@@ -39,8 +39,9 @@ def read_classes(toks: list[Tok], values: list[Value]) -> None:
             if cs and not toks[i].text[:1].isupper():
                 continue
             if heads:
-                near = {toks[k].low for k in range(max(0, i - 3), min(n, i + len(p) + 3))
-                        if toks[k].sent == toks[i].sent}
+                near = {
+                    toks[k].low for k in range(max(0, i - 3), min(n, i + len(p) + 3)) if toks[k].sent == toks[i].sent
+                }
                 if not (near & heads):
                     continue
             add_value(values, toks, "enum", cls, canon, i, i + len(p))
@@ -57,8 +58,13 @@ def read_places(toks: list[Tok], values: list[Value]) -> None:
     while i < n:
         t = toks[i]
         # numbered places: "room 204", "floor 2", "number 14"
-        if t.low in lex.numbered_places and i + 1 < n and toks[i + 1].kind in ("num", "word") and \
-                re.fullmatch(r"\d+[a-z]?|[a-z]\d*", toks[i + 1].low) and not toks[i + 1].used:
+        if (
+            t.low in lex.numbered_places
+            and i + 1 < n
+            and toks[i + 1].kind in ("num", "word")
+            and re.fullmatch(r"\d+[a-z]?|[a-z]\d*", toks[i + 1].low)
+            and not toks[i + 1].used
+        ):
             add_value(values, toks, "place", "", f"{stem(t.low)}#{toks[i + 1].low}", i, i + 2)
             i += 2
             continue
@@ -67,8 +73,13 @@ def read_places(toks: list[Tok], values: list[Value]) -> None:
             add_value(values, toks, "place", "", f"{toks[i + 1].low}#{lex.ordinals[t.low]}", i, i + 2)
             i += 2
             continue
-        if t.low in lex.ordinals and lex.ordinals[t.low] > 0 and i and toks[i - 1].low == "the" and any(
-                toks[k].low in ("floor", "level") for k in range(max(0, i - 8), i)):
+        if (
+            t.low in lex.ordinals
+            and lex.ordinals[t.low] > 0
+            and i
+            and toks[i - 1].low == "the"
+            and any(toks[k].low in ("floor", "level") for k in range(max(0, i - 8), i))
+        ):
             add_value(values, toks, "place", "", f"floor#{lex.ordinals[t.low]}", i, i + 1)
             i += 1
             continue
@@ -80,8 +91,14 @@ def read_places(toks: list[Tok], values: list[Value]) -> None:
                 # the words that name which one: "the Oak room", "the Legal folder", "the top drawer"
                 mods: list[str] = []
                 k = i - 1
-                while k >= 0 and toks[k].kind == "word" and toks[k].clause == t.clause and not is_function(
-                        toks[k].low) and toks[k].low not in lex.place_preps and len(mods) < 2:
+                while (
+                    k >= 0
+                    and toks[k].kind == "word"
+                    and toks[k].clause == t.clause
+                    and not is_function(toks[k].low)
+                    and toks[k].low not in lex.place_preps
+                    and len(mods) < 2
+                ):
                     mods.append(toks[k].low)
                     k -= 1
                 val = " ".join(stem(w) for w in p) + ("|" + " ".join(mods) if mods else "")

@@ -89,8 +89,12 @@ def lexicon() -> Lexicon:
     neg = data["negation"]
     states: dict[tuple[str, ...], tuple[str, int, bool]] = {}
     for cls, poles in data["states"].items():
-        for key, pole, copula in (("plus", 1, False), ("minus", -1, False), ("plus_copula", 1, True),
-                                  ("minus_copula", -1, True)):
+        for key, pole, copula in (
+            ("plus", 1, False),
+            ("minus", -1, False),
+            ("plus_copula", 1, True),
+            ("minus_copula", -1, True),
+        ):
             for w in poles.get(key, []):
                 states.setdefault(_phrase(w), (cls, pole, copula))
     classes: dict[tuple[str, ...], list[tuple[str, str, frozenset[str], bool]]] = {}

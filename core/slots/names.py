@@ -49,8 +49,11 @@ _INNER_CAP = re.compile(r"^[a-zA-Z]+[A-Z][a-zA-Z]*$")
 
 def capitalised(t: Tok) -> bool:
     """Shaped like a name: a capital first letter, an inner capital ("LaunchDarkly"), letters with digits."""
-    return t.kind == "word" and (t.text[:1].isupper() or bool(_INNER_CAP.match(t.text)) or
-                                 (any(c.isdigit() for c in t.text) and any(c.isalpha() for c in t.text)))
+    return t.kind == "word" and (
+        t.text[:1].isupper()
+        or bool(_INNER_CAP.match(t.text))
+        or (any(c.isdigit() for c in t.text) and any(c.isalpha() for c in t.text))
+    )
 
 
 def read_names(toks: list[Tok]) -> list[Name]:
@@ -66,8 +69,17 @@ def read_names(toks: list[Tok]) -> list[Name]:
         shaped = bool(_ACRONYM.match(t.text) or _INNER_CAP.match(t.text) or any(c.isdigit() for c in t.text))
         # "Risk:", "Lesson from Harbor:", "Decided:": a heading word, not a name
         heading = t.initial and any(toks[k].low == ":" for k in range(j + 1, min(n, j + 4)) if toks[k].sent == t.sent)
-        if heading or (t.initial and not shaped and (t.low in STOPWORDS or is_function(t.low) or t.low.endswith(
-                "ly") or t.low in lex.negation_cues or t.low.endswith("n't"))):
+        if heading or (
+            t.initial
+            and not shaped
+            and (
+                t.low in STOPWORDS
+                or is_function(t.low)
+                or t.low.endswith("ly")
+                or t.low in lex.negation_cues
+                or t.low.endswith("n't")
+            )
+        ):
             j += 1
             continue
         if _is_calendar_or_class(t, toks) and not shaped:
@@ -100,22 +112,51 @@ def read_names(toks: list[Tok]) -> list[Name]:
         text = " ".join(w.text for w in words)
         keyw = tuple(w.low.removesuffix("'s") for w in words if w.low != "&")
         possessive = words[-1].low.endswith("'s")
-        initial = (words[0].initial and len(words) == 1 and not shaped and not possessive)
+        initial = words[0].initial and len(words) == 1 and not shaped and not possessive
         k0 = words[0].i - 1
-        while k0 >= 0 and toks[k0].low in ("the", "our", "a", "an", "their", "its", "his", "her", "my", "your",
-                                           "mr", "mrs", "ms", "dr", "."):
+        while k0 >= 0 and toks[k0].low in (
+            "the",
+            "our",
+            "a",
+            "an",
+            "their",
+            "its",
+            "his",
+            "her",
+            "my",
+            "your",
+            "mr",
+            "mrs",
+            "ms",
+            "dr",
+            ".",
+        ):
             k0 -= 1
         value_like = k0 >= 0 and toks[k0].low in lex.value_before
         if k0 >= 1 and toks[k0].low in lex.value_preps:
             v = toks[k0 - 1]
-            value_like = v.kind == "word" and (v.low in COPULA or v.low.endswith(("ed", "en", "ing")) or v.low in (
-                "be", "live", "lives", "sit", "sits", "stay", "stays"))
+            value_like = v.kind == "word" and (
+                v.low in COPULA
+                or v.low.endswith(("ed", "en", "ing"))
+                or v.low in ("be", "live", "lives", "sit", "sits", "stay", "stays")
+            )
         scoped = k0 >= 0 and toks[k0].low in ("for", "of", "about", "regarding", "within", "across")
         after = toks[words[-1].i + 1] if words[-1].i + 1 < n else None
         nxt = after.stem if after is not None and after.kind == "word" and not after.text[:1].isupper() else ""
-        names.append(Name(text=text, key=" ".join(keyw), words=tuple(stem(w) for w in keyw), clause=words[0].clause,
-                          start=words[0].i, initial=initial, possessive=possessive, value_like=value_like,
-                          next_stem=nxt, next_plural=bool(after is not None and after.low.endswith("s")),
-                          scoped=scoped))
+        names.append(
+            Name(
+                text=text,
+                key=" ".join(keyw),
+                words=tuple(stem(w) for w in keyw),
+                clause=words[0].clause,
+                start=words[0].i,
+                initial=initial,
+                possessive=possessive,
+                value_like=value_like,
+                next_stem=nxt,
+                next_plural=bool(after is not None and after.low.endswith("s")),
+                scoped=scoped,
+            )
+        )
         j = k
     return names

@@ -49,8 +49,11 @@ def negation_scopes(toks: list[Tok]) -> tuple[set[int], set[int]]:
                 k += 1
             i = k
             continue
-        if t.low == "over" and i > 0 and any(toks[m].low in lex.preference_verbs for m in range(max(0, i - 4), i)
-                                                 if toks[m].clause == t.clause):
+        if (
+            t.low == "over"
+            and i > 0
+            and any(toks[m].low in lex.preference_verbs for m in range(max(0, i - 4), i) if toks[m].clause == t.clause)
+        ):
             k = i + 1
             while k < n and toks[k].clause == t.clause:
                 rejected.add(k)
@@ -91,18 +94,31 @@ def read_states(toks: list[Tok], neg: set[int]) -> list[State]:
         if copula:
             prev = toks[i - 1].low if i else ""
             nxt = toks[i + len(p)] if i + len(p) < n else None
-            ends = nxt is None or nxt.kind == "punct" or nxt.low in ("and", "for", "by", "in", "again", "now",
-                                                                      "today", "since", "at")
+            ends = (
+                nxt is None
+                or nxt.kind == "punct"
+                or nxt.low in ("and", "for", "by", "in", "again", "now", "today", "since", "at")
+            )
             if prev not in COPULA or not ends:
                 i += len(p)
                 continue
         if i in neg:
             pole = -pole
         clause = toks[i].clause
-        after = frozenset(t.stem for t in toks[i + len(p):] if t.clause == clause and t.kind == "word" and t.stem
-                          and not is_function(t.low))
-        around = frozenset(t.stem for t in toks if t.clause == clause and t.kind == "word" and t.stem
-                           and not is_function(t.low) and (t.low,) not in lex.states)
+        after = frozenset(
+            t.stem
+            for t in toks[i + len(p) :]
+            if t.clause == clause and t.kind == "word" and t.stem and not is_function(t.low)
+        )
+        around = frozenset(
+            t.stem
+            for t in toks
+            if t.clause == clause
+            and t.kind == "word"
+            and t.stem
+            and not is_function(t.low)
+            and (t.low,) not in lex.states
+        )
         out.append(State(cls, pole, " ".join(p), clause, after, around))
         i += len(p)
     return out
@@ -120,8 +136,11 @@ def change_cues(toks: list[Tok], values: list[Value], names: list[Name]):
             continue
         p = match_any(toks, i, lex.directional_cues)
         if p:
-            window = [toks[k].low for k in range(i + len(p), min(n, i + len(p) + 8)) if toks[k].clause in
-                      (toks[i].clause, toks[i].clause + 1)]
+            window = [
+                toks[k].low
+                for k in range(i + len(p), min(n, i + len(p) + 8))
+                if toks[k].clause in (toks[i].clause, toks[i].clause + 1)
+            ]
             if "from" in window or "to" in window or "into" in window or "by" in window:
                 cues.append(" ".join(p))
         m = match_any(toks, i, lex.change_markers)

@@ -58,12 +58,21 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
         elif t.kind == "num" and not ORDINAL.match(t.low):
             prev = toks[i - 1] if i else None
             nxt = toks[i + 1] if i + 1 < n else None
-            counted = nxt is not None and (nxt.kind in ("word", "unit") and not is_function(nxt.low) or
-                                           nxt.low == "%") or t.low.endswith("%")
-            if prev is not None and prev.kind == "word" and not prev.used and (
-                    not is_function(prev.low) or prev.low in lex.label_heads) and \
-                    prev.low not in lex.number_words and not prev.text[:1].isupper() and not counted and \
-                    bound_before(toks, i) == (None, False):
+            counted = (
+                nxt is not None
+                and (nxt.kind in ("word", "unit") and not is_function(nxt.low) or nxt.low == "%")
+                or t.low.endswith("%")
+            )
+            if (
+                prev is not None
+                and prev.kind == "word"
+                and not prev.used
+                and (not is_function(prev.low) or prev.low in lex.label_heads)
+                and prev.low not in lex.number_words
+                and not prev.text[:1].isupper()
+                and not counted
+                and bound_before(toks, i) == (None, False)
+            ):
                 # "berth 31", "level 9", "note 3": a number that labels the noun before it names which one
                 t.used = True
                 values.append(Value("label", prev.stem or stem(prev.low), t.low, f"{prev.text} {t.text}", t.clause, i))
@@ -81,10 +90,18 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
             k = i + 1
             if k < n and toks[k].low in ("full", "whole", "single"):
                 k += 1
-            ordinal_second = toks[k].low == "second" and k + 1 < n and toks[k + 1].kind == "word" and not \
-                is_function(toks[k + 1].low)  # "a second EU region"
-            if time_unit(toks, k) is not None and not (i and toks[i - 1].kind in ("num",)) and \
-                    not (i and number(toks[i - 1]) is not None) and not ordinal_second:
+            ordinal_second = (
+                toks[k].low == "second"
+                and k + 1 < n
+                and toks[k + 1].kind == "word"
+                and not is_function(toks[k + 1].low)
+            )  # "a second EU region"
+            if (
+                time_unit(toks, k) is not None
+                and not (i and toks[i - 1].kind in ("num",))
+                and not (i and number(toks[i - 1]) is not None)
+                and not ordinal_second
+            ):
                 amount = 1.0
                 j = k
         if amount is None:
@@ -96,8 +113,13 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
             j += 1
         # a range: "3 to 12 replicas", "between 3 and 12"
         hi = None
-        if j + 1 < n and toks[j].low in ("-", "to", "and") and number(toks[j + 1]) is not None and \
-                toks[j + 1].kind in ("num", "word") and dim is None:
+        if (
+            j + 1 < n
+            and toks[j].low in ("-", "to", "and")
+            and number(toks[j + 1]) is not None
+            and toks[j + 1].kind in ("num", "word")
+            and dim is None
+        ):
             hi = number(toks[j + 1])
             j += 2
         unit = None
@@ -138,8 +160,12 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
             continue
         _ = unit
         extra = {}
-        if kind == "duration" and bound_before(toks, i)[0] == "lower" and i and toks[i - 1].low in (
-                "after", "from", "starting"):
+        if (
+            kind == "duration"
+            and bound_before(toks, i)[0] == "lower"
+            and i
+            and toks[i - 1].low in ("after", "from", "starting")
+        ):
             extra["bound"] = "none"  # "expire after 30 minutes": the length itself, not a lower limit
         add_value(values, toks, kind, key, value, i, j, **extra)
         if values[-1].bound == "none":
@@ -148,7 +174,7 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
 
 
 def read_versions(toks: list[Tok], values: list[Value]) -> None:
-    """"v2", "2.0", "Python 3.12", "Node 20", "version 8.x": a number that names a version of the word before it."""
+    """ "v2", "2.0", "Python 3.12", "Node 20", "version 8.x": a number that names a version of the word before it."""
     lex = lexicon()
     n = len(toks)
     for i, t in enumerate(toks):
@@ -163,13 +189,24 @@ def read_versions(toks: list[Tok], values: list[Value]) -> None:
         nxt_unit = i + 1 < n and (unit_at(toks, i + 1) is not None or toks[i + 1].low in lex.multipliers)
         prev = toks[i - 1] if i else None
         decimal = "." in t.low.removesuffix(".x") or t.low.endswith(".x")
-        after_name = prev is not None and prev.kind == "word" and not prev.used and (
-            prev.low in ("version", "v", "release") or (capitalised(prev) and prev.low not in lex.numbered_places
-                                                        and prev.low not in lex.honorifics))
+        after_name = (
+            prev is not None
+            and prev.kind == "word"
+            and not prev.used
+            and (
+                prev.low in ("version", "v", "release")
+                or (capitalised(prev) and prev.low not in lex.numbered_places and prev.low not in lex.honorifics)
+            )
+        )
         if nxt_unit or not (decimal or after_name):
             continue
-        if not decimal and i + 1 < n and toks[i + 1].kind == "word" and not is_function(toks[i + 1].low) \
-                and not capitalised(toks[i + 1]):
+        if (
+            not decimal
+            and i + 1 < n
+            and toks[i + 1].kind == "word"
+            and not is_function(toks[i + 1].low)
+            and not capitalised(toks[i + 1])
+        ):
             continue  # "Platform 8 engineers": a count, not a version
         t.used = True
         values.append(Value("version", _owner_before(toks, i), t.low.removesuffix(".x"), t.text, t.clause, i))

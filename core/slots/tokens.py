@@ -86,8 +86,9 @@ def _segment(toks: list[Tok]) -> None:
                 sent += 1
                 clause += 1
                 start = True
-            elif t.low in _CLAUSE_PUNCT and not (t.low in "-/" and j and toks[j - 1].kind != "punct"
-                                                 and j + 1 < len(toks) and toks[j + 1].kind == "time"):
+            elif t.low in _CLAUSE_PUNCT and not (
+                t.low in "-/" and j and toks[j - 1].kind != "punct" and j + 1 < len(toks) and toks[j + 1].kind == "time"
+            ):
                 clause += 1
             t.sent, t.clause = sent, clause
             continue
@@ -151,15 +152,45 @@ def match_any(toks: list[Tok], i: int, phrases: tuple[tuple[str, ...], ...]) -> 
 
 # Words that link a subject to what it is: before a state that needs one ("is open", "stays down"), before the
 # preposition of a value ("is in Lisbon").
-COPULA = frozenset({"is", "are", "was", "were", "be", "been", "being", "'s", "stays", "stay", "remains", "remain",
-                    "turned", "switched", "set", "kept", "left", "now", "still", "currently", "fully", "all"})
+COPULA = frozenset(
+    {
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "'s",
+        "stays",
+        "stay",
+        "remains",
+        "remain",
+        "turned",
+        "switched",
+        "set",
+        "kept",
+        "left",
+        "now",
+        "still",
+        "currently",
+        "fully",
+        "all",
+    }
+)
 
 
 def is_function(low: str) -> bool:
     """A word that carries no topic: a stop word, a negation cue, a light word, a qualifier, a single letter."""
     lex = lexicon()
-    return (low in STOPWORDS or low in lex.negation_cues or low.endswith("n't") or low in lex.light
-            or len(low) < 2 or low in _qualifier_words())
+    return (
+        low in STOPWORDS
+        or low in lex.negation_cues
+        or low.endswith("n't")
+        or low in lex.light
+        or len(low) < 2
+        or low in _qualifier_words()
+    )
 
 
 @functools.cache
@@ -167,10 +198,8 @@ def _qualifier_words() -> frozenset[str]:
     """Single words of the bound, approximation, hedge and change-marker lists: how a claim is put, not its topic."""
     lex = lexicon()
     out: set[str] = set()
-    for group in (lex.upper, lex.lower, lex.approx, lex.hedges, lex.change_markers, lex.not_negation,
-                  lex.alt_markers):
+    for group in (lex.upper, lex.lower, lex.approx, lex.hedges, lex.change_markers, lex.not_negation, lex.alt_markers):
         for p in group:
             if len(p) == 1:
                 out.add(p[0])
     return frozenset(out)
-

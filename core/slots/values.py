@@ -97,8 +97,19 @@ def add_value(values: list[Value], toks: list[Tok], kind: str, key: str, val: An
     for k in range(i, j):
         toks[k].used = True
     text = " ".join(t.text for t in toks[i:j])
-    values.append(Value(kind, key, val, text, toks[i].clause, i, bound=kw.pop("bound", None) or after or bound,
-                        approx=approx or kw.pop("approx", False), **kw))
+    values.append(
+        Value(
+            kind,
+            key,
+            val,
+            text,
+            toks[i].clause,
+            i,
+            bound=kw.pop("bound", None) or after or bound,
+            approx=approx or kw.pop("approx", False),
+            **kw,
+        )
+    )
 
 
 def unit_at(toks: list[Tok], j: int) -> tuple[str, float, int] | None:

@@ -80,9 +80,12 @@ def read_times(toks: list[Tok], values: list[Value]) -> None:
         if t.low == "at" and i + 1 < n and toks[i + 1].kind == "num" and not toks[i + 1].used:
             h = number(toks[i + 1])
             nxt = toks[i + 2].low if i + 2 < n else ""
-            if h is not None and h == int(h) and 0 < h <= 24 and (nxt in ("", ".", ",", ";", "o'clock", "on",
-                                                                          "in", "and", "every", "sharp")
-                                                               or nxt in _time_words()):
+            if (
+                h is not None
+                and h == int(h)
+                and 0 < h <= 24
+                and (nxt in ("", ".", ",", ";", "o'clock", "on", "in", "and", "every", "sharp") or nxt in _time_words())
+            ):
                 add_value(values, toks, "time", "", (int(h) * 60, int(h) * 60, False), i + 1, i + 2)
                 i += 2
                 continue
@@ -185,8 +188,29 @@ def read_calendar(toks: list[Tok], values: list[Value]) -> None:
             continue
         if t.kind == "num" and re.fullmatch(r"(19|20|21)\d\d", low) and not (i and toks[i - 1].low in ("$", "v")):
             prev = toks[i - 1].low if i else ""
-            if prev in ("in", "of", "since", "until", "by", "from", "for", "during", "before", "after", "end",
-                        "year", "early", "late", "mid", "q1", "q2", "q3", "q4", ",", "the"):
+            if prev in (
+                "in",
+                "of",
+                "since",
+                "until",
+                "by",
+                "from",
+                "for",
+                "during",
+                "before",
+                "after",
+                "end",
+                "year",
+                "early",
+                "late",
+                "mid",
+                "q1",
+                "q2",
+                "q3",
+                "q4",
+                ",",
+                "the",
+            ):
                 add_value(values, toks, "date", "", (int(low), None, None), i, i + 1)
                 i += 1
                 continue

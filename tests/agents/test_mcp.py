@@ -92,8 +92,14 @@ async def test_tools_resources_and_no_identity_or_human_decision_in_any_schema(r
 
 async def test_capture_retrieve_and_a_conflict_opened_by_a_second_agent(root):
     async with mcp(root, "--agent", "alpha") as alpha, mcp(root, "--agent", "beta") as beta:
-        first = await receipt(alpha, "capture", text="Deploys of the billing service go out on Friday.",
-                              key="billing-deploy-day", category="decision", source_ref="session-1")
+        first = await receipt(
+            alpha,
+            "capture",
+            text="Deploys of the billing service go out on Friday.",
+            key="billing-deploy-day",
+            category="decision",
+            source_ref="session-1",
+        )
         assert first["status"] == "captured"
         assert first["actor"] == "agent:alpha"
         assert first["details"]["zone"] == "private_self"
@@ -106,8 +112,14 @@ async def test_capture_retrieve_and_a_conflict_opened_by_a_second_agent(root):
         assert (await receipt(alpha, "queue_counts"))["open_conflicts"] == 0
 
         # Another agent, in another process, says the opposite under the same explicit key.
-        second = await receipt(beta, "capture", text="Deploys of the billing service go out on Monday.",
-                               key="billing-deploy-day", category="decision", source_ref="session-2")
+        second = await receipt(
+            beta,
+            "capture",
+            text="Deploys of the billing service go out on Monday.",
+            key="billing-deploy-day",
+            category="decision",
+            source_ref="session-2",
+        )
         assert second["status"] == "conflict"
         assert second["actor"] == "agent:beta"
         assert second["details"]["conflict_id"]
@@ -145,14 +157,16 @@ async def test_a_declared_supersession_opens_a_conflict_and_nothing_is_resolved(
         first = await receipt(alpha, "capture", text="The weekly planning call is on Tuesdays at 10:00.")
         assert first["status"] == "captured"
         mid = first["details"]["memory_id"]
-        second = await receipt(beta, "capture", text="Planning moved to Thursday mornings from next week on.",
-                               supersedes=mid)
+        second = await receipt(
+            beta, "capture", text="Planning moved to Thursday mornings from next week on.", supersedes=mid
+        )
         assert second["status"] == "conflict" and second["details"]["conflict_id"]
         assert (await receipt(beta, "queue_counts"))["open_conflicts"] == 1
         # The existing record is untouched: a person arbitrates.
         assert "Tuesdays" in text(await call(alpha, "read_page", path=first["details"]["page"]))
-        unknown = await call(beta, "capture", text="The planning call now happens on Fridays at noon.",
-                             supersedes="mem_0000000000000000")
+        unknown = await call(
+            beta, "capture", text="The planning call now happens on Fridays at noon.", supersedes="mem_0000000000000000"
+        )
         assert unknown.is_error
 
 
@@ -163,18 +177,35 @@ def seed_zones(root: Path) -> dict[str, dict]:
     """Records in every partition that matters, captured with the engine before the servers start."""
     now = datetime.now(UTC)
     seeds = {
-        "private_public_safe": dict(text="Harbor codename for the launch is BLUEHERON.", title="Harbor codename",
-                                    zone="private_self", sensitivity="public_safe", category="commitment"),
-        "private_normal": dict(text="Harbor on-call rotation starts with Priya on Mondays.",
-                               title="Harbor on-call rotation", zone="private_self"),
-        "collab_do_not_export": dict(text="Harbor acquisition price is four million euros.",
-                                     title="Harbor acquisition price", zone="trusted_collaborator",
-                                     sensitivity="do_not_export"),
-        "outside_normal": dict(text="Harbor contract renewal is negotiated by Lena.",
-                               title="Harbor contract renewal", zone="outside_contact"),
-        "outside_public": dict(text="Harbor public documentation lives at docs.harbor.example.",
-                               title="Harbor public documentation", zone="outside_contact",
-                               sensitivity="public_safe"),
+        "private_public_safe": dict(
+            text="Harbor codename for the launch is BLUEHERON.",
+            title="Harbor codename",
+            zone="private_self",
+            sensitivity="public_safe",
+            category="commitment",
+        ),
+        "private_normal": dict(
+            text="Harbor on-call rotation starts with Priya on Mondays.",
+            title="Harbor on-call rotation",
+            zone="private_self",
+        ),
+        "collab_do_not_export": dict(
+            text="Harbor acquisition price is four million euros.",
+            title="Harbor acquisition price",
+            zone="trusted_collaborator",
+            sensitivity="do_not_export",
+        ),
+        "outside_normal": dict(
+            text="Harbor contract renewal is negotiated by Lena.",
+            title="Harbor contract renewal",
+            zone="outside_contact",
+        ),
+        "outside_public": dict(
+            text="Harbor public documentation lives at docs.harbor.example.",
+            title="Harbor public documentation",
+            zone="outside_contact",
+            sensitivity="public_safe",
+        ),
     }
     engine = Engine.open(root)
     try:
@@ -193,8 +224,10 @@ async def test_a_zone_limited_server_leaks_nothing(root):
     seeds = seed_zones(root)
     hidden = [s for name, s in seeds.items() if name != "outside_public"]
     visible = seeds["outside_public"]
-    async with mcp(root, "--agent", "contact", "--zone", "outside_contact") as outside, \
-            mcp(root, "--agent", "colleague", "--zone", "trusted_collaborator") as collab:
+    async with (
+        mcp(root, "--agent", "contact", "--zone", "outside_contact") as outside,
+        mcp(root, "--agent", "colleague", "--zone", "trusted_collaborator") as collab,
+    ):
         seen: list[str] = []
 
         found = await receipt(outside, "retrieve", query="harbor", limit=20)
@@ -235,8 +268,9 @@ async def test_a_zone_limited_server_leaks_nothing(root):
         assert seeds["collab_do_not_export"]["page"] not in pages
         dne = await call(collab, "read_page", path=seeds["collab_do_not_export"]["page"])
         assert dne.is_error
-        collab_views = [(await collab.read_resource(u)).contents[0].text
-                        for u in ("memkeeper://hot.md", "memkeeper://index.md")]
+        collab_views = [
+            (await collab.read_resource(u)).contents[0].text for u in ("memkeeper://hot.md", "memkeeper://index.md")
+        ]
         assert all("acquisition" not in v and "four million" not in v for v in collab_views)
         assert any("Harbor on-call rotation" in v for v in collab_views)
 
@@ -285,8 +319,11 @@ async def test_bad_arguments_get_the_command_lines_one_line_reasons(root, capsys
         redacted = await receipt(client, "capture", text=f"The bot token is {GITHUB_TOKEN} for now", redact=True)
         assert redacted["status"] == "captured" and redacted["details"]["redacted"]
 
-        for path, reason in (("../outside.md", "contains '..'"), ("/etc/passwd", "absolute path"),
-                             ("entries/../../x.md", "contains '..'")):
+        for path, reason in (
+            ("../outside.md", "contains '..'"),
+            ("/etc/passwd", "absolute path"),
+            ("entries/../../x.md", "contains '..'"),
+        ):
             escaped = await call(client, "read_page", path=path)
             assert escaped.is_error and reason in text(escaped), path
             assert text(escaped).startswith("memkeeper: ") and "\n" not in text(escaped)
@@ -312,12 +349,16 @@ async def test_bad_arguments_get_the_command_lines_one_line_reasons(root, capsys
 
 def test_bad_server_flags_are_refused_before_serving(root):
     def start(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+        return subprocess.run(
+            [sys.executable, *args], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL
+        )
 
     bad_zone = start(*server_argv(root, "--zone", "everyone"))
     assert bad_zone.returncode == 2
-    assert bad_zone.stderr.strip() == ("memkeeper: invalid_trust_zone 'everyone' (valid: private_self, "
-                                       "trusted_collaborator, outside_contact, paid_public)")
+    assert bad_zone.stderr.strip() == (
+        "memkeeper: invalid_trust_zone 'everyone' (valid: private_self, "
+        "trusted_collaborator, outside_contact, paid_public)"
+    )
     bad_agent = start(*server_argv(root, "--agent", "two words"))
     assert bad_agent.returncode == 2 and "invalid actor" in bad_agent.stderr
     human = start("-m", "memkeeper.tui.cli", "--as", "human:alice", "--root", str(root), "mcp")
@@ -327,6 +368,8 @@ def test_bad_server_flags_are_refused_before_serving(root):
 
 
 def test_the_server_module_does_not_import_textual():
-    code = ("import sys, memkeeper.agents.mcp_server; "
-            "sys.exit(1 if any(m == 'textual' or m.startswith('textual.') for m in sys.modules) else 0)")
+    code = (
+        "import sys, memkeeper.agents.mcp_server; "
+        "sys.exit(1 if any(m == 'textual' or m.startswith('textual.') for m in sys.modules) else 0)"
+    )
     assert subprocess.run([sys.executable, "-c", code], timeout=60).returncode == 0

@@ -12,8 +12,17 @@ from .conftest import run
 
 
 def test_capture_retrieve_json(capsys, root):
-    code, out, _ = run(capsys, root, "--json", "capture", "Always use absolute paths in handoff artifacts.",
-                       "--title", "Handoff path style", "--category", "preference")
+    code, out, _ = run(
+        capsys,
+        root,
+        "--json",
+        "capture",
+        "Always use absolute paths in handoff artifacts.",
+        "--title",
+        "Handoff path style",
+        "--category",
+        "preference",
+    )
     assert code == 0
     receipt = json.loads(out)
     assert receipt["schema"] == "memkeeper.receipt.v1" and receipt["status"] == "captured"
@@ -44,13 +53,17 @@ def test_root_is_a_file(capsys, tmp_path):
 
 def test_conflict_flow_and_undo(capsys, root):
     run(capsys, root, "capture", "The primary database for billing is Postgres.", "--key", "billing-db")
-    code, out, _ = run(capsys, root, "--json", "capture", "The primary database for billing is MySQL.", "--key", "billing-db")
+    code, out, _ = run(
+        capsys, root, "--json", "capture", "The primary database for billing is MySQL.", "--key", "billing-db"
+    )
     assert code == 0 and json.loads(out)["status"] == "conflict"
     code, out, _ = run(capsys, root, "conflicts", "list")
     assert "C1" in out
     code, _, err = run(capsys, root, "conflicts", "resolve", "C1", "--keep", "incoming")
     assert code == 2 and "human_actor_required" in err
-    code, out, _ = run(capsys, root, "--as", "human:alice", "--json", "conflicts", "resolve", "C1", "--keep", "incoming")
+    code, out, _ = run(
+        capsys, root, "--as", "human:alice", "--json", "conflicts", "resolve", "C1", "--keep", "incoming"
+    )
     assert code == 0
     sha = json.loads(out)["receipt_sha256"]
     code, out, _ = run(capsys, root, "--as", "human:alice", "undo", sha)
@@ -80,8 +93,11 @@ def test_check_reports_problems_with_file(capsys, root):
 
 
 def test_console_script_runs(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "memkeeper.tui.cli", "--root", str(tmp_path / "m"), "init"],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "memkeeper.tui.cli", "--root", str(tmp_path / "m"), "init"],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0, r.stderr
 
 
@@ -89,24 +105,27 @@ SLACK = "xoxb-" + "123456789012-1234567890123-" + "Ab3dEf6hIj9kLm2nOp5qRs8t"
 
 
 def _wiki_text(root) -> str:
-    return "\n".join(p.read_text(errors="replace") for p in root.rglob("*") if p.is_file() and ".memkeeper" not in p.parts)
+    return "\n".join(
+        p.read_text(errors="replace") for p in root.rglob("*") if p.is_file() and ".memkeeper" not in p.parts
+    )
 
 
 def test_capture_with_a_secret_exits_2_with_one_line_and_writes_nothing(capsys, root):
-    code, out, err = run(capsys, root, "capture", f"The standup bot posts with {SLACK} every morning.",
-                         "--key", "standup-bot")
+    code, out, err = run(
+        capsys, root, "capture", f"The standup bot posts with {SLACK} every morning.", "--key", "standup-bot"
+    )
     assert code == 2 and err.count("\n") == 1
     assert "secret_detected" in err and "slack_token in text" in err and "--redact" in err
     assert SLACK not in out + err
-    code, _, err = run(capsys, root, "capture", "The standup bot posts every morning to the team.",
-                       "--tag", SLACK)
+    code, _, err = run(capsys, root, "capture", "The standup bot posts every morning to the team.", "--tag", SLACK)
     assert code == 2 and "in tags" in err
     assert list((root / "entries").iterdir()) == [] and SLACK not in _wiki_text(root)
 
 
 def test_capture_redact_flag_stores_the_secret_redacted(capsys, root):
-    code, out, _ = run(capsys, root, "--json", "capture", f"The standup bot posts with {SLACK} every morning.",
-                       "--redact")
+    code, out, _ = run(
+        capsys, root, "--json", "capture", f"The standup bot posts with {SLACK} every morning.", "--redact"
+    )
     assert code == 0
     receipt = json.loads(out)
     assert receipt["details"]["redacted"] == ["slack_token"]
@@ -128,10 +147,14 @@ def test_deny_reason_and_quiz_answer_with_a_secret_need_redact(capsys, root):
     assert code == 0 and json.loads(out)["details"]["reason"] == "leaked [REDACTED:slack_token]"
     assert SLACK not in _wiki_text(root)
     assert run(capsys, root, "check")[0] == 0
+
+
 def test_not_found_is_bad_input_exit_2(capsys, root):
-    for args, message in ((("verify", "confirm", "mem_nope"), "unknown memory id 'mem_nope'"),
-                          (("conflicts", "resolve", "C9", "--keep", "both"), "unknown conflict C9"),
-                          (("quiz", "record", "mem_nope", "good"), "unknown memory id")):
+    for args, message in (
+        (("verify", "confirm", "mem_nope"), "unknown memory id 'mem_nope'"),
+        (("conflicts", "resolve", "C9", "--keep", "both"), "unknown conflict C9"),
+        (("quiz", "record", "mem_nope", "good"), "unknown memory id"),
+    ):
         code, _, err = run(capsys, root, "--as", "human:alice", *args)
         assert code == 2 and err.startswith("memkeeper: ") and message in err and err.count("\n") == 1, (args, err)
 
@@ -161,8 +184,16 @@ def test_an_internal_failure_is_exit_1(capsys, root, monkeypatch):
 
 
 def test_decay_preview_lists_and_writes_nothing_then_undo_reverses_the_run(capsys, root):
-    run(capsys, root, "--now", "2026-01-01T09:00:00Z", "capture", "Priya owns the quarterly billing reconciliation.",
-        "--title", "Billing owner")
+    run(
+        capsys,
+        root,
+        "--now",
+        "2026-01-01T09:00:00Z",
+        "capture",
+        "Priya owns the quarterly billing reconciliation.",
+        "--title",
+        "Billing owner",
+    )
     code, out, _ = run(capsys, root, "--now", "2026-12-01T09:00:00Z", "decay", "--preview")
     assert code == 0 and out.startswith("decay preview: would archive 1") and "Billing owner" in out
     code, out, _ = run(capsys, root, "--json", "--now", "2026-12-01T09:00:00Z", "decay", "--preview")

@@ -31,21 +31,45 @@ def wiki(capsys, root):
     return root
 
 
-@pytest.mark.parametrize("first, second, ctype", [
-    ("The ceramics studio is open on Saturdays.", "The ceramics studio is never open on Saturdays.",
-     "direct_negation"),
-    ("The ceramics studio closes at 17:00 on weekdays.", "On weekdays the ceramics studio closes at 20:30.",
-     "mutually_exclusive"),
-    ("The ceramics studio membership costs $40 a month.", "A ceramics studio membership is $95 a month.",
-     "quantitative_drift"),
-    ("The ceramics studio glazes are ordered from Potclays.",
-     "The ceramics studio switched from Potclays to Valentine Clays for glazes.", "decision_supersession"),
-])
+@pytest.mark.parametrize(
+    "first, second, ctype",
+    [
+        (
+            "The ceramics studio is open on Saturdays.",
+            "The ceramics studio is never open on Saturdays.",
+            "direct_negation",
+        ),
+        (
+            "The ceramics studio closes at 17:00 on weekdays.",
+            "On weekdays the ceramics studio closes at 20:30.",
+            "mutually_exclusive",
+        ),
+        (
+            "The ceramics studio membership costs $40 a month.",
+            "A ceramics studio membership is $95 a month.",
+            "quantitative_drift",
+        ),
+        (
+            "The ceramics studio glazes are ordered from Potclays.",
+            "The ceramics studio switched from Potclays to Valentine Clays for glazes.",
+            "decision_supersession",
+        ),
+    ],
+)
 def test_every_kind_of_conflict_reaches_the_queue_without_keys(capsys, wiki, first, second, ctype):
     code, a, _ = capture(capsys, wiki, first, "--title", "Studio note", "--source-ref", "raw/session-1.md#L3")
     assert a["status"] == "captured"
-    code, b, _ = capture(capsys, wiki, second, "--title", "Another studio note", "--as", "agent:other",
-                         "--source-ref", "slack #studio 2026-11-19")
+    code, b, _ = capture(
+        capsys,
+        wiki,
+        second,
+        "--title",
+        "Another studio note",
+        "--as",
+        "agent:other",
+        "--source-ref",
+        "slack #studio 2026-11-19",
+    )
     assert code == 0 and b["status"] == "conflict", b
     assert b["details"]["conflict_type"] == ctype and b["details"]["memory_id"] == a["details"]["memory_id"]
     assert b["details"]["related"][0]["memory_id"] == a["details"]["memory_id"]
@@ -64,8 +88,13 @@ def test_source_disagreement_needs_a_differing_value(capsys, wiki):
 
 def test_a_possible_conflict_is_cleared_by_both_valid_and_remembered(capsys, wiki):
     capture(capsys, wiki, "The signed tenancy papers are in the hall cupboard.", "--title", "Tenancy papers")
-    code, b, _ = capture(capsys, wiki, "I think the signed tenancy papers are kept in the desk drawer.",
-                         "--title", "Where the tenancy papers are")
+    code, b, _ = capture(
+        capsys,
+        wiki,
+        "I think the signed tenancy papers are kept in the desk drawer.",
+        "--title",
+        "Where the tenancy papers are",
+    )
     assert b["status"] == "conflict" and b["details"]["conflict_type"] == "possible", b
     assert b["details"]["possible"] is True and b["details"]["suspected"] and b["details"]["confidence"] < 0.55
     cid = b["details"]["conflict_id"]
@@ -74,8 +103,13 @@ def test_a_possible_conflict_is_cleared_by_both_valid_and_remembered(capsys, wik
     code, out, err = run(capsys, wiki, "--as", "human:pat", "conflicts", "resolve", cid, "--keep", "both")
     assert code == 0, err
     # the same hedged claim again is not held a second time
-    code, again, _ = capture(capsys, wiki, "I think the signed tenancy papers are kept in the desk drawer.",
-                             "--title", "Tenancy papers again")
+    code, again, _ = capture(
+        capsys,
+        wiki,
+        "I think the signed tenancy papers are kept in the desk drawer.",
+        "--title",
+        "Tenancy papers again",
+    )
     assert again["status"] != "conflict", again
 
 
@@ -87,8 +121,10 @@ def test_declared_relations_are_honoured_and_recorded(capsys, wiki):
     assert r["status"] == "consolidated" and r["details"]["memory_id"] == mid
     assert r["details"]["declared"] == {"relation": "restates", "memory_id": mid}
     # supersedes and contradicts: a conflict for a person, nothing resolved
-    for option, text in (("--supersedes", "Release notes are now generated from commit messages."),
-                         ("--contradicts", "Release notes are not written by the docs guild.")):
+    for option, text in (
+        ("--supersedes", "Release notes are now generated from commit messages."),
+        ("--contradicts", "Release notes are not written by the docs guild."),
+    ):
         code, r, _ = capture(capsys, wiki, text, option, mid)
         assert code == 0 and r["status"] == "conflict", r
         assert r["details"]["declared"]["relation"] == option[2:] and r["details"]["memory_id"] == mid
@@ -108,14 +144,17 @@ def test_declared_relations_reject_unknown_ids_and_other_partitions(capsys, wiki
     code, a, _ = capture(capsys, wiki, "The lift is serviced every March.", "--zone", "trusted_collaborator")
     code, r, err = capture(capsys, wiki, "The lift is serviced every spring.", "--restates", a["details"]["memory_id"])
     assert code == 2 and r["details"]["reason"] == "partition_mismatch"
-    code, _, err = run(capsys, wiki, "capture", "The lift is serviced in March.", "--restates", "x", "--supersedes", "y")
+    code, _, err = run(
+        capsys, wiki, "capture", "The lift is serviced in March.", "--restates", "x", "--supersedes", "y"
+    )
     assert code == 2 and "not allowed with" in err
 
 
 def test_receipts_list_related_records(capsys, wiki):
     code, a, _ = capture(capsys, wiki, "The ceramics studio kiln fires on Thursdays.", "--title", "Kiln day")
-    code, b, _ = capture(capsys, wiki, "The ceramics studio kiln fires on Thursdays after the glazing class.",
-                         "--title", "Kiln loading")
+    code, b, _ = capture(
+        capsys, wiki, "The ceramics studio kiln fires on Thursdays after the glazing class.", "--title", "Kiln loading"
+    )
     assert b["status"] == "captured"
     related = b["details"]["related"]
     assert related and set(related[0]) == {"memory_id", "title", "relation", "score"}
@@ -132,8 +171,15 @@ def test_unrelated_notes_sharing_words_are_not_held(capsys, wiki):
 
 def test_a_consolidation_never_appends_differing_text(capsys, wiki):
     code, a, _ = capture(capsys, wiki, "The ceramics studio kiln fires on Thursdays.", "--key", "kiln-day")
-    code, b, _ = capture(capsys, wiki, "The ceramics studio kiln fires on Thursdays.", "--key", "kiln-day",
-                         "--source-ref", "raw/notes.md#L2")
+    code, b, _ = capture(
+        capsys,
+        wiki,
+        "The ceramics studio kiln fires on Thursdays.",
+        "--key",
+        "kiln-day",
+        "--source-ref",
+        "raw/notes.md#L2",
+    )
     assert b["status"] == "consolidated"
     page = (wiki / a["details"]["page"]).read_text()
     notes = [line for line in page.splitlines() if "Consolidated note" in line]

@@ -21,7 +21,13 @@ def test_global_options_may_stand_after_the_sub_command(capsys, root):
 
 def test_hoisting_keeps_text_after_double_dash():
     assert hoist_globals(["capture", "--", "--json"]) == ["capture", "--", "--json"]
-    assert hoist_globals(["capture", "x", "--as", "human:a", "--root=r"]) == ["--as", "human:a", "--root=r", "capture", "x"]
+    assert hoist_globals(["capture", "x", "--as", "human:a", "--root=r"]) == [
+        "--as",
+        "human:a",
+        "--root=r",
+        "capture",
+        "x",
+    ]
 
 
 def test_capture_dash_reads_the_statement_from_stdin(capsys, root, monkeypatch):
@@ -79,9 +85,11 @@ def test_a_rejected_enum_names_the_value_and_lists_the_valid_ones(capsys, root):
 
 
 def test_sub_command_help_lists_the_allowed_values(capsys):
-    for argv, values in ((["capture", "--help"], ["private_self", "do_not_export", "agent_inferred", "expiring", "milestone"]),
-                         (["retrieve", "--help"], ["paid_public"]),
-                         (["quiz", "record", "--help"], ["again", "skip"])):
+    for argv, values in (
+        (["capture", "--help"], ["private_self", "do_not_export", "agent_inferred", "expiring", "milestone"]),
+        (["retrieve", "--help"], ["paid_public"]),
+        (["quiz", "record", "--help"], ["again", "skip"]),
+    ):
         try:
             main(argv)
         except SystemExit:

@@ -18,8 +18,20 @@ KINDS = {"value", "quantity", "polarity", "supersession"}
 SPLITS = {"dev", "heldout"}
 SIDE_FIELDS = {"title", "content", "source_ref", "category", "zone", "sensitivity", "source_type"}
 # Values as SPEC §3 defines them.
-CATEGORIES = {"preference", "project", "decision", "direction", "fact", "insight", "lesson", "milestone", "commitment",
-              "risk", "question", "draft"}
+CATEGORIES = {
+    "preference",
+    "project",
+    "decision",
+    "direction",
+    "fact",
+    "insight",
+    "lesson",
+    "milestone",
+    "commitment",
+    "risk",
+    "question",
+    "draft",
+}
 ZONES = {"private_self", "trusted_collaborator", "outside_contact", "paid_public"}
 TIERS = {"public_safe", "normal", "do_not_export"}
 SOURCE_TYPES = {"user_stated", "user_confirmed", "agent_inferred"}

@@ -22,8 +22,13 @@ def test_drop_low_signal(eng):
 
 
 def test_durable_capture_writes_page_and_trail(eng):
-    r = eng.capture("Always use absolute paths in handoff artifacts.", now=T0, title="Handoff path style",
-                    category="preference", source_ref="raw/session.md#L40")
+    r = eng.capture(
+        "Always use absolute paths in handoff artifacts.",
+        now=T0,
+        title="Handoff path style",
+        category="preference",
+        source_ref="raw/session.md#L40",
+    )
     assert r.status == "captured"
     d = r.details
     assert d["class"] == "durable"
@@ -48,7 +53,9 @@ def test_key_from_tokens_without_title(eng):
 
 def test_duplicate_consolidates_with_reinforcement_2(eng):
     a = eng.capture("Always use absolute paths in handoff artifacts.", now=T0, title="Handoff path style")
-    b = eng.capture("Always use absolute paths in handoff artifacts.", now=T0 + timedelta(hours=1), title="Handoff path style")
+    b = eng.capture(
+        "Always use absolute paths in handoff artifacts.", now=T0 + timedelta(hours=1), title="Handoff path style"
+    )
     assert b.status == "consolidated"
     assert b.details["memory_id"] == a.details["memory_id"]
     entry = eng.load(a.details["memory_id"])
@@ -72,10 +79,19 @@ def test_negation_in_same_partition_does_not_overwrite(eng):
 
 def test_same_key_two_partitions_are_two_records(eng):
     a = eng.capture("Zone boundary: collaborators see the roadmap summary only.", now=T0, title="Zone boundary")
-    b = eng.capture("Zone boundary: collaborators see the roadmap summary only.", now=T0, title="Zone boundary",
-                    zone="private_self", sensitivity="do_not_export")
-    c = eng.capture("Zone boundary: collaborators see the roadmap summary only.", now=T0, title="Zone boundary",
-                    zone="trusted_collaborator")
+    b = eng.capture(
+        "Zone boundary: collaborators see the roadmap summary only.",
+        now=T0,
+        title="Zone boundary",
+        zone="private_self",
+        sensitivity="do_not_export",
+    )
+    c = eng.capture(
+        "Zone boundary: collaborators see the roadmap summary only.",
+        now=T0,
+        title="Zone boundary",
+        zone="trusted_collaborator",
+    )
     assert [r.status for r in (a, b, c)] == ["captured"] * 3
     assert a.details["page"] == "entries/zone-boundary.md"
     assert b.details["page"] == "entries/zone-boundary--private-self--do-not-export.md"
@@ -116,8 +132,14 @@ def test_oversize_capture_rejected(eng):
     assert (r.status, r.details["reason"]) == ("reject", "oversize_text")
 
 
-@pytest.mark.parametrize("text", ["Use the staging cluster for demos this week.", "Freeze merges until 2026-12-01 for the audit.",
-                                  "Temporarily route exports through the old worker."])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Use the staging cluster for demos this week.",
+        "Freeze merges until 2026-12-01 for the audit.",
+        "Temporarily route exports through the old worker.",
+    ],
+)
 def test_temporal_cue_makes_expiring_with_14_day_default(eng, text):
     r = eng.capture(text, now=T0)
     assert r.details["class"] == "expiring"
@@ -157,7 +179,7 @@ def test_decay_keeps_recent_and_regrades(eng):
     eng.decay(now=T0 + timedelta(days=30))
     e = eng.load(r.details["memory_id"])
     assert e.status.value == "active"
-    assert e.strength == pytest.approx(0.5 ** 0.5, rel=1e-3)
+    assert e.strength == pytest.approx(0.5**0.5, rel=1e-3)
     eng.decay(now=T0 + timedelta(days=95))
     assert eng.load(r.details["memory_id"]).evidence_grade.value == "low"
     s = eng.capture("Dana said the offsite is in Lisbon in March.", now=T0, source_type="user_stated")
@@ -166,13 +188,22 @@ def test_decay_keeps_recent_and_regrades(eng):
 
 
 def test_consolidate_merges_near_duplicates_into_most_reinforced(eng):
-    a = eng.capture("Nightly backups of the billing database run at 02:00 UTC to the cold bucket.", now=T0, key="backups")
+    a = eng.capture(
+        "Nightly backups of the billing database run at 02:00 UTC to the cold bucket.", now=T0, key="backups"
+    )
     eng.capture("Nightly backups of the billing database run at 02:00 UTC to the cold bucket.", now=T0, key="backups")
     # a near duplicate written straight to the page layer is what consolidate exists for
     from memkeeper.core.models import Entry
-    near = Entry(memory_id="mem_00000000000000aa", canonical_key="backups", title="Backups",
-                 created_at=T0, updated_at=T0, last_accessed_at=T0,
-                 content="Nightly backups of the billing database run at 02:00 UTC to the cold bucket too.")
+
+    near = Entry(
+        memory_id="mem_00000000000000aa",
+        canonical_key="backups",
+        title="Backups",
+        created_at=T0,
+        updated_at=T0,
+        last_accessed_at=T0,
+        content="Nightly backups of the billing database run at 02:00 UTC to the cold bucket too.",
+    )
     with eng.writing():
         eng.save(near, "entries/backups-copy.md")
     r = eng.consolidate(now=T0 + timedelta(hours=1))
@@ -183,10 +214,14 @@ def test_consolidate_merges_near_duplicates_into_most_reinforced(eng):
 
 
 def test_incremental_views_match_a_full_compile(eng):
-    for n, (cat, text) in enumerate([("fact", "Zebra crossings near the office were repainted in May."),
-                                     ("fact", "Alpha release notes are drafted by Marco every sprint."),
-                                     ("lesson", "Mid-size migrations need a rollback script tested first."),
-                                     ("fact", "beta testers get the build on Thursdays after QA.")]):
+    for n, (cat, text) in enumerate(
+        [
+            ("fact", "Zebra crossings near the office were repainted in May."),
+            ("fact", "Alpha release notes are drafted by Marco every sprint."),
+            ("lesson", "Mid-size migrations need a rollback script tested first."),
+            ("fact", "beta testers get the build on Thursdays after QA."),
+        ]
+    ):
         eng.capture(text, now=T0 + timedelta(minutes=n), category=cat)
     r = eng.capture("Ünïcode titles sort too: the Øresund office opens at nine.", now=T0, title="Øresund office")
     e = eng.load(r.details["memory_id"])
@@ -203,8 +238,12 @@ def test_incremental_views_match_a_full_compile(eng):
 
 def test_hot_md_stays_under_500_words(eng):
     for n in range(60):
-        eng.capture(f"Commitment {n}: " + " ".join(f"word{n}x{k}" for k in range(30)), now=T0 + timedelta(minutes=n),
-                    category="commitment", title=f"Commitment {n} " + " ".join(f"t{k}" for k in range(20)))
+        eng.capture(
+            f"Commitment {n}: " + " ".join(f"word{n}x{k}" for k in range(30)),
+            now=T0 + timedelta(minutes=n),
+            category="commitment",
+            title=f"Commitment {n} " + " ".join(f"t{k}" for k in range(20)),
+        )
     hot = (eng.root / "hot.md").read_text()
     assert len(hot.split()) <= 500
     assert "## Active commitments" in hot and "## Last captures" in hot and "Pending verifications: **60**" in hot

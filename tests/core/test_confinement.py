@@ -63,9 +63,27 @@ def _assert_refused(code: int, err: str, name: str) -> None:
     assert err.count("\n") == 1 and "symlink" in err and name in err, err
 
 
-@pytest.mark.parametrize("rel", ["log.md", "patterns/PATTERNS.jsonl", "receipts", "index", "hot.md", "index.md",
-                                 "entries", "patterns", "stated", "CONFLICTS.md", "SCHEMA.md", "index/fact.md",
-                                 "receipts/2026-11-20.jsonl", "stated/compatible.jsonl", "conflicts", "quiz"])
+@pytest.mark.parametrize(
+    "rel",
+    [
+        "log.md",
+        "patterns/PATTERNS.jsonl",
+        "receipts",
+        "index",
+        "hot.md",
+        "index.md",
+        "entries",
+        "patterns",
+        "stated",
+        "CONFLICTS.md",
+        "SCHEMA.md",
+        "index/fact.md",
+        "receipts/2026-11-20.jsonl",
+        "stated/compatible.jsonl",
+        "conflicts",
+        "quiz",
+    ],
+)
 def test_capture_through_symlink_out_of_root_is_refused(capsys, wiki, outside, rel):
     target = outside / Path(rel).name
     _replace_with_link(wiki / rel, target)
@@ -100,11 +118,14 @@ def test_denials_ledger_symlink_is_refused(capsys, wiki, outside):
     assert victim.read_text() == ""
 
 
-@pytest.mark.parametrize("rel, args", [
-    ("sync", ["export", "--zone", "private_self"]),
-    ("snapshots", ["snapshot"]),
-    ("quiz", ["--as", "human:alice", "quiz", "record", "{mid}", "good"]),
-])
+@pytest.mark.parametrize(
+    "rel, args",
+    [
+        ("sync", ["export", "--zone", "private_self"]),
+        ("snapshots", ["snapshot"]),
+        ("quiz", ["--as", "human:alice", "quiz", "record", "{mid}", "good"]),
+    ],
+)
 def test_other_writers_through_symlinked_dirs_are_refused(capsys, wiki, outside, rel, args):
     target = outside / rel
     _replace_with_link(wiki / rel, target)
@@ -160,8 +181,15 @@ def test_entries_symlink_out_of_root_is_not_served(capsys, tmp_path, outside):
     root = tmp_path / "memory"
     eng = Engine.init(root, now=T0)
     eng.close()
-    e = Entry(memory_id="mem_00000000000000aa", canonical_key="k", title="Outside secret", created_at=T0,
-              updated_at=T0, last_accessed_at=T0, content="The outside secret plan mentions kestrel waves.")
+    e = Entry(
+        memory_id="mem_00000000000000aa",
+        canonical_key="k",
+        title="Outside secret",
+        created_at=T0,
+        updated_at=T0,
+        last_accessed_at=T0,
+        content="The outside secret plan mentions kestrel waves.",
+    )
     (outside / "secret.md").write_text(render_entry(e))
     (root / "entries").rmdir()
     os.symlink(outside, root / "entries")
@@ -175,8 +203,15 @@ def test_entries_symlink_out_of_root_is_not_served(capsys, tmp_path, outside):
 
 def test_page_symlink_is_not_read_and_is_reported(eng, tmp_path):
     eng.capture(FACT, now=T0)
-    e = Entry(memory_id="mem_00000000000000bb", canonical_key="k", title="Linked page", created_at=T0,
-              updated_at=T0, last_accessed_at=T0, content="A linked page about kestrel that must not be served.")
+    e = Entry(
+        memory_id="mem_00000000000000bb",
+        canonical_key="k",
+        title="Linked page",
+        created_at=T0,
+        updated_at=T0,
+        last_accessed_at=T0,
+        content="A linked page about kestrel that must not be served.",
+    )
     outside = tmp_path / "linked.md"
     outside.write_text(render_entry(e))
     os.symlink(outside, eng.root / "entries" / "linked.md")
@@ -186,8 +221,7 @@ def test_page_symlink_is_not_read_and_is_reported(eng, tmp_path):
     os.symlink(inside, eng.root / "entries" / "inside-link.md")  # inside the root: refused all the same
     fresh = Engine.open(eng.root)
     r = fresh.retrieve("kestrel", now=T0, record_access=False)
-    assert [x["page"] for x in r.details["results"]] == [next(iter(fresh.index.query(
-        "SELECT path FROM records")))[0]]
+    assert [x["page"] for x in r.details["results"]] == [next(iter(fresh.index.query("SELECT path FROM records")))[0]]
     assert fresh.get("mem_00000000000000bb") is None
     rep = fresh.check()
     for name in ("entries/linked.md", "entries/passwd.md", "entries/inside-link.md"):

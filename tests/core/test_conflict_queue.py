@@ -9,10 +9,18 @@ from tests.conftest import T0
 HUMAN = "human:alice"
 
 
-def make_conflict(eng, old="The primary database for billing is Postgres.", new="The primary database for billing is MySQL."):
+def make_conflict(
+    eng, old="The primary database for billing is Postgres.", new="The primary database for billing is MySQL."
+):
     a = eng.capture(old, now=T0, key="billing-db", title="Billing database", source_ref="raw/a.md#L1")
-    b = eng.capture(new, now=T0 + timedelta(hours=1), key="billing-db", title="Billing database",
-                    source_ref="raw/b.md#L9", actor="agent:notes")
+    b = eng.capture(
+        new,
+        now=T0 + timedelta(hours=1),
+        key="billing-db",
+        title="Billing database",
+        source_ref="raw/b.md#L9",
+        actor="agent:notes",
+    )
     assert b.status == "conflict", b.details
     return a.details["memory_id"], b.details["conflict_id"]
 
@@ -21,7 +29,9 @@ def test_conflict_record_and_queue_view(eng):
     mid, cid = make_conflict(eng)
     assert cid == "C1"
     page = (eng.root / "conflicts" / "C1.md").read_text()
-    assert "The primary database for billing is Postgres." in page and "The primary database for billing is MySQL." in page
+    assert (
+        "The primary database for billing is Postgres." in page and "The primary database for billing is MySQL." in page
+    )
     assert "raw/b.md#L9" in page and "agent:notes" in page
     view = (eng.root / "CONFLICTS.md").read_text()
     assert "### C1 — 2026-11-20 — Billing database" in view
@@ -44,7 +54,9 @@ def test_keep_existing(eng):
     assert eng.load(mid).status.value == "active"
     assert eng.conflicts(now=T0) == []
     decisions = (eng.root / "DECISIONS.md").read_text()
-    assert "C1" in decisions and "keep existing" in decisions and "raw/a.md#L1" in decisions and "raw/b.md#L9" in decisions
+    assert (
+        "C1" in decisions and "keep existing" in decisions and "raw/a.md#L1" in decisions and "raw/b.md#L9" in decisions
+    )
 
 
 def test_take_incoming_supersedes_never_deletes(eng):
@@ -63,11 +75,21 @@ def test_both_valid_never_flagged_again(eng):
     r = eng.resolve_conflict(cid, "both", now=T0, actor=HUMAN)
     assert eng.load(mid).status.value == "active"
     assert eng.load(r.details["created"]).status.value == "active"
-    again = eng.capture("The primary database for billing is MySQL.", now=T0 + timedelta(days=1), key="billing-db",
-                        title="Billing database", source_ref="raw/b.md#L9")
+    again = eng.capture(
+        "The primary database for billing is MySQL.",
+        now=T0 + timedelta(days=1),
+        key="billing-db",
+        title="Billing database",
+        source_ref="raw/b.md#L9",
+    )
     assert again.status == "consolidated"
-    again = eng.capture("The primary database for billing is Postgres.", now=T0 + timedelta(days=1), key="billing-db",
-                        title="Billing database", source_ref="raw/a.md#L1")
+    again = eng.capture(
+        "The primary database for billing is Postgres.",
+        now=T0 + timedelta(days=1),
+        key="billing-db",
+        title="Billing database",
+        source_ref="raw/a.md#L1",
+    )
     assert again.status == "consolidated"
 
 
@@ -126,7 +148,12 @@ def test_quantitative_drift_vs_consolidation(eng):
 
 def test_the_same_claim_again_joins_the_open_conflict(eng):
     mid, cid = make_conflict(eng)
-    again = eng.capture("The primary database for billing is MySQL.", now=T0 + timedelta(hours=2), key="billing-db",
-                        title="Billing database", source_ref="raw/c.md#L2")
+    again = eng.capture(
+        "The primary database for billing is MySQL.",
+        now=T0 + timedelta(hours=2),
+        key="billing-db",
+        title="Billing database",
+        source_ref="raw/c.md#L2",
+    )
     assert again.status == "conflict" and again.details["conflict_id"] == cid and again.details["duplicate"]
     assert [c.conflict_id for c in eng.conflicts(now=T0)] == [cid]

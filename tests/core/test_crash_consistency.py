@@ -48,8 +48,11 @@ def trail(root):
 
 def count_everywhere(root, sha):
     receipts, log, patterns = trail(root)
-    return (sum(r["receipt_sha256"] == sha for r in receipts), sum(x.endswith(f"| {sha} |") for x in log),
-            sum(p["payload"]["receipt_sha256"] == sha for p in patterns))
+    return (
+        sum(r["receipt_sha256"] == sha for r in receipts),
+        sum(x.endswith(f"| {sha} |") for x in log),
+        sum(p["payload"]["receipt_sha256"] == sha for p in patterns),
+    )
 
 
 def last_receipt(root):
@@ -203,7 +206,9 @@ def test_recovery_leaves_a_hand_edited_page_alone(eng, monkeypatch):
     assert page.read_text() == edited
     recover = [r for r in trail(eng.root)[0] if r["action"] == "recover"]
     assert len(recover) == 1 and recover[0]["status"] == "partial"
-    assert recover[0]["details"]["skipped"] == [{"path": first.details["page"], "reason": "changed_since_the_write_began"}]
+    assert recover[0]["details"]["skipped"] == [
+        {"path": first.details["page"], "reason": "changed_since_the_write_began"}
+    ]
     # the consolidation's receipt stands, and check says the page disagrees with it: the person decides
     rep = fresh.check()
     assert any("reinforcement 1, but its receipts make it 2" in p for p in rep.problems), rep.problems
@@ -256,9 +261,21 @@ def test_kill_while_regenerating_views_is_finished_by_recovery(eng, monkeypatch)
     fresh.close()
 
 
-@pytest.mark.parametrize("text", ["{not json", json.dumps({"schema": journal.INTENT_SCHEMA, "steps": [
-    {"op": "write", "path": "entries/x.md"}]}), json.dumps({"schema": journal.INTENT_SCHEMA, "steps": [
-    {"op": "write", "path": "../outside.md", "stage": "journal/stage/x", "sha256": "0", "before": None}]})])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{not json",
+        json.dumps({"schema": journal.INTENT_SCHEMA, "steps": [{"op": "write", "path": "entries/x.md"}]}),
+        json.dumps(
+            {
+                "schema": journal.INTENT_SCHEMA,
+                "steps": [
+                    {"op": "write", "path": "../outside.md", "stage": "journal/stage/x", "sha256": "0", "before": None}
+                ],
+            }
+        ),
+    ],
+)
 def test_unreadable_intent_is_set_aside_and_reported(eng, text):
     (eng.root / "journal").mkdir(exist_ok=True)
     (eng.root / journal.INTENT).write_text(text)
@@ -293,7 +310,9 @@ def test_check_reports_a_page_no_receipt_names(eng):
     stray.write_text((eng.root / r.details["page"]).read_text().replace(r.details["memory_id"], "mem_00000000000000ff"))
     fresh = Engine.open(eng.root)
     rep = fresh.check()
-    assert any(p.startswith("entries/stray.md: no receipt names mem_00000000000000ff") for p in rep.problems), rep.problems
+    assert any(p.startswith("entries/stray.md: no receipt names mem_00000000000000ff") for p in rep.problems), (
+        rep.problems
+    )
     fresh.repair(now=T0, actor="agent:cli")
     assert stray.exists()  # reported, never deleted
     assert not fresh.check().ok
@@ -314,10 +333,16 @@ def test_check_reports_reinforcement_drift(eng):
 def test_reinforcement_follows_consolidate_merges(eng):
     from memkeeper.core.models import Entry
 
-    a = eng.capture("Nightly backups of the billing database run at 02:00 UTC to the cold bucket.", now=T0, key="backups")
+    a = eng.capture(
+        "Nightly backups of the billing database run at 02:00 UTC to the cold bucket.", now=T0, key="backups"
+    )
     eng.capture("Nightly backups of the billing database run at 02:00 UTC to the cold bucket.", now=T0, key="backups")
-    near = eng.capture("Nightly backups of the billing database run at 02:00 UTC to the cold bucket too.", now=T0,
-                       key="backups-2", title="Backups 2")
+    near = eng.capture(
+        "Nightly backups of the billing database run at 02:00 UTC to the cold bucket too.",
+        now=T0,
+        key="backups-2",
+        title="Backups 2",
+    )
     # move the near-duplicate into the same partition by hand, as consolidate's own test does
     e = eng.load(near.details["memory_id"])
     assert isinstance(e, Entry)
@@ -342,8 +367,12 @@ def test_check_reports_malformed_ledger_lines(eng):
 def test_check_is_clean_after_every_kind_of_operation(eng):
     a = eng.capture(TEXT, now=T0, source_ref="raw/a.md#L1")
     eng.capture(TEXT, now=T0, source_ref="raw/a.md#L1")
-    c = eng.capture("The kestrel rollout uses canary waves of fifty percent.", now=T0, source_ref="raw/b.md#L2",
-                    key=a.details["canonical_key"])
+    c = eng.capture(
+        "The kestrel rollout uses canary waves of fifty percent.",
+        now=T0,
+        source_ref="raw/b.md#L2",
+        key=a.details["canonical_key"],
+    )
     h = "human:alice"
     if c.status == "conflict":
         eng.resolve_conflict(c.details["conflict_id"], "both", now=T0, actor=h)
@@ -399,7 +428,10 @@ def test_index_corrupted_while_open_is_rebuilt_on_the_next_query(eng):
         fh.write(os.urandom(size - 100))
     other.index.db.close()
     other.index.db = other.index._connect()  # a fresh connection sees the damaged file
-    assert other.retrieve("kestrel", now=T0, record_access=False).details["results"][0]["memory_id"] == r.details["memory_id"]
+    assert (
+        other.retrieve("kestrel", now=T0, record_access=False).details["results"][0]["memory_id"]
+        == r.details["memory_id"]
+    )
     assert other.index.rebuilt
     other.close()
 
@@ -445,8 +477,9 @@ def test_readers_never_fail_while_writer_busy(eng, monkeypatch, capsys):
 
     with eng.lock:  # a writer holds the write lock throughout
         os.utime(page, ns=(time.time_ns(), time.time_ns() + 10**9))  # the next sync has something to write
-        readers_while_held(1.0, (["retrieve", "kestrel", "--preview"], ["conflicts", "list"], ["verify", "list"],
-                                 ["check"]))
+        readers_while_held(
+            1.0, (["retrieve", "kestrel", "--preview"], ["conflicts", "list"], ["verify", "list"], ["check"])
+        )
         # an index busy past its timeout: the reader serves the cache as it is, and still succeeds
         monkeypatch.setattr("memkeeper.core.index.BUSY_TIMEOUT_S", 0.2)
         os.utime(page, ns=(time.time_ns(), time.time_ns() + 2 * 10**9))
@@ -467,7 +500,9 @@ def test_check_while_writers_hold_the_lock_reports_damage_not_writes_in_progress
 
     def in_flight(self, report):  # a different write is part-way through at every look
         real(self, report)
-        report.add("journal", f"journal/intent.json: an interrupted write (receipt {next(looks):012d}…) is not complete")
+        report.add(
+            "journal", f"journal/intent.json: an interrupted write (receipt {next(looks):012d}…) is not complete"
+        )
 
     monkeypatch.setattr(type(eng.integrity), "_check_journal", in_flight)
     monkeypatch.setattr(integrity, "CHECK_LOCK_WAIT_S", 0.1)
@@ -481,8 +516,11 @@ def test_threads_sharing_an_engine_each_run_their_own_operation(eng):
     from concurrent.futures import ThreadPoolExecutor
 
     def cap(n):
-        return eng.capture(f"Thread note {n}: the {['atlas', 'harbor', 'lumen', 'quill'][n % 4]} queue drains at {n}:00.",
-                           now=T0 + timedelta(minutes=n), title=f"Thread note {n}")
+        return eng.capture(
+            f"Thread note {n}: the {['atlas', 'harbor', 'lumen', 'quill'][n % 4]} queue drains at {n}:00.",
+            now=T0 + timedelta(minutes=n),
+            title=f"Thread note {n}",
+        )
 
     with ThreadPoolExecutor(max_workers=4) as pool:
         receipts = list(pool.map(cap, range(12)))

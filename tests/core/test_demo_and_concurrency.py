@@ -35,10 +35,21 @@ def test_demo_gives_every_queue_work(tmp_path):
 
 def _capture(root: str, n: int) -> int:
     return subprocess.run(
-        [sys.executable, "-m", "memkeeper.tui.cli", "--root", root, "--now", "2026-11-29T09:00:00Z", "capture",
-         f"Parallel writer note {n}: the {['atlas', 'harbor', 'lumen', 'quill'][n % 4]} team ships build {n * 7919}.",
-         "--title", f"Parallel note {n}"],
-        capture_output=True, text=True,
+        [
+            sys.executable,
+            "-m",
+            "memkeeper.tui.cli",
+            "--root",
+            root,
+            "--now",
+            "2026-11-29T09:00:00Z",
+            "capture",
+            f"Parallel writer note {n}: the {['atlas', 'harbor', 'lumen', 'quill'][n % 4]} team ships build {n * 7919}.",
+            "--title",
+            f"Parallel note {n}",
+        ],
+        capture_output=True,
+        text=True,
     ).returncode
 
 

@@ -19,7 +19,8 @@ def test_one_family_under_value_error():
 
 def test_message_is_one_line():
     assert str(BadInput("entries/x.md: malformed YAML\n  line 3: mapping values")) == (
-        "entries/x.md: malformed YAML · line 3: mapping values")
+        "entries/x.md: malformed YAML · line 3: mapping values"
+    )
 
 
 def test_unknown_ids_raise_not_found(eng: Engine):

@@ -41,11 +41,22 @@ def test_decay_respects_a_batch_confirmation_and_its_undo(eng):
 
 
 def test_decay_respects_a_kept_conflict_side(eng):
-    kept = eng.capture("The primary database for billing is Postgres.", now=T0, key="billing-db",
-                       title="Billing database", source_ref="raw/a.md#L1").details["memory_id"]
+    kept = eng.capture(
+        "The primary database for billing is Postgres.",
+        now=T0,
+        key="billing-db",
+        title="Billing database",
+        source_ref="raw/a.md#L1",
+    ).details["memory_id"]
     other = capture(eng, "Priya owns the quarterly billing reconciliation for EMEA.")
-    c = eng.capture("The primary database for billing is MySQL.", now=LATER, key="billing-db",
-                    title="Billing database", source_ref="raw/b.md#L9", actor="agent:notes")
+    c = eng.capture(
+        "The primary database for billing is MySQL.",
+        now=LATER,
+        key="billing-db",
+        title="Billing database",
+        source_ref="raw/b.md#L9",
+        actor="agent:notes",
+    )
     assert c.status == "conflict", c.details
     assert eng.resolve_conflict(c.details["conflict_id"], "existing", now=LATER, actor=HUMAN).status == "resolved"
     archived = eng.decay(now=DECAY_AT).details["archived"]
@@ -72,14 +83,18 @@ def test_decay_preview_writes_nothing_and_lists_what_it_would_archive(eng):
     assert len(list(eng.iter_receipts())) == receipts
     assert (eng.root / eng.page_of(old)).read_text() == page and eng.load(old).status.value == "active"
     real = eng.decay(now=DECAY_AT)
-    assert {k: real.details[k] for k in ("archived", "archived_count", "decayed_count")} == \
-        {k: p.details[k] for k in ("archived", "archived_count", "decayed_count")}
+    assert {k: real.details[k] for k in ("archived", "archived_count", "decayed_count")} == {
+        k: p.details[k] for k in ("archived", "archived_count", "decayed_count")
+    }
 
 
 def test_decay_undo_restores_status_and_strength_with_one_receipt(eng):
     weak = capture(eng, "Priya owns the quarterly billing reconciliation for EMEA.")
-    fresh = eng.capture("Kenji prefers async standups on Tuesdays and Thursdays.", now=DECAY_AT - timedelta(days=60),
-                        source_ref="raw/b.md").details["memory_id"]
+    fresh = eng.capture(
+        "Kenji prefers async standups on Tuesdays and Thursdays.",
+        now=DECAY_AT - timedelta(days=60),
+        source_ref="raw/b.md",
+    ).details["memory_id"]
     before = {m: eng.load(m) for m in (weak, fresh)}
     r = eng.decay(now=DECAY_AT)
     assert r.details["archived"] == [weak] and eng.load(fresh).strength == 0.5
@@ -90,15 +105,22 @@ def test_decay_undo_restores_status_and_strength_with_one_receipt(eng):
     assert len(list(eng.iter_receipts())) == receipts + 1
     for m, e in before.items():
         now_e = eng.load(m)
-        assert (now_e.status, now_e.strength, now_e.evidence_grade, now_e.notes) == \
-            (e.status, e.strength, e.evidence_grade, e.notes)
+        assert (now_e.status, now_e.strength, now_e.evidence_grade, now_e.notes) == (
+            e.status,
+            e.strength,
+            e.evidence_grade,
+            e.notes,
+        )
     assert eng.undo(r.receipt_sha256, now=DECAY_AT, actor="agent:cli").details["reason"] == "already_undone"
     assert eng.check().ok
 
 
 def test_consolidate_preview_and_undo(eng):
     from memkeeper.core.pagefmt import parse_entry
-    a = capture(eng, "The deploy pipeline runs on GitHub Actions with three parallel jobs.", key="deploy", title="Deploy")
+
+    a = capture(
+        eng, "The deploy pipeline runs on GitHub Actions with three parallel jobs.", key="deploy", title="Deploy"
+    )
     b = capture(eng, "Kenji prefers async standups on Tuesdays and Thursdays.", key="deploy", title="Deploy")
     # a near duplicate written straight to the page layer (as test_capture does)
     p = eng.root / eng.page_of(b)
@@ -118,6 +140,11 @@ def test_consolidate_preview_and_undo(eng):
     assert u.status == "undone", u.details
     for m, e in before.items():
         got = eng.load(m)
-        assert (got.status, got.merged_into, got.reinforcement, got.confidence, got.notes) == \
-            (e.status, e.merged_into, e.reinforcement, e.confidence, e.notes)
+        assert (got.status, got.merged_into, got.reinforcement, got.confidence, got.notes) == (
+            e.status,
+            e.merged_into,
+            e.reinforcement,
+            e.confidence,
+            e.notes,
+        )
     assert eng.check().ok, eng.check().problems

@@ -16,19 +16,46 @@ from memkeeper.core.relation import Statement, relate
 
 NOW = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
 
-SUBJECTS = ["the loading dock", "the rota spreadsheet", "the night bus to Harwick", "the tenants' meeting",
-            "the billing exporter", "the school library", "the pottery kiln", "the staging cluster",
-            "the Halden warehouse", "the garden allotment", "the intake form", "the lab freezer"]
+SUBJECTS = [
+    "the loading dock",
+    "the rota spreadsheet",
+    "the night bus to Harwick",
+    "the tenants' meeting",
+    "the billing exporter",
+    "the school library",
+    "the pottery kiln",
+    "the staging cluster",
+    "the Halden warehouse",
+    "the garden allotment",
+    "the intake form",
+    "the lab freezer",
+]
 WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
-MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December"]
+MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
 FREQUENCIES = ["hourly", "daily", "weekly", "monthly", "quarterly", "yearly"]
 DATABASES = ["Postgres", "MySQL", "SQLite", "MongoDB", "Cassandra", "Redis"]
 PEOPLE = ["Ayla", "Bruno", "Chidi", "Dorota", "Emeka", "Farah", "Gunnar", "Hiroshi"]
 UNITS = ["litres", "kg", "GB", "minutes", "days", "seats"]
-VERBS = [("uses", "use", "the east entrance"), ("accepts", "accept", "card payments"),
-         ("stores", "store", "the spare keys"), ("includes", "include", "the weekend shifts"),
-         ("requires", "require", "a signed waiver")]
+VERBS = [
+    ("uses", "use", "the east entrance"),
+    ("accepts", "accept", "card payments"),
+    ("stores", "store", "the spare keys"),
+    ("includes", "include", "the weekend shifts"),
+    ("requires", "require", "a signed waiver"),
+]
 
 
 def _distinct(pool: list[str]) -> st.SearchStrategy[tuple[str, str]]:
@@ -40,8 +67,9 @@ def differing_pairs(draw) -> tuple[str, str, str]:
     """(first, second, what differs): one slot with another value, or the same claim negated."""
     s = draw(st.sampled_from(SUBJECTS))
     S = s[0].upper() + s[1:]
-    kind = draw(st.sampled_from(["time", "weekday", "date", "quantity", "frequency", "class", "person", "version",
-                                 "polarity"]))
+    kind = draw(
+        st.sampled_from(["time", "weekday", "date", "quantity", "frequency", "class", "person", "version", "polarity"])
+    )
     if kind == "time":
         h1, h2 = draw(st.tuples(st.integers(6, 21), st.integers(6, 21)).filter(lambda p: p[0] != p[1]))
         return f"{S} opens at {h1:02d}:00.", f"{S} opens at {h2:02d}:00.", kind

@@ -70,8 +70,16 @@ def test_nesting_is_bounded():
 
 
 def test_page_values_cannot_inject_keys_or_close_the_block():
-    meta = {"title": "x\n---\nstatus: denied", "t2": "--- a", "t3": " lead", "t4": "true", "t5": "2026-11-20",
-            "t6": "a\u2028b", "t7": "x\x85y", "tags": ["a\nb: c"]}
+    meta = {
+        "title": "x\n---\nstatus: denied",
+        "t2": "--- a",
+        "t3": " lead",
+        "t4": "true",
+        "t5": "2026-11-20",
+        "t6": "a\u2028b",
+        "t7": "x\x85y",
+        "tags": ["a\nb: c"],
+    }
     text = dumps(meta, "body\n")
     assert text.count("\n---\n") == 1 and "\nstatus:" not in text
     assert split_frontmatter(text) == (meta, "body\n")
@@ -98,8 +106,10 @@ def test_ledger_frontmatter_problems_name_the_line():
 
 
 def test_an_llmwiki_ledger_with_emoji_in_its_frontmatter_round_trips_byte_for_byte():
-    text = ("---\nkind: quiz-ledger\nperson: alice\nscheduler: leitner\nupdated: 2026-11-20\ntitle: Quiz ledger 🎉\n"
-            "tags: [quiz, meta]\n---\n\n## Items (0)\n\n(none)\n")
+    text = (
+        "---\nkind: quiz-ledger\nperson: alice\nscheduler: leitner\nupdated: 2026-11-20\ntitle: Quiz ledger 🎉\n"
+        "tags: [quiz, meta]\n---\n\n## Items (0)\n\n(none)\n"
+    )
     ledger = parse_ledger(text)
     assert ledger.problems == [] and ledger.updated == date(2026, 11, 20)
     assert render_ledger(ledger) == text
@@ -116,14 +126,16 @@ def test_review_frontmatter_reads_as_strings_and_is_written_plain():
 def test_an_entry_with_an_unreadable_date_is_reported_not_fatal(eng):
     r = eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0)
     good = (eng.root / r.details["page"]).read_text()
-    bad = good.replace("tags: []\n", "tags: []\nreviewed: 2026-02-30\n").replace(r.details["memory_id"],
-                                                                               "mem_00000000000000ff")
+    bad = good.replace("tags: []\n", "tags: []\nreviewed: 2026-02-30\n").replace(
+        r.details["memory_id"], "mem_00000000000000ff"
+    )
     (eng.root / "entries" / "bad-date.md").write_text(bad)
     line = bad.split("\n").index("reviewed: 2026-02-30") + 1
     fresh = Engine.open(eng.root)
     problems = fresh.check().problems
-    assert any(p.startswith(f"entries/bad-date.md: malformed YAML frontmatter (frontmatter line {line})")
-               for p in problems), problems
+    assert any(
+        p.startswith(f"entries/bad-date.md: malformed YAML frontmatter (frontmatter line {line})") for p in problems
+    ), problems
     assert len(fresh.retrieve("kestrel", now=T0, record_access=False).details["results"]) == 1
     assert (eng.root / "entries" / "bad-date.md").read_text() == bad
     fresh.close()
@@ -133,9 +145,39 @@ def test_an_entry_with_an_unreadable_date_is_reported_not_fatal(eng):
 
 _text = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=40)
 _ascii = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=40)
-_word = st.one_of(_text, _ascii, st.sampled_from(["yes", "No", "null", "on", "0b101", "0b12", "1e5", "12", "-0",
-                                                 "007", "1.5", "a: b", "a #b", "a#b", "x:", "'q'", "[]", "~", "-",
-                                                 "2026-01-02", "abc123", "0123abc", "a  b", " a", "a "]))
+_word = st.one_of(
+    _text,
+    _ascii,
+    st.sampled_from(
+        [
+            "yes",
+            "No",
+            "null",
+            "on",
+            "0b101",
+            "0b12",
+            "1e5",
+            "12",
+            "-0",
+            "007",
+            "1.5",
+            "a: b",
+            "a #b",
+            "a#b",
+            "x:",
+            "'q'",
+            "[]",
+            "~",
+            "-",
+            "2026-01-02",
+            "abc123",
+            "0123abc",
+            "a  b",
+            " a",
+            "a ",
+        ]
+    ),
+)
 
 
 @st.composite
@@ -145,14 +187,24 @@ def _entries(draw) -> Entry:
         memory_id="mem_" + draw(st.text("0123456789abcdef", min_size=16, max_size=16)),
         canonical_key=draw(_word.filter(lambda s: single_line(s))) or "k",
         title=draw(_word.filter(lambda s: single_line(s))) or "t",
-        category=draw(st.sampled_from(list(Category))), trust_zone=draw(st.sampled_from(list(TrustZone))),
-        confidence=draw(st.floats(0, 1)), strength=draw(st.floats(0, 5)),
-        reinforcement=draw(st.integers(0, 10**6)), source_ref=draw(st.one_of(st.none(), _word)),
-        created_at=t, updated_at=t, last_accessed_at=t, tags=draw(st.lists(_word, max_size=3)),
-        recall=draw(st.lists(_word, max_size=2)), content=draw(_text),
+        category=draw(st.sampled_from(list(Category))),
+        trust_zone=draw(st.sampled_from(list(TrustZone))),
+        confidence=draw(st.floats(0, 1)),
+        strength=draw(st.floats(0, 5)),
+        reinforcement=draw(st.integers(0, 10**6)),
+        source_ref=draw(st.one_of(st.none(), _word)),
+        created_at=t,
+        updated_at=t,
+        last_accessed_at=t,
+        tags=draw(st.lists(_word, max_size=3)),
+        recall=draw(st.lists(_word, max_size=2)),
+        content=draw(_text),
         verified=draw(st.one_of(st.none(), st.just(Verified(by="human:alice", at=t)))),
-        normalized_content_sha256=draw(st.one_of(st.text("0123456789abcdef", min_size=64, max_size=64),
-                                                 st.sampled_from(["0b" + "1" * 62, "1" * 64]))),
+        normalized_content_sha256=draw(
+            st.one_of(
+                st.text("0123456789abcdef", min_size=64, max_size=64), st.sampled_from(["0b" + "1" * 62, "1" * 64])
+            )
+        ),
     )
 
 
@@ -168,9 +220,18 @@ def test_the_fast_path_reads_engine_pages_as_the_full_parser_does(entry):
 
 def test_the_fast_path_takes_the_common_page():
     t = datetime(2026, 1, 2, tzinfo=UTC)
-    entry = Entry(memory_id="mem_0123456789abcdef", canonical_key="deploy-path", title="Deploy path",
-                  created_at=t, updated_at=t, last_accessed_at=t, tags=["ops"], source_ref="raw/a.md#L4",
-                  content="Use absolute paths.", normalized_content_sha256="0b4f" + "a" * 60)
+    entry = Entry(
+        memory_id="mem_0123456789abcdef",
+        canonical_key="deploy-path",
+        title="Deploy path",
+        created_at=t,
+        updated_at=t,
+        last_accessed_at=t,
+        tags=["ops"],
+        source_ref="raw/a.md#L4",
+        content="Use absolute paths.",
+        normalized_content_sha256="0b4f" + "a" * 60,
+    )
     fm, _ = HANDLER.split(render_entry(entry))
     assert fast_block(fm) == HANDLER.load(fm)
     assert parse_entry(render_entry(entry)) == entry

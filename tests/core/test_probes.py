@@ -28,9 +28,24 @@ def test_concurrent_writers_and_a_reader_lose_nothing(tmp_path):
 
 def test_stress_script_runs_and_prints_its_figures(tmp_path):
     out = subprocess.run(
-        [sys.executable, str(REPO / "scripts" / "stress.py"), "--kills", "2", "--writers", "2", "--captures", "3",
-         "--readers", "1", "--dir", str(tmp_path)],
-        capture_output=True, text=True, cwd=REPO, timeout=300,
+        [
+            sys.executable,
+            str(REPO / "scripts" / "stress.py"),
+            "--kills",
+            "2",
+            "--writers",
+            "2",
+            "--captures",
+            "3",
+            "--readers",
+            "1",
+            "--dir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=300,
     )
     assert out.returncode == 0, out.stdout + out.stderr
     assert "SIGKILLs: 2" in out.stdout and "captures: 6" in out.stdout and "lost: 0" in out.stdout

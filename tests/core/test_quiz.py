@@ -40,16 +40,43 @@ TODAY = date(2026, 11, 20)
 NOW = datetime(2026, 11, 20, 9, 30, tzinfo=UTC)
 
 
-def item(page: str, *, box: int = 1, due: date = TODAY, last: date | None = date(2026, 11, 10),
-         result: str | None = "correct", asked: int = 1, correct: int = 1, last_q: str = "") -> QuizItem:
-    return QuizItem(page=page, box=box, due=due, asked=asked, correct=correct, last=last, last_result=result,
-                    last_q=last_q)
+def item(
+    page: str,
+    *,
+    box: int = 1,
+    due: date = TODAY,
+    last: date | None = date(2026, 11, 10),
+    result: str | None = "correct",
+    asked: int = 1,
+    correct: int = 1,
+    last_q: str = "",
+) -> QuizItem:
+    return QuizItem(
+        page=page, box=box, due=due, asked=asked, correct=correct, last=last, last_result=result, last_q=last_q
+    )
 
 
-def cand(page: str, category: str = "fact", *, updated: datetime = NOW, status: str = "active", tier: str = "warm",
-         title: str = "", recall: list[str] | None = None, quiz_question: str | None = None) -> QuizCandidate:
-    return QuizCandidate(page=page, category=category, updated_at=updated, status=status, tier=tier,
-                         quiz_question=quiz_question, title=title or page, recall=recall or [])
+def cand(
+    page: str,
+    category: str = "fact",
+    *,
+    updated: datetime = NOW,
+    status: str = "active",
+    tier: str = "warm",
+    title: str = "",
+    recall: list[str] | None = None,
+    quiz_question: str | None = None,
+) -> QuizCandidate:
+    return QuizCandidate(
+        page=page,
+        category=category,
+        updated_at=updated,
+        status=status,
+        tier=tier,
+        quiz_question=quiz_question,
+        title=title or page,
+        recall=recall or [],
+    )
 
 
 def ledger_with(*items: QuizItem, scheduler: str = "leitner") -> Ledger:
@@ -95,11 +122,19 @@ def test_paths_use_the_person_id() -> None:
 @pytest.mark.parametrize(
     ("spelling", "grade", "result"),
     [
-        ("again", "again", "wrong"), ("1", "again", "wrong"), ("wrong", "again", "wrong"),
-        ("hard", "hard", "correct"), ("2", "hard", "correct"),
-        ("good", "good", "correct"), ("3", "good", "correct"), ("correct", "good", "correct"),
-        ("Easy", "easy", "correct"), ("4", "easy", "correct"),
-        ("skip", "skip", "skip"), ("s", "skip", "skip"), (" S ", "skip", "skip"),
+        ("again", "again", "wrong"),
+        ("1", "again", "wrong"),
+        ("wrong", "again", "wrong"),
+        ("hard", "hard", "correct"),
+        ("2", "hard", "correct"),
+        ("good", "good", "correct"),
+        ("3", "good", "correct"),
+        ("correct", "good", "correct"),
+        ("Easy", "easy", "correct"),
+        ("4", "easy", "correct"),
+        ("skip", "skip", "skip"),
+        ("s", "skip", "skip"),
+        (" S ", "skip", "skip"),
     ],
 )
 def test_grade_spellings(spelling: str, grade: str, result: str) -> None:
@@ -190,8 +225,17 @@ def test_leitner_answer_drops_stale_fsrs_state() -> None:
 
 
 def test_row_layout_is_llmwiki_exact() -> None:
-    row = render_row(item("3_decision/db.md", box=2, due=date(2026, 11, 27), asked=3, correct=2,
-                          last=date(2026, 11, 20), last_q="Why Postgres?"))
+    row = render_row(
+        item(
+            "3_decision/db.md",
+            box=2,
+            due=date(2026, 11, 27),
+            asked=3,
+            correct=2,
+            last=date(2026, 11, 20),
+            last_q="Why Postgres?",
+        )
+    )
     assert row == (
         "- 3_decision/db.md — box 2 · due 2026-11-27 · 2/3 · last 2026-11-20 correct  "
         '<!-- quiz:{"page":"3_decision/db.md","box":2,"due":"2026-11-27","asked":3,"correct":2,'
@@ -256,8 +300,16 @@ GOOD_ROW = (
 
 
 def _row(**overrides: object) -> str:
-    data: dict[str, object] = {"page": "entries/x.md", "box": 1, "due": "2026-11-21", "asked": 1, "correct": 1,
-                               "last": "2026-11-18", "lastResult": "correct", "lastQ": ""}
+    data: dict[str, object] = {
+        "page": "entries/x.md",
+        "box": 1,
+        "due": "2026-11-21",
+        "asked": 1,
+        "correct": 1,
+        "last": "2026-11-18",
+        "lastResult": "correct",
+        "lastQ": "",
+    }
     data.update(overrides)
     return f"- whatever  <!-- quiz:{json.dumps(data, ensure_ascii=False)} -->"
 
@@ -278,8 +330,19 @@ def test_malformed_rows_are_skipped_and_reported() -> None:
         "- entries/no-marker.md — box 1",
         '- x  <!-- quiz:["not", "an", "object"] -->',
     ]
-    lines = ["---", "kind: quiz-ledger", "person: alice", "scheduler: leitner", "---", "",
-             f"## Items ({len(bad_rows) + 1})", "", bad_rows[0], GOOD_ROW, *bad_rows[1:]]
+    lines = [
+        "---",
+        "kind: quiz-ledger",
+        "person: alice",
+        "scheduler: leitner",
+        "---",
+        "",
+        f"## Items ({len(bad_rows) + 1})",
+        "",
+        bad_rows[0],
+        GOOD_ROW,
+        *bad_rows[1:],
+    ]
     ledger = parse_ledger("\n".join(lines) + "\n")
     assert [it.page for it in ledger.items] == ["entries/good.md"]
     assert len(ledger.problems) == len(bad_rows)
@@ -287,8 +350,16 @@ def test_malformed_rows_are_skipped_and_reported() -> None:
     reported_lines = [int(p.split(":")[0].removeprefix("line ")) for p in ledger.problems]
     assert reported_lines == [9, *range(11, 11 + len(bad_rows) - 1)]
     joined = "\n".join(ledger.problems)
-    for fragment in ["JSON does not parse", "'../x.md'", "'/abs.md'", "box 6", "'2026-13-45'", "'notes.txt'",
-                     "no quiz marker", "marker does not parse"]:
+    for fragment in [
+        "JSON does not parse",
+        "'../x.md'",
+        "'/abs.md'",
+        "box 6",
+        "'2026-13-45'",
+        "'notes.txt'",
+        "no quiz marker",
+        "marker does not parse",
+    ]:
         assert fragment in joined
     # The rewrite keeps only the good row.
     assert "## Items (1)" in render_ledger(ledger)
@@ -303,8 +374,17 @@ def test_duplicate_rows_keep_the_first() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "   \n", "garbage", "---\n: : :\n---\n", "---\nunclosed", "---\n- a list\n---\n", "## Items (x)",
-     "\x00\x01\x02", "---\nperson: [1, 2]\nscheduler: anki\nupdated: soon\n---\n## Items (0)\n"],
+    [
+        "",
+        "   \n",
+        "garbage",
+        "---\n: : :\n---\n",
+        "---\nunclosed",
+        "---\n- a list\n---\n",
+        "## Items (x)",
+        "\x00\x01\x02",
+        "---\nperson: [1, 2]\nscheduler: anki\nupdated: soon\n---\n## Items (0)\n",
+    ],
 )
 def test_garbage_never_raises(text: str) -> None:
     ledger = parse_ledger(text)
@@ -351,8 +431,16 @@ def test_llmwiki_ledger_parses_and_keeps_its_rows_and_keys() -> None:
     assert ledger.note.startswith("> Auto-managed (LLM-0)")
     assert ledger.frontmatter["source"] == "quiz-engine" and ledger.frontmatter["tags"] == ["quiz", "meta"]
     db = ledger.item("3_decision/db-choice.md")
-    assert db == QuizItem(page="3_decision/db-choice.md", box=0, due=date(2026, 11, 21), asked=3, correct=1,
-                          last=date(2026, 11, 20), last_result="wrong", last_q="Postgres를 고른 이유는?")
+    assert db == QuizItem(
+        page="3_decision/db-choice.md",
+        box=0,
+        due=date(2026, 11, 21),
+        asked=3,
+        correct=1,
+        last=date(2026, 11, 20),
+        last_result="wrong",
+        last_q="Postgres를 고른 이유는?",
+    )
     rewritten = render_ledger(ledger)
     original_rows = sorted(line for line in LLMWIKI_LEDGER.splitlines() if line.startswith("- "))
     assert sorted(line for line in rewritten.splitlines() if line.startswith("- ")) == original_rows
@@ -455,8 +543,9 @@ def test_fsrs_accepts_any_utc_equivalent_now() -> None:
     from zoneinfo import ZoneInfo
 
     _, a, _ = record_answer(new_ledger("x", "fsrs"), "entries/a.md", "good", TODAY, now=NOW)
-    _, b, _ = record_answer(new_ledger("x", "fsrs"), "entries/a.md", "good", TODAY,
-                            now=NOW.astimezone(ZoneInfo("Europe/Berlin")))
+    _, b, _ = record_answer(
+        new_ledger("x", "fsrs"), "entries/a.md", "good", TODAY, now=NOW.astimezone(ZoneInfo("Europe/Berlin"))
+    )
     assert a == b
 
 
@@ -487,9 +576,20 @@ def test_leitner_row_carried_into_fsrs_starts_a_fresh_card() -> None:
 
 @pytest.mark.parametrize(
     "state",
-    [{"nope": 1}, [1, 2], "card",
-     {"card_id": 1, "state": 2, "step": None, "stability": 2.0, "difficulty": 5.0, "due": "2026-11-22T09:00:00",
-      "last_review": None}],
+    [
+        {"nope": 1},
+        [1, 2],
+        "card",
+        {
+            "card_id": 1,
+            "state": 2,
+            "step": None,
+            "stability": 2.0,
+            "difficulty": 5.0,
+            "due": "2026-11-22T09:00:00",
+            "last_review": None,
+        },
+    ],
 )
 def test_unreadable_fsrs_state_is_reported_but_the_row_survives(state: object) -> None:
     text = "---\nkind: quiz-ledger\nscheduler: fsrs\n---\n\n## Items (1)\n\n" + _row(fsrs=state) + "\n"
@@ -498,8 +598,9 @@ def test_unreadable_fsrs_state_is_reported_but_the_row_survives(state: object) -
     assert ledger.problems == ["line 8: fsrs state is unreadable; the row is kept and its card restarts"]
 
 
-@pytest.mark.parametrize(("days", "box"), [(0.01, 0), (1, 0), (2, 0), (3, 1), (5, 1), (6, 2), (12, 3), (30, 4),
-                                           (50, 5), (400, 5)])
+@pytest.mark.parametrize(
+    ("days", "box"), [(0.01, 0), (1, 0), (2, 0), (3, 1), (5, 1), (6, 2), (12, 3), (30, 4), (50, 5), (400, 5)]
+)
 def test_box_for_interval_nearest_lower_on_ties(days: float, box: int) -> None:
     assert box_for_interval(days) == box
 
@@ -522,8 +623,11 @@ def test_selection_priority_across_the_three_groups() -> None:
         item("entries/not-due.md", due=TODAY + timedelta(days=1), result="wrong"),
     )
     candidates = [
-        cand("entries/due-ok-a.md"), cand("entries/due-ok-b.md"), cand("entries/due-wrong-late.md"),
-        cand("entries/due-skip-early.md"), cand("entries/not-due.md"),
+        cand("entries/due-ok-a.md"),
+        cand("entries/due-ok-b.md"),
+        cand("entries/due-wrong-late.md"),
+        cand("entries/due-skip-early.md"),
+        cand("entries/not-due.md"),
         cand("entries/new-milestone.md", "milestone"),
         cand("entries/new-fact-old.md", "fact", updated=NOW - timedelta(days=30)),
         cand("entries/new-fact-new.md", "fact", updated=NOW),
@@ -583,8 +687,12 @@ def test_items_answered_today_are_not_asked_again_today() -> None:
 @pytest.mark.parametrize(
     "out",
     [
-        {"status": "superseded"}, {"status": "denied"}, {"status": "archived"}, {"status": "mystery"},
-        {"category": "draft"}, {"tier": "cold"},
+        {"status": "superseded"},
+        {"status": "denied"},
+        {"status": "archived"},
+        {"status": "mystery"},
+        {"category": "draft"},
+        {"tier": "cold"},
     ],
 )
 def test_pages_out_of_rotation_are_never_selected(out: dict[str, str]) -> None:
@@ -630,7 +738,9 @@ def test_weak_spots() -> None:
         item("entries/fine.md", asked=5, correct=5),
     )
     assert [it.page for it in weak_spots(ledger)] == [
-        "entries/never-right.md", "entries/two-of-six.md", "entries/one-of-three.md",
+        "entries/never-right.md",
+        "entries/two-of-six.md",
+        "entries/one-of-three.md",
     ]
 
 
@@ -651,10 +761,24 @@ def test_build_question() -> None:
 @pytest.mark.parametrize(
     ("page", "clean"),
     [
-        ("entries/a.md", True), ("a.md", True), ("entries/ü 日本.md", True),
-        ("../a.md", False), ("entries/../a.md", False), ("/a.md", False), ("a\\b.md", False), ("a.txt", False),
-        ("", False), (".md", False), ("a//b.md", False), ("./a.md", False), (" a.md", False), ("a\nb.md", False),
-        ("a-->b.md", False), ("C:/a.md", False), (None, False), (3, False),
+        ("entries/a.md", True),
+        ("a.md", True),
+        ("entries/ü 日本.md", True),
+        ("../a.md", False),
+        ("entries/../a.md", False),
+        ("/a.md", False),
+        ("a\\b.md", False),
+        ("a.txt", False),
+        ("", False),
+        (".md", False),
+        ("a//b.md", False),
+        ("./a.md", False),
+        (" a.md", False),
+        ("a\nb.md", False),
+        ("a-->b.md", False),
+        ("C:/a.md", False),
+        (None, False),
+        (3, False),
     ],
 )
 def test_is_clean_page(page: object, clean: bool) -> None:
@@ -669,9 +793,12 @@ def test_notebook_header_and_entry() -> None:
     assert head.startswith("---\nkind: quiz-notebook\nperson: alice-smith\ndate: 2026-11-20\n")
     assert head.endswith("---\n\n# Quiz notebook — 2026-11-20 (alice-smith)\n\n")
     entry = render_notebook_entry(
-        "Which paths go in\nhandoffs?", "absolute   ones", "correct",
+        "Which paths go in\nhandoffs?",
+        "absolute   ones",
+        "correct",
         "Always use absolute paths in handoff artifacts.\n\nSee the style guide.",
-        "entries/handoff-path-style.md", NOW,
+        "entries/handoff-path-style.md",
+        NOW,
     )
     assert entry == (
         "## 09:30 UTC — Which paths go in handoffs?\n\n"
@@ -696,7 +823,8 @@ def test_notebook_header_quotes_a_person_yaml_would_misread() -> None:
 
 _segment = st.text(
     alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Cf", "Co", "Cn", "Zl", "Zp"), blacklist_characters="/\\"),
-    min_size=1, max_size=12,
+    min_size=1,
+    max_size=12,
 ).filter(lambda s: s.strip() == s and s not in (".", "..") and "-->" not in s)
 _page = st.lists(_segment, min_size=1, max_size=3).map(lambda segs: "/".join(segs) + ".md").filter(is_clean_page)
 _day = st.dates(min_value=date(2000, 1, 1), max_value=date(2099, 12, 31))
@@ -711,13 +839,15 @@ _item = st.builds(
     last_result=st.sampled_from(["correct", "wrong", "skip"]),
     last_q=st.text(max_size=300),
 )
-_scalar = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), st.text(max_size=30), _day)
+_scalar = st.one_of(st.none(), st.booleans(), st.integers(-(10**6), 10**6), st.text(max_size=30), _day)
 _frontmatter = st.dictionaries(
     st.text(alphabet="abcdefghijklmnopqrstuvwxyz_", min_size=1, max_size=10),
     st.one_of(_scalar, st.lists(st.text(max_size=10), max_size=3)),
     max_size=4,
 )
-_note = st.text(max_size=200).filter(lambda n: not any(quiz_ledger._ITEMS_HEADING_RE.fullmatch(line) for line in n.split("\n")))
+_note = st.text(max_size=200).filter(
+    lambda n: not any(quiz_ledger._ITEMS_HEADING_RE.fullmatch(line) for line in n.split("\n"))
+)
 
 
 @settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
@@ -729,25 +859,37 @@ _note = st.text(max_size=200).filter(lambda n: not any(quiz_ledger._ITEMS_HEADIN
     note=_note,
     items=st.lists(_item, max_size=6, unique_by=lambda i: i.page),
 )
-def test_round_trip_property(person: str, scheduler: str, updated: date | None, frontmatter: dict, note: str,
-                             items: list[QuizItem]) -> None:
-    ledger = Ledger(person=person_id(person), scheduler=scheduler, updated=updated,  # type: ignore[arg-type]
-                    frontmatter=frontmatter, note=note, items=items)
+def test_round_trip_property(
+    person: str, scheduler: str, updated: date | None, frontmatter: dict, note: str, items: list[QuizItem]
+) -> None:
+    ledger = Ledger(
+        person=person_id(person),
+        scheduler=scheduler,
+        updated=updated,  # type: ignore[arg-type]
+        frontmatter=frontmatter,
+        note=note,
+        items=items,
+    )
     text = render_ledger(ledger)
     parsed = parse_ledger(text)
     assert parsed.problems == []
     assert (parsed.person, parsed.scheduler, parsed.updated) == (ledger.person, scheduler, updated)
-    assert parsed.frontmatter == {k: v for k, v in frontmatter.items()
-                                  if k not in ("kind", "person", "scheduler", "updated")}
-    expected = sorted((it.model_copy(update={"last_q": quiz.sanitize_question(it.last_q)}) for it in items),
-                      key=lambda it: (it.due, it.page))
+    assert parsed.frontmatter == {
+        k: v for k, v in frontmatter.items() if k not in ("kind", "person", "scheduler", "updated")
+    }
+    expected = sorted(
+        (it.model_copy(update={"last_q": quiz.sanitize_question(it.last_q)}) for it in items),
+        key=lambda it: (it.due, it.page),
+    )
     assert parsed.items == expected
     assert render_ledger(parsed) == text
 
 
 @settings(max_examples=60, deadline=None)
-@given(grades=st.lists(st.sampled_from(["again", "hard", "good", "easy", "skip"]), min_size=1, max_size=6),
-       pages=st.lists(_page, min_size=1, max_size=3, unique=True))
+@given(
+    grades=st.lists(st.sampled_from(["again", "hard", "good", "easy", "skip"]), min_size=1, max_size=6),
+    pages=st.lists(_page, min_size=1, max_size=3, unique=True),
+)
 def test_fsrs_history_round_trips(grades: list[str], pages: list[str]) -> None:
     ledger = new_ledger("p", "fsrs", TODAY)
     now = NOW
@@ -764,10 +906,26 @@ def test_fsrs_history_round_trips(grades: list[str], pages: list[str]) -> None:
 _ledgerish = st.lists(
     st.one_of(
         st.text(max_size=40),
-        st.sampled_from(["---", "## Items (1)", "(none)", GOOD_ROW, "kind: quiz-ledger", "person: Bob Smith",
-                         "scheduler: fsrs", "updated: 2026-02-30", "tags: [a, b]", "- x.md  <!-- quiz:{} -->"]),
-        st.builds(lambda box, due, q: _row(box=box, due=due, lastQ=q), st.integers(-2, 8),
-                  st.sampled_from(["2026-11-21", "2026-02-30", "21.11.2026"]), st.text(max_size=20)),
+        st.sampled_from(
+            [
+                "---",
+                "## Items (1)",
+                "(none)",
+                GOOD_ROW,
+                "kind: quiz-ledger",
+                "person: Bob Smith",
+                "scheduler: fsrs",
+                "updated: 2026-02-30",
+                "tags: [a, b]",
+                "- x.md  <!-- quiz:{} -->",
+            ]
+        ),
+        st.builds(
+            lambda box, due, q: _row(box=box, due=due, lastQ=q),
+            st.integers(-2, 8),
+            st.sampled_from(["2026-11-21", "2026-02-30", "21.11.2026"]),
+            st.text(max_size=20),
+        ),
     ),
     max_size=12,
 ).map("\n".join)

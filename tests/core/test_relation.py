@@ -14,19 +14,29 @@ from memkeeper.core.slots import analyze, lexicon
 
 
 def rel(old: str, new: str, old_title: str = "", new_title: str = "", **kw):
-    return relate(Statement(old, old_title, kw.get("cat_a", "fact"), kw.get("src_a")),
-                  Statement(new, new_title, kw.get("cat_b", "fact"), kw.get("src_b")), same_key=kw.get("same_key", False))
+    return relate(
+        Statement(old, old_title, kw.get("cat_a", "fact"), kw.get("src_a")),
+        Statement(new, new_title, kw.get("cat_b", "fact"), kw.get("src_b")),
+        same_key=kw.get("same_key", False),
+    )
 
 
 # -- negation of the same claim ----------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("old, new", [
-    ("The mailroom robot delivers parcels to the fourth floor.", "The mailroom robot does not deliver parcels to the fourth floor."),
-    ("Contractors may park in the north garage.", "Contractors are not allowed to park in the north garage."),
-    ("The quarterly audit includes the payroll ledger.", "The quarterly audit never includes the payroll ledger."),
-    ("Hanna is allergic to shellfish.", "Hanna isn't allergic to shellfish."),
-    ("Guests can bring dogs into the cabin.", "Nobody can bring dogs into the cabin."),
-])
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        (
+            "The mailroom robot delivers parcels to the fourth floor.",
+            "The mailroom robot does not deliver parcels to the fourth floor.",
+        ),
+        ("Contractors may park in the north garage.", "Contractors are not allowed to park in the north garage."),
+        ("The quarterly audit includes the payroll ledger.", "The quarterly audit never includes the payroll ledger."),
+        ("Hanna is allergic to shellfish.", "Hanna isn't allergic to shellfish."),
+        ("Guests can bring dogs into the cabin.", "Nobody can bring dogs into the cabin."),
+    ],
+)
 def test_negating_the_same_claim_is_direct_negation(old, new):
     r = rel(old, new)
     assert r.kind == "conflict" and r.conflict_type == "direct_negation", r
@@ -52,15 +62,19 @@ def test_a_negation_of_something_else_is_not_a_conflict():
 
 # -- a different value in the same slot ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("old, new", [
-    ("The choir rehearses on Tuesdays at 19:00.", "The choir rehearses on Thursdays at 19:00."),
-    ("The harbour ferry leaves at 07:40.", "The harbour ferry leaves at 08:25."),
-    ("The grant report is due on April 3.", "The grant report is due on May 12."),
-    ("The kiln controller firmware is version 2.4.", "The kiln controller firmware is version 3.1."),
-    ("The checkout service logs at WARN level.", "The checkout service logs at DEBUG level."),
-    ("The nursery newsletter goes out weekly.", "The nursery newsletter goes out monthly."),
-    ("Boris owns the invoicing scripts.", "Petra owns the invoicing scripts."),
-])
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("The choir rehearses on Tuesdays at 19:00.", "The choir rehearses on Thursdays at 19:00."),
+        ("The harbour ferry leaves at 07:40.", "The harbour ferry leaves at 08:25."),
+        ("The grant report is due on April 3.", "The grant report is due on May 12."),
+        ("The kiln controller firmware is version 2.4.", "The kiln controller firmware is version 3.1."),
+        ("The checkout service logs at WARN level.", "The checkout service logs at DEBUG level."),
+        ("The nursery newsletter goes out weekly.", "The nursery newsletter goes out monthly."),
+        ("Boris owns the invoicing scripts.", "Petra owns the invoicing scripts."),
+    ],
+)
 def test_a_different_value_in_the_same_slot_is_mutually_exclusive(old, new):
     r = rel(old, new)
     assert r.kind == "conflict" and r.conflict_type == "mutually_exclusive", r
@@ -73,6 +87,7 @@ def test_a_time_within_a_deadline_agrees_and_one_past_it_does_not():
 
 
 # -- quantities ----------------------------------------------------------------------------------------------------------
+
 
 def test_a_quantity_beyond_twenty_percent_drifts():
     r = rel("The rooftop tank holds 800 litres.", "The rooftop tank holds 1,200 litres.")
@@ -93,12 +108,16 @@ def test_units_are_compared_after_conversion():
 
 # -- change over time ------------------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("old, new", [
-    ("The studio rents its cameras from Lensworks.", "The studio no longer rents cameras from Lensworks."),
-    ("Team lunches are on Fridays.", "Team lunches moved from Fridays to Wednesdays."),
-    ("The wiki runs on MediaWiki.", "We replaced MediaWiki with BookStack for the wiki."),
-    ("The loyalty programme gives 5 % back.", "The loyalty programme was discontinued in March."),
-])
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("The studio rents its cameras from Lensworks.", "The studio no longer rents cameras from Lensworks."),
+        ("Team lunches are on Fridays.", "Team lunches moved from Fridays to Wednesdays."),
+        ("The wiki runs on MediaWiki.", "We replaced MediaWiki with BookStack for the wiki."),
+        ("The loyalty programme gives 5 % back.", "The loyalty programme was discontinued in March."),
+    ],
+)
 def test_a_change_cue_supersedes(old, new):
     r = rel(old, new)
     assert r.is_conflict and r.conflict_type == "decision_supersession", r
@@ -111,19 +130,24 @@ def test_a_cue_both_statements_share_is_not_a_change():
 
 # -- another subject --------------------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("old, new", [
-    ("Meridian staging uses Redis 6.", "Beacon staging uses Redis 7."),
-    ("Lotte's violin lesson is on Mondays at 16:00.", "Jonas has his violin lesson on Fridays at 17:30."),
-    ("The front gate code is 4417.", "The garage gate code is 9032."),
-    ("The spring fair is in Ghent.", "The winter fair is in Bruges."),
-])
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("Meridian staging uses Redis 6.", "Beacon staging uses Redis 7."),
+        ("Lotte's violin lesson is on Mondays at 16:00.", "Jonas has his violin lesson on Fridays at 17:30."),
+        ("The front gate code is 4417.", "The garage gate code is 9032."),
+        ("The spring fair is in Ghent.", "The winter fair is in Bruges."),
+    ],
+)
 def test_the_same_attribute_of_another_subject_is_unrelated(old, new):
     assert rel(old, new).kind == "unrelated"
 
 
 def test_statements_about_different_things_are_unrelated():
-    assert rel("The espresso machine needs descaling monthly.", "Quarterly taxes are filed by the accountant.").kind == (
-        "unrelated")
+    assert rel(
+        "The espresso machine needs descaling monthly.", "Quarterly taxes are filed by the accountant."
+    ).kind == ("unrelated")
 
 
 def test_the_same_sentence_about_another_project_is_not_a_conflict():
@@ -133,6 +157,7 @@ def test_the_same_sentence_about_another_project_is_not_a_conflict():
 
 # -- restatement, added detail, source ----------------------------------------------------------------------------------------
 
+
 def test_a_restatement_consolidates():
     r = rel("The staff kitchen closes at 18:00.", "Staff kitchen: closes at 18:00.")
     assert r.kind == "restatement", r
@@ -140,37 +165,56 @@ def test_a_restatement_consolidates():
 
 
 def test_added_detail_is_compatible_not_merged():
-    r = rel("The lab printer is on the second floor.",
-            "The lab printer is on the second floor, next to the coffee machine, and takes A3 paper.")
+    r = rel(
+        "The lab printer is on the second floor.",
+        "The lab printer is on the second floor, next to the coffee machine, and takes A3 paper.",
+    )
     assert r.kind == "compatible", r
 
 
 def test_a_differing_source_alone_never_makes_a_conflict():
-    r = rel("The staff kitchen closes at 18:00.", "The staff kitchen closes at 18:00.",
-            src_a="raw/a.md#L1", src_b="slack #ops 2026-11-02")
+    r = rel(
+        "The staff kitchen closes at 18:00.",
+        "The staff kitchen closes at 18:00.",
+        src_a="raw/a.md#L1",
+        src_b="slack #ops 2026-11-02",
+    )
     assert not r.is_conflict
-    r = rel("Deliveries arrive through the loading dock.", "All deliveries come in via the loading dock at the back.",
-            src_a="raw/a.md#L1", src_b="tickets/OPS-9")
+    r = rel(
+        "Deliveries arrive through the loading dock.",
+        "All deliveries come in via the loading dock at the back.",
+        src_a="raw/a.md#L1",
+        src_b="tickets/OPS-9",
+    )
     assert not r.is_conflict, r
 
 
 def test_source_disagreement_needs_differing_values():
-    r = rel("The spare projector is in the storage room.", "The spare projector is in the boardroom cupboard.",
-            src_a="raw/inventory.md#L4", src_b="slack #office 2026-10-30")
+    r = rel(
+        "The spare projector is in the storage room.",
+        "The spare projector is in the boardroom cupboard.",
+        src_a="raw/inventory.md#L4",
+        src_b="slack #office 2026-10-30",
+    )
     assert r.is_conflict and r.conflict_type in ("source_disagreement", "mutually_exclusive"), r
 
 
 # -- confidence and possible conflicts -----------------------------------------------------------------------------------------
 
+
 def test_a_hedged_weak_difference_is_only_possible():
-    r = rel("The signed lease copies are in the hall cupboard.",
-            "I think the signed lease copies are kept in the desk drawer.")
+    r = rel(
+        "The signed lease copies are in the hall cupboard.",
+        "I think the signed lease copies are kept in the desk drawer.",
+    )
     assert r.kind == "possible" and r.conflict_type in CONFLICT_TYPES and r.confidence < 0.55, r
 
 
 def test_every_relation_carries_a_reason_and_a_confidence_in_range():
-    for old, new in [("The ferry leaves at 07:40.", "The ferry leaves at 08:25."),
-                     ("The ferry leaves at 07:40.", "The ferry leaves at 07:40.")]:
+    for old, new in [
+        ("The ferry leaves at 07:40.", "The ferry leaves at 08:25."),
+        ("The ferry leaves at 07:40.", "The ferry leaves at 07:40."),
+    ]:
         r = rel(old, new)
         assert r.reason and 0.0 <= r.confidence <= 1.0 and 0.0 <= r.score <= 1.0
 
@@ -181,12 +225,17 @@ def test_an_explicit_shared_key_makes_the_subject_certain():
 
 
 def test_two_decisions_that_differ_supersede():
-    r = rel("Decided: the mobile app uses Kotlin Multiplatform.", "Decided: the mobile app uses Flutter.",
-            cat_a="decision", cat_b="decision")
+    r = rel(
+        "Decided: the mobile app uses Kotlin Multiplatform.",
+        "Decided: the mobile app uses Flutter.",
+        cat_a="decision",
+        cat_b="decision",
+    )
     assert r.is_conflict and r.conflict_type == "decision_supersession", r
 
 
 # -- the value readers -----------------------------------------------------------------------------------------------------------
+
 
 def _values(text: str, kind: str):
     return [v for v in analyze(text).values if v.kind == kind]

@@ -23,14 +23,21 @@ ZONE_CASES = [
 def zoned(eng):
     ids = {}
     for n, (zone, sens, *_rest) in enumerate(ZONE_CASES):
-        r = eng.capture(f"Kestrel launch plan note {n}: the kestrel rollout uses canary waves.", now=T0,
-                        title=f"Kestrel note {n}", zone=zone, sensitivity=sens)
+        r = eng.capture(
+            f"Kestrel launch plan note {n}: the kestrel rollout uses canary waves.",
+            now=T0,
+            title=f"Kestrel note {n}",
+            zone=zone,
+            sensitivity=sens,
+        )
         assert r.status == "captured", r.details
         ids[(zone, sens)] = r.details["memory_id"]
     return eng, ids
 
 
-@pytest.mark.parametrize("zone_index, zone", enumerate(["private_self", "trusted_collaborator", "outside_contact", "paid_public"]))
+@pytest.mark.parametrize(
+    "zone_index, zone", enumerate(["private_self", "trusted_collaborator", "outside_contact", "paid_public"])
+)
 def test_trust_zone_retrieval(zoned, zone_index, zone):
     eng, ids = zoned
     r = eng.retrieve("kestrel rollout", zone=zone, now=T0, record_access=False)
@@ -84,6 +91,7 @@ def test_cold_records_are_pointers(eng):
     r = eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0)
     e = eng.load(r.details["memory_id"])
     from memkeeper.core.models import Tier
+
     e.tier = Tier.cold
     with eng.writing():
         eng.save(e)
@@ -97,6 +105,7 @@ def test_rebuilding_index_gives_identical_results(zoned):
     eng.close()
     shutil.rmtree(eng.root / ".memkeeper")
     from memkeeper.core import Engine
+
     fresh = Engine.open(eng.root)
     after = fresh.retrieve("kestrel canary", now=T0, record_access=False).details
     assert after["results"] == before["results"] and after["hidden_by_zone"] == before["hidden_by_zone"]
@@ -131,6 +140,7 @@ def test_import_arrives_unverified(tmp_path, zoned):
     eng.confirm(mid, now=T0, actor="human:alice")
     r = eng.export(zone="private_self", now=T0, include_content=True)
     from memkeeper.core import Engine
+
     other = Engine.init(tmp_path / "other", now=T0)
     imp = other.import_envelope(str(eng.root / r.details["envelope"]), now=T0 + timedelta(hours=1))
     assert imp.status == "ok"

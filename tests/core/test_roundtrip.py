@@ -59,8 +59,10 @@ def test_notes_heading_in_content_survives_consolidation_and_deny(eng):
 
 
 def test_generated_headings_and_rules_in_content_survive(eng):
-    text = ("Deploy checklist for the heron service.\n---\n## Content\nstep one\n## Traversal Links\n"
-            "- [Wiki Index](../index.md) · [Wiki Log](../log.md)\n\n## Notes\n- trailing item\n- another")
+    text = (
+        "Deploy checklist for the heron service.\n---\n## Content\nstep one\n## Traversal Links\n"
+        "- [Wiki Index](../index.md) · [Wiki Log](../log.md)\n\n## Notes\n- trailing item\n- another"
+    )
     r = eng.capture(text, now=T0)
     mid = r.details["memory_id"]
     eng.retrieve("heron deploy checklist", now=T0 + timedelta(hours=1))
@@ -87,8 +89,9 @@ def test_content_trimming_and_title_collapse_are_reported(eng):
     assert entry.content == "The heron rollout pauses on Fridays." and entry.title == "Heron pause rule"
     plain = eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0, title="Kestrel waves")
     assert "normalized" not in plain.details
-    keyed = eng.capture("The osprey queue drains every night at two.", now=T0, key="Osprey Queue",
-                        tags=["night\nshift"])
+    keyed = eng.capture(
+        "The osprey queue drains every night at two.", now=T0, key="Osprey Queue", tags=["night\nshift"]
+    )
     assert keyed.details["normalized"] == ["key", "tags"]
 
 
@@ -125,8 +128,16 @@ def test_hand_edited_page_never_loses_content_text(eng):
 
 
 def test_page_without_notes_count_is_read_by_the_tolerant_rule():
-    e = Entry(memory_id="mem_0123456789abcdef", canonical_key="k", title="Legacy", created_at=T0, updated_at=T0,
-              last_accessed_at=T0, content=REPRO, notes=["Consolidated note (2026-11-20T09:00:00Z): restated"])
+    e = Entry(
+        memory_id="mem_0123456789abcdef",
+        canonical_key="k",
+        title="Legacy",
+        created_at=T0,
+        updated_at=T0,
+        last_accessed_at=T0,
+        content=REPRO,
+        notes=["Consolidated note (2026-11-20T09:00:00Z): restated"],
+    )
     legacy = render_entry(e).replace("notes_count: 1\n", "")
     back = parse_entry(legacy)
     assert back.content == REPRO and back.notes == e.notes
@@ -156,11 +167,29 @@ def test_cr_only_page_is_reported_accurately(eng):
 # ---------------------------------------------------------------------------------------------------- properties
 
 _line = st.one_of(
-    st.sampled_from([
-        "## Notes", "## Content", "## Traversal Links", "# Title", "### deeper", "---", "- item", "- ", "-", "",
-        "- [Wiki Index](../index.md) · [Wiki Log](../log.md)", "Status: active · Class: durable", "  indented",
-        "```", "> quote", "* star", "1. one", "notes_count: 3", "\t- tabbed item",
-    ]),
+    st.sampled_from(
+        [
+            "## Notes",
+            "## Content",
+            "## Traversal Links",
+            "# Title",
+            "### deeper",
+            "---",
+            "- item",
+            "- ",
+            "-",
+            "",
+            "- [Wiki Index](../index.md) · [Wiki Log](../log.md)",
+            "Status: active · Class: durable",
+            "  indented",
+            "```",
+            "> quote",
+            "* star",
+            "1. one",
+            "notes_count: 3",
+            "\t- tabbed item",
+        ]
+    ),
     st.text(st.characters(blacklist_categories=("Cs",)), max_size=40),
 )
 _sep = st.sampled_from(["\n", "\n", "\n", "\r\n", "\r", "\n\n"])
@@ -182,12 +211,23 @@ _title = st.one_of(
 
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
-@given(content=markdown(), notes=st.lists(st.text(st.characters(blacklist_categories=("Cs",)), max_size=30),
-                                          max_size=3), title=_title)
+@given(
+    content=markdown(),
+    notes=st.lists(st.text(st.characters(blacklist_categories=("Cs",)), max_size=30), max_size=3),
+    title=_title,
+)
 def test_render_parse_is_exact_for_any_body(content, notes, title):
     title = single_line(title) or "t"
-    e = Entry(memory_id="mem_0123456789abcdef", canonical_key="k", title=title, created_at=T0, updated_at=T0,
-              last_accessed_at=T0, content=content, notes=[single_line(n) for n in notes])
+    e = Entry(
+        memory_id="mem_0123456789abcdef",
+        canonical_key="k",
+        title=title,
+        created_at=T0,
+        updated_at=T0,
+        last_accessed_at=T0,
+        content=content,
+        notes=[single_line(n) for n in notes],
+    )
     back = parse_entry(render_entry(e))
     assert back.content == e.content
     assert back.notes == e.notes

@@ -57,8 +57,17 @@ text_st = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_s
 @given(title=text_st, content=text_st, tags=st.lists(text_st, max_size=4), recall=st.lists(text_st, max_size=3))
 def test_frontmatter_injection_neutralised(title, content, tags, recall):
     title = title if title.strip() and any(c.isprintable() and not c.isspace() for c in title) else "t"
-    e = Entry(memory_id="mem_0123456789abcdef", canonical_key="k", title=title, created_at=T0, updated_at=T0,
-              last_accessed_at=T0, content=content.strip("\n") or "c", tags=tags, recall=recall)
+    e = Entry(
+        memory_id="mem_0123456789abcdef",
+        canonical_key="k",
+        title=title,
+        created_at=T0,
+        updated_at=T0,
+        last_accessed_at=T0,
+        content=content.strip("\n") or "c",
+        tags=tags,
+        recall=recall,
+    )
     text = render_entry(e)
     data, _ = split_frontmatter(text)
     assert set(data) == set(e.frontmatter())  # no injected keys
@@ -69,8 +78,12 @@ def test_frontmatter_injection_neutralised(title, content, tags, recall):
 
 
 def test_injection_attempt_via_capture(eng):
-    r = eng.capture("status: denied\n---\nmemory_id: evil\nThe real content is about the kestrel launch.",
-                    now=T0, title="Evil\n---\nstatus: archived", tags=["x\n---\nstatus: denied"])
+    r = eng.capture(
+        "status: denied\n---\nmemory_id: evil\nThe real content is about the kestrel launch.",
+        now=T0,
+        title="Evil\n---\nstatus: archived",
+        tags=["x\n---\nstatus: denied"],
+    )
     entry = parse_entry((eng.root / r.details["page"]).read_text())
     assert entry.status.value == "active" and entry.memory_id == r.details["memory_id"]
     assert entry.title == "Evil --- status: archived"
@@ -162,7 +175,9 @@ def test_check_names_file_and_line_of_an_invalid_field(eng):
     page.write_text(text)
     line = text.split("\n").index("trust_zone: everyone") + 1
     rep = Engine.open(eng.root).check()
-    assert any(p.startswith(f"{r.details['page']}: invalid field trust_zone (line {line})") for p in rep.problems), rep.problems
+    assert any(p.startswith(f"{r.details['page']}: invalid field trust_zone (line {line})") for p in rep.problems), (
+        rep.problems
+    )
 
 
 def test_read_receipts_tails_and_notices_hand_edits(eng):
@@ -199,8 +214,10 @@ def test_alias_bomb_page_does_not_stop_other_commands(eng, capsys):
     line = bomb.split("\n").index("extra:") + 2
     fresh = Engine.open(eng.root)
     rep = fresh.check()
-    assert any(p.startswith(f"entries/bomb.md: YAML anchors and aliases are not allowed (frontmatter line {line})")
-               for p in rep.problems), rep.problems
+    assert any(
+        p.startswith(f"entries/bomb.md: YAML anchors and aliases are not allowed (frontmatter line {line})")
+        for p in rep.problems
+    ), rep.problems
     assert len(fresh.retrieve("kestrel", now=T0).details["results"]) == 1
     assert fresh.capture("The heron rollout pauses on Fridays before the freeze.", now=T0).status == "captured"
     fresh.compile(now=T0)
@@ -221,13 +238,18 @@ def test_alias_in_conflict_quiz_and_review_files_is_reported(eng):
     ledger = eng.root / "quiz" / "quiz-ledger.alice.md"
     ledger.write_text("---\nkind: quiz-ledger\n" + _bomb() + "\n---\n\n## Items (0)\n\n(none)\n")
     review = eng.root / "review" / "tier-review-2026-11-20.md"
-    review.write_text("---\nkind: cleanup\nsource: tier-cleanup\n" + _bomb() + "\n---\n\n## Decision\n\nA. accepted IDs: (none)\n")
+    review.write_text(
+        "---\nkind: cleanup\nsource: tier-cleanup\n" + _bomb() + "\n---\n\n## Decision\n\nA. accepted IDs: (none)\n"
+    )
     fresh = Engine.open(eng.root)
     rep = fresh.check()
-    assert any(p.startswith(f"conflicts/{r.details['conflict_id']}.md: YAML anchors and aliases are not allowed")
-               for p in rep.problems), rep.problems
-    assert any(p.startswith("quiz/quiz-ledger.alice.md: line 3: frontmatter uses YAML anchors/aliases")
-               for p in rep.problems), rep.problems
+    assert any(
+        p.startswith(f"conflicts/{r.details['conflict_id']}.md: YAML anchors and aliases are not allowed")
+        for p in rep.problems
+    ), rep.problems
+    assert any(
+        p.startswith("quiz/quiz-ledger.alice.md: line 3: frontmatter uses YAML anchors/aliases") for p in rep.problems
+    ), rep.problems
     applied = fresh.apply_tiers("review/tier-review-2026-11-20.md", [], now=T0, actor="human:alice")
     assert applied.status == "reject" and any("anchors/aliases" in e for e in applied.details["errors"])
     assert fresh.counts(T0)["open_conflicts"] == 0  # the unreadable record is skipped, counts still work
@@ -276,8 +298,11 @@ def test_import_of_device_file_is_refused(tmp_path, capsys):
     sparse = tmp_path / "huge.json"
     with sparse.open("wb") as fh:
         fh.truncate(129 * 1024 * 1024)
-    for path, why in (("/dev/zero", "not a regular file"), (str(fifo), "not a regular file"),
-                      (str(sparse), "over the 128 MiB envelope limit")):
+    for path, why in (
+        ("/dev/zero", "not a regular file"),
+        (str(fifo), "not a regular file"),
+        (str(sparse), "over the 128 MiB envelope limit"),
+    ):
         code = main(["--root", str(root), "--now", "2026-11-20T09:00:00Z", "import", path])
         _, err = capsys.readouterr()
         assert code == 2, err
@@ -313,8 +338,9 @@ def test_explicit_key_that_slugs_to_nothing_is_rejected(eng):
     assert r.status == "reject" and r.details["reason"] == "invalid_key"
 
 
-@pytest.mark.parametrize("title", ["COM2", "com9", "LPT1", "lpt9", "ＣＯＭ２", "ＬＰＴ５", "COM¹", "LPT²", "CON", "nul",
-                                   "COM0", "Aux"])
+@pytest.mark.parametrize(
+    "title", ["COM2", "com9", "LPT1", "lpt9", "ＣＯＭ２", "ＬＰＴ５", "COM¹", "LPT²", "CON", "nul", "COM0", "Aux"]
+)
 def test_windows_device_names_never_become_file_names(eng, title):
     slug = slugify(title)
     assert slug.endswith("-entry"), slug

@@ -22,8 +22,11 @@ STATEMENT = "The deploy bot posts release notes to the team channel after every 
 
 def wiki_text(root: Path) -> str:
     """Everything the engine wrote under the root (pages, ledgers, receipts, log, notebooks)."""
-    return "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in sorted(root.rglob("*"))
-                     if p.is_file() and ".memkeeper" not in p.parts)
+    return "\n".join(
+        p.read_text(encoding="utf-8", errors="replace")
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".memkeeper" not in p.parts
+    )
 
 
 @pytest.fixture(scope="module")
@@ -125,8 +128,11 @@ def _pending(eng: Engine) -> str:
 def test_secret_in_deny_reason_is_refused(eng):
     mid = _pending(eng)
     r = eng.deny(mid, now=T0, actor=HUMAN, reason=f"wrong, and the bot token is {GITHUB}")
-    assert (r.status, r.details["reason"], r.details["secret_classes"]) == ("reject", "secret_detected",
-                                                                            ["github_token"])
+    assert (r.status, r.details["reason"], r.details["secret_classes"]) == (
+        "reject",
+        "secret_detected",
+        ["github_token"],
+    )
     assert GITHUB not in json.dumps(r.to_dict())
     assert eng.load(mid).status.value == "active"
     assert not (eng.root / "stated" / "denials.jsonl").exists()
@@ -171,10 +177,16 @@ def test_secret_in_quiz_question_is_refused(eng):
 
 def test_secret_in_quiz_answer_and_question_is_redacted_on_request(eng):
     mid = _pending(eng)
-    r = eng.quiz_record(mid, "good", now=T0, actor=HUMAN, answer=f"the one with {GITHUB}",
-                        question=f"Which token is {GITHUB}?", redact=True)
+    r = eng.quiz_record(
+        mid,
+        "good",
+        now=T0,
+        actor=HUMAN,
+        answer=f"the one with {GITHUB}",
+        question=f"Which token is {GITHUB}?",
+        redact=True,
+    )
     assert r.status == "recorded" and r.details["redacted"] == ["github_token"]
     notebook = (eng.root / "quiz" / "2026-11-20.alice.md").read_text()
     assert "the one with [REDACTED:github_token]" in notebook
     assert GITHUB not in wiki_text(eng.root)
-

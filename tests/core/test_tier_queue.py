@@ -11,17 +11,32 @@ OLD = T0 - timedelta(days=200)
 
 def seed(eng):
     ids = {}
-    for name, cat, when in [("lesson", "lesson", OLD), ("fact", "fact", OLD), ("pref", "preference", OLD),
-                            ("decision", "decision", OLD), ("recent", "fact", T0 - timedelta(days=10)),
-                            ("edge", "fact", T0 - timedelta(days=180))]:
-        r = eng.capture(f"Tier test {name}: the {name} record about the harbor deploy pipeline.", now=when,
-                        category=cat, title=f"Tier {name}")
+    for name, cat, when in [
+        ("lesson", "lesson", OLD),
+        ("fact", "fact", OLD),
+        ("pref", "preference", OLD),
+        ("decision", "decision", OLD),
+        ("recent", "fact", T0 - timedelta(days=10)),
+        ("edge", "fact", T0 - timedelta(days=180)),
+    ]:
+        r = eng.capture(
+            f"Tier test {name}: the {name} record about the harbor deploy pipeline.",
+            now=when,
+            category=cat,
+            title=f"Tier {name}",
+        )
         assert r.status == "captured", r.details
         ids[name] = r.details["memory_id"]
     # hot.md links the last five captures (protected: "in flight"); push the seeded ones out of it
-    for n, text in enumerate(["Lisbon offsite is booked for March.", "The support rota changes in January.",
-                              "Invoices are exported as CSV every Friday.", "The design system uses 8px spacing.",
-                              "Search reindexing takes about forty minutes."]):
+    for n, text in enumerate(
+        [
+            "Lisbon offsite is booked for March.",
+            "The support rota changes in January.",
+            "Invoices are exported as CSV every Friday.",
+            "The design system uses 8px spacing.",
+            "Search reindexing takes about forty minutes.",
+        ]
+    ):
         eng.capture(text, now=T0 - timedelta(days=1, minutes=n), category="fact")
     return ids
 
@@ -70,8 +85,12 @@ def test_stale_review_refused_with_nothing_written(eng):
     parsed = tiers.parse_review((eng.root / review).read_text())
     accept = [c.candidate_id for c in parsed.candidates]
     # one accepted page changes after the plan
-    eng.capture("Tier test fact: the fact record about the harbor deploy pipeline.", now=T0 + timedelta(hours=1),
-                category="fact", title="Tier fact")
+    eng.capture(
+        "Tier test fact: the fact record about the harbor deploy pipeline.",
+        now=T0 + timedelta(hours=1),
+        category="fact",
+        title="Tier fact",
+    )
     before = {m: (eng.root / eng.page_of(m)).read_text() for m in (ids["fact"], ids["pref"])}
     r = eng.apply_tiers(review, accept, now=T0 + timedelta(hours=2), actor=HUMAN)
     assert (r.status, r.details["reason"]) == ("reject", "stale_pages")

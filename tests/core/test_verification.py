@@ -63,8 +63,12 @@ def test_undo_confirm_and_deny(eng):
     r = eng.deny(a, now=T0, actor=HUMAN)
     eng.undo(r.receipt_sha256, now=T0, actor=HUMAN)
     assert eng.load(a).status.value == "active"
-    assert eng.capture("Kenji prefers async standups on Tuesdays and Thursdays.", now=T0,
-                       source_ref="raw/chat.md#L3").status == "consolidated"
+    assert (
+        eng.capture(
+            "Kenji prefers async standups on Tuesdays and Thursdays.", now=T0, source_ref="raw/chat.md#L3"
+        ).status
+        == "consolidated"
+    )
 
 
 def test_rebuild_reconstructs_identical_state(eng):
@@ -192,8 +196,10 @@ def test_deny_many_one_receipt_suppresses_each_and_undo_lifts_all(eng):
     assert all(eng.is_suppressed(k) for k in r.details["suppression_keys"].values())
     # a later decision about one of the records blocks undoing the batch
     later = eng.undeny(a, now=T0 + timedelta(minutes=1), actor=HUMAN)
-    assert eng.undo(r.receipt_sha256, now=T0 + timedelta(minutes=2), actor=HUMAN).details["reason"] == \
-        "superseded_by_later_decision"
+    assert (
+        eng.undo(r.receipt_sha256, now=T0 + timedelta(minutes=2), actor=HUMAN).details["reason"]
+        == "superseded_by_later_decision"
+    )
     eng.undo(later.receipt_sha256, now=T0 + timedelta(minutes=3), actor=HUMAN)
     u = eng.undo(r.receipt_sha256, now=T0 + timedelta(minutes=4), actor=HUMAN)
     assert u.status == "undone", u.details

@@ -136,8 +136,11 @@ async def test_a_decision_shows_in_the_status_line_without_a_toast_and_undo_reve
         status = pane.query_one(StatusLine)
         assert status.plain.startswith(f"✓ {receipt.status} · ") and receipt.receipt_sha256[:12] in status.plain
         assert "u undo" in status.plain
-        await wait_for(pilot, lambda: app.counts_settled and app.counts["open_conflicts"] == before - 1,
-                       what="counts after the decision")
+        await wait_for(
+            pilot,
+            lambda: app.counts_settled and app.counts["open_conflicts"] == before - 1,
+            what="counts after the decision",
+        )
         assert notifications(app) == []  # toasts are for errors only
 
         await pilot.press("u")  # the pane's undo takes the newest receipt off the pane's stack
@@ -147,8 +150,9 @@ async def test_a_decision_shows_in_the_status_line_without_a_toast_and_undo_reve
         assert undone is not None and undone["status"] == "undone"
         assert status.plain.startswith("✓ undone · undo resolve_conflict")
         assert undone["receipt_sha256"][:12] in status.plain
-        await wait_for(pilot, lambda: app.counts_settled and app.counts["open_conflicts"] == before,
-                       what="counts after the undo")
+        await wait_for(
+            pilot, lambda: app.counts_settled and app.counts["open_conflicts"] == before, what="counts after the undo"
+        )
         await pilot.press("u")
         assert not app.screen.deciding
         assert "Nothing to undo" in status.plain
@@ -185,8 +189,11 @@ async def test_decisions_mark_other_started_panes_stale(demo_root: Path) -> None
         await pilot.press("R")
         await wait_for(pilot, lambda: not app.is_stale("receipts"))
         screen = app.screen
-        await wait_for(pilot, lambda: screen.shown_rows and screen.shown_rows[0].sha == receipt.receipt_sha256,
-                       what="the decision at the top of the receipts tail")
+        await wait_for(
+            pilot,
+            lambda: screen.shown_rows and screen.shown_rows[0].sha == receipt.receipt_sha256,
+            what="the decision at the top of the receipts tail",
+        )
 
 
 # ------------------------------------------------------------------------------------------------ help, modals
@@ -226,8 +233,11 @@ async def test_input_modal_validates(demo_root: Path) -> None:
     results: list[str | None] = []
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        modal = InputModal("Snooze until", placeholder="YYYY-MM-DD",
-                           validate=lambda t: None if t.startswith("2026") else "not a 2026 date")
+        modal = InputModal(
+            "Snooze until",
+            placeholder="YYYY-MM-DD",
+            validate=lambda t: None if t.startswith("2026") else "not a 2026 date",
+        )
         app.push_screen(modal, results.append)
         await pilot.pause()
         await pilot.press(*"tomorrow", "enter")
@@ -293,30 +303,64 @@ async def test_watcher_shows_a_capture_from_another_process(demo_root: Path) -> 
         # Another process: the CLI, through its own engine, with its own lock.
         title = "Zeppelin hangar lease"
         proc = subprocess.run(
-            [sys.executable, "-m", "memkeeper.tui.cli", "--root", str(demo_root), "--as", "agent:other-process",
-             "--now", "2026-11-29T10:00:00Z", "capture",
-             "The Zeppelin hangar lease renews on the first of March every year.", "--title", title,
-             "--category", "commitment"],
-            capture_output=True, text=True, timeout=60,
+            [
+                sys.executable,
+                "-m",
+                "memkeeper.tui.cli",
+                "--root",
+                str(demo_root),
+                "--as",
+                "agent:other-process",
+                "--now",
+                "2026-11-29T10:00:00Z",
+                "capture",
+                "The Zeppelin hangar lease renews on the first of March every year.",
+                "--title",
+                title,
+                "--category",
+                "commitment",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
         )
         assert proc.returncode == 0, proc.stderr
         await wait_for(pilot, lambda: title in browse.markdown.source, timeout=5, what="hot.md to show the capture")
-        await wait_for(pilot, lambda: _active_in_category(browse, "commitment") == commitments_before + 1, timeout=5,
-                       what="the category count in the tree")
+        await wait_for(
+            pilot,
+            lambda: _active_in_category(browse, "commitment") == commitments_before + 1,
+            timeout=5,
+            what="the category count in the tree",
+        )
         await wait_for(pilot, lambda: app.counts_settled and app.counts["records"] == records_before + 1, timeout=5)
         # Receipts pane opened afterwards shows it on top.
         await pilot.press("R")
-        await wait_for(pilot, lambda: app.screen.loads >= 1 and app.screen.shown_rows[0].data["details"].get("page", "")
-                       .startswith("entries/zeppelin"), timeout=5, what="the capture receipt on top")
+        await wait_for(
+            pilot,
+            lambda: (
+                app.screen.loads >= 1
+                and app.screen.shown_rows[0].data["details"].get("page", "").startswith("entries/zeppelin")
+            ),
+            timeout=5,
+            what="the capture receipt on top",
+        )
         # And while Receipts is the active pane, a second write is tailed in place.
         second = Engine.open(demo_root)
         try:
-            r = second.capture("The Zeppelin hangar has a second bay for the small airship from April.",
-                               now=FIXED_NOW.replace(hour=11), actor="agent:other-process", title="Zeppelin second bay")
+            r = second.capture(
+                "The Zeppelin hangar has a second bay for the small airship from April.",
+                now=FIXED_NOW.replace(hour=11),
+                actor="agent:other-process",
+                title="Zeppelin second bay",
+            )
         finally:
             second.close()
-        await wait_for(pilot, lambda: app.screen.shown_rows[0].sha == r.receipt_sha256, timeout=5,
-                       what="the second capture tailed live")
+        await wait_for(
+            pilot,
+            lambda: app.screen.shown_rows[0].sha == r.receipt_sha256,
+            timeout=5,
+            what="the second capture tailed live",
+        )
         assert app.screen.table.cursor_row == 0
 
 
@@ -336,8 +380,12 @@ async def test_watcher_ignores_the_echo_of_our_own_decisions(demo_root: Path) ->
         events = app.watch_events
         other = Engine.open(demo_root)
         try:
-            other.capture("The loading dock opens at six for deliveries from the north gate.", now=FIXED_NOW,
-                          actor="agent:other-process", title="Loading dock hours")
+            other.capture(
+                "The loading dock opens at six for deliveries from the north gate.",
+                now=FIXED_NOW,
+                actor="agent:other-process",
+                title="Loading dock hours",
+            )
         finally:
             other.close()
         await wait_for(pilot, lambda: app.watch_events > events and calls, timeout=5, what="a refresh for theirs")
@@ -408,6 +456,8 @@ async def test_a_failed_count_is_shown_and_the_header_stops_waiting(demo_root: P
         monkeypatch.setattr(app.engine, "counts", broken)
         app.refresh_counts()
         await wait_for(pilot, lambda: not app.counting, what="the failed count")
-        await wait_for(pilot, lambda: any(n.title == "Counting failed" and "Input/output error" in n.message
-                                          for n in app._notifications))
+        await wait_for(
+            pilot,
+            lambda: any(n.title == "Counting failed" and "Input/output error" in n.message for n in app._notifications),
+        )
         assert app.is_running

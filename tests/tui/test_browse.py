@@ -105,8 +105,21 @@ async def test_metadata_grid_lists_every_field(demo_root: Path) -> None:
         text = console.export_text()
     finally:
         engine.close()
-    for field in ("zone", "sensitivity", "status", "tier", "confidence", "strength", "reinforced", "evidence",
-                  "source", "verified", "created", "updated", "accessed"):
+    for field in (
+        "zone",
+        "sensitivity",
+        "status",
+        "tier",
+        "confidence",
+        "strength",
+        "reinforced",
+        "evidence",
+        "source",
+        "verified",
+        "created",
+        "updated",
+        "accessed",
+    ):
         assert field in text, field
 
 
@@ -171,12 +184,26 @@ async def test_tree_stays_responsive_with_20000_records(demo_root: Path) -> None
     # The tree reads the derived index only; fill a test copy of the cache with 20k rows in one category.
     engine = Engine.open(demo_root)
     # Archived rows: the queues (counted in the header) only read active records, the tree shows every status.
-    rows = [(f"mem_{i:016x}", f"entries/bulk-{i}.md", f"bulk-{i}", "private_self", "normal", "archived", "warm",
-             "fact", f"Bulk record {i:05d}") for i in range(20_000)]
+    rows = [
+        (
+            f"mem_{i:016x}",
+            f"entries/bulk-{i}.md",
+            f"bulk-{i}",
+            "private_self",
+            "normal",
+            "archived",
+            "warm",
+            "fact",
+            f"Bulk record {i:05d}",
+        )
+        for i in range(20_000)
+    ]
     with engine.index._lock:
         engine.index.db.executemany(
             "INSERT INTO records (memory_id, path, canonical_key, trust_zone, sensitivity_tier, status, tier, category,"
-            " title) VALUES (?,?,?,?,?,?,?,?,?)", rows)
+            " title) VALUES (?,?,?,?,?,?,?,?,?)",
+            rows,
+        )
     app = build_app(demo_root, engine=engine)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_browse(pilot)
@@ -205,8 +232,11 @@ async def test_refresh_keeps_the_cursor(demo_root: Path) -> None:
         tree.move_cursor(decision.children[2])
         await pilot.pause()
         screen.refresh_data()
-        await wait_for(pilot, lambda: tree.cursor_node is not None and tree.cursor_node.data == target,
-                       what="cursor back on the same entry")
+        await wait_for(
+            pilot,
+            lambda: tree.cursor_node is not None and tree.cursor_node.data == target,
+            what="cursor back on the same entry",
+        )
 
 
 # ------------------------------------------------------------------------------------------------ search
@@ -218,15 +248,21 @@ async def test_search_shows_results_with_score_components(demo_root: Path) -> No
         screen = await open_browse(pilot)
         query = zone_query(demo_root)
         await search(pilot, screen, query)
-        expected = app.engine.retrieve(query, zone="private_self", limit=50, now=FIXED_NOW, actor="human:demo",
-                                       record_access=False)
+        expected = app.engine.retrieve(
+            query, zone="private_self", limit=50, now=FIXED_NOW, actor="human:demo", record_access=False
+        )
         table = screen.results
         assert table.row_count == len(expected.details["results"]) > 0
         first = expected.details["results"][0]
         row = [str(c) for c in table.get_row_at(0)]
         c = first["components"]
-        assert row[:5] == [f"{first['score']:.3f}", f"{c['semantic']:.2f}", f"{c['freshness']:.2f}",
-                           f"{c['reinforcement']:.2f}", f"{c['confidence']:.2f}"]
+        assert row[:5] == [
+            f"{first['score']:.3f}",
+            f"{c['semantic']:.2f}",
+            f"{c['freshness']:.2f}",
+            f"{c['reinforcement']:.2f}",
+            f"{c['confidence']:.2f}",
+        ]
         assert row[5] == first["title"]
         assert [str(k.value) for k in table.rows][0] == first["memory_id"]
 
@@ -281,8 +317,11 @@ async def test_enter_on_a_result_opens_its_page(demo_root: Path) -> None:
         first = str(next(iter(screen.results.rows)).value)
         await pilot.press("down", "enter")  # down leaves the search box for the results
         await wait_for(pilot, lambda: screen.current == ViewRef("entry", first), what="result page")
-        await wait_for(pilot, lambda: screen.tree.cursor_node is not None
-                       and screen.tree.cursor_node.data == NodeRef("entry", first), what="tree follows")
+        await wait_for(
+            pilot,
+            lambda: screen.tree.cursor_node is not None and screen.tree.cursor_node.data == NodeRef("entry", first),
+            what="tree follows",
+        )
         await pilot.press("escape")  # focus is on the results table: escape closes the search panel
         await pilot.pause()
         assert not screen.query_one("#search-panel").display
@@ -323,8 +362,13 @@ async def test_a_failed_search_is_shown_and_the_desk_stays_open(demo_root: Path,
 
         monkeypatch.setattr(app.engine, "preview_all_zones", broken)
         await pilot.press("slash", *"deploy", "enter")
-        await wait_for(pilot, lambda: any(n.title == "Browse" and "OSError: [Errno 5] Input/output error" in n.message
-                                          for n in app._notifications), what="the failure notification")
+        await wait_for(
+            pilot,
+            lambda: any(
+                n.title == "Browse" and "OSError: [Errno 5] Input/output error" in n.message for n in app._notifications
+            ),
+            what="the failure notification",
+        )
         assert app.is_running and app.screen is screen and screen.search_runs == 0
 
 

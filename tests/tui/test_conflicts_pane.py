@@ -44,8 +44,10 @@ async def test_keep_take_both_and_undo(demo):
     app, engine = demo, demo.engine
     async with app.run_test(size=(120, 34)) as pilot:
         pane = await open_pane(pilot, "C", ConflictsScreen)
-        db, budget, docker = (_by_title(engine, t) for t in ("Primary database", "Q1 infrastructure budget",
-                                                          "Docker for local development"))
+        db, budget, docker = (
+            _by_title(engine, t)
+            for t in ("Primary database", "Q1 infrastructure budget", "Docker for local development")
+        )
         assert db.conflict_id in pane._by_id
 
         # keep existing
@@ -57,7 +59,10 @@ async def test_keep_take_both_and_undo(demo):
         assert engine.load(db.existing["memory_id"]).status.value == "active"
         receipt = app.undo_stack("conflicts")[-1]
         assert (receipt.action, receipt.status, receipt.details["conflict_id"]) == (
-            "resolve_conflict", "resolved", db.conflict_id)
+            "resolve_conflict",
+            "resolved",
+            db.conflict_id,
+        )
         assert db.conflict_id not in pane._by_id
 
         # take incoming: the existing record is superseded, the incoming text becomes the active record
@@ -145,8 +150,9 @@ async def test_third_snooze_warns_and_marks_the_row(demo):
     app, engine = demo, demo.engine
     target = engine.conflicts(now=NOW, session=SESSION)[0].conflict_id
     for hours in (3, 2):  # two snoozes that have already run out
-        engine.snooze_conflict(target, now=NOW - timedelta(hours=hours), actor=app.actor,
-                               until=NOW - timedelta(hours=hours - 1))
+        engine.snooze_conflict(
+            target, now=NOW - timedelta(hours=hours), actor=app.actor, until=NOW - timedelta(hours=hours - 1)
+        )
     async with app.run_test(size=(120, 34), notifications=True) as pilot:
         pane = await open_pane(pilot, "C", ConflictsScreen)
         assert pane.table.select_key(target)
@@ -194,7 +200,8 @@ async def test_snoozed_conflicts_can_be_listed_and_decided_there(demo):
         assert str(pane.table.get_row(docker.conflict_id)[3]) == "session"
         assert pane.table.select_key(release.conflict_id)
         assert "until " + (NOW + timedelta(days=7)).strftime("%Y-%m-%d") in str(
-            pane.query_one("#conflict-meta").render())
+            pane.query_one("#conflict-meta").render()
+        )
         await pilot.press("b")  # decided early, from the snoozed list
         await decided(pilot)
         assert engine.load_conflict(release.conflict_id).status == "resolved"
@@ -205,12 +212,22 @@ async def test_snoozed_conflicts_can_be_listed_and_decided_there(demo):
 
 async def test_a_side_past_its_expiry_says_expired(tmp_path):
     engine = Engine.init(tmp_path / "wiki", now=NOW - timedelta(days=60))
-    engine.capture("Customer support is staffed until 18:00 CET on weekdays.", now=NOW - timedelta(days=30),
-                   actor="agent:scribe", key="support-hours", title="Support hours",
-                   expires_at=NOW - timedelta(days=1))
-    r = engine.capture("Customer support is staffed until 22:00 CET on weekdays.", now=NOW - timedelta(days=2),
-                       actor="agent:notes", key="support-hours", title="Support hours",
-                       expires_at=NOW + timedelta(days=10))
+    engine.capture(
+        "Customer support is staffed until 18:00 CET on weekdays.",
+        now=NOW - timedelta(days=30),
+        actor="agent:scribe",
+        key="support-hours",
+        title="Support hours",
+        expires_at=NOW - timedelta(days=1),
+    )
+    r = engine.capture(
+        "Customer support is staffed until 22:00 CET on weekdays.",
+        now=NOW - timedelta(days=2),
+        actor="agent:notes",
+        key="support-hours",
+        title="Support hours",
+        expires_at=NOW + timedelta(days=10),
+    )
     assert r.status == "conflict", r
     engine.close()
     app = build_app(tmp_path / "wiki")
@@ -239,6 +256,7 @@ def test_snapshot_conflicts(demo, snap_compare, size):
 
 def test_snapshot_conflicts_possible(demo, snap_compare):
     """A possible conflict is marked in the queue (possible?) and in the detail line, with its confidence."""
+
     async def run_before(pilot):
         pane = await open_pane(pilot, "C", ConflictsScreen)
         possible = next(c for c in pilot.app.engine.conflicts(now=NOW, session=SESSION) if c.possible)
@@ -261,8 +279,9 @@ async def test_possible_conflict_is_marked_and_both_valid_clears_it_for_good(dem
         await decided(pilot)
         assert engine.load_conflict(possible.conflict_id).status == "resolved"
     # the same claim again is not held a second time: "both valid" is remembered
-    again = engine.capture(possible.incoming["text"], now=NOW, actor="agent:meeting-notes",
-                           title="Where billing contracts are")
+    again = engine.capture(
+        possible.incoming["text"], now=NOW, actor="agent:meeting-notes", title="Where billing contracts are"
+    )
     assert again.status != "conflict", again.details
 
 

@@ -97,19 +97,24 @@ async def test_a_second_decision_key_waits_for_the_first(demo, monkeypatch):
         assert engine.load_conflict(calls[0]).status == "resolved"
 
 
-@pytest.mark.parametrize("pane_cls, key, decide_keys", [
-    (ConflictsScreen, "C", ("b",)),
-    (VerifyScreen, "V", ("d",)),
-    (QuizScreen, "Q", ("space", "3")),
-    (TiersScreen, "T", ("c", "y")),  # commit asks first
-])
+@pytest.mark.parametrize(
+    "pane_cls, key, decide_keys",
+    [
+        (ConflictsScreen, "C", ("b",)),
+        (VerifyScreen, "V", ("d",)),
+        (QuizScreen, "Q", ("space", "3")),
+        (TiersScreen, "T", ("c", "y")),  # commit asks first
+    ],
+)
 async def test_one_undo_method_undoes_the_last_decision_in_every_pane(demo, pane_cls, key, decide_keys):
     assert "action_undo" not in vars(pane_cls) and pane_cls.action_undo is PaneScreen.action_undo
     app, engine = demo, demo.engine
-    before = {"conflicts": lambda: [(c.conflict_id, c.status) for c in engine.conflicts(include_resolved=True)],
-              "verify": lambda: [e.memory_id for e in engine.pending_verifications()],
-              "quiz": lambda: engine.read_ledger(PERSON).items,
-              "tiers": lambda: engine.plan_tiers(now=app.now())}  # (undoing a commit leaves its review pending)
+    before = {
+        "conflicts": lambda: [(c.conflict_id, c.status) for c in engine.conflicts(include_resolved=True)],
+        "verify": lambda: [e.memory_id for e in engine.pending_verifications()],
+        "quiz": lambda: engine.read_ledger(PERSON).items,
+        "tiers": lambda: engine.plan_tiers(now=app.now()),
+    }  # (undoing a commit leaves its review pending)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         pane = await open_pane(pilot, key, pane_cls)
         state = before[pane.PANE_ID]

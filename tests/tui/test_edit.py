@@ -111,6 +111,9 @@ async def test_an_editor_that_cannot_start_is_an_error_toast(demo, monkeypatch):
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await open_pane(pilot, "V", VerifyScreen)
         await pilot.press("e")
-        await wait_for(pilot, lambda: any(n.title == "Edit" and "/nonexistent/editor" in n.message
-                                          for n in app._notifications), what="the error toast")
+        await wait_for(
+            pilot,
+            lambda: any(n.title == "Edit" and "/nonexistent/editor" in n.message for n in app._notifications),
+            what="the error toast",
+        )
         assert app.is_running

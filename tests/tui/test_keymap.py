@@ -28,13 +28,31 @@ SIZE = (120, 34)
 
 # The decision keys the pane engineers settled on (SPEC §6); both presets must carry them.
 PANE_DEFAULTS = {
-    "conflicts.keep": "k", "conflicts.take": "i", "conflicts.both": "b", "conflicts.snooze": "s",
-    "conflicts.snooze_until": "S", "conflicts.undo": "u",
-    "verify.confirm": "c", "verify.deny": "d", "verify.deny_reason": "D", "verify.undeny": "n",
-    "verify.toggle_denied": "a", "verify.undo": "u",
-    "quiz.reveal": "space,enter", "quiz.again": "1", "quiz.hard": "2", "quiz.good": "3", "quiz.easy": "4",
-    "quiz.skip": "s", "quiz.answer": "a", "quiz.undo": "u",
-    "tiers.toggle": "space", "tiers.apply": "a", "tiers.commit": "c", "tiers.restore": "w", "tiers.replan": "p",
+    "conflicts.keep": "k",
+    "conflicts.take": "i",
+    "conflicts.both": "b",
+    "conflicts.snooze": "s",
+    "conflicts.snooze_until": "S",
+    "conflicts.undo": "u",
+    "verify.confirm": "c",
+    "verify.deny": "d",
+    "verify.deny_reason": "D",
+    "verify.undeny": "n",
+    "verify.toggle_denied": "a",
+    "verify.undo": "u",
+    "quiz.reveal": "space,enter",
+    "quiz.again": "1",
+    "quiz.hard": "2",
+    "quiz.good": "3",
+    "quiz.easy": "4",
+    "quiz.skip": "s",
+    "quiz.answer": "a",
+    "quiz.undo": "u",
+    "tiers.toggle": "space",
+    "tiers.apply": "a",
+    "tiers.commit": "c",
+    "tiers.restore": "w",
+    "tiers.replan": "p",
     "tiers.undo": "u",
 }
 
@@ -82,8 +100,17 @@ def test_vim_preset_differs_only_in_navigation_and_keep() -> None:
     default = load_keymap("default", use_user_file=False).keys
     vim = load_keymap("vim", use_user_file=False).keys
     changed = {k for k in default if default[k] != vim[k]}
-    assert changed == {"app.quit", "app.next_pane", "app.prev_pane", "app.cursor_down", "app.cursor_up",
-                       "app.cursor_top", "app.cursor_bottom", "browse.back", "conflicts.keep"}
+    assert changed == {
+        "app.quit",
+        "app.next_pane",
+        "app.prev_pane",
+        "app.cursor_down",
+        "app.cursor_up",
+        "app.cursor_top",
+        "app.cursor_bottom",
+        "browse.back",
+        "conflicts.keep",
+    }
     assert set(default) == set(vim)
 
 
@@ -205,8 +232,11 @@ async def test_unknown_ids_notify_at_startup(demo_root: Path) -> None:
     assert any("browse.serch" in e for e in app.keymap.errors)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await settle(pilot)
-        await wait_for(pilot, lambda: any("unknown binding id 'browse.serch'" in n.message
-                                          for n in app._notifications), what="startup notification")
+        await wait_for(
+            pilot,
+            lambda: any("unknown binding id 'browse.serch'" in n.message for n in app._notifications),
+            what="startup notification",
+        )
         note = next(n for n in app._notifications if "browse.serch" in n.message)
         assert note.severity == "warning" and note.title == "Keymap problems"
 

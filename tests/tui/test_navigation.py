@@ -22,8 +22,12 @@ SIZE = (120, 34)
 
 async def test_home_and_end_move_the_cursor_in_every_queue(demo):
     async with demo.run_test(size=SIZE) as pilot:
-        for key, cls, table in (("V", VerifyScreen, "#verify-list"), ("T", TiersScreen, "#tier-list"),
-                                ("C", ConflictsScreen, "#conflict-list"), ("R", ReceiptsScreen, "#receipts-table")):
+        for key, cls, table in (
+            ("V", VerifyScreen, "#verify-list"),
+            ("T", TiersScreen, "#tier-list"),
+            ("C", ConflictsScreen, "#conflict-list"),
+            ("R", ReceiptsScreen, "#receipts-table"),
+        ):
             pane = await open_pane(pilot, key, cls)
             if isinstance(pane, ReceiptsScreen):
                 await wait_for(pilot, lambda p=pane: p.loads >= 1)
@@ -78,8 +82,14 @@ async def test_vim_g_and_home_both_move_to_the_top(demo_root):
 # -- 80×24 and 160×45 --------------------------------------------------------------------------------------------------
 
 
-PANE_KEYS = {"B": BrowseScreen, "C": ConflictsScreen, "V": VerifyScreen, "Q": QuizScreen, "T": TiersScreen,
-             "R": ReceiptsScreen}
+PANE_KEYS = {
+    "B": BrowseScreen,
+    "C": ConflictsScreen,
+    "V": VerifyScreen,
+    "Q": QuizScreen,
+    "T": TiersScreen,
+    "R": ReceiptsScreen,
+}
 
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 45)], ids=["80x24", "160x45"])

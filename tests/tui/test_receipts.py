@@ -88,8 +88,12 @@ async def test_tail_follows_new_receipts_and_keeps_a_moved_cursor(demo_root: Pat
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_receipts(pilot)
         loads = screen.loads
-        r1 = app.engine.capture("The reading room closes at nine on Fridays during the winter.", now=FIXED_NOW,
-                                actor="agent:test", title="Reading room hours")
+        r1 = app.engine.capture(
+            "The reading room closes at nine on Fridays during the winter.",
+            now=FIXED_NOW,
+            actor="agent:test",
+            title="Reading room hours",
+        )
         screen.refresh_data()
         await wait_for(pilot, lambda: screen.loads > loads)
         assert screen.shown_rows[0].sha == r1.receipt_sha256 and screen.table.cursor_row == 0  # followed
@@ -97,8 +101,12 @@ async def test_tail_follows_new_receipts_and_keeps_a_moved_cursor(demo_root: Pat
         await pilot.pause()
         kept = screen.selected()
         loads = screen.loads
-        app.engine.capture("The reading room lends umbrellas when it rains in the afternoon.", now=FIXED_NOW,
-                           actor="agent:test", title="Reading room umbrellas")
+        app.engine.capture(
+            "The reading room lends umbrellas when it rains in the afternoon.",
+            now=FIXED_NOW,
+            actor="agent:test",
+            title="Reading room umbrellas",
+        )
         screen.refresh_data()
         await wait_for(pilot, lambda: screen.loads > loads)
         assert screen.selected() == kept  # not yanked to the top

@@ -39,16 +39,33 @@ def small(tmp_path) -> tuple[MemkeeperApp, dict[str, str]]:
     """Four pending agent-inferred records; `twin` has the same title and text as `staging` in another zone."""
     ids = {}
     engine = Engine.init(tmp_path / "small", now=NOW - timedelta(days=30))
-    for n, (name, text, title, zone) in enumerate([
-        ("staging", "The staging database is reset every Sunday night at 02:00 UTC.", "Staging reset",
-         "private_self"),
-        ("twin", "The staging database is reset every Sunday night at 02:00 UTC.", "Staging reset",
-         "trusted_collaborator"),
-        ("pr", "Priya prefers pull requests under 400 lines with a linked issue.", "PR size", "private_self"),
-        ("region", "The billing service deploys to the Frankfurt region.", "Billing region", "private_self"),
-    ]):
-        r = engine.capture(text, now=NOW - timedelta(days=10 - n), actor="agent:scribe", title=title, zone=zone,
-                           source_ref=f"raw/notes-{n}.md#L3", category="fact")
+    for n, (name, text, title, zone) in enumerate(
+        [
+            (
+                "staging",
+                "The staging database is reset every Sunday night at 02:00 UTC.",
+                "Staging reset",
+                "private_self",
+            ),
+            (
+                "twin",
+                "The staging database is reset every Sunday night at 02:00 UTC.",
+                "Staging reset",
+                "trusted_collaborator",
+            ),
+            ("pr", "Priya prefers pull requests under 400 lines with a linked issue.", "PR size", "private_self"),
+            ("region", "The billing service deploys to the Frankfurt region.", "Billing region", "private_self"),
+        ]
+    ):
+        r = engine.capture(
+            text,
+            now=NOW - timedelta(days=10 - n),
+            actor="agent:scribe",
+            title=title,
+            zone=zone,
+            source_ref=f"raw/notes-{n}.md#L3",
+            category="fact",
+        )
         assert r.status == "captured", r
         ids[name] = r.details["memory_id"]
     engine.close()
@@ -95,8 +112,13 @@ async def test_deny_then_undeny_from_the_denied_list(small):
         assert app.undo_stack("verify")[-1].status == "denied"
         assert ids["pr"] not in pane._by_id
         # the suppression key now holds: an agent restating it is suppressed
-        again = engine.capture("Priya prefers pull requests under 400 lines with a linked issue.", now=NOW,
-                               actor="agent:scribe", title="PR size", source_ref="raw/notes-2.md#L3")
+        again = engine.capture(
+            "Priya prefers pull requests under 400 lines with a linked issue.",
+            now=NOW,
+            actor="agent:scribe",
+            title="PR size",
+            source_ref="raw/notes-2.md#L3",
+        )
         assert again.status == "suppressed"
 
         await pilot.press("a")
@@ -234,8 +256,11 @@ async def test_an_engine_failure_is_shown_and_the_desk_stays_open(small, monkeyp
         await pilot.press("c")
         await decided(pilot)
         assert app.is_running and isinstance(app.screen, VerifyScreen)
-        await wait_for(pilot, lambda: any("OSError: [Errno 28] No space left on device" in n.message
-                                          for n in app._notifications), what="the failure notification")
+        await wait_for(
+            pilot,
+            lambda: any("OSError: [Errno 28] No space left on device" in n.message for n in app._notifications),
+            what="the failure notification",
+        )
         assert app.engine.load(ids["staging"]).verified is None
         assert not app.undo_stack("verify")
 
@@ -257,8 +282,15 @@ def sourced(tmp_path) -> tuple[MemkeeperApp, dict[str, list[str]]]:
         (None, "The design review happens on Thursdays.", "Design review", 0.7),
     ]
     for n, (ref, text, title, conf) in enumerate(rows):
-        r = engine.capture(text, now=NOW - timedelta(days=10 - n), actor="agent:scribe", title=title,
-                           source_ref=ref, category="fact", confidence=conf)
+        r = engine.capture(
+            text,
+            now=NOW - timedelta(days=10 - n),
+            actor="agent:scribe",
+            title=title,
+            source_ref=ref,
+            category="fact",
+            confidence=conf,
+        )
         assert r.status == "captured", r
         source = ref.split("#")[0] if ref else "agent:scribe"
         by_source.setdefault(source, []).append(r.details["memory_id"])
@@ -428,8 +460,11 @@ async def test_a_batch_that_fails_part_way_writes_nothing(sourced, monkeypatch):
         marked = [pane.shown[i].memory_id for i in range(3)]
         monkeypatch.setattr(queue, "_stamp_confirmed", flaky)
         await pilot.press("space", "space", "space", "c")
-        await wait_for(pilot, lambda: any("No space left on device" in n.message for n in app._notifications),
-                       what="the error toast")
+        await wait_for(
+            pilot,
+            lambda: any("No space left on device" in n.message for n in app._notifications),
+            what="the error toast",
+        )
         assert len(calls) == 2
         assert app.undo_stack("verify") == []
         assert "No space left on device" in pane.status.plain

@@ -39,9 +39,22 @@ def served(tmp_path):
     Engine.init(root, now=FIXED_NOW).close()
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "memkeeper.tui.cli", "--root", str(root), "--as", "human:tester", "serve",
-         "--port", str(port)],
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+        [
+            sys.executable,
+            "-m",
+            "memkeeper.tui.cli",
+            "--root",
+            str(root),
+            "--as",
+            "human:tester",
+            "serve",
+            "--port",
+            str(port),
+        ],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
         env={**os.environ, "COLUMNS": "120"},
     )
     try:
@@ -106,14 +119,28 @@ def test_serve_binds_loopback_by_default_and_serves_the_desk_on_the_same_root(tm
     assert not is_loopback("0.0.0.0") and not is_loopback("example.org")
     argv = shlex.split(desk_command(Path("rel/memory"), actor="human:ann", keymap="vim"))
     assert argv[0] == sys.executable
-    assert argv[1:] == ["-m", "memkeeper.tui.cli", "--root", str(Path("rel/memory").resolve()), "--as", "human:ann",
-                        "--keymap", "vim", "tui"]
+    assert argv[1:] == [
+        "-m",
+        "memkeeper.tui.cli",
+        "--root",
+        str(Path("rel/memory").resolve()),
+        "--as",
+        "human:ann",
+        "--keymap",
+        "vim",
+        "tui",
+    ]
 
 
 def test_serve_refuses_a_missing_root_and_a_bad_port(tmp_path):
     def run(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "memkeeper.tui.cli", *args], capture_output=True, text=True,
-                              timeout=60, stdin=subprocess.DEVNULL)
+        return subprocess.run(
+            [sys.executable, "-m", "memkeeper.tui.cli", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+        )
 
     missing = run("--root", str(tmp_path / "nowhere"), "serve", "--port", str(free_port()))
     assert missing.returncode == 2 and "does not exist" in missing.stderr

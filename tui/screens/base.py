@@ -270,8 +270,10 @@ class PaneScreen(Screen):
         if len(shas) == 1:
             self.decide(partial(self.engine.undo, shas[0], now=self.now(), actor=self.actor), self.undo_summary)
         else:
-            self.decide(partial(one_by_one, self.engine.undo, shas, now=self.now(), actor=self.actor),
-                        f"undo {len(shas)} × {batch[-1].action}")
+            self.decide(
+                partial(one_by_one, self.engine.undo, shas, now=self.now(), actor=self.actor),
+                f"undo {len(shas)} × {batch[-1].action}",
+            )
 
     def undo_summary(self, receipt: Receipt) -> str:
         """The status line after an undo (runs in the decision worker: use the receipt, not the screen)."""

@@ -57,7 +57,10 @@ def clip_view(rel: str, text: str) -> str:
     if len(text) <= MAX_VIEW_CHARS:
         return text
     cut = text.rfind("\n", 0, MAX_VIEW_CHARS)
-    return text[: cut if cut > 0 else MAX_VIEW_CHARS] + f"\n\n_… {rel} continues ({len(text):,} characters); shortened here._\n"
+    return (
+        text[: cut if cut > 0 else MAX_VIEW_CHARS]
+        + f"\n\n_… {rel} continues ({len(text):,} characters); shortened here._\n"
+    )
 
 
 class BrowseScreen(PaneScreen):
@@ -93,8 +96,11 @@ class BrowseScreen(PaneScreen):
     def compose_body(self):
         # The search panel spans the full width: the zone strip and the score components need the room.
         with Vertical(id="search-panel", classes="panel"):
-            yield QueryInput(placeholder="search as a trust zone — enter runs a preview (nothing is written)",
-                             list_id="results", id="search-input")
+            yield QueryInput(
+                placeholder="search as a trust zone — enter runs a preview (nothing is written)",
+                list_id="results",
+                id="search-input",
+            )
             yield Static(id="zone-strip")
             yield ListTable(id="results", cursor_type="row", zebra_stripes=True)
         with Horizontal(id="browse-body"):
@@ -328,7 +334,9 @@ class BrowseScreen(PaneScreen):
             parts.append(Content.styled("   enter runs the query; z switches zone", "dim"))
         strip.update(Content.assemble(*parts))
         panel = self.query_one("#search-panel")
-        panel.border_title = f"Retrieval preview as {self.zone}" + (f" — “{self.query_text}”" if self.query_text else "")
+        panel.border_title = f"Retrieval preview as {self.zone}" + (
+            f" — “{self.query_text}”" if self.query_text else ""
+        )
 
     def _add_result_columns(self) -> None:
         # The title takes what the score columns leave. At 80 columns the category goes and zones are shortened
@@ -336,8 +344,17 @@ class BrowseScreen(PaneScreen):
         table = self.results
         table.flex = {"title": (1, 12, 200)}
         narrow = self.has_class("-narrow")
-        for name in ("score", "sem", "fresh", "reinf", "conf", "title", *(() if narrow else ("category",)),
-                     "zone", "tier"):
+        for name in (
+            "score",
+            "sem",
+            "fresh",
+            "reinf",
+            "conf",
+            "title",
+            *(() if narrow else ("category",)),
+            "zone",
+            "tier",
+        ):
             table.add_column(name, key=name)
 
     def narrow_changed(self, narrow: bool) -> None:
@@ -361,12 +378,19 @@ class BrowseScreen(PaneScreen):
             c = res.get("components", {})
             zone = res.get("zone", "")
             title = Text(res.get("title", ""), no_wrap=True, overflow="ellipsis")
-            rows.append((
-                f"{res.get('score', 0):.3f}", f"{c.get('semantic', 0):.2f}", f"{c.get('freshness', 0):.2f}",
-                f"{c.get('reinforcement', 0):.2f}", f"{c.get('confidence', 0):.2f}", title,
-                *(() if narrow else (res.get("category", ""),)),
-                Text(zone.split("_")[0] if narrow else zone, style=ZONE_STYLES.get(zone, "")), res.get("tier", ""),
-            ))
+            rows.append(
+                (
+                    f"{res.get('score', 0):.3f}",
+                    f"{c.get('semantic', 0):.2f}",
+                    f"{c.get('freshness', 0):.2f}",
+                    f"{c.get('reinforcement', 0):.2f}",
+                    f"{c.get('confidence', 0):.2f}",
+                    title,
+                    *(() if narrow else (res.get("category", ""),)),
+                    Text(zone.split("_")[0] if narrow else zone, style=ZONE_STYLES.get(zone, "")),
+                    res.get("tier", ""),
+                )
+            )
             keys.append(res["memory_id"])
         for row, key in zip(rows, keys, strict=True):
             table.add_row(*row, key=key)
@@ -391,8 +415,11 @@ class BrowseScreen(PaneScreen):
     def action_edit(self) -> None:
         """Edit the entry page on view. Generated views (hot.md, indexes) are rewritten on every write: not those."""
         if self.current is None or self.current.kind != "entry":
-            self.say(f"{self.current_path or 'This view'} is generated and rewritten on every write: open an entry "
-                     "to edit it.", "yellow")
+            self.say(
+                f"{self.current_path or 'This view'} is generated and rewritten on every write: open an entry "
+                "to edit it.",
+                "yellow",
+            )
             return
         self.edit_page(self.current_path)
 

@@ -45,6 +45,8 @@ def type_cell(c: Conflict) -> Text:
     if c.possible:
         return Text(TYPE_LABELS["possible"], style=POSSIBLE_STYLE)
     return Text(TYPE_LABELS.get(c.conflict_type, c.conflict_type) + ("*" if c.declared else ""))
+
+
 CHOICE_LABELS = {"existing": "keep existing", "incoming": "take incoming", "both": "both valid"}
 OPEN, SNOOZED = "open", "snoozed"
 
@@ -74,8 +76,10 @@ def _expires(value: object) -> datetime | None:
 class ConflictsScreen(PaneScreen):
     PANE_ID = "conflicts"
     PANE_TITLE = "Conflicts"
-    STATUS_HINT = ("Resolutions are appended to DECISIONS.md with both sides' provenance; the loser is marked "
-                   "superseded, never deleted.")
+    STATUS_HINT = (
+        "Resolutions are appended to DECISIONS.md with both sides' provenance; the loser is marked "
+        "superseded, never deleted."
+    )
 
     BINDINGS = [
         Binding("k", "keep", "Keep existing", id="conflicts.keep"),
@@ -112,8 +116,16 @@ class ConflictsScreen(PaneScreen):
 
     def compose_body(self) -> Iterable[Widget]:
         with Vertical(id="conflicts-body"):
-            yield QueueTable(("ID", 4), ("Type", 12), ("Title", 42), ("Age", 7), ("Snz", 4), ("Incoming from", 22),
-                             id="conflict-list", flex={"title": (3, 14, 60), "incoming from": (2, 10, 24)})
+            yield QueueTable(
+                ("ID", 4),
+                ("Type", 12),
+                ("Title", 42),
+                ("Age", 7),
+                ("Snz", 4),
+                ("Incoming from", 22),
+                id="conflict-list",
+                flex={"title": (3, 14, 60), "incoming from": (2, 10, 24)},
+            )
             yield Static(id="conflict-meta")
             with Horizontal(id="conflict-sides"):
                 yield ConflictSide(id="side-existing", classes="-existing")
@@ -131,8 +143,11 @@ class ConflictsScreen(PaneScreen):
 
     def _row(self, c: Conflict) -> list[str | Text]:
         warn = c.snooze_count >= SNOOZE_WARN_AFTER
-        snoozed = Text(f"⚠{c.snooze_count}×", style="bold yellow") if warn else Text(
-            f"{c.snooze_count}×" if c.snooze_count else "—", style="dim")
+        snoozed = (
+            Text(f"⚠{c.snooze_count}×", style="bold yellow")
+            if warn
+            else Text(f"{c.snooze_count}×" if c.snooze_count else "—", style="dim")
+        )
         return [
             Text(c.conflict_id, style="bold"),
             type_cell(c),
@@ -174,14 +189,23 @@ class ConflictsScreen(PaneScreen):
         self.query_one("#conflict-empty").display = empty
         if empty:
             key = self.mk.key_for("conflicts.toggle_snoozed") or "a"
-            self.query_one("#conflict-empty", Static).update(Text.assemble(*(
-                (("No open conflicts\n\n", "bold"),
-                 ("When an agent's new claim contradicts memory, the write halts and lands here.\n", "dim"),
-                 (f"{key}: snoozed conflicts ({len(snoozed)})", "dim"))
-                if self.mode == OPEN else
-                (("Nothing is snoozed\n\n", "bold"),
-                 ("A snoozed conflict waits here until its date, or until this desk session ends.\n", "dim"),
-                 (f"{key}: back to the open conflicts ({len(open_now)})", "dim")))))
+            self.query_one("#conflict-empty", Static).update(
+                Text.assemble(
+                    *(
+                        (
+                            ("No open conflicts\n\n", "bold"),
+                            ("When an agent's new claim contradicts memory, the write halts and lands here.\n", "dim"),
+                            (f"{key}: snoozed conflicts ({len(snoozed)})", "dim"),
+                        )
+                        if self.mode == OPEN
+                        else (
+                            ("Nothing is snoozed\n\n", "bold"),
+                            ("A snoozed conflict waits here until its date, or until this desk session ends.\n", "dim"),
+                            (f"{key}: back to the open conflicts ({len(open_now)})", "dim"),
+                        )
+                    )
+                )
+            )
         self._show_detail()
         self.refresh_bindings()
 
@@ -213,15 +237,24 @@ class ConflictsScreen(PaneScreen):
             style = "bold yellow" if c.snooze_count >= SNOOZE_WARN_AFTER else "dim"
             meta.append(f"  · snoozed {c.snooze_count}×", style=style)
             if self.mode == SNOOZED:
-                meta.append(" until " + ("the end of this session" if _until(c) == "session"
-                                         else str(c.snooze_until)[:16].replace("T", " ")), style=style)
+                meta.append(
+                    " until "
+                    + (
+                        "the end of this session"
+                        if _until(c) == "session"
+                        else str(c.snooze_until)[:16].replace("T", " ")
+                    ),
+                    style=style,
+                )
             if c.snooze_count >= SNOOZE_WARN_AFTER:
                 meta.append(" — decide, or it keeps coming back", style="yellow")
         now = self.now()
         # The existing side's expiry is on its record (the conflict holds its text); the incoming side carries its own.
         existing = self.engine.get(str(c.existing.get("memory_id") or ""))
-        expiries = {"existing": existing.expires_at if existing is not None else None,
-                    "incoming": _expires(c.incoming.get("expires_at"))}
+        expiries = {
+            "existing": existing.expires_at if existing is not None else None,
+            "incoming": _expires(c.incoming.get("expires_at")),
+        }
         expired = [side for side, at in expiries.items() if at is not None and at <= now]
         if expired:
             meta.append("  · " + " and ".join(expired) + " side expired", style="bold red")
@@ -231,12 +264,24 @@ class ConflictsScreen(PaneScreen):
         a_side = self.query_one("#side-existing", ConflictSide)
         b_side = self.query_one("#side-incoming", ConflictSide)
         compact = self.has_class("-narrow")
-        a_side.show_side(c.existing, a_text, f"{mid} · {c.existing.get('page') or ''}" if compact else
-                         f"active record {mid} · {c.existing.get('page') or ''}",
-                         expiry_text(expiries["existing"], now), compact)
-        b_side.show_side(c.incoming, b_text, f"held in conflicts/{c.conflict_id}.md" if compact else
-                         f"held in conflicts/{c.conflict_id}.md — not stored as memory until taken",
-                         expiry_text(expiries["incoming"], now), compact)
+        a_side.show_side(
+            c.existing,
+            a_text,
+            f"{mid} · {c.existing.get('page') or ''}"
+            if compact
+            else f"active record {mid} · {c.existing.get('page') or ''}",
+            expiry_text(expiries["existing"], now),
+            compact,
+        )
+        b_side.show_side(
+            c.incoming,
+            b_text,
+            f"held in conflicts/{c.conflict_id}.md"
+            if compact
+            else f"held in conflicts/{c.conflict_id}.md — not stored as memory until taken",
+            expiry_text(expiries["incoming"], now),
+            compact,
+        )
         keep, take = self.mk.key_for("conflicts.keep"), self.mk.key_for("conflicts.take")
         a_side.border_title = "A · existing" + (" · expired" if "existing" in expired else "") + f"   {keep} keep"
         b_side.border_title = "B · incoming" + (" · expired" if "incoming" in expired else "") + f"   {take} take"
@@ -276,10 +321,20 @@ class ConflictsScreen(PaneScreen):
 
     def _snooze(self, conflict_id: str, until: datetime | None) -> None:
         when = "the end of this session" if until is None else until.strftime("%Y-%m-%d %H:%M")
-        self.decide(partial(self.engine.snooze_conflict, conflict_id, now=self.now(), actor=self.actor, until=until,
-                            session=self.mk.session_id),
-                    lambda r: f"{conflict_id} snoozed until {when} ({r.details.get('snooze_count', 0)}×)" + (
-                        " — decide it soon: it keeps coming back" if r.details.get("warning") else ""))
+        self.decide(
+            partial(
+                self.engine.snooze_conflict,
+                conflict_id,
+                now=self.now(),
+                actor=self.actor,
+                until=until,
+                session=self.mk.session_id,
+            ),
+            lambda r: (
+                f"{conflict_id} snoozed until {when} ({r.details.get('snooze_count', 0)}×)"
+                + (" — decide it soon: it keeps coming back" if r.details.get("warning") else "")
+            ),
+        )
 
     def action_snooze(self) -> None:
         c = self.current
@@ -297,10 +352,16 @@ class ConflictsScreen(PaneScreen):
             if text:
                 self._snooze(cid, parse_until(text, now))
 
-        self.app.push_screen(InputModal(
-            f"Snooze {cid} until", Text.assemble((c.title, "bold"), ("\nIt reopens then; after 3 snoozes the queue warns.",
-                                                                    "dim")),
-            placeholder="YYYY-MM-DD, an ISO time, or 7d", value=default, validate=lambda t: snooze_error(t, now)), done)
+        self.app.push_screen(
+            InputModal(
+                f"Snooze {cid} until",
+                Text.assemble((c.title, "bold"), ("\nIt reopens then; after 3 snoozes the queue warns.", "dim")),
+                placeholder="YYYY-MM-DD, an ISO time, or 7d",
+                value=default,
+                validate=lambda t: snooze_error(t, now),
+            ),
+            done,
+        )
 
     def narrow_changed(self, narrow: bool) -> None:
         self._show_detail()

@@ -59,8 +59,12 @@ class ConfirmModal(ModalScreen[bool]):
             if self.message:
                 yield _body(self.message)
             with Horizontal(id="dialog-buttons"):
-                yield Button(f"{self.confirm_label} (y)", id="confirm", variant="error" if self.danger else "primary",
-                             disabled=not self.confirm_enabled)
+                yield Button(
+                    f"{self.confirm_label} (y)",
+                    id="confirm",
+                    variant="error" if self.danger else "primary",
+                    disabled=not self.confirm_enabled,
+                )
                 yield Button(f"{self.cancel_label} (esc)", id="cancel")
 
     def on_mount(self) -> None:

@@ -116,8 +116,9 @@ class QuizScreen(PaneScreen):
                 yield Static(id="quiz-position")
                 yield Static(id="quiz-tally")
             yield Static(id="quiz-card")
-            yield AnswerInput(placeholder="Type your answer, enter to reveal (esc leaves the box)",
-                              id="quiz-answer-input")
+            yield AnswerInput(
+                placeholder="Type your answer, enter to reveal (esc leaves the box)", id="quiz-answer-input"
+            )
             with VerticalScroll(id="quiz-answer"):
                 yield Static(id="quiz-answer-text")
             with VerticalScroll(id="quiz-summary"):
@@ -214,8 +215,11 @@ class QuizScreen(PaneScreen):
         box = self.query_one("#quiz-card", Static)
         box.border_title = f"Question {self.index + 1} of {len(self.cards)}"
         history = f"{card.correct}/{card.asked} correct" if card.asked else "never asked"
-        box.border_subtitle = f"{REASON_LABEL.get(card.reason, card.reason)} · " + (
-            f"box {card.box} · " if card.box is not None else "") + history
+        box.border_subtitle = (
+            f"{REASON_LABEL.get(card.reason, card.reason)} · "
+            + (f"box {card.box} · " if card.box is not None else "")
+            + history
+        )
         box.update(Text(card.question, style="bold"))
         answer_box = self.query_one("#quiz-answer")
         answer_text = self.query_one("#quiz-answer-text", Static)
@@ -237,11 +241,17 @@ class QuizScreen(PaneScreen):
             answer_box.remove_class("-revealed")
             answer_box.border_title = "Answer (hidden)"
             answer_box.border_subtitle = ""
-            answer_text.update(Text.assemble(
-                ("space", "bold"), (" reveal the answer   ", "dim"),
-                ("a", "bold"), (" type your answer first   ", "dim"),
-                ("s", "bold"), (" skip", "dim"),
-                *((("\n\nyou typed  ", "dim"), (typed, "italic")) if typed else ())))
+            answer_text.update(
+                Text.assemble(
+                    ("space", "bold"),
+                    (" reveal the answer   ", "dim"),
+                    ("a", "bold"),
+                    (" type your answer first   ", "dim"),
+                    ("s", "bold"),
+                    (" skip", "dim"),
+                    *((("\n\nyou typed  ", "dim"), (typed, "italic")) if typed else ()),
+                )
+            )
 
     def _render_summary(self) -> None:
         tally = self._tally()
@@ -271,16 +281,24 @@ class QuizScreen(PaneScreen):
             g = self.grades.get(card.memory_id, "")
             r = self.receipts.get(card.memory_id)
             nxt = f"box {r.details.get('box')} · due {r.details.get('due')}" if r is not None else ""
-            mark = Text("✓", style="green") if g in ("hard", "good", "easy") else (
-                Text("✗", style="red") if g == "again" else Text("·", style="dim"))
+            mark = (
+                Text("✓", style="green")
+                if g in ("hard", "good", "easy")
+                else (Text("✗", style="red") if g == "again" else Text("·", style="dim"))
+            )
             rows.add_row(mark, Text(g, style=GRADE_STYLE.get(g, "")), card.title, nxt)
         weak = self.engine.weak_spots(self.mk.person)
         parts: list = [head, Text(""), counts, Text(""), rows, Text("")]
         if weak:
             parts.append(Text("Weak spots (asked ≥ 3, under 50% correct)", style="bold yellow"))
             for it in weak[:8]:
-                parts.append(Text.assemble(("  ⚠ ", "yellow"), (it.page, ""),
-                                           (f"  {it.correct}/{it.asked} ({round(100 * it.correct / it.asked)}%)", "dim")))
+                parts.append(
+                    Text.assemble(
+                        ("  ⚠ ", "yellow"),
+                        (it.page, ""),
+                        (f"  {it.correct}/{it.asked} ({round(100 * it.correct / it.asked)}%)", "dim"),
+                    )
+                )
         else:
             parts.append(Text("No weak spots: nothing asked 3+ times is under 50% correct.", style="dim"))
         self.query_one("#quiz-summary-text", Static).update(Group(*parts))
@@ -290,8 +308,12 @@ class QuizScreen(PaneScreen):
 
         ledger = self.engine.read_ledger(person_id(self.mk.person))
         upcoming = sorted(it.due for it in ledger.items)
-        later = Text(f"{len(ledger.items)} pages in your ledger · next due {upcoming[0].isoformat()}" if upcoming
-                     else "Your ledger is empty: new pages join as agents write them.", style="dim")
+        later = Text(
+            f"{len(ledger.items)} pages in your ledger · next due {upcoming[0].isoformat()}"
+            if upcoming
+            else "Your ledger is empty: new pages join as agents write them.",
+            style="dim",
+        )
         self.query_one("#quiz-empty", Static).update(Text.assemble(("Nothing due today\n\n", "bold"), later))
 
     # ------------------------------------------------------------------------------------------------ actions
@@ -346,9 +368,19 @@ class QuizScreen(PaneScreen):
                 text += f" → box {receipt.details.get('box')}, due {receipt.details.get('due')}"
             return text
 
-        self.decide(partial(self.engine.quiz_record, card.memory_id, grade, now=self.now(), actor=self.actor,
-                            person=self.mk.person, answer=self.typed.get(card.memory_id), question=card.question),
-                    summary)
+        self.decide(
+            partial(
+                self.engine.quiz_record,
+                card.memory_id,
+                grade,
+                now=self.now(),
+                actor=self.actor,
+                person=self.mk.person,
+                answer=self.typed.get(card.memory_id),
+                question=card.question,
+            ),
+            summary,
+        )
 
     def after_decision(self, receipt: Receipt) -> None:
         d = receipt.details

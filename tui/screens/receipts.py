@@ -22,8 +22,14 @@ from ..widgets.queue_table import ListTable
 from .base import PaneScreen
 
 MAX_ROWS = 5000  # newest receipts shown; the table stays quick on a wiki with a long history
-STATUS_STYLES = {"reject": "bold red", "refused": "bold red", "conflict": "yellow", "suppressed": "yellow",
-                 "drop": "dim", "undone": "cyan"}
+STATUS_STYLES = {
+    "reject": "bold red",
+    "refused": "bold red",
+    "conflict": "yellow",
+    "suppressed": "yellow",
+    "drop": "dim",
+    "undone": "cyan",
+}
 
 
 @dataclass(frozen=True)
@@ -116,8 +122,11 @@ class ReceiptsScreen(PaneScreen):
         # List above detail: both get the full width, so the table never scrolls sideways and JSON lines stay whole.
         with Vertical(id="receipts-body"):
             with Vertical(id="receipts-list", classes="panel"):
-                yield QueryInput(placeholder="filter: action, status, actor, hash, date", list_id="receipts-table",
-                                 id="receipts-filter")
+                yield QueryInput(
+                    placeholder="filter: action, status, actor, hash, date",
+                    list_id="receipts-table",
+                    id="receipts-filter",
+                )
                 yield ListTable(id="receipts-table", cursor_type="row", zebra_stripes=True)
             with Vertical(id="receipts-detail", classes="panel"):
                 yield Static(id="receipt-verdict")
@@ -133,8 +142,14 @@ class ReceiptsScreen(PaneScreen):
         # the hash column goes (the detail panel shows the hash) and the time loses its year.
         table = self.table
         table.flex = {"subject": (1, 10, 200), "actor": (1, 12, 20)}
-        for key in ("time", "action", "status", "actor", *(() if self.has_class("-narrow") else ("receipt",)),
-                    "subject"):
+        for key in (
+            "time",
+            "action",
+            "status",
+            "actor",
+            *(() if self.has_class("-narrow") else ("receipt",)),
+            "subject",
+        ):
             table.add_column(key, key=key)
 
     def narrow_changed(self, narrow: bool) -> None:
@@ -228,14 +243,19 @@ class ReceiptsScreen(PaneScreen):
             body.update(Text(row.raw))
             return
         if row.verified:
-            verdict.update(Content.assemble(Content.styled("hash verified ✓", "bold $text-success"),
-                                            Content.styled(f"  {row.sha}", "dim")))
+            verdict.update(
+                Content.assemble(
+                    Content.styled("hash verified ✓", "bold $text-success"), Content.styled(f"  {row.sha}", "dim")
+                )
+            )
         else:
             recomputed = receipt_hash(row.data) if isinstance(row.data, dict) else "?"
-            verdict.update(Content.assemble(
-                Content.styled("hash MISMATCH ✗", "bold $text-error"),
-                Content.styled(f"  stored {row.sha[:16] or '—'}… recomputed {recomputed[:16]}…", "dim"),
-            ))
+            verdict.update(
+                Content.assemble(
+                    Content.styled("hash MISMATCH ✗", "bold $text-error"),
+                    Content.styled(f"  stored {row.sha[:16] or '—'}… recomputed {recomputed[:16]}…", "dim"),
+                )
+            )
         pretty = json.dumps(row.data, indent=2, ensure_ascii=False, sort_keys=False)
         # Textual's highlighter styles tokens with theme variables, so the JSON follows the active theme.
         body.update(highlight(pretty, language="json"))

@@ -38,15 +38,19 @@ from .modals import ConfirmModal
 SECTIONS = ("automatic", "ambiguous", "protected", "cold")
 SECTION_HELP = {
     "automatic": "Old superseded records and old milestone / insight / lesson records. They go cold when you commit "
-                 "the plan (c); no person needed.",
+    "the plan (c); no person needed.",
     "ambiguous": "Every other record not accessed in over 180 days. Toggle with space (✓ = accept → cold), then "
-                 "apply the pending review with a. Ids left unticked stay unchanged.",
+    "apply the pending review with a. Ids left unticked stay unchanged.",
     "protected": "Never proposed: category direction / decision / draft, an open conflict, linked from hot.md, "
-                 "missing or invalid dates, or tier: protected set by hand.",
+    "missing or invalid dates, or tier: protected set by hand.",
     "cold": "Already cold: out of automatic recall, still searchable by metadata. w restores one to warm.",
 }
-SECTION_LABEL = {"automatic": "AUTOMATIC → cold", "ambiguous": "AMBIGUOUS → needs you", "protected": "PROTECTED",
-                 "cold": "COLD"}
+SECTION_LABEL = {
+    "automatic": "AUTOMATIC → cold",
+    "ambiguous": "AMBIGUOUS → needs you",
+    "protected": "PROTECTED",
+    "cold": "COLD",
+}
 SECTION_STYLE = {"automatic": "bold cyan", "ambiguous": "bold yellow", "protected": "bold green", "cold": "bold blue"}
 
 
@@ -116,12 +120,25 @@ class TiersScreen(PaneScreen):
     def compose_body(self) -> Iterable[Widget]:
         yield Static(id="tier-summary")
         with Horizontal(id="tier-body"):
-            yield QueueTable(("✓", 1), ("Title", 30), ("Age", 5), ("Bytes", 7), ("Why", 22), id="tier-list",
-                             flex={"title": (3, 16, 60), "why": (2, 12, 40)})
+            yield QueueTable(
+                ("✓", 1),
+                ("Title", 30),
+                ("Age", 5),
+                ("Bytes", 7),
+                ("Why", 22),
+                id="tier-list",
+                flex={"title": (3, 16, 60), "why": (2, 12, 40)},
+            )
             with VerticalScroll(id="tier-detail"):
                 yield Static(id="tier-record")
-        yield Static(Text.assemble(("No tier candidates\n\n", "bold"), (
-            "Nothing has gone unread for over 180 days, and nothing is cold. p re-plans.", "dim")), id="tier-empty", classes="empty-state")
+        yield Static(
+            Text.assemble(
+                ("No tier candidates\n\n", "bold"),
+                ("Nothing has gone unread for over 180 days, and nothing is cold. p re-plans.", "dim"),
+            ),
+            id="tier-empty",
+            classes="empty-state",
+        )
 
     def on_mount(self) -> None:
         self.query_one("#tier-empty").display = False
@@ -160,7 +177,8 @@ class TiersScreen(PaneScreen):
         if event.worker.group == "tiers-plan" and event.state == WorkerState.ERROR:
             self.table.loading = False
             self.query_one("#tier-summary", Static).update(
-                Text(f"planning failed: {failure_text(event.worker.error)}", style="bold red"))
+                Text(f"planning failed: {failure_text(event.worker.error)}", style="bold red")
+            )
 
     def _cold_records(self) -> list[Entry]:
         return self.engine.cold_records()
@@ -171,8 +189,12 @@ class TiersScreen(PaneScreen):
         self.accepted &= {c.candidate_id for c in plan.ambiguous}
         rows: list[tuple[str, list]] = []
         self._rows = {}
-        groups: dict[str, list] = {"automatic": plan.automatic, "ambiguous": plan.ambiguous,
-                                   "protected": plan.protected, "cold": view.cold}
+        groups: dict[str, list] = {
+            "automatic": plan.automatic,
+            "ambiguous": plan.ambiguous,
+            "protected": plan.protected,
+            "cold": view.cold,
+        }
         for section in SECTIONS:
             items = groups[section]
             if not items:
@@ -180,21 +202,47 @@ class TiersScreen(PaneScreen):
             key = f"§{section}"
             self._rows[key] = (section, None)
             nbytes = sum(c.excerpt_bytes for c in items) if section in ("automatic", "ambiguous") else 0
-            rows.append((key, [
-                Text("▾", style=SECTION_STYLE[section]),
-                Text(f"{SECTION_LABEL[section]} ({len(items)})", style=SECTION_STYLE[section], no_wrap=True,
-                     overflow="ellipsis"),
-                "",
-                Text(_short_bytes(nbytes), style="dim", justify="right") if nbytes else "",
-                Text({"automatic": "written by c", "ambiguous": "space ✓ · a apply", "protected": "kept",
-                      "cold": "w restores"}[section], style="dim italic"),
-            ]))
+            rows.append(
+                (
+                    key,
+                    [
+                        Text("▾", style=SECTION_STYLE[section]),
+                        Text(
+                            f"{SECTION_LABEL[section]} ({len(items)})",
+                            style=SECTION_STYLE[section],
+                            no_wrap=True,
+                            overflow="ellipsis",
+                        ),
+                        "",
+                        Text(_short_bytes(nbytes), style="dim", justify="right") if nbytes else "",
+                        Text(
+                            {
+                                "automatic": "written by c",
+                                "ambiguous": "space ✓ · a apply",
+                                "protected": "kept",
+                                "cold": "w restores",
+                            }[section],
+                            style="dim italic",
+                        ),
+                    ],
+                )
+            )
             for item in items:
                 if section == "cold":
                     k = f"cold:{item.memory_id}"
                     self._rows[k] = (section, item)
-                    rows.append((k, [Text("❄", style="blue"), _cell(item.title), "",
-                                     "", Text(item.category.value, style="dim")]))
+                    rows.append(
+                        (
+                            k,
+                            [
+                                Text("❄", style="blue"),
+                                _cell(item.title),
+                                "",
+                                "",
+                                Text(item.category.value, style="dim"),
+                            ],
+                        )
+                    )
                 else:
                     k = item.candidate_id
                     self._rows[k] = (section, item)
@@ -225,9 +273,13 @@ class TiersScreen(PaneScreen):
             why = c.reason
         else:
             why = "old superseded" if "superseded" in c.reason else f"old {c.category}"
-        return [mark, _cell(c.title), Text(_age(c.age_days), justify="right"),
-                Text(_short_bytes(c.excerpt_bytes), justify="right"),
-                _cell(why, "dim")]
+        return [
+            mark,
+            _cell(c.title),
+            Text(_age(c.age_days), justify="right"),
+            Text(_short_bytes(c.excerpt_bytes), justify="right"),
+            _cell(why, "dim"),
+        ]
 
     def _show_summary(self) -> None:
         view = self.view
@@ -285,8 +337,15 @@ class TiersScreen(PaneScreen):
             grid.add_row("status", e.status.value)
             grid.add_row("changed", f"{e.updated_at:%Y-%m-%d %H:%M}")
             grid.add_row("accessed", f"{e.last_accessed_at:%Y-%m-%d}")
-            out.update(Group(Text(e.title, style="bold"), Text(""), grid, Text(""),
-                             Text("w restores it to warm (a receipt; u undoes)", style="dim")))
+            out.update(
+                Group(
+                    Text(e.title, style="bold"),
+                    Text(""),
+                    grid,
+                    Text(""),
+                    Text("w restores it to warm (a receipt; u undoes)", style="dim"),
+                )
+            )
             return
         c: Candidate = item
         box.border_title = f"{section} · {c.candidate_id}"
@@ -297,9 +356,14 @@ class TiersScreen(PaneScreen):
         grid.add_row("excerpt", human_bytes(c.excerpt_bytes))
         grid.add_row("action", "keep" if section == "protected" else "→ cold")
         if section == "ambiguous":
-            in_review = bool(self.view and self.view.review and any(
-                r.candidate_id == c.candidate_id for r in self.view.review.candidates))
-            grid.add_row("review", "in the pending review" if in_review else Text("not in a review yet (c)", style="yellow"))
+            in_review = bool(
+                self.view
+                and self.view.review
+                and any(r.candidate_id == c.candidate_id for r in self.view.review.candidates)
+            )
+            grid.add_row(
+                "review", "in the pending review" if in_review else Text("not in a review yet (c)", style="yellow")
+            )
             grid.add_row("accepted", Text("✓ yes", style="bold green") if c.candidate_id in self.accepted else "no")
         reasons = Text("\n".join(f"• {r}" for r in c.reasons))
         out.update(Group(Text(c.title, style="bold"), Text(""), grid, Text(""), Text("reasons", style="dim"), reasons))
@@ -317,8 +381,11 @@ class TiersScreen(PaneScreen):
         if action == "apply":
             return True if self.view and self.view.review_path else None
         if action == "commit":
-            return True if self.view and not self.view.review_path and (
-                self.view.plan.automatic or self.view.plan.ambiguous) else None
+            return (
+                True
+                if self.view and not self.view.review_path and (self.view.plan.automatic or self.view.plan.ambiguous)
+                else None
+            )
         return True
 
     # ------------------------------------------------------------------------------------------------ decisions
@@ -348,8 +415,11 @@ class TiersScreen(PaneScreen):
         def summary(receipt: Receipt) -> str:
             d = receipt.details
             text = f"plan committed · {len(d.get('automatic') or [])} automatic → cold"
-            return text + (f" · review {d['review']} ({d.get('ambiguous_count', 0)} ids)" if d.get("review")
-                           else " · no review needed")
+            return text + (
+                f" · review {d['review']} ({d.get('ambiguous_count', 0)} ids)"
+                if d.get("review")
+                else " · no review needed"
+            )
 
         plan = view.plan
 
@@ -358,17 +428,24 @@ class TiersScreen(PaneScreen):
                 self.decide(partial(self.engine.commit_tiers, now=self.now(), actor=self.actor), summary)
 
         n = len(plan.automatic)
-        self.app.push_screen(ConfirmModal(f"Commit the tier plan: {n} page{'' if n == 1 else 's'} to cold?",
-                                          commit_summary_renderable(plan),
-                                          confirm_label="Commit"), done)
+        self.app.push_screen(
+            ConfirmModal(
+                f"Commit the tier plan: {n} page{'' if n == 1 else 's'} to cold?",
+                commit_summary_renderable(plan),
+                confirm_label="Commit",
+            ),
+            done,
+        )
 
     def _apply_summary(self, review_path: str, review: Review) -> ApplySummary:
         plan = self.view.plan
         by_id = {c.candidate_id: c for c in plan.ambiguous}
         review_ids = [r.candidate_id for r in review.candidates]
         accepted = [cid for cid in review_ids if cid in self.accepted]
-        titles = {r.candidate_id: (by_id[r.candidate_id].title if r.candidate_id in by_id else r.path)
-                  for r in review.candidates}
+        titles = {
+            r.candidate_id: (by_id[r.candidate_id].title if r.candidate_id in by_id else r.path)
+            for r in review.candidates
+        }
         return ApplySummary(
             review=review_path,
             accepted=[(cid, titles[cid]) for cid in accepted],
@@ -397,15 +474,18 @@ class TiersScreen(PaneScreen):
             if confirmed:
                 self._apply(review_path, ids)
 
-        self.app.push_screen(ConfirmModal("Apply tier review?", apply_summary_renderable(summary),
-                                          confirm_label="Apply"), done)
+        self.app.push_screen(
+            ConfirmModal("Apply tier review?", apply_summary_renderable(summary), confirm_label="Apply"), done
+        )
 
     def _apply(self, review_path: str, ids: list[str]) -> None:
         def summary(receipt: Receipt) -> str:
             d = receipt.details
             if receipt.ok:
-                return (f"{review_path} applied · {len(d.get('accepted_ids') or [])} → cold · "
-                        f"{len(d.get('rejected_ids') or [])} unchanged · moved to {d.get('moved_to')}")
+                return (
+                    f"{review_path} applied · {len(d.get('accepted_ids') or [])} → cold · "
+                    f"{len(d.get('rejected_ids') or [])} unchanged · moved to {d.get('moved_to')}"
+                )
             if d.get("reason") == "stale_pages":
                 return f"nothing written · stale {', '.join(d.get('stale_ids') or [])}"
             return f"refused: {d.get('reason')}"
@@ -418,8 +498,10 @@ class TiersScreen(PaneScreen):
             self.say("w restores a cold record: pick one in the COLD section.", "yellow")
             return
         e: Entry = cur[1]
-        self.decide(partial(self.engine.restore_tier, e.memory_id, now=self.now(), actor=self.actor),
-                    f"{e.memory_id} restored to warm")
+        self.decide(
+            partial(self.engine.restore_tier, e.memory_id, now=self.now(), actor=self.actor),
+            f"{e.memory_id} restored to warm",
+        )
 
     def action_replan(self) -> None:
         self.refresh_data()
@@ -442,8 +524,10 @@ class TiersScreen(PaneScreen):
             stale = list(d.get("stale_ids") or [])
             paths = list(d.get("stale_paths") or [])
             listing = "\n".join(f"• {cid}  {p}" for cid, p in zip(stale, paths, strict=False))
-            return (f"Nothing was written: {len(stale)} accepted page(s) changed since the plan:\n{listing}\n"
-                    "They are unticked now: apply again for the rest; they return in the next review (c).")
+            return (
+                f"Nothing was written: {len(stale)} accepted page(s) changed since the plan:\n{listing}\n"
+                "They are unticked now: apply again for the rest; they return in the next review (c)."
+            )
         errors = d.get("errors") or []
         return "Review refused: " + ("\n".join(str(e) for e in errors[:6]) or str(d.get("reason")))
 

@@ -82,8 +82,10 @@ class VerifyScreen(PaneScreen):
     PANE_ID = "verify"
     PANE_TITLE = "Verify"
     AUTO_FOCUS = "#verify-list"
-    STATUS_HINT = ("Confirm stamps the record verified and propagates to every live record with the same text; "
-                   "deny suppresses its source+text.")
+    STATUS_HINT = (
+        "Confirm stamps the record verified and propagates to every live record with the same text; "
+        "deny suppresses its source+text."
+    )
 
     # In the order the footer keeps them when the terminal is narrow.
     BINDINGS = [
@@ -134,10 +136,20 @@ class VerifyScreen(PaneScreen):
     def compose_body(self) -> Iterable[Widget]:
         with Horizontal(id="verify-body"):
             with Vertical(id="verify-left"):
-                yield QueryInput(placeholder="filter: title, text, source, actor, category — esc clears",
-                                 list_id="verify-list", id="verify-filter")
-                yield QueueTable(("", 1), ("Title", 30), ("Source", 20), ("Conf", 4), ("Age", 4), id="verify-list",
-                                 flex={"title": (3, 16, 60), "source": (2, 10, 32)})
+                yield QueryInput(
+                    placeholder="filter: title, text, source, actor, category — esc clears",
+                    list_id="verify-list",
+                    id="verify-filter",
+                )
+                yield QueueTable(
+                    ("", 1),
+                    ("Title", 30),
+                    ("Source", 20),
+                    ("Conf", 4),
+                    ("Age", 4),
+                    id="verify-list",
+                    flex={"title": (3, 16, 60), "source": (2, 10, 32)},
+                )
             with VerticalScroll(id="verify-detail"):
                 yield Static(id="verify-record")
         yield Static(id="verify-empty", classes="empty-state")
@@ -154,10 +166,13 @@ class VerifyScreen(PaneScreen):
 
     def _row(self, e: Entry) -> list[str | Text]:
         conf_style = "green" if e.confidence >= 0.8 else ("yellow" if e.confidence >= 0.6 else "red")
-        return [MARK if e.memory_id in self.marked else "",
-                Text(e.title, no_wrap=True, overflow="ellipsis"),
-                Text(short_source(source_of(e)), style="dim", no_wrap=True, overflow="ellipsis"),
-                Text(f"{e.confidence:.2f}", style=conf_style), ago(e.created_at, self.now())]
+        return [
+            MARK if e.memory_id in self.marked else "",
+            Text(e.title, no_wrap=True, overflow="ellipsis"),
+            Text(short_source(source_of(e)), style="dim", no_wrap=True, overflow="ellipsis"),
+            Text(f"{e.confidence:.2f}", style=conf_style),
+            ago(e.created_at, self.now()),
+        ]
 
     def _rows(self) -> Iterable[tuple[str, list[str | Text]]]:
         if self.order != "source":
@@ -172,13 +187,20 @@ class VerifyScreen(PaneScreen):
             src = source_of(e)
             if src != group:
                 group = src
-                yield f"{GROUP}{src}", ["", Text(src, style="bold", no_wrap=True, overflow="ellipsis"),
-                                        Text(_plural(counts[src], "record"), style="dim"), "", ""]
+                yield (
+                    f"{GROUP}{src}",
+                    [
+                        "",
+                        Text(src, style="bold", no_wrap=True, overflow="ellipsis"),
+                        Text(_plural(counts[src], "record"), style="dim"),
+                        "",
+                        "",
+                    ],
+                )
             yield e.memory_id, self._row(e)
 
     def refresh_data(self, prefer: str | None = None) -> None:
-        self.entries = (self.engine.pending_verifications() if self.mode == PENDING
-                        else self.engine.denied_records())
+        self.entries = self.engine.pending_verifications() if self.mode == PENDING else self.engine.denied_records()
         self._by_id = {e.memory_id: e for e in self.entries}
         self.marked &= set(self._by_id)
         self._show_rows(prefer)
@@ -192,11 +214,18 @@ class VerifyScreen(PaneScreen):
         self.query_one("#verify-body").display = not empty
         self.query_one("#verify-empty").display = empty
         if empty:
-            self.query_one("#verify-empty", Static).update(Text.assemble(
-                ("Nothing to verify\n\n" if self.mode == PENDING else "No denied records\n\n", "bold"),
-                ("Agent-inferred records wait here until a person confirms or denies them.\n" if self.mode == PENDING
-                 else "Denied records are kept (status: denied) and can be undenied here.\n", "dim"),
-                ("a: show denied records" if self.mode == PENDING else "a: back to pending", "dim")))
+            self.query_one("#verify-empty", Static).update(
+                Text.assemble(
+                    ("Nothing to verify\n\n" if self.mode == PENDING else "No denied records\n\n", "bold"),
+                    (
+                        "Agent-inferred records wait here until a person confirms or denies them.\n"
+                        if self.mode == PENDING
+                        else "Denied records are kept (status: denied) and can be undenied here.\n",
+                        "dim",
+                    ),
+                    ("a: show denied records" if self.mode == PENDING else "a: back to pending", "dim"),
+                )
+            )
         self._show_detail()
         self.refresh_bindings()
 
@@ -223,7 +252,7 @@ class VerifyScreen(PaneScreen):
         if key is None:
             return None
         if key.startswith(GROUP):
-            return key[len(GROUP):]
+            return key[len(GROUP) :]
         e = self._by_id.get(key)
         return source_of(e) if e is not None else None
 
@@ -235,7 +264,7 @@ class VerifyScreen(PaneScreen):
         box = self.query_one("#verify-detail")
         key = self.table.current_key
         if key is not None and key.startswith(GROUP):
-            self._show_group(key[len(GROUP):])
+            self._show_group(key[len(GROUP) :])
             return
         e = self.current
         if e is None:
@@ -269,7 +298,9 @@ class VerifyScreen(PaneScreen):
         actors = sorted({e.actor or "—" for e in records})
         body = Text()
         body.append(source + "\n\n", style="bold")
-        body.append(f"{_plural(len(records), 'record')} {'pending' if self.mode == PENDING else 'denied'}", style="bold")
+        body.append(
+            f"{_plural(len(records), 'record')} {'pending' if self.mode == PENDING else 'denied'}", style="bold"
+        )
         body.append(f" · written by {', '.join(actors)}\n\n", style="dim")
         for e in records[:12]:
             body.append("· ", style="dim")
@@ -321,7 +352,7 @@ class VerifyScreen(PaneScreen):
         if key is None:
             return
         if key.startswith(GROUP):
-            ids = [e.memory_id for e in self.shown if source_of(e) == key[len(GROUP):]]
+            ids = [e.memory_id for e in self.shown if source_of(e) == key[len(GROUP) :]]
             on = not all(m in self.marked for m in ids)
             row = self.table.cursor_row
             for mid in ids:
@@ -372,8 +403,10 @@ class VerifyScreen(PaneScreen):
     def action_order(self) -> None:
         self.order = ORDERS[(ORDERS.index(self.order) + 1) % len(ORDERS)]
         self._show_rows()
-        self.say(f"Ordered by {self.order}" + (" (a header row per source: space marks it all, f confirms it all)"
-                                                if self.order == "source" else ""))
+        self.say(
+            f"Ordered by {self.order}"
+            + (" (a header row per source: space marks it all, f confirms it all)" if self.order == "source" else "")
+        )
 
     def action_filter(self) -> None:
         box = self.query_one("#verify-filter", QueryInput)
@@ -439,25 +472,33 @@ class VerifyScreen(PaneScreen):
         hidden = sum(1 for e in records if e not in self.shown)
         note = Text.assemble(
             (f"{hidden} of them are hidden by the filter.\n" if hidden else "", "yellow"),
-            ("Each is stamped verified by you and propagates to same-text records; one undo reverses them all.",
-             "dim"))
+            ("Each is stamped verified by you and propagates to same-text records; one undo reverses them all.", "dim"),
+        )
 
         def done(confirmed: bool | None) -> None:
             if confirmed:
                 self._confirm_many(ids, f"{_plural(len(ids), 'record')} from {source}")
 
-        self.app.push_screen(ConfirmModal(f"Confirm all {len(ids)} from {source}?", Group(listing, note),
-                                          confirm_label=f"Confirm {len(ids)}"), done)
+        self.app.push_screen(
+            ConfirmModal(
+                f"Confirm all {len(ids)} from {source}?", Group(listing, note), confirm_label=f"Confirm {len(ids)}"
+            ),
+            done,
+        )
 
     def _deny(self, ids: list[str], reason: str | None) -> None:
         now, actor = self.now(), self.actor
         why = f" ({reason})" if reason else ""
         if len(ids) == 1:
-            self.decide(partial(self.engine.deny, ids[0], now=now, actor=actor, reason=reason),
-                        f"{ids[0]} denied{why} · same source+text will be suppressed")
+            self.decide(
+                partial(self.engine.deny, ids[0], now=now, actor=actor, reason=reason),
+                f"{ids[0]} denied{why} · same source+text will be suppressed",
+            )
         else:
-            self.decide(partial(self.engine.deny_many, ids, now=now, actor=actor, reason=reason),
-                        f"{_plural(len(ids), 'marked record')} denied{why} · same source+text will be suppressed")
+            self.decide(
+                partial(self.engine.deny_many, ids, now=now, actor=actor, reason=reason),
+                f"{_plural(len(ids), 'marked record')} denied{why} · same source+text will be suppressed",
+            )
 
     def action_deny(self) -> None:
         ids = self.targets()
@@ -474,8 +515,14 @@ class VerifyScreen(PaneScreen):
             if reason:
                 self._deny(ids, reason)
 
-        self.app.push_screen(InputModal(f"Deny {ids[0] if len(ids) == 1 else what} with a reason",
-                                        Text(what, style="bold"), placeholder="why is this wrong?"), done)
+        self.app.push_screen(
+            InputModal(
+                f"Deny {ids[0] if len(ids) == 1 else what} with a reason",
+                Text(what, style="bold"),
+                placeholder="why is this wrong?",
+            ),
+            done,
+        )
 
     def action_undeny(self) -> None:
         ids = self.targets()
@@ -483,12 +530,16 @@ class VerifyScreen(PaneScreen):
             return
         now, actor = self.now(), self.actor
         if len(ids) > 1:
-            self.decide(partial(one_by_one, self.engine.undeny, ids, now=now, actor=actor),
-                        f"{_plural(len(ids), 'marked record')} undenied")
+            self.decide(
+                partial(one_by_one, self.engine.undeny, ids, now=now, actor=actor),
+                f"{_plural(len(ids), 'marked record')} undenied",
+            )
             return
         mid = ids[0]
-        self.decide(partial(self.engine.undeny, mid, now=now, actor=actor),
-                    lambda r: f"{mid} undenied · {len(r.details.get('restored') or [])} record(s) active again")
+        self.decide(
+            partial(self.engine.undeny, mid, now=now, actor=actor),
+            lambda r: f"{mid} undenied · {len(r.details.get('restored') or [])} record(s) active again",
+        )
 
     def action_edit(self) -> None:
         e = self.current

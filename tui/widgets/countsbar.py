@@ -120,7 +120,7 @@ class CountsBar(Horizontal):
             # their counts then fit in 80 columns.
             first = key.split("/")[0]
             if first and title.startswith(first):
-                parts += [Content.styled(first, "underline"), title[len(first):]]
+                parts += [Content.styled(first, "underline"), title[len(first) :]]
             elif key:
                 parts += [Content.styled(key, "underline"), " ", title]
             else:

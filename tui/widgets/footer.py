@@ -62,13 +62,25 @@ class DeskFooter(Footer):
                 total -= self._cost(binding, compact)
         self.shown_ids = [b.id or b.action for b, _, _ in items]
         for binding, enabled, tooltip in items:
-            yield FooterKey(binding.key, self.app.get_key_display(binding), binding.description, binding.action,
-                            disabled=not enabled, tooltip=tooltip).data_bind(compact=Footer.compact)
+            yield FooterKey(
+                binding.key,
+                self.app.get_key_display(binding),
+                binding.description,
+                binding.action,
+                disabled=not enabled,
+                tooltip=tooltip,
+            ).data_bind(compact=Footer.compact)
         if palette is not None:
             _node, binding, enabled, tooltip = palette
-            yield FooterKey(binding.key, self.app.get_key_display(binding), binding.description, binding.action,
-                            classes="-command-palette", disabled=not enabled,
-                            tooltip=binding.tooltip or binding.description)
+            yield FooterKey(
+                binding.key,
+                self.app.get_key_display(binding),
+                binding.description,
+                binding.action,
+                classes="-command-palette",
+                disabled=not enabled,
+                tooltip=binding.tooltip or binding.description,
+            )
 
     def on_resize(self) -> None:
         if self._bindings_ready and self.size.width != self._fitted_width:

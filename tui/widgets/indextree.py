@@ -80,8 +80,9 @@ class IndexTree(Tree[NodeRef]):
             label.append("❄ ", style="dim")
         if status != "active":
             label.append(f"{status} · ", style="dim italic")
-        label.append(title, style=("dim strike" if status in ("denied", "superseded") else "dim")
-                     if status != "active" else "")
+        label.append(
+            title, style=("dim strike" if status in ("denied", "superseded") else "dim") if status != "active" else ""
+        )
         return label
 
     def _load_entries(self, node: TreeNode[NodeRef], offset: int, limit: int | None = None) -> None:
@@ -89,11 +90,15 @@ class IndexTree(Tree[NodeRef]):
         limit = limit or self.page_size
         total, rows = self.engine.category_entries(category, offset=offset, limit=limit)
         for row in rows:
-            node.add_leaf(self._entry_label(row["title"], row["status"], row["tier"]), NodeRef("entry", row["memory_id"]))
+            node.add_leaf(
+                self._entry_label(row["title"], row["status"], row["tier"]), NodeRef("entry", row["memory_id"])
+            )
         loaded = offset + len(rows)
         self._loaded[category] = loaded
         if loaded < total:
-            more = Text(f"… {total - loaded} more (enter loads {min(self.page_size, total - loaded)})", style="dim italic")
+            more = Text(
+                f"… {total - loaded} more (enter loads {min(self.page_size, total - loaded)})", style="dim italic"
+            )
             node.add_leaf(more, NodeRef("more", category, loaded))
 
     # ---------------------------------------------------------------------------------------------- events

@@ -44,25 +44,37 @@ def entry_meta_table(entry: Entry, narrow: bool = False) -> Group:
     verified = f"{entry.verified.by} {short_time(entry.verified.at)}" if entry.verified else "no"
     source = entry.source_type.value + (f" · {entry.source_ref}" if entry.source_ref else "")
     pairs = [
-        ("zone", v(zone, ZONE_STYLES.get(zone, ""))), ("sensitivity", v(sens, SENSITIVITY_STYLES.get(sens, ""))),
+        ("zone", v(zone, ZONE_STYLES.get(zone, ""))),
+        ("sensitivity", v(sens, SENSITIVITY_STYLES.get(sens, ""))),
         ("status", v(status, STATUS_STYLES.get(status, ""))),
         ("tier", v(entry.tier.value, "cyan" if entry.tier.value == "cold" else "")),
-        ("confidence", v(f"{entry.confidence:.2f}")), ("strength", v(f"{entry.strength:.2f}")),
-        ("reinforced", v(str(entry.reinforcement))), ("evidence", v(entry.evidence_grade.value)),
+        ("confidence", v(f"{entry.confidence:.2f}")),
+        ("strength", v(f"{entry.strength:.2f}")),
+        ("reinforced", v(str(entry.reinforcement))),
+        ("evidence", v(entry.evidence_grade.value)),
         ("verified", v(verified, "green" if entry.verified else "dim")),
     ]
     if narrow:  # the dates as grid cells (days only): a line of three timestamps would wrap mid-way
-        pairs += [("created", v(f"{entry.created_at:%Y-%m-%d}")), ("updated", v(f"{entry.updated_at:%Y-%m-%d}")),
-                  ("accessed", v(f"{entry.last_accessed_at:%Y-%m-%d}"))]
+        pairs += [
+            ("created", v(f"{entry.created_at:%Y-%m-%d}")),
+            ("updated", v(f"{entry.updated_at:%Y-%m-%d}")),
+            ("accessed", v(f"{entry.last_accessed_at:%Y-%m-%d}")),
+        ]
         if entry.expires_at:
             pairs.append(("expires", v(f"{entry.expires_at:%Y-%m-%d}", "yellow")))
     for at in range(0, len(pairs), pairs_per_row):
-        row = pairs[at:at + pairs_per_row]
+        row = pairs[at : at + pairs_per_row]
         row += [("", v(""))] * (pairs_per_row - len(row))
         grid.add_row(*(cell for pair in row for cell in pair))
     # Free-width lines below the grid: dates, source refs and ids are too long for a grid cell.
-    dates = Text.assemble(("created ", "dim"), short_time(entry.created_at), ("  updated ", "dim"),
-                          short_time(entry.updated_at), ("  accessed ", "dim"), short_time(entry.last_accessed_at))
+    dates = Text.assemble(
+        ("created ", "dim"),
+        short_time(entry.created_at),
+        ("  updated ", "dim"),
+        short_time(entry.updated_at),
+        ("  accessed ", "dim"),
+        short_time(entry.last_accessed_at),
+    )
     if entry.expires_at:
         dates.append_text(Text.assemble(("  expires ", "dim"), (short_time(entry.expires_at), "yellow")))
     source_line = Text.assemble(("source ", "dim"), source, ("  ", ""), (entry.memory_id, "dim"))

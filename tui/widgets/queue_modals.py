@@ -69,8 +69,14 @@ def commit_summary_renderable(plan: TierPlan) -> Group:
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold", justify="right", no_wrap=True)
     grid.add_column()
-    grid.add_row("automatic → cold", Text(f"{len(plan.automatic)} page{'s' if len(plan.automatic) != 1 else ''} "
-                                          f"({human_bytes(plan.projected_bytes_removed)})", style="bold"))
+    grid.add_row(
+        "automatic → cold",
+        Text(
+            f"{len(plan.automatic)} page{'s' if len(plan.automatic) != 1 else ''} "
+            f"({human_bytes(plan.projected_bytes_removed)})",
+            style="bold",
+        ),
+    )
     grid.add_row("to review", f"{len(plan.ambiguous)} ambiguous (a review file; nothing moves until you apply it)")
     grid.add_row("protected", f"{len(plan.protected)} kept")
     pages = Text()
@@ -90,13 +96,19 @@ def apply_summary_renderable(s: ApplySummary) -> Group:
     grid.add_column(style="bold", justify="right", no_wrap=True)
     grid.add_column()
     grid.add_row("review", s.review)
-    grid.add_row("accept → cold", Text(f"{len(s.accepted)} id{'s' if len(s.accepted) != 1 else ''}", style="bold green"))
+    grid.add_row(
+        "accept → cold", Text(f"{len(s.accepted)} id{'s' if len(s.accepted) != 1 else ''}", style="bold green")
+    )
     grid.add_row("stay unchanged", f"{s.rejected_count} id{'s' if s.rejected_count != 1 else ''}")
     if s.automatic_count:
         grid.add_row("automatic", f"{s.automatic_count} not yet committed")
-    grid.add_row("projected bytes", Text.assemble(
-        (human_bytes(s.total_bytes), "bold"),
-        (f"  = {human_bytes(s.accepted_bytes)} accepted + {human_bytes(s.automatic_bytes)} automatic", "dim")))
+    grid.add_row(
+        "projected bytes",
+        Text.assemble(
+            (human_bytes(s.total_bytes), "bold"),
+            (f"  = {human_bytes(s.accepted_bytes)} accepted + {human_bytes(s.automatic_bytes)} automatic", "dim"),
+        ),
+    )
     ids = Text()
     for cid, title in s.accepted[:8]:
         ids.append(f"  ✓ {cid}  ", style="green")
@@ -106,9 +118,15 @@ def apply_summary_renderable(s: ApplySummary) -> Group:
     if not s.accepted:
         ids.append("No id accepted: every candidate stays unchanged and the review is closed.\n", style="italic")
     if s.not_in_review:
-        ids.append(f"⚠ {len(s.not_in_review)} toggled id(s) are not in this review and are left out: "
-                   f"{', '.join(s.not_in_review[:4])}\n", style="yellow")
+        ids.append(
+            f"⚠ {len(s.not_in_review)} toggled id(s) are not in this review and are left out: "
+            f"{', '.join(s.not_in_review[:4])}\n",
+            style="yellow",
+        )
     ids.rstrip()
-    note = Text("Every accepted page is hash-checked first: if any changed since the plan, nothing is written. "
-                "Cold is reversible (w restores).", style="dim")
+    note = Text(
+        "Every accepted page is hash-checked first: if any changed since the plan, nothing is written. "
+        "Cold is reversible (w restores).",
+        style="dim",
+    )
     return Group(grid, Text(""), ids, Text(""), note)

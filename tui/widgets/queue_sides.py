@@ -60,7 +60,9 @@ def provenance_grid(side: dict[str, Any], expires: Text | None = None, compact: 
         grid.add_row("source", source)
         kind = str(side.get("source_type") or "—")
         grid.add_row("by", f"{side.get('actor') or '—'} · {SHORT_TYPES.get(kind, kind)}")
-        grid.add_row("at", Text.assemble(_short_time(side.get("at"))[:10], " · ", (grade, grade_style), f" {conf_text}"))
+        grid.add_row(
+            "at", Text.assemble(_short_time(side.get("at"))[:10], " · ", (grade, grade_style), f" {conf_text}")
+        )
         if expires is not None:
             grid.add_row("expires", expires)
         return grid
@@ -92,8 +94,9 @@ class ConflictSide(Static):
     ConflictSide.-incoming { border-title-color: #3dbde8; }
     """
 
-    def show_side(self, side: dict[str, Any], text: Text, where: str, expires: Text | None = None,
-                  compact: bool = False) -> None:
+    def show_side(
+        self, side: dict[str, Any], text: Text, where: str, expires: Text | None = None, compact: bool = False
+    ) -> None:
         body = Text()
         body.append_text(text)
         if compact:  # where the side lives goes to the border: every row counts at 24 lines

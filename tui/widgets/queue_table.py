@@ -104,8 +104,13 @@ class QueueTable(ListTable):
     }
     """
 
-    def __init__(self, *columns: tuple[str, int | None], id: str | None = None, classes: str | None = None,
-                 flex: dict[str, tuple[int, int, int]] | None = None) -> None:
+    def __init__(
+        self,
+        *columns: tuple[str, int | None],
+        id: str | None = None,
+        classes: str | None = None,
+        flex: dict[str, tuple[int, int, int]] | None = None,
+    ) -> None:
         super().__init__(cursor_type="row", zebra_stripes=False, id=id, classes=classes)
         if flex:
             self.flex = flex

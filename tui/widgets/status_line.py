@@ -71,8 +71,10 @@ class StatusLine(Static):
 
     def show_receipt(self, receipt: Receipt, summary: str, undo_key: str = "") -> None:
         ok = receipt.ok
-        parts: list[Part] = [("✓ " if ok else "✗ ", "bold green" if ok else "bold red", 0),
-                             (receipt.status + (" · " if summary else ""), "bold", 1)]
+        parts: list[Part] = [
+            ("✓ " if ok else "✗ ", "bold green" if ok else "bold red", 0),
+            (receipt.status + (" · " if summary else ""), "bold", 1),
+        ]
         if summary:
             parts.append((summary, "", 0))
         if not ok and receipt.details.get("reason"):
@@ -90,9 +92,10 @@ class StatusLine(Static):
             return
         ok = sum(1 for r in receipts if r.ok)
         statuses = sorted({r.status for r in receipts})
-        parts: list[Part] = [("✓ " if ok == len(receipts) else "✗ ", "bold green" if ok == len(receipts) else
-                              "bold red", 0),
-                             (f"{' / '.join(statuses)} · " if summary else " / ".join(statuses), "bold", 1)]
+        parts: list[Part] = [
+            ("✓ " if ok == len(receipts) else "✗ ", "bold green" if ok == len(receipts) else "bold red", 0),
+            (f"{' / '.join(statuses)} · " if summary else " / ".join(statuses), "bold", 1),
+        ]
         if summary:
             parts.append((summary, "", 0))
         if ok != len(receipts):
