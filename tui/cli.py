@@ -188,10 +188,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("verify").add_subparsers(dest="sub", required=True)
     v.add_parser("list")
-    for name in ("confirm", "undeny"):
-        v.add_parser(name).add_argument("id")
+    v.add_parser("confirm").add_argument("id", nargs="+", help="one or more ids; several are one batch, one receipt")
+    v.add_parser("undeny").add_argument("id")
     dn = v.add_parser("deny")
-    dn.add_argument("id")
+    dn.add_argument("id", nargs="+", help="one or more ids; several are one batch, one receipt")
     dn.add_argument("--reason")
     dn.add_argument("--redact", action="store_true", help="store a secret in the reason redacted instead of refusing")
     v.add_parser("rebuild")
@@ -549,9 +549,15 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
             )
             return 0
         if args.sub == "confirm":
-            return _finish(args, eng.confirm(args.id, now=now, actor=actor))
+            if len(args.id) > 1:  # one batch: one receipt, one undo
+                return _finish(args, eng.confirm_many(args.id, now=now, actor=actor))
+            return _finish(args, eng.confirm(args.id[0], now=now, actor=actor))
         if args.sub == "deny":
-            return _finish(args, eng.deny(args.id, now=now, actor=actor, reason=args.reason, redact=args.redact))
+            if len(args.id) > 1:
+                return _finish(
+                    args, eng.deny_many(args.id, now=now, actor=actor, reason=args.reason, redact=args.redact)
+                )
+            return _finish(args, eng.deny(args.id[0], now=now, actor=actor, reason=args.reason, redact=args.redact))
         if args.sub == "undeny":
             return _finish(args, eng.undeny(args.id, now=now, actor=actor))
         return _finish(args, eng.rebuild_verification(now=now, actor=actor))

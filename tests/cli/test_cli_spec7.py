@@ -97,3 +97,19 @@ def test_sub_command_help_lists_the_allowed_values(capsys):
         out = " ".join(capsys.readouterr().out.split())
         for value in values:
             assert value in out, (argv, value)
+
+
+def test_verify_confirm_of_several_ids_is_one_batch_with_one_receipt_and_one_undo(capsys, root):
+    ids = []
+    for text in ("The staging cluster runs in Frankfurt.", "Nightly backups are kept for thirty days."):
+        code, out, _ = run(capsys, root, "--json", "capture", text)
+        ids.append(json.loads(out)["details"]["memory_id"])
+    code, out, _ = run(capsys, root, "--json", "--as", "human:ana", "verify", "confirm", *ids)
+    batch = json.loads(out)
+    assert code == 0 and batch["action"] == "confirm_many" and sorted(batch["details"]["memory_ids"]) == sorted(ids)
+    code, out, _ = run(capsys, root, "--json", "verify", "list")
+    assert code == 0 and json.loads(out) == []
+    code, out, _ = run(capsys, root, "--json", "--as", "human:ana", "undo", batch["receipt_sha256"][:12])
+    assert code == 0 and json.loads(out)["status"] == "undone"
+    code, out, _ = run(capsys, root, "--json", "verify", "list")
+    assert sorted(item["memory_id"] for item in json.loads(out)) == sorted(ids)
