@@ -68,7 +68,7 @@ def one_by_one(method: Callable[..., Receipt], refs: Sequence[str], **kwargs: An
     for ref in refs:
         try:
             done.append(method(ref, **kwargs))
-        except Exception as exc:
+        except MemkeeperError as exc:  # a typed refusal part way; anything else goes to the app's one guard
             raise BatchFailed(done, exc) from exc
     return done
 
