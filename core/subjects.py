@@ -238,16 +238,20 @@ class SubjectMatch:
     shared_weight: float
 
 
-def compare(a: Side, b: Side) -> SubjectMatch:
+def compare(a: Side, b: Side, drop: frozenset[str] = frozenset()) -> SubjectMatch:
+    """How much `a` and `b` share. Terms in `drop` (the words of values the two statements claim differently) are
+    left out on both sides: they say what is claimed, not what it is claimed about."""
     shared: list[str] = []
-    wa = sum(a.terms.values()) or 1.0
-    wb = sum(b.terms.values()) or 1.0
+    terms_a = {t: w for t, w in a.terms.items() if t not in drop}
+    terms_b = {t: w for t, w in b.terms.items() if t not in drop}
+    wa = sum(terms_a.values()) or 1.0
+    wb = sum(terms_b.values()) or 1.0
     got_a = 0.0
-    for t, w in a.terms.items():
+    for t, w in terms_a.items():
         if matches(t, b):
             got_a += w
             shared.append(t)
-    got_b = sum(w for t, w in b.terms.items() if matches(t, a))
+    got_b = sum(w for t, w in terms_b.items() if matches(t, a))
     score = (got_a + got_b) / (wa + wb)
     how_a = {n: _name_match(n, b) for n in a.names}
     how_b = {n: _name_match(n, a) for n in b.names}

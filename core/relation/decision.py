@@ -20,10 +20,11 @@ The thresholds are below; docs/decisions.md explains them.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 
-from ..slots import Analysis, stem
-from ..subjects import compare, matches, side
+from ..slots import Analysis, Name, fold, stem
+from ..subjects import Side, SubjectMatch, compare, matches, side
 from .agreement import Diff, compare_values
 from .polarity import from_matches, new_cues, polarity_flips, state_flips
 
@@ -79,11 +80,19 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     sa, sb = side(old.text, old.title), side(new.text, new.title)
     a, b = sa.content, sb.content
     subj = compare(sa, sb)
-    score = subj.score
-    if not same_key and (score < SUBJECT_MIN or subj.shared_weight < SHARED_MIN):
+    diffs, agreed, slots_only_a, slots_only_b = compare_values(a, b)
+    # What the two are about is read without the values they claim differently ("the passports are in the desk" /
+    # "the passports are in the safe" are both about the passports): those words are the claim, not the subject.
+    # Fewer words are left to judge by, so that reading counts only when it is a sure match.
+    claimed = _claimed_words(diffs, _name_pairs(subj, sa, sb))
+    score, shared_weight = subj.score, subj.shared_weight
+    if claimed:
+        bare = compare(sa, sb, drop=claimed)
+        if bare.score > score and bare.score >= SUBJECT_SURE and bare.shared_weight >= SHARED_MIN:
+            score, shared_weight = bare.score, bare.shared_weight
+    if not same_key and (score < SUBJECT_MIN or shared_weight < SHARED_MIN):
         return Relation("unrelated", None, 0.0, score, f"little in common ({score:.2f})")
 
-    diffs, agreed, slots_only_a, slots_only_b = compare_values(a, b)
     flips = polarity_flips(a, b)
     states = state_flips(a, b)
     cues = new_cues(a, b)
@@ -102,40 +111,19 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
             dims["polarity"] = Diff("polarity", "direct_negation", 1.0, "", ", ".join(own))
     if states and "polarity" not in dims:
         dims["state"] = Diff("state", "mutually_exclusive", 0.9, "", states[0])
-    # Names only one side has, paired across: names written as names first; a capitalised sentence opener
-    # ("Designers use ...") counts only where a side has no other unmatched name.
-    name_words = set()
-    only_a, only_b = _prefer_shaped(subj.only_a_names), _prefer_shaped(subj.only_b_names)
-    n_names = min(len(only_a), len(only_b))
-    # Both statements speak of a role one person holds ("owns", "maintainer", "account manager").
-    role = (a.role or (sa.title is not None and sa.title.role)) and (b.role or (sb.title is not None and sb.title.role))
-    subject_names = False
-    if n_names:
-        initial = any(n.initial for n in only_a[:n_names] + only_b[:n_names])
-        for k in range(n_names):
-            # A name in a role ("Maya handles ...") or where a value goes ("in Lisbon") is a value; otherwise the
-            # two names are two subjects ("Atlas ships weekly" / "Harbor ships weekly").
-            na, nb = only_a[k], only_b[k]
-            qualifier = (
-                na.possessive
-                or nb.possessive
-                or na.scoped
-                or nb.scoped
-                or any(
-                    n.next_stem and not n.next_plural and matches(n.next_stem, other)
-                    for n, other in ((na, sb), (nb, sa))
-                )
-            )
-            as_value = not qualifier and (role or (na.value_like and nb.value_like))
-            subject_names = subject_names or not as_value
-            dims[f"name{k}"] = Diff(
-                f"name{k}",
-                "mutually_exclusive" if as_value else "subject",
-                (0.6 if initial else 0.8) if as_value else 0.0,
-                only_a[k].text,
-                only_b[k].text,
-            )
-    name_words = {w for n in only_a[:n_names] + only_b[:n_names] for w in n.words}  # counted already
+    # Names only one side has, paired across (`_name_pairs`): a pair in a role or where a value goes is a value
+    # that differs; otherwise the two names are two subjects.
+    pairs = _name_pairs(subj, sa, sb)
+    initial = any(na.initial or nb.initial for na, nb, _v in pairs)
+    for k, (na, nb, as_value) in enumerate(pairs):
+        dims[f"name{k}"] = Diff(
+            f"name{k}",
+            "mutually_exclusive" if as_value else "subject",
+            (0.6 if initial else 0.8) if as_value else 0.0,
+            na.text,
+            nb.text,
+        )
+    name_words = {w for na, nb, _v in pairs for w in na.words + nb.words}  # counted already
     # A qualifier that is a value already compared ("WARN level" / "DEBUG level") is not a second difference.
     value_words = {stem(w) for d in diffs for w in (d.a + " " + d.b).lower().replace(",", " ").split()}
     quals = [
@@ -183,7 +171,12 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         return _conflict("decision_supersession", conf, score, why)
 
     # Another subject with its own value: two independent differences ("Atlas" / "Orbit" and "Postgres" / "MySQL").
-    if not same_key and len(dims) >= 2:
+    # A statement that negates what the other asserts ("We don't use LaunchDarkly; flags live in ...") is about that
+    # claim: a capitalised sentence opener it pairs with another name is no second subject.
+    counted = dims
+    if "polarity" in dims:
+        counted = {k: d for k, d in dims.items() if not (k.startswith("name") and initial)}
+    if not same_key and len(counted) >= 2:
         what = "; ".join(f"{d.a or '·'} / {d.b}" for d in list(dims.values())[:2])
         return Relation("unrelated", None, 0.0, score, f"another subject: differs in {len(dims)} ways ({what})")
 
@@ -265,6 +258,42 @@ TRIVIAL = frozenset(
     currently now still actually do does did has have had will would shall should can could may might must
     """.split()
 )
+
+
+def _name_pairs(subj: SubjectMatch, sa: Side, sb: Side) -> list[tuple[Name, Name, bool]]:
+    """Names only one side has, paired across, each with whether the pair is a value (True) or two subjects.
+
+    Names written as names pair first; a capitalised sentence opener ("Designers use ...") counts only where a side
+    has no other unmatched name. A name in a role both statements speak of ("owns", "maintainer", "account
+    manager") or where a value goes ("in Lisbon") is a value; one that qualifies a word ("Atlas staging",
+    "Noah's laptop") or stands alone as what the statement is about ("Atlas ships weekly" / "Harbor ships weekly")
+    is a subject."""
+    a, b = sa.content, sb.content
+    only_a, only_b = _prefer_shaped(subj.only_a_names), _prefer_shaped(subj.only_b_names)
+    role = (a.role or (sa.title is not None and sa.title.role)) and (b.role or (sb.title is not None and sb.title.role))
+    out = []
+    for na, nb in zip(only_a, only_b, strict=False):
+        qualifier = (
+            na.possessive
+            or nb.possessive
+            or na.scoped
+            or nb.scoped
+            or any(
+                n.next_stem and not n.next_plural and matches(n.next_stem, other) for n, other in ((na, sb), (nb, sa))
+            )
+        )
+        out.append((na, nb, bool(not qualifier and (role or (na.value_like and nb.value_like)))))
+    return out
+
+
+def _claimed_words(diffs: list[Diff], pairs: list[tuple[Name, Name, bool]]) -> frozenset[str]:
+    """The stems of the values two statements claim differently, and of the names that stand where a value goes
+    ("owned by Tomas" / "owned by Aiko"; a capitalised sentence opener is never taken for one)."""
+    out = {stem(w) for d in diffs for w in re.findall(r"[^\W_]+", fold(d.a + " " + d.b).lower())}
+    for na, nb, as_value in pairs:
+        if as_value and not (na.initial or nb.initial):
+            out |= set(na.words) | set(nb.words)
+    return frozenset(out)
 
 
 def _plain_words(a: Analysis) -> set[str]:

@@ -288,3 +288,42 @@ def test_partial_dates_and_parts_of_the_day_are_values_too():
     assert rel("The rent is paid on the 2nd of each month.", "The rent is paid on the 20th of each month.").is_conflict
     assert rel("The choir practises in the evening.", "The choir practises in the morning.").is_conflict
     assert not rel("The report is due on the 15th.", "The report is due on October 15.").is_conflict
+
+
+# -- the subject read without the values claimed -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        (
+            "The spare car keys are in the hallway cupboard by the coat rack.",
+            "Both spare car keys are kept in the garage workbench drawer.",
+        ),
+    ],
+)
+def test_a_thing_in_two_places_conflicts_even_when_the_places_are_most_of_the_words(old, new):
+    r = rel(old, new)
+    assert r.is_conflict, r
+
+
+def test_the_same_place_wording_about_two_things_stays_unrelated():
+    # Without the differing values almost nothing is shared: no subject to hold a difference against.
+    r = rel("The label printer sits in the hallway cupboard.", "Old tax returns are kept in the garage drawer.")
+    assert not r.is_conflict, r
+
+
+def test_negating_a_named_tool_the_other_asserts_is_a_negation_despite_a_sentence_opener():
+    # "Build" opens the sentence and pairs with "S3": no second subject, the claim itself is negated.
+    r = rel(
+        "Build artifacts are stored in Artifactory.", "We do not use Artifactory; artifacts are kept in an S3 bucket."
+    )
+    assert r.is_conflict, r
+
+
+def test_two_people_in_one_role_are_a_sure_conflict_when_the_names_are_most_of_the_words():
+    r = rel(
+        "Questions about the payroll tool go to Ingrid, its only admin.",
+        "The payroll tool (our salary system) is administered by Bruno Costa alone.",
+    )
+    assert r.kind == "conflict" and r.conflict_type == "mutually_exclusive", r
