@@ -73,7 +73,9 @@ async def test_an_engine_error_in_a_decision_is_one_line_and_the_desk_stays_open
         assert app.undo_stack("verify")[-1].status == "confirmed"
 
 
-async def test_a_second_decision_key_waits_for_the_first(demo, monkeypatch):
+async def test_a_decided_item_leaves_the_list_at_once_and_the_next_key_decides_the_next(demo, monkeypatch):
+    """The next conflict is on screen before the engine has written the first decision; a key pressed then decides
+    that one (its decision waits its turn), while undo waits for every receipt to land."""
     app, engine = demo, demo.engine
     release = threading.Event()
     calls: list[str] = []
@@ -87,14 +89,38 @@ async def test_a_second_decision_key_waits_for_the_first(demo, monkeypatch):
     monkeypatch.setattr(engine, "resolve_conflict", slow)
     async with app.run_test(size=SIZE) as pilot:
         pane = await open_pane(pilot, "C", ConflictsScreen)
+        first = pane.current.conflict_id
         await pilot.press("k")
         await wait_for(pilot, lambda: calls, what="the first call")
         assert pane.deciding
-        await pilot.press("k", "u")  # refused while the first decision is in flight: the cursor is about to move
+        await pilot.pause()
+        second = pane.current.conflict_id
+        assert second != first and first not in pane.table.rows  # painted before the write landed
+        await pilot.press("k", "u")  # k decides the conflict now shown; u rings: a receipt is still on its way
         release.set()
         await decided(pilot)
-        assert len(calls) == 1 and len(app.undo_stack("conflicts")) == 1
-        assert engine.load_conflict(calls[0]).status == "resolved"
+        assert calls == [first, second]
+        assert [r.details["conflict_id"] for r in app.undo_stack("conflicts")] == [first, second]
+        assert engine.load_conflict(first).status == "resolved" and engine.load_conflict(second).status == "resolved"
+        assert first not in pane.table.rows and second not in pane.table.rows
+
+
+async def test_a_refused_decision_puts_its_item_back(demo, monkeypatch):
+    app, engine = demo, demo.engine
+
+    def refuse(*args, **kwargs):
+        raise BadInput("C1 was resolved elsewhere")
+
+    monkeypatch.setattr(engine, "resolve_conflict", refuse)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        pane = await open_pane(pilot, "C", ConflictsScreen)
+        first = pane.current.conflict_id
+        rows = list(pane.table.rows)
+        await pilot.press("k")
+        await settle(pilot)
+        assert list(pane.table.rows) == rows and pane.table.withheld == set()
+        assert engine.load_conflict(first).status == "open"
+        assert not app.undo_stack("conflicts")
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from functools import partial
@@ -103,7 +104,12 @@ class PaneScreen(Screen):
 
     #: True from a decision key until its receipt has been handled (or its call failed). A second decision meanwhile
     #: would act on a cursor and an undo stack that are about to change, so it is refused with a bell.
-    deciding: bool = False
+    deciding: bool = False  # a decision is being written (or queued behind one)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Decisions in key order, the first one in flight: (call, summary, rows it took out of the list).
+        self._decisions: deque[tuple[Callable[[], Receipt | list[Receipt]], Summary, tuple[str, ...]]] = deque()
 
     def compose(self) -> ComposeResult:
         from memkeeper.tui.widgets.countsbar import CountsBar
@@ -181,7 +187,9 @@ class PaneScreen(Screen):
 
     # ------------------------------------------------------------------------------------------------ deciding
 
-    def decide(self, call: Callable[[], Receipt | list[Receipt]], summary: Summary) -> None:
+    def decide(
+        self, call: Callable[[], Receipt | list[Receipt]], summary: Summary, *, rows: Iterable[str] = ()
+    ) -> None:
         """Run an engine decision off the UI thread.
 
         `call` takes no arguments and returns the receipt: bind its arguments (the clock and the actor included) on
@@ -189,14 +197,48 @@ class PaneScreen(Screen):
         engine error (`MemkeeperError`) is shown as one line and the desk stays open; so is any other failure, by
         the app's one guard (`MemkeeperApp.worker_failed`).
 
+        `rows`: the list rows the decision takes out of the queue. They leave the list at once and the next item is
+        shown before the engine has written (`withhold_rows`); when the write fails they come back (the pane
+        re-reads). A decision with rows may be taken while an earlier one is still being written: the item it
+        acts on was on screen when the key was pressed. They run one after the other, in key order. A decision
+        without rows (an undo, a snooze that keeps the row) waits for the one in flight: the key only rings.
+
         A call may also return a list of receipts (`partial(one_by_one, engine.confirm, ids, …)`): they land as one
         batch, which one undo reverses whole. When a call fails part way, the receipts already written still land.
         """
-        if self.deciding:
+        rows = tuple(rows)
+        if self.deciding and not rows:
             self.app.bell()
             return
+        if rows:
+            self.withhold_rows(rows)
+        self._decisions.append((call, summary, rows))
+        if not self.deciding:
+            self._next_decision()
+
+    def _next_decision(self) -> None:
+        if not self._decisions:
+            self.deciding = False
+            return
         self.deciding = True
+        call, summary, rows = self._decisions[0]
         self._decision_worker(call, summary)
+
+    def _decision_done(self, failed: bool) -> None:
+        """The decision in flight has landed or failed: its rows are no longer withheld (decided, they are gone from
+        what the engine lists; refused, the re-read shows them again), and the next queued decision starts."""
+        if self._decisions:
+            _call, _summary, rows = self._decisions.popleft()
+            if rows:
+                self.release_rows(rows)
+        self._next_decision()
+
+    def withhold_rows(self, rows: Sequence[str]) -> None:
+        """Take decided rows out of the pane's list at once (the cursor lands on the next one). Panes with a list
+        override it; by default nothing is shown before the receipt comes back."""
+
+    def release_rows(self, rows: Sequence[str]) -> None:
+        """Rows no longer withheld (their decision landed or failed)."""
 
     @work(thread=True, group="decision", exit_on_error=False)
     def _decision_worker(self, call: Callable[[], Receipt | list[Receipt]], summary: Summary) -> None:
@@ -220,7 +262,7 @@ class PaneScreen(Screen):
         message.stop()
         receipts = list(message.batch) or [message.receipt]
         self.mk.decisions_made(receipts, message.pane, self.refusal_text)
-        self.deciding = False
+        self._decision_done(failed=False)
         self.status.show_receipts(receipts, message.summary, self.mk.key_for(f"{self.PANE_ID}.undo"))
         self.after_decision(message.receipt)
 
@@ -236,7 +278,7 @@ class PaneScreen(Screen):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         decision = event.worker.group == "decision"
         if decision and event.state in (WorkerState.ERROR, WorkerState.CANCELLED):
-            self.deciding = False
+            self._decision_done(failed=True)
         if event.state != WorkerState.ERROR:
             return
         # Textual reports a worker's state only to the node that started it: failures go on to the app's one guard.

@@ -8,7 +8,8 @@ same keys decide them early.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from functools import partial
 
@@ -167,6 +168,8 @@ class ConflictsScreen(PaneScreen):
         open_now = self.engine.conflicts(now=self.now(), session=self.mk.session_id)
         snoozed = self.snoozed_now()
         conflicts = open_now if self.mode == OPEN else snoozed
+        withheld = self.table.withheld  # decided, the receipt on its way
+        conflicts = [c for c in conflicts if c.conflict_id not in withheld]
         self._by_id = {c.conflict_id: c for c in conflicts}
         age = self.table.columns.get("age")  # type: ignore[call-overload]
         if age is not None:
@@ -308,7 +311,9 @@ class ConflictsScreen(PaneScreen):
                 text += f" → {receipt.details['winner']} active"
             return text
 
-        self.decide(partial(self.engine.resolve_conflict, cid, choice, now=self.now(), actor=self.actor), summary)
+        self.decide(
+            partial(self.engine.resolve_conflict, cid, choice, now=self.now(), actor=self.actor), summary, rows=(cid,)
+        )
 
     def action_keep(self) -> None:
         self._resolve("existing")
@@ -334,6 +339,7 @@ class ConflictsScreen(PaneScreen):
                 f"{conflict_id} snoozed until {when} ({r.details.get('snooze_count', 0)}×)"
                 + (" — decide it soon: it keeps coming back" if r.details.get("warning") else "")
             ),
+            rows=(conflict_id,) if self.mode == OPEN else (),
         )
 
     def action_snooze(self) -> None:
@@ -376,6 +382,20 @@ class ConflictsScreen(PaneScreen):
         self._last_key[self.mode] = self.table.current_key
         self.mode = SNOOZED if self.mode == OPEN else OPEN
         self.refresh_data(prefer=self._last_key[self.mode])
+
+    def withhold_rows(self, rows: Sequence[str]) -> None:
+        # The decided conflict leaves the list now; the cursor stays put, on the next one. No re-read: the engine
+        # has not written yet, and the list is what the last read showed less these rows.
+        self.table.withhold(rows)
+        if not self.table.row_count:
+            self.refresh_data()  # the empty state says what else there is
+            return
+        self.table.border_title = re.sub(r"\(\d+\)", f"({self.table.row_count})", str(self.table.border_title), count=1)
+        self._show_detail()
+        self.refresh_bindings()
+
+    def release_rows(self, rows: Sequence[str]) -> None:
+        self.table.release(rows)
 
     def after_decision(self, receipt: Receipt) -> None:
         d = receipt.details

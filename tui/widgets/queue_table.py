@@ -112,6 +112,7 @@ class QueueTable(ListTable):
         flex: dict[str, tuple[int, int, int]] | None = None,
     ) -> None:
         super().__init__(cursor_type="row", zebra_stripes=False, id=id, classes=classes)
+        self.withheld: set[str] = set()  # rows a decision in flight took out: no rebuild shows them
         if flex:
             self.flex = flex
         for label, width in columns:
@@ -134,7 +135,8 @@ class QueueTable(ListTable):
         index = self.cursor_row
         self.clear()
         for key, cells in rows:
-            self.add_row(*cells, key=key)
+            if key not in self.withheld:
+                self.add_row(*cells, key=key)
         self.fit_columns()
         if self.row_count == 0:
             return
@@ -148,6 +150,22 @@ class QueueTable(ListTable):
             except RowDoesNotExist:
                 continue
         self.move_cursor(row=target, animate=False, scroll=True)
+
+    def withhold(self, keys: Iterable[str]) -> None:
+        """Take rows out now (a decision on them is being written); the cursor stays at the same position, on the
+        row that followed, clamped to the end. Rebuilds leave them out until `release`."""
+        index = self.cursor_row
+        for key in keys:
+            self.withheld.add(key)
+            try:
+                self.remove_row(key)
+            except RowDoesNotExist:
+                continue
+        if self.row_count:
+            self.move_cursor(row=min(max(index, 0), self.row_count - 1), animate=False, scroll=True)
+
+    def release(self, keys: Iterable[str]) -> None:
+        self.withheld.difference_update(keys)
 
     def select_key(self, key: str) -> bool:
         try:
