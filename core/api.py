@@ -350,6 +350,18 @@ class Engine:
     def weak_spots(self, person: str) -> list[quiz.QuizItem]:
         return self.quiz_queue.weak_spots(person)
 
+    def quiz_bury(self, ref: str, *, now: datetime, actor: str, person: str | None = None) -> Receipt:
+        return self.quiz_queue.quiz_bury(ref, now=now, actor=actor, person=person)
+
+    def quiz_preview(self, ref: str, person: str, *, now: datetime) -> dict[str, int]:
+        return self.quiz_queue.quiz_preview(ref, person, now=now)
+
+    def quiz_due_count(self, person: str, *, now: datetime) -> int:
+        return self.quiz_queue.quiz_due_count(person, now)
+
+    def has_ledger(self, person: str) -> bool:
+        return self.quiz_queue.has_ledger(quiz.person_id(person))
+
     # ---------------------------------------------------------------------------------------------- tiers
 
     def plan_tiers(self, *, now: datetime) -> tiers.TierPlan:

@@ -104,7 +104,8 @@ class Style(Enum):
 
 
 class _PageDumper(_Dumper):
-    pass
+    def ignore_aliases(self, data: Any) -> bool:
+        return True  # the readers refuse anchors and aliases: a value used twice is written twice
 
 
 def _page_str(dumper: _PageDumper, data: str) -> yaml.ScalarNode:
@@ -118,7 +119,12 @@ def _page_str(dumper: _PageDumper, data: str) -> yaml.ScalarNode:
 _PageDumper.add_representer(str, _page_str)
 
 
-class _StringDumper(yaml.SafeDumper):
+class _LedgerDumper(yaml.SafeDumper):
+    def ignore_aliases(self, data: Any) -> bool:
+        return True  # the readers refuse anchors and aliases: a value used twice is written twice
+
+
+class _StringDumper(_LedgerDumper):
     # Read back with BaseLoader semantics, nothing is a number or a date: `created: 2026-11-20` stays plain.
     yaml_implicit_resolvers: dict[str, Any] = {}
 
@@ -141,7 +147,7 @@ _StringDumper.add_representer(str, _review_str)
 # Ledgers and review files are llmwiki's formats, and llmwiki writes characters outside the Basic Multilingual Plane
 # (emoji) raw. libyaml's emitter escapes those, PyYAML's writes them raw, so these two styles keep the pure-Python
 # emitter and an llmwiki file round-trips byte for byte. Their frontmatter is a few lines: speed is not at stake.
-_DUMPERS: dict[Style, type] = {Style.PAGE: _PageDumper, Style.LEDGER: yaml.SafeDumper, Style.REVIEW: _StringDumper}
+_DUMPERS: dict[Style, type] = {Style.PAGE: _PageDumper, Style.LEDGER: _LedgerDumper, Style.REVIEW: _StringDumper}
 _WIDTH = 2**31 - 1  # never fold a line: a dump of a loaded dump is the same bytes
 
 

@@ -15,7 +15,17 @@ Decisions beyond the spec, in one place:
   answer drops any stored FSRS state, which would be stale if the ledger switched back.
 - Only ``active`` pages rotate (superseded/denied/archived are the other statuses; an unknown one fails closed).
 - A session never exceeds 7 items whatever ``limit`` asks (the spec's ceiling; llmwiki's is fixed the same way).
-- ``due_count`` counts what a session could offer, never-quizzed pages included; ``session_counts`` splits it.
+- At most 20 never-quizzed pages join the rotation per UTC day (Anki's default new-card limit): a page whose first
+  answer is today (``asked == 1``, ``last == today``) uses one of them. So "due today" is a number a person can
+  finish, and it falls with every answer.
+- ``due_count`` counts what sessions could offer today (due items plus the day's remaining new pages), past the
+  7-item session cap; ``session_counts`` splits it.
+- A buried page (``buried: {page: date}`` in the ledger frontmatter, the UTC day it was buried) is left out of that
+  day's sessions and counts, with its row untouched; entries from earlier days are pruned on the next bury.
+- ``preview_intervals`` runs the ledger's own scheduler for every grade without writing: what Anki shows on its
+  answer buttons.
+- A question is the page's ``quiz_question``, else a cloze over the key value of its content (``build_cloze``), else
+  the title prompt.
 """
 
 from __future__ import annotations
@@ -52,6 +62,7 @@ from .quiz_ledger import (
     render_row,
     sanitize_question,
 )
+from .slots import Tok, analyze, fold
 
 __all__ = [  # the ledger format's names, importable from the quiz policy as before
     "LAST_Q_MAX",
@@ -84,6 +95,10 @@ INTERVALS: tuple[int, ...] = (1, 3, 7, 16, 35, 60)
 assert len(INTERVALS) == MAX_BOX + 1
 
 MAX_SESSION = 7
+NEW_PER_DAY = 20
+"""Never-quizzed pages that may join the rotation per UTC day (Anki's default new-card limit)."""
+BURIED_KEY = "buried"
+"""The ledger frontmatter key holding ``{page: the UTC day it was buried}`` (llmwiki keeps unknown keys as they are)."""
 
 Grade = Literal["again", "hard", "good", "easy", "skip"]
 Reason = Literal["due-wrong", "due", "new"]
@@ -148,6 +163,17 @@ class QuizCandidate(BaseModel):
     quiz_question: str | None = None
     title: str = ""
     recall: list[str] = Field(default_factory=list)
+    content: str = ""
+
+
+class Cloze(NamedTuple):
+    """A question that hides the key value of a page's content: ``text`` is the content with ``content[start:end]``
+    replaced by ``[…]``."""
+
+    text: str
+    start: int
+    end: int
+    hidden: str
 
 
 class Selected(BaseModel):
@@ -210,10 +236,21 @@ def in_rotation(candidate: QuizCandidate) -> bool:
     )
 
 
+def question_cloze(candidate: QuizCandidate) -> Cloze | None:
+    """The cloze a question is built from: None when the page has its own ``quiz_question`` or no key value."""
+    if candidate.quiz_question and candidate.quiz_question.strip():
+        return None
+    return build_cloze(candidate.content, candidate.title)
+
+
 def build_question(candidate: QuizCandidate) -> str:
-    """The page's own ``quiz_question`` when set, else a recall prompt from its title and up to two recall phrases."""
+    """The page's own ``quiz_question`` when set, else a cloze over the key value of its content
+    (:func:`build_cloze`), else a recall prompt from its title and up to two recall phrases."""
     if candidate.quiz_question and candidate.quiz_question.strip():
         return _WS_RE.sub(" ", candidate.quiz_question).strip()
+    cloze = build_cloze(candidate.content, candidate.title)
+    if cloze is not None:
+        return cloze.text
     title = _WS_RE.sub(" ", candidate.title).strip() or candidate.page.rsplit("/", 1)[-1].removesuffix(".md")
     hints: list[str] = []
     for phrase in candidate.recall:
@@ -224,6 +261,110 @@ def build_question(candidate: QuizCandidate) -> str:
             break
     question = f"What do you remember about “{title}”?"
     return f"{question} (hint: {', '.join(hints)})" if hints else question
+
+
+# --- cloze questions ------------------------------------------------------------------------------------------------
+
+CLOZE_GAP = "[…]"
+
+# How much a kind of value is the point of a statement, best first: a quantity with its unit, a date, a time, a weekday, a
+# person (a name of two words or more), a member of a value class (a database, a language, a time zone...), then a
+# single capitalised name that does not open a sentence (a product, an identifier). Bare numbers, frequencies,
+# places and addresses are never hidden on their own, and an amount spelled without digits comes last. The kinds are
+# the slot readers' (``slots.Value.kind``).
+_CLOZE_RANK: dict[str, int] = {
+    "quantity": 0,
+    "duration": 0,
+    "rate": 0,
+    "date": 1,
+    "time": 2,
+    "weekday": 3,
+    "enum": 5,
+    "version": 5,
+}
+_NAME_RANK, _SINGLE_NAME_RANK = 4, 6
+_SPELLED_RANK = 7  # an amount written without digits ("an hour", "twelve partners") is rarely the point
+_NUMERIC_KINDS = frozenset({"quantity", "duration", "rate", "date", "time"})
+_CLOZE_MIN_WORDS_LEFT = 2  # a question must keep some context besides the gap
+
+
+def _folded_with_origins(content: str) -> tuple[str, list[int]]:
+    """``content`` folded (as the slot readers fold it) with whitespace runs collapsed, and for each character of the
+    result the index of the character of ``content`` it came from."""
+    chars: list[str] = []
+    origin: list[int] = []
+    for i, ch in enumerate(content):
+        for out in fold(ch):
+            if out.isspace():
+                if not chars or chars[-1] == " ":
+                    continue
+                out = " "
+            chars.append(out)
+            origin.append(i)
+    while chars and chars[-1] == " ":
+        chars.pop()
+        origin.pop()
+    return "".join(chars), origin
+
+
+def _token_span(toks: Sequence[Tok], start: int, text: str) -> tuple[int, int] | None:
+    """The tokens ``start..stop`` whose texts joined by spaces are ``text`` (how the readers write a value), or None."""
+    parts: list[str] = []
+    stop = start
+    while stop < len(toks) and len(" ".join(parts)) < len(text):
+        parts.append(toks[stop].text)
+        stop += 1
+    return (start, stop) if parts and " ".join(parts) == text else None
+
+
+def build_cloze(content: str, title: str = "") -> Cloze | None:
+    """A cloze over the key value of ``content``: the value the slot readers find that best carries the statement
+    (see ``_CLOZE_RANK``; never one a negation covers — "not X" says what is not the case; a name the statement is
+    about, after "for", "of", "about", comes after a name it states; then the first in the text), widened over values
+    written right next to it ("14" + "March 2027", "05:30" + "UTC"). None when there is no such value, when every candidate also
+    appears in ``title`` (the question would give it away), or when hiding it leaves too little to go on."""
+    text, origin = _folded_with_origins(content)
+    if not text or fold(text) != text:
+        return None  # the readers would see other characters than the map describes
+    analysis = analyze(text)
+    toks = analysis.tokens
+    spans: list[tuple[int, int]] = []  # token ranges of every value, to widen the chosen one
+    ranked: list[tuple[int, bool, int, tuple[int, int]]] = []  # (rank, what it is about, position, tokens)
+    for v in analysis.values:
+        span = _token_span(toks, v.start, v.text)
+        if span is None:
+            continue
+        spans.append(span)
+        rank = _CLOZE_RANK.get(v.kind)
+        if rank is None or v.negated or (v.kind == "quantity" and not v.key):
+            continue
+        if v.kind in _NUMERIC_KINDS and not any(c.isdigit() for c in v.text):
+            rank = _SPELLED_RANK
+        ranked.append((rank, False, span[0], span))
+    for n in analysis.names:
+        span = _token_span(toks, n.start, n.text)
+        if span is None or n.initial or n.negated:
+            continue
+        rank = _NAME_RANK if span[1] - span[0] > 1 else _SINGLE_NAME_RANK
+        ranked.append((rank, n.scoped, span[0], span))
+    folded_title = fold(" ".join(title.split())).lower()
+    for _rank, _negated, _at, (first, stop) in sorted(ranked):
+        # Values written right next to each other read as one ("14 March 2027"): hide them together.
+        grown = True
+        while grown:
+            grown = False
+            for a, b in spans:
+                if (b == first or a == stop) and (a, b) != (first, stop):
+                    first, stop, grown = min(first, a), max(stop, b), True
+        lo, hi = toks[first].at, toks[stop - 1].end
+        if text[lo:hi].lower() in folded_title:
+            continue
+        left = (text[:lo] + " " + text[hi:]).split()
+        if sum(1 for w in left if any(c.isalnum() for c in w)) < _CLOZE_MIN_WORDS_LEFT:
+            continue
+        start, end = origin[lo], origin[hi - 1] + 1
+        return Cloze(text=content[:start] + CLOZE_GAP + content[end:], start=start, end=end, hidden=content[start:end])
+    return None
 
 
 # --- a new ledger ---------------------------------------------------------------------------------------------------
@@ -335,6 +476,72 @@ def _fsrs_step(
     return box_for_interval(days), reviewed.due.astimezone(UTC).date(), dict(reviewed.to_dict())
 
 
+PREVIEW_GRADES: tuple[Grade, ...] = ("again", "hard", "good", "easy", "skip")
+
+
+def preview_intervals(page: str, item: QuizItem | None, scheduler: SchedulerName, now: datetime) -> dict[str, int]:
+    """Days until the page is due again for each grade, as the ledger's scheduler would set them if it were answered
+    at ``now`` (UTC-aware); nothing is written. ``item`` is the page's ledger row (None for a new page)."""
+    at = now.astimezone(UTC) if now.tzinfo is not None else now.replace(tzinfo=UTC)
+    ledger = Ledger(scheduler=scheduler, items=[item] if item is not None else [])
+    out: dict[str, int] = {}
+    for grade in PREVIEW_GRADES:
+        _ledger, answered, _prior = record_answer(ledger, page, grade, at.date(), now=at)
+        out[grade] = (answered.due - at.date()).days
+    return out
+
+
+# --- bury -----------------------------------------------------------------------------------------------------------
+
+
+def buried_map(ledger: Ledger) -> dict[str, date]:
+    """``{page: the UTC day it was buried}`` from the ledger frontmatter; entries that do not read as a clean page and
+    a ``YYYY-MM-DD`` day are ignored."""
+    raw = ledger.frontmatter.get(BURIED_KEY)
+    if not isinstance(raw, dict):
+        return {}
+    out: dict[str, date] = {}
+    for page, day in raw.items():
+        if isinstance(day, str):
+            try:
+                day = date.fromisoformat(day)
+            except ValueError:
+                continue
+        if is_clean_page(page) and isinstance(day, date) and not isinstance(day, datetime):
+            out[page] = day
+    return out
+
+
+def buried_pages(ledger: Ledger, today: date) -> set[str]:
+    """Pages buried today (or, from a hand edit, for a later day): left out of today's sessions and counts."""
+    return {page for page, day in buried_map(ledger).items() if day >= today}
+
+
+def with_buried(ledger: Ledger, buried: dict[str, date]) -> Ledger:
+    """The ledger with its bury list replaced (the key is dropped when the list is empty); rows untouched."""
+    fm = {k: v for k, v in ledger.frontmatter.items() if k != BURIED_KEY}
+    if buried:
+        fm[BURIED_KEY] = dict(sorted(buried.items()))
+    return ledger.model_copy(update={"frontmatter": fm})
+
+
+def bury(ledger: Ledger, page: str, today: date) -> tuple[Ledger, date | None]:
+    """Bury a page for the rest of ``today``: returns the new ledger and the page's prior bury day (None if it had
+    none). The page's row (box, FSRS state, asked, correct) is untouched; entries of earlier days are pruned."""
+    if not is_clean_page(page):
+        raise ValueError(f"quiz page {page!r} is not a clean relative .md path")
+    current = buried_map(ledger)
+    prior = current.get(page)
+    kept = {p: d for p, d in current.items() if d >= today}
+    kept[page] = today
+    return with_buried(ledger, kept), prior
+
+
+def new_today(ledger: Ledger, today: date) -> int:
+    """How many pages had their first answer today (each used one of the day's new pages)."""
+    return sum(1 for it in ledger.items if it.asked == 1 and it.last == today)
+
+
 def prune_vanished(ledger: Ledger, live_pages: Iterable[str]) -> tuple[Ledger, list[str]]:
     """Drop rows whose page no longer exists; returns the new ledger and the removed pages (sorted).
 
@@ -369,6 +576,8 @@ def _ranked(ledger: Ledger, candidates: Sequence[QuizCandidate], today: date) ->
         if in_rotation(cand):
             live.setdefault(cand.page, cand)
     in_ledger = {it.page for it in ledger.items}
+    for page in buried_pages(ledger, today):
+        live.pop(page, None)
 
     due = [it for it in ledger.items if it.page in live and it.last != today and it.due <= today]
     due.sort(key=lambda it: (it.due, it.page))
@@ -377,7 +586,7 @@ def _ranked(ledger: Ledger, candidates: Sequence[QuizCandidate], today: date) ->
     fresh = sorted(
         (c for c in live.values() if c.page not in in_ledger),
         key=lambda c: (-category_weight(c.category), -_timestamp(c.updated_at), c.page),
-    )
+    )[: max(0, NEW_PER_DAY - new_today(ledger, today))]
 
     def pick(it: QuizItem, reason: Reason) -> Selected:
         cand = live[it.page]
@@ -396,8 +605,9 @@ def select_session(
     """Today's session, at most ``min(limit, 7)`` picks.
 
     Order: due wrong/skip items by (due, page); other due items by (due, page); never-quizzed pages by weight
-    (direction 4, decision 3, others 2, milestone 1), newest ``updated_at``, page. Items answered today, pages out of
-    rotation (see :func:`in_rotation`) and ledger rows whose page is not among ``candidates`` are never picked.
+    (direction 4, decision 3, others 2, milestone 1), newest ``updated_at``, page, at most the day's remaining
+    :data:`NEW_PER_DAY`. Items answered today, pages buried today, pages out of rotation (see :func:`in_rotation`)
+    and ledger rows whose page is not among ``candidates`` are never picked.
     """
     return _ranked(ledger, candidates, today)[: max(0, min(limit, MAX_SESSION))]
 
@@ -413,5 +623,7 @@ def session_counts(ledger: Ledger, candidates: Sequence[QuizCandidate], today: d
 
 
 def due_count(ledger: Ledger, candidates: Sequence[QuizCandidate], today: date) -> int:
-    """Everything :func:`select_session` would offer without its limit (due items plus never-quizzed pages)."""
+    """Everything :func:`select_session` would offer without its session limit: due items plus the day's remaining
+    never-quizzed pages. It falls by one with every answer (or bury), so sessions can follow one another until it
+    reaches 0."""
     return session_counts(ledger, candidates, today).total

@@ -6,8 +6,8 @@ Scheduling and the ledger format live in `quiz.py`.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from datetime import date, datetime
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
 from typing import Any, cast
 
 from . import quiz as policy
@@ -37,6 +37,11 @@ class QuizCard:
     box: int | None
     asked: int
     correct: int
+    #: Days until due again for each grade (again/hard/good/easy/skip), from the ledger's scheduler at session time.
+    intervals: dict[str, int] = field(default_factory=dict)
+    #: The part of ``answer`` the question hides (start, end), when the question is a cloze over the content.
+    cloze: tuple[int, int] | None = None
+    scheduler: str = "leitner"
 
 
 class QuizQueue:
@@ -46,6 +51,7 @@ class QuizQueue:
         self.store = store
         self.views = views
         undo.register("quiz_record", self._undo_quiz, human_only=False)
+        undo.register("quiz_bury", self._undo_bury, human_only=False)
 
     def person_for(self, actor: str | None, person: str | None = None) -> str:
         if person:
@@ -67,6 +73,10 @@ class QuizQueue:
                 raise BadInput(f"{policy.ledger_path(person)}: {getattr(exc, 'strerror', None) or exc}") from None
             return policy.new_ledger(person).model_copy(update={"problems": [f"unreadable ledger: {exc}"]})
         return policy.parse_ledger(text, person=person)
+
+    def has_ledger(self, person: str) -> bool:
+        """Whether the person has a ledger file yet (the desk offers a choice of scheduler before the first one)."""
+        return self.store.path(policy.ledger_path(person)).exists()
 
     def ledger_persons(self) -> list[str]:
         try:
@@ -103,7 +113,7 @@ class QuizQueue:
 
         Selecting from this subset gives the same session as selecting from every page, without an O(wiki) scan.
         """
-        cols = "path, category, updated_at, status, tier, title, data"
+        cols = "path, category, updated_at, status, tier, title, content, data"
         rows = {}
         pages = [it.page for it in ledger.items]
         for i in range(0, len(pages), 500):
@@ -131,15 +141,20 @@ class QuizQueue:
                     quiz_question=fm.get("quiz_question"),
                     title=r["title"],
                     recall=fm.get("recall") or [],
+                    content=r["content"] or "",
                 )
             )
         return out
+
+    def _picks(self, ledger: policy.Ledger, today: date) -> list[policy.QuizCandidate]:
+        # Enough never-quizzed candidates for the day's new pages, past the ones buried today.
+        return self._candidates(ledger, policy.NEW_PER_DAY + len(policy.buried_pages(ledger, today)))
 
     def quiz_session(self, person: str, *, now: datetime, limit: int = policy.MAX_SESSION) -> list[QuizCard]:
         """Today's session (at most 7): due wrong/skip, other due, then never-quizzed pages. Writes nothing."""
         now = utc(now)
         ledger = self.read_ledger(policy.person_id(person), strict=False)
-        picks = policy.select_session(ledger, self._candidates(ledger, policy.MAX_SESSION), now.date(), limit)
+        picks = policy.select_session(ledger, self._picks(ledger, now.date()), now.date(), limit)
         cards = []
         for s in picks:
             row = self.store.index.query(
@@ -148,6 +163,7 @@ class QuizQueue:
             if not row:
                 continue
             r = row[0]
+            cloze = policy.question_cloze(s.candidate)
             cards.append(
                 QuizCard(
                     memory_id=r["memory_id"],
@@ -160,12 +176,31 @@ class QuizQueue:
                     box=s.item.box if s.item else None,
                     asked=s.item.asked if s.item else 0,
                     correct=s.item.correct if s.item else 0,
+                    intervals=policy.preview_intervals(s.page, s.item, ledger.scheduler, now),
+                    cloze=(cloze.start, cloze.end)
+                    if cloze is not None and r["content"] == s.candidate.content
+                    else None,
+                    scheduler=ledger.scheduler,
                 )
             )
         return cards
 
+    def quiz_preview(self, ref: str, person: str, *, now: datetime) -> dict[str, int]:
+        """Days until due again for each grade if the page were answered at `now`, by the person's scheduler
+        (what the desk shows on the grade keys). Writes nothing."""
+        now = utc(now)
+        ledger = self.read_ledger(policy.person_id(person), strict=False)
+        page = self.store.page_of(self.store.resolve_id(ref))
+        if page is None:
+            raise BadInput(f"no record {ref!r}")
+        return policy.preview_intervals(page, ledger.item(page), ledger.scheduler, now)
+
     def quiz_due_count(self, person: str, now: datetime) -> int:
-        return len(self.quiz_session(person, now=now))
+        """What the person's sessions could still offer today: due items plus the day's remaining new pages, past
+        the 7-item session cap (it falls with every answer or bury)."""
+        now = utc(now)
+        ledger = self.read_ledger(policy.person_id(person), strict=False)
+        return policy.due_count(ledger, self._picks(ledger, now.date()), now.date())
 
     def quiz_due_total(self, now: datetime) -> int:
         persons = self.ledger_persons() or ["me"]
@@ -227,6 +262,7 @@ class QuizQueue:
                     title=entry.title,
                     quiz_question=entry.quiz_question,
                     recall=entry.recall,
+                    content=entry.content,
                 )
             )
             try:
@@ -285,6 +321,55 @@ class QuizQueue:
             self.store.record(receipt)
             self.views.refresh(now)
             return receipt
+
+    def quiz_bury(self, ref: str, *, now: datetime, actor: str, person: str | None = None) -> Receipt:
+        """Bury a page until tomorrow (UTC): it leaves today's sessions and counts, with no penalty — its ledger row
+        (box, FSRS state, asked, correct) is untouched. Kept in the ledger frontmatter (`buried: {page: day}`).
+        Receipt details: memory_id, page, person, buried_on, until (the day it is offered again)."""
+        now, actor = utc(now), validate_actor(actor)
+        pid = self.person_for(actor, person)
+        today = now.date()
+        with self.store.writing():
+            mid = self.store.resolve_id(ref)
+            page = self.store.page_of(mid)
+            if page is None:
+                raise BadInput(f"no record {ref!r}")
+            ledger = self.read_ledger(pid)
+            try:
+                new_ledger, prior = policy.bury(ledger, page, today)
+            except ValueError as exc:
+                raise BadInput(str(exc)) from None
+            self.store.write_file(self.store.path(policy.ledger_path(pid)), policy.render_ledger(new_ledger))
+            receipt = make_receipt(
+                "quiz_bury",
+                "buried",
+                now,
+                actor,
+                {
+                    "memory_id": mid,
+                    "page": page,
+                    "person": pid,
+                    "buried_on": today.isoformat(),
+                    "until": (today + timedelta(days=1)).isoformat(),
+                    "undo": {"person": pid, "page": page, "prior": prior.isoformat() if prior else None},
+                },
+            )
+            self.store.record(receipt)
+            self.views.refresh(now)
+            return receipt
+
+    def _undo_bury(self, receipt: dict[str, Any], now: datetime, actor: str) -> dict[str, Any]:
+        undo = receipt["details"]["undo"]
+        pid, page, prior = undo["person"], undo["page"], undo["prior"]
+        ledger = self.read_ledger(pid)
+        buried = policy.buried_map(ledger)
+        buried.pop(page, None)
+        if prior:
+            buried[page] = date.fromisoformat(prior)
+        self.store.write_file(
+            self.store.path(policy.ledger_path(pid)), policy.render_ledger(policy.with_buried(ledger, buried))
+        )
+        return {"person": pid, "page": page}
 
     def _undo_quiz(self, receipt: dict[str, Any], now: datetime, actor: str) -> dict[str, Any]:
         undo = receipt["details"]["undo"]

@@ -195,7 +195,7 @@ class UndoOps:
 
 def decision_subjects(receipt: dict[str, Any]) -> set[str]:
     """What a curation decision changed: records (`mem:`), suppression keys (`key:`), conflicts (`conflict:`), quiz
-    items (`quiz:<person>:<page>`)."""
+    items (`quiz:<person>:<page>`) and their burials (`quiz-bury:<person>:<page>`)."""
     action = receipt.get("action")
     d: dict[str, Any] = receipt.get("details") or {}
     undo: dict[str, Any] = d["undo"] if isinstance(d.get("undo"), dict) else {}
@@ -218,6 +218,8 @@ def decision_subjects(receipt: dict[str, Any]) -> set[str]:
         mems += [d.get("winner"), d.get("loser"), d.get("created"), (undo.get("existing") or {}).get("memory_id")]
     elif action == "quiz_record":
         out.add(f"quiz:{d.get('person')}:{d.get('page')}")
+    elif action == "quiz_bury":  # the bury list, not the row: a bury and an answer are undone independently
+        out.add(f"quiz-bury:{d.get('person')}:{d.get('page')}")
     elif action == "decay":
         mems += list(d.get("archived") or [])
     elif action == "consolidate":

@@ -50,6 +50,8 @@ class Tok:
     initial: bool = False  # first word of its sentence
     stem: str = ""
     used: bool = False  # consumed by a value
+    at: int = 0  # where the token starts in the folded text (a character offset)
+    end: int = 0  # where it ends (exclusive)
 
 
 def tokenize(text: str) -> list[Tok]:
@@ -62,15 +64,16 @@ def tokenize(text: str) -> list[Tok]:
             g = _GLUED.match(low)
             om = ORDINAL.match(low)
             if om:
-                toks.append(Tok(len(toks), s, low, "num"))
+                toks.append(Tok(len(toks), s, low, "num", at=m.start(), end=m.end()))
                 continue
             lex = lexicon()
             if g and (g.group(2) in lex.units or g.group(2) in lex.multipliers):
-                toks.append(Tok(len(toks), g.group(1), g.group(1), "num"))
-                toks.append(Tok(len(toks), g.group(2), g.group(2), "unit"))
+                cut = m.start() + len(g.group(1))
+                toks.append(Tok(len(toks), g.group(1), g.group(1), "num", at=m.start(), end=cut))
+                toks.append(Tok(len(toks), g.group(2), g.group(2), "unit", at=cut, end=m.end()))
                 continue
             kind = "word"
-        toks.append(Tok(len(toks), s, s.lower(), kind))
+        toks.append(Tok(len(toks), s, s.lower(), kind, at=m.start(), end=m.end()))
     _segment(toks)
     return toks
 

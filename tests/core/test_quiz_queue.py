@@ -105,3 +105,75 @@ def test_quiz_files_never_retrieved(eng):
     ids = seed(eng, 1)
     eng.quiz_record(ids[0], "good", now=T0, actor=HUMAN, answer="zebrafish")
     assert eng.retrieve("zebrafish", now=T0, record_access=False).details["results"] == []
+
+
+def hot_quiz_line(eng) -> str:
+    return next(line for line in (eng.root / "hot.md").read_text().splitlines() if "Quiz items due today" in line)
+
+
+def test_due_count_falls_with_each_answer_past_the_session_cap(eng):
+    ids = seed(eng, 10)
+    assert len(eng.quiz_session("alice", now=T0)) == 7
+    assert eng.quiz_due_count("alice", now=T0) == 10
+    for n, mid in enumerate(ids[:7], start=1):
+        eng.quiz_record(mid, "good", now=T0, actor=HUMAN)
+        assert eng.quiz_due_count("alice", now=T0) == 10 - n
+        assert eng.counts(T0, person="alice")["quiz_due"] == 10 - n
+    # hot.md is regenerated with the ledger as it now stands (the only ledger is alice's).
+    assert hot_quiz_line(eng) == "- Quiz items due today: **3**"
+    # The next batch is the rest.
+    assert {c.memory_id for c in eng.quiz_session("alice", now=T0)} == set(ids[7:])
+
+
+def test_bury_hides_a_card_until_tomorrow_without_touching_its_row(eng):
+    ids = seed(eng, 3)
+    eng.quiz_record(ids[0], "good", now=T0, actor=HUMAN)
+    later = T0 + timedelta(days=3)
+    page = eng.page_of(ids[0])
+    row = eng.read_ledger("alice").item(page)
+    assert ids[0] in [c.memory_id for c in eng.quiz_session("alice", now=later)]
+    before = eng.quiz_due_count("alice", now=later)
+
+    r = eng.quiz_bury(ids[0], now=later, actor=HUMAN)
+    assert (r.action, r.status) == ("quiz_bury", "buried")
+    assert r.details["page"] == page and r.details["until"] == (later.date() + timedelta(days=1)).isoformat()
+    assert eng.read_ledger("alice").item(page) == row  # no penalty: box, asked, correct as they were
+    assert ids[0] not in [c.memory_id for c in eng.quiz_session("alice", now=later)]
+    assert eng.quiz_due_count("alice", now=later) == before - 1
+    assert hot_quiz_line(eng) == f"- Quiz items due today: **{before - 1}**"
+    # Tomorrow it is due again, as it was.
+    tomorrow = later + timedelta(days=1)
+    assert ids[0] in [c.memory_id for c in eng.quiz_session("alice", now=tomorrow)]
+
+
+def test_undo_bury_puts_the_card_back(eng):
+    ids = seed(eng, 2)
+    r = eng.quiz_bury(ids[1], now=T0, actor=HUMAN)
+    assert ids[1] not in [c.memory_id for c in eng.quiz_session("alice", now=T0)]
+    assert eng.is_undoable("quiz_bury")
+    u = eng.undo(r.receipt_sha256, now=T0, actor=HUMAN)
+    assert u.status == "undone", u.details
+    assert ids[1] in [c.memory_id for c in eng.quiz_session("alice", now=T0)]
+    assert "buried" not in (eng.root / "quiz" / "quiz-ledger.alice.md").read_text()
+
+
+def test_cards_carry_grade_previews_and_the_cloze_span(eng):
+    ids = seed(eng, 10)
+    eng.create_ledger("bob", "fsrs", now=T0, actor="human:bob")
+    cards = {c.memory_id: c for c in eng.quiz_session("bob", now=T0)}
+    card = cards[ids[2]]  # "The public API allows 600 requests per minute for each token."
+    assert card.cloze is not None and card.answer[card.cloze[0] : card.cloze[1]] == "600 requests per minute"
+    assert card.question == card.answer.replace("600 requests per minute", "[…]")
+    assert card.scheduler == "fsrs"
+    assert card.intervals == eng.quiz_preview(ids[2], "bob", now=T0)
+    assert card.intervals["hard"] < card.intervals["good"] < card.intervals["easy"]
+    # The preview is what the answer then does.
+    r = eng.quiz_record(ids[2], "good", now=T0, actor="human:bob", question=card.question)
+    assert r.details["due"] == (T0.date() + timedelta(days=card.intervals["good"])).isoformat()
+    assert eng.read_ledger("bob").item(card.page).last_q == card.question
+
+
+def test_has_ledger(eng):
+    assert not eng.has_ledger("carol")
+    eng.create_ledger("carol", "fsrs", now=T0, actor="human:carol")
+    assert eng.has_ledger("Carol")

@@ -9,11 +9,11 @@ import pytest
 from rich.console import Console
 
 from memkeeper.core.quiz import INTERVALS
-from memkeeper.tui.screens.quiz import QuizScreen
+from memkeeper.tui.screens.quiz import QuizScreen, interval_label
 
 from .conftest import NARROW, both_sizes, decided, open_pane, settle
 from .snapshot_app import FIXED_NOW as NOW
-from .snapshot_app import PERSON
+from .snapshot_app import PERSON, build_app
 
 pytestmark = pytest.mark.anyio
 
@@ -134,10 +134,115 @@ async def test_empty_day(empty):
     app = empty
     async with app.run_test(size=(120, 34)) as pilot:
         pane = await open_pane(pilot, "Q", QuizScreen)
-        assert not pane.cards
+        assert not pane.cards and pane.choosing  # no ledger yet: the scheduler is asked for first
+        await pilot.press("l")
+        await decided(pilot)
+        assert app.engine.read_ledger(PERSON).scheduler == "leitner" and not pane.choosing
         assert "Nothing due today" in plain(pane.query_one("#quiz-empty"))
-        await pilot.press("space", "3", "s")
+        await pilot.press("space", "3", "s", "b", "m")
         assert not pane.deciding and not app.undo_stack("quiz")
+
+
+async def test_a_new_person_chooses_fsrs_and_sees_its_intervals(demo_root):
+    app = build_app(demo_root, person="newcomer")
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        assert pane.choosing and pane.query_one("#quiz-setup").display
+        text = plain(pane.query_one("#quiz-setup"))
+        assert "FSRS" in text and "recommended" in text and "Leitner" in text
+        await pilot.press("space", "1", "s", "b")  # no card yet: nothing is decided
+        assert not pane.deciding and not app.engine.has_ledger("newcomer")
+        await pilot.press("f")
+        await decided(pilot)
+        assert app.engine.read_ledger("newcomer").scheduler == "fsrs"
+        assert not pane.choosing and pane.current is not None
+        await pilot.press("space")
+        row = plain(pane.query_one("#quiz-grade-row"))
+        days = pane.current.intervals
+        assert days["hard"] < days["good"] < days["easy"]
+        for key, grade in (("1", "Again"), ("2", "Hard"), ("3", "Good"), ("4", "Easy")):
+            assert f"{key} {grade} {interval_label(days[grade.lower()])}" in row
+        assert "Leitner" not in row
+
+
+async def test_revealed_leitner_card_shows_the_scheduled_intervals(demo):
+    app, engine = demo, demo.engine
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        card = pane.current
+        assert not plain(pane.query_one("#quiz-grade-row")).strip()
+        await pilot.press("space")
+        row = plain(pane.query_one("#quiz-grade-row"))
+        preview = engine.quiz_preview(card.memory_id, PERSON, now=NOW)
+        assert card.intervals == preview
+        assert f"1 Again {preview['again']}d" in row and f"3 Good {preview['good']}d" in row
+        assert "Leitner: hard, good and easy all count as correct" in row
+        await pilot.press("3")
+        await decided(pilot)
+        assert app.undo_stack("quiz")[-1].details["due"] == (NOW.date() + timedelta(days=preview["good"])).isoformat()
+
+
+async def test_cloze_question_hides_the_value_and_the_answer_highlights_it(demo):
+    app = demo
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        while pane.current.cloze is None:
+            await pilot.press("b")
+            await decided(pilot)
+        card = pane.current
+        hidden = card.answer[card.cloze[0] : card.cloze[1]]
+        question = plain(pane.query_one("#quiz-card"))
+        assert "[…]" in question and hidden not in question.replace(card.title, "")
+        await pilot.press("space")
+        answer = pane.query_one("#quiz-answer-text").content.renderables[0]
+        assert answer.plain == card.answer
+        assert any((span.start, span.end) == card.cloze and "reverse" in str(span.style) for span in answer.spans)
+
+
+async def test_bury_takes_the_card_out_for_today_without_a_penalty_and_undoes(demo):
+    app, engine = demo, demo.engine
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        first = pane.current
+        row = engine.read_ledger(PERSON).item(first.page)
+        due_before = app.counts["quiz_due"]
+        await pilot.press("b")  # no reveal needed, like skip
+        await decided(pilot)
+        await settle(pilot)
+        receipt = app.undo_stack("quiz")[-1]
+        assert (receipt.action, receipt.status) == ("quiz_bury", "buried")
+        assert engine.read_ledger(PERSON).item(first.page) == row
+        assert pane.current.memory_id != first.memory_id and pane.grades[first.memory_id] == "bury"
+        assert first.page not in {c.page for c in engine.quiz_session(PERSON, now=NOW)}
+        assert app.counts["quiz_due"] == due_before - 1
+        assert "buried 1" in plain(pane.query_one("#quiz-tally"))
+        await pilot.press("u")
+        await decided(pilot)
+        assert pane.current.memory_id == first.memory_id and not pane.revealed
+        assert first.page in {c.page for c in engine.quiz_session(PERSON, now=NOW)}
+
+
+async def test_counts_fall_with_each_grade_and_study_more_loads_the_next_batch(demo):
+    app, engine = demo, demo.engine
+    hot = engine.root / "hot.md"
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        total = app.counts["quiz_due"]
+        assert total > len(pane.cards) == 7
+        first_batch = {c.memory_id for c in pane.cards}
+        for n in range(1, 8):
+            await pilot.press("space", "3")
+            await settle(pilot)
+            assert app.counts["quiz_due"] == total - n
+            assert f"Quiz items due today: **{total - n}**" in hot.read_text()
+        assert pane.finished
+        text = summary_text(pane)
+        assert f"m   study more — {total - 7} more due today" in text
+        await pilot.press("m")
+        await settle(pilot)
+        assert not pane.finished and pane.cards and not pane.grades
+        assert not {c.memory_id for c in pane.cards} & first_batch
+        assert plain(pane.query_one("#quiz-position")).strip() == f"1/{len(pane.cards)}"
 
 
 @both_sizes
@@ -148,7 +253,10 @@ def test_snapshot_quiz_question(demo, snap_compare, size):
     assert snap_compare(demo, run_before=run_before, terminal_size=size)
 
 
-def test_snapshot_quiz_revealed(demo, snap_compare):
+@both_sizes
+def test_snapshot_quiz_revealed(demo, snap_compare, size):
+    """The answer revealed, with each grade's next interval under it (the demo ledger is Leitner)."""
+
     async def run_before(pilot):
         await open_pane(pilot, "Q", QuizScreen)
         await pilot.press("space", "3")
@@ -157,25 +265,70 @@ def test_snapshot_quiz_revealed(demo, snap_compare):
         pilot.app.clear_notifications()
         await pilot.press("space")
 
+    assert snap_compare(demo, run_before=run_before, terminal_size=size)
+
+
+@both_sizes
+def test_snapshot_quiz_cloze(demo, snap_compare, size):
+    """A question built as a cloze over the page's key value, then revealed with the value highlighted."""
+
+    async def run_before(pilot):
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        while pane.current.cloze is None:
+            await pilot.press("b")
+            await decided(pilot)
+        await settle(pilot)
+        pilot.app.clear_notifications()
+        await pilot.pause()
+
+    assert snap_compare(demo, run_before=run_before, terminal_size=size)
+
+
+def test_snapshot_quiz_cloze_revealed(demo, snap_compare):
+    async def run_before(pilot):
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        while pane.current.cloze is None:
+            await pilot.press("b")
+            await decided(pilot)
+        await settle(pilot)
+        pilot.app.clear_notifications()
+        await pilot.press("space")
+
     assert snap_compare(demo, run_before=run_before, terminal_size=NARROW)
 
 
-def test_snapshot_quiz_summary(demo, snap_compare):
+@both_sizes
+def test_snapshot_quiz_summary(demo, snap_compare, size):
+    """The end of a session: tally, accuracy, and "study more" since more is due today."""
+
     async def run_before(pilot):
         pane = await open_pane(pilot, "Q", QuizScreen)
-        for key in ("1", "2", "3", "4", "s", "3", "3"):
-            await pilot.press(*(("space", key) if key != "s" else (key,)))
+        for key in ("1", "2", "3", "4", "s", "b", "3"):
+            await pilot.press(*(("space", key) if key not in "sb" else (key,)))
             await decided(pilot)
         assert pane.finished
         await settle(pilot)
         pilot.app.clear_notifications()
         await pilot.pause()
 
-    assert snap_compare(demo, run_before=run_before, terminal_size=NARROW)
+    assert snap_compare(demo, run_before=run_before, terminal_size=size)
+
+
+def test_snapshot_quiz_setup(empty, snap_compare):
+    """No ledger yet: the scheduler is chosen first."""
+
+    async def run_before(pilot):
+        await open_pane(pilot, "Q", QuizScreen)
+
+    assert snap_compare(empty, run_before=run_before, terminal_size=NARROW)
 
 
 def test_snapshot_quiz_empty(empty, snap_compare):
     async def run_before(pilot):
         await open_pane(pilot, "Q", QuizScreen)
+        await pilot.press("f")
+        await settle(pilot)
+        pilot.app.clear_notifications()
+        await pilot.pause()
 
     assert snap_compare(empty, run_before=run_before, terminal_size=NARROW)

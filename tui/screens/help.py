@@ -65,7 +65,10 @@ class HelpScreen(ModalScreen[None]):
                 meta.setdefault(ident, b)
             for ident, keys in by_id.items():
                 b = meta[ident]
-                out.append((scope, ", ".join(keys), b.description or b.action, b.id or "—"))
+                what = b.description or b.action
+                if b.tooltip:  # what the footer has no room for: the help says it in full
+                    what += f" — {b.tooltip}"
+                out.append((scope, ", ".join(keys), what, b.id or "—"))
         # Remappable bindings (with ids) first, pane before app; then the widget and focus keys Textual provides.
         out.sort(key=lambda row: row[3] == "—")
         return out

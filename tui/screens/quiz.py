@@ -7,7 +7,15 @@ Decisions (documented in the help and here):
   time, because "not now" needs no answer key.
 - `a` opens an answer box: type, enter reveals; the typed text goes to the dated quiz notebook with the verdict.
 - Accuracy in the summary = correct / graded, where again is wrong, hard/good/easy are correct and skips are left out.
-- Undo (`u`) reverses the last grade in the ledger and returns to that card, revealed, to grade it again.
+- Undo (`u`) reverses the last grade in the ledger and returns to that card, revealed, to grade it again; an undone
+  bury returns to the card unrevealed.
+- Once revealed, the grade row shows what each key would schedule (Anki's answer buttons), from the engine's preview
+  of the ledger's own scheduler; under Leitner hard, good and easy all mean "correct" (one interval), which the row
+  says.
+- `b` buries the card until tomorrow with no penalty (skip, `s`, is a miss: box 0). Like skip it needs no reveal.
+- When a session ends and more is due today (the 7-card cap, or the day's new pages), `m` loads the next batch in
+  place.
+- A person without a ledger is asked for its scheduler first: `f` FSRS (recommended), `l` Leitner.
 """
 
 from __future__ import annotations
@@ -29,9 +37,33 @@ from memkeeper.core.quiz_queue import QuizCard
 from .base import PaneScreen
 
 GRADES = ("again", "hard", "good", "easy", "skip")
-GRADE_STYLE = {"again": "bold red", "hard": "bold yellow", "good": "bold green", "easy": "bold cyan", "skip": "dim"}
-GRADE_KEY = {"again": "1", "hard": "2", "good": "3", "easy": "4", "skip": "s"}
+#: What the tally counts: the grades, and cards buried for the day.
+OUTCOMES = (*GRADES, "bury")
+GRADE_STYLE = {
+    "again": "bold red",
+    "hard": "bold yellow",
+    "good": "bold green",
+    "easy": "bold cyan",
+    "skip": "dim",
+    "bury": "dim",
+}
+GRADE_KEY = {"again": "1", "hard": "2", "good": "3", "easy": "4", "skip": "s", "bury": "b"}
 REASON_LABEL = {"due-wrong": "due · missed last time", "due": "due", "new": "new"}
+#: The help's note on grades under Leitner, which has one "correct" whatever the grade.
+LEITNER_NOTE = "Leitner cannot tell hard, good and easy apart: each is correct, one box up"
+#: How the hidden part of a cloze shows, in the question (the gap) and in the revealed answer (the value).
+GAP_STYLE = "bold reverse"
+
+
+def interval_label(days: int) -> str:
+    """A next interval as Anki writes it on its buttons: days, then months, then years."""
+    if days < 1:
+        return "<1d"
+    if days < 30:
+        return f"{days}d"
+    if days < 365:
+        return f"{days / 30.4:.1f}".rstrip("0").rstrip(".") + "mo"
+    return f"{days / 365:.1f}".rstrip("0").rstrip(".") + "y"
 
 
 class AnswerInput(Input):
@@ -51,11 +83,15 @@ class QuizScreen(PaneScreen):
     BINDINGS = [
         Binding("space,enter", "reveal", "Reveal", id="quiz.reveal"),
         Binding("1", "grade('again')", "Again", id="quiz.again"),
-        Binding("2", "grade('hard')", "Hard", id="quiz.hard"),
-        Binding("3", "grade('good')", "Good", id="quiz.good"),
-        Binding("4", "grade('easy')", "Easy", id="quiz.easy"),
-        Binding("s", "grade('skip')", "Skip", id="quiz.skip"),
+        Binding("2", "grade('hard')", "Hard", tooltip=LEITNER_NOTE, id="quiz.hard"),
+        Binding("3", "grade('good')", "Good", tooltip=LEITNER_NOTE, id="quiz.good"),
+        Binding("4", "grade('easy')", "Easy", tooltip=LEITNER_NOTE, id="quiz.easy"),
+        Binding("s", "grade('skip')", "Skip", tooltip="a miss: back to box 0", id="quiz.skip"),
+        Binding("b", "bury", "Bury", tooltip="until tomorrow, no penalty", id="quiz.bury"),
         Binding("a", "answer", "Type answer", id="quiz.answer"),
+        Binding("m", "more", "Study more", tooltip="the next batch of today's cards", id="quiz.more"),
+        Binding("f", "scheduler('fsrs')", "FSRS ledger", tooltip="new ledger; recommended", id="quiz.fsrs"),
+        Binding("l", "scheduler('leitner')", "Leitner ledger", tooltip="new ledger", id="quiz.leitner"),
         Binding("u", "undo", "Undo", id="quiz.undo"),
     ]
 
@@ -76,6 +112,7 @@ class QuizScreen(PaneScreen):
         margin-top: 1;
     }
     QuizScreen #quiz-answer-input { margin-top: 1; display: none; }
+    QuizScreen #quiz-grade-row { height: auto; padding: 0 1; }
     QuizScreen #quiz-answer {
         height: 1fr;
         border: round $panel-lighten-2;
@@ -95,6 +132,14 @@ class QuizScreen(PaneScreen):
     QuizScreen #quiz-empty {
         margin-top: 1;
     }
+    QuizScreen #quiz-setup {
+        height: auto;
+        border: round $accent;
+        border-title-color: $accent;
+        border-title-style: bold;
+        padding: 1 2;
+        margin-top: 1;
+    }
     """
 
     def __init__(self) -> None:
@@ -106,6 +151,10 @@ class QuizScreen(PaneScreen):
         self.receipts: dict[str, Receipt] = {}
         self.typed: dict[str, str] = {}
         self._loaded = False
+        #: True while the person has no ledger: the pane asks for a scheduler before the first card.
+        self.choosing = False
+        #: What sessions could still offer today once this one is done (read when the summary shows).
+        self.remaining = 0
 
     # ------------------------------------------------------------------------------------------------ layout
 
@@ -121,6 +170,8 @@ class QuizScreen(PaneScreen):
             )
             with VerticalScroll(id="quiz-answer"):
                 yield Static(id="quiz-answer-text")
+            yield Static(id="quiz-grade-row")
+            yield Static(id="quiz-setup")
             with VerticalScroll(id="quiz-summary"):
                 yield Static(id="quiz-summary-text")
             yield Static(id="quiz-empty", classes="empty-state")
@@ -129,6 +180,7 @@ class QuizScreen(PaneScreen):
         self._load_session()
 
     def _load_session(self) -> None:
+        self.choosing = not self.engine.has_ledger(self.mk.person)
         self.cards = list(self.engine.quiz_session(self.mk.person, now=self.now()))
         self.index = 0
         self.revealed = False
@@ -149,6 +201,8 @@ class QuizScreen(PaneScreen):
 
     @property
     def current(self) -> QuizCard | None:
+        if self.choosing:
+            return None
         if 0 <= self.index < len(self.cards) and not self.finished:
             return self.cards[self.index]
         return None
@@ -166,7 +220,7 @@ class QuizScreen(PaneScreen):
         return n
 
     def _tally(self) -> dict[str, int]:
-        counts = dict.fromkeys(GRADES, 0)
+        counts = dict.fromkeys(OUTCOMES, 0)
         for g in self.grades.values():
             counts[g] += 1
         return counts
@@ -177,17 +231,21 @@ class QuizScreen(PaneScreen):
         empty = not self.cards
         card = self.current
         show = {
-            "#quiz-progress-row": not empty,
+            "#quiz-progress-row": not empty and not self.choosing,
             "#quiz-card": card is not None,
             "#quiz-answer": card is not None,
-            "#quiz-summary": self.finished,
-            "#quiz-empty": empty,
+            "#quiz-grade-row": card is not None,
+            "#quiz-setup": self.choosing,
+            "#quiz-summary": self.finished and not self.choosing,
+            "#quiz-empty": empty and not self.choosing,
         }
         for sel, visible in show.items():
             self.query_one(sel).display = visible
         if card is None:
             self.query_one("#quiz-answer-input").display = False
-        if empty:
+        if self.choosing:
+            self._render_setup()
+        elif empty:
             self._render_empty()
         else:
             self._render_progress()
@@ -206,8 +264,8 @@ class QuizScreen(PaneScreen):
         self.query_one("#quiz-position", Static).update(f"{position}/{total}")
         tally = self._tally()
         line = Text()
-        for i, g in enumerate(GRADES):
-            line.append(("  " if i else "") + f"{g} ", style="dim")
+        for i, g in enumerate(g for g in OUTCOMES if g != "bury" or tally["bury"]):
+            line.append(("  " if i else "") + f"{'buried' if g == 'bury' else g} ", style="dim")
             line.append(f"{tally[g]}", style=GRADE_STYLE[g] if tally[g] else "dim")
         self.query_one("#quiz-tally", Static).update(line)
 
@@ -220,20 +278,24 @@ class QuizScreen(PaneScreen):
             + (f"box {card.box} · " if card.box is not None else "")
             + history
         )
-        box.update(Text(card.question, style="bold"))
+        box.update(self._question_text(card))
         answer_box = self.query_one("#quiz-answer")
         answer_text = self.query_one("#quiz-answer-text", Static)
+        self.query_one("#quiz-grade-row", Static).update(self._grade_row(card))
         typed = self.typed.get(card.memory_id, "")
         if self.revealed:
             answer_box.add_class("-revealed")
             answer_box.border_title = "Answer — the page is the answer key"
-            answer_box.border_subtitle = "1 again · 2 hard · 3 good · 4 easy · s skip"
+            answer_box.border_subtitle = ""
             grid = Table.grid(padding=(0, 1))
             grid.add_column(style="dim", no_wrap=True, min_width=8)
             grid.add_column(overflow="fold")
             grid.add_row("source", Text(card.source, style="underline"))
             grid.add_row("page", card.page)
-            parts: list = [Text(card.answer), Text(""), grid]
+            answer = Text(card.answer)
+            if card.cloze is not None:
+                answer.stylize(GAP_STYLE, *card.cloze)
+            parts: list = [answer, Text(""), grid]
             if typed:
                 parts += [Text(""), Text.assemble(("you said  ", "dim"), (typed, "italic"))]
             answer_text.update(Group(*parts))
@@ -248,10 +310,44 @@ class QuizScreen(PaneScreen):
                     ("a", "bold"),
                     (" type your answer first   ", "dim"),
                     ("s", "bold"),
-                    (" skip", "dim"),
+                    (" skip   ", "dim"),
+                    ("b", "bold"),
+                    (" bury", "dim"),
                     *((("\n\nyou typed  ", "dim"), (typed, "italic")) if typed else ()),
                 )
             )
+
+    def _question_text(self, card: QuizCard) -> Text:
+        """The question in bold; a cloze names its page and shows its gap highlighted."""
+        if card.cloze is None:
+            return Text(card.question, style="bold")
+        out = Text.assemble((card.title, "dim italic"), "\n")
+        question = Text(card.question, style="bold")
+        for start in range(len(card.question)):
+            if card.question.startswith("[…]", start):
+                question.stylize(GAP_STYLE, start, start + 3)
+        return out.append_text(question)
+
+    def _grade_row(self, card: QuizCard) -> Text:
+        """The keys under the answer: before the reveal what can be done; after it, each grade with the interval
+        the ledger's scheduler would give (the engine's preview), as on Anki's answer buttons."""
+        row = Text()
+        if not self.revealed:
+            return row
+        for i, g in enumerate(GRADES):
+            if i:
+                row.append(" · ", style="dim")
+            row.append(GRADE_KEY[g], style="bold")
+            row.append(f" {g.capitalize()} ", style=GRADE_STYLE[g])
+            days = card.intervals.get(g)
+            if days is not None:
+                row.append(interval_label(days), style="bold")
+        row.append(" · ", style="dim")
+        row.append("b", style="bold")
+        row.append(" Bury", style="dim")
+        if card.scheduler == "leitner":
+            row.append("\nLeitner: hard, good and easy all count as correct (one box up)", style="dim italic")
+        return row
 
     def _render_summary(self) -> None:
         tally = self._tally()
@@ -267,6 +363,8 @@ class QuizScreen(PaneScreen):
             head.append(" · nothing graded", style="dim")
         if tally["skip"]:
             head.append(f" · {tally['skip']} skipped", style="dim")
+        if tally["bury"]:
+            head.append(f" · {tally['bury']} buried until tomorrow", style="dim")
         counts = Table.grid(padding=(0, 2))
         for _ in GRADES:
             counts.add_column(justify="left")
@@ -280,15 +378,31 @@ class QuizScreen(PaneScreen):
         for card in self.cards:
             g = self.grades.get(card.memory_id, "")
             r = self.receipts.get(card.memory_id)
-            nxt = f"box {r.details.get('box')} · due {r.details.get('due')}" if r is not None else ""
+            if r is None:
+                nxt = ""
+            elif r.action == "quiz_bury":
+                nxt = f"buried · back {r.details.get('until')}"
+            else:
+                nxt = f"box {r.details.get('box')} · due {r.details.get('due')}"
             mark = (
                 Text("✓", style="green")
                 if g in ("hard", "good", "easy")
                 else (Text("✗", style="red") if g == "again" else Text("·", style="dim"))
             )
-            rows.add_row(mark, Text(g, style=GRADE_STYLE.get(g, "")), card.title, nxt)
+            label = "buried" if g == "bury" else g
+            rows.add_row(mark, Text(label, style=GRADE_STYLE.get(g, "")), card.title, nxt)
         weak = self.engine.weak_spots(self.mk.person)
-        parts: list = [head, Text(""), counts, Text(""), rows, Text("")]
+        self.remaining = self.engine.quiz_due_count(self.mk.person, now=self.now())
+        more = self.mk.key_for("quiz.more")
+        if self.remaining:
+            next_batch = Text.assemble(
+                (f" {more} ", "bold reverse"),
+                ("  study more", "bold"),
+                (f" — {self.remaining} more due today; the next batch loads here", "dim"),
+            )
+        else:
+            next_batch = Text("All done for today: nothing else is due.", style="bold green")
+        parts: list = [head, Text(""), next_batch, Text(""), counts, Text(""), rows, Text("")]
         if weak:
             parts.append(Text("Weak spots (asked ≥ 3, under 50% correct)", style="bold yellow"))
             for it in weak[:8]:
@@ -316,10 +430,45 @@ class QuizScreen(PaneScreen):
         )
         self.query_one("#quiz-empty", Static).update(Text.assemble(("Nothing due today\n\n", "bold"), later))
 
+    def _render_setup(self) -> None:
+        from memkeeper.core.quiz import INTERVALS, person_id
+
+        box = self.query_one("#quiz-setup", Static)
+        box.border_title = f"A quiz ledger for {person_id(self.mk.person)}"
+        fsrs, leitner = self.mk.key_for("quiz.fsrs"), self.mk.key_for("quiz.leitner")
+        days = "·".join(str(d) for d in INTERVALS)
+        waiting = f"{len(self.cards)} cards are waiting." if self.cards else "Nothing is due yet."
+        box.update(
+            Text.assemble(
+                ("How should your reviews be scheduled? It is chosen once, for this ledger.\n\n", "bold"),
+                (f" {fsrs} ", "bold reverse"),
+                ("  FSRS", "bold green"),
+                (
+                    " (recommended) — each page's own memory model; again, hard, good and easy give different "
+                    "intervals.\n\n",
+                    "",
+                ),
+                (f" {leitner} ", "bold reverse"),
+                ("  Leitner", "bold"),
+                (f" — six boxes ({days} days); hard, good and easy all move a page one box up.\n\n", ""),
+                (waiting, "dim"),
+            )
+        )
+
     # ------------------------------------------------------------------------------------------------ actions
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         card = self.current
+        # The ledger choice and "study more" belong to one moment each: hidden from the footer the rest of the time;
+        # while the ledger is being chosen, the card keys are hidden too.
+        if action == "scheduler":
+            return True if self.choosing else False
+        if action == "more":
+            return True if self.finished and not self.choosing and self.remaining else False
+        if self.choosing and action in ("bury", "reveal", "answer", "grade"):
+            return False
+        if action == "bury":
+            return True if card is not None else None
         if action in ("reveal", "answer"):
             return True if card is not None and not self.revealed else None
         if action == "grade":
@@ -382,11 +531,38 @@ class QuizScreen(PaneScreen):
             summary,
         )
 
+    def action_bury(self) -> None:
+        card = self.current
+        if card is None:
+            return
+        self.decide(
+            partial(self.engine.quiz_bury, card.memory_id, now=self.now(), actor=self.actor, person=self.mk.person),
+            f"{card.title}: buried until tomorrow",
+        )
+
+    def action_more(self) -> None:
+        """The next batch of today's cards, in place (the summary offers it when more is due)."""
+        if not self.finished or self.choosing:
+            return
+        self._load_session()
+        self.say(f"Next batch: {len(self.cards)} cards." if self.cards else "Nothing else is due today.")
+
+    def action_scheduler(self, scheduler: str) -> None:
+        if not self.choosing:
+            return
+        self.decide(
+            partial(self.engine.create_ledger, self.mk.person, scheduler, now=self.now(), actor=self.actor),
+            f"quiz ledger: {scheduler}",
+        )
+
     def after_decision(self, receipt: Receipt) -> None:
         d = receipt.details
-        if receipt.action == "quiz_record" and receipt.ok:
+        if receipt.action == "quiz_ledger":
+            self._load_session()  # created (or already there): the session starts
+            return
+        if receipt.action in ("quiz_record", "quiz_bury") and receipt.ok:
             # Graded: the next ungraded card comes up, its answer hidden.
-            self.grades[d["memory_id"]] = d["grade"]
+            self.grades[d["memory_id"]] = d["grade"] if receipt.action == "quiz_record" else "bury"
             self.receipts[d["memory_id"]] = receipt
             self.query_one("#quiz-answer-input", AnswerInput).display = False
             self.revealed = False
@@ -400,9 +576,10 @@ class QuizScreen(PaneScreen):
                     del self.grades[card.memory_id]
                     self.receipts.pop(card.memory_id, None)
                     self.index = i
-                    self.revealed = True
+                    self.revealed = d.get("action") != "quiz_bury"  # a buried card may not have been seen
                     break
         self._paint()
 
     def undo_summary(self, receipt: Receipt) -> str:
-        return f"undo quiz grade · {receipt.details.get('page') or ''}".rstrip(" ·")
+        what = "bury" if receipt.details.get("action") == "quiz_bury" else "grade"
+        return f"undo quiz {what} · {receipt.details.get('page') or ''}".rstrip(" ·")
