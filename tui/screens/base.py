@@ -225,20 +225,21 @@ class PaneScreen(Screen):
         self._decision_worker(call, summary)
 
     def _decision_done(self, failed: bool) -> None:
-        """The decision in flight has landed or failed: its rows are no longer withheld (decided, they are gone from
-        what the engine lists; refused, the re-read shows them again), and the next queued decision starts."""
+        """The decision in flight has landed, or failed (an error, or a receipt that refused it): its rows are no
+        longer withheld (decided, they are gone from what the engine lists; refused, they come back), and the next
+        queued decision starts."""
         if self._decisions:
             _call, _summary, rows = self._decisions.popleft()
             if rows:
-                self.release_rows(rows)
+                self.release_rows(rows, failed)
         self._next_decision()
 
     def withhold_rows(self, rows: Sequence[str]) -> None:
         """Take decided rows out of the pane's list at once (the cursor lands on the next one). Panes with a list
         override it; by default nothing is shown before the receipt comes back."""
 
-    def release_rows(self, rows: Sequence[str]) -> None:
-        """Rows no longer withheld (their decision landed or failed)."""
+    def release_rows(self, rows: Sequence[str], failed: bool) -> None:
+        """Rows no longer withheld: their decision landed, or `failed` and they belong in the list again."""
 
     @work(thread=True, group="decision", exit_on_error=False)
     def _decision_worker(self, call: Callable[[], Receipt | list[Receipt]], summary: Summary) -> None:
@@ -262,9 +263,10 @@ class PaneScreen(Screen):
         message.stop()
         receipts = list(message.batch) or [message.receipt]
         self.mk.decisions_made(receipts, message.pane, self.refusal_text)
-        self._decision_done(failed=False)
         self.status.show_receipts(receipts, message.summary, self.mk.key_for(f"{self.PANE_ID}.undo"))
         self.after_decision(message.receipt)
+        # After the pane has seen the receipt: a refused one puts its rows back.
+        self._decision_done(failed=not all(r.ok for r in receipts))
 
     def refusal_text(self, receipt: Receipt) -> str:
         """What the error toast says when the engine refused a decision (the status line says it too, in one line)."""

@@ -394,8 +394,10 @@ class ConflictsScreen(PaneScreen):
         self._show_detail()
         self.refresh_bindings()
 
-    def release_rows(self, rows: Sequence[str]) -> None:
+    def release_rows(self, rows: Sequence[str], failed: bool) -> None:
         self.table.release(rows)
+        if failed:
+            self.refresh_data(prefer=rows[0])
 
     def after_decision(self, receipt: Receipt) -> None:
         d = receipt.details

@@ -20,7 +20,7 @@ Decisions (documented in the help and here):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import partial
 
 from rich.console import Group
@@ -149,6 +149,7 @@ class QuizScreen(PaneScreen):
         self.revealed = False
         self.grades: dict[str, str] = {}  # memory_id -> grade
         self.receipts: dict[str, Receipt] = {}
+        self.sent: dict[str, str] = {}  # memory_id -> the grade (or "bury") whose receipt is on its way
         self.typed: dict[str, str] = {}
         self._loaded = False
         #: True while the person has no ledger: the pane asks for a scheduler before the first card.
@@ -517,6 +518,7 @@ class QuizScreen(PaneScreen):
                 text += f" → box {receipt.details.get('box')}, due {receipt.details.get('due')}"
             return text
 
+        self.sent[card.memory_id] = grade
         self.decide(
             partial(
                 self.engine.quiz_record,
@@ -529,16 +531,46 @@ class QuizScreen(PaneScreen):
                 question=card.question,
             ),
             summary,
+            rows=(card.memory_id,),
         )
 
     def action_bury(self) -> None:
         card = self.current
         if card is None:
             return
+        self.sent[card.memory_id] = "bury"
         self.decide(
             partial(self.engine.quiz_bury, card.memory_id, now=self.now(), actor=self.actor, person=self.mk.person),
             f"{card.title}: buried until tomorrow",
+            rows=(card.memory_id,),
         )
+
+    def withhold_rows(self, rows: Sequence[str]) -> None:
+        """Graded (or buried): the next card comes up at once, its answer hidden, while the engine writes."""
+        for mid in rows:
+            self.grades[mid] = self.sent[mid]
+        self._advance_past(rows[-1])
+        self._paint()
+
+    def release_rows(self, rows: Sequence[str], failed: bool) -> None:
+        """The receipt is in. A grade the engine did not record is taken back: that card comes up again."""
+        for mid in rows:
+            grade = self.sent.pop(mid, "")
+            if mid in self.receipts:
+                continue
+            self.grades.pop(mid, None)
+            ids = [c.memory_id for c in self.cards]
+            if mid in ids:
+                self.index = ids.index(mid)
+                self.revealed = grade not in ("bury", "skip")  # it was seen when it was graded
+            self._paint()
+
+    def _advance_past(self, memory_id: str) -> None:
+        self.query_one("#quiz-answer-input", AnswerInput).display = False
+        self.revealed = False
+        ids = [c.memory_id for c in self.cards]
+        at = ids.index(memory_id) if memory_id in ids else self.index
+        self.index = self._next_ungraded(at + 1)
 
     def action_more(self) -> None:
         """The next batch of today's cards, in place (the summary offers it when more is due)."""
@@ -561,14 +593,13 @@ class QuizScreen(PaneScreen):
             self._load_session()  # created (or already there): the session starts
             return
         if receipt.action in ("quiz_record", "quiz_bury") and receipt.ok:
-            # Graded: the next ungraded card comes up, its answer hidden.
-            self.grades[d["memory_id"]] = d["grade"] if receipt.action == "quiz_record" else "bury"
-            self.receipts[d["memory_id"]] = receipt
-            self.query_one("#quiz-answer-input", AnswerInput).display = False
-            self.revealed = False
-            ids = [c.memory_id for c in self.cards]
-            at = ids.index(d["memory_id"]) if d["memory_id"] in ids else self.index
-            self.index = self._next_ungraded(at + 1)
+            # Graded: the next ungraded card came up when the key was pressed (`withhold_rows`); one graded some
+            # other way moves on now.
+            mid = d["memory_id"]
+            self.grades[mid] = d["grade"] if receipt.action == "quiz_record" else "bury"
+            self.receipts[mid] = receipt
+            if mid not in self.sent:
+                self._advance_past(mid)
         elif receipt.action == "undo" and receipt.ok and d.get("page"):
             # Back to the card whose grade was undone, revealed: it was seen already, so grade it again.
             for i, card in enumerate(self.cards):
