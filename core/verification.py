@@ -7,6 +7,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from .errors import BadInput
 from .keys import suppression_key
 from .models import Entry, EvidenceGrade, Receipt, SourceType, Status, Verified, iso, parse_iso, utc
 from .pages import iter_lines
@@ -18,6 +19,47 @@ from .validate import validate_actor
 from .views import Views
 
 CONFIRMATIONS = "stated/confirmations.jsonl"
+# The desk's two verification lists, as index conditions.
+QUEUE_MODES = {
+    "pending": "status='active' AND source_type='agent_inferred' AND verified=0",
+    "denied": "status='denied'",
+}
+QUEUE_ORDERS = ("newest", "source", "confidence")
+_ACTOR_SQL = "json_extract(data, '$.fm.actor')"
+# Where a record came from, for grouping (the desk's `source_of`): its source document (the source ref without its
+# #anchor), else the actor that wrote it.
+SOURCE_SQL = (
+    "(CASE WHEN coalesce(source_ref, '') <> '' THEN (CASE WHEN instr(source_ref, '#') > 1 "
+    "THEN substr(source_ref, 1, instr(source_ref, '#') - 1) ELSE source_ref END) "
+    f"ELSE coalesce(nullif({_ACTOR_SQL}, ''), '(unknown source)') END)"
+)
+# What the desk's filter looks in: title, text, source ref, actor, category (lower() folds ASCII letters only).
+MATCH_SQL = (
+    "lower(title || ' ' || content || ' ' || coalesce(source_ref, '') || ' ' || "
+    f"coalesce({_ACTOR_SQL}, '') || ' ' || category)"
+)
+# (mode, order) -> the ORDER BY columns, (expression, descending); memory_id last makes every order total.
+_NEWEST = {"pending": "created_at", "denied": "updated_at"}
+_ORDER_COLUMNS = {
+    (mode, order): [
+        *([(SOURCE_SQL, False)] if order == "source" else []),
+        *([("confidence", True)] if order == "confidence" else []),
+        (_NEWEST[mode], True),
+        ("memory_id", False),
+    ]
+    for mode in QUEUE_MODES
+    for order in QUEUE_ORDERS
+}
+
+
+def _order_sql(mode: str, order: str) -> str:
+    try:
+        cols = _ORDER_COLUMNS[(mode, order)]
+    except KeyError:
+        raise BadInput(f"unknown order {order!r} (valid: {', '.join(QUEUE_ORDERS)})") from None
+    return ", ".join(f"{expr}{' DESC' if desc else ''}" for expr, desc in cols)
+
+
 DENIALS = "stated/denials.jsonl"
 
 
@@ -59,6 +101,111 @@ class VerificationQueue:
 
     def pending_count(self) -> int:
         return self.store.tallies()["pending"]
+
+    # -- the queue a page at a time (the desk's Verify list; never the whole queue in memory) ----------------------
+
+    def _queue_where(
+        self, mode: str, needle: str | None, source: str | None, only: list[str] | None
+    ) -> tuple[str, list[Any]]:
+        if mode not in QUEUE_MODES:
+            raise BadInput(f"unknown verification list {mode!r} (valid: {', '.join(QUEUE_MODES)})")
+        where, params = [QUEUE_MODES[mode]], []
+        if needle:
+            where.append(f"instr({MATCH_SQL}, ?) > 0")
+            params.append(needle.lower())
+        if source is not None:
+            where.append(f"{SOURCE_SQL} = ?")
+            params.append(source)
+        if only is not None:
+            where.append(f"memory_id IN ({','.join('?' * len(only))})")
+            params += only
+        return " AND ".join(where), params
+
+    def queue_page(
+        self,
+        mode: str = "pending",
+        *,
+        order: str = "newest",
+        needle: str | None = None,
+        source: str | None = None,
+        offset: int = 0,
+        limit: int = 100,
+    ) -> list[Entry]:
+        """Rows `offset` to `offset + limit` of the pending (or the denied) list in `order` (newest, source,
+        confidence), narrowed to the records whose title, text, source, actor or category hold `needle`
+        (case-insensitive) and to one `source` (`source_of`). An indexed LIMIT/OFFSET query: its cost follows the
+        page and the offset, never the wiki's size."""
+        where, params = self._queue_where(mode, needle, source, None)
+        rows = self.store.index.query(
+            f"SELECT data FROM records WHERE {where} ORDER BY {_order_sql(mode, order)} LIMIT ? OFFSET ?",
+            (*params, max(0, int(limit)), max(0, int(offset))),
+        )
+        return [self.store.index.entry(r) for r in rows]
+
+    def queue_count(self, mode: str = "pending", *, needle: str | None = None, source: str | None = None) -> int:
+        """How many records `queue_page` pages through (a count query)."""
+        where, params = self._queue_where(mode, needle, source, None)
+        return int(self.store.index.scalar(f"SELECT count(*) FROM records WHERE {where}", params) or 0)
+
+    def queue_sources(self, mode: str = "pending", *, needle: str | None = None) -> list[tuple[str, int]]:
+        """(source, count) for every source in the list, in the `source` order: the group headers."""
+        where, params = self._queue_where(mode, needle, None, None)
+        rows = self.store.index.query(
+            f"SELECT {SOURCE_SQL} AS src, count(*) FROM records WHERE {where} GROUP BY src ORDER BY src", params
+        )
+        return [(r[0], int(r[1])) for r in rows]
+
+    def queue_ids(
+        self,
+        mode: str = "pending",
+        *,
+        order: str = "newest",
+        needle: str | None = None,
+        source: str | None = None,
+        only: list[str] | None = None,
+    ) -> list[str]:
+        """The memory ids of the list (narrowed as `queue_page` narrows it, and to `only` when given), in `order`:
+        what a batch decision over a source, a filter or the marks acts on."""
+        if only is not None and not only:
+            return []
+        out: list[str] = []
+        chunks = [only[i : i + 500] for i in range(0, len(only), 500)] if only is not None else [None]
+        for chunk in chunks:
+            where, params = self._queue_where(mode, needle, source, chunk)
+            out += [
+                r[0]
+                for r in self.store.index.query(
+                    f"SELECT memory_id FROM records WHERE {where} ORDER BY {_order_sql(mode, order)}", params
+                )
+            ]
+        if len(chunks) > 1:  # each chunk is ordered; put them in one order
+            rank = {m: i for i, m in enumerate(self.queue_ids(mode, order=order, needle=needle, source=source))}
+            out.sort(key=lambda m: rank.get(m, len(rank)))
+        return out
+
+    def queue_position(
+        self, mode: str, memory_id: str, *, order: str = "newest", needle: str | None = None
+    ) -> int | None:
+        """Where `memory_id` stands in the list (0-based; None when it is not in it): a count of the rows that sort
+        before it, so the desk can put its cursor on a record it has not loaded."""
+        where, params = self._queue_where(mode, needle, None, [memory_id])
+        cols = _ORDER_COLUMNS[(mode, order)]
+        row = self.store.index.query(f"SELECT {', '.join(expr for expr, _ in cols)} FROM records WHERE {where}", params)
+        if not row:
+            return None
+        key = tuple(row[0])
+        before, bparams = [], []
+        for i, (expr, desc) in enumerate(cols):
+            eq = [f"{cols[j][0]} = ?" for j in range(i)]
+            before.append("(" + " AND ".join([*eq, f"{expr} {'>' if desc else '<'} ?"]) + ")")
+            bparams += [*key[:i], key[i]]
+        where, params = self._queue_where(mode, needle, None, None)
+        return int(
+            self.store.index.scalar(
+                f"SELECT count(*) FROM records WHERE {where} AND ({' OR '.join(before)})", (*params, *bparams)
+            )
+            or 0
+        )
 
     def denied_records(self) -> list[Entry]:
         return [
