@@ -308,6 +308,9 @@ class Engine:
             mode, order=order, needle=needle, source=source, offset=offset, limit=limit
         )
 
+    def verify_entries(self, ids: list[str]) -> list[Entry]:
+        return self.verification_queue.queue_entries(ids)
+
     def verify_count(self, mode: str = "pending", *, needle: str | None = None, source: str | None = None) -> int:
         return self.verification_queue.queue_count(mode, needle=needle, source=source)
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from . import tiers as policy
 from .errors import BadInput
+from .index_schema import COLD_WHERE
 from .models import Entry, Receipt, Tier, iso, parse_iso, utc
 from .pages import MAX_LEDGER_BYTES, MAX_PAGE_BYTES, read_bytes, read_text
 from .paths import list_files, mkdirs
@@ -89,16 +90,15 @@ class TierQueue:
         found: dict[str, list[tuple[str, str]]] = {s: [] for s in TIER_SECTIONS}
         nbytes = dict.fromkeys(TIER_SECTIONS, 0)
         unchanged = out_of_scope = 0
-        last = ""
+        last = 0
         while True:
             rows = self.store.index.query(
-                f"{_INPUT_SQL} WHERE r.status IN ('active', 'superseded') AND r.memory_id > ? "
-                "ORDER BY r.memory_id LIMIT ?",
+                f"{_INPUT_SQL_ROWID} WHERE r.rowid > ? AND r.status IN ('active', 'superseded') ORDER BY r.rowid LIMIT ?",
                 (last, chunk),
             )
             if not rows:
                 break
-            last = rows[-1]["memory_id"]
+            last = rows[-1]["rowid"]
             plan = policy.plan_tiers(self._inputs(rows, in_conflict, hot), now)
             for section in TIER_SECTIONS:
                 for c in getattr(plan, section):
@@ -124,7 +124,7 @@ class TierQueue:
         for i in range(0, len(paths), 500):
             part = paths[i : i + 500]
             rows += self.store.index.query(
-                f"{_INPUT_SQL} WHERE r.path IN ({','.join('?' * len(part))}) AND r.status IN ('active', 'superseded')",
+                f"{_INPUT_SQL_PATH} WHERE r.path IN ({','.join('?' * len(part))}) AND r.status IN ('active', 'superseded')",
                 part,
             )
         plan = policy.plan_tiers(self._inputs(rows), utc(now))
@@ -132,14 +132,17 @@ class TierQueue:
         return [by_path[p] for p in paths if p in by_path]
 
     def cold_count(self) -> int:
-        return int(self.store.index.scalar(f"SELECT count(*) FROM records WHERE {_COLD_WHERE}") or 0)
+        return int(
+            self.store.index.scalar(f"SELECT count(*) FROM records INDEXED BY records_cold WHERE {COLD_WHERE}") or 0
+        )
 
     def cold_page(self, *, offset: int = 0, limit: int = 100) -> list[Entry]:
         """A page of `cold_records` (LIMIT/OFFSET on the index)."""
         return [
             self.store.index.entry(r)
             for r in self.store.index.query(
-                f"SELECT data FROM records WHERE {_COLD_WHERE} ORDER BY updated_at DESC, memory_id LIMIT ? OFFSET ?",
+                f"SELECT data FROM records INDEXED BY records_cold WHERE {COLD_WHERE} "
+                "ORDER BY updated_at DESC, memory_id LIMIT ? OFFSET ?",
                 (max(0, int(limit)), max(0, int(offset))),
             )
         ]
@@ -370,17 +373,19 @@ class TierQueue:
         return [
             self.store.index.entry(r)
             for r in self.store.index.query(
-                f"SELECT data FROM records WHERE {_COLD_WHERE} ORDER BY updated_at DESC, memory_id"
+                f"SELECT data FROM records WHERE {COLD_WHERE} ORDER BY updated_at DESC, memory_id"
             )
         ]
 
 
 TIER_SECTIONS = ("automatic", "ambiguous", "protected")
-_COLD_WHERE = "tier='cold' AND status IN ('active', 'superseded')"
 _INPUT_SQL = (
-    "SELECT r.memory_id, r.path, r.title, r.category, r.status, r.tier, r.last_accessed_at, r.created_at, "
+    "SELECT r.rowid, r.memory_id, r.path, r.title, r.category, r.status, r.tier, r.last_accessed_at, r.created_at, "
     "length(CAST(r.content AS BLOB)) AS nbytes, f.sha256 FROM records r JOIN files f ON f.path = r.path"
 )
+# The same, walking the table in rowid order (keyset chunks), or looking pages up by path.
+_INPUT_SQL_ROWID = _INPUT_SQL.replace("FROM records r", "FROM records r NOT INDEXED")
+_INPUT_SQL_PATH = _INPUT_SQL.replace("FROM records r", "FROM records r INDEXED BY sqlite_autoindex_records_2")
 
 
 @dataclass(frozen=True)

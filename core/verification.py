@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import BadInput
+from .index_schema import PENDING_WHERE, SOURCE_SQL
 from .keys import suppression_key
 from .models import Entry, EvidenceGrade, Receipt, SourceType, Status, Verified, iso, parse_iso, utc
 from .pages import iter_lines
@@ -19,20 +20,10 @@ from .validate import validate_actor
 from .views import Views
 
 CONFIRMATIONS = "stated/confirmations.jsonl"
-# The desk's two verification lists, as index conditions.
-QUEUE_MODES = {
-    "pending": "status='active' AND source_type='agent_inferred' AND verified=0",
-    "denied": "status='denied'",
-}
+# The desk's two verification lists, as index conditions (each has its indexes: index_schema.py).
+QUEUE_MODES = {"pending": PENDING_WHERE, "denied": "status='denied'"}
 QUEUE_ORDERS = ("newest", "source", "confidence")
 _ACTOR_SQL = "json_extract(data, '$.fm.actor')"
-# Where a record came from, for grouping (the desk's `source_of`): its source document (the source ref without its
-# #anchor), else the actor that wrote it.
-SOURCE_SQL = (
-    "(CASE WHEN coalesce(source_ref, '') <> '' THEN (CASE WHEN instr(source_ref, '#') > 1 "
-    "THEN substr(source_ref, 1, instr(source_ref, '#') - 1) ELSE source_ref END) "
-    f"ELSE coalesce(nullif({_ACTOR_SQL}, ''), '(unknown source)') END)"
-)
 # What the desk's filter looks in: title, text, source ref, actor, category (lower() folds ASCII letters only).
 MATCH_SQL = (
     "lower(title || ' ' || content || ' ' || coalesce(source_ref, '') || ' ' || "
@@ -105,10 +96,20 @@ class VerificationQueue:
     # -- the queue a page at a time (the desk's Verify list; never the whole queue in memory) ----------------------
 
     def _queue_where(
-        self, mode: str, needle: str | None, source: str | None, only: list[str] | None
+        self, mode: str, needle: str | None, source: str | None, only: list[str] | None, order: str = "newest"
     ) -> tuple[str, list[Any]]:
+        """`records INDEXED BY … WHERE …` for a list: the index is named, because without statistics SQLite would
+        pick the equality index on status and sort the whole queue for every page."""
         if mode not in QUEUE_MODES:
             raise BadInput(f"unknown verification list {mode!r} (valid: {', '.join(QUEUE_MODES)})")
+        if order not in QUEUE_ORDERS:
+            raise BadInput(f"unknown order {order!r} (valid: {', '.join(QUEUE_ORDERS)})")
+        if only is not None:
+            index = "sqlite_autoindex_records_1"
+        elif mode == "denied":
+            index = "records_denied"
+        else:
+            index = f"records_pending_{'source' if source is not None else order}"
         where, params = [QUEUE_MODES[mode]], []
         if needle:
             where.append(f"instr({MATCH_SQL}, ?) > 0")
@@ -119,7 +120,7 @@ class VerificationQueue:
         if only is not None:
             where.append(f"memory_id IN ({','.join('?' * len(only))})")
             params += only
-        return " AND ".join(where), params
+        return f"records INDEXED BY {index} WHERE {' AND '.join(where)}", params
 
     def queue_page(
         self,
@@ -135,23 +136,34 @@ class VerificationQueue:
         confidence), narrowed to the records whose title, text, source, actor or category hold `needle`
         (case-insensitive) and to one `source` (`source_of`). An indexed LIMIT/OFFSET query: its cost follows the
         page and the offset, never the wiki's size."""
-        where, params = self._queue_where(mode, needle, source, None)
-        rows = self.store.index.query(
-            f"SELECT data FROM records WHERE {where} ORDER BY {_order_sql(mode, order)} LIMIT ? OFFSET ?",
-            (*params, max(0, int(limit)), max(0, int(offset))),
-        )
-        return [self.store.index.entry(r) for r in rows]
+        where, params = self._queue_where(mode, needle, source, None, order)
+        # The ids first: without a filter the offset is walked in a covering index (index_schema.py), then the
+        # page's rows by primary key.
+        ids = [
+            r[0]
+            for r in self.store.index.query(
+                f"SELECT memory_id FROM {where} ORDER BY {_order_sql(mode, order)} LIMIT ? OFFSET ?",
+                (*params, max(0, int(limit)), max(0, int(offset))),
+            )
+        ]
+        rows = {r["memory_id"]: r for r in self.store.index.rows_for(ids, columns="memory_id, data")}
+        return [self.store.index.entry(rows[m]) for m in ids if m in rows]
+
+    def queue_entries(self, ids: list[str]) -> list[Entry]:
+        """The records with these ids, in that order (primary-key lookups; a page of an id list)."""
+        rows = {r["memory_id"]: r for r in self.store.index.rows_for(ids, columns="memory_id, data")}
+        return [self.store.index.entry(rows[m]) for m in ids if m in rows]
 
     def queue_count(self, mode: str = "pending", *, needle: str | None = None, source: str | None = None) -> int:
         """How many records `queue_page` pages through (a count query)."""
         where, params = self._queue_where(mode, needle, source, None)
-        return int(self.store.index.scalar(f"SELECT count(*) FROM records WHERE {where}", params) or 0)
+        return int(self.store.index.scalar(f"SELECT count(*) FROM {where}", params) or 0)
 
     def queue_sources(self, mode: str = "pending", *, needle: str | None = None) -> list[tuple[str, int]]:
         """(source, count) for every source in the list, in the `source` order: the group headers."""
-        where, params = self._queue_where(mode, needle, None, None)
+        where, params = self._queue_where(mode, needle, None, None, "source")
         rows = self.store.index.query(
-            f"SELECT {SOURCE_SQL} AS src, count(*) FROM records WHERE {where} GROUP BY src ORDER BY src", params
+            f"SELECT {SOURCE_SQL} AS src, count(*) FROM {where} GROUP BY src ORDER BY src", params
         )
         return [(r[0], int(r[1])) for r in rows]
 
@@ -171,11 +183,11 @@ class VerificationQueue:
         out: list[str] = []
         chunks = [only[i : i + 500] for i in range(0, len(only), 500)] if only is not None else [None]
         for chunk in chunks:
-            where, params = self._queue_where(mode, needle, source, chunk)
+            where, params = self._queue_where(mode, needle, source, chunk, order)
             out += [
                 r[0]
                 for r in self.store.index.query(
-                    f"SELECT memory_id FROM records WHERE {where} ORDER BY {_order_sql(mode, order)}", params
+                    f"SELECT memory_id FROM {where} ORDER BY {_order_sql(mode, order)}", params
                 )
             ]
         if len(chunks) > 1:  # each chunk is ordered; put them in one order
@@ -188,9 +200,9 @@ class VerificationQueue:
     ) -> int | None:
         """Where `memory_id` stands in the list (0-based; None when it is not in it): a count of the rows that sort
         before it, so the desk can put its cursor on a record it has not loaded."""
-        where, params = self._queue_where(mode, needle, None, [memory_id])
+        where, params = self._queue_where(mode, needle, None, [memory_id], order)
         cols = _ORDER_COLUMNS[(mode, order)]
-        row = self.store.index.query(f"SELECT {', '.join(expr for expr, _ in cols)} FROM records WHERE {where}", params)
+        row = self.store.index.query(f"SELECT {', '.join(expr for expr, _ in cols)} FROM {where}", params)
         if not row:
             return None
         key = tuple(row[0])
@@ -199,11 +211,9 @@ class VerificationQueue:
             eq = [f"{cols[j][0]} = ?" for j in range(i)]
             before.append("(" + " AND ".join([*eq, f"{expr} {'>' if desc else '<'} ?"]) + ")")
             bparams += [*key[:i], key[i]]
-        where, params = self._queue_where(mode, needle, None, None)
+        where, params = self._queue_where(mode, needle, None, None, order)
         return int(
-            self.store.index.scalar(
-                f"SELECT count(*) FROM records WHERE {where} AND ({' OR '.join(before)})", (*params, *bparams)
-            )
+            self.store.index.scalar(f"SELECT count(*) FROM {where} AND ({' OR '.join(before)})", (*params, *bparams))
             or 0
         )
 
