@@ -440,10 +440,12 @@ async def test_filter_narrows_the_queue_and_keeps_focus_in_the_box(sourced):
         pane = await open_pane(pilot, "V", VerifyScreen)
         box = pane.query_one("#verify-filter")
         await pilot.press("slash", *"standup")  # matches the source ref
+        await settle(pilot)  # a filtered list is built in a worker
         assert set(listed(pane)) == set(by_source["raw/standup.md"])
         await pilot.press("enter")
         assert app.focused is box
         await pilot.press("ctrl+u", *"backup")  # and the text
+        await settle(pilot)
         assert [e.title for e in shown(pane)] == ["Backup time"]
         assert "1 match “backup”" in pane.table.border_title
         await pilot.press("down")

@@ -26,11 +26,12 @@ from typing import Any
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Input, Static
+from textual.worker import get_current_worker
 
 from memkeeper.core import Entry, Receipt
 
@@ -66,31 +67,49 @@ def _plural(n: int, word: str) -> str:
 
 class QueueSource:
     """The Verify list as the `VirtualTable` reads it: one of the engine's two verification lists, in an order,
-    narrowed by the filter, a page at a time. Ordered by source, a header row leads each source's records: the
-    headers' places come from the engine's per-source counts (`verify_sources`), the records between them from the
-    same paged query as any other order."""
+    a page at a time. Ordered by source, a header row leads each source's records: the headers' places come from the
+    engine's per-source counts (`verify_sources`), the records between them from the same paged query.
 
-    def __init__(self, pane: VerifyScreen) -> None:
+    Unfiltered, every query is an indexed one (a count, LIMIT/OFFSET pages, a position: a few ms at 100k records)
+    and runs on the UI thread. A filter has to read every record's text, so a filtered source is built in a worker
+    (`VerifyScreen._filter_worker`): it asks the engine for the matching ids once, in order, and its pages are
+    primary-key lookups of a slice of them."""
+
+    def __init__(
+        self, pane: VerifyScreen, mode: str, order: str, needle: str | None, *, filtered: bool = False
+    ) -> None:
         self.pane = pane
-        engine, mode, needle = pane.engine, pane.mode, pane.needle
-        self.groups: list[tuple[str, int]] = (
-            engine.verify_sources(mode, needle=needle) if pane.order == "source" else []
-        )
+        self.engine = engine = pane.engine
+        self.mode, self.order, self.needle = mode, order, needle
+        self.ids: list[str] | None = engine.verify_ids(mode, order=order, needle=needle) if filtered else None
+        self._where: dict[str, int] | None = None
+        self.groups: list[tuple[str, int]] = engine.verify_sources(mode, needle=needle) if order == "source" else []
         # starts[g] = the row of group g's header
         self.starts: list[int] = []
         row = 0
         for _, n in self.groups:
             self.starts.append(row)
             row += n + 1
-        self.total = row if pane.order == "source" else engine.verify_count(mode, needle=needle)
+        if order == "source":
+            self.total = row
+        else:
+            self.total = len(self.ids) if self.ids is not None else engine.verify_count(mode, needle=needle)
         self.records = self.total - len(self.groups)
 
     def count(self) -> int:
         return self.total
 
     def _page(self, offset: int, limit: int) -> list[Entry]:
-        pane = self.pane
-        return pane.engine.verify_page(pane.mode, order=pane.order, needle=pane.needle, offset=offset, limit=limit)
+        if self.ids is not None:
+            return self.engine.verify_entries(self.ids[offset : offset + limit])
+        return self.engine.verify_page(self.mode, order=self.order, offset=offset, limit=limit)
+
+    def _position(self, key: str) -> int | None:
+        if self.ids is None:
+            return self.engine.verify_position(self.mode, key, order=self.order)
+        if self._where is None:
+            self._where = {m: i for i, m in enumerate(self.ids)}
+        return self._where.get(key)
 
     def rows(self, start: int, stop: int) -> list[tuple[str, Any]]:
         if not self.groups:
@@ -126,8 +145,7 @@ class QueueSource:
                 if s == src:
                     return row
             return None
-        pane = self.pane
-        pos = pane.engine.verify_position(pane.mode, key, order=pane.order, needle=pane.needle)
+        pos = self._position(key)
         if pos is None or not self.groups:
             return pos
         # The record's group: the first whose records end after `pos`.
@@ -250,8 +268,24 @@ class VerifyScreen(PaneScreen):
         self._show_rows(prefer)
 
     def _show_rows(self, prefer: str | None = None) -> None:
-        self.source = QueueSource(self)
-        self.table.reload(self.source, prefer=prefer)
+        if self.needle:
+            self._filter_worker(self.mode, self.order, self.needle, prefer)
+            return
+        self.workers.cancel_group(self, "verify-filter")
+        self._install(QueueSource(self, self.mode, self.order, None), prefer)
+
+    @work(thread=True, exclusive=True, group="verify-filter", exit_on_error=False)
+    def _filter_worker(self, mode: str, order: str, needle: str, prefer: str | None) -> None:
+        """A filtered list reads every record's text (hundreds of ms at 100k records): built here, shown when done."""
+        source = QueueSource(self, mode, order, needle, filtered=True)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._install, source, prefer)
+
+    def _install(self, source: QueueSource, prefer: str | None = None) -> None:
+        if (source.mode, source.order, source.needle) != (self.mode, self.order, self.needle):
+            return  # the person changed the list meanwhile; a newer source is on its way
+        self.source = source
+        self.table.reload(source, prefer=prefer)
         self._show_titles()
         empty = not self.total
         self.query_one("#verify-body").display = not empty
@@ -418,7 +452,8 @@ class VerifyScreen(PaneScreen):
 
     def action_mark_all(self) -> None:
         """Mark every row shown (with a filter: every match); when they are all marked already, unmark them."""
-        ids = self.engine.verify_ids(self.mode, needle=self.needle)
+        source = self.source
+        ids = source.ids if source is not None and source.ids is not None else self.engine.verify_ids(self.mode)
         on = not all(m in self.marked for m in ids)
         self.marked = (self.marked | set(ids)) if on else (self.marked - set(ids))
         self._after_marks()
