@@ -217,7 +217,7 @@ async def test_a_failed_plan_is_shown_and_the_desk_stays_open(demo, monkeypatch)
 async def test_commit_shows_the_plan_first_and_cancel_writes_nothing(demo):
     app, engine = demo, demo.engine
     async with app.run_test(size=(120, 34)) as pilot:
-        pane = await open_pane(pilot, "T", TiersScreen)
+        await open_pane(pilot, "T", TiersScreen)
         plan = full_plan(app)
         n = len(plan.automatic)
         await pilot.press("c")
@@ -227,3 +227,28 @@ async def test_commit_shows_the_plan_first_and_cancel_writes_nothing(demo):
         await wait_for(pilot, lambda: isinstance(app.screen, TiersScreen))
         assert not app.undo_stack("tiers") and engine.pending_reviews() == []
         assert all(engine.load(c.memory_id).tier.value != "cold" for c in plan.automatic)
+
+
+async def test_the_plan_list_pages_through_the_engine(demo, monkeypatch):
+    """Five rows a page, two pages cached: the list draws the plan a page at a time, End reaches its last row, and a
+    tick on a row from a later page sticks."""
+    from memkeeper.tui.widgets import virtual_table
+
+    monkeypatch.setattr(virtual_table, "PAGE_SIZE", 5)
+    monkeypatch.setattr(virtual_table, "CACHED_PAGES", 2)
+    app = demo
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "T", TiersScreen)
+        plan = full_plan(app)
+        sections = [s for s in ("automatic", "ambiguous", "protected") if getattr(plan, s)]
+        assert pane.table.row_count == len(sections) + sum(len(getattr(plan, s)) for s in sections)
+        assert pane.table.cached_rows <= 10
+        await pilot.press("end")
+        assert pane.table.current_key == plan.protected[-1].candidate_id
+        last = plan.ambiguous[-1]
+        assert pane.table.select_key(last.candidate_id)
+        await pilot.press("space")
+        assert pane.accepted == {last.candidate_id}
+        await pilot.press("end", "home")
+        assert pane.table.select_key(last.candidate_id)
+        assert str(pane.table.source.cells(*pane.table.item_at(pane.table.cursor_row))[0]) == "✓"

@@ -486,3 +486,119 @@ async def test_a_batch_that_fails_part_way_writes_nothing(sourced, monkeypatch):
         assert "No space left on device" in pane.status.plain
         assert set(marked) <= pending(engine)  # the batch is all or nothing
         assert all(engine.load(m).verified is None for m in marked)
+
+
+# -- a queue longer than a page: the list is virtual -----------------------------------------------------------------
+
+SYL = "ka lo mi ne ru sa ti vo be da fe gu hi jo ke lu ma no pe qu".split()
+
+
+@pytest.fixture
+def long_queue(tmp_path, monkeypatch) -> tuple[MemkeeperApp, dict[str, list[str]]]:
+    """45 pending records (31 from one document, 14 from another), shown ten rows a page with two pages cached: the
+    list has to page through the engine to show them."""
+    from memkeeper.tui.widgets import virtual_table
+
+    monkeypatch.setattr(virtual_table, "PAGE_SIZE", 10)
+    monkeypatch.setattr(virtual_table, "CACHED_PAGES", 2)
+    engine = Engine.init(tmp_path / "long", now=NOW - timedelta(days=30))
+    by_source: dict[str, list[str]] = {}
+    for i in range(45):
+        word = SYL[i % 20] + SYL[(i * 7 + 3) % 20] + SYL[(i // 20) + 5]
+        source = "raw/big.md" if i % 7 != 3 and i < 30 or i >= 40 else "raw/small.md"
+        r = engine.capture(
+            f"The {word}{i} archive keeps item {word} number {1000 + 17 * i} for the {word}x ledger.",
+            now=NOW - timedelta(days=5, minutes=45 - i),
+            actor="agent:scribe",
+            title=f"Item {i:02d} {word}",
+            source_ref=f"{source}#L{i}",
+            category="fact",
+        )
+        assert r.status == "captured", r
+        by_source.setdefault(source, []).append(r.details["memory_id"])
+    engine.close()
+    return build_app(tmp_path / "long"), by_source
+
+
+async def test_a_queue_longer_than_a_page_loads_rows_as_the_cursor_scrolls(long_queue):
+    app, by_source = long_queue
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        table = pane.table
+        assert table.row_count == 45 and pane.table.border_title.startswith("Pending verification (45)")
+        assert table.cached_rows <= 20  # never the whole queue
+        newest = app.engine.verify_ids()
+        for _ in range(24):  # past the first page, then the second
+            await pilot.press("down")
+        assert table.cursor_row == 24 and table.current_key == newest[24]
+        assert table.cached_rows <= 20
+        await pilot.press("end")  # the last row of a queue three pages long
+        assert table.cursor_row == 44 and table.current_key == newest[-1]
+        assert pane.current is not None and pane.current.memory_id == newest[-1]
+        await pilot.press("home")
+        assert table.cursor_row == 0 and table.current_key == newest[0]
+
+
+async def test_marks_survive_scrolling_out_of_the_cached_pages(long_queue):
+    app, by_source = long_queue
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        newest = app.engine.verify_ids()
+        await pilot.press("space", "space")  # rows 0 and 1
+        await pilot.press("end", "shift+up")  # rows 44 and 43, pages away
+        assert pane.marked == {newest[0], newest[1], newest[43], newest[44]}
+        await pilot.press("home")  # the first page is drawn again: its marks are still there
+        cells = pane.source.cells(*pane.table.item_at(0))
+        assert str(cells[0]) == "●"
+        assert "4 marked" in pane.table.border_title
+        await pilot.press("c")
+        await decided(pilot)
+        receipt = app.undo_stack("verify")[-1]
+        assert receipt.action == "confirm_many" and receipt.details["confirmed"] == [
+            newest[0],
+            newest[1],
+            newest[43],
+            newest[44],
+        ]
+        assert pane.marked == set() and pane.table.row_count == 41
+
+
+async def test_confirm_all_from_a_source_longer_than_a_page_is_one_receipt_and_one_undo(long_queue):
+    app, by_source = long_queue
+    engine = app.engine
+    big = by_source["raw/big.md"]
+    assert len(big) > 20  # more rows than a page, and than the cached pages
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        await pilot.press("o")  # by source: raw/big.md's header first
+        await settle(pilot)
+        assert pane.table.current_key is not None
+        assert pane.table.select_key("§raw/big.md")
+        await pilot.press("f")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmModal))
+        assert app.screen.title_text == f"Confirm all {len(big)} from raw/big.md?"
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, VerifyScreen))
+        await decided(pilot)
+        stack = app.undo_stack("verify")
+        assert [r.action for r in stack] == ["confirm_many"]
+        assert set(stack[0].details["confirmed"]) == set(big)
+        assert set(big).isdisjoint(pending(engine)) and set(by_source["raw/small.md"]) <= pending(engine)
+        assert pane.table.row_count == len(by_source["raw/small.md"]) + 1  # one header, its records
+        await pilot.press("u")
+        await decided(pilot)
+        assert set(big) <= pending(engine) and app.undo_stack("verify") == []
+        assert pane.table.row_count == 45 + 2
+
+
+async def test_a_filter_over_a_long_queue_pages_its_matches(long_queue):
+    app, by_source = long_queue
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        await pilot.press("slash", *"small")
+        await settle(pilot)
+        assert pane.shown_count == len(by_source["raw/small.md"])
+        await pilot.press("down", "end")
+        assert pane.table.current_key == app.engine.verify_ids(needle="small")[-1]
+        await pilot.press("asterisk")  # marks every match, loaded or not
+        assert pane.marked == set(by_source["raw/small.md"])
