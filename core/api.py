@@ -29,7 +29,7 @@ from .quiz_queue import QuizCard, QuizQueue
 from .receipts import ReceiptCursor, ReceiptLine
 from .retrieve import RetrieveOps
 from .store import Progress, Store
-from .tier_queue import TierQueue
+from .tier_queue import TierOutline, TierQueue
 from .undo import UndoOps
 from .verification import VerificationQueue
 from .views import Views
@@ -294,6 +294,45 @@ class Engine:
     def denied_records(self) -> list[Entry]:
         return self.verification_queue.denied_records()
 
+    def verify_page(
+        self,
+        mode: str = "pending",
+        *,
+        order: str = "newest",
+        needle: str | None = None,
+        source: str | None = None,
+        offset: int = 0,
+        limit: int = 100,
+    ) -> list[Entry]:
+        return self.verification_queue.queue_page(
+            mode, order=order, needle=needle, source=source, offset=offset, limit=limit
+        )
+
+    def verify_entries(self, ids: list[str]) -> list[Entry]:
+        return self.verification_queue.queue_entries(ids)
+
+    def verify_count(self, mode: str = "pending", *, needle: str | None = None, source: str | None = None) -> int:
+        return self.verification_queue.queue_count(mode, needle=needle, source=source)
+
+    def verify_sources(self, mode: str = "pending", *, needle: str | None = None) -> list[tuple[str, int]]:
+        return self.verification_queue.queue_sources(mode, needle=needle)
+
+    def verify_ids(
+        self,
+        mode: str = "pending",
+        *,
+        order: str = "newest",
+        needle: str | None = None,
+        source: str | None = None,
+        only: list[str] | None = None,
+    ) -> list[str]:
+        return self.verification_queue.queue_ids(mode, order=order, needle=needle, source=source, only=only)
+
+    def verify_position(
+        self, mode: str, memory_id: str, *, order: str = "newest", needle: str | None = None
+    ) -> int | None:
+        return self.verification_queue.queue_position(mode, memory_id, order=order, needle=needle)
+
     def is_suppressed(self, key: str) -> bool:
         return self.verification_queue.is_suppressed(key)
 
@@ -384,6 +423,18 @@ class Engine:
 
     def cold_records(self) -> list[Entry]:
         return self.tier_queue.cold_records()
+
+    def plan_outline(self, *, now: datetime) -> TierOutline:
+        return self.tier_queue.plan_outline(now=now)
+
+    def plan_candidates(self, paths: list[str], *, now: datetime) -> list[tiers.Candidate]:
+        return self.tier_queue.plan_candidates(paths, now=now)
+
+    def cold_count(self) -> int:
+        return self.tier_queue.cold_count()
+
+    def cold_page(self, *, offset: int = 0, limit: int = 100) -> list[Entry]:
+        return self.tier_queue.cold_page(offset=offset, limit=limit)
 
     # ---------------------------------------------------------------------------------------------- undo
 

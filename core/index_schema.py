@@ -12,10 +12,21 @@ from typing import Any
 
 from .models import Entry, iso
 
-SCHEMA_VERSION = "6"
+SCHEMA_VERSION = "7"
 QUIZ_WEIGHTS = {"direction": 4, "decision": 3, "milestone": 1}
 
-DDL = """
+# The desk's verification queue (SPEC §5.2) and where a record came from, for grouping it: its source document (the
+# source ref without its #anchor), else the actor that wrote it. Queries must spell these exactly as the partial and
+# expression indexes below do, or SQLite will not use them.
+PENDING_WHERE = "status='active' AND source_type='agent_inferred' AND verified=0"
+SOURCE_SQL = (
+    "(CASE WHEN coalesce(source_ref, '') <> '' THEN (CASE WHEN instr(source_ref, '#') > 1 "
+    "THEN substr(source_ref, 1, instr(source_ref, '#') - 1) ELSE source_ref END) "
+    "ELSE coalesce(nullif(json_extract(data, '$.fm.actor'), ''), '(unknown source)') END)"
+)
+COLD_WHERE = "tier='cold' AND status IN ('active', 'superseded')"
+
+DDL = f"""
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files (
     path TEXT PRIMARY KEY, mtime_ns INTEGER, size INTEGER, sha256 TEXT, memory_id TEXT, error TEXT
@@ -35,6 +46,13 @@ CREATE INDEX IF NOT EXISTS records_status ON records (status, category);
 CREATE INDEX IF NOT EXISTS records_created ON records (status, created_at, memory_id);
 CREATE INDEX IF NOT EXISTS records_updated ON records (status, category, updated_at);
 CREATE INDEX IF NOT EXISTS records_content_sha ON records (content_sha);
+CREATE INDEX IF NOT EXISTS records_pending_newest ON records (created_at DESC, memory_id) WHERE {PENDING_WHERE};
+CREATE INDEX IF NOT EXISTS records_pending_confidence ON records (confidence DESC, created_at DESC, memory_id)
+    WHERE {PENDING_WHERE};
+CREATE INDEX IF NOT EXISTS records_pending_source ON records ({SOURCE_SQL}, created_at DESC, memory_id)
+    WHERE {PENDING_WHERE};
+CREATE INDEX IF NOT EXISTS records_denied ON records (updated_at DESC, memory_id) WHERE status='denied';
+CREATE INDEX IF NOT EXISTS records_cold ON records (updated_at DESC, memory_id) WHERE {COLD_WHERE};
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (
     memory_id UNINDEXED, title, content, canonical_key, recall, tokenize = 'porter unicode61 remove_diacritics 2'
 );

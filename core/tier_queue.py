@@ -9,11 +9,13 @@ import bisect
 import os
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from . import tiers as policy
 from .errors import BadInput
+from .index_schema import COLD_WHERE
 from .models import Entry, Receipt, Tier, iso, parse_iso, utc
 from .pages import MAX_LEDGER_BYTES, MAX_PAGE_BYTES, read_bytes, read_text
 from .paths import list_files, mkdirs
@@ -50,14 +52,13 @@ class TierQueue:
         return set(re.findall(r"\]\((entries/[^)\s]+\.md)\)", text))
 
     def tier_inputs(self) -> list[policy.TierInput]:
-        in_conflict = self.in_conflict()
-        hot = self._hot_links()
+        return self._inputs(self.store.index.query(f"{_INPUT_SQL} WHERE r.status IN ('active', 'superseded')"))
+
+    def _inputs(self, rows, in_conflict: set[str] | None = None, hot: set[str] | None = None) -> list[policy.TierInput]:
+        in_conflict = self.in_conflict() if in_conflict is None else in_conflict
+        hot = self._hot_links() if hot is None else hot
         out = []
-        for r in self.store.index.query(
-            "SELECT r.memory_id, r.path, r.title, r.category, r.status, r.tier, r.last_accessed_at, r.created_at, "
-            "length(CAST(r.content AS BLOB)) AS nbytes, f.sha256 FROM records r JOIN files f ON f.path = r.path "
-            "WHERE r.status IN ('active', 'superseded')"
-        ):
+        for r in rows:
             out.append(
                 policy.TierInput(
                     path=r["path"],
@@ -79,6 +80,72 @@ class TierQueue:
     def plan_tiers(self, *, now: datetime) -> policy.TierPlan:
         """Classify records into protected / automatic / ambiguous. Writes nothing."""
         return policy.plan_tiers(self.tier_inputs(), utc(now))
+
+    def plan_outline(self, *, now: datetime, chunk: int = 2000) -> TierOutline:
+        """`plan_tiers` without holding the plan: the records are classified a chunk at a time (keyset pages of the
+        index) and only each section's pages and candidate ids are kept, in the plan's order (by path), with the
+        counts and byte totals. The desk pages through it with `plan_candidates`. Writes nothing."""
+        now = utc(now)
+        in_conflict, hot = self.in_conflict(), self._hot_links()
+        found: dict[str, list[tuple[str, str]]] = {s: [] for s in TIER_SECTIONS}
+        nbytes = dict.fromkeys(TIER_SECTIONS, 0)
+        unchanged = out_of_scope = 0
+        last = 0
+        while True:
+            rows = self.store.index.query(
+                f"{_INPUT_SQL_ROWID} WHERE r.rowid > ? AND r.status IN ('active', 'superseded') ORDER BY r.rowid LIMIT ?",
+                (last, chunk),
+            )
+            if not rows:
+                break
+            last = rows[-1]["rowid"]
+            plan = policy.plan_tiers(self._inputs(rows, in_conflict, hot), now)
+            for section in TIER_SECTIONS:
+                for c in getattr(plan, section):
+                    found[section].append((c.path, c.candidate_id))
+                    nbytes[section] += c.excerpt_bytes
+            unchanged += plan.unchanged_count
+            out_of_scope += plan.out_of_scope_count
+        for items in found.values():
+            items.sort()
+        return TierOutline(
+            now=now,
+            paths={s: [p for p, _ in found[s]] for s in TIER_SECTIONS},
+            candidate_ids={s: [c for _, c in found[s]] for s in TIER_SECTIONS},
+            bytes=nbytes,
+            unchanged_count=unchanged,
+            out_of_scope_count=out_of_scope,
+        )
+
+    def plan_candidates(self, paths: list[str], *, now: datetime) -> list[policy.Candidate]:
+        """The plan's candidates for these pages (a page of an outline's section), classified as `plan_tiers`
+        classifies them, in the order given; a page that left the plan since is left out."""
+        rows = []
+        for i in range(0, len(paths), 500):
+            part = paths[i : i + 500]
+            rows += self.store.index.query(
+                f"{_INPUT_SQL_PATH} WHERE r.path IN ({','.join('?' * len(part))}) AND r.status IN ('active', 'superseded')",
+                part,
+            )
+        plan = policy.plan_tiers(self._inputs(rows), utc(now))
+        by_path = {c.path: c for section in TIER_SECTIONS for c in getattr(plan, section)}
+        return [by_path[p] for p in paths if p in by_path]
+
+    def cold_count(self) -> int:
+        return int(
+            self.store.index.scalar(f"SELECT count(*) FROM records INDEXED BY records_cold WHERE {COLD_WHERE}") or 0
+        )
+
+    def cold_page(self, *, offset: int = 0, limit: int = 100) -> list[Entry]:
+        """A page of `cold_records` (LIMIT/OFFSET on the index)."""
+        return [
+            self.store.index.entry(r)
+            for r in self.store.index.query(
+                f"SELECT data FROM records INDEXED BY records_cold WHERE {COLD_WHERE} "
+                "ORDER BY updated_at DESC, memory_id LIMIT ? OFFSET ?",
+                (max(0, int(limit)), max(0, int(offset))),
+            )
+        ]
 
     def candidate_count(self, *, now: datetime) -> int:
         """len(plan.automatic) + len(plan.ambiguous) of `plan_tiers(now=now)` (the desk's header count), without
@@ -306,10 +373,39 @@ class TierQueue:
         return [
             self.store.index.entry(r)
             for r in self.store.index.query(
-                "SELECT data FROM records WHERE tier='cold' AND status IN ('active', 'superseded') "
-                "ORDER BY updated_at DESC, memory_id"
+                f"SELECT data FROM records WHERE {COLD_WHERE} ORDER BY updated_at DESC, memory_id"
             )
         ]
+
+
+TIER_SECTIONS = ("automatic", "ambiguous", "protected")
+_INPUT_SQL = (
+    "SELECT r.rowid, r.memory_id, r.path, r.title, r.category, r.status, r.tier, r.last_accessed_at, r.created_at, "
+    "length(CAST(r.content AS BLOB)) AS nbytes, f.sha256 FROM records r JOIN files f ON f.path = r.path"
+)
+# The same, walking the table in rowid order (keyset chunks), or looking pages up by path.
+_INPUT_SQL_ROWID = _INPUT_SQL.replace("FROM records r", "FROM records r NOT INDEXED")
+_INPUT_SQL_PATH = _INPUT_SQL.replace("FROM records r", "FROM records r INDEXED BY sqlite_autoindex_records_2")
+
+
+@dataclass(frozen=True)
+class TierOutline:
+    """A tier plan without its candidates (`TierQueue.plan_outline`): per section, the pages in the plan's order and
+    their candidate ids, and the excerpt bytes; `plan_candidates` gives a page of them whole."""
+
+    now: datetime
+    paths: dict[str, list[str]]
+    candidate_ids: dict[str, list[str]]
+    bytes: dict[str, int]
+    unchanged_count: int
+    out_of_scope_count: int
+
+    def count(self, section: str) -> int:
+        return len(self.paths[section])
+
+    @property
+    def projected_bytes_removed(self) -> int:
+        return self.bytes["automatic"]
 
 
 def _dt(value: str | None) -> datetime | None:

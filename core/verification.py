@@ -7,6 +7,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from .errors import BadInput
+from .index_schema import PENDING_WHERE, SOURCE_SQL
 from .keys import suppression_key
 from .models import Entry, EvidenceGrade, Receipt, SourceType, Status, Verified, iso, parse_iso, utc
 from .pages import iter_lines
@@ -18,6 +20,37 @@ from .validate import validate_actor
 from .views import Views
 
 CONFIRMATIONS = "stated/confirmations.jsonl"
+# The desk's two verification lists, as index conditions (each has its indexes: index_schema.py).
+QUEUE_MODES = {"pending": PENDING_WHERE, "denied": "status='denied'"}
+QUEUE_ORDERS = ("newest", "source", "confidence")
+_ACTOR_SQL = "json_extract(data, '$.fm.actor')"
+# What the desk's filter looks in: title, text, source ref, actor, category (lower() folds ASCII letters only).
+MATCH_SQL = (
+    "lower(title || ' ' || content || ' ' || coalesce(source_ref, '') || ' ' || "
+    f"coalesce({_ACTOR_SQL}, '') || ' ' || category)"
+)
+# (mode, order) -> the ORDER BY columns, (expression, descending); memory_id last makes every order total.
+_NEWEST = {"pending": "created_at", "denied": "updated_at"}
+_ORDER_COLUMNS = {
+    (mode, order): [
+        *([(SOURCE_SQL, False)] if order == "source" else []),
+        *([("confidence", True)] if order == "confidence" else []),
+        (_NEWEST[mode], True),
+        ("memory_id", False),
+    ]
+    for mode in QUEUE_MODES
+    for order in QUEUE_ORDERS
+}
+
+
+def _order_sql(mode: str, order: str) -> str:
+    try:
+        cols = _ORDER_COLUMNS[(mode, order)]
+    except KeyError:
+        raise BadInput(f"unknown order {order!r} (valid: {', '.join(QUEUE_ORDERS)})") from None
+    return ", ".join(f"{expr}{' DESC' if desc else ''}" for expr, desc in cols)
+
+
 DENIALS = "stated/denials.jsonl"
 
 
@@ -59,6 +92,130 @@ class VerificationQueue:
 
     def pending_count(self) -> int:
         return self.store.tallies()["pending"]
+
+    # -- the queue a page at a time (the desk's Verify list; never the whole queue in memory) ----------------------
+
+    def _queue_where(
+        self, mode: str, needle: str | None, source: str | None, only: list[str] | None, order: str = "newest"
+    ) -> tuple[str, list[Any]]:
+        """`records INDEXED BY … WHERE …` for a list: the index is named, because without statistics SQLite would
+        pick the equality index on status and sort the whole queue for every page."""
+        if mode not in QUEUE_MODES:
+            raise BadInput(f"unknown verification list {mode!r} (valid: {', '.join(QUEUE_MODES)})")
+        if order not in QUEUE_ORDERS:
+            raise BadInput(f"unknown order {order!r} (valid: {', '.join(QUEUE_ORDERS)})")
+        if only is not None:
+            index = "sqlite_autoindex_records_1"
+        elif mode == "denied":
+            index = "records_denied"
+        else:
+            index = f"records_pending_{'source' if source is not None else order}"
+        where, params = [QUEUE_MODES[mode]], []
+        if needle:
+            where.append(f"instr({MATCH_SQL}, ?) > 0")
+            params.append(needle.lower())
+        if source is not None:
+            where.append(f"{SOURCE_SQL} = ?")
+            params.append(source)
+        if only is not None:
+            where.append(f"memory_id IN ({','.join('?' * len(only))})")
+            params += only
+        return f"records INDEXED BY {index} WHERE {' AND '.join(where)}", params
+
+    def queue_page(
+        self,
+        mode: str = "pending",
+        *,
+        order: str = "newest",
+        needle: str | None = None,
+        source: str | None = None,
+        offset: int = 0,
+        limit: int = 100,
+    ) -> list[Entry]:
+        """Rows `offset` to `offset + limit` of the pending (or the denied) list in `order` (newest, source,
+        confidence), narrowed to the records whose title, text, source, actor or category hold `needle`
+        (case-insensitive) and to one `source` (`source_of`). An indexed LIMIT/OFFSET query: its cost follows the
+        page and the offset, never the wiki's size."""
+        where, params = self._queue_where(mode, needle, source, None, order)
+        # The ids first: without a filter the offset is walked in a covering index (index_schema.py), then the
+        # page's rows by primary key.
+        ids = [
+            r[0]
+            for r in self.store.index.query(
+                f"SELECT memory_id FROM {where} ORDER BY {_order_sql(mode, order)} LIMIT ? OFFSET ?",
+                (*params, max(0, int(limit)), max(0, int(offset))),
+            )
+        ]
+        rows = {r["memory_id"]: r for r in self.store.index.rows_for(ids, columns="memory_id, data")}
+        return [self.store.index.entry(rows[m]) for m in ids if m in rows]
+
+    def queue_entries(self, ids: list[str]) -> list[Entry]:
+        """The records with these ids, in that order (primary-key lookups; a page of an id list)."""
+        rows = {r["memory_id"]: r for r in self.store.index.rows_for(ids, columns="memory_id, data")}
+        return [self.store.index.entry(rows[m]) for m in ids if m in rows]
+
+    def queue_count(self, mode: str = "pending", *, needle: str | None = None, source: str | None = None) -> int:
+        """How many records `queue_page` pages through (a count query)."""
+        where, params = self._queue_where(mode, needle, source, None)
+        return int(self.store.index.scalar(f"SELECT count(*) FROM {where}", params) or 0)
+
+    def queue_sources(self, mode: str = "pending", *, needle: str | None = None) -> list[tuple[str, int]]:
+        """(source, count) for every source in the list, in the `source` order: the group headers."""
+        where, params = self._queue_where(mode, needle, None, None, "source")
+        rows = self.store.index.query(
+            f"SELECT {SOURCE_SQL} AS src, count(*) FROM {where} GROUP BY src ORDER BY src", params
+        )
+        return [(r[0], int(r[1])) for r in rows]
+
+    def queue_ids(
+        self,
+        mode: str = "pending",
+        *,
+        order: str = "newest",
+        needle: str | None = None,
+        source: str | None = None,
+        only: list[str] | None = None,
+    ) -> list[str]:
+        """The memory ids of the list (narrowed as `queue_page` narrows it, and to `only` when given), in `order`:
+        what a batch decision over a source, a filter or the marks acts on."""
+        if only is not None and not only:
+            return []
+        out: list[str] = []
+        chunks = [only[i : i + 500] for i in range(0, len(only), 500)] if only is not None else [None]
+        for chunk in chunks:
+            where, params = self._queue_where(mode, needle, source, chunk, order)
+            out += [
+                r[0]
+                for r in self.store.index.query(
+                    f"SELECT memory_id FROM {where} ORDER BY {_order_sql(mode, order)}", params
+                )
+            ]
+        if len(chunks) > 1:  # each chunk is ordered; put them in one order
+            rank = {m: i for i, m in enumerate(self.queue_ids(mode, order=order, needle=needle, source=source))}
+            out.sort(key=lambda m: rank.get(m, len(rank)))
+        return out
+
+    def queue_position(
+        self, mode: str, memory_id: str, *, order: str = "newest", needle: str | None = None
+    ) -> int | None:
+        """Where `memory_id` stands in the list (0-based; None when it is not in it): a count of the rows that sort
+        before it, so the desk can put its cursor on a record it has not loaded."""
+        where, params = self._queue_where(mode, needle, None, [memory_id], order)
+        cols = _ORDER_COLUMNS[(mode, order)]
+        row = self.store.index.query(f"SELECT {', '.join(expr for expr, _ in cols)} FROM {where}", params)
+        if not row:
+            return None
+        key = tuple(row[0])
+        before, bparams = [], []
+        for i, (expr, desc) in enumerate(cols):
+            eq = [f"{cols[j][0]} = ?" for j in range(i)]
+            before.append("(" + " AND ".join([*eq, f"{expr} {'>' if desc else '<'} ?"]) + ")")
+            bparams += [*key[:i], key[i]]
+        where, params = self._queue_where(mode, needle, None, None, order)
+        return int(
+            self.store.index.scalar(f"SELECT count(*) FROM {where} AND ({' OR '.join(before)})", (*params, *bparams))
+            or 0
+        )
 
     def denied_records(self) -> list[Entry]:
         return [

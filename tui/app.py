@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import sys
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
@@ -242,6 +243,8 @@ class MemkeeperApp(App[int]):
         # Receipts this desk wrote itself: when the newest receipt on disk is one of them, a watcher event is our own
         # echo and the active pane (which refreshed after deciding) is left alone — a quiz card must not jump.
         self._own_receipts: deque[str] = deque(maxlen=64)
+        self._painted = threading.Event()  # set once the first pane has been drawn (`pane_painted`)
+        self._background_started = False
 
     # ------------------------------------------------------------------------------------------------ contract
 
@@ -490,10 +493,24 @@ class MemkeeperApp(App[int]):
             )
         self.switch_mode("browse")
         self.refresh_counts()
+
+    def pane_painted(self) -> None:
+        """A pane has been drawn (each pane calls this after its first refresh). The work that grows with the wiki
+        waits for it: the tier count (in the count worker), then, once the counts are shown too, the full
+        reconciliation and the watcher. Before that they would compete with the first pane for the interpreter
+        and the index; so the desk is ready (a pane and its header counts shown) first, and their progress then
+        shows in the header."""
+        self._painted.set()
+        self._start_background()
+
+    def _start_background(self) -> None:
+        """Once a pane is drawn and the header shows its counts (the desk is ready): the full reconciliation and
+        the watcher (setting up a watch over a big wiki blocks the event loop for a moment)."""
+        if self._background_started or not self._painted.is_set() or self.counts is None:
+            return
+        self._background_started = True
         if not self.engine.synced:
-            # After the first frame: the full scan of a big wiki competes with the UI thread for the interpreter,
-            # and the pane and its counts should show first (the scan's progress then shows in the header).
-            self.call_after_refresh(self._sync_worker, (), "")
+            self._sync_worker((), "")
         if self.watch_enabled:
             self.watch_wiki()
 
@@ -572,6 +589,10 @@ class MemkeeperApp(App[int]):
             if "tier_candidates" in previous:
                 quick.setdefault("tier_candidates", previous["tier_candidates"])
             self.call_from_thread(self._set_counts, quick, True)
+            # The tier count reads every candidate on a cold start: not before the first pane has been drawn.
+            while not self._painted.wait(0.05):
+                if worker.is_cancelled:
+                    return
             full = self.engine.counts(now, person=self.person, session=self.session_id, with_tiers=True)
             if worker.is_cancelled:
                 return
@@ -582,6 +603,7 @@ class MemkeeperApp(App[int]):
     def _set_counts(self, counts: dict[str, int], still_counting: bool) -> None:
         self.counts = counts
         self.counting = still_counting
+        self._start_background()
 
     @property
     def counts_settled(self) -> bool:

@@ -15,6 +15,11 @@ pytestmark = pytest.mark.anyio
 # -- helpers ---------------------------------------------------------------------------------------------------------
 
 
+def full_plan(app):
+    """The whole plan, from the engine (the pane keeps only an outline and pages of it)."""
+    return app.engine.plan_tiers(now=app.now())
+
+
 # -- tests -----------------------------------------------------------------------------------------------------------
 
 
@@ -31,7 +36,7 @@ async def commit_and_toggle(pilot, pane: TiersScreen, count: int) -> list:
     await pilot.press("y")
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, TiersScreen))
     await replanned(pilot)
-    chosen = pane.view.plan.ambiguous[:count]
+    chosen = full_plan(pilot.app).ambiguous[:count]
     for c in chosen:
         assert pane.table.select_key(c.candidate_id)
         await pilot.press("space")
@@ -51,7 +56,8 @@ async def test_commit_then_apply_toggled_ids(demo):
     app, engine = demo, demo.engine
     async with app.run_test(size=(120, 34)) as pilot:
         pane = await open_pane(pilot, "T", TiersScreen)
-        plan = pane.view.plan
+        plan = full_plan(app)
+        assert pane.view.plan.candidate_ids["ambiguous"] == [c.candidate_id for c in plan.ambiguous]
         assert plan.automatic and len(plan.ambiguous) >= 3
         assert pane.table.current_key == plan.ambiguous[0].candidate_id  # the cursor starts where a person is needed
         automatic = [c.memory_id for c in plan.automatic]
@@ -80,11 +86,13 @@ async def test_commit_then_apply_toggled_ids(demo):
         assert engine.pending_reviews() == []
         assert (engine.root / receipt.details["moved_to"]).is_file()
         # the applied records now sit in the COLD section
-        assert all(f"cold:{c.memory_id}" in pane._rows for c in chosen)
+        cold = [key for key, _ in pane.table.source.rows(0, pane.table.row_count) if key.startswith("cold:")]
+        assert {f"cold:{c.memory_id}" for c in chosen} <= set(cold)
 
         # w restores one to warm; u undoes that
         target = chosen[0].memory_id
-        assert pane.table.select_key(f"cold:{target}")
+        pane.table.move_cursor(pane.table.row_count - 1 - cold[::-1].index(f"cold:{target}"))
+        assert pane.table.current_key == f"cold:{target}"
         await pilot.press("w")
         await replanned(pilot)
         assert engine.load(target).tier.value == "warm"
@@ -198,7 +206,7 @@ async def test_a_failed_plan_is_shown_and_the_desk_stays_open(demo, monkeypatch)
         def broken(*args, **kwargs):
             raise OSError(5, "Input/output error")
 
-        monkeypatch.setattr(app.engine, "plan_tiers", broken)
+        monkeypatch.setattr(app.engine, "plan_outline", broken)
         await pilot.press("p")
         await wait_for(pilot, lambda: not pane.table.loading, what="the failed plan")
         assert "planning failed: OSError: [Errno 5] Input/output error" in str(pane.query_one("#tier-summary").render())
@@ -209,8 +217,8 @@ async def test_a_failed_plan_is_shown_and_the_desk_stays_open(demo, monkeypatch)
 async def test_commit_shows_the_plan_first_and_cancel_writes_nothing(demo):
     app, engine = demo, demo.engine
     async with app.run_test(size=(120, 34)) as pilot:
-        pane = await open_pane(pilot, "T", TiersScreen)
-        plan = pane.view.plan
+        await open_pane(pilot, "T", TiersScreen)
+        plan = full_plan(app)
         n = len(plan.automatic)
         await pilot.press("c")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmModal))
@@ -219,3 +227,28 @@ async def test_commit_shows_the_plan_first_and_cancel_writes_nothing(demo):
         await wait_for(pilot, lambda: isinstance(app.screen, TiersScreen))
         assert not app.undo_stack("tiers") and engine.pending_reviews() == []
         assert all(engine.load(c.memory_id).tier.value != "cold" for c in plan.automatic)
+
+
+async def test_the_plan_list_pages_through_the_engine(demo, monkeypatch):
+    """Five rows a page, two pages cached: the list draws the plan a page at a time, End reaches its last row, and a
+    tick on a row from a later page sticks."""
+    from memkeeper.tui.widgets import virtual_table
+
+    monkeypatch.setattr(virtual_table, "PAGE_SIZE", 5)
+    monkeypatch.setattr(virtual_table, "CACHED_PAGES", 2)
+    app = demo
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "T", TiersScreen)
+        plan = full_plan(app)
+        sections = [s for s in ("automatic", "ambiguous", "protected") if getattr(plan, s)]
+        assert pane.table.row_count == len(sections) + sum(len(getattr(plan, s)) for s in sections)
+        assert pane.table.cached_rows <= 10
+        await pilot.press("end")
+        assert pane.table.current_key == plan.protected[-1].candidate_id
+        last = plan.ambiguous[-1]
+        assert pane.table.select_key(last.candidate_id)
+        await pilot.press("space")
+        assert pane.accepted == {last.candidate_id}
+        await pilot.press("end", "home")
+        assert pane.table.select_key(last.candidate_id)
+        assert str(pane.table.source.cells(*pane.table.item_at(pane.table.cursor_row))[0]) == "✓"

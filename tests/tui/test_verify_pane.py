@@ -27,6 +27,20 @@ pytestmark = pytest.mark.anyio
 # -- tests -----------------------------------------------------------------------------------------------------------
 
 
+def rows(pane) -> list[tuple[str, object]]:
+    """Every row the list shows, in order (source headers included), read through its pages as the list reads them."""
+    return pane.source.rows(0, pane.source.count())
+
+
+def shown(pane) -> list:
+    """The records the list shows, in order."""
+    return [item for key, item in rows(pane) if not key.startswith("§")]
+
+
+def listed(pane) -> list[str]:
+    return [e.memory_id for e in shown(pane)]
+
+
 def plain(widget) -> str:
     """What a Static shows, as plain text (its content may be any Rich renderable)."""
     console = Console(width=118, record=True, file=io.StringIO())
@@ -77,7 +91,7 @@ async def test_confirm_stamps_and_propagates(small):
     engine = app.engine
     async with app.run_test(size=(120, 34), notifications=True) as pilot:
         pane = await open_pane(pilot, "V", VerifyScreen)
-        assert set(pane._by_id) == set(ids.values())
+        assert set(listed(pane)) == set(ids.values())
         assert pane.table.select_key(ids["staging"])
         await pilot.press("c")
         await decided(pilot)
@@ -88,7 +102,7 @@ async def test_confirm_stamps_and_propagates(small):
             e = engine.load(mid)
             assert e.verified is not None and e.verified.by == app.actor
             assert e.source_type.value == "user_confirmed"
-        assert ids["staging"] not in pane._by_id and ids["twin"] not in pane._by_id
+        assert ids["staging"] not in listed(pane) and ids["twin"] not in listed(pane)
         assert "propagated to 1 record" in pane.status.plain
         assert not app._notifications  # a receipt is not an error: the status line shows it, no toast
 
@@ -97,7 +111,7 @@ async def test_confirm_stamps_and_propagates(small):
         await decided(pilot)
         assert engine.load(ids["staging"]).verified is None
         assert engine.load(ids["twin"]).source_type.value == "agent_inferred"
-        assert {ids["staging"], ids["twin"]} <= set(pane._by_id)
+        assert {ids["staging"], ids["twin"]} <= set(listed(pane))
 
 
 async def test_deny_then_undeny_from_the_denied_list(small):
@@ -110,7 +124,7 @@ async def test_deny_then_undeny_from_the_denied_list(small):
         await decided(pilot)
         assert engine.load(ids["pr"]).status.value == "denied"
         assert app.undo_stack("verify")[-1].status == "denied"
-        assert ids["pr"] not in pane._by_id
+        assert ids["pr"] not in listed(pane)
         # the suppression key now holds: an agent restating it is suppressed
         again = engine.capture(
             "Priya prefers pull requests under 400 lines with a linked issue.",
@@ -122,15 +136,15 @@ async def test_deny_then_undeny_from_the_denied_list(small):
         assert again.status == "suppressed"
 
         await pilot.press("a")
-        assert pane.mode == "denied" and set(pane._by_id) == {ids["pr"]}
+        assert pane.mode == "denied" and set(listed(pane)) == {ids["pr"]}
         assert pane.table.border_title.startswith("Denied (1)")
         await pilot.press("n")
         await decided(pilot)
         assert engine.load(ids["pr"]).status.value == "active"
         assert app.undo_stack("verify")[-1].action == "undeny"
-        assert not pane._by_id  # the denied list is empty now
+        assert not listed(pane)  # the denied list is empty now
         await pilot.press("a")
-        assert pane.mode == "pending" and ids["pr"] in pane._by_id
+        assert pane.mode == "pending" and ids["pr"] in listed(pane)
 
 
 async def test_deny_with_a_reason(small):
@@ -307,7 +321,7 @@ async def test_marks_then_confirm_acts_on_every_marked_record_and_one_undo_rever
     engine = app.engine
     async with app.run_test(size=(120, 34), notifications=True) as pilot:
         pane = await open_pane(pilot, "V", VerifyScreen)
-        first, second, third = [pane.shown[i].memory_id for i in range(3)]
+        first, second, third = [listed(pane)[i] for i in range(3)]
         await pilot.press("space")  # marks the first row and moves to the second
         assert pane.marked == {first} and pane.table.current_key == second
         await pilot.press("down", "space")  # skips the second, marks the third
@@ -315,7 +329,7 @@ async def test_marks_then_confirm_acts_on_every_marked_record_and_one_undo_rever
         assert "2 marked" in pane.table.border_title
         await pilot.press("c")
         await decided(pilot)
-        assert pending(engine) == {e.memory_id for e in pane.entries}
+        assert pending(engine) == set(listed(pane))
         assert {first, third}.isdisjoint(pending(engine)) and second in pending(engine)
         assert pane.marked == set()  # the decided records left the list, their marks with them
         stack = app.undo_stack("verify")
@@ -336,7 +350,7 @@ async def test_shift_arrows_extend_the_marks_and_escape_clears_them(sourced):
     app, _ = sourced
     async with app.run_test(size=(120, 34)) as pilot:
         pane = await open_pane(pilot, "V", VerifyScreen)
-        ids = [e.memory_id for e in pane.shown]
+        ids = listed(pane)
         await pilot.press("shift+down", "shift+down")
         assert pane.marked == set(ids[:3]) and pane.table.current_key == ids[2]
         await pilot.press("down", "down", "shift+up")
@@ -354,7 +368,7 @@ async def test_deny_marked_records_with_one_reason(sourced):
     engine = app.engine
     async with app.run_test(size=(120, 34)) as pilot:
         pane = await open_pane(pilot, "V", VerifyScreen)
-        a, b = pane.shown[0].memory_id, pane.shown[1].memory_id
+        a, b = listed(pane)[0], listed(pane)[1]
         await pilot.press("space", "space", "D")
         await wait_for(pilot, lambda: isinstance(app.screen, InputModal))
         await pilot.press(*"not from this meeting", "enter")
@@ -403,10 +417,10 @@ async def test_order_groups_by_source_and_a_header_row_marks_its_source(sourced)
     async with app.run_test(size=(120, 34)) as pilot:
         pane = await open_pane(pilot, "V", VerifyScreen)
         assert pane.order == "newest"
-        assert [e.memory_id for e in pane.shown] == [e.memory_id for e in app.engine.pending_verifications()]
+        assert listed(pane) == [e.memory_id for e in app.engine.pending_verifications()]
         await pilot.press("o")
         assert pane.order == "source"
-        keys = [str(k.value) for k in pane.table.rows]
+        keys = [key for key, _ in rows(pane)]
         assert keys[0] == "§agent:scribe" and "§raw/plan.md" in keys and "§raw/standup.md" in keys
         assert keys.index("§raw/standup.md") < keys.index(by_source["raw/standup.md"][0])
         assert pane.table.select_key("§raw/plan.md")
@@ -414,7 +428,7 @@ async def test_order_groups_by_source_and_a_header_row_marks_its_source(sourced)
         assert pane.marked == set(by_source["raw/plan.md"])
         await pilot.press("o")
         assert pane.order == "confidence"
-        confidences = [e.confidence for e in pane.shown]
+        confidences = [e.confidence for e in shown(pane)]
         assert confidences == sorted(confidences, reverse=True)
         await pilot.press("o")
         assert pane.order == "newest"
@@ -426,18 +440,20 @@ async def test_filter_narrows_the_queue_and_keeps_focus_in_the_box(sourced):
         pane = await open_pane(pilot, "V", VerifyScreen)
         box = pane.query_one("#verify-filter")
         await pilot.press("slash", *"standup")  # matches the source ref
-        assert {e.memory_id for e in pane.shown} == set(by_source["raw/standup.md"])
+        await settle(pilot)  # a filtered list is built in a worker
+        assert set(listed(pane)) == set(by_source["raw/standup.md"])
         await pilot.press("enter")
         assert app.focused is box
         await pilot.press("ctrl+u", *"backup")  # and the text
-        assert [e.title for e in pane.shown] == ["Backup time"]
+        await settle(pilot)
+        assert [e.title for e in shown(pane)] == ["Backup time"]
         assert "1 match “backup”" in pane.table.border_title
         await pilot.press("down")
         assert app.focused is pane.table
         await pilot.press("space")
-        assert pane.marked == {pane.shown[0].memory_id}
+        assert pane.marked == {listed(pane)[0]}
         await pilot.press("escape")  # closes the filter, keeps the mark
-        assert not box.display and len(pane.shown) == 6 and len(pane.marked) == 1
+        assert not box.display and pane.shown_count == 6 and len(pane.marked) == 1
         await pilot.press("escape")  # then clears the marks
         assert pane.marked == set()
 
@@ -457,7 +473,7 @@ async def test_a_batch_that_fails_part_way_writes_nothing(sourced, monkeypatch):
 
     async with app.run_test(size=(120, 34), notifications=True) as pilot:
         pane = await open_pane(pilot, "V", VerifyScreen)
-        marked = [pane.shown[i].memory_id for i in range(3)]
+        marked = [listed(pane)[i] for i in range(3)]
         monkeypatch.setattr(queue, "_stamp_confirmed", flaky)
         await pilot.press("space", "space", "space", "c")
         await wait_for(
@@ -470,3 +486,119 @@ async def test_a_batch_that_fails_part_way_writes_nothing(sourced, monkeypatch):
         assert "No space left on device" in pane.status.plain
         assert set(marked) <= pending(engine)  # the batch is all or nothing
         assert all(engine.load(m).verified is None for m in marked)
+
+
+# -- a queue longer than a page: the list is virtual -----------------------------------------------------------------
+
+SYL = "ka lo mi ne ru sa ti vo be da fe gu hi jo ke lu ma no pe qu".split()
+
+
+@pytest.fixture
+def long_queue(tmp_path, monkeypatch) -> tuple[MemkeeperApp, dict[str, list[str]]]:
+    """45 pending records (31 from one document, 14 from another), shown ten rows a page with two pages cached: the
+    list has to page through the engine to show them."""
+    from memkeeper.tui.widgets import virtual_table
+
+    monkeypatch.setattr(virtual_table, "PAGE_SIZE", 10)
+    monkeypatch.setattr(virtual_table, "CACHED_PAGES", 2)
+    engine = Engine.init(tmp_path / "long", now=NOW - timedelta(days=30))
+    by_source: dict[str, list[str]] = {}
+    for i in range(45):
+        word = SYL[i % 20] + SYL[(i * 7 + 3) % 20] + SYL[(i // 20) + 5]
+        source = "raw/big.md" if i % 7 != 3 and i < 30 or i >= 40 else "raw/small.md"
+        r = engine.capture(
+            f"The {word}{i} archive keeps item {word} number {1000 + 17 * i} for the {word}x ledger.",
+            now=NOW - timedelta(days=5, minutes=45 - i),
+            actor="agent:scribe",
+            title=f"Item {i:02d} {word}",
+            source_ref=f"{source}#L{i}",
+            category="fact",
+        )
+        assert r.status == "captured", r
+        by_source.setdefault(source, []).append(r.details["memory_id"])
+    engine.close()
+    return build_app(tmp_path / "long"), by_source
+
+
+async def test_a_queue_longer_than_a_page_loads_rows_as_the_cursor_scrolls(long_queue):
+    app, by_source = long_queue
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        table = pane.table
+        assert table.row_count == 45 and pane.table.border_title.startswith("Pending verification (45)")
+        assert table.cached_rows <= 20  # never the whole queue
+        newest = app.engine.verify_ids()
+        for _ in range(24):  # past the first page, then the second
+            await pilot.press("down")
+        assert table.cursor_row == 24 and table.current_key == newest[24]
+        assert table.cached_rows <= 20
+        await pilot.press("end")  # the last row of a queue three pages long
+        assert table.cursor_row == 44 and table.current_key == newest[-1]
+        assert pane.current is not None and pane.current.memory_id == newest[-1]
+        await pilot.press("home")
+        assert table.cursor_row == 0 and table.current_key == newest[0]
+
+
+async def test_marks_survive_scrolling_out_of_the_cached_pages(long_queue):
+    app, by_source = long_queue
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        newest = app.engine.verify_ids()
+        await pilot.press("space", "space")  # rows 0 and 1
+        await pilot.press("end", "shift+up")  # rows 44 and 43, pages away
+        assert pane.marked == {newest[0], newest[1], newest[43], newest[44]}
+        await pilot.press("home")  # the first page is drawn again: its marks are still there
+        cells = pane.source.cells(*pane.table.item_at(0))
+        assert str(cells[0]) == "●"
+        assert "4 marked" in pane.table.border_title
+        await pilot.press("c")
+        await decided(pilot)
+        receipt = app.undo_stack("verify")[-1]
+        assert receipt.action == "confirm_many" and receipt.details["confirmed"] == [
+            newest[0],
+            newest[1],
+            newest[43],
+            newest[44],
+        ]
+        assert pane.marked == set() and pane.table.row_count == 41
+
+
+async def test_confirm_all_from_a_source_longer_than_a_page_is_one_receipt_and_one_undo(long_queue):
+    app, by_source = long_queue
+    engine = app.engine
+    big = by_source["raw/big.md"]
+    assert len(big) > 20  # more rows than a page, and than the cached pages
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        await pilot.press("o")  # by source: raw/big.md's header first
+        await settle(pilot)
+        assert pane.table.current_key is not None
+        assert pane.table.select_key("§raw/big.md")
+        await pilot.press("f")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmModal))
+        assert app.screen.title_text == f"Confirm all {len(big)} from raw/big.md?"
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, VerifyScreen))
+        await decided(pilot)
+        stack = app.undo_stack("verify")
+        assert [r.action for r in stack] == ["confirm_many"]
+        assert set(stack[0].details["confirmed"]) == set(big)
+        assert set(big).isdisjoint(pending(engine)) and set(by_source["raw/small.md"]) <= pending(engine)
+        assert pane.table.row_count == len(by_source["raw/small.md"]) + 1  # one header, its records
+        await pilot.press("u")
+        await decided(pilot)
+        assert set(big) <= pending(engine) and app.undo_stack("verify") == []
+        assert pane.table.row_count == 45 + 2
+
+
+async def test_a_filter_over_a_long_queue_pages_its_matches(long_queue):
+    app, by_source = long_queue
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        await pilot.press("slash", *"small")
+        await settle(pilot)
+        assert pane.shown_count == len(by_source["raw/small.md"])
+        await pilot.press("down", "end")
+        assert pane.table.current_key == app.engine.verify_ids(needle="small")[-1]
+        await pilot.press("asterisk")  # marks every match, loaded or not
+        assert pane.marked == set(by_source["raw/small.md"])

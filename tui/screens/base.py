@@ -142,6 +142,7 @@ class PaneScreen(Screen):
 
     def on_mount(self) -> None:
         self._set_narrow(self.app.size.width)
+        self.call_after_refresh(self.mk.pane_painted)
 
     def on_resize(self, event: events.Resize) -> None:
         self._set_narrow(event.size.width)

@@ -1,7 +1,10 @@
 """Tiers pane (SPEC §5.4, §6): review the cold-tier plan — automatic / ambiguous / protected — and apply it.
 
 One list with a header row per section (automatic, ambiguous, protected, and the records already cold), the selected
-row's reasons on the right. The plan is O(wiki), so it runs in a thread worker behind a loading indicator.
+row's reasons on the right. The plan is O(wiki), so it runs in a thread worker behind a loading indicator, and what it
+keeps is an outline (`Engine.plan_outline`: each section's pages and candidate ids, counts, bytes); the list is a
+`VirtualTable` that draws only the visible rows, asking the engine for a page of candidates (`plan_candidates`) or of
+cold records (`cold_page`) as it scrolls.
 
 Flow: `c` commits the plan (the automatic records go cold, the ambiguous ones are written to a review file);
 `space` toggles acceptance of an ambiguous id (✓); `a` applies the pending review with the toggled ids behind a
@@ -24,14 +27,15 @@ from textual import work
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from memkeeper.core import Entry, Receipt
-from memkeeper.core.tiers import Candidate, Review, TierPlan
+from memkeeper.core.tier_queue import TierOutline
+from memkeeper.core.tiers import Candidate, Review
 
 from ..widgets.queue_modals import ApplySummary, apply_summary_renderable, commit_summary_renderable, human_bytes
-from ..widgets.queue_table import QueueTable
+from ..widgets.virtual_table import Cells, VirtualTable
 from .base import PaneScreen, failure_text
 from .modals import ConfirmModal
 
@@ -58,11 +62,11 @@ SECTION_STYLE = {"automatic": "bold cyan", "ambiguous": "bold yellow", "protecte
 class PlanView:
     """What one planning pass read from the engine."""
 
-    plan: TierPlan
+    plan: TierOutline
     review_path: str | None
     review: Review | None
     review_error: str | None
-    cold: list[Entry]
+    cold: int  # how many records are cold (a count query; the rows are paged)
 
 
 def _age(days: float | None) -> str:
@@ -76,6 +80,77 @@ def _short_bytes(n: int) -> str:
 def _cell(text: str, style: str = "") -> Text:
     """A cell cut with an ellipsis at whatever width its column has (Title and Why share the table's width)."""
     return Text(text, style=style, no_wrap=True, overflow="ellipsis")
+
+
+class PlanSource:
+    """The Tiers list as the `VirtualTable` reads it: a header row per non-empty section, then its rows, fetched a
+    page at a time (candidates by page path from the outline, cold records by LIMIT/OFFSET)."""
+
+    def __init__(self, pane: TiersScreen, view: PlanView) -> None:
+        self.pane = pane
+        self.view = view
+        counts = {s: view.plan.count(s) for s in SECTIONS if s != "cold"}
+        counts["cold"] = view.cold
+        self.sections = [(s, counts[s]) for s in SECTIONS if counts[s]]
+        self.starts: list[int] = []
+        row = 0
+        for _, n in self.sections:
+            self.starts.append(row)
+            row += n + 1
+        self.total = row
+        # Where each candidate id stands (for select_key): built on first use from the outline's ids.
+        self._index: dict[str, int] | None = None
+
+    def count(self) -> int:
+        return self.total
+
+    def _items(self, section: str, start: int, stop: int) -> list[tuple[str, Any]]:
+        engine, view = self.pane.engine, self.view
+        if section == "cold":
+            return [(f"cold:{e.memory_id}", e) for e in engine.cold_page(offset=start, limit=stop - start)]
+        paths = view.plan.paths[section][start:stop]
+        return [(c.candidate_id, c) for c in engine.plan_candidates(paths, now=view.plan.now)]
+
+    def rows(self, start: int, stop: int) -> list[tuple[str, Any]]:
+        out: list[tuple[str, Any]] = []
+        for (section, n), first in zip(self.sections, self.starts, strict=True):
+            last = first + n  # the section's rows are first+1 .. last
+            if stop <= first or start > last:
+                continue
+            if start <= first:
+                out.append((f"§{section}", (section, n)))
+            lo, hi = max(start, first + 1) - first - 1, min(stop, last + 1) - first - 1
+            if hi > lo:
+                out += [(k, (section, item)) for k, item in self._items(section, lo, hi)]
+        return out
+
+    def cells(self, key: str, item: Any) -> Cells:
+        section, value = item
+        if key.startswith("§"):
+            return self.pane.section_cells(section, value)
+        if section == "cold":
+            return [Text("❄", style="blue"), _cell(value.title), "", "", Text(value.category.value, style="dim")]
+        return self.pane.candidate_cells(section, value)
+
+    def index_of(self, key: str) -> int | None:
+        for (section, _), first in zip(self.sections, self.starts, strict=True):
+            if key == f"§{section}":
+                return first
+        if key.startswith("cold:"):
+            return None  # cold rows are found by scrolling (select_cold)
+        if self._index is None:
+            self._index = {}
+            for (section, _), first in zip(self.sections, self.starts, strict=True):
+                if section != "cold":
+                    for i, cid in enumerate(self.view.plan.candidate_ids[section]):
+                        self._index.setdefault(cid, first + 1 + i)
+        return self._index.get(key)
+
+    def section_start(self, section: str) -> int | None:
+        for (s, _), first in zip(self.sections, self.starts, strict=True):
+            if s == section:
+                return first
+        return None
 
 
 class TiersScreen(PaneScreen):
@@ -112,7 +187,7 @@ class TiersScreen(PaneScreen):
         super().__init__()
         self.view: PlanView | None = None
         self.accepted: set[str] = set()
-        self._rows: dict[str, tuple[str, Any]] = {}  # row key -> (section, Candidate | Entry | None)
+        self._accepted_items: dict[str, Candidate] = {}  # what a ticked id was when ticked (title, bytes)
         self._first_load = True
 
     # ------------------------------------------------------------------------------------------------ layout
@@ -120,7 +195,7 @@ class TiersScreen(PaneScreen):
     def compose_body(self) -> Iterable[Widget]:
         yield Static(id="tier-summary")
         with Horizontal(id="tier-body"):
-            yield QueueTable(
+            yield VirtualTable(
                 ("✓", 1),
                 ("Title", 30),
                 ("Age", 5),
@@ -146,8 +221,8 @@ class TiersScreen(PaneScreen):
         self.refresh_data()
 
     @property
-    def table(self) -> QueueTable:
-        return self.query_one("#tier-list", QueueTable)
+    def table(self) -> VirtualTable:
+        return self.query_one("#tier-list", VirtualTable)
 
     # ------------------------------------------------------------------------------------------------ planning
 
@@ -159,7 +234,7 @@ class TiersScreen(PaneScreen):
     @work(thread=True, exclusive=True, group="tiers-plan", exit_on_error=False)
     def _plan(self, prefer: str | None) -> None:
         now = self.now()
-        plan = self.engine.plan_tiers(now=now)
+        plan = self.engine.plan_outline(now=now)
         reviews = self.engine.pending_reviews()
         review_path = reviews[-1] if reviews else None
         review = error = None
@@ -168,7 +243,7 @@ class TiersScreen(PaneScreen):
                 review_path, review = self.engine.read_review(review_path)
             except ValueError as exc:  # an engine error or a malformed review: the plan still shows, with the reason
                 error = str(exc)
-        view = PlanView(plan, review_path, review, error, self._cold_records())
+        view = PlanView(plan, review_path, review, error, self.engine.cold_count())
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self._show_plan, view, prefer)
 
@@ -180,83 +255,25 @@ class TiersScreen(PaneScreen):
                 Text(f"planning failed: {failure_text(event.worker.error)}", style="bold red")
             )
 
-    def _cold_records(self) -> list[Entry]:
-        return self.engine.cold_records()
-
     def _show_plan(self, view: PlanView, prefer: str | None) -> None:
         self.view = view
         plan = view.plan
-        self.accepted &= {c.candidate_id for c in plan.ambiguous}
-        rows: list[tuple[str, list]] = []
-        self._rows = {}
-        groups: dict[str, list] = {
-            "automatic": plan.automatic,
-            "ambiguous": plan.ambiguous,
-            "protected": plan.protected,
-            "cold": view.cold,
-        }
-        for section in SECTIONS:
-            items = groups[section]
-            if not items:
-                continue
-            key = f"§{section}"
-            self._rows[key] = (section, None)
-            nbytes = sum(c.excerpt_bytes for c in items) if section in ("automatic", "ambiguous") else 0
-            rows.append(
-                (
-                    key,
-                    [
-                        Text("▾", style=SECTION_STYLE[section]),
-                        Text(
-                            f"{SECTION_LABEL[section]} ({len(items)})",
-                            style=SECTION_STYLE[section],
-                            no_wrap=True,
-                            overflow="ellipsis",
-                        ),
-                        "",
-                        Text(_short_bytes(nbytes), style="dim", justify="right") if nbytes else "",
-                        Text(
-                            {
-                                "automatic": "written by c",
-                                "ambiguous": "space ✓ · a apply",
-                                "protected": "kept",
-                                "cold": "w restores",
-                            }[section],
-                            style="dim italic",
-                        ),
-                    ],
-                )
-            )
-            for item in items:
-                if section == "cold":
-                    k = f"cold:{item.memory_id}"
-                    self._rows[k] = (section, item)
-                    rows.append(
-                        (
-                            k,
-                            [
-                                Text("❄", style="blue"),
-                                _cell(item.title),
-                                "",
-                                "",
-                                Text(item.category.value, style="dim"),
-                            ],
-                        )
-                    )
-                else:
-                    k = item.candidate_id
-                    self._rows[k] = (section, item)
-                    rows.append((k, self._candidate_row(section, item)))
-        first = self._first_load and bool(plan.ambiguous) and prefer is None
+        if self.accepted:
+            still = set(plan.candidate_ids["ambiguous"])
+            self.accepted &= still
+            self._accepted_items = {k: v for k, v in self._accepted_items.items() if k in self.accepted}
+        source = PlanSource(self, view)
+        first = self._first_load and bool(plan.count("ambiguous")) and prefer is None
         self._first_load = False
+        table = self.table
+        table.reload(source, prefer=prefer)
         if first:
-            prefer = plan.ambiguous[0].candidate_id  # start where a person is needed
-        self.table.rebuild(rows, prefer=prefer)
-        if first:
-            # ...with the section's header in view (moving the cursor alone would scroll it just out of sight)
-            self.table.scroll_to(y=self.table.get_row_index("§ambiguous"), animate=False, immediate=True)
-        self.table.loading = False
-        empty = not rows
+            # Start where a person is needed, with the section's header in view.
+            start = source.section_start("ambiguous") or 0
+            table.move_cursor(start + 1)
+            table.scroll_to(y=start, animate=False, immediate=True)
+        table.loading = False
+        empty = not source.total
         self.query_one("#tier-body").display = not empty
         self.query_one("#tier-summary").display = not empty or bool(view.review_path or view.review_error)
         self.query_one("#tier-empty").display = empty
@@ -264,7 +281,27 @@ class TiersScreen(PaneScreen):
         self._show_detail()
         self.refresh_bindings()
 
-    def _candidate_row(self, section: str, c: Candidate) -> list:
+    def section_cells(self, section: str, count: int) -> Cells:
+        nbytes = self.view.plan.bytes.get(section, 0) if self.view and section in ("automatic", "ambiguous") else 0
+        return [
+            Text("▾", style=SECTION_STYLE[section]),
+            Text(
+                f"{SECTION_LABEL[section]} ({count})", style=SECTION_STYLE[section], no_wrap=True, overflow="ellipsis"
+            ),
+            "",
+            Text(_short_bytes(nbytes), style="dim", justify="right") if nbytes else "",
+            Text(
+                {
+                    "automatic": "written by c",
+                    "ambiguous": "space ✓ · a apply",
+                    "protected": "kept",
+                    "cold": "w restores",
+                }[section],
+                style="dim italic",
+            ),
+        ]
+
+    def candidate_cells(self, section: str, c: Candidate) -> Cells:
         if section == "ambiguous":
             mark = Text("✓", style="bold green") if c.candidate_id in self.accepted else Text("·", style="dim")
         else:
@@ -286,17 +323,17 @@ class TiersScreen(PaneScreen):
         if view is None:
             return
         plan = view.plan
-        acc_bytes = sum(c.excerpt_bytes for c in plan.ambiguous if c.candidate_id in self.accepted)
+        acc_bytes = sum(c.excerpt_bytes for c in self._accepted_items.values())
         line = Text()
         line.append("automatic ", style="dim")
-        line.append(f"{len(plan.automatic)}", style=SECTION_STYLE["automatic"])
+        line.append(f"{plan.count('automatic')}", style=SECTION_STYLE["automatic"])
         line.append(f" · {_short_bytes(plan.projected_bytes_removed)}", style="dim")
         line.append(" │ ambiguous ", style="dim")
-        line.append(f"{len(plan.ambiguous)}", style=SECTION_STYLE["ambiguous"])
+        line.append(f"{plan.count('ambiguous')}", style=SECTION_STYLE["ambiguous"])
         line.append(f" · ✓{len(self.accepted)}", style="bold green" if self.accepted else "dim")
         line.append(f" · {_short_bytes(acc_bytes)}", style="dim")
         line.append(" │ protected ", style="dim")
-        line.append(f"{len(plan.protected)}", style=SECTION_STYLE["protected"])
+        line.append(f"{plan.count('protected')}", style=SECTION_STYLE["protected"])
         line.append(f" │ unchanged {plan.unchanged_count} │ ", style="dim")
         if view.review_error:
             line.append(f"review unreadable: {view.review_error}", style="bold red")
@@ -311,8 +348,12 @@ class TiersScreen(PaneScreen):
 
     @property
     def current(self) -> tuple[str, Any] | None:
-        key = self.table.current_key
-        return self._rows.get(key) if key else None
+        """(section, Candidate | Entry | None for a section header) under the cursor."""
+        item = self.table.current_item
+        if item is None:
+            return None
+        key = self.table.current_key or ""
+        return (item[0], None) if key.startswith("§") else item
 
     def _show_detail(self) -> None:
         cur = self.current
@@ -368,7 +409,7 @@ class TiersScreen(PaneScreen):
         reasons = Text("\n".join(f"• {r}" for r in c.reasons))
         out.update(Group(Text(c.title, style="bold"), Text(""), grid, Text(""), Text("reasons", style="dim"), reasons))
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+    def on_virtual_table_row_highlighted(self, event: VirtualTable.RowHighlighted) -> None:
         self._show_detail()
         self.refresh_bindings()  # space / w apply to some sections only
 
@@ -383,7 +424,9 @@ class TiersScreen(PaneScreen):
         if action == "commit":
             return (
                 True
-                if self.view and not self.view.review_path and (self.view.plan.automatic or self.view.plan.ambiguous)
+                if self.view
+                and not self.view.review_path
+                and (self.view.plan.count("automatic") or self.view.plan.count("ambiguous"))
                 else None
             )
         return True
@@ -398,9 +441,11 @@ class TiersScreen(PaneScreen):
         c: Candidate = cur[1]
         if c.candidate_id in self.accepted:
             self.accepted.discard(c.candidate_id)
+            self._accepted_items.pop(c.candidate_id, None)
         else:
             self.accepted.add(c.candidate_id)
-        self.table.update_cell(c.candidate_id, "✓", self._candidate_row("ambiguous", c)[0])
+            self._accepted_items[c.candidate_id] = c
+        self.table.forget()
         self._show_summary()
         self._show_detail()
 
@@ -427,11 +472,18 @@ class TiersScreen(PaneScreen):
             if yes:
                 self.decide(partial(self.engine.commit_tiers, now=self.now(), actor=self.actor), summary)
 
-        n = len(plan.automatic)
+        n = plan.count("automatic")
+        first = self.engine.plan_candidates(plan.paths["automatic"][:8], now=plan.now)
         self.app.push_screen(
             ConfirmModal(
                 f"Commit the tier plan: {n} page{'' if n == 1 else 's'} to cold?",
-                commit_summary_renderable(plan),
+                commit_summary_renderable(
+                    first,
+                    automatic=n,
+                    projected_bytes=plan.projected_bytes_removed,
+                    ambiguous=plan.count("ambiguous"),
+                    protected=plan.count("protected"),
+                ),
                 confirm_label="Commit",
             ),
             done,
@@ -439,7 +491,7 @@ class TiersScreen(PaneScreen):
 
     def _apply_summary(self, review_path: str, review: Review) -> ApplySummary:
         plan = self.view.plan
-        by_id = {c.candidate_id: c for c in plan.ambiguous}
+        by_id = self._accepted_items
         review_ids = [r.candidate_id for r in review.candidates]
         accepted = [cid for cid in review_ids if cid in self.accepted]
         titles = {
@@ -451,7 +503,7 @@ class TiersScreen(PaneScreen):
             accepted=[(cid, titles[cid]) for cid in accepted],
             rejected_count=len(review_ids) - len(accepted),
             accepted_bytes=sum(by_id[cid].excerpt_bytes for cid in accepted if cid in by_id),
-            automatic_count=len(plan.automatic),
+            automatic_count=plan.count("automatic"),
             automatic_bytes=plan.projected_bytes_removed,
             not_in_review=sorted(self.accepted - set(review_ids)),
         )
@@ -514,6 +566,7 @@ class TiersScreen(PaneScreen):
             elif d.get("reason") == "stale_pages":
                 # Nothing was written; untick the stale ids so the rest can be applied.
                 self.accepted -= set(d.get("stale_ids") or [])
+            self._accepted_items = {k: v for k, v in self._accepted_items.items() if k in self.accepted}
         self.refresh_data()
 
     def refusal_text(self, receipt: Receipt) -> str:

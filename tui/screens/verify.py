@@ -18,24 +18,26 @@ undo reverses; several undenials are one call per record in one worker (`one_by_
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable
 from functools import partial
+from typing import Any
 
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import DataTable, Input, Static
-from textual.widgets.data_table import CellDoesNotExist, RowDoesNotExist
+from textual.widgets import Input, Static
+from textual.worker import get_current_worker
 
 from memkeeper.core import Entry, Receipt
 
 from ..widgets.fmt import ago
 from ..widgets.query_input import QueryInput
-from ..widgets.queue_table import QueueTable
+from ..widgets.virtual_table import Cells, VirtualTable
 from .base import PaneScreen, one_by_one
 from .modals import ConfirmModal, InputModal
 
@@ -47,7 +49,7 @@ MARK = Text("●", style="bold yellow")
 
 def source_of(entry: Entry) -> str:
     """Where a record came from, for grouping: its source document (the source ref without its #anchor), else the
-    actor that wrote it."""
+    actor that wrote it. (The engine groups and counts by the same rule: `verification.SOURCE_SQL`.)"""
     if entry.source_ref:
         return entry.source_ref.split("#", 1)[0] or entry.source_ref
     return entry.actor or "(unknown source)"
@@ -59,23 +61,103 @@ def short_source(source: str) -> str:
     return source.rstrip("/").rsplit("/", 1)[-1] if "/" in source else source
 
 
-def matches(entry: Entry, needle: str) -> bool:
-    """Does the filter text occur in the record's title, text, source, actor or category (case-insensitive)?"""
-    hay = " ".join((entry.title, entry.content, entry.source_ref or "", entry.actor or "", entry.category.value))
-    return needle in hay.lower()
-
-
-def ordered(entries: list[Entry], order: str) -> list[Entry]:
-    """The queue in the chosen order. The engine gives it newest first; the sorts below are stable on that."""
-    if order == "source":
-        return sorted(entries, key=source_of)
-    if order == "confidence":
-        return sorted(entries, key=lambda e: -e.confidence)
-    return list(entries)
-
-
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+class QueueSource:
+    """The Verify list as the `VirtualTable` reads it: one of the engine's two verification lists, in an order,
+    a page at a time. Ordered by source, a header row leads each source's records: the headers' places come from the
+    engine's per-source counts (`verify_sources`), the records between them from the same paged query.
+
+    Unfiltered, every query is an indexed one (a count, LIMIT/OFFSET pages, a position: a few ms at 100k records)
+    and runs on the UI thread. A filter has to read every record's text, so a filtered source is built in a worker
+    (`VerifyScreen._filter_worker`): it asks the engine for the matching ids once, in order, and its pages are
+    primary-key lookups of a slice of them."""
+
+    def __init__(
+        self, pane: VerifyScreen, mode: str, order: str, needle: str | None, *, filtered: bool = False
+    ) -> None:
+        self.pane = pane
+        self.engine = engine = pane.engine
+        self.mode, self.order, self.needle = mode, order, needle
+        self.ids: list[str] | None = engine.verify_ids(mode, order=order, needle=needle) if filtered else None
+        self._where: dict[str, int] | None = None
+        self.groups: list[tuple[str, int]] = engine.verify_sources(mode, needle=needle) if order == "source" else []
+        # starts[g] = the row of group g's header
+        self.starts: list[int] = []
+        row = 0
+        for _, n in self.groups:
+            self.starts.append(row)
+            row += n + 1
+        if order == "source":
+            self.total = row
+        else:
+            self.total = len(self.ids) if self.ids is not None else engine.verify_count(mode, needle=needle)
+        self.records = self.total - len(self.groups)
+
+    def count(self) -> int:
+        return self.total
+
+    def _page(self, offset: int, limit: int) -> list[Entry]:
+        if self.ids is not None:
+            return self.engine.verify_entries(self.ids[offset : offset + limit])
+        return self.engine.verify_page(self.mode, order=self.order, offset=offset, limit=limit)
+
+    def _position(self, key: str) -> int | None:
+        if self.ids is None:
+            return self.engine.verify_position(self.mode, key, order=self.order)
+        if self._where is None:
+            self._where = {m: i for i, m in enumerate(self.ids)}
+        return self._where.get(key)
+
+    def rows(self, start: int, stop: int) -> list[tuple[str, Any]]:
+        if not self.groups:
+            return [(e.memory_id, e) for e in self._page(start, stop - start)]
+        # Rows start..stop hold some headers and a run of records; fetch the run in one query.
+        g = bisect.bisect_right(self.starts, start) - 1
+        first = start - (g + 1) + (1 if start == self.starts[g] else 0)  # records before `start`
+        out: list[tuple[str, Any]] = []
+        entries = iter(self._page(max(first, 0), stop - start))
+        for row in range(start, stop):
+            while g + 1 < len(self.starts) and row >= self.starts[g + 1]:
+                g += 1
+            if row == self.starts[g]:
+                src, n = self.groups[g]
+                out.append((f"{GROUP}{src}", (src, n)))
+                continue
+            e = next(entries, None)
+            if e is None:
+                break
+            out.append((e.memory_id, e))
+        return out
+
+    def cells(self, key: str, item: Any) -> Cells:
+        if isinstance(item, Entry):
+            return self.pane.row_cells(item)
+        src, n = item
+        return ["", Text(src, style="bold", no_wrap=True, overflow="ellipsis"), Text(_plural(n, "record"), style="dim")]
+
+    def index_of(self, key: str) -> int | None:
+        if key.startswith(GROUP):
+            src = key[len(GROUP) :]
+            for (s, _), row in zip(self.groups, self.starts, strict=True):
+                if s == src:
+                    return row
+            return None
+        pos = self._position(key)
+        if pos is None or not self.groups:
+            return pos
+        # The record's group: the first whose records end after `pos`.
+        seen = 0
+        for g, (_, n) in enumerate(self.groups):
+            if pos < seen + n:
+                return self.starts[g] + 1 + (pos - seen)
+            seen += n
+        return None
+
+    def source_count(self, source: str) -> int | None:
+        return next((n for s, n in self.groups if s == source), None)
 
 
 class VerifyScreen(PaneScreen):
@@ -127,10 +209,9 @@ class VerifyScreen(PaneScreen):
         self.mode = PENDING
         self.order = ORDERS[0]
         self.filter_text = ""
-        self.marked: set[str] = set()
-        self.entries: list[Entry] = []  # the whole list, in the engine's order
-        self.shown: list[Entry] = []  # filtered and ordered, as the table shows them
-        self._by_id: dict[str, Entry] = {}
+        self.marked: set[str] = set()  # memory ids: marks survive scrolling, and rows that were never drawn
+        self.total = 0  # the whole list (no filter), from a count query
+        self.source: QueueSource | None = None
         self._last_key: dict[str, str | None] = {PENDING: None, DENIED: None}
 
     def compose_body(self) -> Iterable[Widget]:
@@ -141,7 +222,7 @@ class VerifyScreen(PaneScreen):
                     list_id="verify-list",
                     id="verify-filter",
                 )
-                yield QueueTable(
+                yield VirtualTable(
                     ("", 1),
                     ("Title", 30),
                     ("Source", 20),
@@ -161,10 +242,14 @@ class VerifyScreen(PaneScreen):
     # ------------------------------------------------------------------------------------------------ data
 
     @property
-    def table(self) -> QueueTable:
-        return self.query_one("#verify-list", QueueTable)
+    def table(self) -> VirtualTable:
+        return self.query_one("#verify-list", VirtualTable)
 
-    def _row(self, e: Entry) -> list[str | Text]:
+    @property
+    def needle(self) -> str | None:
+        return self.filter_text.lower() or None
+
+    def row_cells(self, e: Entry) -> list[str | Text]:
         conf_style = "green" if e.confidence >= 0.8 else ("yellow" if e.confidence >= 0.6 else "red")
         return [
             MARK if e.memory_id in self.marked else "",
@@ -174,43 +259,35 @@ class VerifyScreen(PaneScreen):
             ago(e.created_at, self.now()),
         ]
 
-    def _rows(self) -> Iterable[tuple[str, list[str | Text]]]:
-        if self.order != "source":
-            for e in self.shown:
-                yield e.memory_id, self._row(e)
-            return
-        group: str | None = None
-        counts: dict[str, int] = {}
-        for e in self.shown:
-            counts[source_of(e)] = counts.get(source_of(e), 0) + 1
-        for e in self.shown:
-            src = source_of(e)
-            if src != group:
-                group = src
-                yield (
-                    f"{GROUP}{src}",
-                    [
-                        "",
-                        Text(src, style="bold", no_wrap=True, overflow="ellipsis"),
-                        Text(_plural(counts[src], "record"), style="dim"),
-                        "",
-                        "",
-                    ],
-                )
-            yield e.memory_id, self._row(e)
-
     def refresh_data(self, prefer: str | None = None) -> None:
-        self.entries = self.engine.pending_verifications() if self.mode == PENDING else self.engine.denied_records()
-        self._by_id = {e.memory_id: e for e in self.entries}
-        self.marked &= set(self._by_id)
+        """Re-count the list and redraw what is visible (a page or two of cheap indexed queries on the UI thread:
+        counts and LIMIT/OFFSET pages, never the whole list). Marks keep only the records still listed."""
+        self.total = self.engine.verify_count(self.mode)
+        if self.marked:
+            self.marked = set(self.engine.verify_ids(self.mode, only=sorted(self.marked)))
         self._show_rows(prefer)
 
     def _show_rows(self, prefer: str | None = None) -> None:
-        needle = self.filter_text.lower()
-        self.shown = ordered([e for e in self.entries if matches(e, needle)] if needle else self.entries, self.order)
-        self.table.rebuild(self._rows(), prefer=prefer)
+        if self.needle:
+            self._filter_worker(self.mode, self.order, self.needle, prefer)
+            return
+        self.workers.cancel_group(self, "verify-filter")
+        self._install(QueueSource(self, self.mode, self.order, None), prefer)
+
+    @work(thread=True, exclusive=True, group="verify-filter", exit_on_error=False)
+    def _filter_worker(self, mode: str, order: str, needle: str, prefer: str | None) -> None:
+        """A filtered list reads every record's text (hundreds of ms at 100k records): built here, shown when done."""
+        source = QueueSource(self, mode, order, needle, filtered=True)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._install, source, prefer)
+
+    def _install(self, source: QueueSource, prefer: str | None = None) -> None:
+        if (source.mode, source.order, source.needle) != (self.mode, self.order, self.needle):
+            return  # the person changed the list meanwhile; a newer source is on its way
+        self.source = source
+        self.table.reload(source, prefer=prefer)
         self._show_titles()
-        empty = not self.entries
+        empty = not self.total
         self.query_one("#verify-body").display = not empty
         self.query_one("#verify-empty").display = empty
         if empty:
@@ -229,11 +306,16 @@ class VerifyScreen(PaneScreen):
         self._show_detail()
         self.refresh_bindings()
 
+    @property
+    def shown_count(self) -> int:
+        """Records the list shows (filtered), headers not counted."""
+        return self.source.records if self.source else 0
+
     def _show_titles(self) -> None:
-        total = len(self.entries)
+        total = self.total
         title = f"Pending verification ({total})" if self.mode == PENDING else f"Denied ({total})"
         if self.filter_text:
-            title += f" · {len(self.shown)} match “{self.filter_text}”"
+            title += f" · {self.shown_count} match “{self.filter_text}”"
         if self.marked:
             title += f" · {len(self.marked)} marked"
         self.table.border_title = title
@@ -242,8 +324,8 @@ class VerifyScreen(PaneScreen):
 
     @property
     def current(self) -> Entry | None:
-        key = self.table.current_key
-        return self._by_id.get(key) if key else None
+        item = self.table.current_item
+        return item if isinstance(item, Entry) else None
 
     @property
     def current_source(self) -> str | None:
@@ -253,12 +335,8 @@ class VerifyScreen(PaneScreen):
             return None
         if key.startswith(GROUP):
             return key[len(GROUP) :]
-        e = self._by_id.get(key)
+        e = self.current
         return source_of(e) if e is not None else None
-
-    def from_source(self, source: str) -> list[Entry]:
-        """Every record of the list (filter or not) from `source`, in the list's order."""
-        return [e for e in ordered(self.entries, self.order) if source_of(e) == source]
 
     def _show_detail(self) -> None:
         box = self.query_one("#verify-detail")
@@ -292,40 +370,40 @@ class VerifyScreen(PaneScreen):
 
     def _show_group(self, source: str) -> None:
         box = self.query_one("#verify-detail")
-        records = self.from_source(source)
+        count = self.engine.verify_count(self.mode, source=source)
+        listed = self.engine.verify_page(self.mode, order=self.order, source=source, limit=12)
         box.border_title = "source"
         box.border_subtitle = ""
-        actors = sorted({e.actor or "—" for e in records})
+        actors = sorted({e.actor or "—" for e in listed})
         body = Text()
         body.append(source + "\n\n", style="bold")
-        body.append(
-            f"{_plural(len(records), 'record')} {'pending' if self.mode == PENDING else 'denied'}", style="bold"
-        )
+        body.append(f"{_plural(count, 'record')} {'pending' if self.mode == PENDING else 'denied'}", style="bold")
         body.append(f" · written by {', '.join(actors)}\n\n", style="dim")
-        for e in records[:12]:
+        for e in listed:
             body.append("· ", style="dim")
             body.append(e.title + "\n")
-        if len(records) > 12:
-            body.append(f"… and {len(records) - 12} more\n", style="dim")
+        if count > len(listed):
+            body.append(f"… and {count - len(listed)} more\n", style="dim")
         if self.mode == PENDING:
             key = self.mk.key_for("verify.confirm_source") or "f"
-            body.append(f"\n{key} confirms all {len(records)} (after a dialog that lists them)", style="dim")
+            body.append(f"\n{key} confirms all {count} (after a dialog that lists them)", style="dim")
         self.query_one("#verify-record", Static).update(body)
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+    def on_virtual_table_row_highlighted(self, event: VirtualTable.RowHighlighted) -> None:
         self._show_detail()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        listed = self.table.row_count > 0
         if action in ("confirm", "deny", "deny_reason", "confirm_source"):
             if self.mode != PENDING:
                 return False
-            return True if self._by_id else None
+            return True if listed else None
         if action == "undeny":
             if self.mode != DENIED:
                 return False
-            return True if self._by_id else None
+            return True if listed else None
         if action in ("mark", "mark_move", "mark_all", "order", "edit"):
-            return True if self._by_id else None
+            return True if listed else None
         if action == "clear":
             return bool(self.marked or self.query_one("#verify-filter").display)
         return True
@@ -337,12 +415,9 @@ class VerifyScreen(PaneScreen):
             self.marked.add(memory_id)
         else:
             self.marked.discard(memory_id)
-        try:
-            self.table.update_cell(memory_id, "col0", MARK if on else "")
-        except (CellDoesNotExist, RowDoesNotExist):
-            pass  # not shown (filtered out)
 
     def _after_marks(self) -> None:
+        self.table.forget()  # redraw the visible rows with their marks
         self._show_titles()
         self.refresh_bindings()
 
@@ -352,12 +427,10 @@ class VerifyScreen(PaneScreen):
         if key is None:
             return
         if key.startswith(GROUP):
-            ids = [e.memory_id for e in self.shown if source_of(e) == key[len(GROUP) :]]
+            ids = self.engine.verify_ids(self.mode, source=key[len(GROUP) :], needle=self.needle)
             on = not all(m in self.marked for m in ids)
-            row = self.table.cursor_row
             for mid in ids:
                 self._set_marked(mid, on)
-            self.table.move_cursor(row=row, animate=False)
         else:
             self._set_marked(key, key not in self.marked)
         self.table.action_cursor_down()
@@ -379,10 +452,11 @@ class VerifyScreen(PaneScreen):
 
     def action_mark_all(self) -> None:
         """Mark every row shown (with a filter: every match); when they are all marked already, unmark them."""
-        ids = [e.memory_id for e in self.shown]
+        source = self.source
+        ids = source.ids if source is not None and source.ids is not None else self.engine.verify_ids(self.mode)
         on = not all(m in self.marked for m in ids)
         self.marked = (self.marked | set(ids)) if on else (self.marked - set(ids))
-        self._show_rows()
+        self._after_marks()
 
     def action_clear(self) -> None:
         """Escape: close the filter first, then clear the marks."""
@@ -395,7 +469,7 @@ class VerifyScreen(PaneScreen):
             self.table.focus()
         elif self.marked:
             self.marked.clear()
-            self._show_rows()
+            self._after_marks()
         self.refresh_bindings()
 
     # ------------------------------------------------------------------------------------------------ order, filter
@@ -428,7 +502,7 @@ class VerifyScreen(PaneScreen):
     def targets(self) -> list[str]:
         """What a decision key acts on: the marked records in the list's order, else the record under the cursor."""
         if self.marked:
-            return [e.memory_id for e in ordered(self.entries, self.order) if e.memory_id in self.marked]
+            return self.engine.verify_ids(self.mode, order=self.order, only=sorted(self.marked))
         e = self.current
         return [e.memory_id] if e is not None else []
 
@@ -457,19 +531,20 @@ class VerifyScreen(PaneScreen):
         self.decide(partial(self.engine.confirm, mid, now=self.now(), actor=self.actor), summary)
 
     def action_confirm_source(self) -> None:
-        """Confirm every pending record from the selected row's source, after a dialog with the count and titles."""
+        """Confirm every pending record from the selected row's source, after a dialog with the count and titles.
+        The count is the engine's (a count query), and so are the ids, asked for when the person says yes."""
         source = self.current_source
         if self.mode != PENDING or source is None:
             return
-        records = self.from_source(source)
-        ids = [e.memory_id for e in records]
+        count = self.engine.verify_count(PENDING, source=source)
+        listed = self.engine.verify_page(PENDING, order=self.order, source=source, limit=8)
         listing = Text()
-        for e in records[:8]:
+        for e in listed:
             listing.append("  · ", style="dim")
             listing.append(e.title + "\n")
-        if len(records) > 8:
-            listing.append(f"  … and {len(records) - 8} more\n", style="dim")
-        hidden = sum(1 for e in records if e not in self.shown)
+        if count > len(listed):
+            listing.append(f"  … and {count - len(listed)} more\n", style="dim")
+        hidden = count - self.engine.verify_count(PENDING, source=source, needle=self.needle) if self.needle else 0
         note = Text.assemble(
             (f"{hidden} of them are hidden by the filter.\n" if hidden else "", "yellow"),
             ("Each is stamped verified by you and propagates to same-text records; one undo reverses them all.", "dim"),
@@ -477,12 +552,11 @@ class VerifyScreen(PaneScreen):
 
         def done(confirmed: bool | None) -> None:
             if confirmed:
+                ids = self.engine.verify_ids(PENDING, order=self.order, source=source)
                 self._confirm_many(ids, f"{_plural(len(ids), 'record')} from {source}")
 
         self.app.push_screen(
-            ConfirmModal(
-                f"Confirm all {len(ids)} from {source}?", Group(listing, note), confirm_label=f"Confirm {len(ids)}"
-            ),
+            ConfirmModal(f"Confirm all {count} from {source}?", Group(listing, note), confirm_label=f"Confirm {count}"),
             done,
         )
 
@@ -509,7 +583,8 @@ class VerifyScreen(PaneScreen):
         ids = self.targets()
         if not ids or self.mode != PENDING:
             return
-        what = self._by_id[ids[0]].title if len(ids) == 1 else f"{_plural(len(ids), 'marked record')}"
+        one = self.engine.get(ids[0]) if len(ids) == 1 else None
+        what = one.title if one is not None else f"{_plural(len(ids), 'marked record')}"
 
         def done(reason: str | None) -> None:
             if reason:

@@ -4,6 +4,7 @@ body of the tier-apply confirmation."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 
@@ -11,7 +12,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from memkeeper.core.tiers import TierPlan
+from memkeeper.core.tiers import Candidate
 
 
 def parse_until(text: str, now: datetime) -> datetime:
@@ -64,27 +65,26 @@ class ApplySummary:
         return self.accepted_bytes + self.automatic_bytes
 
 
-def commit_summary_renderable(plan: TierPlan) -> Group:
-    """The body of the commit confirmation: what goes cold now, what waits for a review, and the list."""
+def commit_summary_renderable(
+    first: Sequence[Candidate], *, automatic: int, projected_bytes: int, ambiguous: int, protected: int
+) -> Group:
+    """The body of the commit confirmation: what goes cold now, what waits for a review, and the first pages that go
+    cold (`first`: at most 8 are listed)."""
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold", justify="right", no_wrap=True)
     grid.add_column()
     grid.add_row(
         "automatic → cold",
-        Text(
-            f"{len(plan.automatic)} page{'s' if len(plan.automatic) != 1 else ''} "
-            f"({human_bytes(plan.projected_bytes_removed)})",
-            style="bold",
-        ),
+        Text(f"{automatic} page{'s' if automatic != 1 else ''} ({human_bytes(projected_bytes)})", style="bold"),
     )
-    grid.add_row("to review", f"{len(plan.ambiguous)} ambiguous (a review file; nothing moves until you apply it)")
-    grid.add_row("protected", f"{len(plan.protected)} kept")
+    grid.add_row("to review", f"{ambiguous} ambiguous (a review file; nothing moves until you apply it)")
+    grid.add_row("protected", f"{protected} kept")
     pages = Text()
-    for c in plan.automatic[:8]:
+    for c in first[:8]:
         pages.append("  · ", style="dim")
         pages.append(f"{c.title}\n")
-    if len(plan.automatic) > 8:
-        pages.append(f"  … and {len(plan.automatic) - 8} more\n", style="dim")
+    if automatic > 8:
+        pages.append(f"  … and {automatic - 8} more\n", style="dim")
     pages.rstrip()
     note = Text("Cold is reversible (w restores one page); one undo reverses the whole commit.", style="dim")
     return Group(grid, Text(""), pages, Text(""), note)
