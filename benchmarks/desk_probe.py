@@ -6,6 +6,8 @@
   Pilot; desk_idle_s: until the first full sync, the tier count and every worker but the watcher finished;
 - switch_s: pane switch, keypress to the first paint of the new pane (the app's own `_display` calls, timestamped),
   median over warm switches (every pane visited once before); first_switch_s: the same for first visits;
+- decide_s: a decision, keypress to the first paint that shows another item selected (Conflicts `b`, Verify `c`),
+  median over up to 3 decisions in each pane; nan when neither queue has items;
 - noop_s: an unbound key, press to idle (what Pilot itself costs);
 - rss_mb: the process's peak resident set size with the desk open.
 """
@@ -44,12 +46,20 @@ async def probe(root: str, switches: int) -> dict[str, float]:
     t_start = time.perf_counter()
     engine = Engine.open(root, sync=False)
     app = MemkeeperApp(root, actor="human:bench", engine=engine, now=NOW)
-    paints: list[tuple[float, object]] = []
+    paints: list[tuple[float, object, object]] = []
+
+    def selected(screen) -> object:
+        table = getattr(screen, "table", None)
+        try:
+            return table.current_key if table is not None else None
+        except Exception:  # a table mid-rebuild
+            return None
+
     original = app._display
 
-    def display(screen, renderable):  # timestamp every frame the app renders
+    def display(screen, renderable):  # timestamp every frame the app renders, with the item selected in it
         if renderable is not None:
-            paints.append((time.perf_counter(), screen))
+            paints.append((time.perf_counter(), screen, selected(screen)))
         return original(screen, renderable)
 
     app._display = display  # type: ignore[method-assign]
@@ -58,7 +68,7 @@ async def probe(root: str, switches: int) -> dict[str, float]:
         # Ready: the first pane painted and the header showing counts (the full reconciliation and the tier count
         # may still run in the background, with progress in the header). Idle: every worker but the watcher done.
         deadline = time.monotonic() + 120
-        while not (app.counts is not None and any(s is app.screen for _, s in paints)):
+        while not (app.counts is not None and any(s is app.screen for _, s, _k in paints)):
             if time.monotonic() > deadline:
                 raise TimeoutError("the desk never showed its counts")
             await pilot.pause(0.005)
@@ -72,7 +82,7 @@ async def probe(root: str, switches: int) -> dict[str, float]:
             await pilot.press(key)
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline:
-                hit = [t for t, s in paints if t >= t0 and s is app.screen and s is not before]
+                hit = [t for t, s, _k in paints if t >= t0 and s is app.screen and s is not before]
                 if hit:
                     took = hit[0] - t0
                     await idle(app, pilot)
@@ -84,6 +94,30 @@ async def probe(root: str, switches: int) -> dict[str, float]:
         warm = []
         for i in range(switches):
             warm.append(await switch(PANE_KEYS[i % len(PANE_KEYS)]))
+
+        async def decision(pane_key: str, key: str) -> list[float]:
+            await pilot.press(pane_key)
+            await idle(app, pilot)
+            took = []
+            for _ in range(3):
+                screen = app.screen
+                item = selected(screen)
+                if item is None:
+                    break
+                t0 = time.perf_counter()
+                await pilot.press(key)
+                deadline = time.monotonic() + 30
+                while time.monotonic() < deadline:
+                    hit = [t for t, s, k in paints if t >= t0 and s is screen and k is not None and k != item]
+                    if hit:
+                        took.append(hit[0] - t0)
+                        break
+                    await pilot.pause(0.002)
+                await idle(app, pilot)
+            return took
+
+        decisions = await decision("C", "b") + await decision("V", "c")
+        out["decide_s"] = statistics.median(decisions) if decisions else float("nan")
         noop = []
         for _ in range(5):
             t0 = time.perf_counter()

@@ -289,6 +289,7 @@ def measure(n: int, quick: bool) -> dict[str, float]:
             switch_s=float("nan"),
             first_switch_s=float("nan"),
             noop_s=float("nan"),
+            decide_s=float("nan"),
             rss_mb=float("nan"),
         )
     else:
@@ -329,6 +330,7 @@ ROWS = [
     ("desk idle (full reconciliation and tier count done)", "desk_idle_s", "—", lambda v, r: None, None, None),
     ("pane switch, key → paint (warm)", "switch_s", "≤ 50 ms", lambda v, r: v <= 0.05, None, None),
     ("pane switch, key → paint (first visit)", "first_switch_s", "—", lambda v, r: None, None, None),
+    ("decision → next item painted", "decide_s", "≤ 100 ms", lambda v, r: v <= 0.1, None, None),
     ("peak RSS, desk open", "rss_mb", "≤ 300 MB", lambda v, r: v <= 300, None, None),
 ]
 
