@@ -116,8 +116,11 @@ async def probe(root: str, switches: int) -> dict[str, float]:
                 await idle(app, pilot)
             return took
 
-        decisions = await decision("C", "b") + await decision("V", "c")
+        in_conflicts, in_verify = await decision("C", "b"), await decision("V", "c")
+        decisions = in_conflicts + in_verify
         out["decide_s"] = statistics.median(decisions) if decisions else float("nan")
+        out["decide_conflicts_s"] = statistics.median(in_conflicts) if in_conflicts else float("nan")
+        out["decide_verify_s"] = statistics.median(in_verify) if in_verify else float("nan")
         noop = []
         for _ in range(5):
             t0 = time.perf_counter()

@@ -570,7 +570,16 @@ def _timestamp(moment: datetime) -> float:
     return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).timestamp()
 
 
-def _ranked(ledger: Ledger, candidates: Sequence[QuizCandidate], today: date) -> list[Selected]:
+class _Pick(NamedTuple):
+    page: str
+    reason: Reason
+    item: QuizItem | None
+    candidate: QuizCandidate
+
+
+def _ranked(ledger: Ledger, candidates: Sequence[QuizCandidate], today: date) -> list[_Pick]:
+    """Every pick today could offer, in session order. Questions are not built here: a count needs none, and a
+    cloze reads its page's content (``select_session`` builds them for the picks it returns)."""
     live: dict[str, QuizCandidate] = {}
     for cand in candidates:
         if in_rotation(cand):
@@ -587,15 +596,10 @@ def _ranked(ledger: Ledger, candidates: Sequence[QuizCandidate], today: date) ->
         (c for c in live.values() if c.page not in in_ledger),
         key=lambda c: (-category_weight(c.category), -_timestamp(c.updated_at), c.page),
     )[: max(0, NEW_PER_DAY - new_today(ledger, today))]
-
-    def pick(it: QuizItem, reason: Reason) -> Selected:
-        cand = live[it.page]
-        return Selected(page=it.page, reason=reason, item=it, question=build_question(cand), candidate=cand)
-
     return (
-        [pick(it, "due-wrong") for it in wrong]
-        + [pick(it, "due") for it in review]
-        + [Selected(page=c.page, reason="new", item=None, question=build_question(c), candidate=c) for c in fresh]
+        [_Pick(it.page, "due-wrong", it, live[it.page]) for it in wrong]
+        + [_Pick(it.page, "due", it, live[it.page]) for it in review]
+        + [_Pick(c.page, "new", None, c) for c in fresh]
     )
 
 
@@ -609,7 +613,11 @@ def select_session(
     :data:`NEW_PER_DAY`. Items answered today, pages buried today, pages out of rotation (see :func:`in_rotation`)
     and ledger rows whose page is not among ``candidates`` are never picked.
     """
-    return _ranked(ledger, candidates, today)[: max(0, min(limit, MAX_SESSION))]
+    picks = _ranked(ledger, candidates, today)[: max(0, min(limit, MAX_SESSION))]
+    return [
+        Selected(page=p.page, reason=p.reason, item=p.item, question=build_question(p.candidate), candidate=p.candidate)
+        for p in picks
+    ]
 
 
 def session_counts(ledger: Ledger, candidates: Sequence[QuizCandidate], today: date) -> SessionCounts:
