@@ -16,7 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .models import Category, Entry, MemoryClass, Receipt, SensitivityTier, SourceType, TrustZone, utc
+from .models import Category, MemoryClass, Receipt, SensitivityTier, SourceType, TrustZone, utc
 from .store import Progress, Store
 from .views import Views
 
@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # the parts are imported when first used (see Engine): a comm
     from .index import BadPage, Index
     from .integrity import CheckReport, Integrity
     from .maintenance import MaintenanceOps
+    from .models import Entry
     from .quiz_queue import QuizCard, QuizQueue
     from .receipts import ReceiptCursor, ReceiptLine
     from .retrieve import RetrieveOps

@@ -15,16 +15,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-
-from filelock import FileLock
+from typing import TYPE_CHECKING
 
 from . import index_schema as schema
-from .errors import BadInput
-from .models import Entry
-from .pagefmt import PageError, parse_entry, parse_entry_block
+from .errors import BadInput, PageError
 from .pages import MAX_PAGE_BYTES
 from .paths import mkdirs, open_dir, read_at, refuse_symlink
 from .text import raw_tokens, sha256_hex
+
+if TYPE_CHECKING:  # the lock and the page format are imported when first used: reading the index needs neither
+    from filelock import FileLock
+
+    from .models import Entry
 
 
 @dataclass
@@ -87,6 +89,8 @@ class Index:
     def _file_lock(self) -> FileLock:
         # Creating, deleting and rebuilding the file are serialised across processes, so two processes that find it
         # corrupt at once do not delete each other's fresh copy.
+        from filelock import FileLock
+
         return FileLock(str(self.path.parent / "index.lock"), timeout=300)
 
     def _connect(self) -> sqlite3.Connection:
@@ -560,6 +564,8 @@ class Index:
         if row is not None and row["sha256"] == digest:
             self.db.execute("UPDATE files SET mtime_ns=?, size=? WHERE path=?", (*sig, p))
             return
+        from .pagefmt import parse_entry
+
         try:
             entry = parse_entry(raw.decode("utf-8"))
         except (PageError, UnicodeDecodeError) as exc:
@@ -712,6 +718,8 @@ def _read_new_pages(paths: list[str], entries_fd: int | None) -> dict[str, NewPa
     """Read and parse the pages `entries/<name>` of `paths`, relative to the open `entries/` directory. A page that
     is not a regular file, cannot be read or cannot be parsed is left out: `_sync_one` reads it again and reports
     it."""
+    from .pagefmt import parse_entry_block
+
     out: dict[str, NewPage] = {}
     if entries_fd is None:
         return out

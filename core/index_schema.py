@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .models import Entry, iso
+from .models import iso
+
+if TYPE_CHECKING:
+    from .record import Entry
 
 SCHEMA_VERSION = "6"
 QUIZ_WEIGHTS = {"direction": 4, "decision": 3, "milestone": 1}
@@ -92,6 +95,8 @@ def fts_row(entry: Entry) -> tuple[str, ...]:
 
 def entry_from_row(row: sqlite3.Row) -> Entry:
     """The entry a `records` row holds (without reading its page)."""
+    from .record import Entry  # pydantic, on first use: retrieving reads rows, never entries
+
     data = json.loads(row["data"])
     entry = Entry.model_validate(data["fm"])
     entry.content = data["content"]

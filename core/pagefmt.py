@@ -34,6 +34,7 @@ import yaml
 from frontmatter.default_handlers import YAMLHandler
 from pydantic import ValidationError
 
+from .errors import PageError
 from .models import Entry
 
 try:  # libyaml: several times faster on a cold index build; the pure-Python classes behave the same.
@@ -73,23 +74,6 @@ class _LocatingLoader(_Loader):
 
 
 _UNBUILDABLE = (ValueError, TypeError, LookupError, OverflowError)
-
-
-class PageError(ValueError):
-    """A file whose frontmatter cannot be read (missing, unclosed, malformed YAML, not a mapping, invalid fields).
-
-    `line` is the file line it points at, when known; `kind` (missing, unclosed, alias, yaml, mapping, field) and
-    `reason` (the message without the line) let formats that word their problems their own way (quiz ledgers,
-    review files) do so.
-    """
-
-    def __init__(
-        self, message: str, *, kind: str = "field", line: int | None = None, reason: str | None = None
-    ) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.line = line
-        self.reason = reason or message
 
 
 # ----------------------------------------------------------------------------------------------------------- writers
