@@ -791,13 +791,14 @@ def _can_fork() -> bool:
 
 
 def _free_cores() -> int:
-    """Cores not already busy: the CPU count less the last minute's load average."""
+    """Cores not busy with other work: the CPU count less the last minute's load average, of which up to one is
+    this process (busy reading the pages it is about to build from)."""
     cpus = os.cpu_count() or 1
     try:
         load = os.getloadavg()[0]
     except (AttributeError, OSError):  # not on every platform
         return 1
-    return max(1, int(cpus - load + 0.5))
+    return max(1, int(cpus - max(0.0, load - 1.0) + 0.5))
 
 
 def _reason(exc: Exception, path: Path) -> str:
