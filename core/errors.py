@@ -41,8 +41,9 @@ class Stale(MemkeeperError):
 
 
 class PageError(ValueError):
-    """Not an engine error but a reader's (`pagefmt`, the page format, raises it; here so that code handling it
-    need not import the YAML reader). A file whose frontmatter cannot be read (missing, unclosed, malformed YAML, not a mapping, invalid fields).
+    """A file whose frontmatter cannot be read (missing, unclosed, malformed YAML, not a mapping, invalid fields).
+    Not an engine error but the page format's (`pagefmt` raises it); defined here so that code handling it need
+    not import the YAML reader.
 
     `line` is the file line it points at, when known; `kind` (missing, unclosed, alias, yaml, mapping, field) and
     `reason` (the message without the line) let formats that word their problems their own way (quiz ledgers,

@@ -367,7 +367,10 @@ class Index:
         Returns the counts and the pages left for the ordinary sync: those that could not be read or parsed, and
         later pages with a memory id already taken (it reports them)."""
         with self._file_lock():
-            if self._identity() != self._ino or self.scalar("SELECT count(*) FROM files"):
+            if self._identity() != self._ino:
+                self.ensure_current()  # another process replaced the file (built or rebuilt it): read that one
+                return None
+            if self.scalar("SELECT count(*) FROM files"):
                 return None
             folder = self.path.parent
             for name in os.listdir(folder):
@@ -378,14 +381,16 @@ class Index:
                 counts, left = self._fill(tmp, paths, progress)
                 with self._lock:
                     self.db.close()
-                    for suffix in ("-wal", "-shm", "-journal"):
-                        try:
-                            os.unlink(str(self.path) + suffix)
-                        except FileNotFoundError:
-                            pass
-                    refuse_symlink(self.path)
-                    os.replace(tmp, self.path)
-                    self.db = self._connect()
+                    try:
+                        for suffix in ("-wal", "-shm", "-journal"):
+                            try:
+                                os.unlink(str(self.path) + suffix)
+                            except FileNotFoundError:
+                                pass
+                        refuse_symlink(self.path)
+                        os.replace(tmp, self.path)
+                    finally:
+                        self.db = self._connect()  # the new file, or the old one if the swap failed
                     if not self._schema_ok(self.db):
                         raise sqlite3.DatabaseError("the index just built has no schema")
                     self._ino = self._identity()
