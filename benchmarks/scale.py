@@ -1,7 +1,7 @@
 """The scale bench (issue 10): every figure a user feels, at 1k and 100k records, beside the floors measured in the
 same run, with PASS/FAIL against the goals.
 
-    python benchmarks/scale.py [--sizes 1000,100000] [--quick]
+    python benchmarks/scale.py [--sizes 1000,100000] [--quick] [--parts build,cli,capture,desk]
 
 Wikis are built from realistic ~1.5 KB pages written with the engine's own renderer (`pagefmt.render_entry`). The
 pages of each size are cached under `.bench-cache/` (keyed by GEN_VERSION: change the generator, bump it); each run
@@ -16,8 +16,13 @@ Figures:
 - the desk's header counts after a write (`Engine.counts`);
 - the desk (benchmarks/desk_probe.py, a subprocess driven by Pilot): ready until idle, pane switch from keypress to
   the first paint of the new pane, peak RSS.
-Floors: raw read of every page, libyaml parse of every frontmatter, a raw FTS5 query, `python -c pass`, importing
-the CLI module.
+Floors: raw read of every page, libyaml parse of every frontmatter, a raw FTS5 query, the FTS5 candidate ranking of
+the CLI's `retrieve` query, `python -c pass`, importing the CLI module.
+
+`--parts` runs only some of the figures (build: cold build, warm open and the floors; cli: the CLI wall times;
+capture: the in-process capture and header counts; desk: the desk probe); the others are left out of the table.
+The CLI rows run with the package byte-compiled first (`compileall`, as pip installs it): an interpreter that may
+not write bytecode (PYTHONDONTWRITEBYTECODE) would otherwise compile every memkeeper module on every start.
 """
 
 from __future__ import annotations
@@ -174,6 +179,10 @@ def wall(cmd: list[str], runs: int, env: dict[str, str] | None = None) -> float:
     return statistics.median(times)
 
 
+CLI_QUERY = "kalo mine rusa"
+PARTS = ("build", "cli", "capture", "desk")
+
+
 def floors(root: Path, n: int) -> dict[str, float]:
     import yaml
 
@@ -202,12 +211,58 @@ def floors(root: Path, n: int) -> dict[str, float]:
         t0 = time.perf_counter()
         db.execute("SELECT memory_id FROM fts WHERE fts MATCH ? ORDER BY rank LIMIT 10", (q,)).fetchall()
         qt.append(time.perf_counter() - t0)
-    db.close()
     out["fts_query_s"] = statistics.median(qt)
+    # What the CLI's retrieve cannot go below: FTS5 ranking (bm25) every record that matches its query's words.
+    match = " OR ".join(f'"{w}"' for w in sorted(CLI_QUERY.split()))
+    qt = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        db.execute("SELECT memory_id FROM fts WHERE fts MATCH ? ORDER BY rank LIMIT 300", (match,)).fetchall()
+        qt.append(time.perf_counter() - t0)
+    out["fts_cli_query_s"] = statistics.median(qt)
+    out["fts_cli_query_matches"] = db.execute("SELECT count(*) FROM fts WHERE fts MATCH ?", (match,)).fetchone()[0]
+    db.close()
     return out
 
 
-def measure(n: int, quick: bool) -> dict[str, float]:
+def compile_package() -> None:
+    """Byte-compile memkeeper (as pip does when it installs a wheel), so a CLI start reads bytecode."""
+    import memkeeper.agents
+    import memkeeper.core
+    import memkeeper.tui
+
+    dirs = [d for pkg in (memkeeper.core, memkeeper.tui, memkeeper.agents) for d in pkg.__path__]
+    subprocess.run([PY, "-m", "compileall", "-q", *dirs], check=True, stdout=subprocess.DEVNULL)
+
+
+def cli_figures(root: Path, runs: int) -> dict[str, float]:
+    """The CLI's wall times and their floors, the runs interleaved so a change in the machine's load touches all."""
+    compile_package()
+    base = [*MEMKEEPER, "--root", str(root), "--now", "2026-11-29T10:00:00Z"]
+    times: dict[str, list[float]] = {
+        "python_start_s": [],
+        "import_cli_s": [],
+        "cli_retrieve_s": [],
+        "cli_capture_s": [],
+    }
+    for i in range(runs):
+        name, noun, attr = subject(i * 37)
+        for key, cmd in (
+            ("python_start_s", [PY, "-c", "pass"]),
+            ("import_cli_s", [PY, "-c", "import memkeeper.tui.cli"]),
+            ("cli_retrieve_s", [*base, "retrieve", CLI_QUERY, "--preview"]),
+            (
+                "cli_capture_s",
+                [*base, "capture", f"The {name} {noun} {attr} is {9100 + i} from now on, per the cli run {i}."],
+            ),
+        ):
+            t0 = time.perf_counter()
+            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+            times[key].append(time.perf_counter() - t0)
+    return {k: statistics.median(v) for k, v in times.items()}
+
+
+def measure(n: int, quick: bool, parts: tuple[str, ...] = PARTS) -> dict[str, float]:
     from memkeeper.core import Engine
 
     res: dict[str, float] = {}
@@ -217,33 +272,30 @@ def measure(n: int, quick: bool) -> dict[str, float]:
     res["cold_build_pps"] = n / (time.perf_counter() - t0)
     eng.close()
     print(f"  {n:,}: cold build {res['cold_build_pps']:,.0f} pages/s", flush=True)
-    res.update(floors(root, n))
+    if "build" in parts:
+        res.update(floors(root, n))
+        opens = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            eng = Engine.open(root)
+            opens.append(time.perf_counter() - t0)
+            eng.close()
+        res["warm_open_s"] = statistics.median(opens)
 
-    opens = []
-    for _ in range(5):
-        t0 = time.perf_counter()
-        eng = Engine.open(root)
-        opens.append(time.perf_counter() - t0)
-        eng.close()
-    res["warm_open_s"] = statistics.median(opens)
+    if "cli" in parts:
+        res.update(cli_figures(root, 3 if quick else 7))
+    if "capture" in parts:
+        res.update(capture_figures(root, n, quick))
+    if "desk" in parts:
+        res.update(desk_figures(root, quick))
+    print(f"  {n:,}: done", flush=True)
+    return res
 
-    runs = 3 if quick else 5
-    base = [*MEMKEEPER, "--root", str(root), "--now", "2026-11-29T10:00:00Z"]
-    res["cli_retrieve_s"] = wall([*base, "retrieve", "kalo mine rusa", "--preview"], runs)
-    caps = []
-    for i in range(runs):
-        name, noun, attr = subject(i * 37)
-        t0 = time.perf_counter()
-        subprocess.run(
-            [*base, "capture", f"The {name} {noun} {attr} is {9100 + i} from now on, per the cli run {i}."],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-        caps.append(time.perf_counter() - t0)
-    res["cli_capture_s"] = statistics.median(caps)
-    res["python_start_s"] = wall([PY, "-c", "pass"], runs)
-    res["import_cli_s"] = wall([PY, "-c", "import memkeeper.tui.cli"], runs)
 
+def capture_figures(root: Path, n: int, quick: bool) -> dict[str, float]:
+    from memkeeper.core import Engine
+
+    res: dict[str, float] = {}
     eng = Engine.open(root)
     rng = random.Random(n)
     cap = []
@@ -275,7 +327,11 @@ def measure(n: int, quick: bool) -> dict[str, float]:
         counts.append(time.perf_counter() - t0)
     res["counts_s"] = statistics.median(counts)
     eng.close()
+    return res
 
+
+def desk_figures(root: Path, quick: bool) -> dict[str, float]:
+    res: dict[str, float] = {}
     probe = subprocess.run(
         [PY, str(HERE / "desk_probe.py"), str(root), "--switches", "3" if quick else "6"],
         capture_output=True,
@@ -295,7 +351,6 @@ def measure(n: int, quick: bool) -> dict[str, float]:
     else:
         desk = json.loads(probe.stdout.strip().splitlines()[-1])
         res.update(desk)
-    print(f"  {n:,}: done", flush=True)
     return res
 
 
@@ -342,11 +397,13 @@ def report(results: dict[int, dict[str, float]]) -> tuple[str, bool]:
     lines = [head, "|" + "---|" * (len(sizes) + 3)]
     ok = True
     for label, key, goal, check, floor_key, floor_label in ROWS:
+        if any(key not in results[n] for n in sizes):
+            continue  # a part not run (--parts)
         cells = []
         for n in sizes:
             v = results[n][key]
             cell = fmt(key, v)
-            if floor_key:
+            if floor_key and floor_key in results[n]:
                 f = results[n][floor_key]
                 if key.endswith("_pps"):
                     cell += f" ({v / f:.1f}× the {floor_label} floor)"
@@ -377,14 +434,22 @@ def report(results: dict[int, dict[str, float]]) -> tuple[str, bool]:
         ("raw read of every page", "raw_read_pps"),
         ("libyaml parse of every frontmatter", "yaml_pps"),
         ("raw FTS5 query (median)", "fts_query_s"),
+        ("FTS5 ranking of the CLI query's matches (median)", "fts_cli_query_s"),
         ("`python -c pass`", "python_start_s"),
         ("`import memkeeper.tui.cli`", "import_cli_s"),
         ("a no-op key, press → idle (Pilot's own cost)", "noop_s"),
     ):
+        if all(key not in results[n] for n in sizes):
+            continue
         vals = [results[n].get(key, float("nan")) for n in sizes]
         cells = [f"{v:,.0f} bytes" if key == "page_bytes" else fmt(key, v) for v in vals]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     lines.append("")
+    for n in sizes:
+        if "fts_cli_query_matches" in results[n]:
+            lines.append(
+                f"The CLI's retrieve query ({CLI_QUERY!r}) matches {results[n]['fts_cli_query_matches']:,} records at {n:,}."
+            )
     for n in sizes:
         st = results[n].get("capture_statuses")
         if st:
@@ -392,9 +457,9 @@ def report(results: dict[int, dict[str, float]]) -> tuple[str, bool]:
     return "\n".join(lines), ok
 
 
-def run(sizes: list[int], quick: bool = False) -> bool:
+def run(sizes: list[int], quick: bool = False, parts: tuple[str, ...] = PARTS) -> bool:
     CACHE.mkdir(exist_ok=True)
-    results = {n: measure(n, quick) for n in sizes}
+    results = {n: measure(n, quick, parts) for n in sizes}
     text, ok = report(results)
     print(text)
     return ok
@@ -404,8 +469,12 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="1000,100000")
     ap.add_argument("--quick", action="store_true", help="fewer repetitions")
+    ap.add_argument("--parts", default=",".join(PARTS), help=f"which figures, of: {', '.join(PARTS)} (default all)")
     args = ap.parse_args()
-    ok = run([int(s) for s in args.sizes.split(",")], args.quick)
+    parts = tuple(p.strip() for p in args.parts.split(",") if p.strip())
+    if unknown := set(parts) - set(PARTS):
+        ap.error(f"unknown part(s): {', '.join(sorted(unknown))}")
+    ok = run([int(s) for s in args.sizes.split(",")], args.quick, parts)
     return 0 if ok else 1
 
 

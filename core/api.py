@@ -9,32 +9,48 @@ it. Nothing here decides anything, except the header counts that combine every q
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from filelock import FileLock
-
-from . import quiz, tiers
-from .capture import CaptureOps
-from .conflicts import Conflict, ConflictQueue
-from .exchange import ExchangeOps
-from .index import BadPage, Index
-from .integrity import CheckReport, Integrity
-from .maintenance import CONSOLIDATE_THRESHOLD, MaintenanceOps
-from .models import Category, Entry, MemoryClass, Receipt, SensitivityTier, SourceType, TrustZone, utc
-from .quiz_queue import QuizCard, QuizQueue
-from .receipts import ReceiptCursor, ReceiptLine
-from .retrieve import RetrieveOps
+from .models import Category, MemoryClass, Receipt, SensitivityTier, SourceType, TrustZone, utc
 from .store import Progress, Store
-from .tier_queue import TierOutline, TierQueue
-from .undo import UndoOps
-from .verification import VerificationQueue
 from .views import Views
 
+if TYPE_CHECKING:  # the parts are imported when first used (see Engine): a command pays only for what it runs
+    from filelock import FileLock
+
+    from . import quiz, tiers
+    from .capture import CaptureOps
+    from .conflicts import Conflict, ConflictQueue
+    from .exchange import ExchangeOps
+    from .index import BadPage, Index
+    from .integrity import CheckReport, Integrity
+    from .maintenance import MaintenanceOps
+    from .models import Entry
+    from .quiz_queue import QuizCard, QuizQueue
+    from .receipts import ReceiptCursor, ReceiptLine
+    from .retrieve import RetrieveOps
+    from .tier_queue import TierOutline, TierQueue
+    from .undo import UndoOps
+    from .verification import VerificationQueue
+
 __all__ = ["CheckReport", "Engine"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "CheckReport":  # kept importable from here; defined with the integrity checks
+        from .integrity import CheckReport
+
+        return CheckReport
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# The parts that register undo handlers (`UndoHandlers.register`) when they are built.
+_UNDO_REGISTRARS = ("conflict_queue", "verification_queue", "quiz_queue", "tier_queue", "maintenance_ops")
 
 
 class Engine:
@@ -44,18 +60,122 @@ class Engine:
         self.store = store
         self.views = views = Views(store)
         store.on_recovered = views.refresh_all
-        self.undo_ops = UndoOps(store, views)
-        handlers = self.undo_ops.handlers  # each queue registers how its decisions are undone
-        self.conflict_queue = ConflictQueue(store, views, handlers)
-        self.verification_queue = VerificationQueue(store, views, handlers)
-        self.quiz_queue = QuizQueue(store, views, handlers)
-        self.tier_queue = TierQueue(store, views, handlers, in_conflict=self.conflict_queue.open_conflict_memory_ids)
-        views.connect(conflicts_view=self.conflict_queue.write_conflicts_view, queue_counts=self.queue_counts_for_hot)
-        self.capture_ops = CaptureOps(store, views, self.conflict_queue, self.verification_queue)
-        self.retrieve_ops = RetrieveOps(store)
-        self.maintenance_ops = MaintenanceOps(store, views, self.conflict_queue, handlers)
-        self.exchange_ops = ExchangeOps(store, self.capture_ops)
-        self.integrity = Integrity(store, views, self.conflict_queue, self.quiz_queue)
+        views.connect(conflicts_view=self._write_conflicts_view, queue_counts=self.queue_counts_for_hot)
+        # The queues and operations are built (and their modules imported) on first use, so a command pays only
+        # for the parts it runs: `retrieve` never imports the conflict detector, the quiz or the tier rules. Undo
+        # needs every handler, so `undo_ops` builds every part that registers one.
+        self._parts: dict[str, Any] = {}
+        self._parts_lock = threading.RLock()
+
+    def _part(self, name: str, build: Any) -> Any:
+        part = self._parts.get(name)
+        if part is None:
+            with self._parts_lock:  # the desk's workers may ask for a part at once: build it once
+                part = self._parts.get(name)
+                if part is None:
+                    part = self._parts[name] = build()
+        return part
+
+    @property
+    def _undo(self) -> UndoOps:
+        def build() -> UndoOps:
+            from .undo import UndoOps
+
+            return UndoOps(self.store, self.views)
+
+        return self._part("undo", build)
+
+    @property
+    def undo_ops(self) -> UndoOps:
+        for name in _UNDO_REGISTRARS:  # built first: each registers how its decisions are undone
+            getattr(self, name)
+        return self._undo
+
+    @property
+    def conflict_queue(self) -> ConflictQueue:
+        def build() -> ConflictQueue:
+            from .conflicts import ConflictQueue
+
+            return ConflictQueue(self.store, self.views, self._undo.handlers)
+
+        return self._part("conflict_queue", build)
+
+    @property
+    def verification_queue(self) -> VerificationQueue:
+        def build() -> VerificationQueue:
+            from .verification import VerificationQueue
+
+            return VerificationQueue(self.store, self.views, self._undo.handlers)
+
+        return self._part("verification_queue", build)
+
+    @property
+    def quiz_queue(self) -> QuizQueue:
+        def build() -> QuizQueue:
+            from .quiz_queue import QuizQueue
+
+            return QuizQueue(self.store, self.views, self._undo.handlers)
+
+        return self._part("quiz_queue", build)
+
+    @property
+    def tier_queue(self) -> TierQueue:
+        def build() -> TierQueue:
+            from .tier_queue import TierQueue
+
+            return TierQueue(
+                self.store, self.views, self._undo.handlers, in_conflict=self.conflict_queue.open_conflict_memory_ids
+            )
+
+        return self._part("tier_queue", build)
+
+    @property
+    def capture_ops(self) -> CaptureOps:
+        def build() -> CaptureOps:
+            from .capture import CaptureOps
+
+            return CaptureOps(self.store, self.views, self.conflict_queue, self.verification_queue)
+
+        return self._part("capture_ops", build)
+
+    @property
+    def retrieve_ops(self) -> RetrieveOps:
+        def build() -> RetrieveOps:
+            from .retrieve import RetrieveOps
+
+            return RetrieveOps(self.store)
+
+        return self._part("retrieve_ops", build)
+
+    @property
+    def maintenance_ops(self) -> MaintenanceOps:
+        def build() -> MaintenanceOps:
+            from .maintenance import MaintenanceOps
+
+            return MaintenanceOps(self.store, self.views, self.conflict_queue, self._undo.handlers)
+
+        return self._part("maintenance_ops", build)
+
+    @property
+    def exchange_ops(self) -> ExchangeOps:
+        def build() -> ExchangeOps:
+            from .exchange import ExchangeOps
+
+            return ExchangeOps(self.store, self.capture_ops)
+
+        return self._part("exchange_ops", build)
+
+    @property
+    def integrity(self) -> Integrity:
+        def build() -> Integrity:
+            from .integrity import Integrity
+
+            return Integrity(self.store, self.views, self.conflict_queue, self.quiz_queue)
+
+        return self._part("integrity", build)
+
+    def _write_conflicts_view(self, now: datetime, force: bool) -> None:
+        self.conflict_queue.write_conflicts_view(now, force)
 
     # ---------------------------------------------------------------------------------------------- lifecycle
 
@@ -229,9 +349,11 @@ class Engine:
         *,
         now: datetime,
         actor: str = "agent:cli",
-        threshold: float = CONSOLIDATE_THRESHOLD,
+        threshold: float | None = None,
         preview: bool = False,
     ) -> Receipt:
+        if threshold is None:
+            return self.maintenance_ops.consolidate(now=now, actor=actor, preview=preview)
         return self.maintenance_ops.consolidate(now=now, actor=actor, threshold=threshold, preview=preview)
 
     def decay(
@@ -367,7 +489,10 @@ class Engine:
     def create_ledger(self, person: str, scheduler: str, *, now: datetime, actor: str) -> Receipt:
         return self.quiz_queue.create_ledger(person, scheduler, now=now, actor=actor)
 
-    def quiz_session(self, person: str, *, now: datetime, limit: int = quiz.MAX_SESSION) -> list[QuizCard]:
+    def quiz_session(self, person: str, *, now: datetime, limit: int | None = None) -> list[QuizCard]:
+        """Today's session: at most `limit` items (default and ceiling: the quiz policy's MAX_SESSION)."""
+        if limit is None:
+            return self.quiz_queue.quiz_session(person, now=now)
         return self.quiz_queue.quiz_session(person, now=now, limit=limit)
 
     def quiz_record(

@@ -40,4 +40,23 @@ class Stale(MemkeeperError):
     """A review file or page changed since it was planned."""
 
 
-__all__ = ["BadInput", "MemkeeperError", "NotFound", "PathEscape", "Refused", "Stale", "UnsafeFile"]
+class PageError(ValueError):
+    """A file whose frontmatter cannot be read (missing, unclosed, malformed YAML, not a mapping, invalid fields).
+    Not an engine error but the page format's (`pagefmt` raises it); defined here so that code handling it need
+    not import the YAML reader.
+
+    `line` is the file line it points at, when known; `kind` (missing, unclosed, alias, yaml, mapping, field) and
+    `reason` (the message without the line) let formats that word their problems their own way (quiz ledgers,
+    review files) do so.
+    """
+
+    def __init__(
+        self, message: str, *, kind: str = "field", line: int | None = None, reason: str | None = None
+    ) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.line = line
+        self.reason = reason or message
+
+
+__all__ = ["BadInput", "MemkeeperError", "NotFound", "PageError", "PathEscape", "Refused", "Stale", "UnsafeFile"]

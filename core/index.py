@@ -9,21 +9,24 @@ import hashlib
 import os
 import sqlite3
 import stat
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-
-from filelock import FileLock
+from typing import TYPE_CHECKING
 
 from . import index_schema as schema
-from .errors import BadInput
-from .models import Entry
-from .pagefmt import PageError, parse_entry
+from .errors import BadInput, PageError
 from .pages import MAX_PAGE_BYTES
 from .paths import mkdirs, open_dir, read_at, refuse_symlink
 from .text import raw_tokens, sha256_hex
+
+if TYPE_CHECKING:  # the lock and the page format are imported when first used: reading the index needs neither
+    from filelock import FileLock
+
+    from .models import Entry
 
 
 @dataclass
@@ -34,6 +37,12 @@ class BadPage:
 
 BUSY_TIMEOUT_S = 30.0
 SYNC_CHUNK = 1000
+# A cold build (an empty index, at least BUILD_MIN pages) is written to a new file and swapped in whole (`_build`);
+# from PARALLEL_MIN pages on, the pages are read and parsed in worker processes while this one inserts.
+BUILD_MIN = 200
+PARALLEL_MIN = 5000
+BUILD_CHUNK = 2000
+BUILD_PREFIX = "index.db.build-"
 # The records table has several indexes and the FTS table its segments: with SQLite's default 2 MB page cache a
 # build of a big wiki re-reads b-tree pages over and over.
 _CACHE_SIZE = "PRAGMA cache_size=-65536"
@@ -80,6 +89,8 @@ class Index:
     def _file_lock(self) -> FileLock:
         # Creating, deleting and rebuilding the file are serialised across processes, so two processes that find it
         # corrupt at once do not delete each other's fresh copy.
+        from filelock import FileLock
+
         return FileLock(str(self.path.parent / "index.lock"), timeout=300)
 
     def _connect(self) -> sqlite3.Connection:
@@ -329,15 +340,114 @@ class Index:
         known = {r["path"]: (r["mtime_ns"], r["size"]) for r in self.query("SELECT path, mtime_ns, size FROM files")}
         changed = sorted(p for p, sig in seen.items() if p not in known or known[p] != sig)
         removed = sorted(p for p in known if p not in seen and p not in refused)
+        built = None
+        if not known and len(changed) >= BUILD_MIN:
+            built = self._build(changed, progress)
+            if built is not None:
+                counts, changed = built  # what is left: pages the build could not take (bad, duplicate ids)
         fresh_refusals = {p: v for p, v in refused.items() if known.get(p) != v[0]}
         if fresh_refusals:
             with self._write():
                 for p, (sig, why) in fresh_refusals.items():
                     self._remove_path(p)
                     self._record_bad(p, sig, "", why)
-        counts = self.sync_paths(removed + changed, progress=progress, total=len(changed))
-        counts["bad"] += len(fresh_refusals)
-        return counts
+        rest = self.sync_paths(removed + changed, progress=None if built else progress, total=len(changed))
+        if built is not None:
+            rest = {k: counts.get(k, 0) + v for k, v in rest.items()}
+        rest["bad"] += len(fresh_refusals)
+        return rest
+
+    def _build(self, paths: list[str], progress=None) -> tuple[dict[str, int], list[str]] | None:
+        """A cold build: every page of `paths` (sorted) into a new database file, swapped in whole when complete.
+
+        The file is written without a journal or fsyncs, its secondary indexes created after the rows; a crash
+        leaves only a stray `index.db.build-<pid>` (removed by the next build) beside the old, empty index, never
+        a half-built index that looks valid. Runs under the index lock, so two processes never build at once; None
+        when another process filled or replaced the index meanwhile (the ordinary sync then does what is left).
+        Returns the counts and the pages left for the ordinary sync: those that could not be read or parsed, and
+        later pages with a memory id already taken (it reports them)."""
+        with self._file_lock():
+            if self._identity() != self._ino:
+                self.ensure_current()  # another process replaced the file (built or rebuilt it): read that one
+                return None
+            if self.scalar("SELECT count(*) FROM files"):
+                return None
+            folder = self.path.parent
+            for name in os.listdir(folder):
+                if name.startswith(BUILD_PREFIX):  # left by a killed build: the index lock says none is running
+                    os.unlink(folder / name)
+            tmp = folder / f"{BUILD_PREFIX}{os.getpid()}"
+            try:
+                counts, left = self._fill(tmp, paths, progress)
+                with self._lock:
+                    self.db.close()
+                    try:
+                        for suffix in ("-wal", "-shm", "-journal"):
+                            try:
+                                os.unlink(str(self.path) + suffix)
+                            except FileNotFoundError:
+                                pass
+                        refuse_symlink(self.path)
+                        os.replace(tmp, self.path)
+                    finally:
+                        self.db = self._connect()  # the new file, or the old one if the swap failed
+                    if not self._schema_ok(self.db):
+                        raise sqlite3.DatabaseError("the index just built has no schema")
+                    self._ino = self._identity()
+            finally:
+                try:
+                    os.unlink(tmp)
+                except FileNotFoundError:
+                    pass
+        return counts, left
+
+    def _fill(self, tmp: Path, paths: list[str], progress=None) -> tuple[dict[str, int], list[str]]:
+        refuse_symlink(tmp)
+        db = sqlite3.connect(tmp, isolation_level=None)
+        try:
+            # Nothing reads this file until it is complete and renamed into place: no journal, no fsync.
+            for pragma in (
+                "journal_mode=OFF",
+                "synchronous=OFF",
+                "locking_mode=EXCLUSIVE",
+                "temp_store=MEMORY",
+                "cache_size=-262144",
+            ):
+                db.execute(f"PRAGMA {pragma}")
+            db.executescript(schema.TABLES)
+            db.execute("BEGIN")
+            taken: set[str] = set()
+            left: list[str] = []
+            added = 0
+            done = 0
+            for chunk, pages in _parsed_chunks(self.root, paths):
+                if progress:
+                    progress(done, len(paths))
+                done += len(chunk)
+                items = []
+                for p in chunk:
+                    page = pages.get(p)
+                    if page is None or page.memory_id in taken:
+                        left.append(p)  # unreadable or unparsable, or a duplicate id: the ordinary sync reports it
+                        continue
+                    taken.add(page.memory_id)
+                    items.append(page)
+                db.executemany(schema.INSERT_RECORD, [v.record for v in items])
+                db.executemany(schema.INSERT_FTS, [v.fts for v in items])
+                db.executemany(
+                    "INSERT INTO files VALUES (?,?,?,?,?,NULL)",
+                    [(v.path, *v.sig, v.digest, v.memory_id) for v in items],
+                )
+                added += len(items)
+            for ddl in schema.INDEXES:
+                db.execute(ddl)
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (schema.SCHEMA_VERSION,))
+            db.execute("COMMIT")
+            db.execute("PRAGMA locking_mode=NORMAL")
+            db.execute("PRAGMA journal_mode=WAL")
+        finally:
+            db.close()
+        return {"added": added, "updated": 0, "removed": 0, "bad": 0}, left
 
     def sync_paths(self, paths: list[str], progress=None, total: int | None = None) -> dict[str, int]:
         """Re-read the given entry pages (added, changed or gone) and update their rows."""
@@ -459,6 +569,8 @@ class Index:
         if row is not None and row["sha256"] == digest:
             self.db.execute("UPDATE files SET mtime_ns=?, size=? WHERE path=?", (*sig, p))
             return
+        from .pagefmt import parse_entry
+
         try:
             entry = parse_entry(raw.decode("utf-8"))
         except (PageError, UnicodeDecodeError) as exc:
@@ -611,6 +723,8 @@ def _read_new_pages(paths: list[str], entries_fd: int | None) -> dict[str, NewPa
     """Read and parse the pages `entries/<name>` of `paths`, relative to the open `entries/` directory. A page that
     is not a regular file, cannot be read or cannot be parsed is left out: `_sync_one` reads it again and reports
     it."""
+    from .pagefmt import parse_entry_block
+
     out: dict[str, NewPage] = {}
     if entries_fd is None:
         return out
@@ -623,7 +737,7 @@ def _read_new_pages(paths: list[str], entries_fd: int | None) -> dict[str, NewPa
             if not stat.S_ISREG(st.st_mode):
                 continue
             raw = read_at(entries_fd, name, display=p, limit=MAX_PAGE_BYTES, what="a page")
-            entry = parse_entry(raw.decode("utf-8"))
+            entry, fm = parse_entry_block(raw.decode("utf-8"))
         except (BadInput, OSError, PageError, UnicodeDecodeError):
             continue
         out[p] = NewPage(
@@ -631,10 +745,65 @@ def _read_new_pages(paths: list[str], entries_fd: int | None) -> dict[str, NewPa
             entry.memory_id,
             (st.st_mtime_ns, st.st_size),
             sha256_hex(raw),
-            schema.record_row(p, entry),
+            schema.record_row(p, entry, fm),
             schema.fts_row(entry),
         )
     return out
+
+
+def _parse_names(job: tuple[str, list[str]]) -> dict[str, NewPage]:
+    """`_read_new_pages` in a worker process: the pages `paths` under `root`, with `entries/` opened there."""
+    root, paths = job
+    try:
+        dfd: int | None = open_dir(Path(root) / "entries")
+    except (BadInput, OSError):
+        return {}
+    try:
+        return _read_new_pages(paths, dfd)
+    finally:
+        if dfd is not None:
+            os.close(dfd)
+
+
+def _parsed_chunks(root: Path, paths: list[str]) -> Iterator[tuple[list[str], dict[str, NewPage]]]:
+    """(chunk, its pages read and parsed) for chunks of `paths`, in order. From PARALLEL_MIN pages on, worker
+    processes parse the chunks while the caller inserts those already parsed — only where they can be forked
+    safely: on Linux, from a process running no other thread (a fork copies no lock another thread holds, and,
+    unlike spawn, runs none of the caller's `__main__` again). The desk builds in a worker thread, so it parses
+    here. And only with at least two idle cores: handing the parsed rows over costs a fifth to a third more CPU
+    in all, which only idle cores repay. A pool that cannot start or breaks leaves the rest of the work to this process."""
+    chunks = [paths[i : i + BUILD_CHUNK] for i in range(0, len(paths), BUILD_CHUNK)]
+    workers = min(_free_cores(), 4)
+    if len(paths) >= PARALLEL_MIN and workers > 1 and _can_fork():
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        done = 0
+        try:
+            with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
+                for pages in pool.map(_parse_names, [(str(root), c) for c in chunks]):
+                    yield chunks[done], pages
+                    done += 1
+            return
+        except (OSError, RuntimeError):  # no pool (BrokenProcessPool is a RuntimeError): go on in this process
+            chunks = chunks[done:]
+    for chunk in chunks:
+        yield chunk, _parse_names((str(root), chunk))
+
+
+def _can_fork() -> bool:
+    return sys.platform.startswith("linux") and threading.active_count() == 1
+
+
+def _free_cores() -> int:
+    """Cores not busy with other work: the CPU count less the last minute's load average, of which up to one is
+    this process (busy reading the pages it is about to build from)."""
+    cpus = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # not on every platform
+        return 1
+    return max(1, int(cpus - max(0.0, load - 1.0) + 0.5))
 
 
 def _reason(exc: Exception, path: Path) -> str:

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .models import Entry, iso
+from .models import iso
+
+if TYPE_CHECKING:
+    from .record import Entry
 
 SCHEMA_VERSION = "7"
 QUIZ_WEIGHTS = {"direction": 4, "decision": 3, "milestone": 1}
@@ -26,7 +29,7 @@ SOURCE_SQL = (
 )
 COLD_WHERE = "tier='cold' AND status IN ('active', 'superseded')"
 
-DDL = f"""
+TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files (
     path TEXT PRIMARY KEY, mtime_ns INTEGER, size INTEGER, sha256 TEXT, memory_id TEXT, error TEXT
@@ -38,34 +41,41 @@ CREATE TABLE IF NOT EXISTS records (
     confidence REAL, strength REAL, evidence_grade TEXT, source_ref TEXT, content_sha TEXT, data TEXT,
     quiz_rotation INTEGER, quiz_weight INTEGER, recall TEXT
 );
-CREATE INDEX IF NOT EXISTS records_pending ON records (status, source_type, verified);
-CREATE INDEX IF NOT EXISTS records_quiz ON records (quiz_rotation, quiz_weight DESC, updated_at DESC, path);
-CREATE INDEX IF NOT EXISTS records_category ON records (category, title COLLATE NOCASE, path);
-CREATE INDEX IF NOT EXISTS records_partition ON records (canonical_key, trust_zone, sensitivity_tier);
-CREATE INDEX IF NOT EXISTS records_status ON records (status, category);
-CREATE INDEX IF NOT EXISTS records_created ON records (status, created_at, memory_id);
-CREATE INDEX IF NOT EXISTS records_updated ON records (status, category, updated_at);
-CREATE INDEX IF NOT EXISTS records_content_sha ON records (content_sha);
-CREATE INDEX IF NOT EXISTS records_pending_newest ON records (created_at DESC, memory_id) WHERE {PENDING_WHERE};
-CREATE INDEX IF NOT EXISTS records_pending_confidence ON records (confidence DESC, created_at DESC, memory_id)
-    WHERE {PENDING_WHERE};
-CREATE INDEX IF NOT EXISTS records_pending_source ON records ({SOURCE_SQL}, created_at DESC, memory_id)
-    WHERE {PENDING_WHERE};
-CREATE INDEX IF NOT EXISTS records_denied ON records (updated_at DESC, memory_id) WHERE status='denied';
-CREATE INDEX IF NOT EXISTS records_cold ON records (updated_at DESC, memory_id) WHERE {COLD_WHERE};
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (
     memory_id UNINDEXED, title, content, canonical_key, recall, tokenize = 'porter unicode61 remove_diacritics 2'
 );
 """
+# The records table's secondary indexes. A cold build creates them after the bulk insert (one sort each, instead of
+# a b-tree insert per row and index).
+INDEXES = (
+    "CREATE INDEX IF NOT EXISTS records_pending ON records (status, source_type, verified)",
+    "CREATE INDEX IF NOT EXISTS records_quiz ON records (quiz_rotation, quiz_weight DESC, updated_at DESC, path)",
+    "CREATE INDEX IF NOT EXISTS records_category ON records (category, title COLLATE NOCASE, path)",
+    "CREATE INDEX IF NOT EXISTS records_partition ON records (canonical_key, trust_zone, sensitivity_tier)",
+    "CREATE INDEX IF NOT EXISTS records_status ON records (status, category)",
+    "CREATE INDEX IF NOT EXISTS records_created ON records (status, created_at, memory_id)",
+    "CREATE INDEX IF NOT EXISTS records_updated ON records (status, category, updated_at)",
+    "CREATE INDEX IF NOT EXISTS records_content_sha ON records (content_sha)",
+    # The desk's queues, one partial index per order (docs/decisions.md, "The desk").
+    f"CREATE INDEX IF NOT EXISTS records_pending_newest ON records (created_at DESC, memory_id) WHERE {PENDING_WHERE}",
+    "CREATE INDEX IF NOT EXISTS records_pending_confidence ON records (confidence DESC, created_at DESC, memory_id)"
+    f" WHERE {PENDING_WHERE}",
+    f"CREATE INDEX IF NOT EXISTS records_pending_source ON records ({SOURCE_SQL}, created_at DESC, memory_id)"
+    f" WHERE {PENDING_WHERE}",
+    "CREATE INDEX IF NOT EXISTS records_denied ON records (updated_at DESC, memory_id) WHERE status='denied'",
+    f"CREATE INDEX IF NOT EXISTS records_cold ON records (updated_at DESC, memory_id) WHERE {COLD_WHERE}",
+)
+DDL = TABLES + "".join(f"{ddl};\n" for ddl in INDEXES)
 
 
 INSERT_RECORD = f"INSERT INTO records VALUES ({','.join('?' * 26)})"
 INSERT_FTS = "INSERT INTO fts VALUES (?,?,?,?,?)"
 
 
-def record_row(path: str, entry: Entry) -> tuple[Any, ...]:
-    """The `records` row of the page at `path`; its `data` column is the whole entry, for `entry_from_row`."""
-    data = json.dumps({"fm": entry.frontmatter(), "content": entry.content, "notes": entry.notes})
+def record_row(path: str, entry: Entry, fm: dict[str, Any] | None = None) -> tuple[Any, ...]:
+    """The `records` row of the page at `path`; its `data` column is the whole entry, for `entry_from_row`. `fm`:
+    the frontmatter mapping the entry was validated from, when the page gave one (`pagefmt.parse_entry_block`)."""
+    data = json.dumps({"fm": entry.frontmatter() if fm is None else fm, "content": entry.content, "notes": entry.notes})
     return (
         entry.memory_id,
         path,
@@ -104,6 +114,8 @@ def fts_row(entry: Entry) -> tuple[str, ...]:
 
 def entry_from_row(row: sqlite3.Row) -> Entry:
     """The entry a `records` row holds (without reading its page)."""
+    from .record import Entry  # pydantic, on first use: retrieving reads rows, never entries
+
     data = json.loads(row["data"])
     entry = Entry.model_validate(data["fm"])
     entry.content = data["content"]

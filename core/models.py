@@ -1,12 +1,14 @@
-"""The memory record and its enums (SPEC §3), and the receipt (SPEC §4)."""
+"""The memory record's enums and times (SPEC §3), and the receipt (SPEC §4).
+
+The record itself, `Entry` (a pydantic model), is in `record.py` and importable from here too: it is loaded on
+first use, so what only reads the index (`memkeeper retrieve`) never imports pydantic."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import Enum
-from typing import Any
-
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from typing import TYPE_CHECKING, Any
 
 ENTRY_SCHEMA = "memkeeper.entry.v1"
 RECEIPT_SCHEMA = "memkeeper.receipt.v1"
@@ -76,11 +78,12 @@ def utc(dt: datetime) -> datetime:
 
 
 def iso(dt: datetime) -> str:
-    return (
-        utc(dt).strftime("%Y-%m-%dT%H:%M:%SZ")
-        if utc(dt).microsecond == 0
-        else utc(dt).isoformat().replace("+00:00", "Z")
-    )
+    dt = utc(dt)
+    if dt.microsecond:
+        return dt.isoformat().replace("+00:00", "Z")
+    if dt.year >= 1000:  # isoformat() is strftime's text here, several times faster (a cold build calls it 4× a page)
+        return dt.isoformat()[:-6] + "Z"
+    return dt.strftime("%Y-%m-%dT%H:%M:%SZ")  # glibc does not pad a year below 1000: keep its text
 
 
 def parse_iso(value: str | datetime) -> datetime:
@@ -92,123 +95,49 @@ def parse_iso(value: str | datetime) -> datetime:
     return utc(datetime.fromisoformat(text))
 
 
-class Verified(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    by: str
-    at: datetime
-
-    _utc = field_validator("at")(lambda cls, v: utc(v))
-
-
 def single_line(value: str) -> str:
     """Scalar fields live in frontmatter and headings: one line, no control characters, whitespace collapsed."""
+    if value.isprintable() and "  " not in value and value[:1] != " " and value[-1:] != " ":
+        return value  # already one line: a printable string's only whitespace is the ASCII space
     cleaned = "".join(ch if ch.isprintable() else " " for ch in value)
     return " ".join(cleaned.split())
 
 
-_single_line = single_line
+@dataclass
+class Receipt:
+    """What an operation returns (SPEC §4). `schema_` is the `schema` key of its JSON (`to_dict`)."""
 
-
-class Entry(BaseModel):
-    """Frontmatter of `entries/<slug>.md`. `content` and `notes` are carried in the page body."""
-
-    model_config = ConfigDict(extra="allow", use_enum_values=False)
-
-    schema_version: str = ENTRY_SCHEMA
-    memory_id: str
-    canonical_key: str
-    title: str
-    category: Category = Category.fact
-    memory_class: MemoryClass = MemoryClass.durable
-    trust_zone: TrustZone = TrustZone.private_self
-    sensitivity_tier: SensitivityTier = SensitivityTier.normal
-    status: Status = Status.active
-    tier: Tier = Tier.warm
-    confidence: float = Field(0.7, ge=0.0, le=1.0)
-    strength: float = Field(1.0, ge=0.0)
-    reinforcement: int = Field(1, ge=0)
-    evidence_grade: EvidenceGrade = EvidenceGrade.medium
-    source_type: SourceType = SourceType.agent_inferred
-    source_ref: str | None = None
-    verified: Verified | None = None
-    created_at: datetime
-    updated_at: datetime
-    last_accessed_at: datetime
-    expires_at: datetime | None = None
-    superseded_by: str | None = None
-    merged_into: str | None = None
-    recall: list[str] = Field(default_factory=list)
-    tags: list[str] = Field(default_factory=list)
-    quiz_question: str | None = None
-    actor: str | None = None
-    normalized_content_sha256: str = ""
-    # body, not frontmatter
-    content: str = Field("", exclude=True)
-    notes: list[str] = Field(default_factory=list, exclude=True)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _derived_keys(cls, data: Any) -> Any:
-        # `notes_count` describes the page body (see frontmatter()); it is recomputed on every write, never stored.
-        if isinstance(data, dict) and "notes_count" in data:
-            data = {k: v for k, v in data.items() if k != "notes_count"}
-        return data
-
-    @field_validator("created_at", "updated_at", "last_accessed_at", "expires_at")
-    @classmethod
-    def _tz(cls, v: datetime | None) -> datetime | None:
-        return utc(v) if v is not None else None
-
-    @field_validator("title", "canonical_key")
-    @classmethod
-    def _one_line(cls, v: str) -> str:
-        v = _single_line(v)
-        if not v:
-            raise ValueError("must not be empty")
-        return v
-
-    @field_validator("source_ref", "quiz_question", "superseded_by", "merged_into")
-    @classmethod
-    def _opt_one_line(cls, v: str | None) -> str | None:
-        return _single_line(v) or None if v is not None else None
-
-    @field_validator("recall", "tags")
-    @classmethod
-    def _list_one_line(cls, v: list[str]) -> list[str]:
-        return [s for s in (_single_line(str(x)) for x in v) if s]
-
-    @property
-    def partition(self) -> tuple[str, str, str]:
-        return (self.canonical_key, self.trust_zone.value, self.sensitivity_tier.value)
-
-    def frontmatter(self) -> dict[str, Any]:
-        """Ordered frontmatter mapping with enums and datetimes as plain strings."""
-        data = self.model_dump(mode="json", exclude={"content", "notes"})
-        for key in ("created_at", "updated_at", "last_accessed_at", "expires_at"):
-            value = getattr(self, key)
-            data[key] = iso(value) if value is not None else None
-        if self.verified is not None:
-            data["verified"] = {"by": self.verified.by, "at": iso(self.verified.at)}
-        # Optional keys that are unset stay out of the page to keep it readable.
-        for key in ("merged_into", "quiz_question", "actor"):
-            if data.get(key) is None:
-                data.pop(key, None)
-        # How many `- ` lines at the end of the body are notes: it makes reading the body back exact whatever the
-        # content holds (a `## Notes` heading, list items, `---` lines). See pages.split_body.
-        data["notes_count"] = len(self.notes)
-        return data
-
-
-class Receipt(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    schema_: str = Field(RECEIPT_SCHEMA, alias="schema")
     action: str
     status: str
     at: str
     actor: str
-    details: dict[str, Any] = Field(default_factory=dict)
+    details: dict[str, Any] = field(default_factory=dict)
     receipt_sha256: str = ""
+    schema_: str = RECEIPT_SCHEMA
+
+    @classmethod
+    def model_validate(cls, data: Any) -> Receipt:
+        """The receipt a JSON object holds (a line of receipts/<date>.jsonl). ValueError when it is not one."""
+        if not isinstance(data, dict):
+            raise ValueError("a receipt must be a JSON object")
+        extra = set(data) - _RECEIPT_KEYS
+        missing = {"action", "status", "at", "actor"} - set(data)
+        if extra or missing:
+            raise ValueError(f"not a receipt (unknown keys {sorted(extra)}, missing {sorted(missing)})")
+        for key in ("schema", "action", "status", "at", "actor", "receipt_sha256"):
+            if key in data and not isinstance(data[key], str):
+                raise ValueError(f"receipt field {key} must be a string")
+        if not isinstance(data.get("details", {}), dict):
+            raise ValueError("receipt field details must be an object")
+        return cls(
+            action=data["action"],
+            status=data["status"],
+            at=data["at"],
+            actor=data["actor"],
+            details=dict(data.get("details", {})),
+            receipt_sha256=data.get("receipt_sha256", ""),
+            schema_=data.get("schema", RECEIPT_SCHEMA),
+        )
 
     def body(self) -> dict[str, Any]:
         return {
@@ -228,5 +157,22 @@ class Receipt(BaseModel):
         return self.status not in REFUSED_STATUSES
 
 
+_RECEIPT_KEYS = {"schema", "action", "status", "at", "actor", "details", "receipt_sha256"}
+
 # Statuses that mean "the operation did not run as asked": the CLI exits 2 for these.
 REFUSED_STATUSES = frozenset({"reject", "refused"})
+
+
+if TYPE_CHECKING:
+    from .record import Entry as Entry
+    from .record import Verified as Verified
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("Entry", "Verified"):
+        from . import record
+
+        value = getattr(record, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -34,6 +34,7 @@ import yaml
 from frontmatter.default_handlers import YAMLHandler
 from pydantic import ValidationError
 
+from .errors import PageError
 from .models import Entry
 
 try:  # libyaml: several times faster on a cold index build; the pure-Python classes behave the same.
@@ -73,23 +74,6 @@ class _LocatingLoader(_Loader):
 
 
 _UNBUILDABLE = (ValueError, TypeError, LookupError, OverflowError)
-
-
-class PageError(ValueError):
-    """A file whose frontmatter cannot be read (missing, unclosed, malformed YAML, not a mapping, invalid fields).
-
-    `line` is the file line it points at, when known; `kind` (missing, unclosed, alias, yaml, mapping, field) and
-    `reason` (the message without the line) let formats that word their problems their own way (quiz ledgers,
-    review files) do so.
-    """
-
-    def __init__(
-        self, message: str, *, kind: str = "field", line: int | None = None, reason: str | None = None
-    ) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.line = line
-        self.reason = reason or message
 
 
 # ----------------------------------------------------------------------------------------------------------- writers
@@ -444,6 +428,14 @@ def fast_block(fm: str) -> dict[str, Any] | None:
         lines.pop()
     i, n = 0, len(lines)
     while i < n:
+        known = _FAST_LINES.get(lines[i])
+        if known is not None:  # a `key: scalar` line met before (most lines repeat from page to page)
+            key, value = known
+            if key in out:
+                return None
+            out[key] = value
+            i += 1
+            continue
         m = _FAST_KEY.match(lines[i])
         if m is None:
             return None
@@ -467,11 +459,25 @@ def fast_block(fm: str) -> dict[str, Any] | None:
         if value is _NO:
             return None
         out[key] = value
+        if not isinstance(value, list) and len(_FAST_LINES) < _FAST_LINES_MAX:
+            _FAST_LINES[lines[i - 1]] = (key, value)
     return out or None
+
+
+# `key: scalar` lines already read, with what they read to (the line alone decides it; immutable values only).
+_FAST_LINES: dict[str, tuple[str, Any]] = {}
+_FAST_LINES_MAX = 4096
 
 
 def parse_entry(text: str) -> Entry:
     """The entry a page holds. Raises PageError naming the line of a malformed block or an invalid field."""
+    return parse_entry_block(text)[0]
+
+
+def parse_entry_block(text: str) -> tuple[Entry, dict[str, Any] | None]:
+    """`parse_entry`, and the frontmatter mapping the entry was validated from when the page is in the engine's
+    own line forms (`fast_block`: plain JSON values), else None. The index stores that mapping as the row's
+    frontmatter instead of rendering `entry.frontmatter()` again (both validate to the same entry)."""
     text = normalize_newlines(text)
     fm, body = HANDLER.split(text)
     fast = fast_block(fm)
@@ -500,7 +506,7 @@ def parse_entry(text: str) -> Entry:
         notes_count = None  # hand-edited or absent: read the body by the tolerant rule
     entry.content, body_notes = split_body(body, entry, notes_count)
     entry.notes = [str(n) for n in fm_notes or []] + body_notes
-    return entry
+    return entry, data if fast is not None else None
 
 
 def _line_of(text: str, key: str) -> int | None:

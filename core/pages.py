@@ -12,13 +12,27 @@ import secrets
 import stat
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from .errors import PathEscape, UnsafeFile
-from .pagefmt import PageError, parse_entry, render_entry
+from .errors import PageError, PathEscape, UnsafeFile
 from .paths import FD_WALK, mkdirs, open_dir, open_read, read_file, refuse_symlink
 
-# The page format used to live here; the store still imports these three from this module.
+if TYPE_CHECKING:
+    from .pagefmt import parse_entry as parse_entry
+    from .pagefmt import render_entry as render_entry
+
+# The page format used to live here: these three are still importable from this module (the two functions are
+# loaded with pagefmt, and its YAML reader, on first use).
 __all__ = ["PageError", "parse_entry", "render_entry"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("parse_entry", "render_entry"):
+        from . import pagefmt
+
+        return getattr(pagefmt, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)

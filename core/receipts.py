@@ -35,7 +35,7 @@ def receipt_hash(body: dict[str, Any]) -> str:
 def make_receipt(action: str, status: str, now: datetime, actor: str, details: dict[str, Any]) -> Receipt:
     # Round-trip through JSON so the hashed form is exactly what is stored (tuples → lists, etc.).
     details = json.loads(canonical_json(details))
-    receipt = Receipt(schema=RECEIPT_SCHEMA, action=action, status=status, at=iso(now), actor=actor, details=details)
+    receipt = Receipt(schema_=RECEIPT_SCHEMA, action=action, status=status, at=iso(now), actor=actor, details=details)
     receipt.receipt_sha256 = receipt_hash(receipt.body())
     return receipt
 

@@ -15,18 +15,21 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any
-
-from filelock import FileLock
+from typing import TYPE_CHECKING, Any
 
 from . import journal, receipts
-from .errors import BadInput, NotFound
+from .errors import BadInput, NotFound, PageError
 from .index import Index, is_busy
-from .models import Entry, Receipt, SourceType, Status, parse_iso
-from .pages import MAX_PAGE_BYTES, PageError, append_lines, atomic_write, parse_entry, read_text, render_entry
+from .models import Receipt, SourceType, Status, parse_iso
+from .pages import MAX_PAGE_BYTES, append_lines, atomic_write, read_text
 from .paths import PathEscape, confine, mkdirs, partition_slug, refuse_wiki_links, slugify
 from .receipts import LOG_HEADER, ReceiptCursor, ReceiptLine, canonical_json, log_row, make_receipt, pattern_event
 from .text import content_sha256, sha256_hex
+
+if TYPE_CHECKING:  # imported when first used (a write, a page read): reading the index needs neither
+    from filelock import FileLock
+
+    from .models import Entry
 
 CORE_DIRS = (
     "entries",
@@ -83,9 +86,8 @@ class Store:
 
     def __init__(self, root: Path, sync: bool = True) -> None:
         self.root = Path(os.path.realpath(root))
-        # A short poll interval: a waiting writer notices a released lock within 10 ms, so under contention the lock
-        # changes hands at about the pace writes finish instead of in 50 ms steps.
-        self.lock = FileLock(str(self.root / ".memkeeper" / "write.lock"), timeout=LOCK_TIMEOUT_S, poll_interval=0.01)
+        self._lock: FileLock | None = None
+        self._lock_guard = threading.Lock()
         self.index = Index(self.root)
         self._local = (
             threading.local()
@@ -104,6 +106,20 @@ class Store:
         self.write_listeners: list[Callable[[list[tuple[str, Entry]] | None], None]] = []
         if sync:
             self.sync(full=False)
+
+    @property
+    def lock(self) -> FileLock:
+        """The write lock (`.memkeeper/write.lock`), made on first use: a command that only reads never imports it."""
+        if self._lock is None:
+            with self._lock_guard:
+                if self._lock is None:
+                    from filelock import FileLock
+
+                    # A short poll interval: a waiting writer notices a released lock within 10 ms, so under
+                    # contention the lock changes hands at about the pace writes finish instead of in 50 ms steps.
+                    path = str(self.root / ".memkeeper" / "write.lock")
+                    self._lock = FileLock(path, timeout=LOCK_TIMEOUT_S, poll_interval=0.01)
+        return self._lock
 
     @property
     def _txn(self) -> journal.Txn | None:
@@ -464,6 +480,8 @@ class Store:
         if page is None:
             raise BadInput(f"no page for {entry.memory_id}")
         entry.normalized_content_sha256 = content_sha256(entry.title, entry.content)
+        from .pagefmt import render_entry
+
         text = render_entry(entry)
         if len(text.encode("utf-8")) > MAX_PAGE_BYTES:
             # A page the engine could not read back would be lost to every later command: refuse before writing.
@@ -525,6 +543,8 @@ class Store:
         if page is None:
             raise NotFound(f"unknown memory id {memory_id!r}")
         try:
+            from .pagefmt import parse_entry
+
             return parse_entry(self.read_text(self.path(page)))
         except (OSError, PageError) as exc:  # a symlink or an oversized file raises its own BadInput
             raise BadInput(f"{page}: {getattr(exc, 'strerror', None) or exc}") from None

@@ -13,9 +13,10 @@ import os
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from memkeeper.core import BadInput, Engine, MemkeeperError, Receipt
+from memkeeper.core.api import Engine
+from memkeeper.core.errors import BadInput, MemkeeperError
 from memkeeper.core.models import (
     REFUSED_STATUSES,
     Category,
@@ -25,6 +26,9 @@ from memkeeper.core.models import (
     TrustZone,
     parse_iso,
 )
+
+if TYPE_CHECKING:
+    from memkeeper.core.models import Receipt
 
 
 class UsageError(Exception):
@@ -434,8 +438,6 @@ def _tui(root: Path, args, person: str | None = None) -> int:
 
 
 def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
-    from memkeeper.core.conflicts import type_text
-
     if cmd == "capture":
         return _finish(
             args,
@@ -512,6 +514,8 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
         return _finish(args, eng.undo(args.receipt, now=now, actor=actor))
     if cmd == "conflicts":
         if args.sub == "list":
+            from memkeeper.core.conflicts import type_text
+
             cs = eng.conflicts(include_resolved=args.all)
             data = [c.to_frontmatter() for c in cs]
             text = (
