@@ -524,7 +524,7 @@ class Engine:
         return self.quiz_queue.quiz_due_count(person, now)
 
     def has_ledger(self, person: str) -> bool:
-        return self.quiz_queue.has_ledger(quiz.person_id(person))
+        return self.quiz_queue.has_ledger(person)
 
     # ---------------------------------------------------------------------------------------------- tiers
 

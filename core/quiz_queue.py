@@ -75,8 +75,9 @@ class QuizQueue:
         return policy.parse_ledger(text, person=person)
 
     def has_ledger(self, person: str) -> bool:
-        """Whether the person has a ledger file yet (the desk offers a choice of scheduler before the first one)."""
-        return self.store.path(policy.ledger_path(person)).exists()
+        """Whether the person has a ledger file yet (the desk offers a choice of scheduler before the first one).
+        `person` as a person or an actor names them ("Carol", "human:carol")."""
+        return self.store.path(policy.ledger_path(policy.person_id(person))).exists()
 
     def ledger_persons(self) -> list[str]:
         try:
