@@ -145,3 +145,33 @@ def test_pages_parsed_in_worker_processes_give_the_same_index(tmp_path, monkeypa
     )
     subprocess.run([sys.executable, "-c", script], check=True, timeout=120)
     assert _state(there) == _state(here)
+
+
+def _fts_matches_records(root: Path) -> None:
+    db = sqlite3.connect(root / ".memkeeper" / "index.db")
+    try:
+        records = db.execute("SELECT rowid, memory_id FROM records ORDER BY rowid").fetchall()
+        fts = db.execute("SELECT rowid, memory_id FROM fts ORDER BY rowid").fetchall()
+    finally:
+        db.close()
+    assert fts == records  # one text row per record, under the record's rowid
+
+
+def test_every_record_keeps_one_text_row_through_builds_writes_and_removals(tmp_path, monkeypatch):
+    root = _wiki(tmp_path / "w", 30)
+    os.unlink(root / ".memkeeper" / "index.db")
+    monkeypatch.setattr(index, "BUILD_MIN", 10)
+    eng = Engine.open(root)  # the bulk build
+    _fts_matches_records(root)
+    target = eng.pending_verifications()[0].memory_id if eng.pending_verifications() else None
+    r = eng.capture("The loading dock closes at 18:00 on weekdays", now=T0 + timedelta(days=1))
+    if target:
+        eng.confirm(target, now=T0 + timedelta(days=1), actor="human:ana")  # rewrites that page and its rows
+    eng.deny(r.details["memory_id"], now=T0 + timedelta(days=1), actor="human:ana")
+    (root / "entries" / "subject-9.md").unlink()  # removed by hand: the next sync drops its rows
+    eng.sync()
+    _fts_matches_records(root)
+    hits = eng.retrieve("loading dock weekdays", now=T0 + timedelta(days=1), record_access=False)
+    assert all(h["memory_id"] != "mem_0000000000000009" for h in hits.details["results"])
+    assert eng.get("mem_0000000000000009") is None
+    eng.close()
