@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 
@@ -380,30 +382,50 @@ _TOKEN_CHARS = re.compile(r"[A-Za-z0-9_-]*")
 _EDGE = " \t\r\n\"'=:"
 
 
-@lru_cache(maxsize=1)
-def _plugins() -> list[tuple[object, str | Callable[[str], str], str | None, bool]]:
-    """The detect-secrets plugins in use, imported on first scan (the import costs ~0.1 s, paid only by writers)."""
+PATTERNS_FILE = Path(__file__).parent / "data" / "secret_patterns.json"
+
+
+def library_patterns() -> dict[str, Any]:
+    """The regexes (pattern, flags) of the detect-secrets plugins in LIBRARY_PLUGINS, read from the installed
+    library, with its version: what `scripts/secret_patterns.py` writes to PATTERNS_FILE. None of these plugins may
+    filter its matches in code (`analyze_string` overridden): a scan from the regexes alone would then find more
+    than the library does, so that is refused here."""
+    from importlib.metadata import version
+
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
     from detect_secrets.plugins.base import RegexBasedDetector
 
     # detect-secrets types these as type[Plugin], a TypeVar its signature never binds: use them untyped.
     classes: list[Any] = list(get_mapping_from_secret_type_to_class().values())
     by_name: dict[str, Any] = {c.__name__: c for c in classes}
-    out: list[tuple[object, str | Callable[[str], str], str | None, bool]] = []
+    plugins: dict[str, list[list[Any]]] = {}
+    for name in LIBRARY_PLUGINS:
+        cls = by_name.get(name)
+        if cls is None:
+            continue
+        if cls.analyze_string is not RegexBasedDetector.analyze_string:
+            raise ValueError(f"detect-secrets' {name} filters its matches in code: scan with the library")
+        plugins[name] = [[rx.pattern, rx.flags] for rx in cls().denylist]
+    return {"detect_secrets": version("detect-secrets"), "plugins": plugins}
+
+
+@lru_cache(maxsize=1)
+def _plugins() -> list[tuple[tuple[re.Pattern[str], ...], str | Callable[[str], str], str | None]]:
+    """The detect-secrets plugins in use, as their compiled regexes, read from PATTERNS_FILE (kept equal to the
+    installed library by a test). Importing the library costs ~0.1 s per process (its plugin base imports
+    `requests`); the file costs about a millisecond."""
+    data = json.loads(PATTERNS_FILE.read_text(encoding="utf-8"))["plugins"]
+    out = []
     for name, (secret_class, mode) in LIBRARY_PLUGINS.items():
-        cls = by_name[name]  # a renamed plugin must fail loudly, not scan less
-        # A plugin that overrides analyze_string filters its regex matches (JWT: the parts must decode to JSON).
-        filtered = cls.analyze_string is not RegexBasedDetector.analyze_string
-        out.append((cls(), secret_class, mode, filtered))
+        regexes = tuple(re.compile(pattern, flags) for pattern, flags in data[name])  # a missing one fails loudly
+        out.append((regexes, secret_class, mode))
     return out
 
 
 def _library_findings(text: str) -> Iterator[Finding]:
-    for plugin, secret_class, mode, filtered in _plugins():
-        for rx in plugin.denylist:  # type: ignore[attr-defined]
+    for regexes, secret_class, mode in _plugins():
+        for rx in regexes:
             for m in rx.finditer(text):
-                if filtered and not any(True for _ in plugin.analyze_string(m.group(0))):  # type: ignore[attr-defined]
-                    continue
                 start, end = m.span(1) if rx.groups and m.group(1) else m.span()
                 while start < end and text[start] in _EDGE:
                     start += 1

@@ -162,3 +162,27 @@ def test_no_false_positives_on_demo_wiki(demo_wiki):
         if found:
             flagged[str(path.relative_to(demo_wiki))] = [(f.secret_class, text[f.start : f.end][:60]) for f in found]
     assert flagged == {}
+
+
+def test_the_stored_plugin_patterns_are_the_installed_librarys():
+    """Capture scans with the detect-secrets regexes stored in core/data (importing the library costs ~0.1 s per
+    process). After a library upgrade this fails until `scripts/secret_patterns.py` rewrites the file."""
+    import json
+
+    from memkeeper.core.secrets import PATTERNS_FILE, library_patterns
+
+    assert json.loads(PATTERNS_FILE.read_text(encoding="utf-8")) == library_patterns()
+
+
+def test_a_capture_scan_does_not_import_detect_secrets_for_plain_text():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from memkeeper.core.secrets import scan\n"
+        "assert scan('key AKIAIOSFODNN7EXAMPLE and ghp_' + 'a' * 36)\n"
+        "print('detect_secrets' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
