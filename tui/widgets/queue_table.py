@@ -47,16 +47,7 @@ class ListTable(DataTable):
         flex = {k: v for k, v in self.flex.items() if k in {c.value for c in self.columns}}
         fixed = sum(c.get_render_width(self) for key, c in self.columns.items() if key.value not in flex)
         free = width - fixed - 2 * self.cell_padding * len(flex)
-        total = sum(weight for weight, _, _ in flex.values()) or 1
-        widths = {k: max(lo, min(hi, free * weight // total)) for k, (weight, lo, hi) in flex.items()}
-        # What the caps left over goes to the first column that can take it (the title, by convention).
-        spare = free - sum(widths.values())
-        for k, (_, _lo, hi) in flex.items():
-            if spare <= 0:
-                break
-            grow = min(spare, hi - widths[k])
-            widths[k] += grow
-            spare -= grow
+        widths = flex_widths(flex, free)
         changed = False
         for key, w in widths.items():
             column = self.columns[key]  # type: ignore[index]
@@ -78,6 +69,21 @@ class ListTable(DataTable):
     def action_cursor_last(self) -> None:
         if self.row_count:
             self.move_cursor(row=self.row_count - 1, animate=False, scroll=True)
+
+
+def flex_widths(flex: dict[str, tuple[int, int, int]], free: int) -> dict[str, int]:
+    """Share `free` cells among flexible columns (`key: (weight, min, max)`) by weight, each within its bounds; what
+    the caps leave over goes to the first column that can take it (the title, by convention)."""
+    total = sum(weight for weight, _, _ in flex.values()) or 1
+    widths = {k: max(lo, min(hi, free * weight // total)) for k, (weight, lo, hi) in flex.items()}
+    spare = free - sum(widths.values())
+    for k, (_, _lo, hi) in flex.items():
+        if spare <= 0:
+            break
+        grow = min(spare, hi - widths[k])
+        widths[k] += grow
+        spare -= grow
+    return widths
 
 
 class QueueTable(ListTable):

@@ -28,6 +28,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from .queue_table import flex_widths
+
 Cells = Sequence[str | Text]
 #: Rows a page holds, and how many pages stay cached (the widget's memory does not grow with the list).
 PAGE_SIZE = 100
@@ -265,15 +267,7 @@ class VirtualTable(ScrollView, can_focus=True):
         flex = {k: v for k, v in self.flex.items() if k in self._widths}
         fixed = sum(w + 2 for _, key, w in self.columns if key not in flex)
         free = width - fixed - 2 * len(flex)
-        total = sum(weight for weight, _, _ in flex.values()) or 1
-        widths = {k: max(lo, min(hi, free * weight // total)) for k, (weight, lo, hi) in flex.items()}
-        spare = free - sum(widths.values())
-        for k, (_, _lo, hi) in flex.items():
-            if spare <= 0:
-                break
-            grow = min(spare, hi - widths[k])
-            widths[k] += grow
-            spare -= grow
+        widths = flex_widths(flex, free)
         if any(self._widths[k] != w for k, w in widths.items()):
             self._widths.update(widths)
             self.refresh()
