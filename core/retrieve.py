@@ -37,7 +37,8 @@ class RetrieveOps:
         """Search active records visible to `zone`.
 
         Receipt details: query_sha256, zone, traversal_index, results (memory_id, page, title, score, the four
-        components, excerpt or pointer for cold records), hidden_by_zone. status: ok | reject (empty_query,
+        components, excerpt or pointer for cold records), and for a `human:` actor only, hidden_by_zone (how many
+        matches the zone may not see). status: ok | reject (empty_query,
         invalid_trust_zone). Writes (last_accessed_at, receipts) only when record_access is True.
         """
         now = utc(now)
@@ -55,10 +56,14 @@ class RetrieveOps:
             "zone": zone_e.value,
             "traversal_index": "index.md",
             "results": [r for _, r in ranked],
-            "hidden_by_zone": hidden,
             "result_count": len(ranked),
             "preview": not record_access,
         }
+        if actor.startswith("human:"):
+            # How many matches the zone may not see is for the owner previewing a zone (the desk's zone switch, a
+            # person on the command line). An agent is never told: the count says that something it may not read
+            # matches its words, which is itself a leak.
+            details["hidden_by_zone"] = hidden
         receipt = make_receipt("retrieve", "ok", now, actor, details)
         if not record_access or not ranked:
             return receipt

@@ -476,8 +476,10 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
                     f"{res['score']:.3f}  {res['title']}  [{res['page']}]  sem={c['semantic']:.2f} "
                     f"fresh={c['freshness']:.2f} reinf={c['reinforcement']:.2f} conf={c['confidence']:.2f}"
                 )
+            hidden = r.details.get("hidden_by_zone")
             print(
-                f"{len(r.details['results'])} result(s); {r.details['hidden_by_zone']} hidden by zone {r.details['zone']}"
+                f"{len(r.details['results'])} result(s)"
+                + (f"; {hidden} hidden by zone {r.details['zone']}" if hidden is not None else "")
             )
         return code
     if cmd == "consolidate":

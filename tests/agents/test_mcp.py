@@ -233,6 +233,7 @@ async def test_a_zone_limited_server_leaks_nothing(root):
         found = await receipt(outside, "retrieve", query="harbor", limit=20)
         seen.append(json.dumps(found))
         assert [r["page"] for r in found["details"]["results"]] == [visible["page"]]
+        assert "hidden_by_zone" not in found["details"]  # no count of what the zone may not see
 
         page = await call(outside, "read_page", path=visible["page"])
         assert not page.is_error and "docs.harbor.example" in text(page)

@@ -40,11 +40,14 @@ def zoned(eng):
 )
 def test_trust_zone_retrieval(zoned, zone_index, zone):
     eng, ids = zoned
-    r = eng.retrieve("kestrel rollout", zone=zone, now=T0, record_access=False)
+    r = eng.retrieve("kestrel rollout", zone=zone, now=T0, record_access=False, actor="human:owner")
     got = {res["memory_id"] for res in r.details["results"]}
     want = {ids[(z, s)] for z, s, *flags in ZONE_CASES if flags[zone_index]}
     assert got == want
-    assert r.details["hidden_by_zone"] == len(ZONE_CASES) - len(want)
+    assert r.details["hidden_by_zone"] == len(ZONE_CASES) - len(want)  # the owner previewing a zone is told
+    as_agent = eng.retrieve("kestrel rollout", zone=zone, now=T0, record_access=False, actor="agent:helper")
+    assert {res["memory_id"] for res in as_agent.details["results"]} == want
+    assert "hidden_by_zone" not in as_agent.details  # an agent is never told what its zone may not see
     assert r.details["traversal_index"] == "index.md"
 
 
@@ -101,13 +104,13 @@ def test_cold_records_are_pointers(eng):
 
 def test_rebuilding_index_gives_identical_results(zoned):
     eng, _ = zoned
-    before = eng.retrieve("kestrel canary", now=T0, record_access=False).details
+    before = eng.retrieve("kestrel canary", now=T0, record_access=False, actor="human:owner").details
     eng.close()
     shutil.rmtree(eng.root / ".memkeeper")
     from memkeeper.core import Engine
 
     fresh = Engine.open(eng.root)
-    after = fresh.retrieve("kestrel canary", now=T0, record_access=False).details
+    after = fresh.retrieve("kestrel canary", now=T0, record_access=False, actor="human:owner").details
     assert after["results"] == before["results"] and after["hidden_by_zone"] == before["hidden_by_zone"]
     fresh.close()
 
