@@ -74,13 +74,19 @@ def state_flips(a: Analysis, b: Analysis) -> list[str]:
     objects = lexicon().object_states
     out = []
     for sa_ in a.states:
+        pa = sa_.poles()
         for sb_ in b.states:
-            if sa_.cls != sb_.cls or sa_.pole == sb_.pole:
+            pb = sb_.poles()
+            # A word may belong to more than one class ("open" is a state of progress and of resolution): the two
+            # are opposite when some class they share has them at opposite poles.
+            opposite = [c for c in pa if c in pb and pa[c] != pb[c]]
+            if not opposite:
                 continue
-            if any(s.cls == sa_.cls and s.pole != sa_.pole for s in a.states):
+            cls = opposite[0]
+            if any(s.poles().get(cls, pa[cls]) != pa[cls] for s in a.states):
                 continue  # one side says both
-            shared = (sa_.after & sb_.after) if sa_.cls in objects else (sa_.around & sb_.around)
-            if shared or (sa_.cls not in objects and not sa_.around and not sb_.around):
+            shared = (sa_.after & sb_.after) if cls in objects else (sa_.around & sb_.around)
+            if shared or (cls not in objects and not sa_.around and not sb_.around):
                 out.append(f"{sa_.text} / {sb_.text}")
     return sorted(set(out))
 

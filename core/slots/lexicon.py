@@ -40,6 +40,7 @@ class Lexicon:
     alt_markers: tuple[tuple[str, ...], ...]
     preference_verbs: frozenset[str]
     states: dict[tuple[str, ...], tuple[str, int, bool]]  # phrase -> (class, pole +1/-1, needs copula)
+    state_classes: dict[tuple[str, ...], tuple[tuple[str, int, bool], ...]]  # every class a phrase belongs to
     object_states: frozenset[str]  # classes whose two sides must share the object
     strong_cues: tuple[tuple[str, ...], ...]
     retiring: tuple[tuple[str, ...], ...]
@@ -88,6 +89,7 @@ def lexicon() -> Lexicon:
     data = tomllib.loads(resources.files("memkeeper.core").joinpath("data/relations.toml").read_text("utf-8"))
     neg = data["negation"]
     states: dict[tuple[str, ...], tuple[str, int, bool]] = {}
+    state_classes: dict[tuple[str, ...], tuple[tuple[str, int, bool], ...]] = {}
     for cls, poles in data["states"].items():
         for key, pole, copula in (
             ("plus", 1, False),
@@ -97,6 +99,7 @@ def lexicon() -> Lexicon:
         ):
             for w in poles.get(key, []):
                 states.setdefault(_phrase(w), (cls, pole, copula))
+                state_classes[_phrase(w)] = (*state_classes.get(_phrase(w), ()), (cls, pole, copula))
     classes: dict[tuple[str, ...], list[tuple[str, str, frozenset[str], bool]]] = {}
     for cls, spec in data["classes"].items():
         heads = frozenset(fold(h).lower() for h in spec.get("heads", []))
@@ -123,6 +126,7 @@ def lexicon() -> Lexicon:
         alt_markers=tuple(_phrase(p) for p in data["alternatives"]["markers"]),
         preference_verbs=frozenset(data["alternatives"]["preference_verbs"]),
         states=states,
+        state_classes=state_classes,
         object_states=frozenset(c for c, spec in data["states"].items() if spec.get("needs_object")),
         strong_cues=tuple(sorted((_phrase(p) for p in data["supersession"]["strong"]), key=len, reverse=True)),
         retiring=tuple(sorted((_phrase(p) for p in data["supersession"]["retiring"]), key=len, reverse=True)),

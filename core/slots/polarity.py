@@ -26,6 +26,13 @@ class State:
     clause: int
     after: frozenset[str] = frozenset()  # stems after the state word in its clause (its object)
     around: frozenset[str] = frozenset()  # stems of its whole clause
+    # The other classes the same word belongs to, with its pole there ("open": progress +1 and resolution +1, so
+    # "open" / "closed" are opposite states of resolution).
+    also: tuple[tuple[str, int], ...] = ()
+
+    def poles(self) -> dict[str, int]:
+        """Every class this state is in, with its pole there."""
+        return {self.cls: self.pole, **{c: p for c, p in self.also if c != self.cls}}
 
 
 def negation_scopes(toks: list[Tok]) -> tuple[set[int], set[int]]:
@@ -91,19 +98,22 @@ def read_states(toks: list[Tok], neg: set[int]) -> list[State]:
         if i + len(p) < n and toks[i + len(p)].low == "by":
             i += len(p)  # "is maintained by X", "was approved by Y": a passive verb, not a state
             continue
-        if copula:
-            prev = toks[i - 1].low if i else ""
-            nxt = toks[i + len(p)] if i + len(p) < n else None
-            ends = (
-                nxt is None
-                or nxt.kind == "punct"
-                or nxt.low in ("and", "for", "by", "in", "again", "now", "today", "since", "at")
-            )
-            if prev not in COPULA or not ends:
-                i += len(p)
-                continue
-        if i in neg:
-            pole = -pole
+        prev = toks[i - 1].low if i else ""
+        nxt = toks[i + len(p)] if i + len(p) < n else None
+        ends = (
+            nxt is None
+            or nxt.kind == "punct"
+            or nxt.low in ("and", "for", "by", "in", "again", "now", "today", "since", "at")
+        )
+        predicate = prev in COPULA and ends
+        if copula and not predicate:
+            i += len(p)
+            continue
+        sign = -1 if i in neg else 1
+        pole = sign * pole
+        also = tuple(
+            (c, sign * q) for c, q, needs in lex.state_classes.get(p, ()) if c != cls and (predicate or not needs)
+        )
         clause = toks[i].clause
         after = frozenset(
             t.stem
@@ -119,7 +129,7 @@ def read_states(toks: list[Tok], neg: set[int]) -> list[State]:
             and not is_function(t.low)
             and (t.low,) not in lex.states
         )
-        out.append(State(cls, pole, " ".join(p), clause, after, around))
+        out.append(State(cls, pole, " ".join(p), clause, after, around, also))
         i += len(p)
     return out
 

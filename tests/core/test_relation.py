@@ -327,3 +327,22 @@ def test_two_people_in_one_role_are_a_sure_conflict_when_the_names_are_most_of_t
         "The payroll tool (our salary system) is administered by Bruno Costa alone.",
     )
     assert r.kind == "conflict" and r.conflict_type == "mutually_exclusive", r
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        # "open" is a state of progress and of resolution; "closed" of resolution only.
+        ("The office is open on Saturdays.", "The office is closed on Saturdays."),
+        ("The north entrance is open after 18:00.", "After 18:00 the north entrance is closed."),
+    ],
+)
+def test_a_word_in_two_state_classes_meets_its_opposite_in_either(old, new):
+    r = rel(old, new)
+    assert r.is_conflict and r.conflict_type == "mutually_exclusive", r
+
+
+def test_having_to_pay_is_the_opposite_of_free():
+    r = rel("The parking garage is free for staff.", "Staff have to pay for the parking garage.")
+    assert r.is_conflict, r
+    assert not rel("The parking garage is free for staff.", "Staff park for free in the garage.").is_conflict
