@@ -395,17 +395,21 @@ def run(argv: list[str]) -> int:
     if cmd == "demo":
         from memkeeper.core.demo import build_demo
 
-        build_demo(Path(args.dir), now=now, records=args.records)
+        build_demo(Path(args.dir), now=now, records=args.records).close()
         if args.no_tui:
             eng = Engine.open(args.dir)
-            print(eng.read_view("hot.md"))
-            r = eng.retrieve("deploy", zone="trusted_collaborator", now=now, record_access=False)
-            for res in r.details["results"][:5]:
-                print(f"{res['score']:.3f}  {res['title']}  ({res['page']})")
+            try:
+                print(eng.read_view("hot.md"))
+                r = eng.retrieve("deploy", zone="trusted_collaborator", now=now, record_access=False)
+                for res in r.details["results"][:5]:
+                    print(f"{res['score']:.3f}  {res['title']}  ({res['page']})")
+            finally:
+                eng.close()
             return 0
         return _tui(Path(args.dir), args, person="demo")  # the demo's quiz history belongs to "demo"
     if cmd == "init":
         eng = Engine.init(root, now=now)
+        eng.close()  # its index connection is closed here, not whenever the collector gets to it
         _emit(args, {"root": str(eng.root), "status": "ok"}, f"initialised {eng.root}")
         return 0
     if cmd == "tui":

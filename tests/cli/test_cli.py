@@ -205,3 +205,21 @@ def test_decay_preview_lists_and_writes_nothing_then_undo_reverses_the_run(capsy
     assert code == 0 and json.loads(out)["status"] == "undone"
     code, out, _ = run(capsys, root, "--now", "2026-12-01T09:00:00Z", "decay", "--preview")
     assert out.startswith("decay preview: would archive 1")
+
+
+def test_init_and_demo_leave_no_connection_open(tmp_path, capsys):
+    """A command closes the index it opened: a connection left for the garbage collector would checkpoint and
+    remove the write-ahead log whenever the collector runs, under a later command's feet."""
+    import gc
+
+    gc.disable()
+    try:
+        root = tmp_path / "w"
+        assert main(["--root", str(root), "--now", "2026-11-20T09:00:00Z", "init"]) == 0
+        assert not (root / ".memkeeper" / "index.db-wal").exists()
+        demo = tmp_path / "demo"
+        assert main(["--now", "2026-11-20T09:00:00Z", "demo", str(demo), "--no-tui", "--records", "20"]) == 0
+        assert not (demo / ".memkeeper" / "index.db-wal").exists()
+    finally:
+        gc.enable()
+    capsys.readouterr()
