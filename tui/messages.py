@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from textual.message import Message
+from textual.worker import Worker
 
 from memkeeper.core import Receipt
 
@@ -22,3 +23,4 @@ class DecisionMade(Message):
     pane: str
     summary: str = ""
     batch: tuple[Receipt, ...] = ()
+    worker: Worker | None = None  # the decision worker that posted it

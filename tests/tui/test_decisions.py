@@ -4,11 +4,12 @@ are shown as one line with the desk left open, and one undo method serves every 
 from __future__ import annotations
 
 import threading
+from functools import partial
 
 import pytest
 
 from memkeeper.core import BadInput
-from memkeeper.tui.screens.base import PaneScreen
+from memkeeper.tui.screens.base import PaneScreen, one_by_one
 from memkeeper.tui.screens.conflicts import ConflictsScreen
 from memkeeper.tui.screens.quiz import QuizScreen
 from memkeeper.tui.screens.tiers import TiersScreen
@@ -103,6 +104,38 @@ async def test_a_decided_item_leaves_the_list_at_once_and_the_next_key_decides_t
         assert [r.details["conflict_id"] for r in app.undo_stack("conflicts")] == [first, second]
         assert engine.load_conflict(first).status == "resolved" and engine.load_conflict(second).status == "resolved"
         assert first not in pane.table.rows and second not in pane.table.rows
+
+
+async def test_a_batch_that_fails_part_way_finishes_once_and_the_next_decision_keeps_its_turn(demo):
+    """A batch reports twice when it fails part way (the receipts it wrote, then its error): the decision queued
+    behind it must stay withheld and in flight until its own receipt lands."""
+    app, engine = demo, demo.engine
+    release = threading.Event()
+    original = engine.resolve_conflict
+
+    def held(conflict_id, *args, **kwargs):
+        assert release.wait(10)
+        return original(conflict_id, *args, **kwargs)
+
+    def resolve_or_fail(conflict_id, **kwargs):
+        if conflict_id == "no-such":
+            raise BadInput("no conflict no-such")
+        return original(conflict_id, "both", **kwargs)
+
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        pane = await open_pane(pilot, "C", ConflictsScreen)
+        ids = list(pane.table.rows)
+        first, queued = ids[-1].value, ids[0].value
+        kwargs = dict(now=app.now(), actor=app.actor)
+        pane.decide(partial(one_by_one, resolve_or_fail, [first, "no-such"], **kwargs), "batch")
+        pane.decide(partial(held, queued, "keep", **kwargs), "queued", rows=(queued,))
+        await wait_for(pilot, lambda: engine.load_conflict(first).status == "resolved", what="the batch's receipt")
+        await pilot.pause(0.3)  # both reports of the failed batch are handled
+        assert pane.deciding and queued in pane.table.withheld  # still its turn, still taken out of the list
+        release.set()
+        await decided(pilot)
+        assert engine.load_conflict(queued).status == "resolved"
+        assert not pane.deciding and pane.table.withheld == set() and queued not in pane.table.rows
 
 
 async def test_a_refused_decision_puts_its_item_back(demo, monkeypatch):

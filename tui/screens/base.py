@@ -16,7 +16,7 @@ from textual import events, work
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from memkeeper.core import Engine, MemkeeperError, Receipt
 
@@ -110,6 +110,7 @@ class PaneScreen(Screen):
         super().__init__(*args, **kwargs)
         # Decisions in key order, the first one in flight: (call, summary, rows it took out of the list).
         self._decisions: deque[tuple[Callable[[], Receipt | list[Receipt]], Summary, tuple[str, ...]]] = deque()
+        self._in_flight: Worker | None = None  # the worker writing the first of them
 
     def compose(self) -> ComposeResult:
         from memkeeper.tui.widgets.countsbar import CountsBar
@@ -223,12 +224,16 @@ class PaneScreen(Screen):
             return
         self.deciding = True
         call, summary, rows = self._decisions[0]
-        self._decision_worker(call, summary)
+        self._in_flight = self._decision_worker(call, summary)
 
-    def _decision_done(self, failed: bool) -> None:
-        """The decision in flight has landed, or failed (an error, or a receipt that refused it): its rows are no
+    def _decision_done(self, worker: Worker | None, failed: bool) -> None:
+        """The decision `worker` ran has landed, or failed (an error, or a receipt that refused it): its rows are no
         longer withheld (decided, they are gone from what the engine lists; refused, they come back), and the next
-        queued decision starts."""
+        queued decision starts. A batch that fails part way reports twice (the receipts it wrote, then its error):
+        only the first report finishes it."""
+        if worker is None or worker is not self._in_flight:
+            return
+        self._in_flight = None
         if self._decisions:
             _call, _summary, rows = self._decisions.popleft()
             if rows:
@@ -256,7 +261,7 @@ class PaneScreen(Screen):
         if not receipts:
             return
         text = summary(receipts[-1]) if callable(summary) else summary
-        self.post_message(DecisionMade(receipts[-1], self.PANE_ID, text, tuple(receipts)))
+        self.post_message(DecisionMade(receipts[-1], self.PANE_ID, text, tuple(receipts), get_current_worker()))
 
     def on_decision_made(self, message: DecisionMade) -> None:
         # The app records the receipts here rather than when the message would bubble up to it: by the time the pane
@@ -267,7 +272,7 @@ class PaneScreen(Screen):
         self.status.show_receipts(receipts, message.summary, self.mk.key_for(f"{self.PANE_ID}.undo"))
         self.after_decision(message.receipt)
         # After the pane has seen the receipt: a refused one puts its rows back.
-        self._decision_done(failed=not all(r.ok for r in receipts))
+        self._decision_done(message.worker, failed=not all(r.ok for r in receipts))
 
     def refusal_text(self, receipt: Receipt) -> str:
         """What the error toast says when the engine refused a decision (the status line says it too, in one line)."""
@@ -281,7 +286,7 @@ class PaneScreen(Screen):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         decision = event.worker.group == "decision"
         if decision and event.state in (WorkerState.ERROR, WorkerState.CANCELLED):
-            self._decision_done(failed=True)
+            self._decision_done(event.worker, failed=True)
         if event.state != WorkerState.ERROR:
             return
         # Textual reports a worker's state only to the node that started it: failures go on to the app's one guard.
