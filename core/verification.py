@@ -146,8 +146,7 @@ class VerificationQueue:
                 (*params, max(0, int(limit)), max(0, int(offset))),
             )
         ]
-        rows = {r["memory_id"]: r for r in self.store.index.rows_for(ids, columns="memory_id, data")}
-        return [self.store.index.entry(rows[m]) for m in ids if m in rows]
+        return self.queue_entries(ids)
 
     def queue_entries(self, ids: list[str]) -> list[Entry]:
         """The records with these ids, in that order (primary-key lookups; a page of an id list)."""
