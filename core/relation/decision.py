@@ -84,7 +84,8 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     # What the two are about is read without the values they claim differently ("the passports are in the desk" /
     # "the passports are in the safe" are both about the passports): those words are the claim, not the subject.
     # Fewer words are left to judge by, so that reading counts only when it is a sure match.
-    claimed = _claimed_words(diffs, _name_pairs(subj, sa, sb))
+    pairs = _name_pairs(subj, sa, sb)
+    claimed = _claimed_words(diffs, pairs)
     score, shared_weight = subj.score, subj.shared_weight
     if claimed:
         bare = compare(sa, sb, drop=claimed)
@@ -111,9 +112,8 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
             dims["polarity"] = Diff("polarity", "direct_negation", 1.0, "", ", ".join(own))
     if states and "polarity" not in dims:
         dims["state"] = Diff("state", "mutually_exclusive", 0.9, "", states[0])
-    # Names only one side has, paired across (`_name_pairs`): a pair in a role or where a value goes is a value
-    # that differs; otherwise the two names are two subjects.
-    pairs = _name_pairs(subj, sa, sb)
+    # Names only one side has, paired across (`pairs`): a pair in a role or where a value goes is a value that
+    # differs; otherwise the two names are two subjects.
     initial = any(na.initial or nb.initial for na, nb, _v in pairs)
     for k, (na, nb, as_value) in enumerate(pairs):
         dims[f"name{k}"] = Diff(
