@@ -30,6 +30,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from memkeeper.core import Engine
+from memkeeper.core.relation import Statement, relate
 
 HERE = Path(__file__).resolve().parent
 PAIRS = HERE / "data" / "agent_pairs.jsonl"
@@ -67,6 +68,7 @@ class Outcome:
     first_status: str = ""
     second_status: str = ""
     distractor_conflicts: int = 0  # conflicts opened against a distractor by this pair's captures
+    pair_kind: str = ""  # what the pair decision alone says of the two statements (relate), for the miss breakdown
 
 
 @dataclass
@@ -173,6 +175,15 @@ def _side_id(side) -> str | None:
     return side.get("memory_id") if isinstance(side, dict) else getattr(side, "memory_id", None)
 
 
+def _pair_kind(case: Case) -> str:
+    """The pair decision on the two statements alone, as capture would call it when the first is a candidate."""
+    old, new = (
+        Statement(side["content"], side.get("title") or "", side.get("category") or "fact", side.get("source_ref"))
+        for side in (case.first, case.second)
+    )
+    return relate(old, new).kind
+
+
 def run_case(template: Path, work: Path, case: Case) -> Outcome:
     root = work / case.id
     shutil.copytree(template, root)
@@ -192,6 +203,7 @@ def run_case(template: Path, work: Path, case: Case) -> Outcome:
             else:
                 others += 1  # held against a distractor: by the first capture or the second
         out = Outcome(case, "other", first_status=r1.status, second_status=r2.status, distractor_conflicts=others)
+        out.pair_kind = _pair_kind(case)
         if first_id is None:
             out.detail = f"first statement came back {r1.status} ({r1.details.get('reason', '')})"
         if mine:
@@ -320,6 +332,23 @@ def format_report(reports: list[Report], elapsed: float) -> str:
                 + " (counted as not flagged)."
             )
             add("")
+
+    add(
+        "Contradictions missed, by what the pair decision alone says of the two statements (`unrelated`: their"
+        " subjects were not matched; `compatible` / `restatement`: matched, no difference held; `conflict` /"
+        " `possible`: the decision holds it, so the first record was not among the capture's candidates):"
+    )
+    add("")
+    add("| set | missed | unrelated | compatible | restatement | conflict or possible |")
+    add("|---|---|---|---|---|---|")
+    for r in reports:
+        missed = [o for o in r.of("contradiction") if o.verdict != "conflict"]
+        by = Counter(o.pair_kind for o in missed)
+        add(
+            f"| {r.name} | {len(missed)} | {by['unrelated']} | {by['compatible']} | {by['restatement']} "
+            f"| {by['conflict'] + by['possible']} |"
+        )
+    add("")
 
     types = Counter((r.name, o.detail) for r in reports for o in r.outcomes if o.verdict == "conflict")
     if types:

@@ -12,6 +12,8 @@ and change cues from `polarity`; names only one side has; qualifiers of a shared
 - one difference: a conflict of its type (`decision_supersession` between two decisions, `source_disagreement`
   when a name, place or qualifier differs and the two sources differ), its confidence weighed by how sure the
   subject match is; a low one makes it `possible`, a lower one `unrelated` (`_conflict`);
+- nothing differs that the value lists know, but one span is put differently in a frame both share
+  (`frame.substitution`): `possible`;
 - nothing differs: a `restatement` when every word agrees, else `compatible`.
 
 The thresholds are below; docs/decisions.md explains them.
@@ -26,6 +28,7 @@ from dataclasses import dataclass
 from ..slots import Analysis, Name, fold, stem
 from ..subjects import Side, SubjectMatch, compare, matches, side
 from .agreement import Diff, compare_values
+from .frame import substitution
 from .polarity import from_matches, new_cues, polarity_flips, state_flips
 
 CONFLICT_TYPES = (
@@ -44,6 +47,7 @@ SHARED_MIN = 0.8  # and at least one full subject word in common
 RESTATE_MIN = 0.50  # a restatement shares at least this much (and adds no value, name or claim)
 POSSIBLE_BELOW = 0.55  # a conflict whose confidence is below this is queued as `possible`
 FLAG_MIN = 0.40  # below this confidence a difference is not held at all (the subject match is too weak)
+FRAME_CONFIDENCE = 0.45  # one span substituted in a shared frame, no value list knowing the words (`frame`)
 
 
 @dataclass(frozen=True)
@@ -216,6 +220,17 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     names_added = bool(subj.only_a_names or subj.only_b_names)
     if decision and same_key and score < RESTATE_MIN:
         return _conflict("decision_supersession", 0.6, score, "a new decision for this key says something else")
+    # No value list knows the words, but the two put one span in the same frame differently: a `possible`
+    # conflict for a person to look at, never a merge and never a silent "compatible".
+    swapped = substitution(a, b) if anchored else None
+    if swapped is not None:
+        return Relation(
+            "possible",
+            "decision_supersession" if decision else "mutually_exclusive",
+            FRAME_CONFIDENCE,
+            score,
+            f"same frame, differs: {swapped[0]} / {swapped[1]}",
+        )
     # A restatement says the same with the same subject words (in any form: stems, short forms, spellings): a word
     # one side has and the other lacks is a detail, and the statement is kept as a record of its own
     # (consolidation must never swallow a claim).

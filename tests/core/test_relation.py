@@ -210,6 +210,41 @@ def test_a_hedged_weak_difference_is_only_possible():
     assert r.kind == "possible" and r.conflict_type in CONFLICT_TYPES and r.confidence < 0.55, r
 
 
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("The choir rehearses in the chapel annex.", "The choir rehearses in the gymnasium."),
+        ("Grandma's recipe box is kept with the cookbooks.", "Grandma's recipe box is kept with the photo albums."),
+        ("The lab's plasmid stocks sit in the walk-in fridge.", "The lab's plasmid stocks sit in the nitrogen dewar."),
+    ],
+)
+def test_one_span_put_differently_in_a_shared_frame_is_a_possible_conflict(old, new):
+    # No value list knows these words: the frame is what says they answer the same question.
+    r = rel(old, new)
+    assert r.kind == "possible" and r.conflict_type == "mutually_exclusive" and r.confidence < 0.55, r
+    assert "same frame" in r.reason
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        # added detail: words inserted, none replaced
+        ("The choir rehearses in the chapel annex.", "The choir rehearses in the chapel annex on rainy days."),
+        # a function word traded for another
+        ("Parcels are collected via the side gate.", "Parcels are collected through the side gate."),
+        # measured values that agree after conversion
+        ("The bread proofs for 2 hours.", "The bread proofs for 120 minutes."),
+        # the same words moved about
+        ("Before leaving, lock the shed.", "Lock the shed before leaving."),
+        # a word written shorter
+        ("The choir concert is in December.", "The choir concert is in Dec."),
+    ],
+)
+def test_a_shared_frame_without_a_substituted_claim_stays_compatible(old, new):
+    r = rel(old, new)
+    assert not r.is_conflict, r
+
+
 def test_every_relation_carries_a_reason_and_a_confidence_in_range():
     for old, new in [
         ("The ferry leaves at 07:40.", "The ferry leaves at 08:25."),

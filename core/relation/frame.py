@@ -1,0 +1,79 @@
+"""One claim put in the same frame two ways: "X is drafted in Notion" / "X is drafted in Confluence".
+
+When the value lists know neither word (they cannot know every product, tool or style), the shape of the two
+sentences still says what is claimed: most of the words stand in the same order on both sides, and one short span
+of content words takes the place of another. A sentence that adds detail inserts words; a paraphrase reorders
+them; a substitution in a shared frame is two answers to one question.
+
+`substitution(a, b)` aligns the two statements' words (stems, so "runs" meets "run") with difflib and returns the
+substituted spans when the frame holds: exactly one replaced span with content words on both sides, each at most
+`MAX_SPAN` content words, and the words the two share in order at least `FRAME_MIN` of each side. A span with
+only function words, negations, hedges or values on either side is no substitution (polarity, hedges and values
+are read elsewhere), nor is one whose words occur elsewhere in the other statement (they moved), nor one whose two
+sides are the same word written shorter ("Jan" / "January")."""
+
+from __future__ import annotations
+
+import difflib
+
+from ..slots import Analysis
+from ..slots.tokens import is_function
+
+FRAME_MIN = 0.5  # the shared words in order, as a share of each side's words
+MAX_SPAN = 3  # content words on each side of the substituted span
+
+
+# Values compared with units, calendars and tolerances (`agreement`): "2 weeks" / "14 days" agree there, and a
+# frame must not call them two answers. Names, class members, places and labels are words like any other here.
+MEASURED = frozenset({"time", "weekday", "daypart", "date", "duration", "frequency", "quantity", "version"})
+
+
+def _words(a: Analysis) -> list[tuple[str, str, bool]]:
+    """(stem, folded word, whether it is a content word) of each token that is not punctuation. A content word
+    carries a topic (`is_function`) and is no part of a measured value."""
+    measured: set[int] = set()
+    for v in a.values:
+        if v.kind in MEASURED:
+            i = v.start
+            while i < len(a.tokens) and a.tokens[i].used:
+                measured.add(i)
+                i += 1
+    return [
+        (t.stem or t.low, t.low, t.kind == "word" and k not in measured and not is_function(t.low))
+        for k, t in enumerate(a.tokens)
+        if t.kind != "punct"
+    ]
+
+
+def _same_word(x: str, y: str) -> bool:
+    """One word written shorter: an abbreviation that is a prefix of the other ("jan" / "january")."""
+    short, long_ = sorted((x, y), key=len)
+    return len(short) >= 3 and long_.startswith(short)
+
+
+def substitution(a: Analysis, b: Analysis) -> tuple[str, str] | None:
+    """The span `b` puts where `a` has another, in a frame the two share; None when there is no such frame."""
+    wa, wb = _words(a), _words(b)
+    if not wa or not wb:
+        return None
+    sa, sb = [s for s, _w, _c in wa], [s for s, _w, _c in wb]
+    ops = difflib.SequenceMatcher(None, sa, sb, autojunk=False).get_opcodes()
+    shared = sum(i2 - i1 for op, i1, i2, _j1, _j2 in ops if op == "equal")
+    if shared < FRAME_MIN * len(sa) or shared < FRAME_MIN * len(sb):
+        return None
+    found: tuple[str, str] | None = None
+    for op, i1, i2, j1, j2 in ops:
+        if op != "replace":
+            continue
+        ca = [s for s, _w, c in wa[i1:i2] if c]
+        cb = [s for s, _w, c in wb[j1:j2] if c]
+        if not ca or not cb:
+            continue  # a function word or a value traded for another ("via" / "through", "2 weeks" / "14 days")
+        if set(ca) & set(sb) or set(cb) & set(sa):
+            continue  # a word that moved within the sentence, not one put in another's place
+        if found is not None or len(ca) > MAX_SPAN or len(cb) > MAX_SPAN:
+            return None  # two substitutions, or a long one: rewording, not one answer traded for another
+        if len(ca) == len(cb) == 1 and _same_word(ca[0], cb[0]):
+            continue
+        found = (" ".join(w for _s, w, _c in wa[i1:i2]), " ".join(w for _s, w, _c in wb[j1:j2]))
+    return found
