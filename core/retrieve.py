@@ -81,8 +81,10 @@ class RetrieveOps:
 
     def _rank(self, terms: list[str], zone: TrustZone, now: datetime) -> tuple[list[Ranked], int]:
         total = int(self.store.index.scalar("SELECT count(*) FROM records") or 0)
-        weights = {t: scoring.idf(self.store.index.doc_freq(t), total) for t in terms}
-        ids = self.store.index.fts_candidates(terms)
+        freq = {t: self.store.index.doc_freq(t) for t in terms}
+        weights = {t: scoring.idf(n, total) for t, n in freq.items()}
+        common = frozenset(t for t, n in freq.items() if n * 2 > total)  # in more than half of the records
+        ids = self.store.index.fts_candidates(terms, common=common)
         if not ids:
             return [], 0
         ranked: list[Ranked] = []

@@ -175,3 +175,21 @@ def test_a_record_past_its_expiry_is_never_returned_even_before_decay(eng):
     later = eng.retrieve("support hours", zone="private_self", now=T0 + timedelta(days=6), record_access=False)
     assert later.details["results"] == []
     assert eng.load(hit.details["results"][0]["memory_id"]).status.value == "active"  # not archived, just not returned
+
+
+def test_a_word_in_most_records_ranks_like_the_others_and_still_fills_the_results(eng):
+    # "harbour" is in every record, "lantern" and "mooring" in one each: the rarer words decide the order (the
+    # index asks them first), and records holding only the common word still fill the results after them.
+    topics = ["ferry timetable", "fish market", "lighthouse keeper", "sailing club", "dry dock", "tide tables"]
+    for n, topic in enumerate(topics):
+        r = eng.capture(f"The harbour {topic} notes, entry {n}.", now=T0 + timedelta(minutes=n), title=topic)
+        assert r.status == "captured", r.details
+    lantern = eng.capture("The harbour lantern is lit at dusk.", now=T0, title="Lantern").details["memory_id"]
+    mooring = eng.capture("Harbour mooring fees are paid monthly.", now=T0, title="Mooring").details["memory_id"]
+    now = T0 + timedelta(hours=1)
+    both = eng.retrieve("harbour lantern mooring", now=now).details["results"]
+    ids = [r["memory_id"] for r in both]
+    assert set(ids[:2]) == {lantern, mooring}, ids
+    assert len(ids) == 8, ids  # every record holds "harbour": the rest follow the two
+    only_common = eng.retrieve("harbour", now=now).details["results"]
+    assert len(only_common) == 8
