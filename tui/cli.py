@@ -209,6 +209,9 @@ def build_parser() -> argparse.ArgumentParser:
     qr.add_argument("--person")
     qr.add_argument("--answer")
     qr.add_argument("--redact", action="store_true", help="store a secret in the answer redacted instead of refusing")
+    qb = q.add_parser("bury", help="put a page off until tomorrow (undoable)")
+    qb.add_argument("id")
+    qb.add_argument("--person")
     qn = q.add_parser("new-ledger")
     qn.add_argument("--person")
     qn.add_argument("--scheduler", choices=["leitner", "fsrs"], default="leitner")
@@ -584,6 +587,8 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
             return 0
         if args.sub == "new-ledger":
             return _finish(args, eng.create_ledger(person, args.scheduler, now=now, actor=actor))
+        if args.sub == "bury":
+            return _finish(args, eng.quiz_bury(args.id, now=now, actor=actor, person=person))
         return _finish(
             args,
             eng.quiz_record(

@@ -86,6 +86,25 @@ def test_verify_quiz_tiers_commands(capsys, root):
     assert run(capsys, root, "check")[0] == 0
 
 
+def test_quiz_bury_puts_a_card_off_until_tomorrow_and_undo_brings_it_back(capsys, root):
+    run(capsys, root, "capture", "The boiler service is booked for the second week of March.")
+    person = ("--as", "human:alice")
+    due = json.loads(run(capsys, root, *person, "--json", "quiz", "due")[1])["items"]
+    mid = due[0]["memory_id"]
+    code, out, _ = run(capsys, root, *person, "--json", "quiz", "bury", mid)
+    receipt = json.loads(out)
+    assert code == 0 and receipt["status"] == "buried", receipt
+    assert mid not in [
+        c["memory_id"] for c in json.loads(run(capsys, root, *person, "--json", "quiz", "due")[1])["items"]
+    ]
+    tomorrow = ("--now", "2026-11-21T09:00:00Z")
+    later = json.loads(run(capsys, root, *person, *tomorrow, "--json", "quiz", "due")[1])["items"]
+    assert mid in [c["memory_id"] for c in later]
+    assert run(capsys, root, *person, "undo", receipt["receipt_sha256"][:12])[0] == 0
+    assert mid in [c["memory_id"] for c in json.loads(run(capsys, root, *person, "--json", "quiz", "due")[1])["items"]]
+    assert run(capsys, root, *person, "quiz", "bury", "mem_nope")[0] == 2
+
+
 def test_check_reports_problems_with_file(capsys, root):
     (root / "entries" / "bad.md").write_text("---\nx: [\n---\n")
     code, out, _ = run(capsys, root, "check")
