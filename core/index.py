@@ -96,6 +96,8 @@ class Index:
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=BUSY_TIMEOUT_S)
         db.row_factory = sqlite3.Row
+        # SQLite's lower() folds ASCII letters only: a filter for "müller" would miss "Müller".
+        db.create_function("casefold", 1, _casefold, deterministic=True)
         return db
 
     def _open(self) -> sqlite3.Connection:
@@ -804,6 +806,10 @@ def _parsed_chunks(root: Path, paths: list[str]) -> Iterator[tuple[list[str], di
             chunks = chunks[done:]
     for chunk in chunks:
         yield chunk, _parse_names((str(root), chunk))
+
+
+def _casefold(value: str | None) -> str | None:
+    return value.casefold() if isinstance(value, str) else value
 
 
 def _can_fork() -> bool:

@@ -24,9 +24,10 @@ CONFIRMATIONS = "stated/confirmations.jsonl"
 QUEUE_MODES = {"pending": PENDING_WHERE, "denied": "status='denied'"}
 QUEUE_ORDERS = ("newest", "source", "confidence")
 _ACTOR_SQL = "json_extract(data, '$.fm.actor')"
-# What the desk's filter looks in: title, text, source ref, actor, category (lower() folds ASCII letters only).
+# What the desk's filter looks in: title, text, source ref, actor, category, case-folded (`casefold` is the
+# index connection's own function: SQLite's lower() folds ASCII letters only).
 MATCH_SQL = (
-    "lower(title || ' ' || content || ' ' || coalesce(source_ref, '') || ' ' || "
+    "casefold(title || ' ' || content || ' ' || coalesce(source_ref, '') || ' ' || "
     f"coalesce({_ACTOR_SQL}, '') || ' ' || category)"
 )
 # (mode, order) -> the ORDER BY columns, (expression, descending); memory_id last makes every order total.
@@ -113,7 +114,7 @@ class VerificationQueue:
         where, params = [QUEUE_MODES[mode]], []
         if needle:
             where.append(f"instr({MATCH_SQL}, ?) > 0")
-            params.append(needle.lower())
+            params.append(needle.casefold())
         if source is not None:
             where.append(f"{SOURCE_SQL} = ?")
             params.append(source)

@@ -206,3 +206,14 @@ def test_deny_many_one_receipt_suppresses_each_and_undo_lifts_all(eng):
     assert {eng.load(m).status.value for m in (a, b)} == {"active"}
     assert not any(eng.is_suppressed(k) for k in r.details["suppression_keys"].values())
     assert eng.capture(text_b, now=T0 + timedelta(minutes=5), source_ref="raw/chat.md#L3").status == "consolidated"
+
+
+def test_the_queue_filter_folds_case_beyond_ascii(eng):
+    # A person types the name as they think of it; the record spells it with capitals and an accent or an ß.
+    a = eng.capture("Jürgen Müller reviews the STRASSE budget on Fridays.", now=T0, title="Müller review").details
+    b = eng.capture("Øystein runs the Ålesund office handover.", now=T0, title="Ålesund handover").details
+    assert eng.verify_count(needle="müller") == 1
+    assert [e.memory_id for e in eng.verify_page(needle="MÜLLER")] == [a["memory_id"]]
+    assert [e.memory_id for e in eng.verify_page(needle="ålesund")] == [b["memory_id"]]
+    assert [e.memory_id for e in eng.verify_page(needle="straße")] == [a["memory_id"]]  # casefold: ß is "ss"
+    assert eng.verify_count(needle="zürich") == 0
