@@ -78,6 +78,9 @@ class Value:
     def _values(self) -> tuple[Any, ...]:
         return tuple(getattr(self, name) for name in self.__slots__)
 
+    def __reduce__(self) -> tuple[Any, ...]:  # copy, deepcopy and pickle set no attribute on the new value
+        return (_rebuild, (type(self), self._values()))
+
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
@@ -89,6 +92,13 @@ class Value:
     def __repr__(self) -> str:
         fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
         return f"{type(self).__name__}({fields})"
+
+
+def _rebuild(cls: type[Value], values: tuple[Any, ...]) -> Value:
+    new = object.__new__(cls)
+    for name, value in zip(cls.__slots__, values, strict=True):
+        object.__setattr__(new, name, value)
+    return new
 
 
 def _count_field(name: str, value: Any, top: int | None = None) -> int:
