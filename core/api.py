@@ -544,7 +544,7 @@ class Engine:
         return self.tier_queue.restore_tier(ref, now=now, actor=actor)
 
     def pending_reviews(self) -> list[str]:
-        return self.tier_queue.pending_reviews()
+        return self.store.pending_reviews()
 
     def cold_records(self) -> list[Entry]:
         return self.tier_queue.cold_records()
@@ -585,7 +585,7 @@ class Engine:
             "newest_conflicts": [(c.conflict_id, c.title) for c in open_c[:3]],
             "pending_verifications": self.verification_queue.pending_count(),
             "quiz_due": self.quiz_queue.quiz_due_total(now),
-            "tier_review_pending": self.tier_queue.pending_reviews(),
+            "tier_review_pending": self.store.pending_reviews(),
         }
 
     def counts(

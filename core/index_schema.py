@@ -126,7 +126,7 @@ def fts_row(entry: Entry) -> tuple[str, ...]:
 
 def entry_from_row(row: sqlite3.Row) -> Entry:
     """The entry a `records` row holds (without reading its page)."""
-    from .record import Entry  # pydantic, on first use: retrieving reads rows, never entries
+    from .record import Entry  # on first use: retrieving reads rows, never entries
 
     data = json.loads(row["data"])
     entry = Entry.model_validate(data["fm"])

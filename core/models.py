@@ -1,7 +1,7 @@
 """The memory record's enums and times (SPEC §3), and the receipt (SPEC §4).
 
-The record itself, `Entry` (a pydantic model), is in `record.py` and importable from here too: it is loaded on
-first use, so what only reads the index (`memkeeper retrieve`) never imports pydantic."""
+The record itself, `Entry`, is in `record.py` and importable from here too: it is loaded on first use, so what only
+reads the index (`memkeeper retrieve`) never imports it."""
 
 from __future__ import annotations
 

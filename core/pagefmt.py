@@ -32,10 +32,9 @@ from typing import Any
 import frontmatter
 import yaml
 from frontmatter.default_handlers import YAMLHandler
-from pydantic import ValidationError
 
 from .errors import PageError
-from .models import Entry
+from .record import Entry, EntryError
 
 try:  # libyaml: several times faster on a cold index build; the pure-Python classes behave the same.
     from yaml import CBaseLoader as _StringLoader
@@ -489,12 +488,12 @@ def parse_entry_block(text: str) -> tuple[Entry, dict[str, Any] | None]:
     notes_count = data.pop("notes_count", None)
     try:
         entry = Entry.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = ".".join(str(p) for p in first["loc"]) or "frontmatter"
-        line = _line_of(text, str(first["loc"][0]) if first["loc"] else "")
+    except EntryError as exc:
+        line = _line_of(text, exc.field)
         where = f" (line {line})" if line else ""
-        raise PageError(f"invalid field {loc}{where}: {first['msg']}", kind="field", line=line) from None
+        raise PageError(
+            f"invalid field {exc.loc or 'frontmatter'}{where}: {exc.msg}", kind="field", line=line
+        ) from None
     if fm_notes is not None and not isinstance(fm_notes, list):
         line = _line_of(text, "notes")
         raise PageError(

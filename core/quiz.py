@@ -34,10 +34,8 @@ import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from datetime import UTC, date, datetime, timedelta
-from typing import Any, Literal, NamedTuple
-
-from fsrs import Card, Rating, Scheduler
-from pydantic import BaseModel, ConfigDict, Field
+from functools import cache
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from .quiz_ledger import (
     LAST_Q_MAX,
@@ -51,6 +49,7 @@ from .quiz_ledger import (
     QuizItem,
     Result,
     SchedulerName,
+    Value,
     is_clean_page,
     ledger_path,
     notebook_header,
@@ -63,6 +62,9 @@ from .quiz_ledger import (
     sanitize_question,
 )
 from .slots import Tok, analyze, fold
+
+if TYPE_CHECKING:
+    from fsrs import Scheduler
 
 __all__ = [  # the ledger format's names, importable from the quiz policy as before
     "LAST_Q_MAX",
@@ -127,22 +129,29 @@ _RESULT_OF_GRADE: dict[Grade, Result] = {
     "easy": "correct",
     "skip": "skip",
 }
-_RATING_OF_GRADE: dict[Grade, Rating] = {
+_RATING_OF_GRADE: dict[Grade, str] = {  # the name of each grade's fsrs.Rating
     # A skip is a failure to recall as far as the memory model is concerned; only the ledger's lastResult keeps the
     # difference so a skipped item is re-asked in the "due-wrong" group like a wrong one.
-    "again": Rating.Again,
-    "hard": Rating.Hard,
-    "good": Rating.Good,
-    "easy": Rating.Easy,
-    "skip": Rating.Again,
+    "again": "Again",
+    "hard": "Hard",
+    "good": "Good",
+    "easy": "Easy",
+    "skip": "Again",
 }
 
 # Question-worthiness of a never-quizzed page: judgement first, execution detail last.
 _CATEGORY_WEIGHT: dict[str, int] = {"direction": 4, "decision": 3, "milestone": 1}
 _DEFAULT_WEIGHT = 2
 
-# Day-granular FSRS with no fuzz: see the module docstring. One instance is enough, review_card never mutates it.
-_FSRS_SCHEDULER = Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False)
+
+@cache
+def _fsrs_scheduler() -> Scheduler:
+    """Day-granular FSRS with no fuzz: see the module docstring. One instance is enough, review_card never mutates
+    it. Made (and fsrs imported) on the first FSRS answer or preview: counting due items never needs it."""
+    from fsrs import Scheduler
+
+    return Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False)
+
 
 _WS_RE = re.compile(r"\s+")
 
@@ -150,20 +159,44 @@ _WS_RE = re.compile(r"\s+")
 # --- models ---------------------------------------------------------------------------------------------------------
 
 
-class QuizCandidate(BaseModel):
+class QuizCandidate(Value):
     """A live page as the quiz sees it (built by the store layer from the entry's frontmatter)."""
 
-    model_config = ConfigDict(frozen=True)
-
+    __slots__ = ("page", "category", "updated_at", "status", "tier", "quiz_question", "title", "recall", "content")
     page: str
     category: str
     updated_at: datetime
-    status: str = "active"
-    tier: str = "warm"
-    quiz_question: str | None = None
-    title: str = ""
-    recall: list[str] = Field(default_factory=list)
-    content: str = ""
+    status: str
+    tier: str
+    quiz_question: str | None
+    title: str
+    recall: list[str]
+    content: str
+
+    def __init__(
+        self,
+        *,
+        page: str,
+        category: str,
+        updated_at: datetime,
+        status: str = "active",
+        tier: str = "warm",
+        quiz_question: str | None = None,
+        title: str = "",
+        recall: Sequence[str] = (),
+        content: str = "",
+    ) -> None:
+        self._set(
+            page=page,
+            category=category,
+            updated_at=updated_at,
+            status=status,
+            tier=tier,
+            quiz_question=quiz_question,
+            title=title,
+            recall=list(recall),
+            content=content,
+        )
 
 
 class Cloze(NamedTuple):
@@ -176,16 +209,20 @@ class Cloze(NamedTuple):
     hidden: str
 
 
-class Selected(BaseModel):
+class Selected(Value):
     """One pick of a session: why it was picked, its ledger row (None for a new page) and the question to ask."""
 
-    model_config = ConfigDict(frozen=True)
-
+    __slots__ = ("page", "reason", "item", "question", "candidate")
     page: str
     reason: Reason
     item: QuizItem | None
     question: str
     candidate: QuizCandidate
+
+    def __init__(
+        self, *, page: str, reason: Reason, item: QuizItem | None, question: str, candidate: QuizCandidate
+    ) -> None:
+        self._set(page=page, reason=reason, item=item, question=question, candidate=candidate)
 
 
 class SessionCounts(NamedTuple):
@@ -465,13 +502,15 @@ def _fsrs_step(
         raise ValueError("FSRS scheduling needs an explicit timezone-aware `now`")
     # fsrs insists on tzinfo == timezone.utc exactly (a ZoneInfo("UTC") is refused), so normalise.
     at = now.astimezone(UTC)
+    from fsrs import Card, Rating
+
     if prior is not None and prior.fsrs is not None:
         card = Card.from_dict(prior.fsrs)  # type: ignore[arg-type]
     else:
         # A page first met under FSRS (or carried over from Leitner) starts a fresh card; passing both id and due
         # keeps fsrs from reading the clock or sleeping.
         card = Card(card_id=card_id_for(page), due=at)
-    reviewed, _log = _FSRS_SCHEDULER.review_card(card, _RATING_OF_GRADE[grade], review_datetime=at)
+    reviewed, _log = _fsrs_scheduler().review_card(card, Rating[_RATING_OF_GRADE[grade]], review_datetime=at)
     days = (reviewed.due - at).total_seconds() / 86400
     return box_for_interval(days), reviewed.due.astimezone(UTC).date(), dict(reviewed.to_dict())
 

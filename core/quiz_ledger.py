@@ -24,10 +24,7 @@ import json
 import re
 import unicodedata
 from datetime import UTC, date, datetime
-from typing import Any, Literal, TypeGuard
-
-from fsrs import Card
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any, Literal, Self, TypeGuard
 
 from .pagefmt import Style, dumps, read_block
 
@@ -56,20 +53,107 @@ _PERSON_BAD_RE = re.compile(r"[^a-z0-9._-]+")
 # --- models ---------------------------------------------------------------------------------------------------------
 
 
-class QuizItem(BaseModel):
+class Value:
+    """An immutable record: its fields are its `__slots__`, it compares and hashes by them, and `model_copy(update=...)`
+    gives a copy with some fields replaced (unchecked, like the fields it keeps). Plain classes rather than pydantic
+    models: hot.md counts the quiz's due items after every capture, and importing pydantic cost that command ~100 ms
+    (docs/decisions.md, "The record model is a plain class")."""
+
+    __slots__: tuple[str, ...] = ()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: use model_copy(update=...)")
+
+    def _set(self, **fields: Any) -> None:
+        for name, value in fields.items():
+            object.__setattr__(self, name, value)
+
+    def model_copy(self, *, update: dict[str, Any] | None = None) -> Self:
+        new = object.__new__(type(self))
+        changes = update or {}
+        for name in self.__slots__:
+            object.__setattr__(new, name, changes[name] if name in changes else getattr(self, name))
+        return new
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __reduce__(self) -> tuple[Any, ...]:  # copy, deepcopy and pickle set no attribute on the new value
+        return (_rebuild, (type(self), self._values()))
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash((type(self), self._values()))
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"{type(self).__name__}({fields})"
+
+
+def _rebuild(cls: type[Value], values: tuple[Any, ...]) -> Value:
+    new = object.__new__(cls)
+    for name, value in zip(cls.__slots__, values, strict=True):
+        object.__setattr__(new, name, value)
+    return new
+
+
+def _count_field(name: str, value: Any, top: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0 or (top is not None and value > top):
+        limit = f"0–{top}" if top is not None else "0 or more"
+        raise ValueError(f"quiz item {name} must be a whole number {limit}, not {value!r}")
+    return value
+
+
+def _date_field(name: str, value: Any, optional: bool = False) -> Any:
+    if (value is None and optional) or (isinstance(value, date) and not isinstance(value, datetime)):
+        return value
+    raise ValueError(f"quiz item {name} must be a date, not {value!r}")
+
+
+class QuizItem(Value):
     """One ledger row: a page that has been quizzed at least once (never-quizzed pages have no row)."""
 
-    model_config = ConfigDict(frozen=True)
-
+    __slots__ = ("page", "box", "due", "asked", "correct", "last", "last_result", "last_q", "fsrs")
     page: str
-    box: int = Field(ge=0, le=MAX_BOX)
+    box: int
     due: date
-    asked: int = Field(ge=0)
-    correct: int = Field(ge=0)
-    last: date | None = None
-    last_result: Result | None = None
-    last_q: str = ""
-    fsrs: dict[str, Any] | None = None
+    asked: int
+    correct: int
+    last: date | None
+    last_result: Result | None
+    last_q: str
+    fsrs: dict[str, Any] | None
+
+    def __init__(
+        self,
+        *,
+        page: str,
+        box: int,
+        due: date,
+        asked: int,
+        correct: int,
+        last: date | None = None,
+        last_result: Result | None = None,
+        last_q: str = "",
+        fsrs: dict[str, Any] | None = None,
+    ) -> None:
+        if last_result is not None and last_result not in RESULTS:
+            raise ValueError(f"quiz item last_result must be one of {', '.join(RESULTS)}, not {last_result!r}")
+        self._set(
+            page=page,
+            box=_count_field("box", box, MAX_BOX),
+            due=_date_field("due", due),
+            asked=_count_field("asked", asked),
+            correct=_count_field("correct", correct),
+            last=_date_field("last", last, optional=True),
+            last_result=last_result,
+            last_q=last_q,
+            fsrs=fsrs,
+        )
 
     def marker(self) -> dict[str, Any]:
         """The marker JSON object, keys in llmwiki's order; ``fsrs`` last so llmwiki ignores it."""
@@ -88,7 +172,7 @@ class QuizItem(BaseModel):
         return out
 
 
-class Ledger(BaseModel):
+class Ledger(Value):
     """A person's quiz ledger as parsed (or about to be rendered).
 
     ``frontmatter`` holds every frontmatter key other than the four typed ones (kind, person, scheduler, updated),
@@ -96,15 +180,37 @@ class Ledger(BaseModel):
     that parsing skipped, one ``"line N: why"`` each; a rewrite drops those rows.
     """
 
-    model_config = ConfigDict(frozen=True)
+    __slots__ = ("person", "scheduler", "updated", "frontmatter", "note", "items", "problems")
+    person: str
+    scheduler: SchedulerName
+    updated: date | None
+    frontmatter: dict[str, Any]
+    note: str
+    items: list[QuizItem]
+    problems: list[str]
 
-    person: str = "me"
-    scheduler: SchedulerName = "leitner"
-    updated: date | None = None
-    frontmatter: dict[str, Any] = Field(default_factory=dict)
-    note: str = ""
-    items: list[QuizItem] = Field(default_factory=list)
-    problems: list[str] = Field(default_factory=list)
+    def __init__(
+        self,
+        *,
+        person: str = "me",
+        scheduler: SchedulerName = "leitner",
+        updated: date | None = None,
+        frontmatter: dict[str, Any] | None = None,
+        note: str = "",
+        items: list[QuizItem] | None = None,
+        problems: list[str] | None = None,
+    ) -> None:
+        if scheduler not in SCHEDULERS:
+            raise ValueError(f"quiz ledger scheduler must be one of {', '.join(SCHEDULERS)}, not {scheduler!r}")
+        self._set(
+            person=person,
+            scheduler=scheduler,
+            updated=_date_field("updated", updated, optional=True),
+            frontmatter=dict(frontmatter or {}),
+            note=note,
+            items=list(items or []),
+            problems=list(problems or []),
+        )
 
     def item(self, page: str) -> QuizItem | None:
         for it in self.items:
@@ -386,6 +492,8 @@ def _read_fsrs(value: object) -> tuple[dict[str, Any] | None, str]:
     unreadable = "fsrs state is unreadable; the row is kept and its card restarts"
     if not isinstance(value, dict):
         return None, unreadable
+    from fsrs import Card  # only for a row that holds FSRS state
+
     try:
         card = Card.from_dict(value)  # type: ignore[arg-type]
     except Exception:  # noqa: BLE001 — unreadable state is reported; the Leitner half of the row still counts

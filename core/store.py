@@ -22,7 +22,7 @@ from .errors import BadInput, NotFound, PageError
 from .index import Index, is_busy
 from .models import Receipt, SourceType, Status, parse_iso
 from .pages import MAX_PAGE_BYTES, append_lines, atomic_write, read_text
-from .paths import PathEscape, confine, mkdirs, partition_slug, refuse_wiki_links, slugify
+from .paths import PathEscape, confine, list_files, mkdirs, partition_slug, refuse_wiki_links, slugify
 from .receipts import LOG_HEADER, ReceiptCursor, ReceiptLine, canonical_json, log_row, make_receipt, pattern_event
 from .text import content_sha256, sha256_hex
 
@@ -402,6 +402,15 @@ class Store:
         new_intent = txn.intent(receipt.to_dict())
         journal.write_intent(self.root, new_intent)
         journal.apply_intent(self.root, new_intent, self.path, fresh=False)
+
+    def pending_reviews(self) -> list[str]:
+        """The tier review files awaiting a person (`review/tier-review-<date>.md`). Here rather than in the tier
+        queue: hot.md lists them after every write, and a capture need not import the tier rules for it."""
+        try:
+            names = list_files(self.root / "review", ".md")  # regular files only, never through a symlink
+        except BadInput:
+            return []  # review/ is a symlink: check reports it
+        return [f"review/{n}" for n in names if n.startswith("tier-review-")]
 
     def tmp_files(self, dirs: tuple[str, ...] = ENGINE_DIRS) -> list[str]:
         """Temp files an interrupted atomic write left in the directories the engine writes."""

@@ -18,7 +18,7 @@ from .errors import BadInput
 from .index_schema import COLD_WHERE
 from .models import Entry, Receipt, Tier, iso, parse_iso, utc
 from .pages import MAX_LEDGER_BYTES, MAX_PAGE_BYTES, read_bytes, read_text
-from .paths import list_files, mkdirs
+from .paths import mkdirs
 from .receipts import make_receipt
 from .store import Store, file_sig
 from .text import sha256_hex
@@ -164,13 +164,6 @@ class TierQueue:
             self._count.log_sig = log
         hot = self._hot_links()
         return self._count.count(utc(now), self.in_conflict(), hot)
-
-    def pending_reviews(self) -> list[str]:
-        try:
-            names = list_files(self.store.root / "review", ".md")  # regular files only, never through a symlink
-        except BadInput:
-            return []  # review/ is a symlink: check reports it
-        return [f"review/{n}" for n in names if n.startswith("tier-review-")]
 
     def _set_tier(self, memory_id: str, tier: Tier, now: datetime, note: str) -> dict[str, Any]:
         """Change the access tier; returns what undo needs to put the page back byte for byte."""

@@ -267,7 +267,7 @@ class VerificationQueue:
             e = self.store.load(m)
             prior[m] = {
                 "source_type": e.source_type.value,
-                "verified": e.verified.model_dump(mode="json") if e.verified else None,
+                "verified": e.verified.to_dict() if e.verified else None,
                 "evidence_grade": e.evidence_grade.value,
                 "confidence": e.confidence,
                 "strength": e.strength,

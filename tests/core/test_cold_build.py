@@ -61,7 +61,7 @@ def _state(root: Path) -> tuple[list, list, list, list]:
     db.row_factory = sqlite3.Row
     try:
         records = db.execute("SELECT * FROM records ORDER BY memory_id").fetchall()
-        entries = [entry_from_row(r).model_dump() | {"content": r["content"]} for r in records]
+        entries = [entry_from_row(r) for r in records]
         columns = [tuple(r[k] for k in r.keys() if k != "data") for r in records]
         files = [tuple(r) for r in db.execute("SELECT path, size, sha256, memory_id, error FROM files ORDER BY path")]
         fts = [tuple(r) for r in db.execute("SELECT * FROM fts ORDER BY memory_id")]

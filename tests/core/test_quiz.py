@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import re
 from datetime import UTC, date, datetime, timedelta
 
@@ -944,3 +946,17 @@ def test_sanitize_question_is_idempotent_and_comment_safe(q: str) -> None:
     once = quiz.sanitize_question(q)
     assert quiz.sanitize_question(once) == once
     assert "-->" not in once and "\n" not in once and len(once) <= 200
+
+
+def test_quiz_values_are_immutable_and_survive_copy_and_pickle() -> None:
+    row = item("entries/a.md", box=2)
+    ledger = ledger_with(row)
+    with pytest.raises(AttributeError):
+        row.box = 3  # type: ignore[misc]
+    for value in (row, ledger, cand("entries/a.md")):
+        assert copy.copy(value) == value
+        assert pickle.loads(pickle.dumps(value)) == value
+        assert copy.deepcopy(value) == value
+    deep = copy.deepcopy(ledger)
+    assert deep.items is not ledger.items and deep.items[0] == row
+    assert ledger.model_copy(update={"note": "x"}) != ledger and ledger.note != "x"

@@ -7,10 +7,13 @@ detail, a differing source alone, a hedged claim. None of these sentences comes 
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from memkeeper.core.relation import CONFLICT_TYPES, Statement, relate
 from memkeeper.core.slots import analyze, lexicon
+from memkeeper.core.subjects import _one_edit
 
 
 def rel(old: str, new: str, old_title: str = "", new_title: str = "", **kw):
@@ -381,3 +384,21 @@ def test_having_to_pay_is_the_opposite_of_free():
     r = rel("The parking garage is free for staff.", "Staff have to pay for the parking garage.")
     assert r.is_conflict, r
     assert not rel("The parking garage is free for staff.", "Staff park for free in the garage.").is_conflict
+
+
+def _levenshtein(a: str, b: str) -> int:
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, cb in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
+    return row[-1]
+
+
+def test_near_spellings_are_exactly_the_words_one_edit_apart():
+    words = ["".join(p) for n in range(6) for p in itertools.product("ab", repeat=n)]
+    for a in words:
+        for b in words:
+            assert _one_edit(a, b) == (_levenshtein(a, b) <= 1), (a, b)
+    assert _one_edit("kubernetes", "kubernetis") and _one_edit("postgres", "postgress")
+    assert not _one_edit("postgres", "pstgress")

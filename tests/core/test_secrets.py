@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from memkeeper.core import demo
-from memkeeper.core.secrets import find_secrets, redact_secrets, scan
+from memkeeper.core.secrets import RULES, find_secrets, redact_secrets, scan
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CORPUS = FIXTURES / "secrets"
@@ -186,3 +186,11 @@ def test_a_capture_scan_does_not_import_detect_secrets_for_plain_text():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_every_rule_compiles_and_every_rule_is_gated_by_hints():
+    # Patterns compile when a rule first runs (most texts meet no rule's hints): a broken one must fail here, not
+    # on the first text that happens to reach it.
+    for rule in RULES:
+        assert rule.hints, rule
+        assert rule.pattern.pattern == rule.source
