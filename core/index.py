@@ -435,12 +435,12 @@ class Index:
                     taken.add(page.memory_id)
                     items.append(page)
                 db.executemany(schema.INSERT_RECORD, [v.record for v in items])
-                db.executemany(schema.INSERT_FTS, [v.fts for v in items])
                 db.executemany(
                     "INSERT INTO files VALUES (?,?,?,?,?,NULL)",
                     [(v.path, *v.sig, v.digest, v.memory_id) for v in items],
                 )
                 added += len(items)
+            db.execute(schema.REBUILD_FTS)  # every row's words in one pass, after the rows
             for ddl in schema.INDEXES:
                 db.execute(ddl)
             db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (schema.SCHEMA_VERSION,))
@@ -512,7 +512,7 @@ class Index:
                     slow.append(p)
             items = list(fresh.values())
             self.db.executemany(schema.INSERT_RECORD, [v.record for v in items])
-            self.db.executemany(schema.INSERT_FTS, [v.fts for v in items])
+            self.db.executemany(schema.INSERT_FTS, [(v.memory_id,) for v in items])
             self.db.executemany(
                 "INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,NULL)",
                 [(v.path, *v.sig, v.digest, v.memory_id) for v in items],
@@ -733,7 +733,6 @@ class NewPage:
     sig: tuple[int, int]
     digest: str
     record: tuple
-    fts: tuple
 
 
 def _read_new_pages(paths: list[str], entries_fd: int | None) -> dict[str, NewPage]:
@@ -763,7 +762,6 @@ def _read_new_pages(paths: list[str], entries_fd: int | None) -> dict[str, NewPa
             (st.st_mtime_ns, st.st_size),
             sha256_hex(raw),
             schema.record_row(p, entry, fm),
-            schema.fts_row(entry),
         )
     return out
 

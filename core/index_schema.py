@@ -15,7 +15,7 @@ from .models import iso
 if TYPE_CHECKING:
     from .record import Entry
 
-SCHEMA_VERSION = "8"
+SCHEMA_VERSION = "10"
 QUIZ_WEIGHTS = {"direction": 4, "decision": 3, "milestone": 1}
 
 # The desk's verification queue (SPEC §5.2) and where a record came from, for grouping it: its source document (the
@@ -42,7 +42,8 @@ CREATE TABLE IF NOT EXISTS records (
     quiz_rotation INTEGER, quiz_weight INTEGER, recall TEXT
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (
-    memory_id UNINDEXED, title, content, canonical_key, recall, tokenize = 'porter unicode61 remove_diacritics 2'
+    memory_id UNINDEXED, title, content, canonical_key, recall, content = 'records', content_rowid = 'rowid',
+    tokenize = 'porter unicode61 remove_diacritics 2'
 );
 """
 # The records table's secondary indexes. A cold build creates them after the bulk insert (one sort each, instead of
@@ -69,18 +70,24 @@ DDL = TABLES + "".join(f"{ddl};\n" for ddl in INDEXES)
 
 
 INSERT_RECORD = f"INSERT INTO records VALUES ({','.join('?' * 26)})"
-# An fts row shares its record's rowid, so removing a record's text is a rowid lookup: `memory_id` is UNINDEXED in
-# fts, and deleting by it scanned the whole table (77 ms a write at 100k records). Insert the record first.
-INSERT_FTS = (
-    "INSERT INTO fts (rowid, memory_id, title, content, canonical_key, recall)"
-    " SELECT rowid, ?, ?, ?, ?, ? FROM records WHERE memory_id=?"
-)
+# The full-text index is an external-content FTS5 table over `records` (its columns are records' columns of the same
+# names; a key's words are split at its hyphens by the tokenizer): it keeps no copy of the text, only the index of
+# its words, and its rows share the records' rowids. FTS5 does not follow the records table by itself: a record's
+# words are indexed after its row is inserted (INSERT_FTS) and removed, with the row's own values, before the row is
+# deleted (delete_rows). A cold build indexes every row in one pass (REBUILD_FTS). Never VACUUM the index: it may
+# renumber the rowids the two tables share.
+_FTS_COLUMNS = "memory_id, title, content, canonical_key, recall"
+INSERT_FTS = f"INSERT INTO fts (rowid, {_FTS_COLUMNS}) SELECT rowid, {_FTS_COLUMNS} FROM records WHERE memory_id=?"
+REBUILD_FTS = "INSERT INTO fts (fts) VALUES ('rebuild')"
 
 
 def record_row(path: str, entry: Entry, fm: dict[str, Any] | None = None) -> tuple[Any, ...]:
-    """The `records` row of the page at `path`; its `data` column is the whole entry, for `entry_from_row`. `fm`:
-    the frontmatter mapping the entry was validated from, when the page gave one (`pagefmt.parse_entry_block`)."""
-    data = json.dumps({"fm": entry.frontmatter() if fm is None else fm, "content": entry.content, "notes": entry.notes})
+    """The `records` row of the page at `path`; its `data` and `content` columns are the whole entry, for
+    `entry_from_row`. `fm`: the frontmatter mapping the entry was validated from, when the page gave one
+    (`pagefmt.parse_entry_block`)."""
+    # The content is in its own column (read by full-text search too), not again in `data`: a row that repeats it
+    # outgrows half a page, so every page held one row and the table (which index builds scan) doubled.
+    data = json.dumps({"fm": entry.frontmatter() if fm is None else fm, "notes": entry.notes})
     return (
         entry.memory_id,
         path,
@@ -113,15 +120,8 @@ def record_row(path: str, entry: Entry, fm: dict[str, Any] | None = None) -> tup
 
 
 def fts_row(entry: Entry) -> tuple[str, ...]:
-    """The full-text row's parameters for INSERT_FTS: title, content, the key's words and the recall phrases."""
-    return (
-        entry.memory_id,
-        entry.title,
-        entry.content,
-        entry.canonical_key.replace("-", " "),
-        " ".join(entry.recall),
-        entry.memory_id,  # the record whose rowid the row takes (INSERT_FTS)
-    )
+    """INSERT_FTS's parameters: the record whose row's words are indexed (insert the row first)."""
+    return (entry.memory_id,)
 
 
 def entry_from_row(row: sqlite3.Row) -> Entry:
@@ -130,12 +130,16 @@ def entry_from_row(row: sqlite3.Row) -> Entry:
 
     data = json.loads(row["data"])
     entry = Entry.model_validate(data["fm"])
-    entry.content = data["content"]
+    entry.content = row["content"]
     entry.notes = data["notes"]
     return entry
 
 
 def delete_rows(db: sqlite3.Connection, memory_id: str) -> None:
     """Remove an entry's `records` and `fts` rows (its `files` row is the caller's)."""
-    db.execute("DELETE FROM fts WHERE rowid IN (SELECT rowid FROM records WHERE memory_id=?)", (memory_id,))
+    db.execute(
+        f"INSERT INTO fts (fts, rowid, {_FTS_COLUMNS}) SELECT 'delete', rowid, {_FTS_COLUMNS} FROM records"
+        " WHERE memory_id=?",
+        (memory_id,),
+    )
     db.execute("DELETE FROM records WHERE memory_id=?", (memory_id,))

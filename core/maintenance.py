@@ -178,7 +178,7 @@ class MaintenanceOps:
         now = utc(now)
         actor = validate_actor(actor)
         with self.store.writing():
-            rows = self.store.index.query("SELECT memory_id, data FROM records WHERE status='active'")
+            rows = self.store.index.query("SELECT memory_id, data, content FROM records WHERE status='active'")
             decayed = regraded = 0
             archived: list[str] = []
             titles: dict[str, str] = {}

@@ -559,7 +559,7 @@ class Store:
             raise BadInput(f"{page}: {getattr(exc, 'strerror', None) or exc}") from None
 
     def get(self, memory_id: str) -> Entry | None:
-        rows = self.index.query("SELECT data FROM records WHERE memory_id=?", (memory_id,))
+        rows = self.index.query("SELECT data, content FROM records WHERE memory_id=?", (memory_id,))
         return self.index.entry(rows[0]) if rows else None
 
     def resolve_id(self, ref: str) -> str:

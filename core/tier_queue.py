@@ -141,7 +141,7 @@ class TierQueue:
         return [
             self.store.index.entry(r)
             for r in self.store.index.query(
-                f"SELECT data FROM records INDEXED BY records_cold WHERE {COLD_WHERE} "
+                f"SELECT data, content FROM records INDEXED BY records_cold WHERE {COLD_WHERE} "
                 "ORDER BY updated_at DESC, memory_id LIMIT ? OFFSET ?",
                 (max(0, int(limit)), max(0, int(offset))),
             )
@@ -366,7 +366,7 @@ class TierQueue:
         return [
             self.store.index.entry(r)
             for r in self.store.index.query(
-                f"SELECT data FROM records WHERE {COLD_WHERE} ORDER BY updated_at DESC, memory_id"
+                f"SELECT data, content FROM records WHERE {COLD_WHERE} ORDER BY updated_at DESC, memory_id"
             )
         ]
 

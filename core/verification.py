@@ -84,7 +84,7 @@ class VerificationQueue:
 
     def pending_verifications(self, limit: int | None = None) -> list[Entry]:
         sql = (
-            "SELECT data FROM records WHERE status='active' AND source_type='agent_inferred' AND verified=0 "
+            "SELECT data, content FROM records WHERE status='active' AND source_type='agent_inferred' AND verified=0 "
             "ORDER BY created_at DESC, memory_id"
         )
         if limit:
@@ -151,7 +151,7 @@ class VerificationQueue:
 
     def queue_entries(self, ids: list[str]) -> list[Entry]:
         """The records with these ids, in that order (primary-key lookups; a page of an id list)."""
-        rows = {r["memory_id"]: r for r in self.store.index.rows_for(ids, columns="memory_id, data")}
+        rows = {r["memory_id"]: r for r in self.store.index.rows_for(ids, columns="memory_id, data, content")}
         return [self.store.index.entry(rows[m]) for m in ids if m in rows]
 
     def queue_count(self, mode: str = "pending", *, needle: str | None = None, source: str | None = None) -> int:
@@ -221,7 +221,7 @@ class VerificationQueue:
         return [
             self.store.index.entry(r)
             for r in self.store.index.query(
-                "SELECT data FROM records WHERE status='denied' ORDER BY updated_at DESC, memory_id"
+                "SELECT data, content FROM records WHERE status='denied' ORDER BY updated_at DESC, memory_id"
             )
         ]
 
@@ -549,7 +549,7 @@ class VerificationQueue:
             events = [(d.get("at", ""), 0, d) for d in _read_jsonl(self.store.root / CONFIRMATIONS)]
             events += [(d.get("at", ""), 1, d) for d in _read_jsonl(self.store.root / DENIALS)]
             events.sort(key=lambda x: (x[0], x[1]))
-            rows = self.store.index.query("SELECT data FROM records")
+            rows = self.store.index.query("SELECT data, content FROM records")
             entries = {e.memory_id: e for e in (self.store.index.entry(r) for r in rows)}
             by_sha: dict[str, list[Entry]] = {}
             for e in entries.values():
