@@ -63,3 +63,45 @@ def test_in_place_edit_is_found_by_the_next_full_scan(tmp_path):
     eng.sync()  # a full scan (check, the desk's start and watcher)
     assert "third Monday" in eng.load(mid).content
     eng.close()
+
+
+def _word_index_consistent(root) -> None:
+    """FTS5's own integrity check, which compares the word index with the records table it indexes."""
+    import sqlite3
+
+    db = sqlite3.connect(root / ".memkeeper" / "index.db")
+    try:
+        db.execute("INSERT INTO fts (fts, rank) VALUES ('integrity-check', 1)")  # raises when they disagree
+    finally:
+        db.close()
+
+
+def test_search_follows_every_kind_of_change_and_the_word_index_stays_consistent(tmp_path):
+    # The full-text index keeps no text of its own: each change must take a record's old words out with the values
+    # they were indexed from.
+    root = tmp_path / "w"
+    eng = Engine.init(root, now=T0)
+    kept = eng.capture("The pottery kiln fires on Thursdays", now=T0, title="Kiln day").details
+    gone = eng.capture("The glaze buckets sit under the bench", now=T0, title="Glaze buckets").details
+    moved = eng.capture("Clay deliveries come from the quarry depot", now=T0, title="Clay supplier").details
+    eng.deny(kept["memory_id"], now=T0, actor="human:owner", reason="wrong day")
+    _word_index_consistent(root)
+    eng.undeny(kept["memory_id"], now=T0, actor="human:owner")
+    _word_index_consistent(root)
+    eng.close()
+    (root / gone["page"]).unlink()  # removed by hand
+    page = root / moved["page"]
+    page.write_text(page.read_text().replace("quarry depot", "riverside wharf"))  # edited by hand
+    eng = Engine.open(root)
+    eng.sync()
+    _word_index_consistent(root)
+    later = T0 + timedelta(minutes=1)
+
+    def found(query: str) -> list[str]:
+        return [r["memory_id"] for r in eng.retrieve(query, now=later, record_access=False).details["results"]]
+
+    assert found("glaze buckets") == []
+    assert found("quarry depot") == [] and found("riverside wharf") == [moved["memory_id"]]
+    assert kept["memory_id"] in found("pottery kiln")
+    eng.close()
+    _word_index_consistent(root)
