@@ -11,6 +11,7 @@ import sqlite3
 import stat
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -815,14 +816,42 @@ def _can_fork() -> bool:
 
 
 def _free_cores() -> int:
-    """Cores not busy with other work: the CPU count less the last minute's load average, of which up to one is
-    this process (busy reading the pages it is about to build from)."""
+    """Cores not busy with other work. On Linux, the idle share of every core over a tenth of a second (the
+    load average lags by a minute: work that has just ended, such as copying the wiki, still counts there);
+    elsewhere, the CPU count less the last minute's load average, of which up to one is this process."""
     cpus = os.cpu_count() or 1
+    idle = _idle_cores(0.1)
+    if idle is not None:
+        return max(1, int(idle + 0.5))
     try:
         load = os.getloadavg()[0]
     except (AttributeError, OSError):  # not on every platform
         return 1
     return max(1, int(cpus - max(0.0, load - 1.0) + 0.5))
+
+
+def _idle_cores(window: float) -> float | None:
+    """How many cores sat idle over `window` seconds (/proc/stat's idle and iowait time), or None without it."""
+
+    def sample() -> tuple[int, int] | None:
+        try:
+            with open("/proc/stat", encoding="ascii") as fh:
+                fields = fh.readline().split()
+        except OSError:
+            return None
+        if not fields or fields[0] != "cpu" or len(fields) < 6:
+            return None
+        ticks = [int(x) for x in fields[1:]]
+        return sum(ticks), ticks[3] + ticks[4]  # all, idle + iowait
+
+    first = sample()
+    if first is None:
+        return None
+    time.sleep(window)
+    second = sample()
+    if second is None or second[0] <= first[0]:
+        return None
+    return (os.cpu_count() or 1) * (second[1] - first[1]) / (second[0] - first[0])
 
 
 def _reason(exc: Exception, path: Path) -> str:

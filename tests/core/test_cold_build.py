@@ -175,3 +175,21 @@ def test_every_record_keeps_one_text_row_through_builds_writes_and_removals(tmp_
     assert all(h["memory_id"] != "mem_0000000000000009" for h in hits.details["results"])
     assert eng.get("mem_0000000000000009") is None
     eng.close()
+
+
+def test_free_cores_reads_what_is_idle_now_and_falls_back_to_the_load_average(monkeypatch):
+    cpus = os.cpu_count() or 1
+    if sys.platform.startswith("linux"):
+        idle = index._idle_cores(0.05)
+        assert idle is not None and 0.0 <= idle <= cpus + 1e-9
+    # Without /proc/stat: the CPU count less the last minute's load beyond this process.
+    monkeypatch.setattr(index, "_idle_cores", lambda window: None)
+    monkeypatch.setattr(index.os, "getloadavg", lambda: (1.0 + cpus, 0.0, 0.0))
+    assert index._free_cores() == 1
+    monkeypatch.setattr(index.os, "getloadavg", lambda: (0.2, 0.0, 0.0))
+    assert index._free_cores() == cpus
+    # With it: the idle cores, rounded, never fewer than one.
+    monkeypatch.setattr(index, "_idle_cores", lambda window: 0.3)
+    assert index._free_cores() == 1
+    monkeypatch.setattr(index, "_idle_cores", lambda window: 1.6)
+    assert index._free_cores() == 2
