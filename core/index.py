@@ -435,13 +435,16 @@ class Index:
                         continue
                     taken.add(page.memory_id)
                     items.append(page)
+                before = db.execute("SELECT max(rowid) FROM records").fetchone()[0] or 0
                 db.executemany(schema.INSERT_RECORD, [v.record for v in items])
+                # The chunk's words, from its rows in one statement: here, while the workers parse the next chunks,
+                # rather than in one pass at the end, when nothing else is left to do.
+                db.execute(schema.INSERT_FTS_AFTER, (before,))
                 db.executemany(
                     "INSERT INTO files VALUES (?,?,?,?,?,NULL)",
                     [(v.path, *v.sig, v.digest, v.memory_id) for v in items],
                 )
                 added += len(items)
-            db.execute(schema.REBUILD_FTS)  # every row's words in one pass, after the rows
             for ddl in schema.INDEXES:
                 db.execute(ddl)
             db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (schema.SCHEMA_VERSION,))

@@ -74,11 +74,12 @@ INSERT_RECORD = f"INSERT INTO records VALUES ({','.join('?' * 26)})"
 # names; a key's words are split at its hyphens by the tokenizer): it keeps no copy of the text, only the index of
 # its words, and its rows share the records' rowids. FTS5 does not follow the records table by itself: a record's
 # words are indexed after its row is inserted (INSERT_FTS) and removed, with the row's own values, before the row is
-# deleted (delete_rows). A cold build indexes every row in one pass (REBUILD_FTS). Never VACUUM the index: it may
+# deleted (delete_rows). A cold build indexes a chunk of rows at a time (INSERT_FTS_AFTER). Never VACUUM the index: it may
 # renumber the rowids the two tables share.
 _FTS_COLUMNS = "memory_id, title, content, canonical_key, recall"
 INSERT_FTS = f"INSERT INTO fts (rowid, {_FTS_COLUMNS}) SELECT rowid, {_FTS_COLUMNS} FROM records WHERE memory_id=?"
-REBUILD_FTS = "INSERT INTO fts (fts) VALUES ('rebuild')"
+# A cold build indexes each chunk's words from its rows (those past the rowid before the chunk) in one statement.
+INSERT_FTS_AFTER = f"INSERT INTO fts (rowid, {_FTS_COLUMNS}) SELECT rowid, {_FTS_COLUMNS} FROM records WHERE rowid > ?"
 
 
 def record_row(path: str, entry: Entry, fm: dict[str, Any] | None = None) -> tuple[Any, ...]:
