@@ -46,37 +46,31 @@ def test_importing_the_cli_loads_none_of_the_engine_parts_it_does_not_need():
     assert _loaded("import memkeeper.tui.cli", NOT_ON_IMPORT) == []
 
 
-def test_retrieve_preview_loads_no_page_parser_no_lock_no_queue(tmp_path):
+def _wiki_and_cli_run(tmp_path, args: list[str], expect: str) -> str:
+    """A wiki with one record, and the code of a CLI run on it (in the probe's fresh interpreter) that must succeed
+    and print `expect`."""
     eng = Engine.init(tmp_path / "w", now=T0)
     eng.capture("The staging database lives on the second rack", now=T0)
     eng.close()
-    code = (
+    return (
         "import contextlib, io\n"
         "from memkeeper.tui.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
-        f"    assert main(['--root', {str(tmp_path / 'w')!r}, 'retrieve', 'staging database', '--preview']) == 0\n"
-        "assert 'staging' in out.getvalue().lower()\n"
+        f"    assert main(['--root', {str(tmp_path / 'w')!r}, *{args!r}]) == 0\n"
+        f"assert {expect!r} in out.getvalue().lower()\n"
     )
+
+
+def test_retrieve_preview_loads_no_page_parser_no_lock_no_queue(tmp_path):
+    code = _wiki_and_cli_run(tmp_path, ["retrieve", "staging database", "--preview"], "staging")
     assert _loaded(code, NOT_ON_RETRIEVE_PREVIEW) == []
     # A capture still loads what it needs (the check above would pass vacuously if the names were wrong).
-    capture = code.replace(
-        "'retrieve', 'staging database', '--preview'", "'capture', 'The backup job runs nightly at two'"
-    )
-    capture = capture.replace("'staging' in", "'captured' in")
+    capture = _wiki_and_cli_run(tmp_path / "c", ["capture", "The backup job runs nightly at two"], "captured")
     assert set(_loaded(capture, NOT_ON_IMPORT)) >= {"memkeeper.core.capture", "memkeeper.core.record", "yaml"}
 
 
 def test_capture_loads_no_pydantic(tmp_path):
-    eng = Engine.init(tmp_path / "w", now=T0)
-    eng.capture("The staging database lives on the second rack", now=T0)
-    eng.close()
-    code = (
-        "import contextlib, io\n"
-        "from memkeeper.tui.cli import main\n"
-        "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
-        f"    assert main(['--root', {str(tmp_path / 'w')!r}, 'capture', 'The backup job runs nightly at two']) == 0\n"
-        "assert 'captured' in out.getvalue()\n"
-    )
+    code = _wiki_and_cli_run(tmp_path, ["capture", "The backup job runs nightly at two"], "captured")
     # hot.md's quiz count ran and records were built: the check would pass vacuously if the capture stopped short.
     ran = ["memkeeper.core.quiz_queue", "memkeeper.core.record"]
     assert _loaded(code, NOT_ON_CAPTURE + ran) == ran
