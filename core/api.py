@@ -21,14 +21,13 @@ from .store import Progress, Store
 from .views import Views
 
 if TYPE_CHECKING:  # the parts are imported when first used (see Engine): a command pays only for what it runs
-    from filelock import FileLock
-
     from . import quiz, tiers
     from .capture import CaptureOps
     from .conflicts import Conflict, ConflictQueue
     from .exchange import ExchangeOps
     from .index import BadPage, Index
     from .integrity import CheckReport, Integrity
+    from .lockfile import FileLock
     from .maintenance import MaintenanceOps
     from .models import Entry
     from .quiz_queue import QuizCard, QuizQueue

@@ -25,8 +25,7 @@ from .paths import mkdirs, open_dir, read_at, refuse_symlink
 from .text import raw_tokens, sha256_hex
 
 if TYPE_CHECKING:  # the lock and the page format are imported when first used: reading the index needs neither
-    from filelock import FileLock
-
+    from .lockfile import FileLock
     from .models import Entry
 
 
@@ -90,7 +89,7 @@ class Index:
     def _file_lock(self) -> FileLock:
         # Creating, deleting and rebuilding the file are serialised across processes, so two processes that find it
         # corrupt at once do not delete each other's fresh copy.
-        from filelock import FileLock
+        from .lockfile import FileLock
 
         return FileLock(str(self.path.parent / "index.lock"), timeout=300)
 

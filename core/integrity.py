@@ -27,11 +27,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from filelock import Timeout
-
 from . import journal
 from .conflicts import ConflictQueue
 from .errors import BadInput
+from .lockfile import LockTimeout
 from .models import Receipt, utc
 from .pages import iter_lines
 from .paths import symlinks_under
@@ -109,7 +108,7 @@ class Integrity:
         try:
             with self.store.lock.acquire(timeout=CHECK_LOCK_WAIT_S):
                 return self._check_once()
-        except Timeout:
+        except LockTimeout:
             pass
         # Writers kept the lock busy all that time: look again without it and keep only what every look finds. What a
         # write in progress shows (its intent, its receipt without a log row yet, its temp file) is a different write

@@ -27,8 +27,7 @@ from .receipts import LOG_HEADER, ReceiptCursor, ReceiptLine, canonical_json, lo
 from .text import content_sha256, sha256_hex
 
 if TYPE_CHECKING:  # imported when first used (a write, a page read): reading the index needs neither
-    from filelock import FileLock
-
+    from .lockfile import FileLock
     from .models import Entry
 
 CORE_DIRS = (
@@ -113,7 +112,7 @@ class Store:
         if self._lock is None:
             with self._lock_guard:
                 if self._lock is None:
-                    from filelock import FileLock
+                    from .lockfile import FileLock
 
                     # A short poll interval: a waiting writer notices a released lock within 10 ms, so under
                     # contention the lock changes hands at about the pace writes finish instead of in 50 ms steps.

@@ -33,7 +33,7 @@ NOT_ON_RETRIEVE_PREVIEW = NOT_ON_IMPORT
 # A capture builds records (core/record.py, a plain class) and counts the quiz's due items for hot.md (plain classes
 # too): pydantic is the MCP server's alone, and FSRS is needed only to schedule an answer. hot.md lists the pending
 # tier review files, which needs no tier rules.
-NOT_ON_CAPTURE = ["pydantic", "pydantic_core", "fsrs", "memkeeper.core.tier_queue", "memkeeper.core.tiers"]
+NOT_ON_CAPTURE = ["pydantic", "pydantic_core", "fsrs", "filelock", "memkeeper.core.tier_queue", "memkeeper.core.tiers"]
 
 
 def _loaded(code: str, names: list[str]) -> list[str]:

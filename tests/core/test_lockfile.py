@@ -1,0 +1,83 @@
+"""The engine's inter-process lock (core/lockfile.py): exclusive across processes and threads, re-entrant within a
+thread, a one-line timeout."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from memkeeper.core.lockfile import FileLock, LockTimeout
+
+
+def test_a_thread_waits_for_the_holder_and_times_out_with_one_line(tmp_path):
+    path = str(tmp_path / "write.lock")
+    lock = FileLock(path, timeout=5, poll_interval=0.01)
+    held, release = threading.Event(), threading.Event()
+
+    def holder():
+        with lock:
+            held.set()
+            release.wait(5)
+
+    t = threading.Thread(target=holder)
+    t.start()
+    assert held.wait(5)
+    with pytest.raises(LockTimeout) as info:
+        lock.acquire(timeout=0.1)
+    assert "\n" not in str(info.value) and path in str(info.value)
+    assert not lock.is_locked  # on this thread
+    release.set()
+    t.join(5)
+    with lock.acquire(timeout=1):
+        assert lock.is_locked
+    assert not lock.is_locked
+
+
+def test_re_entrant_within_a_thread_and_released_by_the_outermost(tmp_path):
+    path = str(tmp_path / "write.lock")
+    lock, other = FileLock(path, timeout=5), FileLock(path, timeout=5)  # two objects: like two engines
+    with lock:
+        with lock:
+            assert lock.is_locked
+        with pytest.raises(LockTimeout):
+            other.acquire(timeout=0.05)  # still held: the inner exit did not release it
+    with other.acquire(timeout=0.5):
+        pass
+
+
+def test_another_process_holding_the_lock_is_waited_for(tmp_path):
+    path = str(tmp_path / "write.lock")
+    code = (
+        "import sys, time\n"
+        "from memkeeper.core.lockfile import FileLock\n"
+        "with FileLock(sys.argv[1], timeout=5):\n"
+        "    print('held', flush=True)\n"
+        "    time.sleep(0.6)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code, path], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
+        lock = FileLock(path, timeout=5, poll_interval=0.01)
+        with pytest.raises(LockTimeout):
+            lock.acquire(timeout=0.05)
+        t0 = time.monotonic()
+        with lock.acquire(timeout=5):
+            assert time.monotonic() - t0 < 5
+    finally:
+        proc.wait(10)
+
+
+def test_the_library_lock_and_this_one_exclude_each_other(tmp_path):
+    # Both are flock on the same file: a tool (or an older engine) that holds it with filelock is respected.
+    from filelock import FileLock as LibraryLock
+
+    path = str(tmp_path / "write.lock")
+    with LibraryLock(path):
+        with pytest.raises(LockTimeout):
+            FileLock(path).acquire(timeout=0.05)
+    with FileLock(path).acquire(timeout=0.5):
+        pass
