@@ -791,8 +791,9 @@ def _parsed_chunks(root: Path, paths: list[str]) -> Iterator[tuple[list[str], di
     here. And only with at least two idle cores: handing the parsed rows over costs a fifth to a third more CPU
     in all, which only idle cores repay. A pool that cannot start or breaks leaves the rest of the work to this process."""
     chunks = [paths[i : i + BUILD_CHUNK] for i in range(0, len(paths), BUILD_CHUNK)]
-    workers = min(_free_cores(), 4)
-    if len(paths) >= PARALLEL_MIN and workers > 1 and _can_fork():
+    # Free cores are sampled (a tenth of a second) only for a build big enough to use them.
+    workers = min(_free_cores(), 4) if len(paths) >= PARALLEL_MIN and _can_fork() else 1
+    if workers > 1:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
