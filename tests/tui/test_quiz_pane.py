@@ -268,17 +268,22 @@ def test_snapshot_quiz_revealed(demo, snap_compare, size):
     assert snap_compare(demo, run_before=run_before, terminal_size=size)
 
 
+async def _first_cloze(pilot) -> None:
+    """Open the quiz and bury cards until one is asked as a cloze; settled, with no toast."""
+    pane = await open_pane(pilot, "Q", QuizScreen)
+    while pane.current.cloze is None:
+        await pilot.press("b")
+        await decided(pilot)
+    await settle(pilot)
+    pilot.app.clear_notifications()
+
+
 @both_sizes
 def test_snapshot_quiz_cloze(demo, snap_compare, size):
     """A question built as a cloze over the page's key value, then revealed with the value highlighted."""
 
     async def run_before(pilot):
-        pane = await open_pane(pilot, "Q", QuizScreen)
-        while pane.current.cloze is None:
-            await pilot.press("b")
-            await decided(pilot)
-        await settle(pilot)
-        pilot.app.clear_notifications()
+        await _first_cloze(pilot)
         await pilot.pause()
 
     assert snap_compare(demo, run_before=run_before, terminal_size=size)
@@ -286,12 +291,7 @@ def test_snapshot_quiz_cloze(demo, snap_compare, size):
 
 def test_snapshot_quiz_cloze_revealed(demo, snap_compare):
     async def run_before(pilot):
-        pane = await open_pane(pilot, "Q", QuizScreen)
-        while pane.current.cloze is None:
-            await pilot.press("b")
-            await decided(pilot)
-        await settle(pilot)
-        pilot.app.clear_notifications()
+        await _first_cloze(pilot)
         await pilot.press("space")
 
     assert snap_compare(demo, run_before=run_before, terminal_size=NARROW)
