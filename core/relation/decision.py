@@ -130,11 +130,14 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     name_words = {w for na, nb, _v in pairs for w in na.words + nb.words}  # counted already
     # A qualifier that is a value already compared ("WARN level" / "DEBUG level") is not a second difference.
     value_words = {stem(w) for d in diffs for w in (d.a + " " + d.b).lower().replace(",", " ").split()}
+    # Nor is one made of the state words already counted ("Prefers ORMs" / "Avoid ORMs").
+    state_words = {stem(w) for s in a.states + b.states for w in s.text.split()}
     quals = [
         q
         for q in subj.qualifiers
         if not (set(q[1]) <= name_words or set(q[2]) <= name_words)
         and not (set(q[1]) <= value_words and set(q[2]) <= value_words)
+        and not (set(q[1]) <= state_words and set(q[2]) <= state_words)
     ]
     if quals:
         _h, qa, qb = quals[0]

@@ -56,6 +56,7 @@ class Lexicon:
     multipliers: dict[str, float]
     units: dict[str, tuple[str, float]]
     glued_units: frozenset[str]
+    apart_units: frozenset[str]  # glued units that also count one space after a number, as SI writes them ("30 s")
     weekdays: dict[str, int]
     weekday_groups: dict[tuple[str, ...], frozenset[int]]
     calendar_case: frozenset[str]
@@ -152,6 +153,7 @@ def lexicon() -> Lexicon:
         multipliers={k: float(v) for k, v in data["numbers"]["multipliers"].items()},
         units=units,
         glued_units=frozenset(data["units_glued"]["names"]),
+        apart_units=frozenset(data["units_glued"].get("apart", [])),
         weekdays=weekdays,
         weekday_groups={_phrase(k): frozenset(v) for k, v in cal["weekday_groups"].items()},
         calendar_case=frozenset(cal["case_sensitive"]),

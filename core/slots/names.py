@@ -47,6 +47,18 @@ _ACRONYM = re.compile(r"^[A-Z][A-Z0-9&]+s?$")
 _INNER_CAP = re.compile(r"^[a-zA-Z]+[A-Z][a-zA-Z]*$")
 
 
+def _lexicon_verb(t: Tok) -> bool:
+    """A word the relation lexicon reads as a state, a preference or a change ("Prefers ORMs", "Avoid ORMs",
+    "Dropped Jenkins"): opening a sentence, it is that word, not the start of a name."""
+    lex = lexicon()
+    return (
+        (t.low,) in lex.states
+        or t.low in lex.preference_verbs
+        or (t.low,) in lex.strong_cues
+        or (t.low,) in lex.retiring
+    )
+
+
 def capitalised(t: Tok) -> bool:
     """Shaped like a name: a capital first letter, an inner capital ("LaunchDarkly"), letters with digits."""
     return t.kind == "word" and (
@@ -78,6 +90,7 @@ def read_names(toks: list[Tok]) -> list[Name]:
                 or t.low.endswith("ly")
                 or t.low in lex.negation_cues
                 or t.low.endswith("n't")
+                or _lexicon_verb(t)
             )
         ):
             j += 1

@@ -10,9 +10,10 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 
-from .lexicon import lexicon
+from .lexicon import lexicon, stem
 from .names import Name
 from .tokens import COPULA, Tok, is_function, match_any
 from .values import Value
@@ -35,6 +36,15 @@ class State:
         return {self.cls: self.pole, **{c: p for c, p in self.also if c != self.cls}}
 
 
+# A preposition after the rejected alternative starts the context both share ("composition over inheritance in the
+# TypeScript code": the code is not rejected).
+_CONTEXT_PREPS = frozenset("in on at for during within across inside throughout".split())
+
+
+def _ends_alternative(toks: list[Tok], k: int, start: int) -> bool:
+    return k > start and toks[k].low in _CONTEXT_PREPS
+
+
 def negation_scopes(toks: list[Tok]) -> tuple[set[int], set[int]]:
     """Token indexes covered by a negation, and by a rejected alternative ("rather than Y", "prefers X over Y")."""
     lex = lexicon()
@@ -51,7 +61,11 @@ def negation_scopes(toks: list[Tok]) -> tuple[set[int], set[int]]:
         alt = match_any(toks, i, lex.alt_markers)
         if alt:
             k = i + len(alt)
-            while k < n and toks[k].clause == toks[i + len(alt) - 1].clause:
+            while (
+                k < n
+                and toks[k].clause == toks[i + len(alt) - 1].clause
+                and not _ends_alternative(toks, k, i + len(alt))
+            ):
                 rejected.add(k)
                 k += 1
             i = k
@@ -62,7 +76,7 @@ def negation_scopes(toks: list[Tok]) -> tuple[set[int], set[int]]:
             and any(toks[m].low in lex.preference_verbs for m in range(max(0, i - 4), i) if toks[m].clause == t.clause)
         ):
             k = i + 1
-            while k < n and toks[k].clause == t.clause:
+            while k < n and toks[k].clause == t.clause and not _ends_alternative(toks, k, i + 1):
                 rejected.add(k)
                 k += 1
             i = k
@@ -78,6 +92,20 @@ def negation_scopes(toks: list[Tok]) -> tuple[set[int], set[int]]:
     return neg, rejected
 
 
+_DETERMINERS = frozenset("the a an this that these those our their its his her my your each every any no".split())
+
+
+@functools.cache
+def _state_stems() -> dict[str, tuple[str, ...]]:
+    """The stem of each one-word state that needs no copula -> that word, so that its other forms read as the same
+    state ("disallow" / "disallowed", "prefer" / "preferring"). Short stems are left out (too many words share them)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for p, (_cls, _pole, copula) in lexicon().states.items():
+        if len(p) == 1 and not copula and len(stem(p[0])) >= 4:
+            out.setdefault(stem(p[0]), p)
+    return out
+
+
 def read_states(toks: list[Tok], neg: set[int]) -> list[State]:
     lex = lexicon()
     out: list[State] = []
@@ -91,6 +119,15 @@ def read_states(toks: list[Tok], neg: set[int]) -> list[State]:
             if p in lex.states:
                 found = (p, lex.states[p])
                 break
+        if (
+            not found
+            and toks[i].kind == "word"
+            and toks[i].stem in _state_stems()
+            and not (toks[i].low.endswith("ing") or (i and toks[i - 1].low in _DETERMINERS))
+        ):
+            # another form of a listed word ("disallow" / "disallowed"); not a noun ("the opening", "a ban")
+            p = _state_stems()[toks[i].stem]
+            found = (p, lex.states[p])
         if not found:
             i += 1
             continue

@@ -128,7 +128,12 @@ def unit_at(toks: list[Tok], j: int) -> tuple[str, float, int] | None:
         return ("percent", 1.0, 2)
     for c in cands:
         if c in lex.units:
-            if (c in lex.glued_units or len(c) == 1) and t.kind != "unit" and c not in ("$", "%", "€", "£"):
+            if (
+                (c in lex.glued_units or len(c) == 1)
+                and t.kind != "unit"
+                and c not in ("$", "%", "€", "£")
+                and not (c == low and c in lex.apart_units and j and toks[j - 1].kind == "num")
+            ):
                 continue
             dim, f = lex.units[c]
             return dim, f, 1

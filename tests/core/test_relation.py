@@ -57,6 +57,33 @@ def test_a_derived_negation_meets_its_base_word():
     assert r.is_conflict and r.conflict_type == "direct_negation", r
 
 
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        # another form of a listed state word reads as that state
+        ("Visitors to the lab are permitted after six.", "The lab forbids visitors after six."),
+        ("Sketching on the whiteboard wall is allowed.", "Management disallows sketching on the whiteboard wall."),
+        # a sentence that opens with a state word: the word is the state, not the start of a name
+        ("Enjoys GraphQL for the partner endpoints.", "Dislikes GraphQL for the partner endpoints."),
+    ],
+)
+def test_opposite_states_in_any_form_of_the_word(old, new):
+    r = rel(old, new)
+    assert r.is_conflict, r
+
+
+def test_a_noun_formed_from_a_state_word_is_no_state():
+    # "the opening" (a job) and "a ban" (a noun) are things, not states of the subject
+    assert not analyze("The data analyst opening is still listed.").states
+    assert not analyze("A ban on sparklers was discussed.").states
+
+
+def test_a_rejected_alternative_stops_where_the_shared_context_starts():
+    # only "tabs" is rejected: "in the Makefile" is where both speak of
+    r = rel("Prefer spaces over tabs in the Makefile.", "In the Makefile, favour spaces over tabs.")
+    assert not r.is_conflict, r
+
+
 def test_a_negation_of_something_else_is_not_a_conflict():
     # "doesn't eat pork" says nothing about "is vegetarian": the negated words are not what the other one asserts
     r = rel("Ilse is vegetarian.", "Ilse doesn't eat pork, so order the lentil dish.")
@@ -298,6 +325,18 @@ def test_quantities_with_units_rates_and_words():
     assert d.val == pytest.approx(365.25 * 86400)
     assert _values("The team has twelve engineers.", "quantity")[0].val == 12
     assert _values("The budget is $45k.", "quantity")[0].val == 45000
+
+
+def test_a_unit_symbol_one_space_after_its_number_is_that_unit():
+    # SI style: "90 s" is ninety seconds, not a bare 90 to be paired with any other quantity
+    d = _values("The kiln cuts power at the 90 s mark when idle.", "duration")[0]
+    assert d.val == pytest.approx(90)
+    assert _values("The soak lasts 6 h.", "duration")[0].val == pytest.approx(6 * 3600)
+    assert not rel(
+        "The kiln shuts off after 90 seconds of idling.", "The kiln cuts power at the 90 s mark when idle."
+    ).is_conflict
+    # "m" stays glued only: metres or minutes
+    assert not _values("Set it to 5 m.", "duration")
 
 
 def test_frequencies():
