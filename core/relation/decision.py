@@ -151,7 +151,8 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
 
     # An anchor: what the two share is more than one name ("Atlas" alone is a project, not a subject), or they
     # agree on a value. Without one, a difference is not held against the other record.
-    name_stems = {w for n in sa.names + sb.names for w in n.words}
+    # (A capitalised sentence opener may be a common word: "Budget", "Ship".)
+    name_stems = {w for n in sa.names + sb.names if not n.initial for w in n.words}
     anchored = (
         same_key
         or len(subj.shared) >= 2

@@ -146,11 +146,28 @@ def test_units_are_compared_after_conversion():
         ("Team lunches are on Fridays.", "Team lunches moved from Fridays to Wednesdays."),
         ("The wiki runs on MediaWiki.", "We replaced MediaWiki with BookStack for the wiki."),
         ("The loyalty programme gives 5 % back.", "The loyalty programme was discontinued in March."),
+        # a decision written as an instruction: the cue in its present or imperative form
+        ("Decision: render the charts with Vega.", "Decision: replace Vega with ECharts for the charts."),
+        ("Nightly exports are written as CSV.", "Convert the nightly exports from CSV to Parquet."),
     ],
 )
 def test_a_change_cue_supersedes(old, new):
     r = rel(old, new)
     assert r.is_conflict and r.conflict_type == "decision_supersession", r
+
+
+def test_a_noun_that_looks_like_a_cue_is_no_change():
+    # "Changes to X" is a noun phrase: nothing says the other statement stopped being true
+    r = rel(
+        "The payroll export runs on the first of the month.", "Changes to the payroll export need a second reviewer."
+    )
+    assert not r.is_conflict, r
+
+
+def test_a_capitalised_opening_word_can_anchor_a_terse_note():
+    # "Rent" opening a note is the word rent, not a name that could be a project
+    assert rel("Rent 1,400 euros.", "Rent 2,100 euros.").conflict_type == "quantitative_drift"
+    assert rel("Deliver on Tuesday.", "Deliver on Thursday.").conflict_type == "mutually_exclusive"
 
 
 def test_a_cue_both_statements_share_is_not_a_change():
