@@ -8,11 +8,13 @@ For every labelled pair: a wiki of its own (a copy of one that holds only the di
 - **separate**: the second statement was stored as a record of its own;
 - anything else (merged into or held against a distractor, refused) is counted as **other**.
 
-Sets: the `dev` and `heldout` halves of `benchmarks/data/agent_pairs.jsonl` (no keys), and the older labelled
-fixture `tests/core/fixtures/conflict_pairs.jsonl`, once with the keys it states and once without them.
+Sets: the `dev` and `heldout` halves of `benchmarks/data/agent_pairs.jsonl` (no keys), the `fresh-dev` and
+`fresh-heldout` halves of `benchmarks/data/agent_pairs_fresh.jsonl` (a second set written later, in the same style),
+and the older labelled fixture `tests/core/fixtures/conflict_pairs.jsonl`, once with the keys it states and once
+without them.
 
 Run alone: `.venv/bin/python benchmarks/contradictions.py` (a Markdown report on stdout). `--list dev` adds the
-outcome of every dev pair. There is no such listing for the held-out half: it is not read when writing rules.
+outcome of every dev pair. There is no such listing for a held-out half: it is not read when writing rules.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from memkeeper.core.relation import Statement, relate
 
 HERE = Path(__file__).resolve().parent
 PAIRS = HERE / "data" / "agent_pairs.jsonl"
+PAIRS_FRESH = HERE / "data" / "agent_pairs_fresh.jsonl"  # a second set, written later: fresh-dev / fresh-heldout
 DISTRACTORS = HERE / "data" / "distractors.jsonl"
 FIXTURE = HERE.parent / "tests" / "core" / "fixtures" / "conflict_pairs.jsonl"
 
@@ -116,7 +119,7 @@ def _jsonl(path: Path) -> list[dict]:
 def load_pairs(split: str) -> list[Case]:
     return [
         Case(r["id"], r["label"], r.get("kind"), r["domain"], r["first"], r["second"])
-        for r in _jsonl(PAIRS)
+        for r in _jsonl(PAIRS_FRESH if split.startswith("fresh-") else PAIRS)
         if r["split"] == split
     ]
 
@@ -268,11 +271,10 @@ def format_report(reports: list[Report], elapsed: float) -> str:
             f"| {r.count('compatible', 'conflict')}/{comp} | {r.count('unrelated', 'conflict')}/{unrel} "
             f"| {r.distractor_conflicts} |"
         )
-    held = next((r for r in reports if r.name == "heldout"), None)
     add("")
-    if held is not None:
+    for held in (r for r in reports if r.name in HELD_OUT):
         add(
-            f"Targets (held-out half, end to end): recall ≥ {TARGET_RECALL:.2f} ({_f(held.recall)}: "
+            f"Targets ({held.name}, end to end): recall ≥ {TARGET_RECALL:.2f} ({_f(held.recall)}: "
             f"{_met((held.recall or 0) >= TARGET_RECALL)}), precision ≥ {TARGET_PRECISION:.2f} "
             f"({_f(held.precision)}: {_met((held.precision or 0) >= TARGET_PRECISION)}), "
             f"{TARGET_CONSOLIDATED} contradicting pairs consolidated "
@@ -306,7 +308,7 @@ def format_report(reports: list[Report], elapsed: float) -> str:
         add(f"| {k} | " + " | ".join(cells) + " |")
     add("")
 
-    agent = [r for r in reports if r.name in ("dev", "heldout")]
+    agent = [r for r in reports if r.name in AGENT_SETS]
     if agent:
         add("Recall by domain (agent pairs), and compatible/unrelated pairs flagged:")
         add("")
@@ -374,7 +376,11 @@ def list_outcomes(report: Report) -> str:
     return "\n".join(out)
 
 
-SETS = ("dev", "heldout", "fixture", "fixture-nokeys")
+AGENT_SETS = ("dev", "heldout", "fresh-dev", "fresh-heldout")
+HELD_OUT = ("heldout", "fresh-heldout")
+SETS = ("dev", "heldout", "fixture", "fixture-nokeys") + (
+    ("fresh-dev", "fresh-heldout") if PAIRS_FRESH.exists() else ()
+)
 
 
 def _scratch() -> str | None:
@@ -392,7 +398,7 @@ def run(sets: tuple[str, ...] = SETS) -> tuple[list[Report], float]:
         work = Path(tmp) / "work"
         work.mkdir()
         for name in sets:
-            if name in ("dev", "heldout"):
+            if name in AGENT_SETS:
                 cases = load_pairs(name)
             elif name == "fixture":
                 cases = load_fixture(with_keys=True)
@@ -409,7 +415,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sets", default=",".join(SETS), help=f"comma-separated, from {', '.join(SETS)}")
     p.add_argument(
         "--list",
-        choices=("dev", "fixture", "fixture-nokeys"),
+        choices=("dev", "fresh-dev", "fixture", "fixture-nokeys"),
         action="append",
         default=[],
         help="also list every pair's outcome for this set (never the held-out half)",
