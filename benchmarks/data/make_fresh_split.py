@@ -65,7 +65,9 @@ def _ref(r: random.Random) -> str:
 def assign_sources(pair: dict) -> None:
     r = _rng(pair["id"])
     x = r.random()
-    has_first, has_second = (True, True) if x < 0.6 else (True, False) if x < 0.75 else (False, True) if x < 0.9 else (False, False)
+    has_first, has_second = (
+        (True, True) if x < 0.6 else (True, False) if x < 0.75 else (False, True) if x < 0.9 else (False, False)
+    )
     first = _ref(r)
     second = _ref(r)
     while second == first:

@@ -153,10 +153,13 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     # agree on a value. Without one, a difference is not held against the other record.
     # (A capitalised sentence opener may be a common word: "Budget", "Ship".)
     name_stems = {w for n in sa.names + sb.names if not n.initial for w in n.words}
+    # (A word one side has only inside a compound, "call" of "on-call", anchors nothing.)
+    whole = _whole_stems(a) & _whole_stems(b)
+    shared = [t for t in subj.shared if t in whole or t in name_stems]
     anchored = (
         same_key
-        or len(subj.shared) >= 2
-        or any(t not in name_stems for t in subj.shared)
+        or len(shared) >= 2
+        or any(t not in name_stems for t in shared)
         or bool(agreed)
         or bool(flips)
         or bool(states)
@@ -288,7 +291,12 @@ def _name_pairs(subj: SubjectMatch, sa: Side, sb: Side) -> list[tuple[Name, Name
     "Noah's laptop") or stands alone as what the statement is about ("Atlas ships weekly" / "Harbor ships weekly")
     is a subject."""
     a, b = sa.content, sb.content
-    only_a, only_b = _prefer_shaped(subj.only_a_names), _prefer_shaped(subj.only_b_names)
+    # Names where a value goes pair with each other first ("owned by Caspian" / "owned by Wendeline"), the others
+    # after them in order ("the service in Corvid" / "Fathom's service").
+    only_a, only_b = (
+        sorted(_prefer_shaped(names), key=lambda n: not n.value_like)
+        for names in (subj.only_a_names, subj.only_b_names)
+    )
     role = (a.role or (sa.title is not None and sa.title.role)) and (b.role or (sb.title is not None and sb.title.role))
     out = []
     for na, nb in zip(only_a, only_b, strict=False):
@@ -313,6 +321,11 @@ def _claimed_words(diffs: list[Diff], pairs: list[tuple[Name, Name, bool]]) -> f
         if as_value and not (na.initial or nb.initial):
             out |= set(na.words) | set(nb.words)
     return frozenset(out)
+
+
+def _whole_stems(a: Analysis) -> set[str]:
+    """Stems of whole words (not the parts of a hyphenated or slashed word)."""
+    return {t.stem or stem(t.low) for t in a.tokens if t.kind == "word"}
 
 
 def _plain_words(a: Analysis) -> set[str]:

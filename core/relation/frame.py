@@ -28,9 +28,9 @@ MAX_SPAN = 3  # content words on each side of the substituted span
 MEASURED = frozenset({"time", "weekday", "daypart", "date", "duration", "frequency", "quantity", "version"})
 
 
-def _words(a: Analysis) -> list[tuple[str, str, bool]]:
-    """(stem, folded word, whether it is a content word) of each token that is not punctuation. A content word
-    carries a topic (`is_function`) and is no part of a measured value."""
+def _words(a: Analysis) -> list[tuple[str, str, bool, bool]]:
+    """(stem, folded word, whether it is a content word, whether it is part of a measured value) of each token that
+    is not punctuation. A content word carries a topic (`is_function`) and is no part of a measured value."""
     measured: set[int] = set()
     for v in a.values:
         if v.kind in MEASURED:
@@ -39,7 +39,7 @@ def _words(a: Analysis) -> list[tuple[str, str, bool]]:
                 measured.add(i)
                 i += 1
     return [
-        (t.stem or t.low, t.low, t.kind == "word" and k not in measured and not is_function(t.low))
+        (t.stem or t.low, t.low, t.kind == "word" and k not in measured and not is_function(t.low), k in measured)
         for k, t in enumerate(a.tokens)
         if t.kind != "punct"
     ]
@@ -56,7 +56,7 @@ def substitution(a: Analysis, b: Analysis) -> tuple[str, str] | None:
     wa, wb = _words(a), _words(b)
     if not wa or not wb:
         return None
-    sa, sb = [s for s, _w, _c in wa], [s for s, _w, _c in wb]
+    sa, sb = [w[0] for w in wa], [w[0] for w in wb]
     ops = difflib.SequenceMatcher(None, sa, sb, autojunk=False).get_opcodes()
     shared = sum(i2 - i1 for op, i1, i2, _j1, _j2 in ops if op == "equal")
     if shared < FRAME_MIN * len(sa) or shared < FRAME_MIN * len(sb):
@@ -65,15 +65,19 @@ def substitution(a: Analysis, b: Analysis) -> tuple[str, str] | None:
     for op, i1, i2, j1, j2 in ops:
         if op != "replace":
             continue
-        ca = [s for s, _w, c in wa[i1:i2] if c]
-        cb = [s for s, _w, c in wb[j1:j2] if c]
+        ca = [s for s, _w, c, _m in wa[i1:i2] if c]
+        cb = [s for s, _w, c, _m in wb[j1:j2] if c]
         if not ca or not cb:
             continue  # a function word or a value traded for another ("via" / "through", "2 weeks" / "14 days")
+        if any(m for *_x, m in wa[i1:i2]) or any(m for *_x, m in wb[j1:j2]):
+            # the span holds a measured value: the claim is that value, and `agreement` judges it with its
+            # tolerances and bounds ("must finish by 06:00" / "usually finishes around 04:30" agree)
+            return None
         if set(ca) & set(sb) or set(cb) & set(sa):
             continue  # a word that moved within the sentence, not one put in another's place
         if found is not None or len(ca) > MAX_SPAN or len(cb) > MAX_SPAN:
             return None  # two substitutions, or a long one: rewording, not one answer traded for another
         if len(ca) == len(cb) == 1 and _same_word(ca[0], cb[0]):
             continue
-        found = (" ".join(w for _s, w, _c in wa[i1:i2]), " ".join(w for _s, w, _c in wb[j1:j2]))
+        found = (" ".join(w[1] for w in wa[i1:i2]), " ".join(w[1] for w in wb[j1:j2]))
     return found

@@ -176,10 +176,11 @@ def _terms(toks: list[Tok], names: list[Name]) -> dict[str, float]:
             continue  # dates, times, counts and frequencies are what a statement says, not what it is about
         if (t.low,) in lexicon().states:
             continue  # "up", "cancelled", "approved": the claim, not the subject
+        whole = t.stem or stem(t.low)
         for st in _stems_of(t):
             weight = name_starts.get(st, 1.0)
-            if len(st) <= 2:
-                weight *= 0.5
+            if len(st) <= 2 or st != whole:
+                weight *= 0.5  # a very short word, or a part of a compound ("call" of "on-call"): weaker evidence
             out[st] = max(out.get(st, 0.0), weight)
     return out
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from .lexicon import lexicon, stem
-from .tokens import Tok, first_word_index, is_function, match_any, phrases_of, without_possessive
+from .tokens import ORDINAL, Tok, first_word_index, is_function, match_any, phrases_of, without_possessive
 from .values import Value, add_value
 
 
@@ -50,6 +50,11 @@ def read_classes(toks: list[Tok], values: list[Value]) -> None:
         i += len(p) if took else 1
 
 
+def _numeric_ordinal(t: Tok) -> int:
+    m = ORDINAL.match(t.low) if t.kind == "num" else None
+    return int(m.group(1)) if m else 0
+
+
 def read_places(toks: list[Tok], values: list[Value]) -> None:
     lex = lexicon()
     n = len(toks)
@@ -68,9 +73,10 @@ def read_places(toks: list[Tok], values: list[Value]) -> None:
             add_value(values, toks, "place", "", f"{stem(t.low)}#{toks[i + 1].low}", i, i + 2)
             i += 2
             continue
-        # ordinal floors: "the third floor", "the fifth"
-        if t.low in lex.ordinals and lex.ordinals[t.low] > 0 and i + 1 < n and toks[i + 1].low in ("floor", "level"):
-            add_value(values, toks, "place", "", f"{toks[i + 1].low}#{lex.ordinals[t.low]}", i, i + 2)
+        # ordinal floors: "the third floor", "the 4th floor", "the fifth"
+        nth = lex.ordinals.get(t.low, 0) if t.kind == "word" else _numeric_ordinal(t)
+        if nth > 0 and i + 1 < n and toks[i + 1].low in ("floor", "level"):
+            add_value(values, toks, "place", "", f"{toks[i + 1].low}#{nth}", i, i + 2)
             i += 2
             continue
         if (

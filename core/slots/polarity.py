@@ -140,7 +140,7 @@ def read_states(toks: list[Tok], neg: set[int]) -> list[State]:
         ends = (
             nxt is None
             or nxt.kind == "punct"
-            or nxt.low in ("and", "for", "by", "in", "again", "now", "today", "since", "at")
+            or nxt.low in ("and", "for", "by", "in", "on", "again", "now", "today", "since", "at")
         )
         predicate = prev in COPULA and ends
         if copula and not predicate:

@@ -123,6 +123,13 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
             hi = number(toks[j + 1])
             j += 2
         unit = None
+        slashed = None  # "3 GB/day", "40 km/h": a unit and the time it is per, in one word
+        if dim is None and j < n and toks[j].kind == "word" and toks[j].low.count("/") == 1:
+            top, per = toks[j].low.split("/")
+            if top in lex.units and per in lex.units and lex.units[per][0] == "time":
+                dim, factor = lex.units[top]
+                slashed = lex.units[per][1]
+                j += 1
         if dim is None:
             u = unit_at(toks, j)
             if u:
@@ -135,8 +142,8 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
                 key = "n:" + noun
                 j += used
         # a rate: "per minute", "a week", "/s", "each day"
-        rate = None
-        if j < n and toks[j].low in ("per", "a", "an", "each", "every", "/"):
+        rate = slashed
+        if rate is None and j < n and toks[j].low in ("per", "a", "an", "each", "every", "/"):
             f = time_unit(toks, j + 1)
             if f is not None:
                 rate = f

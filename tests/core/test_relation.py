@@ -292,6 +292,38 @@ def test_a_shared_frame_without_a_substituted_claim_stays_compatible(old, new):
     assert not r.is_conflict, r
 
 
+def test_a_frame_whose_span_holds_agreeing_values_is_no_substitution():
+    # the times are compared with the bound ("by 07:00" holds "around 06:10"): the reworded verb is no second claim
+    for old, new in (
+        ("The Sunday backup run must complete by 07:00.", "The Sunday backup run usually finishes around 06:10."),
+        (
+            "The payroll batch must complete by 05:00 on the 1st.",
+            "The payroll batch typically finishes around 03:40 on the 1st.",
+        ),
+    ):
+        assert not rel(old, new).is_conflict, (old, new)
+
+
+def test_names_where_a_value_goes_pair_with_each_other():
+    # the two owners pair with each other, the two products with each other: another product, so unrelated
+    r = rel(
+        "The billing module in Tansy is owned by Orla Brennan.", "Wexford's billing module: owned by Piet de Vries."
+    )
+    assert r.kind == "unrelated", r
+    # the doctors pair, not "GP" with the other doctor: one claim about one person
+    r = rel("Bram's GP is Dr. Castellanos at the Ivywood practice.", "Bram's family doctor is Dr. Ferreira at Ivywood.")
+    assert r.is_conflict, r
+
+
+def test_a_word_inside_a_compound_is_not_the_word_alone():
+    # "not a call" says nothing against an "on-call" rota, and sharing "call" that way is no shared subject
+    r = rel(
+        "Ines wants Birchwood release notes as an email on Thursdays, not a call.",
+        "The Birchwood on-call rota hands over on Tuesdays at 09:00.",
+    )
+    assert not r.is_conflict, r
+
+
 def test_every_relation_carries_a_reason_and_a_confidence_in_range():
     for old, new in [
         ("The ferry leaves at 07:40.", "The ferry leaves at 08:25."),
@@ -354,6 +386,23 @@ def test_a_unit_symbol_one_space_after_its_number_is_that_unit():
     ).is_conflict
     # "m" stays glued only: metres or minutes
     assert not _values("Set it to 5 m.", "duration")
+
+
+def test_numeric_ordinal_floors_rates_in_one_word_and_numbers_before_a_comma():
+    assert _values("Accounts sit on the 3rd floor.", "place")[0].val == "floor#3"
+    assert rel("Accounts sit on the 3rd floor.", "Accounts moved down to the 1st floor.").is_conflict
+    a, b = _values("Ingest is about 4 GB/day.", "quantity")[0], _values("Ingest runs at 4 GB a day.", "quantity")[0]
+    assert a.key == b.key == "data/time" and a.val == pytest.approx(b.val)
+    assert _values("The cistern holds 300 L.", "quantity")[0].key == "volume"
+    # "Python 3, poetry for packaging": the number counts nothing after the comma
+    assert not [v for v in analyze("Stack: Python 3, poetry for packaging.").values if v.key.startswith("n:")]
+    assert _values("We ship 1,500 crates a week.", "quantity")[0].val == pytest.approx(1500 / (7 * 86400))
+
+
+def test_a_state_after_its_copula_may_be_followed_by_where():
+    # "is off on the NAS": the state, then where (not a frame that happens to differ)
+    r = rel("My home NAS has disk encryption turned on.", "Encryption is off on the home NAS.")
+    assert r.kind == "conflict" and r.conflict_type == "mutually_exclusive", r
 
 
 def test_frequencies():
