@@ -80,6 +80,7 @@ class Lexicon:
     label_heads: frozenset[str]
     value_before: frozenset[str]
     value_preps: frozenset[str]
+    place_verbs: frozenset[str]
     org_suffixes: frozenset[str]
     light: frozenset[str]
     abbreviations: dict[str, str]
@@ -177,6 +178,7 @@ def lexicon() -> Lexicon:
         label_heads=frozenset(data["labels"]["heads"]),
         value_before=frozenset(data["roles"]["value_before"]),
         value_preps=frozenset(data["roles"]["value_preps"]),
+        place_verbs=frozenset(data["roles"]["place_verbs"]),
         org_suffixes=frozenset(data["people"]["org_suffixes"]),
         light=frozenset(data["vocabulary"]["light"]),
         abbreviations={fold(k).lower(): fold(v).lower() for k, v in data["vocabulary"]["abbreviations"].items()},

@@ -149,11 +149,23 @@ def test_units_are_compared_after_conversion():
         # a decision written as an instruction: the cue in its present or imperative form
         ("Decision: render the charts with Vega.", "Decision: replace Vega with ECharts for the charts."),
         ("Nightly exports are written as CSV.", "Convert the nightly exports from CSV to Parquet."),
+        # an ending, and the old value named as old
+        ("Wren's physio is every Tuesday.", "Wren's physio is finished for good."),
+        (
+            "Builds for Tamarack run on Drone.",
+            "Tamarack builds run in Woodpecker now and the old Drone runners were shut down.",
+        ),
     ],
 )
 def test_a_change_cue_supersedes(old, new):
     r = rel(old, new)
     assert r.is_conflict and r.conflict_type == "decision_supersession", r
+
+
+def test_a_name_after_a_verb_that_places_a_thing_is_a_value():
+    # "runs in X" / "lives in Y": where the thing is, so two places for one thing, not two subjects
+    r = rel("Ledgerly production runs in ap-south-1.", "Ledgerly's prod environment lives in sa-east-1.")
+    assert r.is_conflict, r
 
 
 def test_a_noun_that_looks_like_a_cue_is_no_change():
