@@ -49,7 +49,6 @@ _CACHE_SIZE = "PRAGMA cache_size=-65536"
 # 8 KB pages (SQLite's default is 4 KB): a records row is ~1.5 KB, so a 4 KB page wasted a quarter of itself, and a
 # cold build spends less on page handling (set on a new file only: an existing index keeps its page size).
 PAGE_SIZE = "page_size=8192"
-FTS_AUTOMERGE = 4  # FTS5's default
 SUBJECT_COMMON = 400  # a word in more records than this says too little about a subject to look candidates up by
 # SQLite result codes that mean the file is not a usable database: rebuild it (it is derived data).
 _CORRUPT_CODES = {10, 11, 26}  # SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_NOTADB
@@ -429,10 +428,6 @@ class Index:
             ):
                 db.execute(f"PRAGMA {pragma}")
             db.executescript(schema.TABLES)
-            # FTS5 merges its segments as they are written (automerge, 4 at a level by default); with no merging
-            # during the build it writes the same words with less rewriting, and crisis merges (16 segments at a
-            # level) still bound the count. The default is set again before the file is used.
-            db.execute("INSERT INTO fts (fts, rank) VALUES ('automerge', 0)")
             db.execute("BEGIN")
             taken: set[str] = set()
             left: list[str] = []
@@ -462,7 +457,6 @@ class Index:
                 added += len(items)
             for ddl in schema.INDEXES:
                 db.execute(ddl)
-            db.execute(f"INSERT INTO fts (fts, rank) VALUES ('automerge', {FTS_AUTOMERGE})")
             db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (schema.SCHEMA_VERSION,))
             db.execute("COMMIT")
             db.execute("PRAGMA locking_mode=NORMAL")

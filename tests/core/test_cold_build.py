@@ -185,7 +185,7 @@ def _fts_integrity(root: Path) -> None:
         db.close()
 
 
-def test_a_built_index_has_fts5_defaults_back_and_a_consistent_word_index(tmp_path, monkeypatch):
+def test_a_built_index_has_8_kb_pages_and_a_consistent_word_index(tmp_path, monkeypatch):
     root = _wiki(tmp_path / "w", 30)
     os.unlink(root / ".memkeeper" / "index.db")
     monkeypatch.setattr(index, "BUILD_MIN", 10)
@@ -194,8 +194,6 @@ def test_a_built_index_has_fts5_defaults_back_and_a_consistent_word_index(tmp_pa
     _fts_integrity(root)
     db = sqlite3.connect(root / ".memkeeper" / "index.db")
     try:
-        # The build turns FTS5's merging off while it writes; later writes merge as usual.
-        assert db.execute("SELECT v FROM fts_config WHERE k='automerge'").fetchone()[0] == index.FTS_AUTOMERGE
         assert db.execute("PRAGMA page_size").fetchone()[0] == 8192
     finally:
         db.close()
