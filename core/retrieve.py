@@ -155,7 +155,7 @@ class RetrieveOps:
 
     def category_counts(self) -> list[tuple[str, int, int]]:
         """(category, active, total) for every category that has records, by name."""
-        # Grouped by (status, category) so SQLite reads only the records_status index, never the wide rows: a
+        # Grouped by (status, category) so SQLite reads only the records_updated index, never the wide rows: a
         # browse pane opening on a big wiki waits milliseconds, not a table scan.
         totals: dict[str, list[int]] = {}
         for status, category, n in self.store.index.query(

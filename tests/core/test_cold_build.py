@@ -177,6 +177,57 @@ def test_every_record_keeps_one_text_row_through_builds_writes_and_removals(tmp_
     eng.close()
 
 
+def _fts_integrity(root: Path) -> None:
+    db = sqlite3.connect(root / ".memkeeper" / "index.db")
+    try:
+        db.execute("INSERT INTO fts (fts, rank) VALUES ('integrity-check', 1)")  # raises when words and rows disagree
+    finally:
+        db.close()
+
+
+def test_a_built_index_has_8_kb_pages_and_a_consistent_word_index(tmp_path, monkeypatch):
+    root = _wiki(tmp_path / "w", 30)
+    os.unlink(root / ".memkeeper" / "index.db")
+    monkeypatch.setattr(index, "BUILD_MIN", 10)
+    monkeypatch.setattr(index, "BUILD_CHUNK", 4)  # several chunks: several FTS5 segments
+    eng = Engine.open(root)
+    _fts_integrity(root)
+    db = sqlite3.connect(root / ".memkeeper" / "index.db")
+    try:
+        assert db.execute("PRAGMA page_size").fetchone()[0] == 8192
+    finally:
+        db.close()
+    r = eng.capture("The loading dock closes at 18:00 on weekdays", now=T0 + timedelta(days=1))
+    eng.deny(r.details["memory_id"], now=T0 + timedelta(days=1), actor="human:ana")
+    eng.close()
+    _fts_integrity(root)
+
+
+def test_an_index_of_an_older_schema_is_rebuilt_on_open(tmp_path, monkeypatch):
+    root = _wiki(tmp_path / "w", 30)
+    monkeypatch.setattr(index, "BUILD_MIN", 10)
+    Engine.open(root).close()  # indexes the pages written by hand
+    path = root / ".memkeeper" / "index.db"
+    db = sqlite3.connect(path)
+    rows = db.execute("SELECT count(*) FROM records").fetchone()[0]
+    with db:  # as schema 10 left it: an index since dropped, and its version
+        db.execute("CREATE INDEX records_status ON records (status, category)")
+        db.execute("UPDATE meta SET value='10' WHERE key='schema'")
+    db.close()
+    eng = Engine.open(root)
+    assert eng.get("mem_0000000000000007").title == "Subject 7 owner"
+    eng.close()
+    db = sqlite3.connect(path)
+    try:
+        assert db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()[0] == index.schema.SCHEMA_VERSION
+        names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+        assert "records_status" not in names and "records_updated" in names
+        assert db.execute("SELECT count(*) FROM records").fetchone()[0] == rows == 31  # the good pages and the capture
+    finally:
+        db.close()
+    _fts_integrity(root)
+
+
 def test_free_cores_reads_what_is_idle_now_and_falls_back_to_the_load_average(monkeypatch):
     cpus = os.cpu_count() or 1
     if sys.platform.startswith("linux"):
