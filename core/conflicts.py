@@ -18,7 +18,7 @@ from .errors import BadInput, NotFound
 from .incoming import Incoming, entry_from_incoming
 from .models import Receipt, Status, iso, parse_iso, utc
 from .pagefmt import PageError, dumps, loads
-from .pages import MAX_PAGE_BYTES, atomic_write, iter_lines, read_text
+from .pages import MAX_PAGE_BYTES, iter_lines, read_text
 from .paths import list_files
 from .receipts import make_receipt
 from .store import DECISIONS_HEADER, Store, file_sig
@@ -184,6 +184,7 @@ class ConflictQueue:
         self._all_conflicts_cache: tuple[tuple[int, int] | None, list[Conflict]] | None = None
         self._compat_cache: tuple[tuple[int, int] | None, set[tuple[str, str]]] | None = None
         self._view_sig: tuple[int, int] | None = None
+        self._pending_view_sig: tuple[int, int] | None = None
         undo.register("resolve_conflict", self._undo_conflict, human_only=True)
         undo.register("snooze_conflict", self._undo_conflict, human_only=True)
 
@@ -278,17 +279,19 @@ class ConflictQueue:
 
     # -- hooks used by capture and compile ------------------------------------------------------------------------
 
-    def write_conflicts_view(self, now: datetime, force: bool = False) -> None:
-        """CONFLICTS.md (the views call it on every refresh; with `force`, even when the queue looks unchanged)."""
+    def conflicts_view_text(self, now: datetime, force: bool = False) -> str | None:
+        """The text of CONFLICTS.md, or None when nothing in the queue changed since this queue wrote it (the views
+        call it on every refresh and write the text with the others; then `conflicts_view_written`)."""
         if force:
             self._view_sig = None
         sig = file_sig(self.store.root / "conflicts")
         if self._view_sig == sig and (self.store.root / "CONFLICTS.md").exists():
-            return  # nothing in the queue changed since the view was written
-        self._view_sig = sig
-        atomic_write(
-            self.store.root / "CONFLICTS.md", render_conflicts_view(self.conflicts(include_resolved=True), now)
-        )
+            return None
+        self._pending_view_sig = sig
+        return render_conflicts_view(self.conflicts(include_resolved=True), now)
+
+    def conflicts_view_written(self) -> None:
+        self._view_sig = self._pending_view_sig
 
     def _next_conflict_id(self) -> str:
         files = self.conflict_files()
