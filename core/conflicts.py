@@ -14,10 +14,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from .errors import BadInput, NotFound
+from .errors import BadInput, NotFound, PageError
 from .incoming import Incoming, entry_from_incoming
 from .models import Receipt, Status, iso, parse_iso, utc
-from .pagefmt import PageError, dumps, loads
 from .pages import MAX_PAGE_BYTES, iter_lines, read_text
 from .paths import list_files
 from .receipts import make_receipt
@@ -135,11 +134,15 @@ def render_conflict_page(c: Conflict) -> str:
     body += ["", f"**Detected by**: {c.detected_by} at {c.detected_at} ({c.reason})", ""]
     body.append(f"**Resolution**: {_resolution_text(c)}")
     body += ["", "- [Conflicts](../CONFLICTS.md) · [Wiki Index](../index.md)"]
+    from .pagefmt import dumps
+
     return dumps(c.to_frontmatter(), "\n".join(body) + "\n")
 
 
 def parse_conflict_page(text: str) -> Conflict:
     """The conflict record a `conflicts/C<N>.md` page holds. Raises PageError (malformed page or record)."""
+    from .pagefmt import loads
+
     return Conflict.from_frontmatter(loads(text).metadata)
 
 
