@@ -28,37 +28,58 @@ if TYPE_CHECKING:
 TRAVERSAL = "## Traversal Links\n- [Wiki Index](../index.md) · [Wiki Log](../log.md)\n"
 NOTES_HEADING = "## Notes"
 
-# PyYAML's implicit resolvers (yaml/resolver.py, `Resolver`): a plain scalar matching one is read as that type.
-_IMPLICIT = re.compile(
-    r"""^(?:
-        (?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)
-      | (?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?
-          |\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
-          |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
-          |[-+]?\.(?:inf|Inf|INF)
-          |\.(?:nan|NaN|NAN))
-      | (?:[-+]?0b[0-1_]+
-          |[-+]?0[0-7_]+
-          |[-+]?(?:0|[1-9][0-9_]*)
-          |[-+]?0x[0-9a-fA-F_]+
-          |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)
-      | (?:<<)
-      | (?:~|null|Null|NULL)
-      | (?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
-          |[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?
-           (?:[Tt]|[\ \t]+)[0-9][0-9]?
-           :[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?
-           (?:[\ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)
-      | (?:=)
-      | (?:!|&|\*)
-    )$""",
-    re.X,
+# PyYAML's implicit resolvers (yaml/resolver.py, `Resolver`): a plain scalar matching one is read as that type. As
+# in PyYAML, each is tried only on strings starting with one of its characters, and compiled when first needed (a
+# capture's strings need one or two of them).
+_RESOLVERS: tuple[tuple[str, str], ...] = (
+    ("yYnNtTfFoO", r"^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$"),
+    (
+        "-+0123456789.",
+        r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?
+            |\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
+            |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
+            |[-+]?\.(?:inf|Inf|INF)
+            |\.(?:nan|NaN|NAN))$""",
+    ),
+    (
+        "-+0123456789",
+        r"""^(?:[-+]?0b[0-1_]+
+            |[-+]?0[0-7_]+
+            |[-+]?(?:0|[1-9][0-9_]*)
+            |[-+]?0x[0-9a-fA-F_]+
+            |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$""",
+    ),
+    ("<", r"^(?:<<)$"),
+    ("~nN", r"^(?:~|null|Null|NULL)$"),
+    (
+        "0123456789",
+        r"""^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
+            |[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?
+             (?:[Tt]|[\ \t]+)[0-9][0-9]?
+             :[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?
+             (?:[\ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$""",
+    ),
+    ("=", r"^(?:=)$"),
+    ("!&*", r"^(?:!|&|\*)$"),
 )
+_compiled: dict[int, re.Pattern[str]] = {}
+
+
+def _resolved(s: str) -> bool:
+    """Whether PyYAML would read the non-empty plain scalar `s` as something other than a string."""
+    first = s[0]
+    for i, (starts, pattern) in enumerate(_RESOLVERS):
+        if first in starts:
+            rx = _compiled.get(i)
+            if rx is None:
+                rx = _compiled[i] = re.compile(pattern, re.X)
+            if rx.match(s):
+                return True
+    return False
+
+
 _FLOAT = re.compile(r"^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")
 _KEY = re.compile(r"[a-z_][a-z0-9_]*\Z")
-# Characters libyaml writes as they are (allow_unicode): printable ASCII and the printable Basic Multilingual
-# Plane, no byte order mark. Everything else makes libyaml quote and escape the string.
-_WRITABLE = re.compile("[\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd]+\\Z")
 # What libyaml's scalar analysis calls an indicator (yaml_emitter_analyze_scalar), for a scalar in block context.
 _FIRST_INDICATORS = frozenset("#,[]{}&*!|>'\"%@`")
 
@@ -80,9 +101,13 @@ def _plain_allowed(s: str) -> bool:
 
 
 def _string(s: str) -> str | None:
-    if not s or not s.isprintable() or s.strip() != s or s.startswith("---") or not _WRITABLE.match(s):
-        return None  # empty, or double-quoted by the page writer, or escaped by libyaml: YAML writes it
-    if _IMPLICIT.match(s) or not _plain_allowed(s):
+    if not s or not s.isprintable() or s.strip() != s or s.startswith("---"):
+        return None  # empty, or double-quoted by the page writer: YAML writes it
+    # libyaml writes as they are printable ASCII and the printable Basic Multilingual Plane (allow_unicode). Of
+    # what Python calls printable, only characters beyond the BMP fall outside: libyaml escapes those.
+    if not s.isascii() and max(s) > "\uffff":
+        return None
+    if _resolved(s) or not _plain_allowed(s):
         return "'" + s.replace("'", "''") + "'"
     return s
 
@@ -113,7 +138,7 @@ def page_block(metadata: dict[str, Any]) -> str | None:
     out: list[str] = []
     for key, value in metadata.items():
         # libyaml writes a key longer than 128 characters as a complex key (`? key`).
-        if type(key) is not str or len(key) > 128 or not _KEY.match(key) or _IMPLICIT.match(key):
+        if type(key) is not str or len(key) > 128 or not _KEY.match(key) or _resolved(key):
             return None
         if type(value) is list:
             if not value:
