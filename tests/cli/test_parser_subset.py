@@ -71,3 +71,25 @@ def test_a_command_alone_parses_as_the_whole_line(argv):
 )
 def test_lines_without_a_known_command_first_get_the_whole_parser(argv):
     assert command_of(hoist_globals(argv)) is None
+
+
+@pytest.mark.parametrize("columns", [None, "120", "0", "-3", "wide", "47"])
+def test_the_help_width_is_shutils(monkeypatch, columns):
+    import shutil
+
+    from memkeeper.tui.cli import terminal_columns
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert terminal_columns() == shutil.get_terminal_size().columns
+    parser = build_parser()
+    plain = argparse.ArgumentParser(prog=parser.prog, description=parser.description)
+    assert parser._get_formatter()._width == plain._get_formatter()._width
+    assert _command_parser(build_parser("capture")).format_help() == _command_parser(build_parser()).format_help()
+
+
+def _command_parser(parser: argparse.ArgumentParser, name: str = "capture") -> argparse.ArgumentParser:
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return sub.choices[name]
