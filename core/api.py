@@ -59,7 +59,11 @@ class Engine:
         self.store = store
         self.views = views = Views(store)
         store.on_recovered = views.refresh_all
-        views.connect(conflicts_view=self._write_conflicts_view, queue_counts=self.queue_counts_for_hot)
+        views.connect(
+            conflicts_view=self._conflicts_view_text,
+            conflicts_written=self._conflicts_view_written,
+            queue_counts=self.queue_counts_for_hot,
+        )
         # The queues and operations are built (and their modules imported) on first use, so a command pays only
         # for the parts it runs: `retrieve` never imports the conflict detector, the quiz or the tier rules. Undo
         # needs every handler, so `undo_ops` builds every part that registers one.
@@ -173,8 +177,11 @@ class Engine:
 
         return self._part("integrity", build)
 
-    def _write_conflicts_view(self, now: datetime, force: bool) -> None:
-        self.conflict_queue.write_conflicts_view(now, force)
+    def _conflicts_view_text(self, now: datetime, force: bool) -> str | None:
+        return self.conflict_queue.conflicts_view_text(now, force)
+
+    def _conflicts_view_written(self) -> None:
+        self.conflict_queue.conflicts_view_written()
 
     # ---------------------------------------------------------------------------------------------- lifecycle
 

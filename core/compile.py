@@ -112,8 +112,17 @@ def patch_category(text: str, category: str, remove: set[str], add: list[tuple[s
     parts = text.split("\n")
     if len(parts) < 4 or parts[0] != f"# {category}":
         return None
-    markers = tuple(f"](../{page})" for page in remove)
-    lines = [ln for ln in parts[4:] if ln and not (markers and any(m in ln for m in markers))]
+    # The lines linking a removed page are found by searching the text (a new page is on no line: one scan of the
+    # text in C), not by testing each of the category's lines; they are blanked, and blank lines are dropped.
+    for page in remove:
+        marker = f"](../{page})"
+        at = text.find(marker)
+        while at != -1:
+            line = text.count("\n", 0, at)
+            if line >= 4:
+                parts[line] = ""
+            at = text.find(marker, at + 1)
+    lines = list(filter(None, parts[4:]))
     try:
         for title, page, status, zone in add:
             pos = bisect.bisect_left(lines, category_key(title, page), key=_line_key)

@@ -14,11 +14,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from .errors import BadInput, NotFound
+from .errors import BadInput, NotFound, PageError
 from .incoming import Incoming, entry_from_incoming
 from .models import Receipt, Status, iso, parse_iso, utc
-from .pagefmt import PageError, dumps, loads
-from .pages import MAX_PAGE_BYTES, atomic_write, iter_lines, read_text
+from .pages import MAX_PAGE_BYTES, iter_lines, read_text
 from .paths import list_files
 from .receipts import make_receipt
 from .store import DECISIONS_HEADER, Store, file_sig
@@ -135,11 +134,15 @@ def render_conflict_page(c: Conflict) -> str:
     body += ["", f"**Detected by**: {c.detected_by} at {c.detected_at} ({c.reason})", ""]
     body.append(f"**Resolution**: {_resolution_text(c)}")
     body += ["", "- [Conflicts](../CONFLICTS.md) · [Wiki Index](../index.md)"]
+    from .pagefmt import dumps
+
     return dumps(c.to_frontmatter(), "\n".join(body) + "\n")
 
 
 def parse_conflict_page(text: str) -> Conflict:
     """The conflict record a `conflicts/C<N>.md` page holds. Raises PageError (malformed page or record)."""
+    from .pagefmt import loads
+
     return Conflict.from_frontmatter(loads(text).metadata)
 
 
@@ -184,6 +187,7 @@ class ConflictQueue:
         self._all_conflicts_cache: tuple[tuple[int, int] | None, list[Conflict]] | None = None
         self._compat_cache: tuple[tuple[int, int] | None, set[tuple[str, str]]] | None = None
         self._view_sig: tuple[int, int] | None = None
+        self._pending_view_sig: tuple[int, int] | None = None
         undo.register("resolve_conflict", self._undo_conflict, human_only=True)
         undo.register("snooze_conflict", self._undo_conflict, human_only=True)
 
@@ -278,17 +282,19 @@ class ConflictQueue:
 
     # -- hooks used by capture and compile ------------------------------------------------------------------------
 
-    def write_conflicts_view(self, now: datetime, force: bool = False) -> None:
-        """CONFLICTS.md (the views call it on every refresh; with `force`, even when the queue looks unchanged)."""
+    def conflicts_view_text(self, now: datetime, force: bool = False) -> str | None:
+        """The text of CONFLICTS.md, or None when nothing in the queue changed since this queue wrote it (the views
+        call it on every refresh and write the text with the others; then `conflicts_view_written`)."""
         if force:
             self._view_sig = None
         sig = file_sig(self.store.root / "conflicts")
         if self._view_sig == sig and (self.store.root / "CONFLICTS.md").exists():
-            return  # nothing in the queue changed since the view was written
-        self._view_sig = sig
-        atomic_write(
-            self.store.root / "CONFLICTS.md", render_conflicts_view(self.conflicts(include_resolved=True), now)
-        )
+            return None
+        self._pending_view_sig = sig
+        return render_conflicts_view(self.conflicts(include_resolved=True), now)
+
+    def conflicts_view_written(self) -> None:
+        self._view_sig = self._pending_view_sig
 
     def _next_conflict_id(self) -> str:
         files = self.conflict_files()

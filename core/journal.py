@@ -31,7 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .pages import append_lines, atomic_write
+from .pages import append_lines, atomic_write, synced_together
 
 JOURNAL_DIR = "journal"
 INTENT = "journal/intent.json"
@@ -310,40 +310,41 @@ def apply_intent(root: Path, intent: dict[str, Any], resolve: Callable[[str], Pa
     """Apply every step of an intent. `fresh`: it was written a moment ago by this process (the common path: no
     step can have been done yet, so appends are written without reading the files first)."""
     out = Outcome()
-    for step in intent["steps"]:
-        op = step["op"]
-        target = resolve(step["path"])
-        if op == "write":
-            _apply_write(root, step, target, out)
-        elif op == "remove":
-            current = file_sha256(target)
-            if current is None:
-                out.done_before.append(step["path"])
-            elif current == step.get("sha256"):
-                os.unlink(target)
-                out.written.append(step["path"])
+    with synced_together():  # the appends (receipt, log row, PATTERNS event) are flushed at once, at the end
+        for step in intent["steps"]:
+            op = step["op"]
+            target = resolve(step["path"])
+            if op == "write":
+                _apply_write(root, step, target, out)
+            elif op == "remove":
+                current = file_sha256(target)
+                if current is None:
+                    out.done_before.append(step["path"])
+                elif current == step.get("sha256"):
+                    os.unlink(target)
+                    out.written.append(step["path"])
+                else:
+                    out.skipped.append({"path": step["path"], "reason": "changed_since_the_write_began"})
+            elif op == "rename":
+                dst = resolve(step["dst"])
+                if os.path.lexists(target) and not os.path.lexists(dst):
+                    dst.parent.mkdir(parents=True, exist_ok=True)
+                    os.replace(target, dst)
+                    out.written.append(step["dst"])
+                elif os.path.lexists(dst):
+                    out.done_before.append(step["dst"])
+                else:
+                    out.skipped.append({"path": step["dst"], "reason": "staged_copy_missing"})
             else:
-                out.skipped.append({"path": step["path"], "reason": "changed_since_the_write_began"})
-        elif op == "rename":
-            dst = resolve(step["dst"])
-            if os.path.lexists(target) and not os.path.lexists(dst):
-                dst.parent.mkdir(parents=True, exist_ok=True)
-                os.replace(target, dst)
-                out.written.append(step["dst"])
-            elif os.path.lexists(dst):
-                out.done_before.append(step["dst"])
-            else:
-                out.skipped.append({"path": step["dst"], "reason": "staged_copy_missing"})
-        else:
-            data = step["data"]
-            if fresh:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                append_lines(target, data.split("\n")[:-1])
-                out.written.append(step["path"])
-            elif _complete_append(target, data.encode("utf-8"), int(step.get("offset") or 0)):
-                out.written.append(step["path"])
-            else:
-                out.done_before.append(step["path"])
+                data = step["data"]
+                if fresh:
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    append_lines(target, data.split("\n")[:-1])
+                    out.written.append(step["path"])
+                elif _complete_append(target, data.encode("utf-8"), int(step.get("offset") or 0)):
+                    out.written.append(step["path"])
+                else:
+                    out.done_before.append(step["path"])
     return out
 
 

@@ -33,6 +33,7 @@ import frontmatter
 import yaml
 from frontmatter.default_handlers import YAMLHandler
 
+from . import pagetext
 from .errors import PageError
 from .record import Entry, EntryError
 
@@ -339,32 +340,18 @@ def _block(raw: str, close: int, body_offset: int, strings: bool) -> Block:
 
 # ----------------------------------------------------------------------------------------------------------- entries
 
-TRAVERSAL = "## Traversal Links\n- [Wiki Index](../index.md) · [Wiki Log](../log.md)\n"
-NOTES_HEADING = "## Notes"
-
-
-def _head(entry: Entry) -> str:
-    return (
-        f"# {entry.title}\n"
-        f"Status: {entry.status.value} · Class: {entry.memory_class.value} · Zone: {entry.trust_zone.value}"
-        f" · Confidence: {entry.confidence:.2f}\n\n## Content\n"
-    )
-
-
-def _note_line(note: str) -> str:
-    # Notes are generated one-liners; a line break could never be read back as one note.
-    return "- " + note.replace("\r", " ").replace("\n", " ") + "\n"
-
-
-def _tail(entry: Entry) -> str:
-    notes = "".join(_note_line(note) for note in entry.notes)
-    return ("\n\n" + NOTES_HEADING + "\n" + notes if notes else "\n") + "\n" + TRAVERSAL
+# The body's layout and the writer of the common case live in `pagetext` (no YAML import: a capture writes a page).
+TRAVERSAL = pagetext.TRAVERSAL
+NOTES_HEADING = pagetext.NOTES_HEADING
+_head = pagetext.entry_head
+_note_line = pagetext.note_line
+_tail = pagetext.entry_tail
 
 
 def render_entry(entry: Entry) -> str:
     """The page for `entry`. Its frontmatter carries `notes_count`, which makes reading the body back exact
     whatever the content holds (headings such as `## Notes`, `---` lines, list items)."""
-    return dumps(entry.frontmatter(), _head(entry) + entry.content + _tail(entry))
+    return pagetext.render_entry(entry)
 
 
 # ------------------------------------------------------------------------------------------- the engine's own blocks

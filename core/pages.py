@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import errno
 import os
-import secrets
 import stat
-from collections.abc import Iterator
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -51,38 +52,84 @@ def atomic_write(path: Path, text: str | bytes) -> None:
     created), the temp file is created with O_EXCL | O_NOFOLLOW, and a symlink where the file should be is refused
     (PathEscape) rather than replaced.
     """
-    data = text.encode("utf-8") if isinstance(text, str) else text
-    path = Path(os.path.abspath(path))
+    atomic_write_many([(path, text)])
+
+
+def atomic_write_many(files: Sequence[tuple[Path, str | bytes]]) -> None:
+    """`atomic_write` for several files at once: every temp file is written, then all are fsynced together (the
+    disk's flushes overlap instead of queueing one after the other: what a write's regenerated views cost), then
+    each is renamed over its file. Each file is replaced whole or not at all; a file that cannot be written stops
+    the batch before any is renamed."""
+    items = [(Path(os.path.abspath(p)), t.encode("utf-8") if isinstance(t, str) else t) for p, t in files]
     if not FD_WALK:  # pragma: no cover - platforms without openat (Windows)
-        _atomic_write_by_name(path, data)
+        for path, data in items:
+            _atomic_write_by_name(path, data)
         return
-    dfd = open_dir(path.parent, create=True)
+    opened: list[list[Any]] = []  # [dir fd, temp name, temp fd or None once closed, path, renamed]
     try:
-        _refuse_link_at(dfd, path)
-        for _ in range(100):
-            tmp = f".{path.name}.{secrets.token_hex(4)}.tmp"
+        for path, data in items:
+            dfd = open_dir(path.parent, create=True)
             try:
-                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600, dir_fd=dfd)
-                break
-            except FileExistsError:
-                continue
-        else:  # pragma: no cover
-            raise FileExistsError(f"no free temp name beside {path}")
-        try:
-            try:
-                _write_all(fd, data)
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+                _refuse_link_at(dfd, path)
+                tmp, fd = _create_temp(dfd, path)
+            except BaseException:
+                os.close(dfd)
+                raise
+            opened.append([dfd, tmp, fd, path, False])
+            _write_all(fd, data)
+        fsync_all([o[2] for o in opened])
+        for o in opened:
+            os.close(o[2])
+            o[2] = None
+        for o in opened:
+            dfd, tmp, _, path, _ = o
             os.replace(tmp, path.name, src_dir_fd=dfd, dst_dir_fd=dfd)
-        except BaseException:
-            try:
-                os.unlink(tmp, dir_fd=dfd)
-            except FileNotFoundError:
-                pass
-            raise
+            o[4] = True
     finally:
-        os.close(dfd)
+        for dfd, tmp, fd, _, renamed in opened:
+            if fd is not None:
+                os.close(fd)
+            if not renamed:
+                try:
+                    os.unlink(tmp, dir_fd=dfd)
+                except FileNotFoundError:
+                    pass
+            os.close(dfd)
+
+
+def _create_temp(dfd: int, path: Path) -> tuple[str, int]:
+    for _ in range(100):
+        tmp = f".{path.name}.{os.urandom(4).hex()}.tmp"  # secrets.token_hex(4), without importing `random`
+        try:
+            return tmp, os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC, 0o600, dir_fd=dfd)
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temp name beside {path}")  # pragma: no cover
+
+
+def fsync_all(fds: list[int]) -> None:
+    """fsync every file, the flushes running at once (each in its own thread: fsync releases the GIL). Raises the
+    first error after every flush has ended."""
+    if len(fds) <= 1:
+        for fd in fds:
+            os.fsync(fd)
+        return
+    errors: list[BaseException] = []
+
+    def flush(fd: int) -> None:
+        try:
+            os.fsync(fd)
+        except BaseException as exc:  # raised in the caller's thread below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=flush, args=(fd,), daemon=True) for fd in fds[1:]]
+    for t in threads:
+        t.start()
+    flush(fds[0])
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
 
 
 def _atomic_write_by_name(path: Path, data: bytes) -> None:  # pragma: no cover - Windows
@@ -135,7 +182,8 @@ def append_lines(path: Path, lines: list[str]) -> None:
     """Append whole lines in one write (O_APPEND), so concurrent readers never see half a line.
 
     Never through a symlink (the file is opened with O_NOFOLLOW in a directory reached without following links),
-    and only to a regular file (a FIFO or a device where a ledger should be is refused).
+    and only to a regular file (a FIFO or a device where a ledger should be is refused). Inside `synced_together`
+    the fsync is left to the end of that block.
     """
     if not lines:
         return
@@ -152,13 +200,43 @@ def append_lines(path: Path, lines: list[str]) -> None:
         mkdirs(path.parent)
         refuse_symlink(path)
         fd = _open_for_append(lambda: os.open(path, flags, 0o644), path)
+    deferred: list[int] | None = getattr(_together, "fds", None)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise UnsafeFile(f"{path} is not a regular file; refusing to append to it")
         _write_all(fd, data)
-        os.fsync(fd)
+        if deferred is None:
+            os.fsync(fd)
+        else:
+            deferred.append(fd)
+            fd = -1
     finally:
-        os.close(fd)
+        if fd != -1:
+            os.close(fd)
+
+
+_together = threading.local()
+
+
+@contextmanager
+def synced_together() -> Iterator[None]:
+    """The appends made inside (`append_lines`, this thread) are fsynced together when the block ends — their
+    flushes overlap instead of queueing — whether it ends normally or by an exception. Nested: the outer block
+    syncs."""
+    if getattr(_together, "fds", None) is not None:
+        yield
+        return
+    fds: list[int] = []
+    _together.fds = fds
+    try:
+        yield
+    finally:
+        _together.fds = None
+        try:
+            fsync_all(fds)
+        finally:
+            for fd in fds:
+                os.close(fd)
 
 
 def _open_for_append(opener, path: Path) -> int:

@@ -26,8 +26,6 @@ import unicodedata
 from datetime import UTC, date, datetime
 from typing import Any, Literal, Self, TypeGuard
 
-from .pagefmt import Style, dumps, read_block
-
 # --- constants ------------------------------------------------------------------------------------------------------
 
 MAX_BOX = 5
@@ -344,6 +342,8 @@ def render_ledger(ledger: Ledger) -> str:
     # parse_ledger reads CRLF files as LF; writing the note the same way keeps the round trip byte-stable.
     note = ledger.note.replace("\r\n", "\n").strip()
     body = "\n" + (note + "\n\n" if note else "") + f"## Items ({len(items)})\n\n{rows}\n"
+    from .pagefmt import Style, dumps
+
     return dumps(head, body, style=Style.LEDGER)
 
 
@@ -359,6 +359,8 @@ def render_row(item: QuizItem) -> str:
 
 def _read_frontmatter(text: str, problems: list[str]) -> tuple[dict[str, Any], int]:
     """(frontmatter, index of the body's first line) of a ledger read as LF text."""
+    from .pagefmt import read_block
+
     block = read_block(text)
     if not block.opened:
         problems.append("line 1: no frontmatter")
@@ -511,6 +513,8 @@ def notebook_header(day: date, person: str) -> str:
     """The top of a new ``quiz/<date>.<person>.md`` notebook."""
     pid = person_id(person)
     head = {"kind": NOTEBOOK_KIND, "person": pid, "date": day, "tags": ["quiz", "memory"]}
+    from .pagefmt import Style, dumps
+
     return dumps(head, f"\n# Quiz notebook — {day.isoformat()} ({pid})\n\n", style=Style.LEDGER)
 
 

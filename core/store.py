@@ -488,7 +488,7 @@ class Store:
         if page is None:
             raise BadInput(f"no page for {entry.memory_id}")
         entry.normalized_content_sha256 = content_sha256(entry.title, entry.content)
-        from .pagefmt import render_entry
+        from .pagetext import render_entry
 
         text = render_entry(entry)
         if len(text.encode("utf-8")) > MAX_PAGE_BYTES:

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from . import compile as render
 from .models import Category
-from .pages import MAX_LEDGER_BYTES, atomic_write, read_text
+from .pages import MAX_LEDGER_BYTES, atomic_write_many, read_text
 from .store import Store
 
-# Writes CONFLICTS.md; with force=True even when the queue looks unchanged.
-ConflictsView = Callable[[datetime, bool], None]
+# The text of CONFLICTS.md, or None when the queue looks unchanged since it was written; with force=True the text.
+ConflictsView = Callable[[datetime, bool], str | None]
 # The queue part of hot.md: open_conflicts, newest_conflicts, pending_verifications, quiz_due, tier_review_pending.
 QueueCounts = Callable[[datetime], dict[str, Any]]
 
@@ -27,16 +28,23 @@ class Views:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._conflicts_view: ConflictsView = lambda now, force: None
+        self._conflicts_written: Callable[[], None] = lambda: None
         self._queue_counts: QueueCounts = lambda now: {}
 
-    def connect(self, *, conflicts_view: ConflictsView, queue_counts: QueueCounts) -> None:
+    def connect(
+        self, *, conflicts_view: ConflictsView, conflicts_written: Callable[[], None], queue_counts: QueueCounts
+    ) -> None:
+        """`conflicts_view` gives CONFLICTS.md's text when it must be written; `conflicts_written` is told once it
+        has been."""
         self._conflicts_view = conflicts_view
+        self._conflicts_written = conflicts_written
         self._queue_counts = queue_counts
 
     def refresh(self, now: datetime, full: bool = False) -> None:
         """Regenerate what a write affected: hot.md, index.md and the dirty index/<category>.md pages (lock held).
-        With `full`, every view."""
+        With `full`, every view. The views are rendered first and written together (`atomic_write_many`)."""
         store = self.store
+        writes: list[tuple[Path, str]] = []
         store.commit_staged()  # views describe committed pages only
         patches = store.take_category_patches()
         for cat in sorted({c.value for c in Category} if full else set(patches)):
@@ -52,7 +60,7 @@ class Views:
                 if not rows and not target.exists():
                     continue
                 text = render.render_category(cat, [(r[0], r[1], r[2], r[3]) for r in rows])
-            atomic_write(target, text)
+            writes.append((target, text))
         counts = {k[4:]: v for k, v in store.tallies().items() if k.startswith("cat:") and v}
         archived = [
             (r[0], r[1])
@@ -61,11 +69,16 @@ class Views:
             )
         ]
         archived_total = int(store.index.scalar("SELECT count(*) FROM records WHERE status='archived'") or 0)
-        atomic_write(store.root / "index.md", render.render_index(now, counts, archived, archived_total))
+        writes.append((store.root / "index.md", render.render_index(now, counts, archived, archived_total)))
         if full or not (store.root / "SCHEMA.md").exists():
-            atomic_write(store.root / "SCHEMA.md", render.render_schema())
-        self._conflicts_view(now, full)
-        atomic_write(store.root / "hot.md", render.render_hot(self.hot_inputs(now)))
+            writes.append((store.root / "SCHEMA.md", render.render_schema()))
+        conflicts = self._conflicts_view(now, full)
+        if conflicts is not None:
+            writes.append((store.root / "CONFLICTS.md", conflicts))
+        writes.append((store.root / "hot.md", render.render_hot(self.hot_inputs(now))))
+        atomic_write_many(writes)
+        if conflicts is not None:
+            self._conflicts_written()
 
     def refresh_all(self, now: datetime) -> None:
         self.refresh(now, full=True)

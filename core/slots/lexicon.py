@@ -5,13 +5,23 @@ poles, change cues, hedges, bounds, numbers, units, the calendar, frequencies, v
 vocabulary (abbreviations, spelling variants, light words). `fold` makes a text plain (NFKC, plain apostrophes,
 no accents); `stem` is the comparison form of a word (spelling variant and abbreviation folded, then the engine's
 one stemmer, `text.stem`).
+
+Parsing the TOML and building the lists costs a capture ~15 ms, every process. The built lists are kept in a cache
+beside the data, as Python keeps bytecode: `data/__pycache__/relations.<interpreter>.lexicon`, in marshal format,
+headed by the sha256 of the two files it is made from (relations.toml and this module). A cache that is missing,
+unreadable or made from other files is ignored and written again (when the directory is writable; otherwise every
+process parses the TOML, as before).
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import marshal
+import os
 import re
-import tomllib
+import sys
+import threading
 import unicodedata
 from pathlib import Path
 from typing import Any
@@ -95,11 +105,68 @@ class Lexicon:
         self.__dict__.update(fields)
 
 
+# Beside the package's modules, as secrets.PATTERNS_FILE (importlib.resources would import tempfile, shutil and
+# zipfile for it: ~8 ms of every capture).
+DATA_FILE = Path(__file__).parent.parent / "data" / "relations.toml"
+_CACHE_MAGIC = b"memkeeper-lexicon-1\n"
+
+
+def cache_file() -> Path:
+    return DATA_FILE.parent / "__pycache__" / f"relations.{sys.implementation.cache_tag}.lexicon"
+
+
 @functools.cache
 def lexicon() -> Lexicon:
-    # Beside the package's modules, as secrets.PATTERNS_FILE (importlib.resources would import tempfile, shutil and
-    # zipfile for it: ~8 ms of every capture).
-    data = tomllib.loads((Path(__file__).parent.parent / "data" / "relations.toml").read_text(encoding="utf-8"))
+    source = DATA_FILE.read_bytes()
+    try:
+        module = Path(__file__).read_bytes()
+    except OSError:  # no source beside the bytecode: nothing to key a cache on
+        return Lexicon(**build_fields(source))
+    key = _CACHE_MAGIC + hashlib.sha256(source + b"\0" + module).hexdigest().encode("ascii") + b"\n"
+    cached = _read_cache(key)
+    if cached is not None:
+        return Lexicon(**cached)
+    fields = build_fields(source)
+    _write_cache(key, fields)
+    return Lexicon(**fields)
+
+
+def _read_cache(key: bytes) -> dict[str, Any] | None:
+    try:
+        blob = cache_file().read_bytes()
+        if not blob.startswith(key):
+            return None
+        fields = marshal.loads(blob[len(key) :])
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    return fields if isinstance(fields, dict) and set(fields) == set(Lexicon.__annotations__) else None
+
+
+def _write_cache(key: bytes, fields: dict[str, Any]) -> None:
+    """Written beside, then renamed over the cache, so a reader never sees half of it. Best effort: a read-only
+    install, or lists marshal cannot hold, leave no cache."""
+    path = cache_file()
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        blob = key + marshal.dumps(fields)
+        path.parent.mkdir(exist_ok=True)
+        tmp.write_bytes(blob)
+        os.replace(tmp, path)
+    except (OSError, ValueError):
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+
+
+def build_fields(source: bytes) -> dict[str, Any]:
+    """The fields of the `Lexicon` read from relations.toml's bytes."""
+    import tomllib
+
+    text = source.decode("utf-8")
+    if "\r" in text:  # read as a text file reads it (universal newlines)
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    data = tomllib.loads(text)
     neg = data["negation"]
     states: dict[tuple[str, ...], tuple[str, int, bool]] = {}
     state_classes: dict[tuple[str, ...], tuple[tuple[str, int, bool], ...]] = {}
@@ -128,7 +195,7 @@ def lexicon() -> Lexicon:
     units: dict[str, tuple[str, float]] = {}
     for name, (dim, factor) in data["units"].items():
         units[name.rstrip("_")] = (dim, float(factor))
-    return Lexicon(
+    return dict(
         raw=data,
         negation_cues=frozenset(neg["cues"]) | frozenset(neg["contractions"]),
         not_negation=tuple(sorted((_phrase(p) for p in neg["not_negation"]), key=len, reverse=True)),

@@ -32,8 +32,18 @@ NOT_ON_IMPORT = [
 NOT_ON_RETRIEVE_PREVIEW = NOT_ON_IMPORT
 # A capture builds records (core/record.py, a plain class) and counts the quiz's due items for hot.md (plain classes
 # too): pydantic is the MCP server's alone, and FSRS is needed only to schedule an answer. hot.md lists the pending
-# tier review files, which needs no tier rules.
-NOT_ON_CAPTURE = ["pydantic", "pydantic_core", "fsrs", "filelock", "memkeeper.core.tier_queue", "memkeeper.core.tiers"]
+# tier review files, which needs no tier rules. A new record's page is written without YAML (core/pagetext.py).
+NOT_ON_CAPTURE = [
+    "pydantic",
+    "pydantic_core",
+    "fsrs",
+    "filelock",
+    "memkeeper.core.tier_queue",
+    "memkeeper.core.tiers",
+    "yaml",
+    "frontmatter",
+    "memkeeper.core.pagefmt",
+]
 
 
 def _loaded(code: str, names: list[str]) -> list[str]:
@@ -66,13 +76,13 @@ def test_retrieve_preview_loads_no_page_parser_no_lock_no_queue(tmp_path):
     assert _loaded(code, NOT_ON_RETRIEVE_PREVIEW) == []
     # A capture still loads what it needs (the check above would pass vacuously if the names were wrong).
     capture = _wiki_and_cli_run(tmp_path / "c", ["capture", "The backup job runs nightly at two"], "captured")
-    assert set(_loaded(capture, NOT_ON_IMPORT)) >= {"memkeeper.core.capture", "memkeeper.core.record", "yaml"}
+    assert set(_loaded(capture, NOT_ON_IMPORT)) >= {"memkeeper.core.capture", "memkeeper.core.record"}
 
 
-def test_capture_loads_no_pydantic(tmp_path):
+def test_capture_loads_no_pydantic_and_no_yaml(tmp_path):
     code = _wiki_and_cli_run(tmp_path, ["capture", "The backup job runs nightly at two"], "captured")
-    # hot.md's quiz count ran and records were built: the check would pass vacuously if the capture stopped short.
-    ran = ["memkeeper.core.quiz_queue", "memkeeper.core.record"]
+    # hot.md's quiz count ran and a page was written: the check would pass vacuously if the capture stopped short.
+    ran = ["memkeeper.core.quiz_queue", "memkeeper.core.record", "memkeeper.core.pagetext"]
     assert _loaded(code, NOT_ON_CAPTURE + ran) == ran
     # The MCP server still declares its tools with pydantic: what capture leaves out is still installed.
     assert _loaded("import memkeeper.agents.mcp_server", ["pydantic"]) == ["pydantic"]
