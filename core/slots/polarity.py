@@ -92,6 +92,11 @@ def negation_scopes(toks: list[Tok]) -> tuple[set[int], set[int]]:
     return neg, rejected
 
 
+@functools.cache
+def _longest_state() -> int:
+    return max(len(p) for p in lexicon().states)
+
+
 _DETERMINERS = frozenset("the a an this that these those our their its his her my your each every any no".split())
 
 
@@ -111,7 +116,7 @@ def read_states(toks: list[Tok], neg: set[int]) -> list[State]:
     out: list[State] = []
     n = len(toks)
     i = 0
-    longest = max(len(p) for p in lex.states)
+    longest = _longest_state()
     while i < n:
         found = None
         for size in range(min(longest, n - i), 0, -1):
