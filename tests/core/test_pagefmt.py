@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime
 
 import frontmatter
 import pytest
@@ -11,7 +11,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memkeeper.core import Engine, pagefmt
-from memkeeper.core.models import Category, Entry, TrustZone, Verified, single_line
 from memkeeper.core.pagefmt import (
     HANDLER,
     PageError,
@@ -27,6 +26,7 @@ from memkeeper.core.pagefmt import (
 from memkeeper.core.quiz import parse_ledger, render_ledger
 from memkeeper.core.tiers import parse_review
 from tests.conftest import T0
+from tests.core.entry_strategies import common_entry, entries
 
 
 def test_the_handler_is_python_frontmatters_yaml_handler_on_libyaml():
@@ -180,32 +180,8 @@ _word = st.one_of(
 )
 
 
-@st.composite
-def _entries(draw) -> Entry:
-    t = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC) + timedelta(seconds=draw(st.integers(0, 10**8)))
-    return Entry(
-        memory_id="mem_" + draw(st.text("0123456789abcdef", min_size=16, max_size=16)),
-        canonical_key=draw(_word.filter(lambda s: single_line(s))) or "k",
-        title=draw(_word.filter(lambda s: single_line(s))) or "t",
-        category=draw(st.sampled_from(list(Category))),
-        trust_zone=draw(st.sampled_from(list(TrustZone))),
-        confidence=draw(st.floats(0, 1)),
-        strength=draw(st.floats(0, 5)),
-        reinforcement=draw(st.integers(0, 10**6)),
-        source_ref=draw(st.one_of(st.none(), _word)),
-        created_at=t,
-        updated_at=t,
-        last_accessed_at=t,
-        tags=draw(st.lists(_word, max_size=3)),
-        recall=draw(st.lists(_word, max_size=2)),
-        content=draw(_text),
-        verified=draw(st.one_of(st.none(), st.just(Verified(by="human:alice", at=t)))),
-        normalized_content_sha256=draw(
-            st.one_of(
-                st.text("0123456789abcdef", min_size=64, max_size=64), st.sampled_from(["0b" + "1" * 62, "1" * 64])
-            )
-        ),
-    )
+def _entries():
+    return entries(st.just(_word), _text)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -220,18 +196,7 @@ def test_the_fast_path_reads_engine_pages_as_the_full_parser_does(entry):
 
 def test_the_fast_path_takes_the_common_page():
     t = datetime(2026, 1, 2, tzinfo=UTC)
-    entry = Entry(
-        memory_id="mem_0123456789abcdef",
-        canonical_key="deploy-path",
-        title="Deploy path",
-        created_at=t,
-        updated_at=t,
-        last_accessed_at=t,
-        tags=["ops"],
-        source_ref="raw/a.md#L4",
-        content="Use absolute paths.",
-        normalized_content_sha256="0b4f" + "a" * 60,
-    )
+    entry = common_entry(t)
     fm, _ = HANDLER.split(render_entry(entry))
     assert fast_block(fm) == HANDLER.load(fm)
     assert parse_entry(render_entry(entry)) == entry

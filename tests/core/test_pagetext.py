@@ -3,7 +3,7 @@ accepts; it declines the rest (issue 10)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -11,9 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memkeeper.core import pagetext
-from memkeeper.core.models import Category, Entry, TrustZone, Verified, single_line
+from memkeeper.core.models import Entry, Verified
 from memkeeper.core.pagefmt import HANDLER, Style, dumps, parse_entry
 from memkeeper.core.pagetext import page_block
+from tests.core.entry_strategies import common_entry, entries
 
 T = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 
@@ -173,34 +174,8 @@ def test_what_is_written_here_is_what_yaml_writes(metadata):
         assert block == _yaml(metadata)
 
 
-@st.composite
-def _entries(draw) -> Entry:
-    t = T + timedelta(seconds=draw(st.integers(0, 10**8)))
-    word = draw(st.sampled_from([_string, st.sampled_from(EDGES)]))
-    return Entry(
-        memory_id="mem_" + draw(st.text("0123456789abcdef", min_size=16, max_size=16)),
-        canonical_key=draw(word.filter(lambda s: bool(single_line(s)))) or "k",
-        title=draw(word.filter(lambda s: bool(single_line(s)))) or "t",
-        category=draw(st.sampled_from(list(Category))),
-        trust_zone=draw(st.sampled_from(list(TrustZone))),
-        confidence=draw(st.floats(0, 1)),
-        strength=draw(st.floats(0, 5)),
-        reinforcement=draw(st.integers(0, 10**6)),
-        source_ref=draw(st.one_of(st.none(), word)),
-        created_at=t,
-        updated_at=t,
-        last_accessed_at=t,
-        tags=draw(st.lists(word, max_size=3)),
-        recall=draw(st.lists(word, max_size=2)),
-        notes=draw(st.lists(_ascii, max_size=2)),
-        content=draw(_text) or "c",
-        verified=draw(st.one_of(st.none(), st.just(Verified(by="human:alice", at=t)))),
-        normalized_content_sha256=draw(
-            st.one_of(
-                st.text("0123456789abcdef", min_size=64, max_size=64), st.sampled_from(["0b" + "1" * 62, "1" * 64])
-            )
-        ),
-    )
+def _entries():
+    return entries(st.sampled_from([_string, st.sampled_from(EDGES)]), _text, notes=_ascii, empty_content="c")
 
 
 def _yaml_page(entry: Entry) -> str:
@@ -217,18 +192,7 @@ def test_an_entry_page_is_the_page_yaml_writes_and_reads_back(entry):
 
 
 def test_a_captured_page_needs_no_yaml_but_a_verified_one_does():
-    entry = Entry(
-        memory_id="mem_0123456789abcdef",
-        canonical_key="deploy-path",
-        title="Deploy path…",
-        created_at=T,
-        updated_at=T,
-        last_accessed_at=T,
-        tags=["ops"],
-        source_ref="raw/a.md#L4",
-        content="Use absolute paths.",
-        normalized_content_sha256="0b4f" + "a" * 60,
-    )
+    entry = common_entry(T, title="Deploy path…")
     assert page_block(entry.frontmatter()) is not None
     entry.verified = Verified(by="human:alice", at=T)
     assert page_block(entry.frontmatter()) is None  # a nested mapping: YAML writes it
