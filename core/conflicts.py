@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,7 @@ from typing import Any
 from .errors import BadInput, NotFound, PageError
 from .incoming import Incoming, entry_from_incoming
 from .models import Receipt, Status, iso, parse_iso, utc
-from .pages import MAX_PAGE_BYTES, iter_lines, read_text
+from .pages import MAX_LEDGER_BYTES, MAX_PAGE_BYTES, atomic_write, iter_lines, read_text
 from .paths import list_files
 from .receipts import make_receipt
 from .store import DECISIONS_HEADER, Store, file_sig
@@ -27,6 +27,8 @@ from .validate import validate_actor
 from .views import Views
 
 CHOICES = ("existing", "incoming", "both")
+CONFLICT_CACHE = ".memkeeper/conflicts.json"  # the parsed records, keyed by each page's mtime and size
+CONFLICT_CACHE_VERSION = 1
 SNOOZE_WARN_AFTER = 3
 
 
@@ -184,6 +186,10 @@ class ConflictQueue:
         self.store = store
         self.views = views
         self._conflict_cache: dict[str, tuple[tuple[int, int], Conflict]] = {}
+        # The records as last parsed, kept across processes in .memkeeper/ (derived data): every capture renders
+        # CONFLICTS.md from all of them, resolved ones too, and parsing each page's YAML again grew with the queue.
+        self._disk: dict[str, list[Any]] | None = None
+        self._disk_dirty = False
         self._all_conflicts_cache: tuple[tuple[int, int] | None, list[Conflict]] | None = None
         self._compat_cache: tuple[tuple[int, int] | None, set[tuple[str, str]]] | None = None
         self._view_sig: tuple[int, int] | None = None
@@ -214,14 +220,61 @@ class ConflictQueue:
         cached = self._conflict_cache.get(cid)
         if cached and cached[0] == sig:
             return cached[1]
-        try:
-            c = parse_conflict_page(read_text(path, limit=MAX_PAGE_BYTES, what="a conflict record"))
-        except FileNotFoundError:
-            raise BadInput(f"unknown conflict {cid}") from None
-        except (PageError, OSError) as exc:
-            raise BadInput(f"conflicts/{cid}.md: {getattr(exc, 'strerror', None) or exc}") from None
+        c = self._from_disk(cid, sig)
+        if c is None:
+            try:
+                c = parse_conflict_page(read_text(path, limit=MAX_PAGE_BYTES, what="a conflict record"))
+            except FileNotFoundError:
+                raise BadInput(f"unknown conflict {cid}") from None
+            except (PageError, OSError) as exc:
+                raise BadInput(f"conflicts/{cid}.md: {getattr(exc, 'strerror', None) or exc}") from None
+            self._to_disk(cid, sig, c)
         self._conflict_cache[cid] = (sig, c)
         return c
+
+    def _from_disk(self, cid: str, sig: tuple[int, int]) -> Conflict | None:
+        """The record as parsed before, when its page has not changed since (same mtime and size)."""
+        if self._disk is None:
+            self._disk = {}
+            try:
+                data = json.loads(read_text(self.store.root / CONFLICT_CACHE, limit=MAX_LEDGER_BYTES))
+                if isinstance(data, dict) and data.get("version") == CONFLICT_CACHE_VERSION:
+                    self._disk = data.get("records") or {}
+            except (OSError, BadInput, ValueError):
+                pass
+        got = self._disk.get(cid)
+        if not (isinstance(got, list) and len(got) == 3 and got[:2] == list(sig) and isinstance(got[2], dict)):
+            return None
+        try:
+            return Conflict(**got[2])
+        except TypeError:
+            return None
+
+    def _to_disk(self, cid: str, sig: tuple[int, int], c: Conflict) -> None:
+        if self._disk is None:
+            return
+        fields = asdict(c)
+        try:
+            json.dumps(fields)
+        except (TypeError, ValueError):  # a hand-edited page with values JSON cannot hold: parsed every time
+            self._disk.pop(cid, None)
+            return
+        self._disk[cid] = [sig[0], sig[1], fields]
+        self._disk_dirty = True
+
+    def _save_disk(self, names: set[str]) -> None:
+        """Write the cache when a record was parsed (best effort: it is derived data), keeping only `names`."""
+        if not self._disk_dirty or self._disk is None:
+            return
+        self._disk = {k: v for k, v in self._disk.items() if k in names}
+        try:
+            atomic_write(
+                self.store.root / CONFLICT_CACHE,
+                json.dumps({"version": CONFLICT_CACHE_VERSION, "records": self._disk}, separators=(",", ":")),
+            )
+            self._disk_dirty = False
+        except (OSError, BadInput):
+            pass
 
     def _all_conflicts(self) -> list[Conflict]:
         """Every readable conflict record, cached on the conflicts/ directory signature (writes replace files, which
@@ -240,6 +293,7 @@ class ConflictQueue:
                 continue
         out.sort(key=lambda c: -c.number)
         self._all_conflicts_cache = (sig, out)
+        self._save_disk({c.conflict_id for c in out})
         return out
 
     def conflicts(

@@ -157,3 +157,44 @@ def test_the_same_claim_again_joins_the_open_conflict(eng):
     )
     assert again.status == "conflict" and again.details["conflict_id"] == cid and again.details["duplicate"]
     assert [c.conflict_id for c in eng.conflicts(now=T0)] == [cid]
+
+
+def test_another_process_reads_the_parsed_records_and_never_a_stale_one(eng, monkeypatch):
+    """Conflict records are kept parsed in .memkeeper/conflicts.json (a capture renders CONFLICTS.md from all of
+    them): another engine gets the same records from it, a page edited since is read again, and a broken cache is
+    ignored."""
+    from memkeeper.core import Engine
+    from memkeeper.core.conflicts import CONFLICT_CACHE
+
+    make_conflict(eng)
+    make_conflict(eng, "Invoices go out on the 1st.", "Invoices go out on the 15th.")
+    expected = eng.conflicts(include_resolved=True)
+    cache = eng.root / CONFLICT_CACHE
+    assert cache.is_file()
+
+    def unparsed(_text):
+        raise AssertionError("a record whose page has not changed was parsed again")
+
+    with monkeypatch.context() as m:
+        m.setattr("memkeeper.core.conflicts.parse_conflict_page", unparsed)
+        other = Engine.open(eng.root)
+        try:
+            assert other.conflicts(include_resolved=True) == expected
+        finally:
+            other.close()
+
+    # A hand edit of a record's page (a new size and mtime) is read from the page, not from the cache.
+    page = eng.root / "conflicts" / "C1.md"
+    page.write_text(page.read_text().replace("Billing database", "Billing database (edited)"))
+    other = Engine.open(eng.root)
+    try:
+        assert any("(edited)" in c.title for c in other.conflicts(include_resolved=True))
+    finally:
+        other.close()
+
+    cache.write_text("{not json")
+    other = Engine.open(eng.root)
+    try:
+        assert [c.conflict_id for c in other.conflicts(include_resolved=True)] == [c.conflict_id for c in expected]
+    finally:
+        other.close()
