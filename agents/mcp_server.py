@@ -32,11 +32,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError
 from mcp.server.mcpserver.tools import Tool
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
@@ -202,9 +203,13 @@ def argument_problems(tool: Tool, exc: ValidationError) -> str:
 
 def _strict(tool: Tool) -> StrictTool:
     meta = tool.fn_metadata
-    fields = {name: (f.annotation, f) for name, f in meta.arg_model.model_fields.items()}
-    strict = create_model(meta.arg_model.__name__, __base__=(meta.arg_model, StrictArguments), **fields)
-    meta.arg_model = strict
+    # FieldInfo.annotation is Optional in pydantic's types, but the fields of a model built from a signature always
+    # carry one (Any for a parameter without an annotation).
+    fields: dict[str, Any] = {name: (f.annotation, f) for name, f in meta.arg_model.model_fields.items()}
+    bases: tuple[type[BaseModel], ...] = (meta.arg_model, StrictArguments)
+    strict = create_model(meta.arg_model.__name__, __base__=bases, **fields)
+    # create_model's types cannot say the new class subclasses both bases: arg_model is its first.
+    meta.arg_model = cast("type[ArgModelBase]", strict)
     data = {name: getattr(tool, name) for name in Tool.model_fields}
     return StrictTool(**{**data, "parameters": strict.model_json_schema(by_alias=True), "fn_metadata": meta})
 

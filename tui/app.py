@@ -571,11 +571,11 @@ class MemkeeperApp(App[int]):
             return
         top = where == "top"
         if hasattr(widget, "move_cursor") and hasattr(widget, "row_count"):  # DataTable
-            widget.move_cursor(row=0 if top else max(0, widget.row_count - 1))  # type: ignore[attr-defined]
+            widget.move_cursor(row=0 if top else max(0, widget.row_count - 1))
         elif hasattr(widget, "cursor_line") and hasattr(widget, "last_line"):  # Tree
-            widget.cursor_line = 0 if top else widget.last_line  # type: ignore[attr-defined]
+            widget.cursor_line = 0 if top else widget.last_line
         elif hasattr(widget, "scroll_home"):
-            widget.scroll_home() if top else widget.scroll_end()  # type: ignore[attr-defined]
+            widget.scroll_home() if top else widget.scroll_end()
 
     # ------------------------------------------------------------------------------------------------ workers
 

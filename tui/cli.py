@@ -13,7 +13,7 @@ import os
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from memkeeper.core.api import Engine
 from memkeeper.core.errors import BadInput, MemkeeperError
@@ -36,14 +36,16 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2
+    def error(self, message: str) -> NoReturn:  # one line, exit 2
         raise UsageError(message)
 
     def _get_formatter(self) -> argparse.HelpFormatter:
         # argparse makes a formatter for every argument it adds (to check its metavar), and the formatter asks
         # the shutil module for the terminal's width: importing it (with bz2 and lzma) cost every command ~2.5 ms.
         # The same width, found without it.
-        return self.formatter_class(prog=self.prog, width=terminal_columns() - 2)
+        # typeshed's formatter_class protocol takes only `prog`; every HelpFormatter also takes `width`.
+        formatter_class = cast("type[argparse.HelpFormatter]", self.formatter_class)
+        return formatter_class(prog=self.prog, width=terminal_columns() - 2)
 
 
 def terminal_columns() -> int:
@@ -602,12 +604,12 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
             from memkeeper.core.conflicts import type_text
 
             cs = eng.conflicts(include_resolved=args.all)
-            data = [c.to_frontmatter() for c in cs]
+            listed = [c.to_frontmatter() for c in cs]
             text = (
                 "\n".join(f"{c.conflict_id}  {c.status:8}  {type_text(c)[:40]:40}  {c.title}" for c in cs)
                 or "no open conflicts"
             )
-            _emit(args, data, text)
+            _emit(args, listed, text)
             return 0
         if args.snooze is not None:
             return _finish(
@@ -620,7 +622,7 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
     if cmd == "verify":
         if args.sub == "list":
             pend = eng.pending_verifications()
-            data = [
+            listed = [
                 {
                     "memory_id": e.memory_id,
                     "title": e.title,
@@ -632,7 +634,7 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
             ]
             _emit(
                 args,
-                data,
+                listed,
                 "\n".join(f"{e.memory_id}  {e.title}  (source: {e.source_ref or 'none'})" for e in pend)
                 or "nothing pending",
             )

@@ -392,7 +392,7 @@ async def test_watcher_ignores_the_echo_of_our_own_decisions(demo_root: Path) ->
 
 
 def _active_in_category(browse, category: str) -> int:
-    node = next(n for n in browse.tree.root.children if n.data and n.data.value == category)
+    node = next(n for n in browse.index_tree.root.children if n.data and n.data.value == category)
     return int(str(node.label).split()[1].split("+")[0])
 
 

@@ -76,7 +76,7 @@ async def test_selecting_an_entry_renders_page_without_frontmatter(demo_root: Pa
     app = build_app(demo_root)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_browse(pilot)
-        tree = screen.tree
+        tree = screen.index_tree
         fact = tree.find(NodeRef("category", "fact"))
         assert fact is not None
         tree.move_cursor(fact)
@@ -169,7 +169,7 @@ async def test_tree_loads_categories_lazily_in_pages(demo_root: Path, monkeypatc
     app = build_app(demo_root)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_browse(pilot)
-        tree = screen.tree
+        tree = screen.index_tree
         fact = tree.find(NodeRef("category", "fact"))
         assert fact is not None and not fact.children  # nothing loaded until expanded
         fact.expand()
@@ -207,7 +207,7 @@ async def test_tree_stays_responsive_with_20000_records(demo_root: Path) -> None
     app = build_app(demo_root, engine=engine)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_browse(pilot)
-        tree = screen.tree
+        tree = screen.index_tree
         fact = tree.find(NodeRef("category", "fact"))
         fact.expand()
         await wait_for(pilot, lambda: fact.children, what="first page")
@@ -224,7 +224,7 @@ async def test_refresh_keeps_the_cursor(demo_root: Path) -> None:
     app = build_app(demo_root)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_browse(pilot)
-        tree = screen.tree
+        tree = screen.index_tree
         decision = tree.find(NodeRef("category", "decision"))
         decision.expand()
         await wait_for(pilot, lambda: decision.children)
@@ -319,7 +319,7 @@ async def test_enter_on_a_result_opens_its_page(demo_root: Path) -> None:
         await wait_for(pilot, lambda: screen.current == ViewRef("entry", first), what="result page")
         await wait_for(
             pilot,
-            lambda: screen.tree.cursor_node is not None and screen.tree.cursor_node.data == NodeRef("entry", first),
+            lambda: (node := screen.index_tree.cursor_node) is not None and node.data == NodeRef("entry", first),
             what="tree follows",
         )
         await pilot.press("escape")  # focus is on the results table: escape closes the search panel
@@ -376,8 +376,9 @@ async def test_empty_wiki_browse(empty_root: Path) -> None:
     app = build_app(empty_root)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_browse(pilot)
-        assert [n.data.kind if n.data else None for n in screen.tree.root.children] == ["view", "view", "view", None]
-        assert "no records yet" in str(screen.tree.root.children[-1].label)
+        children = screen.index_tree.root.children
+        assert [n.data.kind if n.data else None for n in children] == ["view", "view", "view", None]
+        assert "no records yet" in str(children[-1].label)
         assert "(none yet)" in screen.markdown.source
         await search(pilot, screen, "anything at all")
         assert screen.results.row_count == 0
@@ -408,7 +409,7 @@ def test_snapshot_browse_entry(demo_root: Path, snap_compare, size) -> None:
 
     async def select_entry(pilot: Pilot) -> None:
         screen = pilot.app.screen
-        tree = screen.tree
+        tree = screen.index_tree
         fact = tree.find(NodeRef("category", "fact"))
         fact.expand()
         await wait_for(pilot, lambda: fact.children)

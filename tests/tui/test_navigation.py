@@ -44,7 +44,7 @@ async def test_home_and_end_move_the_cursor_in_every_queue(demo):
 async def test_home_and_end_in_the_browse_tree_and_results(demo):
     async with demo.run_test(size=SIZE) as pilot:
         pane = await open_pane(pilot, "B", BrowseScreen)
-        tree = pane.tree
+        tree = pane.index_tree
         assert pilot.app.focused is tree
         await pilot.press("end")
         assert tree.cursor_line == tree.last_line > 0

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
@@ -112,7 +112,7 @@ class BrowseScreen(PaneScreen):
                     yield Markdown(id="page", open_links=False)
 
     @property
-    def tree(self) -> IndexTree:
+    def index_tree(self) -> IndexTree:
         return self.query_one(IndexTree)
 
     @property
@@ -120,23 +120,26 @@ class BrowseScreen(PaneScreen):
         return self.query_one("#page", Markdown)
 
     @property
-    def results(self) -> DataTable:
-        return self.query_one("#results", DataTable)
+    def results(self) -> ListTable:
+        return self.query_one("#results", ListTable)
 
     @property
     def zone(self) -> str:
         return ZONES[self.zone_index]
 
-    async def on_mount(self) -> None:
+    # A decorated handler rather than an `on_mount` override: PaneScreen.on_mount is synchronous. Textual still runs
+    # this one first, then PaneScreen's.
+    @on(events.Mount)
+    async def _mount_browse(self) -> None:
         self.query_one("#browse-nav").border_title = "Index"
         self.query_one("#search-panel").display = False
         self._add_result_columns()
-        self.tree.build()
-        self.tree.focus()
+        self.index_tree.build()
+        self.index_tree.focus()
         await self.show(HOT, remember=False)
-        hot = self.tree.find(NodeRef("view", "hot.md"))
+        hot = self.index_tree.find(NodeRef("view", "hot.md"))
         if hot is not None:
-            self.tree.call_after_refresh(self.tree.move_cursor, hot)
+            self.index_tree.call_after_refresh(self.index_tree.move_cursor, hot)
 
     # ------------------------------------------------------------------------------------------------ showing pages
 
@@ -183,7 +186,7 @@ class BrowseScreen(PaneScreen):
     def show_entry_in_tree(self, memory_id: str) -> None:
         category = self.engine.category_of(memory_id)
         if category:
-            self.tree.reveal_entry(memory_id, category)
+            self.index_tree.reveal_entry(memory_id, category)
 
     # ------------------------------------------------------------------------------------------------ tree events
 
@@ -249,7 +252,7 @@ class BrowseScreen(PaneScreen):
         panel = self.query_one("#search-panel")
         if panel.display:
             panel.display = False
-            self.tree.focus()
+            self.index_tree.focus()
             self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -408,9 +411,9 @@ class BrowseScreen(PaneScreen):
 
     async def action_hot(self) -> None:
         await self.show(HOT)
-        node = self.tree.find(NodeRef("view", "hot.md"))
+        node = self.index_tree.find(NodeRef("view", "hot.md"))
         if node is not None:
-            self.tree.move_cursor(node)
+            self.index_tree.move_cursor(node)
 
     def action_edit(self) -> None:
         """Edit the entry page on view. Generated views (hot.md, indexes) are rewritten on every write: not those."""
@@ -432,7 +435,7 @@ class BrowseScreen(PaneScreen):
     def refresh_data(self) -> None:
         """After a sync: rebuild the tree in place (cursor kept), re-render the open page at the same scroll offset,
         and re-run the search so counts and results are current."""
-        self.tree.refresh_from_index()
+        self.index_tree.refresh_from_index()
         if self.current is not None:
             self.call_later(self.show, self.current, remember=False, keep_scroll=True)
         if self.query_text:

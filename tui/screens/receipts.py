@@ -195,7 +195,7 @@ class ReceiptsScreen(PaneScreen):
         rows.sort(key=_position, reverse=True)
         self.rows = rows
         self.loads += 1
-        self._fill(None if at_top else previous.key)
+        self._fill(None if at_top or previous is None else previous.key)
 
     def _fill(self, keep_key: str | None) -> None:
         table = self.table

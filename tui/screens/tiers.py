@@ -159,7 +159,7 @@ class TiersScreen(PaneScreen):
     STATUS_HINT = "Cold is an access tier, not a verdict: pages stay searchable by metadata, and w restores them."
 
     BINDINGS = [
-        Binding("space", "toggle", "Toggle ✓", id="tiers.toggle"),
+        Binding("space", "toggle_accepted", "Toggle ✓", id="tiers.toggle"),
         Binding("a", "apply", "Apply review…", id="tiers.apply"),
         Binding("c", "commit", "Commit plan", id="tiers.commit"),
         Binding("w", "restore", "Restore warm", id="tiers.restore"),
@@ -415,7 +415,7 @@ class TiersScreen(PaneScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         cur = self.current
-        if action == "toggle":
+        if action == "toggle_accepted":
             return True if cur and cur[0] == "ambiguous" and cur[1] is not None else None
         if action == "restore":
             return True if cur and cur[0] == "cold" and cur[1] is not None else None
@@ -433,7 +433,7 @@ class TiersScreen(PaneScreen):
 
     # ------------------------------------------------------------------------------------------------ decisions
 
-    def action_toggle(self) -> None:
+    def action_toggle_accepted(self) -> None:
         cur = self.current
         if not cur or cur[0] != "ambiguous" or cur[1] is None:
             self.say("Only ambiguous candidates are toggled; automatic ones go with the plan.", "yellow")
@@ -489,8 +489,7 @@ class TiersScreen(PaneScreen):
             done,
         )
 
-    def _apply_summary(self, review_path: str, review: Review) -> ApplySummary:
-        plan = self.view.plan
+    def _apply_summary(self, plan: TierOutline, review_path: str, review: Review) -> ApplySummary:
         by_id = self._accepted_items
         review_ids = [r.candidate_id for r in review.candidates]
         accepted = [cid for cid in review_ids if cid in self.accepted]
@@ -519,7 +518,7 @@ class TiersScreen(PaneScreen):
             self.mk.notify_error(view.review_error or view.review_path, title="Review unreadable")
             return
         review_path = view.review_path
-        summary = self._apply_summary(review_path, view.review)
+        summary = self._apply_summary(view.plan, review_path, view.review)
         ids = [cid for cid, _ in summary.accepted]
 
         def done(confirmed: bool | None) -> None:

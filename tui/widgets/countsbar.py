@@ -137,12 +137,12 @@ class CountsBar(Horizontal):
                     tooltip += f": {value} {noun}"
             tab.update(Content.assemble(*parts))
             tab.tooltip = tooltip
-        parts: list[Part] = []
+        status: list[Part] = []
         if app.sync_progress:
-            parts.append((app.sync_progress + " · ", "", 0))
+            status.append((app.sync_progress + " · ", "", 0))
         elif app.counting:
-            parts.append(("counting… · ", "", 1))
+            status.append(("counting… · ", "", 1))
         if "records" in counts:
-            parts.append((f"{counts['records']} records · ", "", 2))
-        parts.append((app.actor, "", 1))
-        self.query_one("#counts-status", CountsStatus).show(parts)
+            status.append((f"{counts['records']} records · ", "", 2))
+        status.append((app.actor, "", 1))
+        self.query_one("#counts-status", CountsStatus).show(status)

@@ -147,11 +147,11 @@ class QueueTable(ListTable):
         if self.row_count == 0:
             return
         target = min(max(index, 0), self.row_count - 1)
-        for key in (prefer, keep):
-            if key is None:
+        for wanted in (prefer, keep):
+            if wanted is None:
                 continue
             try:
-                target = self.get_row_index(key)
+                target = self.get_row_index(wanted)
                 break
             except RowDoesNotExist:
                 continue
