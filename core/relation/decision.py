@@ -29,7 +29,7 @@ from ..slots import Analysis, Name, fold, stem
 from ..subjects import Side, SubjectMatch, compare, matches, side
 from .agreement import Diff, compare_values
 from .frame import substitution
-from .polarity import from_matches, new_cues, polarity_flips, state_flips
+from .polarity import from_matches, new_cues, polarity_flips, state_flips, whole_stems
 
 CONFLICT_TYPES = (
     "direct_negation",
@@ -154,7 +154,7 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     # (A capitalised sentence opener may be a common word: "Budget", "Ship".)
     name_stems = {w for n in sa.names + sb.names if not n.initial for w in n.words}
     # (A word one side has only inside a compound, "call" of "on-call", anchors nothing.)
-    whole = _whole_stems(a) & _whole_stems(b)
+    whole = whole_stems(a) & whole_stems(b)
     shared = [t for t in subj.shared if t in whole or t in name_stems]
     anchored = (
         same_key
@@ -321,11 +321,6 @@ def _claimed_words(diffs: list[Diff], pairs: list[tuple[Name, Name, bool]]) -> f
         if as_value and not (na.initial or nb.initial):
             out |= set(na.words) | set(nb.words)
     return frozenset(out)
-
-
-def _whole_stems(a: Analysis) -> set[str]:
-    """Stems of whole words (not the parts of a hyphenated or slashed word)."""
-    return {t.stem or stem(t.low) for t in a.tokens if t.kind == "word"}
 
 
 def _plain_words(a: Analysis) -> set[str]:

@@ -15,7 +15,7 @@ from ..subjects import Side
 from .agreement import address_agree, loose_equal, slot_of
 
 
-def _whole(a: Analysis) -> set[str]:
+def whole_stems(a: Analysis) -> set[str]:
     """The stems of whole words and of names' words (not the parts of a hyphenated or slashed word)."""
     return {t.stem or stem(t.low) for t in a.tokens if t.kind == "word"} | {w for n in a.names for w in n.words}
 
@@ -29,7 +29,7 @@ def polarity_flips(a: Analysis, b: Analysis) -> list[str]:
     out: list[str] = []
     for neg, other, other_neg in ((b.negated, a, a.negated), (a.negated, b, b.negated)):
         # A word the other statement has only inside a compound is another word ("not a call" / "on-call duty").
-        other_aff = other.affirmed & _whole(other)
+        other_aff = other.affirmed & whole_stems(other)
         for t in sorted(neg):
             if not _salient(t) or t in other_neg:
                 continue

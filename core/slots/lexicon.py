@@ -91,6 +91,8 @@ class Lexicon:
     value_before: frozenset[str]
     value_preps: frozenset[str]
     place_verbs: frozenset[str]
+    context_preps: frozenset[str]
+    determiners: frozenset[str]
     org_suffixes: frozenset[str]
     light: frozenset[str]
     abbreviations: dict[str, str]
@@ -246,6 +248,8 @@ def build_fields(source: bytes) -> dict[str, Any]:
         value_before=frozenset(data["roles"]["value_before"]),
         value_preps=frozenset(data["roles"]["value_preps"]),
         place_verbs=frozenset(data["roles"]["place_verbs"]),
+        context_preps=frozenset(data["alternatives"]["context_preps"]),
+        determiners=frozenset(data["negation"]["determiners"]),
         org_suffixes=frozenset(data["people"]["org_suffixes"]),
         light=frozenset(data["vocabulary"]["light"]),
         abbreviations={fold(k).lower(): fold(v).lower() for k, v in data["vocabulary"]["abbreviations"].items()},

@@ -36,13 +36,8 @@ class State:
         return {self.cls: self.pole, **{c: p for c, p in self.also if c != self.cls}}
 
 
-# A preposition after the rejected alternative starts the context both share ("composition over inheritance in the
-# TypeScript code": the code is not rejected).
-_CONTEXT_PREPS = frozenset("in on at for during within across inside throughout".split())
-
-
 def _ends_alternative(toks: list[Tok], k: int, start: int) -> bool:
-    return k > start and toks[k].low in _CONTEXT_PREPS
+    return k > start and toks[k].low in lexicon().context_preps  # ("X over Y in Z": Z is shared)
 
 
 def negation_scopes(toks: list[Tok]) -> tuple[set[int], set[int]]:
@@ -97,9 +92,6 @@ def _longest_state() -> int:
     return max(len(p) for p in lexicon().states)
 
 
-_DETERMINERS = frozenset("the a an this that these those our their its his her my your each every any no".split())
-
-
 @functools.cache
 def _state_stems() -> dict[str, tuple[str, ...]]:
     """The stem of each one-word state that needs no copula -> that word, so that its other forms read as the same
@@ -128,7 +120,7 @@ def read_states(toks: list[Tok], neg: set[int]) -> list[State]:
             not found
             and toks[i].kind == "word"
             and toks[i].stem in _state_stems()
-            and not (toks[i].low.endswith("ing") or (i and toks[i - 1].low in _DETERMINERS))
+            and not (toks[i].low.endswith("ing") or (i and toks[i - 1].low in lex.determiners))
         ):
             # another form of a listed word ("disallow" / "disallowed"); not a noun ("the opening", "a ban")
             p = _state_stems()[toks[i].stem]
