@@ -45,17 +45,20 @@ MAX_ENVELOPE_BYTES = 128 * 1024 * 1024  # import envelopes
 MAX_LINE_BYTES = 1024 * 1024  # one line of an append-only JSONL ledger
 
 
-def atomic_write(path: Path, text: str | bytes) -> None:
+def atomic_write(path: Path, text: str | bytes, *, durable: bool = True) -> None:
     """Write via a temp file in the same directory, fsync, os.replace: a crash leaves the old or the new page.
 
     Never through a symlink: every directory on the way is opened without following links (missing ones are
     created), the temp file is created with O_EXCL | O_NOFOLLOW, and a symlink where the file should be is refused
     (PathEscape) rather than replaced.
+
+    `durable=False` skips the flush, for derived data a reader rebuilds when it is missing or broken (a cache):
+    readers still never see half a file, but after a power cut the file may be empty or missing.
     """
-    atomic_write_many([(path, text)])
+    atomic_write_many([(path, text)], durable=durable)
 
 
-def atomic_write_many(files: Sequence[tuple[Path, str | bytes]]) -> None:
+def atomic_write_many(files: Sequence[tuple[Path, str | bytes]], *, durable: bool = True) -> None:
     """`atomic_write` for several files at once: every temp file is written, then all are fsynced together (the
     disk's flushes overlap instead of queueing one after the other: what a write's regenerated views cost), then
     each is renamed over its file. Each file is replaced whole or not at all; a file that cannot be written stops
@@ -63,7 +66,7 @@ def atomic_write_many(files: Sequence[tuple[Path, str | bytes]]) -> None:
     items = [(Path(os.path.abspath(p)), t.encode("utf-8") if isinstance(t, str) else t) for p, t in files]
     if not FD_WALK:  # pragma: no cover - platforms without openat (Windows)
         for path, data in items:
-            _atomic_write_by_name(path, data)
+            _atomic_write_by_name(path, data, durable)
         return
     opened: list[list[Any]] = []  # [dir fd, temp name, temp fd or None once closed, path, renamed]
     try:
@@ -77,7 +80,8 @@ def atomic_write_many(files: Sequence[tuple[Path, str | bytes]]) -> None:
                 raise
             opened.append([dfd, tmp, fd, path, False])
             _write_all(fd, data)
-        fsync_all([o[2] for o in opened])
+        if durable:
+            fsync_all([o[2] for o in opened])
         for o in opened:
             os.close(o[2])
             o[2] = None
@@ -132,7 +136,7 @@ def fsync_all(fds: list[int]) -> None:
         raise errors[0]
 
 
-def _atomic_write_by_name(path: Path, data: bytes) -> None:  # pragma: no cover - Windows
+def _atomic_write_by_name(path: Path, data: bytes, durable: bool = True) -> None:  # pragma: no cover - Windows
     import tempfile
 
     mkdirs(path.parent)
@@ -142,7 +146,8 @@ def _atomic_write_by_name(path: Path, data: bytes) -> None:  # pragma: no cover 
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         try:

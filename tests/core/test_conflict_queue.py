@@ -192,9 +192,12 @@ def test_another_process_reads_the_parsed_records_and_never_a_stale_one(eng, mon
     finally:
         other.close()
 
-    cache.write_text("{not json")
-    other = Engine.open(eng.root)
-    try:
-        assert [c.conflict_id for c in other.conflicts(include_resolved=True)] == [c.conflict_id for c in expected]
-    finally:
-        other.close()
+    # The cache is written without a disk flush: after a power cut it may be broken or empty, and is then ignored.
+    for junk in ("{not json", ""):
+        cache.write_text(junk)
+        other = Engine.open(eng.root)
+        try:
+            got = other.conflicts(include_resolved=True)
+            assert [c.conflict_id for c in got] == [c.conflict_id for c in expected]
+        finally:
+            other.close()

@@ -35,6 +35,18 @@ def test_a_file_that_cannot_be_written_replaces_none(tmp_path):
     assert _temps(tmp_path) == []
 
 
+def test_a_cache_write_skips_the_flush_but_still_replaces_the_file_whole(tmp_path, monkeypatch):
+    """`durable=False` (derived data such as the conflict cache) pays no disk flush; readers still see the old or
+    the new file, never a temp file beside it."""
+    flushed: list[list[int]] = []
+    monkeypatch.setattr(pages, "fsync_all", lambda fds: flushed.append(list(fds)))
+    (tmp_path / "cache.json").write_text("old")
+    pages.atomic_write(tmp_path / "cache.json", "new", durable=False)
+    assert (tmp_path / "cache.json").read_text() == "new" and flushed == [] and _temps(tmp_path) == []
+    pages.atomic_write(tmp_path / "page.md", "page")
+    assert len(flushed) == 1
+
+
 def test_a_failed_flush_replaces_none(tmp_path, monkeypatch):
     (tmp_path / "a.md").write_text("old a")
 
