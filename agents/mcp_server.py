@@ -398,10 +398,14 @@ def _capture_tool(desk: Desk) -> Tool:
         "receipt: status captured (a new memory), consolidated (the same statement was already known; it was "
         "reinforced), conflict (it disagrees with a memory: a person will arbitrate; nothing was stored), "
         "suppressed (a person denied this statement before) or drop (too short to keep). The receipt names "
-        "the memory_id and page, and lists related memories when the engine finds them: read them."
+        "the memory_id and page, and lists related memories when the engine finds them: read them (an "
+        "'unrelated' one shares most of the words; decide yourself whether it says the same thing)."
     )
     if relations:
-        doc += f" Declare a relation to an existing memory id with {', '.join(relations)}."
+        doc += (
+            f" Declare a relation to an existing memory id with {', '.join(relations)}; for a statement you "
+            "already captured, capture the same text again with the relation (no second copy is made)."
+        )
     return _strict(
         Tool.from_function(
             capture,

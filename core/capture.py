@@ -12,6 +12,7 @@ consolidates only a restatement, holds anything that differs about the same subj
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, cast
@@ -37,7 +38,7 @@ from .paths import slugify
 from .receipts import make_receipt
 from .secrets import FieldValue, find_in_fields, redact_fields, secret_details
 from .store import Store, file_sig
-from .text import has_temporal_cue, is_low_signal, normalize, sha256_hex
+from .text import content_sha256, has_temporal_cue, is_low_signal, normalize, sha256_hex
 from .validate import parse_enum, validate_actor
 from .verification import VerificationQueue
 from .views import Views
@@ -256,7 +257,9 @@ class CaptureOps:
                 return self.store.record(receipt)
             if declared:
                 ((how, target),) = declared.items()
-                return self._declared(how, target, incoming, given_title, now, actor, redacted, noted, related)
+                return self._declared(
+                    how, target, incoming, given_title, now, actor, redacted, noted, related, candidates
+                )
             decision, best = self._decide(incoming, candidates, explicit)
             if decision == "consolidate" and best is not None:
                 return self._consolidate_into(
@@ -378,9 +381,15 @@ class CaptureOps:
         redacted: list[str],
         noted: dict[str, Any],
         related: list[dict[str, Any]],
+        candidates: Sequence[Candidate] = (),
     ) -> Receipt:
         """An agent said how its statement relates to a record. supersedes / contradicts: a conflict for a person
-        to arbitrate (nothing is resolved here). restates: consolidation into that record."""
+        to arbitrate (nothing is resolved here). restates: consolidation into that record.
+
+        An agent often declares after the fact: it captured the statement, read `related` in the receipt, and
+        captures the same statement again with the relation. Then the statement is already a record, and the
+        conflict's incoming side names it (`incoming.memory_id`): taking it keeps that record instead of making a
+        second copy of it (`ConflictQueue.resolve_conflict`)."""
         from .errors import BadInput
         from .relation import Statement, relate
 
@@ -415,6 +424,9 @@ class CaptureOps:
         else:
             ctype = "decision_supersession" if how == "supersedes" else "mutually_exclusive"
         reason = f"declared by {actor}: {how} {mid}" + (f" ({rel.reason})" if rel.is_conflict else "")
+        stored = self._stored_copy(inc, candidates, exclude=mid)
+        if stored is not None:
+            inc = {**inc, "memory_id": stored, "page": self.store.page_of(stored)}
         return self.conflicts.open_conflict(
             mid,
             inc,
@@ -426,6 +438,27 @@ class CaptureOps:
             confidence=1.0,
             declared=how,
         )
+
+    def _stored_copy(self, inc: Incoming, candidates: Sequence[Candidate], exclude: str) -> str | None:
+        """An active record of the statement's zone and tier that already holds its text (the newest), if any."""
+        text = normalize(inc["text"])
+        rows = [c.row for c in candidates]
+        rows += self.store.index.query(
+            "SELECT * FROM records WHERE content_sha=? AND trust_zone=? AND sensitivity_tier=? AND status='active'",
+            (content_sha256(inc["title"], inc["text"]), inc["zone"], inc["sensitivity"]),
+        )
+        same = [
+            r
+            for r in rows
+            if r["memory_id"] != exclude
+            and r["status"] == "active"
+            and r["trust_zone"] == inc["zone"]
+            and r["sensitivity_tier"] == inc["sensitivity"]
+            and normalize(r["content"]) == text
+        ]
+        if not same:
+            return None
+        return str(max(same, key=lambda r: (r["created_at"] or "", r["memory_id"]))["memory_id"])
 
     def _consolidate_into(
         self,
@@ -474,9 +507,15 @@ class CaptureOps:
 
 
 def _ranked(found: list[Candidate]) -> list[Candidate]:
-    """Related records for a receipt: not unrelated; restatements and conflicts first, then by subject score."""
-    order = {"restatement": 0, "conflict": 0, "possible": 1, "compatible": 2}
+    """Related records for a receipt: restatements and conflicts first, then possible conflicts, compatible records,
+    and last the records that share much of the subject's words but that detection judged to be about another
+    subject (`unrelated` at a subject score of at least SUBJECT_SURE): detection reads words, not meaning, and the
+    agent that reads the receipt can tell "the Ferrous client timeout" from "the HTTP client timeout" and declare
+    the relation (`contradicts`, `supersedes`, `restates`). Within each group, by subject score."""
+    from .relation.decision import SUBJECT_SURE
+
+    order = {"restatement": 0, "conflict": 0, "possible": 1, "compatible": 2, "unrelated": 3}
     return sorted(
-        (c for c in found if c.relation.kind != "unrelated"),
+        (c for c in found if c.relation.kind != "unrelated" or c.relation.score >= SUBJECT_SURE),
         key=lambda c: (order.get(c.relation.kind, 3), -c.relation.score, c.memory_id),
     )

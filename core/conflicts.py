@@ -16,7 +16,7 @@ from typing import Any
 
 from .errors import BadInput, NotFound, PageError
 from .incoming import Incoming, entry_from_incoming
-from .models import Receipt, Status, iso, parse_iso, utc
+from .models import Entry, Receipt, Status, iso, parse_iso, utc
 from .pages import MAX_LEDGER_BYTES, MAX_PAGE_BYTES, atomic_write, iter_lines, read_text
 from .paths import list_files
 from .receipts import make_receipt
@@ -157,6 +157,14 @@ def _resolution_text(c: Conflict) -> str:
     return "pending — keep existing / take incoming / both valid / snooze"
 
 
+def _supersede(entry: Entry, by: str, conflict_id: str, now: datetime) -> None:
+    """Mark a record that lost a conflict: superseded (kept, never deleted), with a marker in its text."""
+    entry.status = Status.superseded
+    entry.superseded_by = by
+    entry.updated_at = now
+    entry.content = entry.content.rstrip("\n") + f"\n\n[SUPERSEDED by {conflict_id}]"
+
+
 def render_conflicts_view(conflicts: list[Conflict], now: datetime) -> str:
     lines = [
         "# Conflicts",
@@ -271,6 +279,7 @@ class ConflictQueue:
             atomic_write(
                 self.store.root / CONFLICT_CACHE,
                 json.dumps({"version": CONFLICT_CACHE_VERSION, "records": self._disk}, separators=(",", ":")),
+                durable=False,  # derived: a missing or broken cache is read from the pages
             )
             self._disk_dirty = False
         except (OSError, BadInput):
@@ -489,6 +498,21 @@ class ConflictQueue:
                 "strength": existing.strength,
                 "last_accessed_at": iso(existing.last_accessed_at),
             }
+            # The incoming side may already be a record (declared after the fact, `capture._declared`): then no
+            # record is made from the held text, that one is kept or superseded.
+            stored = self._stored_incoming(c)
+            prior_stored = (
+                {
+                    "memory_id": stored.memory_id,
+                    "status": stored.status.value,
+                    "superseded_by": stored.superseded_by,
+                    "strength": stored.strength,
+                    "last_accessed_at": iso(stored.last_accessed_at),
+                    "notes": len(stored.notes),
+                }
+                if stored is not None
+                else None
+            )
             winner = loser = created = None
             if choice in ("existing", "both"):
                 # A side a person kept is refreshed as by an access (SPEC §4 decay); confidence is untouched.
@@ -498,31 +522,48 @@ class ConflictQueue:
             if choice == "existing":
                 winner = existing.memory_id
                 loser = None  # the incoming text never became a memory; it stays in the conflict record
+                if stored is not None:  # it did: that record is superseded by the one kept (never deleted)
+                    _supersede(stored, existing.memory_id, c.conflict_id, now)
+                    self.store.save(stored)
+                    loser = stored.memory_id
             elif choice == "incoming":
-                new = entry_from_incoming(self.store, c.incoming, now)
-                new.notes.append(f"Took precedence over {existing.memory_id} in {c.conflict_id} ({iso(now)})")
-                self.store.save(
-                    new,
-                    self.store.new_page(
-                        new.title, new.trust_zone.value, new.sensitivity_tier.value, fallback=new.canonical_key
-                    ),
-                )
-                existing.status = Status.superseded
-                existing.superseded_by = new.memory_id
-                existing.updated_at = now
-                existing.content = existing.content.rstrip("\n") + f"\n\n[SUPERSEDED by {c.conflict_id}]"
+                note = f"Took precedence over {existing.memory_id} in {c.conflict_id} ({iso(now)})"
+                if stored is not None:
+                    new = stored
+                    new.last_accessed_at = now
+                    new.strength = 1.0
+                    new.notes.append(note)
+                    self.store.save(new)
+                else:
+                    new = entry_from_incoming(self.store, c.incoming, now)
+                    new.notes.append(note)
+                    self.store.save(
+                        new,
+                        self.store.new_page(
+                            new.title, new.trust_zone.value, new.sensitivity_tier.value, fallback=new.canonical_key
+                        ),
+                    )
+                    created = new.memory_id
+                _supersede(existing, new.memory_id, c.conflict_id, now)
                 self.store.save(existing)
-                winner, loser, created = new.memory_id, existing.memory_id, new.memory_id
+                winner, loser = new.memory_id, existing.memory_id
             else:
-                new = entry_from_incoming(self.store, c.incoming, now)
-                new.notes.append(f"Both valid with {existing.memory_id} ({c.conflict_id}, {iso(now)})")
-                self.store.save(
-                    new,
-                    self.store.new_page(
-                        new.title, new.trust_zone.value, new.sensitivity_tier.value, fallback=new.canonical_key
-                    ),
-                )
-                created = new.memory_id
+                note = f"Both valid with {existing.memory_id} ({c.conflict_id}, {iso(now)})"
+                if stored is not None:
+                    stored.last_accessed_at = now
+                    stored.strength = 1.0
+                    stored.notes.append(note)
+                    self.store.save(stored)
+                else:
+                    new = entry_from_incoming(self.store, c.incoming, now)
+                    new.notes.append(note)
+                    self.store.save(
+                        new,
+                        self.store.new_page(
+                            new.title, new.trust_zone.value, new.sensitivity_tier.value, fallback=new.canonical_key
+                        ),
+                    )
+                    created = new.memory_id
                 pair = sorted((sha256_hex(normalize(existing.content)), sha256_hex(normalize(c.incoming["text"]))))
                 self.store.append_file(
                     self.store.root / "stated" / "compatible.jsonl",
@@ -547,7 +588,11 @@ class ConflictQueue:
                 "loser": loser,
                 "created": created,
                 "conflict_type": c.conflict_type,
-                "undo": {"conflict": prior_conflict, "existing": {"memory_id": existing.memory_id, **prior_existing}},
+                "undo": {
+                    "conflict": prior_conflict,
+                    "existing": {"memory_id": existing.memory_id, **prior_existing},
+                    **({"incoming": prior_stored} if prior_stored is not None else {}),
+                },
             }
             receipt = make_receipt("resolve_conflict", "resolved", now, actor, details)
             c.status = "resolved"
@@ -565,6 +610,19 @@ class ConflictQueue:
             self.store.record(receipt, "high")
             self.views.refresh(now)
             return receipt
+
+    def _stored_incoming(self, c: Conflict) -> Entry | None:
+        """The record the incoming side names, while it is active and still holds the incoming text."""
+        mid = c.incoming.get("memory_id")
+        if not mid or not self.store.page_of(mid):
+            return None
+        try:
+            entry = self.store.load(mid)
+        except (BadInput, NotFound, PageError):
+            return None
+        if entry.status is not Status.active or normalize(entry.content) != normalize(c.incoming.get("text", "")):
+            return None
+        return entry
 
     def _append_decision(
         self, c: Conflict, choice: str, actor: str, now: datetime, receipt_sha: str, note: str = ""
@@ -653,6 +711,19 @@ class ConflictQueue:
             entry.updated_at = now
             self.store.save(entry)
             touched.append(entry.memory_id)
+            inc = undo.get("incoming")  # the incoming side was a record already: it gets its state back
+            if inc and self.store.page_of(inc["memory_id"]):
+                rec = self.store.load(inc["memory_id"])
+                rec.status = Status(inc["status"])
+                rec.superseded_by = inc["superseded_by"]
+                rec.strength = inc["strength"]
+                rec.last_accessed_at = parse_iso(inc["last_accessed_at"])
+                rec.notes = rec.notes[: int(inc["notes"])]
+                if rec.content.endswith(marker):
+                    rec.content = rec.content[: -len(marker)]
+                rec.updated_at = now
+                self.store.save(rec)
+                touched.append(rec.memory_id)
             created = receipt["details"].get("created")
             if created and self.store.page_of(created):
                 new = self.store.load(created)

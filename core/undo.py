@@ -215,7 +215,13 @@ def decision_subjects(receipt: dict[str, Any]) -> set[str]:
     elif action in ("resolve_conflict", "snooze_conflict"):
         if d.get("conflict_id"):
             out.add(f"conflict:{d['conflict_id']}")
-        mems += [d.get("winner"), d.get("loser"), d.get("created"), (undo.get("existing") or {}).get("memory_id")]
+        mems += [
+            d.get("winner"),
+            d.get("loser"),
+            d.get("created"),
+            (undo.get("existing") or {}).get("memory_id"),
+            (undo.get("incoming") or {}).get("memory_id"),  # an incoming side that was a record already
+        ]
     elif action == "quiz_record":
         out.add(f"quiz:{d.get('person')}:{d.get('page')}")
     elif action == "quiz_bury":  # the bury list, not the row: a bury and an answer are undone independently

@@ -138,6 +138,62 @@ def test_declared_relations_are_honoured_and_recorded(capsys, wiki):
     eng.close()
 
 
+def _declared_after_the_fact(capsys, wiki):
+    """An agent captures a statement detection does not relate to the record it contradicts, finds that record in
+    the receipt's `related`, and captures the same statement again declaring the contradiction."""
+    code, a, _ = capture(capsys, wiki, "The Ferrous HTTP client timeout is 5 seconds.", "--title", "Ferrous timeout")
+    code, b, _ = capture(capsys, wiki, "Ferrous client: request timeout set to 60 s.", "--title", "Client timeout")
+    old, new = a["details"]["memory_id"], b["details"]["memory_id"]
+    assert b["status"] == "captured", b
+    assert old in [r["memory_id"] for r in b["details"]["related"]], b["details"]["related"]
+    code, c, _ = capture(
+        capsys, wiki, "Ferrous client: request timeout set to 60 s.", "--title", "Client timeout", "--contradicts", old
+    )
+    assert c["status"] == "conflict" and c["details"]["declared"] == {"relation": "contradicts", "memory_id": old}
+    return old, new, c["details"]["conflict_id"]
+
+
+def _records(wiki):
+    from memkeeper.core import Engine
+
+    eng = Engine.open(wiki)
+    try:
+        ids = [r["memory_id"] for r in eng.store.index.query("SELECT memory_id FROM records")]
+        out = {}
+        for mid in ids:
+            e = eng.load(mid)
+            out[mid] = (e.status.value, e.superseded_by, e.content)
+        return out
+    finally:
+        eng.close()
+
+
+@pytest.mark.parametrize("keep", ["incoming", "existing", "both"])
+def test_a_relation_declared_after_the_fact_makes_no_second_copy(capsys, wiki, keep):
+    old, new, cid = _declared_after_the_fact(capsys, wiki)
+    before = _records(wiki)
+    code, out, err = run(capsys, wiki, "--as", "human:pat", "--json", "conflicts", "resolve", cid, "--keep", keep)
+    assert code == 0, err
+    receipt = json.loads(out)
+    after = _records(wiki)
+    assert set(after) == set(before)  # no record made from the held text: the statement is a record already
+    assert receipt["details"]["created"] is None
+    if keep == "incoming":
+        assert after[old][:2] == ("superseded", new) and after[new][0] == "active"
+    elif keep == "existing":
+        assert after[new][:2] == ("superseded", old) and after[old][0] == "active"
+        assert "[SUPERSEDED by " in after[new][2]  # kept, marked, never deleted
+    else:
+        assert after[old][0] == after[new][0] == "active"
+        # the pair is remembered: the statement again is not held a second time
+        code, again, _ = capture(capsys, wiki, "Ferrous client: request timeout set to 60 s.", "--title", "Again")
+        assert again["status"] != "conflict", again
+    code, out, err = run(capsys, wiki, "--as", "human:pat", "undo", receipt["receipt_sha256"][:12])
+    assert code == 0, err
+    restored = _records(wiki)
+    assert {m: restored[m] for m in (old, new)} == {m: before[m] for m in (old, new)}
+
+
 def test_declared_relations_reject_unknown_ids_and_other_partitions(capsys, wiki):
     code, r, err = capture(capsys, wiki, "The lift is serviced every March.", "--supersedes", "mem_0000000000000000")
     assert code == 2 and r["details"]["reason"] == "unknown_memory_id" and "unknown_memory_id" in err
@@ -161,6 +217,19 @@ def test_receipts_list_related_records(capsys, wiki):
     assert related[0]["memory_id"] == a["details"]["memory_id"] and related[0]["relation"] == "compatible"
     code, out, _ = run(capsys, wiki, "capture", "The ceramics studio kiln fires on Thursdays, usually at night.")
     assert "related:" in out
+
+
+def test_related_lists_a_close_record_detection_calls_another_subject(capsys, wiki):
+    """Detection reads words, not meaning: a record that shares most of the subject's words but that it judged to
+    be about another subject is still listed (last, as `unrelated`), so that the agent can decide."""
+    code, a, _ = capture(capsys, wiki, "Meridian staging uses Redis 6.", "--title", "Meridian staging cache")
+    code, b, _ = capture(capsys, wiki, "Beacon staging uses Redis 7.", "--title", "Beacon staging cache")
+    assert b["status"] == "captured"
+    listed = {r["memory_id"]: r for r in b["details"]["related"]}
+    assert listed[a["details"]["memory_id"]]["relation"] == "unrelated"
+    assert listed[a["details"]["memory_id"]]["score"] >= 0.5
+    # a note that shares a word or two is not listed
+    assert not {t for t, _ in BACKGROUND} & {r["title"] for r in b["details"]["related"]}
 
 
 def test_unrelated_notes_sharing_words_are_not_held(capsys, wiki):
