@@ -84,9 +84,21 @@ def empty(empty_root: Path) -> MemkeeperApp:
     return build_app(empty_root)
 
 
+async def mounted(pilot: Pilot, cls: type, timeout: float = 10.0) -> None:
+    """Wait until a screen of `cls` is on top and mounted: composed, and its mount handler (which starts the pane's
+    first load) has run. A screen is on top before that, and on a loaded machine a test that only waited for it
+    would settle before the pane had started anything, then press keys into a pane that is not there yet."""
+    await wait_for(
+        pilot,
+        lambda: isinstance(pilot.app.screen, cls) and pilot.app.screen.is_mounted,
+        timeout,
+        f"{cls.__name__} mounted",
+    )
+
+
 async def open_pane(pilot: Pilot, key: str, cls: type) -> object:
     """Press a pane key, wait until that pane is on screen and settled, return it."""
     await pilot.press(key)
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, cls), what=cls.__name__)
+    await mounted(pilot, cls)
     await settle(pilot)
     return pilot.app.screen

@@ -15,7 +15,7 @@ from memkeeper.tui.screens.help import HelpScreen
 from memkeeper.tui.screens.modals import ConfirmModal, InputModal
 from memkeeper.tui.widgets.status_line import StatusLine
 
-from .conftest import both_sizes, decided, settle, wait_for
+from .conftest import both_sizes, decided, mounted, settle, wait_for
 from .snapshot_app import ACTOR, FIXED_NOW, build_app
 
 pytestmark = pytest.mark.anyio
@@ -404,7 +404,7 @@ def test_snapshot_help_screen(demo_root: Path, snap_compare, size) -> None:
     async def run_before(pilot) -> None:
         await settle(pilot)
         await pilot.press("question_mark")
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
+        await mounted(pilot, HelpScreen)
         await pilot.pause()
 
     assert snap_compare(build_app(demo_root), run_before=run_before, terminal_size=size)

@@ -12,7 +12,7 @@ from memkeeper.core import Engine
 from memkeeper.tui.screens.conflicts import ConflictsScreen
 from memkeeper.tui.screens.modals import InputModal
 
-from .conftest import NARROW, both_sizes, decided, open_pane, wait_for
+from .conftest import NARROW, both_sizes, decided, mounted, open_pane, wait_for
 from .snapshot_app import FIXED_NOW as NOW
 from .snapshot_app import SESSION, build_app
 
@@ -296,7 +296,7 @@ def test_snapshot_snooze_modal(demo, snap_compare):
     async def run_before(pilot):
         await open_pane(pilot, "C", ConflictsScreen)
         await pilot.press("S")
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, InputModal))
+        await mounted(pilot, InputModal)
         for widget in pilot.app.screen.query("Input"):
             widget.cursor_blink = False
         await pilot.pause()

@@ -11,7 +11,7 @@ from textual.pilot import Pilot
 from memkeeper.core.receipts import verify_receipt
 from memkeeper.tui.screens.receipts import ReceiptsScreen
 
-from .conftest import both_sizes, settle, wait_for
+from .conftest import both_sizes, mounted, settle, wait_for
 from .snapshot_app import FIXED_NOW, build_app
 
 pytestmark = pytest.mark.anyio
@@ -22,10 +22,10 @@ SIZE = (120, 34)
 async def open_receipts(pilot: Pilot) -> ReceiptsScreen:
     await settle(pilot)
     await pilot.press("R")
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, ReceiptsScreen))
+    await mounted(pilot, ReceiptsScreen)
     screen = pilot.app.screen
-    await wait_for(pilot, lambda: screen.loads >= 1, what="receipts loaded")
-    await pilot.pause()
+    await wait_for(pilot, lambda: screen.loads >= 1, timeout=10.0, what="receipts loaded")
+    await settle(pilot)
     return screen
 
 

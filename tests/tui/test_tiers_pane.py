@@ -7,7 +7,7 @@ import pytest
 from memkeeper.tui.screens.modals import ConfirmModal
 from memkeeper.tui.screens.tiers import TiersScreen
 
-from .conftest import NARROW, both_sizes, open_pane, settle, wait_for
+from .conftest import NARROW, both_sizes, mounted, open_pane, settle, wait_for
 
 pytestmark = pytest.mark.anyio
 
@@ -32,9 +32,9 @@ async def replanned(pilot) -> None:
 async def commit_and_toggle(pilot, pane: TiersScreen, count: int) -> list:
     """Commit the plan (after its confirmation), then tick the first `count` ambiguous candidates."""
     await pilot.press("c")
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmModal))
+    await mounted(pilot, ConfirmModal)
     await pilot.press("y")
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, TiersScreen))
+    await mounted(pilot, TiersScreen)
     await replanned(pilot)
     chosen = full_plan(pilot.app).ambiguous[:count]
     for c in chosen:
@@ -46,9 +46,9 @@ async def commit_and_toggle(pilot, pane: TiersScreen, count: int) -> list:
 
 async def confirm_apply(pilot) -> None:
     await pilot.press("a")
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmModal))
+    await mounted(pilot, ConfirmModal)
     await pilot.press("y")
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, TiersScreen))
+    await mounted(pilot, TiersScreen)
     await replanned(pilot)
 
 
@@ -192,7 +192,7 @@ def test_snapshot_apply_confirmation(demo, snap_compare):
         await commit_and_toggle(pilot, pane, 3)
         pilot.app.clear_notifications()
         await pilot.press("a")
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmModal))
+        await mounted(pilot, ConfirmModal)
         await pilot.pause()
 
     assert snap_compare(demo, run_before=run_before, terminal_size=NARROW)

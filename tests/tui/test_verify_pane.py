@@ -14,7 +14,7 @@ from memkeeper.tui.app import MemkeeperApp
 from memkeeper.tui.screens.modals import ConfirmModal, InputModal
 from memkeeper.tui.screens.verify import VerifyScreen
 
-from .conftest import NARROW, both_sizes, decided, open_pane, settle, wait_for
+from .conftest import NARROW, both_sizes, decided, mounted, open_pane, settle, wait_for
 from .snapshot_app import FIXED_NOW as NOW
 from .snapshot_app import build_app
 
@@ -214,10 +214,10 @@ def test_snapshot_verify_denied_list(small, snap_compare):
         pane = await open_pane(pilot, "V", VerifyScreen)
         pane.table.select_key(ids["pr"])
         await pilot.press("D")
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, InputModal))
+        await mounted(pilot, InputModal)
         await pilot.press(*"not what Priya said")
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, VerifyScreen))
+        await mounted(pilot, VerifyScreen)
         await decided(pilot)
         await pilot.press("a")
         await settle(pilot)
@@ -251,7 +251,7 @@ def test_snapshot_verify_confirm_source_dialog(sourced, snap_compare):
         pane = await open_pane(pilot, "V", VerifyScreen)
         assert pane.table.select_key(by_source["raw/standup.md"][0])
         await pilot.press("f")
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmModal))
+        await mounted(pilot, ConfirmModal)
         await pilot.pause()
 
     assert snap_compare(app, run_before=run_before, terminal_size=NARROW)
