@@ -116,11 +116,14 @@ class Conflict:
 
 
 def _side_lines(label: str, side: dict[str, Any]) -> list[str]:
-    return [
+    lines = [
         f"**{label}**: {side.get('text', '')}",
         f"  - source: {side.get('source_ref') or '(none)'} · {side.get('source_type', '')} · actor: {side.get('actor', '')}"
         f" · at: {side.get('at', '')} · evidence: {side.get('evidence_grade', '')}",
     ]
+    if label.startswith("Side B") and side.get("memory_id"):  # declared after the fact: a record already
+        lines.append(f"  - already a record: {side['memory_id']} ({side.get('page') or ''})")
+    return lines
 
 
 def type_text(c: Conflict) -> str:

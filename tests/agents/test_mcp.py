@@ -170,6 +170,34 @@ async def test_a_declared_supersession_opens_a_conflict_and_nothing_is_resolved(
         assert unknown.is_error
 
 
+async def test_an_agent_reads_related_and_declares_a_contradiction_after_the_fact(root):
+    """The loop the capture tool's description asks for: read `related`, and when a listed memory says otherwise,
+    capture the same text again with `contradicts`. The conflict's incoming side is the memory the first capture
+    made; a person taking it makes no second copy."""
+    async with mcp(root, "--agent", "claude") as client:
+        old = await receipt(client, "capture", text="The Ferrous HTTP client timeout is 5 seconds.")
+        new = await receipt(client, "capture", text="Ferrous client: request timeout set to 60 s.")
+        listed = {r["memory_id"] for r in new["details"]["related"]}
+        assert new["status"] == "captured" and old["details"]["memory_id"] in listed
+        declared = await receipt(
+            client,
+            "capture",
+            text="Ferrous client: request timeout set to 60 s.",
+            contradicts=old["details"]["memory_id"],
+        )
+    assert declared["status"] == "conflict"
+    eng = Engine.open(root)
+    try:
+        conflict = eng.load_conflict(declared["details"]["conflict_id"])
+        assert conflict.incoming["memory_id"] == new["details"]["memory_id"]
+        r = eng.resolve_conflict(conflict.conflict_id, "incoming", now=datetime.now(UTC), actor="human:pat")
+        assert r.details["winner"] == new["details"]["memory_id"] and r.details["created"] is None
+        active = eng.store.index.query("SELECT memory_id FROM records WHERE status='active'")
+        assert sorted(row["memory_id"] for row in active) == [new["details"]["memory_id"]]
+    finally:
+        eng.close()
+
+
 # ------------------------------------------------------------------------------------------------ zones
 
 

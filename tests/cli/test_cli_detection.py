@@ -150,6 +150,8 @@ def _declared_after_the_fact(capsys, wiki):
         capsys, wiki, "Ferrous client: request timeout set to 60 s.", "--title", "Client timeout", "--contradicts", old
     )
     assert c["status"] == "conflict" and c["details"]["declared"] == {"relation": "contradicts", "memory_id": old}
+    page = (wiki / "conflicts" / f"{c['details']['conflict_id']}.md").read_text()
+    assert f"already a record: {new}" in page
     return old, new, c["details"]["conflict_id"]
 
 

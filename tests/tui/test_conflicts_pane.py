@@ -242,6 +242,35 @@ async def test_a_side_past_its_expiry_says_expired(tmp_path):
         assert "existing side expired" in str(pane.query_one("#conflict-meta").render())
 
 
+async def test_an_incoming_side_that_is_a_record_already_says_so_and_take_keeps_it(tmp_path):
+    """An agent captured a statement, then declared that it contradicts a record: side B is that record (not held
+    text), the pane says so, and taking it supersedes A by it without making a copy."""
+    engine = Engine.init(tmp_path / "wiki", now=NOW - timedelta(days=3))
+    old = engine.capture("The Ferrous HTTP client timeout is 5 seconds.", now=NOW - timedelta(days=2), actor="agent:a")
+    text = "Ferrous client: request timeout set to 60 s."
+    new = engine.capture(text, now=NOW - timedelta(days=1), actor="agent:a")
+    assert new.status == "captured", new
+    r = engine.capture(text, now=NOW - timedelta(days=1), actor="agent:a", contradicts=old.details["memory_id"])
+    assert r.status == "conflict", r
+    engine.close()
+    app = build_app(tmp_path / "wiki")
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "C", ConflictsScreen)
+        b_text = " ".join(plain(pane.query_one("#side-incoming")).split())
+        assert f"record {new.details['memory_id']}" in b_text and "superseded if A is kept" in b_text
+        assert "not stored as memory" not in b_text
+        await pilot.press("i")
+        await decided(pilot)
+        receipt = app.undo_stack("conflicts")[-1]
+    engine = Engine.open(tmp_path / "wiki")
+    try:
+        assert engine.load(old.details["memory_id"]).superseded_by == new.details["memory_id"]
+        assert engine.load(new.details["memory_id"]).status.value == "active"
+        assert engine.find_receipt(receipt.receipt_sha256)["details"]["created"] is None
+    finally:
+        engine.close()
+
+
 # -- snapshots -------------------------------------------------------------------------------------------------------
 
 

@@ -279,9 +279,7 @@ class ConflictsScreen(PaneScreen):
         b_side.show_side(
             c.incoming,
             b_text,
-            f"held in conflicts/{c.conflict_id}.md"
-            if compact
-            else f"held in conflicts/{c.conflict_id}.md — not stored as memory until taken",
+            _incoming_where(c, compact),
             expiry_text(expiries["incoming"], now),
             compact,
         )
@@ -406,3 +404,15 @@ class ConflictsScreen(PaneScreen):
 
     def undo_summary(self, receipt: Receipt) -> str:
         return f"undo {receipt.details.get('action', '')} {receipt.details.get('conflict_id') or ''}".strip()
+
+
+def _incoming_where(c: Conflict, compact: bool) -> str:
+    """Where the incoming side lives: held in the conflict record, or (declared by an agent after it captured the
+    statement) a record already, which keeping the existing side supersedes."""
+    stored = c.incoming.get("memory_id")
+    if stored:
+        where = f"{stored} · {c.incoming.get('page') or ''}"
+        return where if compact else f"record {where} — superseded if A is kept"
+    if compact:
+        return f"held in conflicts/{c.conflict_id}.md"
+    return f"held in conflicts/{c.conflict_id}.md — not stored as memory until taken"
