@@ -48,7 +48,8 @@ class MaintenanceOps:
         threshold: float = CONSOLIDATE_THRESHOLD,
         preview: bool = False,
     ) -> Receipt:
-        """Merge same-partition active records whose token Jaccard ≥ threshold into the most reinforced keeper.
+        """Merge same-partition active records whose token Jaccard ≥ threshold into the most reinforced keeper, when
+        the pair decision finds nothing that differs between them (`_says_the_same`).
 
         With `preview`, writes nothing and returns what it would do (status `preview`). Receipt details: merges
         [{source, target}], titles ({id: title}), count, threshold, reinforcement_after, undo (each touched
@@ -63,8 +64,8 @@ class MaintenanceOps:
         with self.store.writing():
             groups: dict[tuple[str, str, str], list[Any]] = {}
             for row in self.store.index.query(
-                "SELECT memory_id, canonical_key, trust_zone, sensitivity_tier, title, content, reinforcement, created_at"
-                " FROM records WHERE status='active'"
+                "SELECT memory_id, canonical_key, trust_zone, sensitivity_tier, title, content, reinforcement,"
+                " created_at, category, source_ref FROM records WHERE status='active'"
             ):
                 groups.setdefault((row["canonical_key"], row["trust_zone"], row["sensitivity_tier"]), []).append(row)
             merges: list[dict[str, str]] = []
@@ -86,8 +87,10 @@ class MaintenanceOps:
                         oid = other["memory_id"]
                         if oid == kid or oid in merged or any(m["source"] == kid for m in merges):
                             continue
-                        if jaccard(toks[kid], toks[oid]) >= threshold and not self.conflicts.is_compatible_pair(
-                            shas[kid], shas[oid]
+                        if (
+                            jaccard(toks[kid], toks[oid]) >= threshold
+                            and not self.conflicts.is_compatible_pair(shas[kid], shas[oid])
+                            and _says_the_same(keeper, other)
                         ):
                             merged.add(oid)
                             merges.append({"source": oid, "target": kid})
@@ -119,9 +122,9 @@ class MaintenanceOps:
                 tgt.reinforcement += src.reinforcement
                 tgt.confidence = round(min(0.99, max(tgt.confidence, src.confidence) + 0.04), 4)
                 tgt.updated_at = now
-                tgt.notes.append(
-                    f"Consolidated note ({iso(now)}): merged {src.memory_id}: {' '.join(src.content.split())[:200]}"
-                )
+                # Only the fact of the merge: a text that differs from the record is never appended to it (the
+                # merged record keeps its own text on its page).
+                tgt.notes.append(f"Consolidated note ({iso(now)}): merged {src.memory_id}")
                 after[tgt.memory_id] = tgt.reinforcement
                 self.store.save(src)
                 self.store.save(tgt)
@@ -322,3 +325,18 @@ class MaintenanceOps:
             self.store.record(receipt)  # first, so an interrupted compile is finished by whoever completes the intent
             self.views.refresh(now, full=True)
             return receipt
+
+
+def _says_the_same(a: Any, b: Any) -> bool:
+    """Two near-duplicate rows of one partition may merge only when the pair decision finds nothing that differs
+    (a restatement, or the same claim with a detail added): word overlap alone would merge "the window is on
+    Tuesdays" into "the window is on Thursdays", a contradiction silently resolved. A pair detection holds as a
+    conflict, or a possible one, stays two records (for `capture` to put to a person; SPEC §5.1)."""
+    from .relation import Statement, relate
+
+    rel = relate(
+        Statement(a["content"], a["title"] or "", a["category"], a["source_ref"]),
+        Statement(b["content"], b["title"] or "", b["category"], b["source_ref"]),
+        same_key=True,  # one partition: the same key
+    )
+    return rel.kind in ("restatement", "compatible")
