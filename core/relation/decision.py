@@ -73,8 +73,79 @@ class Relation:
 
 def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relation:
     """How `new` relates to `old`. `same_key`: both carry the same key an agent gave explicitly (its authority
-    says they are about the same subject)."""
-    return _relate(old, new, same_key)
+    says they are about the same subject).
+
+    A note of several claims (MULTI_MIN sentences or more: a session summary, a page of facts) is also read
+    sentence by sentence: whole, its other claims dilute what it shares with a one-line statement and pool their
+    values ("Tuesdays, Mondays, 10:00, 02:00 / Thursdays"), so a contradiction of one of them went unseen. A
+    conflict between any sentence of one and any sentence of the other is the pair's conflict; the new statement
+    restates the note when each of its sentences restates one of the note's."""
+    whole = _relate(old, new, same_key)
+    claims_old, claims_new = claims(old.text), claims(new.text)
+    if len(claims_old) == 1 and len(claims_new) == 1:
+        return whole
+    parts = [
+        _relate(
+            Statement(a, old.title, old.category, old.source_ref),
+            Statement(b, new.title, new.category, new.source_ref),
+            same_key,
+        )
+        for b in claims_new
+        for a in claims_old
+    ]
+    # Each sentence of the new statement is read against the sentence of the other it is most about (the highest
+    # subject score): "Billing deploys are on Tuesdays" meets the note's sentence on deploys, not its sentence on
+    # the on-call rotation's Mondays.
+    by_new = [parts[i * len(claims_old) : (i + 1) * len(claims_old)] for i in range(len(claims_new))]
+    aligned = [max(row, key=lambda r: (r.score, r.kind != "unrelated")) for row in by_new]
+    held = [r for r in aligned if r.is_conflict]
+    if held and not (whole.kind == "conflict" and whole.confidence >= max(r.confidence for r in held)):
+        best = max(held, key=lambda r: (r.kind == "conflict", r.confidence, r.score))
+        return Relation(best.kind, best.conflict_type, best.confidence, best.score, f"{best.reason} (in one sentence)")
+    if whole.is_conflict or whole.kind == "restatement":
+        return whole
+    if all(any(r.kind == "restatement" for r in row) for row in by_new):
+        return Relation(
+            "restatement", None, whole.confidence, max(whole.score, *(r.score for r in parts)), "same claims"
+        )
+    if whole.kind == "unrelated":
+        near = [r for r in aligned if r.kind in ("restatement", "compatible")]
+        if near:
+            best = max(near, key=lambda r: r.score)
+            return Relation("compatible", None, best.confidence, best.score, f"{best.reason} (in one sentence)")
+    return whole
+
+
+MULTI_MIN = 3  # sentences from which a text is also compared sentence by sentence (`relate`)
+# A full stop after these (or after a single capital, an initial) ends no sentence.
+_ABBREVIATIONS = frozenset("mr mrs ms dr st jr sr prof vs etc approx no nr e.g i.e cf fig".split())
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
+
+
+@functools.lru_cache(maxsize=4096)
+def claims(text: str) -> tuple[str, ...]:
+    """The sentences of a text of MULTI_MIN sentences or more, else the text as one claim. A sentence of fewer than
+    three words ("Done.", "Yes!") goes with the one before it."""
+    out: list[str] = []
+    start = 0
+    for m in _SENTENCE_END.finditer(text):
+        head = text[start : m.start()].rstrip(".!?")
+        last = head.rsplit(None, 1)[-1].lower() if head.split() else ""
+        if last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha()):
+            continue
+        piece = text[start : m.start()].strip()
+        if out and len(piece.split()) < 3:
+            out[-1] += " " + piece
+        else:
+            out.append(piece)
+        start = m.end()
+    tail = text[start:].strip()
+    if tail:
+        if out and len(tail.split()) < 3:
+            out[-1] += " " + tail
+        else:
+            out.append(tail)
+    return tuple(out) if len(out) >= MULTI_MIN else (text,)
 
 
 @functools.lru_cache(maxsize=16384)

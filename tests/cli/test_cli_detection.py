@@ -77,6 +77,24 @@ def test_every_kind_of_conflict_reaches_the_queue_without_keys(capsys, wiki, fir
     assert code == 0 and b["details"]["conflict_id"] in out
 
 
+def test_a_claim_inside_a_session_summary_is_found_by_a_later_one_liner(capsys, wiki):
+    """Agents often write one note of several claims at the end of a session; a later one-line statement that
+    contradicts one of them reaches the queue, and one that agrees with another of them does not."""
+    summary = (
+        "Session summary for the ceramics studio. The kiln is fired on Thursdays by Margit. "
+        "Glaze orders go to Potclays every second month. The studio's insurance renews in March. "
+        "Members get a locker after three months."
+    )
+    code, a, _ = capture(capsys, wiki, summary, "--title", "Ceramics studio session", "--source-ref", "chat:1")
+    assert a["status"] == "captured", a
+    code, b, _ = capture(
+        capsys, wiki, "The studio's insurance renews in September.", "--title", "Studio insurance", "--source-ref", "x"
+    )
+    assert b["status"] == "conflict" and b["details"]["memory_id"] == a["details"]["memory_id"], b
+    code, c, _ = capture(capsys, wiki, "Margit fires the kiln on Thursdays.", "--title", "Kiln firing")
+    assert c["status"] != "conflict", c
+
+
 def test_source_disagreement_needs_a_differing_value(capsys, wiki):
     capture(capsys, wiki, "The spare router is stored in the basement cabinet.", "--source-ref", "raw/inventory.md")
     code, b, _ = capture(capsys, wiki, "The spare router is stored in the attic.", "--source-ref", "slack #it")

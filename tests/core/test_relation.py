@@ -519,3 +519,68 @@ def test_near_spellings_are_exactly_the_words_one_edit_apart():
             assert _one_edit(a, b) == (_levenshtein(a, b) <= 1), (a, b)
     assert _one_edit("kubernetes", "kubernetis") and _one_edit("postgres", "postgress")
     assert not _one_edit("postgres", "pstgress")
+
+
+# -- notes of several claims ---------------------------------------------------------------------------------------
+
+KITCHEN_NOTES = (
+    "Community kitchen notes. The walk-in fridge is cleaned on Fridays by the evening crew. "
+    "Bread is delivered by Hollins Bakery at 06:30 every morning. "
+    "The dishwasher uses the green detergent, never the blue one. "
+    "Volunteers sign in at the front desk before their shift."
+)
+
+
+@pytest.mark.parametrize(
+    "new, ctype",
+    [
+        ("Hollins Bakery now brings the bread at 09:00 every morning.", "mutually_exclusive"),
+        ("The walk-in fridge is not cleaned on Fridays.", "direct_negation"),
+        ("The dishwasher uses the blue detergent.", None),
+    ],
+)
+def test_a_statement_against_one_claim_of_a_longer_note_is_held(new, ctype):
+    """A note of several claims (a session summary) is read sentence by sentence too: the one-liner contradicting
+    one of them is a conflict, though the note's other claims dilute what the two share as wholes."""
+    r = rel(KITCHEN_NOTES, new, "Kitchen notes")
+    assert r.is_conflict, r
+    assert ctype is None or r.conflict_type == ctype, r
+    assert "(in one sentence)" in r.reason
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        "Bread is delivered by Hollins Bakery at 06:30 every morning.",
+        "Volunteers sign in at the front desk before their shift.",
+        "The front desk has a sign-in sheet for volunteers.",
+    ],
+)
+def test_a_statement_agreeing_with_one_claim_of_a_longer_note_is_not_held_against_another(new):
+    """Each sentence meets the sentence it is most about: the bakery's 06:30 is not read against the Fridays of
+    the fridge, nor the sign-in against the detergent."""
+    r = rel(KITCHEN_NOTES, new, "Kitchen notes")
+    assert not r.is_conflict, r
+
+
+def test_a_restatement_of_one_claim_of_a_note_consolidates_and_one_that_adds_a_claim_does_not():
+    assert rel(KITCHEN_NOTES, "Volunteers sign in at the front desk before their shift.").kind == "restatement"
+    two = "Volunteers sign in at the front desk before their shift. Aprons are in the blue cupboard. Knives too."
+    assert rel(KITCHEN_NOTES, two).kind != "restatement"
+
+
+def test_sentences_are_split_at_full_stops_not_at_abbreviations_or_initials():
+    from memkeeper.core.relation.decision import claims
+
+    text = "Our landlord is Mr. Patel on Elm St. near the park. J. R. Okafor fixes the boiler. Rent is due on the 1st."
+    assert claims(text) == (
+        "Our landlord is Mr. Patel on Elm St. near the park.",
+        "J. R. Okafor fixes the boiler.",
+        "Rent is due on the 1st.",
+    )
+    assert claims("One claim here. And a second one.") == ("One claim here. And a second one.",)
+    assert claims("First claim is here. Done. Second claim is here. Third claim is here.") == (
+        "First claim is here. Done.",
+        "Second claim is here.",
+        "Third claim is here.",
+    )
