@@ -122,30 +122,48 @@ _ABBREVIATIONS = frozenset("mr mrs ms dr st jr sr prof vs etc approx no nr e.g i
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
 
 
+_LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+")
+
+
 @functools.lru_cache(maxsize=4096)
 def claims(text: str) -> tuple[str, ...]:
-    """The sentences of a text of MULTI_MIN sentences or more, else the text as one claim. A sentence of fewer than
-    three words ("Done.", "Yes!") goes with the one before it."""
+    """The claims of a text of MULTI_MIN or more: its lines (a list item's marker dropped, a heading's `#`s too),
+    each split into its sentences; else the text as one claim. A piece of fewer than three words ("Done.",
+    "Billing:") goes with the one before it, or, first, with the one after it."""
+    pieces: list[str] = []
+    for line in text.splitlines():
+        line = _LIST_MARK.sub("", line.strip().lstrip("#").strip())
+        if line:
+            pieces += _sentences(line)
+    out: list[str] = []
+    lead = ""
+    for piece in pieces:
+        if len(piece.split()) < 3:
+            if out:
+                out[-1] += " " + piece
+            else:
+                lead += piece + " "
+            continue
+        out.append(lead + piece)
+        lead = ""
+    return tuple(out) if len(out) >= MULTI_MIN else (text,)
+
+
+def _sentences(line: str) -> list[str]:
+    """A line's sentences: split at a full stop, question or exclamation mark before a capital, not after an
+    abbreviation or an initial."""
     out: list[str] = []
     start = 0
-    for m in _SENTENCE_END.finditer(text):
-        head = text[start : m.start()].rstrip(".!?")
+    for m in _SENTENCE_END.finditer(line):
+        head = line[start : m.start()].rstrip(".!?")
         last = head.rsplit(None, 1)[-1].lower() if head.split() else ""
         if last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha()):
             continue
-        piece = text[start : m.start()].strip()
-        if out and len(piece.split()) < 3:
-            out[-1] += " " + piece
-        else:
-            out.append(piece)
+        out.append(line[start : m.start()].strip())
         start = m.end()
-    tail = text[start:].strip()
-    if tail:
-        if out and len(tail.split()) < 3:
-            out[-1] += " " + tail
-        else:
-            out.append(tail)
-    return tuple(out) if len(out) >= MULTI_MIN else (text,)
+    if line[start:].strip():
+        out.append(line[start:].strip())
+    return out
 
 
 @functools.lru_cache(maxsize=16384)

@@ -584,3 +584,24 @@ def test_sentences_are_split_at_full_stops_not_at_abbreviations_or_initials():
         "Second claim is here.",
         "Third claim is here.",
     )
+
+
+def test_a_list_of_claims_is_read_item_by_item():
+    from memkeeper.core.relation.decision import claims
+
+    note = (
+        "## Community kitchen\n"
+        "- The walk-in fridge is cleaned on Fridays by the evening crew\n"
+        "- Bread is delivered by Hollins Bakery at 06:30 every morning\n"
+        "1. The dishwasher uses the green detergent\n"
+        "2) Volunteers sign in at the front desk"
+    )
+    assert claims(note) == (
+        "Community kitchen The walk-in fridge is cleaned on Fridays by the evening crew",
+        "Bread is delivered by Hollins Bakery at 06:30 every morning",
+        "The dishwasher uses the green detergent",
+        "Volunteers sign in at the front desk",
+    )
+    r = rel(note, "Hollins Bakery now brings the bread at 09:00 every morning.", "Kitchen notes")
+    assert r.is_conflict and r.conflict_type == "mutually_exclusive", r
+    assert not rel(note, "Bread is delivered by Hollins Bakery at 06:30 every morning.").is_conflict
