@@ -51,6 +51,9 @@ DEFAULT_EXPIRY_DAYS = 14
 CANDIDATES = 12  # records compared with each capture (best subject matches first); bounds the cost per capture
 SEARCH_WORDS = 8  # subject words a capture looks candidates up with
 RELATED_IN_RECEIPT = 3
+CLAIM_SEARCHES = 8  # claims of a note of several (`relation.decision.claims`) looked up one by one, at most
+CLAIM_WORDS = 4  # subject words each of them is looked up with
+CLAIM_CANDIDATES = 3  # records each of them adds, at most
 
 
 @dataclass(frozen=True)
@@ -327,6 +330,7 @@ class CaptureOps:
         # Imported on first use: reading the word lists costs milliseconds that commands which never capture
         # should not pay at start-up.
         from .relation import Statement, relate
+        from .relation.decision import claims
         from .subjects import search_words
 
         zone, sens = inc["zone"], inc["sensitivity"]
@@ -336,6 +340,14 @@ class CaptureOps:
         words = search_words(inc["text"], given_title, limit=SEARCH_WORDS)
         for r in self.store.index.subject_candidates(words, zone, sens, limit=CANDIDATES):
             rows.setdefault(r["memory_id"], r)
+        # A note of several claims is looked up claim by claim as well: its few heaviest words would stand for
+        # some of its claims only. Bounded: at most CLAIM_SEARCHES claims, CLAIM_CANDIDATES records each.
+        parts = claims(inc["text"])
+        if len(parts) > 1:
+            for part in parts[:CLAIM_SEARCHES]:
+                part_words = search_words(part, "", limit=CLAIM_WORDS)
+                for r in self.store.index.subject_candidates(part_words, zone, sens, limit=CLAIM_CANDIDATES):
+                    rows.setdefault(r["memory_id"], r)
         new = Statement(inc["text"], given_title, inc["category"], inc["source_ref"])
         out = []
         for mid, row in rows.items():

@@ -95,6 +95,27 @@ def test_a_claim_inside_a_session_summary_is_found_by_a_later_one_liner(capsys, 
     assert c["status"] != "conflict", c
 
 
+def test_a_long_summary_is_looked_up_claim_by_claim(capsys, wiki):
+    """A session summary's heaviest words (its names) stand for some of its claims only: each claim is looked up
+    too, so a stored one-liner that one of them contradicts is found."""
+    code, a, _ = capture(capsys, wiki, "The studio insurance renews in March.", "--title", "Studio insurance")
+    summary = "\n".join(
+        [
+            "Studio session with Margit Olsen:",
+            "- Margit Olsen fires the kiln on Thursdays",
+            "- Glaze orders go to Potclays every second month",
+            "- Valentine Clays supplies the stoneware body",
+            "- Members get a locker after three months",
+            "- The wheel room closes at 21:00 on weekdays",
+            "- Jonas Berg teaches the Tuesday beginners class",
+            "- The studio insurance renews in September",
+            "- New members pay a deposit of 40 euros",
+        ]
+    )
+    code, b, _ = capture(capsys, wiki, summary, "--title", "Studio session")
+    assert b["status"] == "conflict" and b["details"]["memory_id"] == a["details"]["memory_id"], b
+
+
 def test_source_disagreement_needs_a_differing_value(capsys, wiki):
     capture(capsys, wiki, "The spare router is stored in the basement cabinet.", "--source-ref", "raw/inventory.md")
     code, b, _ = capture(capsys, wiki, "The spare router is stored in the attic.", "--source-ref", "slack #it")
