@@ -154,3 +154,40 @@ def test_distractors(pairs, distractors):
         _check_side({k: v for k, v in d.items() if k not in ("id", "domain")}, d["id"])
         assert _slug(d["title"]) not in pair_titles, f"{d['id']}: shares a title (a derived key) with a pair"
     assert len(Counter(d["domain"] for d in distractors)) >= 10
+
+
+# -- session summaries against one-liners (agent_summaries.jsonl) -----------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def summaries() -> list[dict]:
+    return _jsonl("agent_summaries.jsonl")
+
+
+def test_summaries_schema_and_split(summaries, distractors):
+    """The set of multi-claim notes: well formed like the other sets, `first` holds several claims, and the split
+    stored in the file is the one its rule gives (benchmarks/data/README.md)."""
+    ids = [p["id"] for p in summaries]
+    assert len(summaries) >= 100 and len(ids) == len(set(ids))
+    for p in summaries:
+        assert set(p) <= {"id", "split", "domain", "label", "kind", "shape", "first", "second"}, p["id"]
+        assert p["label"] in LABELS and p["split"] in ("dev", "heldout") and p["shape"] in ("prose", "bullets")
+        assert (p.get("kind") in KINDS) == (p["label"] == "contradiction"), p["id"]
+        _check_side(p["first"], f"{p['id']}.first")
+        _check_side(p["second"], f"{p['id']}.second")
+        a, b = p["first"], p["second"]
+        assert _slug(a["title"]) != _slug(b["title"]), p["id"]
+        if "source_ref" in a and "source_ref" in b:
+            assert a["source_ref"] != b["source_ref"], p["id"]
+        assert (a["zone"], a["sensitivity"]) == (b["zone"], b["sensitivity"]), p["id"]
+        # several claims: sentences or list items
+        assert len(re.findall(r"[.!?](?:\s|$)|^\s*(?:[-*]|\d+[.)])\s", a["content"], re.M)) >= 3, p["id"]
+    strata = defaultdict(list)
+    for p in summaries:
+        strata[(p["label"], p["domain"])].append(p)
+    for n, (_, members) in enumerate(sorted(strata.items())):
+        members = sorted(members, key=lambda p: (p.get("kind") or "", hashlib.sha256(p["id"].encode()).hexdigest()))
+        for i, p in enumerate(members):
+            assert p["split"] == ("dev" if (i + n) % 2 == 0 else "heldout"), p["id"]
+    pair_titles = {_slug(p[s]["title"]) for p in summaries for s in ("first", "second")}
+    assert not pair_titles & {_slug(d["title"]) for d in distractors}
