@@ -10,7 +10,8 @@ For every labelled pair: a wiki of its own (a copy of one that holds only the di
 
 Sets: the `dev` and `heldout` halves of `benchmarks/data/agent_pairs.jsonl` (no keys), the `fresh-dev` and
 `fresh-heldout` halves of `benchmarks/data/agent_pairs_fresh.jsonl` (a second set written later, in the same style),
-and the older labelled fixture `tests/core/fixtures/conflict_pairs.jsonl`, once with the keys it states and once
+the `summaries-dev` and `summaries-heldout` halves of `benchmarks/data/agent_summaries.jsonl` (a note of several
+claims, then a one-liner), and the older labelled fixture `tests/core/fixtures/conflict_pairs.jsonl`, once with the keys it states and once
 without them.
 
 Run alone: `.venv/bin/python benchmarks/contradictions.py` (a Markdown report on stdout). `--list dev` adds the
@@ -37,6 +38,8 @@ from memkeeper.core.relation import Statement, relate
 HERE = Path(__file__).resolve().parent
 PAIRS = HERE / "data" / "agent_pairs.jsonl"
 PAIRS_FRESH = HERE / "data" / "agent_pairs_fresh.jsonl"  # a second set, written later: fresh-dev / fresh-heldout
+# A third: session summaries of several claims against one-liners (summaries-dev / summaries-heldout).
+SUMMARIES = HERE / "data" / "agent_summaries.jsonl"
 DISTRACTORS = HERE / "data" / "distractors.jsonl"
 FIXTURE = HERE.parent / "tests" / "core" / "fixtures" / "conflict_pairs.jsonl"
 
@@ -117,9 +120,13 @@ def _jsonl(path: Path) -> list[dict]:
 
 
 def load_pairs(split: str) -> list[Case]:
+    if split.startswith("summaries-"):
+        path, split = SUMMARIES, split.removeprefix("summaries-")
+    else:
+        path = PAIRS_FRESH if split.startswith("fresh-") else PAIRS
     return [
         Case(r["id"], r["label"], r.get("kind"), r["domain"], r["first"], r["second"])
-        for r in _jsonl(PAIRS_FRESH if split.startswith("fresh-") else PAIRS)
+        for r in _jsonl(path)
         if r["split"] == split
     ]
 
@@ -376,10 +383,12 @@ def list_outcomes(report: Report) -> str:
     return "\n".join(out)
 
 
-AGENT_SETS = ("dev", "heldout", "fresh-dev", "fresh-heldout")
-HELD_OUT = ("heldout", "fresh-heldout")
-SETS = ("dev", "heldout", "fixture", "fixture-nokeys") + (
-    ("fresh-dev", "fresh-heldout") if PAIRS_FRESH.exists() else ()
+AGENT_SETS = ("dev", "heldout", "fresh-dev", "fresh-heldout", "summaries-dev", "summaries-heldout")
+HELD_OUT = ("heldout", "fresh-heldout", "summaries-heldout")
+SETS = (
+    ("dev", "heldout", "fixture", "fixture-nokeys")
+    + (("fresh-dev", "fresh-heldout") if PAIRS_FRESH.exists() else ())
+    + (("summaries-dev", "summaries-heldout") if SUMMARIES.exists() else ())
 )
 
 
@@ -415,7 +424,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sets", default=",".join(SETS), help=f"comma-separated, from {', '.join(SETS)}")
     p.add_argument(
         "--list",
-        choices=("dev", "fresh-dev", "fixture", "fixture-nokeys"),
+        choices=("dev", "fresh-dev", "summaries-dev", "fixture", "fixture-nokeys"),
         action="append",
         default=[],
         help="also list every pair's outcome for this set (never the held-out half)",
