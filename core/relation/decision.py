@@ -99,6 +99,8 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
     by_new = [parts[i * len(claims_old) : (i + 1) * len(claims_old)] for i in range(len(claims_new))]
     aligned = [max(row, key=lambda r: (r.score, r.kind != "unrelated")) for row in by_new]
     held = [r for r in aligned if r.is_conflict]
+    if held and _names_another_subject(old, new):
+        held = []  # the note is about one named thing, the statement about another ("Kestrel" / "Orbit")
     if held and not (whole.kind == "conflict" and whole.confidence >= max(r.confidence for r in held)):
         best = max(held, key=lambda r: (r.kind == "conflict", r.confidence, r.score))
         return Relation(best.kind, best.conflict_type, best.confidence, best.score, f"{best.reason} (in one sentence)")
@@ -114,6 +116,18 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
             best = max(near, key=lambda r: r.score)
             return Relation("compatible", None, best.confidence, best.score, f"{best.reason} (in one sentence)")
     return whole
+
+
+def _names_another_subject(old: Statement, new: Statement) -> bool:
+    """Read whole, the two name different subjects: a name only one has, paired with one only the other has, that
+    is no value in a role ("Kestrel deploys …" / "Orbit ships …", not "the contact is Raj" / "… is Helen"), and
+    not two capitalised sentence openers, nor a single letter (the C of "20 °C"). A sentence of a note is about
+    what the note names, though the sentence may not repeat it."""
+    sa, sb = side(old.text, old.title), side(new.text, new.title)
+    return any(
+        not as_value and not (na.initial and nb.initial) and min(len(na.text), len(nb.text)) > 1
+        for na, nb, as_value in _name_pairs(compare(sa, sb), sa, sb)
+    )
 
 
 MULTI_MIN = 3  # sentences from which a text is also compared sentence by sentence (`relate`)

@@ -605,3 +605,19 @@ def test_a_list_of_claims_is_read_item_by_item():
     r = rel(note, "Hollins Bakery now brings the bread at 09:00 every morning.", "Kitchen notes")
     assert r.is_conflict and r.conflict_type == "mutually_exclusive", r
     assert not rel(note, "Bread is delivered by Hollins Bakery at 06:30 every morning.").is_conflict
+
+
+def test_a_note_about_one_named_thing_is_not_held_against_a_statement_about_another():
+    """A sentence of a note is about what the note names even when it does not repeat the name: the Kestrel note's
+    "Production deploys happen on Tuesdays" is no claim about Orbit. A person in a role is a value, not a subject:
+    another name there still conflicts."""
+    note = (
+        "Notes from the sync on the Harrow deploy process. Production deploys happen on Tuesdays. "
+        "Rollbacks need two approvals. Change windows are 10:00 to 12:00 CET."
+    )
+    assert not rel(note, "Lumen ships to production every Thursday afternoon.", "Harrow deploy sync").is_conflict
+    team = (
+        "Harrow team notes. The release manager is Priya Nair. Deploys need two approvals. "
+        "Change windows are 10:00 to 12:00 CET."
+    )
+    assert rel(team, "Harrow's release manager is Tomasz Wolny.", "Harrow team notes").is_conflict
