@@ -531,42 +531,13 @@ class ConflictQueue:
                     loser = stored.memory_id
             elif choice == "incoming":
                 note = f"Took precedence over {existing.memory_id} in {c.conflict_id} ({iso(now)})"
-                if stored is not None:
-                    new = stored
-                    new.last_accessed_at = now
-                    new.strength = 1.0
-                    new.notes.append(note)
-                    self.store.save(new)
-                else:
-                    new = entry_from_incoming(self.store, c.incoming, now)
-                    new.notes.append(note)
-                    self.store.save(
-                        new,
-                        self.store.new_page(
-                            new.title, new.trust_zone.value, new.sensitivity_tier.value, fallback=new.canonical_key
-                        ),
-                    )
-                    created = new.memory_id
+                new, created = self._keep_incoming(c, stored, note, now)
                 _supersede(existing, new.memory_id, c.conflict_id, now)
                 self.store.save(existing)
                 winner, loser = new.memory_id, existing.memory_id
             else:
                 note = f"Both valid with {existing.memory_id} ({c.conflict_id}, {iso(now)})"
-                if stored is not None:
-                    stored.last_accessed_at = now
-                    stored.strength = 1.0
-                    stored.notes.append(note)
-                    self.store.save(stored)
-                else:
-                    new = entry_from_incoming(self.store, c.incoming, now)
-                    new.notes.append(note)
-                    self.store.save(
-                        new,
-                        self.store.new_page(
-                            new.title, new.trust_zone.value, new.sensitivity_tier.value, fallback=new.canonical_key
-                        ),
-                    )
-                    created = new.memory_id
+                _new, created = self._keep_incoming(c, stored, note, now)
                 pair = sorted((sha256_hex(normalize(existing.content)), sha256_hex(normalize(c.incoming["text"]))))
                 self.store.append_file(
                     self.store.root / "stated" / "compatible.jsonl",
@@ -613,6 +584,25 @@ class ConflictQueue:
             self.store.record(receipt, "high")
             self.views.refresh(now)
             return receipt
+
+    def _keep_incoming(self, c: Conflict, stored: Entry | None, note: str, now: datetime) -> tuple[Entry, str | None]:
+        """The incoming side as a record a person kept: the record it already is (refreshed as by an access), else
+        one made from the held text. Returns it and, when it was made here, its id."""
+        if stored is not None:
+            stored.last_accessed_at = now
+            stored.strength = 1.0
+            stored.notes.append(note)
+            self.store.save(stored)
+            return stored, None
+        new = entry_from_incoming(self.store, c.incoming, now)
+        new.notes.append(note)
+        self.store.save(
+            new,
+            self.store.new_page(
+                new.title, new.trust_zone.value, new.sensitivity_tier.value, fallback=new.canonical_key
+            ),
+        )
+        return new, new.memory_id
 
     def _stored_incoming(self, c: Conflict) -> Entry | None:
         """The record the incoming side names, while it is active and still holds the incoming text."""
