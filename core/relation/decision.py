@@ -75,11 +75,12 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
     """How `new` relates to `old`. `same_key`: both carry the same key an agent gave explicitly (its authority
     says they are about the same subject).
 
-    A note of several claims (MULTI_MIN sentences or more: a session summary, a page of facts) is also read
-    sentence by sentence: whole, its other claims dilute what it shares with a one-line statement and pool their
-    values ("Tuesdays, Mondays, 10:00, 02:00 / Thursdays"), so a contradiction of one of them went unseen. A
-    conflict between any sentence of one and any sentence of the other is the pair's conflict; the new statement
-    restates the note when each of its sentences restates one of the note's."""
+    A note of several claims (MULTI_MIN or more, sentences or list items: a session summary, a page of facts) is
+    also read claim by claim: whole, its other claims dilute what it shares with a one-line statement and pool
+    their values ("Tuesdays, Mondays, 10:00, 02:00 / Thursdays"), so a contradiction of one of them went unseen.
+    Each claim of the new statement meets the claim of the other it is most about; a conflict there is the pair's
+    conflict (unless the two, read whole, name different subjects), and the new statement restates the note when
+    each of its claims restates one of the note's."""
     whole = _relate(old, new, same_key)
     claims_old, claims_new = claims(old.text), claims(new.text)
     if len(claims_old) == 1 and len(claims_new) == 1:
@@ -107,8 +108,13 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
     if whole.is_conflict or whole.kind == "restatement":
         return whole
     if all(any(r.kind == "restatement" for r in row) for row in by_new):
+        restated = [r for r in parts if r.kind == "restatement"]
         return Relation(
-            "restatement", None, whole.confidence, max(whole.score, *(r.score for r in parts)), "same claims"
+            "restatement",
+            None,
+            min(r.confidence for r in restated),
+            max(r.score for r in restated),
+            "same claims",
         )
     if whole.kind == "unrelated":
         near = [r for r in aligned if r.kind in ("restatement", "compatible")]
@@ -130,7 +136,7 @@ def _names_another_subject(old: Statement, new: Statement) -> bool:
     )
 
 
-MULTI_MIN = 3  # sentences from which a text is also compared sentence by sentence (`relate`)
+MULTI_MIN = 3  # claims (sentences, list items) from which a text is also compared claim by claim (`relate`)
 # A full stop after these (or after a single capital, an initial) ends no sentence.
 _ABBREVIATIONS = frozenset("mr mrs ms dr st jr sr prof vs etc approx no nr e.g i.e cf fig".split())
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
