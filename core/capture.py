@@ -454,20 +454,26 @@ class CaptureOps:
     def _stored_copy(self, inc: Incoming, candidates: Sequence[Candidate], exclude: str) -> str | None:
         """An active record of the statement's zone and tier that already holds its text (the newest), if any."""
         text = normalize(inc["text"])
-        rows = [c.row for c in candidates]
-        rows += self.store.index.query(
-            "SELECT * FROM records WHERE content_sha=? AND trust_zone=? AND sensitivity_tier=? AND status='active'",
-            (content_sha256(inc["title"], inc["text"]), inc["zone"], inc["sensitivity"]),
+
+        def holding(rows: Sequence[sqlite3.Row]) -> list[sqlite3.Row]:
+            return [
+                r
+                for r in rows
+                if r["memory_id"] != exclude
+                and r["status"] == "active"
+                and r["trust_zone"] == inc["zone"]
+                and r["sensitivity_tier"] == inc["sensitivity"]
+                and normalize(r["content"]) == text
+            ]
+
+        # The candidates nearly always hold it (the same text matches its own subject best); the index is asked
+        # only when they do not.
+        same = holding([c.row for c in candidates]) or holding(
+            self.store.index.query(
+                "SELECT * FROM records WHERE content_sha=? AND trust_zone=? AND sensitivity_tier=? AND status='active'",
+                (content_sha256(inc["title"], inc["text"]), inc["zone"], inc["sensitivity"]),
+            )
         )
-        same = [
-            r
-            for r in rows
-            if r["memory_id"] != exclude
-            and r["status"] == "active"
-            and r["trust_zone"] == inc["zone"]
-            and r["sensitivity_tier"] == inc["sensitivity"]
-            and normalize(r["content"]) == text
-        ]
         if not same:
             return None
         return str(max(same, key=lambda r: (r["created_at"] or "", r["memory_id"]))["memory_id"])

@@ -160,6 +160,17 @@ def _resolution_text(c: Conflict) -> str:
     return "pending — keep existing / take incoming / both valid / snooze"
 
 
+def _side_state(entry: Entry) -> dict[str, Any]:
+    """What a resolution may change on a record, for its undo (`ConflictQueue._restore_side`)."""
+    return {
+        "status": entry.status.value,
+        "superseded_by": entry.superseded_by,
+        "strength": entry.strength,
+        "last_accessed_at": iso(entry.last_accessed_at),
+        "notes": len(entry.notes),
+    }
+
+
 def _supersede(entry: Entry, by: str, conflict_id: str, now: datetime) -> None:
     """Mark a record that lost a conflict: superseded (kept, never deleted), with a marker in its text."""
     entry.status = Status.superseded
@@ -495,27 +506,11 @@ class ConflictQueue:
                 )
             prior_conflict = c.to_frontmatter()
             existing = self.store.load(c.existing["memory_id"])
-            prior_existing = {
-                "status": existing.status.value,
-                "superseded_by": existing.superseded_by,
-                "strength": existing.strength,
-                "last_accessed_at": iso(existing.last_accessed_at),
-            }
+            prior_existing = _side_state(existing)
             # The incoming side may already be a record (declared after the fact, `capture._declared`): then no
             # record is made from the held text, that one is kept or superseded.
             stored = self._stored_incoming(c)
-            prior_stored = (
-                {
-                    "memory_id": stored.memory_id,
-                    "status": stored.status.value,
-                    "superseded_by": stored.superseded_by,
-                    "strength": stored.strength,
-                    "last_accessed_at": iso(stored.last_accessed_at),
-                    "notes": len(stored.notes),
-                }
-                if stored is not None
-                else None
-            )
+            prior_stored = {"memory_id": stored.memory_id, **_side_state(stored)} if stored is not None else None
             winner = loser = created = None
             if choice in ("existing", "both"):
                 # A side a person kept is refreshed as by an access (SPEC §4 decay); confidence is untouched.
@@ -604,6 +599,22 @@ class ConflictQueue:
         )
         return new, new.memory_id
 
+    def _restore_side(self, state: dict[str, Any], marker: str, now: datetime) -> str:
+        """Put a record back as `_side_state` recorded it (receipts from before a field was recorded lack it)."""
+        entry = self.store.load(state["memory_id"])
+        entry.status = Status(state["status"])
+        entry.superseded_by = state["superseded_by"]
+        if "strength" in state:
+            entry.strength = state["strength"]
+            entry.last_accessed_at = parse_iso(state["last_accessed_at"])
+        if "notes" in state:
+            entry.notes = entry.notes[: int(state["notes"])]
+        if entry.content.endswith(marker):
+            entry.content = entry.content[: -len(marker)]
+        entry.updated_at = now
+        self.store.save(entry)
+        return entry.memory_id
+
     def _stored_incoming(self, c: Conflict) -> Entry | None:
         """The record the incoming side names, while it is active and still holds the incoming text."""
         mid = c.incoming.get("memory_id")
@@ -691,32 +702,11 @@ class ConflictQueue:
         prior = Conflict.from_frontmatter(undo["conflict"])
         touched = []
         if receipt["action"] == "resolve_conflict":
-            ex = undo["existing"]
-            entry = self.store.load(ex["memory_id"])
-            entry.status = Status(ex["status"])
-            entry.superseded_by = ex["superseded_by"]
-            if "strength" in ex:
-                entry.strength = ex["strength"]
-                entry.last_accessed_at = parse_iso(ex["last_accessed_at"])
+            # Each side a resolution touched gets its state back; the incoming side only when it was a record.
             marker = f"\n\n[SUPERSEDED by {prior.conflict_id}]"
-            if entry.content.endswith(marker):
-                entry.content = entry.content[: -len(marker)]
-            entry.updated_at = now
-            self.store.save(entry)
-            touched.append(entry.memory_id)
-            inc = undo.get("incoming")  # the incoming side was a record already: it gets its state back
-            if inc and self.store.page_of(inc["memory_id"]):
-                rec = self.store.load(inc["memory_id"])
-                rec.status = Status(inc["status"])
-                rec.superseded_by = inc["superseded_by"]
-                rec.strength = inc["strength"]
-                rec.last_accessed_at = parse_iso(inc["last_accessed_at"])
-                rec.notes = rec.notes[: int(inc["notes"])]
-                if rec.content.endswith(marker):
-                    rec.content = rec.content[: -len(marker)]
-                rec.updated_at = now
-                self.store.save(rec)
-                touched.append(rec.memory_id)
+            for state in (undo["existing"], undo.get("incoming")):
+                if state and self.store.page_of(state["memory_id"]):
+                    touched.append(self._restore_side(state, marker, now))
             created = receipt["details"].get("created")
             if created and self.store.page_of(created):
                 new = self.store.load(created)

@@ -144,31 +144,40 @@ def test_capture_never_consolidates_a_differing_pair(pair, keyed, tmp_path_facto
         eng.close()
 
 
+def _write_partition(eng: Engine, key: str, texts: tuple[str, ...]) -> list[str]:
+    """Records of one partition written straight to the page layer (as by hand or by another tool), oldest first;
+    their ids."""
+    from memkeeper.core.models import Entry
+
+    ids = []
+    for n, text in enumerate(texts):
+        entry = Entry(
+            memory_id=f"mem_{key[:4].encode().hex()}{n:08x}",
+            canonical_key=key,
+            title=key.replace("-", " ").capitalize(),
+            created_at=NOW + timedelta(minutes=n),
+            updated_at=NOW,
+            last_accessed_at=NOW,
+            content=text,
+        )
+        with eng.writing():
+            eng.save(entry, f"entries/{key}-{n}.md")
+        ids.append(entry.memory_id)
+    return ids
+
+
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pair=differing_pairs())
 def test_consolidate_never_merges_a_differing_pair(pair, tmp_path_factory):
     """Two records of one partition that differ in one value slot or in polarity (written to the page layer, as by
     hand or by another tool) are never merged by `consolidate`, however low its word-overlap threshold, and neither
     page gets the other's text."""
-    from memkeeper.core.models import Entry
-
     first, second, kind = pair
     root = tmp_path_factory.mktemp("nomerge-consolidate") / "w"
     shutil.copytree(_template(), root)
     eng = Engine.open(root)
     try:
-        for n, text in enumerate((first, second)):
-            entry = Entry(
-                memory_id=f"mem_00000000000000a{n}",
-                canonical_key="same-thing",
-                title="Same thing",
-                created_at=NOW,
-                updated_at=NOW,
-                last_accessed_at=NOW,
-                content=text,
-            )
-            with eng.writing():
-                eng.save(entry, f"entries/same-thing-{n}.md")
+        _write_partition(eng, "same-thing", (first, second))
         r = eng.consolidate(now=NOW + timedelta(hours=1), actor="agent:cli", threshold=0.3)
         assert r.details["merges"] == [], (kind, first, second, r.details)
         for n, other in enumerate((second, first)):
@@ -178,8 +187,6 @@ def test_consolidate_never_merges_a_differing_pair(pair, tmp_path_factory):
 
 
 def test_consolidate_still_merges_a_near_duplicate_and_notes_only_the_fact(tmp_path):
-    from memkeeper.core.models import Entry
-
     root = tmp_path / "w"
     shutil.copytree(_template(), root)
     eng = Engine.open(root)
@@ -188,22 +195,11 @@ def test_consolidate_still_merges_a_near_duplicate_and_notes_only_the_fact(tmp_p
             "Nightly backups of the billing database run at 02:00 UTC to the cold bucket.",
             "Nightly backups of the billing database run at 02:00 UTC to the cold bucket too.",
         )
-        for n, text in enumerate(texts):
-            entry = Entry(
-                memory_id=f"mem_00000000000000b{n}",
-                canonical_key="backups",
-                title="Backups",
-                created_at=NOW + timedelta(minutes=n),
-                updated_at=NOW,
-                last_accessed_at=NOW,
-                content=text,
-            )
-            with eng.writing():
-                eng.save(entry, f"entries/backups-{n}.md")
+        older, newer = _write_partition(eng, "backups", texts)
         r = eng.consolidate(now=NOW + timedelta(hours=1), actor="agent:cli")
-        assert r.details["merges"] == [{"source": "mem_00000000000000b1", "target": "mem_00000000000000b0"}]
-        keeper = eng.load("mem_00000000000000b0")
-        assert keeper.notes[-1].endswith("merged mem_00000000000000b1") and texts[1] not in keeper.notes[-1]
-        assert eng.load("mem_00000000000000b1").content == texts[1]  # the merged record keeps its text
+        assert r.details["merges"] == [{"source": newer, "target": older}]
+        keeper = eng.load(older)
+        assert keeper.notes[-1].endswith(f"merged {newer}") and texts[1] not in keeper.notes[-1]
+        assert eng.load(newer).content == texts[1]  # the merged record keeps its text
     finally:
         eng.close()
