@@ -121,6 +121,11 @@ def _near(a: str, b: str) -> bool:
     return len(short) >= 6 and _one_edit(a, b)
 
 
+def same_term(a: str, b: str) -> bool:
+    """Two stems name the same thing (`_near`): what one word of a statement is matched with in the other."""
+    return _near(a, b)
+
+
 def _one_edit(a: str, b: str) -> bool:
     """Levenshtein distance at most 1: equal, one character replaced, or one inserted. (The test this replaced,
     rapidfuzz's distance, cost a capture ~10 ms to import; a test compares the two.)"""

@@ -26,9 +26,9 @@ import re
 from dataclasses import dataclass
 
 from ..slots import Analysis, Name, fold, stem
-from ..subjects import Side, SubjectMatch, compare, matches, side
+from ..subjects import Side, SubjectMatch, compare, matches, same_term, side
 from .agreement import Diff, compare_values
-from .frame import substitution
+from .frame import complement, substitution
 from .polarity import from_matches, new_cues, polarity_flips, state_flips, whole_stems
 
 CONFLICT_TYPES = (
@@ -339,6 +339,8 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     # No value list knows the words, but the two put one span in the same frame differently: a `possible`
     # conflict for a person to look at, never a merge and never a silent "compatible".
     swapped = substitution(a, b) if anchored else None
+    if swapped is None and anchored and score >= CUE_SUBJECT:
+        swapped = complement(a, b, same_term)
     if swapped is not None:
         return Relation(
             "possible",

@@ -15,9 +15,10 @@ sides are the same word written shorter ("Jan" / "January")."""
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 
 from ..slots import Analysis
-from ..slots.tokens import is_function
+from ..slots.tokens import COPULA, is_function
 
 FRAME_MIN = 0.5  # the shared words in order, as a share of each side's words
 MAX_SPAN = 3  # content words on each side of the substituted span
@@ -81,3 +82,43 @@ def substitution(a: Analysis, b: Analysis) -> tuple[str, str] | None:
             continue
         found = (" ".join(w[1] for w in wa[i1:i2]), " ".join(w[1] for w in wb[j1:j2]))
     return found
+
+
+def _copular(a: Analysis) -> tuple[list[str], list[str], list[str]] | None:
+    """(subject stems, complement stems, complement words) of a statement of one sentence built "<subject> is
+    <complement>"; None for any other shape, or when the clause holds what other parts compare: a measured value
+    (`agreement`, with units and tolerances), a state, a negation or a hedge (`polarity`)."""
+    toks = a.tokens
+    if len({t.sent for t in toks if t.kind != "punct"}) != 1:
+        return None
+    words = _words(a)
+    ks = [k for k, t in enumerate(toks) if t.kind != "punct"]
+    cop = next((n for n, k in enumerate(ks) if toks[k].low in COPULA), None)
+    if not cop:
+        return None
+    clause = toks[ks[cop]].clause
+    if any(st.clause == clause for st in a.states) or a.negated or a.hedged:
+        return None  # a state ("in progress", "open") or a negation: `polarity` compares those
+    subject = [w[0] for n, w in enumerate(words[:cop]) if w[2] and toks[ks[n]].clause == clause]
+    rest = [w for n, w in enumerate(words) if n > cop and toks[ks[n]].clause == clause]
+    if any(w[3] for w in rest):
+        return None
+    comp = [w for w in rest if w[2]]
+    if not subject or not comp:
+        return None
+    return subject, [w[0] for w in comp], [w[1] for w in comp]
+
+
+def complement(a: Analysis, b: Analysis, same: Callable[[str, str], bool]) -> tuple[str, str] | None:
+    """The two answers of "<S> is <X>" / "<S> is <Y>": one sentence each, the subject words of one all matched
+    (`same`) in the other's, and two complements that share no word, nor any with the other's subject ("the
+    favourite is the Georgian place" / "the favourite is the sushi bar"). None for any other pair."""
+    ca, cb = _copular(a), _copular(b)
+    if ca is None or cb is None:
+        return None
+    (sa, xa, wa), (sb, xb, wb) = ca, cb
+    if not (all(any(same(s, t) for t in sb) for s in sa) or all(any(same(s, t) for t in sa) for s in sb)):
+        return None
+    if any(same(x, y) for x in xa for y in xb) or set(xa) & set(sb) or set(xb) & set(sa):
+        return None
+    return " ".join(wa), " ".join(wb)

@@ -36,6 +36,15 @@ def _counted_noun(toks: list[Tok], j: int) -> tuple[str, int]:
     return "+".join(w.stem or stem(w.low) for w in words), len(words)
 
 
+_TENS = frozenset(float(x) for x in range(20, 100, 10))
+_UNITS = frozenset(float(x) for x in range(1, 10))
+_OF_COUNTS = frozenset({"couple", "dozen", "pair"})
+
+
+def _and_a_half(toks: list[Tok], j: int) -> bool:
+    return j + 2 < len(toks) and (toks[j].low, toks[j + 1].low, toks[j + 2].low) == ("and", "a", "half")
+
+
 def read_quantities(toks: list[Tok], values: list[Value]) -> None:
     lex = lexicon()
     n = len(toks)
@@ -82,9 +91,21 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
             j = i + 1
             if t.low.endswith("%"):
                 dim = "percent"
-        elif t.kind == "word" and t.low in lex.number_words and t.low not in ("once", "twice", "thrice", "half"):
+        elif t.kind == "word" and t.low == "half" and i + 2 < n and toks[i + 1].low in ("a", "an"):
+            # "half an hour", "half a day"
+            if time_unit(toks, i + 2) is not None or unit_at(toks, i + 2) is not None:
+                amount = 0.5
+                j = i + 2
+        elif t.kind == "word" and number(t) is not None and t.low not in ("once", "twice", "thrice", "half"):
             amount = number(t)
             j = i + 1
+            # "thirty four": a tens word and a units word
+            if amount in _TENS and j < n and toks[j].kind == "word" and (number(toks[j]) or 0) in _UNITS:
+                amount += number(toks[j]) or 0
+                j += 1
+            # "a couple of days", "a dozen of them": the noun after "of" is what is counted
+            if t.low in _OF_COUNTS and j + 1 < n and toks[j].low == "of":
+                j += 1
             # "a full year", "one whole week"
         elif t.kind == "word" and t.low in ("a", "an") and i + 1 < n:
             k = i + 1
@@ -107,6 +128,10 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
         if amount is None:
             i += 1
             continue
+        # "two and a half hours": a half before the unit
+        if _and_a_half(toks, j):
+            amount += 0.5
+            j += 3
         # "two weeks" vs "2-week": multiplier words
         if j < n and toks[j].low in lex.multipliers and toks[j].kind in ("word", "unit") and dim is None:
             amount *= lex.multipliers[toks[j].low]
@@ -135,6 +160,9 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
             if u:
                 dim, factor, used = u
                 j += used
+                if _and_a_half(toks, j):  # "an hour and a half"
+                    amount += 0.5
+                    j += 3
         key = dim or ""
         if dim is None:
             noun, used = _counted_noun(toks, j)

@@ -32,6 +32,10 @@ def _time_of(tok: Tok) -> int | None:
     return h * 60 + mi
 
 
+# Only words that place a time, not a version ("upgraded to 3.11", "supported until 3.12").
+_DOT_TIME_BEFORE = frozenset({"at", "around"})
+
+
 def _unambiguous(low: str) -> bool:
     """A clock time that is not one of two (am/pm given, a leading zero, or an hour past 12)."""
     return "m" in low or low.startswith("0") or (low[:2].isdigit() and int(low[:2]) > 12)
@@ -76,6 +80,19 @@ def read_times(toks: list[Tok], values: list[Value]) -> None:
                     add_value(values, toks, "time", "", (mi, mi, False), i, k + 1)
                     i = k + 1
                     continue
+        # "at 7.45", "from 9.30": a clock time written with a dot, after a word that places a time
+        if (
+            t.kind == "num"
+            and i
+            and toks[i - 1].low in _DOT_TIME_BEFORE
+            and re.fullmatch(r"\d{1,2}\.[0-5]\d", t.low)
+            and int(t.low.split(".")[0]) <= 23
+        ):
+            h, mi = (int(x) for x in t.low.split("."))
+            m = h * 60 + mi
+            add_value(values, toks, "time", "", (m, m, h > 12 or t.low.startswith("0")), i, i + 1)
+            i += 1
+            continue
         # "at 9", "at 11" next to a day or part of the day
         if t.low == "at" and i + 1 < n and toks[i + 1].kind == "num" and not toks[i + 1].used:
             h = number(toks[i + 1])
