@@ -17,7 +17,7 @@ makes. How values agree:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..slots import Analysis, Value
 
@@ -197,6 +197,25 @@ def _qty_agree(x: Value, y: Value) -> tuple[bool, float]:
     return False, gap / max(min(abs(xa), abs(ya), abs(xb), abs(yb)), 1e-9)
 
 
+def _as_rates(xs: list[Value], ys: list[Value]) -> list[Value]:
+    """A quantity said with a frequency word beside it ("the monthly rent is €1,450") is the rate the other side
+    gives per unit of time ("€1,900 per month"): when the other side has that key as a rate and this side one
+    frequency, the quantity becomes its rate, and the frequency is used up."""
+    freqs = [v for v in xs if v.kind == "frequency" and isinstance(v.val, float) and v.val > 0]
+    rates = {y.key for y in ys if y.kind == "quantity" and y.key.endswith("/time")}
+    if len(freqs) != 1 or not rates:
+        return xs
+    f = freqs[0]
+    out, turned = [], False
+    for v in xs:
+        if v.kind == "quantity" and f"{v.key}/time" in rates and not isinstance(v.val, tuple):
+            out.append(replace(v, key=f"{v.key}/time", val=v.val / f.val))
+            turned = True
+        else:
+            out.append(v)
+    return [v for v in out if v is not f] if turned else xs
+
+
 def _key_near(a: str, b: str) -> bool:
     """Two quantity keys count the same thing: the same unit dimension, or counted nouns sharing a stem."""
     if a == b:
@@ -213,6 +232,7 @@ def _key_near(a: str, b: str) -> bool:
 def compare_values(a: Analysis, b: Analysis) -> tuple[list[Diff], set[str], set[str], set[str]]:
     """Differences per slot, the slots both sides agree on, and the slots only one side fills."""
     va, vb = live(a.values), live(b.values)
+    va, vb = _as_rates(va, vb), _as_rates(vb, va)
     diffs: list[Diff] = []
     agreed: set[str] = set()
     slots_a = {slot_of(v) for v in va}
@@ -304,6 +324,25 @@ def compare_values(a: Analysis, b: Analysis) -> tuple[list[Diff], set[str], set[
     only_a = {s for s in slots_a - slots_b}
     only_b = {s for s in slots_b - slots_a}
     return diffs, agreed, only_a, only_b
+
+
+def value_agrees(v: Value, others: list[Value]) -> bool:
+    """One value agrees with some value of the other side in its slot (as `compare_values` would say)."""
+    slot = slot_of(v)
+    same = [
+        x
+        for x in live(tuple(others))
+        if slot_of(x) == slot or (v.kind in ("quantity", "duration") and x.kind == v.kind)
+    ]
+    if not same:
+        return False
+    if slot == "when":
+        return bool(_when_agree([v], same))
+    if v.kind in ("quantity", "duration"):
+        return any(_qty_agree(v, x)[0] for x in same if _key_near(v.key, x.key))
+    if slot == "place":
+        return any(_places_agree(v.val, x.val) for x in same)
+    return any(x.val == v.val for x in same)
 
 
 def address_agree(x: Value, y: Value) -> bool:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from ..slots import Analysis, Name, fold, stem
 from ..subjects import Side, SubjectMatch, compare, matches, same_term, side
-from .agreement import Diff, compare_values
+from .agreement import Diff, compare_values, value_agrees
 from .frame import complement, substitution
 from .polarity import from_matches, new_cues, polarity_flips, state_flips, whole_stems
 
@@ -282,7 +282,15 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     if not anchored:
         subject_factor = 0.0
 
-    if (cues or moved) and (len(dims) <= 2 or moved) and (dims or moved or score >= CUE_SUBJECT or same_key):
+    # A change whose result is what the older statement says ("the server was upgraded to 64 GB" / "the server has
+    # 64 GB") confirms it: nothing differs, and the value the change went to agrees with the older one.
+    confirms = bool(cues) and not moved and not dims and _changed_to(b, a)
+    if (
+        (cues or moved)
+        and not confirms
+        and (len(dims) <= 2 or moved)
+        and (dims or moved or score >= CUE_SUBJECT or same_key)
+    ):
         conf = (0.85 if moved else 0.7 if dims else 0.6) * subject_factor * (0.85 if hedged else 1.0)
         why = moved or f"says it changed ({', '.join(cues[:2])})"
         if dims and not moved:
@@ -432,6 +440,15 @@ def _claimed_words(diffs: list[Diff], pairs: list[tuple[Name, Name, bool]]) -> f
         if as_value and not (na.initial or nb.initial):
             out |= set(na.words) | set(nb.words)
     return frozenset(out)
+
+
+def _changed_to(b: Analysis, a: Analysis) -> bool:
+    """`b` says what something changed to ("upgraded to 64 GB", "moved into room 4"), and `a` says that value."""
+    return any(
+        v.start >= 1 and b.tokens[v.start - 1].low in ("to", "into") and value_agrees(v, list(a.values))
+        for v in b.values
+        if not v.negated and v.role != "from"
+    )
 
 
 def _plain_words(a: Analysis) -> set[str]:

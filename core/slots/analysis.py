@@ -218,7 +218,7 @@ def _modifiers(toks: list[Tok]) -> dict[str, frozenset[str]]:
                 u.kind != "word"
                 or u.clause != t.clause
                 or u.low in STOPWORDS
-                or is_function(u.low)
+                or (is_function(u.low) and u.low not in lexicon().compound_light)
                 or (u.used and _is_temporal_word(u.low))
             ):
                 break

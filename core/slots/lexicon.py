@@ -91,10 +91,12 @@ class Lexicon:
     value_before: frozenset[str]
     value_preps: frozenset[str]
     place_verbs: frozenset[str]
+    participles: frozenset[str]  # past participles not ending in -ed or -en ("held", "kept", "built")
     context_preps: frozenset[str]
     determiners: frozenset[str]
     org_suffixes: frozenset[str]
     light: frozenset[str]
+    compound_light: frozenset[str]  # light words that qualify the noun after them ("update job")
     abbreviations: dict[str, str]
     variants: dict[str, str]
 
@@ -248,10 +250,12 @@ def build_fields(source: bytes) -> dict[str, Any]:
         value_before=frozenset(data["roles"]["value_before"]),
         value_preps=frozenset(data["roles"]["value_preps"]),
         place_verbs=frozenset(data["roles"]["place_verbs"]),
+        participles=frozenset(data["roles"]["participles"]),
         context_preps=frozenset(data["alternatives"]["context_preps"]),
         determiners=frozenset(data["negation"]["determiners"]),
         org_suffixes=frozenset(data["people"]["org_suffixes"]),
         light=frozenset(data["vocabulary"]["light"]),
+        compound_light=frozenset(data["vocabulary"]["compound_light"]),
         abbreviations={fold(k).lower(): fold(v).lower() for k, v in data["vocabulary"]["abbreviations"].items()},
         variants={k: v for k, v in data["vocabulary"]["variants"].items()},
     )

@@ -149,7 +149,11 @@ def read_names(toks: list[Tok]) -> list[Name]:
         if k0 >= 1 and toks[k0].low in lex.value_preps:
             v = toks[k0 - 1]
             value_like = v.kind == "word" and (
-                v.low in COPULA or v.low.endswith(("ed", "en", "ing")) or v.low == "be" or v.low in lex.place_verbs
+                v.low in COPULA
+                or v.low.endswith(("ed", "en", "ing"))
+                or v.low == "be"
+                or v.low in lex.place_verbs
+                or v.low in lex.participles
             )
         scoped = k0 >= 0 and toks[k0].low in ("for", "of", "about", "regarding", "within", "across")
         after = toks[words[-1].i + 1] if words[-1].i + 1 < n else None

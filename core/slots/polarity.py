@@ -103,6 +103,9 @@ def _state_stems() -> dict[str, tuple[str, ...]]:
     return out
 
 
+_EVENT_PREPS = frozenset({"at", "until", "till", "by", "before", "after", "around", "on"})
+
+
 def read_states(toks: list[Tok], neg: set[int]) -> list[State]:
     lex = lexicon()
     out: list[State] = []
@@ -125,6 +128,10 @@ def read_states(toks: list[Tok], neg: set[int]) -> list[State]:
             # another form of a listed word ("disallow" / "disallowed"); not a noun ("the opening", "a ban")
             p = _state_stems()[toks[i].stem]
             found = (p, lex.states[p])
+            if toks[i].low.endswith("s") and i + 1 < n and toks[i + 1].low in _EVENT_PREPS:
+                found = None  # "closes at 20:00", "opens on Monday": when something happens, not a state
+                i += 1
+                continue
         if not found:
             i += 1
             continue
@@ -175,6 +182,8 @@ def change_cues(toks: list[Tok], values: list[Value], names: list[Name]):
     n = len(toks)
     for i in range(n):
         p = match_any(toks, i, lex.strong_cues)
+        if p and i and toks[i - 1].low in ("gets", "get", "getting"):
+            continue  # "the password gets replaced every month": what happens each time, not a change
         if p:
             cues.append(" ".join(p))
             continue

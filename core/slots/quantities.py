@@ -41,6 +41,19 @@ _UNITS = frozenset(float(x) for x in range(1, 10))
 _OF_COUNTS = frozenset({"couple", "dozen", "pair"})
 
 
+def _quarter_of(toks: list[Tok], j: int) -> int | None:
+    """Where the unit is in "quarter(s) of an hour" starting at j; None for any other words."""
+    if (
+        j + 3 < len(toks)
+        and toks[j].low in ("quarter", "quarters")
+        and toks[j + 1].low == "of"
+        and toks[j + 2].low in ("a", "an")
+        and time_unit(toks, j + 3) is not None
+    ):
+        return j + 3
+    return None
+
+
 def _and_a_half(toks: list[Tok], j: int) -> bool:
     return j + 2 < len(toks) and (toks[j].low, toks[j + 1].low, toks[j + 2].low) == ("and", "a", "half")
 
@@ -117,7 +130,10 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
                 and toks[k + 1].kind == "word"
                 and not is_function(toks[k + 1].low)
             )  # "a second EU region"
-            if (
+            if _quarter_of(toks, k) is not None:
+                amount = 1.0
+                j = k
+            elif (
                 time_unit(toks, k) is not None
                 and not (i and toks[i - 1].kind in ("num",))
                 and not (i and number(toks[i - 1]) is not None)
@@ -128,6 +144,11 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
         if amount is None:
             i += 1
             continue
+        # "a quarter of an hour", "three quarters of an hour"
+        q = _quarter_of(toks, j)
+        if q is not None:
+            amount *= 0.25
+            j = q
         # "two and a half hours": a half before the unit
         if _and_a_half(toks, j):
             amount += 0.5

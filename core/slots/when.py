@@ -94,7 +94,12 @@ def read_times(toks: list[Tok], values: list[Value]) -> None:
             i += 1
             continue
         # "at 9", "at 11" next to a day or part of the day
-        if t.low == "at" and i + 1 < n and toks[i + 1].kind == "num" and not toks[i + 1].used:
+        if (
+            t.low == "at"
+            and i + 1 < n
+            and (toks[i + 1].kind == "num" or toks[i + 1].low in lex.number_words)
+            and not toks[i + 1].used
+        ):
             h = number(toks[i + 1])
             nxt = toks[i + 2].low if i + 2 < n else ""
             if (
@@ -166,7 +171,7 @@ def read_calendar(toks: list[Tok], values: list[Value]) -> None:
                 elif v is not None and 1900 <= v <= 2200:
                     year = int(v)
                     j += 1
-            elif i >= 1 and toks[i - 1].kind == "num":
+            if day is None and i >= 1 and toks[i - 1].kind == "num":  # "14 March", "15 March 2026"
                 v = number(toks[i - 1])
                 if v is not None and 1 <= v <= 31 and not toks[i - 1].used:
                     day = int(v)

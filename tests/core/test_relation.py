@@ -505,6 +505,13 @@ def test_everyday_and_tool_classes_hold_one_value(old, new):
     assert r.kind == "conflict" and r.conflict_type == "mutually_exclusive", r
 
 
+def test_a_light_word_inside_a_noun_group_names_another_thing():
+    # "update" and "check" are light words alone, but in "the package update job" they say which job it is
+    for other in ("The weekly package update job runs on Sunday evenings.", "The disk space check job runs at 05:00."):
+        assert rel("The log cleanup job starts at 03:00.", other).kind == "unrelated", other
+    assert rel("The disk space check job runs at 03:00.", "The disk space check job runs at 05:00.").is_conflict
+
+
 def test_frequencies():
     assert _values("Backups run every two weeks.", "frequency")[0].val == pytest.approx(14 * 86400)
     assert _values("The bins go out twice a week.", "frequency")[0].val == pytest.approx(3.5 * 86400)
