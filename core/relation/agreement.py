@@ -50,7 +50,7 @@ def slot_of(v: Value) -> str:
         return f"quantity:{v.key}"
     if v.kind == "version":
         return "version"
-    if v.kind in ("enum", "address", "label"):
+    if v.kind in ("enum", "address", "label", "setting"):
         return f"{v.kind}:{v.key}"
     return v.kind
 
@@ -315,8 +315,11 @@ def compare_values(a: Analysis, b: Analysis) -> tuple[list[Diff], set[str], set[
             same = any(x.val == y.val for x in xa for y in xb)
         if same:
             agreed.add(slot)
-        elif slot.startswith("label:"):
-            # "berth 31" / "berth 12", "note 3" / "note 4": which one it is, so another subject
+        elif slot.startswith("label:") and not (
+            any(x.role == "value" for x in xa) and any(y.role == "value" for y in xb)
+        ):
+            # "berth 31" / "berth 12", "note 3" / "note 4": which one it is, so another subject (unless both say
+            # it of the subject: "listens on port 8080" / "its port is 9090")
             diffs.append(Diff(slot, "subject", 0.0, _texts(xa), _texts(xb)))
         else:
             strength = 0.6 if slot == "place" else 1.0

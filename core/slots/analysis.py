@@ -127,6 +127,14 @@ def _read_values(toks: list[Tok], values: list[Value]) -> None:
             t.used = True
             key = t.low.split("@")[0] if t.kind == "handle" else t.low
             values.append(Value("address", t.kind if t.kind != "handle" else "email", key, t.text, t.clause, t.i))
+        elif t.kind == "path":
+            t.used = True
+            values.append(Value("address", "path", t.low.rstrip("/"), t.text, t.clause, t.i))
+        elif t.kind == "assign":
+            # "LOG_LEVEL=debug": the setting is what the statement is about, its value what it says
+            t.used = True
+            key, _eq, val = t.low.partition("=")
+            values.append(Value("setting", key, val.strip("'\""), t.text, t.clause, t.i))
         elif t.kind == "isodate":
             y, mo, d = (int(x) for x in t.low.split("-"))
             add_value(values, toks, "date", "", (y, mo, d), t.i, t.i + 1)
@@ -170,6 +178,10 @@ def _terms(toks: list[Tok], names: list[Name]) -> dict[str, float]:
         for w in nm.words:
             name_starts[w] = 1.0 if nm.initial else 2.0
     for t in toks:
+        if t.kind == "assign":
+            key = t.low.partition("=")[0]
+            out[key] = max(out.get(key, 0.0), 1.0)  # the setting a "KEY=value" sets
+            continue
         if t.kind != "word" or is_function(t.low):
             continue
         if t.used and (any(c.isdigit() for c in t.low) or _is_temporal_word(t.low)):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..text import STOPWORDS
 from .lexicon import lexicon, stem
-from .tokens import COPULA, Tok, is_function
+from .tokens import COPULA, Tok, bare_short_month, is_function
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,9 @@ class Name:
 def _is_calendar_or_class(t: Tok, toks: list[Tok]) -> bool:
     lex = lexicon()
     low = t.low
-    if low in lex.weekdays or low in lex.months or low in lex.quarters or low in lex.seasons:
+    if low in lex.months and not bare_short_month(toks, t.i):
+        return True
+    if low in lex.weekdays or low in lex.quarters or low in lex.seasons:
         return True
     if low in lex.freq_words or low in lex.number_words or low in lex.ordinals:
         return True

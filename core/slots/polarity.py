@@ -69,6 +69,10 @@ def negation_scopes(toks: list[Tok]) -> tuple[set[int], set[int]]:
             t.low == "over"
             and i > 0
             and any(toks[m].low in lex.preference_verbs for m in range(max(0, i - 4), i) if toks[m].clause == t.clause)
+        ) or (
+            # "would rather get an email than a call": what follows "than" is rejected
+            t.low == "than"
+            and any(toks[m].low == "rather" for m in range(max(0, i - 8), i) if toks[m].clause == t.clause)
         ):
             k = i + 1
             while k < n and toks[k].clause == t.clause and not _ends_alternative(toks, k, i + 1):

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from .lexicon import lexicon, stem
 from .names import capitalised
-from .tokens import ORDINAL, Tok, is_function
+from .tokens import COPULA, ORDINAL, Tok, is_function
 from .values import Value, add_value, bound_before, number, time_unit, unit_at
 
 
@@ -36,6 +36,7 @@ def _counted_noun(toks: list[Tok], j: int) -> tuple[str, int]:
     return "+".join(w.stem or stem(w.low) for w in words), len(words)
 
 
+_DETERMINERS = frozenset({"the", "a", "an", "its", "our", "their", "my", "your", "his", "her", "this", "that"})
 _TENS = frozenset(float(x) for x in range(20, 100, 10))
 _UNITS = frozenset(float(x) for x in range(1, 10))
 _OF_COUNTS = frozenset({"couple", "dozen", "pair"})
@@ -91,13 +92,50 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
                 and not prev.used
                 and (not is_function(prev.low) or prev.low in lex.label_heads)
                 and prev.low not in lex.number_words
+                and prev.low not in ("between", "from", "to", "of", "than")  # "between 3 and 12": a range
                 and not prev.text[:1].isupper()
                 and not counted
                 and bound_before(toks, i) == (None, False)
             ):
-                # "berth 31", "level 9", "note 3": a number that labels the noun before it names which one
+                # "berth 31", "level 9", "note 3": a number that labels the noun before it names which one; after a
+                # verb or a preposition ("listens on port 8080", "leaves from gate 12") it is what is said of the
+                # subject, a value
                 t.used = True
-                values.append(Value("label", prev.stem or stem(prev.low), t.low, f"{prev.text} {t.text}", t.clause, i))
+                k0 = i - 2
+                while k0 >= 0 and toks[k0].low in _DETERMINERS:
+                    k0 -= 1
+                said = k0 >= 0 and (
+                    toks[k0].low in lex.value_preps or toks[k0].low in lex.place_preps or toks[k0].low in COPULA
+                )
+                values.append(
+                    Value(
+                        "label",
+                        prev.stem or stem(prev.low),
+                        t.low,
+                        f"{prev.text} {t.text}",
+                        t.clause,
+                        i,
+                        role="value" if said else None,
+                    )
+                )
+                i += 1
+                continue
+            if (
+                prev is not None
+                and prev.low in COPULA
+                and i >= 2
+                and toks[i - 2].kind == "word"
+                and toks[i - 2].low in lex.label_heads
+                and not counted
+            ):
+                # "the port is 9090", "our gate is 12": the label, said of the subject
+                t.used = True
+                head = toks[i - 2]
+                values.append(
+                    Value(
+                        "label", head.stem or stem(head.low), t.low, f"{head.text} {t.text}", t.clause, i, role="value"
+                    )
+                )
                 i += 1
                 continue
             amount = number(t)
@@ -269,10 +307,12 @@ def read_versions(toks: list[Tok], values: list[Value]) -> None:
 
 
 def _owner_before(toks: list[Tok], i: int) -> str:
+    """What a version number is the version of: the word before it ("Python 3.12"), past "version", "to" and the
+    like ("pin Python to 3.11"); "" when that word is a verb ("upgraded to 3.11": of whatever the other names)."""
     for k in range(i - 1, max(-1, i - 4), -1):
         t = toks[k]
         if t.kind == "punct" and t.low not in ("(",):
             break
-        if t.kind == "word" and t.low not in ("version", "v", "the", "release", "of"):
-            return t.stem or stem(t.low)
+        if t.kind == "word" and t.low not in ("version", "v", "the", "release", "of", "to", "at", "on", "from"):
+            return "" if t.low.endswith("ed") and not t.text[:1].isupper() else t.stem or stem(t.low)
     return ""

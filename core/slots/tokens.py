@@ -22,6 +22,8 @@ _TOKEN = re.compile(
    |(?P<email>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)
    |(?P<handle>[\w.+-]+@)(?![\w])
    |(?P<channel>\#[\w-]+)
+   |(?P<assign>\b[A-Za-z_][A-Za-z0-9_]*=[^\s,;)]*[^\s,;).])
+   |(?P<path>(?<![\w/])(?:~|\.{1,2})?/[\w@-]+(?:\.[\w-]+)*(?:/[\w.@-]+)*(?:/|\.[A-Za-z0-9]+)(?![\w/]))
    |(?P<isodate>\d{4}-\d{2}-\d{2})
    |(?P<ratio>\b\d:\d\b)
    |(?P<time>\d{1,2}:\d{2}(?:\s?[ap]\.?m\b)?|\b\d{1,2}\s?[ap]\.?m\b)
@@ -44,7 +46,8 @@ class Tok:
     i: int
     text: str  # as written
     low: str  # folded, lower-case
-    kind: str  # word | num | time | money | email | handle | url | channel | isodate | ratio | alnum | punct
+    kind: str  # word | num | time | money | email | handle | url | channel | assign | path | isodate | ratio | alnum
+    # | punct
     sent: int = 0
     clause: int = 0
     initial: bool = False  # first word of its sentence
@@ -206,3 +209,24 @@ def _qualifier_words() -> frozenset[str]:
             if len(p) == 1:
                 out.add(p[0])
     return frozenset(out)
+
+
+_FULL_MONTHS = frozenset(
+    "january february march april may june july august september october november december".split()
+)
+_DATE_BEFORE = frozenset(
+    "in on by since until till from to of early mid late end before after during through next last this".split()
+)
+
+
+def bare_short_month(toks: list[Tok], i: int) -> bool:
+    """A short month ("Jun", "Mar", "Dec") with no day, year or date word beside it: more likely a name or a word
+    ("Jun is the tech lead")."""
+    if toks[i].low in _FULL_MONTHS:
+        return False
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    prev = toks[i - 1] if i else None
+    return not (
+        (nxt is not None and nxt.kind in ("num", "alnum"))
+        or (prev is not None and (prev.kind in ("num", "alnum") or prev.low in _DATE_BEFORE))
+    )

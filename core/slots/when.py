@@ -14,7 +14,7 @@ import functools
 import re
 
 from .lexicon import lexicon
-from .tokens import ORDINAL, Tok, match_any, phrases_of
+from .tokens import ORDINAL, Tok, bare_short_month, match_any, phrases_of
 from .values import Value, add_value, number, time_unit
 
 
@@ -156,7 +156,7 @@ def read_calendar(toks: list[Tok], values: list[Value]) -> None:
                 j += 2
             i = j
             continue
-        if low in lex.months and cs_ok and not (low == "may" and t.initial):
+        if low in lex.months and cs_ok and not (low == "may" and t.initial) and not bare_short_month(toks, i):
             month = lex.months[low]
             j = i + 1
             day = year = None

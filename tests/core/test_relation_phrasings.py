@@ -61,6 +61,39 @@ CONTRADICTIONS = [
     ("Priya's flight lands at 14:20.", "Priya's flight gets in at 18:05."),
     ("The next board meeting is on 12 February.", "The board meets next on 3 March."),
     ("The guest Wi-Fi is open.", "The guest Wi-Fi needs a password."),
+    ("The API listens on port 8080.", "The API's port is 9090."),
+    ("The config file lives at /etc/acme/config.yaml.", "The config is read from /opt/acme/settings.yaml."),
+    ("Set LOG_LEVEL=debug in staging.", "Staging runs with LOG_LEVEL=info."),
+    ("Max upload size is 10 MB.", "Uploads are capped at 25 MB."),
+    ("The cache TTL is 5 minutes.", "Cache entries expire after an hour."),
+    ("Node 18 is the runtime for the web app.", "The web app runs on Node 20."),
+    ("Questions about payroll go to Imani.", "Payroll questions should go to Oskar."),
+    ("The point of contact at the bank is Mr. Hale.", "Our contact at the bank is Ms. Varga."),
+    ("Jun is the tech lead on Search.", "Search's tech lead is Bea."),
+    ("The migration to the new CRM is complete.", "The CRM migration is still in progress."),
+    ("The bug in checkout is fixed.", "The checkout bug is still open."),
+    ("The kitchen renovation is on hold.", "The kitchen renovation is going ahead as planned."),
+    ("The visa application was approved.", "The visa application was rejected."),
+    ("Mia prefers morning meetings.", "Mia likes her meetings after lunch."),
+    ("Dev prefers email over Slack.", "Dev wants everything on Slack, not email."),
+    ("The client wants reports as PDFs.", "The client asked for reports in Excel."),
+    ("Ola likes the window seat.", "Ola always picks the aisle."),
+    ("Expenses over $500 need director approval.", "Expenses over $1,000 need director approval."),
+    ("Visitors must sign in at reception.", "Visitors can walk straight in without signing in."),
+    ("Code freeze starts two days before release.", "The code freeze begins a week before each release."),
+    (
+        "Notes on the Ivy project:\n- Launch is on 9 June.\n- The PM is Sara.\n- Budget is $40k.",
+        "Ivy's launch date is 16 June.",
+    ),
+    ("Notes on the Ivy project:\n- Launch is on 9 June.\n- The PM is Sara.\n- Budget is $40k.", "Ivy's PM is Tomasz."),
+    (
+        "Household: bins go out Tuesday night. Recycling is every other Friday. The plumber is Gary. The boiler service is in October.",
+        "Recycling is collected weekly on Fridays.",
+    ),
+    (
+        "Household: bins go out Tuesday night. Recycling is every other Friday. The plumber is Gary. The boiler service is in October.",
+        "Our plumber is Dev Patel.",
+    ),
 ]
 
 CONSISTENT = [
@@ -106,6 +139,29 @@ CONSISTENT = [
     ("The bins go out on Tuesday night.", "Put the bins out Tuesday evening for Wednesday collection."),
     ("We moved the standup to 10:00.", "Standup is at 10 now."),
     ("The team switched to Linear.", "Issues are tracked in Linear."),
+    ("The API listens on port 8080.", "The API serves on :8080 inside the container."),
+    ("The cache TTL is 5 minutes.", "Cache entries live for 300 seconds."),
+    ("The feature is behind the flag new_checkout.", "The flag new_checkout gates the feature."),
+    ("The cron job runs at 02:30 UTC.", "The cron schedule is 30 2 * * *."),
+    ("Questions about payroll go to Imani.", "Imani handles payroll questions."),
+    ("The babysitter on Fridays is Chloe.", "Chloe babysits on Fridays."),
+    ("Grandpa's GP is Dr. Singh.", "Grandpa sees Dr. Singh at the village practice."),
+    ("The visa application was approved.", "We got the visa approval letter on Monday."),
+    ("Dev prefers email over Slack.", "Dev would rather get an email than a Slack ping."),
+    ("Ola likes the window seat.", "Ola prefers sitting by the window on trains."),
+    ("Expenses over $500 need director approval.", "Anything above $500 must be signed off by a director."),
+    (
+        "Notes on the Ivy project:\n- Launch is on 9 June.\n- The PM is Sara.\n- Budget is $40k.",
+        "The Ivy budget is $40,000.",
+    ),
+    (
+        "Notes on the Ivy project:\n- Launch is on 9 June.\n- The PM is Sara.\n- Budget is $40k.",
+        "Ivy launches in June with Sara as PM.",
+    ),
+    (
+        "Household: bins go out Tuesday night. Recycling is every other Friday. The plumber is Gary. The boiler service is in October.",
+        "The boiler is serviced each October.",
+    ),
 ]
 
 
