@@ -26,9 +26,10 @@ import re
 from dataclasses import dataclass
 
 from ..slots import Analysis, Name, fold, stem
+from ..slots.tokens import is_function
 from ..subjects import Side, SubjectMatch, compare, matches, same_term, side
-from .agreement import Diff, compare_values, value_agrees
-from .frame import complement, substitution
+from .agreement import Diff, compare_values, slot_of, value_agrees
+from .frame import complement, subject_phrase, substitution
 from .polarity import from_matches, new_cues, polarity_flips, state_flips, whole_stems
 
 CONFLICT_TYPES = (
@@ -213,6 +214,9 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     moved = from_matches(b, a, sa)
 
     dims: dict[str, Diff] = {d.dim: d for d in diffs}
+    if "when" in dims and "frequency" in dims:
+        # "every second Tuesday" / "every Thursday": one schedule said differently, not two differences
+        del dims["frequency"]
     if flips:
         # A flip on a value whose slot already differs is that difference ("no longer on Mondays; Tuesdays now").
         diff_words = {w for d in diffs for w in (d.a + " " + d.b).lower().replace(",", " ").split()}
@@ -236,6 +240,18 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
             na.text,
             nb.text,
         )
+    # Values both statements give inside the phrase they are about, before their first verb ("The printer on floor
+    # 2 is …" / "The printer on floor 3 …", "Our EU customers are …" / "Our US customers …"), say which one, not
+    # what is claimed of it: two subjects, not a conflict.
+    pa, pb = subject_phrase(a), subject_phrase(b)
+    # (Unless the two say the same of it, word for word: "Expenses over $500 need director approval" / "Expenses
+    # over $1,000 need director approval" give one rule two thresholds.)
+    if pa and pb and _after(a, pa[0]) != _after(b, pb[0]):
+        for key, d in list(dims.items()):
+            if d.dim == "polarity" or key.startswith("name") or key == "state":
+                continue
+            if _within(a, d.dim, pa[0]) and _within(b, d.dim, pb[0]):
+                dims[key] = Diff(d.dim, "subject", 0.0, d.a, d.b)
     name_words = {w for na, nb, _v in pairs for w in na.words + nb.words}  # counted already
     # A qualifier that is a value already compared ("WARN level" / "DEBUG level") is not a second difference.
     value_words = {stem(w) for d in diffs for w in (d.a + " " + d.b).lower().replace(",", " ").split()}
@@ -440,6 +456,17 @@ def _claimed_words(diffs: list[Diff], pairs: list[tuple[Name, Name, bool]]) -> f
         if as_value and not (na.initial or nb.initial):
             out |= set(na.words) | set(nb.words)
     return frozenset(out)
+
+
+def _after(a: Analysis, start: int) -> frozenset[str]:
+    """The stems of the content words from token `start` on: what a statement says of its subject."""
+    return frozenset(t.stem or t.low for t in a.tokens[start:] if t.kind == "word" and not is_function(t.low))
+
+
+def _within(a: Analysis, dim: str, end: int) -> bool:
+    """Every value of slot `dim` that `a` asserts stands before token `end`."""
+    got = [v for v in a.values if not v.negated and v.role != "from" and slot_of(v) == dim]
+    return bool(got) and all(v.start < end for v in got)
 
 
 def _changed_to(b: Analysis, a: Analysis) -> bool:

@@ -122,3 +122,38 @@ def complement(a: Analysis, b: Analysis, same: Callable[[str, str], bool]) -> tu
     if any(same(x, y) for x in xa for y in xb) or set(xa) & set(sb) or set(xb) & set(sa):
         return None
     return " ".join(wa), " ".join(wb)
+
+
+def subject_phrase(a: Analysis) -> tuple[int, str] | None:
+    """Where the phrase a statement is about ends (its first verb: a form of "be", a modal, a verb of a role, a
+    place or a preference, a common verb) and that phrase's head (its last content word that is no value):
+    "Backups for the wiki | run nightly" -> wiki; "Sprint planning | is on Mondays" -> planning. None when the
+    first clause has no such verb, or the phrase no such word."""
+    from ..slots import lexicon
+
+    lex = lexicon()
+    toks = a.tokens
+    first = next((t.clause for t in toks if t.kind != "punct"), None)
+    verb = None
+    for k, t in enumerate(toks):
+        if t.clause != first:
+            break
+        if (
+            t.kind == "word"
+            and k
+            and (
+                t.low in COPULA
+                or t.low in lex.subject_verbs
+                or t.low in lex.place_verbs
+                or t.low in lex.preference_verbs
+                or (t.low,) in lex.roles
+            )
+        ):
+            verb = k
+            break
+    if verb is None:
+        return None
+    heads = [t for t in toks[:verb] if t.kind == "word" and not t.used and not is_function(t.low)]
+    if not heads:
+        return None
+    return verb, heads[-1].stem or heads[-1].low

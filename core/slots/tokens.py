@@ -96,6 +96,8 @@ def _segment(toks: list[Tok]) -> None:
                 t.low in "-/" and j and toks[j - 1].kind != "punct" and j + 1 < len(toks) and toks[j + 1].kind == "time"
             ):
                 clause += 1
+                if t.low == ":":
+                    start = True  # "Family logistics: Swimming is ...": a capital after a colon opens a sentence
             t.sent, t.clause = sent, clause
             continue
         if t.low in lex.clause_breaks and not start:

@@ -1,9 +1,11 @@
 """Everyday phrasings the pair decision must read, written from general knowledge of how people put things (not
-from a labelled set): the same fact said two ways stays consistent, two answers to one question conflict.
+from a labelled set): the same fact said two ways stays consistent, two answers to one question conflict, and
+the same attribute of two subjects is no conflict.
 
 Each pair exercises a reader in general (dates with the day first, fractions of an hour, a rate said with a
-frequency word, a clock time with a dot, irregular participles, a change whose result is what the record says);
-a pair that fails here names a gap in a reader, never a word to add for it.
+frequency word, a clock time with a dot, irregular participles, a change whose result is what the record says, a
+setting written KEY=value, a file path, a port, a note of several claims, a value that says which subject); a pair
+that fails here names a gap in a reader, never a word to add for it.
 """
 
 from __future__ import annotations
@@ -94,6 +96,50 @@ CONTRADICTIONS = [
         "Household: bins go out Tuesday night. Recycling is every other Friday. The plumber is Gary. The boiler service is in October.",
         "Our plumber is Dev Patel.",
     ),
+    (
+        "Session summary, Larch mobile app. The iOS build runs on Bitrise. Android releases go out every second Tuesday. Crash reports are in Sentry. The app supports iOS 16 and later. Push notifications use Firebase.",
+        "Larch uses Crashlytics for crash reports.",
+    ),
+    (
+        "Session summary, Larch mobile app. The iOS build runs on Bitrise. Android releases go out every second Tuesday. Crash reports are in Sentry. The app supports iOS 16 and later. Push notifications use Firebase.",
+        "The Larch iOS build moved to GitHub Actions.",
+    ),
+    (
+        "Session summary, Larch mobile app. The iOS build runs on Bitrise. Android releases go out every second Tuesday. Crash reports are in Sentry. The app supports iOS 16 and later. Push notifications use Firebase.",
+        "Android releases for Larch go out every Thursday.",
+    ),
+    (
+        "Session summary, Larch mobile app. The iOS build runs on Bitrise. Android releases go out every second Tuesday. Crash reports are in Sentry. The app supports iOS 16 and later. Push notifications use Firebase.",
+        "Larch supports iOS 15 and up.",
+    ),
+    (
+        "Family logistics:\n- Swimming is Wednesdays 17:00 at the leisure centre.\n- Piano lesson Saturday 10:00 with Mrs. Abara.\n- School pickup by Grandpa on Fridays.\n- Dentist check-ups every six months.",
+        "Swimming moved to Thursdays.",
+    ),
+    (
+        "Family logistics:\n- Swimming is Wednesdays 17:00 at the leisure centre.\n- Piano lesson Saturday 10:00 with Mrs. Abara.\n- School pickup by Grandpa on Fridays.\n- Dentist check-ups every six months.",
+        "Dentist check-ups are once a year.",
+    ),
+    (
+        "Notes from the landlord call. Rent is £1,250 a month, due on the 1st. The boiler was replaced in 2023. Bins are collected on Thursdays. The landlord's agent is Foxtons.",
+        "Bins are collected on Mondays.",
+    ),
+    (
+        "Notes from the landlord call. Rent is £1,250 a month, due on the 1st. The boiler was replaced in 2023. Bins are collected on Thursdays. The landlord's agent is Foxtons.",
+        "The landlord's agent is Savills.",
+    ),
+    (
+        "Quarry data platform, state of play: the warehouse is Snowflake; dbt runs hourly; the BI tool is Looker; Airflow schedules the ingestion jobs; data retention is 400 days.",
+        "The Quarry warehouse is BigQuery.",
+    ),
+    (
+        "Quarry data platform, state of play: the warehouse is Snowflake; dbt runs hourly; the BI tool is Looker; Airflow schedules the ingestion jobs; data retention is 400 days.",
+        "Quarry's BI tool is Tableau.",
+    ),
+    (
+        "Quarry data platform, state of play: the warehouse is Snowflake; dbt runs hourly; the BI tool is Looker; Airflow schedules the ingestion jobs; data retention is 400 days.",
+        "dbt runs once a day for Quarry.",
+    ),
 ]
 
 CONSISTENT = [
@@ -162,6 +208,109 @@ CONSISTENT = [
         "Household: bins go out Tuesday night. Recycling is every other Friday. The plumber is Gary. The boiler service is in October.",
         "The boiler is serviced each October.",
     ),
+    (
+        "Session summary, Larch mobile app. The iOS build runs on Bitrise. Android releases go out every second Tuesday. Crash reports are in Sentry. The app supports iOS 16 and later. Push notifications use Firebase.",
+        "Larch's iOS builds happen on Bitrise, triggered by every merge to main.",
+    ),
+    (
+        "Session summary, Larch mobile app. The iOS build runs on Bitrise. Android releases go out every second Tuesday. Crash reports are in Sentry. The app supports iOS 16 and later. Push notifications use Firebase.",
+        "Larch Android releases ship fortnightly on Tuesdays.",
+    ),
+    (
+        "Session summary, Larch mobile app. The iOS build runs on Bitrise. Android releases go out every second Tuesday. Crash reports are in Sentry. The app supports iOS 16 and later. Push notifications use Firebase.",
+        "Larch crashes are tracked in Sentry, with alerts to #larch-mobile.",
+    ),
+    (
+        "Session summary, Larch mobile app. The iOS build runs on Bitrise. Android releases go out every second Tuesday. Crash reports are in Sentry. The app supports iOS 16 and later. Push notifications use Firebase.",
+        "The Larch app's minimum iOS version is 16.",
+    ),
+    (
+        "Session summary, Larch mobile app. The iOS build runs on Bitrise. Android releases go out every second Tuesday. Crash reports are in Sentry. The app supports iOS 16 and later. Push notifications use Firebase.",
+        "Larch's push notifications are sent through Firebase Cloud Messaging.",
+    ),
+    (
+        "Session summary, Larch mobile app. The iOS build runs on Bitrise. Android releases go out every second Tuesday. Crash reports are in Sentry. The app supports iOS 16 and later. Push notifications use Firebase.",
+        "Larch's Android build also runs on Bitrise.",
+    ),
+    (
+        "Family logistics:\n- Swimming is Wednesdays 17:00 at the leisure centre.\n- Piano lesson Saturday 10:00 with Mrs. Abara.\n- School pickup by Grandpa on Fridays.\n- Dentist check-ups every six months.",
+        "Swimming is on Wednesday at five in the afternoon.",
+    ),
+    (
+        "Family logistics:\n- Swimming is Wednesdays 17:00 at the leisure centre.\n- Piano lesson Saturday 10:00 with Mrs. Abara.\n- School pickup by Grandpa on Fridays.\n- Dentist check-ups every six months.",
+        "Mrs. Abara teaches piano on Saturday mornings.",
+    ),
+    (
+        "Family logistics:\n- Swimming is Wednesdays 17:00 at the leisure centre.\n- Piano lesson Saturday 10:00 with Mrs. Abara.\n- School pickup by Grandpa on Fridays.\n- Dentist check-ups every six months.",
+        "Grandpa collects the kids from school on Fridays.",
+    ),
+    (
+        "Family logistics:\n- Swimming is Wednesdays 17:00 at the leisure centre.\n- Piano lesson Saturday 10:00 with Mrs. Abara.\n- School pickup by Grandpa on Fridays.\n- Dentist check-ups every six months.",
+        "The kids see the dentist twice a year.",
+    ),
+    (
+        "Family logistics:\n- Swimming is Wednesdays 17:00 at the leisure centre.\n- Piano lesson Saturday 10:00 with Mrs. Abara.\n- School pickup by Grandpa on Fridays.\n- Dentist check-ups every six months.",
+        "The swimming lesson is at the leisure centre pool.",
+    ),
+    (
+        "Notes from the landlord call. Rent is £1,250 a month, due on the 1st. The boiler was replaced in 2023. Bins are collected on Thursdays. The landlord's agent is Foxtons.",
+        "The rent of £1,250 is paid on the first of each month.",
+    ),
+    (
+        "Notes from the landlord call. Rent is £1,250 a month, due on the 1st. The boiler was replaced in 2023. Bins are collected on Thursdays. The landlord's agent is Foxtons.",
+        "The boiler is new; it was put in in 2023.",
+    ),
+    (
+        "Notes from the landlord call. Rent is £1,250 a month, due on the 1st. The boiler was replaced in 2023. Bins are collected on Thursdays. The landlord's agent is Foxtons.",
+        "Bin collection day is Thursday.",
+    ),
+    (
+        "Notes from the landlord call. Rent is £1,250 a month, due on the 1st. The boiler was replaced in 2023. Bins are collected on Thursdays. The landlord's agent is Foxtons.",
+        "Foxtons manages the flat for the landlord.",
+    ),
+    (
+        "Quarry data platform, state of play: the warehouse is Snowflake; dbt runs hourly; the BI tool is Looker; Airflow schedules the ingestion jobs; data retention is 400 days.",
+        "Quarry's warehouse runs on Snowflake.",
+    ),
+    (
+        "Quarry data platform, state of play: the warehouse is Snowflake; dbt runs hourly; the BI tool is Looker; Airflow schedules the ingestion jobs; data retention is 400 days.",
+        "Quarry dbt models are rebuilt every hour.",
+    ),
+    (
+        "Quarry data platform, state of play: the warehouse is Snowflake; dbt runs hourly; the BI tool is Looker; Airflow schedules the ingestion jobs; data retention is 400 days.",
+        "Quarry dashboards are built in Looker.",
+    ),
+    (
+        "Quarry data platform, state of play: the warehouse is Snowflake; dbt runs hourly; the BI tool is Looker; Airflow schedules the ingestion jobs; data retention is 400 days.",
+        "Quarry keeps data for 400 days before deletion.",
+    ),
+    (
+        "Quarry data platform, state of play: the warehouse is Snowflake; dbt runs hourly; the BI tool is Looker; Airflow schedules the ingestion jobs; data retention is 400 days.",
+        "Quarry's ingestion is orchestrated by Airflow DAGs.",
+    ),
+    ("Alice's standup is at 9:00.", "Bob's standup is at 10:00."),
+    ("The Berlin office opens at 8 am.", "The Paris office opens at 9 am."),
+    ("The staging database is Postgres 15.", "The analytics database is ClickHouse."),
+    ("Maya's dentist is Dr. Hart.", "Leo's dentist is Dr. Osei."),
+    ("The kitchen tap drips when it's cold.", "The bathroom tap was replaced in May."),
+    ("The iOS app is written in Swift.", "The Android app is written in Kotlin."),
+    ("Our EU customers are billed in euros.", "Our US customers are billed in dollars."),
+    ("The front door key is on the blue hook.", "The garage key is in the kitchen drawer."),
+    ("The newsletter goes out monthly.", "The changelog goes out weekly."),
+    ("Ines is allergic to penicillin.", "Tomas is allergic to latex."),
+    ("The public API allows 1,000 requests per minute.", "The internal API allows 50 requests per minute."),
+    ("Grandma's flight lands at 14:20 on Friday.", "Uncle Ray's train arrives at 18:05 on Friday."),
+    ("The team offsite is in Lisbon in April.", "The sales kickoff is in Madrid in January."),
+    ("Project Falcon is on hold.", "Project Heron is on track."),
+    ("The cat's vet is in Hove.", "The dog's groomer is in Brighton."),
+    ("Kofi leads the mobile team.", "Ama leads the web team."),
+    ("The mortgage rate is fixed until 2027.", "The car loan ends in 2026."),
+    ("The printer on floor 2 is out of toner.", "The printer on floor 3 works fine."),
+    ("Zoe's school starts at 8:40.", "Sam's nursery opens at 7:30."),
+    ("The production log level is WARN.", "The staging log level is DEBUG."),
+    ("The Kestrel repo uses pnpm.", "The Orbit repo uses yarn."),
+    ("Deploys to the EU region happen on Tuesdays.", "Deploys to the US region happen on Thursdays."),
+    ("Marketing's budget is $45k this quarter.", "Engineering's budget is $120k this quarter."),
 ]
 
 
