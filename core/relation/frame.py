@@ -46,6 +46,15 @@ def _words(a: Analysis) -> list[tuple[str, str, bool, bool]]:
     ]
 
 
+def _polar(a: Analysis, span: list[tuple[str, str, bool, bool]]) -> bool:
+    """The span holds a negation cue or a state word of the statement."""
+    from ..slots import lexicon
+
+    neg = lexicon().negation_cues
+    states = {w for st in a.states for w in st.text.lower().split()}
+    return any(w in neg or w.endswith("n't") or w in states for _s, w, _c, _m in span)
+
+
 def _same_word(x: str, y: str) -> bool:
     """One word written shorter: an abbreviation that is a prefix of the other ("jan" / "january")."""
     short, long_ = sorted((x, y), key=len)
@@ -76,6 +85,8 @@ def substitution(a: Analysis, b: Analysis) -> tuple[str, str] | None:
             return None
         if set(ca) & set(sb) or set(cb) & set(sa):
             continue  # a word that moved within the sentence, not one put in another's place
+        if _polar(a, wa[i1:i2]) and _polar(b, wb[j1:j2]):
+            return None  # negations or states on both sides ("isn't public" / "private"): `polarity` reads those
         if found is not None or len(ca) > MAX_SPAN or len(cb) > MAX_SPAN:
             return None  # two substitutions, or a long one: rewording, not one answer traded for another
         if len(ca) == len(cb) == 1 and _same_word(ca[0], cb[0]):

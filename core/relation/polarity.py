@@ -48,11 +48,17 @@ def polarity_flips(a: Analysis, b: Analysis) -> list[str]:
     def same(x: Value, y: Value) -> bool:
         return y.kind == x.kind and (y.val == x.val or (x.kind == "address" and address_agree(x, y)))
 
-    for xs, ys in ((b.values, a.values), (a.values, b.values)):
+    for xs, ys, other in ((b.values, a.values, a), (a.values, b.values, b)):
+        # a value in a clause with a negative state asserts nothing ("closed on Sundays" / "doesn't open on Sundays")
+        down = {
+            st.clause
+            for st in other.states
+            if st.pole < 0 and any(t.low == st.text.split()[0] for t in other.tokens if t.clause == st.clause)
+        }  # (a state written as listed: "ships" read as "shipped" says nothing of the kind)
         for x in xs:
             if (
                 x.negated
-                and any(same(x, y) and not y.negated for y in ys)
+                and any(same(x, y) and not y.negated and y.clause not in down for y in ys)
                 and not any(same(x, y) and y.negated for y in ys)
             ):
                 out.append(x.text)
