@@ -25,7 +25,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from ..slots import Analysis, Name, fold, stem
+from ..slots import Analysis, Name, fold, lexicon, stem
 from ..slots.tokens import is_function
 from ..subjects import Side, SubjectMatch, compare, matches, same_term, side
 from .agreement import Diff, compare_values, slot_of, value_agrees
@@ -228,7 +228,11 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         if own:
             dims["polarity"] = Diff("polarity", "direct_negation", 1.0, "", ", ".join(own))
     if states and "polarity" not in dims:
-        dims["state"] = Diff("state", "mutually_exclusive", 0.9, "", states[0])
+        x, _sep, y = states[0].partition(" / ")
+        if x == y:  # the same state word, negated on one side ("is allergic" / "isn't allergic"): a negation
+            dims["polarity"] = Diff("polarity", "direct_negation", 1.0, "", x)
+        else:
+            dims["state"] = Diff("state", "mutually_exclusive", 0.9, "", states[0])
     # Names only one side has, paired across (`pairs`): a pair in a role or where a value goes is a value that
     # differs; otherwise the two names are two subjects.
     initial = any(na.initial or nb.initial for na, nb, _v in pairs)
@@ -265,14 +269,14 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         and not (set(q[1]) <= state_words and set(q[2]) <= state_words)
     ]
     if quals:
-        _h, qa, qb = quals[0]
-        dims["qualifier"] = Diff(
-            "qualifier",
-            "mutually_exclusive",
-            0.5,
-            ", ".join(sorted(set(qa) - name_words)),
-            ", ".join(sorted(set(qb) - name_words)),
-        )
+        head, qa, qb = quals[0]
+        qa_text, qb_text = ", ".join(sorted(set(qa) - name_words)), ", ".join(sorted(set(qb) - name_words))
+        if head in holder_stems() and _in_role(sa) and _in_role(sb):
+            # Who holds a role, said as a team ("belongs to the finance team" / "the data team maintains it"): the
+            # qualifier says which team, a value in that role, not another subject
+            dims["holder"] = Diff("holder", "mutually_exclusive", 0.8, qa_text, qb_text)
+        else:
+            dims["qualifier"] = Diff("qualifier", "mutually_exclusive", 0.5, qa_text, qb_text)
 
     # An anchor: what the two share is more than one name ("Atlas" alone is a project, not a subject), or they
     # agree on a value. Without one, a difference is not held against the other record.
@@ -346,7 +350,7 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         ctype = d.ctype
         if decision:
             ctype = "decision_supersession"
-        elif d.dim.startswith("name") or d.dim in ("place", "qualifier"):
+        elif d.dim.startswith("name") or d.dim in ("place", "qualifier", "holder"):
             if old.source_ref and new.source_ref and old.source_ref != new.source_ref:
                 ctype = "source_disagreement"
         conf = d.strength * subject_factor * (0.8 if hedged else 1.0)
@@ -425,14 +429,13 @@ def _name_pairs(subj: SubjectMatch, sa: Side, sb: Side) -> list[tuple[Name, Name
     manager") or where a value goes ("in Lisbon") is a value; one that qualifies a word ("Atlas staging",
     "Noah's laptop") or stands alone as what the statement is about ("Atlas ships weekly" / "Harbor ships weekly")
     is a subject."""
-    a, b = sa.content, sb.content
     # Names where a value goes pair with each other first ("owned by Caspian" / "owned by Wendeline"), the others
     # after them in order ("the service in Corvid" / "Fathom's service").
     only_a, only_b = (
         sorted(_prefer_shaped(names), key=lambda n: not n.value_like)
         for names in (subj.only_a_names, subj.only_b_names)
     )
-    role = (a.role or (sa.title is not None and sa.title.role)) and (b.role or (sb.title is not None and sb.title.role))
+    role = _in_role(sa) and _in_role(sb)
     out = []
     for na, nb in zip(only_a, only_b, strict=False):
         qualifier = (
@@ -461,6 +464,16 @@ def _claimed_words(diffs: list[Diff], pairs: list[tuple[Name, Name, bool]]) -> f
 def _after(a: Analysis, start: int) -> frozenset[str]:
     """The stems of the content words from token `start` on: what a statement says of its subject."""
     return frozenset(t.stem or t.low for t in a.tokens[start:] if t.kind == "word" and not is_function(t.low))
+
+
+def _in_role(s: Side) -> bool:
+    return s.content.role or (s.title is not None and s.title.role)
+
+
+@functools.cache
+def holder_stems() -> frozenset[str]:
+    """Stems of the nouns that name who holds a role: a team, a department, an agency (data file)."""
+    return frozenset(stem(w) for w in lexicon().role_holders)
 
 
 def _within(a: Analysis, dim: str, end: int) -> bool:

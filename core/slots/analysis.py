@@ -97,7 +97,8 @@ def _analyze(text: str) -> Analysis:
     values, names = mark_retired(toks, values, names)
     hedged = any(match_any(toks, i, lex.hedges) for i in range(len(toks)))
     role = any(match_any(toks, i, lex.roles) for i in range(len(toks)))
-    terms = _terms(toks, names)
+    # The words of a change ("moved", "switched") say what is claimed, not what it is about.
+    terms = _terms(toks, names, frozenset(w for c in cues for w in c.split()))
     modifiers = _modifiers(toks)
     return Analysis(
         text=text,
@@ -171,7 +172,7 @@ def _word_forms(t: Tok) -> set[str]:
     return out
 
 
-def _terms(toks: list[Tok], names: list[Name]) -> dict[str, float]:
+def _terms(toks: list[Tok], names: list[Name], cue_words: frozenset[str] = frozenset()) -> dict[str, float]:
     out: dict[str, float] = {}
     name_starts: dict[str, float] = {}
     for nm in names:
@@ -184,10 +185,14 @@ def _terms(toks: list[Tok], names: list[Name]) -> dict[str, float]:
             continue
         if t.kind != "word" or is_function(t.low):
             continue
-        if t.used and (any(c.isdigit() for c in t.low) or _is_temporal_word(t.low)):
-            continue  # dates, times, counts and frequencies are what a statement says, not what it is about
-        if (t.low,) in lexicon().states:
-            continue  # "up", "cancelled", "approved": the claim, not the subject
+        if t.used and (
+            any(c.isdigit() for c in t.low) or _is_temporal_word(t.low) or t.low in lexicon().numbered_places
+        ):
+            continue  # dates, times, counts, frequencies, "floor 2" are what a statement says, not what it is about
+        if (t.low,) in lexicon().states or t.low in cue_words:
+            continue  # "up", "cancelled", "approved", "moved": the claim, not the subject
+        if t.low in lexicon().place_verbs or _relative_time(toks, t.i):
+            continue  # "lives in", "sits on"; "last year", "next week", "yesterday": where and when, not what
         whole = t.stem or stem(t.low)
         for st in _stems_of(t):
             weight = name_starts.get(st, 1.0)
@@ -195,6 +200,22 @@ def _terms(toks: list[Tok], names: list[Name]) -> dict[str, float]:
                 weight *= 0.5  # a very short word, or a part of a compound ("call" of "on-call"): weaker evidence
             out[st] = max(out.get(st, 0.0), weight)
     return out
+
+
+_RELATIVE = frozenset({"yesterday", "today", "tomorrow", "ago", "last", "next"})
+_PERIODS = frozenset({"day", "days", "week", "weeks", "month", "months", "year", "years", "quarter", "weekend"})
+
+
+def _relative_time(toks: list[Tok], i: int) -> bool:
+    """A word of a time said relative to now: "yesterday", "last year", "next week", "two weeks ago" ("this week"
+    may say which one: it stays)."""
+    low = toks[i].low
+    if low in _RELATIVE:
+        return True
+    return low in _PERIODS and (
+        (i and toks[i - 1].low in ("last", "next", "coming", "past"))
+        or (i + 1 < len(toks) and toks[i + 1].low == "ago")
+    )
 
 
 def _is_temporal_word(low: str) -> bool:

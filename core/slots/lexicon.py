@@ -92,6 +92,7 @@ class Lexicon:
     value_preps: frozenset[str]
     place_verbs: frozenset[str]
     participles: frozenset[str]  # past participles not ending in -ed or -en ("held", "kept", "built")
+    role_holders: frozenset[str]  # nouns that name who holds a role ("team", "department")
     context_preps: frozenset[str]
     determiners: frozenset[str]
     org_suffixes: frozenset[str]
@@ -252,6 +253,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         value_preps=frozenset(data["roles"]["value_preps"]),
         place_verbs=frozenset(data["roles"]["place_verbs"]),
         participles=frozenset(data["roles"]["participles"]),
+        role_holders=frozenset(data["roles"]["holders"]),
         context_preps=frozenset(data["alternatives"]["context_preps"]),
         determiners=frozenset(data["negation"]["determiners"]),
         org_suffixes=frozenset(data["people"]["org_suffixes"]),

@@ -164,6 +164,25 @@ CONTRADICTIONS = [
     ("The team has more than ten people.", "The team has fewer than five people."),
     ("We need at least three reviewers.", "Two reviewers are enough."),
     ("Kids under 12 travel free.", "Kids under 12 pay half fare."),
+    ("The passports are in the desk drawer.", "The passports are kept in the safe."),
+    ("The spare tyre is in the boot.", "The spare tyre is under the car."),
+    ("The Christmas decorations are in the loft.", "The Christmas decorations are stored in the garage."),
+    ("The first-aid kit is under the kitchen sink.", "The first-aid kit hangs by the back door."),
+    ("The router is in the hallway cupboard.", "The router sits on the living room shelf."),
+    ("Our team sits on the 4th floor.", "Our team moved to the 6th floor."),
+    ("The company is headquartered in Dublin.", "The company's head office is in Amsterdam."),
+    ("The offsite venue is the Grand Hotel.", "The offsite is at the Harbour Inn."),
+    ("The car is parked on level 2.", "The car is on level 5 of the car park."),
+    ("Mum lives in Leeds.", "Mum moved to York last year."),
+    ("Dad takes 5 mg of amlodipine daily.", "Dad's amlodipine dose is 10 mg a day."),
+    ("The physio appointment is on Thursday at 3 pm.", "Physio is Friday at 11."),
+    ("Gran has type 2 diabetes.", "Gran isn't diabetic."),
+    ("Sam had his flu jab in October.", "Sam hasn't had a flu jab this year."),
+    ("The dog needs his heart pill twice a day.", "The dog's heart medication is once daily."),
+    ("Lily wears glasses for reading.", "Lily doesn't need glasses."),
+    ("The billing dashboard belongs to the finance team.", "The data team maintains the billing dashboard."),
+    ("Hiring for the platform team is run by Grace.", "Platform hiring is now led by Omar."),
+    ("Sofia is the on-call engineer this week.", "This week's on-call is Liam."),
 ]
 
 CONSISTENT = [
@@ -345,6 +364,16 @@ CONSISTENT = [
     ("Pets are welcome.", "Pets are allowed."),
     ("The backup disk is encrypted.", "Encryption is turned on for the backup disk."),
     ("The shop is closed on Sundays.", "The shop doesn't open on Sundays."),
+    ("The passports are in the desk drawer.", "Passports: top drawer of the desk in the study."),
+    ("The router is in the hallway cupboard.", "The router is in the cupboard in the hallway, behind the coats."),
+    ("Mum lives in Leeds.", "Mum's house in Leeds has a big garden."),
+    ("Dad takes 5 mg of amlodipine daily.", "Dad is on amlodipine, 5 mg every morning."),
+    ("Noah is allergic to penicillin.", "Noah can't have penicillin; he gets a rash."),
+    ("The vet said Rex should lose 3 kg.", "The vet wants Rex to lose about three kilos."),
+    ("Priya is 28 weeks pregnant.", "Priya is due in March."),
+    ("The billing dashboard belongs to the finance team.", "Finance owns the billing dashboard."),
+    ("Hiring for the platform team is run by Grace.", "Grace runs platform hiring."),
+    ("Our landlord is Mr. Pike.", "The flat is owned by Mr. Pike."),
 ]
 
 
