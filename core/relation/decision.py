@@ -48,6 +48,7 @@ SHARED_MIN = 0.8  # and at least one full subject word in common
 RESTATE_MIN = 0.50  # a restatement shares at least this much (and adds no value, name or claim)
 POSSIBLE_BELOW = 0.55  # a conflict whose confidence is below this is queued as `possible`
 FLAG_MIN = 0.40  # below this confidence a difference is not held at all (the subject match is too weak)
+SINGLE_CLASS_FACTOR = 0.5  # the subject factor of a shared name and two members of a one-per-subject class
 FRAME_CONFIDENCE = 0.45  # one span substituted in a shared frame, no value list knowing the words (`frame`)
 
 
@@ -300,7 +301,11 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         1.0 if same_key else 0.3 + 0.7 * max(0.0, min(1.0, (score - SUBJECT_MIN) / (SUBJECT_SURE - SUBJECT_MIN)))
     )
     if not anchored:
-        subject_factor = 0.0
+        # Only a name in common, but two members of a class a project or a person has one of ("Wren's CI runs on
+        # GitHub Actions" / "Wren pipelines are on Buildkite now"): a `possible` conflict, for a person to look at.
+        single = lexicon().single_classes
+        one_each = shared and any(k.startswith("enum:") and k[5:] in single for k in dims)
+        subject_factor = min(subject_factor, SINGLE_CLASS_FACTOR) if one_each else 0.0
 
     # A change whose result is what the older statement says ("the server was upgraded to 64 GB" / "the server has
     # 64 GB") confirms it: nothing differs, and the value the change went to agrees with the older one.

@@ -47,7 +47,7 @@ def read_classes(toks: list[Tok], values: list[Value]) -> None:
                 continue  # "Meet at 3 pm", "Go to the store", "Render the page": an imperative, not the product
             if heads:
                 near = {
-                    toks[k].low for k in range(max(0, i - 3), min(n, i + len(p) + 3)) if toks[k].sent == toks[i].sent
+                    toks[k].low for k in range(max(0, i - 4), min(n, i + len(p) + 4)) if toks[k].sent == toks[i].sent
                 }
                 if not (near & heads):
                     continue

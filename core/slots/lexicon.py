@@ -93,6 +93,7 @@ class Lexicon:
     place_verbs: frozenset[str]
     participles: frozenset[str]  # past participles not ending in -ed or -en ("held", "kept", "built")
     role_holders: frozenset[str]  # nouns that name who holds a role ("team", "department")
+    single_classes: frozenset[str]  # value classes a project or person has one member of at a time
     context_preps: frozenset[str]
     determiners: frozenset[str]
     org_suffixes: frozenset[str]
@@ -254,6 +255,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         place_verbs=frozenset(data["roles"]["place_verbs"]),
         participles=frozenset(data["roles"]["participles"]),
         role_holders=frozenset(data["roles"]["holders"]),
+        single_classes=frozenset(c for c, spec in data["classes"].items() if spec.get("one_per_subject")),
         context_preps=frozenset(data["alternatives"]["context_preps"]),
         determiners=frozenset(data["negation"]["determiners"]),
         org_suffixes=frozenset(data["people"]["org_suffixes"]),

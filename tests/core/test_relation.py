@@ -512,6 +512,14 @@ def test_a_light_word_inside_a_noun_group_names_another_thing():
     assert rel("The disk space check job runs at 03:00.", "The disk space check job runs at 05:00.").is_conflict
 
 
+def test_a_shared_name_and_two_members_of_a_one_per_subject_class_is_only_possible():
+    # a project has one licence: the name alone is a weak subject, so a person looks at it, nothing more
+    r = rel("The Heron repo is MIT licensed.", "Heron ships under the GPL.")
+    assert r.kind == "possible" and r.confidence < 0.55, r
+    # a class a project has several of (a cache and an object store) is no such evidence
+    assert not rel("Heron uses Redis.", "Heron stores files in S3.").is_conflict
+
+
 def test_frequencies():
     assert _values("Backups run every two weeks.", "frequency")[0].val == pytest.approx(14 * 86400)
     assert _values("The bins go out twice a week.", "frequency")[0].val == pytest.approx(3.5 * 86400)

@@ -39,6 +39,7 @@ CONTRADICTIONS = [
     ("The printer is on the second floor.", "The printer is on floor 4."),
     ("We deploy with Argo CD.", "Deployments go through Spinnaker."),
     ("The frontend is written in TypeScript.", "The frontend is plain JavaScript."),
+    ("CI runs on GitHub Actions.", "CI is on CircleCI."),
     ("Two-factor auth is mandatory for admins.", "Two-factor auth is optional for admins."),
     ("Pets are allowed in the flat.", "No pets are allowed in the flat."),
     ("The feature flag is on in production.", "The feature flag is disabled in production."),
@@ -183,6 +184,39 @@ CONTRADICTIONS = [
     ("The billing dashboard belongs to the finance team.", "The data team maintains the billing dashboard."),
     ("Hiring for the platform team is run by Grace.", "Platform hiring is now led by Omar."),
     ("Sofia is the on-call engineer this week.", "This week's on-call is Liam."),
+    ("Wren's CI runs on GitHub Actions.", "Wren pipelines are on Buildkite now.", "Wren CI provider", "Wren pipelines"),
+    ("Wren targets Python 3.11.", "Wren was bumped to Python 3.13.", "Wren Python version", "Wren runtime"),
+    ("Wren is MIT licensed.", "Wren uses the Apache-2.0 license.", "Wren license", "Wren licensing"),
+    ("Wren releases every six weeks.", "Wren ships a release monthly.", "Wren release cadence", "Wren releases"),
+    ("Wren stores sessions in Redis.", "Wren sessions live in Postgres.", "Wren DB", "Wren session store"),
+    (
+        "The Wren API uses API keys.",
+        "The Wren API authenticates with OAuth 2.0.",
+        "Wren API auth",
+        "Wren API authentication",
+    ),
+    (
+        "Wren staging is at https://staging.wren.dev.",
+        "Staging for Wren: https://wren-staging.example.com.",
+        "Wren staging URL",
+        "Wren staging",
+    ),
+    ("Wren reports errors to Sentry.", "Wren's error reports go to Rollbar.", "Wren error tracking", "Wren errors"),
+    ("Wren's frontend is written in Svelte.", "The Wren UI is a React app.", "Wren frontend", "Wren UI stack"),
+    ("Wren tests run with pytest.", "Wren's test suite uses unittest.", "Wren test runner", "Wren testing"),
+    (
+        "Wren code is formatted with Black.",
+        "Wren switched its formatter to Ruff.",
+        "Wren code style",
+        "Wren formatting",
+    ),
+    (
+        "Wren deploys on Wednesdays.",
+        "Deploys for Wren happen on Mondays and Thursdays.",
+        "Wren deploy day",
+        "Wren deployment schedule",
+    ),
+    ("Wren's frontend uses npm.", "Wren installs JS packages with pnpm.", "Wren package manager", "Wren JS deps"),
 ]
 
 CONSISTENT = [
@@ -374,16 +408,60 @@ CONSISTENT = [
     ("The billing dashboard belongs to the finance team.", "Finance owns the billing dashboard."),
     ("Hiring for the platform team is run by Grace.", "Grace runs platform hiring."),
     ("Our landlord is Mr. Pike.", "The flat is owned by Mr. Pike."),
+    (
+        "Wren's CI runs on GitHub Actions.",
+        "Wren's GitHub Actions jobs cache pip wheels.",
+        "Wren CI provider",
+        "Wren CI caching",
+    ),
+    (
+        "Wren targets Python 3.11.",
+        "Wren supports Python 3.11 and 3.12.",
+        "Wren Python version",
+        "Wren supported Pythons",
+    ),
+    (
+        "Wren releases every six weeks.",
+        "Every six weeks Wren cuts a release from main.",
+        "Wren release cadence",
+        "Wren release process",
+    ),
+    (
+        "Wren stores sessions in Redis.",
+        "Session data for Wren is kept in Redis with a 24h TTL.",
+        "Wren DB",
+        "Wren sessions",
+    ),
+    (
+        "Wren's frontend is written in Svelte.",
+        "Wren's Svelte frontend is built with Vite.",
+        "Wren frontend",
+        "Wren UI build",
+    ),
+    (
+        "Wren code is formatted with Black.",
+        "Wren runs Ruff for linting, Black for formatting.",
+        "Wren code style",
+        "Wren lint",
+    ),
+    ("Wren runs at least 2 replicas.", "Wren scales from 2 to 10 replicas.", "Wren min replicas", "Wren scaling"),
 ]
 
 
-@pytest.mark.parametrize("old, new", CONTRADICTIONS)
-def test_two_answers_to_one_question_conflict(old, new):
-    r = relate(Statement(old), Statement(new))
+def _relate(pair: tuple[str, ...]):
+    """A pair is (old, new) or, with the titles agents give, (old, new, old title, new title)."""
+    old, new, *titles = pair
+    old_title, new_title = titles or ("", "")
+    return relate(Statement(old, old_title), Statement(new, new_title))
+
+
+@pytest.mark.parametrize("pair", CONTRADICTIONS)
+def test_two_answers_to_one_question_conflict(pair):
+    r = _relate(pair)
     assert r.is_conflict, r
 
 
-@pytest.mark.parametrize("old, new", CONSISTENT)
-def test_the_same_fact_said_two_ways_is_no_conflict(old, new):
-    r = relate(Statement(old), Statement(new))
+@pytest.mark.parametrize("pair", CONSISTENT)
+def test_the_same_fact_said_two_ways_is_no_conflict(pair):
+    r = _relate(pair)
     assert not r.is_conflict, r
