@@ -262,6 +262,8 @@ def compare_values(a: Analysis, b: Analysis) -> tuple[list[Diff], set[str], set[
         if any(ok for ok, _ in results):
             agreed.add(f"quantity:{x.key}")
             continue
+        if len(partners) == 1 and any(_key_near(z.key, partners[0].key) and _qty_agree(z, partners[0])[0] for z in qa):
+            continue  # one value on that side, which another of this side's values gives ("$9; $29" / "$29")
         drift = min(d for _, d in results)
         diffs.append(
             Diff(
@@ -292,6 +294,10 @@ def compare_values(a: Analysis, b: Analysis) -> tuple[list[Diff], set[str], set[
             continue
         if any(_version_agree(x.val, y.val) for y in ys):
             agreed.add("version")
+        elif len(ys) == 1 and any(
+            z.kind == "version" and z.key == x.key and _version_agree(z.val, ys[0].val) for z in va
+        ):
+            continue  # one version on that side, which another of this side's gives ("16, 15" / "16")
         else:
             diffs.append(Diff("version", "mutually_exclusive", 1.0, x.text, ys[0].text))
             break

@@ -107,8 +107,18 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
     if held and not (whole.kind == "conflict" and whole.confidence >= max(r.confidence for r in held)):
         best = max(held, key=lambda r: (r.kind == "conflict", r.confidence, r.score))
         return Relation(best.kind, best.conflict_type, best.confidence, best.score, f"{best.reason} (in one sentence)")
-    if whole.is_conflict or whole.kind == "restatement":
+    if whole.kind == "restatement":
         return whole
+    if whole.is_conflict:
+        # Read whole, a note pools the values of all its claims ("Postgres 16" of prod with "Postgres 15" of
+        # staging); when no claim of one differs from a claim of the other, and each claim of the new statement
+        # meets one it is more about than the two are about each other whole, the claims have the better reading.
+        if any(r.is_conflict for r in parts) or not all(
+            r.kind in ("restatement", "compatible") and r.score > whole.score for r in aligned
+        ):
+            return whole
+        best = max(aligned, key=lambda r: r.score)
+        return Relation("compatible", None, best.confidence, best.score, f"{best.reason} (in one sentence)")
     if all(any(r.kind == "restatement" for r in row) for row in by_new):
         restated = [r for r in parts if r.kind == "restatement"]
         return Relation(
@@ -150,13 +160,14 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+")
 @functools.lru_cache(maxsize=4096)
 def claims(text: str) -> tuple[str, ...]:
     """The claims of a text of MULTI_MIN or more: its lines (a list item's marker dropped, a heading's `#`s too),
-    each split into its sentences; else the text as one claim. A piece of fewer than three words ("Done.",
+    each split into its sentences and at its semicolons; else the text as one claim. A piece of fewer than three words ("Done.",
     "Billing:") goes with the one before it, or, first, with the one after it."""
     pieces: list[str] = []
     for line in text.splitlines():
         line = _LIST_MARK.sub("", line.strip().lstrip("#").strip())
         if line:
-            pieces += _sentences(line)
+            # a semicolon separates claims as a full stop does ("the Starter plan is $9 a month; the Pro plan is $29")
+            pieces += [part.strip() for sentence in _sentences(line) for part in sentence.split(";") if part.strip()]
     out: list[str] = []
     lead = ""
     for piece in pieces:

@@ -184,6 +184,46 @@ CONTRADICTIONS = [
     ("The billing dashboard belongs to the finance team.", "The data team maintains the billing dashboard."),
     ("Hiring for the platform team is run by Grace.", "Platform hiring is now led by Omar."),
     ("Sofia is the on-call engineer this week.", "This week's on-call is Liam."),
+    (
+        "Team rituals: standup daily at 9:30. Retro every other Friday at 15:00. Planning on Mondays at 10:00. Demo on the last Thursday of the month.",
+        "Standup moved to 10:00.",
+    ),
+    (
+        "Team rituals: standup daily at 9:30. Retro every other Friday at 15:00. Planning on Mondays at 10:00. Demo on the last Thursday of the month.",
+        "Retro is every Friday now.",
+    ),
+    (
+        "Team rituals: standup daily at 9:30. Retro every other Friday at 15:00. Planning on Mondays at 10:00. Demo on the last Thursday of the month.",
+        "Planning is on Tuesdays.",
+    ),
+    (
+        "Kestrel infra notes:\n- Production runs in eu-west-1.\n- Staging runs in eu-central-1.\n- The prod database is Postgres 16.\n- The staging database is Postgres 15.\n- Backups run nightly at 02:00.",
+        "Kestrel production is in us-east-1.",
+    ),
+    (
+        "Kestrel infra notes:\n- Production runs in eu-west-1.\n- Staging runs in eu-central-1.\n- The prod database is Postgres 16.\n- The staging database is Postgres 15.\n- Backups run nightly at 02:00.",
+        "The Kestrel prod database is Postgres 14.",
+    ),
+    (
+        "Kestrel infra notes:\n- Production runs in eu-west-1.\n- Staging runs in eu-central-1.\n- The prod database is Postgres 16.\n- The staging database is Postgres 15.\n- Backups run nightly at 02:00.",
+        "Kestrel backups run at 04:00.",
+    ),
+    (
+        "Notes on Oma's care. Her GP is Dr. Brandt. The physio comes on Tuesdays. Her blood pressure pill is taken in the morning. The pharmacy delivers on Fridays. Her hearing aid batteries are size 312.",
+        "Oma's GP is Dr. Keller.",
+    ),
+    (
+        "Notes on Oma's care. Her GP is Dr. Brandt. The physio comes on Tuesdays. Her blood pressure pill is taken in the morning. The pharmacy delivers on Fridays. Her hearing aid batteries are size 312.",
+        "Oma's physio comes on Thursdays.",
+    ),
+    (
+        "Notes on Oma's care. Her GP is Dr. Brandt. The physio comes on Tuesdays. Her blood pressure pill is taken in the morning. The pharmacy delivers on Fridays. Her hearing aid batteries are size 312.",
+        "Oma takes her blood pressure pill at night.",
+    ),
+    (
+        "Summary of the pricing call: the Starter plan is $9 a month; the Pro plan is $29 a month; annual billing gets two months free; the Enterprise plan is priced per seat.",
+        "The Pro plan is $39 a month.",
+    ),
     ("Wren's CI runs on GitHub Actions.", "Wren pipelines are on Buildkite now.", "Wren CI provider", "Wren pipelines"),
     ("Wren targets Python 3.11.", "Wren was bumped to Python 3.13.", "Wren Python version", "Wren runtime"),
     ("Wren is MIT licensed.", "Wren uses the Apache-2.0 license.", "Wren license", "Wren licensing"),
@@ -408,6 +448,58 @@ CONSISTENT = [
     ("The billing dashboard belongs to the finance team.", "Finance owns the billing dashboard."),
     ("Hiring for the platform team is run by Grace.", "Grace runs platform hiring."),
     ("Our landlord is Mr. Pike.", "The flat is owned by Mr. Pike."),
+    (
+        "Team rituals: standup daily at 9:30. Retro every other Friday at 15:00. Planning on Mondays at 10:00. Demo on the last Thursday of the month.",
+        "The retro is at 3 pm on alternate Fridays.",
+    ),
+    (
+        "Team rituals: standup daily at 9:30. Retro every other Friday at 15:00. Planning on Mondays at 10:00. Demo on the last Thursday of the month.",
+        "Standup is at half past nine every day.",
+    ),
+    (
+        "Team rituals: standup daily at 9:30. Retro every other Friday at 15:00. Planning on Mondays at 10:00. Demo on the last Thursday of the month.",
+        "Planning happens Monday mornings at 10.",
+    ),
+    (
+        "Team rituals: standup daily at 9:30. Retro every other Friday at 15:00. Planning on Mondays at 10:00. Demo on the last Thursday of the month.",
+        "The demo is at the end of the month, on a Thursday.",
+    ),
+    (
+        "Kestrel infra notes:\n- Production runs in eu-west-1.\n- Staging runs in eu-central-1.\n- The prod database is Postgres 16.\n- The staging database is Postgres 15.\n- Backups run nightly at 02:00.",
+        "Kestrel staging is hosted in eu-central-1.",
+    ),
+    (
+        "Kestrel infra notes:\n- Production runs in eu-west-1.\n- Staging runs in eu-central-1.\n- The prod database is Postgres 16.\n- The staging database is Postgres 15.\n- Backups run nightly at 02:00.",
+        "Kestrel's production database runs Postgres 16.",
+    ),
+    (
+        "Kestrel infra notes:\n- Production runs in eu-west-1.\n- Staging runs in eu-central-1.\n- The prod database is Postgres 16.\n- The staging database is Postgres 15.\n- Backups run nightly at 02:00.",
+        "Kestrel staging uses Postgres 15 for its database.",
+    ),
+    (
+        "Notes on Oma's care. Her GP is Dr. Brandt. The physio comes on Tuesdays. Her blood pressure pill is taken in the morning. The pharmacy delivers on Fridays. Her hearing aid batteries are size 312.",
+        "Oma's physio visits are on Tuesdays.",
+    ),
+    (
+        "Notes on Oma's care. Her GP is Dr. Brandt. The physio comes on Tuesdays. Her blood pressure pill is taken in the morning. The pharmacy delivers on Fridays. Her hearing aid batteries are size 312.",
+        "Oma takes her blood pressure tablet every morning.",
+    ),
+    (
+        "Notes on Oma's care. Her GP is Dr. Brandt. The physio comes on Tuesdays. Her blood pressure pill is taken in the morning. The pharmacy delivers on Fridays. Her hearing aid batteries are size 312.",
+        "The pharmacy drops off Oma's medicine on Fridays.",
+    ),
+    (
+        "Summary of the pricing call: the Starter plan is $9 a month; the Pro plan is $29 a month; annual billing gets two months free; the Enterprise plan is priced per seat.",
+        "Pro costs $29 per month.",
+    ),
+    (
+        "Summary of the pricing call: the Starter plan is $9 a month; the Pro plan is $29 a month; annual billing gets two months free; the Enterprise plan is priced per seat.",
+        "The Starter plan costs $9/month.",
+    ),
+    (
+        "Summary of the pricing call: the Starter plan is $9 a month; the Pro plan is $29 a month; annual billing gets two months free; the Enterprise plan is priced per seat.",
+        "Paying annually gives two months free.",
+    ),
     (
         "Wren's CI runs on GitHub Actions.",
         "Wren's GitHub Actions jobs cache pip wheels.",
