@@ -293,7 +293,7 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     # An anchor: what the two share is more than one name ("Atlas" alone is a project, not a subject), or they
     # agree on a value. Without one, a difference is not held against the other record.
     # (A capitalised sentence opener may be a common word: "Budget", "Ship".)
-    name_stems = {w for n in sa.names + sb.names if not n.initial for w in n.words}
+    name_stems = {w for n in sa.names + sb.names if not n.initial for w in n.words} - lexicon().common_acronyms
     # (A word one side has only inside a compound, "call" of "on-call", anchors nothing.)
     whole = whole_stems(a) & whole_stems(b)
     shared = [t for t in subj.shared if t in whole or t in name_stems]

@@ -24,6 +24,9 @@ FRAME_MIN = 0.5  # the shared words in order, as a share of each side's words
 MAX_SPAN = 3  # content words on each side of the substituted span
 
 
+# Particles of phrasal verbs ("kicks off", "goes out", "backs up"): no content of their own in a frame.
+_PARTICLES = frozenset({"off", "up", "out", "over", "down", "away", "back"})
+
 # Values compared with units, calendars and tolerances (`agreement`): "2 weeks" / "14 days" agree there, and a
 # frame must not call them two answers. Names, class members, places and labels are words like any other here.
 MEASURED = frozenset({"time", "weekday", "daypart", "date", "duration", "frequency", "quantity", "version"})
@@ -40,19 +43,28 @@ def _words(a: Analysis) -> list[tuple[str, str, bool, bool]]:
                 measured.add(i)
                 i += 1
     return [
-        (t.stem or t.low, t.low, t.kind == "word" and k not in measured and not is_function(t.low), k in measured)
+        (
+            t.stem or t.low,
+            t.low,
+            t.kind == "word" and k not in measured and not is_function(t.low) and t.low not in _PARTICLES,
+            k in measured,
+        )
         for k, t in enumerate(a.tokens)
         if t.kind != "punct"
     ]
 
 
-def _polar(a: Analysis, span: list[tuple[str, str, bool, bool]]) -> bool:
-    """The span holds a negation cue or a state word of the statement."""
+def _polar(a: Analysis, span: list[tuple[str, str, bool, bool]]) -> set[str]:
+    """What of polarity the span holds: "negation" for a negation cue, and the classes of its state words."""
     from ..slots import lexicon
 
     neg = lexicon().negation_cues
-    states = {w for st in a.states for w in st.text.lower().split()}
-    return any(w in neg or w.endswith("n't") or w in states for _s, w, _c, _m in span)
+    words = {w for _s, w, _c, _m in span}
+    out = {"negation"} if any(w in neg or w.endswith("n't") for w in words) else set()
+    for st in a.states:
+        if set(st.text.lower().split()) & words:
+            out |= {st.cls} | {c for c, _pole in st.also}
+    return out
 
 
 def _same_word(x: str, y: str) -> bool:
@@ -85,12 +97,15 @@ def substitution(a: Analysis, b: Analysis) -> tuple[str, str] | None:
             return None
         if set(ca) & set(sb) or set(cb) & set(sa):
             continue  # a word that moved within the sentence, not one put in another's place
-        if _polar(a, wa[i1:i2]) and _polar(b, wb[j1:j2]):
-            return None  # negations or states on both sides ("isn't public" / "private"): `polarity` reads those
+        pa, pb = _polar(a, wa[i1:i2]), _polar(b, wb[j1:j2])
+        if pa & pb or ("negation" in pa and pb) or ("negation" in pb and pa):
+            return None  # states of one class, or a negation against a state ("isn't public" / "private"): `polarity`
         if found is not None or len(ca) > MAX_SPAN or len(cb) > MAX_SPAN:
             return None  # two substitutions, or a long one: rewording, not one answer traded for another
         if len(ca) == len(cb) == 1 and _same_word(ca[0], cb[0]):
             continue
+        if any(len(x) >= 4 and len(y) >= 4 and (x.startswith(y) or y.startswith(x)) for x in ca for y in cb):
+            return None  # one word said in another form ("renews in March" / "renewal: early March"): rewording
         found = (" ".join(w[1] for w in wa[i1:i2]), " ".join(w[1] for w in wb[j1:j2]))
     return found
 

@@ -140,8 +140,12 @@ def read_states(toks: list[Tok], neg: set[int]) -> list[State]:
             i += 1
             continue
         p, (cls, pole, copula) = found
-        if i + len(p) < n and toks[i + len(p)].low == "by":
-            i += len(p)  # "is maintained by X", "was approved by Y": a passive verb, not a state
+        if (
+            i + len(p) < n
+            and toks[i + len(p)].low == "by"
+            and not (i + len(p) + 1 < n and toks[i + len(p) + 1].low == "default")
+        ):
+            i += len(p)  # "is maintained by X", "was approved by Y": a passive verb, not a state ("by default" is)
             continue
         prev = toks[i - 1].low if i else ""
         nxt = toks[i + len(p)] if i + len(p) < n else None

@@ -196,6 +196,12 @@ def read_calendar(toks: list[Tok], values: list[Value]) -> None:
             add_value(values, toks, "date", "season", (None, lex.seasons[low]), i, i + 1)
             i += 1
             continue
+        # "mid-July", "early-March": the month (which part of it is left open)
+        m = re.match(r"^(early|mid|late|end)-([a-z]+)$", low)
+        if m and m.group(2) in lex.months and len(m.group(2)) >= 3:
+            add_value(values, toks, "date", "", (None, lex.months[m.group(2)], None), i, i + 1)
+            i += 1
+            continue
         # "mid-2027", "early 2026", "late 2025"
         m = re.match(r"^(early|mid|middle|late|end|beginning|start)-(\d{4})$", low)
         if m:
