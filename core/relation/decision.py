@@ -5,15 +5,21 @@
 and change cues from `polarity`; names only one side has; qualifiers of a shared word) and decides, in this order:
 
 - a change cue the older statement lacks, with at most two differences (with none, a subject score of
-  `CUE_SUBJECT`), or "from X to Y" where X is what the older statement says: `decision_supersession`;
+  `CUE_SUBJECT`, and a result that is not what the older one says: "upgraded to 64 GB" / "has 64 GB"), or "from
+  X to Y" where X is what the older statement says: `decision_supersession`;
 - two or more differences: another subject with its own value, `unrelated` (unless an explicit key says one
   subject);
-- only names or labels that name another subject: `unrelated`; only a qualifier: `compatible`;
+- only names or labels that name another subject: `unrelated`; only a qualifier: `compatible` (in a role, a
+  qualifier of the holder, "the finance team" / "the data team", is a value);
+- values both give inside the phrase before their first verb say which subject ("the printer on floor 2 …"),
+  unless the rest of the two is word for word the same;
 - one difference: a conflict of its type (`decision_supersession` between two decisions, `source_disagreement`
   when a name, place or qualifier differs and the two sources differ), its confidence weighed by how sure the
   subject match is; a low one makes it `possible`, a lower one `unrelated` (`_conflict`);
+- a shared name alone anchors no subject, except for a `possible` conflict when the two give different members
+  of a class a project or a person has one of (a CI, a licence: `one_per_subject` in the data file);
 - nothing differs that the value lists know, but one span is put differently in a frame both share
-  (`frame.substitution`): `possible`;
+  (`frame.substitution`), or "<S> is <X>" / "<S> is <Y>" with no word in common (`frame.complement`): `possible`;
 - nothing differs: a `restatement` when every word agrees, else `compatible`.
 
 The thresholds are below; docs/decisions.md explains them.
@@ -160,8 +166,8 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+")
 @functools.lru_cache(maxsize=4096)
 def claims(text: str) -> tuple[str, ...]:
     """The claims of a text of MULTI_MIN or more: its lines (a list item's marker dropped, a heading's `#`s too),
-    each split into its sentences and at its semicolons; else the text as one claim. A piece of fewer than three words ("Done.",
-    "Billing:") goes with the one before it, or, first, with the one after it."""
+    each split into its sentences and at its semicolons; else the text as one claim. A piece of fewer than three
+    words ("Done.", "Billing:") goes with the one before it, or, first, with the one after it."""
     pieces: list[str] = []
     for line in text.splitlines():
         line = _LIST_MARK.sub("", line.strip().lstrip("#").strip())
@@ -283,7 +289,7 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     if quals:
         head, qa, qb = quals[0]
         qa_text, qb_text = ", ".join(sorted(set(qa) - name_words)), ", ".join(sorted(set(qb) - name_words))
-        if head in holder_stems() and _in_role(sa) and _in_role(sb):
+        if head in _holder_stems() and _in_role(sa) and _in_role(sb):
             # Who holds a role, said as a team ("belongs to the finance team" / "the data team maintains it"): the
             # qualifier says which team, a value in that role, not another subject
             dims["holder"] = Diff("holder", "mutually_exclusive", 0.8, qa_text, qb_text)
@@ -483,11 +489,12 @@ def _after(a: Analysis, start: int) -> frozenset[str]:
 
 
 def _in_role(s: Side) -> bool:
+    """The statement (or its title) speaks of a role one person or team holds ("owns", "maintainer")."""
     return s.content.role or (s.title is not None and s.title.role)
 
 
 @functools.cache
-def holder_stems() -> frozenset[str]:
+def _holder_stems() -> frozenset[str]:
     """Stems of the nouns that name who holds a role: a team, a department, an agency (data file)."""
     return frozenset(stem(w) for w in lexicon().role_holders)
 

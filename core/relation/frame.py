@@ -10,7 +10,12 @@ substituted spans when the frame holds: exactly one replaced span with content w
 `MAX_SPAN` content words, and the words the two share in order at least `FRAME_MIN` of each side. A span with
 only function words, negations, hedges or values on either side is no substitution (polarity, hedges and values
 are read elsewhere), nor is one whose words occur elsewhere in the other statement (they moved), nor one whose two
-sides are the same word written shorter ("Jan" / "January")."""
+sides are the same word written shorter ("Jan" / "January"), nor one of negations or states the polarity reader
+compares ("isn't public" / "private").
+
+Also here, from the same reading of a sentence's shape: `complement` ("<S> is <X>" / "<S> is <Y>", two answers to
+"what is S" when the two share too few words for a frame) and `subject_phrase` (where the phrase a statement is
+about ends, and its head)."""
 
 from __future__ import annotations
 
