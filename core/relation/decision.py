@@ -90,6 +90,8 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
     conflict (unless the two, read whole, name different subjects), and the new statement restates the note when
     each of its claims restates one of the note's."""
     whole = _relate(old, new, same_key)
+    if whole.reason == "the same text":
+        return whole  # a note captured again says all it said: its claims are not held against one another
     claims_old, claims_new = claims(old.text), claims(new.text)
     if len(claims_old) == 1 and len(claims_new) == 1:
         return whole

@@ -520,6 +520,15 @@ def test_a_shared_name_and_two_members_of_a_one_per_subject_class_is_only_possib
     assert not rel("Heron uses Redis.", "Heron stores files in S3.").is_conflict
 
 
+def test_a_note_captured_again_is_its_own_restatement():
+    # its claims differ from one another (headings read as names); none is held against another claim of itself
+    # (a property test of capture found this one)
+    links = "- [Wiki Index](../index.md) · [Wiki Log](../log.md)\n"
+    note = "marker-xyz " + "## Notes\n" * 5 + links + "## Notes\n" + links + "## Content"
+    r = rel(note, note, "LED", "LED")
+    assert r.kind == "restatement", r
+
+
 def test_frequencies():
     assert _values("Backups run every two weeks.", "frequency")[0].val == pytest.approx(14 * 86400)
     assert _values("The bins go out twice a week.", "frequency")[0].val == pytest.approx(3.5 * 86400)
