@@ -35,7 +35,7 @@ from ..slots import Analysis, Name, fold, lexicon, stem
 from ..slots.tokens import is_function
 from ..subjects import Side, SubjectMatch, compare, matches, same_term, side
 from .agreement import Diff, compare_values, slot_of, value_agrees
-from .frame import complement, subject_phrase, substitution
+from .frame import complement, subject_end, substitution
 from .polarity import from_matches, new_cues, polarity_flips, state_flips, whole_stems
 
 CONFLICT_TYPES = (
@@ -90,7 +90,7 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
     conflict (unless the two, read whole, name different subjects), and the new statement restates the note when
     each of its claims restates one of the note's."""
     whole = _relate(old, new, same_key)
-    if whole.reason == "the same text":
+    if _same_text(old, new):
         return whole  # a note captured again says all it said: its claims are not held against one another
     claims_old, claims_new = claims(old.text), claims(new.text)
     if len(claims_old) == 1 and len(claims_new) == 1:
@@ -209,7 +209,7 @@ def _sentences(line: str) -> list[str]:
 
 @functools.lru_cache(maxsize=16384)
 def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
-    if " ".join(old.text.lower().split()) == " ".join(new.text.lower().split()):
+    if _same_text(old, new):
         return Relation("restatement", None, 1.0, 1.0, "the same text")
     sa, sb = side(old.text, old.title), side(new.text, new.title)
     a, b = sa.content, sb.content
@@ -267,14 +267,14 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     # Values both statements give inside the phrase they are about, before their first verb ("The printer on floor
     # 2 is …" / "The printer on floor 3 …", "Our EU customers are …" / "Our US customers …"), say which one, not
     # what is claimed of it: two subjects, not a conflict.
-    pa, pb = subject_phrase(a), subject_phrase(b)
+    ea, eb = subject_end(a), subject_end(b)
     # (Unless the two say the same of it, word for word: "Expenses over $500 need director approval" / "Expenses
     # over $1,000 need director approval" give one rule two thresholds.)
-    if pa and pb and _after(a, pa[0]) != _after(b, pb[0]):
+    if ea is not None and eb is not None and _after(a, ea) != _after(b, eb):
         for key, d in list(dims.items()):
             if d.dim == "polarity" or key.startswith("name") or key == "state":
                 continue
-            if _within(a, d.dim, pa[0]) and _within(b, d.dim, pb[0]):
+            if _within(a, d.dim, ea) and _within(b, d.dim, eb):
                 dims[key] = Diff(d.dim, "subject", 0.0, d.a, d.b)
     name_words = {w for na, nb, _v in pairs for w in na.words + nb.words}  # counted already
     # A qualifier that is a value already compared ("WARN level" / "DEBUG level") is not a second difference.
@@ -483,6 +483,11 @@ def _claimed_words(diffs: list[Diff], pairs: list[tuple[Name, Name, bool]]) -> f
         if as_value and not (na.initial or nb.initial):
             out |= set(na.words) | set(nb.words)
     return frozenset(out)
+
+
+def _same_text(old: Statement, new: Statement) -> bool:
+    """The same words, whatever the case and the spacing."""
+    return " ".join(old.text.lower().split()) == " ".join(new.text.lower().split())
 
 
 def _after(a: Analysis, start: int) -> frozenset[str]:

@@ -14,8 +14,8 @@ sides are the same word written shorter ("Jan" / "January"), nor one of negation
 compares ("isn't public" / "private").
 
 Also here, from the same reading of a sentence's shape: `complement` ("<S> is <X>" / "<S> is <Y>", two answers to
-"what is S" when the two share too few words for a frame) and `subject_phrase` (where the phrase a statement is
-about ends, and its head)."""
+"what is S" when the two share too few words for a frame) and `subject_end` (where the phrase a statement is
+about ends)."""
 
 from __future__ import annotations
 
@@ -29,9 +29,6 @@ FRAME_MIN = 0.5  # the shared words in order, as a share of each side's words
 MAX_SPAN = 3  # content words on each side of the substituted span
 
 
-# Particles of phrasal verbs ("kicks off", "goes out", "backs up"): no content of their own in a frame.
-_PARTICLES = frozenset({"off", "up", "out", "over", "down", "away", "back"})
-
 # Values compared with units, calendars and tolerances (`agreement`): "2 weeks" / "14 days" agree there, and a
 # frame must not call them two answers. Names, class members, places and labels are words like any other here.
 MEASURED = frozenset({"time", "weekday", "daypart", "date", "duration", "frequency", "quantity", "version"})
@@ -40,6 +37,9 @@ MEASURED = frozenset({"time", "weekday", "daypart", "date", "duration", "frequen
 def _words(a: Analysis) -> list[tuple[str, str, bool, bool]]:
     """(stem, folded word, whether it is a content word, whether it is part of a measured value) of each token that
     is not punctuation. A content word carries a topic (`is_function`) and is no part of a measured value."""
+    from ..slots import lexicon
+
+    particles = lexicon().particles
     measured: set[int] = set()
     for v in a.values:
         if v.kind in MEASURED:
@@ -51,7 +51,7 @@ def _words(a: Analysis) -> list[tuple[str, str, bool, bool]]:
         (
             t.stem or t.low,
             t.low,
-            t.kind == "word" and k not in measured and not is_function(t.low) and t.low not in _PARTICLES,
+            t.kind == "word" and k not in measured and not is_function(t.low) and t.low not in particles,
             k in measured,
         )
         for k, t in enumerate(a.tokens)
@@ -155,17 +155,15 @@ def complement(a: Analysis, b: Analysis, same: Callable[[str, str], bool]) -> tu
     return " ".join(wa), " ".join(wb)
 
 
-def subject_phrase(a: Analysis) -> tuple[int, str] | None:
-    """Where the phrase a statement is about ends (its first verb: a form of "be", a modal, a verb of a role, a
-    place or a preference, a common verb) and that phrase's head (its last content word that is no value):
-    "Backups for the wiki | run nightly" -> wiki; "Sprint planning | is on Mondays" -> planning. None when the
-    first clause has no such verb, or the phrase no such word."""
+def subject_end(a: Analysis) -> int | None:
+    """Where the phrase a statement is about ends: its first verb in the first clause (a form of "be", a modal, a
+    verb of a role, a place or a preference, a common verb), after at least one word ("Backups for the wiki | run
+    nightly"). None when the first clause has no such verb."""
     from ..slots import lexicon
 
     lex = lexicon()
     toks = a.tokens
     first = next((t.clause for t in toks if t.kind != "punct"), None)
-    verb = None
     for k, t in enumerate(toks):
         if t.clause != first:
             break
@@ -180,11 +178,5 @@ def subject_phrase(a: Analysis) -> tuple[int, str] | None:
                 or (t.low,) in lex.roles
             )
         ):
-            verb = k
-            break
-    if verb is None:
-        return None
-    heads = [t for t in toks[:verb] if t.kind == "word" and not t.used and not is_function(t.low)]
-    if not heads:
-        return None
-    return verb, heads[-1].stem or heads[-1].low
+            return k
+    return None

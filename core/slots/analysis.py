@@ -202,19 +202,15 @@ def _terms(toks: list[Tok], names: list[Name], cue_words: frozenset[str] = froze
     return out
 
 
-_RELATIVE = frozenset({"yesterday", "today", "tomorrow", "ago", "last", "next"})
-_PERIODS = frozenset({"day", "days", "week", "weeks", "month", "months", "year", "years", "quarter", "weekend"})
-
-
 def _relative_time(toks: list[Tok], i: int) -> bool:
     """A word of a time said relative to now: "yesterday", "last year", "next week", "two weeks ago" ("this week"
     may say which one: it stays)."""
+    lex = lexicon()
     low = toks[i].low
-    if low in _RELATIVE:
+    if low in lex.relative_days or low in lex.relative_before or low in lex.relative_after:
         return True
-    return low in _PERIODS and (
-        (i and toks[i - 1].low in ("last", "next", "coming", "past"))
-        or (i + 1 < len(toks) and toks[i + 1].low == "ago")
+    return low in lex.periods and (
+        (i and toks[i - 1].low in lex.relative_before) or (i + 1 < len(toks) and toks[i + 1].low in lex.relative_after)
     )
 
 

@@ -15,11 +15,6 @@ from .lexicon import lexicon, stem
 from .tokens import ORDINAL, Tok, first_word_index, is_function, match_any, phrases_of, without_possessive
 from .values import Value, add_value
 
-# Words after a sentence's first word that make it a verb with its object or preposition.
-_VERB_OBJECT = frozenset(
-    "to at the a an with on in for up out by from into me us them him her your our this that it its".split()
-)
-
 
 def read_classes(toks: list[Tok], values: list[Value]) -> None:
     lex = lexicon()
@@ -43,7 +38,7 @@ def read_classes(toks: list[Tok], values: list[Value]) -> None:
         for cls, canon, heads, cs in members:
             if cs and not toks[i].text[:1].isupper():
                 continue
-            if cs and toks[i].initial and i + len(p) < n and toks[i + len(p)].low in _VERB_OBJECT:
+            if cs and toks[i].initial and i + len(p) < n and toks[i + len(p)].low in lex.imperative_objects:
                 continue  # "Meet at 3 pm", "Go to the store", "Render the page": an imperative, not the product
             if heads:
                 near = {

@@ -76,6 +76,15 @@ class Lexicon:
     dayparts: dict[tuple[str, ...], tuple[int, int]]
     clock_words: dict[tuple[str, ...], int]
     relative_days: frozenset[str]
+    relative_before: frozenset[str]  # "last", "next" before a period said relative to now
+    relative_after: frozenset[str]  # "ago" after one
+    periods: frozenset[str]
+    full_months: frozenset[str]  # each month's first (full) name
+    short_month_context: frozenset[str]
+    dot_time_before: frozenset[str]
+    particles: frozenset[str]
+    imperative_objects: frozenset[str]
+    event_prepositions: frozenset[str]
     year_parts: dict[str, tuple[int, int]]
     freq_words: dict[str, float]
     every: frozenset[str]
@@ -239,6 +248,15 @@ def build_fields(source: bytes) -> dict[str, Any]:
         dayparts={_phrase(k): (int(v[0]), int(v[1])) for k, v in cal["dayparts"].items()},
         clock_words={_phrase(k): int(v) for k, v in cal["clock_words"].items()},
         relative_days=frozenset(cal["relative_days"]),
+        relative_before=frozenset(cal["relative_before"]),
+        relative_after=frozenset(cal["relative_after"]),
+        periods=frozenset(cal["periods"]),
+        full_months=frozenset(fold(names[0]) for names in cal["months"]),
+        short_month_context=frozenset(cal["short_month_context"]),
+        dot_time_before=frozenset(cal["dot_time_before"]),
+        particles=frozenset(data["vocabulary"]["particles"]),
+        imperative_objects=frozenset(data["vocabulary"]["imperative_objects"]),
+        event_prepositions=frozenset(data["vocabulary"]["event_prepositions"]),
         year_parts={k: (int(v[0]), int(v[1])) for k, v in cal["year_parts"].items()},
         freq_words={fold(k): float(v) for k, v in data["frequencies"]["words"].items()},
         every=frozenset(data["frequencies"]["every"]),

@@ -107,9 +107,6 @@ def _state_stems() -> dict[str, tuple[str, ...]]:
     return out
 
 
-_EVENT_PREPS = frozenset({"at", "until", "till", "by", "before", "after", "around", "on"})
-
-
 def read_states(toks: list[Tok], neg: set[int]) -> list[State]:
     lex = lexicon()
     out: list[State] = []
@@ -132,7 +129,7 @@ def read_states(toks: list[Tok], neg: set[int]) -> list[State]:
             # another form of a listed word ("disallow" / "disallowed"); not a noun ("the opening", "a ban")
             p = _state_stems()[toks[i].stem]
             found = (p, lex.states[p])
-            if toks[i].low.endswith("s") and i + 1 < n and toks[i + 1].low in _EVENT_PREPS:
+            if toks[i].low.endswith("s") and i + 1 < n and toks[i + 1].low in lex.event_prepositions:
                 found = None  # "closes at 20:00", "opens on Monday": when something happens, not a state
                 i += 1
                 continue

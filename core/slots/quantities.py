@@ -36,7 +36,6 @@ def _counted_noun(toks: list[Tok], j: int) -> tuple[str, int]:
     return "+".join(w.stem or stem(w.low) for w in words), len(words)
 
 
-_DETERMINERS = frozenset({"the", "a", "an", "its", "our", "their", "my", "your", "his", "her", "this", "that"})
 _TENS = frozenset(float(x) for x in range(20, 100, 10))
 _UNITS = frozenset(float(x) for x in range(1, 10))
 _OF_COUNTS = frozenset({"couple", "dozen", "pair"})
@@ -102,7 +101,7 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
                 # subject, a value
                 t.used = True
                 k0 = i - 2
-                while k0 >= 0 and toks[k0].low in _DETERMINERS:
+                while k0 >= 0 and toks[k0].low in lex.determiners:
                     k0 -= 1
                 said = k0 >= 0 and (
                     toks[k0].low in lex.value_preps or toks[k0].low in lex.place_preps or toks[k0].low in COPULA

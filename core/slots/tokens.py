@@ -213,22 +213,15 @@ def _qualifier_words() -> frozenset[str]:
     return frozenset(out)
 
 
-_FULL_MONTHS = frozenset(
-    "january february march april may june july august september october november december".split()
-)
-_DATE_BEFORE = frozenset(
-    "in on by since until till from to of early mid late end before after during through next last this".split()
-)
-
-
 def bare_short_month(toks: list[Tok], i: int) -> bool:
     """A short month ("Jun", "Mar", "Dec") with no day, year or date word beside it: more likely a name or a word
     ("Jun is the tech lead")."""
-    if toks[i].low in _FULL_MONTHS:
+    lex = lexicon()
+    if toks[i].low in lex.full_months:
         return False
     nxt = toks[i + 1] if i + 1 < len(toks) else None
     prev = toks[i - 1] if i else None
     return not (
         (nxt is not None and nxt.kind in ("num", "alnum"))
-        or (prev is not None and (prev.kind in ("num", "alnum") or prev.low in _DATE_BEFORE))
+        or (prev is not None and (prev.kind in ("num", "alnum") or prev.low in lex.short_month_context))
     )

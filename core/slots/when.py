@@ -32,10 +32,6 @@ def _time_of(tok: Tok) -> int | None:
     return h * 60 + mi
 
 
-# Only words that place a time, not a version ("upgraded to 3.11", "supported until 3.12").
-_DOT_TIME_BEFORE = frozenset({"at", "around"})
-
-
 def _unambiguous(low: str) -> bool:
     """A clock time that is not one of two (am/pm given, a leading zero, or an hour past 12)."""
     return "m" in low or low.startswith("0") or (low[:2].isdigit() and int(low[:2]) > 12)
@@ -84,7 +80,7 @@ def read_times(toks: list[Tok], values: list[Value]) -> None:
         if (
             t.kind == "num"
             and i
-            and toks[i - 1].low in _DOT_TIME_BEFORE
+            and toks[i - 1].low in lex.dot_time_before
             and re.fullmatch(r"\d{1,2}\.[0-5]\d", t.low)
             and int(t.low.split(".")[0]) <= 23
         ):
