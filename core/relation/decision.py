@@ -54,6 +54,9 @@ SHARED_MIN = 0.8  # and at least one full subject word in common
 RESTATE_MIN = 0.50  # a restatement shares at least this much (and adds no value, name or claim)
 POSSIBLE_BELOW = 0.55  # a conflict whose confidence is below this is queued as `possible`
 FLAG_MIN = 0.40  # below this confidence a difference is not held at all (the subject match is too weak)
+# A value of a typed slot that differs (a member of a class, a quantity, a date, a holder of a role) says more than a
+# negated word or a qualifier: it is held from this lower confidence, as a `possible` conflict.
+VALUE_FLAG_MIN = 0.40
 SINGLE_CLASS_FACTOR = 0.5  # the subject factor of a shared name and two members of a one-per-subject class
 FRAME_CONFIDENCE = 0.45  # one span substituted in a shared frame, no value list knowing the words (`frame`)
 
@@ -248,11 +251,11 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         if own:
             dims["polarity"] = Diff("polarity", "direct_negation", 1.0, "", ", ".join(own))
     if states and "polarity" not in dims:
-        x, _sep, y = states[0].partition(" / ")
-        if x == y:  # the same state word, negated on one side ("is allergic" / "isn't allergic"): a negation
-            dims["polarity"] = Diff("polarity", "direct_negation", 1.0, "", x)
+        x, y = states[0]
+        if x.text == y.text:  # the same state word, negated on one side ("is allergic" / "isn't allergic"): a negation
+            dims["polarity"] = Diff("polarity", "direct_negation", 1.0, "", x.text)
         else:
-            dims["state"] = Diff("state", "mutually_exclusive", 0.9, "", states[0])
+            dims["state"] = Diff("state", "mutually_exclusive", 0.9, "", f"{x.text} / {y.text}")
     # Names only one side has, paired across (`pairs`): a pair in a role or where a value goes is a value that
     # differs; otherwise the two names are two subjects.
     initial = any(na.initial or nb.initial for na, nb, _v in pairs)
@@ -381,7 +384,8 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         if same_key:
             conf = max(conf, 0.6)
         label = {"polarity": "negates", "polarity-value": "negates", "state": "opposite states"}.get(d.dim, "differs")
-        return _conflict(ctype, conf, score, f"{label}: {d.a + ' / ' if d.a else ''}{d.b}")
+        floor = FLAG_MIN if d.dim in ("polarity", "polarity-value", "state", "qualifier") else VALUE_FLAG_MIN
+        return _conflict(ctype, conf, score, f"{label}: {d.a + ' / ' if d.a else ''}{d.b}", floor)
 
     # Nothing differs.
     added = slots_only_a | slots_only_b
@@ -531,9 +535,9 @@ def _prefer_shaped(names) -> list:
     return strong or list(names)
 
 
-def _conflict(ctype: str, conf: float, score: float, reason: str) -> Relation:
+def _conflict(ctype: str, conf: float, score: float, reason: str, floor: float = FLAG_MIN) -> Relation:
     conf = round(max(0.0, min(1.0, conf)), 3)
-    if conf < FLAG_MIN:
+    if conf < floor:
         return Relation("unrelated", None, conf, score, f"weak subject match ({score:.2f}); {reason}")
     if conf < POSSIBLE_BELOW:
         return Relation("possible", ctype, conf, score, reason)

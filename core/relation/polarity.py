@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from ..slots import Analysis, Name, Value, lexicon, stem
+from ..slots import Analysis, Name, State, Value, lexicon, stem
 from ..subjects import Side
 from .agreement import address_agree, loose_equal, slot_of
 
@@ -50,15 +50,10 @@ def polarity_flips(a: Analysis, b: Analysis) -> list[str]:
 
     for xs, ys, other in ((b.values, a.values, a), (a.values, b.values, b)):
         # a value in a clause with a negative state asserts nothing ("closed on Sundays" / "doesn't open on Sundays")
-        down = {
-            st.clause
-            for st in other.states
-            if st.pole < 0 and any(t.low == st.text.split()[0] for t in other.tokens if t.clause == st.clause)
-        }  # (a state written as listed: "ships" read as "shipped" says nothing of the kind)
         for x in xs:
             if (
                 x.negated
-                and any(same(x, y) and not y.negated and y.clause not in down for y in ys)
+                and any(same(x, y) and not y.negated and y.clause not in other.down for y in ys)
                 and not any(same(x, y) and y.negated for y in ys)
             ):
                 out.append(x.text)
@@ -81,11 +76,12 @@ def _same(x: str, y: str) -> bool:
     return len(short) >= 4 and long_.startswith(short)
 
 
-def state_flips(a: Analysis, b: Analysis) -> list[str]:
+def state_flips(a: Analysis, b: Analysis) -> list[tuple[State, State]]:
     """Two states of one class with opposite poles ("up" / "down", "approved" / "rejected") about the same thing:
-    their clauses share a word (for verbs like "wants" / "dislikes", their objects do)."""
+    their clauses share a word (for verbs like "wants" / "dislikes", their objects do). Pairs (state of `a`, state
+    of `b`), in order of their texts."""
     objects = lexicon().object_states
-    out = []
+    out: list[tuple[State, State]] = []
     for sa_ in a.states:
         pa = sa_.poles()
         for sb_ in b.states:
@@ -100,8 +96,8 @@ def state_flips(a: Analysis, b: Analysis) -> list[str]:
                 continue  # one side says both
             shared = (sa_.after & sb_.after) if cls in objects else (sa_.around & sb_.around)
             if shared or (cls not in objects and not sa_.around and not sb_.around):
-                out.append(f"{sa_.text} / {sb_.text}")
-    return sorted(set(out))
+                out.append((sa_, sb_))
+    return sorted(set(out), key=lambda p: (p[0].text, p[1].text))
 
 
 def new_cues(a: Analysis, b: Analysis) -> list[str]:

@@ -32,7 +32,10 @@ class Analysis:
     states: tuple[State, ...]
     affirmed: frozenset[str]  # stems of content words outside any negation
     negated: frozenset[str]  # stems a negation or a rejected alternative covers
-    neutral: frozenset[str]  # stems in a clause with a negative state ("X is blocked"): neither
+    neutral: frozenset[str]  # stems in a clause a negative state holds ("X is blocked", `down`): neither
+    # Clauses a negative state holds, written as a word of the clause ("closed on Sundays"; a state read from
+    # another form of a word, "ships" read as "shipped", says nothing of the kind): their values assert nothing.
+    down: frozenset[int] = frozenset()
     prefixed: dict[str, str] = field(default_factory=dict)  # stem of the rest -> word, for "intolerant", "unsupported"
     cues: tuple[str, ...] = ()  # change cues, as written
     from_to: tuple[tuple[Value | Name | str, Value | Name | str], ...] = ()
@@ -62,7 +65,9 @@ def _analyze(text: str) -> Analysis:
     affirmed: set[str] = set()
     negated: set[str] = set()
     neutral: set[str] = set()
-    minus_clauses = {s.clause for s in states if s.pole < 0}
+    down = frozenset(
+        s.clause for s in states if s.pole < 0 and any(t.low == s.text.split()[0] for t in toks if t.clause == s.clause)
+    )
     clause_terms: dict[int, set[str]] = {}
     for t in toks:
         if t.kind != "word" or is_function(t.low):
@@ -71,7 +76,7 @@ def _analyze(text: str) -> Analysis:
         clause_terms.setdefault(t.clause, set()).update(stems)
         if t.i in neg_idx or t.i in rejected_idx:
             negated.update(stems)
-        elif t.clause in minus_clauses:
+        elif t.clause in down:
             neutral.update(stems)
         else:
             affirmed.update(stems)
@@ -89,7 +94,7 @@ def _analyze(text: str) -> Analysis:
     for n in names:
         if n.negated:
             negated.update(n.words)
-        elif n.clause in minus_clauses:
+        elif n.clause in down:
             neutral.update(n.words)
         else:
             affirmed.update(n.words)
@@ -109,6 +114,7 @@ def _analyze(text: str) -> Analysis:
         affirmed=frozenset(affirmed - negated),
         negated=frozenset(negated),
         neutral=frozenset(neutral - affirmed),
+        down=down,
         prefixed=prefixed,
         cues=tuple(cues),
         from_to=tuple(from_to),
