@@ -5,6 +5,8 @@
    added detail), so every capture finds candidates and decides each pair; medians at 1,000 and 20,000 records.
 3. contradiction detection end to end through `capture` (benchmarks/contradictions.py): the dev and held-out halves
    of the agent-style pairs, and the fixture. Its targets are reported, met or not; they do not fail the run.
+   The same halves again in a crowd (benchmarks/crowd.py): every pair of a half in one wiki, where a loose subject
+   match opens conflicts between notes of different pairs.
 4. secret detection: recall on the dev and held-out halves of the corpus, false positives, cost per call.
 5. scale (benchmarks/scale.py, issue 10): cold build, warm open, CLI wall times, capture, header counts, the desk's
    ready time, pane switch and RSS at 1,000 and 100,000 records, beside the floors measured in the same run, with
@@ -256,6 +258,13 @@ def bench_agent_pairs() -> bool:
     return True
 
 
+def bench_crowd() -> bool:
+    import crowd
+
+    print(crowd.format_report(crowd.run()))
+    return True
+
+
 def bench_secrets() -> bool:
     import json
 
@@ -323,6 +332,12 @@ if __name__ == "__main__":
         bench_agent_pairs,
         results,
         markdown=True,
+    )
+    ok = (
+        section(
+            "contradiction detection in a crowd (every pair of a half in one wiki)", bench_crowd, results, markdown=True
+        )
+        and ok
     )
     ok = section("secret detection (corpus, dev / held-out)", bench_secrets, results) and ok
     ok = section("capture / retrieve scaling", bench_scale, results) and ok

@@ -1,0 +1,157 @@
+"""Contradiction detection in a crowd: every pair of a half captured into one wiki, through `capture`.
+
+The per-pair bench (benchmarks/contradictions.py) gives each pair a wiki of its own among 60 distractor notes. A
+wiki that agents fill holds hundreds of notes on neighbouring subjects: there a detector that matches subjects
+loosely opens conflicts between notes that were never about one thing, and a conflict held against the wrong
+record may take the place of the right one. Here, for each half: the distractors, then every pair's first statement
+(one agent), then every pair's second (a day later, another agent), all in one wiki. Then:
+
+- **found**: contradicting pairs with a conflict open between their own two statements (recall);
+- **flagged**: compatible or unrelated pairs with a conflict open between their own two statements;
+- **across domains**: conflicts between statements of pairs of two different domains, or between a statement and a
+  distractor. Counted as false: the sets' domains (schedules, health, tools, ...) and the distractors do not share
+  subjects;
+- **within a domain**: conflicts between statements of two different pairs of one domain. Not counted: a few
+  subjects recur within a domain across pairs and sets ("the customer newsletter", "Chloe"), so some of these
+  are true; `--list` shows them for a dev half, to read;
+- **precision** = found / (found + flagged + across domains).
+
+The halves are those of the per-pair bench, unchanged: `dev` is dev + fresh-dev + summaries-dev, `heldout` their
+held-out halves. A held-out half is reported in totals only and never listed.
+
+Run alone: `.venv/bin/python benchmarks/crowd.py [--halves dev,heldout] [--list]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+
+import contradictions as pairs
+
+HALVES = {
+    "dev": ("dev", "fresh-dev", "summaries-dev"),
+    "heldout": ("heldout", "fresh-heldout", "summaries-heldout"),
+}
+
+
+@dataclass
+class Crowd:
+    half: str
+    notes: int = 0
+    contradictions: int = 0
+    found: set[str] = field(default_factory=set)  # case ids
+    flagged: set[str] = field(default_factory=set)
+    across: list[tuple[str, str, str, str]] = field(default_factory=list)  # (type, owner a, owner b, reason)
+    within: list[tuple[str, str, str, str]] = field(default_factory=list)
+    texts: dict[str, str] = field(default_factory=dict)  # owner -> text, for --list
+    seconds: float = 0.0
+
+    @property
+    def recall(self) -> float:
+        return len(self.found) / self.contradictions if self.contradictions else 0.0
+
+    @property
+    def precision(self) -> float:
+        held = len(self.found) + len(self.flagged) + len(self.across)
+        return len(self.found) / held if held else 0.0
+
+
+def run_half(half: str, root: Path) -> Crowd:
+    t0 = time.perf_counter()
+    cases = [c for name in HALVES[half] for c in pairs.load_pairs(name)]
+    pairs.build_template(root)
+    out = Crowd(half, notes=len(pairs._jsonl(pairs.DISTRACTORS)) + 2 * len(cases))
+    out.contradictions = sum(c.label == "contradiction" for c in cases)
+    owner: dict[str, tuple[str, str]] = {}  # normalised text -> (case id, domain)
+    eng = pairs.Engine.open(root)
+    try:
+        t = pairs.T_FIRST
+        for which, actor in (("first", pairs.ACTOR_FIRST), ("second", pairs.ACTOR_SECOND)):
+            for c in cases:
+                side = getattr(c, which)
+                text = pairs._norm(side["content"])
+                owner.setdefault(text, (c.id, c.domain))
+                out.texts.setdefault(f"{c.id}.{which}", text)
+                t += timedelta(minutes=1)
+                pairs._capture(eng, side, t, actor)
+            t += timedelta(hours=24)
+        label = {c.id: c.label for c in cases}
+        for cf in eng.conflicts(now=t):
+            (ia, da), (ib, db) = (
+                owner.get(pairs._side_text(s), ("distractor", "distractor")) for s in (cf.existing, cf.incoming)
+            )
+            row = (cf.conflict_type, ia, ib, cf.reason)
+            if ia == ib != "distractor":
+                (out.found if label[ia] == "contradiction" else out.flagged).add(ia)
+            elif da != db or "distractor" in (ia, ib):
+                out.across.append(row)
+            else:
+                out.within.append(row)
+    finally:
+        eng.close()
+    out.seconds = time.perf_counter() - t0
+    return out
+
+
+def format_report(crowds: list[Crowd]) -> str:
+    lines = [
+        "Every pair of a half in one wiki with the 60 distractors, captured in order (all first statements, then all "
+        "second ones a day later). Conflicts across domains, or with a distractor, are counted as false; conflicts "
+        "between two pairs of one domain are not counted (some are true).",
+        "",
+        "| half | notes | contradictions | recall | precision | compatible/unrelated pairs flagged "
+        "| conflicts across domains | conflicts within a domain (not counted) | time |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for c in crowds:
+        lines.append(
+            f"| {c.half} | {c.notes} | {c.contradictions} | {c.recall:.2f} ({len(c.found)}/{c.contradictions}) "
+            f"| {c.precision:.2f} | {len(c.flagged)} | {len(c.across)} | {len(c.within)} | {c.seconds:.0f} s |"
+        )
+    return "\n".join(lines)
+
+
+def list_crowd(c: Crowd) -> str:
+    lines = [f"Conflicts between two pairs, {c.half} half (type, the two pairs):"]
+    for title, rows in (("across domains", c.across), ("within a domain", c.within)):
+        lines.append(f"- {title}:")
+        for ctype, ia, ib, reason in rows:
+            lines.append(f"  - {ctype}: {ia} / {ib} ({reason})")
+    return "\n".join(lines)
+
+
+def run(halves: tuple[str, ...] = ("dev", "heldout")) -> list[Crowd]:
+    out = []
+    with tempfile.TemporaryDirectory(prefix="mk-crowd-", dir=pairs._scratch()) as tmp:
+        for half in halves:
+            out.append(run_half(half, Path(tmp) / half))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--halves", default="dev,heldout", help="comma-separated, from dev, heldout")
+    p.add_argument("--list", action="store_true", help="list the conflicts between pairs of the dev half")
+    args = p.parse_args(argv)
+    halves = tuple(h.strip() for h in args.halves.split(",") if h.strip())
+    for h in halves:
+        if h not in HALVES:
+            raise SystemExit(f"unknown half {h!r}: expected dev or heldout")
+    crowds = run(halves)
+    print(format_report(crowds))
+    if args.list:
+        for c in crowds:
+            if c.half == "dev":
+                print()
+                print(list_crowd(c))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
