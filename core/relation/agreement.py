@@ -96,7 +96,8 @@ def _when_agree(xs: list[Value], ys: list[Value]) -> bool | None:
             if kinds == ("time",):
                 verdicts.append(any(_times_agree(p, q) for p in a for q in b))
             elif kinds == ("weekday",):
-                verdicts.append(any(p.val & q.val for p in a for q in b))
+                # the same day, and the same one of the month when both say which ("the first Thursday")
+                verdicts.append(any(p.val & q.val and (not p.key or not q.key or p.key == q.key) for p in a for q in b))
             else:
                 verdicts.append(
                     any(p.val[0] < q.val[1] and q.val[0] < p.val[1] or p.val == q.val for p in a for q in b)

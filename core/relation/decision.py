@@ -308,6 +308,13 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     # (A word one side has only inside a compound, "call" of "on-call", anchors nothing.)
     whole = whole_stems(a) & whole_stems(b)
     shared = [t for t in subj.shared if t in whole or t in name_stems]
+    # What two differing counts both count ("8 engineers" / "two engineers") anchors them only when at most one of
+    # the two says, before its first verb, what else it is about: "The platform team has 8 engineers" / "Marlowe
+    # is active, with two engineers on it" count two teams; "We need three reviewers" / "Two reviewers are enough"
+    # count one thing.
+    count_nouns = {w for d in diffs for w in _stems_in(d.a) & _stems_in(d.b)}
+    if shared and set(shared) <= count_nouns and _own_lead(a, ea, subj.shared) and _own_lead(b, eb, subj.shared):
+        shared = []
     anchored = (
         same_key
         or len(shared) >= 2
@@ -482,11 +489,24 @@ def _name_pairs(subj: SubjectMatch, sa: Side, sb: Side) -> list[tuple[Name, Name
 def _claimed_words(diffs: list[Diff], pairs: list[tuple[Name, Name, bool]]) -> frozenset[str]:
     """The stems of the values two statements claim differently, and of the names that stand where a value goes
     ("owned by Tomas" / "owned by Aiko"; a capitalised sentence opener is never taken for one)."""
-    out = {stem(w) for d in diffs for w in re.findall(r"[^\W_]+", fold(d.a + " " + d.b).lower())}
+    out = {w for d in diffs for w in _stems_in(d.a + " " + d.b)}
     for na, nb, as_value in pairs:
         if as_value and not (na.initial or nb.initial):
             out |= set(na.words) | set(nb.words)
     return frozenset(out)
+
+
+def _own_lead(a: Analysis, end: int | None, shared: tuple[str, ...]) -> bool:
+    """Before token `end` (its first verb), `a` names something the other statement does not (a content word that
+    is no value and not shared)."""
+    return end is not None and any(
+        t.kind == "word" and not t.used and not is_function(t.low) and (t.stem or stem(t.low)) not in shared
+        for t in a.tokens[:end]
+    )
+
+
+def _stems_in(text: str) -> set[str]:
+    return {stem(w) for w in re.findall(r"[^\W_]+", fold(text).lower())}
 
 
 def _same_text(old: Statement, new: Statement) -> bool:

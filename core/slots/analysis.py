@@ -233,6 +233,7 @@ def _is_temporal_word(low: str) -> bool:
         or (low,) in lex.dayparts
         or low in lex.units
         or low.rstrip("s") in lex.units
+        or low in lex.when_words
     )
 
 

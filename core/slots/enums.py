@@ -46,10 +46,15 @@ def read_classes(toks: list[Tok], values: list[Value]) -> None:
                 }
                 if not (near & heads):
                     continue
-            add_value(values, toks, "enum", cls, canon, i, i + len(p))
+            # compared by stem: "WARN" / "warning", "table" / "tables", "tabs" / "tab" are one member
+            add_value(values, toks, "enum", cls, _stemmed(canon), i, i + len(p))
             took = True
             break
         i += len(p) if took else 1
+
+
+def _stemmed(canon: str) -> str:
+    return " ".join(stem(w) for w in canon.split())
 
 
 def _numeric_ordinal(t: Tok) -> int:

@@ -102,7 +102,9 @@ class Lexicon:
     place_verbs: frozenset[str]
     participles: frozenset[str]  # past participles not ending in -ed or -en ("held", "kept", "built")
     role_holders: frozenset[str]  # nouns that name who holds a role ("team", "department")
+    nth_weekday: dict[str, int]  # "first" 1 ... "fifth" 5, "last" -1: which weekday of the month
     single_classes: frozenset[str]  # value classes a project or person has one member of at a time
+    when_words: frozenset[str]  # one-word members of classes that say when (time zones): never subject words
     context_preps: frozenset[str]
     determiners: frozenset[str]
     org_suffixes: frozenset[str]
@@ -274,7 +276,14 @@ def build_fields(source: bytes) -> dict[str, Any]:
         place_verbs=frozenset(data["roles"]["place_verbs"]),
         participles=frozenset(data["roles"]["participles"]),
         role_holders=frozenset(data["roles"]["holders"]),
+        nth_weekday={
+            **{k: int(v) for k, v in data["numbers"]["ordinals"].items() if int(v) <= cal["nth_weekday_max"]},
+            **{w: -1 for w in cal["nth_weekday_last"]},
+        },
         single_classes=frozenset(c for c, spec in data["classes"].items() if spec.get("one_per_subject")),
+        when_words=frozenset(
+            m.lower() for spec in data["classes"].values() if spec.get("when") for m in spec["members"] if " " not in m
+        ),
         context_preps=frozenset(data["alternatives"]["context_preps"]),
         determiners=frozenset(data["negation"]["determiners"]),
         org_suffixes=frozenset(data["people"]["org_suffixes"]),

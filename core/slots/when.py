@@ -144,7 +144,18 @@ def read_calendar(toks: list[Tok], values: list[Value]) -> None:
                 else:
                     days.add(d2)
                 j += 2
-            add_value(values, toks, "weekday", "", frozenset(days), i, j)
+            # "the first Thursday", "the last Friday" (of the month): which one, in the value's key
+            start, nth = i, ""
+            k = i - 1
+            if (
+                len(days) == 1
+                and k >= 1
+                and not toks[k].used
+                and toks[k].low in lex.nth_weekday
+                and toks[k - 1].low == "the"
+            ):
+                start, nth = k, str(lex.nth_weekday[toks[k].low])
+            add_value(values, toks, "weekday", nth, frozenset(days), start, j)
             # "Friday the 14th"
             om2 = ORDINAL.match(toks[j + 1].low) if j + 1 < n and toks[j].low == "the" else None
             if om2:

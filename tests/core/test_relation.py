@@ -733,3 +733,51 @@ def test_a_note_about_one_named_thing_is_not_held_against_a_statement_about_anot
         "Change windows are 10:00 to 12:00 CET."
     )
     assert rel(team, "Harrow's release manager is Tomasz Wolny.", "Harrow team notes").is_conflict
+
+
+# -- a crowd of notes: what one word in common does not make one subject (benchmarks/crowd.py) ------------------------
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        # a time zone says when, like the time it follows: it names nothing the two are about
+        ("The invoice export finishes by 06:30 CET.", "Gym class: Wednesday 19:00 to 20:00, CET."),
+        # two counts of one noun, each of another thing named before its verb
+        ("The design team has 5 designers.", "Ledger is staffed, with two designers on it."),
+    ],
+)
+def test_a_value_word_both_share_makes_no_subject(old, new):
+    assert rel(old, new).kind == "unrelated", rel(old, new)
+
+
+def test_two_counts_of_one_noun_with_nothing_else_named_are_one_subject():
+    r = rel("We need four testers for the release.", "Three testers will do.")
+    assert r.is_conflict and r.conflict_type == "quantitative_drift", r
+
+
+def test_which_weekday_of_the_month_is_part_of_the_day():
+    for old, new in (
+        ("The choir sings on the second Sunday of the month.", "The choir sings on the fourth Sunday."),
+        ("Rent is due on the last Friday of the month.", "Rent is due on the first Friday."),
+    ):
+        r = rel(old, new)
+        assert r.kind == "conflict" and r.conflict_type == "mutually_exclusive", r
+    # a weekday said without which one of the month is not held against one that says it
+    assert not rel("The choir sings on the second Sunday of the month.", "The choir sings on Sundays.").is_conflict
+    # "every second Tuesday" is a frequency, not the second Tuesday of the month
+    days = [v for v in analyze("Bins go out every second Tuesday.").values if v.kind == "weekday"]
+    assert [v.key for v in days] == [""]
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("The gateway logs at WARN.", "The gateway's log level is warning."),
+        ("Hugo wants the figures as a table.", "Hugo wants the figures as tables."),
+        ("The Makefile is indented with tabs.", "The Makefile is indented with tab."),
+    ],
+)
+def test_two_forms_of_one_class_member_are_one_value(old, new):
+    r = rel(old, new)
+    assert not r.is_conflict and r.kind in ("restatement", "compatible"), r
