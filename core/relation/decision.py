@@ -308,12 +308,19 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     # (A word one side has only inside a compound, "call" of "on-call", anchors nothing.)
     whole = whole_stems(a) & whole_stems(b)
     shared = [t for t in subj.shared if t in whole or t in name_stems]
-    # What two differing counts both count ("8 engineers" / "two engineers") anchors them only when at most one of
-    # the two says, before its first verb, what else it is about: "The platform team has 8 engineers" / "Marlowe
-    # is active, with two engineers on it" count two teams; "We need three reviewers" / "Two reviewers are enough"
-    # count one thing.
+    # Words the two share only after their first verb (in what they say, not in what they are about: "The board
+    # meets quarterly" / "Mei-Lin and I meet once a month"), or only in what two differing counts count ("The
+    # platform team has 8 engineers" / "Marlowe is active, with two engineers on it"), anchor nothing when each
+    # names, before its first verb, something the other does not. ("We need three reviewers" / "Two reviewers are
+    # enough" count one thing; in a role the thing held comes after the verb: "Boris owns the scripts".)
     count_nouns = {w for d in diffs for w in _stems_in(d.a) & _stems_in(d.b)}
-    if shared and set(shared) <= count_nouns and _own_lead(a, ea, subj.shared) and _own_lead(b, eb, subj.shared):
+    if (
+        shared
+        and (set(shared) <= count_nouns or not (_lead_stems(a, ea) | _lead_stems(b, eb)) & set(shared))
+        and _own_lead(a, ea, subj.shared)
+        and _own_lead(b, eb, subj.shared)
+        and not (_in_role(sa) or _in_role(sb) or any(as_value for _na, _nb, as_value in pairs))
+    ):
         shared = []
     anchored = (
         same_key
@@ -503,6 +510,15 @@ def _own_lead(a: Analysis, end: int | None, shared: tuple[str, ...]) -> bool:
         t.kind == "word" and not t.used and not is_function(t.low) and (t.stem or stem(t.low)) not in shared
         for t in a.tokens[:end]
     )
+
+
+def _lead_stems(a: Analysis, end: int | None) -> set[str]:
+    """The stems of the words before token `end` (its first verb): what `a` is about."""
+    if end is None:
+        return set()
+    return {t.stem or stem(t.low) for t in a.tokens[:end] if t.kind == "word"} | {
+        w for n in a.names if n.start < end for w in n.words
+    }
 
 
 def _stems_in(text: str) -> set[str]:

@@ -781,3 +781,13 @@ def test_which_weekday_of_the_month_is_part_of_the_day():
 def test_two_forms_of_one_class_member_are_one_value(old, new):
     r = rel(old, new)
     assert not r.is_conflict and r.kind in ("restatement", "compatible"), r
+
+
+def test_words_shared_only_in_what_two_say_of_two_named_things_anchor_nothing():
+    # each names its own subject before the verb; the verb and its frequency are all they share
+    assert rel("The allotment committee meets monthly.", "Noor and I meet for coffee every week.").kind == "unrelated"
+    assert rel("The cactus gets watered every two weeks.", "The ferns need water twice a week.").kind == "unrelated"
+    # one subject, said twice: still held
+    assert rel("The allotment committee meets monthly.", "The allotment committee meets every week.").is_conflict
+    # in a role the thing held comes after the verb
+    assert rel("Ines owns the payroll scripts.", "Tariq owns the payroll scripts.").is_conflict
