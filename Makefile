@@ -22,12 +22,13 @@ demo: $(VENV)/.installed
 
 # Lint, format and types first (configs: [tool.ruff] and [tool.mypy] in pyproject.toml): a style or type error fails
 # before the slower tests run. The suite then runs on every core (pytest-xdist): the Textual snapshot and Pilot tests
-# dominate its time.
+# dominate its time, and a few take half a minute (the whole morning through the desk), so an idle core takes
+# queued tests from a busy one (worksteal) rather than waiting at the end.
 test: $(VENV)/.installed-test
 	$(BIN)/python -m ruff check .
 	$(BIN)/python -m ruff format --check .
 	$(BIN)/python -m mypy
-	$(BIN)/python -m pytest -n auto
+	$(BIN)/python -m pytest -n auto --dist worksteal
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/run.py
