@@ -103,6 +103,8 @@ class Lexicon:
     participles: frozenset[str]  # past participles not ending in -ed or -en ("held", "kept", "built")
     role_holders: frozenset[str]  # nouns that name who holds a role ("team", "department")
     nth_weekday: dict[str, int]  # "first" 1 ... "fifth" 5, "last" -1: which weekday of the month
+    point_events: frozenset[str]  # "due", "expires": before "in"/"on" (point_preps) a point, not a limit
+    point_preps: frozenset[str]
     single_classes: frozenset[str]  # value classes a project or person has one member of at a time
     when_words: frozenset[str]  # one-word members of classes that say when (time zones): never subject words
     context_preps: frozenset[str]
@@ -235,6 +237,8 @@ def build_fields(source: bytes) -> dict[str, Any]:
         approx=tuple(_phrase(p) for p in data["hedges"]["approx"]),
         upper=tuple(sorted((_phrase(p) for p in data["bounds"]["upper"]), key=len, reverse=True)),
         lower=tuple(sorted((_phrase(p) for p in data["bounds"]["lower"]), key=len, reverse=True)),
+        point_events=frozenset(data["bounds"]["point_events"]),
+        point_preps=frozenset(data["bounds"]["point_preps"]),
         number_words={k: float(v) for k, v in data["numbers"]["words"].items()},
         ordinals={k: int(v) for k, v in data["numbers"]["ordinals"].items()},
         multipliers={k: float(v) for k, v in data["numbers"]["multipliers"].items()},

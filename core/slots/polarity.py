@@ -166,6 +166,14 @@ def read_states(toks: list[Tok], neg: set[int]) -> list[State]:
             for t in toks[i + len(p) :]
             if t.clause == clause and t.kind == "word" and t.stem and not is_function(t.low)
         )
+        if prev in COPULA:
+            # a passive or a predicate ("Lunch is included", "the charger is missing"): what it is said of stands
+            # before it, where an active verb has its object after it ("the rate excludes lunch")
+            after |= frozenset(
+                t.stem
+                for t in toks[:i]
+                if t.clause == clause and t.kind == "word" and t.stem and not is_function(t.low)
+            )
         around = frozenset(
             t.stem
             for t in toks

@@ -69,7 +69,11 @@ def bound_before(toks: list[Tok], i: int) -> tuple[str | None, bool]:
         if toks[k].clause != toks[i].clause and toks[k].sent != toks[i].sent:
             continue
         p = match_any(toks, k, lex.upper)
-        if p and k + len(p) <= i:
+        if (
+            p
+            and k + len(p) <= i
+            and not (" ".join(p) in lex.point_events and i - 1 > k and toks[i - 1].low in lex.point_preps)
+        ):
             bound = "upper"
         p = match_any(toks, k, lex.lower)
         if p and k + len(p) <= i:

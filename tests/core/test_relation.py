@@ -791,3 +791,29 @@ def test_words_shared_only_in_what_two_say_of_two_named_things_anchor_nothing():
     assert rel("The allotment committee meets monthly.", "The allotment committee meets every week.").is_conflict
     # in a role the thing held comes after the verb
     assert rel("Ines owns the payroll scripts.", "Tariq owns the payroll scripts.").is_conflict
+
+
+def test_a_passive_state_is_said_of_what_stands_before_it():
+    # the active verb's object comes after it, the passive's subject before it: one thing, opposite states
+    r = rel("The day rate excludes lunch.", "Lunch is included in the day rate.")
+    assert r.kind == "conflict" and r.conflict_type == "mutually_exclusive", r
+    r = rel("The first-aid kit contains scissors.", "The scissors are missing from the first-aid kit.")
+    assert r.kind == "conflict", r
+    # of two different things, still nothing
+    assert not rel("The day rate excludes lunch.", "Parking is included in the day rate.").is_conflict
+
+
+def test_a_modal_of_obligation_is_the_opposite_of_optional():
+    r = rel("Visitors must sign in at reception.", "Signing in at reception is optional for visitors.")
+    assert r.kind == "conflict" and r.conflict_type == "mutually_exclusive", r
+    assert rel("Visitors must sign in at reception.", "Visitors have to sign in at reception.").kind in (
+        "restatement",
+        "compatible",
+    )
+
+
+def test_due_in_a_month_is_when_it_falls_not_a_limit():
+    r = rel("The boiler service is due in October.", "The boiler service happens in May.")
+    assert r.kind == "conflict", r
+    # "due by" is still a limit that an earlier date keeps
+    assert not rel("The boiler service is due by October.", "The boiler service happens in May.").is_conflict
