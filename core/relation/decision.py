@@ -17,7 +17,10 @@ and change cues from `polarity`; names only one side has; qualifiers of a shared
   when a name, place or qualifier differs and the two sources differ), its confidence weighed by how sure the
   subject match is; a low one makes it `possible`, a lower one `unrelated` (`_conflict`);
 - a shared name alone anchors no subject, except for a `possible` conflict when the two give different members
-  of a class a project or a person has one of (a CI, a licence: `one_per_subject` in the data file);
+  of a class a project or a person has one of (a CI, a licence: `one_per_subject` in the data file); nor do words
+  shared only after both first verbs, or only in what two differing counts count, when each statement names
+  before its first verb something the other does not ("The board meets quarterly" / "Mei-Lin and I meet
+  monthly");
 - nothing differs that the value lists know, but one span is put differently in a frame both share
   (`frame.substitution`), or "<S> is <X>" / "<S> is <Y>" with no word in common (`frame.complement`): `possible`;
 - nothing differs: a `restatement` when every word agrees, else `compatible`.
@@ -54,9 +57,6 @@ SHARED_MIN = 0.8  # and at least one full subject word in common
 RESTATE_MIN = 0.50  # a restatement shares at least this much (and adds no value, name or claim)
 POSSIBLE_BELOW = 0.55  # a conflict whose confidence is below this is queued as `possible`
 FLAG_MIN = 0.40  # below this confidence a difference is not held at all (the subject match is too weak)
-# A value of a typed slot that differs (a member of a class, a quantity, a date, a holder of a role) says more than a
-# negated word or a qualifier: it is held from this lower confidence, as a `possible` conflict.
-VALUE_FLAG_MIN = 0.40
 SINGLE_CLASS_FACTOR = 0.5  # the subject factor of a shared name and two members of a one-per-subject class
 FRAME_CONFIDENCE = 0.45  # one span substituted in a shared frame, no value list knowing the words (`frame`)
 
@@ -398,8 +398,7 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         if same_key:
             conf = max(conf, 0.6)
         label = {"polarity": "negates", "polarity-value": "negates", "state": "opposite states"}.get(d.dim, "differs")
-        floor = FLAG_MIN if d.dim in ("polarity", "polarity-value", "state", "qualifier") else VALUE_FLAG_MIN
-        return _conflict(ctype, conf, score, f"{label}: {d.a + ' / ' if d.a else ''}{d.b}", floor)
+        return _conflict(ctype, conf, score, f"{label}: {d.a + ' / ' if d.a else ''}{d.b}")
 
     # Nothing differs.
     added = slots_only_a | slots_only_b
@@ -571,9 +570,9 @@ def _prefer_shaped(names) -> list:
     return strong or list(names)
 
 
-def _conflict(ctype: str, conf: float, score: float, reason: str, floor: float = FLAG_MIN) -> Relation:
+def _conflict(ctype: str, conf: float, score: float, reason: str) -> Relation:
     conf = round(max(0.0, min(1.0, conf)), 3)
-    if conf < floor:
+    if conf < FLAG_MIN:
         return Relation("unrelated", None, conf, score, f"weak subject match ({score:.2f}); {reason}")
     if conf < POSSIBLE_BELOW:
         return Relation("possible", ctype, conf, score, reason)
