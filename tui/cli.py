@@ -260,7 +260,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     add("snapshot")
 
     cf = add("conflicts").add_subparsers(dest="sub", required=True)
-    cf.add_parser("list").add_argument("--all", action="store_true", help="include resolved conflicts")
+    cl = cf.add_parser("list")
+    cl.add_argument("--all", action="store_true", help="include resolved conflicts")
+    cl.add_argument("--limit", type=_positive_int, default=None, help=LIST_LIMIT_HELP)
     rs = cf.add_parser("resolve")
     rs.add_argument("id")
     g = rs.add_mutually_exclusive_group(required=True)
@@ -268,7 +270,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     g.add_argument("--snooze", nargs="?", const="", metavar="UNTIL")
 
     v = add("verify").add_subparsers(dest="sub", required=True)
-    v.add_parser("list")
+    v.add_parser("list").add_argument("--limit", type=_positive_int, default=None, help=LIST_LIMIT_HELP)
     v.add_parser("confirm").add_argument("id", nargs="+", help="one or more ids; several are one batch, one receipt")
     v.add_parser("undeny").add_argument("id")
     dn = v.add_parser("deny")
@@ -294,7 +296,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     qn.add_argument("--scheduler", choices=["leitner", "fsrs"], default="leitner")
 
     t = add("tiers").add_subparsers(dest="sub", required=True)
-    t.add_parser("plan").add_argument("--commit", action="store_true")
+    tp = t.add_parser("plan")
+    tp.add_argument("--commit", action="store_true")
+    tp.add_argument(
+        "--limit", type=_positive_int, default=None, help="list at most N candidates of each kind (default: all)"
+    )
     ta = t.add_parser("apply")
     ta.add_argument("review")
     ta.add_argument("--accept", default=None, help="comma-separated candidate ids (empty string = reject all)")
@@ -348,6 +354,14 @@ def default_human() -> str:
     except (KeyError, OSError):  # no login name and no passwd entry (some containers)
         login = "me"
     return "human:" + "".join(ch if ch.isalnum() or ch in "._@-" else "-" for ch in login)[:64]
+
+
+LIST_LIMIT_HELP = "list at most N (default: all)"
+
+
+def _more(n: int) -> str:
+    """The line a listing cut by --limit ends with."""
+    return f"\n… and {n} more (--limit)" if n > 0 else ""
 
 
 def _emit(args, data: Any, text: str) -> None:
@@ -603,12 +617,13 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
         if args.sub == "list":
             from memkeeper.core.conflicts import type_text
 
-            cs = eng.conflicts(include_resolved=args.all)
+            every = eng.conflicts(include_resolved=args.all)
+            cs = every[: args.limit]
             listed = [c.to_frontmatter() for c in cs]
             text = (
                 "\n".join(f"{c.conflict_id}  {c.status:8}  {type_text(c)[:40]:40}  {c.title}" for c in cs)
                 or "no open conflicts"
-            )
+            ) + _more(len(every) - len(cs))
             _emit(args, listed, text)
             return 0
         if args.snooze is not None:
@@ -621,7 +636,8 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
         return _finish(args, eng.resolve_conflict(args.id, args.keep, now=now, actor=actor))
     if cmd == "verify":
         if args.sub == "list":
-            pend = eng.pending_verifications()
+            pend = eng.pending_verifications(args.limit)
+            more = eng.pending_count() - len(pend) if args.limit else 0
             listed = [
                 {
                     "memory_id": e.memory_id,
@@ -635,7 +651,7 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
             _emit(
                 args,
                 listed,
-                "\n".join(f"{e.memory_id}  {e.title}  (source: {e.source_ref or 'none'})" for e in pend)
+                ("\n".join(f"{e.memory_id}  {e.title}  (source: {e.source_ref or 'none'})" for e in pend) + _more(more))
                 or "nothing pending",
             )
             return 0
@@ -678,14 +694,23 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
             if args.commit:
                 return _finish(args, eng.commit_tiers(now=now, actor=actor))
             plan = eng.plan_tiers(now=now)
-            data = {kind: [c.__dict__ for c in getattr(plan, kind)] for kind in ("protected", "automatic", "ambiguous")}
+            n = args.limit
+            data = {
+                kind: [c.__dict__ for c in getattr(plan, kind)[:n]] for kind in ("protected", "automatic", "ambiguous")
+            }
             data.update(unchanged_count=plan.unchanged_count, projected_bytes_removed=plan.projected_bytes_removed)
+            if n:  # the counts of the whole plan, since the lists are cut
+                data.update(
+                    {f"{kind}_count": len(getattr(plan, kind)) for kind in ("protected", "automatic", "ambiguous")}
+                )
             lines = [
                 f"protected {len(plan.protected)} · automatic {len(plan.automatic)} · ambiguous {len(plan.ambiguous)}"
                 f" · projected bytes removed {plan.projected_bytes_removed}"
             ]
-            lines += [f"  auto   {c.candidate_id} {c.path} — {c.reason}" for c in plan.automatic]
-            lines += [f"  review {c.candidate_id} {c.path} — {c.reason}" for c in plan.ambiguous]
+            lines += [f"  auto   {c.candidate_id} {c.path} — {c.reason}" for c in plan.automatic[:n]]
+            lines[-1] += _more(len(plan.automatic) - len(plan.automatic[:n]))
+            lines += [f"  review {c.candidate_id} {c.path} — {c.reason}" for c in plan.ambiguous[:n]]
+            lines[-1] += _more(len(plan.ambiguous) - len(plan.ambiguous[:n]))
             _emit(args, data, "\n".join(lines))
             return 0
         if args.sub == "restore":

@@ -242,3 +242,49 @@ def test_init_and_demo_leave_no_connection_open(tmp_path, capsys):
     finally:
         gc.enable()
     capsys.readouterr()
+
+
+def test_list_commands_take_a_limit_and_say_how_many_more(capsys, root):
+    old = ("--now", "2026-05-01T09:00:00Z")  # old enough to be a tier candidate at NOW
+    for i, text in enumerate(
+        [
+            "The harbor deploy pipeline runs lint before the build.",
+            "Kenji prefers async standups on Tuesdays.",
+            "The staging database is backed up every night.",
+            "Invoices are exported as CSV every Friday.",
+        ]
+    ):
+        assert run(capsys, root, *old, "capture", text, "--source-ref", f"raw/note-{i}.md")[0] == 0
+    for text in [
+        "Lisbon offsite is booked.",
+        "The rota changes soon.",
+        "Search reindexing is slow.",
+        "Ada is on call.",
+        "The VPN is flaky.",
+    ]:
+        run(capsys, root, "capture", text)  # hot.md protects the newest captures
+    every = json.loads(run(capsys, root, "--json", "verify", "list")[1])
+    code, out, _ = run(capsys, root, "verify", "list", "--limit", "2")
+    assert code == 0 and len(out.splitlines()) == 3 and f"… and {len(every) - 2} more (--limit)" in out
+    assert [e["memory_id"] for e in json.loads(run(capsys, root, "--json", "verify", "list", "--limit", "2")[1])] == [
+        e["memory_id"] for e in every[:2]
+    ]
+
+    whole = json.loads(run(capsys, root, "--json", "tiers", "plan")[1])
+    cut = json.loads(run(capsys, root, "--json", "tiers", "plan", "--limit", "1")[1])
+    kinds = [k for k in ("automatic", "ambiguous") if len(whole[k]) > 1]
+    assert kinds, whole  # the seeded notes make more than one candidate of some kind
+    for kind in ("protected", "automatic", "ambiguous"):
+        assert cut[kind] == whole[kind][:1] and cut[f"{kind}_count"] == len(whole[kind])
+    assert "more (--limit)" in run(capsys, root, "tiers", "plan", "--limit", "1")[1]
+    assert run(capsys, root, "verify", "list", "--limit", "0")[0] == 2  # a limit is 1 or more
+
+
+def test_conflicts_list_takes_a_limit(capsys, root):
+    for n in range(2):
+        receipt = json.loads(run(capsys, root, "--json", "capture", f"Printer {n} sits on floor {n + 2}.")[1])
+        mid = receipt["details"]["memory_id"]
+        run(capsys, root, "capture", f"Printer {n} moved to floor {n + 5}.", "--contradicts", mid)
+    assert len(json.loads(run(capsys, root, "--json", "conflicts", "list")[1])) == 2
+    code, out, _ = run(capsys, root, "conflicts", "list", "--limit", "1")
+    assert code == 0 and out.splitlines()[-1] == "… and 1 more (--limit)" and len(out.splitlines()) == 2
