@@ -180,7 +180,14 @@ async def test_one_undo_method_undoes_the_last_decision_in_every_pane(demo, pane
         start = state()
         await pilot.press(*decide_keys)
         await settle(pilot)
-        decision = app.undo_stack(pane.PANE_ID)[-1]
+        stack = app.undo_stack(pane.PANE_ID)
+        # (seen empty once in a loaded run, not reproduced: say what the desk showed, should it happen again)
+        assert stack, (
+            f"no decision landed: screen {app.screen!r}, focus {app.focused!r}, "
+            f"status {str(pane.query_one(StatusLine).render())!r}, "
+            f"notifications {[n.message for n in app._notifications]!r}"
+        )
+        decision = stack[-1]
         assert state() != start
         await pilot.press("u")
         await settle(pilot)
