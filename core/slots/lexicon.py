@@ -103,6 +103,7 @@ class Lexicon:
     participles: frozenset[str]  # past participles not ending in -ed or -en ("held", "kept", "built")
     role_holders: frozenset[str]  # nouns that name who holds a role ("team", "department")
     nth_weekday: dict[str, int]  # "first" 1 ... "fifth" 5, "last" -1: which weekday of the month
+    nth_weekday_of: str  # "month": "the first Thursday of the month" is one value
     point_events: frozenset[str]  # "due", "expires": before "in"/"on" (point_preps) a point, not a limit
     point_preps: frozenset[str]
     single_classes: frozenset[str]  # value classes a project or person has one member of at a time
@@ -284,6 +285,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
             **{k: int(v) for k, v in data["numbers"]["ordinals"].items() if int(v) <= cal["nth_weekday_max"]},
             **{w: -1 for w in cal["nth_weekday_last"]},
         },
+        nth_weekday_of=cal["nth_weekday_of"],
         single_classes=frozenset(c for c, spec in data["classes"].items() if spec.get("one_per_subject")),
         when_words=frozenset(
             m.lower() for spec in data["classes"].values() if spec.get("when") for m in spec["members"] if " " not in m

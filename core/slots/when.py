@@ -155,6 +155,15 @@ def read_calendar(toks: list[Tok], values: list[Value]) -> None:
                 and toks[k - 1].low == "the"
             ):
                 start, nth = k, str(lex.nth_weekday[toks[k].low])
+                # "... of the month" is part of it (else "month" would be a word both notes are about)
+                if (
+                    j + 2 < n
+                    and toks[j].low == "of"
+                    and toks[j + 1].low == "the"
+                    and toks[j + 2].low == lex.nth_weekday_of
+                    and not any(toks[x].used for x in range(j, j + 3))
+                ):
+                    j += 3
             add_value(values, toks, "weekday", nth, frozenset(days), start, j)
             # "Friday the 14th"
             om2 = ORDINAL.match(toks[j + 1].low) if j + 1 < n and toks[j].low == "the" else None

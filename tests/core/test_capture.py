@@ -274,3 +274,38 @@ def test_an_expiry_already_past_is_rejected_and_nothing_is_written(eng):
     r = eng.capture("Support hours this quarter are nine to five on weekdays.", now=T0, expires_at="2026-11-01")
     assert r.status == "reject" and r.details["reason"] == "expires_in_past"
     assert eng.counts(T0, with_tiers=False)["records"] == 0
+
+
+def test_a_crowd_of_neighbouring_notes_opens_only_the_real_conflicts(eng):
+    """Notes that share a verb, a time zone, a counted noun or a weekday with other notes, as a busy wiki holds
+    them, captured one by one through the front door: only the two that contradict an earlier note are held."""
+    notes = [
+        "The invoice export finishes by 06:30 CET.",
+        "Gym class: Wednesday 19:00 to 20:00, CET.",
+        "The design team has 5 designers.",
+        "Ledger is staffed, with two designers on it.",
+        "The allotment committee meets monthly.",
+        "Noor and I meet for coffee every week.",
+        "The cactus gets watered every two weeks.",
+        "The choir sings on the second Sunday of the month.",
+        "The gateway logs at WARN.",
+        "The gateway's log level is warning.",
+        "Rent is due on the last Friday of the month.",
+        "The choir sings on the fourth Sunday of the month.",  # contradicts the choir note
+        "The allotment committee meets every week.",  # contradicts the committee note
+    ]
+    statuses = [
+        eng.capture(text, now=T0 + timedelta(minutes=i), actor="agent:crowd").status for i, text in enumerate(notes)
+    ]
+    open_ = eng.conflicts(now=T0 + timedelta(hours=1))
+    held = sorted((c.existing["text"], c.incoming["text"]) for c in open_)
+    assert held == sorted(
+        [
+            (
+                "The choir sings on the second Sunday of the month.",
+                "The choir sings on the fourth Sunday of the month.",
+            ),
+            ("The allotment committee meets monthly.", "The allotment committee meets every week."),
+        ]
+    ), held
+    assert statuses.count("conflict") == 2, statuses
