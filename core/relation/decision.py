@@ -313,15 +313,16 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     # platform team has 8 engineers" / "Marlowe is active, with two engineers on it"), anchor nothing when each
     # names, before its first verb, something the other does not. ("We need three reviewers" / "Two reviewers are
     # enough" count one thing; in a role the thing held comes after the verb: "Boris owns the scripts".)
-    count_nouns = {w for d in diffs for w in _stems_in(d.a) & _stems_in(d.b)}
-    if (
-        shared
-        and (set(shared) <= count_nouns or not (_lead_stems(a, ea) | _lead_stems(b, eb)) & set(shared))
-        and _own_lead(a, ea, subj.shared)
-        and _own_lead(b, eb, subj.shared)
-        and not (_in_role(sa) or _in_role(sb) or any(as_value for _na, _nb, as_value in pairs))
-    ):
-        shared = []
+    if shared and ea is not None and eb is not None:
+        count_nouns = {w for d in diffs for w in _stems_in(d.a) & _stems_in(d.b)}
+        lead_a, lead_b = _lead(a, ea), _lead(b, eb)
+        if (
+            (set(shared) <= count_nouns or not (lead_a | lead_b) & set(shared))
+            and lead_a - set(subj.shared)
+            and lead_b - set(subj.shared)
+            and not (_in_role(sa) or _in_role(sb) or any(as_value for _na, _nb, as_value in pairs))
+        ):
+            shared = []
     anchored = (
         same_key
         or len(shared) >= 2
@@ -502,22 +503,11 @@ def _claimed_words(diffs: list[Diff], pairs: list[tuple[Name, Name, bool]]) -> f
     return frozenset(out)
 
 
-def _own_lead(a: Analysis, end: int | None, shared: tuple[str, ...]) -> bool:
-    """Before token `end` (its first verb), `a` names something the other statement does not (a content word that
-    is no value and not shared)."""
-    return end is not None and any(
-        t.kind == "word" and not t.used and not is_function(t.low) and (t.stem or stem(t.low)) not in shared
-        for t in a.tokens[:end]
-    )
-
-
-def _lead_stems(a: Analysis, end: int | None) -> set[str]:
-    """The stems of the words before token `end` (its first verb): what `a` is about."""
-    if end is None:
-        return set()
-    return {t.stem or stem(t.low) for t in a.tokens[:end] if t.kind == "word"} | {
-        w for n in a.names if n.start < end for w in n.words
-    }
+def _lead(a: Analysis, end: int) -> set[str]:
+    """The stems of the content words before token `end` (its first verb), values left out: what `a` is about."""
+    return {
+        t.stem or stem(t.low) for t in a.tokens[:end] if t.kind == "word" and not t.used and not is_function(t.low)
+    } | {w for n in a.names if n.start < end for w in n.words}
 
 
 def _stems_in(text: str) -> set[str]:

@@ -35,7 +35,7 @@ class Analysis:
     neutral: frozenset[str]  # stems in a clause a negative state holds ("X is blocked", `down`): neither
     # Clauses a negative state holds, written as a word of the clause ("closed on Sundays"; a state read from
     # another form of a word, "ships" read as "shipped", says nothing of the kind): their values assert nothing.
-    down: frozenset[int] = frozenset()
+    down: frozenset[int]
     prefixed: dict[str, str] = field(default_factory=dict)  # stem of the rest -> word, for "intolerant", "unsupported"
     cues: tuple[str, ...] = ()  # change cues, as written
     from_to: tuple[tuple[Value | Name | str, Value | Name | str], ...] = ()
