@@ -195,7 +195,7 @@ def _terms(toks: list[Tok], names: list[Name], cue_words: frozenset[str] = froze
             any(c.isdigit() for c in t.low) or _is_temporal_word(t.low) or t.low in lexicon().numbered_places
         ):
             continue  # dates, times, counts, frequencies, "floor 2" are what a statement says, not what it is about
-        if (t.low,) in lexicon().states or t.low in cue_words:
+        if ((t.low,) in lexicon().states and not _passive(toks, t.i)) or t.low in cue_words:
             continue  # "up", "cancelled", "approved", "moved": the claim, not the subject
         if t.low in lexicon().place_verbs or _relative_time(toks, t.i):
             continue  # "lives in", "sits on"; "last year", "next week", "yesterday": where and when, not what
@@ -206,6 +206,13 @@ def _terms(toks: list[Tok], names: list[Name], cue_words: frozenset[str] = froze
                 weight *= 0.5  # a very short word, or a part of a compound ("call" of "on-call"): weaker evidence
             out[st] = max(out.get(st, 0.0), weight)
     return out
+
+
+def _passive(toks: list[Tok], i: int) -> bool:
+    """A state word followed by "by" is a passive verb ("maintained by Aiko", "approved by the board"), as
+    `read_states` reads it: what someone does, which a statement may be about like its active form ("Aiko maintains
+    it"). "By default" keeps it a state."""
+    return i + 1 < len(toks) and toks[i + 1].low == "by" and not (i + 2 < len(toks) and toks[i + 2].low == "default")
 
 
 def _relative_time(toks: list[Tok], i: int) -> bool:

@@ -56,6 +56,7 @@ class Lexicon:
     strong_cues: tuple[tuple[str, ...], ...]
     retiring: tuple[tuple[str, ...], ...]
     directional_cues: tuple[tuple[str, ...], ...]
+    becoming: tuple[tuple[str, ...], ...]  # "went", "became": a value of its slot before it is the old one
     change_markers: tuple[tuple[str, ...], ...]
     hedges: tuple[tuple[str, ...], ...]
     approx: tuple[tuple[str, ...], ...]
@@ -233,6 +234,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         strong_cues=tuple(sorted((_phrase(p) for p in data["supersession"]["strong"]), key=len, reverse=True)),
         retiring=tuple(sorted((_phrase(p) for p in data["supersession"]["retiring"]), key=len, reverse=True)),
         directional_cues=tuple(_phrase(p) for p in data["supersession"]["directional"]),
+        becoming=tuple(_phrase(p) for p in data["supersession"]["becoming"]),
         change_markers=tuple(_phrase(p) for p in data["supersession"]["markers"]),
         hedges=tuple(_phrase(p) for p in data["hedges"]["phrases"]),
         approx=tuple(_phrase(p) for p in data["hedges"]["approx"]),

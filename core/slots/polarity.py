@@ -227,8 +227,11 @@ def change_cues(toks: list[Tok], values: list[Value], names: list[Name]):
 
 
 def mark_retired(toks: list[Tok], values: list[Value], names: list[Name]) -> tuple[list[Value], list[Name]]:
-    """What follows "retired", "replaced", "stopped using", "gave up" (in its clause) is the old value: role "from"."""
+    """What follows "retired", "replaced", "stopped using", "gave up" (in its clause) is the old value: role "from".
+    So is a value before a verb of becoming when one of its kind follows it in the clause ("the weekly digest went
+    monthly": weekly was)."""
     lex = lexicon()
+    values = _became(toks, values)
     starts: list[tuple[int, int]] = []
     for i in range(len(toks)):
         p = match_any(toks, i, lex.retiring)
@@ -243,6 +246,22 @@ def mark_retired(toks: list[Tok], values: list[Value], names: list[Name]) -> tup
     values = [replace(v, role="from") if v.role is None and old(v.start, v.clause) else v for v in values]
     names = [replace(n, negated=True) if old(n.start, n.clause) else n for n in names]
     return values, names
+
+
+def _became(toks: list[Tok], values: list[Value]) -> list[Value]:
+    lex = lexicon()
+    out = list(values)
+    for i in range(len(toks)):
+        p = match_any(toks, i, lex.becoming)
+        if not p:
+            continue
+        clause = toks[i].clause
+        before = [k for k, v in enumerate(out) if v.clause == clause and v.start < i and v.role is None]
+        after = [v for v in out if v.clause == clause and v.start >= i + len(p) and v.role is None]
+        for k in before:
+            if any(v.kind == out[k].kind and v.key.split("/")[0] == out[k].key.split("/")[0] for v in after):
+                out[k] = replace(out[k], role="from")
+    return out
 
 
 def _item_in(span: range, values: list[Value], names: list[Name], toks: list[Tok]):

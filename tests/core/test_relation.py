@@ -817,3 +817,28 @@ def test_due_in_a_month_is_when_it_falls_not_a_limit():
     assert r.kind == "conflict", r
     # "due by" is still a limit that an earlier date keeps
     assert not rel("The boiler service is due by October.", "The boiler service happens in May.").is_conflict
+
+
+def test_a_role_said_as_a_passive_verb_shares_the_role_with_its_noun():
+    # "maintained by X" is what someone does (a passive verb), as "maintainer" is; it is not the support state
+    r = rel(
+        "Send questions about the booking widget to Halvard, its only maintainer.",
+        "The booking widget (the calendar embed on our site) is maintained by Quentin Aubry.",
+    )
+    assert r.kind == "conflict" and r.conflict_type == "mutually_exclusive", r
+    # without "by" it is still the state, and its opposite still conflicts
+    r = rel("The booking widget is unmaintained.", "The booking widget is maintained.")
+    assert r.kind == "conflict" and r.conflict_type == "direct_negation", r
+
+
+def test_a_value_before_a_verb_of_becoming_is_the_old_one():
+    # "the weekly newsletter went monthly": weekly was, monthly is
+    r = rel("The team newsletter comes out every Friday.", "The weekly team newsletter went monthly in March.")
+    assert r.kind == "conflict", r
+    r = rel("The standup is daily.", "The daily standup became weekly.")
+    assert r.kind == "conflict", r
+    # what it became agrees with a record that says it
+    assert not rel("The team newsletter comes out every month.", "The weekly team newsletter went monthly.").is_conflict
+    a = analyze("The weekly team newsletter went monthly in March.")
+    assert [v.role for v in a.values if v.kind == "frequency"] == ["from", None]
+
