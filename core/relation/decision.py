@@ -57,7 +57,7 @@ SHARED_MIN = 0.8  # and at least one full subject word in common
 RESTATE_MIN = 0.50  # a restatement shares at least this much (and adds no value, name or claim)
 POSSIBLE_BELOW = 0.55  # a conflict whose confidence is below this is queued as `possible`
 FLAG_MIN = 0.40  # below this confidence a difference is not held at all (the subject match is too weak)
-SINGLE_CLASS_FACTOR = 0.5  # the subject factor of a shared name and two members of a one-per-subject class
+SINGLE_CLASS_FACTOR = 0.5  # subject factor of a shared name and two members of a one-per-subject class, at any score
 FRAME_CONFIDENCE = 0.45  # one span substituted in a shared frame, no value list knowing the words (`frame`)
 
 
@@ -271,11 +271,15 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     # 2 is …" / "The printer on floor 3 …", "Our EU customers are …" / "Our US customers …"), say which one, not
     # what is claimed of it: two subjects, not a conflict.
     ea, eb = subject_end(a), subject_end(b)
-    # (Unless the two say the same of it, word for word: "Expenses over $500 need director approval" / "Expenses
-    # over $1,000 need director approval" give one rule two thresholds.)
-    if ea is not None and eb is not None and _after(a, ea) != _after(b, eb):
+    # (Unless both are thresholds and the two say the same of them, word for word: "Expenses over $500 need
+    # director approval" / "Expenses over $1,000 need director approval" give one rule two thresholds. Said the
+    # same of two members, "The iOS build runs on Bitrise" / "The Android build runs on Bitrise", it is two things.)
+    if ea is not None and eb is not None:
+        same_rest = _after(a, ea) == _after(b, eb)
         for key, d in list(dims.items()):
             if d.dim == "polarity" or key.startswith("name") or key == "state":
+                continue
+            if same_rest and _within(a, d.dim, ea, bounded=True) and _within(b, d.dim, eb, bounded=True):
                 continue
             if _within(a, d.dim, ea) and _within(b, d.dim, eb):
                 dims[key] = Diff(d.dim, "subject", 0.0, d.a, d.b)
@@ -288,7 +292,7 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         q
         for q in subj.qualifiers
         if not (set(q[1]) <= name_words or set(q[2]) <= name_words)
-        and not (set(q[1]) <= value_words and set(q[2]) <= value_words)
+        and not (set(q[1]) <= value_words or set(q[2]) <= value_words)
         and not (set(q[1]) <= state_words and set(q[2]) <= state_words)
     ]
     if quals:
@@ -340,9 +344,11 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     if not anchored:
         # Only a name in common, but two members of a class a project or a person has one of ("Wren's CI runs on
         # GitHub Actions" / "Wren pipelines are on Buildkite now"): a `possible` conflict, for a person to look at.
+        # The class, not the wording around the name, says the name is what both are about: the factor is the same
+        # however little else the two share ("Quillon tracks its issues in Redmine" / "File Quillon bugs in ...").
         single = lexicon().single_classes
         one_each = shared and any(k.startswith("enum:") and k[5:] in single for k in dims)
-        subject_factor = min(subject_factor, SINGLE_CLASS_FACTOR) if one_each else 0.0
+        subject_factor = SINGLE_CLASS_FACTOR if one_each else 0.0
 
     # A change whose result is what the older statement says ("the server was upgraded to 64 GB" / "the server has
     # 64 GB") confirms it: nothing differs, and the value the change went to agrees with the older one.
@@ -535,10 +541,11 @@ def _holder_stems() -> frozenset[str]:
     return frozenset(stem(w) for w in lexicon().role_holders)
 
 
-def _within(a: Analysis, dim: str, end: int) -> bool:
-    """Every value of slot `dim` that `a` asserts stands before token `end`."""
+def _within(a: Analysis, dim: str, end: int, bounded: bool = False) -> bool:
+    """Every value of slot `dim` that `a` asserts stands before token `end` (and, with `bounded`, is a bound: "over
+    $500")."""
     got = [v for v in a.values if not v.negated and v.role != "from" and slot_of(v) == dim]
-    return bool(got) and all(v.start < end for v in got)
+    return bool(got) and all(v.start < end and (v.bound or not bounded) for v in got)
 
 
 def _changed_to(b: Analysis, a: Analysis) -> bool:

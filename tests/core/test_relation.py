@@ -516,6 +516,12 @@ def test_a_shared_name_and_two_members_of_a_one_per_subject_class_is_only_possib
     # a project has one licence: the name alone is a weak subject, so a person looks at it, nothing more
     r = rel("The Heron repo is MIT licensed.", "Heron ships under the GPL.")
     assert r.kind == "possible" and r.confidence < 0.55, r
+    # however little else the two share: the class says the name is what both are about
+    r = rel(
+        "Pemberton keeps its tickets and feature requests in Jira.",
+        "Report Pemberton defects through Linear, board PMB, with screenshots attached.",
+    )
+    assert r.kind == "possible" and r.confidence < 0.55, r
     # a class a project has several of (a cache and an object store) is no such evidence
     assert not rel("Heron uses Redis.", "Heron stores files in S3.").is_conflict
 
@@ -842,3 +848,15 @@ def test_a_value_before_a_verb_of_becoming_is_the_old_one():
     a = analyze("The weekly team newsletter went monthly in March.")
     assert [v.role for v in a.values if v.kind == "frequency"] == ["from", None]
 
+
+def test_a_qualifier_that_is_the_differing_value_is_no_second_difference():
+    # "a window seat" puts the value before the noun; the other side's "preferred train seat" only says more of it
+    r = rel("Jonas's preferred train seat is the aisle.", "Jonas always books a window seat.")
+    assert r.kind == "conflict" and r.conflict_type == "mutually_exclusive", r
+
+
+def test_two_members_before_the_verb_with_the_same_claim_are_two_things():
+    # the same said of the iOS build and of the Android build: both hold
+    assert not rel("The iOS build runs on Bitrise.", "The Android build runs on Bitrise.").is_conflict
+    # two thresholds of one rule still conflict
+    assert rel("Expenses over $500 need director approval.", "Expenses over $1,000 need director approval.").is_conflict
