@@ -9,10 +9,11 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .lexicon import lexicon, stem
-from .tokens import ORDINAL, Tok, first_word_index, is_function, match_any, phrases_of, without_possessive
+from .tokens import COPULA, ORDINAL, Tok, first_word_index, is_function, match_any, phrases_of, without_possessive
 from .values import Value, add_value
 
 
@@ -62,6 +63,11 @@ def _numeric_ordinal(t: Tok) -> int:
     return int(m.group(1)) if m else 0
 
 
+@functools.cache
+def _place_stems() -> frozenset[str]:
+    return frozenset(stem(p[0]) for p in lexicon().places if len(p) == 1)
+
+
 def read_places(toks: list[Tok], values: list[Value]) -> None:
     lex = lexicon()
     n = len(toks)
@@ -96,7 +102,26 @@ def read_places(toks: list[Tok], values: list[Value]) -> None:
             add_value(values, toks, "place", "", f"floor#{lex.ordinals[t.low]}", i, i + 1)
             i += 1
             continue
+        spatial = match_any(toks, i, lex.spatial_preps) if i and toks[i - 1].low in COPULA else None
+        if spatial:
+            # "is under the blue flowerpot": the noun group after it, its last word the place, the others which one
+            k = i + len(spatial)
+            words: list[Tok] = []
+            while k < n and toks[k].clause == t.clause and toks[k].kind == "word" and not toks[k].used:
+                if toks[k].low in lex.place_preps or (is_function(toks[k].low) and words):
+                    break
+                if not is_function(toks[k].low):
+                    words.append(toks[k])
+                k += 1
+            if words and not any(match_any(toks, w.i, places) for w in words):  # else a listed place below
+                head, mods = words[-1], [w.low for w in reversed(words[:-1])][:2]
+                val = stem(head.low) + ("|" + " ".join(mods) if mods else "")
+                add_value(values, toks, "place", "", val, head.i, head.i + 1)
+                i = head.i + 1
+                continue
         p = match_any(toks, i, places)
+        if p is None and t.kind == "word" and t.low not in lex.place_preps and stem(t.low) in _place_stems():
+            p = (t.low,)  # another form of a listed one-word place: "the neighbours", "the lockers"
         if p and not any(toks[i + k].used for k in range(len(p))):
             # a place noun after a place preposition (within a few words): "in the top drawer", "at the office"
             back = [toks[k].low for k in range(max(0, i - 6), i) if toks[k].clause == t.clause]

@@ -95,6 +95,7 @@ class Lexicon:
     places: frozenset[tuple[str, ...]]
     numbered_places: frozenset[str]
     place_preps: frozenset[str]
+    spatial_preps: tuple[tuple[str, ...], ...]  # after a form of "be", what these name is a place
     honorifics: frozenset[str]
     roles: tuple[tuple[str, ...], ...]
     label_heads: frozenset[str]
@@ -275,6 +276,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         places=frozenset(_phrase(p) for p in data["places"]["nouns"]),
         numbered_places=frozenset(data["places"]["numbered"]),
         place_preps=frozenset(data["places"]["prepositions"]),
+        spatial_preps=tuple(sorted((_phrase(p) for p in data["places"]["spatial"]), key=len, reverse=True)),
         honorifics=frozenset(data["people"]["honorifics"]),
         roles=tuple(_phrase(p) for p in data["roles"]["words"]),
         label_heads=frozenset(data["labels"]["heads"]),

@@ -860,3 +860,14 @@ def test_two_members_before_the_verb_with_the_same_claim_are_two_things():
     assert not rel("The iOS build runs on Bitrise.", "The Android build runs on Bitrise.").is_conflict
     # two thresholds of one rule still conflict
     assert rel("Expenses over $500 need director approval.", "Expenses over $1,000 need director approval.").is_conflict
+
+
+def test_what_a_spatial_preposition_names_after_be_is_a_place():
+    # "under", "behind", "next to" say where, whatever the noun; a plural of a listed place is that place
+    assert [v.text for v in analyze("The ladder is behind the greenhouse.").values] == ["greenhouse"]
+    assert [v.text for v in analyze("The parcel is with the neighbours.").values if v.kind == "place"] == ["neighbours"]
+    r = rel("The bike pump is with the neighbours.", "The bike pump is under the old wheelbarrow.")
+    assert r.is_conflict, r
+    # the same place in other words is no conflict, and another thing in another place is another subject
+    assert not rel("The bike pump is under the wheelbarrow.", "The bike pump sits under the wheelbarrow.").is_conflict
+    assert not rel("The bike pump is under the wheelbarrow.", "The garden hose is behind the greenhouse.").is_conflict
