@@ -114,8 +114,8 @@ def read_places(toks: list[Tok], values: list[Value]) -> None:
                     words.append(toks[k])
                 k += 1
             if words and not any(match_any(toks, w.i, places) for w in words):  # else a listed place below
-                head, mods = words[-1], [w.low for w in reversed(words[:-1])][:2]
-                val = stem(head.low) + ("|" + " ".join(mods) if mods else "")
+                head, which = words[-1], [w.low for w in reversed(words[:-1])][:2]
+                val = stem(head.low) + ("|" + " ".join(which) if which else "")
                 add_value(values, toks, "place", "", val, head.i, head.i + 1)
                 i = head.i + 1
                 continue
