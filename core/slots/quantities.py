@@ -14,8 +14,14 @@ from dataclasses import replace
 
 from .lexicon import lexicon, stem
 from .names import capitalised
-from .tokens import COPULA, ORDINAL, Tok, is_function
+from .tokens import COPULA, ORDINAL, Tok, is_function, match_any, phrases_of
 from .values import Value, add_value, bound_before, number, time_unit, unit_at
+
+
+def _member_at(toks: list[Tok], i: int) -> bool:
+    """A class member of two or more words starts at token i."""
+    p = match_any(toks, i, phrases_of(lexicon().classes))
+    return p is not None and len(p) > 1
 
 
 def _counted_noun(toks: list[Tok], j: int) -> tuple[str, int]:
@@ -64,8 +70,8 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
     i = 0
     while i < n:
         t = toks[i]
-        if t.used:
-            i += 1
+        if t.used or (t.kind == "word" and t.low in lex.number_words and _member_at(toks, i)):
+            i += 1  # "single quotes", "double-quoted": a member of a class that opens with a number word
             continue
         amount = None
         dim = None

@@ -123,6 +123,8 @@ def unit_at(toks: list[Tok], j: int) -> tuple[str, float, int] | None:
         return None
     t = toks[j]
     low = t.low.rstrip(".")
+    if low.endswith("'s") and len(low) > 3:
+        low = low[:-2]  # "a month's notice", "a day's work": the unit in the possessive
     cands = [low]
     if low.endswith("s") and len(low) > 2:
         cands.append(low[:-1])

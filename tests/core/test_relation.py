@@ -871,3 +871,18 @@ def test_what_a_spatial_preposition_names_after_be_is_a_place():
     # the same place in other words is no conflict, and another thing in another place is another subject
     assert not rel("The bike pump is under the wheelbarrow.", "The bike pump sits under the wheelbarrow.").is_conflict
     assert not rel("The bike pump is under the wheelbarrow.", "The garden hose is behind the greenhouse.").is_conflict
+
+def test_a_class_member_that_opens_with_a_number_word_is_that_member():
+    # "single quotes" is a quote style, not one quote
+    assert [(v.kind, v.key) for v in analyze("Strings use single quotes.").values] == [("enum", "quote_style")]
+    r = rel("The style guide asks for single quotes.", "The style guide asks for double quotes.")
+    assert r.kind == "conflict" and r.conflict_type == "mutually_exclusive", r
+
+
+def test_a_unit_in_the_possessive_is_a_duration():
+    assert [v.val for v in analyze("Landlords need a month's notice.").values if v.kind == "duration"] == [2629800.0]
+    r = rel("Tenants give two weeks' notice before moving out.", "Tenants give a month's notice before moving out.")
+    assert r.kind == "conflict" and r.conflict_type == "quantitative_drift", r
+    # a name in the possessive is still a name
+    assert not analyze("Ravi's laptop is old.").values
+
