@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from ..slots import Analysis, Name, State, Value, lexicon, stem
+from ..slots.polarity import verbal_negations
 from ..subjects import Side
 from .agreement import address_agree, loose_equal, slot_of
 
@@ -53,11 +54,20 @@ def polarity_flips(a: Analysis, b: Analysis) -> list[str]:
         for x in xs:
             if (
                 x.negated
-                and any(same(x, y) and not y.negated and y.clause not in other.down for y in ys)
+                and any(
+                    same(x, y) and not y.negated and y.clause not in other.down and not _before_negation(other, y)
+                    for y in ys
+                )
                 and not any(same(x, y) and y.negated for y in ys)
             ):
                 out.append(x.text)
     return sorted(set(out))
+
+
+def _before_negation(a: Analysis, v: Value) -> bool:
+    """`v` stands before the cue that negates the verb of its clause ("React components shouldn't use default
+    exports"): what the negated predicate is said of, not asserted."""
+    return v.start < verbal_negations(list(a.tokens)).get(v.clause, -1)
 
 
 def _common_prefix(x: str, y: str) -> int:

@@ -16,7 +16,7 @@ from ..text import STOPWORDS
 from .enums import read_classes, read_places
 from .lexicon import lexicon, stem
 from .names import Name, read_names
-from .polarity import State, change_cues, mark_retired, negation_scopes, read_states
+from .polarity import State, change_cues, mark_retired, negation_scopes, read_states, verbal_negations
 from .quantities import read_quantities, read_versions
 from .tokens import Tok, is_function, match_any, tokenize
 from .values import Value, add_value
@@ -68,6 +68,7 @@ def _analyze(text: str) -> Analysis:
     down = frozenset(
         s.clause for s in states if s.pole < 0 and any(t.low == s.text.split()[0] for t in toks if t.clause == s.clause)
     )
+    neg_start = verbal_negations(toks)
     clause_terms: dict[int, set[str]] = {}
     for t in toks:
         if t.kind != "word" or is_function(t.low):
@@ -76,7 +77,7 @@ def _analyze(text: str) -> Analysis:
         clause_terms.setdefault(t.clause, set()).update(stems)
         if t.i in neg_idx or t.i in rejected_idx:
             negated.update(stems)
-        elif t.clause in down:
+        elif t.clause in down or t.i < neg_start.get(t.clause, -1):
             neutral.update(stems)
         else:
             affirmed.update(stems)
@@ -94,7 +95,7 @@ def _analyze(text: str) -> Analysis:
     for n in names:
         if n.negated:
             negated.update(n.words)
-        elif n.clause in down:
+        elif n.clause in down or n.start < neg_start.get(n.clause, -1):
             neutral.update(n.words)
         else:
             affirmed.update(n.words)

@@ -44,6 +44,7 @@ class Lexicon:
     raw: dict[str, Any]
     negation_cues: frozenset[str]
     not_negation: tuple[tuple[str, ...], ...]
+    verbal_negation: frozenset[str]  # cues that negate a verb (with every contraction and word ending in n't)
     neg_prefixes: tuple[str, ...]
     predicate_endings: tuple[str, ...]
     free_suffixes: tuple[str, ...]
@@ -223,6 +224,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         raw=data,
         negation_cues=frozenset(neg["cues"]) | frozenset(neg["contractions"]),
         not_negation=tuple(sorted((_phrase(p) for p in neg["not_negation"]), key=len, reverse=True)),
+        verbal_negation=frozenset(neg["verbal"]) | frozenset(neg["contractions"]),
         neg_prefixes=tuple(sorted(neg["prefixes"], key=len, reverse=True)),
         predicate_endings=tuple(neg["predicate_endings"]),
         free_suffixes=tuple(neg["free_suffixes"]),

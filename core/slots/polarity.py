@@ -91,6 +91,19 @@ def negation_scopes(toks: list[Tok]) -> tuple[set[int], set[int]]:
     return neg, rejected
 
 
+def verbal_negations(toks: list[Tok]) -> dict[int, int]:
+    """Per clause, the token index of its first cue that negates a verb ("shouldn't", "not", "never"; not "not only",
+    "not sure"). The words before it are what the negated predicate is said of."""
+    lex = lexicon()
+    out: dict[int, int] = {}
+    for i, t in enumerate(toks):
+        if t.kind != "word" or t.clause in out:
+            continue
+        if (t.low in lex.verbal_negation or t.low.endswith("n't")) and not match_any(toks, i, lex.not_negation):
+            out[t.clause] = i
+    return out
+
+
 @functools.cache
 def _longest_state() -> int:
     return max(len(p) for p in lexicon().states)

@@ -872,6 +872,7 @@ def test_what_a_spatial_preposition_names_after_be_is_a_place():
     assert not rel("The bike pump is under the wheelbarrow.", "The bike pump sits under the wheelbarrow.").is_conflict
     assert not rel("The bike pump is under the wheelbarrow.", "The garden hose is behind the greenhouse.").is_conflict
 
+
 def test_a_class_member_that_opens_with_a_number_word_is_that_member():
     # "single quotes" is a quote style, not one quote
     assert [(v.kind, v.key) for v in analyze("Strings use single quotes.").values] == [("enum", "quote_style")]
@@ -886,3 +887,19 @@ def test_a_unit_in_the_possessive_is_a_duration():
     # a name in the possessive is still a name
     assert not analyze("Ravi's laptop is old.").values
 
+
+def test_a_negation_does_not_reach_into_an_if_clause():
+    # the condition is not what is refused
+    a = analyze("Don't call me at night even if the site is down.")
+    assert "site" not in a.negated and "call" in a.negated
+    r = rel("Don't call me at night even if the site is down.", "No calls at night, even for site outages.")
+    assert not r.is_conflict, r
+
+
+def test_what_a_negated_verb_is_said_of_is_not_asserted():
+    # both refuse default exports; the components are what it is said of, on both sides
+    r = rel("Never use default exports in Vue components.", "Vue components shouldn't use default exports.")
+    assert not r.is_conflict, r
+    # the verb itself still flips, and a cue that negates an adjunct leaves the verb asserted
+    assert rel("Vue components use default exports.", "Vue components shouldn't use default exports.").is_conflict
+    assert rel("Mila is intolerant of lactose.", "Mila tolerates lactose without any trouble.").is_conflict
