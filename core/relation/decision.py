@@ -283,6 +283,7 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
                 continue
             if _within(a, d.dim, ea) and _within(b, d.dim, eb):
                 dims[key] = Diff(d.dim, "subject", 0.0, d.a, d.b)
+    _join_adjacent(dims, a, b)
     name_words = {w for na, nb, _v in pairs for w in na.words + nb.words}  # counted already
     # A qualifier that is a value already compared ("WARN level" / "DEBUG level") is not a second difference.
     value_words = {stem(w) for d in diffs for w in (d.a + " " + d.b).lower().replace(",", " ").split()}
@@ -497,6 +498,36 @@ def _name_pairs(subj: SubjectMatch, sa: Side, sb: Side) -> list[tuple[Name, Name
         )
         out.append((na, nb, bool(not qualifier and (role or (na.value_like and nb.value_like)))))
     return out
+
+
+def _join_adjacent(dims: dict[str, Diff], a: Analysis, b: Analysis) -> None:
+    """Two differing values that stand side by side in both statements are one value said in two parts ("runs in
+    AWS eu-west-1" / "runs in GCP europe-west4": a cloud and its region), one difference, not two subjects."""
+    keys = [k for k, d in dims.items() if d.ctype != "direct_negation" and d.a and d.b]
+    for x in keys:
+        for y in keys:
+            if x == y or x not in dims or y not in dims:
+                continue
+            dx, dy = dims[x], dims[y]
+            if dx.ctype == dy.ctype == "subject" or any(
+                d.ctype == "subject" and not k.startswith("name") for k, d in ((x, dx), (y, dy))
+            ):
+                continue  # two subjects, or a value that says which subject ("the printer on floor 2")
+            if _adjacent(a, dx.a, dy.a) and _adjacent(b, dx.b, dy.b):
+                # a name beside a value is part of it ("AWS eu-west-1"): the value says what kind of difference
+                strong = max((d for d in (dx, dy) if d.ctype != "subject"), key=lambda d: d.strength)
+                dims[x] = Diff(strong.dim, strong.ctype, strong.strength, f"{dx.a} {dy.a}", f"{dx.b} {dy.b}")
+                del dims[y]
+
+
+def _adjacent(a: Analysis, first: str, second: str) -> bool:
+    """The value or name written `first` ends where the one written `second` starts."""
+
+    def spans(text: str) -> list[tuple[int, int]]:
+        out = [(v.start, v.start + len(v.text.split())) for v in a.values if v.text == text]
+        return out + [(n.start, n.start + len(n.text.split())) for n in a.names if n.text == text]
+
+    return any(end == start for _s, end in spans(first) for start, _e in spans(second))
 
 
 def _claimed_words(diffs: list[Diff], pairs: list[tuple[Name, Name, bool]]) -> frozenset[str]:

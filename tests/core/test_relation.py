@@ -903,3 +903,11 @@ def test_what_a_negated_verb_is_said_of_is_not_asserted():
     # the verb itself still flips, and a cue that negates an adjunct leaves the verb asserted
     assert rel("Vue components use default exports.", "Vue components shouldn't use default exports.").is_conflict
     assert rel("Mila is intolerant of lactose.", "Mila tolerates lactose without any trouble.").is_conflict
+
+def test_two_values_side_by_side_are_one_value():
+    # a cloud and its region, said together, are one answer to where it runs
+    r = rel("The analytics cluster runs in AWS us-east-2.", "The analytics cluster runs in GCP us-central1.")
+    assert r.kind == "conflict" and r.conflict_type == "mutually_exclusive", r
+    # a name that says which thing, apart from the value, is still another subject
+    assert rel("Atlas staging uses Postgres 15.", "Orbit staging uses MySQL 8.").kind == "unrelated"
+
