@@ -81,6 +81,11 @@ def _times_agree(x: Value, y: Value) -> bool:
             if x.bound != y.bound and _overlap(_interval(x, xs, xe), _interval(y, ys + sh, ye + sh), tol):
                 return True
             continue
+        if xs != xe and ys != ye and not (x.bound or y.bound):
+            # two spans ("9:00-17:00" / "around the clock"): the same hours, not hours that overlap
+            if abs(xs - (ys + sh)) <= tol and abs(xe - (ye + sh)) <= tol:
+                return True
+            continue
         if _overlap(_interval(x, xs, xe), _interval(y, ys + sh, ye + sh), tol):
             return True
     return False

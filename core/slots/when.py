@@ -52,12 +52,18 @@ def read_times(toks: list[Tok], values: list[Value]) -> None:
         if t.used:
             i += 1
             continue
+        p = match_any(toks, i, lex.round_the_clock)
+        if p:
+            add_value(values, toks, "time", "", (0, 24 * 60, True), i, i + len(p))
+            i += len(p)
+            continue
         if t.kind == "time":
             m = _time_of(t)
             if m is not None:
                 end = i + 1
-                # a range: 01:00-03:00, 9 to 5
-                if end + 1 < n and toks[end].low in ("-", "to", "–", "until") and toks[end + 1].kind == "time":
+                # a range: 01:00-03:00, 9 to 5, between 01:00 and 03:00
+                joiners = ("-", "to", "–", "until") + (("and",) if i and toks[i - 1].low == "between" else ())
+                if end + 1 < n and toks[end].low in joiners and toks[end + 1].kind == "time":
                     m2 = _time_of(toks[end + 1])
                     end += 2
                     add_value(values, toks, "time", "", (m, m2 if m2 is not None else m, _unambiguous(t.low)), i, end)

@@ -904,6 +904,7 @@ def test_what_a_negated_verb_is_said_of_is_not_asserted():
     assert rel("Vue components use default exports.", "Vue components shouldn't use default exports.").is_conflict
     assert rel("Mila is intolerant of lactose.", "Mila tolerates lactose without any trouble.").is_conflict
 
+
 def test_two_values_side_by_side_are_one_value():
     # a cloud and its region, said together, are one answer to where it runs
     r = rel("The analytics cluster runs in AWS us-east-2.", "The analytics cluster runs in GCP us-central1.")
@@ -911,3 +912,20 @@ def test_two_values_side_by_side_are_one_value():
     # a name that says which thing, apart from the value, is still another subject
     assert rel("Atlas staging uses Postgres 15.", "Orbit staging uses MySQL 8.").kind == "unrelated"
 
+
+def test_round_the_clock_is_the_whole_day_and_two_spans_agree_only_when_they_are_the_same_hours():
+    assert [v.val for v in analyze("The hotline is staffed 24/7.").values] == [(0, 1440, True)]
+    r = rel("The hotline is staffed 08:00-20:00 on weekdays.", "The hotline is staffed around the clock.")
+    assert r.kind == "conflict" and r.conflict_type == "mutually_exclusive", r
+    r = rel("The maintenance window is 01:00-03:00.", "The maintenance window is 01:00-04:00.")
+    assert r.kind == "conflict", r
+    # the same span said two ways, and a point inside a span, still agree
+    assert not rel("The hotline is staffed 24/7.", "The hotline is staffed round the clock.").is_conflict
+    assert not rel("The maintenance window is 01:00-03:00.", "Maintenance runs from 1 am to 3 am.").is_conflict
+    assert not rel("The backup runs 01:00-03:00.", "The backup starts at 02:00.").is_conflict
+
+
+def test_between_two_times_is_a_range():
+    assert [v.val[:2] for v in analyze("The backup runs between 01:00 and 03:00.").values] == [(60, 180)]
+    assert not rel("The backup runs between 01:00 and 03:00.", "The backup starts at 02:00.").is_conflict
+    assert rel("The backup runs between 01:00 and 03:00.", "The backup starts at 05:00.").is_conflict
