@@ -312,7 +312,7 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     name_stems = {w for n in sa.names + sb.names if not n.initial for w in n.words} - lexicon().common_acronyms
     # (A word one side has only inside a compound, "call" of "on-call", anchors nothing.)
     whole = whole_stems(a) & whole_stems(b)
-    shared = [t for t in subj.shared if t in whole or t in name_stems]
+    shared = [t for t in subj.shared if (t in whole or t in name_stems) and t not in _slot_nouns(a, b)]
     # Words the two share only after their first verb (in what they say, not in what they are about: "The board
     # meets quarterly" / "Mei-Lin and I meet once a month"), or only in what two differing counts count ("The
     # platform team has 8 engineers" / "Marlowe is active, with two engineers on it"), anchor nothing when each
@@ -545,6 +545,13 @@ def _lead(a: Analysis, end: int) -> set[str]:
     return {
         t.stem or stem(t.low) for t in a.tokens[:end] if t.kind == "word" and not t.used and not is_function(t.low)
     } | {w for n in a.names if n.start < end for w in n.words}
+
+
+def _slot_nouns(a: Analysis, b: Analysis) -> frozenset[str]:
+    """Stems of the words that name a kind of value both statements give ("email" when both give an address)."""
+    nouns = lexicon().slot_nouns
+    both = {slot_of(v) for v in a.values} & {slot_of(v) for v in b.values}
+    return frozenset(stem(w) for slot in both for w in nouns.get(slot, ()))
 
 
 def _stems_in(text: str) -> set[str]:

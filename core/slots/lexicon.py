@@ -101,6 +101,7 @@ class Lexicon:
     honorifics: frozenset[str]
     roles: tuple[tuple[str, ...], ...]
     label_heads: frozenset[str]
+    slot_nouns: dict[str, frozenset[str]]  # slot -> words naming that kind of value ("address:email" -> email)
     value_before: frozenset[str]
     value_preps: frozenset[str]
     place_verbs: frozenset[str]
@@ -284,6 +285,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         honorifics=frozenset(data["people"]["honorifics"]),
         roles=tuple(_phrase(p) for p in data["roles"]["words"]),
         label_heads=frozenset(data["labels"]["heads"]),
+        slot_nouns={k: frozenset(v) for k, v in data["slot_nouns"].items()},
         value_before=frozenset(data["roles"]["value_before"]),
         value_preps=frozenset(data["roles"]["value_preps"]),
         place_verbs=frozenset(data["roles"]["place_verbs"]),

@@ -929,3 +929,14 @@ def test_between_two_times_is_a_range():
     assert [v.val[:2] for v in analyze("The backup runs between 01:00 and 03:00.").values] == [(60, 180)]
     assert not rel("The backup runs between 01:00 and 03:00.", "The backup starts at 02:00.").is_conflict
     assert rel("The backup runs between 01:00 and 03:00.", "The backup starts at 05:00.").is_conflict
+
+def test_the_word_for_a_kind_of_value_anchors_no_subject():
+    # "email" beside two addresses says what is claimed, not what both are about
+    r = rel(
+        "The allotment society can be reached by email at info@allotments.example.", "Press emails go to press@acme.io."
+    )
+    assert not r.is_conflict, r
+    # one subject, two addresses: still a conflict
+    r = rel("Press emails go to press@acme.io.", "Press enquiries should be emailed to media@acme.io.")
+    assert r.is_conflict, r
+
