@@ -333,7 +333,7 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         or len(shared) >= 2
         or any(t not in name_stems for t in shared)
         or bool(agreed)
-        or bool(flips)
+        or any(f not in name_stems for f in flips)  # a name negated on one side is no subject either
         or bool(states)
     )
     hedged = a.hedged or b.hedged

@@ -930,6 +930,7 @@ def test_between_two_times_is_a_range():
     assert not rel("The backup runs between 01:00 and 03:00.", "The backup starts at 02:00.").is_conflict
     assert rel("The backup runs between 01:00 and 03:00.", "The backup starts at 05:00.").is_conflict
 
+
 def test_the_word_for_a_kind_of_value_anchors_no_subject():
     # "email" beside two addresses says what is claimed, not what both are about
     r = rel(
@@ -940,3 +941,10 @@ def test_the_word_for_a_kind_of_value_anchors_no_subject():
     r = rel("Press emails go to press@acme.io.", "Press enquiries should be emailed to media@acme.io.")
     assert r.is_conflict, r
 
+
+def test_a_name_negated_on_one_side_is_no_subject_alone():
+    # the name is all the two share: a call with Noor refused is no claim against a weekly meeting with her
+    assert not rel("My 1:1 with Noor is weekly.", "Don't schedule surprise calls with Noor.").is_conflict
+    # a negated claim about the same thing still is
+    assert rel("Noor edits in Vim.", "Noor doesn't edit in Vim.").is_conflict
+    assert rel("The Kestrel API is on the new cluster.", "The Kestrel API isn't on the new cluster.").is_conflict
