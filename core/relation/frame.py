@@ -83,6 +83,10 @@ def substitution(a: Analysis, b: Analysis) -> tuple[str, str] | None:
     wa, wb = _words(a), _words(b)
     if not wa or not wb:
         return None
+    # token index of each word, to tell a span in the phrase a statement is about (before its first verb)
+    pos_a = [k for k, t in enumerate(a.tokens) if t.kind != "punct"]
+    pos_b = [k for k, t in enumerate(b.tokens) if t.kind != "punct"]
+    ea, eb = subject_end(a), subject_end(b)
     sa, sb = [w[0] for w in wa], [w[0] for w in wb]
     ops = difflib.SequenceMatcher(None, sa, sb, autojunk=False).get_opcodes()
     shared = sum(i2 - i1 for op, i1, i2, _j1, _j2 in ops if op == "equal")
@@ -109,6 +113,8 @@ def substitution(a: Analysis, b: Analysis) -> tuple[str, str] | None:
             return None  # two substitutions, or a long one: rewording, not one answer traded for another
         if len(ca) == len(cb) == 1 and _same_word(ca[0], cb[0]):
             continue
+        if ea is not None and eb is not None and pos_a[i2 - 1] < ea and pos_b[j2 - 1] < eb:
+            return None  # the span says which thing ("the Wi-Fi password" / "the alarm code" is on the fridge)
         if any(len(x) >= 4 and len(y) >= 4 and (x.startswith(y) or y.startswith(x)) for x in ca for y in cb):
             return None  # one word said in another form ("renews in March" / "renewal: early March"): rewording
         found = (" ".join(w[1] for w in wa[i1:i2]), " ".join(w[1] for w in wb[j1:j2]))

@@ -948,3 +948,10 @@ def test_a_name_negated_on_one_side_is_no_subject_alone():
     # a negated claim about the same thing still is
     assert rel("Noor edits in Vim.", "Noor doesn't edit in Vim.").is_conflict
     assert rel("The Kestrel API is on the new cluster.", "The Kestrel API isn't on the new cluster.").is_conflict
+
+def test_a_span_swapped_in_what_two_statements_are_about_is_two_things():
+    # the same claim of two things ("... is in the top drawer"): no frame conflict
+    assert not rel("The spare charger is in the top drawer.", "The bike lock key is in the top drawer.").is_conflict
+    # the same thing, the claim swapped: still a possible conflict
+    assert rel("Minutes are drafted in Notion.", "Minutes are drafted in Coda.").is_conflict
+
