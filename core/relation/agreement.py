@@ -17,9 +17,10 @@ makes. How values agree:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 
-from ..slots import Analysis, Value
+from ..slots import Analysis, Value, lexicon, stem
 
 DRIFT = 0.20  # SPEC §5.1: a quantity that differs by more than 20 % conflicts; within 20 % it is the same value
 TIME_TOLERANCE = 30  # minutes, for approximate clock times ("about 08:15")
@@ -222,6 +223,12 @@ def _as_rates(xs: list[Value], ys: list[Value]) -> list[Value]:
     return [v for v in out if v is not f] if turned else xs
 
 
+@functools.cache
+def _vague_keys() -> frozenset[str]:
+    """Quantity keys that say little of what is counted: a bare number, a count of people."""
+    return frozenset({""} | {"n:" + stem(w) for w in lexicon().counted_light})
+
+
 def _key_near(a: str, b: str) -> bool:
     """Two quantity keys count the same thing: the same unit dimension, or counted nouns sharing a stem."""
     if a == b:
@@ -252,13 +259,20 @@ def compare_values(a: Analysis, b: Analysis) -> tuple[list[Diff], set[str], set[
             diffs.append(Diff("when", "mutually_exclusive", 1.0, _texts(wa), _texts(wb)))
         elif verdict:
             agreed.add("when")
-    # quantities: paired by unit or counted noun; a bare number pairs with the other side's only quantity
+    # quantities: paired by unit or counted noun; a bare number, or a count of people, pairs with the other side's
+    # only quantity ("40 staff" / "about 120 people")
     qa = [v for v in va if v.kind in ("quantity", "duration")]
     qb = [v for v in vb if v.kind in ("quantity", "duration")]
     used_b: set[int] = set()
+    vague = _vague_keys()
     for x in qa:
         partners = [y for y in qb if _key_near(x.key, y.key)]
-        if not partners and (x.key == "" or len(qa) == 1) and len(qb) == 1 and (qb[0].key == "" or x.key == ""):
+        if (
+            not partners
+            and (x.key in vague or len(qa) == 1)
+            and len(qb) == 1
+            and (qb[0].key in vague or x.key in vague)
+        ):
             partners = qb
         if not partners:
             continue

@@ -118,6 +118,7 @@ class Lexicon:
     org_suffixes: frozenset[str]
     light: frozenset[str]
     compound_light: frozenset[str]  # light words that qualify the noun after them ("update job")
+    counted_light: frozenset[str]  # light words a number still counts ("8 people")
     common_acronyms: frozenset[str]  # acronyms that are common nouns ("CI", "CFP"): they anchor a subject
     subject_verbs: frozenset[str]  # verbs that end the phrase a statement is about
     abbreviations: dict[str, str]
@@ -305,6 +306,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         org_suffixes=frozenset(data["people"]["org_suffixes"]),
         light=frozenset(data["vocabulary"]["light"]),
         compound_light=frozenset(data["vocabulary"]["compound_light"]),
+        counted_light=frozenset(data["vocabulary"]["counted_light"]),
         common_acronyms=frozenset(text_stem(w) for w in data["vocabulary"]["common_acronyms"]),
         subject_verbs=frozenset(data["vocabulary"]["subject_verbs"]),
         abbreviations={fold(k).lower(): fold(v).lower() for k, v in data["vocabulary"]["abbreviations"].items()},

@@ -18,6 +18,24 @@ from .tokens import COPULA, ORDINAL, Tok, is_function, match_any, phrases_of
 from .values import Value, add_value, bound_before, number, time_unit, unit_at
 
 
+def _hyphen_unit(toks: list[Tok], i: int) -> bool:
+    """The number at i is joined by a hyphen to the unit after it ("2-week", "30-minute")."""
+    return i + 2 < len(toks) and toks[i + 1].low == "-" and unit_at(toks, i + 2) is not None
+
+
+def _joined_amount(t: Tok) -> tuple[float, tuple[str, float]] | None:
+    """A number word and a unit written as one hyphenated word ("two-week", "six-month"): (count, (dimension,
+    factor)); None for any other word."""
+    head, dash, tail = t.low.partition("-")
+    if not dash or "-" in tail:
+        return None
+    count = number(Tok(t.i, head, head, "word")) if head else None
+    unit = lexicon().units.get(tail)
+    if count is None or unit is None or tail in lexicon().glued_units or len(tail) < 3:
+        return None
+    return count, unit
+
+
 def _member_at(toks: list[Tok], i: int) -> bool:
     """A class member of two or more words starts at token i."""
     p = match_any(toks, i, phrases_of(lexicon().classes))
@@ -31,7 +49,9 @@ def _counted_noun(toks: list[Tok], j: int) -> tuple[str, int]:
     k = j
     while k < n and len(words) < 2:
         t = toks[k]
-        if t.kind != "word" or t.used or is_function(t.low) or t.low in ("of", "per", "a", "an"):
+        if t.kind != "word" or t.used or t.low in ("of", "per", "a", "an"):
+            break
+        if is_function(t.low) and not (t.low in lexicon().counted_light and not words):
             break
         words.append(t)
         k += 1
@@ -83,12 +103,29 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
                 amount = float(m.group(2).replace(",", "")) * (lex.multipliers.get(m.group(3) or "", 1.0))
                 dim, factor = lex.units[m.group(1)]
                 j = i + 1
+        elif t.kind == "num" and not ORDINAL.match(t.low) and _hyphen_unit(toks, i):
+            amount = number(t)  # "2-week sprints", "a 30-minute call": the number and its unit joined
+            j = i + 2
+        elif t.kind == "word" and _joined_amount(t) is not None:
+            # "two-week sprints", "a six-month contract", in one word
+            got = _joined_amount(t)
+            assert got is not None
+            count, (dim_, fac) = got
+            t.used = True
+            kind_ = "duration" if dim_ == "time" else "quantity"
+            values.append(Value(kind_, dim_, count * fac, t.text, t.clause, i, bound=bound_before(toks, i)[0]))
+            i += 1
+            continue
         elif t.kind == "num" and not ORDINAL.match(t.low):
             prev = toks[i - 1] if i else None
             nxt = toks[i + 1] if i + 1 < n else None
             counted = (
                 nxt is not None
-                and (nxt.kind in ("word", "unit") and not is_function(nxt.low) or nxt.low == "%")
+                and (
+                    nxt.kind in ("word", "unit")
+                    and (not is_function(nxt.low) or nxt.low in lex.counted_light)
+                    or nxt.low == "%"
+                )
                 or t.low.endswith("%")
             )
             if (
@@ -285,7 +322,9 @@ def read_versions(toks: list[Tok], values: list[Value]) -> None:
             continue
         if t.kind != "num" or t.low.endswith("%") or ORDINAL.match(t.low):
             continue
-        nxt_unit = i + 1 < n and (unit_at(toks, i + 1) is not None or toks[i + 1].low in lex.multipliers)
+        nxt_unit = i + 1 < n and (
+            unit_at(toks, i + 1) is not None or toks[i + 1].low in lex.multipliers or _hyphen_unit(toks, i)
+        )
         prev = toks[i - 1] if i else None
         decimal = "." in t.low.removesuffix(".x") or t.low.endswith(".x")
         after_name = (

@@ -949,9 +949,27 @@ def test_a_name_negated_on_one_side_is_no_subject_alone():
     assert rel("Noor edits in Vim.", "Noor doesn't edit in Vim.").is_conflict
     assert rel("The Kestrel API is on the new cluster.", "The Kestrel API isn't on the new cluster.").is_conflict
 
+
 def test_a_span_swapped_in_what_two_statements_are_about_is_two_things():
     # the same claim of two things ("... is in the top drawer"): no frame conflict
     assert not rel("The spare charger is in the top drawer.", "The bike lock key is in the top drawer.").is_conflict
     # the same thing, the claim swapped: still a possible conflict
     assert rel("Minutes are drafted in Notion.", "Minutes are drafted in Coda.").is_conflict
 
+
+def test_a_count_of_people_is_a_quantity():
+    assert [(v.key, v.val) for v in analyze("The cabin sleeps 6 people.").values] == [("n:peopl", 6.0)]
+    r = rel("The cabin sleeps 6 people.", "The cabin sleeps 10 people.")
+    assert r.kind == "conflict" and r.conflict_type == "quantitative_drift", r
+    # a count of people pairs with the other side's only count, as a bare number does
+    assert rel("The choir has 30 singers.", "The choir is about 60 people.").is_conflict
+
+
+def test_a_number_joined_to_its_unit_by_a_hyphen_is_a_duration():
+    for text in ("We work in 3-week cycles.", "We work in three-week cycles."):
+        assert [(v.kind, v.val) for v in analyze(text).values] == [("duration", 3 * 7 * 86400.0)], text
+    # "The 45-minute call" was read as version 45 of "The"
+    assert [v.kind for v in analyze("The 45-minute call moved.").values] == ["duration"]
+    r = rel("Our cycles are three-week cycles.", "Each cycle lasts two weeks.")
+    assert r.is_conflict, r
+    assert not rel("The intro call is 45 minutes.", "It is a 45-minute intro call.").is_conflict
