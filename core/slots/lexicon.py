@@ -77,6 +77,7 @@ class Lexicon:
     quarters: dict[str, int]
     dayparts: dict[tuple[str, ...], tuple[int, int]]
     clock_words: dict[tuple[str, ...], int]
+    bounds_of_time: frozenset[str]  # "until 7 in the evening": a clock time after these
     round_the_clock: tuple[tuple[str, ...], ...]  # "24/7": the whole day as a time range
     relative_days: frozenset[str]
     relative_before: frozenset[str]  # "last", "next" before a period said relative to now
@@ -262,6 +263,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         quarters=dict(cal["quarters"]),
         dayparts={_phrase(k): (int(v[0]), int(v[1])) for k, v in cal["dayparts"].items()},
         clock_words={_phrase(k): int(v) for k, v in cal["clock_words"].items()},
+        bounds_of_time=frozenset(cal["bounds_of_time"]),
         round_the_clock=tuple(sorted((_phrase(p) for p in cal["round_the_clock"]), key=len, reverse=True)),
         relative_days=frozenset(cal["relative_days"]),
         relative_before=frozenset(cal["relative_before"]),

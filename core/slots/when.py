@@ -95,9 +95,9 @@ def read_times(toks: list[Tok], values: list[Value]) -> None:
             add_value(values, toks, "time", "", (m, m, h > 12 or t.low.startswith("0")), i, i + 1)
             i += 1
             continue
-        # "at 9", "at 11" next to a day or part of the day
+        # "at 9", "at 11" next to a day or part of the day; "until 7 in the evening", "from 9 o'clock"
         if (
-            t.low == "at"
+            (t.low == "at" or (t.low in lex.bounds_of_time and _clock_follows(toks, i + 2)))
             and i + 1 < n
             and (toks[i + 1].kind == "num" or toks[i + 1].low in lex.number_words)
             and not toks[i + 1].used
@@ -120,6 +120,19 @@ def read_times(toks: list[Tok], values: list[Value]) -> None:
             i += len(dp)
             continue
         i += 1
+
+
+def _clock_follows(toks: list[Tok], k: int) -> bool:
+    """What follows a bare number at k - 1 makes it a clock time: "o'clock", or a part of the day ("in the
+    evening")."""
+    if k >= len(toks):
+        return False
+    if toks[k].low == "o'clock":
+        return True
+    if toks[k].low != "in":
+        return False
+    k += 1 + (k + 1 < len(toks) and toks[k + 1].low == "the")
+    return match_any(toks, k, phrases_of(lexicon().dayparts)) is not None
 
 
 def read_calendar(toks: list[Tok], values: list[Value]) -> None:

@@ -973,3 +973,12 @@ def test_a_number_joined_to_its_unit_by_a_hyphen_is_a_duration():
     r = rel("Our cycles are three-week cycles.", "Each cycle lasts two weeks.")
     assert r.is_conflict, r
     assert not rel("The intro call is 45 minutes.", "It is a 45-minute intro call.").is_conflict
+
+def test_a_bare_hour_with_a_part_of_the_day_after_a_bound_is_a_clock_time():
+    assert [v.kind for v in analyze("The pool is open until 8 in the evening.").values][:1] == ["time"]
+    r = rel("The pool closes at 6:30 pm.", "The pool is open until 8 in the evening.")
+    assert r.kind == "conflict", r
+    assert not rel("The pool closes at 8 pm.", "The pool is open until 8 in the evening.").is_conflict
+    # a count after "by" stays a count
+    assert [v.kind for v in analyze("It grew by 3 in total.").values] == ["quantity"]
+
