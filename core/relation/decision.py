@@ -284,6 +284,10 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
             if _within(a, d.dim, ea) and _within(b, d.dim, eb):
                 dims[key] = Diff(d.dim, "subject", 0.0, d.a, d.b)
     _join_adjacent(dims, a, b)
+    if _additive(a) and _additive(b):
+        # "supports Android" / "supports iOS": two members the thing has, not two answers
+        for key in [k for k in dims if k.startswith("enum:")]:
+            del dims[key]
     name_words = {w for na, nb, _v in pairs for w in na.words + nb.words}  # counted already
     # A qualifier that is a value already compared ("WARN level" / "DEBUG level") is not a second difference.
     value_words = {stem(w) for d in diffs for w in (d.a + " " + d.b).lower().replace(",", " ").split()}
@@ -498,6 +502,12 @@ def _name_pairs(subj: SubjectMatch, sa: Side, sb: Side) -> list[tuple[Name, Name
         )
         out.append((na, nb, bool(not qualifier and (role or (na.value_like and nb.value_like)))))
     return out
+
+
+def _additive(a: Analysis) -> bool:
+    """The statement says what it says with a verb that takes several members of a class at once ("supports")."""
+    verbs = lexicon().additive_verbs
+    return any(t.kind == "word" and t.low in verbs for t in a.tokens)
 
 
 def _join_adjacent(dims: dict[str, Diff], a: Analysis, b: Analysis) -> None:

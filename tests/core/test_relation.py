@@ -982,3 +982,10 @@ def test_a_bare_hour_with_a_part_of_the_day_after_a_bound_is_a_clock_time():
     # a count after "by" stays a count
     assert [v.kind for v in analyze("It grew by 3 in total.").values] == ["quantity"]
 
+
+def test_a_verb_that_takes_several_members_names_two_members_not_two_answers():
+    assert not rel("The kiosk accepts Visa and Apple Pay.", "The kiosk accepts Mastercard.").is_conflict
+    assert not rel("The app supports Android 13 and later.", "The app supports iOS 17 and later.").is_conflict
+    # one member, two versions: still two answers
+    assert rel("The app supports Android 13 and later.", "The app supports Android 11 and later.").is_conflict
+
