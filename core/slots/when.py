@@ -122,6 +122,22 @@ def read_times(toks: list[Tok], values: list[Value]) -> None:
         i += 1
 
 
+def read_relative_periods(toks: list[Tok], values: list[Value]) -> None:
+    """ "last year", "this month", "next week": which period, counted from now (key "rel:<period>", value ("rel",
+    -1 | 0 | 1), compared on its second part as a period's number is). Two statements of two such periods speak
+    of two times ("this year in Lisbon" / "last year in Berlin")."""
+    lex = lexicon()
+    offsets = {w: -1 for w in ("last", "past", "previous")} | {w: 1 for w in ("next", "coming")} | {"this": 0}
+    for i in range(len(toks) - 1):
+        t, u = toks[i], toks[i + 1]
+        if t.used or u.used or t.low not in offsets or t.low not in lex.relative_before | {"this", "previous"}:
+            continue
+        period = u.low.removesuffix("'s")
+        if period not in lex.periods or period.endswith("s"):
+            continue  # "the past weeks", "last days": no one period
+        add_value(values, toks, "date", f"rel:{period}", ("rel", offsets[t.low]), i, i + 2)
+
+
 def _clock_follows(toks: list[Tok], k: int) -> bool:
     """What follows a bare number at k - 1 makes it a clock time: "o'clock", or a part of the day ("in the
     evening")."""

@@ -974,6 +974,7 @@ def test_a_number_joined_to_its_unit_by_a_hyphen_is_a_duration():
     assert r.is_conflict, r
     assert not rel("The intro call is 45 minutes.", "It is a 45-minute intro call.").is_conflict
 
+
 def test_a_bare_hour_with_a_part_of_the_day_after_a_bound_is_a_clock_time():
     assert [v.kind for v in analyze("The pool is open until 8 in the evening.").values][:1] == ["time"]
     r = rel("The pool closes at 6:30 pm.", "The pool is open until 8 in the evening.")
@@ -989,3 +990,9 @@ def test_a_verb_that_takes_several_members_names_two_members_not_two_answers():
     # one member, two versions: still two answers
     assert rel("The app supports Android 13 and later.", "The app supports Android 11 and later.").is_conflict
 
+
+def test_last_year_and_this_year_are_two_times():
+    assert [v.val for v in analyze("Last year the retreat was in Oslo.").values if v.kind == "date"] == [("rel", -1)]
+    assert not rel("The retreat is in Turku this year.", "Last year the retreat was in Oslo.").is_conflict
+    # the same period, two places: a conflict
+    assert rel("The retreat is in Turku this year.", "This year the retreat is in Oslo.").is_conflict
