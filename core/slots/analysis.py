@@ -269,6 +269,14 @@ def _modifiers(toks: list[Tok]) -> dict[str, frozenset[str]]:
                 break
             mods.add(u.stem or stem(u.low))
             k -= 1
+        # "the channel for incidents": what it is for says which one, as "the incidents channel" does
+        k = i + 1
+        if k < n and toks[k].low == "for" and toks[k].clause == t.clause:
+            k += 1
+            while k < n and toks[k].low in lexicon().determiners:
+                k += 1
+            if k < n and toks[k].kind == "word" and not toks[k].used and not is_function(toks[k].low):
+                mods.add(toks[k].stem or stem(toks[k].low))
         if mods:
             out.setdefault(t.stem or stem(t.low), set()).update(mods)
     return {k: frozenset(v) for k, v in out.items()}

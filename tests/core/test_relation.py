@@ -996,3 +996,13 @@ def test_last_year_and_this_year_are_two_times():
     assert not rel("The retreat is in Turku this year.", "Last year the retreat was in Oslo.").is_conflict
     # the same period, two places: a conflict
     assert rel("The retreat is in Turku this year.", "This year the retreat is in Oslo.").is_conflict
+
+
+def test_what_a_thing_is_for_says_which_one():
+    # "the budget for marketing" / "the budget for hiring" are two budgets, as "the marketing budget" would be
+    assert not rel("The budget for marketing is 40k.", "The budget for hiring is 90k.").is_conflict
+    assert not rel(
+        "The Slack channel for outages is #outages.", "The Slack channel for deploys is #deploys."
+    ).is_conflict
+    # one budget, two amounts: a conflict
+    assert rel("The budget for marketing is 40k.", "The budget for marketing is 90k.").is_conflict
