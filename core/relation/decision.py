@@ -542,10 +542,10 @@ def _adjacent(a: Analysis, first: str, second: str) -> bool:
 
 def _claimed_words(diffs: list[Diff], pairs: list[tuple[Name, Name, bool]]) -> frozenset[str]:
     """The stems of the values two statements claim differently, and of the names that stand where a value goes
-    ("owned by Tomas" / "owned by Aiko"; a capitalised sentence opener is never taken for one)."""
+    ("owned by Tomas" / "owned by Aiko"; not two capitalised sentence openers, which may be common words)."""
     out = {w for d in diffs for w in _stems_in(d.a + " " + d.b)}
     for na, nb, as_value in pairs:
-        if as_value and not (na.initial or nb.initial):
+        if as_value and not (na.initial and nb.initial):
             out |= set(na.words) | set(nb.words)
     return frozenset(out)
 
