@@ -347,6 +347,10 @@ def compare_values(a: Analysis, b: Analysis) -> tuple[list[Diff], set[str], set[
             # "berth 31" / "berth 12", "note 3" / "note 4": which one it is, so another subject (unless both say
             # it of the subject: "listens on port 8080" / "its port is 9090")
             diffs.append(Diff(slot, "subject", 0.0, _texts(xa), _texts(xb)))
+        elif slot.startswith("period:rel:"):
+            # "this week" / "last week": which time the claim is of, so another time ("on call this week" / "was
+            # on call last week"), not another answer
+            diffs.append(Diff(slot, "subject", 0.0, _texts(xa), _texts(xb)))
         else:
             strength = 0.6 if slot == "place" else 1.0
             diffs.append(Diff(slot, "mutually_exclusive", strength, _texts(xa), _texts(xb)))
