@@ -8,15 +8,17 @@ and change cues from `polarity`; names only one side has; qualifiers of a shared
   `CUE_SUBJECT`, and a result that is not what the older one says: "upgraded to 64 GB" / "has 64 GB"), or "from
   X to Y" where X is what the older statement says: `decision_supersession`;
 - two or more differences: another subject with its own value, `unrelated` (unless an explicit key says one
-  subject);
+  subject). Two values side by side in both count as one ("AWS eu-west-1"); with a verb that takes several
+  members of a class on both sides ("supports"), differing members are two the thing has, not a difference;
 - only names or labels that name another subject: `unrelated`; only a qualifier: `compatible` (in a role, a
   qualifier of the holder, "the finance team" / "the data team", is a value);
 - values both give inside the phrase before their first verb say which subject ("the printer on floor 2 …"),
-  unless the rest of the two is word for word the same;
+  unless both are thresholds and the rest of the two is word for word the same ("Expenses over $500 need …");
 - one difference: a conflict of its type (`decision_supersession` between two decisions, `source_disagreement`
   when a name, place or qualifier differs and the two sources differ), its confidence weighed by how sure the
   subject match is; a low one makes it `possible`, a lower one `unrelated` (`_conflict`);
-- a shared name alone anchors no subject, except for a `possible` conflict when the two give different members
+- a shared name alone anchors no subject (nor does a name negated on one side, nor the word for a kind of value
+  both give: "email"), except for a `possible` conflict when the two give different members
   of a class a project or a person has one of (a CI, a licence: `one_per_subject` in the data file); nor do words
   shared only after both first verbs, or only in what two differing counts count, when each statement names
   before its first verb something the other does not ("The board meets quarterly" / "Mei-Lin and I meet
@@ -316,7 +318,8 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     name_stems = {w for n in sa.names + sb.names if not n.initial for w in n.words} - lexicon().common_acronyms
     # (A word one side has only inside a compound, "call" of "on-call", anchors nothing.)
     whole = whole_stems(a) & whole_stems(b)
-    shared = [t for t in subj.shared if (t in whole or t in name_stems) and t not in _slot_nouns(a, b)]
+    slot_nouns = _slot_nouns(a, b)
+    shared = [t for t in subj.shared if (t in whole or t in name_stems) and t not in slot_nouns]
     # Words the two share only after their first verb (in what they say, not in what they are about: "The board
     # meets quarterly" / "Mei-Lin and I meet once a month"), or only in what two differing counts count ("The
     # platform team has 8 engineers" / "Marlowe is active, with two engineers on it"), anchor nothing when each
