@@ -37,7 +37,7 @@ import re
 from dataclasses import dataclass
 
 from ..slots import Analysis, Name, fold, lexicon, stem
-from ..slots.tokens import is_function
+from ..slots.tokens import is_function, match_any
 from ..subjects import Side, SubjectMatch, compare, matches, same_term, side
 from .agreement import Diff, compare_values, slot_of, value_agrees
 from .frame import complement, subject_end, substitution
@@ -374,6 +374,11 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
             why += f"; {d.a or '·'} / {d.b}"
         return _conflict("decision_supersession", conf, score, why)
 
+    # When one starts and when it ends are two times, not two answers ("Registration opens on Monday" /
+    # "Registration closes on Friday"; "leaves at 06:40" / "lands at 09:15").
+    ends = _span_end(a), _span_end(b)
+    if set(dims) == {"when"} and None not in ends and ends[0] != ends[1]:
+        return Relation("compatible", None, round(score, 3), score, f"two ends of one span: {ends[0]} / {ends[1]}")
     # Another subject with its own value: two independent differences ("Atlas" / "Orbit" and "Postgres" / "MySQL").
     # A statement that negates what the other asserts ("We don't use LaunchDarkly; flags live in ...") is about that
     # claim: a capitalised sentence opener it pairs with another name is no second subject.
@@ -505,6 +510,18 @@ def _name_pairs(subj: SubjectMatch, sa: Side, sb: Side) -> list[tuple[Name, Name
         )
         out.append((na, nb, bool(not qualifier and (role or (na.value_like and nb.value_like)))))
     return out
+
+
+def _span_end(a: Analysis) -> str | None:
+    """Which end of a span the statement gives a time for: "end" ("closes", "lands", "open until"), "start"
+    ("opens", "departs"), or None."""
+    lex = lexicon()
+    toks = list(a.tokens)
+    if any(match_any(toks, i, lex.span_ends) for i in range(len(toks))):
+        return "end"
+    if any(match_any(toks, i, lex.span_starts) for i in range(len(toks))):
+        return "start"
+    return None
 
 
 def _additive(a: Analysis) -> bool:

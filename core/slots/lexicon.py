@@ -108,6 +108,8 @@ class Lexicon:
     place_verbs: frozenset[str]
     participles: frozenset[str]  # past participles not ending in -ed or -en ("held", "kept", "built")
     additive_verbs: frozenset[str]  # "supports", "accepts": several members of a class at once
+    span_starts: tuple[tuple[str, ...], ...]  # "opens", "departs": when a span starts
+    span_ends: tuple[tuple[str, ...], ...]  # "closes", "lands", "until": when it ends
     role_holders: frozenset[str]  # nouns that name who holds a role ("team", "department")
     nth_weekday: dict[str, int]  # "first" 1 ... "fifth" 5, "last" -1: which weekday of the month
     nth_weekday_of: str  # "month": "the first Thursday of the month" is one value
@@ -296,6 +298,8 @@ def build_fields(source: bytes) -> dict[str, Any]:
         participles=frozenset(data["roles"]["participles"]),
         role_holders=frozenset(data["roles"]["holders"]),
         additive_verbs=frozenset(data["roles"]["additive"]),
+        span_starts=tuple(_phrase(p) for p in data["span_ends"]["start"]),
+        span_ends=tuple(_phrase(p) for p in data["span_ends"]["end"]),
         nth_weekday={
             **{k: int(v) for k, v in data["numbers"]["ordinals"].items() if int(v) <= cal["nth_weekday_max"]},
             **{w: -1 for w in cal["nth_weekday_last"]},

@@ -1016,3 +1016,11 @@ def test_a_name_opening_a_sentence_in_a_role_is_the_role_holder():
 
 def test_which_week_a_claim_is_of_is_another_time_not_another_answer():
     assert not rel("Ines is the on-call engineer this week.", "Ines was on call last week.").is_conflict
+
+
+def test_when_a_span_starts_and_when_it_ends_are_two_times():
+    assert not rel("Voting opens on Tuesday.", "Voting closes on Thursday.").is_conflict
+    assert not rel("The ferry departs at 07:10.", "The ferry arrives at 08:45.").is_conflict
+    # two ends said the same way still conflict, and "open until" is an end
+    assert rel("Voting closes on Thursday.", "Voting closes on Saturday.").is_conflict
+    assert rel("Voting closes on Thursday.", "Voting stays open until Saturday.").is_conflict
