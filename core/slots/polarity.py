@@ -196,9 +196,25 @@ def read_states(toks: list[Tok], neg: set[int]) -> list[State]:
             and not is_function(t.low)
             and (t.low,) not in lex.states
         )
+        if clause and not around - _PRONOUNS and any(t.clause == clause and t.low in _PRONOUNS for t in toks):
+            # "Anyone can see the repo; it's public": the pronoun stands for what the clause before names
+            around = frozenset(
+                t.stem
+                for t in toks
+                if t.clause == clause - 1
+                and t.sent == toks[i].sent
+                and t.kind == "word"
+                and t.stem
+                and not is_function(t.low)
+                and (t.low,) not in lex.states
+            )
+            after |= around
         out.append(State(cls, pole, " ".join(p), clause, after, around, also))
         i += len(p)
     return out
+
+
+_PRONOUNS = frozenset({"it", "it's", "its", "they", "they're", "this", "that", "that's"})
 
 
 def change_cues(toks: list[Tok], values: list[Value], names: list[Name]):

@@ -1024,3 +1024,10 @@ def test_when_a_span_starts_and_when_it_ends_are_two_times():
     # two ends said the same way still conflict, and "open until" is an end
     assert rel("Voting closes on Thursday.", "Voting closes on Saturday.").is_conflict
     assert rel("Voting closes on Thursday.", "Voting stays open until Saturday.").is_conflict
+
+
+def test_a_state_said_of_a_pronoun_is_said_of_what_the_clause_before_names():
+    r = rel("The shared drive is private.", "Everyone can open the shared drive; it's public now.")
+    assert r.kind == "conflict", r
+    # of another thing, still nothing
+    assert not rel("The team calendar is private.", "Everyone can open the shared drive; it's public now.").is_conflict
