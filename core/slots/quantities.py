@@ -106,11 +106,9 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
         elif t.kind == "num" and not ORDINAL.match(t.low) and _hyphen_unit(toks, i):
             amount = number(t)  # "2-week sprints", "a 30-minute call": the number and its unit joined
             j = i + 2
-        elif t.kind == "word" and _joined_amount(t) is not None:
+        elif t.kind == "word" and (joined := _joined_amount(t)) is not None:
             # "two-week sprints", "a six-month contract", in one word
-            got = _joined_amount(t)
-            assert got is not None
-            count, (dim_, fac) = got
+            count, (dim_, fac) = joined
             t.used = True
             kind_ = "duration" if dim_ == "time" else "quantity"
             values.append(Value(kind_, dim_, count * fac, t.text, t.clause, i, bound=bound_before(toks, i)[0]))
