@@ -286,7 +286,7 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
             if _within(a, d.dim, ea) and _within(b, d.dim, eb):
                 dims[key] = Diff(d.dim, "subject", 0.0, d.a, d.b)
     _join_adjacent(dims, a, b)
-    if _additive(a) and _additive(b):
+    if any(k.startswith("enum:") for k in dims) and _additive(a) and _additive(b):
         # "supports Android" / "supports iOS": two members the thing has, not two answers
         for key in [k for k in dims if k.startswith("enum:")]:
             del dims[key]
@@ -376,8 +376,7 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
 
     # When one starts and when it ends are two times, not two answers ("Registration opens on Monday" /
     # "Registration closes on Friday"; "leaves at 06:40" / "lands at 09:15").
-    ends = _span_end(a), _span_end(b)
-    if set(dims) == {"when"} and None not in ends and ends[0] != ends[1]:
+    if set(dims) == {"when"} and None not in (ends := (_span_end(a), _span_end(b))) and ends[0] != ends[1]:
         return Relation("compatible", None, round(score, 3), score, f"two ends of one span: {ends[0]} / {ends[1]}")
     # Another subject with its own value: two independent differences ("Atlas" / "Orbit" and "Postgres" / "MySQL").
     # A statement that negates what the other asserts ("We don't use LaunchDarkly; flags live in ...") is about that

@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 from ..slots import Analysis, Name, State, Value, lexicon, stem
-from ..slots.polarity import verbal_negations
 from ..subjects import Side
 from .agreement import address_agree, loose_equal, slot_of
 
@@ -67,7 +66,7 @@ def polarity_flips(a: Analysis, b: Analysis) -> list[str]:
 def _before_negation(a: Analysis, v: Value) -> bool:
     """`v` stands before the cue that negates the verb of its clause ("React components shouldn't use default
     exports"): what the negated predicate is said of, not asserted."""
-    return v.start < verbal_negations(list(a.tokens)).get(v.clause, -1)
+    return v.start < a.negated_from.get(v.clause, -1)
 
 
 def _common_prefix(x: str, y: str) -> int:

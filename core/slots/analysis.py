@@ -36,6 +36,9 @@ class Analysis:
     # Clauses a negative state holds, written as a word of the clause ("closed on Sundays"; a state read from
     # another form of a word, "ships" read as "shipped", says nothing of the kind): their values assert nothing.
     down: frozenset[int]
+    # Per clause, where the cue that negates its verb stands ("shouldn't", "never"): the words before it are what
+    # the negated predicate is said of, neither affirmed nor negated (`slots.polarity.verbal_negations`).
+    negated_from: dict[int, int]
     prefixed: dict[str, str] = field(default_factory=dict)  # stem of the rest -> word, for "intolerant", "unsupported"
     cues: tuple[str, ...] = ()  # change cues, as written
     from_to: tuple[tuple[Value | Name | str, Value | Name | str], ...] = ()
@@ -116,6 +119,7 @@ def _analyze(text: str) -> Analysis:
         negated=frozenset(negated),
         neutral=frozenset(neutral - affirmed),
         down=down,
+        negated_from=neg_start,
         prefixed=prefixed,
         cues=tuple(cues),
         from_to=tuple(from_to),

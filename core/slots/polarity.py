@@ -174,40 +174,15 @@ def read_states(toks: list[Tok], neg: set[int]) -> list[State]:
             (c, sign * q) for c, q, needs in lex.state_classes.get(p, ()) if c != cls and (predicate or not needs)
         )
         clause = toks[i].clause
-        after = frozenset(
-            t.stem
-            for t in toks[i + len(p) :]
-            if t.clause == clause and t.kind == "word" and t.stem and not is_function(t.low)
-        )
+        after = _content_stems(toks[i + len(p) :], clause)
         if prev in COPULA:
             # a passive or a predicate ("Lunch is included", "the charger is missing"): what it is said of stands
             # before it, where an active verb has its object after it ("the rate excludes lunch")
-            after |= frozenset(
-                t.stem
-                for t in toks[:i]
-                if t.clause == clause and t.kind == "word" and t.stem and not is_function(t.low)
-            )
-        around = frozenset(
-            t.stem
-            for t in toks
-            if t.clause == clause
-            and t.kind == "word"
-            and t.stem
-            and not is_function(t.low)
-            and (t.low,) not in lex.states
-        )
+            after |= _content_stems(toks[:i], clause)
+        around = _content_stems(toks, clause, states=False)
         if clause and not around - _PRONOUNS and any(t.clause == clause and t.low in _PRONOUNS for t in toks):
             # "Anyone can see the repo; it's public": the pronoun stands for what the clause before names
-            around = frozenset(
-                t.stem
-                for t in toks
-                if t.clause == clause - 1
-                and t.sent == toks[i].sent
-                and t.kind == "word"
-                and t.stem
-                and not is_function(t.low)
-                and (t.low,) not in lex.states
-            )
+            around = _content_stems([t for t in toks if t.sent == toks[i].sent], clause - 1, states=False)
             after |= around
         out.append(State(cls, pole, " ".join(p), clause, after, around, also))
         i += len(p)
@@ -215,6 +190,20 @@ def read_states(toks: list[Tok], neg: set[int]) -> list[State]:
 
 
 _PRONOUNS = frozenset({"it", "it's", "its", "they", "they're", "this", "that", "that's"})
+
+
+def _content_stems(toks: list[Tok], clause: int, states: bool = True) -> frozenset[str]:
+    """The stems of the content words of `clause` among `toks` (without state words, with `states=False`)."""
+    lex = lexicon()
+    return frozenset(
+        t.stem
+        for t in toks
+        if t.clause == clause
+        and t.kind == "word"
+        and t.stem
+        and not is_function(t.low)
+        and (states or (t.low,) not in lex.states)
+    )
 
 
 def change_cues(toks: list[Tok], values: list[Value], names: list[Name]):
