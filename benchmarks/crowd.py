@@ -14,7 +14,10 @@ record may take the place of the right one. Here, for each half: the distractors
 - **within a domain**: conflicts between statements of two different pairs of one domain. Not counted: a few
   subjects recur within a domain across pairs and sets ("the customer newsletter", "Chloe"), so some of these
   are true; `--list` shows them for a dev half, to read;
-- **precision** = found / (found + flagged + across domains).
+- **precision** = found / (found + flagged + across domains);
+- **recall after a morning**: then a person answers every conflict but a pair's own contradiction "both valid".
+  Each held statement becomes a record, and its resolution compares it with the records captured while it
+  waited (opening a conflict there, which the person answers in turn), until nothing new opens.
 
 The halves are those of the per-pair bench, unchanged: `dev` is dev + fresh-dev + summaries-dev, `heldout` their
 held-out halves. A held-out half is reported in totals only and never listed.
@@ -50,6 +53,8 @@ class Crowd:
     across: list[tuple[str, str, str, str]] = field(default_factory=list)  # (type, owner a, owner b, reason)
     within: list[tuple[str, str, str, str]] = field(default_factory=list)
     texts: dict[str, str] = field(default_factory=dict)  # owner -> text, for --list
+    after_morning: set[str] = field(default_factory=set)  # found once a person cleared every other conflict
+    cleared: int = 0  # conflicts the person answered "both valid" (those the resolutions opened included)
     seconds: float = 0.0
 
     @property
@@ -82,10 +87,13 @@ def run_half(half: str, root: Path) -> Crowd:
                 pairs._capture(eng, side, t, actor)
             t += timedelta(hours=24)
         label = {c.id: c.label for c in cases}
+
+        def sides(cf) -> tuple[tuple[str, str], tuple[str, str]]:
+            a, b = (owner.get(pairs._side_text(s), ("distractor", "distractor")) for s in (cf.existing, cf.incoming))
+            return a, b
+
         for cf in eng.conflicts(now=t):
-            (ia, da), (ib, db) = (
-                owner.get(pairs._side_text(s), ("distractor", "distractor")) for s in (cf.existing, cf.incoming)
-            )
+            (ia, da), (ib, db) = sides(cf)
             row = (cf.conflict_type, ia, ib, cf.reason)
             if ia == ib != "distractor":
                 (out.found if label[ia] == "contradiction" else out.flagged).add(ia)
@@ -93,6 +101,23 @@ def run_half(half: str, root: Path) -> Crowd:
                 out.across.append(row)
             else:
                 out.within.append(row)
+        # A person's morning: every conflict but a pair's own contradiction is answered "both valid", so each held
+        # statement becomes a record and meets the records captured while it waited (a resolution opens that
+        # conflict); until nothing new opens.
+        while True:
+            todo = []
+            for cf in eng.conflicts(now=t):
+                (ia, _), (ib, _) = sides(cf)
+                if ia == ib != "distractor" and label[ia] == "contradiction":
+                    out.after_morning.add(ia)
+                else:
+                    todo.append(cf.conflict_id)
+            if not todo:
+                break
+            for cid in todo:
+                t += timedelta(seconds=1)
+                eng.resolve_conflict(cid, "both", now=t, actor="human:bench")
+                out.cleared += 1
     finally:
         eng.close()
     out.seconds = time.perf_counter() - t0
@@ -106,14 +131,24 @@ def format_report(crowds: list[Crowd]) -> str:
         "between two pairs of one domain are not counted (some are true).",
         "",
         "| half | notes | contradictions | recall | precision | compatible/unrelated pairs flagged "
-        "| conflicts across domains | conflicts within a domain (not counted) | time |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| conflicts across domains | conflicts within a domain (not counted) | recall after a morning "
+        "| conflicts cleared | time |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for c in crowds:
+        morning = len(c.after_morning)
         lines.append(
             f"| {c.half} | {c.notes} | {c.contradictions} | {c.recall:.2f} ({len(c.found)}/{c.contradictions}) "
-            f"| {c.precision:.2f} | {len(c.flagged)} | {len(c.across)} | {len(c.within)} | {c.seconds:.0f} s |"
+            f"| {c.precision:.2f} | {len(c.flagged)} | {len(c.across)} | {len(c.within)} "
+            f"| {morning / c.contradictions if c.contradictions else 0:.2f} ({morning}/{c.contradictions}) "
+            f"| {c.cleared} | {c.seconds:.0f} s |"
         )
+    lines += [
+        "",
+        'Recall after a morning: a person answers every other conflict "both valid"; each held statement becomes '
+        "a record and meets the records captured while it waited. Conflicts cleared counts every answer, those the "
+        "resolutions opened included.",
+    ]
     return "\n".join(lines)
 
 

@@ -99,7 +99,11 @@ class Engine:
         def build() -> ConflictQueue:
             from .conflicts import ConflictQueue
 
-            return ConflictQueue(self.store, self.views, self._undo.handlers)
+            queue = ConflictQueue(self.store, self.views, self._undo.handlers)
+            # A record a resolution makes from a held statement meets the others through capture's detection
+            # (built when first needed).
+            queue.detect = lambda incoming, exclude: self.capture_ops.contradicted(incoming, exclude)
+            return queue
 
         return self._part("conflict_queue", build)
 

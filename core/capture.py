@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, cast
 
 from . import keys
-from .conflicts import ConflictQueue
+from .conflicts import ConflictQueue, Hold
 from .grading import initial_grade
 from .incoming import Incoming, entry_from_incoming
 from .keys import suppression_key
@@ -362,6 +362,12 @@ class CaptureOps:
         restated = [c for c in found if c.relation.kind == "restatement" and (c.same_key or not explicit_key)]
         if restated:
             return "consolidate", max(restated, key=lambda c: (c.same_key, c.relation.score, c.memory_id))
+        held = self._held(inc, found)
+        return ("conflict", held) if held is not None else ("new", None)
+
+    def _held(self, inc: Incoming, found: list[Candidate]) -> Candidate | None:
+        """The record among `found` the statement most contradicts (a typed conflict before a possible one), leaving
+        out the pairs a person called both valid."""
         inc_sha = sha256_hex(normalize(inc["text"]))
         held = [
             c
@@ -369,18 +375,36 @@ class CaptureOps:
             if c.relation.is_conflict
             and not self.conflicts.is_compatible_pair(sha256_hex(normalize(c.row["content"])), inc_sha)
         ]
-        if held:
-            return "conflict", max(
-                held,
-                key=lambda c: (
-                    c.relation.kind == "conflict",
-                    c.same_key,
-                    c.relation.confidence,
-                    c.relation.score,
-                    c.memory_id,
-                ),
-            )
-        return "new", None
+        if not held:
+            return None
+        return max(
+            held,
+            key=lambda c: (
+                c.relation.kind == "conflict",
+                c.same_key,
+                c.relation.confidence,
+                c.relation.score,
+                c.memory_id,
+            ),
+        )
+
+    def contradicted(self, inc: Incoming, exclude: set[str]) -> Hold | None:
+        """The active record of the statement's zone and tier it most contradicts, other than those in `exclude`,
+        as a conflict to hold it in. For a record a person kept from a conflict (`ConflictQueue.resolve_conflict`):
+        its text was compared at its capture only, with the records of that time."""
+        found = [c for c in self.find_related(inc, inc.get("title") or "") if c.memory_id not in exclude]
+        best = self._held(inc, found)
+        if best is None:
+            return None
+        rel = best.relation
+        possible = rel.kind == "possible"
+        return Hold(
+            best.memory_id,
+            "possible" if possible else str(rel.conflict_type),
+            rel.reason,
+            rel.confidence,
+            rel.conflict_type if possible else None,
+        )
 
     def _declared(
         self,

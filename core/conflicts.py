@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -30,6 +31,22 @@ CHOICES = ("existing", "incoming", "both")
 CONFLICT_CACHE = ".memkeeper/conflicts.json"  # the parsed records, keyed by each page's mtime and size
 CONFLICT_CACHE_VERSION = 1
 SNOOZE_WARN_AFTER = 3
+
+
+@dataclass(frozen=True)
+class Hold:
+    """What detection says of a statement against one active record: hold it in a conflict of this type."""
+
+    memory_id: str
+    conflict_type: str  # a type, or "possible"
+    reason: str
+    confidence: float | None = None
+    suspected: str | None = None  # for a possible conflict, the type it would be
+
+
+#: Given a statement (an incoming side) and the records to leave out, the active record of its zone and tier it most
+#: contradicts, if any. The engine wires capture's detection in (`Engine.conflict_queue`).
+Detector = Callable[[Incoming, set[str]], "Hold | None"]
 
 
 @dataclass
@@ -179,6 +196,10 @@ def _supersede(entry: Entry, by: str, conflict_id: str, now: datetime) -> None:
     entry.content = entry.content.rstrip("\n") + f"\n\n[SUPERSEDED by {conflict_id}]"
 
 
+def _opened_summary(c: Conflict) -> dict[str, Any]:
+    return {"memory_id": c.existing["memory_id"], "conflict_type": c.conflict_type, "reason": c.reason}
+
+
 def render_conflicts_view(conflicts: list[Conflict], now: datetime) -> str:
     lines = [
         "# Conflicts",
@@ -216,6 +237,7 @@ class ConflictQueue:
         self._compat_cache: tuple[tuple[int, int] | None, set[tuple[str, str]]] | None = None
         self._view_sig: tuple[int, int] | None = None
         self._pending_view_sig: tuple[int, int] | None = None
+        self.detect: Detector | None = None
         undo.register("resolve_conflict", self._undo_conflict, human_only=True)
         undo.register("snooze_conflict", self._undo_conflict, human_only=True)
 
@@ -396,40 +418,84 @@ class ConflictQueue:
             **({"confidence": confidence} if confidence is not None else {}),
             **({"possible": True, "suspected": suspected} if conflict_type == "possible" else {}),
         }
-        existing = self.store.load(memory_id)
         same = normalize(incoming["text"])
+        open_c = self._waiting(memory_id, same)
+        if open_c is not None:
+            # The same claim again: it is already waiting for a person; one record per disagreement.
+            receipt = make_receipt(
+                "capture",
+                "conflict",
+                now,
+                actor,
+                {
+                    "conflict_id": open_c.conflict_id,
+                    "conflict_type": open_c.conflict_type,
+                    "reason": open_c.reason,
+                    "memory_id": memory_id,
+                    "page": open_c.existing.get("page"),
+                    "duplicate": True,
+                    **extra,
+                    "canonical_key": incoming["canonical_key"],
+                    "class": incoming["memory_class"],
+                    "content_sha256": sha256_hex(same),
+                    **(details or {}),
+                },
+            )
+            return self.store.record(receipt)
+        c = self._hold(
+            Hold(memory_id, conflict_type, reason, confidence, suspected),
+            incoming,
+            now,
+            f"capture by {actor}",
+            declared,
+        )
+        cid = c.conflict_id
+        receipt = make_receipt(
+            "capture",
+            "conflict",
+            now,
+            actor,
+            {
+                "conflict_id": cid,
+                "conflict_type": conflict_type,
+                "reason": reason,
+                "memory_id": memory_id,
+                **extra,
+                "page": c.existing["page"],
+                "canonical_key": incoming["canonical_key"],
+                "class": incoming["memory_class"],
+                "content_sha256": sha256_hex(normalize(incoming["text"])),
+                **(details or {}),
+            },
+        )
+        self.store.record(receipt)
+        self.views.refresh(now)
+        return receipt
+
+    def _waiting(self, memory_id: str, normalized_text: str) -> Conflict | None:
+        """The open conflict that already holds this text against this record, if any."""
         for open_c in self.conflicts():
-            if open_c.existing.get("memory_id") == memory_id and normalize(open_c.incoming.get("text", "")) == same:
-                # The same claim again: it is already waiting for a person; one record per disagreement.
-                receipt = make_receipt(
-                    "capture",
-                    "conflict",
-                    now,
-                    actor,
-                    {
-                        "conflict_id": open_c.conflict_id,
-                        "conflict_type": open_c.conflict_type,
-                        "reason": open_c.reason,
-                        "memory_id": memory_id,
-                        "page": open_c.existing.get("page"),
-                        "duplicate": True,
-                        **extra,
-                        "canonical_key": incoming["canonical_key"],
-                        "class": incoming["memory_class"],
-                        "content_sha256": sha256_hex(same),
-                        **(details or {}),
-                    },
-                )
-                return self.store.record(receipt)
+            if open_c.existing.get("memory_id") == memory_id and (
+                normalize(open_c.incoming.get("text", "")) == normalized_text
+            ):
+                return open_c
+        return None
+
+    def _hold(
+        self, hold: Hold, incoming: Incoming, now: datetime, detected_by: str, declared: str | None = None
+    ) -> Conflict:
+        """Write a new conflict record holding `incoming` against the record `hold` names."""
+        memory_id = hold.memory_id
+        existing = self.store.load(memory_id)
         cid = self._next_conflict_id()
         c = Conflict(
             conflict_id=cid,
             status="open",
-            conflict_type=conflict_type,
-            reason=reason,
+            conflict_type=hold.conflict_type,
+            reason=hold.reason,
             title=existing.title,
             detected_at=iso(now),
-            detected_by=f"capture by {actor}",
+            detected_by=detected_by,
             existing={
                 "memory_id": existing.memory_id,
                 "page": self.store.page_of(memory_id),
@@ -444,32 +510,12 @@ class ConflictQueue:
                 "category": existing.category.value,
             },
             incoming=dict(incoming),
-            confidence=confidence,
-            suspected=suspected,
+            confidence=hold.confidence,
+            suspected=hold.suspected,
             declared=declared,
         )
         self.store.write_file(self.store.path(f"conflicts/{cid}.md"), render_conflict_page(c))
-        receipt = make_receipt(
-            "capture",
-            "conflict",
-            now,
-            actor,
-            {
-                "conflict_id": cid,
-                "conflict_type": conflict_type,
-                "reason": reason,
-                "memory_id": existing.memory_id,
-                **extra,
-                "page": c.existing["page"],
-                "canonical_key": incoming["canonical_key"],
-                "class": incoming["memory_class"],
-                "content_sha256": sha256_hex(normalize(incoming["text"])),
-                **(details or {}),
-            },
-        )
-        self.store.record(receipt)
-        self.views.refresh(now)
-        return receipt
+        return c
 
     def _save_conflict(self, c: Conflict) -> None:
         self.store.write_file(self.store.path(f"conflicts/{c.conflict_id}.md"), render_conflict_page(c))
@@ -512,6 +558,7 @@ class ConflictQueue:
             stored = self._stored_incoming(c)
             prior_stored = {"memory_id": stored.memory_id, **_side_state(stored)} if stored is not None else None
             winner = loser = created = None
+            kept: Entry | None = None  # the incoming side as a record, when a person keeps it
             if choice in ("existing", "both"):
                 # A side a person kept is refreshed as by an access (SPEC §4 decay); confidence is untouched.
                 existing.last_accessed_at = now
@@ -526,13 +573,13 @@ class ConflictQueue:
                     loser = stored.memory_id
             elif choice == "incoming":
                 note = f"Took precedence over {existing.memory_id} in {c.conflict_id} ({iso(now)})"
-                new, created = self._keep_incoming(c, stored, note, now)
-                _supersede(existing, new.memory_id, c.conflict_id, now)
+                kept, created = self._keep_incoming(c, stored, note, now)
+                _supersede(existing, kept.memory_id, c.conflict_id, now)
                 self.store.save(existing)
-                winner, loser = new.memory_id, existing.memory_id
+                winner, loser = kept.memory_id, existing.memory_id
             else:
                 note = f"Both valid with {existing.memory_id} ({c.conflict_id}, {iso(now)})"
-                _new, created = self._keep_incoming(c, stored, note, now)
+                kept, created = self._keep_incoming(c, stored, note, now)
                 pair = sorted((sha256_hex(normalize(existing.content)), sha256_hex(normalize(c.incoming["text"]))))
                 self.store.append_file(
                     self.store.root / "stated" / "compatible.jsonl",
@@ -550,6 +597,9 @@ class ConflictQueue:
                         )
                     ],
                 )
+            # A record made here from the held text was compared at its capture only, with the records of that
+            # time: a record captured while it waited may contradict it. It meets them now, like a capture.
+            opened = self._meet_the_others(c, kept, now, actor) if created and kept is not None else None
             details = {
                 "conflict_id": c.conflict_id,
                 "choice": choice,
@@ -557,6 +607,7 @@ class ConflictQueue:
                 "loser": loser,
                 "created": created,
                 "conflict_type": c.conflict_type,
+                **({"opened": {"conflict_id": opened.conflict_id, **_opened_summary(opened)}} if opened else {}),
                 "undo": {
                     "conflict": prior_conflict,
                     "existing": {"memory_id": existing.memory_id, **prior_existing},
@@ -579,6 +630,18 @@ class ConflictQueue:
             self.store.record(receipt, "high")
             self.views.refresh(now)
             return receipt
+
+    def _meet_the_others(self, c: Conflict, kept: Entry, now: datetime, actor: str) -> Conflict | None:
+        """Open a conflict between the record a resolution made from `c`'s held text and the active record it most
+        contradicts, other than `c`'s own existing side. Its incoming side names the record, so that deciding it
+        keeps or supersedes that record rather than making a copy."""
+        if self.detect is None:
+            return None
+        incoming = {**c.incoming, "memory_id": kept.memory_id, "page": self.store.page_of(kept.memory_id)}
+        hold = self.detect(incoming, {str(c.existing["memory_id"]), kept.memory_id})
+        if hold is None or self._waiting(hold.memory_id, normalize(kept.content)) is not None:
+            return None
+        return self._hold(hold, incoming, now, f"resolution of {c.conflict_id} by {actor}")
 
     def _keep_incoming(self, c: Conflict, stored: Entry | None, note: str, now: datetime) -> tuple[Entry, str | None]:
         """The incoming side as a record a person kept: the record it already is (refreshed as by an access), else
@@ -707,6 +770,30 @@ class ConflictQueue:
             for state in (undo["existing"], undo.get("incoming")):
                 if state and self.store.page_of(state["memory_id"]):
                     touched.append(self._restore_side(state, marker, now))
+            opened = (receipt["details"].get("opened") or {}).get("conflict_id")
+            if opened:
+                # Opened by the resolution undone: its incoming side is no record any more. Withdrawn, not deleted;
+                # a person's decision on it would have stopped this undo (`UndoOps.later_decision`).
+                later = self.load_conflict(opened)
+                if later.status != "resolved":
+                    later.status = "resolved"
+                    later.resolution = {
+                        "choice": "withdrawn",
+                        "by": actor,
+                        "at": iso(now),
+                        "receipt": receipt["receipt_sha256"],
+                        "winner": None,
+                        "loser": None,
+                    }
+                    later.history.append(
+                        {
+                            "event": "withdrawn",
+                            "why": f"resolution of {prior.conflict_id} undone",
+                            "by": actor,
+                            "at": iso(now),
+                        }
+                    )
+                    self._save_conflict(later)
             created = receipt["details"].get("created")
             if created and self.store.page_of(created):
                 new = self.store.load(created)

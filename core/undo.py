@@ -215,6 +215,8 @@ def decision_subjects(receipt: dict[str, Any]) -> set[str]:
     elif action in ("resolve_conflict", "snooze_conflict"):
         if d.get("conflict_id"):
             out.add(f"conflict:{d['conflict_id']}")
+        if isinstance(d.get("opened"), dict) and d["opened"].get("conflict_id"):
+            out.add(f"conflict:{d['opened']['conflict_id']}")  # a conflict the resolution opened (withdrawn by undo)
         mems += [
             d.get("winner"),
             d.get("loser"),

@@ -392,6 +392,9 @@ def _receipt_text(r: Receipt) -> str:
         bits.append(f"declared={d['declared'].get('relation')}:{d['declared'].get('memory_id')}")
     bits.append(f"receipt={r.receipt_sha256}")
     lines = [" ".join(bits)]
+    if isinstance(d.get("opened"), dict):  # a resolution kept a statement that contradicts another record
+        o = d["opened"]
+        lines.append(f"  opened: {o.get('conflict_id')} {o.get('conflict_type')} against {o.get('memory_id')}")
     for rel in d.get("related") or []:  # what else memory holds about this subject, so the agent can decide
         lines.append(f"  related: {rel.get('memory_id')} {rel.get('relation')} {rel.get('score')} {rel.get('title')}")
     return "\n".join(lines)

@@ -294,3 +294,18 @@ def test_a_consolidation_never_appends_differing_text(capsys, wiki):
     page = (wiki / a["details"]["page"]).read_text()
     notes = [line for line in page.splitlines() if "Consolidated note" in line]
     assert notes and all("restated by agent:cli" in n and "Thursdays" not in n for n in notes)
+
+
+def test_a_kept_statement_meets_what_was_captured_while_it_waited(capsys, wiki):
+    capture(capsys, wiki, "The Lisbon office opens at 8:00.")
+    code, held, _ = capture(capsys, wiki, "The Lisbon office opens at 9:00; its door code is 4512.")
+    assert held["status"] == "conflict", held
+    code, code_rec, _ = capture(capsys, wiki, "The door code of the Lisbon office is 7781.")
+    assert code_rec["status"] == "captured", code_rec
+    cid = held["details"]["conflict_id"]
+    code, out, err = run(capsys, wiki, "--as", "human:pat", "conflicts", "resolve", cid, "--keep", "incoming")
+    assert code == 0, err
+    opened = [line.split() for line in out.splitlines() if line.strip().startswith("opened:")]
+    assert len(opened) == 1 and opened[0][-1] == code_rec["details"]["memory_id"], out
+    code, listing, _ = run(capsys, wiki, "conflicts", "list")
+    assert [line.split()[0] for line in listing.splitlines()] == [opened[0][1]]  # C1 resolved, the new one open

@@ -201,3 +201,72 @@ def test_another_process_reads_the_parsed_records_and_never_a_stale_one(eng, mon
             assert [c.conflict_id for c in got] == [c.conflict_id for c in expected]
         finally:
             other.close()
+
+
+# -- a record kept from a conflict meets the records captured while it waited ------------------------------------------
+
+
+def _held_while_another_arrives(eng):
+    """C1 holds a statement against the opening hours; while it waits, another agent records a door code that
+    the held statement also gives, differently. Nothing compared the two: the held text was no record."""
+    hours = eng.capture("The Lisbon office opens at 8:00.", now=T0, source_ref="raw/a.md")
+    held = eng.capture(
+        "The Lisbon office opens at 9:00; its door code is 4512.", now=T0 + timedelta(hours=1), source_ref="raw/b.md"
+    )
+    assert held.status == "conflict", held.details
+    code = eng.capture(
+        "The door code of the Lisbon office is 7781.", now=T0 + timedelta(hours=2), source_ref="raw/c.md"
+    )
+    assert code.status == "captured", code.details
+    return hours.details["memory_id"], held.details["conflict_id"], code.details["memory_id"]
+
+
+@pytest.mark.parametrize("choice", ["incoming", "both"])
+def test_a_statement_kept_from_a_conflict_meets_the_records_captured_while_it_waited(eng, choice):
+    hours, cid, code = _held_while_another_arrives(eng)
+    r = eng.resolve_conflict(cid, choice, now=T0 + timedelta(hours=3), actor=HUMAN)
+    assert r.status == "resolved"
+    kept = r.details["created"]
+    opened = r.details["opened"]
+    assert opened["memory_id"] == code and opened["conflict_type"] != "possible"
+    (c,) = eng.conflicts(now=T0 + timedelta(hours=3))
+    assert c.conflict_id == opened["conflict_id"] != cid
+    assert c.existing["memory_id"] == code and c.incoming["memory_id"] == kept
+    assert c.detected_by == f"resolution of {cid} by {HUMAN}"
+    # Deciding it keeps or supersedes the record made by the first resolution: no second copy of the text.
+    r2 = eng.resolve_conflict(c.conflict_id, "incoming", now=T0 + timedelta(hours=4), actor=HUMAN)
+    assert (r2.details["winner"], r2.details["loser"], r2.details["created"]) == (kept, code, None)
+    assert eng.load(code).status.value == "superseded"
+    assert eng.load(kept).status.value == "active"
+
+
+def test_keeping_the_existing_side_makes_no_record_and_opens_nothing(eng):
+    hours, cid, code = _held_while_another_arrives(eng)
+    r = eng.resolve_conflict(cid, "existing", now=T0 + timedelta(hours=3), actor=HUMAN)
+    assert r.status == "resolved" and "opened" not in r.details
+    assert eng.conflicts(now=T0 + timedelta(hours=3)) == []
+
+
+def test_undoing_the_resolution_withdraws_the_conflict_it_opened(eng):
+    hours, cid, code = _held_while_another_arrives(eng)
+    r = eng.resolve_conflict(cid, "incoming", now=T0 + timedelta(hours=3), actor=HUMAN)
+    c2 = r.details["opened"]["conflict_id"]
+    u = eng.undo(r.receipt_sha256, now=T0 + timedelta(hours=4), actor=HUMAN)
+    assert u.status == "undone", u.details
+    open_ids = [c.conflict_id for c in eng.conflicts(now=T0 + timedelta(hours=4))]
+    assert open_ids == [cid]  # C1 waits again; the conflict its resolution opened is withdrawn, its record kept
+    withdrawn = next(c for c in eng.conflicts(now=T0, include_resolved=True) if c.conflict_id == c2)
+    assert withdrawn.status == "resolved" and withdrawn.resolution["choice"] == "withdrawn"
+    assert (eng.root / "conflicts" / f"{c2}.md").exists()
+
+
+def test_a_resolution_whose_opened_conflict_was_decided_is_undone_after_that_decision_only(eng):
+    hours, cid, code = _held_while_another_arrives(eng)
+    r = eng.resolve_conflict(cid, "incoming", now=T0 + timedelta(hours=3), actor=HUMAN)
+    c2 = r.details["opened"]["conflict_id"]
+    r2 = eng.resolve_conflict(c2, "existing", now=T0 + timedelta(hours=4), actor=HUMAN)
+    refused = eng.undo(r.receipt_sha256, now=T0 + timedelta(hours=5), actor=HUMAN)
+    assert (refused.status, refused.details["reason"]) == ("reject", "superseded_by_later_decision")
+    assert eng.undo(r2.receipt_sha256, now=T0 + timedelta(hours=6), actor=HUMAN).status == "undone"
+    assert eng.undo(r.receipt_sha256, now=T0 + timedelta(hours=7), actor=HUMAN).status == "undone"
+    assert [c.conflict_id for c in eng.conflicts(now=T0 + timedelta(hours=7))] == [cid]

@@ -271,6 +271,32 @@ async def test_an_incoming_side_that_is_a_record_already_says_so_and_take_keeps_
         engine.close()
 
 
+async def test_taking_a_held_statement_opens_its_conflict_with_a_record_captured_while_it_waited(tmp_path):
+    """The held statement gives a door code that another agent recorded differently while it waited: taking it
+    says so in the status line and the new conflict is next in the queue, its side B the record just made."""
+    engine = Engine.init(tmp_path / "wiki", now=NOW - timedelta(days=3))
+    engine.capture("The Lisbon office opens at 8:00.", now=NOW - timedelta(days=2), actor="agent:a")
+    held = engine.capture(
+        "The Lisbon office opens at 9:00; its door code is 4512.", now=NOW - timedelta(days=2), actor="agent:b"
+    )
+    code = engine.capture("The door code of the Lisbon office is 7781.", now=NOW - timedelta(days=1), actor="agent:c")
+    assert (held.status, code.status) == ("conflict", "captured")
+    engine.close()
+    app = build_app(tmp_path / "wiki")
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "C", ConflictsScreen)
+        assert list(pane._by_id) == [held.details["conflict_id"]]
+        await pilot.press("i")
+        await decided(pilot)
+        receipt = app.undo_stack("conflicts")[-1]
+        opened = receipt.details["opened"]["conflict_id"]
+        status = " ".join(str(pane.query_one("StatusLine").plain).split())
+        assert f"it contradicts {code.details['memory_id']}: {opened} opened" in status
+        await wait_for(pilot, lambda: list(pane._by_id) == [opened], what="the opened conflict in the list")
+        b_text = " ".join(plain(pane.query_one("#side-incoming")).split())
+        assert f"record {receipt.details['created']}" in b_text
+
+
 # -- snapshots -------------------------------------------------------------------------------------------------------
 
 

@@ -307,6 +307,9 @@ class ConflictsScreen(PaneScreen):
             text = f"{cid} {CHOICE_LABELS[choice]}"
             if receipt.ok and receipt.details.get("winner"):
                 text += f" → {receipt.details['winner']} active"
+            opened = receipt.details.get("opened") if receipt.ok else None
+            if opened:  # the kept statement contradicts a record captured while it waited
+                text += f"; it contradicts {opened['memory_id']}: {opened['conflict_id']} opened"
             return text
 
         self.decide(
