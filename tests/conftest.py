@@ -9,6 +9,12 @@ from memkeeper.core import Engine
 T0 = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The few tests marked `long` run first (the order is otherwise kept): started last on one worker, one of them
+    kept `make test` waiting on it while the other worker sat idle."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
 @pytest.fixture
 def now() -> datetime:
     return T0

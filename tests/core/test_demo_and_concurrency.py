@@ -6,12 +6,15 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 
+import pytest
+
 from memkeeper.core import Engine
 from memkeeper.core.demo import build_demo
 
 NOW = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 
 
+@pytest.mark.long
 def test_demo_gives_every_queue_work(tmp_path):
     eng = build_demo(tmp_path / "demo", now=NOW)
     records = eng.index.scalar("SELECT count(*) FROM records")

@@ -6,11 +6,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.probes import contention_probe, kill_probe, seed_wiki
 
 REPO = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.long
 def test_random_sigkills_leave_pages_parseable_and_check_clean(tmp_path):
     root = tmp_path / "wiki"
     seed_wiki(root)

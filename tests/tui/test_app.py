@@ -51,6 +51,7 @@ async def test_clicking_a_tab_switches_pane(demo_root: Path) -> None:
         assert "-active" in app.screen.query_one("#tab-verify").classes
 
 
+@pytest.mark.long
 async def test_brackets_cycle_panes(demo_root: Path) -> None:
     app = build_app(demo_root)
     async with app.run_test(size=SIZE) as pilot:

@@ -180,6 +180,7 @@ async def test_tree_loads_categories_lazily_in_pages(demo_root: Path, monkeypatc
         assert [c.data.kind for c in fact.children].count("entry") == 10
 
 
+@pytest.mark.long
 async def test_tree_stays_responsive_with_20000_records(demo_root: Path) -> None:
     # The tree reads the derived index only; fill a test copy of the cache with 20k rows in one category.
     engine = Engine.open(demo_root)

@@ -60,6 +60,7 @@ def queues(engine) -> dict[str, object]:
     }
 
 
+@pytest.mark.long
 async def test_a_whole_morning_takes_at_most_45_keys_and_every_decision_undoes(tmp_path, full_demo):
     app = build_app(copy_wiki(full_demo, tmp_path / "wiki"))
     engine = app.engine

@@ -20,6 +20,7 @@ pytestmark = pytest.mark.anyio
 SIZE = (120, 34)
 
 
+@pytest.mark.long
 async def test_home_and_end_move_the_cursor_in_every_queue(demo):
     async with demo.run_test(size=SIZE) as pilot:
         for key, cls, table in (
