@@ -187,8 +187,8 @@ def claims(text: str) -> tuple[str, ...]:
         if len(piece.split()) < 3:
             if out:
                 out[-1] += " " + piece
-            else:
-                lead += piece + " "
+            else:  # a heading or a label: a block of its own when it ends with no mark ("Deploys")
+                lead += piece + ("\n\n" if piece[-1].isalnum() else " ")
             continue
         out.append(lead + piece)
         lead = ""

@@ -715,7 +715,8 @@ def test_a_list_of_claims_is_read_item_by_item():
         "2) Volunteers sign in at the front desk"
     )
     assert claims(note) == (
-        "Community kitchen The walk-in fridge is cleaned on Fridays by the evening crew",
+        # the heading stays a block of its own: "The" after it opens a sentence ("Kitchen Deploys happen" read a name)
+        "Community kitchen\n\nThe walk-in fridge is cleaned on Fridays by the evening crew",
         "Bread is delivered by Hollins Bakery at 06:30 every morning",
         "The dishwasher uses the green detergent",
         "Volunteers sign in at the front desk",
@@ -1031,3 +1032,33 @@ def test_a_state_said_of_a_pronoun_is_said_of_what_the_clause_before_names():
     assert r.kind == "conflict", r
     # of another thing, still nothing
     assert not rel("The team calendar is private.", "Everyone can open the shared drive; it's public now.").is_conflict
+
+
+def test_markdown_blocks_are_sentences_and_a_wrapped_line_is_not():
+    from memkeeper.core.slots import analyze
+
+    def sentences(text: str) -> list[str]:
+        a = analyze(text)
+        out: dict[int, list[str]] = {}
+        for t in a.tokens:
+            if t.kind != "punct":
+                out.setdefault(t.sent, []).append(t.text)
+        return [" ".join(words) for words in out.values()]
+
+    assert sentences("### Deploys\n\nDeploys happen on Tuesdays") == ["Deploys", "Deploys happen on Tuesdays"]
+    assert sentences("- [x] Visa approved\n- [ ] Passport renewal") == ["Visa approved", "Passport renewal"]
+    assert sentences("| setting | value |\n|---|---|\n| log level | DEBUG |") == ["setting value", "log level DEBUG"]
+    assert sentences("Staging\n\n> The staging database\n> is Postgres 15") == [
+        "Staging",
+        "The staging database is Postgres 15",
+    ]
+    # a paragraph wrapped at the margin, and a list item wrapped under its marker, go on with their sentence
+    assert sentences("The billing service is owned by\nthe payments team.") == [
+        "The billing service is owned by the payments team"
+    ]
+    assert sentences("- Invoices go out\n  on the 1st\n- Late fees after 14 days") == [
+        "Invoices go out on the 1st",
+        "Late fees after 14 days",
+    ]
+    # the first word after a heading opens a sentence: it is no name of a thing
+    assert all(n.initial for n in analyze("## Recycling\nRecycling goes out on Wednesdays").names)

@@ -569,6 +569,73 @@ CONSISTENT = [
 ]
 
 
+# Notes as agents write them in Markdown: a heading, a list item, a task box, a table row, a quote and a paragraph
+# are blocks, each a sentence of its own whether or not it ends with a full stop; a line wrapped inside a paragraph
+# is not. Their marks are no content ("### Recycling" / "Recycling goes out" read "Recycling" as a name).
+MARKDOWN_CONTRADICTIONS = [
+    ("## Standup\nThe daily standup is at 9:30 in the small meeting room.", "Standup starts at 10:15 every day."),
+    (
+        "Household notes\n\n- The boiler service is booked for 12 March\n- Bins go out on Tuesday night",
+        "The boiler service is booked for 3 April.",
+    ),
+    ("### On call\n| week | person |\n|---|---|\n| this week | Ana |", "Ana is not on call this week."),
+    ("> Reminder: the VPN is required for the admin panel", "The admin panel doesn't need the VPN."),
+    ("**Database**\n\nThe analytics warehouse runs on BigQuery.", "Our analytics warehouse is Snowflake."),
+    (
+        "Project Heron\n\nHeron's launch date is 2 June.\n\nThe launch was approved by the board.",
+        "Heron launches on 16 June.",
+    ),
+    ("The guest room is free\nfor visitors from Friday\nto Sunday.", "The guest room is booked from Friday to Sunday."),
+    ("- [x] Passport renewed, valid until 2034", "The passport expires in 2029."),
+    ("## Diet\nMaya is vegetarian.", "Maya is not vegetarian."),
+    (
+        "Deploy checklist\n\n1. Merge to main\n2. Tag the release\n3. Deploy on Fridays only",
+        "We never deploy on Fridays.",
+    ),
+    ("## Backups\nBackups run nightly at 01:00.", "Backups run at 03:00 every night."),
+    ("# Rent\n\nRent is due on the 1st.", "Rent is due on the 5th of the month."),
+    ("## Parking\n\nParking at the office is free for staff.", "Staff pay \u00a35 a day for parking at the office."),
+    ("### Recycling\nRecycling goes out on Wednesdays", "The recycling is collected on Fridays."),
+    ("Dentist\n\nDentist appointment on 14 May at 10:00", "The dentist appointment is on 21 May."),
+    ("- [ ] Book flights\n- [x] Visa approved", "The visa application was rejected."),
+    ("* Meeting room: Oak\n* Time: 14:00", "The meeting is at 16:00 in Oak."),
+    ("| setting | value |\n|---|---|\n| log level | DEBUG |\n| retries | 3 |", "The log level is WARN."),
+    ("> The staging database is Postgres 15.", "Staging runs MySQL 8."),
+    ("1) Lunch is at 12:30\n2) Coffee at 15:00", "Lunch is at 13:00."),
+]
+
+MARKDOWN_CONSISTENT = [
+    ("## Standup\nThe daily standup is at 9:30.", "Standup is at half past nine every morning."),
+    ("# Payroll\n\nSalaries are paid on the 25th.", "Payday is the 25th of each month."),
+    (
+        "Household notes\n\n- The boiler service is booked for 12 March\n- Bins go out on Tuesday night",
+        "The bins are collected on Wednesday morning, so they go out on Tuesday night.",
+    ),
+    ("### On call\n| week | person |\n|---|---|\n| this week | Ana |", "Ana is on call this week."),
+    (
+        "The billing service is owned by\nthe payments team and deployed\nevery Thursday.",
+        "The payments team owns the billing service.",
+    ),
+    ("## Contacts\n- Plumber: Dave Hughes\n- Electrician: Sam Ortiz", "Dave Hughes is our plumber."),
+    ("## Contacts\n- Plumber: Dave Hughes\n- Electrician: Sam Ortiz", "The dentist is Dr. Amani."),
+    ("# Atlas\n\nAtlas staging uses Postgres 15.", "# Orbit\n\nOrbit staging uses MySQL 8."),
+    ("## Garden\n- Water the tomatoes daily\n- Feed the roses in May", "## Kitchen\n- Descale the kettle monthly"),
+    ("Standup notes\n\nPriya demoed the new export.\nTom is blocked on the API keys.", "The export job runs at 02:00."),
+    (
+        "Deploy checklist\n\n1. Merge to main\n2. Tag the release\n3. Run the smoke tests",
+        "Smoke tests run after each release is tagged.",
+    ),
+    ("## Backups\nBackups run nightly at 01:00.", "Backups happen every night at 1 am."),
+    ("# Rent\n\nRent is due on the 1st.", "The rent has to be paid on the first of each month."),
+    ("- [x] Visa approved", "The visa was approved."),
+    ("| setting | value |\n|---|---|\n| log level | DEBUG |", "Logging is set to DEBUG."),
+    ("* Meeting room: Oak\n* Time: 14:00", "We meet in Oak at 14:00."),
+    ("## Backups\nBackups run nightly at 01:00.", "## Deploys\nDeploys run on Tuesdays at 10:00."),
+    ("- [x] Visa approved", "- [ ] Passport renewal"),
+    ("# Atlas\nAtlas staging uses Postgres 15.", "Orbit staging uses MySQL 8."),
+]
+
+
 def _relate(pair: tuple[str, ...]):
     """A pair is (old, new) or, with the titles agents give, (old, new, old title, new title)."""
     old, new, *titles = pair
@@ -584,5 +651,17 @@ def test_two_answers_to_one_question_conflict(pair):
 
 @pytest.mark.parametrize("pair", CONSISTENT)
 def test_the_same_fact_said_two_ways_is_no_conflict(pair):
+    r = _relate(pair)
+    assert not r.is_conflict, r
+
+
+@pytest.mark.parametrize("pair", MARKDOWN_CONTRADICTIONS)
+def test_two_answers_in_markdown_conflict(pair):
+    r = _relate(pair)
+    assert r.is_conflict, r
+
+
+@pytest.mark.parametrize("pair", MARKDOWN_CONSISTENT)
+def test_markdown_that_agrees_or_is_about_another_thing_is_no_conflict(pair):
     r = _relate(pair)
     assert not r.is_conflict, r
