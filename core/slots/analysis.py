@@ -20,7 +20,7 @@ from .polarity import State, change_cues, mark_retired, negation_scopes, read_st
 from .quantities import read_quantities, read_versions
 from .tokens import Tok, block_starts, is_function, match_any, tokenize
 from .values import Value, add_value
-from .when import read_calendar, read_frequencies, read_relative_periods, read_times
+from .when import read_calendar, read_frequencies, read_month_days, read_relative_periods, read_times
 
 
 @dataclass(frozen=True)
@@ -170,6 +170,7 @@ def _read_values(toks: list[Tok], values: list[Value]) -> None:
             y, mo, d = (int(x) for x in t.low.split("-"))
             add_value(values, toks, "date", "", (y, mo, d), t.i, t.i + 1)
     read_times(toks, values)
+    read_month_days(toks, values)
     read_calendar(toks, values)
     read_relative_periods(toks, values)
     read_frequencies(toks, values)

@@ -80,6 +80,7 @@ class Lexicon:
     bounds_of_time: frozenset[str]  # "until 7 in the evening": a clock time after these
     round_the_clock: tuple[tuple[str, ...], ...]  # "24/7": the whole day as a time range
     relative_days: frozenset[str]
+    month_day_kinds: frozenset[str]
     relative_before: frozenset[str]  # "last", "next" before a period said relative to now
     relative_after: frozenset[str]  # "ago" after one
     periods: frozenset[str]
@@ -269,6 +270,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         bounds_of_time=frozenset(cal["bounds_of_time"]),
         round_the_clock=tuple(sorted((_phrase(p) for p in cal["round_the_clock"]), key=len, reverse=True)),
         relative_days=frozenset(cal["relative_days"]),
+        month_day_kinds=frozenset(cal["month_day_kinds"]),
         relative_before=frozenset(cal["relative_before"]),
         relative_after=frozenset(cal["relative_after"]),
         periods=frozenset(cal["periods"]),

@@ -151,6 +151,35 @@ def _clock_follows(toks: list[Tok], k: int) -> bool:
     return match_any(toks, k, phrases_of(lexicon().dayparts)) is not None
 
 
+def read_month_days(toks: list[Tok], values: list[Value]) -> None:
+    """ "the first of the month", "the last working day of the month", "the 3rd business day of each month": the
+    day of the month a thing falls on, a date with neither year nor month, as "the 25th" is (the last: day -1). "of
+    each month" is left to the frequencies."""
+    lex = lexicon()
+    n = len(toks)
+    for i in range(n - 3):
+        if toks[i].low != "the" or toks[i].used or toks[i + 1].used:
+            continue
+        om = ORDINAL.match(toks[i + 1].low)
+        day = int(om.group(1)) if om else lex.ordinals.get(toks[i + 1].low)
+        if day is None:
+            continue
+        j = i + 2
+        if toks[j].low in lex.month_day_kinds:
+            j += 1
+        if j < n and toks[j].low == "day":
+            j += 1
+        elif j != i + 2:
+            continue
+        if (
+            j + 2 < n
+            and toks[j].low == "of"
+            and toks[j + 2].low == "month"
+            and toks[j + 1].low in ("the", "each", "every")
+        ):
+            add_value(values, toks, "date", "", (None, None, day), i, j + 3 if toks[j + 1].low == "the" else j)
+
+
 def read_calendar(toks: list[Tok], values: list[Value]) -> None:
     lex = lexicon()
     n = len(toks)

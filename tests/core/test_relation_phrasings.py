@@ -273,6 +273,12 @@ CONTRADICTIONS = [
         "Wren deployment schedule",
     ),
     ("Wren's frontend uses npm.", "Wren installs JS packages with pnpm.", "Wren package manager", "Wren JS deps"),
+    # the day of the month a thing falls on, said as an ordinal with "of the month"
+    ("Salaries are paid on the 25th.", "Salaries go out on the last working day of the month."),
+    ("Rent is due on the first of the month.", "Rent is due on the 5th of the month."),
+    ("Invoices are sent on the last day of each month.", "Invoices go out on the 15th."),
+    ("The report is due on the 3rd business day of every month.", "The monthly report is due on the 10th."),
+    ("The bins go out on the first Monday of the month.", "The bins go out on the last Monday of the month."),
 ]
 
 CONSISTENT = [
@@ -566,6 +572,12 @@ CONSISTENT = [
         "Wren lint",
     ),
     ("Wren runs at least 2 replicas.", "Wren scales from 2 to 10 replicas.", "Wren min replicas", "Wren scaling"),
+    # the day of the month, said two ways; another day that is no day of a month
+    ("Rent is due on the first of the month.", "Rent is due on the 1st."),
+    ("Payday is the last working day of the month.", "We get paid on the last working day of each month."),
+    ("Rent is due on the first of the month.", "The rent is \u20ac1,200 a month."),
+    ("The first day of the trip is in Porto.", "Rent is due on the 5th of the month."),
+    ("The bins go out on the first Monday of the month.", "The bins go out on the first Monday of every month."),
 ]
 
 
