@@ -36,6 +36,39 @@ def _joined_amount(t: Tok) -> tuple[float, tuple[str, float]] | None:
     return count, unit
 
 
+def _joined_count(toks: list[Tok], i: int) -> tuple[float, str] | None:
+    """A count joined by a hyphen to the noun it counts, before another noun ("a three-bedroom flat", "a 3-bedroom
+    flat", "a four-person team"): (count, the counted noun's stem). None for any other words."""
+    t = toks[i]
+    nxt: Tok | None
+    if t.kind == "word":
+        head, dash, tail = t.low.partition("-")
+        if not dash or "-" in tail or not head:
+            return None
+        count = number(Tok(t.i, head, head, "word"))
+        noun, nxt = tail, (toks[i + 1] if i + 1 < len(toks) else None)
+    elif t.kind == "num" and i + 3 < len(toks) and toks[i + 1].low == "-" and toks[i + 2].kind == "word":
+        count = number(t)
+        noun, nxt = toks[i + 2].low, toks[i + 3]
+    else:
+        return None
+    lex = lexicon()
+    if (
+        count is None
+        or not noun.isalpha()
+        or len(noun) < 3
+        or (is_function(noun) and noun not in lex.counted_light)
+        or noun in lex.units
+        or noun in lex.number_words  # "thirty-two"
+        or noun in lex.ordinals  # "twenty-first"
+        or nxt is None
+        or nxt.kind != "word"
+        or is_function(nxt.low)
+    ):
+        return None
+    return count, stem(noun)
+
+
 def _member_at(toks: list[Tok], i: int) -> bool:
     """A class member of two or more words starts at token i."""
     p = match_any(toks, i, phrases_of(lexicon().classes))
@@ -114,6 +147,16 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
             values.append(Value(kind_, dim_, count * fac, t.text, t.clause, i, bound=bound_before(toks, i)[0]))
             i += 1
             continue
+        elif not ORDINAL.match(t.low) and (joined_n := _joined_count(toks, i)) is not None:
+            # "a three-bedroom flat", "a 4-person team": how many of the noun, said before another noun
+            count, noun = joined_n
+            span = 1 if t.kind == "word" else 3
+            for k in range(i, i + span):
+                toks[k].used = True
+            text = "".join(x.text for x in toks[i : i + span])
+            values.append(Value("quantity", "n:" + noun, count, text, t.clause, i, bound=bound_before(toks, i)[0]))
+            i += span
+            continue
         elif t.kind == "num" and not ORDINAL.match(t.low):
             prev = toks[i - 1] if i else None
             nxt = toks[i + 1] if i + 1 < n else None
@@ -135,6 +178,7 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
                 and prev.low not in ("between", "from", "to", "of", "than")  # "between 3 and 12": a range
                 and not prev.text[:1].isupper()
                 and not counted
+                and unit_at(toks, i + 1) is None  # "lasts 6 h": an amount of a unit
                 and bound_before(toks, i) == (None, False)
             ):
                 # "berth 31", "level 9", "note 3": a number that labels the noun before it names which one; after a

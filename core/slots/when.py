@@ -15,7 +15,7 @@ import re
 
 from .lexicon import lexicon
 from .tokens import ORDINAL, Tok, bare_short_month, match_any, phrases_of
-from .values import Value, add_value, number, time_unit
+from .values import Value, add_value, number, time_unit, unit_at
 
 
 def _time_of(tok: Tok) -> int | None:
@@ -294,7 +294,12 @@ def read_calendar(toks: list[Tok], values: list[Value]) -> None:
             add_value(values, toks, "date", "", (int(toks[i + 1].low), (a, b), None), i, i + 2)
             i += 2
             continue
-        if t.kind == "num" and re.fullmatch(r"(19|20|21)\d\d", low) and not (i and toks[i - 1].low in ("$", "v")):
+        if (
+            t.kind == "num"
+            and re.fullmatch(r"(19|20|21)\d\d", low)
+            and not (i and toks[i - 1].low in ("$", "v"))
+            and unit_at(toks, i + 1) is None  # "a limit of 1900 litres": an amount
+        ):
             prev = toks[i - 1].low if i else ""
             if prev in (
                 "in",

@@ -959,7 +959,7 @@ def test_a_span_swapped_in_what_two_statements_are_about_is_two_things():
 
 
 def test_a_count_of_people_is_a_quantity():
-    assert [(v.key, v.val) for v in analyze("The cabin sleeps 6 people.").values] == [("n:peopl", 6.0)]
+    assert [(v.key, v.val) for v in analyze("The cabin sleeps 6 people.").values] == [("n:person", 6.0)]
     r = rel("The cabin sleeps 6 people.", "The cabin sleeps 10 people.")
     assert r.kind == "conflict" and r.conflict_type == "quantitative_drift", r
     # a count of people pairs with the other side's only count, as a bare number does

@@ -279,6 +279,12 @@ CONTRADICTIONS = [
     ("Invoices are sent on the last day of each month.", "Invoices go out on the 15th."),
     ("The report is due on the 3rd business day of every month.", "The monthly report is due on the 10th."),
     ("The bins go out on the first Monday of the month.", "The bins go out on the last Monday of the month."),
+    # how long a thing lasts is its length, not a limit; a count joined to its noun; an amount that is no year
+    ("The warranty lasts two years.", "The warranty is valid for 12 months."),
+    ("The film lasts 2 hours.", "The film runs for 95 minutes."),
+    ("The apartment has two bedrooms.", "It's a three-bedroom apartment."),
+    ("The support team is 4 people.", "It's a six-person support team."),
+    ("The loading dock has a limit of 1900 litres.", "The loading dock has a limit of 475 litres."),
 ]
 
 CONSISTENT = [
@@ -578,6 +584,12 @@ CONSISTENT = [
     ("Rent is due on the first of the month.", "The rent is \u20ac1,200 a month."),
     ("The first day of the trip is in Porto.", "Rent is due on the 5th of the month."),
     ("The bins go out on the first Monday of the month.", "The bins go out on the first Monday of every month."),
+    # the same length or count said two ways
+    ("The warranty lasts two years.", "The warranty is valid for 24 months."),
+    ("The trial lasts up to 30 days.", "The trial runs for 14 days."),
+    ("The support team is 4 people.", "It's a four-person support team."),
+    ("We rent a 3-bedroom flat.", "The flat has three bedrooms."),
+    ("The soak lasts 6 h.", "The soak takes six hours."),
 ]
 
 
