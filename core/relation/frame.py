@@ -185,4 +185,22 @@ def subject_end(a: Analysis) -> int | None:
             )
         ):
             return k
+    # No verb the lists know: a present or past form after the noun it is said of, before a light word ("The 4th
+    # floor printer | jams a lot", "The night bus | stopped at midnight").
+    for k, t in enumerate(toks):
+        if t.clause != first:
+            break
+        nxt = toks[k + 1] if k + 1 < len(toks) else None
+        if (
+            k >= 2
+            and t.kind == "word"
+            and len(t.low) > 3
+            and (t.low.endswith("s") and not t.low.endswith(("ss", "'s")) or t.low.endswith("ed"))
+            and toks[k - 1].kind == "word"
+            and not is_function(toks[k - 1].low)
+            and nxt is not None
+            and nxt.kind == "word"
+            and is_function(nxt.low)
+        ):
+            return k
     return None

@@ -298,7 +298,8 @@ def read_calendar(toks: list[Tok], values: list[Value]) -> None:
             t.kind == "num"
             and re.fullmatch(r"(19|20|21)\d\d", low)
             and not (i and toks[i - 1].low in ("$", "v"))
-            and unit_at(toks, i + 1) is None  # "a limit of 1900 litres": an amount
+            # "a limit of 1900 litres" is an amount; "the 1970s" (the s glued on) a decade
+            and not (unit_at(toks, i + 1) is not None and toks[i + 1].at > t.end)
         ):
             prev = toks[i - 1].low if i else ""
             if prev in (

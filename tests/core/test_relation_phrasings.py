@@ -285,6 +285,8 @@ CONTRADICTIONS = [
     ("The apartment has two bedrooms.", "It's a three-bedroom apartment."),
     ("The support team is 4 people.", "It's a six-person support team."),
     ("The loading dock has a limit of 1900 litres.", "The loading dock has a limit of 475 litres."),
+    # a decade, its s glued on, is no amount of seconds
+    ("The house was built in 1930.", "The house dates from the 1970s."),
 ]
 
 CONSISTENT = [
@@ -590,6 +592,9 @@ CONSISTENT = [
     ("The support team is 4 people.", "It's a four-person support team."),
     ("We rent a 3-bedroom flat.", "The flat has three bedrooms."),
     ("The soak lasts 6 h.", "The soak takes six hours."),
+    # a verb the lists do not know ends the phrase a statement is about as well
+    ("The printer on the 2nd floor is out of paper.", "The 4th floor printer jams a lot."),
+    ("The kettle on the 3rd floor is broken.", "The 5th floor kettle leaks a little."),
 ]
 
 
