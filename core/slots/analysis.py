@@ -51,8 +51,10 @@ class Analysis:
     clause_terms: dict[int, frozenset[str]] = field(default_factory=dict)
 
 
-# Markdown that is no content: a heading's #s, a list item's marker and task box, a quote's >, at a block's start.
-_BLOCK_MARK = re.compile(r"^(?:#{1,6}|>|(?:[-*+\u2022]|\d{1,3}[.)])(?:\s+\[[ xX]\])?)\s+")
+# Markdown that is no content: a heading's #s, a list item's marker, a quote's >, at a block's start.
+_BLOCK_MARK = re.compile(r"^(?:#{1,6}|>|[-*+\u2022]|\d{1,3}[.)])\s+")
+# A task box says whether the item is done ("- [x] Book flights"): read as a state of the item.
+_TASK_BOX = re.compile(r"^(?:[-*+\u2022]|\d{1,3}[.)])\s+\[([ xX])\]\s+")
 _TABLE_RULE = re.compile(r"^\|?[\s:|-]*-[\s:|-]*$")  # |---|:--| under a table's header
 
 
@@ -68,6 +70,10 @@ def analyze(text: str) -> Analysis:
             continue
         if block.startswith("|"):
             block = ", ".join(cell.strip() for cell in block.strip("|").split("|") if cell.strip())
+        task = _TASK_BOX.match(block)
+        if task:
+            done = task.group(1) in "xX"
+            block = f"{block[task.end() :].rstrip(' .;')} ({'done' if done else 'pending'})"
         block = _BLOCK_MARK.sub("", block.replace(" > ", " ") if block.startswith(">") else block)
         if block:
             blocks.append(block)

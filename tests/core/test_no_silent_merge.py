@@ -68,7 +68,9 @@ def differing_pairs(draw) -> tuple[str, str, str]:
     s = draw(st.sampled_from(SUBJECTS))
     S = s[0].upper() + s[1:]
     kind = draw(
-        st.sampled_from(["time", "weekday", "date", "quantity", "frequency", "class", "person", "version", "polarity"])
+        st.sampled_from(
+            ["time", "weekday", "date", "quantity", "frequency", "class", "person", "version", "polarity", "task"]
+        )
     )
     if kind == "time":
         h1, h2 = draw(st.tuples(st.integers(6, 21), st.integers(6, 21)).filter(lambda p: p[0] != p[1]))
@@ -97,6 +99,9 @@ def differing_pairs(draw) -> tuple[str, str, str]:
     if kind == "version":
         v1, v2 = draw(st.tuples(st.integers(1, 9), st.integers(1, 9)).filter(lambda p: p[0] != p[1]))
         return f"{S} runs version {v1}.2.", f"{S} runs version {v2}.2.", kind
+    if kind == "task":  # a ticked and an unticked task box on the same item
+        boxes = draw(st.sampled_from([("x", " "), (" ", "x"), ("X", " ")]))
+        return f"- [{boxes[0]}] Inspect {s}", f"- [{boxes[1]}] Inspect {s}", kind
     verb, base, obj = draw(st.sampled_from(VERBS))
     return f"{S} {verb} {obj}.", f"{S} does not {base} {obj}.", kind
 

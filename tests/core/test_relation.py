@@ -1046,7 +1046,11 @@ def test_markdown_blocks_are_sentences_and_a_wrapped_line_is_not():
         return [" ".join(words) for words in out.values()]
 
     assert sentences("### Deploys\n\nDeploys happen on Tuesdays") == ["Deploys", "Deploys happen on Tuesdays"]
-    assert sentences("- [x] Visa approved\n- [ ] Passport renewal") == ["Visa approved", "Passport renewal"]
+    # a task box says whether the item is done: a state of it
+    assert sentences("- [x] Visa approved\n- [ ] Passport renewal") == [
+        "Visa approved done",
+        "Passport renewal pending",
+    ]
     assert sentences("| setting | value |\n|---|---|\n| log level | DEBUG |") == ["setting value", "log level DEBUG"]
     assert sentences("Staging\n\n> The staging database\n> is Postgres 15") == [
         "Staging",

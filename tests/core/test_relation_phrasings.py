@@ -631,6 +631,9 @@ MARKDOWN_CONTRADICTIONS = [
     ("| setting | value |\n|---|---|\n| log level | DEBUG |\n| retries | 3 |", "The log level is WARN."),
     ("> The staging database is Postgres 15.", "Staging runs MySQL 8."),
     ("1) Lunch is at 12:30\n2) Coffee at 15:00", "Lunch is at 13:00."),
+    # a task box says whether the item is done: ticked against unticked is no restatement
+    ("- [x] Book flights", "- [ ] Book flights"),
+    ("- [x] Renew the domain", "Renew the domain (pending)"),
 ]
 
 MARKDOWN_CONSISTENT = [
@@ -662,6 +665,9 @@ MARKDOWN_CONSISTENT = [
     ("## Backups\nBackups run nightly at 01:00.", "## Deploys\nDeploys run on Tuesdays at 10:00."),
     ("- [x] Visa approved", "- [ ] Passport renewal"),
     ("# Atlas\nAtlas staging uses Postgres 15.", "Orbit staging uses MySQL 8."),
+    # a ticked item and a statement that it happened
+    ("- [x] Renew passport", "The passport was renewed in March."),
+    ("- [ ] Renew passport\n- [x] Book hotel", "The hotel is booked."),
 ]
 
 
