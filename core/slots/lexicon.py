@@ -49,6 +49,7 @@ class Lexicon:
     predicate_endings: tuple[str, ...]
     free_suffixes: tuple[str, ...]
     clause_breaks: frozenset[str]
+    conditions: frozenset[str]
     alt_markers: tuple[tuple[str, ...], ...]
     preference_verbs: frozenset[str]
     states: dict[tuple[str, ...], tuple[str, int, bool]]  # phrase -> (class, pole +1/-1, needs copula)
@@ -237,6 +238,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         predicate_endings=tuple(neg["predicate_endings"]),
         free_suffixes=tuple(neg["free_suffixes"]),
         clause_breaks=frozenset(data["clauses"]["breaks"]),
+        conditions=frozenset(data["clauses"]["conditions"]),
         alt_markers=tuple(_phrase(p) for p in data["alternatives"]["markers"]),
         preference_verbs=frozenset(data["alternatives"]["preference_verbs"]),
         states=states,

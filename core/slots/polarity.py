@@ -81,6 +81,10 @@ def negation_scopes(toks: list[Tok]) -> tuple[set[int], set[int]]:
             i = k
             continue
         if t.kind == "word" and (t.low in lex.negation_cues or t.low.endswith("n't")):
+            opener = next(u for u in toks if u.clause == t.clause and u.kind != "punct")
+            if opener.low in lex.conditions and opener.i < i:
+                i += 1  # inside a condition: the negation asserts nothing
+                continue
             k = i + 1
             while k < n and toks[k].clause == t.clause:
                 neg.add(k)

@@ -287,6 +287,9 @@ CONTRADICTIONS = [
     ("The loading dock has a limit of 1900 litres.", "The loading dock has a limit of 475 litres."),
     # a decade, its s glued on, is no amount of seconds
     ("The house was built in 1930.", "The house dates from the 1970s."),
+    # a negated instruction under the same condition, and a negation that is no condition
+    ("Page Priya if the build fails.", "Don't page Priya if the build fails."),
+    ("Deploys happen on Fridays.", "Deploys never happen on Fridays unless there's an incident."),
 ]
 
 CONSISTENT = [
@@ -595,6 +598,14 @@ CONSISTENT = [
     # a verb the lists do not know ends the phrase a statement is about as well
     ("The printer on the 2nd floor is out of paper.", "The 4th floor printer jams a lot."),
     ("The kettle on the 3rd floor is broken.", "The 5th floor kettle leaks a little."),
+    # a negation inside a condition (if, unless, whenever) asserts nothing
+    (
+        "Escalation after 15 minutes goes to the team lead.",
+        "Pinecrest pages the secondary if the primary doesn't ack in 5 minutes.",
+    ),
+    ("The picnic is on Saturday.", "If it doesn't rain, the picnic is on Saturday."),
+    ("The gate is locked at night.", "Call security if the gate isn't locked at night."),
+    ("The heating is on in winter.", "Tell the landlord if the heating isn't on by November."),
 ]
 
 
