@@ -27,12 +27,14 @@ def _salient(term: str) -> bool:
 def polarity_flips(a: Analysis, b: Analysis) -> list[str]:
     """Terms one statement negates and the other affirms ("uses X" / "does not use X")."""
     out: list[str] = []
-    for neg, other, other_neg in ((b.negated, a, a.negated), (a.negated, b, b.negated)):
+    for this, other in ((b, a), (a, b)):
         # A word the other statement has only inside a compound is another word ("not a call" / "on-call duty").
         other_aff = other.affirmed & whole_stems(other)
-        for t in sorted(neg):
-            if not _salient(t) or t in other_neg:
+        for t in sorted(this.negated):
+            if not _salient(t) or t in other.negated:
                 continue
+            if t in this.not_yet and not other.happened:
+                continue  # "hasn't shipped yet" / "ships on Friday", "Book flights": planned, not happened
             if t in other_aff or any(_same(t, o) for o in other_aff):
                 out.append(t)
     for pref, other_aff, own_words in ((b.prefixed, a.affirmed, a.words), (a.prefixed, b.affirmed, b.words)):
@@ -103,10 +105,17 @@ def state_flips(a: Analysis, b: Analysis) -> list[tuple[State, State]]:
             cls = opposite[0]
             if any(s.poles().get(cls, pa[cls]) != pa[cls] for s in a.states):
                 continue  # one side says both
+            if _planned(a, sa_, b) or _planned(b, sb_, a):
+                continue  # "isn't signed yet" / "will be signed next week"
             shared = (sa_.after & sb_.after) if cls in objects else (sa_.around & sb_.around)
             if shared or (cls not in objects and not sa_.around and not sb_.around):
                 out.append((sa_, sb_))
     return sorted(set(out), key=lambda p: (p[0].text, p[1].text))
+
+
+def _planned(x: Analysis, s: State, other: Analysis) -> bool:
+    """`s` is negated "so far" in `x` ("isn't signed yet") and `other` says nothing happened."""
+    return stem(s.text.split()[-1]) in x.not_yet and not other.happened
 
 
 def new_cues(a: Analysis, b: Analysis) -> list[str]:

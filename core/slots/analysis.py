@@ -39,6 +39,11 @@ class Analysis:
     # Per clause, where the cue that negates its verb stands ("shouldn't", "never"): the words before it are what
     # the negated predicate is said of, neither affirmed nor negated (`slots.polarity.verbal_negations`).
     negated_from: dict[int, int]
+    # Stems negated in a clause that says "so far" ("hasn't shipped yet"), and stems affirmed in a form that says
+    # it happened ("was signed", "has shipped"): a not-yet is held only against a statement that says something
+    # happened.
+    not_yet: frozenset[str] = frozenset()
+    happened: frozenset[str] = frozenset()
     prefixed: dict[str, str] = field(default_factory=dict)  # stem of the rest -> word, for "intolerant", "unsupported"
     cues: tuple[str, ...] = ()  # change cues, as written
     from_to: tuple[tuple[Value | Name | str, Value | Name | str], ...] = ()
@@ -97,6 +102,10 @@ def _analyze(text: str) -> Analysis:
         s.clause for s in states if s.pole < 0 and any(t.low == s.text.split()[0] for t in toks if t.clause == s.clause)
     )
     neg_start = verbal_negations(toks)
+    so_far_clauses = _so_far_clauses(toks, neg_start)
+    not_yet: set[str] = set()
+    # light words too: "(done)" from a ticked task box, "has gone"
+    happened = {t.stem or stem(t.low) for t in toks if t.kind == "word" and t.i not in neg_idx and _happened(toks, t.i)}
     clause_terms: dict[int, set[str]] = {}
     for t in toks:
         if t.kind != "word" or is_function(t.low):
@@ -105,6 +114,8 @@ def _analyze(text: str) -> Analysis:
         clause_terms.setdefault(t.clause, set()).update(stems)
         if t.i in neg_idx or t.i in rejected_idx:
             negated.update(stems)
+            if t.clause in so_far_clauses:
+                not_yet.update(stems)
         elif t.clause in down or t.i < neg_start.get(t.clause, -1):
             neutral.update(stems)
         else:
@@ -145,6 +156,8 @@ def _analyze(text: str) -> Analysis:
         neutral=frozenset(neutral - affirmed),
         down=down,
         negated_from=neg_start,
+        not_yet=frozenset(not_yet),
+        happened=frozenset(happened),
         prefixed=prefixed,
         cues=tuple(cues),
         from_to=tuple(from_to),
@@ -184,6 +197,35 @@ def _read_values(toks: list[Tok], values: list[Value]) -> None:
     read_quantities(toks, values)
     read_classes(toks, values)
     read_places(toks, values)
+
+
+def _so_far_clauses(toks: list[Tok], neg_start: dict[int, int]) -> set[int]:
+    """The negated clauses that say "so far": "still" in the clause ("is still not signed"), or "yet" ending the
+    sentence after it ("hasn't shipped yet"; "yet" between two clauses joins them: "cheap, yet not fast")."""
+    lex = lexicon()
+    out: set[int] = set()
+    for k, t in enumerate(toks):
+        if t.low not in lex.so_far:
+            continue
+        if t.clause in neg_start and t.low != "yet":
+            out.add(t.clause)
+        elif t.low == "yet" and (k + 1 == len(toks) or toks[k + 1].kind == "punct"):
+            back = next((u.clause for u in reversed(toks[:k]) if u.kind != "punct"), None)
+            if back is not None and back in neg_start and toks[k - 1].sent == t.sent:
+                out.add(back)
+    return out
+
+
+_NOT_DONE_BEFORE = frozenset({"will", "to", "be", "shall", "should", "must", "can", "could", "would", "may", "might"})
+
+
+def _happened(toks: list[Tok], i: int) -> bool:
+    """The word at i says a thing happened: a past form ("signed", "was renewed", "has been paid", "held"), not
+    one after "will", "to", "be" or a modal ("will be signed", "to be renewed")."""
+    t = toks[i]
+    if not (t.low.endswith(("ed", "en")) or t.low in lexicon().participles):
+        return False
+    return not (i and toks[i - 1].low in _NOT_DONE_BEFORE)
 
 
 def _stems_of(t: Tok) -> set[str]:

@@ -290,6 +290,10 @@ CONTRADICTIONS = [
     # a negated instruction under the same condition, and a negation that is no condition
     ("Page Priya if the build fails.", "Don't page Priya if the build fails."),
     ("Deploys happen on Fridays.", "Deploys never happen on Fridays unless there's an incident."),
+    # not done yet, against a statement that it was done
+    ("The passport was renewed in March.", "The passport isn't renewed yet."),
+    ("The invoice was paid on 3 May.", "The invoice hasn't been paid yet."),
+    ("The contract is signed.", "The contract isn't signed yet."),
 ]
 
 CONSISTENT = [
@@ -606,6 +610,11 @@ CONSISTENT = [
     ("The picnic is on Saturday.", "If it doesn't rain, the picnic is on Saturday."),
     ("The gate is locked at night.", "Call security if the gate isn't locked at night."),
     ("The heating is on in winter.", "Tell the landlord if the heating isn't on by November."),
+    # not done yet, against what is planned or asked for
+    ("The release ships on Friday.", "The release hasn't shipped yet."),
+    ("The migration starts on Monday.", "The migration hasn't started yet."),
+    ("Renew the passport before June.", "The passport isn't renewed yet."),
+    ("The contract will be signed next week.", "The contract isn't signed yet."),
 ]
 
 
@@ -645,6 +654,8 @@ MARKDOWN_CONTRADICTIONS = [
     # a task box says whether the item is done: ticked against unticked is no restatement
     ("- [x] Book flights", "- [ ] Book flights"),
     ("- [x] Renew the domain", "Renew the domain (pending)"),
+    # a ticked item says it happened
+    ("- [x] Book flights", "Flights are not booked yet."),
 ]
 
 MARKDOWN_CONSISTENT = [
@@ -679,6 +690,8 @@ MARKDOWN_CONSISTENT = [
     # a ticked item and a statement that it happened
     ("- [x] Renew passport", "The passport was renewed in March."),
     ("- [ ] Renew passport\n- [x] Book hotel", "The hotel is booked."),
+    # an unticked item is a task, which a not-yet agrees with
+    ("- [ ] Book flights", "Flights are not booked yet."),
 ]
 
 
