@@ -68,12 +68,21 @@ def _overlap(a: tuple[float, float], b: tuple[float, float], tol: float = 0.0) -
     return a[0] <= b[1] + tol and b[0] <= a[1] + tol
 
 
+def _zone(v: Value) -> int | None:
+    return int(v.key[3:]) if v.key.startswith("tz:") else None
+
+
 def _times_agree(x: Value, y: Value) -> bool:
     (xs, xe, xampm), (ys, ye, yampm) = x.val, y.val
     tol = TIME_TOLERANCE if (x.approx or y.approx) else 0
     shifts = [0]
     if not (xampm and yampm):
         shifts += [720, -720]
+    zx, zy = _zone(x), _zone(y)
+    if zx is not None and zy is not None and zx != zy:
+        # two zones: compared in UTC, as the same instant ("9:00 CET" / "8:00 UTC"; "23:00-01:00 UTC" / "00:00-02:00
+        # CET")
+        xs, xe, ys, ye = ((m - z) % 1440 for m, z in ((xs, zx), (xe, zx), (ys, zy), (ye, zy)))
     both_bounds = x.bound and y.bound
     for sh in shifts:
         if both_bounds:

@@ -83,6 +83,7 @@ class Lexicon:
     round_the_clock: tuple[tuple[str, ...], ...]  # "24/7": the whole day as a time range
     relative_days: frozenset[str]
     month_day_kinds: frozenset[str]
+    time_zones: dict[str, int]
     relative_before: frozenset[str]  # "last", "next" before a period said relative to now
     relative_after: frozenset[str]  # "ago" after one
     periods: frozenset[str]
@@ -275,6 +276,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         round_the_clock=tuple(sorted((_phrase(p) for p in cal["round_the_clock"]), key=len, reverse=True)),
         relative_days=frozenset(cal["relative_days"]),
         month_day_kinds=frozenset(cal["month_day_kinds"]),
+        time_zones={k: int(v) for k, v in cal["time_zones"].items()},
         relative_before=frozenset(cal["relative_before"]),
         relative_after=frozenset(cal["relative_after"]),
         periods=frozenset(cal["periods"]),

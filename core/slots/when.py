@@ -63,12 +63,15 @@ def read_times(toks: list[Tok], values: list[Value]) -> None:
                 end = i + 1
                 # a range: 01:00-03:00, 9 to 5, between 01:00 and 03:00
                 joiners = ("-", "to", "–", "until") + (("and",) if i and toks[i - 1].low == "between" else ())
+                m2 = m
                 if end + 1 < n and toks[end].low in joiners and toks[end + 1].kind == "time":
-                    m2 = _time_of(toks[end + 1])
+                    m2 = _time_of(toks[end + 1]) or m
                     end += 2
-                    add_value(values, toks, "time", "", (m, m2 if m2 is not None else m, _unambiguous(t.low)), i, end)
-                else:
-                    add_value(values, toks, "time", "", (m, m, _unambiguous(t.low)), i, end)
+                # "9:00 CET": the zone is part of the time (key "tz:<minutes ahead of UTC>")
+                zone = lex.time_zones.get(toks[end].low) if end < n else None
+                key = "" if zone is None else f"tz:{zone}"
+                end += zone is not None
+                add_value(values, toks, "time", key, (m, m2, _unambiguous(t.low)), i, end)
                 i = end
                 continue
         # "quarter past three", "half past two"

@@ -294,6 +294,10 @@ CONTRADICTIONS = [
     ("The passport was renewed in March.", "The passport isn't renewed yet."),
     ("The invoice was paid on 3 May.", "The invoice hasn't been paid yet."),
     ("The contract is signed.", "The contract isn't signed yet."),
+    # one clock time in two zones is another instant
+    ("The webinar starts at 9:00 CET.", "The webinar starts at 9:00 UTC."),
+    ("Standup is at 10:00 EST.", "Standup is at 10:00 CET."),
+    ("The call is at 9:00.", "The call is at 11:00 UTC."),
 ]
 
 CONSISTENT = [
@@ -615,6 +619,12 @@ CONSISTENT = [
     ("The migration starts on Monday.", "The migration hasn't started yet."),
     ("Renew the passport before June.", "The passport isn't renewed yet."),
     ("The contract will be signed next week.", "The contract isn't signed yet."),
+    # one instant in two zones (compared in UTC, across midnight too)
+    ("The webinar starts at 9:00 CET.", "The webinar starts at 8:00 UTC."),
+    ("Standup is at 10:00 EST.", "Standup is at 16:00 CET."),
+    ("The maintenance window is 23:00-01:00 UTC.", "The maintenance window is 00:00-02:00 CET."),
+    ("The call is at 17:00 PST.", "The call is at 01:00 UTC."),
+    ("The call is at 9:00.", "The call is at 9:00 UTC."),
 ]
 
 
