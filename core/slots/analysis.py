@@ -341,9 +341,10 @@ def _modifiers(toks: list[Tok]) -> dict[str, frozenset[str]]:
                 break
             mods.add(u.stem or stem(u.low))
             k -= 1
-        # "the channel for incidents": what it is for says which one, as "the incidents channel" does
+        # "the channel for incidents", "backups of the wiki": what it is for, or of, says which one, as "the
+        # incidents channel" does
         k = i + 1
-        if k < n and toks[k].low == "for" and toks[k].clause == t.clause:
+        if k < n and toks[k].low in ("for", "of") and toks[k].clause == t.clause:
             k += 1
             while k < n and toks[k].low in lexicon().determiners:
                 k += 1

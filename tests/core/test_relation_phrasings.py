@@ -298,6 +298,13 @@ CONTRADICTIONS = [
     ("The webinar starts at 9:00 CET.", "The webinar starts at 9:00 UTC."),
     ("Standup is at 10:00 EST.", "Standup is at 10:00 CET."),
     ("The call is at 9:00.", "The call is at 11:00 UTC."),
+    # a noun's "of" phrase said another way ("backups of the wiki" / "wiki backups")
+    ("The owner of the billing service is Priya.", "Chen owns the billing service."),
+    ("The price of the basic plan is $9.", "The basic plan costs $12."),
+    ("The end of the sprint is Friday.", "The sprint ends on Thursday."),
+    ("The size of the team is 8 people.", "The team has 12 people."),
+    ("Backups of the wiki are kept for 30 days.", "Wiki backups are kept for a week."),
+    ("The deadline for the grant is 1 May.", "The grant deadline is 15 June."),
 ]
 
 CONSISTENT = [
@@ -625,6 +632,10 @@ CONSISTENT = [
     ("The maintenance window is 23:00-01:00 UTC.", "The maintenance window is 00:00-02:00 CET."),
     ("The call is at 17:00 PST.", "The call is at 01:00 UTC."),
     ("The call is at 9:00.", "The call is at 9:00 UTC."),
+    # what a noun is of says which one ("backups of the wiki" / "of the mail server")
+    ("Backups of the wiki are kept for 30 days.", "Backups of the mail server are kept for a year."),
+    ("The price of the basic plan is $9.", "The price of the pro plan is $29."),
+    ("The owner of the billing service is Priya.", "The owner of the search service is Chen."),
 ]
 
 
