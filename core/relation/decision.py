@@ -37,6 +37,7 @@ import re
 from dataclasses import dataclass
 
 from ..slots import Analysis, Name, fold, lexicon, stem
+from ..slots.markdown import plain_blocks
 from ..slots.tokens import is_function, match_any
 from ..subjects import Side, SubjectMatch, compare, matches, same_term, side
 from .agreement import Diff, compare_values, slot_of, value_agrees
@@ -167,20 +168,16 @@ _ABBREVIATIONS = frozenset("mr mrs ms dr st jr sr prof vs etc approx no nr e.g i
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
 
 
-_LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+")
-
-
 @functools.lru_cache(maxsize=4096)
 def claims(text: str) -> tuple[str, ...]:
-    """The claims of a text of MULTI_MIN or more: its lines (a list item's marker dropped, a heading's `#`s too),
-    each split into its sentences and at its semicolons; else the text as one claim. A piece of fewer than three
-    words ("Done.", "Billing:") goes with the one before it, or, first, with the one after it."""
+    """The claims of a text of MULTI_MIN or more: its Markdown blocks (`slots.markdown`: list items, headings,
+    paragraphs, marks dropped), each split into its sentences and at its semicolons; else the text as one claim. A
+    piece of fewer than three words ("Done.", "Billing:") goes with the one before it, or, first, with the one
+    after it."""
     pieces: list[str] = []
-    for line in text.splitlines():
-        line = _LIST_MARK.sub("", line.strip().lstrip("#").strip())
-        if line:
-            # a semicolon separates claims as a full stop does ("the Starter plan is $9 a month; the Pro plan is $29")
-            pieces += [part.strip() for sentence in _sentences(line) for part in sentence.split(";") if part.strip()]
+    for block in plain_blocks(text):
+        # a semicolon separates claims as a full stop does ("the Starter plan is $9 a month; the Pro plan is $29")
+        pieces += [part.strip() for sentence in _sentences(block) for part in sentence.split(";") if part.strip()]
     out: list[str] = []
     lead = ""
     for piece in pieces:

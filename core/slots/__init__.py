@@ -18,8 +18,8 @@ statement into tokens and clauses and reads:
 
 Word lists and value classes live in `data/relations.toml`; nothing here names a particular statement.
 
-The modules, bottom up: `lexicon` (the word lists, `fold`, `stem`), `tokens` (tokens, sentences and clauses,
-phrase lookups), `values` (the `Value` record and what every value reader shares), the value readers `when`
+The modules, bottom up: `lexicon` (the word lists, `fold`, `stem`), `markdown` (a note's blocks as plain text),
+`tokens` (tokens, sentences and clauses, phrase lookups), `values` (the `Value` record and what every value reader shares), the value readers `when`
 (clock times, parts of the day, weekdays, dates, frequencies), `quantities` (quantities, durations, rates, labels,
 versions) and `enums` (class members, places), `names`, `polarity` (negation scopes, states, change cues), and
 `analysis`, which runs them in order and gathers the `Analysis`. Other modules import from the package, not from

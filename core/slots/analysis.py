@@ -15,10 +15,11 @@ from dataclasses import dataclass, field, replace
 from ..text import STOPWORDS
 from .enums import read_classes, read_places
 from .lexicon import lexicon, stem
+from .markdown import plain_blocks
 from .names import Name, read_names
 from .polarity import State, change_cues, mark_retired, negation_scopes, read_states, verbal_negations
 from .quantities import read_quantities, read_versions
-from .tokens import Tok, block_starts, is_function, match_any, tokenize
+from .tokens import Tok, is_function, match_any, tokenize
 from .values import Value, add_value
 from .when import read_calendar, read_frequencies, read_month_days, read_relative_periods, read_times
 
@@ -56,33 +57,10 @@ class Analysis:
     clause_terms: dict[int, frozenset[str]] = field(default_factory=dict)
 
 
-# Markdown that is no content: a heading's #s, a list item's marker, a quote's >, at a block's start.
-_BLOCK_MARK = re.compile(r"^(?:#{1,6}|>|[-*+\u2022]|\d{1,3}[.)])\s+")
-# A task box says whether the item is done ("- [x] Book flights"): read as a state of the item.
-_TASK_BOX = re.compile(r"^(?:[-*+\u2022]|\d{1,3}[.)])\s+\[([ xX])\]\s+")
-_TABLE_RULE = re.compile(r"^\|?[\s:|-]*-[\s:|-]*$")  # |---|:--| under a table's header
-
-
 def analyze(text: str) -> Analysis:
-    """The reading of a statement. Its white space is collapsed, except where a Markdown block (a heading, a list
-    item, a table row, a paragraph) starts: a block is a sentence of its own, ended by a full stop or not, and its
-    Markdown marks are dropped (a table's cells are read as a list)."""
-    cuts = [0, *block_starts(text), len(text)] if "\n" in text else [0, len(text)]
-    blocks = []
-    for a, b in zip(cuts, cuts[1:], strict=False):
-        block = " ".join(text[a:b].split())
-        if _TABLE_RULE.match(block):
-            continue
-        if block.startswith("|"):
-            block = ", ".join(cell.strip() for cell in block.strip("|").split("|") if cell.strip())
-        task = _TASK_BOX.match(block)
-        if task:
-            done = task.group(1) in "xX"
-            block = f"{block[task.end() :].rstrip(' .;')} ({'done' if done else 'pending'})"
-        block = _BLOCK_MARK.sub("", block.replace(" > ", " ") if block.startswith(">") else block)
-        if block:
-            blocks.append(block)
-    return _analyze("\n\n".join(blocks))
+    """The reading of a statement. Each Markdown block is a sentence of its own, ended by a full stop or not, its
+    marks dropped (`slots.markdown`): the blocks are read as paragraphs, one blank line apart."""
+    return _analyze("\n\n".join(plain_blocks(text)))
 
 
 @functools.lru_cache(maxsize=8192)

@@ -81,8 +81,11 @@ def negation_scopes(toks: list[Tok]) -> tuple[set[int], set[int]]:
             i = k
             continue
         if t.kind == "word" and (t.low in lex.negation_cues or t.low.endswith("n't")):
-            opener = next(u for u in toks if u.clause == t.clause and u.kind != "punct")
-            if opener.low in lex.conditions and opener.i < i:
+            k = i
+            while k and toks[k - 1].clause == t.clause:
+                k -= 1
+            opener = next((u for u in toks[k:i] if u.kind != "punct"), t)  # the clause's first word
+            if opener.low in lex.conditions:
                 i += 1  # inside a condition: the negation asserts nothing
                 continue
             k = i + 1

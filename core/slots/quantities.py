@@ -23,15 +23,24 @@ def _hyphen_unit(toks: list[Tok], i: int) -> bool:
     return i + 2 < len(toks) and toks[i + 1].low == "-" and unit_at(toks, i + 2) is not None
 
 
+def _number_joined(t: Tok) -> tuple[float, str] | None:
+    """A number word joined by a hyphen to one other word ("two-week", "three-bedroom"): (count, that word)."""
+    head, dash, tail = t.low.partition("-")
+    if not dash or "-" in tail or not head:
+        return None
+    count = number(Tok(t.i, head, head, "word"))
+    return None if count is None else (count, tail)
+
+
 def _joined_amount(t: Tok) -> tuple[float, tuple[str, float]] | None:
     """A number word and a unit written as one hyphenated word ("two-week", "six-month"): (count, (dimension,
     factor)); None for any other word."""
-    head, dash, tail = t.low.partition("-")
-    if not dash or "-" in tail:
+    joined = _number_joined(t)
+    if joined is None:
         return None
-    count = number(Tok(t.i, head, head, "word")) if head else None
+    count, tail = joined
     unit = lexicon().units.get(tail)
-    if count is None or unit is None or tail in lexicon().glued_units or len(tail) < 3:
+    if unit is None or tail in lexicon().glued_units or len(tail) < 3:
         return None
     return count, unit
 
@@ -41,12 +50,13 @@ def _joined_count(toks: list[Tok], i: int) -> tuple[float, str] | None:
     flat", "a four-person team"): (count, the counted noun's stem). None for any other words."""
     t = toks[i]
     nxt: Tok | None
+    count: float | None
     if t.kind == "word":
-        head, dash, tail = t.low.partition("-")
-        if not dash or "-" in tail or not head:
+        joined = _number_joined(t)
+        if joined is None:
             return None
-        count = number(Tok(t.i, head, head, "word"))
-        noun, nxt = tail, (toks[i + 1] if i + 1 < len(toks) else None)
+        count, noun = joined
+        nxt = toks[i + 1] if i + 1 < len(toks) else None
     elif t.kind == "num" and i + 3 < len(toks) and toks[i + 1].low == "-" and toks[i + 2].kind == "word":
         count = number(t)
         noun, nxt = toks[i + 2].low, toks[i + 3]

@@ -57,32 +57,7 @@ class Tok:
     end: int = 0  # where it ends (exclusive)
 
 
-# Markdown lines that open a block of their own: a heading, a list item (a task box too), a table row; a quote's
-# first line (its next lines, each with its own ">", go on with its paragraph).
-_BLOCK_LINE = re.compile(r"^[ \t]*(?:#{1,6}(?:\s|$)|(?:[-*+\u2022]|\d{1,3}[.)])\s|\|)")
-_HEADING_LINE = re.compile(r"^[ \t]*(?:#{1,6}(?:\s|$)|\|)")
-_QUOTE_LINE = re.compile(r"^[ \t]*>")
-
-
-def block_starts(text: str) -> list[int]:
-    """Where a Markdown block starts a sentence of its own (character offsets): a heading, a list item, a table row
-    or a quote, and the line after a blank line, a heading or a table row. A line broken inside a paragraph or a
-    list item (a hard wrap) goes on with its sentence."""
-    out: list[int] = []
-    pos = 0
-    after_break = False  # the line before was blank, a heading or a table row
-    in_quote = False
-    for line in text.splitlines(keepends=True):
-        if line.strip():
-            quote = bool(_QUOTE_LINE.match(line))
-            if pos and (after_break or _BLOCK_LINE.match(line) or (quote and not in_quote)):
-                out.append(pos + len(line) - len(line.lstrip()))
-            after_break = bool(_HEADING_LINE.match(line))
-            in_quote = quote
-        else:
-            after_break, in_quote = True, False
-        pos += len(line)
-    return out
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
 
 def tokenize(text: str) -> list[Tok]:
@@ -106,7 +81,8 @@ def tokenize(text: str) -> list[Tok]:
                 continue
             kind = "word"
         toks.append(Tok(len(toks), s, s.lower(), kind, at=m.start(), end=m.end()))
-    _segment(toks, block_starts(folded) if "\n" in folded else [])
+    # a blank line ends a sentence (`analyze` gives each Markdown block as a paragraph of its own)
+    _segment(toks, [m.end() for m in _BLANK_LINE.finditer(folded)])
     return toks
 
 
@@ -119,7 +95,7 @@ def _segment(toks: list[Tok], blocks: list[int]) -> None:
         if b < len(blocks) and t.at >= blocks[b]:
             while b < len(blocks) and t.at >= blocks[b]:
                 b += 1
-            if not start:  # a Markdown block ends the sentence before it, written with a full stop or not
+            if not start:  # a paragraph ends the sentence before it, written with a full stop or not
                 sent += 1
                 clause += 1
                 start = True
