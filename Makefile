@@ -35,8 +35,12 @@ bench: $(VENV)/.installed-test
 
 # The long crash and contention probes (200 SIGKILLs; 8 writers x 500 captures beside readers). The same probes run
 # small in `make test` (tests/core/test_probes.py). Exits 1 when anything is lost, fails or leaves check unclean.
+# Then the property tests with fresh random examples (`make test` draws the same ones every run; tests/conftest.py).
+PROPERTY_TESTS = tests/core/test_no_silent_merge.py tests/core/test_pagetext.py tests/core/test_pagefmt.py \
+	tests/core/test_roundtrip.py tests/core/test_category_patch.py tests/core/test_quiz.py tests/core/test_safety.py
 stress: $(VENV)/.installed-test
 	$(BIN)/python scripts/stress.py
+	MEMKEEPER_HYPOTHESIS=explore $(BIN)/python -m pytest -q -n auto $(PROPERTY_TESTS)
 
 screenshots: $(VENV)/.installed-test
 	$(BIN)/python scripts/screenshots.py
