@@ -11,7 +11,8 @@ For every labelled pair: a wiki of its own (a copy of one that holds only the di
 Sets: the `dev` and `heldout` halves of `benchmarks/data/agent_pairs.jsonl` (no keys), the `fresh-dev` and
 `fresh-heldout` halves of `benchmarks/data/agent_pairs_fresh.jsonl` (a second set written later, in the same style),
 the `summaries-dev` and `summaries-heldout` halves of `benchmarks/data/agent_summaries.jsonl` (a note of several
-claims, then a one-liner), and the older labelled fixture `tests/core/fixtures/conflict_pairs.jsonl`, once with the keys it states and once
+claims, then a one-liner), the `third-dev` and `third-heldout` halves of `benchmarks/data/agent_pairs_third.jsonl`
+(240 pairs written after the detector by writers who never saw it), and the older labelled fixture `tests/core/fixtures/conflict_pairs.jsonl`, once with the keys it states and once
 without them.
 
 Run alone: `.venv/bin/python benchmarks/contradictions.py` (a Markdown report on stdout). `--list dev` adds the
@@ -40,6 +41,8 @@ PAIRS = HERE / "data" / "agent_pairs.jsonl"
 PAIRS_FRESH = HERE / "data" / "agent_pairs_fresh.jsonl"  # a second set, written later: fresh-dev / fresh-heldout
 # A third: session summaries of several claims against one-liners (summaries-dev / summaries-heldout).
 SUMMARIES = HERE / "data" / "agent_summaries.jsonl"
+# A fourth, written after the detector by writers who never saw it: third-dev / third-heldout.
+PAIRS_THIRD = HERE / "data" / "agent_pairs_third.jsonl"
 DISTRACTORS = HERE / "data" / "distractors.jsonl"
 FIXTURE = HERE.parent / "tests" / "core" / "fixtures" / "conflict_pairs.jsonl"
 
@@ -122,6 +125,8 @@ def _jsonl(path: Path) -> list[dict]:
 def load_pairs(split: str) -> list[Case]:
     if split.startswith("summaries-"):
         path, split = SUMMARIES, split.removeprefix("summaries-")
+    elif split.startswith("third-"):
+        path = PAIRS_THIRD
     else:
         path = PAIRS_FRESH if split.startswith("fresh-") else PAIRS
     return [
@@ -384,11 +389,13 @@ def list_outcomes(report: Report) -> str:
 
 
 AGENT_SETS = ("dev", "heldout", "fresh-dev", "fresh-heldout", "summaries-dev", "summaries-heldout")
-HELD_OUT = ("heldout", "fresh-heldout", "summaries-heldout")
+THIRD_SETS = ("third-dev", "third-heldout")  # no domains: kept out of the by-domain table
+HELD_OUT = ("heldout", "fresh-heldout", "summaries-heldout", "third-heldout")
 SETS = (
     ("dev", "heldout", "fixture", "fixture-nokeys")
     + (("fresh-dev", "fresh-heldout") if PAIRS_FRESH.exists() else ())
     + (("summaries-dev", "summaries-heldout") if SUMMARIES.exists() else ())
+    + (THIRD_SETS if PAIRS_THIRD.exists() else ())
 )
 
 
@@ -407,7 +414,7 @@ def run(sets: tuple[str, ...] = SETS) -> tuple[list[Report], float]:
         work = Path(tmp) / "work"
         work.mkdir()
         for name in sets:
-            if name in AGENT_SETS:
+            if name in AGENT_SETS or name in THIRD_SETS:
                 cases = load_pairs(name)
             elif name == "fixture":
                 cases = load_fixture(with_keys=True)
@@ -424,7 +431,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sets", default=",".join(SETS), help=f"comma-separated, from {', '.join(SETS)}")
     p.add_argument(
         "--list",
-        choices=("dev", "fresh-dev", "summaries-dev", "fixture", "fixture-nokeys"),
+        choices=("dev", "fresh-dev", "summaries-dev", "third-dev", "fixture", "fixture-nokeys"),
         action="append",
         default=[],
         help="also list every pair's outcome for this set (never the held-out half)",

@@ -191,3 +191,26 @@ def test_summaries_schema_and_split(summaries, distractors):
             assert p["split"] == ("dev" if (i + n) % 2 == 0 else "heldout"), p["id"]
     pair_titles = {_slug(p[s]["title"]) for p in summaries for s in ("first", "second")}
     assert not pair_titles & {_slug(d["title"]) for d in distractors}
+
+
+def test_third_set_is_its_batteries_split_as_committed():
+    """agent_pairs_third.jsonl is exactly what make_third_split.py builds from the two batteries: the split cannot
+    be moved by hand after the fact, each half holds half of every (battery, label) group, and no pair shares a key,
+    a title or a source ref between its sides."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_third_split", DATA / "make_third_split.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    pairs = _jsonl("agent_pairs_third.jsonl")
+    assert pairs == mod.build()
+    counts = Counter((p["domain"], p["label"], p["split"]) for p in pairs)
+    for (domain, label, split), n in counts.items():
+        other = "third-heldout" if split == "third-dev" else "third-dev"
+        assert abs(n - counts[(domain, label, other)]) <= 1
+    assert len(pairs) >= 200 and {p["label"] for p in pairs} == LABELS
+    for p in pairs:
+        first, second = p["first"], p["second"]
+        assert "key" not in first and "key" not in second and "title" not in first and "title" not in second
+        assert first["source_ref"] != second["source_ref"] and first["content"] != second["content"]
