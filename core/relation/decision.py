@@ -19,7 +19,8 @@ and change cues from `polarity`; names only one side has; qualifiers of a shared
   subject match is; a low one makes it `possible`, a lower one `unrelated` (`_conflict`);
 - a shared name alone anchors no subject (nor does a name negated on one side, nor the word for a kind of value
   both give: "email"), except for a `possible` conflict when the two give different members
-  of a class a project or a person has one of (a CI, a licence: `one_per_subject` in the data file); nor do words
+  of a class a project or a person has one of (a CI, a licence: `one_per_subject` in the data file) or two
+  ages; nor do words
   shared only after both first verbs, or only in what two differing counts count, when each statement names
   before its first verb something the other does not ("The board meets quarterly" / "Mei-Lin and I meet
   monthly");
@@ -352,7 +353,8 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         # The class, not the wording around the name, says the name is what both are about: the factor is the same
         # however little else the two share ("Quillon tracks its issues in Redmine" / "File Quillon bugs in ...").
         single = lexicon().single_classes
-        one_each = shared and any(k.startswith("enum:") and k[5:] in single for k in dims)
+        # (A person has one age, too: "Maya is 8 years old" / "Maya turned eleven".)
+        one_each = shared and any((k.startswith("enum:") and k[5:] in single) or k == "quantity:age" for k in dims)
         subject_factor = SINGLE_CLASS_FACTOR if one_each else 0.0
 
     # A change whose result is what the older statement says ("the server was upgraded to 64 GB" / "the server has

@@ -19,7 +19,7 @@ from .markdown import plain_blocks
 from .names import Name, read_names
 from .polarity import State, change_cues, mark_retired, negation_scopes, read_states, verbal_negations
 from .quantities import read_quantities, read_versions
-from .tokens import Tok, is_function, match_any, tokenize
+from .tokens import COPULA, Tok, is_function, match_any, tokenize
 from .values import Value, add_value
 from .when import read_calendar, read_frequencies, read_month_days, read_relative_periods, read_times
 
@@ -106,8 +106,10 @@ def _analyze(text: str) -> Analysis:
             if t.low.startswith(p) and len(rest) >= 4 and rest.endswith(lex.predicate_endings):
                 prefixed[stem(rest)] = t.low
                 break
-    # Values a negation covers are negated values: "not part of 2.0", "never on a Saturday".
-    values = [v if not (v.start in neg_idx or v.start in rejected_idx) else replace(v, negated=True) for v in values]
+    # Values a negation covers are negated values: "not part of 2.0", "never on a Saturday"; so are the values a
+    # negated passive is said of ("Node 18 is no longer used": 18 is what is not used).
+    neg_values = neg_idx | rejected_idx | _negated_passive_subjects(toks)
+    values = [v if v.start not in neg_values else replace(v, negated=True) for v in values]
     names = [n if not (n.start in neg_idx or n.start in rejected_idx) else replace(n, negated=True) for n in names]
     for n in names:
         if n.negated:
@@ -175,6 +177,29 @@ def _read_values(toks: list[Tok], values: list[Value]) -> None:
     read_quantities(toks, values)
     read_classes(toks, values)
     read_places(toks, values)
+
+
+# After a negated passive, words that add nothing to what is denied ("is no longer used", "isn't supported anymore").
+_PASSIVE_FILLERS = frozenset({"longer", "anymore", "any", "more", "now", "really", "currently", "even", "either"})
+
+
+def _negated_passive_subjects(toks: list[Tok]) -> set[int]:
+    """Token indexes before the verb of a clause that denies one passive participle of them and nothing else:
+    "Node 18 is no longer used", "the 2019 price list isn't valid anymore" are about what stands before "is"."""
+    lex = lexicon()
+    out: set[int] = set()
+    for k, t in enumerate(toks):
+        if t.kind != "word" or not (t.low in lex.negation_cues or t.low.endswith("n't")):
+            continue
+        cop = k if t.low.endswith("n't") and t.low[:-3] in COPULA else k - 1
+        if cop < 1 or toks[cop].clause != t.clause or toks[cop].low.removesuffix("n't") not in COPULA:
+            continue
+        rest = [u for u in toks[k + 1 :] if u.clause == t.clause and u.kind != "punct"]
+        said = [u for u in rest if u.low not in _PASSIVE_FILLERS]
+        if len(said) != 1 or not (said[0].low.endswith(("ed", "en")) or said[0].low in lex.participles):
+            continue
+        out.update(u.i for u in toks[:cop] if u.clause == t.clause)
+    return out
 
 
 def _so_far_clauses(toks: list[Tok], neg_start: dict[int, int]) -> set[int]:
@@ -330,4 +355,15 @@ def _modifiers(toks: list[Tok]) -> dict[str, frozenset[str]]:
                 mods.add(toks[k].stem or stem(toks[k].low))
         if mods:
             out.setdefault(t.stem or stem(t.low), set()).update(mods)
+        # "the notification-service": a hyphen-joined noun group after a determiner, its last part the head ("the
+        # notification service"; not "tracked client-side", which says how)
+        parts = t.low.split("-")
+        if (
+            len(parts) >= 2
+            and all(len(x) >= 3 and x.isalpha() for x in parts)
+            and not is_function(parts[-1])
+            and i
+            and (toks[i - 1].low in lexicon().determiners or toks[i - 1].low.endswith("'s"))
+        ):
+            out.setdefault(stem(parts[-1]), set()).update(stem(x) for x in parts[:-1])
     return {k: frozenset(v) for k, v in out.items()}

@@ -110,6 +110,8 @@ class Lexicon:
     value_before: frozenset[str]
     value_preps: frozenset[str]
     place_verbs: frozenset[str]
+    age_before: frozenset[str]
+    age_after: frozenset[str]
     participles: frozenset[str]  # past participles not ending in -ed or -en ("held", "kept", "built")
     additive_verbs: frozenset[str]  # "supports", "accepts": several members of a class at once
     span_starts: tuple[tuple[str, ...], ...]  # "opens", "departs": when a span starts
@@ -303,6 +305,8 @@ def build_fields(source: bytes) -> dict[str, Any]:
         value_before=frozenset(data["roles"]["value_before"]),
         value_preps=frozenset(data["roles"]["value_preps"]),
         place_verbs=frozenset(data["roles"]["place_verbs"]),
+        age_before=frozenset(data["ages"]["before"]),
+        age_after=frozenset(data["ages"]["after"]),
         participles=frozenset(data["roles"]["participles"]),
         role_holders=frozenset(data["roles"]["holders"]),
         additive_verbs=frozenset(data["roles"]["additive"]),

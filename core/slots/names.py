@@ -62,9 +62,11 @@ def _lexicon_verb(t: Tok) -> bool:
 
 
 def capitalised(t: Tok) -> bool:
-    """Shaped like a name: a capital first letter, an inner capital ("LaunchDarkly"), letters with digits."""
+    """Shaped like a name: a capital first letter, an inner capital ("LaunchDarkly"), letters with digits, or a word
+    alone in quotes ("'tidepool'")."""
     return t.kind == "word" and (
-        t.text[:1].isupper()
+        t.quoted
+        or t.text[:1].isupper()
         or bool(_INNER_CAP.match(t.text))
         or (any(c.isdigit() for c in t.text) and any(c.isalpha() for c in t.text))
     )
@@ -80,7 +82,9 @@ def read_names(toks: list[Tok]) -> list[Name]:
         if not capitalised(t) or t.used or t.low in ("i", "i'm", "i'd", "i've", "i'll"):
             j += 1
             continue
-        shaped = bool(_ACRONYM.match(t.text) or _INNER_CAP.match(t.text) or any(c.isdigit() for c in t.text))
+        shaped = bool(
+            t.quoted or _ACRONYM.match(t.text) or _INNER_CAP.match(t.text) or any(c.isdigit() for c in t.text)
+        )
         # "Risk:", "Lesson from Harbor:", "Decided:": a heading word, not a name
         heading = t.initial and any(toks[k].low == ":" for k in range(j + 1, min(n, j + 4)) if toks[k].sent == t.sent)
         if heading or (

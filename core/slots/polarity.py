@@ -242,7 +242,8 @@ def change_cues(toks: list[Tok], values: list[Value], names: list[Name]):
         if toks[i].low != "from":
             continue
         for k in range(i + 1, min(n, i + 8)):
-            if toks[k].low == "to" and toks[k].sent == toks[i].sent:
+            # (a "to" inside a value, "from 9am to 5pm", joins a range: no change)
+            if toks[k].low == "to" and toks[k].sent == toks[i].sent and not toks[k].used:
                 a = _item_in(range(i + 1, k), values, names, toks)
                 b = _item_in(range(k + 1, min(n, k + 6)), values, names, toks)
                 if a is not None and b is not None:

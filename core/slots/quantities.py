@@ -15,7 +15,7 @@ from dataclasses import replace
 from .lexicon import lexicon, stem
 from .names import capitalised
 from .tokens import COPULA, ORDINAL, Tok, is_function, match_any, phrases_of
-from .values import Value, add_value, bound_before, number, time_unit, unit_at
+from .values import Value, add_value, bound_before, currency_code, number, time_unit, unit_at
 
 
 def _hyphen_unit(toks: list[Tok], i: int) -> bool:
@@ -146,6 +146,10 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
                 amount = float(m.group(2).replace(",", "")) * (lex.multipliers.get(m.group(3) or "", 1.0))
                 dim, factor = lex.units[m.group(1)]
                 j = i + 1
+        elif currency_code(t) and i + 1 < n and toks[i + 1].kind == "num" and not toks[i + 1].used:
+            amount = number(toks[i + 1])  # "GBP 600", "EUR 1,450": the code, then the amount
+            dim, factor = lex.units[t.low]
+            j = i + 2
         elif t.kind == "num" and not ORDINAL.match(t.low) and _hyphen_unit(toks, i):
             amount = number(t)  # "2-week sprints", "a 30-minute call": the number and its unit joined
             j = i + 2
@@ -185,6 +189,7 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
                 and not prev.used
                 and (not is_function(prev.low) or prev.low in lex.label_heads)
                 and prev.low not in lex.number_words
+                and prev.low not in lex.age_before  # "aged 42", "turns 30": an age
                 and prev.low not in ("between", "from", "to", "of", "than")  # "between 3 and 12": a range
                 and not prev.text[:1].isupper()
                 and not counted
@@ -342,6 +347,13 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
             kind = "duration"
         else:
             kind = "quantity"
+        # An age: "8 years old", "a 3-month-old puppy" (the length, then "old"); "aged 8", "turned eleven" (a bare
+        # number after a word that says an age comes next). Compared as one length of life, in seconds.
+        if kind == "duration" and j < n and toks[j].low in lex.age_after:
+            kind, key = "quantity", "age"
+            j += 1
+        elif key == "" and not rate and hi is None and i and toks[i - 1].low in lex.age_before:
+            kind, key, value = "quantity", "age", amount * lex.units["year"][1]
         # A bare small number that is a list index or part of a name is not a quantity.
         if key == "" and t.kind == "word":
             i = j if j > i else i + 1
@@ -385,7 +397,12 @@ def read_versions(toks: list[Tok], values: list[Value]) -> None:
             and not prev.used
             and (
                 prev.low in ("version", "v", "release")
-                or (capitalised(prev) and prev.low not in lex.numbered_places and prev.low not in lex.honorifics)
+                or (
+                    capitalised(prev)
+                    and prev.low not in lex.numbered_places
+                    and prev.low not in lex.honorifics
+                    and not currency_code(prev)  # "GBP 600": an amount
+                )
             )
         )
         if nxt_unit or not (decimal or after_name):
@@ -404,11 +421,14 @@ def read_versions(toks: list[Tok], values: list[Value]) -> None:
 
 def _owner_before(toks: list[Tok], i: int) -> str:
     """What a version number is the version of: the word before it ("Python 3.12"), past "version", "to" and the
-    like ("pin Python to 3.11"); "" when that word is a verb ("upgraded to 3.11": of whatever the other names)."""
+    like ("pin Python to 3.11"); "" when that word is a verb ("upgraded to 3.11", "is running version 14": of
+    whatever the other names)."""
     for k in range(i - 1, max(-1, i - 4), -1):
         t = toks[k]
         if t.kind == "punct" and t.low not in ("(",):
             break
         if t.kind == "word" and t.low not in ("version", "v", "the", "release", "of", "to", "at", "on", "from"):
-            return "" if t.low.endswith("ed") and not t.text[:1].isupper() else t.stem or stem(t.low)
+            lex = lexicon()
+            verb = t.low.endswith("ed") or t.low in lex.light or t.low in lex.subject_verbs
+            return "" if verb and not t.text[:1].isupper() else t.stem or stem(t.low)
     return ""

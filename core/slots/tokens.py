@@ -26,7 +26,7 @@ _TOKEN = re.compile(
    |(?P<path>(?<![\w/])(?:~|\.{1,2})?/[\w@-]+(?:\.[\w-]+)*(?:/[\w.@-]+)*(?:/|\.[A-Za-z0-9]+)(?![\w/]))
    |(?P<isodate>\d{4}-\d{2}-\d{2})
    |(?P<ratio>\b\d:\d\b)
-   |(?P<time>\d{1,2}:\d{2}(?:\s?[ap]\.?m\b)?|\b\d{1,2}\s?[ap]\.?m\b)
+   |(?P<time>\d{1,2}:\d{2}(?:\s?(?i:[ap]\.?m)\b)?|\b\d{1,2}\s?(?i:[ap]\.?m)\b)
    |(?P<money>[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|mm|bn|million|billion|thousand)\b)?)
    |(?P<alnum>\d+[A-Za-z][\w]*(?:-[\w]+)*)
    |(?P<num>\d+(?:,\d{3})*(?:\.\d+)*(?:\.x)?%?)
@@ -55,9 +55,11 @@ class Tok:
     used: bool = False  # consumed by a value
     at: int = 0  # where the token starts in the folded text (a character offset)
     end: int = 0  # where it ends (exclusive)
+    quoted: bool = False  # a word alone in quotes ("side project 'tidepool'"): a name, whatever its case
 
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_QUOTES = {"'": "'", '"': '"', "`": "`", "\u201c": "\u201d"}  # opening -> closing, as `fold` leaves them
 
 
 def tokenize(text: str) -> list[Tok]:
@@ -81,6 +83,9 @@ def tokenize(text: str) -> list[Tok]:
                 continue
             kind = "word"
         toks.append(Tok(len(toks), s, s.lower(), kind, at=m.start(), end=m.end()))
+    for t in toks:
+        if t.kind == "word" and 0 < t.at and t.end < len(folded):
+            t.quoted = _QUOTES.get(folded[t.at - 1]) == folded[t.end]
     # a blank line ends a sentence (`analyze` gives each Markdown block as a paragraph of its own)
     _segment(toks, [m.end() for m in _BLANK_LINE.finditer(folded)])
     return toks

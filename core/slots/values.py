@@ -116,6 +116,13 @@ def add_value(values: list[Value], toks: list[Tok], kind: str, key: str, val: An
     )
 
 
+def currency_code(tok: Tok) -> bool:
+    """A currency written as its code before an amount ("GBP 600", "EUR 1,450"): a unit word that is its own
+    dimension in the units table (the table's currencies), written in capitals."""
+    unit = lexicon().units.get(tok.low) if tok.kind == "word" else None
+    return unit is not None and unit[0] == tok.low and tok.text.isupper()
+
+
 def unit_at(toks: list[Tok], j: int) -> tuple[str, float, int] | None:
     """A unit word at j: (dimension, factor, tokens used)."""
     lex = lexicon()

@@ -74,6 +74,23 @@ def read_times(toks: list[Tok], values: list[Value]) -> None:
                 add_value(values, toks, "time", key, (m, m2, _unambiguous(t.low)), i, end)
                 i = end
                 continue
+        # "8-10am", "from 8 to 10 am", "between 8 and 10am": a bare hour opening a range whose end says am or pm
+        joiners = ("-", "to", "–", "until") + (("and",) if i and toks[i - 1].low == "between" else ())
+        if (
+            t.kind == "num"
+            and re.fullmatch(r"\d{1,2}", t.low)
+            and 1 <= int(t.low) <= 12
+            and i + 2 < n
+            and toks[i + 1].low in joiners
+            and toks[i + 2].kind == "time"
+            and "m" in toks[i + 2].low
+            and (last := _time_of(toks[i + 2])) is not None
+        ):
+            hour = int(t.low) % 12
+            pm = last >= 12 * 60 and hour <= (last // 60) % 12  # "8-10pm": both pm; "11-1pm": 11 am to 1 pm
+            add_value(values, toks, "time", "", ((hour + 12 * pm) * 60, last, True), i, i + 3)
+            i += 3
+            continue
         # "quarter past three", "half past two"
         cw = match_any(toks, i, phrases_of(lex.clock_words))
         if cw:

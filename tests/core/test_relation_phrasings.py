@@ -305,6 +305,16 @@ CONTRADICTIONS = [
     ("The size of the team is 8 people.", "The team has 12 people."),
     ("Backups of the wiki are kept for 30 days.", "Wiki backups are kept for a week."),
     ("The deadline for the grant is 1 May.", "The grant deadline is 15 June."),
+    # am and pm in capitals; a bare hour opening a range whose end says am or pm
+    ("The retro is at 3:00 PM.", "The retro is at 11:00 AM."),
+    ("The farmers market runs 9-11am on Sundays.", "The farmers market runs 1-3pm on Sundays."),
+    # a version said after a verb is a version of what the sentence names; a currency code before the amount
+    ("Our staging Postgres is running version 13.", "Staging Postgres was upgraded to Postgres 15."),
+    ("The contractor rate is GBP 500 a day.", "The contractor rate is 700 pounds a day."),
+    # an age, however it is said
+    ("Ines is 6 years old.", "Ines turned nine in March."),
+    # a negated passive is said of what stands before it
+    ("The app runs on Ruby 2.7.", "Ruby 2.7 is no longer supported."),
 ]
 
 CONSISTENT = [
@@ -636,6 +646,13 @@ CONSISTENT = [
     ("Backups of the wiki are kept for 30 days.", "Backups of the mail server are kept for a year."),
     ("The price of the basic plan is $9.", "The price of the pro plan is $29."),
     ("The owner of the billing service is Priya.", "The owner of the search service is Chen."),
+    ("The contractor rate is GBP 500 a day.", "The contractor rate is 500 pounds a day."),
+    ("The farmers market runs 9-11am on Sundays.", "The farmers market is open from 9 to 11 am on Sundays."),
+    # a word alone in quotes is a name; a hyphen-joined noun group says which one
+    ("Project 'lumen' uses pnpm.", "Project 'quartz' uses npm."),
+    ("The billing-service is owned by Dara.", "The reporting-service is owned by Kofi."),
+    # a participle denied of something else ("is not used by the mobile team" says who does not use it)
+    ("The web app uses Redux 4.", "Redux 4 is not used by the mobile team."),
 ]
 
 
