@@ -379,10 +379,15 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         return Relation("compatible", None, round(score, 3), score, f"two ends of one span: {ends[0]} / {ends[1]}")
     # Another subject with its own value: two independent differences ("Atlas" / "Orbit" and "Postgres" / "MySQL").
     # A statement that negates what the other asserts ("We don't use LaunchDarkly; flags live in ...") is about that
-    # claim: a capitalised sentence opener it pairs with another name is no second subject.
+    # claim: a capitalised sentence opener it pairs with another name is no second subject. Nor is a negation a
+    # second subject when the rest differs only in a value ("runs in us-east-1" / "lives in eu-west-1; there is no
+    # production cluster in any US region"); a qualifier or a name that differs too says another subject ("the
+    # public API has a rate limit" / "the internal API has no rate limit").
     counted = dims
     if "polarity" in dims:
         counted = {k: d for k, d in dims.items() if not (k.startswith("name") and initial)}
+        if not any(k.startswith("name") or k in ("qualifier", "holder") for k in counted):
+            counted = {k: d for k, d in counted.items() if k != "polarity"}
     if not same_key and len(counted) >= 2:
         what = "; ".join(f"{d.a or '·'} / {d.b}" for d in list(dims.values())[:2])
         return Relation("unrelated", None, 0.0, score, f"another subject: differs in {len(dims)} ways ({what})")

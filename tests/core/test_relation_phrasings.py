@@ -315,6 +315,8 @@ CONTRADICTIONS = [
     ("Ines is 6 years old.", "Ines turned nine in March."),
     # a negated passive is said of what stands before it
     ("The app runs on Ruby 2.7.", "Ruby 2.7 is no longer supported."),
+    # a negation with a differing value is one claim denied, not another subject
+    ("Backups run every night.", "Backups run weekly; there is no nightly backup."),
 ]
 
 CONSISTENT = [
