@@ -18,9 +18,8 @@ and change cues from `polarity`; names only one side has; qualifiers of a shared
   when a name, place or qualifier differs and the two sources differ), its confidence weighed by how sure the
   subject match is; a low one makes it `possible`, a lower one `unrelated` (`_conflict`);
 - a shared name alone anchors no subject (nor does a name negated on one side, nor the word for a kind of value
-  both give: "email"), except for a `possible` conflict when the two give different members
-  of a class a project or a person has one of (a CI, a licence: `one_per_subject` in the data file) or two
-  ages; nor do words
+  both give: "email"), except for a `possible` conflict when the two give different members of a class a project
+  or a person has one of (a CI, a licence: `one_per_subject` in the data file) or two ages; nor do words
   shared only after both first verbs, or only in what two differing counts count, when each statement names
   before its first verb something the other does not ("The board meets quarterly" / "Mei-Lin and I meet
   monthly");

@@ -185,7 +185,7 @@ _PASSIVE_FILLERS = frozenset({"longer", "anymore", "any", "more", "now", "really
 
 def _negated_passive_subjects(toks: list[Tok]) -> set[int]:
     """Token indexes before the verb of a clause that denies one passive participle of them and nothing else:
-    "Node 18 is no longer used", "the 2019 price list isn't valid anymore" are about what stands before "is"."""
+    "Node 18 is no longer used", "Python 3.8 isn't supported anymore" are about what stands before the verb."""
     lex = lexicon()
     out: set[int] = set()
     for k, t in enumerate(toks):

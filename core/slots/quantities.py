@@ -347,8 +347,9 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
             kind = "duration"
         else:
             kind = "quantity"
-        # An age: "8 years old", "a 3-month-old puppy" (the length, then "old"); "aged 8", "turned eleven" (a bare
-        # number after a word that says an age comes next). Compared as one length of life, in seconds.
+        # An age: "8 years old", "six months old" (a length, then "old"); "aged 8", "turned eleven" (a bare number
+        # after a word that says an age comes next). Compared as one length of life, in seconds. (Not yet: the
+        # hyphen-joined "a 3-month-old puppy".)
         if kind == "duration" and j < n and toks[j].low in lex.age_after:
             kind, key = "quantity", "age"
             j += 1
