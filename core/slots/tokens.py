@@ -30,6 +30,7 @@ _TOKEN = re.compile(
    |(?P<money>[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|mm|bn|million|billion|thousand)\b)?)
    |(?P<alnum>\d+[A-Za-z][\w]*(?:-[\w]+)*)
    |(?P<num>\d+(?:,\d{3})*(?:\.\d+)*(?:\.x)?%?)
+   |(?P<minus>\b(?:[A-F]|AB)-(?=[\s.,;:!?)]|$))
    |(?P<word>[^\W\d_](?:[\w'’]*[\w])?(?:[-/&.+#][\w]+)*[+#]*)
    |(?P<punct>[.,;:!?()\[\]"“”—–&/%-])
     """,
@@ -67,6 +68,8 @@ def tokenize(text: str) -> list[Tok]:
     folded = fold(text)
     for m in _TOKEN.finditer(folded):
         kind = m.lastgroup or "word"
+        if kind == "minus":
+            kind = "word"  # a letter with a minus ("A-", "B-", "AB-"): a grade or a blood group, one word as "A+" is
         s = m.group(0)
         if kind == "alnum":
             low = s.lower()

@@ -348,6 +348,17 @@ def read_calendar(toks: list[Tok], values: list[Value]) -> None:
                 add_value(values, toks, "date", "", (int(low), None, None), i, i + 1)
                 i += 1
                 continue
+            if (
+                (prev in lex.determiners or prev.endswith("'s"))
+                and i + 1 < n
+                and toks[i + 1].kind == "word"
+                and toks[i + 1].text[:1].isupper()
+            ):
+                # "a 2017 Honda Civic", "their 2019 MacBook": which model, said of the thing (never a count of
+                # it, nor when the statement is about)
+                add_value(values, toks, "label", "model year", low, i, i + 1, role="value")
+                i += 1
+                continue
         # "the 14th", "on the 21st"
         om = ORDINAL.match(low)
         if om and i and toks[i - 1].low == "the":

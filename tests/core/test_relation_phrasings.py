@@ -317,6 +317,10 @@ CONTRADICTIONS = [
     ("The app runs on Ruby 2.7.", "Ruby 2.7 is no longer supported."),
     # a negation with a differing value is one claim denied, not another subject
     ("Backups run every night.", "Backups run weekly; there is no nightly backup."),
+    # a model year before a name is which model, never a count ("2015 Golf" / "2021 Golf" were one amount within
+    # 20 %, a restatement); a letter with a minus is one word, as one with a plus is
+    ("Ana drives a 2015 Golf.", "Ana drives a 2021 Golf."),
+    ("Tomas's blood type is B+.", "Tomas's blood type is AB-."),
 ]
 
 CONSISTENT = [
@@ -653,6 +657,8 @@ CONSISTENT = [
     # a word alone in quotes is a name; a hyphen-joined noun group says which one
     ("Project 'lumen' uses pnpm.", "Project 'quartz' uses npm."),
     ("The billing-service is owned by Dara.", "The reporting-service is owned by Kofi."),
+    ("Ana drives a 2015 Golf.", "Ana's car is a Golf from 2015."),
+    ("The 2019 MacBook Pro has 16 GB of RAM.", "The 2019 MacBook Pro's memory is 16 GB."),
     # a participle denied of something else ("is not used by the mobile team" says who does not use it)
     ("The web app uses Redux 4.", "Redux 4 is not used by the mobile team."),
 ]
