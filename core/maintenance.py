@@ -331,9 +331,14 @@ def _says_the_same(a: Any, b: Any) -> bool:
     """Two near-duplicate rows of one partition may merge only when the pair decision finds nothing that differs
     (a restatement, or the same claim with a detail added): word overlap alone would merge "the window is on
     Tuesdays" into "the window is on Thursdays", a contradiction silently resolved. A pair detection holds as a
-    conflict, or a possible one, stays two records (for `capture` to put to a person; SPEC §5.1)."""
+    conflict, or a possible one, stays two records (for `capture` to put to a person; SPEC §5.1). Nor do two that
+    give one amount differently within the drift ("10 people" / "11 people"): merging would lose a number."""
     from .relation import Statement, relate
+    from .relation.decision import amounts_near
+    from .slots import analyze
 
+    if amounts_near(analyze(a["content"]), analyze(b["content"])):
+        return False
     rel = relate(
         Statement(a["content"], a["title"] or "", a["category"], a["source_ref"]),
         Statement(b["content"], b["title"] or "", b["category"], b["source_ref"]),

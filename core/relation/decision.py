@@ -40,7 +40,7 @@ from ..slots import Analysis, Name, fold, lexicon, stem
 from ..slots.markdown import plain_blocks
 from ..slots.tokens import is_function, match_any
 from ..subjects import Side, SubjectMatch, compare, matches, same_term, side
-from .agreement import Diff, compare_values, slot_of, value_agrees
+from .agreement import DRIFT, Diff, compare_values, live, slot_of, value_agrees
 from .frame import complement, subject_end, substitution
 from .polarity import from_matches, new_cues, polarity_flips, state_flips, whole_stems
 
@@ -445,6 +445,7 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     # (consolidation must never swallow a claim).
     # Every other word counts too ("before" / "after", "left" / "right", "more" / "less" are claims): only
     # articles, pronouns, forms of "be" and the like may differ.
+    near = amounts_near(a, b)
     extra_a = sum(w for t, w in sa.content.terms.items() if not matches(t, sb))
     extra_b = sum(w for t, w in sb.content.terms.items() if not matches(t, sa))
     loose_a, loose_b = _plain_words(a) - _plain_words(b), _plain_words(b) - _plain_words(a)
@@ -456,6 +457,7 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         and max(extra_a, extra_b) <= 0.5
         and not loose_a
         and not loose_b
+        and not near
     ):
         return Relation(
             "restatement",
@@ -465,13 +467,13 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
             "same claim" + (f" ({', '.join(sorted(agreed))} agree)" if agreed else ""),
         )
     detail = sorted(added) or ["wording"]
-    return Relation(
-        "compatible",
-        None,
-        round(score, 3),
-        score,
-        f"same subject, adds {', '.join(detail)}" if added or names_added else "same subject, consistent",
-    )
+    if added or names_added:
+        why = f"same subject, adds {', '.join(detail)}"
+    elif near:
+        why = f"same subject, amounts within {DRIFT:.0%} of each other: {near}"
+    else:
+        why = "same subject, consistent"
+    return Relation("compatible", None, round(score, 3), score, why)
 
 
 # Words whose presence or absence never changes a claim: articles, pronouns, forms of "be", conjunctions.
@@ -625,6 +627,28 @@ def _changed_to(b: Analysis, a: Analysis) -> bool:
         for v in b.values
         if not v.negated and v.role != "from"
     )
+
+
+def amounts_near(a: Analysis, b: Analysis) -> str:
+    """Two amounts of one slot that agree only within the drift a conflict allows ("10 people" / "11 people", "40 GB"
+    / "44 GB"), as "<a> / <b>": no conflict, and no restatement either, since merging one into the other would
+    lose a number. "" when every amount one side gives, the other gives too. An approximate one ("about $55k",
+    "roughly 11 minutes") says the same as any within the drift."""
+    vb = live(b.values)
+    for v in live(a.values):
+        if v.kind not in ("quantity", "duration") or v.approx:
+            continue
+        same = [x for x in vb if x.kind == v.kind and slot_of(x) == slot_of(v)]
+        if same and not any(x.approx or _same_amount(x.val, v.val) for x in same):
+            return f"{v.text} / {same[0].text}"
+    return ""
+
+
+def _same_amount(x, y) -> bool:
+    """One amount, however it was written ("3 days" / "72 hours", "£35 a month" / "£420 a year", "90 days" / "3
+    months"): equal up to the rounding of the conversion (a month is 30.44 days, so within 1.5 %)."""
+    xs, ys = (x if isinstance(x, tuple) else (x,)), (y if isinstance(y, tuple) else (y,))
+    return len(xs) == len(ys) and all(abs(p - q) <= 0.015 * max(abs(p), abs(q)) for p, q in zip(xs, ys, strict=True))
 
 
 def _plain_words(a: Analysis) -> set[str]:

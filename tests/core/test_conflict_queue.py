@@ -140,8 +140,14 @@ def test_partitions_do_not_conflict(eng):
 
 
 def test_quantitative_drift_vs_consolidation(eng):
-    eng.capture("The Q1 infrastructure budget is $50k.", now=T0, key="q1-budget")
-    assert eng.capture("The Q1 infrastructure budget is $54k.", now=T0, key="q1-budget").status == "consolidated"
+    first = eng.capture("The Q1 infrastructure budget is $50k.", now=T0, key="q1-budget").details["memory_id"]
+    # the same amount again consolidates
+    again = eng.capture("The Q1 infrastructure budget is $50,000.", now=T0, key="q1-budget")
+    assert (again.status, again.details["memory_id"]) == ("consolidated", first)
+    # within 20 %: no conflict, and no merge either (merging would lose the $54k): a record of its own
+    near = eng.capture("The Q1 infrastructure budget is $54k.", now=T0, key="q1-budget")
+    assert near.status == "captured" and near.details["memory_id"] != first
+    assert "$54k" in eng.load(near.details["memory_id"]).content and "$54k" not in eng.load(first).content
     r = eng.capture("The Q1 infrastructure budget is $80k.", now=T0, key="q1-budget")
     assert (r.status, r.details["conflict_type"]) == ("conflict", "quantitative_drift")
 

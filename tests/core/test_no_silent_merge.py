@@ -83,8 +83,9 @@ def differing_pairs(draw) -> tuple[str, str, str]:
         day = draw(st.integers(1, 28))
         return f"The inspection of {s} is due on {m1} {day}.", f"The inspection of {s} is due on {m2} {day}.", kind
     if kind == "quantity":
+        # any other amount: beyond 20 % a conflict, within it no conflict, and never a merge that loses it
         n1 = draw(st.integers(2, 500))
-        n2 = draw(st.integers(int(n1 * 1.3) + 1, n1 * 4))
+        n2 = draw(st.integers(1, n1 * 4).filter(lambda n: n != n1))
         unit = draw(st.sampled_from(UNITS))
         return f"{S} has a limit of {n1} {unit}.", f"{S} has a limit of {n2} {unit}.", kind
     if kind == "frequency":
