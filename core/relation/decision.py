@@ -376,15 +376,30 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     # "Registration closes on Friday"; "leaves at 06:40" / "lands at 09:15").
     if set(dims) == {"when"} and None not in (ends := (_span_end(a), _span_end(b))) and ends[0] != ends[1]:
         return Relation("compatible", None, round(score, 3), score, f"two ends of one span: {ends[0]} / {ends[1]}")
+    # "Millie, our other labrador, eats 300 g" against "Max, our labrador, eats 250 g": the other one of a kind the
+    # two share is another subject.
+    other = _another_of(a, b) or _another_of(b, a)
+    if other and not same_key:
+        return Relation("unrelated", None, 0.0, score, f"about another one: {other}")
+    # A statement that says it adds ("Dave also runs Ben's cricket club on Thursdays", against "Ben's football is on
+    # Tuesdays; the coach is Dave") and differs only in values gives a second fact beside the first.
+    if dims and (_adds(a) or _adds(b)) and not any(k in ("polarity", "state") for k in dims):
+        what = "; ".join(f"{d.a or '·'} / {d.b}" for d in list(dims.values())[:2])
+        return Relation("compatible", None, round(score, 3), score, f"adds a second fact: {what}")
     # Another subject with its own value: two independent differences ("Atlas" / "Orbit" and "Postgres" / "MySQL").
     # A statement that negates what the other asserts ("We don't use LaunchDarkly; flags live in ...") is about that
     # claim: a capitalised sentence opener it pairs with another name is no second subject. Nor is a negation a
     # second subject when the rest differs only in a value ("runs in us-east-1" / "lives in eu-west-1; there is no
     # production cluster in any US region"); a qualifier or a name that differs too says another subject ("the
     # public API has a rate limit" / "the internal API has no rate limit").
+    # A correction that rejects what the other says ("bought from Evans Cycles, not Cycle Republic", "leaves from
+    # Luton rather than Gatwick") is about that claim: the name it puts in its place is the new value, no second
+    # subject.
     counted = dims
     if "polarity" in dims:
         counted = {k: d for k, d in dims.items() if not (k.startswith("name") and initial)}
+        if flips and all(f in a.rejected or f in b.rejected for f in flips):
+            counted = {k: d for k, d in counted.items() if not k.startswith("name")}
         if not any(k.startswith("name") or k in ("qualifier", "holder") for k in counted):
             counted = {k: d for k, d in counted.items() if k != "polarity"}
     if not same_key and len(counted) >= 2:
@@ -649,6 +664,41 @@ def _same_amount(x, y) -> bool:
     months"): equal up to the rounding of the conversion (a month is 30.44 days, so within 1.5 %)."""
     xs, ys = (x if isinstance(x, tuple) else (x,)), (y if isinstance(y, tuple) else (y,))
     return len(xs) == len(ys) and all(abs(p - q) <= 0.015 * max(abs(p), abs(q)) for p, q in zip(xs, ys, strict=True))
+
+
+_OTHER = frozenset({"other", "another"})
+
+
+def _another_of(a: Analysis, b: Analysis) -> str:
+    """ "our other labrador", "another flat": `a` speaks of another one of a kind `b` names ("" when not)."""
+    toks = list(a.tokens)
+    for i, t in enumerate(toks):
+        if t.low not in _OTHER or (t.low == "other" and i and toks[i - 1].low == "each"):
+            continue
+        if i and (toks[i - 1].low in lexicon().negation_cues or toks[i - 1].low.endswith("n't")):
+            continue  # "no other flavour": only this one
+        for k in range(i + 1, min(len(toks), i + 3)):
+            u = toks[k]
+            if u.kind != "word" or u.low == "than" or u.clause != t.clause:
+                break
+            if is_function(u.low) or u.used:
+                continue
+            if u.low.rstrip("s") in lexicon().units and lexicon().units[u.low.rstrip("s")][0] == "time":
+                break  # "the other day", "another week"
+            if (u.stem or stem(u.low)) in b.terms:
+                return f"{t.text} {u.text}"
+            break
+    return ""
+
+
+def _adds(a: Analysis) -> bool:
+    """The statement says it adds a fact ("also", "as well"; "too" ending its sentence: data file `additions`)."""
+    toks = list(a.tokens)
+    for i in range(len(toks)):
+        p = match_any(toks, i, lexicon().additions)
+        if p and (p != ("too",) or i + 1 == len(toks) or toks[i + 1].kind == "punct"):
+            return True
+    return False
 
 
 def _plain_words(a: Analysis) -> set[str]:

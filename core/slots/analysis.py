@@ -54,6 +54,7 @@ class Analysis:
     terms: dict[str, float] = field(default_factory=dict)  # stem -> weight (what the statement is about)
     words: frozenset[str] = frozenset()  # every folded lower-case word (for "does the other side mention X")
     modifiers: dict[str, frozenset[str]] = field(default_factory=dict)  # head stem -> stems of words before it
+    rejected: frozenset[str] = frozenset()  # of `negated`, the stems of a rejected alternative ("X, not Y")
     clause_terms: dict[int, frozenset[str]] = field(default_factory=dict)
 
 
@@ -75,6 +76,7 @@ def _analyze(text: str) -> Analysis:
     prefixed: dict[str, str] = {}
     affirmed: set[str] = set()
     negated: set[str] = set()
+    rejected: set[str] = set()
     neutral: set[str] = set()
     down = frozenset(
         s.clause for s in states if s.pole < 0 and any(t.low == s.text.split()[0] for t in toks if t.clause == s.clause)
@@ -92,6 +94,8 @@ def _analyze(text: str) -> Analysis:
         clause_terms.setdefault(t.clause, set()).update(stems)
         if t.i in neg_idx or t.i in rejected_idx:
             negated.update(stems)
+            if t.i in rejected_idx:
+                rejected.update(stems)
             if t.clause in so_far_clauses:
                 not_yet.update(stems)
         elif t.clause in down or t.i < neg_start.get(t.clause, -1):
@@ -133,6 +137,7 @@ def _analyze(text: str) -> Analysis:
         states=tuple(states),
         affirmed=frozenset(affirmed - negated),
         negated=frozenset(negated),
+        rejected=frozenset(rejected),
         neutral=frozenset(neutral - affirmed),
         down=down,
         negated_from=neg_start,

@@ -51,6 +51,7 @@ class Lexicon:
     free_suffixes: tuple[str, ...]
     clause_breaks: frozenset[str]
     conditions: frozenset[str]
+    condition_phrases: tuple[tuple[str, ...], ...]
     alt_markers: tuple[tuple[str, ...], ...]
     preference_verbs: frozenset[str]
     states: dict[tuple[str, ...], tuple[str, int, bool]]  # phrase -> (class, pole +1/-1, needs copula)
@@ -111,6 +112,7 @@ class Lexicon:
     value_preps: frozenset[str]
     place_verbs: frozenset[str]
     age_before: frozenset[str]
+    additions: tuple[tuple[str, ...], ...]  # "also", "as well": a second fact beside another
     age_after: frozenset[str]
     participles: frozenset[str]  # past participles not ending in -ed or -en ("held", "kept", "built")
     additive_verbs: frozenset[str]  # "supports", "accepts": several members of a class at once
@@ -244,6 +246,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         free_suffixes=tuple(neg["free_suffixes"]),
         clause_breaks=frozenset(data["clauses"]["breaks"]),
         conditions=frozenset(data["clauses"]["conditions"]),
+        condition_phrases=tuple(_phrase(p) for p in data["clauses"]["condition_phrases"]),
         alt_markers=tuple(_phrase(p) for p in data["alternatives"]["markers"]),
         preference_verbs=frozenset(data["alternatives"]["preference_verbs"]),
         states=states,
@@ -306,6 +309,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         value_preps=frozenset(data["roles"]["value_preps"]),
         place_verbs=frozenset(data["roles"]["place_verbs"]),
         age_before=frozenset(data["ages"]["before"]),
+        additions=tuple(_phrase(p) for p in data["additions"]["markers"]),
         age_after=frozenset(data["ages"]["after"]),
         participles=frozenset(data["roles"]["participles"]),
         role_holders=frozenset(data["roles"]["holders"]),

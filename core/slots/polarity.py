@@ -85,12 +85,14 @@ def negation_scopes(toks: list[Tok]) -> tuple[set[int], set[int]]:
             while k and toks[k - 1].clause == t.clause:
                 k -= 1
             opener = next((u for u in toks[k:i] if u.kind != "punct"), t)  # the clause's first word
-            if opener.low in lex.conditions:
+            if opener.low in lex.conditions or match_any(toks, opener.i, lex.condition_phrases):
                 i += 1  # inside a condition: the negation asserts nothing
                 continue
+            # "bought from Evans Cycles, not Cycle Republic": a correction, what follows the rejected alternative
+            into = rejected if t.low == "not" and i and toks[i - 1].low == "," else neg
             k = i + 1
             while k < n and toks[k].clause == t.clause:
-                neg.add(k)
+                into.add(k)
                 k += 1
             if t.low in ("nobody", "noone", "none", "nothing"):
                 neg.add(i)

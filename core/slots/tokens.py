@@ -121,7 +121,7 @@ def _segment(toks: list[Tok], blocks: list[int]) -> None:
                     start = True  # "Family logistics: Swimming is ...": a capital after a colon opens a sentence
             t.sent, t.clause = sent, clause
             continue
-        if t.low in lex.clause_breaks and not start:
+        if (t.low in lex.clause_breaks or match_any(toks, j, lex.condition_phrases)) and not start:
             clause += 1
         t.sent, t.clause = sent, clause
         if t.kind == "word":

@@ -321,6 +321,12 @@ CONTRADICTIONS = [
     # 20 %, a restatement); a letter with a minus is one word, as one with a plus is
     ("Ana drives a 2015 Golf.", "Ana drives a 2021 Golf."),
     ("Tomas's blood type is B+.", "Tomas's blood type is AB-."),
+    # a correction: "X, not Y" rejects what the other says, and X is its new value, not a second subject
+    (
+        "The new sofa was ordered from Habitat on Oxford Street; delivery is in March.",
+        "The sofa was ordered from Heal's, not Habitat.",
+    ),
+    ("There is no other flavour in stock: only vanilla.", "The shop stocks chocolate and vanilla."),
 ]
 
 CONSISTENT = [
@@ -659,6 +665,19 @@ CONSISTENT = [
     ("The billing-service is owned by Dara.", "The reporting-service is owned by Kofi."),
     ("Ana drives a 2015 Golf.", "Ana's car is a Golf from 2015."),
     ("The 2019 MacBook Pro has 16 GB of RAM.", "The 2019 MacBook Pro's memory is 16 GB."),
+    # a statement that says it adds ("also", "as well") gives a second fact beside the first
+    (
+        "Swimming lessons for Ivy are on Mondays at 5pm with coach Rosa.",
+        "Rosa also teaches Ivy's gymnastics class on Wednesdays.",
+    ),
+    ("Grandpa collects the twins on Tuesdays.", "Grandpa collects the twins on Thursdays as well."),
+    # the other one of a kind both name is another subject
+    ("Our cat Pip eats 60 g of wet food a day.", "Our other cat, Luna, eats 80 g of wet food a day."),
+    # a negation inside a condition of several words ("as long as") asserts nothing
+    (
+        "The receipt for the kettle is in the kitchen drawer.",
+        "The shop takes the kettle back without the box as long as you have the receipt.",
+    ),
     # a participle denied of something else ("is not used by the mobile team" says who does not use it)
     ("The web app uses Redux 4.", "Redux 4 is not used by the mobile team."),
 ]
