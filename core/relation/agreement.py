@@ -139,10 +139,23 @@ def _when_agree(xs: list[Value], ys: list[Value]) -> bool | None:
     da_ = [v for v in xs if v.kind == "date"]
     db_ = [v for v in ys if v.kind == "date"]
     if da_ and db_:
-        verdicts.append(any(_dates_agree(p, q) for p in da_ for q in db_))
+        # a day of the month against a day of the month ("on the 15th" / "on the 1st of each month"), whatever other
+        # dates the two give ("until March 2027" agrees with any day)
+        days_a, days_b = ([v for v in ds if _day_only(v)] for ds in (da_, db_))
+        if days_a and days_b:
+            verdicts.append(any(_dates_agree(p, q) for p in days_a for q in days_b))
+        else:
+            verdicts.append(any(_dates_agree(p, q) for p in da_ for q in db_))
     if not verdicts:
         return None
     return all(verdicts)
+
+
+def _day_only(v: Value) -> bool:
+    """A date that gives a day of the month and nothing else ("the 15th")."""
+    return (
+        isinstance(v.val, tuple) and len(v.val) == 3 and v.val[0] is None and v.val[1] is None and v.val[2] is not None
+    )
 
 
 def _date_parts(v: Value) -> tuple[int | None, tuple[int, int] | None, int | None]:
@@ -337,7 +350,22 @@ def compare_values(a: Analysis, b: Analysis) -> tuple[list[Diff], set[str], set[
         xa = [v for v in va if slot_of(v) == slot]
         xb = [v for v in vb if slot_of(v) == slot]
         if slot == "place":
-            same = (
+            # numbered places of two kinds ("suite 200" / "floor 4", "room 4.12" / "the sixth floor") can both be
+            # true: only places of one kind, or unnumbered ones, are two answers
+            if not any(_comparable_places(x.val, y.val) for x in xa for y in xb):
+                continue
+            # two numbers of one kind of place differ whatever else agrees ("room 4 on floor 2" / "room 6 on floor 2")
+            kinds = {x.val.split("#")[0] for x in xa for y in xb if _same_numbered_kind(x.val, y.val)}
+            renumbered = any(
+                not any(
+                    _places_agree(x.val, y.val)
+                    for x in xa
+                    for y in xb
+                    if x.val.split("#")[0] == kind == y.val.split("#")[0]
+                )
+                for kind in kinds
+            )
+            same = not renumbered and (
                 any(_places_agree(x.val, y.val) for x in xa for y in xb)
                 or any(w in b.words for x in xa for w in _place_mods(x.val))
                 or any(w in a.words for y in xb for w in _place_mods(y.val))
@@ -404,6 +432,18 @@ def _version_agree(x: str, y: str) -> bool:
 
 def _places_agree(x: str, y: str) -> bool:
     return bool(set(x.split("|")[0].split()) & set(y.split("|")[0].split()))
+
+
+def _same_numbered_kind(x: str, y: str) -> bool:
+    """Two numbered places of one kind ("room#4" / "room#6")."""
+    nx, ny = x.split("|")[0], y.split("|")[0]
+    return "#" in nx and "#" in ny and nx.split("#")[0] == ny.split("#")[0]
+
+
+def _comparable_places(x: str, y: str) -> bool:
+    """Not two numbered places of different kinds ("suite#200" / "floor#4")."""
+    nx, ny = x.split("|")[0], y.split("|")[0]
+    return not ("#" in nx and "#" in ny and nx.split("#")[0] != ny.split("#")[0])
 
 
 def _place_mods(x: str) -> list[str]:

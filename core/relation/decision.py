@@ -381,6 +381,11 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     other = _another_of(a, b) or _another_of(b, a)
     if other and not same_key:
         return Relation("unrelated", None, 0.0, score, f"about another one: {other}")
+    # "My pottery class is on Thursdays" / "Jen's pottery class is on Mondays": one thing of the person the memory is
+    # for, and one of someone named, are two.
+    whose = _whose(a, b)
+    if whose and not same_key:
+        return Relation("unrelated", None, 0.0, score, f"whose: {whose}")
     # A statement that says it adds ("Dave also runs Ben's cricket club on Thursdays", against "Ben's football is on
     # Tuesdays; the coach is Dave") and differs only in values gives a second fact beside the first.
     if dims and (_adds(a) or _adds(b)) and not any(k in ("polarity", "state") for k in dims):
@@ -688,6 +693,40 @@ def _another_of(a: Analysis, b: Analysis) -> str:
             if (u.stem or stem(u.low)) in b.terms:
                 return f"{t.text} {u.text}"
             break
+    return ""
+
+
+_SELF = frozenset({"my", "our", "user's", "users'"})
+
+
+def _possessors(a: Analysis) -> dict[str, str]:
+    """For each noun a possessive stands before ("my pottery class", "Jen's pottery class"), whose it is: "self" (my,
+    our, the user's) or the stem of the name; only the first noun group of each possessive."""
+    out: dict[str, str] = {}
+    toks = list(a.tokens)
+    for i, t in enumerate(toks):
+        if t.kind != "word":
+            continue
+        if t.low in _SELF:
+            owner = "self"
+        elif t.low.endswith("'s") and t.text[:1].isupper():
+            owner = stem(t.low[:-2])
+        else:
+            continue
+        for u in toks[i + 1 : i + 4]:
+            if u.kind != "word" or u.clause != t.clause or is_function(u.low):
+                break
+            out.setdefault(u.stem or stem(u.low), owner)
+    return out
+
+
+def _whose(a: Analysis, b: Analysis) -> str:
+    """A noun both name, one side's own ("my", "the user's") and the other's someone named ("Jen's"): "<a> / <b>"."""
+    pa, pb = _possessors(a), _possessors(b)
+    for noun, x in pa.items():
+        y = pb.get(noun)
+        if y and x != y and "self" in (x, y):
+            return f"{x} / {y}"
     return ""
 
 

@@ -203,4 +203,9 @@ def subject_end(a: Analysis) -> int | None:
             and is_function(nxt.low)
         ):
             return k
+    # A note that opens with what it is about, set off by a colon or a bracket ("Flat 2 at Harbour View (our rental):
+    # the tenant pays ...", "My pottery class: Thursdays ..."): that phrase.
+    for k, t in enumerate(toks):
+        if t.clause != first:
+            return k if k >= 2 and t.kind == "punct" and t.low in (":", "(") else None
     return None

@@ -80,7 +80,7 @@ def read_places(toks: list[Tok], values: list[Value]) -> None:
             t.low in lex.numbered_places
             and i + 1 < n
             and toks[i + 1].kind in ("num", "word")
-            and re.fullmatch(r"\d+[a-z]?|[a-z]\d*", toks[i + 1].low)
+            and re.fullmatch(r"\d+(?:\.\d+)?[a-z]?|[a-z]\d*", toks[i + 1].low)
             and not toks[i + 1].used
         ):
             add_value(values, toks, "place", "", f"{stem(t.low)}#{toks[i + 1].low}", i, i + 2)

@@ -150,6 +150,9 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
             amount = number(toks[i + 1])  # "GBP 600", "EUR 1,450": the code, then the amount
             dim, factor = lex.units[t.low]
             j = i + 2
+        elif t.kind == "num" and i and toks[i - 1].low in lex.numbered_places and re.fullmatch(r"\d+(?:\.\d+)?", t.low):
+            i += 1  # "Flat 2", "Room 204" (capitalised too): which one, a place (`read_places`), not a count
+            continue
         elif t.kind == "num" and not ORDINAL.match(t.low) and _hyphen_unit(toks, i):
             amount = number(t)  # "2-week sprints", "a 30-minute call": the number and its unit joined
             j = i + 2
@@ -406,8 +409,8 @@ def read_versions(toks: list[Tok], values: list[Value]) -> None:
                 )
             )
         )
-        if nxt_unit or not (decimal or after_name):
-            continue
+        if nxt_unit or not (decimal or after_name) or (prev is not None and prev.low in lex.numbered_places):
+            continue  # (a number after "room", "suite", "gate" says which one: a place, "room 4.12")
         if (
             not decimal
             and i + 1 < n

@@ -327,6 +327,14 @@ CONTRADICTIONS = [
         "The sofa was ordered from Heal's, not Habitat.",
     ),
     ("There is no other flavour in stock: only vanilla.", "The shop stocks chocolate and vanilla."),
+    # a day of the month against a day of the month, whatever other dates the note gives
+    (
+        "Car loan: 3.9% until June 2028, repayment of £310 on the 20th.",
+        "The car loan repayment goes out on the 3rd of each month.",
+    ),
+    # two numbers of one kind of place differ, whatever else agrees ("room 4 on floor 2" was a restatement)
+    ("The workshop is in room 4 on floor 2.", "The workshop is in room 6 on floor 2."),
+    ("Pia sits in room 3.14 on the second floor.", "Pia sits in room 5.02 on the fifth floor."),
 ]
 
 CONSISTENT = [
@@ -673,6 +681,10 @@ CONSISTENT = [
     ("Grandpa collects the twins on Tuesdays.", "Grandpa collects the twins on Thursdays as well."),
     # the other one of a kind both name is another subject
     ("Our cat Pip eats 60 g of wet food a day.", "Our other cat, Luna, eats 80 g of wet food a day."),
+    # one's own thing and someone named's are two ("my" / "Jen's")
+    ("My pottery class is on Thursdays at 7pm.", "Jen's pottery class is on Mondays at 6pm."),
+    # a note that opens with what it is about, set off by a colon or a bracket: a number there says which one
+    ("Bay 3 at the depot (the blue van's spot): £40 a week.", "Bay 5 at the depot is let for £170 a month."),
     # a negation inside a condition of several words ("as long as") asserts nothing
     (
         "The receipt for the kettle is in the kitchen drawer.",
