@@ -215,12 +215,34 @@ def _content_stems(toks: list[Tok], clause: int, states: bool = True) -> frozens
     )
 
 
+_PENDING_OPENERS = frozenset({"when", "whenever"})
+
+
+def _in_pending_clause(toks: list[Tok], i: int) -> bool:
+    """Token i is in a clause opened by "when", "whenever" or a condition ("if", "unless", "as long as"): what it
+    says is awaited or supposed, not what happened."""
+    lex = lexicon()
+    k = i
+    while k and toks[k - 1].clause == toks[i].clause:
+        k -= 1
+    opener = next((u for u in toks[k : i + 1] if u.kind != "punct"), None)
+    if opener is None or opener.i == i:
+        return False
+    return (
+        opener.low in _PENDING_OPENERS
+        or opener.low in lex.conditions
+        or match_any(toks, opener.i, lex.condition_phrases) is not None
+    )
+
+
 def change_cues(toks: list[Tok], values: list[Value], names: list[Name]):
     lex = lexicon()
     cues: list[str] = []
     markers: list[str] = []
     n = len(toks)
     for i in range(n):
+        if _in_pending_clause(toks, i):
+            continue  # "will phone when the repair is finished": when something happens, not that it changed
         p = match_any(toks, i, lex.strong_cues)
         if p and i and toks[i - 1].low in ("gets", "get", "getting"):
             continue  # "the password gets replaced every month": what happens each time, not a change

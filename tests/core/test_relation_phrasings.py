@@ -685,6 +685,12 @@ CONSISTENT = [
     ("My pottery class is on Thursdays at 7pm.", "Jen's pottery class is on Mondays at 6pm."),
     # a note that opens with what it is about, set off by a colon or a bracket: a number there says which one
     ("Bay 3 at the depot (the blue van's spot): £40 a week.", "Bay 5 at the depot is let for £170 a month."),
+    # a change said inside "when ..." or a condition is awaited, not done
+    (
+        "The boiler is booked in with Nordgas on Thursday for a service; the quote was £90.",
+        "Nordgas will text when the boiler service is finished.",
+    ),
+    ("The car is at Kwik Fit for new tyres.", "Kwik Fit will call when the tyres are replaced."),
     # a negation inside a condition of several words ("as long as") asserts nothing
     (
         "The receipt for the kettle is in the kitchen drawer.",
