@@ -288,7 +288,9 @@ def compare_values(a: Analysis, b: Analysis) -> tuple[list[Diff], set[str], set[
     used_b: set[int] = set()
     vague = _vague_keys()
     for x in qa:
-        partners = [y for y in qb if _key_near(x.key, y.key)]
+        # (two amounts of money or two shares said of two things are not compared: "the credit limit is $12,000" /
+        # "the balance is about $2,300", "costs £1,200" / "a £200 deposit")
+        partners = [y for y in qb if _key_near(x.key, y.key) and not _other_things(x, y, a, b)]
         if (
             not partners
             and (x.key in vague or len(qa) == 1)
@@ -422,6 +424,17 @@ def address_agree(x: Value, y: Value) -> bool:
     if "@" in x.text and "@" in y.text and (x.text.endswith("@") or y.text.endswith("@")):
         return x.text.lower().split("@")[0] == y.text.lower().split("@")[0]
     return False
+
+
+def _other_things(x: Value, y: Value, a: Analysis, b: Analysis) -> bool:
+    """Two amounts said of two things, neither named by the other statement nor a price ("the credit limit is $12,000"
+    / "the balance is about $2,300"; not "Cap the launch budget at $40k" / "Raise the budget cap to $65k", nor
+    "The gym costs £35 a month" / "The gym membership is £600 a year")."""
+    if not (x.of and y.of) or x.of == y.of or "price" in (x.of, y.of):
+        return False  # (a price is what any thing named before "is" amounts to: "costs £35" / "the membership is £600")
+    named_b = x.of in b.words or any(stem(w) == x.of for w in b.words)
+    named_a = y.of in a.words or any(stem(w) == y.of for w in a.words)
+    return not (named_b or named_a)
 
 
 def _version_agree(x: str, y: str) -> bool:

@@ -641,11 +641,17 @@ def _within(a: Analysis, dim: str, end: int, bounded: bool = False) -> bool:
 
 
 def _changed_to(b: Analysis, a: Analysis) -> bool:
-    """`b` says what something changed to ("upgraded to 64 GB", "moved into room 4"), and `a` says that value."""
+    """`b` says what something changed to ("upgraded to 64 GB", "moved into room 4", "before moving to
+    Copenhagen"), and `a` says that value (or names that name)."""
+    a_names = {n.key for n in a.names if not n.negated}
     return any(
         v.start >= 1 and b.tokens[v.start - 1].low in ("to", "into") and value_agrees(v, list(a.values))
         for v in b.values
         if not v.negated and v.role != "from"
+    ) or any(
+        n.start >= 1 and b.tokens[n.start - 1].low in ("to", "into") and n.key in a_names
+        for n in b.names
+        if not n.negated and not n.initial
     )
 
 
@@ -700,8 +706,8 @@ _SELF = frozenset({"my", "our", "user's", "users'"})
 
 
 def _possessors(a: Analysis) -> dict[str, str]:
-    """For each noun a possessive stands before ("my pottery class", "Jen's pottery class"), whose it is: "self" (my,
-    our, the user's) or the stem of the name; only the first noun group of each possessive."""
+    """For each noun a possessive stands before ("my pottery class", "Jen's pottery class", "the kids' dentist"),
+    whose it is: "self" (my, our, the user's) or the stem of the owner; the first noun group of each possessive."""
     out: dict[str, str] = {}
     toks = list(a.tokens)
     for i, t in enumerate(toks):
@@ -709,11 +715,15 @@ def _possessors(a: Analysis) -> dict[str, str]:
             continue
         if t.low in _SELF:
             owner = "self"
-        elif t.low.endswith("'s") and t.text[:1].isupper():
-            owner = stem(t.low[:-2])
+        elif t.low.endswith("'s") and len(t.low) > 3:
+            owner = stem(t.low[:-2])  # "Jen's", "the kid's"
+        elif t.low.endswith("s") and a.text[t.end : t.end + 1] in ("'", "\u2019") and i and toks[i - 1].low == "the":
+            owner = stem(t.low)  # "the kids' dentist", "the neighbours' dog" (not "parents' evening", a kind)
         else:
             continue
         for u in toks[i + 1 : i + 4]:
+            if u.low == "own":
+                continue  # "the user's own dentist"
             if u.kind != "word" or u.clause != t.clause or is_function(u.low):
                 break
             out.setdefault(u.stem or stem(u.low), owner)
@@ -721,7 +731,8 @@ def _possessors(a: Analysis) -> dict[str, str]:
 
 
 def _whose(a: Analysis, b: Analysis) -> str:
-    """A noun both name, one side's own ("my", "the user's") and the other's someone named ("Jen's"): "<a> / <b>"."""
+    """A noun both name, one side's own ("my", "the user's") and the other's someone else's ("Jen's", "the kids'"):
+    "<a> / <b>"."""
     pa, pb = _possessors(a), _possessors(b)
     for noun, x in pa.items():
         y = pb.get(noun)

@@ -112,6 +112,7 @@ class Lexicon:
     value_preps: frozenset[str]
     place_verbs: frozenset[str]
     age_before: frozenset[str]
+    price_words: frozenset[str]
     additions: tuple[tuple[str, ...], ...]  # "also", "as well": a second fact beside another
     age_after: frozenset[str]
     participles: frozenset[str]  # past participles not ending in -ed or -en ("held", "kept", "built")
@@ -309,6 +310,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         value_preps=frozenset(data["roles"]["value_preps"]),
         place_verbs=frozenset(data["roles"]["place_verbs"]),
         age_before=frozenset(data["ages"]["before"]),
+        price_words=frozenset(data["amounts"]["price"]),
         additions=tuple(_phrase(p) for p in data["additions"]["markers"]),
         age_after=frozenset(data["ages"]["after"]),
         participles=frozenset(data["roles"]["participles"]),

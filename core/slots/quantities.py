@@ -374,7 +374,76 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
         add_value(values, toks, kind, key, value, i, j, **extra)
         if values[-1].bound == "none":
             values[-1] = replace(values[-1], bound=None)
+        if key.split("/")[0] in _AMOUNT_DIMS:
+            values[-1] = replace(values[-1], of=_amount_of(toks, i, j))
         i = j
+
+
+_AMOUNT_DIMS = frozenset({"usd", "eur", "gbp", "chf", "percent"})
+# Between an amount and the word that says what it is: "the limit is about $12,000", "a deposit of £200".
+_AMOUNT_GLUE = frozenset(
+    {
+        "is",
+        "was",
+        "are",
+        "were",
+        "be",
+        "of",
+        "at",
+        "to",
+        "for",
+        ":",
+        "about",
+        "around",
+        "roughly",
+        "approximately",
+        "approx",
+        "nearly",
+        "almost",
+        "over",
+        "under",
+        "up",
+        "just",
+        "only",
+        "now",
+        "currently",
+        "set",
+        "the",
+        "a",
+        "an",
+        "its",
+        "their",
+        "our",
+        "my",
+        "his",
+        "her",
+    }
+)
+
+
+def _amount_of(toks: list[Tok], i: int, j: int) -> str:
+    """What an amount of money or a share is: the noun right after it ("a £200 deposit", "a $2,500 bonus"), else the
+    word before it past "is", "of", "about" and the like ("the credit limit is $12,000", "saved about £6,400",
+    "contributes 8%"); "" when neither is a content word."""
+    lex = lexicon()
+    if j < len(toks):
+        u = toks[j]
+        if (
+            u.kind == "word"
+            and not u.used
+            and not is_function(u.low)
+            and u.low not in lex.units
+            and u.clause == toks[i].clause
+        ):
+            return "price" if u.low in lex.price_words else u.stem or stem(u.low)
+    if i and toks[i - 1].low in lex.price_words:
+        return "price"  # "a course for £60", "tickets at £40"
+    k = i - 1
+    while k >= 0 and toks[k].clause == toks[i].clause and (toks[k].low in _AMOUNT_GLUE or toks[k].kind == "punct"):
+        k -= 1
+    if k >= 0 and toks[k].clause == toks[i].clause and toks[k].kind == "word" and not toks[k].used:
+        return "price" if toks[k].low in lex.price_words else toks[k].stem or stem(toks[k].low)
+    return ""
 
 
 def read_versions(toks: list[Tok], values: list[Value]) -> None:

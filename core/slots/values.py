@@ -29,6 +29,7 @@ class Value:
     approx: bool = False
     negated: bool = False
     role: str | None = None  # "from" | "to" in "from X to Y"
+    of: str = ""  # for an amount of money or a share: the stem of what it is ("a £200 deposit", "the limit is $12k")
 
 
 def number(tok: Tok) -> float | None:

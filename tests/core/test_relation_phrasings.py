@@ -332,6 +332,8 @@ CONTRADICTIONS = [
         "Car loan: 3.9% until June 2028, repayment of £310 on the 20th.",
         "The car loan repayment goes out on the 3rd of each month.",
     ),
+    # words of price are one attribute ("costs" / "pays")
+    ("The climbing gym costs $45 a month.", "The user pays $70 a month for the climbing gym."),
     # two numbers of one kind of place differ, whatever else agrees ("room 4 on floor 2" was a restatement)
     ("The workshop is in room 4 on floor 2.", "The workshop is in room 6 on floor 2."),
     ("Pia sits in room 3.14 on the second floor.", "Pia sits in room 5.02 on the fifth floor."),
@@ -691,6 +693,14 @@ CONSISTENT = [
         "Nordgas will text when the boiler service is finished.",
     ),
     ("The car is at Kwik Fit for new tyres.", "Kwik Fit will call when the tyres are replaced."),
+    # two amounts of money said of two things, neither named in the other statement (nor a price)
+    ("The joint account's overdraft limit is £1,500.", "The joint account's balance is about £900."),
+    # "turns 8 on 3 March" is a birthday to come, not the age now
+    ("Ida is 7.", "Ida turns 8 on 3 March."),
+    # a move to what the other says confirms it ("grew up in Aarhus before moving to Copenhagen")
+    ("Jonas lives in Copenhagen.", "Jonas grew up in Aarhus before moving to Copenhagen."),
+    # whose: "the kids'" and the user's own
+    ("The kids' dentist is Dr Ong.", "The user's own dentist is Dr Berg."),
     # a negation inside a condition of several words ("as long as") asserts nothing
     (
         "The receipt for the kettle is in the kitchen drawer.",
