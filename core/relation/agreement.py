@@ -158,11 +158,10 @@ def _day_only(v: Value) -> bool:
     )
 
 
-def _date_parts(v: Value) -> tuple[int | None, tuple[int, int] | None, int | None]:
+def _date_parts(v: Value) -> tuple[int | None, tuple[int, int] | None, tuple[int, int] | None]:
     y, m, d = v.val
-    if isinstance(m, tuple):
-        return y, m, d
-    return y, (m, m) if m else None, d
+    days = d if isinstance(d, tuple) or d is None else (d, d)  # a day, or the days of a span ("10 to 14 March")
+    return y, m if isinstance(m, tuple) else (m, m) if m else None, days
 
 
 def _date_order(v: Value) -> tuple[float, float]:
@@ -170,7 +169,7 @@ def _date_order(v: Value) -> tuple[float, float]:
     y, m, d = _date_parts(v)
     ylo, yhi = (y, y) if y else (0, 0)
     mlo, mhi = m if m else (1, 12)
-    dlo, dhi = (d, d) if d else (1, 31)
+    dlo, dhi = d if d else (1, 31)
     return (ylo * 400 + mlo * 32 + dlo, yhi * 400 + mhi * 32 + dhi)
 
 
@@ -189,7 +188,7 @@ def _dates_agree(x: Value, y: Value) -> bool:
         return False
     if xm and ym and not (xm[0] <= ym[1] and ym[0] <= xm[1]):
         return False
-    return not (xd and yd and xd != yd)
+    return not (xd and yd and not (xd[0] <= yd[1] and yd[0] <= xd[1]))
 
 
 def _drift(x: float, y: float) -> float:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import replace
 
 from .lexicon import lexicon
 from .tokens import ORDINAL, Tok, bare_short_month, match_any, phrases_of
@@ -271,16 +272,32 @@ def read_calendar(toks: list[Tok], values: list[Value]) -> None:
                 elif v is not None and 1900 <= v <= 2200:
                     year = int(v)
                     j += 1
+            first = None  # the first day of a range: "10 to 14 March", "March 10-14"
+            if day is not None and j + 1 < n and toks[j].low in _DAY_RANGE and toks[j + 1].kind == "num":
+                v = number(toks[j + 1])
+                if v is not None and day < v <= 31 and v == int(v):
+                    first, day = day, int(v)
+                    j += 2
             if day is None and i >= 1 and toks[i - 1].kind == "num":  # "14 March", "15 March 2026"
                 v = number(toks[i - 1])
                 if v is not None and 1 <= v <= 31 and not toks[i - 1].used:
                     day = int(v)
                     i -= 1
+                    if i >= 2 and toks[i - 1].low in _DAY_RANGE and toks[i - 2].kind == "num":
+                        w = number(toks[i - 2])
+                        if w is not None and 1 <= w < day and w == int(w) and not toks[i - 2].used:
+                            first = int(w)
+                            i -= 2
             om3 = ORDINAL.match(toks[i - 2].low) if i >= 2 and day is None and toks[i - 1].low == "of" else None
             if om3:
                 day = int(om3.group(1))
                 i -= 2
-            add_value(values, toks, "date", "", (year, month, day), i, j)
+            if first is not None:
+                # the days of a span, both ends ("from 10 to 14 March" is no "from 14 March on")
+                add_value(values, toks, "date", "", (year, month, (first, day)), i, j, bound="none")
+                values[-1] = replace(values[-1], bound=None)
+            else:
+                add_value(values, toks, "date", "", (year, month, day), i, j)
             i = j
             continue
         if low in lex.quarters and (t.text[:1].isupper() or low.startswith("q")):
@@ -370,6 +387,9 @@ def read_calendar(toks: list[Tok], values: list[Value]) -> None:
         if low in lex.relative_days:
             t.used = True
         i += 1
+
+
+_DAY_RANGE = frozenset({"to", "-", "–", "until", "till", "through", "thru"})
 
 
 def read_frequencies(toks: list[Tok], values: list[Value]) -> None:

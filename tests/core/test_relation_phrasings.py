@@ -332,6 +332,8 @@ CONTRADICTIONS = [
         "Car loan: 3.9% until June 2028, repayment of £310 on the 20th.",
         "The car loan repayment goes out on the 3rd of each month.",
     ),
+    # the days of a span, both ends ("from 4 to 9 May" was read as "from 9 May on", and 4 to 9 as an amount)
+    ("The Lisbon trip runs from 4 to 9 May.", "The Lisbon trip is 12 to 16 May."),
     # words of price are one attribute ("costs" / "pays")
     ("The climbing gym costs $45 a month.", "The user pays $70 a month for the climbing gym."),
     # two numbers of one kind of place differ, whatever else agrees ("room 4 on floor 2" was a restatement)
@@ -699,6 +701,9 @@ CONSISTENT = [
     ("Ida is 7.", "Ida turns 8 on 3 March."),
     # a move to what the other says confirms it ("grew up in Aarhus before moving to Copenhagen")
     ("Jonas lives in Copenhagen.", "Jonas grew up in Aarhus before moving to Copenhagen."),
+    # a day inside a span agrees with it
+    ("The Lisbon trip runs from 4 to 9 May.", "The flight to Lisbon leaves on 4 May."),
+    ("Conference: 3-5 June.", "The conference is on 4 June."),
     # whose: "the kids'" and the user's own
     ("The kids' dentist is Dr Ong.", "The user's own dentist is Dr Berg."),
     # a negation inside a condition of several words ("as long as") asserts nothing
