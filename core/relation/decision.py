@@ -677,14 +677,11 @@ def _same_amount(x, y) -> bool:
     return len(xs) == len(ys) and all(abs(p - q) <= 0.015 * max(abs(p), abs(q)) for p, q in zip(xs, ys, strict=True))
 
 
-_OTHER = frozenset({"other", "another"})
-
-
 def _another_of(a: Analysis, b: Analysis) -> str:
     """ "our other labrador", "another flat": `a` speaks of another one of a kind `b` names ("" when not)."""
     toks = list(a.tokens)
     for i, t in enumerate(toks):
-        if t.low not in _OTHER or (t.low == "other" and i and toks[i - 1].low == "each"):
+        if t.low not in lexicon().another or (t.low == "other" and i and toks[i - 1].low == "each"):
             continue
         if i and (toks[i - 1].low in lexicon().negation_cues or toks[i - 1].low.endswith("n't")):
             continue  # "no other flavour": only this one
@@ -702,9 +699,6 @@ def _another_of(a: Analysis, b: Analysis) -> str:
     return ""
 
 
-_SELF = frozenset({"my", "our", "user's", "users'"})
-
-
 def _possessors(a: Analysis) -> dict[str, str]:
     """For each noun a possessive stands before ("my pottery class", "Jen's pottery class", "the kids' dentist"),
     whose it is: "self" (my, our, the user's) or the stem of the owner; the first noun group of each possessive."""
@@ -713,7 +707,7 @@ def _possessors(a: Analysis) -> dict[str, str]:
     for i, t in enumerate(toks):
         if t.kind != "word":
             continue
-        if t.low in _SELF:
+        if t.low in lexicon().owners_self:
             owner = "self"
         elif t.low.endswith("'s") and len(t.low) > 3:
             owner = stem(t.low[:-2])  # "Jen's", "the kid's"

@@ -184,10 +184,6 @@ def _read_values(toks: list[Tok], values: list[Value]) -> None:
     read_places(toks, values)
 
 
-# After a negated passive, words that add nothing to what is denied ("is no longer used", "isn't supported anymore").
-_PASSIVE_FILLERS = frozenset({"longer", "anymore", "any", "more", "now", "really", "currently", "even", "either"})
-
-
 def _negated_passive_subjects(toks: list[Tok]) -> set[int]:
     """Token indexes before the verb of a clause that denies one passive participle of them and nothing else:
     "Node 18 is no longer used", "Python 3.8 isn't supported anymore" are about what stands before the verb."""
@@ -200,7 +196,7 @@ def _negated_passive_subjects(toks: list[Tok]) -> set[int]:
         if cop < 1 or toks[cop].clause != t.clause or toks[cop].low.removesuffix("n't") not in COPULA:
             continue
         rest = [u for u in toks[k + 1 :] if u.clause == t.clause and u.kind != "punct"]
-        said = [u for u in rest if u.low not in _PASSIVE_FILLERS]
+        said = [u for u in rest if u.low not in lex.passive_fillers]  # "is no longer used"
         if len(said) != 1 or not (said[0].low.endswith(("ed", "en")) or said[0].low in lex.participles):
             continue
         out.update(u.i for u in toks[:cop] if u.clause == t.clause)

@@ -113,6 +113,13 @@ class Lexicon:
     place_verbs: frozenset[str]
     age_before: frozenset[str]
     price_words: frozenset[str]
+    amount_dims: frozenset[str]
+    amount_glue: frozenset[str]
+    pending: frozenset[str]
+    day_range: frozenset[str]
+    owners_self: frozenset[str]
+    another: frozenset[str]
+    passive_fillers: frozenset[str]
     additions: tuple[tuple[str, ...], ...]  # "also", "as well": a second fact beside another
     age_after: frozenset[str]
     participles: frozenset[str]  # past participles not ending in -ed or -en ("held", "kept", "built")
@@ -311,6 +318,13 @@ def build_fields(source: bytes) -> dict[str, Any]:
         place_verbs=frozenset(data["roles"]["place_verbs"]),
         age_before=frozenset(data["ages"]["before"]),
         price_words=frozenset(data["amounts"]["price"]),
+        amount_dims=frozenset(data["amounts"]["dimensions"]),
+        amount_glue=frozenset(data["amounts"]["glue"]),
+        pending=frozenset(data["clauses"]["pending"]),
+        day_range=frozenset(data["calendar"]["day_range"]),
+        owners_self=frozenset(data["owners"]["self"]),
+        another=frozenset(data["owners"]["another"]),
+        passive_fillers=frozenset(data["passives"]["fillers"]),
         additions=tuple(_phrase(p) for p in data["additions"]["markers"]),
         age_after=frozenset(data["ages"]["after"]),
         participles=frozenset(data["roles"]["participles"]),

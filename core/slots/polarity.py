@@ -215,9 +215,6 @@ def _content_stems(toks: list[Tok], clause: int, states: bool = True) -> frozens
     )
 
 
-_PENDING_OPENERS = frozenset({"when", "whenever"})
-
-
 def _in_pending_clause(toks: list[Tok], i: int) -> bool:
     """Token i is in a clause opened by "when", "whenever" or a condition ("if", "unless", "as long as"): what it
     says is awaited or supposed, not what happened."""
@@ -229,7 +226,7 @@ def _in_pending_clause(toks: list[Tok], i: int) -> bool:
     if opener is None or opener.i == i:
         return False
     return (
-        opener.low in _PENDING_OPENERS
+        opener.low in lex.pending
         or opener.low in lex.conditions
         or match_any(toks, opener.i, lex.condition_phrases) is not None
     )

@@ -374,51 +374,9 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
         add_value(values, toks, kind, key, value, i, j, **extra)
         if values[-1].bound == "none":
             values[-1] = replace(values[-1], bound=None)
-        if key.split("/")[0] in _AMOUNT_DIMS:
+        if key.split("/")[0] in lex.amount_dims:
             values[-1] = replace(values[-1], of=_amount_of(toks, i, j))
         i = j
-
-
-_AMOUNT_DIMS = frozenset({"usd", "eur", "gbp", "chf", "percent"})
-# Between an amount and the word that says what it is: "the limit is about $12,000", "a deposit of £200".
-_AMOUNT_GLUE = frozenset(
-    {
-        "is",
-        "was",
-        "are",
-        "were",
-        "be",
-        "of",
-        "at",
-        "to",
-        "for",
-        ":",
-        "about",
-        "around",
-        "roughly",
-        "approximately",
-        "approx",
-        "nearly",
-        "almost",
-        "over",
-        "under",
-        "up",
-        "just",
-        "only",
-        "now",
-        "currently",
-        "set",
-        "the",
-        "a",
-        "an",
-        "its",
-        "their",
-        "our",
-        "my",
-        "his",
-        "her",
-    }
-)
 
 
 def _amount_of(toks: list[Tok], i: int, j: int) -> str:
@@ -439,7 +397,7 @@ def _amount_of(toks: list[Tok], i: int, j: int) -> str:
     if i and toks[i - 1].low in lex.price_words:
         return "price"  # "a course for £60", "tickets at £40"
     k = i - 1
-    while k >= 0 and toks[k].clause == toks[i].clause and (toks[k].low in _AMOUNT_GLUE or toks[k].kind == "punct"):
+    while k >= 0 and toks[k].clause == toks[i].clause and (toks[k].low in lex.amount_glue or toks[k].kind == "punct"):
         k -= 1
     if k >= 0 and toks[k].clause == toks[i].clause and toks[k].kind == "word" and not toks[k].used:
         return "price" if toks[k].low in lex.price_words else toks[k].stem or stem(toks[k].low)

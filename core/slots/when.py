@@ -273,7 +273,7 @@ def read_calendar(toks: list[Tok], values: list[Value]) -> None:
                     year = int(v)
                     j += 1
             first = None  # the first day of a range: "10 to 14 March", "March 10-14"
-            if day is not None and j + 1 < n and toks[j].low in _DAY_RANGE and toks[j + 1].kind == "num":
+            if day is not None and j + 1 < n and toks[j].low in lex.day_range and toks[j + 1].kind == "num":
                 v = number(toks[j + 1])
                 if v is not None and day < v <= 31 and v == int(v):
                     first, day = day, int(v)
@@ -283,7 +283,7 @@ def read_calendar(toks: list[Tok], values: list[Value]) -> None:
                 if v is not None and 1 <= v <= 31 and not toks[i - 1].used:
                     day = int(v)
                     i -= 1
-                    if i >= 2 and toks[i - 1].low in _DAY_RANGE and toks[i - 2].kind == "num":
+                    if i >= 2 and toks[i - 1].low in lex.day_range and toks[i - 2].kind == "num":
                         w = number(toks[i - 2])
                         if w is not None and 1 <= w < day and w == int(w) and not toks[i - 2].used:
                             first = int(w)
@@ -387,9 +387,6 @@ def read_calendar(toks: list[Tok], values: list[Value]) -> None:
         if low in lex.relative_days:
             t.used = True
         i += 1
-
-
-_DAY_RANGE = frozenset({"to", "-", "–", "until", "till", "through", "thru"})
 
 
 def read_frequencies(toks: list[Tok], values: list[Value]) -> None:
