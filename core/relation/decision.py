@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from ..slots import Analysis, Name, fold, lexicon, stem
 from ..slots.markdown import plain_blocks
 from ..slots.tokens import is_function, match_any
+from ..slots.values import time_unit
 from ..subjects import Side, SubjectMatch, compare, matches, same_term, side
 from .agreement import DRIFT, Diff, compare_values, live, slot_of, value_agrees
 from .frame import complement, subject_end, substitution
@@ -353,7 +354,11 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         # however little else the two share ("Quillon tracks its issues in Redmine" / "File Quillon bugs in ...").
         single = lexicon().single_classes
         # (A person has one age, too: "Maya is 8 years old" / "Maya turned eleven".)
-        one_each = shared and any((k.startswith("enum:") and k[5:] in single) or k == "quantity:age" for k in dims)
+        one_each = shared and any(
+            (k.startswith("enum:") and k[5:] in single)
+            or (k.startswith("quantity:") and k[9:] in lexicon().single_quantities)
+            for k in dims
+        )
         subject_factor = SINGLE_CLASS_FACTOR if one_each else 0.0
 
     # A change whose result is what the older statement says ("the server was upgraded to 64 GB" / "the server has
@@ -691,7 +696,7 @@ def _another_of(a: Analysis, b: Analysis) -> str:
                 break
             if is_function(u.low) or u.used:
                 continue
-            if u.low.rstrip("s") in lexicon().units and lexicon().units[u.low.rstrip("s")][0] == "time":
+            if time_unit(toks, k) is not None:
                 break  # "the other day", "another week"
             if (u.stem or stem(u.low)) in b.terms:
                 return f"{t.text} {u.text}"
@@ -704,6 +709,7 @@ def _possessors(a: Analysis) -> dict[str, str]:
     whose it is: "self" (my, our, the user's) or the stem of the owner; the first noun group of each possessive."""
     out: dict[str, str] = {}
     toks = list(a.tokens)
+    folded = fold(a.text)  # the tokens' offsets are in the folded text
     for i, t in enumerate(toks):
         if t.kind != "word":
             continue
@@ -711,7 +717,7 @@ def _possessors(a: Analysis) -> dict[str, str]:
             owner = "self"
         elif t.low.endswith("'s") and len(t.low) > 3:
             owner = stem(t.low[:-2])  # "Jen's", "the kid's"
-        elif t.low.endswith("s") and a.text[t.end : t.end + 1] in ("'", "\u2019") and i and toks[i - 1].low == "the":
+        elif t.low.endswith("s") and folded[t.end : t.end + 1] == "'" and i and toks[i - 1].low == "the":
             owner = stem(t.low)  # "the kids' dentist", "the neighbours' dog" (not "parents' evening", a kind)
         else:
             continue

@@ -112,6 +112,7 @@ class Lexicon:
     value_preps: frozenset[str]
     place_verbs: frozenset[str]
     age_before: frozenset[str]
+    single_quantities: frozenset[str]  # quantity keys a subject has one of ("age")
     price_words: frozenset[str]
     amount_dims: frozenset[str]
     amount_glue: frozenset[str]
@@ -317,6 +318,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         value_preps=frozenset(data["roles"]["value_preps"]),
         place_verbs=frozenset(data["roles"]["place_verbs"]),
         age_before=frozenset(data["ages"]["before"]),
+        single_quantities=frozenset({"age"} if data["ages"].get("one_per_subject") else ()),
         price_words=frozenset(data["amounts"]["price"]),
         amount_dims=frozenset(data["amounts"]["dimensions"]),
         amount_glue=frozenset(data["amounts"]["glue"]),

@@ -215,21 +215,19 @@ def _content_stems(toks: list[Tok], clause: int, states: bool = True) -> frozens
     )
 
 
-def _in_pending_clause(toks: list[Tok], i: int) -> bool:
-    """Token i is in a clause opened by "when", "whenever" or a condition ("if", "unless", "as long as"): what it
-    says is awaited or supposed, not what happened."""
+def _pending_openers(toks: list[Tok]) -> dict[int, int]:
+    """Per clause opened by "when", "whenever" or a condition ("if", "unless", "as long as"), the index of that
+    opener: what the rest of the clause says is awaited or supposed, not what happened. One pass over the tokens."""
     lex = lexicon()
-    k = i
-    while k and toks[k - 1].clause == toks[i].clause:
-        k -= 1
-    opener = next((u for u in toks[k : i + 1] if u.kind != "punct"), None)
-    if opener is None or opener.i == i:
-        return False
-    return (
-        opener.low in lex.pending
-        or opener.low in lex.conditions
-        or match_any(toks, opener.i, lex.condition_phrases) is not None
-    )
+    out: dict[int, int] = {}
+    seen: set[int] = set()
+    for u in toks:
+        if u.kind == "punct" or u.clause in seen:
+            continue
+        seen.add(u.clause)  # the clause's first word
+        if u.low in lex.pending or u.low in lex.conditions or match_any(toks, u.i, lex.condition_phrases):
+            out[u.clause] = u.i
+    return out
 
 
 def change_cues(toks: list[Tok], values: list[Value], names: list[Name]):
@@ -237,8 +235,9 @@ def change_cues(toks: list[Tok], values: list[Value], names: list[Name]):
     cues: list[str] = []
     markers: list[str] = []
     n = len(toks)
+    pending = _pending_openers(toks)
     for i in range(n):
-        if _in_pending_clause(toks, i):
+        if pending.get(toks[i].clause, i) < i:
             continue  # "will phone when the repair is finished": when something happens, not that it changed
         p = match_any(toks, i, lex.strong_cues)
         if p and i and toks[i - 1].low in ("gets", "get", "getting"):
