@@ -23,6 +23,8 @@ from dataclasses import dataclass, replace
 from ..slots import Analysis, Value, lexicon, stem
 
 DRIFT = 0.20  # SPEC §5.1: a quantity that differs by more than 20 % conflicts; within 20 % it is the same value
+BARE_RATE = "n/time"  # the key of a bare number per unit of time ("1,800 per day")
+SAME_AMOUNT = 0.015  # one amount written two ways ("90 days" / "3 months": a month is 30.44 days)
 TIME_TOLERANCE = 30  # minutes, for approximate clock times ("about 08:15")
 WHEN_KINDS = frozenset({"time", "daypart", "weekday"})
 
@@ -234,9 +236,16 @@ def _as_rates(xs: list[Value], ys: list[Value]) -> list[Value]:
     if len(freqs) != 1 or not rates:
         return xs
     f = freqs[0]
+    # a bare number per unit of time ("1,800 per day") is the rate of this side's only amount ("2,200 kcal daily")
+    amounts = [v for v in xs if v.kind == "quantity" and not v.key.endswith("/time")]
+    bare = BARE_RATE in rates and len(amounts) == 1
     out, turned = [], False
     for v in xs:
-        if v.kind == "quantity" and f"{v.key}/time" in rates and not isinstance(v.val, tuple):
+        if (
+            v.kind == "quantity"
+            and (f"{v.key}/time" in rates or (bare and v is amounts[0]))
+            and not isinstance(v.val, tuple)
+        ):
             out.append(replace(v, key=f"{v.key}/time", val=v.val / f.val))
             turned = True
         else:
@@ -247,7 +256,7 @@ def _as_rates(xs: list[Value], ys: list[Value]) -> list[Value]:
 @functools.cache
 def _vague_keys() -> frozenset[str]:
     """Quantity keys that say little of what is counted: a bare number, a count of people."""
-    return frozenset({""} | {"n:" + stem(w) for w in lexicon().counted_light})
+    return frozenset({"", BARE_RATE} | {"n:" + stem(w) for w in lexicon().counted_light})
 
 
 def _key_near(a: str, b: str) -> bool:
@@ -261,6 +270,40 @@ def _key_near(a: str, b: str) -> bool:
             x == y or (min(len(x), len(y)) >= 4 and (x.startswith(y) or y.startswith(x))) for x in ra for y in rb
         )
     return False
+
+
+def _partners(x: Value, qa: list[Value], qb: list[Value], a: Analysis, b: Analysis) -> list[Value]:
+    """The other side's amounts `x` is compared with: those of its unit or counted noun; a bare number, or a count
+    of people, pairs with the other side's only quantity ("40 staff" / "about 120 people"). Two amounts of money or
+    two shares said of two things are not compared ("the credit limit is $12,000" / "the balance is about $2,300",
+    "costs £1,200" / "a £200 deposit")."""
+    partners = [y for y in qb if _key_near(x.key, y.key) and not _other_things(x, y, a, b)]
+    vague = _vague_keys()
+    if not partners and (x.key in vague or len(qa) == 1) and len(qb) == 1 and (qb[0].key in vague or x.key in vague):
+        partners = qb
+    return partners
+
+
+def exact_near(a: Analysis, b: Analysis) -> str:
+    """Two exact amounts of one slot that differ by no more than the drift ("EUR 1,450 a month" / "1,300 euros a
+    month", "10 engineers" / "12 engineers"), as "<a> / <b>"; "" when none. Neither is approximate ("about",
+    "roughly"), a range or a bound, and they are not one amount written two ways ("2 weeks" / "14 days")."""
+    va, vb = live(a.values), live(b.values)
+    va, vb = _as_rates(va, vb), _as_rates(vb, va)
+    qa = [v for v in va if v.kind in ("quantity", "duration")]
+    qb = [v for v in vb if v.kind in ("quantity", "duration")]
+
+    def exact(v: Value) -> bool:
+        return not v.approx and not v.bound and not isinstance(v.val, tuple)
+
+    for x in qa:
+        partners = _partners(x, qa, qb, a, b)
+        if not exact(x) or not partners or not all(exact(y) for y in partners):
+            continue
+        drifts = [_qty_agree(x, y) for y in partners]
+        if all(ok and d > SAME_AMOUNT for ok, d in drifts):
+            return f"{x.text} / {partners[0].text}"
+    return ""
 
 
 def compare_values(a: Analysis, b: Analysis) -> tuple[list[Diff], set[str], set[str], set[str]]:
@@ -285,18 +328,8 @@ def compare_values(a: Analysis, b: Analysis) -> tuple[list[Diff], set[str], set[
     qa = [v for v in va if v.kind in ("quantity", "duration")]
     qb = [v for v in vb if v.kind in ("quantity", "duration")]
     used_b: set[int] = set()
-    vague = _vague_keys()
     for x in qa:
-        # (two amounts of money or two shares said of two things are not compared: "the credit limit is $12,000" /
-        # "the balance is about $2,300", "costs £1,200" / "a £200 deposit")
-        partners = [y for y in qb if _key_near(x.key, y.key) and not _other_things(x, y, a, b)]
-        if (
-            not partners
-            and (x.key in vague or len(qa) == 1)
-            and len(qb) == 1
-            and (qb[0].key in vague or x.key in vague)
-        ):
-            partners = qb
+        partners = _partners(x, qa, qb, a, b)
         if not partners:
             continue
         results = [_qty_agree(x, y) for y in partners]

@@ -41,7 +41,7 @@ from ..slots.markdown import plain_blocks
 from ..slots.tokens import is_function, match_any
 from ..slots.values import time_unit
 from ..subjects import Side, SubjectMatch, compare, matches, same_term, side
-from .agreement import DRIFT, Diff, compare_values, live, slot_of, value_agrees
+from .agreement import DRIFT, Diff, compare_values, exact_near, live, slot_of, value_agrees
 from .frame import complement, subject_end, substitution
 from .polarity import from_matches, new_cues, polarity_flips, state_flips, whole_stems
 
@@ -490,6 +490,13 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
             round(min(1.0, score + 0.3), 3),
             score,
             "same claim" + (f" ({', '.join(sorted(agreed))} agree)" if agreed else ""),
+        )
+    # Two exact amounts within the drift ("EUR 1,450 a month" / "1,300 euros a month"): not one value (a person
+    # who wrote both figures meant two), and not surely two either: a `possible` conflict, never a merge.
+    close = exact_near(a, b) if not hedged else ""
+    if close:
+        return Relation(
+            "possible", "quantitative_drift", FRAME_CONFIDENCE, score, f"amounts within {DRIFT:.0%}: {close}"
         )
     detail = sorted(added) or ["wording"]
     if added or names_added:

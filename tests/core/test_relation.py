@@ -126,8 +126,29 @@ def test_a_quantity_beyond_twenty_percent_drifts():
     assert r.is_conflict and r.conflict_type == "quantitative_drift", r
 
 
-def test_a_quantity_within_twenty_percent_is_the_same_value():
+def test_two_exact_quantities_within_twenty_percent_are_a_possible_conflict():
+    # two figures someone wrote down exactly are two answers, not one value: a `possible` conflict, never a merge
     r = rel("The rooftop tank holds 1,000 litres.", "The rooftop tank holds 1,100 litres.")
+    assert (r.kind, r.conflict_type) == ("possible", "quantitative_drift"), r
+    r = rel("Monthly rent is EUR 1,450.", "Rent for the flat: 1,300 euros a month.")
+    assert (r.kind, r.conflict_type) == ("possible", "quantitative_drift"), r
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        # an approximate figure says what any within the drift says
+        ("The rooftop tank holds about 1,000 litres.", "The rooftop tank holds 1,100 litres."),
+        ("We have roughly 1,200 paying customers.", "We have 1,150 paying customers."),
+        # one amount written two ways
+        ("Onboarding takes 2 weeks.", "Onboarding takes 14 days."),
+        ("The trial lasts 90 days.", "The trial lasts 3 months."),
+        # a range and a bound are not exact figures
+        ("The deployment runs 3 to 12 replicas.", "The deployment runs 11 replicas."),
+    ],
+)
+def test_approximate_or_equal_quantities_are_no_conflict(old, new):
+    r = rel(old, new)
     assert not r.is_conflict, r
 
 
