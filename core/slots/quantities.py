@@ -23,6 +23,24 @@ def _hyphen_unit(toks: list[Tok], i: int) -> bool:
     return i + 2 < len(toks) and toks[i + 1].low == "-" and unit_at(toks, i + 2) is not None
 
 
+def _hyphen_age(toks: list[Tok], i: int) -> tuple[float, int] | None:
+    """An age joined by hyphens ("6-month-old", "a three-year-old"): (the length of life in seconds, how many
+    tokens it takes). None for any other words."""
+    t = toks[i]
+    if t.kind == "num" and i + 2 < len(toks) and toks[i + 1].low == "-":
+        count, rest, span = number(t), toks[i + 2].low, 3
+    elif t.kind == "word" and t.low.count("-") == 2:
+        head, _, rest = t.low.partition("-")
+        count, span = number(Tok(t.i, head, head, "word")), 1
+    else:
+        return None
+    unit, dash, old = rest.partition("-")
+    lex = lexicon()
+    if count is None or not dash or old not in lex.age_after or lex.units.get(unit, ("",))[0] != "time":
+        return None
+    return count * lex.units[unit][1], span
+
+
 def _number_joined(t: Tok) -> tuple[float, str] | None:
     """A number word joined by a hyphen to one other word ("two-week", "three-bedroom"): (count, that word)."""
     head, dash, tail = t.low.partition("-")
@@ -152,6 +170,14 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
             j = i + 2
         elif t.kind == "num" and i and toks[i - 1].low in lex.numbered_places and re.fullmatch(r"\d+(?:\.\d+)?", t.low):
             i += 1  # "Flat 2", "Room 204" (capitalised too): which one, a place (`read_places`), not a count
+            continue
+        elif (age := _hyphen_age(toks, i)) is not None:
+            # "a 6-month-old spaniel", "a three-year-old laptop": an age, joined by hyphens
+            years, span = age
+            for k in range(i, i + span):
+                toks[k].used = True
+            values.append(Value("quantity", "age", years, "".join(x.text for x in toks[i : i + span]), t.clause, i))
+            i += span
             continue
         elif t.kind == "num" and not ORDINAL.match(t.low) and _hyphen_unit(toks, i):
             amount = number(t)  # "2-week sprints", "a 30-minute call": the number and its unit joined

@@ -339,9 +339,18 @@ CONTRADICTIONS = [
     # two numbers of one kind of place differ, whatever else agrees ("room 4 on floor 2" was a restatement)
     ("The workshop is in room 4 on floor 2.", "The workshop is in room 6 on floor 2."),
     ("Pia sits in room 3.14 on the second floor.", "Pia sits in room 5.02 on the fifth floor."),
+    # an age joined by hyphens; a bare number per day is the rate of an amount said with "daily"
+    ("Ana's puppy is 3 months old.", "Ana's puppy is a 10-month-old spaniel."),
+    ("The daily calorie target is 2,200 kcal.", "The calorie target is 1,500 per day."),
+    # selling a thing, or moving out of a place, ends what the older statement says of it
+    ("Ana drives a Honda Civic.", "Ana sold her Civic last month."),
+    ("Ana lives in Leith.", "Ana moved out of Leith in June."),
 ]
 
 CONSISTENT = [
+    ("Ana's puppy is a 6-month-old spaniel.", "Ana's puppy is six months old."),
+    ("The daily calorie target is 2,200 kcal.", "The calorie target is 2,200 per day."),
+    ("Ana sold her old bike in 2020.", "Ana rides a Brompton to work."),
     ("The lease renewal is due on 14 March.", "The lease renewal is due on the 14th of March."),
     ("The beta ends on 2026-03-01.", "The beta ends on 1 March 2026."),
     ("The monthly rent is €1,450.", "Rent is 1450 euros a month."),
