@@ -111,6 +111,8 @@ class Lexicon:
     value_before: frozenset[str]
     value_preps: frozenset[str]
     place_verbs: frozenset[str]
+    affiliation_verbs: frozenset[str]  # "works at Google": the name after the preposition is where
+    affiliation_preps: frozenset[str]
     age_before: frozenset[str]
     single_quantities: frozenset[str]  # quantity keys a subject has one of ("age")
     price_words: frozenset[str]
@@ -317,6 +319,8 @@ def build_fields(source: bytes) -> dict[str, Any]:
         value_before=frozenset(data["roles"]["value_before"]),
         value_preps=frozenset(data["roles"]["value_preps"]),
         place_verbs=frozenset(data["roles"]["place_verbs"]),
+        affiliation_verbs=frozenset(data["roles"]["affiliation_verbs"]),
+        affiliation_preps=frozenset(data["roles"]["affiliation_preps"]),
         age_before=frozenset(data["ages"]["before"]),
         single_quantities=frozenset({"age"} if data["ages"].get("one_per_subject") else ()),
         price_words=frozenset(data["amounts"]["price"]),

@@ -149,6 +149,9 @@ def read_names(toks: list[Tok]) -> list[Name]:
             "ms",
             "dr",
             ".",
+            "now",  # "is now Dr Okafor": a change marker between the verb and the name
+            "currently",
+            "still",
         ):
             k0 -= 1
         value_like = k0 >= 0 and toks[k0].low in lex.value_before
@@ -159,6 +162,7 @@ def read_names(toks: list[Tok]) -> list[Name]:
                 or v.low.endswith(("ed", "en", "ing"))
                 or v.low == "be"
                 or v.low in lex.place_verbs
+                or (v.low in lex.affiliation_verbs and toks[k0].low in lex.affiliation_preps)
                 or v.low in lex.participles
             )
         scoped = k0 >= 0 and toks[k0].low in ("for", "of", "about", "regarding", "within", "across")

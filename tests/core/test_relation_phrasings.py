@@ -345,9 +345,16 @@ CONTRADICTIONS = [
     # selling a thing, or moving out of a place, ends what the older statement says of it
     ("Ana drives a Honda Civic.", "Ana sold her Civic last month."),
     ("Ana lives in Leith.", "Ana moved out of Leith in June."),
+    # where a person works or studies is one place; a change marker before a name leaves it a value
+    ("Priya works at Google.", "Priya works at Meta these days."),
+    ("Jonas studies at Leeds.", "Jonas is studying at Durham."),
+    ("Our GP is Dr Patel.", "Our GP is now Dr Okafor."),
 ]
 
 CONSISTENT = [
+    ("Priya works at Google.", "Priya's husband works at Meta."),
+    ("Jonas studies at Leeds.", "Jonas studies with Dr Hale."),
+    ("Sam shops at Lidl for groceries.", "Sam shops at Decathlon for running gear."),
     ("Ana's puppy is a 6-month-old spaniel.", "Ana's puppy is six months old."),
     ("The daily calorie target is 2,200 kcal.", "The calorie target is 2,200 per day."),
     ("Ana sold her old bike in 2020.", "Ana rides a Brompton to work."),
