@@ -231,6 +231,11 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     if not same_key and (score < SUBJECT_MIN or shared_weight < SHARED_MIN):
         return Relation("unrelated", None, 0.0, score, f"little in common ({score:.2f})")
 
+    # "Ana lives in Leith" / "Ana's sister lives in Portobello": a person and someone that person has are two
+    kin = _kin_of(a, b) or _kin_of(b, a)
+    if kin and not same_key:
+        return Relation("unrelated", None, 0.0, score, f"another person: {kin}")
+
     flips = polarity_flips(a, b)
     states = state_flips(a, b)
     cues = new_cues(a, b)
@@ -745,6 +750,24 @@ def _whose(a: Analysis, b: Analysis) -> str:
         y = pb.get(noun)
         if y and x != y and "self" in (x, y):
             return f"{x} / {y}"
+    return ""
+
+
+def _kin_of(a: Analysis, b: Analysis) -> str:
+    """`a` speaks of someone a person has ("Ana's sister", "the user's partner") where `b` speaks of that person
+    and of no one of that kind: "<person>'s <kin> / <person>" ("" when not)."""
+    kin = lexicon().kin
+    toks, other = list(a.tokens), list(b.tokens)
+    for i, t in enumerate(toks[:-1]):
+        nxt = toks[i + 1]
+        if t.kind != "word" or not t.low.endswith("'s") or nxt.low not in kin:
+            continue
+        if i + 2 < len(toks) and toks[i + 2].kind == "word" and toks[i + 2].text[:1].isupper():
+            continue  # "the user's partner Dan": the name says who, and names are compared as names
+        who = t.low.removesuffix("'s")
+        said = [k for k, u in enumerate(other) if u.kind == "word" and u.low.removesuffix("'s") == who]
+        if said and not any(u.low in kin and stem(u.low) == stem(nxt.low) for u in other):
+            return f"{t.text} {nxt.text} / {other[said[0]].text}"
     return ""
 
 

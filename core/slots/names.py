@@ -157,6 +157,13 @@ def read_names(toks: list[Tok]) -> list[Name]:
         value_like = k0 >= 0 and toks[k0].low in lex.value_before
         if k0 >= 1 and toks[k0].low in lex.value_preps:
             v = toks[k0 - 1]
+            # "lives in a flat in Oakland": a place inside the place a place verb puts the subject in
+            m = k0 - 1
+            while m >= 2 and toks[m].kind == "word" and toks[m].clause == toks[k0].clause and k0 - m <= 4:
+                if toks[m].low in lex.value_preps and toks[m - 1].low in lex.place_verbs:
+                    v = toks[m - 1]
+                    break
+                m -= 1
             value_like = v.kind == "word" and (
                 v.low in COPULA
                 or v.low.endswith(("ed", "en", "ing"))

@@ -349,9 +349,20 @@ CONTRADICTIONS = [
     ("Priya works at Google.", "Priya works at Meta these days."),
     ("Jonas studies at Leeds.", "Jonas is studying at Durham."),
     ("Our GP is Dr Patel.", "Our GP is now Dr Okafor."),
+    # a place inside the place a place verb puts the subject in is where it is too
+    ("Ana lives in a flat in Leith.", "Ana now lives in a house in Portobello."),
+    # someone a person has, named, is compared by name
+    (
+        "The user's partner Dan does the school pickup on Mondays.",
+        "The user, not Dan, does the school pickup on Mondays.",
+    ),
 ]
 
 CONSISTENT = [
+    # a person and someone that person has are two people
+    ("Ana lives in Leith.", "Ana's sister lives in Portobello."),
+    ("Rent for the user's flat is EUR 1,450 a month.", "Rent for the user's parents' flat is EUR 900 a month."),
+    ("User is vegetarian.", "User's partner eats meat."),
     ("Priya works at Google.", "Priya's husband works at Meta."),
     ("Jonas studies at Leeds.", "Jonas studies with Dr Hale."),
     ("Sam shops at Lidl for groceries.", "Sam shops at Decathlon for running gear."),
