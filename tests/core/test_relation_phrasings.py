@@ -356,9 +356,12 @@ CONTRADICTIONS = [
         "The user's partner Dan does the school pickup on Mondays.",
         "The user, not Dan, does the school pickup on Mondays.",
     ),
+    # married or divorced: one answer at a time
+    ("Ana is married to Tom.", "Ana and Tom divorced last year."),
 ]
 
 CONSISTENT = [
+    ("Ana is married to Tom.", "Ana married Tom in 2015 in Cork."),
     # a person and someone that person has are two people
     ("Ana lives in Leith.", "Ana's sister lives in Portobello."),
     ("Rent for the user's flat is EUR 1,450 a month.", "Rent for the user's parents' flat is EUR 900 a month."),
