@@ -126,8 +126,12 @@ def _segment(toks: list[Tok], blocks: list[int]) -> None:
         t.sent, t.clause = sent, clause
         if t.kind == "word":
             t.initial = start
-            t.stem = stem(t.low)
+            # an acronym's plural is the acronym ("PRs", "APIs", "VMs")
+            t.stem = t.low[:-1] if _ACRONYM_PLURAL.fullmatch(t.text) else stem(t.low)
         start = False
+
+
+_ACRONYM_PLURAL = re.compile(r"[A-Z][A-Z0-9]+s")
 
 
 def _match(toks: list[Tok], i: int, phrase: tuple[str, ...]) -> bool:

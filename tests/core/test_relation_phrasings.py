@@ -358,9 +358,13 @@ CONTRADICTIONS = [
     ),
     # married or divorced: one answer at a time
     ("Ana is married to Tom.", "Ana and Tom divorced last year."),
+    # an acronym's plural is the acronym; who is on call is a role one person holds at a time
+    ("Max PR size is 400 lines.", "PRs should stay under 250 lines."),
+    ("Priya is on call this week.", "Chen is on call this week."),
 ]
 
 CONSISTENT = [
+    ("Priya is on call this week.", "Chen is on call next week."),
     ("Ana is married to Tom.", "Ana married Tom in 2015 in Cork."),
     # a person and someone that person has are two people
     ("Ana lives in Leith.", "Ana's sister lives in Portobello."),
