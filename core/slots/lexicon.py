@@ -97,6 +97,7 @@ class Lexicon:
     year_parts: dict[str, tuple[int, int]]
     freq_words: dict[str, float]
     every: frozenset[str]
+    rate_nouns: frozenset[str]  # "day rate": the time unit before one says per what
     other: frozenset[str]
     classes: dict[tuple[str, ...], list[tuple[str, str, frozenset[str], bool]]]  # phrase -> [(class, canon, heads, cs)]
     class_max_len: int
@@ -306,6 +307,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         year_parts={k: (int(v[0]), int(v[1])) for k, v in cal["year_parts"].items()},
         freq_words={fold(k): float(v) for k, v in data["frequencies"]["words"].items()},
         every=frozenset(data["frequencies"]["every"]),
+        rate_nouns=frozenset(data["frequencies"]["rate_nouns"]),
         other=frozenset(data["frequencies"]["other"]),
         classes=classes,
         class_max_len=max(len(p) for p in classes),

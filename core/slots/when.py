@@ -403,6 +403,16 @@ def read_frequencies(toks: list[Tok], values: list[Value]) -> None:
             add_value(values, toks, "frequency", "", lex.freq_words[low], i, i + 1)
             i += 1
             continue
+        # "a day rate of GBP 600", "the week budget": the amount is per that unit (not "a 3 day limit")
+        if (
+            i + 1 < n
+            and toks[i + 1].low in lex.rate_nouns
+            and not (i and number(toks[i - 1]) is not None)
+            and (period := time_unit(toks, i)) is not None
+        ):
+            add_value(values, toks, "frequency", "", period, i, i + 1)
+            i += 1
+            continue
         # once/twice/N times (a|per|every) <unit>
         count = None
         j = i

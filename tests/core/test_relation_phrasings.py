@@ -361,9 +361,13 @@ CONTRADICTIONS = [
     # an acronym's plural is the acronym; who is on call is a role one person holds at a time
     ("Max PR size is 400 lines.", "PRs should stay under 250 lines."),
     ("Priya is on call this week.", "Chen is on call this week."),
+    # a time unit before "rate", "budget", "limit" says per what the amount is
+    ("The contractor's day rate is £500.", "The contractor charges £650 per day."),
 ]
 
 CONSISTENT = [
+    ("The contractor's day rate is £500.", "The contractor's rate is £500 a day."),
+    ("The trial has a 3 day limit.", "The trial is limited to three days."),
     ("Priya is on call this week.", "Chen is on call next week."),
     ("Ana is married to Tom.", "Ana married Tom in 2015 in Cork."),
     # a person and someone that person has are two people
