@@ -222,6 +222,9 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     # "the passports are in the safe" are both about the passports): those words are the claim, not the subject.
     # Fewer words are left to judge by, so that reading counts only when it is a sure match.
     pairs = _name_pairs(subj, sa, sb)
+    if any(not v for _na, _nb, v in pairs) and _marks_change(b):
+        # "Tom drives a Honda Civic" / "Tom now drives a Tesla": what the same verb takes, newly, is its value
+        pairs = [(na, nb, v or _after_same_word(a, na, b, nb)) for na, nb, v in pairs]
     claimed = _claimed_words(diffs, pairs)
     score, shared_weight = subj.score, subj.shared_weight
     if claimed:
@@ -751,6 +754,32 @@ def _whose(a: Analysis, b: Analysis) -> str:
         if y and x != y and "self" in (x, y):
             return f"{x} / {y}"
     return ""
+
+
+def _marks_change(a: Analysis) -> bool:
+    """The statement says something is so now ("now", "these days", "currently": `supersession.markers`)."""
+    toks = list(a.tokens)
+    return any(match_any(toks, i, lexicon().change_markers) for i in range(len(toks)))
+
+
+def _after_same_word(a: Analysis, na: Name, b: Analysis, nb: Name) -> bool:
+    """Both names come right after one word, past articles and possessives ("drives a Honda Civic" / "drives a
+    Tesla"), a word that is neither a preposition nor a name: what that verb takes on each side."""
+    lex = lexicon()
+
+    def before(x: Analysis, n: Name) -> str | None:
+        k = n.start - 1
+        while k >= 0 and x.tokens[k].low in lex.determiners:
+            k -= 1
+        if k < 0:
+            return None
+        t = x.tokens[k]
+        if t.kind != "word" or t.text[:1].isupper() or t.low in lex.value_preps or is_function(t.low):
+            return None
+        return t.stem or stem(t.low)
+
+    wa = before(a, na)
+    return wa is not None and wa == before(b, nb)
 
 
 def _kin_of(a: Analysis, b: Analysis) -> str:

@@ -363,9 +363,14 @@ CONTRADICTIONS = [
     ("Priya is on call this week.", "Chen is on call this week."),
     # a time unit before "rate", "budget", "limit" says per what the amount is
     ("The contractor's day rate is £500.", "The contractor charges £650 per day."),
+    # what one verb takes, said with "now" on one side, is that verb's value, not another subject
+    ("Tom drives a Honda Civic.", "Tom now drives a Tesla Model 3."),
+    ("Ana supports Arsenal.", "These days Ana supports Spurs."),
 ]
 
 CONSISTENT = [
+    ("Tom drives a Honda Civic.", "Tom drives a Tesla Model 3 for work."),
+    ("Tom likes Radiohead.", "Tom now likes Blur too."),
     ("The contractor's day rate is £500.", "The contractor's rate is £500 a day."),
     ("The trial has a 3 day limit.", "The trial is limited to three days."),
     ("Priya is on call this week.", "Chen is on call next week."),
