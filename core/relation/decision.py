@@ -709,6 +709,10 @@ def _another_of(a: Analysis, b: Analysis) -> str:
             u = toks[k]
             if u.kind != "word" or u.low == "than" or u.clause != t.clause:
                 break
+            # a member of a class both give ("our other labrador" / "Max, our labrador")
+            member = next((v for v in a.values if v.kind == "enum" and v.start == k), None)
+            if member is not None and any(w.kind == "enum" and w.val == member.val for w in b.values):
+                return f"{t.text} {u.text}"
             if is_function(u.low) or u.used:
                 continue
             if time_unit(toks, k) is not None:

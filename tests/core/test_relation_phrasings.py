@@ -366,9 +366,14 @@ CONTRADICTIONS = [
     # what one verb takes, said with "now" on one side, is that verb's value, not another subject
     ("Tom drives a Honda Civic.", "Tom now drives a Tesla Model 3."),
     ("Ana supports Arsenal.", "These days Ana supports Spurs."),
+    # a pet is one kind of animal, of one breed
+    ("Ana has a dog named Biscuit.", "Biscuit is Ana's cat."),
+    ("Our dog Pip is a whippet.", "Pip is a border collie."),
 ]
 
 CONSISTENT = [
+    ("Ana has a dog named Biscuit.", "Ana also has a cat called Mo."),
+    ("Max, our labrador, eats 250 g of food a day.", "Millie, our other labrador, eats 300 g of food a day."),
     ("Tom drives a Honda Civic.", "Tom drives a Tesla Model 3 for work."),
     ("Tom likes Radiohead.", "Tom now likes Blur too."),
     ("The contractor's day rate is £500.", "The contractor's rate is £500 a day."),
