@@ -36,6 +36,7 @@ import functools
 import re
 from dataclasses import dataclass
 
+from ..keys import title_from
 from ..slots import Analysis, Name, fold, lexicon, stem
 from ..slots.markdown import plain_blocks
 from ..slots.tokens import is_function, match_any
@@ -102,10 +103,13 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
     claims_old, claims_new = claims(old.text), claims(new.text)
     if len(claims_old) == 1 and len(claims_new) == 1:
         return whole
+    # A title made from the note's opening words (`keys.title_from`, when the agent gave none) says nothing the
+    # note does not: given to each claim, it would put the whole note's opening back into every one of them.
+    title_old, title_new = (_own_title(s) for s in (old, new))
     parts = [
         _relate(
-            Statement(a, old.title, old.category, old.source_ref),
-            Statement(b, new.title, new.category, new.source_ref),
+            Statement(a, title_old, old.category, old.source_ref),
+            Statement(b, title_new, new.category, new.source_ref),
             same_key,
         )
         for b in claims_new
@@ -151,6 +155,11 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
     return whole
 
 
+def _own_title(s: Statement) -> str:
+    """The statement's title, or "" when it is only the opening of its text (`keys.title_from`)."""
+    return "" if s.title and s.title == title_from(s.text) else s.title
+
+
 def _names_another_subject(old: Statement, new: Statement) -> bool:
     """Read whole, the two name different subjects: a name only one has, paired with one only the other has, that
     is no value in a role ("Kestrel deploys …" / "Orbit ships …", not "the contact is Raj" / "… is Helen"), and
@@ -178,7 +187,8 @@ def claims(text: str) -> tuple[str, ...]:
     pieces: list[str] = []
     for block in plain_blocks(text):
         # a semicolon separates claims as a full stop does ("the Starter plan is $9 a month; the Pro plan is $29")
-        pieces += [part.strip() for sentence in _sentences(block) for part in sentence.split(";") if part.strip()]
+        for sentence in _sentences(block):
+            pieces += _label_list(sentence) or [part.strip() for part in sentence.split(";") if part.strip()]
     out: list[str] = []
     lead = ""
     for piece in pieces:
@@ -191,6 +201,22 @@ def claims(text: str) -> tuple[str, ...]:
         out.append(lead + piece)
         lead = ""
     return tuple(out) if len(out) >= MULTI_MIN else (text,)
+
+
+_LABEL_LIST = re.compile(r"^([^:,;.]{2,40}):\s+(.+)$", re.S)
+
+
+def _label_list(sentence: str) -> list[str]:
+    """A label and a list of what it says, by commas or semicolons ("Mum's details: lives in Cork, birthday 14
+    June, phone ends 4471"): each item a claim about what the label names, the label before it. [] when the
+    sentence is not one (a label before fewer than three items)."""
+    m = _LABEL_LIST.match(sentence.strip())
+    if not m:
+        return []
+    items = [x.strip() for x in re.split(r"[,;]", m.group(2)) if x.strip()]
+    if len(items) < MULTI_MIN:
+        return []
+    return [f"{m.group(1)}: {x}" for x in items]
 
 
 def _sentences(line: str) -> list[str]:

@@ -156,6 +156,15 @@ def test_quantitative_drift_vs_consolidation(eng):
     assert (r.status, r.details["conflict_type"]) == ("conflict", "quantitative_drift")
 
 
+def test_a_one_liner_against_one_item_of_an_untitled_note_opens_a_conflict(eng):
+    # no title and no key from the agent: the note is found by its words and read item by item
+    note = eng.capture("Mum's details: lives in Cork, birthday 14 June, phone ends 4471.", now=T0, source_ref="a")
+    r = eng.capture("Mum lives in Galway now.", now=T0 + timedelta(days=1), source_ref="b")
+    assert r.status == "conflict", r.details
+    (c,) = eng.conflicts(now=T0 + timedelta(days=1))
+    assert c.existing["memory_id"] == note.details["memory_id"]
+
+
 def test_the_same_claim_again_joins_the_open_conflict(eng):
     mid, cid = make_conflict(eng)
     again = eng.capture(

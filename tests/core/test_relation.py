@@ -747,6 +747,34 @@ def test_a_list_of_claims_is_read_item_by_item():
     assert not rel(note, "Bread is delivered by Hollins Bakery at 06:30 every morning.").is_conflict
 
 
+def test_a_label_and_its_list_are_read_item_by_item():
+    from memkeeper.core.relation.decision import claims
+
+    note = "Mum's details: lives in Cork, birthday 14 June, phone ends 4471."
+    assert claims(note) == (
+        "Mum's details: lives in Cork",
+        "Mum's details: birthday 14 June",
+        "Mum's details: phone ends 4471.",
+    )
+    # commas in a sentence with no label, or a label before fewer than three items, make no list
+    one = "Priya works at Monzo as a staff engineer, hybrid, in the office on Tuesdays."
+    assert claims(one) == (one,)
+    assert claims("Car: blue Skoda, insured with Admiral.") == ("Car: blue Skoda, insured with Admiral.",)
+    r = rel(note, "Mum lives in Galway now.")
+    assert r.is_conflict and "Cork / Galway" in r.reason, r
+    assert not rel(note, "Dad lives in Galway.").is_conflict
+
+
+def test_a_title_made_from_the_opening_words_is_not_given_to_each_claim():
+    """Without a title from the agent, a note's title is its opening words (`keys.title_from`); given to every
+    claim it put the whole note back into each, and the claim the one-liner contradicts was lost again."""
+    from memkeeper.core.keys import title_from
+
+    note = "Home: the boiler is a Worcester Bosch, serviced every October; the stopcock is under the sink."
+    r = relate(Statement(note, title_from(note)), Statement("The stopcock is in the garage."))
+    assert r.is_conflict and "sink / garage" in r.reason, r
+
+
 def test_a_note_about_one_named_thing_is_not_held_against_a_statement_about_another():
     """A sentence of a note is about what the note names even when it does not repeat the name: the Kestrel note's
     "Production deploys happen on Tuesdays" is no claim about Orbit. A person in a role is a value, not a subject:
