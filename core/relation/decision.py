@@ -816,16 +816,20 @@ def _kin_of(a: Analysis, b: Analysis) -> str:
     """`a` speaks of someone a person has ("Ana's sister", "the user's partner") where `b` speaks of that person
     and of no one of that kind: "<person>'s <kin> / <person>" ("" when not)."""
     kin = lexicon().kin
+
+    def bare(t) -> str:  # "mum's", "parents'": the word without its possessive mark
+        return t.low.removesuffix("'s").rstrip("'")
+
     toks, other = list(a.tokens), list(b.tokens)
     for i, t in enumerate(toks[:-1]):
         nxt = toks[i + 1]
-        if t.kind != "word" or not t.low.endswith("'s") or nxt.low not in kin:
+        if t.kind != "word" or not t.low.endswith("'s") or bare(nxt) not in kin:
             continue
         if i + 2 < len(toks) and toks[i + 2].kind == "word" and toks[i + 2].text[:1].isupper():
             continue  # "the user's partner Dan": the name says who, and names are compared as names
-        who = t.low.removesuffix("'s")
-        said = [k for k, u in enumerate(other) if u.kind == "word" and u.low.removesuffix("'s") == who]
-        if said and not any(u.low in kin and stem(u.low) == stem(nxt.low) for u in other):
+        who = bare(t)
+        said = [k for k, u in enumerate(other) if u.kind == "word" and bare(u) == who]
+        if said and not any(bare(u) in kin and stem(bare(u)) == stem(bare(nxt)) for u in other):
             return f"{t.text} {nxt.text} / {other[said[0]].text}"
     return ""
 

@@ -115,6 +115,7 @@ class Lexicon:
     place_verbs: frozenset[str]
     affiliation_verbs: frozenset[str]  # "works at Google": the name after the preposition is where
     affiliation_preps: frozenset[str]
+    name_skip_adverbs: frozenset[str]  # "is now Dr Okafor": the name after them is still a value
     age_before: frozenset[str]
     single_quantities: frozenset[str]  # quantity keys a subject has one of ("age")
     price_words: frozenset[str]
@@ -325,6 +326,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         place_verbs=frozenset(data["roles"]["place_verbs"]),
         affiliation_verbs=frozenset(data["roles"]["affiliation_verbs"]),
         affiliation_preps=frozenset(data["roles"]["affiliation_preps"]),
+        name_skip_adverbs=frozenset(data["roles"]["name_skip_adverbs"]),
         age_before=frozenset(data["ages"]["before"]),
         single_quantities=frozenset({"age"} if data["ages"].get("one_per_subject") else ()),
         price_words=frozenset(data["amounts"]["price"]),

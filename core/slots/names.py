@@ -72,6 +72,11 @@ def capitalised(t: Tok) -> bool:
     )
 
 
+_BEFORE_NAME = frozenset(
+    ("the", "our", "a", "an", "their", "its", "his", "her", "my", "your", "mr", "mrs", "ms", "dr", ".")
+)
+
+
 def read_names(toks: list[Tok]) -> list[Name]:
     lex = lexicon()
     names: list[Name] = []
@@ -133,26 +138,8 @@ def read_names(toks: list[Tok]) -> list[Name]:
         possessive = words[-1].low.endswith("'s")
         initial = words[0].initial and len(words) == 1 and not shaped and not possessive
         k0 = words[0].i - 1
-        while k0 >= 0 and toks[k0].low in (
-            "the",
-            "our",
-            "a",
-            "an",
-            "their",
-            "its",
-            "his",
-            "her",
-            "my",
-            "your",
-            "mr",
-            "mrs",
-            "ms",
-            "dr",
-            ".",
-            "now",  # "is now Dr Okafor": a change marker between the verb and the name
-            "currently",
-            "still",
-        ):
+        # past articles, possessives, titles, and adverbs ("is now Dr Okafor"), to the word that says what the name is
+        while k0 >= 0 and (toks[k0].low in _BEFORE_NAME or toks[k0].low in lex.name_skip_adverbs):
             k0 -= 1
         value_like = k0 >= 0 and toks[k0].low in lex.value_before
         if k0 >= 1 and toks[k0].low in lex.value_preps:

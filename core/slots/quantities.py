@@ -173,10 +173,10 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
             continue
         elif (age := _hyphen_age(toks, i)) is not None:
             # "a 6-month-old spaniel", "a three-year-old laptop": an age, joined by hyphens
-            years, span = age
+            seconds, span = age
             for k in range(i, i + span):
                 toks[k].used = True
-            values.append(Value("quantity", "age", years, "".join(x.text for x in toks[i : i + span]), t.clause, i))
+            values.append(Value("quantity", "age", seconds, "".join(x.text for x in toks[i : i + span]), t.clause, i))
             i += span
             continue
         elif t.kind == "num" and not ORDINAL.match(t.low) and _hyphen_unit(toks, i):

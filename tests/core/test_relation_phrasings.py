@@ -369,9 +369,12 @@ CONTRADICTIONS = [
     # a pet is one kind of animal, of one breed
     ("Ana has a dog named Biscuit.", "Biscuit is Ana's cat."),
     ("Our dog Pip is a whippet.", "Pip is a border collie."),
+    # the relative said again with a possessive of its own is the same relative
+    ("Ana's mum lives in Cork.", "Ana's mum's house is in Galway now."),
 ]
 
 CONSISTENT = [
+    ("Ana lives in Leith.", "Ana's sister's flat is in Portobello."),
     ("Ana has a dog named Biscuit.", "Ana also has a cat called Mo."),
     ("Max, our labrador, eats 250 g of food a day.", "Millie, our other labrador, eats 300 g of food a day."),
     ("Tom drives a Honda Civic.", "Tom drives a Tesla Model 3 for work."),
