@@ -491,6 +491,8 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     swapped = substitution(a, b) if anchored else None
     if swapped is None and anchored and score >= CUE_SUBJECT:
         swapped = complement(a, b, same_term)
+    if swapped is not None and (_adds(a, final_only=True) or _adds(b, final_only=True)):
+        swapped = None  # "The repo has no README either": a second fact beside the first, not another answer
     if swapped is not None:
         return Relation(
             "possible",
@@ -834,12 +836,16 @@ def _kin_of(a: Analysis, b: Analysis) -> str:
     return ""
 
 
-def _adds(a: Analysis) -> bool:
-    """The statement says it adds a fact ("also", "as well"; "too" ending its sentence: data file `additions`)."""
+def _adds(a: Analysis, final_only: bool = False) -> bool:
+    """The statement says it adds a fact ("also", "as well"; "too", "either" ending its sentence: data file
+    `additions`)."""
     toks = list(a.tokens)
     for i in range(len(toks)):
         p = match_any(toks, i, lexicon().additions)
-        if p and (p != ("too",) or i + 1 == len(toks) or toks[i + 1].kind == "punct"):
+        final = p is not None and len(p) == 1 and p[0] in lexicon().additions_final
+        if final_only and not final:
+            continue  # ("also" inside a clause may add to that clause only: "a locum who also covers ...")
+        if p and (not final or i + 1 == len(toks) or toks[i + 1].kind == "punct"):
             return True
     return False
 

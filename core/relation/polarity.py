@@ -35,6 +35,9 @@ def polarity_flips(a: Analysis, b: Analysis) -> list[str]:
                 continue
             if t in this.not_yet and not other.happened:
                 continue  # "hasn't shipped yet" / "ships on Friday", "Book flights": planned, not happened
+            heads = this.negated_tail.get(t)
+            if heads is not None and not any(h in other_aff or any(_same(h, o) for o in other_aff) for h in heads):
+                continue  # "no parking at the office" says nothing against the office
             if t in other_aff or any(_same(t, o) for o in other_aff):
                 out.append(t)
     for pref, other_aff, own_words in ((b.prefixed, a.affirmed, a.words), (a.prefixed, b.affirmed, b.words)):

@@ -56,6 +56,9 @@ class Analysis:
     modifiers: dict[str, frozenset[str]] = field(default_factory=dict)  # head stem -> stems of words before it
     rejected: frozenset[str] = frozenset()  # of `negated`, the stems of a rejected alternative ("X, not Y")
     clause_terms: dict[int, frozenset[str]] = field(default_factory=dict)
+    # Negated stems past a context preposition ("no parking | at the office"), each with the negated stems before
+    # it: the negation is about those; the place or time after the preposition is only where it holds.
+    negated_tail: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 def analyze(text: str) -> Analysis:
@@ -122,6 +125,7 @@ def _analyze(text: str) -> Analysis:
             neutral.update(n.words)
         else:
             affirmed.update(n.words)
+    negated_tail = _negated_tails(toks, neg_idx)
     cues, from_to, markers = change_cues(toks, values, names)
     values, names = mark_retired(toks, values, names)
     hedged = any(match_any(toks, i, lex.hedges) for i in range(len(toks)))
@@ -137,6 +141,7 @@ def _analyze(text: str) -> Analysis:
         states=tuple(states),
         affirmed=frozenset(affirmed - negated),
         negated=frozenset(negated),
+        negated_tail=negated_tail,
         rejected=frozenset(rejected),
         neutral=frozenset(neutral - affirmed),
         down=down,
@@ -283,6 +288,41 @@ def _terms(toks: list[Tok], names: list[Name], cue_words: frozenset[str] = froze
             if len(st) <= 2 or st != whole:
                 weight *= 0.5  # a very short word, or a part of a compound ("call" of "on-call"): weaker evidence
             out[st] = max(out.get(st, 0.0), weight)
+    return out
+
+
+def _negated_tails(toks: list[Tok], neg_idx: set[int]) -> dict[str, frozenset[str]]:
+    """Per clause negated by a noun's negation ("no", "without": `negation.cues` that are not `verbal`), the
+    negated content words after the first context preposition that follows a negated content word ("There is no
+    parking at the office": "office" past "at", after "parking"), each mapped to the negated content stems before
+    that preposition. (Not after a verb's negation: "haven't sent in the application" negates the application.)"""
+    out: dict[str, frozenset[str]] = {}
+    lex = lexicon()
+    preps = lex.context_preps
+    by_clause: dict[int, list[Tok]] = {}
+    for t in toks:
+        if t.i in neg_idx:
+            by_clause.setdefault(t.clause, []).append(t)
+    for group in by_clause.values():
+        cue = toks[group[0].i - 1] if group[0].i else None
+        if cue is None or cue.low in lex.verbal_negation or cue.low.endswith("n't") or cue.low in preps:
+            continue
+        head: set[str] = set()
+        past = False
+        for t in group:
+            if t.kind != "word":
+                continue
+            nxt = toks[t.i + 1].low if t.i + 1 < len(toks) else ""
+            if t.low in preps and head and (t.low, nxt) not in lex.states:  # ("in stock" is a state, no place)
+                past = True
+                continue
+            if is_function(t.low):
+                continue
+            if past:
+                for st in _stems_of(t):
+                    out[st] = out.get(st, frozenset()) | frozenset(head)
+            else:
+                head.update(_stems_of(t))
     return out
 
 

@@ -127,6 +127,7 @@ class Lexicon:
     another: frozenset[str]
     passive_fillers: frozenset[str]
     additions: tuple[tuple[str, ...], ...]  # "also", "as well": a second fact beside another
+    additions_final: frozenset[str]  # "too", "either": an addition only at the end of a sentence
     age_after: frozenset[str]
     participles: frozenset[str]  # past participles not ending in -ed or -en ("held", "kept", "built")
     additive_verbs: frozenset[str]  # "supports", "accepts": several members of a class at once
@@ -338,6 +339,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         another=frozenset(data["owners"]["another"]),
         passive_fillers=frozenset(data["passives"]["fillers"]),
         additions=tuple(_phrase(p) for p in data["additions"]["markers"]),
+        additions_final=frozenset(data["additions"]["final"]),
         age_after=frozenset(data["ages"]["after"]),
         participles=frozenset(data["roles"]["participles"]),
         role_holders=frozenset(data["roles"]["holders"]),

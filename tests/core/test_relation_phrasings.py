@@ -371,9 +371,14 @@ CONTRADICTIONS = [
     ("Our dog Pip is a whippet.", "Pip is a border collie."),
     # the relative said again with a possessive of its own is the same relative
     ("Ana's mum lives in Cork.", "Ana's mum's house is in Galway now."),
+    # a noun's negation covers the noun; the place after it, only when the other says the noun there too
+    ("There is no parking at the office.", "The office has 20 parking spaces."),
 ]
 
 CONSISTENT = [
+    ("There is no parking at the office.", "The office opens at 8am on weekdays."),
+    # "either" ending a negated sentence adds a second fact, as "too" does
+    ("The repo has no CI.", "The repo has no README either."),
     ("Ana lives in Leith.", "Ana's sister's flat is in Portobello."),
     ("Ana has a dog named Biscuit.", "Ana also has a cat called Mo."),
     ("Max, our labrador, eats 250 g of food a day.", "Millie, our other labrador, eats 300 g of food a day."),
