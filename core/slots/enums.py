@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import replace
 
 from .lexicon import lexicon, stem
 from .tokens import COPULA, ORDINAL, Tok, first_word_index, is_function, match_any, phrases_of, without_possessive
@@ -83,8 +84,22 @@ def read_places(toks: list[Tok], values: list[Value]) -> None:
             and re.fullmatch(r"\d+(?:\.\d+)?[a-z]?|[a-z]\d*", toks[i + 1].low)
             and not toks[i + 1].used
         ):
-            add_value(values, toks, "place", "", f"{stem(t.low)}#{toks[i + 1].low}", i, i + 2)
-            i += 2
+            # a letter written onto the number is part of it ("Room 2b", "Flat 3B"; read apart as a unit, bytes)
+            nxt = toks[i + 2] if i + 2 < n else None
+            glued = (
+                nxt is not None
+                and toks[i + 1].kind == "num"
+                and nxt.kind in ("unit", "word")
+                and len(nxt.low) == 1
+                and nxt.low.isalpha()
+                and nxt.at == toks[i + 1].end
+            )
+            label = toks[i + 1].low + (nxt.low if glued and nxt is not None else "")
+            span = 3 if glued else 2
+            add_value(values, toks, "place", "", f"{stem(t.low)}#{label}", i, i + span)
+            if glued and nxt is not None:
+                values[-1] = replace(values[-1], text=f"{t.text} {toks[i + 1].text}{nxt.text}")
+            i += span
             continue
         # ordinal floors: "the third floor", "the 4th floor", "the fifth"
         nth = lex.ordinals.get(t.low, 0) if t.kind == "word" else _numeric_ordinal(t)

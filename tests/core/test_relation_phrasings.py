@@ -373,9 +373,13 @@ CONTRADICTIONS = [
     ("Ana's mum lives in Cork.", "Ana's mum's house is in Galway now."),
     # a noun's negation covers the noun; the place after it, only when the other says the noun there too
     ("There is no parking at the office.", "The office has 20 parking spaces."),
+    # a letter written onto a place's number is part of it ("Flat 3B" / "Flat 3C" were one flat, a restatement)
+    ("Ana lives at Flat 3B.", "Ana lives at Flat 3C now."),
+    ("The meeting is in Room 2b.", "The meeting is in Room 2a."),
 ]
 
 CONSISTENT = [
+    ("The meeting is in Room 2b.", "The weekly meeting is held in room 2B."),
     ("There is no parking at the office.", "The office opens at 8am on weekdays."),
     # "either" ending a negated sentence adds a second fact, as "too" does
     ("The repo has no CI.", "The repo has no README either."),
