@@ -18,6 +18,7 @@ makes. How values agree:
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass, replace
 
 from ..slots import Analysis, Value, lexicon, stem
@@ -284,6 +285,16 @@ def _partners(x: Value, qa: list[Value], qb: list[Value], a: Analysis, b: Analys
     return partners
 
 
+def same_unit(x: Value, y: Value) -> bool:
+    """Both amounts are written in one unit, or both bare ("4471" / "4417", "40 GB" / "44 GB"): no conversion
+    stands between them."""
+
+    def unit(v: Value) -> str:
+        return re.sub(r"[\d.,\s]+", " ", v.text.lower()).strip()
+
+    return unit(x) == unit(y)
+
+
 def exact_near(a: Analysis, b: Analysis) -> str:
     """Two exact amounts of one slot that differ by no more than the drift ("EUR 1,450 a month" / "1,300 euros a
     month", "10 engineers" / "12 engineers"), as "<a> / <b>"; "" when none. Neither is approximate ("about",
@@ -300,8 +311,8 @@ def exact_near(a: Analysis, b: Analysis) -> str:
         partners = _partners(x, qa, qb, a, b)
         if not exact(x) or not partners or not all(exact(y) for y in partners):
             continue
-        drifts = [_qty_agree(x, y) for y in partners]
-        if all(ok and d > SAME_AMOUNT for ok, d in drifts):
+        drifts = [(_qty_agree(x, y), 0.0 if same_unit(x, y) else SAME_AMOUNT) for y in partners]
+        if all(ok and d > floor for (ok, d), floor in drifts):
             return f"{x.text} / {partners[0].text}"
     return ""
 

@@ -42,7 +42,7 @@ from ..slots.markdown import plain_blocks
 from ..slots.tokens import is_function, match_any
 from ..slots.values import time_unit
 from ..subjects import Side, SubjectMatch, compare, matches, same_term, side
-from .agreement import DRIFT, Diff, compare_values, exact_near, live, slot_of, value_agrees
+from .agreement import DRIFT, Diff, compare_values, exact_near, live, same_unit, slot_of, value_agrees
 from .frame import complement, subject_end, substitution
 from .polarity import from_matches, new_cues, polarity_flips, state_flips, whole_stems
 
@@ -519,6 +519,7 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         and not loose_a
         and not loose_b
         and not near
+        and not _refined(a, b)
     ):
         return Relation(
             "restatement",
@@ -713,16 +714,39 @@ def amounts_near(a: Analysis, b: Analysis) -> str:
         if v.kind not in ("quantity", "duration") or v.approx:
             continue
         same = [x for x in vb if x.kind == v.kind and slot_of(x) == slot_of(v)]
-        if same and not any(x.approx or _same_amount(x.val, v.val) for x in same):
+        if same and not any(x.approx or _same_amount(x.val, v.val, same_unit(x, v)) for x in same):
             return f"{v.text} / {same[0].text}"
     return ""
 
 
-def _same_amount(x, y) -> bool:
+def _refined(a: Analysis, b: Analysis) -> bool:
+    """A version or a clock time one side gives more precisely than the other, so that the two agree without being
+    equal ("v2.1" / "v2.1.3", "9:30" / "9:30pm"): merging one into the other would lose the finer one."""
+    vb = live(b.values)
+    for v in live(a.values):
+        if v.kind not in ("version", "time"):
+            continue
+        same = [x for x in vb if x.kind == v.kind and x.key == v.key]
+        if same and not any(_exact(x) == _exact(v) for x in same):
+            return True
+    return False
+
+
+def _exact(v):
+    """What a version or a clock time says exactly: the version; the minutes of a time ("9:30" and "09:30" agree,
+    "9:30" and "9:30pm" do not)."""
+    return v.val[:2] if v.kind == "time" and isinstance(v.val, tuple) else v.val
+
+
+def _same_amount(x, y, same_unit: bool = False) -> bool:
     """One amount, however it was written ("3 days" / "72 hours", "£35 a month" / "£420 a year", "90 days" / "3
-    months"): equal up to the rounding of the conversion (a month is 30.44 days, so within 1.5 %)."""
+    months"): equal up to the rounding of the conversion (a month is 30.44 days, so within 1.5 %). Written in one
+    unit, nothing was converted: only equal numbers are one amount ("door code 4471" / "4417")."""
     xs, ys = (x if isinstance(x, tuple) else (x,)), (y if isinstance(y, tuple) else (y,))
-    return len(xs) == len(ys) and all(abs(p - q) <= 0.015 * max(abs(p), abs(q)) for p, q in zip(xs, ys, strict=True))
+    tolerance = 0.0 if same_unit else 0.015
+    return len(xs) == len(ys) and all(
+        abs(p - q) <= tolerance * max(abs(p), abs(q)) for p, q in zip(xs, ys, strict=True)
+    )
 
 
 def _another_of(a: Analysis, b: Analysis) -> str:

@@ -23,6 +23,17 @@ def _hyphen_unit(toks: list[Tok], i: int) -> bool:
     return i + 2 < len(toks) and toks[i + 1].low == "-" and unit_at(toks, i + 2) is not None
 
 
+def _glued_letter(toks: list[Tok], i: int) -> str:
+    """A single letter written onto the number at i ("seat 14C", "gate 9b"), marked used; "" when there is none."""
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    if nxt is None or nxt.kind not in ("unit", "word") or len(nxt.low) != 1 or not nxt.low.isalpha():
+        return ""
+    if nxt.at != toks[i].end:
+        return ""
+    nxt.used = True
+    return nxt.low
+
+
 def _hyphen_age(toks: list[Tok], i: int) -> tuple[float, int] | None:
     """An age joined by hyphens ("6-month-old", "a three-year-old"): (the length of life in seconds, how many
     tokens it takes). None for any other words."""
@@ -235,18 +246,19 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
                 said = k0 >= 0 and (
                     toks[k0].low in lex.value_preps or toks[k0].low in lex.place_preps or toks[k0].low in COPULA
                 )
+                letter = _glued_letter(toks, i)
                 values.append(
                     Value(
                         "label",
                         prev.stem or stem(prev.low),
-                        t.low,
-                        f"{prev.text} {t.text}",
+                        t.low + letter,
+                        f"{prev.text} {t.text}{letter}",
                         t.clause,
                         i,
                         role="value" if said else None,
                     )
                 )
-                i += 1
+                i += 2 if letter else 1
                 continue
             if (
                 prev is not None
@@ -259,12 +271,10 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
                 # "the port is 9090", "our gate is 12": the label, said of the subject
                 t.used = True
                 head = toks[i - 2]
-                values.append(
-                    Value(
-                        "label", head.stem or stem(head.low), t.low, f"{head.text} {t.text}", t.clause, i, role="value"
-                    )
-                )
-                i += 1
+                letter = _glued_letter(toks, i)
+                label, text = t.low + letter, f"{head.text} {t.text}{letter}"
+                values.append(Value("label", head.stem or stem(head.low), label, text, t.clause, i, role="value"))
+                i += 2 if letter else 1
                 continue
             amount = number(t)
             j = i + 1

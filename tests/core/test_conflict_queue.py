@@ -156,6 +156,27 @@ def test_quantitative_drift_vs_consolidation(eng):
     assert (r.status, r.details["conflict_type"]) == ("conflict", "quantitative_drift")
 
 
+@pytest.mark.parametrize(
+    "first, second",
+    [
+        # numbers in one unit are one amount only when equal (the 1.5 % tolerance is for conversions)
+        ("The door code is 4471.", "The door code is 4417."),
+        ("Her phone number ends in 4471.", "Her phone number ends in 4477."),
+        # a letter written onto a number is part of it
+        ("Her seat is 14C.", "Her seat is 14D."),
+        ("Ana lives at Flat 3B.", "Ana lives at Flat 3C."),
+        # a finer version or clock time agrees with the coarser one, but is not the same claim
+        ("The API is on v2.1.", "The API is on v2.1.3."),
+        ("The meeting is at 9:30.", "The meeting is at 9:30pm."),
+    ],
+)
+def test_near_identical_statements_are_never_merged(eng, first, second):
+    a = eng.capture(first, now=T0, source_ref="a")
+    b = eng.capture(second, now=T0 + timedelta(days=1), source_ref="b")
+    assert b.status != "consolidated", b.details
+    assert eng.load(a.details["memory_id"]).content == first
+
+
 def test_a_one_liner_against_one_item_of_an_untitled_note_opens_a_conflict(eng):
     # no title and no key from the agent: the note is found by its words and read item by item
     note = eng.capture("Mum's details: lives in Cork, birthday 14 June, phone ends 4471.", now=T0, source_ref="a")
