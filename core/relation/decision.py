@@ -545,12 +545,15 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     return Relation("compatible", None, round(score, 3), score, why)
 
 
-# Words whose presence or absence never changes a claim: articles, pronouns, forms of "be", conjunctions.
+# Words whose presence or absence never changes a claim: articles, pronouns, present forms of "be", "do" and
+# "have", conjunctions. (Not the modals, "must" / "may", nor the past and future forms, "is with Tom" / "was with
+# Tom", "will move" / "did move": a statement that differs in one says something else, and is kept as a record of
+# its own.)
 TRIVIAL = frozenset(
     """
     the a an this that these those our ours their theirs its it his her hers my mine your yours we they i you he she
-    them us me is are was were be been being am and or of to as so also just really very please here there then
-    currently now still actually do does did has have had will would shall should can could may might must
+    them us me is are be been being am and or of to as so also just really very please here there then
+    currently now still actually do does has have
     """.split()
 )
 
@@ -875,8 +878,14 @@ def _adds(a: Analysis, final_only: bool = False) -> bool:
 
 
 def _plain_words(a: Analysis) -> set[str]:
-    """Stems of every word outside values, except the trivial ones."""
-    return {t.stem or stem(t.low) for t in a.tokens if t.kind == "word" and not t.used and t.low not in TRIVIAL}
+    """Stems of every word outside values, except the trivial ones (a word whose stem is a shorter word keeps its
+    form: "only" stems to "on")."""
+    out = set()
+    for t in a.tokens:
+        if t.kind == "word" and not t.used and t.low not in TRIVIAL:
+            st = t.stem or stem(t.low)
+            out.add(st if len(st) > 2 else t.low)
+    return out
 
 
 def _prefer_shaped(names) -> list:
