@@ -16,8 +16,13 @@ from .agreement import address_agree, loose_equal, slot_of
 
 
 def whole_stems(a: Analysis) -> set[str]:
-    """The stems of whole words and of names' words (not the parts of a hyphenated or slashed word)."""
-    return {t.stem or stem(t.low) for t in a.tokens if t.kind == "word"} | {w for n in a.names for w in n.words}
+    """The stems of whole words and of names' words (not the parts of a hyphenated or slashed word), and the keys
+    of settings ("LOG_LEVEL" of "LOG_LEVEL=info")."""
+    return (
+        {t.stem or stem(t.low) for t in a.tokens if t.kind == "word"}
+        | {w for n in a.names for w in n.words}
+        | {t.low.partition("=")[0] for t in a.tokens if t.kind == "assign"}
+    )
 
 
 def _salient(term: str) -> bool:

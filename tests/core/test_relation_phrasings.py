@@ -376,9 +376,12 @@ CONTRADICTIONS = [
     # a letter written onto a place's number is part of it ("Flat 3B" / "Flat 3C" were one flat, a restatement)
     ("Ana lives at Flat 3B.", "Ana lives at Flat 3C now."),
     ("The meeting is in Room 2b.", "The meeting is in Room 2a."),
+    # a setting's key is what two assignments are about ("LOG_LEVEL" alone had anchored nothing)
+    ("Set LOG_LEVEL=info.", "Set LOG_LEVEL=debug."),
 ]
 
 CONSISTENT = [
+    ("Set LOG_LEVEL=info.", "Set LOG_FORMAT=json."),
     ("The meeting is in Room 2b.", "The weekly meeting is held in room 2B."),
     ("There is no parking at the office.", "The office opens at 8am on weekdays."),
     # "either" ending a negated sentence adds a second fact, as "too" does
