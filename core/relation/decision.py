@@ -37,7 +37,7 @@ import re
 from dataclasses import dataclass
 
 from ..keys import title_from
-from ..slots import Analysis, Name, fold, lexicon, stem
+from ..slots import Analysis, Name, Value, fold, lexicon, stem
 from ..slots.markdown import plain_blocks
 from ..slots.tokens import is_function, match_any
 from ..slots.values import time_unit
@@ -735,7 +735,7 @@ def _refined(a: Analysis, b: Analysis) -> bool:
     return False
 
 
-def _exact(v):
+def _exact(v: Value) -> object:
     """What a version or a clock time says exactly: the version; the minutes of a time ("9:30" and "09:30" agree,
     "9:30" and "9:30pm" do not)."""
     return v.val[:2] if v.kind == "time" and isinstance(v.val, tuple) else v.val

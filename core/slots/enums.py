@@ -14,7 +14,17 @@ import re
 from dataclasses import replace
 
 from .lexicon import lexicon, stem
-from .tokens import COPULA, ORDINAL, Tok, first_word_index, is_function, match_any, phrases_of, without_possessive
+from .tokens import (
+    COPULA,
+    ORDINAL,
+    Tok,
+    first_word_index,
+    glued_letter,
+    is_function,
+    match_any,
+    phrases_of,
+    without_possessive,
+)
 from .values import Value, add_value
 
 
@@ -85,20 +95,12 @@ def read_places(toks: list[Tok], values: list[Value]) -> None:
             and not toks[i + 1].used
         ):
             # a letter written onto the number is part of it ("Room 2b", "Flat 3B"; read apart as a unit, bytes)
-            nxt = toks[i + 2] if i + 2 < n else None
-            glued = (
-                nxt is not None
-                and toks[i + 1].kind == "num"
-                and nxt.kind in ("unit", "word")
-                and len(nxt.low) == 1
-                and nxt.low.isalpha()
-                and nxt.at == toks[i + 1].end
-            )
-            label = toks[i + 1].low + (nxt.low if glued and nxt is not None else "")
-            span = 3 if glued else 2
+            letter = glued_letter(toks, i + 1)
+            label = toks[i + 1].low + (letter.low if letter is not None else "")
+            span = 3 if letter is not None else 2
             add_value(values, toks, "place", "", f"{stem(t.low)}#{label}", i, i + span)
-            if glued and nxt is not None:
-                values[-1] = replace(values[-1], text=f"{t.text} {toks[i + 1].text}{nxt.text}")
+            if letter is not None:
+                values[-1] = replace(values[-1], text=f"{t.text} {toks[i + 1].text}{letter.text}")
             i += span
             continue
         # ordinal floors: "the third floor", "the 4th floor", "the fifth"

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from .lexicon import lexicon, stem
 from .names import capitalised
-from .tokens import COPULA, ORDINAL, Tok, is_function, match_any, phrases_of
+from .tokens import COPULA, ORDINAL, Tok, glued_letter, is_function, match_any, phrases_of
 from .values import Value, add_value, bound_before, currency_code, number, time_unit, unit_at
 
 
@@ -24,11 +24,9 @@ def _hyphen_unit(toks: list[Tok], i: int) -> bool:
 
 
 def _glued_letter(toks: list[Tok], i: int) -> str:
-    """A single letter written onto the number at i ("seat 14C", "gate 9b"), marked used; "" when there is none."""
-    nxt = toks[i + 1] if i + 1 < len(toks) else None
-    if nxt is None or nxt.kind not in ("unit", "word") or len(nxt.low) != 1 or not nxt.low.isalpha():
-        return ""
-    if nxt.at != toks[i].end:
+    """The letter written onto the number at i (`tokens.glued_letter`), marked used; "" when there is none."""
+    nxt = glued_letter(toks, i)
+    if nxt is None:
         return ""
     nxt.used = True
     return nxt.low

@@ -134,6 +134,22 @@ def _segment(toks: list[Tok], blocks: list[int]) -> None:
 _ACRONYM_PLURAL = re.compile(r"[A-Z][A-Z0-9]+s")
 
 
+def glued_letter(toks: list[Tok], i: int) -> Tok | None:
+    """A single letter written onto the number at i, with no space ("seat 14C", "Flat 3B", "Room 2b"; the tokenizer
+    reads it apart, as a unit: C, bytes), or None."""
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    if (
+        nxt is None
+        or toks[i].kind != "num"
+        or nxt.kind not in ("unit", "word")
+        or len(nxt.low) != 1
+        or not nxt.low.isalpha()
+        or nxt.at != toks[i].end
+    ):
+        return None
+    return nxt
+
+
 def _match(toks: list[Tok], i: int, phrase: tuple[str, ...]) -> bool:
     if i + len(phrase) > len(toks):
         return False
