@@ -723,15 +723,18 @@ def amounts_near(a: Analysis, b: Analysis) -> str:
 
 
 def _refined(a: Analysis, b: Analysis) -> bool:
-    """A version or a clock time one side gives more precisely than the other, so that the two agree without being
-    equal ("v2.1" / "v2.1.3", "9:30" / "9:30pm"): merging one into the other would lose the finer one."""
-    vb = live(b.values)
-    for v in live(a.values):
-        if v.kind not in ("version", "time"):
-            continue
-        same = [x for x in vb if x.kind == v.kind and x.key == v.key]
-        if same and not any(_exact(x) == _exact(v) for x in same):
-            return True
+    """A version, a clock time, a date or a weekday one side gives that the other does not give exactly, though
+    the two agree ("v2.1" / "v2.1.3", "9:30" / "9:30pm", "on the 1st" / "on the 1st and 15th"): merging one into
+    the other would lose it."""
+    kinds = ("version", "time", "date", "weekday")
+    for x_side, y_side in ((a, b), (b, a)):
+        ys = live(y_side.values)
+        for v in live(x_side.values):
+            if v.kind not in kinds:
+                continue
+            same = [y for y in ys if y.kind == v.kind and y.key == v.key]
+            if same and not any(_exact(y) == _exact(v) for y in same):
+                return True
     return False
 
 
@@ -879,12 +882,14 @@ def _adds(a: Analysis, final_only: bool = False) -> bool:
 
 def _plain_words(a: Analysis) -> set[str]:
     """Stems of every word outside values, except the trivial ones (a word whose stem is a shorter word keeps its
-    form: "only" stems to "on")."""
+    form: "only" stems to "on"), and the numbers outside values."""
     out = set()
     for t in a.tokens:
         if t.kind == "word" and not t.used and t.low not in TRIVIAL:
             st = t.stem or stem(t.low)
             out.add(st if len(st) > 2 else t.low)
+        elif t.kind == "num" and not t.used:
+            out.add(t.low)  # a number no value reader took ("on the 1st and 15th") is a word of the claim too
     return out
 
 

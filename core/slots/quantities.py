@@ -32,6 +32,14 @@ def _glued_letter(toks: list[Tok], i: int) -> str:
     return nxt.low
 
 
+def _minus_before(toks: list[Tok], i: int) -> bool:
+    """A minus sign written onto the number at i, with a space or the start of the text before it ("at -18 °C"),
+    not the dash of a range ("9-11")."""
+    if i < 1 or toks[i - 1].low not in ("-", "\u2212") or toks[i - 1].end != toks[i].at:
+        return False
+    return i < 2 or toks[i - 2].end < toks[i - 1].at
+
+
 def _hyphen_age(toks: list[Tok], i: int) -> tuple[float, int] | None:
     """An age joined by hyphens ("6-month-old", "a three-year-old"): (the length of life in seconds, how many
     tokens it takes). None for any other words."""
@@ -164,6 +172,7 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
             i += 1  # "single quotes", "double-quoted": a member of a class that opens with a number word
             continue
         amount = None
+        minus = False
         dim = None
         factor = 1.0
         j = i
@@ -275,6 +284,9 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
                 i += 2 if letter else 1
                 continue
             amount = number(t)
+            minus = amount is not None and _minus_before(toks, i)
+            if minus and amount is not None:
+                amount = -amount  # "-18 °C": a minus written onto the number, not a dash between two
             j = i + 1
             if t.low.endswith("%"):
                 dim = "percent"
@@ -406,6 +418,8 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
         ):
             extra["bound"] = "none"  # "expire after 30 minutes": the length itself, not a lower limit
         add_value(values, toks, kind, key, value, i, j, **extra)
+        if minus:
+            values[-1] = replace(values[-1], text="-" + values[-1].text)
         if values[-1].bound == "none":
             values[-1] = replace(values[-1], bound=None)
         if key.split("/")[0] in lex.amount_dims:
