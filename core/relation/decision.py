@@ -248,7 +248,7 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     # "the passports are in the safe" are both about the passports): those words are the claim, not the subject.
     # Fewer words are left to judge by, so that reading counts only when it is a sure match.
     pairs = _name_pairs(subj, sa, sb)
-    if any(not v for _na, _nb, v in pairs) and _marks_change(b):
+    if any(not v for _na, _nb, v in pairs) and b.markers:
         # "Tom drives a Honda Civic" / "Tom now drives a Tesla": what the same verb takes, newly, is its value
         pairs = [(na, nb, v or _after_same_word(a, na, b, nb)) for na, nb, v in pairs]
     claimed = _claimed_words(diffs, pairs)
@@ -816,12 +816,6 @@ def _whose(a: Analysis, b: Analysis) -> str:
         if y and x != y and "self" in (x, y):
             return f"{x} / {y}"
     return ""
-
-
-def _marks_change(a: Analysis) -> bool:
-    """The statement says something is so now ("now", "these days", "currently": `supersession.markers`)."""
-    toks = list(a.tokens)
-    return any(match_any(toks, i, lexicon().change_markers) for i in range(len(toks)))
 
 
 def _after_same_word(a: Analysis, na: Name, b: Analysis, nb: Name) -> bool:
