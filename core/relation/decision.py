@@ -44,7 +44,7 @@ from ..slots.values import time_unit
 from ..subjects import Side, SubjectMatch, compare, matches, same_term, side
 from .agreement import DRIFT, Diff, compare_values, exact_near, live, same_unit, slot_of, value_agrees
 from .frame import complement, subject_end, substitution
-from .polarity import from_matches, new_cues, polarity_flips, state_flips, whole_stems
+from .polarity import from_matches, new_cues, nominal_flips, polarity_flips, state_flips, whole_stems
 
 CONFLICT_TYPES = (
     "direct_negation",
@@ -63,6 +63,9 @@ RESTATE_MIN = 0.50  # a restatement shares at least this much (and adds no value
 POSSIBLE_BELOW = 0.55  # a conflict whose confidence is below this is queued as `possible`
 FLAG_MIN = 0.40  # below this confidence a difference is not held at all (the subject match is too weak)
 SINGLE_CLASS_FACTOR = 0.5  # subject factor of a shared name and two members of a one-per-subject class, at any score
+# A qualified denial against a state of the same root ("no food allergies" / "allergic to penicillin"): `possible`
+NOMINAL_QUALIFIED = 0.5
+NOMINAL_FACTOR = 0.9  # the subject factor of such a pair: the shared root is its subject
 FRAME_CONFIDENCE = 0.45  # one span substituted in a shared frame, no value list knowing the words (`frame`)
 
 
@@ -284,6 +287,11 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         ]
         if own:
             dims["polarity"] = Diff("polarity", "direct_negation", 1.0, "", ", ".join(own))
+    nominal = nominal_flips(a, b) if not flips else []
+    if nominal and "polarity" not in dims:
+        # "has no allergies" / "is allergic to penicillin"; qualified ("no food allergies"), a `possible` conflict
+        term, qualified = nominal[0]
+        dims["polarity"] = Diff("polarity", "direct_negation", NOMINAL_QUALIFIED if qualified else 1.0, "", term)
     if states and "polarity" not in dims:
         x, y = states[0]
         if x.text == y.text:  # the same state word, negated on one side ("is allergic" / "isn't allergic"): a negation
@@ -374,6 +382,7 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         or bool(agreed)
         or any(f not in name_stems for f in flips)  # a name negated on one side is no subject either
         or bool(states)
+        or bool(nominal)
     )
     hedged = a.hedged or b.hedged
     decision = old.category == "decision" and new.category == "decision"
@@ -475,7 +484,12 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         elif d.dim.startswith("name") or d.dim in ("place", "qualifier", "holder"):
             if old.source_ref and new.source_ref and old.source_ref != new.source_ref:
                 ctype = "source_disagreement"
-        conf = d.strength * subject_factor * (0.8 if hedged else 1.0)
+        factor = subject_factor
+        if d.dim == "polarity" and nominal and not flips:
+            # the denied noun and the state word share their root: that is what the two are about, however few
+            # other words they share ("Sam has no food allergies" / "Sam is allergic to peanuts")
+            factor = max(factor, NOMINAL_FACTOR)
+        conf = d.strength * factor * (0.8 if hedged else 1.0)
         if same_key:
             conf = max(conf, 0.6)
         label = {"polarity": "negates", "polarity-value": "negates", "state": "opposite states"}.get(d.dim, "differs")

@@ -73,6 +73,28 @@ def polarity_flips(a: Analysis, b: Analysis) -> list[str]:
     return sorted(set(out))
 
 
+def nominal_flips(a: Analysis, b: Analysis) -> list[tuple[str, bool]]:
+    """A noun one statement denies, against the state word of the same root the other affirms ("has no allergies"
+    / "is allergic to penicillin"): (the denied noun, whether the denial is qualified). A denial with other words
+    denied beside the noun ("no food allergies", "no known drug allergies") may be of another kind than the one
+    the other statement names; it is qualified, and a person should look."""
+    out: list[tuple[str, bool]] = []
+    for this, other in ((b, a), (a, b)):
+        for t in sorted(this.negated):
+            if not _salient(t) or t in other.negated:
+                continue
+            for st in other.states:
+                words = [stem(w) for w in st.text.split()]
+                if any(w in other.negated or w in this.negated for w in words):
+                    continue  # the other side denies it too ("isn't allergic"), or this side names the state itself
+                if any(w != t and _common_prefix(t, w) >= max(5, 0.7 * min(len(t), len(w))) for w in words):
+                    mine = [ts for ts in this.clause_terms.values() if t in ts]
+                    qualified = any(u != t and _salient(u) and any(u in ts for ts in mine) for u in this.negated)
+                    out.append((t, qualified))
+                    break
+    return sorted(set(out))
+
+
 def _before_negation(a: Analysis, v: Value) -> bool:
     """`v` stands before the cue that negates the verb of its clause ("React components shouldn't use default
     exports"): what the negated predicate is said of, not asserted."""
@@ -116,6 +138,8 @@ def state_flips(a: Analysis, b: Analysis) -> list[tuple[State, State]]:
             if _planned(a, sa_, b) or _planned(b, sb_, a):
                 continue  # "isn't signed yet" / "will be signed next week"
             shared = (sa_.after & sb_.after) if cls in objects else (sa_.around & sb_.around)
+            if cls in objects and (sa_.universal or sb_.universal) and sa_.around & sb_.around:
+                shared = sa_.around & sb_.around  # "isn't allergic to anything" denies it of cats too
             if shared or (cls not in objects and not sa_.around and not sb_.around):
                 out.append((sa_, sb_))
     return sorted(set(out), key=lambda p: (p[0].text, p[1].text))

@@ -43,6 +43,7 @@ class Lexicon:
 
     raw: dict[str, Any]
     negation_cues: frozenset[str]
+    universal: frozenset[str]  # "not allergic to anything": a denial of every object
     so_far: frozenset[str]
     not_negation: tuple[tuple[str, ...], ...]
     verbal_negation: frozenset[str]  # cues that negate a verb (with every contraction and word ending in n't)
@@ -254,6 +255,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         raw=data,
         negation_cues=frozenset(neg["cues"]) | frozenset(neg["contractions"]),
         so_far=frozenset(neg["so_far"]),
+        universal=frozenset(neg["universal"]),
         not_negation=tuple(sorted((_phrase(p) for p in neg["not_negation"]), key=len, reverse=True)),
         verbal_negation=frozenset(neg["verbal"]) | frozenset(neg["contractions"]),
         neg_prefixes=tuple(sorted(neg["prefixes"], key=len, reverse=True)),

@@ -30,6 +30,8 @@ class State:
     # The other classes the same word belongs to, with its pole there ("open": progress +1 and resolution +1, so
     # "open" / "closed" are opposite states of resolution).
     also: tuple[tuple[str, int], ...] = ()
+    # Negated with an object that is everything ("isn't allergic to anything", "doesn't like any of them")
+    universal: bool = False
 
     def poles(self) -> dict[str, int]:
         """Every class this state is in, with its pole there."""
@@ -193,7 +195,8 @@ def read_states(toks: list[Tok], neg: set[int]) -> list[State]:
             # "Anyone can see the repo; it's public": the pronoun stands for what the clause before names
             around = _content_stems([t for t in toks if t.sent == toks[i].sent], clause - 1, states=False)
             after |= around
-        out.append(State(cls, pole, " ".join(p), clause, after, around, also))
+        universal = sign < 0 and any(t.clause == clause and t.low in lex.universal for t in toks[i + len(p) :])
+        out.append(State(cls, pole, " ".join(p), clause, after, around, also, universal))
         i += len(p)
     return out
 

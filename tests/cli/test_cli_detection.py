@@ -77,6 +77,28 @@ def test_every_kind_of_conflict_reaches_the_queue_without_keys(capsys, wiki, fir
     assert code == 0 and b["details"]["conflict_id"] in out
 
 
+@pytest.mark.parametrize(
+    "first, second, kind",
+    [
+        ("Sam is allergic to peanuts.", "Sam has no food allergies.", "possible"),
+        ("Sam is allergic to penicillin.", "Sam has no allergies.", "conflict"),
+        ("Sam isn't allergic to anything.", "Sam is allergic to bee stings.", "conflict"),
+    ],
+)
+def test_a_denied_noun_against_its_state_word_is_held(capsys, wiki, first, second, kind):
+    """The issue's own example, without a key: "no food allergies" denies what "allergic to peanuts" asserts. A
+    denial with a qualifier ("food") may be of another kind than the one named, so it is `possible`; a bare one
+    ("no allergies", "not allergic to anything") is a conflict. Neither is ever merged."""
+    code, a, _ = capture(capsys, wiki, first, "--source-ref", "raw/session-1.md")
+    assert a["status"] == "captured"
+    code, b, _ = capture(capsys, wiki, second, "--as", "agent:other", "--source-ref", "raw/session-2.md")
+    assert code == 0 and b["status"] == "conflict", b
+    assert b["details"]["memory_id"] == a["details"]["memory_id"]
+    d = b["details"]
+    assert (d.get("possible") is True) == (kind == "possible"), d
+    assert (d["suspected"] if kind == "possible" else d["conflict_type"]) == "direct_negation", d
+
+
 def test_a_claim_inside_a_session_summary_is_found_by_a_later_one_liner(capsys, wiki):
     """Agents often write one note of several claims at the end of a session; a later one-line statement that
     contradicts one of them reaches the queue, and one that agrees with another of them does not."""

@@ -34,6 +34,9 @@ CONTRADICTIONS = [
     ("The nightly build kicks off at 11 pm.", "The nightly build starts at 1 am."),
     ("Quiet hours start at ten in the evening.", "Quiet hours begin at 9 pm."),
     ("Priya is the release manager for Q3.", "The Q3 release manager is Tom."),
+    # a noun denied against the state word of its root, and a state denied of everything
+    ("Omar is allergic to shellfish.", "Omar has no allergies."),
+    ("Omar isn't allergic to anything.", "Omar is allergic to bee stings."),
     ("The spare keys are in the kitchen drawer.", "The spare keys hang in the hallway."),
     ("The offsite is in Porto.", "The offsite will be held in Lisbon."),
     ("The printer is on the second floor.", "The printer is on floor 4."),
@@ -381,6 +384,9 @@ CONTRADICTIONS = [
 ]
 
 CONSISTENT = [
+    # a denial of one person's state and the state of someone they have; a state denied of everything, twice
+    ("Ruth is allergic to pollen.", "Ruth's son has no allergies."),
+    ("Ruth has no allergies.", "Ruth isn't allergic to anything."),
     ("Set LOG_LEVEL=info.", "Set LOG_FORMAT=json."),
     ("The meeting is in Room 2b.", "The weekly meeting is held in room 2B."),
     ("There is no parking at the office.", "The office opens at 8am on weekdays."),
