@@ -254,7 +254,7 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     if any(not v for _na, _nb, v in pairs) and b.markers:
         # "Tom drives a Honda Civic" / "Tom now drives a Tesla": what the same verb takes, newly, is its value
         pairs = [(na, nb, v or _after_same_word(a, na, b, nb)) for na, nb, v in pairs]
-    claimed = _claimed_words(diffs, pairs)
+    claimed = _claimed_words(diffs, pairs) | _where_words(a, b, pairs)
     score, shared_weight = subj.score, subj.shared_weight
     if claimed:
         bare = compare(sa, sb, drop=claimed)
@@ -657,6 +657,40 @@ def _claimed_words(diffs: list[Diff], pairs: list[tuple[Name, Name, bool]]) -> f
     for na, nb, as_value in pairs:
         if as_value and not (na.initial and nb.initial):
             out |= set(na.words) | set(nb.words)
+    return frozenset(out)
+
+
+def _placed_by(a: Analysis, n: Name) -> tuple[str, frozenset[str]] | None:
+    """The place verb that puts `n` where a value goes ("lives in a two-bedroom flat in Oakland"), as its stem,
+    with the stems of the content words between the two ("two-bedroom", "flat"); None when no place verb does."""
+    lex = lexicon()
+    toks = a.tokens
+    for m in range(n.start - 1, max(-1, n.start - 8), -1):
+        t = toks[m]
+        if t.clause != n.clause:
+            return None
+        if t.low in lex.place_verbs and m + 1 < n.start and toks[m + 1].low in lex.value_preps:
+            between = toks[m + 1 : n.start]
+            return stem(t.low), frozenset(
+                w
+                for u in between
+                if u.kind == "word" and not is_function(u.low)
+                for w in {u.stem or stem(u.low)} | _stems_in(u.low.replace("-", " "))
+            )
+    return None
+
+
+def _where_words(a: Analysis, b: Analysis, pairs: list[tuple[Name, Name, bool]]) -> frozenset[str]:
+    """What one place verb puts each of two differing places in, said on both sides ("lives in a two-bedroom flat
+    in Oakland" / "lives in a house in Sacramento"): where the person lives is the claim, the flat and the house
+    with it, not what the two are about."""
+    out: set[str] = set()
+    for na, nb, as_value in pairs:
+        if not as_value:
+            continue
+        pa, pb = _placed_by(a, na), _placed_by(b, nb)
+        if pa is not None and pb is not None and pa[0] == pb[0]:
+            out |= pa[1] | pb[1]
     return frozenset(out)
 
 

@@ -37,6 +37,11 @@ CONTRADICTIONS = [
     # a noun denied against the state word of its root, and a state denied of everything
     ("Omar is allergic to shellfish.", "Omar has no allergies."),
     ("Omar isn't allergic to anything.", "Omar is allergic to bee stings."),
+    # where a place verb puts someone: the flat and the house go with the place, they are not the subject
+    (
+        "Ines lives in a one-bedroom flat in Glasgow.",
+        "Ines has since moved out of the city centre and lives in a semi-detached house in Paisley.",
+    ),
     ("The spare keys are in the kitchen drawer.", "The spare keys hang in the hallway."),
     ("The offsite is in Porto.", "The offsite will be held in Lisbon."),
     ("The printer is on the second floor.", "The printer is on floor 4."),
@@ -387,6 +392,7 @@ CONSISTENT = [
     # a denial of one person's state and the state of someone they have; a state denied of everything, twice
     ("Ruth is allergic to pollen.", "Ruth's son has no allergies."),
     ("Ruth has no allergies.", "Ruth isn't allergic to anything."),
+    ("Ines lives in a one-bedroom flat in Glasgow.", "Ines works in a small design studio in Edinburgh."),
     ("Set LOG_LEVEL=info.", "Set LOG_FORMAT=json."),
     ("The meeting is in Room 2b.", "The weekly meeting is held in room 2B."),
     ("There is no parking at the office.", "The office opens at 8am on weekdays."),
