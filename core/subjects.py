@@ -286,11 +286,14 @@ def compare(a: Side, b: Side, drop: frozenset[str] = frozenset()) -> SubjectMatc
         if m == "acronym" or w in other.words or w in other.terms
     }
     quals: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = []
+    own = lexicon().own
     for head in set(a.modifiers) & set(b.modifiers):
         if head not in shared and head not in b.terms:
             continue
         qa = [m for m in a.modifiers[head] if not matches(m, b) and m not in b.words and m not in matched_names]
         qb = [m for m in b.modifiers[head] if not matches(m, a) and m not in a.words and m not in matched_names]
+        if set(qa) <= own and set(qb) <= own:
+            continue  # "the family dog" / "the user's dog": one owner
         if qa and qb:
             quals.append((head, tuple(sorted(qa)), tuple(sorted(qb))))
     return SubjectMatch(

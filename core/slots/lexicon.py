@@ -108,6 +108,7 @@ class Lexicon:
     spatial_preps: tuple[tuple[str, ...], ...]  # after a form of "be", what these name is a place
     honorifics: frozenset[str]
     kin: frozenset[str]  # "Ana's sister", "the user's partner": another person than the one named
+    own: frozenset[str]  # stems: "the family dog" / "the user's dog" name one owner
     roles: tuple[tuple[str, ...], ...]
     label_heads: frozenset[str]
     slot_nouns: dict[str, frozenset[str]]  # slot -> words naming that kind of value ("address:email" -> email)
@@ -321,6 +322,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         spatial_preps=tuple(sorted((_phrase(p) for p in data["places"]["spatial"]), key=len, reverse=True)),
         honorifics=frozenset(data["people"]["honorifics"]),
         kin=frozenset(data["people"]["kin"]),
+        own=frozenset(text_stem(w) for w in data["people"]["own"]),
         roles=tuple(_phrase(p) for p in data["roles"]["words"]),
         label_heads=frozenset(data["labels"]["heads"]),
         slot_nouns={k: frozenset(v) for k, v in data["slot_nouns"].items()},

@@ -37,6 +37,9 @@ CONTRADICTIONS = [
     # a noun denied against the state word of its root, and a state denied of everything
     ("Omar is allergic to shellfish.", "Omar has no allergies."),
     ("Omar isn't allergic to anything.", "Omar is allergic to bee stings."),
+    # "the family cat", "the household budget" and "the user's" name one owner
+    ("Pepper, the family cat, is a Maine Coon.", "The user's cat Pepper is a Siamese."),
+    ("The household budget for takeaways is £120 a month.", "User's takeaway budget is £80 a month."),
     # where a place verb puts someone: the flat and the house go with the place, they are not the subject
     (
         "Ines lives in a one-bedroom flat in Glasgow.",
@@ -393,6 +396,7 @@ CONSISTENT = [
     ("Ruth is allergic to pollen.", "Ruth's son has no allergies."),
     ("Ruth has no allergies.", "Ruth isn't allergic to anything."),
     ("Ines lives in a one-bedroom flat in Glasgow.", "Ines works in a small design studio in Edinburgh."),
+    ("The family cat is called Pepper.", "The user's neighbour's cat is called Mango."),
     ("Set LOG_LEVEL=info.", "Set LOG_FORMAT=json."),
     ("The meeting is in Room 2b.", "The weekly meeting is held in room 2B."),
     ("There is no parking at the office.", "The office opens at 8am on weekdays."),
