@@ -139,7 +139,12 @@ def read_names(toks: list[Tok]) -> list[Name]:
         initial = words[0].initial and len(words) == 1 and not shaped and not possessive
         k0 = words[0].i - 1
         # past articles, possessives, titles, and adverbs ("is now Dr Okafor"), to the word that says what the name is
-        while k0 >= 0 and (toks[k0].low in _BEFORE_NAME or toks[k0].low in lex.name_skip_adverbs):
+        while k0 >= 0 and (
+            toks[k0].low in _BEFORE_NAME
+            or toks[k0].low in lex.name_skip_adverbs
+            # a class member written as a name before it, that the name belongs to ("in AWS us-east-1")
+            or (toks[k0].used and capitalised(toks[k0]) and toks[k0].clause == words[0].clause)
+        ):
             k0 -= 1
         value_like = k0 >= 0 and toks[k0].low in lex.value_before
         if k0 >= 1 and toks[k0].low in lex.value_preps:

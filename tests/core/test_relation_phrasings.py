@@ -37,6 +37,9 @@ CONTRADICTIONS = [
     # a noun denied against the state word of its root, and a state denied of everything
     ("Omar is allergic to shellfish.", "Omar has no allergies."),
     ("Omar isn't allergic to anything.", "Omar is allergic to bee stings."),
+    # a name after a class member it belongs to ("in AWS ap-southeast-2") is where a value goes
+    ("Production Postgres runs in AWS ap-southeast-2.", "Prod Postgres lives in eu-central-1."),
+    ("The analytics warehouse sits in GCP europe-west2.", "The analytics warehouse now sits in us-central1."),
     # "the family cat", "the household budget" and "the user's" name one owner
     ("Pepper, the family cat, is a Maine Coon.", "The user's cat Pepper is a Siamese."),
     ("The household budget for takeaways is £120 a month.", "User's takeaway budget is £80 a month."),
@@ -397,6 +400,7 @@ CONSISTENT = [
     ("Ruth has no allergies.", "Ruth isn't allergic to anything."),
     ("Ines lives in a one-bedroom flat in Glasgow.", "Ines works in a small design studio in Edinburgh."),
     ("The family cat is called Pepper.", "The user's neighbour's cat is called Mango."),
+    ("Production Postgres runs in AWS ap-southeast-2.", "Staging Postgres lives in eu-central-1."),
     ("Set LOG_LEVEL=info.", "Set LOG_FORMAT=json."),
     ("The meeting is in Room 2b.", "The weekly meeting is held in room 2B."),
     ("There is no parking at the office.", "The office opens at 8am on weekdays."),
