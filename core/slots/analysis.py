@@ -369,10 +369,13 @@ def _modifiers(toks: list[Tok]) -> dict[str, frozenset[str]]:
     n = len(toks)
     for i in range(n):
         t = toks[i]
-        if t.kind != "word" or is_function(t.low):
+        if t.kind != "word" or is_function(t.low) or (t.used and _is_temporal_word(t.low)):
             continue
         mods: set[str] = set()
         k = i - 1
+        # "User's monthly rent": the frequency word says how often; the owner before it still says whose
+        if k >= 1 and toks[k].used and _is_temporal_word(toks[k].low) and toks[k - 1].low.endswith("'s"):
+            k -= 1
         while k >= 0 and len(mods) < 3:
             u = toks[k]
             if (

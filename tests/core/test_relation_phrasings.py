@@ -401,6 +401,9 @@ CONSISTENT = [
     ("Ines lives in a one-bedroom flat in Glasgow.", "Ines works in a small design studio in Edinburgh."),
     ("The family cat is called Pepper.", "The user's neighbour's cat is called Mango."),
     ("Production Postgres runs in AWS ap-southeast-2.", "Staging Postgres lives in eu-central-1."),
+    # whose, said before a frequency word ("User's monthly rent"), still says which rent
+    ("The garage rent is paid once a year.", "User's monthly rent is $2,100."),
+    ("The boat mooring fee is paid once a year.", "Kim's monthly mooring fee is £90."),
     ("Set LOG_LEVEL=info.", "Set LOG_FORMAT=json."),
     ("The meeting is in Room 2b.", "The weekly meeting is held in room 2B."),
     ("There is no parking at the office.", "The office opens at 8am on weekdays."),
