@@ -54,6 +54,9 @@ def polarity_flips(a: Analysis, b: Analysis) -> list[str]:
             ):
                 out.append(word)
 
+    # A light verb that is the whole predicate, denied against the same verb said ("never runs" / "runs a 5k")
+    out += sorted((a.bare_denied & b.bare_said) | (b.bare_denied & a.bare_said))
+
     # A negated value the other side asserts ("not part of 2.0" / "ships in 2.0").
     def same(x: Value, y: Value) -> bool:
         return y.kind == x.kind and (y.val == x.val or (x.kind == "address" and address_agree(x, y)))

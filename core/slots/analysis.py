@@ -46,6 +46,10 @@ class Analysis:
     not_yet: frozenset[str] = frozenset()
     happened: frozenset[str] = frozenset()
     prefixed: dict[str, str] = field(default_factory=dict)  # stem of the rest -> word, for "intolerant", "unsupported"
+    # Light verbs that are a whole predicate (`[negation] bare_verbs`): denied with nothing after them ("never
+    # runs"), and said as a verb ("runs a 5k"; not "before work", "to run")
+    bare_denied: frozenset[str] = frozenset()
+    bare_said: frozenset[str] = frozenset()
     cues: tuple[str, ...] = ()  # change cues, as written
     from_to: tuple[tuple[Value | Name | str, Value | Name | str], ...] = ()
     markers: tuple[str, ...] = ()  # weak change markers ("now", "since", ...)
@@ -126,6 +130,7 @@ def _analyze(text: str) -> Analysis:
         else:
             affirmed.update(n.words)
     negated_tail = _negated_tails(toks, neg_idx)
+    bare_denied, bare_said = _bare_verbs(toks, neg_idx)
     cues, from_to, markers = change_cues(toks, values, names)
     values, names = mark_retired(toks, values, names)
     hedged = any(match_any(toks, i, lex.hedges) for i in range(len(toks)))
@@ -149,6 +154,8 @@ def _analyze(text: str) -> Analysis:
         not_yet=frozenset(not_yet),
         happened=frozenset(happened),
         prefixed=prefixed,
+        bare_denied=bare_denied,
+        bare_said=bare_said,
         cues=tuple(cues),
         from_to=tuple(from_to),
         markers=tuple(markers),
@@ -289,6 +296,33 @@ def _terms(toks: list[Tok], names: list[Name], cue_words: frozenset[str] = froze
                 weight *= 0.5  # a very short word, or a part of a compound ("call" of "on-call"): weaker evidence
             out[st] = max(out.get(st, 0.0), weight)
     return out
+
+
+# Words after which a verb form is a noun or an infinitive ("before work", "at work", "wants to run")
+_NOT_BEFORE_VERB = frozenset(
+    "to at in on from for before after during until till by with without into of about".split()
+)
+
+
+def _bare_verbs(toks: list[Tok], neg_idx: set[int]) -> tuple[frozenset[str], frozenset[str]]:
+    """(verbs denied, verbs said) of `[negation] bare_verbs`. Denied: right after a cue that negates a verb ("never
+    runs", "doesn't work"), with no content word after it in its clause. Said: outside any negation, and not after
+    a preposition, an article or "to" (a noun, "before work", or what is wanted, "wants to run")."""
+    lex = lexicon()
+    denied: set[str] = set()
+    said: set[str] = set()
+    for i, t in enumerate(toks):
+        verb = lex.bare_verbs.get(t.low) if t.kind == "word" else None
+        if verb is None:
+            continue
+        prev = toks[i - 1].low if i else ""
+        if prev in lex.verbal_negation or prev.endswith("n't"):
+            rest = [u for u in toks[i + 1 :] if u.clause == t.clause and u.kind != "punct"]
+            if not any(u.kind != "word" or not is_function(u.low) for u in rest):
+                denied.add(verb)
+        elif i not in neg_idx and prev not in _NOT_BEFORE_VERB and prev not in lex.determiners:
+            said.add(verb)
+    return frozenset(denied), frozenset(said)
 
 
 def _negated_tails(toks: list[Tok], neg_idx: set[int]) -> dict[str, frozenset[str]]:

@@ -40,6 +40,9 @@ CONTRADICTIONS = [
     # a name after a class member it belongs to ("in AWS ap-southeast-2") is where a value goes
     ("Production Postgres runs in AWS ap-southeast-2.", "Prod Postgres lives in eu-central-1."),
     ("The analytics warehouse sits in GCP europe-west2.", "The analytics warehouse now sits in us-central1."),
+    # a light verb that is the whole predicate, denied ("never runs", "doesn't work")
+    ("Ola runs every evening.", "Ola never runs."),
+    ("The lobby printer doesn't work.", "The lobby printer works again since the repair."),
     # "the family cat", "the household budget" and "the user's" name one owner
     ("Pepper, the family cat, is a Maine Coon.", "The user's cat Pepper is a Siamese."),
     ("The household budget for takeaways is £120 a month.", "User's takeaway budget is £80 a month."),
@@ -401,6 +404,10 @@ CONSISTENT = [
     ("Ines lives in a one-bedroom flat in Glasgow.", "Ines works in a small design studio in Edinburgh."),
     ("The family cat is called Pepper.", "The user's neighbour's cat is called Mango."),
     ("Production Postgres runs in AWS ap-southeast-2.", "Staging Postgres lives in eu-central-1."),
+    # a light verb denied with something after it, or wanted, is no denial of the verb itself
+    ("The backup job doesn't run on Sundays.", "The backup job runs nightly at 2 am."),
+    ("Kai doesn't work on Fridays.", "Kai works at Google."),
+    ("Ola wants to run a marathon.", "Ola never runs."),
     # whose, said before a frequency word ("User's monthly rent"), still says which rent
     ("The garage rent is paid once a year.", "User's monthly rent is $2,100."),
     ("The boat mooring fee is paid once a year.", "Kim's monthly mooring fee is £90."),
