@@ -588,10 +588,13 @@ def _name_pairs(subj: SubjectMatch, sa: Side, sb: Side) -> list[tuple[Name, Name
     )
     role = _in_role(sa) and _in_role(sb)
     out = []
+    holders = _holder_stems()
     for na, nb in zip(only_a, only_b, strict=False):
+        # In a role, "Chen's team" is who holds it, as "Chen" is ("Ravi owns the billing service" / "The billing
+        # service belongs to Chen's team now"): a possessive before a word for a team says which holder.
         qualifier = (
-            na.possessive
-            or nb.possessive
+            (na.possessive and not (role and na.next_stem in holders))
+            or (nb.possessive and not (role and nb.next_stem in holders))
             or na.scoped
             or nb.scoped
             or any(

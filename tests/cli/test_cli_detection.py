@@ -78,6 +78,23 @@ def test_every_kind_of_conflict_reaches_the_queue_without_keys(capsys, wiki, fir
 
 
 @pytest.mark.parametrize(
+    "first, second",
+    [
+        ("The nightly ETL finishes by 04:00.", "The nightly ETL usually completes around 07:30."),
+        ("Ravi owns the billing service.", "The billing service belongs to Chen's team now."),
+    ],
+)
+def test_the_issues_own_pairs_reach_the_queue(capsys, wiki, first, second):
+    """The pairs the detection issue was filed with, written as two agent sessions write them: no key, different
+    sources, among unrelated notes."""
+    code, a, _ = capture(capsys, wiki, first, "--source-ref", "raw/session-1.md")
+    assert a["status"] == "captured"
+    code, b, _ = capture(capsys, wiki, second, "--as", "agent:other", "--source-ref", "raw/session-2.md")
+    assert code == 0 and b["status"] == "conflict", b
+    assert b["details"]["memory_id"] == a["details"]["memory_id"]
+
+
+@pytest.mark.parametrize(
     "first, second, kind",
     [
         ("Sam is allergic to peanuts.", "Sam has no food allergies.", "possible"),

@@ -43,6 +43,8 @@ CONTRADICTIONS = [
     # a light verb that is the whole predicate, denied ("never runs", "doesn't work")
     ("Ola runs every evening.", "Ola never runs."),
     ("The lobby printer doesn't work.", "The lobby printer works again since the repair."),
+    # in a role, "Ilse's squad" is who holds it, as "Ilse" is
+    ("Mara maintains the docs site.", "The docs site is maintained by Ilse's squad these days."),
     # "the family cat", "the household budget" and "the user's" name one owner
     ("Pepper, the family cat, is a Maine Coon.", "The user's cat Pepper is a Siamese."),
     ("The household budget for takeaways is £120 a month.", "User's takeaway budget is £80 a month."),
@@ -408,6 +410,7 @@ CONSISTENT = [
     ("The backup job doesn't run on Sundays.", "The backup job runs nightly at 2 am."),
     ("Kai doesn't work on Fridays.", "Kai works at Google."),
     ("Ola wants to run a marathon.", "Ola never runs."),
+    ("Ravi owns the billing service.", "Ravi's team owns the search service."),
     # whose, said before a frequency word ("User's monthly rent"), still says which rent
     ("The garage rent is paid once a year.", "User's monthly rent is $2,100."),
     ("The boat mooring fee is paid once a year.", "Kim's monthly mooring fee is £90."),
