@@ -61,11 +61,21 @@ def polarity_flips(a: Analysis, b: Analysis) -> list[str]:
     def same(x: Value, y: Value) -> bool:
         return y.kind == x.kind and (y.val == x.val or (x.kind == "address" and address_agree(x, y)))
 
-    for xs, ys, other in ((b.values, a.values, a), (a.values, b.values, b)):
+    def said_of_other(this: Analysis, x: Value, other: Analysis) -> bool:
+        """The negation of `x` is held only where the other statement says the same of what it is said of ("Parking
+        is not included in the day rate" says nothing against "The day rate includes lunch")."""
+        heads = [this.negated_tail.get(stem(w)) for w in x.text.lower().split()]
+        if not heads or any(h is None for h in heads):
+            return True
+        aff = other.affirmed & whole_stems(other)
+        return any(h in aff or any(_same(h, o) for o in aff) for hs in heads if hs for h in hs)
+
+    for xs, ys, other, this in ((b.values, a.values, a, b), (a.values, b.values, b, a)):
         # a value in a clause with a negative state asserts nothing ("closed on Sundays" / "doesn't open on Sundays")
         for x in xs:
             if (
                 x.negated
+                and said_of_other(this, x, other)
                 and any(
                     same(x, y) and not y.negated and y.clause not in other.down and not _before_negation(other, y)
                     for y in ys

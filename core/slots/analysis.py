@@ -357,6 +357,32 @@ def _negated_tails(toks: list[Tok], neg_idx: set[int]) -> dict[str, frozenset[st
                     out[st] = out.get(st, frozenset()) | frozenset(head)
             else:
                 head.update(_stems_of(t))
+    # A negated passive ("Dinner is not included at the hotel") denies it of what stands before the verb: every
+    # word it negates is held against the other statement only where that one says the same thing of it ("The
+    # hotel includes breakfast" says nothing of dinner).
+    for group in by_clause.values():
+        k = group[0].i - 1  # the cue
+        cue = toks[k] if k >= 0 else None
+        if cue is None or not (cue.low in lex.verbal_negation or cue.low.endswith("n't")):
+            continue
+        cop = k if cue.low.endswith("n't") and cue.low[:-3] in COPULA else k - 1
+        if cop < 1 or toks[cop].low.removesuffix("n't") not in COPULA or toks[cop].clause != cue.clause:
+            continue
+        verb = next((t for t in group if t.kind == "word" and t.low not in lex.passive_fillers), None)
+        if verb is None or not (verb.low.endswith(("ed", "en")) or verb.low in lex.participles):
+            continue
+        said_of = {
+            st
+            for t in toks[:cop]
+            if t.clause == cue.clause and t.kind == "word" and not is_function(t.low)
+            for st in _stems_of(t)
+        }
+        if not said_of:
+            continue  # "It isn't included": the pronoun stands for what another clause names
+        for t in group:
+            if t.kind == "word" and not is_function(t.low):
+                for st in _stems_of(t):
+                    out[st] = out.get(st, frozenset()) | frozenset(said_of)
     return out
 
 

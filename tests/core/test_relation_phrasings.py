@@ -40,6 +40,8 @@ CONTRADICTIONS = [
     # a name after a class member it belongs to ("in AWS ap-southeast-2") is where a value goes
     ("Production Postgres runs in AWS ap-southeast-2.", "Prod Postgres lives in eu-central-1."),
     ("The analytics warehouse sits in GCP europe-west2.", "The analytics warehouse now sits in us-central1."),
+    # a negated passive denies it of what it is said of, the same thing
+    ("The ticket includes lunch.", "Lunch isn't included in the ticket."),
     # a light verb that is the whole predicate, denied ("never runs", "doesn't work")
     ("Ola runs every evening.", "Ola never runs."),
     ("The lobby printer doesn't work.", "The lobby printer works again since the repair."),
@@ -411,6 +413,9 @@ CONSISTENT = [
     ("Kai doesn't work on Fridays.", "Kai works at Google."),
     ("Ola wants to run a marathon.", "Ola never runs."),
     ("Ravi owns the billing service.", "Ravi's team owns the search service."),
+    # a negated passive says nothing of what the other statement says is included ("not included in the day rate")
+    ("The day rate includes lunch.", "Parking is not included in the day rate."),
+    ("The ticket includes the ferry.", "Lunch is not included in the ticket price."),
     # whose, said before a frequency word ("User's monthly rent"), still says which rent
     ("The garage rent is paid once a year.", "User's monthly rent is $2,100."),
     ("The boat mooring fee is paid once a year.", "Kim's monthly mooring fee is £90."),
