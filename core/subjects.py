@@ -118,7 +118,8 @@ def _near(a: str, b: str) -> bool:
     short, long_ = (a, b) if len(a) <= len(b) else (b, a)
     if len(short) >= 4 and long_.startswith(short) and len(long_) - len(short) <= 8:
         return True
-    return len(short) >= 6 and _one_edit(a, b)
+    # (A first letter replaced makes another word, not a slip: "maternal" / "paternal", "hosting" / "posting".)
+    return len(short) >= 6 and not (len(a) == len(b) and a[0] != b[0]) and _one_edit(a, b)
 
 
 def same_term(a: str, b: str) -> bool:

@@ -902,9 +902,14 @@ def _kin_of(a: Analysis, b: Analysis) -> str:
         nxt = toks[i + 1]
         if t.kind != "word" or not t.low.endswith("'s") or bare(nxt) not in kin:
             continue
-        if i + 2 < len(toks) and toks[i + 2].kind == "word" and toks[i + 2].text[:1].isupper():
-            continue  # "the user's partner Dan": the name says who, and names are compared as names
         who = bare(t)
+        if (
+            i + 2 < len(toks)
+            and toks[i + 2].kind == "word"
+            and toks[i + 2].text[:1].isupper()
+            and any(who not in n.words and not n.initial for n in b.names)
+        ):
+            continue  # "the user's partner Dan" / "Dan's …": the name says who, and names are compared as names
         said = [k for k, u in enumerate(other) if u.kind == "word" and bare(u) == who]
         if said and not any(bare(u) in kin and stem(bare(u)) == stem(bare(nxt)) for u in other):
             return f"{t.text} {nxt.text} / {other[said[0]].text}"

@@ -413,6 +413,9 @@ CONSISTENT = [
     ("Kai doesn't work on Fridays.", "Kai works at Google."),
     ("Ola wants to run a marathon.", "Ola never runs."),
     ("Ravi owns the billing service.", "Ravi's team owns the search service."),
+    # a relative named in apposition is still someone else; a first letter replaced is another word
+    ("The user's Q2 bonus was €3,000.", "The user's partner Lou got a €1,800 bonus in Q2."),
+    ("The user's maternal grandfather lives in Cork.", "The user's paternal grandfather lives in Derry."),
     # a negated passive says nothing of what the other statement says is included ("not included in the day rate")
     ("The day rate includes lunch.", "Parking is not included in the day rate."),
     ("The ticket includes the ferry.", "Lunch is not included in the ticket price."),
