@@ -207,8 +207,23 @@ def _qty_range(v: Value) -> tuple[float, float]:
     return (float(v.val), float(v.val))
 
 
+def _in_unit_of(x: Value, y: Value) -> Value:
+    """A bare number (`x`) paired with an amount in a unit (`y`) is read in that unit: "retention is 30" against
+    "kept for 90 days" is 30 days, not 30 seconds. `x` unchanged when `y` has no unit or no number in digits."""
+    if x.key != "" or y.key in _vague_keys() or y.key.endswith("/time"):
+        return x  # (a rate's value is per second already, not what is written)
+    if isinstance(x.val, tuple) or isinstance(y.val, tuple):
+        return x
+    m = re.search(r"\d[\d,]*(?:\.\d+)?", y.text)
+    written = float(m.group().replace(",", "")) if m else 0.0
+    if not written or not y.val:
+        return x
+    return replace(x, val=x.val * (y.val / written))
+
+
 def _qty_agree(x: Value, y: Value) -> tuple[bool, float]:
     """Agreement of two quantities, and how far apart they are (0 when they agree)."""
+    x, y = _in_unit_of(x, y), _in_unit_of(y, x)
     xa, xb = _qty_range(x)
     ya, yb = _qty_range(y)
     if not x.bound and not y.bound and xa == xb and ya == yb:
@@ -280,7 +295,10 @@ def _partners(x: Value, qa: list[Value], qb: list[Value], a: Analysis, b: Analys
     "costs £1,200" / "a £200 deposit")."""
     partners = [y for y in qb if _key_near(x.key, y.key) and not _other_things(x, y, a, b)]
     vague = _vague_keys()
-    if not partners and (x.key in vague or len(qa) == 1) and len(qb) == 1 and (qb[0].key in vague or x.key in vague):
+    # (Only a side's one vague amount stands for the other's: two bare numbers, "128/82", are a reading of their
+    # own, not "three months".)
+    alone = sum(1 for v in qa if v.key in vague) == 1 if x.key in vague else len(qa) == 1
+    if not partners and alone and len(qb) == 1 and (qb[0].key in vague or x.key in vague):
         partners = qb
     return partners
 

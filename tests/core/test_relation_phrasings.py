@@ -413,6 +413,12 @@ CONSISTENT = [
     ("Kai doesn't work on Fridays.", "Kai works at Google."),
     ("Ola wants to run a marathon.", "Ola never runs."),
     ("Ravi owns the billing service.", "Ravi's team owns the search service."),
+    # a reading of two bare numbers is no amount of time; a bare number is read in the other side's unit
+    (
+        "Dad's blood pressure was 135/85 at the March checkup.",
+        "The GP wants to recheck Dad's blood pressure in six weeks.",
+    ),
+    ("The backup retention is 90.", "Backups are kept for 90 days."),
     # a relative named in apposition is still someone else; a first letter replaced is another word
     ("The user's Q2 bonus was €3,000.", "The user's partner Lou got a €1,800 bonus in Q2."),
     ("The user's maternal grandfather lives in Cork.", "The user's paternal grandfather lives in Derry."),
