@@ -49,9 +49,7 @@ def polarity_flips(a: Analysis, b: Analysis) -> list[str]:
         for rest, word in pref.items():
             if word in own_words or stem(word) in other_aff:
                 continue
-            if rest in other_aff or any(
-                _common_prefix(rest, o) >= max(5, 0.7 * min(len(rest), len(o))) for o in other_aff
-            ):
+            if rest in other_aff or any(_same_root(rest, o) for o in other_aff):
                 out.append(word)
 
     # A light verb that is the whole predicate, denied against the same verb said ("never runs" / "runs a 5k")
@@ -100,7 +98,7 @@ def nominal_flips(a: Analysis, b: Analysis) -> list[tuple[str, bool]]:
                 words = [stem(w) for w in st.text.split()]
                 if any(w in other.negated or w in this.negated for w in words):
                     continue  # the other side denies it too ("isn't allergic"), or this side names the state itself
-                if any(w != t and _common_prefix(t, w) >= max(5, 0.7 * min(len(t), len(w))) for w in words):
+                if any(w != t and _same_root(t, w) for w in words):
                     mine = [ts for ts in this.clause_terms.values() if t in ts]
                     qualified = any(u != t and _salient(u) and any(u in ts for ts in mine) for u in this.negated)
                     out.append((t, qualified))
@@ -112,6 +110,12 @@ def _before_negation(a: Analysis, v: Value) -> bool:
     """`v` stands before the cue that negates the verb of its clause ("React components shouldn't use default
     exports"): what the negated predicate is said of, not asserted."""
     return v.start < a.negated_from.get(v.clause, -1)
+
+
+def _same_root(x: str, y: str) -> bool:
+    """Two words of one root: they begin alike for at least 5 letters and 70 % of the shorter ("intolerant" /
+    "tolerates" once the prefix is off; "allergies" / "allergic")."""
+    return _common_prefix(x, y) >= max(5, 0.7 * min(len(x), len(y)))
 
 
 def _common_prefix(x: str, y: str) -> int:

@@ -196,6 +196,16 @@ def _read_values(toks: list[Tok], values: list[Value]) -> None:
     read_places(toks, values)
 
 
+def _copula_of(toks: list[Tok], k: int) -> int | None:
+    """The form of "be" the negation cue at `k` negates ("is not", "isn't"), in the cue's clause; None when the cue
+    negates no form of "be"."""
+    t = toks[k]
+    cop = k if t.low.endswith("n't") and t.low[:-3] in COPULA else k - 1
+    if cop < 1 or toks[cop].clause != t.clause or toks[cop].low.removesuffix("n't") not in COPULA:
+        return None
+    return cop
+
+
 def _negated_passive_subjects(toks: list[Tok]) -> set[int]:
     """Token indexes before the verb of a clause that denies one passive participle of them and nothing else:
     "Node 18 is no longer used", "Python 3.8 isn't supported anymore" are about what stands before the verb."""
@@ -204,8 +214,8 @@ def _negated_passive_subjects(toks: list[Tok]) -> set[int]:
     for k, t in enumerate(toks):
         if t.kind != "word" or not (t.low in lex.negation_cues or t.low.endswith("n't")):
             continue
-        cop = k if t.low.endswith("n't") and t.low[:-3] in COPULA else k - 1
-        if cop < 1 or toks[cop].clause != t.clause or toks[cop].low.removesuffix("n't") not in COPULA:
+        cop = _copula_of(toks, k)
+        if cop is None:
             continue
         rest = [u for u in toks[k + 1 :] if u.clause == t.clause and u.kind != "punct"]
         said = [u for u in rest if u.low not in lex.passive_fillers]  # "is no longer used"
@@ -298,12 +308,6 @@ def _terms(toks: list[Tok], names: list[Name], cue_words: frozenset[str] = froze
     return out
 
 
-# Words after which a verb form is a noun or an infinitive ("before work", "at work", "wants to run")
-_NOT_BEFORE_VERB = frozenset(
-    "to at in on from for before after during until till by with without into of about".split()
-)
-
-
 def _bare_verbs(toks: list[Tok], neg_idx: set[int]) -> tuple[frozenset[str], frozenset[str]]:
     """(verbs denied, verbs said) of `[negation] bare_verbs`. Denied: right after a cue that negates a verb ("never
     runs", "doesn't work"), with no content word after it in its clause. Said: outside any negation, and not after
@@ -320,7 +324,7 @@ def _bare_verbs(toks: list[Tok], neg_idx: set[int]) -> tuple[frozenset[str], fro
             rest = [u for u in toks[i + 1 :] if u.clause == t.clause and u.kind != "punct"]
             if not any(u.kind != "word" or not is_function(u.low) for u in rest):
                 denied.add(verb)
-        elif i not in neg_idx and prev not in _NOT_BEFORE_VERB and prev not in lex.determiners:
+        elif i not in neg_idx and prev not in lex.not_before_verb and prev not in lex.determiners:
             said.add(verb)
     return frozenset(denied), frozenset(said)
 
@@ -365,8 +369,8 @@ def _negated_tails(toks: list[Tok], neg_idx: set[int]) -> dict[str, frozenset[st
         cue = toks[k] if k >= 0 else None
         if cue is None or not (cue.low in lex.verbal_negation or cue.low.endswith("n't")):
             continue
-        cop = k if cue.low.endswith("n't") and cue.low[:-3] in COPULA else k - 1
-        if cop < 1 or toks[cop].low.removesuffix("n't") not in COPULA or toks[cop].clause != cue.clause:
+        cop = _copula_of(toks, k)
+        if cop is None:
             continue
         verb = next((t for t in group if t.kind == "word" and t.low not in lex.passive_fillers), None)
         if verb is None or not (verb.low.endswith(("ed", "en")) or verb.low in lex.participles):

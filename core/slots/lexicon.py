@@ -45,6 +45,7 @@ class Lexicon:
     negation_cues: frozenset[str]
     universal: frozenset[str]  # "not allergic to anything": a denial of every object
     bare_verbs: dict[str, str]  # form -> verb: light verbs that are a whole predicate ("never runs")
+    not_before_verb: frozenset[str]  # "before work", "wants to run": no verb after these
     so_far: frozenset[str]
     not_negation: tuple[tuple[str, ...], ...]
     verbal_negation: frozenset[str]  # cues that negate a verb (with every contraction and word ending in n't)
@@ -259,6 +260,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         so_far=frozenset(neg["so_far"]),
         universal=frozenset(neg["universal"]),
         bare_verbs={form: forms[0] for forms in neg["bare_verbs"] for form in forms},
+        not_before_verb=frozenset(neg["not_before_verb"]),
         not_negation=tuple(sorted((_phrase(p) for p in neg["not_negation"]), key=len, reverse=True)),
         verbal_negation=frozenset(neg["verbal"]) | frozenset(neg["contractions"]),
         neg_prefixes=tuple(sorted(neg["prefixes"], key=len, reverse=True)),
