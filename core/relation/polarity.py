@@ -26,7 +26,9 @@ def whole_stems(a: Analysis) -> set[str]:
 
 
 def _salient(term: str) -> bool:
-    return len(term) >= 3 and not term.isdigit()
+    """A term a negation can be held on: three letters or more, or a short acronym that is a common noun ("no CI",
+    "no PR")."""
+    return (len(term) >= 3 and not term.isdigit()) or term in lexicon().common_acronyms
 
 
 def polarity_flips(a: Analysis, b: Analysis) -> list[str]:

@@ -40,6 +40,10 @@ CONTRADICTIONS = [
     # a name after a class member it belongs to ("in AWS ap-southeast-2") is where a value goes
     ("Production Postgres runs in AWS ap-southeast-2.", "Prod Postgres lives in eu-central-1."),
     ("The analytics warehouse sits in GCP europe-west2.", "The analytics warehouse now sits in us-central1."),
+    # a short acronym denied ("no CI"); a school after "attends"; a time zone said "US Eastern"
+    ("The monorepo has no CI.", "CI for the monorepo runs on Buildkite."),
+    ("Nora goes to Riverside Primary.", "Nora attends Oakfield Academy."),
+    ("Tomas is in the UTC time zone.", "Tomas's time zone is US Eastern."),
     # a negated passive denies it of what it is said of, the same thing
     ("The ticket includes lunch.", "Lunch isn't included in the ticket."),
     # a light verb that is the whole predicate, denied ("never runs", "doesn't work")
@@ -422,6 +426,7 @@ CONSISTENT = [
     # a relative named in apposition is still someone else; a first letter replaced is another word
     ("The user's Q2 bonus was €3,000.", "The user's partner Lou got a €1,800 bonus in Q2."),
     ("The user's maternal grandfather lives in Cork.", "The user's paternal grandfather lives in Derry."),
+    ("The monorepo has no CI.", "The docs site has CI on GitHub Actions."),
     # a negated passive says nothing of what the other statement says is included ("not included in the day rate")
     ("The day rate includes lunch.", "Parking is not included in the day rate."),
     ("The ticket includes the ferry.", "Lunch is not included in the ticket price."),
