@@ -40,6 +40,8 @@ CONTRADICTIONS = [
     # a name after a class member it belongs to ("in AWS ap-southeast-2") is where a value goes
     ("Production Postgres runs in AWS ap-southeast-2.", "Prod Postgres lives in eu-central-1."),
     ("The analytics warehouse sits in GCP europe-west2.", "The analytics warehouse now sits in us-central1."),
+    # who organises or coordinates something holds a role in it
+    ("Priya coordinates the school fundraiser.", "The school fundraiser is coordinated by Tom this year."),
     # a short acronym denied ("no CI"); a school after "attends"; a time zone said "US Eastern"
     ("The monorepo has no CI.", "CI for the monorepo runs on Buildkite."),
     ("Nora goes to Riverside Primary.", "Nora attends Oakfield Academy."),
