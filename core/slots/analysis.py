@@ -18,7 +18,7 @@ from .lexicon import lexicon, stem
 from .markdown import plain_blocks
 from .names import Name, read_names
 from .polarity import State, change_cues, mark_retired, negation_scopes, read_states, verbal_negations
-from .quantities import read_quantities, read_versions
+from .quantities import read_grades, read_quantities, read_versions
 from .tokens import COPULA, Tok, is_function, match_any, tokenize
 from .values import Value, add_value
 from .when import read_calendar, read_frequencies, read_month_days, read_relative_periods, read_times
@@ -185,6 +185,7 @@ def _read_values(toks: list[Tok], values: list[Value]) -> None:
         elif t.kind == "isodate":
             y, mo, d = (int(x) for x in t.low.split("-"))
             add_value(values, toks, "date", "", (y, mo, d), t.i, t.i + 1)
+    read_grades(toks, values)
     read_times(toks, values)
     read_month_days(toks, values)
     read_calendar(toks, values)

@@ -122,6 +122,9 @@ class Lexicon:
     name_skip_adverbs: frozenset[str]  # "is now Dr Okafor": the name after them is still a value
     age_before: frozenset[str]
     single_quantities: frozenset[str]  # quantity keys a subject has one of ("age")
+    grade_words: frozenset[str]  # "3rd grade", "a fifth grader": a school year
+    grade_before_number: frozenset[str]  # "grade 2", "Year 4" (as written)
+    grade_max: int
     price_words: frozenset[str]
     amount_dims: frozenset[str]
     amount_glue: frozenset[str]
@@ -337,7 +340,10 @@ def build_fields(source: bytes) -> dict[str, Any]:
         affiliation_preps=frozenset(data["roles"]["affiliation_preps"]),
         name_skip_adverbs=frozenset(data["roles"]["name_skip_adverbs"]),
         age_before=frozenset(data["ages"]["before"]),
-        single_quantities=frozenset({"age"} if data["ages"].get("one_per_subject") else ()),
+        single_quantities=frozenset({"age"} if data["ages"].get("one_per_subject") else ()) | {"grade"},
+        grade_words=frozenset(data["grades"]["after_ordinal"]),
+        grade_before_number=frozenset(data["grades"]["before_number"]),
+        grade_max=int(data["grades"]["year_max"]),
         price_words=frozenset(data["amounts"]["price"]),
         amount_dims=frozenset(data["amounts"]["dimensions"]),
         amount_glue=frozenset(data["amounts"]["glue"]),

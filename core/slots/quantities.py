@@ -452,6 +452,37 @@ def _amount_of(toks: list[Tok], i: int, j: int) -> str:
     return ""
 
 
+def _ordinal(word: str) -> int | None:
+    """The number an ordinal says: "3rd", "fifth"; None for any other word."""
+    m = ORDINAL.match(word)
+    return int(m.group(1)) if m else lexicon().ordinals.get(word)
+
+
+def read_grades(toks: list[Tok], values: list[Value]) -> None:
+    """A school year (data file `[grades]`): "3rd grade", "a fifth grader", "third-grader", "grade 2", "Year 4".
+    Read before dates, which would take "3rd" for a day of the month."""
+    lex = lexicon()
+    n = len(toks)
+    for i, t in enumerate(toks):
+        if t.used:
+            continue
+        nxt = toks[i + 1] if i + 1 < n else None
+        first, _dash, rest = t.low.partition("-")
+        found: tuple[int | None, int] = (None, 0)  # (grade, tokens)
+        if rest in lex.grade_words:
+            found = (_ordinal(first), 1)  # "third-grader"
+        elif nxt is not None and nxt.low in lex.grade_words:
+            found = (_ordinal(t.low), 2)  # "3rd grade", "fifth grader"
+        elif nxt is not None and t.text in lex.grade_before_number and nxt.kind == "num" and nxt.low.isdigit():
+            found = (int(nxt.low), 2)  # "grade 2", "Year 4"
+        g, span = found
+        if g is not None and 0 < g <= lex.grade_max:
+            text = " ".join(x.text for x in toks[i : i + span])
+            for x in toks[i : i + span]:
+                x.used = True
+            values.append(Value("quantity", "grade", float(g), text, t.clause, i))
+
+
 def read_versions(toks: list[Tok], values: list[Value]) -> None:
     """ "v2", "2.0", "Python 3.12", "Node 20", "version 8.x": a number that names a version of the word before it."""
     lex = lexicon()

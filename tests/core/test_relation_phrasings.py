@@ -40,6 +40,10 @@ CONTRADICTIONS = [
     # a name after a class member it belongs to ("in AWS ap-southeast-2") is where a value goes
     ("Production Postgres runs in AWS ap-southeast-2.", "Prod Postgres lives in eu-central-1."),
     ("The analytics warehouse sits in GCP europe-west2.", "The analytics warehouse now sits in us-central1."),
+    # a school year, written as an ordinal grade, a grader, a numbered grade or a Year
+    ("Sofia is in 2nd grade at Brookside.", "Sofia is a fourth grader at Brookside this year."),
+    ("The user's daughter is in 1st grade.", "The user's daughter is a second grader."),
+    ("Mia is a third-grader.", "Mia is in grade 4."),
     # who organises or coordinates something holds a role in it
     ("Priya coordinates the school fundraiser.", "The school fundraiser is coordinated by Tom this year."),
     # a short acronym denied ("no CI"); a school after "attends"; a time zone said "US Eastern"
@@ -429,6 +433,9 @@ CONSISTENT = [
     ("The user's Q2 bonus was €3,000.", "The user's partner Lou got a €1,800 bonus in Q2."),
     ("The user's maternal grandfather lives in Cork.", "The user's paternal grandfather lives in Derry."),
     ("The monorepo has no CI.", "The docs site has CI on GitHub Actions."),
+    ("Mia is in 3rd grade.", "Mia is a third grader at Hillside."),
+    ("Mia is in 3rd grade.", "Mia's brother is in 5th grade."),
+    ("The invoice is due on the 3rd.", "Payroll runs on the 5th."),
     # a negated passive says nothing of what the other statement says is included ("not included in the day rate")
     ("The day rate includes lunch.", "Parking is not included in the day rate."),
     ("The ticket includes the ferry.", "Lunch is not included in the ticket price."),
