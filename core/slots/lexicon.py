@@ -121,7 +121,7 @@ class Lexicon:
     affiliation_preps: frozenset[str]
     name_skip_adverbs: frozenset[str]  # "is now Dr Okafor": the name after them is still a value
     age_before: frozenset[str]
-    single_quantities: frozenset[str]  # quantity keys a subject has one of ("age")
+    single_quantities: frozenset[str]  # quantity keys a subject has one of ("age", "grade")
     grade_words: frozenset[str]  # "3rd grade", "a fifth grader": a school year
     grade_before_number: frozenset[str]  # "grade 2", "Year 4" (as written)
     grade_max: int
@@ -340,7 +340,8 @@ def build_fields(source: bytes) -> dict[str, Any]:
         affiliation_preps=frozenset(data["roles"]["affiliation_preps"]),
         name_skip_adverbs=frozenset(data["roles"]["name_skip_adverbs"]),
         age_before=frozenset(data["ages"]["before"]),
-        single_quantities=frozenset({"age"} if data["ages"].get("one_per_subject") else ()) | {"grade"},
+        single_quantities=frozenset({"age"} if data["ages"].get("one_per_subject") else ())
+        | frozenset({"grade"} if data["grades"].get("one_per_subject") else ()),
         grade_words=frozenset(data["grades"]["after_ordinal"]),
         grade_before_number=frozenset(data["grades"]["before_number"]),
         grade_max=int(data["grades"]["year_max"]),
