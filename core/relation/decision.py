@@ -352,6 +352,19 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         else:
             dims["qualifier"] = Diff("qualifier", "mutually_exclusive", 0.5, qa_text, qb_text)
 
+    # Who holds a role: a person on one side, a team the other names by what it is ("owned by Ravi" / "belongs to
+    # the payments team now"), and no other holder either way.
+    if not pairs and "holder" not in dims and _in_role(sa) and _in_role(sb):
+        for first, (mine, theirs) in enumerate(
+            ((subj.only_a_names, subj.only_b_names), (subj.only_b_names, subj.only_a_names))
+        ):
+            person = [n for n in mine if n.value_like and not n.initial and not n.possessive]
+            team = _named_team(b, a) if first == 0 else _named_team(a, b)
+            if person and team and not theirs:
+                pa, pb = (person[0].text, team) if first == 0 else (team, person[0].text)
+                dims["holder"] = Diff("holder", "mutually_exclusive", 0.8, pa, pb)
+                break
+
     # An anchor: what the two share is more than one name ("Atlas" alone is a project, not a subject), or they
     # agree on a value. Without one, a difference is not held against the other record.
     # (A capitalised sentence opener may be a common word: "Budget", "Ship".)
@@ -728,6 +741,20 @@ def _after(a: Analysis, start: int) -> frozenset[str]:
 def _in_role(s: Side) -> bool:
     """The statement (or its title) speaks of a role one person or team holds ("owns", "maintainer")."""
     return s.content.role or (s.title is not None and s.title.role)
+
+
+def _named_team(a: Analysis, other: Analysis) -> str:
+    """A team `a` names by what it is ("the payments team"), with words `other` does not have: its text, or ""."""
+    holders = _holder_stems()
+    for head, mods in a.modifiers.items():
+        if head in holders and mods and not (mods & other.affirmed) and head not in other.affirmed:
+            toks = list(a.tokens)
+            at = next(k for k, t in enumerate(toks) if (t.stem or stem(t.low)) == head)
+            start = at
+            while start and (toks[start - 1].stem or stem(toks[start - 1].low)) in mods:
+                start -= 1
+            return " ".join(t.text for t in toks[start : at + 1])
+    return ""
 
 
 @functools.cache

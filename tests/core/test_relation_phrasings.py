@@ -44,6 +44,8 @@ CONTRADICTIONS = [
     ("Sofia is in 2nd grade at Brookside.", "Sofia is a fourth grader at Brookside this year."),
     ("The user's daughter is in 1st grade.", "The user's daughter is a second grader."),
     ("Mia is a third-grader.", "Mia is in grade 4."),
+    # who holds a role: a person, then a team named by what it is
+    ("The onboarding docs are maintained by Ilse.", "The onboarding docs belong to the platform team now."),
     # who organises or coordinates something holds a role in it
     ("Priya coordinates the school fundraiser.", "The school fundraiser is coordinated by Tom this year."),
     # a short acronym denied ("no CI"); a school after "attends"; a time zone said "US Eastern"
@@ -433,6 +435,8 @@ CONSISTENT = [
     ("The user's Q2 bonus was €3,000.", "The user's partner Lou got a €1,800 bonus in Q2."),
     ("The user's maternal grandfather lives in Cork.", "The user's paternal grandfather lives in Derry."),
     ("The monorepo has no CI.", "The docs site has CI on GitHub Actions."),
+    ("The onboarding docs are maintained by Ilse.", "Ilse's team maintains the onboarding docs."),
+    ("The onboarding docs are maintained by Ilse.", "The platform team maintains the API reference."),
     ("Mia is in 3rd grade.", "Mia is a third grader at Hillside."),
     ("Mia is in 3rd grade.", "Mia's brother is in 5th grade."),
     ("The invoice is due on the 3rd.", "Payroll runs on the 5th."),
