@@ -355,15 +355,11 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     # Who holds a role: a person on one side, a team the other names by what it is ("owned by Ravi" / "belongs to
     # the payments team now"), and no other holder either way.
     if not pairs and "holder" not in dims and _in_role(sa) and _in_role(sb):
-        for first, (mine, theirs) in enumerate(
-            ((subj.only_a_names, subj.only_b_names), (subj.only_b_names, subj.only_a_names))
-        ):
-            person = [n for n in mine if n.value_like and not n.initial and not n.possessive]
-            team = _named_team(b, a) if first == 0 else _named_team(a, b)
-            if person and team and not theirs:
-                pa, pb = (person[0].text, team) if first == 0 else (team, person[0].text)
-                dims["holder"] = Diff("holder", "mutually_exclusive", 0.8, pa, pb)
-                break
+        pa, pb = _person_holder(subj.only_a_names), _person_holder(subj.only_b_names)
+        if pa and not subj.only_b_names and (team := _named_team(b, a)):
+            dims["holder"] = Diff("holder", "mutually_exclusive", 0.8, pa, team)
+        elif pb and not subj.only_a_names and (team := _named_team(a, b)):
+            dims["holder"] = Diff("holder", "mutually_exclusive", 0.8, team, pb)
 
     # An anchor: what the two share is more than one name ("Atlas" alone is a project, not a subject), or they
     # agree on a value. Without one, a difference is not held against the other record.
@@ -498,7 +494,7 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
             if old.source_ref and new.source_ref and old.source_ref != new.source_ref:
                 ctype = "source_disagreement"
         factor = subject_factor
-        if d.dim == "polarity" and nominal and not flips:
+        if d.dim == "polarity" and nominal:
             # the denied noun and the state word share their root: that is what the two are about, however few
             # other words they share ("Sam has no food allergies" / "Sam is allergic to peanuts")
             factor = max(factor, NOMINAL_FACTOR)
@@ -677,23 +673,18 @@ def _claimed_words(diffs: list[Diff], pairs: list[tuple[Name, Name, bool]]) -> f
 
 
 def _placed_by(a: Analysis, n: Name) -> tuple[str, frozenset[str]] | None:
-    """The place verb that puts `n` where a value goes ("lives in a two-bedroom flat in Oakland"), as its stem,
-    with the stems of the content words between the two ("two-bedroom", "flat"); None when no place verb does."""
-    lex = lexicon()
-    toks = a.tokens
-    for m in range(n.start - 1, max(-1, n.start - 8), -1):
-        t = toks[m]
-        if t.clause != n.clause:
-            return None
-        if t.low in lex.place_verbs and m + 1 < n.start and toks[m + 1].low in lex.value_preps:
-            between = toks[m + 1 : n.start]
-            return stem(t.low), frozenset(
-                w
-                for u in between
-                if u.kind == "word" and not is_function(u.low)
-                for w in {u.stem or stem(u.low)} | _stems_in(u.low.replace("-", " "))
-            )
-    return None
+    """The place verb that puts `n` where a value goes (`Name.placed_by`: "lives in a two-bedroom flat in
+    Oakland"), as its stem, with the stems of the content words between the two ("two-bedroom", "flat"); None
+    when no place verb does."""
+    if n.placed_by < 0:
+        return None
+    verb = a.tokens[n.placed_by]
+    return verb.stem or stem(verb.low), frozenset(
+        w
+        for u in a.tokens[n.placed_by + 1 : n.start]
+        if u.kind == "word" and not is_function(u.low)
+        for w in {u.stem or stem(u.low)} | _stems_in(u.low.replace("-", " "))
+    )
 
 
 def _where_words(a: Analysis, b: Analysis, pairs: list[tuple[Name, Name, bool]]) -> frozenset[str]:
@@ -741,6 +732,11 @@ def _after(a: Analysis, start: int) -> frozenset[str]:
 def _in_role(s: Side) -> bool:
     """The statement (or its title) speaks of a role one person or team holds ("owns", "maintainer")."""
     return s.content.role or (s.title is not None and s.title.role)
+
+
+def _person_holder(names: tuple[Name, ...]) -> str:
+    """The first name written where a value goes, a person's and not a possessive or a sentence opener; "" if none."""
+    return next((n.text for n in names if n.value_like and not n.initial and not n.possessive), "")
 
 
 def _named_team(a: Analysis, other: Analysis) -> str:

@@ -31,6 +31,7 @@ class Name:
     next_stem: str = ""  # the lower-case word right after it ("Atlas staging" -> stage)
     next_plural: bool = False
     scoped: bool = False  # after "for", "of", "about": what the statement is about, not a value
+    placed_by: int = -1  # the token index of the place verb that puts it where a value goes ("lives in a flat in X")
 
 
 def _is_calendar_or_class(t: Tok, toks: list[Tok]) -> bool:
@@ -147,6 +148,7 @@ def read_names(toks: list[Tok]) -> list[Name]:
         ):
             k0 -= 1
         value_like = k0 >= 0 and toks[k0].low in lex.value_before
+        placed_by = -1
         if k0 >= 1 and toks[k0].low in lex.value_preps:
             v = toks[k0 - 1]
             # "lives in a flat in Oakland": a place inside the place a place verb puts the subject in
@@ -164,6 +166,8 @@ def read_names(toks: list[Tok]) -> list[Name]:
                 or (v.low in lex.affiliation_verbs and toks[k0].low in lex.affiliation_preps)
                 or v.low in lex.participles
             )
+            if v.kind == "word" and v.low in lex.place_verbs:
+                placed_by = v.i
         scoped = k0 >= 0 and toks[k0].low in ("for", "of", "about", "regarding", "within", "across")
         after = toks[words[-1].i + 1] if words[-1].i + 1 < n else None
         nxt = after.stem if after is not None and after.kind == "word" and not after.text[:1].isupper() else ""
@@ -180,6 +184,7 @@ def read_names(toks: list[Tok]) -> list[Name]:
                 next_stem=nxt,
                 next_plural=bool(after is not None and after.low.endswith("s")),
                 scoped=scoped,
+                placed_by=placed_by,
             )
         )
         j = k
