@@ -735,8 +735,23 @@ def _in_role(s: Side) -> bool:
 
 
 def _person_holder(names: tuple[Name, ...]) -> str:
-    """The first name written where a value goes, a person's and not a possessive or a sentence opener; "" if none."""
-    return next((n.text for n in names if n.value_like and not n.initial and not n.possessive), "")
+    """The first name that holds the role, not a possessive; "" if none. A name holds it where a value goes ("owned
+    by Ravi"; not a sentence opener there, which may be a common word), or as the one doing the role's verb ("Ravi
+    owns the billing service": a word before "owns" is someone, even opening the sentence)."""
+    return next(
+        (
+            n.text
+            for n in names
+            if not n.possessive and ((n.value_like and not n.initial) or n.next_stem in _role_stems())
+        ),
+        "",
+    )
+
+
+@functools.cache
+def _role_stems() -> frozenset[str]:
+    """Stems of the one-word role words (data file): "owns", "maintains", "leads"."""
+    return frozenset(stem(p[0]) for p in lexicon().roles if len(p) == 1)
 
 
 def _named_team(a: Analysis, other: Analysis) -> str:

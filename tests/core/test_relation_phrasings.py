@@ -46,6 +46,9 @@ CONTRADICTIONS = [
     ("Mia is a third-grader.", "Mia is in grade 4."),
     # who holds a role: a person, then a team named by what it is
     ("The onboarding docs are maintained by Ilse.", "The onboarding docs belong to the platform team now."),
+    # ... and a person doing the role's verb, even as the sentence's first word
+    ("Ravi owns the billing service.", "The billing service is owned by the platform team now."),
+    ("Tom manages the office budget.", "The office budget is managed by the finance department now."),
     # who organises or coordinates something holds a role in it
     ("Priya coordinates the school fundraiser.", "The school fundraiser is coordinated by Tom this year."),
     # a short acronym denied ("no CI"); a school after "attends"; a time zone said "US Eastern"
@@ -437,6 +440,8 @@ CONSISTENT = [
     ("The monorepo has no CI.", "The docs site has CI on GitHub Actions."),
     ("The onboarding docs are maintained by Ilse.", "Ilse's team maintains the onboarding docs."),
     ("The onboarding docs are maintained by Ilse.", "The platform team maintains the API reference."),
+    ("Mei maintains the deploy scripts.", "The infra team reviews every change to the deploy scripts."),
+    ("Omar handles payroll questions.", "The HR team handles holiday requests."),
     ("Mia is in 3rd grade.", "Mia is a third grader at Hillside."),
     ("Mia is in 3rd grade.", "Mia's brother is in 5th grade."),
     ("The invoice is due on the 3rd.", "Payroll runs on the 5th."),
