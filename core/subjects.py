@@ -255,6 +255,15 @@ class SubjectMatch:
     shared_weight: float
 
 
+def _after(word: str, shared: frozenset[str], s: Side) -> bool:
+    """`word` stands after every word of its group that both statements have, and qualifies none of them."""
+    return (
+        bool(shared)
+        and shared <= s.modifiers.get(word, frozenset())
+        and not any(word in s.modifiers.get(w, frozenset()) for w in shared)
+    )
+
+
 def compare(a: Side, b: Side, drop: frozenset[str] = frozenset()) -> SubjectMatch:
     """How much `a` and `b` share. Terms in `drop` (the words of values the two statements claim differently) are
     left out on both sides: they say what is claimed, not what it is claimed about."""
@@ -293,6 +302,14 @@ def compare(a: Side, b: Side, drop: frozenset[str] = frozenset()) -> SubjectMatc
             continue
         qa = [m for m in a.modifiers[head] if not matches(m, b) and m not in b.words and m not in matched_names]
         qb = [m for m in b.modifiers[head] if not matches(m, a) and m not in a.words and m not in matched_names]
+        # A word after every word the two groups share, where the other group has no word but its owner, is the
+        # group's own head noun, not a qualifier ("The car insurance policy renews" / "User's car insurance
+        # renews": "policy" names what "car insurance" is)
+        both = (a.modifiers[head] - set(qa)) & (b.modifiers[head] - set(qb))
+        qa, qb = (
+            [m for m in qa if not (set(qb) <= own and _after(m, both, a))],
+            [m for m in qb if not (set(qa) <= own and _after(m, both, b))],
+        )
         if set(qa) <= own and set(qb) <= own:
             continue  # "the family dog" / "the user's dog": one owner
         if qa and qb:

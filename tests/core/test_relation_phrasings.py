@@ -412,6 +412,9 @@ CONTRADICTIONS = [
     # a letter written onto a place's number is part of it ("Flat 3B" / "Flat 3C" were one flat, a restatement)
     ("Ana lives at Flat 3B.", "Ana lives at Flat 3C now."),
     ("The meeting is in Room 2b.", "The meeting is in Room 2a."),
+    # a noun after every word two groups share is the group's own head, not a qualifier against an owner
+    ("User's car insurance renews in June.", "The car insurance policy renews every September."),
+    ("User's phone plan costs $25 a month.", "The phone plan contract costs $40 monthly."),
     # a setting's key is what two assignments are about ("LOG_LEVEL" alone had anchored nothing)
     ("Set LOG_LEVEL=info.", "Set LOG_LEVEL=debug."),
 ]
@@ -437,6 +440,7 @@ CONSISTENT = [
     # a relative named in apposition is still someone else; a first letter replaced is another word
     ("The user's Q2 bonus was €3,000.", "The user's partner Lou got a €1,800 bonus in Q2."),
     ("The user's maternal grandfather lives in Cork.", "The user's paternal grandfather lives in Derry."),
+    ("User's gym membership costs $45 a month.", "User's streaming subscriptions cost $30 a month in total."),
     ("The monorepo has no CI.", "The docs site has CI on GitHub Actions."),
     ("The onboarding docs are maintained by Ilse.", "Ilse's team maintains the onboarding docs."),
     ("The onboarding docs are maintained by Ilse.", "The platform team maintains the API reference."),
