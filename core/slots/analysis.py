@@ -134,7 +134,7 @@ def _analyze(text: str) -> Analysis:
     cues, from_to, markers = change_cues(toks, values, names)
     values, names = mark_retired(toks, values, names)
     hedged = any(match_any(toks, i, lex.hedges) for i in range(len(toks)))
-    role = any(match_any(toks, i, lex.roles) for i in range(len(toks)))
+    role = any(match_any(toks, i, lex.roles) and not _one_of_many(toks, i) for i in range(len(toks)))
     # The words of a change ("moved", "switched") say what is claimed, not what it is about.
     terms = _terms(toks, names, frozenset(w for c in cues for w in c.split()))
     modifiers = _modifiers(toks)
@@ -195,6 +195,19 @@ def _read_values(toks: list[Tok], values: list[Value]) -> None:
     read_quantities(toks, values)
     read_classes(toks, values)
     read_places(toks, values)
+
+
+def _one_of_many(toks: list[Tok], i: int) -> bool:
+    """The role word at `i` follows "a" or "an" in its noun group ("Ana is a manager at Acme", "a senior product
+    manager"): one of several who hold it, not the one who does ("Ana is the manager")."""
+    k = i - 1
+    while k >= 0 and i - k <= 3 and toks[k].kind == "word" and toks[k].clause == toks[i].clause:
+        if toks[k].low in ("a", "an", "another"):
+            return True
+        if is_function(toks[k].low):
+            return False
+        k -= 1
+    return False
 
 
 def _copula_of(toks: list[Tok], k: int) -> int | None:

@@ -49,6 +49,7 @@ CONTRADICTIONS = [
     # ... and a person doing the role's verb, even as the sentence's first word
     ("Ravi owns the billing service.", "The billing service is owned by the platform team now."),
     ("Tom manages the office budget.", "The office budget is managed by the finance department now."),
+    ("Priya is the maintainer of the Ferrous crate.", "The Ferrous crate's maintainer is Jonas."),
     # who organises or coordinates something holds a role in it
     ("Priya coordinates the school fundraiser.", "The school fundraiser is coordinated by Tom this year."),
     # a short acronym denied ("no CI"); a school after "attends"; a time zone said "US Eastern"
@@ -441,6 +442,10 @@ CONSISTENT = [
     ("The user's Q2 bonus was €3,000.", "The user's partner Lou got a €1,800 bonus in Q2."),
     ("The user's maternal grandfather lives in Cork.", "The user's paternal grandfather lives in Derry."),
     ("User's gym membership costs $45 a month.", "User's streaming subscriptions cost $30 a month in total."),
+    # a role after "a" / "an" is one of several who hold it
+    ("Ana is a manager at Acme.", "Tom is a manager at Acme."),
+    ("Priya is a maintainer of the Ferrous crate.", "Jonas is a maintainer of the Ferrous crate."),
+    ("Sofia is a senior product manager at Acme.", "Tom is a product manager at Acme."),
     ("The monorepo has no CI.", "The docs site has CI on GitHub Actions."),
     ("The onboarding docs are maintained by Ilse.", "Ilse's team maintains the onboarding docs."),
     ("The onboarding docs are maintained by Ilse.", "The platform team maintains the API reference."),
