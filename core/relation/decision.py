@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..keys import title_from
 from ..slots import Analysis, Name, Value, fold, lexicon, stem
@@ -415,7 +415,9 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
 
     # A change whose result is what the older statement says ("the server was upgraded to 64 GB" / "the server has
     # 64 GB") confirms it: nothing differs, and the value the change went to agrees with the older one.
-    confirms = bool(cues) and not moved and not dims and _changed_to(b, a)
+    # So does one that retires something the older does not say, for what the older says ("Slack has been dropped;
+    # the team chats on Teams" / "The team chats on Teams").
+    confirms = bool(cues) and not moved and not dims and (_changed_to(b, a) or _replaced_by(b, a))
     if (
         (cues or moved)
         and not confirms
@@ -793,6 +795,25 @@ def _changed_to(b: Analysis, a: Analysis) -> bool:
         n.start >= 1 and b.tokens[n.start - 1].low in ("to", "into") and n.key in a_names
         for n in b.names
         if not n.negated and not n.initial
+    )
+
+
+def _replaced_by(b: Analysis, a: Analysis) -> bool:
+    """`b` retires values ("Jenkins was replaced by GitHub Actions", "Slack has been dropped; we chat on Teams")
+    that `a` does not assert, and asserts, in each slot it retires one of, a value that `a` asserts; or it retires
+    only what `a` denies ("Redis was removed from the service" / "The service has no Redis dependency")."""
+    old = [v for v in b.values if v.role == "from"]
+    if not old:
+        return False
+    said = live(a.values)
+    if any(value_agrees(v, said) for v in old):
+        return False
+    denied = [replace(v, negated=False) for v in a.values if v.negated]  # compared as said
+    if all(value_agrees(v, denied) for v in old):
+        return not any(slot_of(v) in {slot_of(o) for o in old} for v in live(b.values))
+    new = [v for v in live(b.values) if slot_of(v) in {slot_of(o) for o in old}]
+    return (
+        bool(new) and all(value_agrees(v, said) for v in new) and {slot_of(v) for v in new} == {slot_of(o) for o in old}
     )
 
 

@@ -282,19 +282,57 @@ def mark_retired(toks: list[Tok], values: list[Value], names: list[Name]) -> tup
     lex = lexicon()
     values = _became(toks, values)
     starts: list[tuple[int, int]] = []
+    subjects: set[int] = set()  # token indexes of what a passive retires ("Poetry was removed")
     for i in range(len(toks)):
         p = match_any(toks, i, lex.retiring)
         if p:
             starts.append((i + len(p), toks[i].clause))
+            aux = _passive_aux(toks, i, p)
+            if aux is not None:
+                subjects.update(range(max(0, aux - 4), aux))
     if not starts:
         return values, names
 
     def old(pos: int, clause: int) -> bool:
-        return any(s <= pos < s + 5 and clause == c for s, c in starts)
+        # what comes after "by" or "with" is what took its place ("replaced by GitHub Actions", "replaced Jenkins
+        # with Buildkite")
+        return any(
+            s <= pos < s + 5 and clause == c and not any(toks[k].low in ("by", "with") for k in range(s, pos))
+            for s, c in starts
+        )
 
-    values = [replace(v, role="from") if v.role is None and old(v.start, v.clause) else v for v in values]
-    names = [replace(n, negated=True) if old(n.start, n.clause) else n for n in names]
+    def retired(pos: int, clause: int) -> bool:
+        return old(pos, clause) or (pos in subjects and _last_before_aux(toks, pos, subjects))
+
+    values = [replace(v, role="from") if v.role is None and retired(v.start, v.clause) else v for v in values]
+    names = [replace(n, negated=True) if retired(n.start, n.clause) else n for n in names]
     return values, names
+
+
+_PASSIVE_AUX = frozenset(("is", "are", "was", "were", "been", "being", "got", "gets", "get"))
+
+
+def _passive_aux(toks: list[Tok], i: int, phrase: tuple[str, ...]) -> int | None:
+    """The index of the auxiliary of a passive retiring participle at `i` ("Poetry was removed", "Slack has been
+    dropped", "Redis is now deprecated"), or None. Adjectives of the list ("is old", "the former") are no passive."""
+    lex = lexicon()
+    if not (phrase[0].endswith("ed") or phrase[0] in lex.participles):
+        return None
+    k = i - 1
+    while k >= 0 and toks[k].clause == toks[i].clause and toks[k].low in lex.name_skip_adverbs:
+        k -= 1
+    if k >= 1 and toks[k].low in _PASSIVE_AUX and toks[k].clause == toks[i].clause:
+        while k >= 1 and toks[k - 1].low in _PASSIVE_AUX | {"has", "have", "had"}:
+            k -= 1
+        return k
+    return None
+
+
+def _last_before_aux(toks: list[Tok], pos: int, span: set[int]) -> bool:
+    """The thing at `pos` is the passive's subject: nothing after it up to the auxiliary is a verb or a clause
+    break ("Poetry was removed"; not "uses Poetry, which was removed from the image", which says what was)."""
+    end = max(span) + 1
+    return all(toks[k].kind == "word" and toks[k].clause == toks[pos].clause for k in range(pos, end))
 
 
 def _became(toks: list[Tok], values: list[Value]) -> list[Value]:

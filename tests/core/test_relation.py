@@ -566,6 +566,20 @@ def test_negation_scope_stops_at_the_clause():
     assert "jenkin" in a.negated and "buildkit" not in a.negated
 
 
+def test_what_a_change_retires_and_what_takes_its_place():
+    def roles(text: str) -> dict[str, str | None]:
+        return {v.text: v.role for v in analyze(text).values}
+
+    # the passive's subject is what was retired; what comes after "by" or "with" took its place
+    assert roles("Jenkins was replaced by GitHub Actions.") == {"Jenkins": "from", "GitHub Actions": None}
+    assert roles("We replaced Jenkins with GitHub Actions.") == {"Jenkins": "from", "GitHub Actions": None}
+    assert roles("We manage dependencies with uv now; Poetry was removed.") == {"uv": None, "Poetry": "from"}
+    assert roles("Slack has been dropped; the team chats on Teams.") == {"Slack": "from", "Teams": None}
+    assert roles("Redis is now deprecated here.") == {"Redis": "from"}
+    # an adjective of the list after "is" is no passive
+    assert not analyze("The MacBook is old.").names[0].negated
+
+
 def test_word_lists_come_from_the_data_file():
     lex = lexicon()
     assert "never" in lex.negation_cues and ("no", "longer") in lex.strong_cues

@@ -50,6 +50,8 @@ CONTRADICTIONS = [
     ("Ravi owns the billing service.", "The billing service is owned by the platform team now."),
     ("Tom manages the office budget.", "The office budget is managed by the finance department now."),
     ("Priya is the maintainer of the Ferrous crate.", "The Ferrous crate's maintainer is Jonas."),
+    # what a passive retires is the older statement's value
+    ("The project uses Poetry for dependency management.", "We manage dependencies with uv now; Poetry was removed."),
     # who organises or coordinates something holds a role in it
     ("Priya coordinates the school fundraiser.", "The school fundraiser is coordinated by Tom this year."),
     # a short acronym denied ("no CI"); a school after "attends"; a time zone said "US Eastern"
@@ -442,6 +444,11 @@ CONSISTENT = [
     ("The user's Q2 bonus was €3,000.", "The user's partner Lou got a €1,800 bonus in Q2."),
     ("The user's maternal grandfather lives in Cork.", "The user's paternal grandfather lives in Derry."),
     ("User's gym membership costs $45 a month.", "User's streaming subscriptions cost $30 a month in total."),
+    # a change whose result is what the older statement says, or that retires what it denies, confirms it
+    ("CI runs on GitHub Actions.", "Jenkins was replaced by GitHub Actions last year."),
+    ("The team chats on Teams.", "Slack has been dropped; the team chats on Teams."),
+    ("We use Buildkite for CI.", "We replaced Jenkins with Buildkite in 2024."),
+    ("The service has no Redis dependency.", "Redis was removed from the service."),
     # a role after "a" / "an" is one of several who hold it
     ("Ana is a manager at Acme.", "Tom is a manager at Acme."),
     ("Priya is a maintainer of the Ferrous crate.", "Jonas is a maintainer of the Ferrous crate."),
