@@ -50,6 +50,9 @@ CONTRADICTIONS = [
     ("Ravi owns the billing service.", "The billing service is owned by the platform team now."),
     ("Tom manages the office budget.", "The office budget is managed by the finance department now."),
     ("Priya is the maintainer of the Ferrous crate.", "The Ferrous crate's maintainer is Jonas."),
+    # a deadline moved "to" a date is on that date, not before it
+    ("The grant report is due on 30 June.", "The grant report deadline was extended to 31 July."),
+    ("The library books are due back on 3 March.", "The library books' due date was extended to 17 March."),
     # what a passive retires is the older statement's value
     ("The project uses Poetry for dependency management.", "We manage dependencies with uv now; Poetry was removed."),
     # who organises or coordinates something holds a role in it
@@ -444,6 +447,7 @@ CONSISTENT = [
     ("The user's Q2 bonus was €3,000.", "The user's partner Lou got a €1,800 bonus in Q2."),
     ("The user's maternal grandfather lives in Cork.", "The user's paternal grandfather lives in Derry."),
     ("User's gym membership costs $45 a month.", "User's streaming subscriptions cost $30 a month in total."),
+    ("The report deadline is 31 July.", "The report is due on 31 July."),
     # a change whose result is what the older statement says, or that retires what it denies, confirms it
     ("CI runs on GitHub Actions.", "Jenkins was replaced by GitHub Actions last year."),
     ("The team chats on Teams.", "Slack has been dropped; the team chats on Teams."),
