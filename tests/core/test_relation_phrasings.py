@@ -50,6 +50,9 @@ CONTRADICTIONS = [
     ("Ravi owns the billing service.", "The billing service is owned by the platform team now."),
     ("Tom manages the office budget.", "The office budget is managed by the finance department now."),
     ("Priya is the maintainer of the Ferrous crate.", "The Ferrous crate's maintainer is Jonas."),
+    # where one works, said with an article ("in the office") as without ("in office")
+    ("The user works from home on Mondays and Fridays.", "User is in the office every Monday."),
+    ("The team is fully remote.", "The team works in the office three days a week."),
     # a deadline moved "to" a date is on that date, not before it
     ("The grant report is due on 30 June.", "The grant report deadline was extended to 31 July."),
     ("The library books are due back on 3 March.", "The library books' due date was extended to 17 March."),
@@ -448,6 +451,7 @@ CONSISTENT = [
     ("The user's maternal grandfather lives in Cork.", "The user's paternal grandfather lives in Derry."),
     ("User's gym membership costs $45 a month.", "User's streaming subscriptions cost $30 a month in total."),
     ("The report deadline is 31 July.", "The report is due on 31 July."),
+    ("User works from home on Tuesdays.", "User is in the office on Mondays and Wednesdays."),
     # a change whose result is what the older statement says, or that retires what it denies, confirms it
     ("CI runs on GitHub Actions.", "Jenkins was replaced by GitHub Actions last year."),
     ("The team chats on Teams.", "Slack has been dropped; the team chats on Teams."),
