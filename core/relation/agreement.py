@@ -293,6 +293,8 @@ def _partners(x: Value, qa: list[Value], qb: list[Value], a: Analysis, b: Analys
     of people, pairs with the other side's only quantity ("40 staff" / "about 120 people"). Two amounts of money or
     two shares said of two things are not compared ("the credit limit is $12,000" / "the balance is about $2,300",
     "costs £1,200" / "a £200 deposit")."""
+    # (what remains of a whole, "8 days left", is compared only with what remains: "25 days a year" is the whole)
+    qb = [y for y in qb if (y.role == "rest") == (x.role == "rest")]
     partners = [y for y in qb if _key_near(x.key, y.key) and not _other_things(x, y, a, b)]
     vague = _vague_keys()
     # (Only a side's one vague amount stands for the other's: two bare numbers, "128/82", are a reading of their

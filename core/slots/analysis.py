@@ -17,7 +17,15 @@ from .enums import read_classes, read_places
 from .lexicon import lexicon, stem
 from .markdown import plain_blocks
 from .names import Name, read_names
-from .polarity import State, change_cues, mark_retired, negation_scopes, read_states, verbal_negations
+from .polarity import (
+    State,
+    change_cues,
+    mark_remaining,
+    mark_retired,
+    negation_scopes,
+    read_states,
+    verbal_negations,
+)
 from .quantities import read_grades, read_quantities, read_versions
 from .tokens import COPULA, Tok, is_function, match_any, tokenize
 from .values import Value, add_value
@@ -133,6 +141,7 @@ def _analyze(text: str) -> Analysis:
     bare_denied, bare_said = _bare_verbs(toks, neg_idx)
     cues, from_to, markers = change_cues(toks, values, names)
     values, names = mark_retired(toks, values, names)
+    values = mark_remaining(toks, values)
     hedged = any(match_any(toks, i, lex.hedges) for i in range(len(toks)))
     role = any(match_any(toks, i, lex.roles) and not _one_of_many(toks, i) for i in range(len(toks)))
     # The words of a change ("moved", "switched") say what is claimed, not what it is about.

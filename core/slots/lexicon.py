@@ -61,6 +61,7 @@ class Lexicon:
     state_classes: dict[tuple[str, ...], tuple[tuple[str, int, bool], ...]]  # every class a phrase belongs to
     object_states: frozenset[str]  # classes whose two sides must share the object
     strong_cues: tuple[tuple[str, ...], ...]
+    remaining: tuple[tuple[str, ...], ...]  # after an amount, what remains of it ("8 days left"): no change
     retiring: tuple[tuple[str, ...], ...]
     directional_cues: tuple[tuple[str, ...], ...]
     becoming: tuple[tuple[str, ...], ...]  # "went", "became": a value of its slot before it is the old one
@@ -278,6 +279,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         state_classes=state_classes,
         object_states=frozenset(c for c, spec in data["states"].items() if spec.get("needs_object")),
         strong_cues=tuple(sorted((_phrase(p) for p in data["supersession"]["strong"]), key=len, reverse=True)),
+        remaining=tuple(_phrase(p) for p in data["supersession"]["remaining"]),
         retiring=tuple(sorted((_phrase(p) for p in data["supersession"]["retiring"]), key=len, reverse=True)),
         directional_cues=tuple(_phrase(p) for p in data["supersession"]["directional"]),
         becoming=tuple(_phrase(p) for p in data["supersession"]["becoming"]),

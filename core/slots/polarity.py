@@ -245,6 +245,8 @@ def change_cues(toks: list[Tok], values: list[Value], names: list[Name]):
         p = match_any(toks, i, lex.strong_cues)
         if p and i and toks[i - 1].low in ("gets", "get", "getting"):
             continue  # "the password gets replaced every month": what happens each time, not a change
+        if p and p in lex.remaining and _rest_of(toks, i, values) is not None:
+            continue  # "8 days of leave left": what remains, not a change
         if p:
             cues.append(" ".join(p))
             continue
@@ -273,6 +275,35 @@ def change_cues(toks: list[Tok], values: list[Value], names: list[Name]):
                     from_to.append((a, b))
                 break
     return cues, from_to, markers
+
+
+def _rest_of(toks: list[Tok], i: int, values: list[Value]) -> Value | None:
+    """The amount a few words before token `i`, in its clause, with only words between ("8 days of leave left",
+    "£200 left"); None if there is none."""
+    return next(
+        (
+            v
+            for v in values
+            if v.kind in ("quantity", "duration")
+            and v.clause == toks[i].clause
+            and 0 < i - v.start <= 5
+            and all(toks[k].kind != "punct" for k in range(v.start + 1, i))
+        ),
+        None,
+    )
+
+
+def mark_remaining(toks: list[Tok], values: list[Value]) -> list[Value]:
+    """An amount followed by "left", "remaining" or "to go" is what remains of a whole (role "rest"): it is not
+    compared with the whole ("an allowance of 25 days" / "8 days left")."""
+    lex = lexicon()
+    rests = set()
+    for i in range(len(toks)):
+        if match_any(toks, i, lex.remaining):
+            v = _rest_of(toks, i, values)
+            if v is not None and v.role is None:
+                rests.add(id(v))
+    return [replace(v, role="rest") if id(v) in rests else v for v in values]
 
 
 def mark_retired(toks: list[Tok], values: list[Value], names: list[Name]) -> tuple[list[Value], list[Name]]:

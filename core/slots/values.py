@@ -28,7 +28,7 @@ class Value:
     bound: str | None = None  # "upper" | "lower" | None
     approx: bool = False
     negated: bool = False
-    role: str | None = None  # "from" | "to" in "from X to Y"
+    role: str | None = None  # "from" | "to" in "from X to Y"; "rest" for what remains of a whole ("8 days left")
     of: str = ""  # for an amount of money or a share: the stem of what it is ("a £200 deposit", "the limit is $12k")
 
 

@@ -53,6 +53,8 @@ CONTRADICTIONS = [
     # where one works, said with an article ("in the office") as without ("in office")
     ("The user works from home on Mondays and Fridays.", "User is in the office every Monday."),
     ("The team is fully remote.", "The team works in the office three days a week."),
+    # what remains of a whole against what remains
+    ("User has 3 physio sessions left.", "User has 5 physio sessions left on the plan."),
     # a deadline moved "to" a date is on that date, not before it
     ("The grant report is due on 30 June.", "The grant report deadline was extended to 31 July."),
     ("The library books are due back on 3 March.", "The library books' due date was extended to 17 March."),
@@ -452,6 +454,11 @@ CONSISTENT = [
     ("User's gym membership costs $45 a month.", "User's streaming subscriptions cost $30 a month in total."),
     ("The report deadline is 31 July.", "The report is due on 31 July."),
     ("User works from home on Tuesdays.", "User is in the office on Mondays and Wednesdays."),
+    # what remains of a whole is not the whole, and "left" after an amount is no change
+    ("User's annual leave allowance is 25 days.", "User has 8 days of leave left this year."),
+    ("The physio plan covers 10 sessions.", "User has 3 physio sessions left."),
+    ("The monthly grocery budget is £400.", "There's £120 left in this month's grocery budget."),
+    ("The project runs for 6 months.", "The project has 12 weeks to go."),
     # a change whose result is what the older statement says, or that retires what it denies, confirms it
     ("CI runs on GitHub Actions.", "Jenkins was replaced by GitHub Actions last year."),
     ("The team chats on Teams.", "Slack has been dropped; the team chats on Teams."),
