@@ -977,13 +977,17 @@ def _kin_of(a: Analysis, b: Analysis) -> str:
 
 def _adds(a: Analysis, final_only: bool = False) -> bool:
     """The statement says it adds a fact ("also", "as well"; "too", "either" ending its sentence: data file
-    `additions`)."""
+    `additions`). With `final_only`, "also" counts only in the first clause of its sentence ("is also allergic to
+    peanuts"): inside a later clause it may add to that clause only ("a locum who also covers ...")."""
     toks = list(a.tokens)
+    opening: dict[int, int] = {}  # sentence -> its first clause
+    for t in toks:
+        opening.setdefault(t.sent, t.clause)
     for i in range(len(toks)):
         p = match_any(toks, i, lexicon().additions)
         final = p is not None and len(p) == 1 and p[0] in lexicon().additions_final
-        if final_only and not final:
-            continue  # ("also" inside a clause may add to that clause only: "a locum who also covers ...")
+        if final_only and not final and toks[i].clause != opening[toks[i].sent]:
+            continue
         if p and (not final or i + 1 == len(toks) or toks[i + 1].kind == "punct"):
             return True
     return False

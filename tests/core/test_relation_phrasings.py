@@ -454,6 +454,10 @@ CONSISTENT = [
     ("User's gym membership costs $45 a month.", "User's streaming subscriptions cost $30 a month in total."),
     ("The report deadline is 31 July.", "The report is due on 31 July."),
     ("User works from home on Tuesdays.", "User is in the office on Mondays and Wednesdays."),
+    # "also" in a sentence's first clause adds a fact beside the other one
+    ("User's daughter is allergic to eggs.", "User's daughter is also allergic to peanuts."),
+    ("Tom plays the guitar.", "Tom also plays the drums."),
+    ("The office has a gym.", "The office also has a roof terrace."),
     # what remains of a whole is not the whole, and "left" after an amount is no change
     ("User's annual leave allowance is 25 days.", "User has 8 days of leave left this year."),
     ("The physio plan covers 10 sessions.", "User has 3 physio sessions left."),
