@@ -216,7 +216,7 @@ def _label_list(sentence: str) -> list[str]:
     m = _LABEL_LIST.match(sentence.strip())
     if not m:
         return []
-    items = [x.strip() for x in re.split(r"[,;]", m.group(2)) if x.strip()]
+    items = [x.strip() for x in re.split(r";|,(?!\d)", m.group(2)) if x.strip()]  # (not "£1,350")
     if len(items) < MULTI_MIN:
         return []
     return [f"{m.group(1)}: {x}" for x in items]

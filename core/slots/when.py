@@ -135,6 +135,8 @@ def read_times(toks: list[Tok], values: list[Value]) -> None:
                 i += 2
                 continue
         dp = match_any(toks, i, phrases_of(lex.dayparts))
+        if dp and i and number(toks[i - 1]) is not None and unit_at(toks, i) is not None:
+            dp = None  # "four nights": a count of a unit of time, read with the quantities, not a part of the day
         if dp:
             a, b = lex.dayparts[dp]
             add_value(values, toks, "daypart", "", (a, b), i, i + len(dp))

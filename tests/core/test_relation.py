@@ -566,6 +566,11 @@ def test_negation_scope_stops_at_the_clause():
     assert "jenkin" in a.negated and "buildkit" not in a.negated
 
 
+def test_a_count_of_nights_is_no_part_of_the_day():
+    assert [v.kind for v in analyze("Staying at Casa Amora for four nights.").values] == ["duration"]
+    assert [v.kind for v in analyze("User works nights at the bar.").values] == ["daypart"]
+
+
 def test_what_a_change_retires_and_what_takes_its_place():
     def roles(text: str) -> dict[str, str | None]:
         return {v.text: v.role for v in analyze(text).values}
@@ -769,6 +774,12 @@ def test_a_label_and_its_list_are_read_item_by_item():
         "Mum's details: lives in Cork",
         "Mum's details: birthday 14 June",
         "Mum's details: phone ends 4471.",
+    )
+    # the comma of a thousands separator separates no items
+    assert claims("User's details: lives in Leeds, rent £1,250 a month, works at Acme.") == (
+        "User's details: lives in Leeds",
+        "User's details: rent £1,250 a month",
+        "User's details: works at Acme.",
     )
     # commas in a sentence with no label, or a label before fewer than three items, make no list
     one = "Priya works at Monzo as a staff engineer, hybrid, in the office on Tuesdays."

@@ -454,6 +454,12 @@ CONSISTENT = [
     ("User's gym membership costs $45 a month.", "User's streaming subscriptions cost $30 a month in total."),
     ("The report deadline is 31 July.", "The report is due on 31 July."),
     ("User works from home on Tuesdays.", "User is in the office on Mondays and Wednesdays."),
+    # a count of nights says how long, not when
+    ("Hotel in Porto booked for three nights.", "Check-in at the Porto hotel is from 15:00."),
+    (
+        "Trip summary: flying to Lisbon on 4 June with TAP, staying at Casa Amora for four nights.",
+        "The TAP flight to Lisbon leaves at 07:10.",
+    ),
     # "also" in a sentence's first clause adds a fact beside the other one
     ("User's daughter is allergic to eggs.", "User's daughter is also allergic to peanuts."),
     ("Tom plays the guitar.", "Tom also plays the drums."),
