@@ -368,7 +368,8 @@ def read_calendar(toks: list[Tok], values: list[Value]) -> None:
                 i += 1
                 continue
             if (
-                (prev in lex.determiners or prev.endswith("'s"))
+                # (or opening a sentence or a label's list: "Car: 2018 VW Golf, silver")
+                (prev in lex.determiners or prev.endswith("'s") or prev in ("", ":", ",") or toks[i - 1].sent != t.sent)
                 and i + 1 < n
                 and toks[i + 1].kind == "word"
                 and toks[i + 1].text[:1].isupper()

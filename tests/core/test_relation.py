@@ -566,6 +566,14 @@ def test_negation_scope_stops_at_the_clause():
     assert "jenkin" in a.negated and "buildkit" not in a.negated
 
 
+def test_a_year_before_a_name_opening_a_sentence_or_an_item_is_the_model():
+    # "2018 VW Golf" was a count of 2018 VW Golfs
+    for text in ("Car: 2018 VW Golf, silver, insured with Admiral.", "2019 MacBook Pro, 16 GB."):
+        got = [(v.kind, v.key) for v in analyze(text).values if v.text[:2] in ("20", "19")]
+        assert got == [("label", "model year")], (text, got)
+    assert [v.key for v in analyze("We have 2000 users.").values] == ["n:user"]
+
+
 def test_a_count_of_nights_is_no_part_of_the_day():
     assert [v.kind for v in analyze("Staying at Casa Amora for four nights.").values] == ["duration"]
     assert [v.kind for v in analyze("User works nights at the bar.").values] == ["daypart"]
