@@ -75,6 +75,9 @@ _WS = re.compile(r"\s+")
 _TOKEN = re.compile(r"[a-z0-9]+(?:[.'_-][a-z0-9]+)*")
 
 
+_ACK_WORDS = frozenset(w for phrase in ACKNOWLEDGEMENTS for w in phrase.split())
+
+
 def collapse_ws(text: str) -> str:
     return _WS.sub(" ", text).strip()
 
@@ -204,11 +207,15 @@ def content_sha256(title: str, content: str) -> str:
 
 
 def is_low_signal(text: str) -> bool:
-    """Drop rule of capture: normalised text shorter than 16 characters, or a pure acknowledgement."""
+    """Drop rule of capture: normalised text shorter than 16 characters, or a pure acknowledgement. A short text
+    that states something of something ("User is vegan.", "Sam is 34."; three words or more, two of them neither
+    function words nor words of an acknowledgement) is kept: dropping it loses a memory."""
     norm = normalize(text)
-    if len(norm) < 16:
-        return True
     bare = collapse_ws(re.sub(r"[^\w\s']", " ", norm))
+    if len(norm) < 16:
+        words = bare.split()
+        content = [w for w in words if w not in STOPWORDS and w not in NEGATIONS and w not in _ACK_WORDS]
+        return len(words) < 3 or len(content) < 2
     return bare in ACKNOWLEDGEMENTS
 
 

@@ -21,6 +21,15 @@ def test_drop_low_signal(eng):
     assert list((eng.root / "entries").iterdir()) == []
 
 
+def test_a_short_statement_of_something_is_kept(eng):
+    # shorter than 16 characters, but a claim: dropping it would lose a memory
+    for text in ("User is vegan.", "Sam is 34."):
+        r = eng.capture(text, now=T0)
+        assert r.status != "drop", (text, r.details)
+    for text in ("Will do, thanks", "ok got it", "no, not yet"):
+        assert eng.capture(text, now=T0).status == "drop", text
+
+
 def test_durable_capture_writes_page_and_trail(eng):
     r = eng.capture(
         "Always use absolute paths in handoff artifacts.",
