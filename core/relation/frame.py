@@ -186,16 +186,22 @@ def subject_end(a: Analysis) -> int | None:
         ):
             return k
     # No verb the lists know: a present or past form after the noun it is said of, before a light word ("The 4th
-    # floor printer | jams a lot", "The night bus | stopped at midnight").
+    # floor printer | jams a lot", "The night bus | stopped at midnight", "Staging deploys | continue in May").
     for k, t in enumerate(toks):
         if t.clause != first:
             break
         nxt = toks[k + 1] if k + 1 < len(toks) else None
+        plural_before = toks[k - 1].low.endswith("s") and not toks[k - 1].low.endswith(("ss", "'s"))
         if (
             k >= 2
             and t.kind == "word"
             and len(t.low) > 3
-            and (t.low.endswith("s") and not t.low.endswith(("ss", "'s")) or t.low.endswith("ed"))
+            and (
+                t.low.endswith("s")
+                and not t.low.endswith(("ss", "'s"))
+                or t.low.endswith("ed")
+                or (plural_before and not t.low.endswith("s"))
+            )
             and toks[k - 1].kind == "word"
             and not is_function(toks[k - 1].low)
             and nxt is not None

@@ -454,6 +454,8 @@ CONSISTENT = [
     ("User's gym membership costs $45 a month.", "User's streaming subscriptions cost $30 a month in total."),
     ("The report deadline is 31 July.", "The report is due on 31 July."),
     ("User works from home on Tuesdays.", "User is in the office on Mondays and Wednesdays."),
+    # a bare verb after a plural noun ends the phrase the statement is about: the environment in it says which
+    ("Production deploys are frozen during December.", "Staging deploys continue in December."),
     # a count of nights says how long, not when
     ("Hotel in Porto booked for three nights.", "Check-in at the Porto hotel is from 15:00."),
     (
