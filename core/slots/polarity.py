@@ -245,6 +245,13 @@ def change_cues(toks: list[Tok], values: list[Value], names: list[Name]):
         p = match_any(toks, i, lex.strong_cues)
         if p and i and toks[i - 1].low in ("gets", "get", "getting"):
             continue  # "the password gets replaced every month": what happens each time, not a change
+        if (
+            p
+            and i
+            and toks[i - 1].low in ("is", "are")
+            and any(v.kind == "frequency" and v.clause == toks[i].clause for v in values)
+        ):
+            continue  # "laptops are replaced every three years": so is this
         if p and p in lex.remaining and _rest_of(toks, i, values) is not None:
             continue  # "8 days of leave left": what remains, not a change
         if p:
@@ -335,11 +342,17 @@ def mark_retired(toks: list[Tok], values: list[Value], names: list[Name]) -> tup
     def retired(pos: int, clause: int) -> bool:
         return old(pos, clause) or (pos in subjects and _last_before_aux(toks, pos, subjects))
 
-    values = [replace(v, role="from") if v.role is None and retired(v.start, v.clause) else v for v in values]
+    # (when and how often say when the thing was retired, or how often it is: "replaced last spring", "replaced
+    # every three years"; they are not what was retired)
+    values = [
+        replace(v, role="from") if v.role is None and v.kind not in _WHEN and retired(v.start, v.clause) else v
+        for v in values
+    ]
     names = [replace(n, negated=True) if retired(n.start, n.clause) else n for n in names]
     return values, names
 
 
+_WHEN = frozenset(("frequency", "date", "time", "weekday", "daypart", "duration"))
 _PASSIVE_AUX = frozenset(("is", "are", "was", "were", "been", "being", "got", "gets", "get"))
 
 

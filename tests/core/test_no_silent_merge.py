@@ -90,7 +90,10 @@ def differing_pairs(draw) -> tuple[str, str, str]:
         return f"{S} has a limit of {n1} {unit}.", f"{S} has a limit of {n2} {unit}.", kind
     if kind == "frequency":
         f1, f2 = draw(_distinct(FREQUENCIES))
-        return f"{S} is inspected {f1}.", f"{S} is inspected {f2}.", kind
+        # (a verb of change says what is done each time: "replaced every three years" was read as retiring the
+        # frequency, and two schedules merged)
+        done = draw(st.sampled_from(["inspected", "replaced", "renewed", "rotated", "dropped off"]))
+        return f"{S} is {done} {f1}.", f"{S} is {done} {f2}.", kind
     if kind == "class":
         a, b = draw(_distinct(DATABASES))
         return f"{S} keeps its records in {a}.", f"{S} keeps its records in {b}.", kind

@@ -53,6 +53,8 @@ CONTRADICTIONS = [
     # where one works, said with an article ("in the office") as without ("in office")
     ("The user works from home on Mondays and Fridays.", "User is in the office every Monday."),
     ("The team is fully remote.", "The team works in the office three days a week."),
+    # how often something is replaced is a schedule of its own ("replaced" retires no frequency)
+    ("Laptops are replaced every three years.", "Laptops are replaced every five years."),
     # what remains of a whole against what remains
     ("User has 3 physio sessions left.", "User has 5 physio sessions left on the plan."),
     # a deadline moved "to" a date is on that date, not before it
@@ -454,6 +456,9 @@ CONSISTENT = [
     ("User's gym membership costs $45 a month.", "User's streaming subscriptions cost $30 a month in total."),
     ("The report deadline is 31 July.", "The report is due on 31 July."),
     ("User works from home on Tuesdays.", "User is in the office on Mondays and Wednesdays."),
+    # a verb of change with how often it is done says what happens each time, not that something changed
+    ("Laptops must be encrypted with FileVault.", "Laptops are replaced every three years."),
+    ("The office uses a shared printer.", "The printer toner is replaced every month."),
     # a bare verb after a plural noun ends the phrase the statement is about: the environment in it says which
     ("Production deploys are frozen during December.", "Staging deploys continue in December."),
     # a count of nights says how long, not when
