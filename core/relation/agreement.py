@@ -384,6 +384,11 @@ def compare_values(a: Analysis, b: Analysis) -> tuple[list[Diff], set[str], set[
     # frequencies: periods differ by more than 20 %
     fa = [v for v in va if v.kind == "frequency"]
     fb = [v for v in vb if v.kind == "frequency"]
+    # A frequency both say alike, one for one, is set aside first: "The weekly sync" on both sides is the thing's
+    # name, and must not make "every two weeks" agree with "every week".
+    rest_a, rest_b = _unmatched(fa, fb)
+    if rest_a and rest_b:
+        fa, fb = rest_a, rest_b
     if fa and fb:
         if any(_drift(x.val, y.val) <= DRIFT for x in fa for y in fb):
             agreed.add("frequency")
@@ -459,6 +464,19 @@ def compare_values(a: Analysis, b: Analysis) -> tuple[list[Diff], set[str], set[
     only_a = {s for s in slots_a - slots_b}
     only_b = {s for s in slots_b - slots_a}
     return diffs, agreed, only_a, only_b
+
+
+def _unmatched(xs: list[Value], ys: list[Value]) -> tuple[list[Value], list[Value]]:
+    """The values of each side left when those equal to one of the other's are paired off, one for one."""
+    left = list(ys)
+    rest = []
+    for x in xs:
+        twin = next((y for y in left if y.val == x.val), None)
+        if twin is None:
+            rest.append(x)
+        else:
+            left.remove(twin)
+    return rest, left
 
 
 def value_agrees(v: Value, others: list[Value]) -> bool:

@@ -344,8 +344,11 @@ def mark_retired(toks: list[Tok], values: list[Value], names: list[Name]) -> tup
 
     # (when and how often say when the thing was retired, or how often it is: "replaced last spring", "replaced
     # every three years"; they are not what was retired)
+    # (nor is a price said of the act: "replaced the boiler for £400", "sold it at £40")
     values = [
-        replace(v, role="from") if v.role is None and v.kind not in _WHEN and retired(v.start, v.clause) else v
+        replace(v, role="from")
+        if v.role is None and v.kind not in _WHEN and not _price_of_act(toks, v) and retired(v.start, v.clause)
+        else v
         for v in values
     ]
     names = [replace(n, negated=True) if retired(n.start, n.clause) else n for n in names]
@@ -353,6 +356,12 @@ def mark_retired(toks: list[Tok], values: list[Value], names: list[Name]) -> tup
 
 
 _WHEN = frozenset(("frequency", "date", "time", "weekday", "daypart", "duration"))
+
+
+def _price_of_act(toks: list[Tok], v: Value) -> bool:
+    return v.kind == "quantity" and v.start >= 1 and toks[v.start - 1].low in ("for", "at")
+
+
 _PASSIVE_AUX = frozenset(("is", "are", "was", "were", "been", "being", "got", "gets", "get"))
 
 

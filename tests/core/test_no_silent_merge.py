@@ -69,7 +69,20 @@ def differing_pairs(draw) -> tuple[str, str, str]:
     S = s[0].upper() + s[1:]
     kind = draw(
         st.sampled_from(
-            ["time", "weekday", "date", "quantity", "frequency", "class", "person", "version", "polarity", "task"]
+            [
+                "time",
+                "weekday",
+                "date",
+                "quantity",
+                "frequency",
+                "named_frequency",
+                "price_of_act",
+                "class",
+                "person",
+                "version",
+                "polarity",
+                "task",
+            ]
         )
     )
     if kind == "time":
@@ -94,6 +107,17 @@ def differing_pairs(draw) -> tuple[str, str, str]:
         # frequency, and two schedules merged)
         done = draw(st.sampled_from(["inspected", "replaced", "renewed", "rotated", "dropped off"]))
         return f"{S} is {done} {f1}.", f"{S} is {done} {f2}.", kind
+    if kind == "named_frequency":
+        # a frequency in the thing's name on both sides ("the weekly sync") made any other two agree
+        name = draw(st.sampled_from(["weekly sync", "monthly report", "daily standup", "quarterly review"]))
+        f1, f2 = draw(_distinct(FREQUENCIES + ["every two weeks"]))
+        return f"The {name} is held {f1}.", f"The {name} is held {f2}.", kind
+    if kind == "price_of_act":
+        # a price said of the act after a word that retires ("replaced ... for £40") was read as the retired value
+        n1 = draw(st.integers(20, 900))
+        n2 = draw(st.integers(10, 2000).filter(lambda n: n != n1))
+        verb = draw(st.sampled_from(["replaced", "sold", "retired", "dropped"]))
+        return f"We {verb} {s} for £{n1}.", f"We {verb} {s} for £{n2}.", kind
     if kind == "class":
         a, b = draw(_distinct(DATABASES))
         return f"{S} keeps its records in {a}.", f"{S} keeps its records in {b}.", kind

@@ -53,6 +53,9 @@ CONTRADICTIONS = [
     # where one works, said with an article ("in the office") as without ("in office")
     ("The user works from home on Mondays and Fridays.", "User is in the office every Monday."),
     ("The team is fully remote.", "The team works in the office three days a week."),
+    # a frequency in the thing's name, on both sides, does not make two other frequencies agree
+    ("The weekly sync happens every week.", "Our weekly sync now happens every two weeks."),
+    ("The monthly report is sent every month.", "The monthly report is sent every quarter."),
     # how often something is replaced is a schedule of its own ("replaced" retires no frequency)
     ("Laptops are replaced every three years.", "Laptops are replaced every five years."),
     # what remains of a whole against what remains
