@@ -54,6 +54,11 @@ def polarity_flips(a: Analysis, b: Analysis) -> list[str]:
             if rest in other_aff or any(_same_root(rest, o) for o in other_aff):
                 out.append(word)
 
+    # What the older statement says stopped, said again by the newer with no change of its own ("User stopped
+    # drinking coffee" / "User drinks coffee every morning"): back, or one of the two is wrong.
+    if not b.cues:
+        out += sorted(t for t in a.retired - b.retired if t in b.affirmed and _salient(t) and t not in out)
+
     # A light verb that is the whole predicate, denied against the same verb said ("never runs" / "runs a 5k")
     out += sorted((a.bare_denied & b.bare_said) | (b.bare_denied & a.bare_said))
 

@@ -24,6 +24,7 @@ from .polarity import (
     mark_retired,
     negation_scopes,
     read_states,
+    retired_terms,
     verbal_negations,
 )
 from .quantities import read_grades, read_quantities, read_versions
@@ -58,6 +59,7 @@ class Analysis:
     # runs"), and said as a verb ("runs a 5k"; not "before work", "to run")
     bare_denied: frozenset[str] = frozenset()
     bare_said: frozenset[str] = frozenset()
+    retired: frozenset[str] = frozenset()  # stems of what a retiring word says stopped ("stopped drinking coffee")
     cues: tuple[str, ...] = ()  # change cues, as written
     from_to: tuple[tuple[Value | Name | str, Value | Name | str], ...] = ()
     markers: tuple[str, ...] = ()  # weak change markers ("now", "since", ...)
@@ -165,6 +167,7 @@ def _analyze(text: str) -> Analysis:
         prefixed=prefixed,
         bare_denied=bare_denied,
         bare_said=bare_said,
+        retired=retired_terms(toks),
         cues=tuple(cues),
         from_to=tuple(from_to),
         markers=tuple(markers),

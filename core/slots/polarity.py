@@ -358,6 +358,26 @@ def mark_retired(toks: list[Tok], values: list[Value], names: list[Name]) -> tup
 _WHEN = frozenset(("frequency", "date", "time", "weekday", "daypart", "duration"))
 
 
+def retired_terms(toks: list[Tok]) -> frozenset[str]:
+    """Stems of the words a retiring word says stopped ("stopped drinking coffee", "quit smoking" after "quit"
+    is none: only the list's words; "Poetry was removed"): what the statement says is no longer so."""
+    lex = lexicon()
+    out: set[str] = set()
+    for i in range(len(toks)):
+        p = match_any(toks, i, lex.retiring)
+        if not p or (len(p) == 1 and not (p[0].endswith("ed") or p[0] in lex.participles or p[0] == "sold")):
+            continue  # ("old", "former": no verb of stopping)
+        k = i + len(p)
+        while k < len(toks) and k < i + len(p) + 5 and toks[k].clause == toks[i].clause:
+            t = toks[k]
+            if t.low in ("by", "with", "for", "at", "in", "on", "to", "since", "after", "before"):
+                break
+            if t.kind == "word" and not is_function(t.low):
+                out.add(t.stem or stem(t.low))
+            k += 1
+    return frozenset(out)
+
+
 def _price_of_act(toks: list[Tok], v: Value) -> bool:
     return v.kind == "quantity" and v.start >= 1 and toks[v.start - 1].low in ("for", "at")
 

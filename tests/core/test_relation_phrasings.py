@@ -63,6 +63,10 @@ CONTRADICTIONS = [
     # a deadline moved "to" a date is on that date, not before it
     ("The grant report is due on 30 June.", "The grant report deadline was extended to 31 July."),
     ("The library books are due back on 3 March.", "The library books' due date was extended to 17 March."),
+    # what the older statement says stopped, said again by the newer one
+    ("User stopped drinking coffee in March.", "User drinks coffee every morning."),
+    ("The bakery stopped accepting card payments.", "The bakery accepts card payments."),
+    ("We dropped Travis CI.", "Travis CI runs our nightly builds."),
     # what a passive retires is the older statement's value
     ("The project uses Poetry for dependency management.", "We manage dependencies with uv now; Poetry was removed."),
     # who organises or coordinates something holds a role in it
