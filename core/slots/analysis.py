@@ -167,7 +167,7 @@ def _analyze(text: str) -> Analysis:
         prefixed=prefixed,
         bare_denied=bare_denied,
         bare_said=bare_said,
-        retired=retired_terms(toks),
+        retired=retired_terms(toks, values),
         cues=tuple(cues),
         from_to=tuple(from_to),
         markers=tuple(markers),

@@ -358,24 +358,31 @@ def mark_retired(toks: list[Tok], values: list[Value], names: list[Name]) -> tup
 _WHEN = frozenset(("frequency", "date", "time", "weekday", "daypart", "duration"))
 
 
-def retired_terms(toks: list[Tok]) -> frozenset[str]:
-    """Stems of the words a retiring word says stopped ("stopped drinking coffee", "quit smoking" after "quit"
-    is none: only the list's words; "Poetry was removed"): what the statement says is no longer so."""
+def retired_terms(toks: list[Tok], values: list[Value]) -> frozenset[str]:
+    """Stems of the words after a retiring verb of the data file, up to a preposition ("stopped drinking coffee",
+    "dropped Travis CI"): what the statement says is no longer so. The list's adjectives ("old", "former") stop
+    nothing; when it stopped ("last year") is not what stopped."""
     lex = lexicon()
     out: set[str] = set()
+    when = {v.start for v in values if v.kind in _WHEN}
     for i in range(len(toks)):
         p = match_any(toks, i, lex.retiring)
-        if not p or (len(p) == 1 and not (p[0].endswith("ed") or p[0] in lex.participles or p[0] == "sold")):
-            continue  # ("old", "former": no verb of stopping)
+        if not p or (len(p) == 1 and not _participle(p)):
+            continue
         k = i + len(p)
         while k < len(toks) and k < i + len(p) + 5 and toks[k].clause == toks[i].clause:
             t = toks[k]
-            if t.low in ("by", "with", "for", "at", "in", "on", "to", "since", "after", "before"):
+            if k in when or t.low in ("by", "with", "for", "at", "in", "on", "to", "since", "after", "before"):
                 break
             if t.kind == "word" and not is_function(t.low):
                 out.add(t.stem or stem(t.low))
             k += 1
     return frozenset(out)
+
+
+def _participle(phrase: tuple[str, ...]) -> bool:
+    """A retiring phrase that opens with a past participle ("removed", "sold", "given up"), not an adjective."""
+    return phrase[0].endswith(("ed", "en")) or phrase[0] in lexicon().participles
 
 
 def _price_of_act(toks: list[Tok], v: Value) -> bool:
@@ -389,7 +396,7 @@ def _passive_aux(toks: list[Tok], i: int, phrase: tuple[str, ...]) -> int | None
     """The index of the auxiliary of a passive retiring participle at `i` ("Poetry was removed", "Slack has been
     dropped", "Redis is now deprecated"), or None. Adjectives of the list ("is old", "the former") are no passive."""
     lex = lexicon()
-    if not (phrase[0].endswith("ed") or phrase[0] in lex.participles):
+    if not _participle(phrase):
         return None
     k = i - 1
     while k >= 0 and toks[k].clause == toks[i].clause and toks[k].low in lex.name_skip_adverbs:

@@ -589,6 +589,10 @@ def test_what_a_change_retires_and_what_takes_its_place():
     assert roles("We manage dependencies with uv now; Poetry was removed.") == {"uv": None, "Poetry": "from"}
     assert roles("Slack has been dropped; the team chats on Teams.") == {"Slack": "from", "Teams": None}
     assert roles("Redis is now deprecated here.") == {"Redis": "from"}
+    # what a retiring verb says stopped, up to a preposition or a date: not when it stopped
+    assert analyze("User stopped drinking coffee.").retired == {"drink", "coffe"}
+    assert analyze("It was given up last year.").retired == frozenset()
+    assert analyze("The old laptop is slow.").retired == frozenset()
     # an adjective of the list after "is" is no passive
     assert not analyze("The MacBook is old.").names[0].negated
 
