@@ -343,7 +343,12 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         and not (set(q[1]) <= state_words and set(q[2]) <= state_words)
     ]
     if quals:
-        head, qa, qb = quals[0]
+        # (the qualified word that names a holder, if one is qualified as one: "The platform team owns it" / "The
+        # data team owns it" also qualify "owns", the verb after the group; "the search team's on-call" says whose)
+        head, qa, qb = next(
+            (q for q in quals if q[0] in _holder_stems() and not (_says_whose(a, q[0]) or _says_whose(b, q[0]))),
+            quals[0],
+        )
         qa_text, qb_text = ", ".join(sorted(set(qa) - name_words)), ", ".join(sorted(set(qb) - name_words))
         if head in _holder_stems() and _in_role(sa) and _in_role(sb):
             # Who holds a role, said as a team ("belongs to the finance team" / "the data team maintains it"): the
@@ -768,6 +773,23 @@ def _named_team(a: Analysis, other: Analysis) -> str:
                 start -= 1
             return " ".join(t.text for t in toks[start : at + 1])
     return ""
+
+
+def _says_whose(a: Analysis, head: str) -> bool:
+    """The word `head` is written possessive ("the search team's on-call") or after "for", "of" or "about" past its
+    qualifiers ("for the payments team"): it says whose or what the statement is about, not who holds a role."""
+    toks = list(a.tokens)
+    for i, t in enumerate(toks):
+        if t.kind != "word" or (t.stem or stem(t.low.removesuffix("'s"))) != head:
+            continue
+        if t.low.endswith("'s"):
+            return True
+        k = i - 1
+        while k >= 0 and toks[k].kind == "word" and toks[k].low not in ("for", "of", "about") and i - k <= 4:
+            k -= 1
+        if k >= 0 and toks[k].low in ("for", "of", "about"):
+            return True
+    return False
 
 
 @functools.cache

@@ -46,6 +46,9 @@ CONTRADICTIONS = [
     ("Mia is a third-grader.", "Mia is in grade 4."),
     # who holds a role: a person, then a team named by what it is
     ("The onboarding docs are maintained by Ilse.", "The onboarding docs belong to the platform team now."),
+    # two teams as the one doing the role's verb (the verb after the group is qualified too)
+    ("The platform team owns the billing service.", "The data team owns the billing service."),
+    ("The payments squad maintains the checkout page.", "The growth squad maintains the checkout page now."),
     # ... and a person doing the role's verb, even as the sentence's first word
     ("Ravi owns the billing service.", "The billing service is owned by the platform team now."),
     ("Tom manages the office budget.", "The office budget is managed by the finance department now."),
@@ -488,6 +491,9 @@ CONSISTENT = [
     ("The team chats on Teams.", "Slack has been dropped; the team chats on Teams."),
     ("We use Buildkite for CI.", "We replaced Jenkins with Buildkite in 2024."),
     ("The service has no Redis dependency.", "Redis was removed from the service."),
+    # a team written as whose ("the search team's on-call", "for the mobile team") holds no role
+    ("The search team's on-call escalates to Ingrid.", "The payments team's on-call escalates to Rafael."),
+    ("Support for the mobile team is handled by Ana.", "Support for the web team is handled by Ben."),
     # a role after "a" / "an" is one of several who hold it
     ("Ana is a manager at Acme.", "Tom is a manager at Acme."),
     ("Priya is a maintainer of the Ferrous crate.", "Jonas is a maintainer of the Ferrous crate."),
