@@ -39,6 +39,7 @@ from dataclasses import dataclass, replace
 from ..keys import title_from
 from ..slots import Analysis, Name, Value, fold, lexicon, stem
 from ..slots.markdown import plain_blocks
+from ..slots.names import SCOPE_WORDS
 from ..slots.tokens import is_function, match_any
 from ..slots.values import time_unit
 from ..subjects import Side, SubjectMatch, compare, matches, same_term, side
@@ -776,8 +777,9 @@ def _named_team(a: Analysis, other: Analysis) -> str:
 
 
 def _says_whose(a: Analysis, head: str) -> bool:
-    """The word `head` is written possessive ("the search team's on-call") or after "for", "of" or "about" past its
-    qualifiers ("for the payments team"): it says whose or what the statement is about, not who holds a role."""
+    """The word `head` is written possessive ("the search team's on-call") or after a scope word past its
+    qualifiers ("for the payments team", as `Name.scoped` for a name): it says whose or what the statement is
+    about, not who holds a role."""
     toks = list(a.tokens)
     for i, t in enumerate(toks):
         if t.kind != "word" or (t.stem or stem(t.low.removesuffix("'s"))) != head:
@@ -785,9 +787,9 @@ def _says_whose(a: Analysis, head: str) -> bool:
         if t.low.endswith("'s"):
             return True
         k = i - 1
-        while k >= 0 and toks[k].kind == "word" and toks[k].low not in ("for", "of", "about") and i - k <= 4:
+        while k >= 0 and toks[k].kind == "word" and toks[k].low not in SCOPE_WORDS and i - k <= 4:
             k -= 1
-        if k >= 0 and toks[k].low in ("for", "of", "about"):
+        if k >= 0 and toks[k].low in SCOPE_WORDS:
             return True
     return False
 

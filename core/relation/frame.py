@@ -191,7 +191,7 @@ def subject_end(a: Analysis) -> int | None:
         if t.clause != first:
             break
         nxt = toks[k + 1] if k + 1 < len(toks) else None
-        plural_before = toks[k - 1].low.endswith("s") and not toks[k - 1].low.endswith(("ss", "'s"))
+        plural_before = k >= 1 and toks[k - 1].low.endswith("s") and not toks[k - 1].low.endswith(("ss", "'s"))
         if (
             k >= 2
             and t.kind == "word"

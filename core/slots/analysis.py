@@ -24,7 +24,6 @@ from .polarity import (
     mark_retired,
     negation_scopes,
     read_states,
-    retired_terms,
     verbal_negations,
 )
 from .quantities import read_grades, read_quantities, read_versions
@@ -142,7 +141,7 @@ def _analyze(text: str) -> Analysis:
     negated_tail = _negated_tails(toks, neg_idx)
     bare_denied, bare_said = _bare_verbs(toks, neg_idx)
     cues, from_to, markers = change_cues(toks, values, names)
-    values, names = mark_retired(toks, values, names)
+    values, names, retired = mark_retired(toks, values, names)
     values = mark_remaining(toks, values)
     hedged = any(match_any(toks, i, lex.hedges) for i in range(len(toks)))
     role = any(match_any(toks, i, lex.roles) and not _one_of_many(toks, i) for i in range(len(toks)))
@@ -167,7 +166,7 @@ def _analyze(text: str) -> Analysis:
         prefixed=prefixed,
         bare_denied=bare_denied,
         bare_said=bare_said,
-        retired=retired_terms(toks, values),
+        retired=retired,
         cues=tuple(cues),
         from_to=tuple(from_to),
         markers=tuple(markers),

@@ -73,6 +73,10 @@ def capitalised(t: Tok) -> bool:
     )
 
 
+# After these, a name or a noun group says what a statement is about ("for Kestrel", "for the payments team"), not
+# a value of it.
+SCOPE_WORDS = frozenset(("for", "of", "about", "regarding", "within", "across"))
+
 _BEFORE_NAME = frozenset(
     ("the", "our", "a", "an", "their", "its", "his", "her", "my", "your", "mr", "mrs", "ms", "dr", ".")
 )
@@ -168,7 +172,7 @@ def read_names(toks: list[Tok]) -> list[Name]:
             )
             if v.kind == "word" and v.low in lex.place_verbs:
                 placed_by = v.i
-        scoped = k0 >= 0 and toks[k0].low in ("for", "of", "about", "regarding", "within", "across")
+        scoped = k0 >= 0 and toks[k0].low in SCOPE_WORDS
         after = toks[words[-1].i + 1] if words[-1].i + 1 < n else None
         nxt = after.stem if after is not None and after.kind == "word" and not after.text[:1].isupper() else ""
         names.append(

@@ -245,12 +245,7 @@ def change_cues(toks: list[Tok], values: list[Value], names: list[Name]):
         p = match_any(toks, i, lex.strong_cues)
         if p and i and toks[i - 1].low in ("gets", "get", "getting"):
             continue  # "the password gets replaced every month": what happens each time, not a change
-        if (
-            p
-            and i
-            and toks[i - 1].low in ("is", "are")
-            and any(v.kind == "frequency" and v.clause == toks[i].clause for v in values)
-        ):
+        if p and i and toks[i - 1].low in ("is", "are") and _habitual(toks, i, values):
             continue  # "laptops are replaced every three years": so is this
         if p and p in lex.remaining and _rest_of(toks, i, values) is not None:
             continue  # "8 days of leave left": what remains, not a change
@@ -313,80 +308,64 @@ def mark_remaining(toks: list[Tok], values: list[Value]) -> list[Value]:
     return [replace(v, role="rest") if id(v) in rests else v for v in values]
 
 
-def mark_retired(toks: list[Tok], values: list[Value], names: list[Name]) -> tuple[list[Value], list[Name]]:
-    """What follows "retired", "replaced", "stopped using", "gave up" (in its clause) is the old value: role "from".
-    So is a value before a verb of becoming when one of its kind follows it in the clause ("the weekly digest went
-    monthly": weekly was)."""
+def mark_retired(
+    toks: list[Tok], values: list[Value], names: list[Name]
+) -> tuple[list[Value], list[Name], frozenset[str]]:
+    """What follows "retired", "replaced", "stopped using", "gave up" (in its clause, up to a preposition: "replaced
+    by GitHub Actions", "replaced the boiler for £400") is the old value: role "from"; so is the subject of a passive
+    one ("Poetry was removed"). So is a value before a verb of becoming when one of its kind follows it in the
+    clause ("the weekly digest went monthly": weekly was). Also returns the stems of the words a retiring verb (not
+    an adjective of the list: "old", "former") says stopped ("stopped drinking coffee"). When and how often
+    ("replaced last spring", "replaced every three years") are never what was retired."""
     lex = lexicon()
     values = _became(toks, values)
-    starts: list[tuple[int, int]] = []
+    when = {k for v in values if v.kind in _WHEN for k in range(v.start, v.start + len(v.text.split()))}
+    spans: list[range] = []
+    stopped: set[str] = set()
     subjects: set[int] = set()  # token indexes of what a passive retires ("Poetry was removed")
     for i in range(len(toks)):
         p = match_any(toks, i, lex.retiring)
-        if p:
-            starts.append((i + len(p), toks[i].clause))
-            aux = _passive_aux(toks, i, p)
-            if aux is not None:
-                subjects.update(range(max(0, aux - 4), aux))
-    if not starts:
-        return values, names
+        if not p:
+            continue
+        first = k = i + len(p)
+        while k < len(toks) and k < first + 5 and toks[k].clause == toks[i].clause and toks[k].low not in _SPAN_ENDS:
+            k += 1
+        spans.append(range(first, k))
+        if len(p) > 1 or _participle(p):
+            stopped.update(
+                t.stem or stem(t.low)
+                for t in toks[first:k]
+                if t.kind == "word" and t.i not in when and not is_function(t.low)
+            )
+        aux = _passive_aux(toks, i, p)
+        if aux is not None and not _habitual(toks, i, values):  # ("laptops are replaced every three years")
+            subjects.update(range(max(0, aux - 4), aux))
+    if not spans:
+        return values, names, frozenset()
 
-    def old(pos: int, clause: int) -> bool:
-        # what comes after "by" or "with" is what took its place ("replaced by GitHub Actions", "replaced Jenkins
-        # with Buildkite")
-        return any(
-            s <= pos < s + 5 and clause == c and not any(toks[k].low in ("by", "with") for k in range(s, pos))
-            for s, c in starts
-        )
+    def retired(pos: int) -> bool:
+        return any(pos in r for r in spans) or (pos in subjects and _last_before_aux(toks, pos, subjects))
 
-    def retired(pos: int, clause: int) -> bool:
-        return old(pos, clause) or (pos in subjects and _last_before_aux(toks, pos, subjects))
-
-    # (when and how often say when the thing was retired, or how often it is: "replaced last spring", "replaced
-    # every three years"; they are not what was retired)
-    # (nor is a price said of the act: "replaced the boiler for £400", "sold it at £40")
     values = [
-        replace(v, role="from")
-        if v.role is None and v.kind not in _WHEN and not _price_of_act(toks, v) and retired(v.start, v.clause)
-        else v
-        for v in values
+        replace(v, role="from") if v.role is None and v.kind not in _WHEN and retired(v.start) else v for v in values
     ]
-    names = [replace(n, negated=True) if retired(n.start, n.clause) else n for n in names]
-    return values, names
+    names = [replace(n, negated=True) if retired(n.start) else n for n in names]
+    return values, names, frozenset(stopped)
 
 
 _WHEN = frozenset(("frequency", "date", "time", "weekday", "daypart", "duration"))
+# A retiring verb's object ends at a preposition: what follows says what took its place, when, or for how much.
+_SPAN_ENDS = frozenset(("by", "with", "for", "at", "in", "on", "to", "since", "after", "before"))
 
 
-def retired_terms(toks: list[Tok], values: list[Value]) -> frozenset[str]:
-    """Stems of the words after a retiring verb of the data file, up to a preposition ("stopped drinking coffee",
-    "dropped Travis CI"): what the statement says is no longer so. The list's adjectives ("old", "former") stop
-    nothing; when it stopped ("last year") is not what stopped."""
-    lex = lexicon()
-    out: set[str] = set()
-    when = {v.start for v in values if v.kind in _WHEN}
-    for i in range(len(toks)):
-        p = match_any(toks, i, lex.retiring)
-        if not p or (len(p) == 1 and not _participle(p)):
-            continue
-        k = i + len(p)
-        while k < len(toks) and k < i + len(p) + 5 and toks[k].clause == toks[i].clause:
-            t = toks[k]
-            if k in when or t.low in ("by", "with", "for", "at", "in", "on", "to", "since", "after", "before"):
-                break
-            if t.kind == "word" and not is_function(t.low):
-                out.add(t.stem or stem(t.low))
-            k += 1
-    return frozenset(out)
+def _habitual(toks: list[Tok], i: int, values: list[Value]) -> bool:
+    """The clause of token `i` says how often (a frequency): what it says happens each time."""
+    return any(v.kind == "frequency" and v.clause == toks[i].clause for v in values)
 
 
 def _participle(phrase: tuple[str, ...]) -> bool:
     """A retiring phrase that opens with a past participle ("removed", "sold", "given up"), not an adjective."""
     return phrase[0].endswith(("ed", "en")) or phrase[0] in lexicon().participles
-
-
-def _price_of_act(toks: list[Tok], v: Value) -> bool:
-    return v.kind == "quantity" and v.start >= 1 and toks[v.start - 1].low in ("for", "at")
 
 
 _PASSIVE_AUX = frozenset(("is", "are", "was", "were", "been", "being", "got", "gets", "get"))
