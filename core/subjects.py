@@ -18,9 +18,10 @@ import functools
 import re
 from dataclasses import dataclass, field
 
-from .slots import Analysis, Name, analyze, fold, lexicon, stem
+from .slots import Analysis, Name, analyze, fold, lexicon, spellings, stem
 
 TITLE_WEIGHT = 0.8
+SPELLINGS = 2  # other written forms of a search word looked up with it
 SLOT_BONUS = 0.08  # per value slot both statements fill (at most two count)  # a title says what a note is about, in fewer and vaguer words than its content
 
 
@@ -83,7 +84,9 @@ def subject_terms(text: str, title: str = "", limit: int = 8) -> list[tuple[str,
 
 
 def search_words(text: str, title: str = "", limit: int = 8) -> list[str]:
-    """Index search words for the subject terms: the words as written (the index stems them itself), names first."""
+    """Index search words for the subject terms: the words as written (the index stems them itself), names first,
+    each followed by the other ways the vocabulary writes it ("Prod DB" finds "production database" and the
+    reverse), which do not count towards `limit`."""
     s = side(text, title)
     by_stem: dict[str, str] = {}
     for a in (s.content, s.title):
@@ -92,15 +95,17 @@ def search_words(text: str, title: str = "", limit: int = 8) -> list[str]:
         for tok in a.tokens:
             if tok.kind == "word" and tok.stem and tok.stem not in by_stem:
                 by_stem[tok.stem] = tok.low
-    out = []
+    out: list[str] = []
+    others: list[str] = []
     for term, _w in subject_terms(text, title, limit=limit * 2):
         word = by_stem.get(term, term)
         for part in re.split(r"[-/'&.+#]", word):
-            if len(part) >= 2 and part not in out:
+            if len(part) >= 2 and part not in out and len(out) < limit:
                 out.append(part)
+                others += spellings(part)[:SPELLINGS]
         if len(out) >= limit:
             break
-    return out[:limit]
+    return out + [w for w in dict.fromkeys(others) if w not in out]
 
 
 # ---------------------------------------------------------------------------------------------------------------------

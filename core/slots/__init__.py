@@ -27,10 +27,23 @@ its modules.
 """
 
 from .analysis import Analysis, analyze
-from .lexicon import Lexicon, fold, lexicon, stem
+from .lexicon import Lexicon, fold, lexicon, spellings, stem
 from .names import Name
 from .polarity import State
 from .tokens import Tok, tokenize
 from .values import Value
 
-__all__ = ["Analysis", "Lexicon", "Name", "State", "Tok", "Value", "analyze", "fold", "lexicon", "stem", "tokenize"]
+__all__ = [
+    "Analysis",
+    "Lexicon",
+    "Name",
+    "State",
+    "Tok",
+    "Value",
+    "analyze",
+    "fold",
+    "lexicon",
+    "spellings",
+    "stem",
+    "tokenize",
+]

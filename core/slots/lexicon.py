@@ -392,6 +392,32 @@ def fold(s: str) -> str:
     return "".join(c for c in s if not unicodedata.combining(c))
 
 
+def _canonical(word: str) -> str:
+    lex = lexicon()
+    w = lex.variants.get(word, word)
+    exp = lex.abbreviations.get(w)
+    return exp if exp and " " not in exp else w
+
+
+@functools.cache
+def _forms_of() -> dict[str, tuple[str, ...]]:
+    """Each one-word canonical form with the written forms that fold to it (abbreviations and spelling variants)."""
+    lex = lexicon()
+    forms: dict[str, set[str]] = {}
+    for w in (*lex.variants, *lex.abbreviations):
+        if " " not in w and (c := _canonical(w)) != w:
+            forms.setdefault(c, set()).add(w)
+    return {c: tuple(sorted(v)) for c, v in forms.items()}
+
+
+def spellings(word: str) -> tuple[str, ...]:
+    """The other ways the vocabulary writes a word ("prod" -> production; "production" -> prod, "color" ->
+    colour): a text index matches words as written, and these find a record that writes the same word another way."""
+    w = word.lower()
+    c = _canonical(w)
+    return tuple(f for f in dict.fromkeys((c, *_forms_of().get(c, ()))) if f != w)
+
+
 @functools.lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """The comparison form of a word: lower-case, spelling variant folded, Porter2 stem."""

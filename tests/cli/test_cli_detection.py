@@ -116,6 +116,24 @@ def test_a_denied_noun_against_its_state_word_is_held(capsys, wiki, first, secon
     assert (d["suspected"] if kind == "possible" else d["conflict_type"]) == "direct_negation", d
 
 
+@pytest.mark.parametrize(
+    "first, second",
+    [
+        ("Our production database runs PostgreSQL 13.", "Prod DB was upgraded to Postgres 16 in the spring."),
+        ("The prod DB runs Postgres 13.", "The production database was upgraded to PostgreSQL 16."),
+        ("The logo colour is teal.", "The logo color changed to orange."),
+    ],
+)
+def test_a_subject_written_another_way_is_found(capsys, wiki, first, second):
+    """The index matches words as written; a statement that writes its subject in short forms or another spelling
+    ("Prod DB", "Postgres", "color") still finds the record that writes it in full, and the reverse."""
+    code, a, _ = capture(capsys, wiki, first, "--source-ref", "raw/session-1.md")
+    assert a["status"] == "captured"
+    code, b, _ = capture(capsys, wiki, second, "--as", "agent:other", "--source-ref", "raw/session-2.md")
+    assert code == 0 and b["status"] == "conflict", b
+    assert b["details"]["memory_id"] == a["details"]["memory_id"]
+
+
 def test_a_claim_inside_a_session_summary_is_found_by_a_later_one_liner(capsys, wiki):
     """Agents often write one note of several claims at the end of a session; a later one-line statement that
     contradicts one of them reaches the queue, and one that agrees with another of them does not."""
