@@ -196,6 +196,12 @@ _BARE = r"[^\s\"'`,;&<>]"
 _ASSIGN = r"(?![A-Za-z0-9_])(?:=(?P<tight>" + _BARE + r"{8,256})(?!" + _BARE + r")|[\"'\]]?[ \t]*(?:=>|:=|=|:)[ \t]*"
 _VALUE = r"(?:\"(?P<dq>[^\"\n]{1,256})\"|'(?P<sq>[^'\n]{1,256})'|(?P<bare>" + _BARE + r"{1,256})))"
 _VALUE_GROUPS = "tight|dq|sq|bare"
+# Nouns a password keyword qualifies in prose ("password manager", "password policy"): what "is" then names is the
+# manager or the policy, not the password.
+_QUALIFIED = (
+    r"(?:manager|policy|policies|reset|rotation|hint|vault|field|length|strength|requirements?|rules?|expiry|"
+    r"generator|protection|change|sharing|app|tool|store)s?\b"
+)
 
 RULES: list[Rule] = [
     # Private key blocks of every kind: PEM (RSA, EC, DSA, OPENSSH, PKCS#8, ENCRYPTED, PGP), SSH2, PuTTY, age.
@@ -352,10 +358,12 @@ RULES: list[Rule] = [
         flags=_I,
         hints=("secret", "key", "token", "credential"),
     ),
-    # Prose: "the wifi password for the office is …" (the first is/was after the keyword, within one clause).
+    # Prose: "the wifi password for the office is …" (the first is/was after the keyword, within one clause). Not
+    # when the keyword qualifies the noun after it: "our password manager is 1Password" names a product.
     _r(
         "password_assignment",
-        r"\bpass(?:word|phrase|code)s?\b[^.\n]{0,40}?\b(?:is|was)[ \t]+[\"'`]?(?P<v>[^\s\"'`,;]+)",
+        r"\bpass(?:word|phrase|code)s?\b(?![ \t]+" + _QUALIFIED + r")[^.\n]{0,40}?\b(?:is|was)[ \t]+[\"'`]?"
+        r"(?P<v>[^\s\"'`,;]+)",
         group="v",
         check=credential_like,
         flags=_I,

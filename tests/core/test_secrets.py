@@ -113,6 +113,23 @@ def test_no_false_positives_on_negative_fixture():
     assert {r["split"] for r in NEGATIVES} == {"dev", "heldout"}
 
 
+@pytest.mark.parametrize(
+    "text, secret",
+    [
+        ("Our password manager is 1Password.", None),
+        ("The password policy is 12 characters minimum, set in 2024.", None),
+        ("Password reset links are valid for 30 minutes.", None),
+        ("The password manager's master password is Tr0ub4dor3x.", "Tr0ub4dor3x."),
+        ("The office wifi password is sunflower42.", "sunflower42."),
+    ],
+)
+def test_a_password_keyword_that_qualifies_a_noun_names_no_password(text, secret):
+    """In prose, "password manager is 1Password" says what the manager is; the password itself is still found when
+    the sentence goes on to give it."""
+    found = [text[f.start : f.end] for f in scan(text)]
+    assert found == ([secret] if secret else []), found
+
+
 def _strings(obj) -> list[str]:
     if isinstance(obj, str):
         return [obj]
