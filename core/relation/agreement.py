@@ -301,8 +301,19 @@ def _partners(x: Value, qa: list[Value], qb: list[Value], a: Analysis, b: Analys
     # own, not "three months".)
     alone = sum(1 for v in qa if v.key in vague) == 1 if x.key in vague else len(qa) == 1
     if not partners and alone and len(qb) == 1 and (qb[0].key in vague or x.key in vague):
-        partners = qb
+        # (A vague amount whose number the other side writes too is that number, not an amount in the other's
+        # unit: "runs 5k three times a week" / "best 5k time is 24 minutes".)
+        if not (x.key in vague and _writes(b, x)) and not (qb[0].key in vague and _writes(a, qb[0])):
+            partners = qb
     return partners
+
+
+def _writes(a: Analysis, v: Value) -> bool:
+    """`a` writes the number of `v` somewhere, as a number of its own ("5" of "5k" in "best 5k time")."""
+    m = re.search(r"\d[\d,]*(?:\.\d+)?", v.text)
+    if m is None:
+        return False
+    return re.search(rf"(?<![\d.,]){re.escape(m.group())}(?!\d|[.,]\d)", a.text) is not None
 
 
 def same_unit(x: Value, y: Value) -> bool:

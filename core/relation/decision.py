@@ -524,6 +524,8 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         swapped = complement(a, b, same_term)
     if swapped is not None and (_adds(a, final_only=True) or _adds(b, final_only=True)):
         swapped = None  # "The repo has no README either": a second fact beside the first, not another answer
+    if swapped is not None and _two_attributes(slots_only_a, slots_only_b):
+        swapped = None
     if swapped is not None:
         return Relation(
             "possible",
@@ -1015,6 +1017,15 @@ def _adds(a: Analysis, final_only: bool = False) -> bool:
         if p and (not final or i + 1 == len(toks) or toks[i + 1].kind == "punct"):
             return True
     return False
+
+
+def _two_attributes(only_a: set[str], only_b: set[str]) -> bool:
+    """Each side gives a kind of value the other does not, and neither is a member of a class ("can be reached by
+    email at …" / "is on the fifth floor"): two attributes of one thing, not one answer traded for another. (Two
+    classes may answer one question: "drafted in Notion" / "drafted in Confluence".)"""
+    kinds_a = {k.partition(":")[0] for k in only_a}
+    kinds_b = {k.partition(":")[0] for k in only_b}
+    return bool(kinds_a and kinds_b) and not (kinds_a & kinds_b) and "enum" not in kinds_a | kinds_b
 
 
 def _plain_words(a: Analysis) -> set[str]:

@@ -308,7 +308,7 @@ def _terms(toks: list[Tok], names: list[Name], cue_words: frozenset[str] = froze
     name_starts: dict[str, float] = {}
     for nm in names:
         for w in nm.words:
-            name_starts[w] = 1.0 if nm.initial else 2.0
+            name_starts[w] = 1.0 if nm.initial or w in lexicon().own else 2.0
     for t in toks:
         if t.kind == "assign":
             key = t.low.partition("=")[0]

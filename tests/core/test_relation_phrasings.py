@@ -34,6 +34,9 @@ CONTRADICTIONS = [
     ("The nightly build kicks off at 11 pm.", "The nightly build starts at 1 am."),
     ("Quiet hours start at ten in the evening.", "Quiet hours begin at 9 pm."),
     ("Priya is the release manager for Q3.", "The Q3 release manager is Tom."),
+    # the owner word is no name: the thing owned says what a statement is about
+    ("User's daily calorie target is 2,200 kcal.", "Calorie goal set at 1,800 per day."),
+    ("The user's reading goal is 30 books a year.", "Reading goal: 12 books per year."),
     # a noun denied against the state word of its root, and a state denied of everything
     ("Omar is allergic to shellfish.", "Omar has no allergies."),
     ("Omar isn't allergic to anything.", "Omar is allergic to bee stings."),
@@ -460,6 +463,14 @@ CONSISTENT = [
         "The GP wants to recheck Dad's blood pressure in six weeks.",
     ),
     ("The backup retention is 90.", "Backups are kept for 90 days."),
+    # a bare number the other side writes too is that number, not an amount in the other's unit
+    ("User runs 5k three times a week.", "User's best 5k time is 24 minutes."),
+    ("The office printer is on floor 3.", "Printer 3 jams about twice a week."),
+    # each side gives a kind of value the other does not: two attributes, not one answer for another
+    ("The marina office can be reached by email at office@northmarina.example.", "The office is on the fifth floor."),
+    ("The clinic can be reached by email at desk@clinic.example.", "The clinic opens at 8:00."),
+    # the owner word is no name: the thing owned says what a statement is about
+    ("User's monthly phone bill is £30.", "The phone contract is with Vodafone."),
     # a relative named in apposition is still someone else; a first letter replaced is another word
     ("The user's Q2 bonus was €3,000.", "The user's partner Lou got a €1,800 bonus in Q2."),
     ("The user's maternal grandfather lives in Cork.", "The user's paternal grandfather lives in Derry."),
