@@ -470,7 +470,9 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         counted = {k: d for k, d in dims.items() if not (k.startswith("name") and initial)}
         if flips and all(f in a.rejected or f in b.rejected for f in flips):
             counted = {k: d for k, d in counted.items() if not k.startswith("name")}
-        if not any(k.startswith("name") or k in ("qualifier", "holder") for k in counted):
+        if not any(
+            (k.startswith("name") and d.ctype == "subject") or k in ("qualifier", "holder") for k, d in counted.items()
+        ):
             counted = {k: d for k, d in counted.items() if k != "polarity"}
     if not same_key and len(counted) >= 2:
         what = "; ".join(f"{d.a or '·'} / {d.b}" for d in list(dims.values())[:2])

@@ -34,6 +34,15 @@ CONTRADICTIONS = [
     ("The nightly build kicks off at 11 pm.", "The nightly build starts at 1 am."),
     ("Quiet hours start at ten in the evening.", "Quiet hours begin at 9 pm."),
     ("Priya is the release manager for Q3.", "The Q3 release manager is Tom."),
+    # a negation beside a name that stands where a value goes is about that claim, not a second subject
+    (
+        "The search cluster runs in AWS eu-west-2.",
+        "Search lives in us-east-2 (Ohio); there is no search cluster in any EU region.",
+    ),
+    (
+        "Staging Postgres runs in GCP europe-west1.",
+        "Staging Postgres is hosted in us-central1; there is no staging database in Europe.",
+    ),
     # the owner word is no name: the thing owned says what a statement is about
     ("User's daily calorie target is 2,200 kcal.", "Calorie goal set at 1,800 per day."),
     ("The user's reading goal is 30 books a year.", "Reading goal: 12 books per year."),
@@ -466,6 +475,11 @@ CONSISTENT = [
     # a bare number the other side writes too is that number, not an amount in the other's unit
     ("User runs 5k three times a week.", "User's best 5k time is 24 minutes."),
     ("The office printer is on floor 3.", "Printer 3 jams about twice a week."),
+    # a negation beside a name where a value goes, with another subject named too, is still another subject
+    (
+        "Staging Postgres runs in GCP europe-west1.",
+        "Production Postgres is hosted in us-central1; there is no production database in Europe.",
+    ),
     # each side gives a kind of value the other does not: two attributes, not one answer for another
     ("The marina office can be reached by email at office@northmarina.example.", "The office is on the fifth floor."),
     ("The clinic can be reached by email at desk@clinic.example.", "The clinic opens at 8:00."),
