@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..text import STOPWORDS
 from .lexicon import lexicon, stem
-from .tokens import COPULA, Tok, bare_short_month, is_function
+from .tokens import Tok, bare_short_month, copular, is_function
 
 
 @dataclass(frozen=True)
@@ -163,7 +163,7 @@ def read_names(toks: list[Tok]) -> list[Name]:
                     break
                 m -= 1
             value_like = v.kind == "word" and (
-                v.low in COPULA
+                copular(v.low)
                 or v.low.endswith(("ed", "en", "ing"))
                 or v.low == "be"
                 or v.low in lex.place_verbs

@@ -229,13 +229,24 @@ COPULA = frozenset(
 )
 
 
+_CONTRACTED = frozenset({"re", "ve", "ll", "d", "s", "m"})  # "we're", "they've", "we'll", "it's", "I'm"
+
+
+def copular(low: str) -> bool:
+    """A form of "be", written out or contracted with a stop word ("it's", "we're", "I'm")."""
+    head, _, tail = low.partition("'")
+    return low in COPULA or (tail in ("s", "re", "m") and head in STOPWORDS)
+
+
 def is_function(low: str) -> bool:
-    """A word that carries no topic: a stop word, a negation cue, a light word, a qualifier, a single letter."""
+    """A word that carries no topic: a stop word, a negation cue, a light word, a qualifier, a single letter, a stop
+    word contracted with a verb ("we're", "it's", "they've")."""
     lex = lexicon()
     return (
         low in STOPWORDS
         or low in lex.negation_cues
         or low.endswith("n't")
+        or (low.partition("'")[2] in _CONTRACTED and low.partition("'")[0] in STOPWORDS)
         or low in lex.light
         or len(low) < 2
         or low in _qualifier_words()

@@ -34,6 +34,10 @@ CONTRADICTIONS = [
     ("The nightly build kicks off at 11 pm.", "The nightly build starts at 1 am."),
     ("Quiet hours start at ten in the evening.", "Quiet hours begin at 9 pm."),
     ("Priya is the release manager for Q3.", "The Q3 release manager is Tom."),
+    # a stop word contracted with "be" is no name, and puts the name after it where a value goes
+    ("The team offsite is in Lisbon.", "We're in Porto for the team offsite."),
+    ("Ana lives in Leeds.", "Ana? She's in York these days."),
+    ("The Christmas party is at the Waldorf.", "This year's Christmas party? It's at the Savoy."),
     # a negation beside a name that stands where a value goes is about that claim, not a second subject
     (
         "The search cluster runs in AWS eu-west-2.",
@@ -475,6 +479,8 @@ CONSISTENT = [
     # a bare number the other side writes too is that number, not an amount in the other's unit
     ("User runs 5k three times a week.", "User's best 5k time is 24 minutes."),
     ("The office printer is on floor 3.", "Printer 3 jams about twice a week."),
+    # a stop word contracted with a verb is no name of another subject
+    ("The team offsite is in Lisbon.", "We're flying to Lisbon on Tuesday."),
     # a negation beside a name where a value goes, with another subject named too, is still another subject
     (
         "Staging Postgres runs in GCP europe-west1.",
