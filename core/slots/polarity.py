@@ -323,6 +323,7 @@ def mark_retired(
     spans: list[range] = []
     stopped: set[str] = set()
     subjects: set[int] = set()  # token indexes of what a passive retires ("Poetry was removed")
+    successors: set[int] = set()  # where what took the old one's place starts ("replaced ... with a Kia Niro")
     for i in range(len(toks)):
         p = match_any(toks, i, lex.retiring)
         if not p:
@@ -331,6 +332,8 @@ def mark_retired(
         while k < len(toks) and k < first + 5 and toks[k].clause == toks[i].clause and toks[k].low not in _SPAN_ENDS:
             k += 1
         spans.append(range(first, k))
+        if k < len(toks) and toks[k].low in _SUCCESSOR and toks[k].clause == toks[i].clause:
+            successors.update(range(k + 1, k + 3))  # past an article: "with a Kia Niro", "by the data team"
         if len(p) > 1 or _participle(p):
             stopped.update(
                 t.stem or stem(t.low)
@@ -349,13 +352,19 @@ def mark_retired(
     values = [
         replace(v, role="from") if v.role is None and v.kind not in _WHEN and retired(v.start) else v for v in values
     ]
-    names = [replace(n, negated=True) if retired(n.start) else n for n in names]
+    names = [
+        replace(n, negated=True) if retired(n.start) else replace(n, value_like=True) if n.start in successors else n
+        for n in names
+    ]
     return values, names, frozenset(stopped)
 
 
 _WHEN = frozenset(("frequency", "date", "time", "weekday", "daypart", "duration"))
 # A retiring verb's object ends at a preposition: what follows says what took its place, when, or for how much.
 _SPAN_ENDS = frozenset(("by", "with", "for", "at", "in", "on", "to", "since", "after", "before"))
+# Of those, the ones after which a name is what took its place: it stands where a value goes ("replaced the family
+# car with a Kia Niro", "was replaced by GitHub Actions", "swapped Jira for Linear").
+_SUCCESSOR = frozenset(("by", "with", "for"))
 
 
 def _habitual(toks: list[Tok], i: int, values: list[Value]) -> bool:

@@ -34,6 +34,9 @@ CONTRADICTIONS = [
     ("The nightly build kicks off at 11 pm.", "The nightly build starts at 1 am."),
     ("Quiet hours start at ten in the evening.", "Quiet hours begin at 9 pm."),
     ("Priya is the release manager for Q3.", "The Q3 release manager is Tom."),
+    # what a retiring verb's object was replaced with stands where a value goes
+    ("The family car is a Skoda Octavia.", "They've replaced the family car with a Kia Niro."),
+    ("The hallway lamp is a Habitat Anglepoise.", "Dad replaced the hallway lamp with an IKEA Ranarp."),
     # a stop word contracted with "be" is no name, and puts the name after it where a value goes
     ("The team offsite is in Lisbon.", "We're in Porto for the team offsite."),
     ("Ana lives in Leeds.", "Ana? She's in York these days."),
