@@ -181,7 +181,8 @@ def subject_end(a: Analysis) -> int | None:
                 or t.low in lex.subject_verbs
                 or t.low in lex.place_verbs
                 or t.low in lex.preference_verbs
-                or (t.low,) in lex.roles
+                # (a role word a form of "be" follows is the phrase's head noun: "User's yoga teacher | is")
+                or ((t.low,) in lex.roles and not (k + 1 < len(toks) and toks[k + 1].low in COPULA))
             )
         ):
             return k

@@ -482,6 +482,9 @@ CONSISTENT = [
     # a bare number the other side writes too is that number, not an amount in the other's unit
     ("User runs 5k three times a week.", "User's best 5k time is 24 minutes."),
     ("The office printer is on floor 3.", "Printer 3 jams about twice a week."),
+    # a role word that a form of "be" follows is the head of what a statement is about, not its verb
+    ("User's yoga class is on Wednesdays.", "User's yoga teacher is called Anya."),
+    ("The kids' swimming lesson is on Saturday mornings.", "The kids' swimming coach is called Dev."),
     # a stop word contracted with a verb is no name of another subject
     ("The team offsite is in Lisbon.", "We're flying to Lisbon on Tuesday."),
     # a negation beside a name where a value goes, with another subject named too, is still another subject
