@@ -929,7 +929,7 @@ def _possessors(a: Analysis) -> dict[str, str]:
         if t.kind != "word":
             continue
         if t.low in lexicon().owners_self:
-            owner = "self"
+            owner = "we" if t.low in lexicon().owners_group else "self"
         elif t.low.endswith("'s") and len(t.low) > 3:
             owner = stem(t.low[:-2])  # "Jen's", "the kid's"
         elif t.low.endswith("s") and folded[t.end : t.end + 1] == "'" and i and toks[i - 1].low == "the":
@@ -951,9 +951,15 @@ def _whose(a: Analysis, b: Analysis) -> str:
     pa, pb = _possessors(a), _possessors(b)
     for noun, x in pa.items():
         y = pb.get(noun)
-        if y and x != y and "self" in (x, y):
+        if y and {x, y} & {"self", "we"} and not _one_owner(x, y):
             return f"{x} / {y}"
     return ""
+
+
+def _one_owner(x: str, y: str) -> bool:
+    """Two owners are one: the same, the memory's person alone and with others ("my car" / "our car"), or "our"
+    and a word for a group ("our fiscal year" / "the company's fiscal year")."""
+    return x == y or {x, y} == {"self", "we"} or ("we" in (x, y) and ({x, y} - {"we"}) <= _holder_stems())
 
 
 def _after_same_word(a: Analysis, na: Name, b: Analysis, nb: Name) -> bool:

@@ -132,6 +132,7 @@ class Lexicon:
     pending: frozenset[str]
     day_range: frozenset[str]
     owners_self: frozenset[str]
+    owners_group: frozenset[str]  # of owners_self, the memory's person with others ("our")
     another: frozenset[str]
     passive_fillers: frozenset[str]
     additions: tuple[tuple[str, ...], ...]  # "also", "as well": a second fact beside another
@@ -353,6 +354,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         pending=frozenset(data["clauses"]["pending"]),
         day_range=frozenset(data["calendar"]["day_range"]),
         owners_self=frozenset(data["owners"]["self"]),
+        owners_group=frozenset(data["owners"]["group"]),
         another=frozenset(data["owners"]["another"]),
         passive_fillers=frozenset(data["passives"]["fillers"]),
         additions=tuple(_phrase(p) for p in data["additions"]["markers"]),

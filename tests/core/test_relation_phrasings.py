@@ -34,6 +34,9 @@ CONTRADICTIONS = [
     ("The nightly build kicks off at 11 pm.", "The nightly build starts at 1 am."),
     ("Quiet hours start at ten in the evening.", "Quiet hours begin at 9 pm."),
     ("Priya is the release manager for Q3.", "The Q3 release manager is Tom."),
+    # "our" and a word for a group name one owner
+    ("The company's fiscal year starts in January.", "Our fiscal year begins in April."),
+    ("The team's retro is on Fridays.", "Our retro is on Thursdays."),
     # what a retiring verb's object was replaced with stands where a value goes
     ("The family car is a Skoda Octavia.", "They've replaced the family car with a Kia Niro."),
     ("The hallway lamp is a Habitat Anglepoise.", "Dad replaced the hallway lamp with an IKEA Ranarp."),
@@ -482,6 +485,9 @@ CONSISTENT = [
     # a bare number the other side writes too is that number, not an amount in the other's unit
     ("User runs 5k three times a week.", "User's best 5k time is 24 minutes."),
     ("The office printer is on floor 3.", "Printer 3 jams about twice a week."),
+    # "our" against someone named is still two owners
+    ("Our car is a Honda Jazz.", "Jen's car is a Fiat 500."),
+    ("Our retro is on Thursdays.", "Priya's retro is on Fridays."),
     # a role word that a form of "be" follows is the head of what a statement is about, not its verb
     ("User's yoga class is on Wednesdays.", "User's yoga teacher is called Anya."),
     ("The kids' swimming lesson is on Saturday mornings.", "The kids' swimming coach is called Dev."),
