@@ -160,18 +160,39 @@ def _numeronym(short: str, long_: str) -> bool:
 def _acronym_of(word: str, text: str, seq: tuple[str, ...]) -> bool:
     """`word` (as written) abbreviates consecutive words of `seq`: "PR" -> pull request, "SRE" -> site reliability
     engineering, "DevRel" -> developer relations."""
+    return _acronym_window(text, seq) is not None
+
+
+def _acronym_window(text: str, seq: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The consecutive words of `seq` that `text` abbreviates, or None."""
     if re.fullmatch(r"[A-Z]{2,6}s?", text):
         parts = list(text.rstrip("s").lower())
     elif re.fullmatch(r"(?:[A-Z][a-z]+){2,4}", text):
         parts = [p.lower() for p in re.findall(r"[A-Z][a-z]+", text)]
     else:
-        return False
+        return None
     k = len(parts)
     for i in range(len(seq) - k + 1):
         window = seq[i : i + k]
         if all(w.startswith(p) and w != p for w, p in zip(window, parts, strict=True)):
-            return True
-    return False
+            return window
+    return None
+
+
+def _spelled_out(x: Side, y: Side) -> tuple[set[str], set[str]]:
+    """Terms of `x` that are acronyms of words of `y` ("RCs" / "release candidates"), and the terms of `y` those
+    words are: each side's words for one thing."""
+    mine: set[str] = set()
+    theirs: set[str] = set()
+    for n in x.names:
+        compact = n.text.replace(" ", "").replace("'s", "")
+        window = _acronym_window(compact, y.sequence)
+        if window is None:
+            continue
+        forms = {*n.words, stem(compact), stem(compact.removesuffix("s"))}  # "RCs": rc
+        mine |= {t for t in forms if t in x.terms}
+        theirs |= {t for t in (stem(w) for w in window) if t in y.terms}
+    return mine, theirs
 
 
 def _abbrev_words(word: str) -> tuple[str, ...]:
@@ -258,6 +279,7 @@ class SubjectMatch:
     only_b_names: tuple[Name, ...]
     qualifiers: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]  # (shared head, qualifiers of a, of b)
     shared_weight: float
+    spelled: frozenset[str] = frozenset()  # terms matched as an acronym and the words it abbreviates
 
 
 def _after(word: str, shared: frozenset[str], s: Side) -> bool:
@@ -277,12 +299,16 @@ def compare(a: Side, b: Side, drop: frozenset[str] = frozenset()) -> SubjectMatc
     terms_b = {t: w for t, w in b.terms.items() if t not in drop}
     wa = sum(terms_a.values()) or 1.0
     wb = sum(terms_b.values()) or 1.0
+    # an acronym on one side and the words it abbreviates on the other are one thing said two ways
+    acr_a, spelled_b = _spelled_out(a, b)
+    acr_b, spelled_a = _spelled_out(b, a)
+    known_a, known_b = acr_a | spelled_a, acr_b | spelled_b
     got_a = 0.0
     for t, w in terms_a.items():
-        if matches(t, b):
+        if matches(t, b) or t in known_a:
             got_a += w
             shared.append(t)
-    got_b = sum(w for t, w in terms_b.items() if matches(t, a))
+    got_b = sum(w for t, w in terms_b.items() if matches(t, a) or t in known_b)
     score = (got_a + got_b) / (wa + wb)
     how_a = {n: _name_match(n, b) for n in a.names}
     how_b = {n: _name_match(n, a) for n in b.names}
@@ -326,4 +352,5 @@ def compare(a: Side, b: Side, drop: frozenset[str] = frozenset()) -> SubjectMatc
         only_b_names=only_b,
         qualifiers=tuple(sorted(quals)),
         shared_weight=round(got_a, 3),
+        spelled=frozenset(known_a | known_b),
     )

@@ -374,7 +374,7 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     # (A word one side has only inside a compound, "call" of "on-call", anchors nothing.)
     whole = whole_stems(a) & whole_stems(b)
     slot_nouns = _slot_nouns(a, b)
-    shared = [t for t in subj.shared if (t in whole or t in name_stems) and t not in slot_nouns]
+    shared = [t for t in subj.shared if (t in whole or t in name_stems or t in subj.spelled) and t not in slot_nouns]
     # Words the two share only after their first verb (in what they say, not in what they are about: "The board
     # meets quarterly" / "Mei-Lin and I meet once a month"), or only in what two differing counts count ("The
     # platform team has 8 engineers" / "Marlowe is active, with two engineers on it"), anchor nothing when each
@@ -385,8 +385,8 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         lead_a, lead_b = _lead(a, ea), _lead(b, eb)
         if (
             (set(shared) <= count_nouns or not (lead_a | lead_b) & set(shared))
-            and lead_a - set(subj.shared)
-            and lead_b - set(subj.shared)
+            and {t for t in lead_a if not matches(t, sb)} - subj.spelled
+            and {t for t in lead_b if not matches(t, sa)} - subj.spelled
             and not (_in_role(sa) or _in_role(sb) or any(as_value for _na, _nb, as_value in pairs))
         ):
             shared = []

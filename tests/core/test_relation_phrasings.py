@@ -34,6 +34,10 @@ CONTRADICTIONS = [
     ("The nightly build kicks off at 11 pm.", "The nightly build starts at 1 am."),
     ("Quiet hours start at ten in the evening.", "Quiet hours begin at 9 pm."),
     ("Priya is the release manager for Q3.", "The Q3 release manager is Tom."),
+    # an acronym and the words it abbreviates are one subject, both for the share and for what anchors it
+    ("Pull requests need two approvals.", "PRs need one approval to merge."),
+    ("Service level objectives are reviewed every quarter.", "SLOs get reviewed every month."),
+    ("Release candidates are cut on Tuesdays.", "RCs get cut every Thursday."),
     # "our" and a word for a group name one owner
     ("The company's fiscal year starts in January.", "Our fiscal year begins in April."),
     ("The team's retro is on Fridays.", "Our retro is on Thursdays."),
@@ -485,6 +489,8 @@ CONSISTENT = [
     # a bare number the other side writes too is that number, not an amount in the other's unit
     ("User runs 5k three times a week.", "User's best 5k time is 24 minutes."),
     ("The office printer is on floor 3.", "Printer 3 jams about twice a week."),
+    # an acronym abbreviates whole words only
+    ("PRs need one approval to merge.", "Pull-down menus need one click."),
     # "our" against someone named is still two owners
     ("Our car is a Honda Jazz.", "Jen's car is a Fiat 500."),
     ("Our retro is on Thursdays.", "Priya's retro is on Fridays."),
