@@ -518,13 +518,15 @@ def read_versions(toks: list[Tok], values: list[Value]) -> None:
         if nxt_unit or not (decimal or after_name) or (prev is not None and prev.low in lex.numbered_places):
             continue  # (a number after "room", "suite", "gate" says which one: a place, "room 4.12")
         if (
-            not decimal
+            (not decimal or not after_name)
             and i + 1 < n
             and toks[i + 1].kind == "word"
             and not is_function(toks[i + 1].low)
             and not capitalised(toks[i + 1])
+            and toks[i + 1].low not in lex.relative_days
+            and toks[i + 1].low not in ("version", "release")  # "the 2.0 release"
         ):
-            continue  # "Platform 8 engineers": a count, not a version
+            continue  # "Platform 8 engineers", "at 2.5 bar": a count, not a version
         t.used = True
         values.append(Value("version", _owner_before(toks, i), t.low.removesuffix(".x"), t.text, t.clause, i))
 

@@ -34,6 +34,9 @@ CONTRADICTIONS = [
     ("The nightly build kicks off at 11 pm.", "The nightly build starts at 1 am."),
     ("Quiet hours start at ten in the evening.", "Quiet hours begin at 9 pm."),
     ("Priya is the release manager for Q3.", "The Q3 release manager is Tom."),
+    # a decimal before a noun, with no name before it, is an amount of that noun, not a version
+    ("The boiler pressure should be between 1 and 1.5 bar.", "Boiler pressure should sit at 2.5 bar."),
+    ("The app targets the 2.0 release.", "The app targets the 3.0 release."),
     # an acronym and the words it abbreviates are one subject, both for the share and for what anchors it
     ("Pull requests need two approvals.", "PRs need one approval to merge."),
     ("Service level objectives are reviewed every quarter.", "SLOs get reviewed every month."),
@@ -489,6 +492,8 @@ CONSISTENT = [
     # a bare number the other side writes too is that number, not an amount in the other's unit
     ("User runs 5k three times a week.", "User's best 5k time is 24 minutes."),
     ("The office printer is on floor 3.", "Printer 3 jams about twice a week."),
+    # a decimal amount of a noun agrees within the drift, as any amount does
+    ("The tyre pressure is 2.2 bar.", "Tyre pressure should be about 2.3 bar."),
     # an acronym abbreviates whole words only
     ("PRs need one approval to merge.", "Pull-down menus need one click."),
     # "our" against someone named is still two owners
