@@ -220,7 +220,13 @@ def _label_list(sentence: str) -> list[str]:
     items = [x.strip() for x in re.split(r";|,(?!\d)", m.group(2)) if x.strip()]  # (not "£1,350")
     if len(items) < MULTI_MIN:
         return []
-    return [f"{m.group(1)}: {x}" for x in items]
+    label = m.group(1)
+    first = items[0].split()
+    if len(first) <= 5 and all(w[:1].isupper() or w[:1].isdigit() for w in first):
+        # the first item names what the label is ("Car: 2018 VW Golf, silver, insured with Admiral"): the items
+        # after it are about that one
+        return [f"{label}: {items[0]}"] + [f"{label} ({items[0]}): {x}" for x in items[1:]]
+    return [f"{label}: {x}" for x in items]
 
 
 def _sentences(line: str) -> list[str]:

@@ -34,6 +34,11 @@ CONTRADICTIONS = [
     ("The nightly build kicks off at 11 pm.", "The nightly build starts at 1 am."),
     ("Quiet hours start at ten in the evening.", "Quiet hours begin at 9 pm."),
     ("Priya is the release manager for Q3.", "The Q3 release manager is Tom."),
+    # a label list whose first item names the thing: the items after it are about that thing
+    (
+        "Car: 2019 Toyota Corolla, MOT due in April, insured with Aviva, parked in the garage.",
+        "The Corolla is insured with Direct Line now.",
+    ),
     # a decimal before a noun, with no name before it, is an amount of that noun, not a version
     ("The boiler pressure should be between 1 and 1.5 bar.", "Boiler pressure should sit at 2.5 bar."),
     ("The app targets the 2.0 release.", "The app targets the 3.0 release."),
