@@ -451,6 +451,26 @@ def _is_temporal_word(low: str) -> bool:
     )
 
 
+def _verb_before_object(toks: list[Tok], k: int) -> bool:
+    """The word at k is a verb, so the noun group after it starts after it: an inflected verb of the data file's
+    verb lists ("likes spicy food", "requires iOS 17"), or a word right after a modal, "to" or a negated auxiliary
+    ("can't handle spicy food"). (Base forms are left out: "start date", "work laptop" are noun groups.)"""
+    low = toks[k].low
+    if low in _inflected_verbs():
+        return True
+    if k == 0:
+        return False
+    before = toks[k - 1].low
+    return before in _NOT_DONE_BEFORE or before.endswith("n't")
+
+
+@functools.cache
+def _inflected_verbs() -> frozenset[str]:
+    lex = lexicon()
+    verbs = lex.subject_verbs | lex.preference_verbs | lex.place_verbs | lex.affiliation_verbs | lex.additive_verbs
+    return frozenset(w for w in verbs if w.endswith(("s", "ed")) and not w.endswith("eed") and w not in STOPWORDS)
+
+
 def _modifiers(toks: list[Tok]) -> dict[str, frozenset[str]]:
     """For each content word, the content words right before it in its noun group ("spare car key" -> key:
     {spare, car}; "Orbit's frontend" -> frontend: {orbit})."""
@@ -473,6 +493,7 @@ def _modifiers(toks: list[Tok]) -> dict[str, frozenset[str]]:
                 or u.low in STOPWORDS
                 or (is_function(u.low) and u.low not in lexicon().compound_light)
                 or (u.used and _is_temporal_word(u.low))
+                or _verb_before_object(toks, k)
             ):
                 break
             mods.add(u.stem or stem(u.low))

@@ -34,6 +34,10 @@ CONTRADICTIONS = [
     ("The nightly build kicks off at 11 pm.", "The nightly build starts at 1 am."),
     ("Quiet hours start at ten in the evening.", "Quiet hours begin at 9 pm."),
     ("Priya is the release manager for Q3.", "The Q3 release manager is Tom."),
+    # an inflected verb, or a word after a modal or a negated auxiliary, is no qualifier of the noun after it
+    ("The Kestrel app supports Android 12 and later.", "Kestrel requires Android 14 or newer."),
+    ("Omar prefers aisle seats on trains.", "On trains, Omar always books a window seat and dislikes the aisle."),
+    ("User likes spicy food.", "User can't handle spicy food at all."),
     # a label list whose first item names the thing: the items after it are about that thing
     (
         "Car: 2019 Toyota Corolla, MOT due in April, insured with Aviva, parked in the garage.",
@@ -497,6 +501,9 @@ CONSISTENT = [
     # a bare number the other side writes too is that number, not an amount in the other's unit
     ("User runs 5k three times a week.", "User's best 5k time is 24 minutes."),
     ("The office printer is on floor 3.", "Printer 3 jams about twice a week."),
+    # a verb's base form before a noun is a qualifier still: a start date and an end date are two dates
+    ("The contract start date is 1 May.", "The contract end date is 30 June."),
+    ("The work laptop is a ThinkPad.", "The home laptop is a MacBook Air."),
     # a decimal amount of a noun agrees within the drift, as any amount does
     ("The tyre pressure is 2.2 bar.", "Tyre pressure should be about 2.3 bar."),
     # an acronym abbreviates whole words only
