@@ -115,8 +115,10 @@ def substitution(a: Analysis, b: Analysis) -> tuple[str, str] | None:
             continue
         if ea is not None and eb is not None and pos_a[i2 - 1] < ea and pos_b[j2 - 1] < eb:
             return None  # the span says which thing ("the Wi-Fi password" / "the alarm code" is on the fridge)
-        if i2 - i1 == j2 - j1 == 1 and _verb_at(a, pos_a[i1], ea) and _verb_at(b, pos_b[j1], eb):
-            continue  # one verb for another ("prefers tea" / "drinks tea", "targets" / "supports"): rewording
+        if (i2 - i1 == 1 and _verb_at(a, pos_a[i1], ea)) or (j2 - j1 == 1 and _verb_at(b, pos_b[j1], eb)):
+            # one verb for another ("prefers tea" / "drinks tea", "targets" / "supports"), or a verb where the other
+            # names what it is about ("User banks with X" / "User's mortgage is with X"): not one answer for another
+            continue
         if any(len(x) >= 4 and len(y) >= 4 and (x.startswith(y) or y.startswith(x)) for x in ca for y in cb):
             return None  # one word said in another form ("renews in March" / "renewal: early March"): rewording
         found = (" ".join(w[1] for w in wa[i1:i2]), " ".join(w[1] for w in wb[j1:j2]))

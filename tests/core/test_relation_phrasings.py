@@ -501,6 +501,9 @@ CONSISTENT = [
     # a bare number the other side writes too is that number, not an amount in the other's unit
     ("User runs 5k three times a week.", "User's best 5k time is 24 minutes."),
     ("The office printer is on floor 3.", "Printer 3 jams about twice a week."),
+    # a verb where the other names what it is about is not one answer put for another
+    ("User banks with Nationwide.", "User's mortgage is with Nationwide."),
+    ("Priya shops at Waitrose.", "Priya's pharmacy is at Waitrose."),
     # a verb's base form before a noun is a qualifier still: a start date and an end date are two dates
     ("The contract start date is 1 May.", "The contract end date is 30 June."),
     ("The work laptop is a ThinkPad.", "The home laptop is a MacBook Air."),
