@@ -179,6 +179,35 @@ def _analyze(text: str) -> Analysis:
     )
 
 
+_CONFIG_KEY = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+")  # "LOG_LEVEL", "max_connections"
+_SETTING_GLUE = frozenset(("is", "was", "=", ":", "set", "to", "now", "currently", "still"))
+
+
+def _read_prose_settings(toks: list[Tok], values: list[Value]) -> None:
+    """A setting written in prose, its key as in code: "LOG_LEVEL is set to debug", "max_connections: 200" say what
+    "LOG_LEVEL=debug" says. The value is the one word or bare number after the key and its glue."""
+    for i, t in enumerate(toks):
+        if t.kind != "word" or not _CONFIG_KEY.fullmatch(t.text):
+            continue
+        k = i + 1
+        while k < len(toks) and k <= i + 4 and toks[k].low in _SETTING_GLUE and toks[k].clause == t.clause:
+            k += 1
+        if k == i + 1 or k >= len(toks):
+            continue
+        v = toks[k]
+        unit_after = (
+            k + 1 < len(toks)
+            and toks[k + 1].kind == "word"
+            and toks[k + 1].clause == v.clause
+            and not is_function(toks[k + 1].low)
+        )
+        if v.used or v.clause != t.clause or is_function(v.low):
+            continue
+        if v.kind == "word" or (v.kind == "num" and not unit_after):
+            v.used = True
+            values.append(Value("setting", t.low, v.low, f"{t.text} {v.text}", t.clause, t.i))
+
+
 def _read_values(toks: list[Tok], values: list[Value]) -> None:
     for t in toks:
         if t.kind in ("email", "url", "channel", "handle"):
@@ -196,6 +225,7 @@ def _read_values(toks: list[Tok], values: list[Value]) -> None:
         elif t.kind == "isodate":
             y, mo, d = (int(x) for x in t.low.split("-"))
             add_value(values, toks, "date", "", (y, mo, d), t.i, t.i + 1)
+    _read_prose_settings(toks, values)
     read_grades(toks, values)
     read_times(toks, values)
     read_month_days(toks, values)

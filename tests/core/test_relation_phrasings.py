@@ -34,6 +34,9 @@ CONTRADICTIONS = [
     ("The nightly build kicks off at 11 pm.", "The nightly build starts at 1 am."),
     ("Quiet hours start at ten in the evening.", "Quiet hours begin at 9 pm."),
     ("Priya is the release manager for Q3.", "The Q3 release manager is Tom."),
+    # a setting written in prose with its key as in code says what KEY=value says
+    ("LOG_LEVEL is set to debug in staging.", "Staging runs with LOG_LEVEL=warn."),
+    ("max_connections is 100 on the primary.", "The primary runs with max_connections=200."),
     # an inflected verb, or a word after a modal or a negated auxiliary, is no qualifier of the noun after it
     ("The Kestrel app supports Android 12 and later.", "Kestrel requires Android 14 or newer."),
     ("Omar prefers aisle seats on trains.", "On trains, Omar always books a window seat and dislikes the aisle."),
@@ -501,6 +504,9 @@ CONSISTENT = [
     # a bare number the other side writes too is that number, not an amount in the other's unit
     ("User runs 5k three times a week.", "User's best 5k time is 24 minutes."),
     ("The office printer is on floor 3.", "Printer 3 jams about twice a week."),
+    # a setting in prose differs with the environment it is set in: two settings, not one answer
+    ("LOG_LEVEL is set to debug in staging.", "LOG_LEVEL is set to warn in production."),
+    ("max_connections is 100 on the primary.", "The primary runs with max_connections=100 and 4 GB of RAM."),
     # a verb where the other names what it is about is not one answer put for another
     ("User banks with Nationwide.", "User's mortgage is with Nationwide."),
     ("Priya shops at Waitrose.", "Priya's pharmacy is at Waitrose."),
