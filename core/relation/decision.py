@@ -400,7 +400,7 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         same_key
         or len(shared) >= 2
         or any(t not in name_stems for t in shared)
-        or bool(agreed)
+        or bool(agreed - _owners_of_versions(a, b) if "version" in dims else agreed)
         or any(f not in name_stems for f in flips)  # a name negated on one side is no subject either
         or bool(states)
         or bool(nominal)
@@ -1031,6 +1031,15 @@ def _adds(a: Analysis, final_only: bool = False) -> bool:
         if p and (not final or i + 1 == len(toks) or toks[i + 1].kind == "punct"):
             return True
     return False
+
+
+def _owners_of_versions(a: Analysis, b: Analysis) -> set[str]:
+    """The class slots of the names a version is given of ("Node" of "Node 18"): when the versions differ, the two
+    naming that thing alike is no sign they are about one subject ("Builds use Node 18" / "The lambda runtime is
+    Node 20")."""
+    values = [*live(a.values), *live(b.values)]
+    owners = {v.key for v in values if v.kind == "version" and v.key}
+    return {f"enum:{v.key}" for v in values if v.kind == "enum" and stem(str(v.val)) in owners}
 
 
 def _two_attributes(only_a: set[str], only_b: set[str]) -> bool:

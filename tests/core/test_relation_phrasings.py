@@ -34,6 +34,8 @@ CONTRADICTIONS = [
     ("The nightly build kicks off at 11 pm.", "The nightly build starts at 1 am."),
     ("Quiet hours start at ten in the evening.", "Quiet hours begin at 9 pm."),
     ("Priya is the release manager for Q3.", "The Q3 release manager is Tom."),
+    # a version bumped on the same thing still differs
+    ("The CI image has Python 3.10.", "The CI image was bumped to Python 3.12."),
     # a setting written in prose with its key as in code says what KEY=value says
     ("LOG_LEVEL is set to debug in staging.", "Staging runs with LOG_LEVEL=warn."),
     ("max_connections is 100 on the primary.", "The primary runs with max_connections=200."),
@@ -504,6 +506,9 @@ CONSISTENT = [
     # a bare number the other side writes too is that number, not an amount in the other's unit
     ("User runs 5k three times a week.", "User's best 5k time is 24 minutes."),
     ("The office printer is on floor 3.", "Printer 3 jams about twice a week."),
+    # two things on two versions of one runtime: naming the runtime alike anchors nothing
+    ("Builds use Node 18.", "The lambda runtime is Node 20."),
+    ("The CI image has Python 3.10.", "The data notebooks run Python 3.12."),
     # a setting in prose differs with the environment it is set in: two settings, not one answer
     ("LOG_LEVEL is set to debug in staging.", "LOG_LEVEL is set to warn in production."),
     ("max_connections is 100 on the primary.", "The primary runs with max_connections=100 and 4 GB of RAM."),
