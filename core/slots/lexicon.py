@@ -395,6 +395,7 @@ def fold(s: str) -> str:
 
 
 def _canonical(word: str) -> str:
+    """A word with its spelling variant folded, then its one-word expansion if it is an abbreviation."""
     lex = lexicon()
     w = lex.variants.get(word, word)
     exp = lex.abbreviations.get(w)
@@ -426,11 +427,7 @@ def stem(word: str) -> str:
     w = word.lower().strip("'")
     if w.endswith("'s"):
         w = w[:-2]
-    lex = lexicon()
-    w = lex.variants.get(w, w)
-    exp = lex.abbreviations.get(w)
-    if exp and " " not in exp:
-        w = exp  # "prod" -> production, "k8s" -> kubernetes
+    w = _canonical(w)  # "colour" -> color, "prod" -> production, "k8s" -> kubernetes
     if not w.isalpha():
         return w
     if w.endswith("es") and len(w) > 4 and w[-3] in "hsxz" and w[-4:-2] in ("sh", "ch", "ss", "sx", "hs"):
