@@ -18,6 +18,7 @@ from .tokens import (
     COPULA,
     ORDINAL,
     Tok,
+    after_naming,
     first_word_index,
     glued_letter,
     is_function,
@@ -47,6 +48,9 @@ def read_classes(toks: list[Tok], values: list[Value]) -> None:
             continue
         p, members = found
         took = False
+        if after_naming(toks, i):
+            i += len(p)  # "a coach called Dev", "a dog named Max": what someone is called, not a class member
+            continue
         for cls, canon, heads, cs in members:
             if cs and not toks[i].text[:1].isupper():
                 continue

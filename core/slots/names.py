@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..text import STOPWORDS
 from .lexicon import lexicon, stem
-from .tokens import Tok, bare_short_month, copular, is_function
+from .tokens import Tok, after_naming, bare_short_month, copular, is_function
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ def _is_calendar_or_class(t: Tok, toks: list[Tok]) -> bool:
         return True
     if low in lex.freq_words or low in lex.number_words or low in lex.ordinals:
         return True
-    return (low,) in lex.classes or t.used
+    return ((low,) in lex.classes and not after_naming(toks, t.i)) or t.used
 
 
 _ACRONYM = re.compile(r"^[A-Z][A-Z0-9&]+s?$")

@@ -232,6 +232,12 @@ COPULA = frozenset(
 _CONTRACTED = frozenset({"re", "ve", "ll", "d", "s", "m"})  # "we're", "they've", "we'll", "it's", "I'm"
 
 
+def after_naming(toks: list[Tok], i: int) -> bool:
+    """The capitalised word at i follows "called" or "named": what someone or something is called ("a coach called
+    Dev", "a dog named Max"), a name even when it is also a word of a class or a bound."""
+    return i > 0 and toks[i - 1].low in ("called", "named") and toks[i].text[:1].isupper()
+
+
 def copular(low: str) -> bool:
     """A form of "be", written out or contracted with a stop word ("it's", "we're", "I'm")."""
     head, _, tail = low.partition("'")

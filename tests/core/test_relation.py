@@ -1152,3 +1152,26 @@ def test_markdown_blocks_are_sentences_and_a_wrapped_line_is_not():
     ]
     # the first word after a heading opens a sentence: it is no name of a thing
     assert all(n.initial for n in analyze("## Recycling\nRecycling goes out on Wednesdays").names)
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("The kids' swimming coach is called Dev.", "Dev"),
+        ("The new build server is called Jenkins.", "Jenkins"),
+        ("Our cat is named Ruby.", "Ruby"),
+    ],
+)
+def test_a_word_after_called_or_named_is_a_name_not_a_class_member(text, name):
+    """What someone or something is called is its name, even when the word is also a member of a class (an
+    environment, a CI tool, a programming language)."""
+    a = analyze(text)
+    assert name in [n.text for n in a.names]
+    assert [v.text for v in a.values if v.kind == "enum" and v.text == name] == []
+
+
+def test_two_names_something_is_called_are_two_answers():
+    r = relate(
+        Statement("The kids' swimming coach is called Dev."), Statement("The kids' swimming coach is called Marta.")
+    )
+    assert r.kind == "conflict", r
