@@ -82,6 +82,16 @@ _BEFORE_NAME = frozenset(
 )
 
 
+def _apposed_to_kin(toks: list[Tok], first: int, last: int) -> bool:
+    """The name stands between commas or brackets right after a word for kin ("User's husband, Daniel, is a
+    teacher"): it says who that person is, as "is called Daniel" does."""
+    if first < 2 or last + 1 >= len(toks):
+        return False
+    return (
+        toks[first - 1].low in (",", "(") and toks[first - 2].low in lexicon().kin and toks[last + 1].low in (",", ")")
+    )
+
+
 def read_names(toks: list[Tok]) -> list[Name]:
     lex = lexicon()
     names: list[Name] = []
@@ -151,7 +161,7 @@ def read_names(toks: list[Tok]) -> list[Name]:
             or (toks[k0].used and capitalised(toks[k0]) and toks[k0].clause == words[0].clause)
         ):
             k0 -= 1
-        value_like = k0 >= 0 and toks[k0].low in lex.value_before
+        value_like = (k0 >= 0 and toks[k0].low in lex.value_before) or _apposed_to_kin(toks, words[0].i, words[-1].i)
         placed_by = -1
         if k0 >= 1 and toks[k0].low in lex.value_preps:
             v = toks[k0 - 1]

@@ -36,6 +36,9 @@ CONTRADICTIONS = [
     ("Priya is the release manager for Q3.", "The Q3 release manager is Tom."),
     # a version bumped on the same thing still differs
     ("The CI image has Python 3.10.", "The CI image was bumped to Python 3.12."),
+    # a name between commas after a word for kin says who that person is, as "is called" does
+    ("User's dad is called Peter.", "The user's dad, Colin, lives in Leeds."),
+    ("User's husband is called Mark.", "User's husband, Daniel, is a teacher."),
     # a setting written in prose with its key as in code says what KEY=value says
     ("LOG_LEVEL is set to debug in staging.", "Staging runs with LOG_LEVEL=warn."),
     ("max_connections is 100 on the primary.", "The primary runs with max_connections=200."),
@@ -509,6 +512,9 @@ CONSISTENT = [
     # two things on two versions of one runtime: naming the runtime alike anchors nothing
     ("Builds use Node 18.", "The lambda runtime is Node 20."),
     ("The CI image has Python 3.10.", "The data notebooks run Python 3.12."),
+    # the same name in apposition agrees; two kin of one name are two people
+    ("User's husband is called Mark.", "User's husband, Mark, is a teacher."),
+    ("User's husband, Daniel, is a teacher.", "User's brother, Daniel, is a nurse."),
     # a setting in prose differs with the environment it is set in: two settings, not one answer
     ("LOG_LEVEL is set to debug in staging.", "LOG_LEVEL is set to warn in production."),
     ("max_connections is 100 on the primary.", "The primary runs with max_connections=100 and 4 GB of RAM."),
