@@ -49,7 +49,7 @@ def read_classes(toks: list[Tok], values: list[Value]) -> None:
         p, members = found
         took = False
         if after_naming(toks, i):
-            i += len(p)  # "a coach called Dev", "a dog named Max": what someone is called, not a class member
+            i += len(p)  # "a coach called Dev", "a server named Jenkins": what it is called, not a class member
             continue
         for cls, canon, heads, cs in members:
             if cs and not toks[i].text[:1].isupper():

@@ -234,7 +234,7 @@ _CONTRACTED = frozenset({"re", "ve", "ll", "d", "s", "m"})  # "we're", "they've"
 
 def after_naming(toks: list[Tok], i: int) -> bool:
     """The capitalised word at i follows "called" or "named": what someone or something is called ("a coach called
-    Dev", "a dog named Max"), a name even when it is also a word of a class or a bound."""
+    Dev", "a server named Jenkins"), a name even when it is also a member of a class."""
     return i > 0 and toks[i - 1].low in ("called", "named") and toks[i].text[:1].isupper()
 
 
