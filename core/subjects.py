@@ -179,12 +179,12 @@ def _acronym_window(text: str, seq: tuple[str, ...]) -> tuple[str, ...] | None:
     return None
 
 
-def _spelled_out(x: Side, y: Side) -> tuple[set[str], set[str]]:
+def _spelled_out(x: Side, y: Side, acronyms: list[Name]) -> tuple[set[str], set[str]]:
     """Terms of `x` that are acronyms of words of `y` ("RCs" / "release candidates"), and the terms of `y` those
-    words are: each side's words for one thing."""
+    words are: each side's words for one thing. `acronyms`: the names of `x` `_name_match` found to be one."""
     mine: set[str] = set()
     theirs: set[str] = set()
-    for n in x.names:
+    for n in acronyms:
         compact = n.text.replace(" ", "").replace("'s", "")
         window = _acronym_window(compact, y.sequence)
         if window is None:
@@ -299,9 +299,11 @@ def compare(a: Side, b: Side, drop: frozenset[str] = frozenset()) -> SubjectMatc
     terms_b = {t: w for t, w in b.terms.items() if t not in drop}
     wa = sum(terms_a.values()) or 1.0
     wb = sum(terms_b.values()) or 1.0
+    how_a = {n: _name_match(n, b) for n in a.names}
+    how_b = {n: _name_match(n, a) for n in b.names}
     # an acronym on one side and the words it abbreviates on the other are one thing said two ways
-    acr_a, spelled_b = _spelled_out(a, b)
-    acr_b, spelled_a = _spelled_out(b, a)
+    acr_a, spelled_b = _spelled_out(a, b, [n for n, m in how_a.items() if m == "acronym"])
+    acr_b, spelled_a = _spelled_out(b, a, [n for n, m in how_b.items() if m == "acronym"])
     known_a, known_b = acr_a | spelled_a, acr_b | spelled_b
     got_a = 0.0
     for t, w in terms_a.items():
@@ -310,8 +312,6 @@ def compare(a: Side, b: Side, drop: frozenset[str] = frozenset()) -> SubjectMatc
             shared.append(t)
     got_b = sum(w for t, w in terms_b.items() if matches(t, a) or t in known_b)
     score = (got_a + got_b) / (wa + wb)
-    how_a = {n: _name_match(n, b) for n in a.names}
-    how_b = {n: _name_match(n, a) for n in b.names}
     only_a = tuple(n for n in a.names if not n.negated and how_a[n] is None)
     only_b = tuple(n for n in b.names if not n.negated and how_b[n] is None)
     # Slots both statements fill (a log level, a clock time, a count of engineers) are evidence of one subject.

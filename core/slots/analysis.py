@@ -187,7 +187,7 @@ def _read_prose_settings(toks: list[Tok], values: list[Value]) -> None:
     """A setting written in prose, its key as in code: "LOG_LEVEL is set to debug", "max_connections: 200" say what
     "LOG_LEVEL=debug" says. The value is the one word or bare number after the key and its glue."""
     for i, t in enumerate(toks):
-        if t.kind != "word" or not _CONFIG_KEY.fullmatch(t.text):
+        if t.kind != "word" or "_" not in t.text or not _CONFIG_KEY.fullmatch(t.text):
             continue
         k = i + 1
         while k < len(toks) and k <= i + 4 and toks[k].low in _SETTING_GLUE and toks[k].clause == t.clause:

@@ -245,8 +245,8 @@ def change_cues(toks: list[Tok], values: list[Value], names: list[Name]):
         p = match_any(toks, i, lex.strong_cues)
         if p and i and toks[i - 1].low in ("gets", "get", "getting"):
             continue  # "the password gets replaced every month": what happens each time, not a change
-        if p and i and toks[i - 1].low in ("is", "are") and _habitual(toks, i, values):
-            continue  # "laptops are replaced every three years": so is this
+        if p and _passive_aux(toks, i, p) is not None and _habitual(toks, i, values):
+            continue  # "laptops are replaced every three years": so is a passive in a clause that says how often
         if p and p in lex.remaining and _rest_of(toks, i, values) is not None:
             continue  # "8 days of leave left": what remains, not a change
         if p:
