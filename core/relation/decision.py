@@ -340,13 +340,22 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     name_words = {w for na, nb, _v in pairs for w in na.words + nb.words}  # counted already
     # A qualifier that is a value already compared ("WARN level" / "DEBUG level") is not a second difference.
     value_words = {stem(w) for d in diffs for w in (d.a + " " + d.b).lower().replace(",", " ").split()}
+    # (Unless each side says its value twice, once as the qualifier: "Python services run on Python 3.9" / "Go
+    # services run on Go 1.21" are two subjects, each with its own value.)
     # Nor is one made of the state words already counted ("Prefers ORMs" / "Avoid ORMs").
     state_words = {stem(w) for s in a.states + b.states for w in s.text.split()}
+    # (A qualifier counted as a name is one written inside a name: "water" of "Thames Water" is no qualifier of
+    # "supplier" there, and is one in "User's water supplier is Thames Water".)
     quals = [
         q
         for q in subj.qualifiers
-        if not (set(q[1]) <= name_words or set(q[2]) <= name_words)
-        and not (set(q[1]) <= value_words or set(q[2]) <= value_words)
+        if not (
+            (set(q[1]) <= name_words and _inside_names(a, q[1])) or (set(q[2]) <= name_words and _inside_names(b, q[2]))
+        )
+        and not (
+            (set(q[1]) <= value_words or set(q[2]) <= value_words)
+            and not (_said_twice(a, q[1]) and _said_twice(b, q[2]))
+        )
         and not (set(q[1]) <= state_words and set(q[2]) <= state_words)
     ]
     if quals:
@@ -356,7 +365,10 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
             (q for q in quals if q[0] in _holder_stems() and not (_says_whose(a, q[0]) or _says_whose(b, q[0]))),
             quals[0],
         )
-        qa_text, qb_text = ", ".join(sorted(set(qa) - name_words)), ", ".join(sorted(set(qb) - name_words))
+        qa_text, qb_text = (
+            ", ".join(sorted(w for w in q if not (w in name_words and _inside_names(x, (w,)))))
+            for x, q in ((a, qa), (b, qb))
+        )
         if head in _holder_stems() and _in_role(sa) and _in_role(sb):
             # Who holds a role, said as a team ("belongs to the finance team" / "the data team maintains it"): the
             # qualifier says which team, a value in that role, not another subject
@@ -678,6 +690,28 @@ def _adjacent(a: Analysis, first: str, second: str) -> bool:
         return out + [(n.start, n.start + len(n.text.split())) for n in a.names if n.text == text]
 
     return any(end == start for _s, end in spans(first) for start, _e in spans(second))
+
+
+def _said_twice(a: Analysis, stems: tuple[str, ...]) -> bool:
+    """Each of these stems is written at least twice in `a`."""
+    said = [t.stem or stem(t.low) for t in a.tokens if t.kind == "word"]
+    return bool(stems) and all(said.count(w) >= 2 for w in stems)
+
+
+def _inside_names(a: Analysis, stems: tuple[str, ...]) -> bool:
+    """Every word of `a` with one of these stems is written inside one of its names."""
+    spans: set[int] = set()
+    for n in a.names:
+        k, left = n.start, len(n.words)
+        while k < len(a.tokens) and left:
+            if a.tokens[k].kind == "word":
+                spans.add(k)
+                left -= 1
+            k += 1
+    want = set(stems)
+    return all(
+        t.i in spans for t in a.tokens if t.kind == "word" and ((t.stem or stem(t.low.removesuffix("'s"))) in want)
+    )
 
 
 def _claimed_words(diffs: list[Diff], pairs: list[tuple[Name, Name, bool]]) -> frozenset[str]:

@@ -521,7 +521,12 @@ def _modifiers(toks: list[Tok]) -> dict[str, frozenset[str]]:
                 u.kind != "word"
                 or u.clause != t.clause
                 or u.low in STOPWORDS
-                or (is_function(u.low) and u.low not in lexicon().compound_light)
+                # (a class member a value list read, written as a name, is no function word: "Go services")
+                or (
+                    is_function(u.low)
+                    and u.low not in lexicon().compound_light
+                    and not (u.used and u.text[:1].isupper())
+                )
                 or (u.used and _is_temporal_word(u.low))
                 or _verb_before_object(toks, k)
             ):

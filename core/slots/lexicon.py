@@ -117,6 +117,7 @@ class Lexicon:
     slot_nouns: dict[str, frozenset[str]]  # slot -> words naming that kind of value ("address:email" -> email)
     value_before: frozenset[str]
     value_preps: frozenset[str]
+    passive_value_preps: frozenset[str]
     place_verbs: frozenset[str]
     affiliation_verbs: frozenset[str]  # "works at Google": the name after the preposition is where
     affiliation_preps: frozenset[str]
@@ -338,6 +339,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         slot_nouns={k: frozenset(v) for k, v in data["slot_nouns"].items()},
         value_before=frozenset(data["roles"]["value_before"]),
         value_preps=frozenset(data["roles"]["value_preps"]),
+        passive_value_preps=frozenset(data["roles"]["passive_value_preps"]),
         place_verbs=frozenset(data["roles"]["place_verbs"]),
         affiliation_verbs=frozenset(data["roles"]["affiliation_verbs"]),
         affiliation_preps=frozenset(data["roles"]["affiliation_preps"]),

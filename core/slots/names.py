@@ -182,7 +182,13 @@ def read_names(toks: list[Tok]) -> list[Name]:
             )
             if v.kind == "word" and v.low in lex.place_verbs:
                 placed_by = v.i
-        scoped = k0 >= 0 and toks[k0].low in SCOPE_WORDS
+        passive = False
+        if k0 >= 1 and toks[k0].low in lex.passive_value_preps:
+            v = toks[k0 - 1]
+            participle = v.low.endswith(("ed", "en")) or v.low in lex.participles
+            passive = v.kind == "word" and (copular(v.low) or (participle and v.i >= 1 and copular(toks[v.i - 1].low)))
+            value_like = value_like or passive
+        scoped = k0 >= 0 and toks[k0].low in SCOPE_WORDS and not passive
         after = toks[words[-1].i + 1] if words[-1].i + 1 < n else None
         nxt = after.stem if after is not None and after.kind == "word" and not after.text[:1].isupper() else ""
         names.append(

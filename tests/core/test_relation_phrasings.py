@@ -486,6 +486,9 @@ CONTRADICTIONS = [
     ("User's phone plan costs $25 a month.", "The phone plan contract costs $40 monthly."),
     # a setting's key is what two assignments are about ("LOG_LEVEL" alone had anchored nothing)
     ("Set LOG_LEVEL=info.", "Set LOG_LEVEL=debug."),
+    # a name after "for" that a verb puts there is a value ("booked for Madrid"), as after "comes from"
+    ("The conference trip is booked for Madrid in May.", "This year's conference trip is in Berlin."),
+    ("Our gas supplier is EDF.", "Our gas comes from Ovo Energy."),
 ]
 
 CONSISTENT = [
@@ -993,6 +996,14 @@ CONSISTENT = [
     ),
     # a participle denied of something else ("is not used by the mobile team" says who does not use it)
     ("The web app uses Redux 4.", "Redux 4 is not used by the mobile team."),
+    # after a noun, "for" still says which subject (a noun ending in "-ing" is no participle)
+    ("Staging for Atlas resets every Sunday night.", "Staging for Wren resets every Sunday night."),
+    # a qualifier is not the name it is written in elsewhere ("home" of "Home Protect" left "home insurer" one with
+    # "car insurer")
+    ("The car insurer is Admiral.", "The home insurer is Home Protect."),
+    # each side says its value twice, once as the subject's qualifier: two subjects ("Go" as a name is no verb)
+    ("Java services run on Java 17.", "Kotlin services run on Kotlin 1.9."),
+    ("Go workers are built with Go 1.22.", "Rust workers are built with Rust 1.75."),
 ]
 
 
