@@ -69,6 +69,7 @@ class Lexicon:
     hedges: tuple[tuple[str, ...], ...]
     approx: tuple[tuple[str, ...], ...]
     upper: tuple[tuple[str, ...], ...]
+    limit_nouns: frozenset[str]
     lower: tuple[tuple[str, ...], ...]
     number_words: dict[str, float]
     ordinals: dict[str, int]
@@ -289,6 +290,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         hedges=tuple(_phrase(p) for p in data["hedges"]["phrases"]),
         approx=tuple(_phrase(p) for p in data["hedges"]["approx"]),
         upper=tuple(sorted((_phrase(p) for p in data["bounds"]["upper"]), key=len, reverse=True)),
+        limit_nouns=frozenset(data["bounds"]["limit_nouns"]),
         lower=tuple(sorted((_phrase(p) for p in data["bounds"]["lower"]), key=len, reverse=True)),
         point_events=frozenset(data["bounds"]["point_events"]),
         point_preps=frozenset(data["bounds"]["point_preps"]),

@@ -15,7 +15,7 @@ from dataclasses import replace
 from .lexicon import lexicon, stem
 from .names import capitalised
 from .tokens import COPULA, ORDINAL, Tok, glued_letter, is_function, match_any, phrases_of
-from .values import Value, add_value, bound_before, currency_code, number, time_unit, unit_at
+from .values import Value, add_value, bound_before, currency_code, limit_before, number, time_unit, unit_at
 
 
 def _hyphen_unit(toks: list[Tok], i: int) -> bool:
@@ -205,7 +205,18 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
             count, (dim_, fac) = joined
             t.used = True
             kind_ = "duration" if dim_ == "time" else "quantity"
-            values.append(Value(kind_, dim_, count * fac, t.text, t.clause, i, bound=bound_before(toks, i)[0]))
+            values.append(
+                Value(
+                    kind_,
+                    dim_,
+                    count * fac,
+                    t.text,
+                    t.clause,
+                    i,
+                    bound=bound_before(toks, i)[0],
+                    limit=kind_ in ("quantity", "duration") and limit_before(toks, i),
+                )
+            )
             i += 1
             continue
         elif not ORDINAL.match(t.low) and (joined_n := _joined_count(toks, i)) is not None:
@@ -215,7 +226,18 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
             for k in range(i, i + span):
                 toks[k].used = True
             text = "".join(x.text for x in toks[i : i + span])
-            values.append(Value("quantity", "n:" + noun, count, text, t.clause, i, bound=bound_before(toks, i)[0]))
+            values.append(
+                Value(
+                    "quantity",
+                    "n:" + noun,
+                    count,
+                    text,
+                    t.clause,
+                    i,
+                    bound=bound_before(toks, i)[0],
+                    limit=limit_before(toks, i),
+                )
+            )
             i += span
             continue
         elif t.kind == "num" and not ORDINAL.match(t.low):

@@ -30,6 +30,7 @@ class Value:
     negated: bool = False
     role: str | None = None  # "from" | "to" in "from X to Y"; "rest" for what remains of a whole ("8 days left")
     of: str = ""  # for an amount of money or a share: the stem of what it is ("a £200 deposit", "the limit is $12k")
+    limit: bool = False  # an amount a limit noun is said to be ("the lunch budget is £15"): see `limit_before`
 
 
 def number(tok: Tok) -> float | None:
@@ -85,6 +86,16 @@ def bound_before(toks: list[Tok], i: int) -> tuple[str | None, bool]:
     return bound, approx
 
 
+def limit_before(toks: list[Tok], i: int) -> bool:
+    """A limit noun (`[bounds] limit_nouns`: "budget", "cap") up to four words before the amount at token i, in its
+    clause: the amount is a limit ("the p95 latency budget is 300 ms"). Against another upper bound it is one too
+    ("must stay under 500 ms"); against a plain amount it is compared as one ("spends £80 a week")."""
+    nouns = lexicon().limit_nouns
+    return any(
+        toks[k].clause == toks[i].clause and (toks[k].stem or toks[k].low) in nouns for k in range(max(0, i - 5), i)
+    )
+
+
 def _bound_after(toks: list[Tok], j: int) -> str | None:
     lex = lexicon()
     if j < len(toks) and toks[j].low in ("at", "or"):
@@ -112,6 +123,7 @@ def add_value(values: list[Value], toks: list[Tok], kind: str, key: str, val: An
             i,
             bound=kw.pop("bound", None) or after or bound,
             approx=approx or kw.pop("approx", False),
+            limit=kind in ("quantity", "duration") and limit_before(toks, i),
             **kw,
         )
     )

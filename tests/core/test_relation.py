@@ -1175,3 +1175,17 @@ def test_two_names_something_is_called_are_two_answers():
         Statement("The kids' swimming coach is called Dev."), Statement("The kids' swimming coach is called Marta.")
     )
     assert r.kind == "conflict", r
+
+
+def test_an_amount_a_limit_noun_is_said_to_be_is_a_limit_against_a_bound():
+    assert [(v.bound, v.limit) for v in analyze("The lunch budget is £15 per person.").values] == [(None, True)]
+    # a limit against an upper bound: two limits, two answers
+    assert rel("The build time budget is 10 minutes.", "Builds must finish in under 15 minutes.").is_conflict
+    assert rel("The p95 budget for search is 200 ms.", "Search p95 has to stay below 350 ms.").is_conflict
+    # the same limit said as a bound agrees
+    assert not rel("The p95 budget for search is 200 ms.", "Search p95 has to stay below 200 ms.").is_conflict
+    # against a plain amount it is an amount: two budgets an exact figure apart are still not one
+    assert rel("The Q3 travel budget is $20k.", "The Q3 travel budget is $35k.").is_conflict
+    # only amounts: a date or a time beside the word is no limit
+    assert [v.limit for v in analyze("The budget meeting is on Friday.").values] == [False]
+    assert [v.limit for v in analyze("The budget review is at 9:30.").values] == [False]
