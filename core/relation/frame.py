@@ -22,7 +22,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable
 
-from ..slots import Analysis
+from ..slots import Analysis, lexicon
 from ..slots.tokens import COPULA, is_function
 
 FRAME_MIN = 0.5  # the shared words in order, as a share of each side's words
@@ -143,7 +143,17 @@ def _copular(a: Analysis) -> tuple[list[str], list[str], list[str]] | None:
         return None
     words = _words(a)
     ks = [k for k, t in enumerate(toks) if t.kind != "punct"]
-    cop = next((n for n, k in enumerate(ks) if toks[k].low in COPULA), None)
+    as_copulas = lexicon().as_copulas
+    cop = next(
+        (
+            n
+            for n, k in enumerate(ks)
+            if toks[k].low in COPULA
+            # "works as an electrician": the verb and "as" are the copula
+            or (toks[k].low in as_copulas and n + 1 < len(ks) and toks[ks[n + 1]].low == "as")
+        ),
+        None,
+    )
     if not cop:
         return None
     clause = toks[ks[cop]].clause

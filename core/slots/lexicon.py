@@ -141,6 +141,8 @@ class Lexicon:
     additions_final: frozenset[str]  # "too", "either": an addition only at the end of a sentence
     age_after: frozenset[str]
     participles: frozenset[str]  # past participles not ending in -ed or -en ("held", "kept", "built")
+    as_copulas: frozenset[str]  # before "as", a form of "be" ("works as an electrician")
+    place_phrases: tuple[tuple[str, ...], ...]  # "takes place": a place verb
     additive_verbs: frozenset[str]  # "supports", "accepts": several members of a class at once
     span_starts: tuple[tuple[str, ...], ...]  # "opens", "departs": when a span starts
     span_ends: tuple[tuple[str, ...], ...]  # "closes", "lands", "until": when it ends
@@ -365,6 +367,8 @@ def build_fields(source: bytes) -> dict[str, Any]:
         additions_final=frozenset(data["additions"]["final"]),
         age_after=frozenset(data["ages"]["after"]),
         participles=frozenset(data["roles"]["participles"]),
+        as_copulas=frozenset(data["roles"]["as_copulas"]),
+        place_phrases=tuple(_phrase(p) for p in data["roles"]["place_phrases"]),
         role_holders=frozenset(data["roles"]["holders"]),
         additive_verbs=frozenset(data["roles"]["additive"]),
         span_starts=tuple(_phrase(p) for p in data["span_ends"]["start"]),

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..text import STOPWORDS
 from .lexicon import lexicon, stem
-from .tokens import Tok, after_naming, bare_short_month, copular, is_function
+from .tokens import Tok, after_naming, bare_short_month, copular, is_function, match_any
 
 
 @dataclass(frozen=True)
@@ -179,6 +179,7 @@ def read_names(toks: list[Tok]) -> list[Name]:
                 or v.low in lex.place_verbs
                 or (v.low in lex.affiliation_verbs and toks[k0].low in lex.affiliation_preps)
                 or v.low in lex.participles
+                or (v.i >= 1 and match_any(toks, v.i - 1, lex.place_phrases) is not None)  # "takes place in"
             )
             if v.kind == "word" and v.low in lex.place_verbs:
                 placed_by = v.i

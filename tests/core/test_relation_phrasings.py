@@ -489,6 +489,11 @@ CONTRADICTIONS = [
     # a name after "for" that a verb puts there is a value ("booked for Madrid"), as after "comes from"
     ("The conference trip is booked for Madrid in May.", "This year's conference trip is in Berlin."),
     ("Our gas supplier is EDF.", "Our gas comes from Ovo Energy."),
+    # "works as", "serves as" say what something is, as "is" does
+    ("Sofia works as a pharmacist.", "Sofia is a dental nurse."),
+    ("The spare room serves as an office.", "The spare room is a gym."),
+    # "takes place at" places an event as "is held at" does
+    ("The book launch is held at Foyles.", "The book launch takes place at Waterstones."),
 ]
 
 CONSISTENT = [
@@ -1004,6 +1009,10 @@ CONSISTENT = [
     # each side says its value twice, once as the subject's qualifier: two subjects ("Go" as a name is no verb)
     ("Java services run on Java 17.", "Kotlin services run on Kotlin 1.9."),
     ("Go workers are built with Go 1.22.", "Rust workers are built with Rust 1.75."),
+    ("Sofia works as a pharmacist.", "Sofia works at Boots."),
+    ("Sofia works as a pharmacist.", "Sofia is a keen climber and a pharmacist."),
+    ("The book launch takes place at Foyles.", "The book launch is at Foyles on Charing Cross Road."),
+    ("The book launch takes place at Foyles.", "The author signing takes place at Waterstones."),
 ]
 
 
