@@ -159,6 +159,8 @@ def read_names(toks: list[Tok]) -> list[Name]:
             or toks[k0].low in lex.name_skip_adverbs
             # a class member written as a name before it, that the name belongs to ("in AWS us-east-1")
             or (toks[k0].used and capitalised(toks[k0]) and toks[k0].clause == words[0].clause)
+            # a number between an article and the name ("is a 2020 MacBook Air", "drives a 2018 VW Golf")
+            or (toks[k0].kind == "num" and k0 >= 1 and toks[k0 - 1].low in _BEFORE_NAME and toks[k0 - 1].low != ".")
         ):
             k0 -= 1
         value_like = (k0 >= 0 and toks[k0].low in lex.value_before) or _apposed_to_kin(toks, words[0].i, words[-1].i)

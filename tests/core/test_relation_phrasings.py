@@ -494,6 +494,8 @@ CONTRADICTIONS = [
     ("The spare room serves as an office.", "The spare room is a gym."),
     # "takes place at" places an event as "is held at" does
     ("The book launch is held at Foyles.", "The book launch takes place at Waterstones."),
+    # a year between the article and a name leaves the name where a value goes ("is a 2019 Specialized Allez")
+    ("Priya's bike is a 2019 Specialized Allez.", "Priya's bike is a Cannondale CAAD13."),
 ]
 
 CONSISTENT = [
@@ -1013,6 +1015,7 @@ CONSISTENT = [
     ("Sofia works as a pharmacist.", "Sofia is a keen climber and a pharmacist."),
     ("The book launch takes place at Foyles.", "The book launch is at Foyles on Charing Cross Road."),
     ("The book launch takes place at Foyles.", "The author signing takes place at Waterstones."),
+    ("Priya's bike is a 2019 Specialized Allez.", "Priya bought the Specialized Allez second-hand."),
 ]
 
 
