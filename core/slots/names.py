@@ -121,7 +121,22 @@ def read_names(toks: list[Tok]) -> list[Name]:
         ):
             j += 1
             continue
-        if _is_calendar_or_class(t, toks) and not shaped:
+        following = toks[j + 1] if j + 1 < n else None
+        if (
+            _is_calendar_or_class(t, toks)
+            and not shaped
+            # (a class word no value took, mid-sentence, before another capitalised word, starts a name: "Green Fork
+            # Catering", "Blue Bottle Coffee")
+            and not (
+                not t.used
+                and not t.initial
+                and following is not None
+                and capitalised(following)
+                and not following.used
+                and following.sent == t.sent
+                and not _is_calendar_or_class(following, toks)
+            )
+        ):
             j += 1
             continue
         if _is_calendar_or_class(t, toks) and t.used:

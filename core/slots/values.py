@@ -75,6 +75,7 @@ def bound_before(toks: list[Tok], i: int) -> tuple[str | None, bool]:
             p
             and k + len(p) <= i
             and not (" ".join(p) in lex.point_events and i - 1 > k and toks[i - 1].low in lex.point_preps)
+            and not _rise(toks, k)
         ):
             bound = "upper"
         p = match_any(toks, k, lex.lower)
@@ -84,6 +85,18 @@ def bound_before(toks: list[Tok], i: int) -> tuple[str | None, bool]:
             approx = True
     # "X or more", "X or later", "at the latest"
     return bound, approx
+
+
+def _rise(toks: list[Tok], k: int) -> bool:
+    """The "up to" at token k follows a verb of change ("went up to 10 mg", "the rent goes up to £1,350"): a change
+    to the amount, not a limit; unless a modal says how far it may go ("can go up to 100 mg")."""
+    lex = lexicon()
+    return (
+        toks[k].low == "up"
+        and k >= 1
+        and toks[k - 1].low in lex.rise_verbs
+        and not (k >= 2 and toks[k - 2].low in lex.capacity_modals)
+    )
 
 
 def limit_before(toks: list[Tok], i: int) -> bool:

@@ -496,6 +496,12 @@ CONTRADICTIONS = [
     ("The book launch is held at Foyles.", "The book launch takes place at Waterstones."),
     # a year between the article and a name leaves the name where a value goes ("is a 2019 Specialized Allez")
     ("Priya's bike is a 2019 Specialized Allez.", "Priya's bike is a Cannondale CAAD13."),
+    # an executive title is a role one person holds: who holds it is the value
+    ("Our CFO is Anita Shah.", "Graham Wells stepped in as CFO last month."),
+    # a colour word mid-sentence before a capitalised word starts a name ("Blue Bottle Coffee")
+    ("The office coffee is from Blue Bottle Coffee.", "The office coffee now comes from Union Roasters."),
+    # "went up to" is a change to the amount, not a limit
+    ("Dad takes 25 mg of losartan a day.", "Dad's losartan went up to 50 mg."),
 ]
 
 CONSISTENT = [
@@ -1016,6 +1022,10 @@ CONSISTENT = [
     ("The book launch takes place at Foyles.", "The book launch is at Foyles on Charing Cross Road."),
     ("The book launch takes place at Foyles.", "The author signing takes place at Waterstones."),
     ("Priya's bike is a 2019 Specialized Allez.", "Priya bought the Specialized Allez second-hand."),
+    ("Our CFO is Anita Shah.", "Anita Shah has been CFO since 2021."),
+    ("Our CFO is Anita Shah.", "Our CEO is Mark Evans."),
+    ("Dad takes 25 mg of losartan a day.", "Dad's losartan can go up to 100 mg if needed."),
+    ("The office coffee is from Blue Bottle Coffee.", "Blue Bottle Coffee delivers the office coffee on Mondays."),
 ]
 
 
