@@ -358,6 +358,7 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         )
         and not (set(q[1]) <= state_words and set(q[2]) <= state_words)
     ]
+    claimed_head = False  # the qualified word is in what both claim, after their first verb
     if quals:
         # (the qualified word that names a holder, if one is qualified as one: "The platform team owns it" / "The
         # data team owns it" also qualify "owns", the verb after the group; "the search team's on-call" says whose)
@@ -375,6 +376,13 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
             dims["holder"] = Diff("holder", "mutually_exclusive", 0.8, qa_text, qb_text)
         else:
             dims["qualifier"] = Diff("qualifier", "mutually_exclusive", 0.5, qa_text, qb_text)
+            claimed_head = (
+                ea is not None
+                and eb is not None
+                and _stated_after(a, head, ea)
+                and _stated_after(b, head, eb)
+                and bool(_classes_of(a, qa) & _classes_of(b, qb))
+            )
 
     # Who holds a role: a person on one side, a team the other names by what it is ("owned by Ravi" / "belongs to
     # the payments team now"), and no other holder either way.
@@ -503,6 +511,17 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     ):
         d = next(d for d in dims.values() if d.ctype == "subject")
         return Relation("unrelated", None, 0.0, score, f"about another subject: {d.a} / {d.b}")
+    if set(dims) == {"qualifier"} and claimed_head and anchored:
+        # Two members of one value class qualifying a word in what both claim ("the key is on the blue keyring" /
+        # "on the red keyring"; the colour class counts only beside its own head words): which one is the claim,
+        # two answers in one frame, a `possible` conflict
+        return Relation(
+            "possible",
+            "decision_supersession" if decision else "mutually_exclusive",
+            FRAME_CONFIDENCE,
+            score,
+            f"same frame, differs: {dims['qualifier'].a} / {dims['qualifier'].b}",
+        )
     if set(dims) == {"qualifier"}:
         # Only a qualifier of a shared word differs ("background jobs" / "async jobs"): another subject or another
         # word for the same one; neither is a claim against the other.
@@ -690,6 +709,20 @@ def _adjacent(a: Analysis, first: str, second: str) -> bool:
         return out + [(n.start, n.start + len(n.text.split())) for n in a.names if n.text == text]
 
     return any(end == start for _s, end in spans(first) for start, _e in spans(second))
+
+
+def _classes_of(a: Analysis, stems: tuple[str, ...]) -> set[str]:
+    """The value classes a one-word qualifier of `a` is a member of, whatever words its class counts it beside."""
+    if len(stems) != 1:
+        return set()
+    classes = lexicon().classes
+    return {c[0] for t in a.tokens if (t.stem or stem(t.low)) == stems[0] for c in classes.get((t.low,), ())}
+
+
+def _stated_after(a: Analysis, head: str, end: int) -> bool:
+    """Every word of `a` with the stem `head` stands after token `end` (the first verb): in what is claimed."""
+    at = [t.i for t in a.tokens if t.kind == "word" and (t.stem or stem(t.low)) == head]
+    return bool(at) and all(i > end for i in at)
 
 
 def _said_twice(a: Analysis, stems: tuple[str, ...]) -> bool:

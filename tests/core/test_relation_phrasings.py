@@ -502,6 +502,8 @@ CONTRADICTIONS = [
     ("The office coffee is from Blue Bottle Coffee.", "The office coffee now comes from Union Roasters."),
     # "went up to" is a change to the amount, not a limit
     ("Dad takes 25 mg of losartan a day.", "Dad's losartan went up to 50 mg."),
+    # two members of one class qualifying a word in what both claim: two answers
+    ("The spare key hangs on the green hook.", "The spare key hangs on the yellow hook."),
 ]
 
 CONSISTENT = [
@@ -1026,6 +1028,8 @@ CONSISTENT = [
     ("Our CFO is Anita Shah.", "Our CEO is Mark Evans."),
     ("Dad takes 25 mg of losartan a day.", "Dad's losartan can go up to 100 mg if needed."),
     ("The office coffee is from Blue Bottle Coffee.", "Blue Bottle Coffee delivers the office coffee on Mondays."),
+    # in what the two are about, a colour says which one
+    ("The blue mug is in the cupboard.", "The red mug is in the dishwasher."),
 ]
 
 
