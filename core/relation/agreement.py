@@ -225,10 +225,11 @@ def _qty_agree(x: Value, y: Value) -> tuple[bool, float]:
     """Agreement of two quantities, and how far apart they are (0 when they agree)."""
     x, y = _in_unit_of(x, y), _in_unit_of(y, x)
     # A limit against an upper bound is one too: "the latency budget is 300 ms" / "must stay under 500 ms" differ
-    if x.limit and not x.bound and y.bound == "upper":
-        x = replace(x, bound="upper")
-    if y.limit and not y.bound and x.bound == "upper":
-        y = replace(y, bound="upper")
+    # (and a floor against a lower bound: "requires 12 characters" / "at least 8 characters")
+    if x.limit and not x.bound and y.bound == x.limit:
+        x = replace(x, bound=x.limit)
+    if y.limit and not y.bound and x.bound == y.limit:
+        y = replace(y, bound=y.limit)
     xa, xb = _qty_range(x)
     ya, yb = _qty_range(y)
     if not x.bound and not y.bound and xa == xb and ya == yb:

@@ -70,6 +70,7 @@ class Lexicon:
     approx: tuple[tuple[str, ...], ...]
     upper: tuple[tuple[str, ...], ...]
     limit_nouns: frozenset[str]
+    floor_words: frozenset[str]
     rise_verbs: frozenset[str]
     capacity_modals: frozenset[str]
     lower: tuple[tuple[str, ...], ...]
@@ -295,6 +296,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         approx=tuple(_phrase(p) for p in data["hedges"]["approx"]),
         upper=tuple(sorted((_phrase(p) for p in data["bounds"]["upper"]), key=len, reverse=True)),
         limit_nouns=frozenset(data["bounds"]["limit_nouns"]),
+        floor_words=frozenset(data["bounds"]["floor_words"]),
         rise_verbs=frozenset(data["bounds"]["rise_verbs"]),
         capacity_modals=frozenset(data["bounds"]["capacity_modals"]),
         lower=tuple(sorted((_phrase(p) for p in data["bounds"]["lower"]), key=len, reverse=True)),

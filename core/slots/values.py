@@ -30,7 +30,8 @@ class Value:
     negated: bool = False
     role: str | None = None  # "from" | "to" in "from X to Y"; "rest" for what remains of a whole ("8 days left")
     of: str = ""  # for an amount of money or a share: the stem of what it is ("a £200 deposit", "the limit is $12k")
-    limit: bool = False  # an amount a limit noun is said to be ("the lunch budget is £15"): see `limit_before`
+    limit: str | None = None  # "upper" | "lower": an amount a limit word is said to be ("the lunch budget is £15",
+    # "requires 12 characters"): see `limit_before`
 
 
 def number(tok: Tok) -> float | None:
@@ -99,14 +100,22 @@ def _rise(toks: list[Tok], k: int) -> bool:
     )
 
 
-def limit_before(toks: list[Tok], i: int) -> bool:
-    """A limit noun (`[bounds] limit_nouns`: "budget", "cap") up to four words before the amount at token i, in its
-    clause: the amount is a limit ("the p95 latency budget is 300 ms"). Against another upper bound it is one too
-    ("must stay under 500 ms"); against a plain amount it is compared as one ("spends £80 a week")."""
-    nouns = lexicon().limit_nouns
-    return any(
-        toks[k].clause == toks[i].clause and (toks[k].stem or toks[k].low) in nouns for k in range(max(0, i - 5), i)
-    )
+def limit_before(toks: list[Tok], i: int) -> str | None:
+    """A limit word up to seven words before the amount at token i, in its clause: "upper" after one of `[bounds]
+    limit_nouns` ("the p95 latency budget is 300 ms", "max upload size on the API is 10 MB"), "lower" after one of
+    `floor_words` ("requires 12 characters"); None when neither (the nearest wins). Against another bound of its
+    direction the amount is one too ("must stay under 500 ms", "at least 8 characters"); against a plain amount it
+    is compared as one ("spends £80 a week")."""
+    lex = lexicon()
+    for k in range(i - 1, max(-1, i - 8), -1):
+        if toks[k].clause != toks[i].clause:
+            break
+        word = toks[k].stem or toks[k].low
+        if word in lex.limit_nouns or toks[k].low in lex.limit_nouns:
+            return "upper"
+        if word in lex.floor_words or toks[k].low in lex.floor_words:
+            return "lower"
+    return None
 
 
 def _bound_after(toks: list[Tok], j: int) -> str | None:
@@ -136,7 +145,7 @@ def add_value(values: list[Value], toks: list[Tok], kind: str, key: str, val: An
             i,
             bound=kw.pop("bound", None) or after or bound,
             approx=approx or kw.pop("approx", False),
-            limit=kind in ("quantity", "duration") and limit_before(toks, i),
+            limit=limit_before(toks, i) if kind in ("quantity", "duration") else None,
             **kw,
         )
     )

@@ -1178,7 +1178,7 @@ def test_two_names_something_is_called_are_two_answers():
 
 
 def test_an_amount_a_limit_noun_is_said_to_be_is_a_limit_against_a_bound():
-    assert [(v.bound, v.limit) for v in analyze("The lunch budget is £15 per person.").values] == [(None, True)]
+    assert [(v.bound, v.limit) for v in analyze("The lunch budget is £15 per person.").values] == [(None, "upper")]
     # a limit against an upper bound: two limits, two answers
     assert rel("The build time budget is 10 minutes.", "Builds must finish in under 15 minutes.").is_conflict
     assert rel("The p95 budget for search is 200 ms.", "Search p95 has to stay below 350 ms.").is_conflict
@@ -1186,6 +1186,14 @@ def test_an_amount_a_limit_noun_is_said_to_be_is_a_limit_against_a_bound():
     assert not rel("The p95 budget for search is 200 ms.", "Search p95 has to stay below 200 ms.").is_conflict
     # against a plain amount it is an amount: two budgets an exact figure apart are still not one
     assert rel("The Q3 travel budget is $20k.", "The Q3 travel budget is $35k.").is_conflict
+    # a maximum further back in its clause, and a floor against a lower bound
+    assert rel(
+        "Max attachment size in the helpdesk is 5 MB.", "The helpdesk takes attachments up to 20 MB."
+    ).is_conflict
+    assert rel("The signup form requires 10 characters.", "Signup passwords need at least 6 characters.").is_conflict
+    assert not rel(
+        "The signup form requires 10 characters.", "Signup passwords need at least 10 characters."
+    ).is_conflict
     # only amounts: a date or a time beside the word is no limit
-    assert [v.limit for v in analyze("The budget meeting is on Friday.").values] == [False]
-    assert [v.limit for v in analyze("The budget review is at 9:30.").values] == [False]
+    assert [v.limit for v in analyze("The budget meeting is on Friday.").values] == [None]
+    assert [v.limit for v in analyze("The budget review is at 9:30.").values] == [None]
