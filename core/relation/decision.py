@@ -640,8 +640,10 @@ def _name_pairs(subj: SubjectMatch, sa: Side, sb: Side) -> list[tuple[Name, Name
     is a subject."""
     # Names where a value goes pair with each other first ("owned by Caspian" / "owned by Wendeline"), the others
     # after them in order ("the service in Corvid" / "Fathom's service").
+    # (The owner word, "User's", is the memory's own person, whom a statement may or may not name: no name to pair.)
+    own = lexicon().own
     only_a, only_b = (
-        sorted(_prefer_shaped(names), key=lambda n: not n.value_like)
+        sorted(_prefer_shaped([n for n in names if n.key not in own]), key=lambda n: not n.value_like)
         for names in (subj.only_a_names, subj.only_b_names)
     )
     role = _in_role(sa) and _in_role(sb)

@@ -504,6 +504,8 @@ CONTRADICTIONS = [
     ("Dad takes 25 mg of losartan a day.", "Dad's losartan went up to 50 mg."),
     # two members of one class qualifying a word in what both claim: two answers
     ("The spare key hangs on the green hook.", "The spare key hangs on the yellow hook."),
+    # where a vehicle lands or arrives is a place a verb puts it; "User's" on one side pairs with no name
+    ("User's ferry lands at Calais.", "The ferry comes into Dunkirk."),
 ]
 
 CONSISTENT = [
@@ -1030,6 +1032,8 @@ CONSISTENT = [
     ("The office coffee is from Blue Bottle Coffee.", "Blue Bottle Coffee delivers the office coffee on Mondays."),
     # in what the two are about, a colour says which one
     ("The blue mug is in the cupboard.", "The red mug is in the dishwasher."),
+    ("User's ferry lands at Calais.", "The ferry lands at Calais at 14:00 local time."),
+    ("Per the handbook, new hires get 25 days of annual leave.", "New hires get 25 days of leave a year."),
 ]
 
 
