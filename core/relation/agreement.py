@@ -275,6 +275,20 @@ def _as_rates(xs: list[Value], ys: list[Value]) -> list[Value]:
     return [v for v in out if v is not f] if turned else xs
 
 
+def _as_frequency(xs: list[Value], ys: list[Value]) -> list[Value]:
+    """A count of something per unit of time ("one meal a day", "two coffees a day") is how often it happens, when
+    the other side says how often and this side says it no other way ("is fed twice a day")."""
+    if not any(y.kind == "frequency" and isinstance(y.val, float) and y.val > 0 for y in ys):
+        return xs
+    if any(v.kind == "frequency" for v in xs):
+        return xs
+    counts = [v for v in xs if v.kind == "quantity" and v.key.startswith("n:") and v.key.endswith("/time")]
+    if len(counts) != 1 or not isinstance(counts[0].val, float) or counts[0].val <= 0:
+        return xs
+    c = counts[0]
+    return [replace(v, kind="frequency", key="", val=1.0 / v.val) if v is c else v for v in xs]
+
+
 @functools.cache
 def _vague_keys() -> frozenset[str]:
     """Quantity keys that say little of what is counted: a bare number, a count of people."""
@@ -358,6 +372,7 @@ def compare_values(a: Analysis, b: Analysis) -> tuple[list[Diff], set[str], set[
     """Differences per slot, the slots both sides agree on, and the slots only one side fills."""
     va, vb = live(a.values), live(b.values)
     va, vb = _as_rates(va, vb), _as_rates(vb, va)
+    va, vb = _as_frequency(va, vb), _as_frequency(vb, va)
     diffs: list[Diff] = []
     agreed: set[str] = set()
     slots_a = {slot_of(v) for v in va}

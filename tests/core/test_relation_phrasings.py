@@ -506,6 +506,8 @@ CONTRADICTIONS = [
     ("The spare key hangs on the green hook.", "The spare key hangs on the yellow hook."),
     # where a vehicle lands or arrives is a place a verb puts it; "User's" on one side pairs with no name
     ("User's ferry lands at Calais.", "The ferry comes into Dunkirk."),
+    # a count per unit of time is how often, against a frequency
+    ("Grandad takes his tablets three times a day.", "Grandad has two tablets a day."),
 ]
 
 CONSISTENT = [
@@ -1033,6 +1035,7 @@ CONSISTENT = [
     # in what the two are about, a colour says which one
     ("The blue mug is in the cupboard.", "The red mug is in the dishwasher."),
     ("User's ferry lands at Calais.", "The ferry lands at Calais at 14:00 local time."),
+    ("Grandad takes his tablets twice a day.", "Grandad has two tablets a day, with meals."),
     ("Per the handbook, new hires get 25 days of annual leave.", "New hires get 25 days of leave a year."),
 ]
 
