@@ -398,7 +398,8 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     # (A capitalised sentence opener may be a common word: "Budget", "Ship".)
     name_stems = {w for n in sa.names + sb.names if not n.initial for w in n.words} - lexicon().common_acronyms
     # (A word one side has only inside a compound, "call" of "on-call", anchors nothing.)
-    whole = whole_stems(a) & whole_stems(b)
+    # (One written with a hyphen, the other with a space, is one phrase: "payments-service" / "payments service".)
+    whole = (whole_stems(a) & whole_stems(b)) | _spaced(a, b) | _spaced(b, a)
     slot_nouns = _slot_nouns(a, b)
     shared = [t for t in subj.shared if (t in whole or t in name_stems or t in subj.spelled) and t not in slot_nouns]
     # Words the two share only after their first verb (in what they say, not in what they are about: "The board
@@ -711,6 +712,19 @@ def _adjacent(a: Analysis, first: str, second: str) -> bool:
         return out + [(n.start, n.start + len(n.text.split())) for n in a.names if n.text == text]
 
     return any(end == start for _s, end in spans(first) for start, _e in spans(second))
+
+
+def _spaced(a: Analysis, b: Analysis) -> set[str]:
+    """The stems of the parts of a hyphenated word of `a` that `b` writes as words, side by side and in order."""
+    seq = [t.stem or stem(t.low) for t in b.tokens if t.kind == "word"]
+    out: set[str] = set()
+    for t in a.tokens:
+        if t.kind != "word" or "-" not in t.low.strip("-"):
+            continue
+        parts = [stem(p) for p in t.low.split("-") if p]
+        if len(parts) >= 2 and any(seq[k : k + len(parts)] == parts for k in range(len(seq) - len(parts) + 1)):
+            out |= set(parts)
+    return out
 
 
 def _classes_of(a: Analysis, stems: tuple[str, ...]) -> set[str]:

@@ -508,6 +508,8 @@ CONTRADICTIONS = [
     ("User's ferry lands at Calais.", "The ferry comes into Dunkirk."),
     # a count per unit of time is how often, against a frequency
     ("Grandad takes his tablets three times a day.", "Grandad has two tablets a day."),
+    # a hyphenated name and the same words spaced are one phrase, and anchor the pair
+    ("The search service is written in Rust.", "search-service is a Python codebase."),
 ]
 
 CONSISTENT = [
@@ -1036,6 +1038,7 @@ CONSISTENT = [
     ("The blue mug is in the cupboard.", "The red mug is in the dishwasher."),
     ("User's ferry lands at Calais.", "The ferry lands at Calais at 14:00 local time."),
     ("Grandad takes his tablets twice a day.", "Grandad has two tablets a day, with meals."),
+    ("The search service is written in Rust.", "search-service has its own on-call rota."),
     ("Per the handbook, new hires get 25 days of annual leave.", "New hires get 25 days of leave a year."),
 ]
 
