@@ -516,13 +516,7 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         # Two members of one value class qualifying a word in what both claim ("the key is on the blue keyring" /
         # "on the red keyring"; the colour class counts only beside its own head words): which one is the claim,
         # two answers in one frame, a `possible` conflict
-        return Relation(
-            "possible",
-            "decision_supersession" if decision else "mutually_exclusive",
-            FRAME_CONFIDENCE,
-            score,
-            f"same frame, differs: {dims['qualifier'].a} / {dims['qualifier'].b}",
-        )
+        return _same_frame(dims["qualifier"].a, dims["qualifier"].b, score, decision)
     if set(dims) == {"qualifier"}:
         # Only a qualifier of a shared word differs ("background jobs" / "async jobs"): another subject or another
         # word for the same one; neither is a claim against the other.
@@ -567,13 +561,7 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     if swapped is not None and _two_attributes(slots_only_a, slots_only_b):
         swapped = None
     if swapped is not None:
-        return Relation(
-            "possible",
-            "decision_supersession" if decision else "mutually_exclusive",
-            FRAME_CONFIDENCE,
-            score,
-            f"same frame, differs: {swapped[0]} / {swapped[1]}",
-        )
+        return _same_frame(swapped[0], swapped[1], score, decision)
     # A restatement says the same with the same subject words (in any form: stems, short forms, spellings): a word
     # one side has and the other lacks is a detail, and the statement is kept as a record of its own
     # (consolidation must never swallow a claim).
@@ -714,14 +702,21 @@ def _adjacent(a: Analysis, first: str, second: str) -> bool:
     return any(end == start for _s, end in spans(first) for start, _e in spans(second))
 
 
+def _same_frame(x: str, y: str, score: float, decision: bool) -> Relation:
+    """One span put two ways in a frame both statements share: a `possible` conflict for a person to look at."""
+    ctype = "decision_supersession" if decision else "mutually_exclusive"
+    return Relation("possible", ctype, FRAME_CONFIDENCE, score, f"same frame, differs: {x} / {y}")
+
+
 def _spaced(a: Analysis, b: Analysis) -> set[str]:
     """The stems of the parts of a hyphenated word of `a` that `b` writes as words, side by side and in order."""
+    joined = [t.low for t in a.tokens if t.kind == "word" and "-" in t.low.strip("-")]
+    if not joined:
+        return set()
     seq = [t.stem or stem(t.low) for t in b.tokens if t.kind == "word"]
     out: set[str] = set()
-    for t in a.tokens:
-        if t.kind != "word" or "-" not in t.low.strip("-"):
-            continue
-        parts = [stem(p) for p in t.low.split("-") if p]
+    for word in joined:
+        parts = [stem(p) for p in word.split("-") if p]
         if len(parts) >= 2 and any(seq[k : k + len(parts)] == parts for k in range(len(seq) - len(parts) + 1)):
             out |= set(parts)
     return out

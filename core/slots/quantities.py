@@ -214,7 +214,7 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
                     t.clause,
                     i,
                     bound=bound_before(toks, i)[0],
-                    limit=limit_before(toks, i) if kind_ in ("quantity", "duration") else None,
+                    limit=limit_before(toks, i),
                 )
             )
             i += 1
