@@ -12,7 +12,8 @@ Sets: the `dev` and `heldout` halves of `benchmarks/data/agent_pairs.jsonl` (no 
 `fresh-heldout` halves of `benchmarks/data/agent_pairs_fresh.jsonl` (a second set written later, in the same style),
 the `summaries-dev` and `summaries-heldout` halves of `benchmarks/data/agent_summaries.jsonl` (a note of several
 claims, then a one-liner), the `third-dev` and `third-heldout` halves of `benchmarks/data/agent_pairs_third.jsonl`
-(240 pairs written after the detector by writers who never saw it), and the older labelled fixture `tests/core/fixtures/conflict_pairs.jsonl`, once with the keys it states and once
+(240 pairs written after the detector by writers who never saw it), the `fourth-dev` and `fourth-heldout` halves of
+`benchmarks/data/agent_pairs_fourth.jsonl` (240 more, written the same way on 2026-12-03), and the older labelled fixture `tests/core/fixtures/conflict_pairs.jsonl`, once with the keys it states and once
 without them.
 
 Run alone: `.venv/bin/python benchmarks/contradictions.py` (a Markdown report on stdout). `--list dev` adds the
@@ -41,8 +42,10 @@ PAIRS = HERE / "data" / "agent_pairs.jsonl"
 PAIRS_FRESH = HERE / "data" / "agent_pairs_fresh.jsonl"  # a second set, written later: fresh-dev / fresh-heldout
 # A third: session summaries of several claims against one-liners (summaries-dev / summaries-heldout).
 SUMMARIES = HERE / "data" / "agent_summaries.jsonl"
-# A fourth, written after the detector by writers who never saw it: third-dev / third-heldout.
+# Two more, each written after the detector by writers who never saw it: third-dev / third-heldout and
+# fourth-dev / fourth-heldout.
 PAIRS_THIRD = HERE / "data" / "agent_pairs_third.jsonl"
+PAIRS_FOURTH = HERE / "data" / "agent_pairs_fourth.jsonl"
 DISTRACTORS = HERE / "data" / "distractors.jsonl"
 FIXTURE = HERE.parent / "tests" / "core" / "fixtures" / "conflict_pairs.jsonl"
 
@@ -127,6 +130,8 @@ def load_pairs(split: str) -> list[Case]:
         path, split = SUMMARIES, split.removeprefix("summaries-")
     elif split.startswith("third-"):
         path = PAIRS_THIRD
+    elif split.startswith("fourth-"):
+        path = PAIRS_FOURTH
     else:
         path = PAIRS_FRESH if split.startswith("fresh-") else PAIRS
     return [
@@ -390,12 +395,14 @@ def list_outcomes(report: Report) -> str:
 
 AGENT_SETS = ("dev", "heldout", "fresh-dev", "fresh-heldout", "summaries-dev", "summaries-heldout")
 THIRD_SETS = ("third-dev", "third-heldout")  # no domains: kept out of the by-domain table
-HELD_OUT = ("heldout", "fresh-heldout", "summaries-heldout", "third-heldout")
+FOURTH_SETS = ("fourth-dev", "fourth-heldout")  # likewise
+HELD_OUT = ("heldout", "fresh-heldout", "summaries-heldout", "third-heldout", "fourth-heldout")
 SETS = (
     ("dev", "heldout", "fixture", "fixture-nokeys")
     + (("fresh-dev", "fresh-heldout") if PAIRS_FRESH.exists() else ())
     + (("summaries-dev", "summaries-heldout") if SUMMARIES.exists() else ())
     + (THIRD_SETS if PAIRS_THIRD.exists() else ())
+    + (FOURTH_SETS if PAIRS_FOURTH.exists() else ())
 )
 
 
@@ -414,7 +421,7 @@ def run(sets: tuple[str, ...] = SETS) -> tuple[list[Report], float]:
         work = Path(tmp) / "work"
         work.mkdir()
         for name in sets:
-            if name in AGENT_SETS or name in THIRD_SETS:
+            if name in AGENT_SETS or name in THIRD_SETS or name in FOURTH_SETS:
                 cases = load_pairs(name)
             elif name == "fixture":
                 cases = load_fixture(with_keys=True)
@@ -431,7 +438,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sets", default=",".join(SETS), help=f"comma-separated, from {', '.join(SETS)}")
     p.add_argument(
         "--list",
-        choices=("dev", "fresh-dev", "summaries-dev", "third-dev", "fixture", "fixture-nokeys"),
+        choices=("dev", "fresh-dev", "summaries-dev", "third-dev", "fourth-dev", "fixture", "fixture-nokeys"),
         action="append",
         default=[],
         help="also list every pair's outcome for this set (never the held-out half)",

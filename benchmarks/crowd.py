@@ -20,10 +20,11 @@ record may take the place of the right one. Here, for each half: the distractors
   waited (opening a conflict there, which the person answers in turn), until nothing new opens.
 
 The halves are those of the per-pair bench, unchanged: `dev` is dev + fresh-dev + summaries-dev, `heldout` their
-held-out halves; `third-dev` and `third-heldout` the third set's, each one domain (that set names none, and its
-pairs share subjects). A held-out half is reported in totals only and never listed.
+held-out halves; `third-dev` and `third-heldout` the third set's, `fourth-dev` and `fourth-heldout` the fourth's,
+each one domain (those sets name none, and their pairs share subjects). A held-out half is reported in totals only
+and never listed.
 
-Run alone: `.venv/bin/python benchmarks/crowd.py [--halves dev,heldout,third-dev,third-heldout] [--list]`.
+Run alone: `.venv/bin/python benchmarks/crowd.py [--halves dev,heldout,third-dev,fourth-dev,...] [--list]`.
 """
 
 from __future__ import annotations
@@ -43,12 +44,14 @@ HALVES = {
     "heldout": ("heldout", "fresh-heldout", "summaries-heldout"),
     "third-dev": ("third-dev",),
     "third-heldout": ("third-heldout",),
+    "fourth-dev": ("fourth-dev",),
+    "fourth-heldout": ("fourth-heldout",),
 }
 # The third set names no domains, and its two writers each came back to the same subjects across pairs ("daily
 # standup is at 9:30" / "the team standup starts at 10:00 CET"; "the 1:1 is every Monday" / "Wednesdays at 10:00"):
 # its half is one domain, so a conflict between two of its pairs is listed and not counted (as within a domain of
 # the other halves); one with a distractor counts as false.
-ONE_DOMAIN = frozenset({"third-dev", "third-heldout"})
+ONE_DOMAIN = frozenset({"third-dev", "third-heldout", "fourth-dev", "fourth-heldout"})
 
 
 @dataclass
@@ -89,7 +92,7 @@ def run_half(half: str, root: Path) -> Crowd:
             for c in cases:
                 side = getattr(c, which)
                 text = pairs._norm(side["content"])
-                owner.setdefault(text, (c.id, "third" if half in ONE_DOMAIN else c.domain))
+                owner.setdefault(text, (c.id, half.split("-")[0] if half in ONE_DOMAIN else c.domain))
                 out.texts.setdefault(f"{c.id}.{which}", text)
                 t += timedelta(minutes=1)
                 pairs._capture(eng, side, t, actor)
@@ -169,7 +172,10 @@ def list_crowd(c: Crowd) -> str:
     return "\n".join(lines)
 
 
-def run(halves: tuple[str, ...] = ("dev", "heldout", "third-dev", "third-heldout")) -> list[Crowd]:
+DEFAULT_HALVES = ("dev", "heldout", "third-dev", "third-heldout", "fourth-dev", "fourth-heldout")
+
+
+def run(halves: tuple[str, ...] = DEFAULT_HALVES) -> list[Crowd]:
     out = []
     with tempfile.TemporaryDirectory(prefix="mk-crowd-", dir=pairs._scratch()) as tmp:
         for half in halves:
@@ -179,9 +185,7 @@ def run(halves: tuple[str, ...] = ("dev", "heldout", "third-dev", "third-heldout
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument(
-        "--halves", default="dev,heldout,third-dev,third-heldout", help=f"comma-separated, from {', '.join(HALVES)}"
-    )
+    p.add_argument("--halves", default=",".join(DEFAULT_HALVES), help=f"comma-separated, from {', '.join(HALVES)}")
     p.add_argument("--list", action="store_true", help="list the conflicts between pairs of a dev half")
     args = p.parse_args(argv)
     halves = tuple(h.strip() for h in args.halves.split(",") if h.strip())
@@ -192,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     print(format_report(crowds))
     if args.list:
         for c in crowds:
-            if c.half in ("dev", "third-dev"):
+            if c.half in ("dev", "third-dev", "fourth-dev"):
                 print()
                 print(list_crowd(c))
     return 0

@@ -193,21 +193,23 @@ def test_summaries_schema_and_split(summaries, distractors):
     assert not pair_titles & {_slug(d["title"]) for d in distractors}
 
 
-def test_third_set_is_its_batteries_split_as_committed():
-    """agent_pairs_third.jsonl is exactly what make_third_split.py builds from the two batteries: the split cannot
-    be moved by hand after the fact, each half holds half of every (battery, label) group, and no pair shares a key,
-    a title or a source ref between its sides."""
+@pytest.mark.parametrize("name", ["third", "fourth"])
+def test_battery_set_is_its_batteries_split_as_committed(name):
+    """agent_pairs_<name>.jsonl is exactly what make_battery_split.py builds from the set's two batteries: the split
+    cannot be moved by hand after the fact, each half holds half of every (battery, label) group, and no pair shares
+    a key, a title or a source ref between its sides."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("make_third_split", DATA / "make_third_split.py")
+    spec = importlib.util.spec_from_file_location("make_battery_split", DATA / "make_battery_split.py")
     assert spec and spec.loader
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    pairs = _jsonl("agent_pairs_third.jsonl")
-    assert pairs == mod.build()
+    pairs = _jsonl(f"agent_pairs_{name}.jsonl")
+    assert pairs == mod.build(name)
     counts = Counter((p["domain"], p["label"], p["split"]) for p in pairs)
+    assert set(counts) == {(d, lab, f"{name}-{h}") for d, lab, _ in counts for h in ("dev", "heldout")}
     for (domain, label, split), n in counts.items():
-        other = "third-heldout" if split == "third-dev" else "third-dev"
+        other = f"{name}-heldout" if split == f"{name}-dev" else f"{name}-dev"
         assert abs(n - counts[(domain, label, other)]) <= 1
     assert len(pairs) >= 200 and {p["label"] for p in pairs} == LABELS
     for p in pairs:

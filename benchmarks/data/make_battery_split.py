@@ -1,19 +1,21 @@
-"""Build agent_pairs_third.jsonl from its two source batteries, with its split and source refs, deterministically.
+"""Build agent_pairs_third.jsonl and agent_pairs_fourth.jsonl from their source batteries, with their split and
+source refs, deterministically.
 
-The third set was written after the detector, by two writers who never saw the project, as plain batteries: lists of
+Each set was written after the detector, by two writers who never saw the project, as plain batteries: lists of
 [want, first, second] with want `c` (contradiction), `k` (compatible: same subject, both can be true) or `u`
 (unrelated: the same wording about another entity). `third_a.json` favours people, homes, health and money;
-`third_b.json` codebases, deployments, vendors and family logistics. Neither names domains or kinds.
+`third_b.json` codebases, deployments, vendors and family logistics; `fourth_a.json` work life, `fourth_b.json`
+personal life. Neither names domains or kinds.
 
 The split is made before any rule is written from the set, and depends only on the pair ids:
 
-1. A pair's id is `third-<a|b>-<NNN>` (its battery and 0-based index).
+1. A pair's id is `<set>-<a|b>-<NNN>` (its set, its battery and 0-based index).
 2. Inside each (battery, label) group, sort the pairs by sha256(id) as hex and number them i = 0, 1, ...
-3. Pair i goes to "third-dev" when i is even, else to "third-heldout".
+3. Pair i goes to "<set>-dev" when i is even, else to "<set>-heldout".
 
 Source refs: every side has one, `session-<date>-<six hex digits of sha256(id + side)>`, so the two differ.
 
-Usage: python benchmarks/data/make_third_split.py   (rewrites agent_pairs_third.jsonl; running it again changes nothing)
+Usage: python benchmarks/data/make_battery_split.py   (rewrites both files; running it again changes nothing)
 """
 
 from __future__ import annotations
@@ -24,8 +26,7 @@ from collections import defaultdict
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SOURCES = (("a", HERE / "third_a.json"), ("b", HERE / "third_b.json"))
-OUT = HERE / "agent_pairs_third.jsonl"
+SETS = ("third", "fourth")
 LABELS = {"c": "contradiction", "k": "compatible", "u": "unrelated"}
 
 
@@ -33,11 +34,16 @@ def _hex(s: str) -> str:
     return hashlib.sha256(s.encode()).hexdigest()
 
 
-def build() -> list[dict]:
+def out(name: str) -> Path:
+    return HERE / f"agent_pairs_{name}.jsonl"
+
+
+def build(name: str) -> list[dict]:
     pairs: list[dict] = []
-    for battery, path in SOURCES:
+    for battery in ("a", "b"):
+        path = HERE / f"{name}_{battery}.json"
         for n, (want, first, second) in enumerate(json.loads(path.read_text(encoding="utf-8"))):
-            pid = f"third-{battery}-{n:03d}"
+            pid = f"{name}-{battery}-{n:03d}"
             pairs.append(
                 {
                     "id": pid,
@@ -53,12 +59,13 @@ def build() -> list[dict]:
         groups[(p["domain"], p["label"])].append(p)
     for group in groups.values():
         for i, p in enumerate(sorted(group, key=lambda p: _hex(p["id"]))):
-            p["split"] = "third-dev" if i % 2 == 0 else "third-heldout"
+            p["split"] = f"{name}-dev" if i % 2 == 0 else f"{name}-heldout"
     return pairs
 
 
 def main() -> None:
-    OUT.write_text("".join(json.dumps(p, ensure_ascii=False) + "\n" for p in build()), encoding="utf-8")
+    for name in SETS:
+        out(name).write_text("".join(json.dumps(p, ensure_ascii=False) + "\n" for p in build(name)), encoding="utf-8")
 
 
 if __name__ == "__main__":
