@@ -127,7 +127,7 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
     held = [r for r in aligned if r.is_conflict]
     if held and _names_another_subject(old, new):
         held = []  # the note is about one named thing, the statement about another ("Kestrel" / "Orbit")
-    if held and not (whole.kind == "conflict" and whole.confidence >= max(r.confidence for r in held)):
+    if held and not (whole.kind == "conflict" and whole.confidence > max(r.confidence for r in held)):
         best = max(held, key=lambda r: (r.kind == "conflict", r.confidence, r.score))
         return Relation(best.kind, best.conflict_type, best.confidence, best.score, f"{best.reason} (in one sentence)")
     if whole.kind == "restatement":
@@ -511,6 +511,10 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         and all(d.ctype == "subject" or name == "qualifier" for name, d in dims.items())
     ):
         d = next(d for d in dims.values() if d.ctype == "subject")
+        if anchored and pairs and _claimed_names(a, b, ea, eb, pairs):
+            # Two names in what both claim of one subject ("Hannah is based in the Manchester office" / "Hannah
+            # works out of the Leeds office"): which one is the claim, a `possible` conflict
+            return _same_frame(d.a, d.b, score, decision)
         return Relation("unrelated", None, 0.0, score, f"about another subject: {d.a} / {d.b}")
     if set(dims) == {"qualifier"} and claimed_head and anchored:
         # Two members of one value class qualifying a word in what both claim ("the key is on the blue keyring" /
@@ -659,9 +663,17 @@ def _span_end(a: Analysis) -> str | None:
     ("opens", "departs"), or None."""
     lex = lexicon()
     toks = list(a.tokens)
-    if any(match_any(toks, i, lex.span_ends) for i in range(len(toks))):
+
+    def said(phrases: tuple[tuple[str, ...], ...]) -> bool:
+        # (a word followed by "of" names a point in time, not an end of the span: "end of day", "start of Q3")
+        return any(
+            (m := match_any(toks, i, phrases)) and not (i + len(m) < len(toks) and toks[i + len(m)].low == "of")
+            for i in range(len(toks))
+        )
+
+    if said(lex.span_ends):
         return "end"
-    if any(match_any(toks, i, lex.span_starts) for i in range(len(toks))):
+    if said(lex.span_starts):
         return "start"
     return None
 
@@ -700,6 +712,29 @@ def _adjacent(a: Analysis, first: str, second: str) -> bool:
         return out + [(n.start, n.start + len(n.text.split())) for n in a.names if n.text == text]
 
     return any(end == start for _s, end in spans(first) for start, _e in spans(second))
+
+
+def _claimed_names(
+    a: Analysis, b: Analysis, ea: int | None, eb: int | None, pairs: list[tuple[Name, Name, bool]]
+) -> bool:
+    """Every differing name stands after its statement's first verb, where a value goes on one side at least, and
+    qualifies the word the other name qualifies ("is based in the Manchester office" / "works out of the Leeds
+    office"), and the two say it of one subject: the words before their first verbs are the same. (A name a role
+    verb takes is no such value: "Dana owns the Atlas service" / "Dana owns the Harbor service" are two services.)"""
+    if ea is None or eb is None:
+        return False
+    if any(
+        na.start < ea
+        or nb.start < eb
+        or not (na.value_like or nb.value_like)
+        or not na.next_stem
+        or na.next_stem != nb.next_stem
+        or is_function(na.next_stem)
+        for na, nb, _v in pairs
+    ):
+        return False
+    lead_a, lead_b = _lead(a, ea), _lead(b, eb)
+    return bool(lead_a) and lead_a == lead_b
 
 
 def _same_frame(x: str, y: str, score: float, decision: bool) -> Relation:

@@ -450,6 +450,11 @@ def read_frequencies(toks: list[Tok], values: list[Value]) -> None:
                 add_value(values, toks, "frequency", "", 604800.0 * mult, i, i + 1)
                 i = k
                 continue
+            if k < n and any(toks[k].low in p for p in lex.dayparts):
+                # "every morning": daily, and the daypart reader keeps the part of the day
+                add_value(values, toks, "frequency", "", 86400.0 * mult, i, i + 1)
+                i = k
+                continue
             f = time_unit(toks, k)
             if f is not None and k < n:
                 add_value(values, toks, "frequency", "", f * mult, i, k + 1)

@@ -510,9 +510,26 @@ CONTRADICTIONS = [
     ("Grandad takes his tablets three times a day.", "Grandad has two tablets a day."),
     # a hyphenated name and the same words spaced are one phrase, and anchor the pair
     ("The search service is written in Rust.", "search-service is a Python codebase."),
+    # two names qualifying one word in what both say of one person: which one is the claim
+    ("Omar Reyes is based in the Dublin office.", "Omar Reyes works out of the Madrid office."),
+    # micrograms and mcg, kilos and kilograms are units; "every morning" is daily against a dose a day
+    ("The baby gets 400 micrograms of vitamin D.", "The baby's vitamin D is 10 mcg."),
+    ("The suitcase weighs 23 kilos.", "The suitcase weighs 15 kg."),
+    ("User takes 20 mg of omeprazole every morning.", "User's omeprazole dose is 40 mg a day."),
+    # "end of day" is a time of day, not the end of a span
+    ("The code freeze begins on 10 October.", "Code freeze: 12 October, end of day."),
 ]
 
 CONSISTENT = [
+    # a name after the verb that qualifies no word the other's name qualifies: another detail
+    ("Priya works at Google in London.", "Priya works at Google in the King's Cross office."),
+    # names a role verb takes, qualifying one word: two things one person holds
+    ("Kofi maintains the Lumen dashboard.", "Kofi maintains the Orbit dashboard."),
+    # a dose every morning and the same dose a day; kilos and kilograms
+    ("User takes 20 mg of omeprazole every morning.", "User's omeprazole dose is 20 mg a day."),
+    ("The suitcase weighs 23 kilos.", "The suitcase weighs 23 kg."),
+    # one span's start and its end, the end said as "ends"
+    ("The code freeze begins on 10 October.", "The code freeze ends on 12 October."),
     # a denial of one person's state and the state of someone they have; a state denied of everything, twice
     ("Ruth is allergic to pollen.", "Ruth's son has no allergies."),
     ("Ruth has no allergies.", "Ruth isn't allergic to anything."),
