@@ -432,7 +432,22 @@ def spellings(word: str) -> tuple[str, ...]:
     colour): a text index matches words as written, and these find a record that writes the same word another way."""
     w = word.lower()
     c = _canonical(w)
+    if c == w and c not in _forms_of():
+        # a plural of a word written other ways ("retrospectives" -> retro, "databases" -> db): the index stems the
+        # plural itself, so the singular's other forms are the ones to add
+        c = _canonical(next((s for s in _singulars(w) if _canonical(s) != s or s in _forms_of()), w))
     return tuple(f for f in dict.fromkeys((c, *_forms_of().get(c, ()))) if f != w)
+
+
+def _singulars(word: str) -> tuple[str, ...]:
+    """The singulars a regular English plural may have ("stories" -> story, "boxes" -> box, "bases" -> base)."""
+    if word.endswith("ies") and len(word) > 4:
+        return (word[:-3] + "y",)
+    if word.endswith("es") and len(word) > 3:
+        return (word[:-1], word[:-2])
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 2:
+        return (word[:-1],)
+    return ()
 
 
 @functools.lru_cache(maxsize=65536)

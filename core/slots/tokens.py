@@ -85,6 +85,15 @@ def tokenize(text: str) -> list[Tok]:
                 toks.append(Tok(len(toks), g.group(2), g.group(2), "unit", at=cut, end=m.end()))
                 continue
             kind = "word"
+        if kind == "word" and _day_list(s):
+            # "Mon/Wed/Fri", "Mon-Fri": the days and their joiners, as if written with spaces
+            at = m.start()
+            for part in re.split(r"([-/])", s):
+                toks.append(
+                    Tok(len(toks), part, part.lower(), "punct" if part in "-/" else "word", at=at, end=at + len(part))
+                )
+                at += len(part)
+            continue
         toks.append(Tok(len(toks), s, s.lower(), kind, at=m.start(), end=m.end()))
     for t in toks:
         if t.kind == "word" and 0 < t.at and t.end < len(folded):
@@ -92,6 +101,16 @@ def tokenize(text: str) -> list[Tok]:
     # a blank line ends a sentence (`analyze` gives each Markdown block as a paragraph of its own)
     _segment(toks, [m.end() for m in _BLANK_LINE.finditer(folded)])
     return toks
+
+
+def _day_list(word: str) -> bool:
+    """A word of weekdays joined by slashes or a dash ("Mon/Wed/Fri", "Mon-Fri"); an abbreviation that is also an
+    English word counts only capitalised, as everywhere."""
+    lex = lexicon()
+    parts = re.split(r"[-/]", word)
+    return len(parts) > 1 and all(
+        p.lower() in lex.weekdays and (p.lower() not in lex.calendar_case or p[:1].isupper()) for p in parts
+    )
 
 
 def _segment(toks: list[Tok], blocks: list[int]) -> None:
@@ -114,7 +133,13 @@ def _segment(toks: list[Tok], blocks: list[int]) -> None:
                 clause += 1
                 start = True
             elif t.low in _CLAUSE_PUNCT and not (
-                t.low in "-/" and j and toks[j - 1].kind != "punct" and j + 1 < len(toks) and toks[j + 1].kind == "time"
+                t.low in "-/"
+                and j
+                and toks[j - 1].kind != "punct"
+                and j + 1 < len(toks)
+                and (
+                    toks[j + 1].kind == "time" or (toks[j - 1].low in lex.weekdays and toks[j + 1].low in lex.weekdays)
+                )
             ):
                 clause += 1
                 if t.low == ":":

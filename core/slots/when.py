@@ -222,7 +222,7 @@ def read_calendar(toks: list[Tok], values: list[Value]) -> None:
         if low in lex.weekdays and cs_ok:
             days = {lex.weekdays[low]}
             j = i + 1
-            # "Monday and Wednesday", "Mon-Fri"
+            # "Monday and Wednesday", "Mon-Fri", "Mon/Wed/Fri"
             if j + 1 < n and toks[j].low in ("and", "or", "-", "to", "&", "/") and toks[j + 1].low in lex.weekdays:
                 d2 = lex.weekdays[toks[j + 1].low]
                 if toks[j].low in ("-", "to"):
@@ -231,6 +231,9 @@ def read_calendar(toks: list[Tok], values: list[Value]) -> None:
                 else:
                     days.add(d2)
                 j += 2
+                while j + 1 < n and toks[j].low in ("and", "or", "&", "/") and toks[j + 1].low in lex.weekdays:
+                    days.add(lex.weekdays[toks[j + 1].low])
+                    j += 2
             # "the first Thursday", "the last Friday" (of the month): which one, in the value's key
             start, nth = i, ""
             k = i - 1

@@ -318,3 +318,11 @@ def test_a_crowd_of_neighbouring_notes_opens_only_the_real_conflicts(eng):
         ]
     ), held
     assert statuses.count("conflict") == 2, statuses
+
+
+def test_a_plural_finds_the_record_that_writes_its_short_form(eng):
+    """The index stems a plural itself, but not into a short form: "retrospectives" must also look for "retro",
+    or a note written with the short form is never compared and its contradiction goes unseen."""
+    eng.capture("Retro happens on Thursdays at 4 PM.", now=T0, actor="agent:a")
+    r = eng.capture("Retrospectives are on Mondays at 10 AM.", now=T0 + timedelta(days=1), actor="agent:b")
+    assert r.status == "conflict", r.details

@@ -518,6 +518,9 @@ CONTRADICTIONS = [
     ("User takes 20 mg of omeprazole every morning.", "User's omeprazole dose is 40 mg a day."),
     # "end of day" is a time of day, not the end of a span
     ("The code freeze begins on 10 October.", "Code freeze: 12 October, end of day."),
+    # weekdays joined by slashes or a dash are a set of days
+    ("The cleaner comes Mon/Wed/Fri.", "The cleaner comes on Tuesdays and Thursdays."),
+    ("The helpdesk is staffed Mon-Fri.", "The helpdesk is staffed on Saturdays only."),
 ]
 
 CONSISTENT = [
@@ -525,6 +528,8 @@ CONSISTENT = [
     ("Priya works at Google in London.", "Priya works at Google in the King's Cross office."),
     # names a role verb takes, qualifying one word: two things one person holds
     ("Kofi maintains the Lumen dashboard.", "Kofi maintains the Orbit dashboard."),
+    # one of the days a slashed list gives
+    ("The cleaner comes Mon/Wed/Fri.", "The cleaner comes on Wednesdays."),
     # a dose every morning and the same dose a day; kilos and kilograms
     ("User takes 20 mg of omeprazole every morning.", "User's omeprazole dose is 20 mg a day."),
     ("The suitcase weighs 23 kilos.", "The suitcase weighs 23 kg."),
