@@ -343,6 +343,11 @@ def compare(a: Side, b: Side, drop: frozenset[str] = frozenset()) -> SubjectMatc
         )
         if set(qa) <= own and set(qb) <= own:
             continue  # "the family dog" / "the user's dog": one owner
+        # (Beside a name both give, the memory's own person says whose, against any other qualifier: "User's friend
+        # Tom Ashby" / "Tom Ashby, an old uni friend" qualify "friend" two ways that do not differ. Without one,
+        # "the allotment rent" / "User's rent" are two rents.)
+        if matched_names - own:
+            qa, qb = [m for m in qa if m not in own], [m for m in qb if m not in own]
         if qa and qb:
             quals.append((head, tuple(sorted(qa)), tuple(sorted(qb))))
     return SubjectMatch(

@@ -1119,7 +1119,10 @@ def _kin_of(a: Analysis, b: Analysis) -> str:
             i + 2 < len(toks)
             and toks[i + 2].kind == "word"
             and toks[i + 2].text[:1].isupper()
-            and any(who not in n.words and not n.initial for n in b.names)
+            and (
+                any(who not in n.words and not n.initial for n in b.names)
+                or any(u.kind == "word" and u.low == toks[i + 2].low for u in other)
+            )
         ):
             continue  # "the user's partner Dan" / "Dan's …": the name says who, and names are compared as names
         said = [k for k, u in enumerate(other) if u.kind == "word" and bare(u) == who]

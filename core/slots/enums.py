@@ -51,6 +51,9 @@ def read_classes(toks: list[Tok], values: list[Value]) -> None:
         if after_naming(toks, i):
             i += len(p)  # "a coach called Dev", "a server named Jenkins": what it is called, not a class member
             continue
+        if _first_name(toks, i, len(p), index):
+            i += len(p)  # "chaired by Dev Malhotra", "Ruby Chen owns it": a person's first name, not a member
+            continue
         for cls, canon, heads, cs in members:
             if cs and not toks[i].text[:1].isupper():
                 continue
@@ -67,6 +70,28 @@ def read_classes(toks: list[Tok], values: list[Value]) -> None:
             took = True
             break
         i += len(p) if took else 1
+
+
+def _first_name(toks: list[Tok], i: int, size: int, index: dict) -> bool:
+    """A one-word member written as a name (capital, then lower case) right before another such word that starts
+    no member: a person's first name and surname ("Dev Malhotra", "Ruby Chen", "Jasmine Patel"), where a product
+    and what it offers are written apart or listed whole ("AWS Lambda", "GitHub Actions")."""
+    if size != 1 or i + 1 >= len(toks):
+        return False
+    t, nxt = toks[i], toks[i + 1]
+
+    def name_shaped(x: Tok) -> bool:
+        return x.kind == "word" and x.text.isalpha() and x.text[:1].isupper() and x.text[1:].islower()
+
+    lex = lexicon()
+    return (
+        name_shaped(t)
+        and name_shaped(nxt)
+        and not nxt.initial
+        and not index.get(nxt.low)
+        and nxt.low not in lex.weekdays
+        and nxt.low not in lex.months
+    )
 
 
 def _stemmed(canon: str) -> str:

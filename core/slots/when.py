@@ -203,6 +203,9 @@ def read_month_days(toks: list[Tok], values: list[Value]) -> None:
             add_value(values, toks, "date", "", (None, None, day), i, j + 3 if toks[j + 1].low == "the" else j)
 
 
+WEEKEND = frozenset({6, 7})
+
+
 def read_calendar(toks: list[Tok], values: list[Value]) -> None:
     lex = lexicon()
     n = len(toks)
@@ -453,10 +456,16 @@ def read_frequencies(toks: list[Tok], values: list[Value]) -> None:
                 add_value(values, toks, "frequency", "", 604800.0 * mult, i, i + 1)
                 i = k
                 continue
+            grp = match_any(toks, k, phrases_of(lex.weekday_groups)) if k < n else None
+            if grp and lex.weekday_groups[grp] == WEEKEND:
+                # "every (other) weekend": the weekend comes once a week (the weekday reader has read its days)
+                add_value(values, toks, "frequency", "", 604800.0 * mult, i, k + len(grp))
+                i = k + len(grp)
+                continue
             if k < n and any(toks[k].low in p for p in lex.dayparts):
-                # "every morning": daily, and the daypart reader keeps the part of the day
-                add_value(values, toks, "frequency", "", 86400.0 * mult, i, i + 1)
-                i = k
+                # "every morning": daily (the daypart reader has read the part of the day)
+                add_value(values, toks, "frequency", "", 86400.0 * mult, i, k + 1)
+                i = k + 1
                 continue
             f = time_unit(toks, k)
             if f is not None and k < n:

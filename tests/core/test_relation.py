@@ -1197,3 +1197,31 @@ def test_an_amount_a_limit_noun_is_said_to_be_is_a_limit_against_a_bound():
     # only amounts: a date or a time beside the word is no limit
     assert [v.limit for v in analyze("The budget meeting is on Friday.").values] == [None]
     assert [v.limit for v in analyze("The budget review is at 9:30.").values] == [None]
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("The weekly ops review is chaired by Dev Malhotra now.", "Dev Malhotra"),
+        ("Staging deploys are approved by Dev Sharma.", "Dev Sharma"),
+        ("The QA lead is Ruby Okafor.", "Ruby Okafor"),
+    ],
+)
+def test_a_member_word_written_as_a_first_name_is_the_name(text, name):
+    """ "Dev" of "Dev Malhotra" is a person's first name, not the dev environment; "Ruby" of "Ruby Okafor" no
+    language. A member written apart from what follows it stays a member."""
+    a = analyze(text)
+    assert name in [n.text for n in a.names], a.names
+    assert not [v for v in a.values if v.kind == "enum" and v.text == name.split()[0]], a.values
+
+
+@pytest.mark.parametrize(
+    "text, member",
+    [
+        ("Deploys go to Prod on Tuesday.", "Prod"),
+        ("We run on AWS Lambda.", "AWS"),
+        ("The API is Python Django.", "Python"),
+    ],
+)
+def test_a_member_before_a_capitalised_word_is_still_a_member(text, member):
+    assert [v for v in analyze(text).values if v.kind == "enum" and v.text == member]

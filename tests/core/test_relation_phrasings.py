@@ -518,6 +518,10 @@ CONTRADICTIONS = [
     ("User takes 20 mg of omeprazole every morning.", "User's omeprazole dose is 40 mg a day."),
     # "end of day" is a time of day, not the end of a span
     ("The code freeze begins on 10 October.", "Code freeze: 12 October, end of day."),
+    # the owner word qualifying a word beside a name both give says whose, not which one
+    ("User's colleague Maria Santos lives in Porto.", "Maria Santos (an old school colleague) is based in Lisbon."),
+    # a kin word before a name the other statement gives says who; every other weekend is not every weekend
+    ("Nadia is with her mum every other weekend.", "User's daughter Nadia spends every weekend at her mum's."),
     # weekdays joined by slashes or a dash are a set of days
     ("The cleaner comes Mon/Wed/Fri.", "The cleaner comes on Tuesdays and Thursdays."),
     ("The helpdesk is staffed Mon-Fri.", "The helpdesk is staffed on Saturdays only."),
@@ -528,6 +532,10 @@ CONSISTENT = [
     ("Priya works at Google in London.", "Priya works at Google in the King's Cross office."),
     # names a role verb takes, qualifying one word: two things one person holds
     ("Kofi maintains the Lumen dashboard.", "Kofi maintains the Orbit dashboard."),
+    # a kind of rent and the user's rent, no name beside either: two rents
+    ("The allotment rent is paid once a year, in April.", "User's monthly rent is $2,400."),
+    # every weekend is Saturdays and Sundays
+    ("User hikes every weekend.", "User hikes on Saturdays and Sundays."),
     # one of the days a slashed list gives
     ("The cleaner comes Mon/Wed/Fri.", "The cleaner comes on Wednesdays."),
     # a dose every morning and the same dose a day; kilos and kilograms
