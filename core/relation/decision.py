@@ -501,6 +501,12 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
             (k.startswith("name") and d.ctype == "subject") or k in ("qualifier", "holder") for k, d in counted.items()
         ):
             counted = {k: d for k, d in counted.items() if k != "polarity"}
+    if "state" in counted:
+        # A value whose word is what the flipped state is of is that flip said again ("prefers an aisle seat" /
+        # "pick a window seat, they dislike the aisle"), no second difference.
+        held = lexicon().object_states
+        objects = {w for x, y in states if x.cls in held for w in x.after & y.after}
+        counted = {k: d for k, d in counted.items() if k == "state" or not (_stems_in(d.a) ^ _stems_in(d.b)) & objects}
     if not same_key and len(counted) >= 2:
         what = "; ".join(f"{d.a or '·'} / {d.b}" for d in list(dims.values())[:2])
         return Relation("unrelated", None, 0.0, score, f"another subject: differs in {len(dims)} ways ({what})")
@@ -564,6 +570,17 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         swapped = None  # "The repo has no README either": a second fact beside the first, not another answer
     if swapped is not None and _two_attributes(slots_only_a, slots_only_b):
         swapped = None
+    if swapped is not None and agreed and not (slots_only_a or slots_only_b) and ea is not None and eb is not None:
+        # Every value both give agrees, both claim it (after their first verbs), and what differs is the words
+        # around it ("lives at 42 Fernhill Road" / "User's home is 42 Fernhill Road"), not a value written two ways
+        # ("main" / "master"); a value in what both are about ("Errors in the Go services") is no such claim.
+        # (A time is when the claim holds, not the claim: "is available on Fridays" / "is booked on Fridays".)
+        said = {w for v in (*a.values, *b.values) for w in v.text.lower().split()}
+        claimed_both = not agreed & {"when", "frequency"} and all(
+            v.start >= end for x, end in ((a, ea), (b, eb)) for v in x.values if slot_of(v) in agreed
+        )
+        if claimed_both and not {w for span in swapped for w in span.lower().split()} & said:
+            swapped = None
     if swapped is not None:
         return _same_frame(swapped[0], swapped[1], score, decision)
     # A restatement says the same with the same subject words (in any form: stems, short forms, spellings): a word

@@ -199,6 +199,7 @@ def subject_end(a: Analysis) -> int | None:
         if (
             t.kind == "word"
             and k
+            and not t.used  # a value ("the Go services"), not a verb
             and (
                 t.low in COPULA
                 or t.low in lex.subject_verbs

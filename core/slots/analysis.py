@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from ..text import STOPWORDS
-from .enums import read_classes, read_places
+from .enums import read_classes, read_places, read_street_addresses
 from .lexicon import lexicon, stem
 from .markdown import plain_blocks
 from .names import Name, read_names
@@ -233,6 +233,7 @@ def _read_values(toks: list[Tok], values: list[Value]) -> None:
     read_relative_periods(toks, values)
     read_frequencies(toks, values)
     read_versions(toks, values)
+    read_street_addresses(toks, values)
     read_quantities(toks, values)
     read_classes(toks, values)
     read_places(toks, values)

@@ -108,6 +108,27 @@ def _place_stems() -> frozenset[str]:
     return frozenset(stem(p[0]) for p in lexicon().places if len(p) == 1)
 
 
+def read_street_addresses(toks: list[Tok], values: list[Value]) -> None:
+    """ "42 Fernhill Road", "17 Ashdown Close", "221B Baker Street": a house number, one to three capitalised words
+    and a street type word, one address value (else the number counts roads)."""
+    lex = lexicon()
+    n = len(toks)
+    for i, t in enumerate(toks):
+        if t.used or not re.fullmatch(r"\d{1,5}[a-z]?", t.low) or t.kind not in ("num", "word", "alnum"):
+            continue
+        letter = glued_letter(toks, i)  # "221B", read apart
+        number = t.low + (letter.low if letter is not None else "")
+        k = i + 2 if letter is not None else i + 1
+        words: list[Tok] = []
+        while k < n and len(words) < 4 and toks[k].kind == "word" and toks[k].text[:1].isupper() and not toks[k].used:
+            words.append(toks[k])
+            k += 1
+            if len(words) >= 2 and words[-1].low.rstrip(".") in lex.street_types:
+                break
+        if len(words) >= 2 and words[-1].low.rstrip(".") in lex.street_types:
+            add_value(values, toks, "address", "street", " ".join([number] + [w.low for w in words]), i, k)
+
+
 def read_places(toks: list[Tok], values: list[Value]) -> None:
     lex = lexicon()
     n = len(toks)

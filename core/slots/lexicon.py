@@ -111,6 +111,7 @@ class Lexicon:
     class_max_len: int
     places: frozenset[tuple[str, ...]]
     numbered_places: frozenset[str]
+    street_types: frozenset[str]  # "Road", "St", "Close": the last word of a street address after its number
     place_preps: frozenset[str]
     spatial_preps: tuple[tuple[str, ...], ...]  # after a form of "be", what these name is a place
     honorifics: frozenset[str]
@@ -339,6 +340,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         class_max_len=max(len(p) for p in classes),
         places=frozenset(_phrase(p) for p in data["places"]["nouns"]),
         numbered_places=frozenset(data["places"]["numbered"]),
+        street_types=frozenset(data["places"]["street_types"]),
         place_preps=frozenset(data["places"]["prepositions"]),
         spatial_preps=tuple(sorted((_phrase(p) for p in data["places"]["spatial"]), key=len, reverse=True)),
         honorifics=frozenset(data["people"]["honorifics"]),

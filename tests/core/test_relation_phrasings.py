@@ -522,6 +522,15 @@ CONTRADICTIONS = [
     ("User's colleague Maria Santos lives in Porto.", "Maria Santos (an old school colleague) is based in Lisbon."),
     # a kin word before a name the other statement gives says who; every other weekend is not every weekend
     ("Nadia is with her mum every other weekend.", "User's daughter Nadia spends every weekend at her mum's."),
+    # a street address is one value, not a count of roads
+    ("User lives at 12 Elmwood Avenue, Leeds.", "User's home address is 7 Carrow Lane, Leeds."),
+    # a preference turned around says the other value, and dislikes the old one: one difference, not two subjects
+    ("User prefers a window seat on trains.", "Always book the user an aisle seat on trains; they dislike the window."),
+    # a value in what both are about ("the Go services") is no claim both agree on: the claims after it differ
+    (
+        "Errors in the Go services are wrapped with context at every layer.",
+        "Errors in the Go services are returned as-is and logged at the edge.",
+    ),
     # weekdays joined by slashes or a dash are a set of days
     ("The cleaner comes Mon/Wed/Fri.", "The cleaner comes on Tuesdays and Thursdays."),
     ("The helpdesk is staffed Mon-Fri.", "The helpdesk is staffed on Saturdays only."),
@@ -534,6 +543,10 @@ CONSISTENT = [
     ("Kofi maintains the Lumen dashboard.", "Kofi maintains the Orbit dashboard."),
     # a kind of rent and the user's rent, no name beside either: two rents
     ("The allotment rent is paid once a year, in April.", "User's monthly rent is $2,400."),
+    # one street address said two ways
+    ("User lives at 12 Elmwood Avenue, Leeds.", "User's home is 12 Elmwood Avenue."),
+    # a preference and a dislike of two things
+    ("User prefers the front row at the cinema.", "User dislikes the balcony at the theatre."),
     # every weekend is Saturdays and Sundays
     ("User hikes every weekend.", "User hikes on Saturdays and Sundays."),
     # one of the days a slashed list gives
