@@ -399,8 +399,22 @@ def build_fields(source: bytes) -> dict[str, Any]:
         common_acronyms=frozenset(text_stem(w) for w in data["vocabulary"]["common_acronyms"]),
         subject_verbs=frozenset(data["vocabulary"]["subject_verbs"]),
         abbreviations={fold(k).lower(): fold(v).lower() for k, v in data["vocabulary"]["abbreviations"].items()},
-        variants={k: v for k, v in data["vocabulary"]["variants"].items()},
+        variants={**data["vocabulary"]["variants"], **_with_plurals(data["vocabulary"]["synonyms"])},
     )
+
+
+def _with_plurals(words: dict[str, str]) -> dict[str, str]:
+    """Each word with its regular plural ("kid" -> "kids", "couch" -> "couches", "nanny" -> "nannies")."""
+    out = dict(words)
+    for w, v in words.items():
+        if w.endswith(("s", "x", "ch", "sh")):
+            plural = w + "es"
+        elif w.endswith("y") and w[-2:-1] not in "aeiou":
+            plural = w[:-1] + "ies"
+        else:
+            plural = w + "s"
+        out.setdefault(plural, v)
+    return out
 
 
 def fold(s: str) -> str:

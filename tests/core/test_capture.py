@@ -326,3 +326,11 @@ def test_a_plural_finds_the_record_that_writes_its_short_form(eng):
     eng.capture("Retro happens on Thursdays at 4 PM.", now=T0, actor="agent:a")
     r = eng.capture("Retrospectives are on Mondays at 10 AM.", now=T0 + timedelta(days=1), actor="agent:b")
     assert r.status == "conflict", r.details
+
+
+def test_a_synonym_finds_the_record_that_names_the_thing_another_way(eng):
+    """Two notes that share no word but name one thing two ways ("telly" / "television") are compared: the
+    candidate search also looks for the other words the vocabulary gives the same meaning."""
+    eng.capture("The telly is in the living room.", now=T0, actor="agent:a")
+    r = eng.capture("The television is in the bedroom.", now=T0 + timedelta(days=1), actor="agent:b")
+    assert r.status == "conflict", r.details

@@ -522,6 +522,9 @@ CONTRADICTIONS = [
     ("User's colleague Maria Santos lives in Porto.", "Maria Santos (an old school colleague) is based in Lisbon."),
     # a kin word before a name the other statement gives says who; every other weekend is not every weekend
     ("Nadia is with her mum every other weekend.", "User's daughter Nadia spends every weekend at her mum's."),
+    # one thing named two ways, familiar and formal or British and American
+    ("User's dad lives in Cardiff.", "User's father lives in Swansea."),
+    ("The couch is grey.", "The sofa is dark blue."),
     # a street address is one value, not a count of roads
     ("User lives at 12 Elmwood Avenue, Leeds.", "User's home address is 7 Carrow Lane, Leeds."),
     # a preference turned around says the other value, and dislikes the old one: one difference, not two subjects
@@ -543,6 +546,9 @@ CONSISTENT = [
     ("Kofi maintains the Lumen dashboard.", "Kofi maintains the Orbit dashboard."),
     # a kind of rent and the user's rent, no name beside either: two rents
     ("The allotment rent is paid once a year, in April.", "User's monthly rent is $2,400."),
+    # the same said with a familiar word and a formal one
+    ("User's mum lives in Leeds.", "User's mother lives in Leeds."),
+    ("The kids go to bed at 7:30.", "The children's bedtime is 7:30 pm."),
     # one street address said two ways
     ("User lives at 12 Elmwood Avenue, Leeds.", "User's home is 12 Elmwood Avenue."),
     # a preference and a dislike of two things
