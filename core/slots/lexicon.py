@@ -2,9 +2,9 @@
 
 `lexicon()` reads `data/relations.toml` (package data) once into a `Lexicon`: negation cues, states with two
 poles, change cues, hedges, bounds, numbers, units, the calendar, frequencies, value classes, places, roles and the
-vocabulary (abbreviations, spelling variants, light words). `fold` makes a text plain (NFKC, plain apostrophes,
-no accents); `stem` is the comparison form of a word (spelling variant and abbreviation folded, then the engine's
-one stemmer, `text.stem`).
+vocabulary (abbreviations, spelling variants, everyday synonyms, light words). `fold` makes a text plain (NFKC,
+plain apostrophes, no accents); `stem` is the comparison form of a word (spelling variant, synonym and abbreviation
+folded, then the engine's one stemmer, `text.stem`).
 
 Parsing the TOML and building the lists costs a capture ~15 ms, every process. The built lists are kept in a cache
 beside the data, as Python keeps bytecode: `data/__pycache__/relations.<interpreter>.lexicon`, in marshal format,
@@ -166,7 +166,7 @@ class Lexicon:
     common_acronyms: frozenset[str]  # acronyms that are common nouns ("CI", "CFP"): they anchor a subject
     subject_verbs: frozenset[str]  # verbs that end the phrase a statement is about
     abbreviations: dict[str, str]
-    variants: dict[str, str]
+    variants: dict[str, str]  # spelling variants and everyday synonyms (with their plurals) -> one word
 
     def __init__(self, **fields: Any) -> None:
         names = set(Lexicon.__annotations__)
