@@ -305,6 +305,10 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
             dims["polarity"] = Diff("polarity", "direct_negation", 1.0, "", x.text)
         else:
             dims["state"] = Diff("state", "mutually_exclusive", 0.9, "", f"{x.text} / {y.text}")
+    # A diet one side gives and a food it leaves out that the other says the subject eats ("is vegetarian" / "eats
+    # chicken and fish"): two answers about the diet.
+    if "enum:diet" not in dims and (breach := _diet_breach(a, b) or _diet_breach(b, a)[::-1]):
+        dims["enum:diet"] = Diff("enum:diet", "mutually_exclusive", 0.9, *breach)
     # Names only one side has, paired across (`pairs`): a pair in a role or where a value goes is a value that
     # differs; otherwise the two names are two subjects.
     initial = any(na.initial or nb.initial for na, nb, _v in pairs)
@@ -432,19 +436,22 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     subject_factor = (
         1.0 if same_key else 0.3 + 0.7 * max(0.0, min(1.0, (score - SUBJECT_MIN) / (SUBJECT_SURE - SUBJECT_MIN)))
     )
+    # Only a name in common, but two members of a class a project or a person has one of ("Wren's CI runs on
+    # GitHub Actions" / "Wren pipelines are on Buildkite now"): a `possible` conflict, for a person to look at.
+    # The class, not the wording around the name, says the name is what both are about: the factor is the same
+    # however little else the two share ("Quillon tracks its issues in Redmine" / "File Quillon bugs in ..."), and
+    # it is the least an anchored pair gets ("User is vegan" / "User eats fish a couple of times a week").
+    single = lexicon().single_classes
+    # (A person has one age, too: "Maya is 8 years old" / "Maya turned eleven".)
+    one_each = bool(shared) and any(
+        (k.startswith("enum:") and k[5:] in single)
+        or (k.startswith("quantity:") and k[9:] in lexicon().single_quantities)
+        for k in dims
+    )
     if not anchored:
-        # Only a name in common, but two members of a class a project or a person has one of ("Wren's CI runs on
-        # GitHub Actions" / "Wren pipelines are on Buildkite now"): a `possible` conflict, for a person to look at.
-        # The class, not the wording around the name, says the name is what both are about: the factor is the same
-        # however little else the two share ("Quillon tracks its issues in Redmine" / "File Quillon bugs in ...").
-        single = lexicon().single_classes
-        # (A person has one age, too: "Maya is 8 years old" / "Maya turned eleven".)
-        one_each = shared and any(
-            (k.startswith("enum:") and k[5:] in single)
-            or (k.startswith("quantity:") and k[9:] in lexicon().single_quantities)
-            for k in dims
-        )
         subject_factor = SINGLE_CLASS_FACTOR if one_each else 0.0
+    elif one_each:
+        subject_factor = max(subject_factor, SINGLE_CLASS_FACTOR)
 
     # A change whose result is what the older statement says ("the server was upgraded to 64 GB" / "the server has
     # 64 GB") confirms it: nothing differs, and the value the change went to agrees with the older one.
@@ -752,6 +759,20 @@ def _claimed_names(
         return False
     lead_a, lead_b = _lead(a, ea), _lead(b, eb)
     return bool(lead_a) and lead_a == lead_b
+
+
+def _diet_breach(a: Analysis, b: Analysis) -> tuple[str, str] | tuple[()]:
+    """`a` gives a diet (not denied) and `b`, which gives none, says its subject eats something that diet leaves
+    out, beside a verb of eating and not denied: (the diet, the food); () when not."""
+    lex = lexicon()
+    diets = [v for v in a.values if v.kind == "enum" and v.key == "diet" and not v.negated]
+    if len(diets) != 1 or any(v.kind == "enum" and v.key == "diet" for v in b.values):
+        return ()
+    left_out = lex.diet_excludes.get(str(diets[0].val), frozenset())
+    if not any(t.kind == "word" and t.low in lex.diet_eating for t in b.tokens):
+        return ()
+    eaten = sorted(w for w in left_out & b.affirmed if w not in b.negated)
+    return (diets[0].text, eaten[0]) if eaten else ()
 
 
 def _same_frame(x: str, y: str, score: float, decision: bool) -> Relation:

@@ -129,6 +129,8 @@ class Lexicon:
     name_skip_adverbs: frozenset[str]  # "is now Dr Okafor": the name after them is still a value
     age_before: frozenset[str]
     single_quantities: frozenset[str]  # quantity keys a subject has one of ("age", "grade")
+    diet_eating: frozenset[str]  # verbs of eating, beside which a food word breaks a diet
+    diet_excludes: dict[str, frozenset[str]]  # diet -> stems of what it leaves out
     grade_words: frozenset[str]  # "3rd grade", "a fifth grader": a school year
     grade_before_number: frozenset[str]  # "grade 2", "Year 4" (as written)
     grade_max: int
@@ -387,6 +389,8 @@ def build_fields(source: bytes) -> dict[str, Any]:
         },
         nth_weekday_of=cal["nth_weekday_of"],
         single_classes=frozenset(c for c, spec in data["classes"].items() if spec.get("one_per_subject")),
+        diet_eating=frozenset(data["diets"]["eating"]),
+        diet_excludes={d: frozenset(text_stem(w) for w in ws) for d, ws in data["diets"]["excludes"].items()},
         when_words=frozenset(
             m.lower() for spec in data["classes"].values() if spec.get("when") for m in spec["members"] if " " not in m
         ),

@@ -525,6 +525,10 @@ CONTRADICTIONS = [
     # one thing named two ways, familiar and formal or British and American
     ("User's dad lives in Cardiff.", "User's father lives in Swansea."),
     ("The couch is grey.", "The sofa is dark blue."),
+    # a diet and a food it leaves out that the subject is said to eat
+    ("Priya is vegetarian.", "Priya eats salmon twice a week."),
+    ("User is vegan.", "User eats honey on toast every morning."),
+    ("Tom is pescatarian.", "Tom orders steak whenever he eats out."),
     # a street address is one value, not a count of roads
     ("User lives at 12 Elmwood Avenue, Leeds.", "User's home address is 7 Carrow Lane, Leeds."),
     # a preference turned around says the other value, and dislikes the old one: one difference, not two subjects
@@ -549,6 +553,11 @@ CONSISTENT = [
     # the same said with a familiar word and a formal one
     ("User's mum lives in Leeds.", "User's mother lives in Leeds."),
     ("The kids go to bed at 7:30.", "The children's bedtime is 7:30 pm."),
+    # a food the diet allows, a food denied, cooking is not eating
+    ("User is vegetarian.", "User eats eggs and cheese."),
+    ("User is pescatarian.", "User eats fish but no meat."),
+    ("User is vegan.", "User eats no meat, fish, eggs or dairy."),
+    ("User is vegetarian.", "User cooks chicken for the kids."),
     # one street address said two ways
     ("User lives at 12 Elmwood Avenue, Leeds.", "User's home is 12 Elmwood Avenue."),
     # a preference and a dislike of two things
