@@ -525,6 +525,8 @@ CONTRADICTIONS = [
     # one thing named two ways, familiar and formal or British and American
     ("User's dad lives in Cardiff.", "User's father lives in Swansea."),
     ("The couch is grey.", "The sofa is dark blue."),
+    # two members of a class: banks
+    ("Joe banks with Lloyds.", "Joe's bank is HSBC."),
     # a diet and a food it leaves out that the subject is said to eat
     ("Priya is vegetarian.", "Priya eats salmon twice a week."),
     ("User is vegan.", "User eats honey on toast every morning."),
@@ -553,6 +555,8 @@ CONSISTENT = [
     # the same said with a familiar word and a formal one
     ("User's mum lives in Leeds.", "User's mother lives in Leeds."),
     ("The kids go to bed at 7:30.", "The children's bedtime is 7:30 pm."),
+    # one bank said with the noun and with the verb
+    ("Joe banks with Lloyds.", "Joe's bank is Lloyds."),
     # a food the diet allows, a food denied, cooking is not eating
     ("User is vegetarian.", "User eats eggs and cheese."),
     ("User is pescatarian.", "User eats fish but no meat."),
