@@ -4,7 +4,9 @@
   regions, ... from the classes of `data/relations.toml`; a class may ask for one of its head words nearby, or a
   capital letter;
 - places: a place noun after a place preposition, with the words that say which one ("in the top drawer", "at the
-  Oak room"), numbered rooms and floors ("room 204", "floor 2") and ordinal floors ("the third floor").
+  Oak room"), numbered rooms and floors ("room 204", "floor 2") and ordinal floors ("the third floor");
+- street addresses (kind `address`, key "street"): a house number, capitalised words and a street type word ("42
+  Fernhill Road").
 """
 
 from __future__ import annotations
@@ -114,7 +116,7 @@ def read_street_addresses(toks: list[Tok], values: list[Value]) -> None:
     lex = lexicon()
     n = len(toks)
     for i, t in enumerate(toks):
-        if t.used or not re.fullmatch(r"\d{1,5}[a-z]?", t.low) or t.kind not in ("num", "word", "alnum"):
+        if t.used or t.kind not in ("num", "word") or not re.fullmatch(r"\d{1,5}[a-z]?", t.low):
             continue
         letter = glued_letter(toks, i)  # "221B", read apart
         number = t.low + (letter.low if letter is not None else "")
