@@ -582,12 +582,13 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         # around it ("lives at 42 Fernhill Road" / "User's home is 42 Fernhill Road"), not a value written two ways
         # ("main" / "master"); a value in what both are about ("Errors in the Go services") is no such claim.
         # (A time is when the claim holds, not the claim: "is available on Fridays" / "is booked on Fridays".)
-        said = {w for v in (*a.values, *b.values) for w in v.text.lower().split()}
         claimed_both = not agreed & {"when", "frequency"} and all(
             v.start >= end for x, end in ((a, ea), (b, eb)) for v in x.values if slot_of(v) in agreed
         )
-        if claimed_both and not {w for span in swapped for w in span.lower().split()} & said:
-            swapped = None
+        if claimed_both:
+            said = {w for v in (*a.values, *b.values) for w in v.text.lower().split()}
+            if not {w for span in swapped for w in span.lower().split()} & said:
+                swapped = None
     if swapped is not None:
         return _same_frame(swapped[0], swapped[1], score, decision)
     # A restatement says the same with the same subject words (in any form: stems, short forms, spellings): a word

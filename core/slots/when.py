@@ -203,9 +203,6 @@ def read_month_days(toks: list[Tok], values: list[Value]) -> None:
             add_value(values, toks, "date", "", (None, None, day), i, j + 3 if toks[j + 1].low == "the" else j)
 
 
-WEEKEND = frozenset({6, 7})
-
-
 def read_calendar(toks: list[Tok], values: list[Value]) -> None:
     lex = lexicon()
     n = len(toks)
@@ -457,7 +454,7 @@ def read_frequencies(toks: list[Tok], values: list[Value]) -> None:
                 i = k
                 continue
             grp = match_any(toks, k, phrases_of(lex.weekday_groups)) if k < n else None
-            if grp and lex.weekday_groups[grp] == WEEKEND:
+            if grp and lex.weekday_groups[grp] == lex.weekday_groups.get(("weekend",)):
                 # "every (other) weekend": the weekend comes once a week (the weekday reader has read its days)
                 add_value(values, toks, "frequency", "", 604800.0 * mult, i, k + len(grp))
                 i = k + len(grp)
