@@ -443,10 +443,14 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     # it is the least an anchored pair gets ("User is vegan" / "User eats fish a couple of times a week").
     single = lexicon().single_classes
     # (A person has one age, too: "Maya is 8 years old" / "Maya turned eleven".)
-    one_each = bool(shared) and any(
-        (k.startswith("enum:") and k[5:] in single)
-        or (k.startswith("quantity:") and k[9:] in lexicon().single_quantities)
-        for k in dims
+    one_each = bool(shared) and (
+        any(
+            (k.startswith("enum:") and k[5:] in single)
+            or (k.startswith("quantity:") and k[9:] in lexicon().single_quantities)
+            for k in dims
+        )
+        # (and one birth date: "Mia's birthday is on 14 March" / "Mia was born on 3 April")
+        or ("when" in dims and _birth_date(a) and _birth_date(b))
     )
     if not anchored:
         subject_factor = SINGLE_CLASS_FACTOR if one_each else 0.0
@@ -581,8 +585,10 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         # Every value both give agrees, both claim it (after their first verbs), and what differs is the words
         # around it ("lives at 42 Fernhill Road" / "User's home is 42 Fernhill Road"), not a value written two ways
         # ("main" / "master"); a value in what both are about ("Errors in the Go services") is no such claim.
-        # (A time is when the claim holds, not the claim: "is available on Fridays" / "is booked on Fridays".)
-        claimed_both = not agreed & {"when", "frequency"} and all(
+        # (A time is when the claim holds, not the claim: "is available on Fridays" / "is booked on Fridays"; a
+        # birth date is the claim: "Mia's birthday is on 14 March" / "Mia was born on 14 March".)
+        timed = agreed & {"when", "frequency"}
+        claimed_both = (not timed or (timed == {"when"} and _birth_date(a) and _birth_date(b))) and all(
             v.start >= end for x, end in ((a, ea), (b, eb)) for v in x.values if slot_of(v) in agreed
         )
         if claimed_both:
@@ -904,6 +910,21 @@ def _in_role(s: Side) -> bool:
     return s.content.role or (s.title is not None and s.title.role)
 
 
+def _birth_date(a: Analysis) -> bool:
+    """A date of `a` is a birth date: the words before it are a birth word and glue only ("born on 3 April",
+    "birthday is on 14 March"; data file `[ages] births`)."""
+    lex = lexicon()
+    for v in live(a.values):
+        if slot_of(v) != "when" or v.kind != "date":
+            continue
+        k = v.start - 1
+        while k >= 0 and a.tokens[k].low in lex.birth_glue:
+            k -= 1
+        if k >= 0 and a.tokens[k].low in lex.births:
+            return True
+    return False
+
+
 def _person_holder(names: tuple[Name, ...]) -> str:
     """The first name that holds the role, not a possessive; "" if none. A name holds it where a value goes ("owned
     by Ravi"; not a sentence opener there, which may be a common word), or as the one doing the role's verb ("Ravi
@@ -920,8 +941,8 @@ def _person_holder(names: tuple[Name, ...]) -> str:
 
 @functools.cache
 def _role_stems() -> frozenset[str]:
-    """Stems of the one-word role words (data file): "owns", "maintains", "leads"."""
-    return frozenset(stem(p[0]) for p in lexicon().roles if len(p) == 1)
+    """Stems of the one-word role words (data file): "owns", "maintains", "leads", "runs" (the thing after it)."""
+    return frozenset(stem(p[0]) for p in lexicon().roles if len(p) == 1) | {stem(w) for w in lexicon().object_verbs}
 
 
 def _named_team(a: Analysis, other: Analysis) -> str:

@@ -144,7 +144,9 @@ def _analyze(text: str) -> Analysis:
     values, names, retired = mark_retired(toks, values, names)
     values = mark_remaining(toks, values)
     hedged = any(match_any(toks, i, lex.hedges) for i in range(len(toks)))
-    role = any(match_any(toks, i, lex.roles) and not _one_of_many(toks, i) for i in range(len(toks)))
+    role = any(
+        (match_any(toks, i, lex.roles) or _object_verb(toks, i)) and not _one_of_many(toks, i) for i in range(len(toks))
+    )
     # The words of a change ("moved", "switched") say what is claimed, not what it is about.
     terms = _terms(toks, names, frozenset(w for c in cues for w in c.split()))
     modifiers = _modifiers(toks)
@@ -557,3 +559,14 @@ def _modifiers(toks: list[Tok]) -> dict[str, frozenset[str]]:
         ):
             out.setdefault(stem(parts[-1]), set()).update(stem(x) for x in parts[:-1])
     return {k: frozenset(v) for k, v in out.items()}
+
+
+def _object_verb(toks: list[Tok], i: int) -> bool:
+    """A verb that holds a role with a thing after it, or its passive: "runs the weekly demo", "hosted by the people
+    team" (data file `[roles] object_verbs`)."""
+    lex = lexicon()
+    return (
+        toks[i].low in lex.object_verbs
+        and i + 1 < len(toks)
+        and (toks[i + 1].low in lex.determiners or toks[i + 1].low == "by")
+    )

@@ -62,6 +62,8 @@ def read_classes(toks: list[Tok], values: list[Value]) -> None:
             if cs and toks[i].initial and i + len(p) < n and toks[i + len(p)].low in lex.imperative_objects:
                 continue  # "Meet at 3 pm", "Go to the store", "Render the page": an imperative, not the product
             if heads:
+                if toks[i + len(p) - 1].low != without_possessive(toks[i + len(p) - 1]):
+                    continue  # "the family's plan": whose it is, not a member beside its head
                 near = {
                     toks[k].low for k in range(max(0, i - 4), min(n, i + len(p) + 4)) if toks[k].sent == toks[i].sent
                 }

@@ -118,6 +118,7 @@ class Lexicon:
     kin: frozenset[str]  # "Ana's sister", "the user's partner": another person than the one named
     own: frozenset[str]  # stems: "the family dog" / "the user's dog" name one owner
     roles: tuple[tuple[str, ...], ...]
+    object_verbs: frozenset[str]  # role words only before a determiner ("runs the weekly demo")
     label_heads: frozenset[str]
     slot_nouns: dict[str, frozenset[str]]  # slot -> words naming that kind of value ("address:email" -> email)
     value_before: frozenset[str]
@@ -146,6 +147,8 @@ class Lexicon:
     additions: tuple[tuple[str, ...], ...]  # "also", "as well": a second fact beside another
     additions_final: frozenset[str]  # "too", "either": an addition only at the end of a sentence
     age_after: frozenset[str]
+    births: frozenset[str]  # words that make the date after them a birth date ("born on", "birthday is")
+    birth_glue: frozenset[str]
     participles: frozenset[str]  # past participles not ending in -ed or -en ("held", "kept", "built")
     as_copulas: frozenset[str]  # before "as", a form of "be" ("works as an electrician")
     place_phrases: tuple[tuple[str, ...], ...]  # "takes place": a place verb
@@ -349,6 +352,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         kin=frozenset(data["people"]["kin"]),
         own=frozenset(text_stem(w) for w in data["people"]["own"]),
         roles=tuple(_phrase(p) for p in data["roles"]["words"]),
+        object_verbs=frozenset(data["roles"]["object_verbs"]),
         label_heads=frozenset(data["labels"]["heads"]),
         slot_nouns={k: frozenset(v) for k, v in data["slot_nouns"].items()},
         value_before=frozenset(data["roles"]["value_before"]),
@@ -376,6 +380,8 @@ def build_fields(source: bytes) -> dict[str, Any]:
         additions=tuple(_phrase(p) for p in data["additions"]["markers"]),
         additions_final=frozenset(data["additions"]["final"]),
         age_after=frozenset(data["ages"]["after"]),
+        births=frozenset(data["ages"]["births"]),
+        birth_glue=frozenset(data["ages"]["birth_glue"]),
         participles=frozenset(data["roles"]["participles"]),
         as_copulas=frozenset(data["roles"]["as_copulas"]),
         place_phrases=tuple(_phrase(p) for p in data["roles"]["place_phrases"]),

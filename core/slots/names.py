@@ -43,7 +43,10 @@ def _is_calendar_or_class(t: Tok, toks: list[Tok]) -> bool:
         return True
     if low in lex.freq_words or low in lex.number_words or low in lex.ordinals:
         return True
-    return ((low,) in lex.classes and not after_naming(toks, t.i)) or t.used
+    # (a member of classes that count only beside their head words is a class member only where the reader took it:
+    # "GitHub Enterprise" is a name, "the Enterprise plan" a tier)
+    member = (low,) in lex.classes and not all(heads for _cls, _canon, heads, _cs in lex.classes[(low,)])
+    return (member and not after_naming(toks, t.i)) or t.used
 
 
 _ACRONYM = re.compile(r"^[A-Z][A-Z0-9&]+s?$")

@@ -543,6 +543,19 @@ CONTRADICTIONS = [
     # weekdays joined by slashes or a dash are a set of days
     ("The cleaner comes Mon/Wed/Fri.", "The cleaner comes on Tuesdays and Thursdays."),
     ("The helpdesk is staffed Mon-Fri.", "The helpdesk is staffed on Saturdays only."),
+    # a person has one birth date, however it is said
+    ("Noor's birthday is on 9 June.", "Noor was born on 27 September."),
+    ("Theo was born on 2 February.", "Theo's birthday is 20 February."),
+    # a plan or membership has one tier
+    ("Our Netflix plan is Standard.", "User's Netflix subscription is the premium tier."),
+    ("User's climbing gym membership is off-peak.", "User pays for a peak climbing gym membership."),
+    ("Dropbox subscription: Plus.", "The Dropbox subscription is the Essentials tier."),
+    # a tier word that is no tier there is part of a name: "Asana Enterprise" is a name against "Team"
+    ("Our Asana plan is Team.", "The workspace is on Asana Enterprise."),
+    # who runs, hosts or chairs a thing holds a role
+    ("Hana runs the Thursday book club.", "The Thursday book club is run by Marcus."),
+    ("Tomas hosts the monthly all-hands.", "The monthly all-hands is hosted by the events team."),
+    ("Omar chairs the quarterly review.", "The quarterly review is chaired by Grace Lin."),
 ]
 
 CONSISTENT = [
@@ -1102,6 +1115,18 @@ CONSISTENT = [
     ("Grandad takes his tablets twice a day.", "Grandad has two tablets a day, with meals."),
     ("The search service is written in Rust.", "search-service has its own on-call rota."),
     ("Per the handbook, new hires get 25 days of annual leave.", "New hires get 25 days of leave a year."),
+    # one birth date said two ways; a party on another day is no birth date
+    ("Noor's birthday is on 9 June.", "Noor was born on 9 June."),
+    ("Noor was born on 9 June.", "Noor's birthday is 9 June."),
+    ("Noor's birthday party is on 14 June.", "Noor was born on 9 June."),
+    ("Noor was born in 2016.", "Noor's birthday is on 9 June."),
+    # a tier word beside a plan on both sides, or of two products, or whose plan it is
+    ("We're on the Pro plan.", "The Pro plan includes SSO."),
+    ("User's Spotify plan is Family.", "User's Netflix plan is Premium."),
+    ("The family's broadband plan is 500 Mbps.", "The family's broadband plan costs £35 a month."),
+    # "runs" without a thing after it holds no role
+    ("Hana runs the Thursday book club.", "Hana runs the book club every Thursday."),
+    ("The backup job runs nightly.", "The platform team owns the backup job."),
 ]
 
 
