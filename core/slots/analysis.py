@@ -342,7 +342,11 @@ def _terms(toks: list[Tok], names: list[Name], cue_words: frozenset[str] = froze
     for nm in names:
         for w in nm.words:
             name_starts[w] = 1.0 if nm.initial or w in lexicon().own else 2.0
+    lex = lexicon()
+    hedging = {i + k for i in range(len(toks)) if (p := match_any(toks, i, lex.hedges)) for k in range(len(p))}
     for t in toks:
+        if t.i in hedging or _title(toks, t.i):
+            continue  # "I believe", "probably"; "Dr" of "Dr Kaur": how sure, and a title, not what it is about
         if t.kind == "assign":
             key = t.low.partition("=")[0]
             out[key] = max(out.get(key, 0.0), 1.0)  # the setting a "KEY=value" sets
@@ -570,3 +574,13 @@ def _object_verb(toks: list[Tok], i: int) -> bool:
         and i + 1 < len(toks)
         and (toks[i + 1].low in lex.determiners or toks[i + 1].low == "by")
     )
+
+
+def _title(toks: list[Tok], i: int) -> bool:
+    """Token `i` is a title right before a name: "Dr Kaur", "Dr. Lee", "Uncle Bob" (data file `honorifics`)."""
+    if toks[i].kind != "word" or toks[i].low not in lexicon().honorifics:
+        return False
+    k = i + 1
+    if k < len(toks) and toks[k].low == ".":
+        k += 1
+    return k < len(toks) and toks[k].kind == "word" and toks[k].text[:1].isupper()

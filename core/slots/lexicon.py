@@ -406,7 +406,12 @@ def build_fields(source: bytes) -> dict[str, Any]:
         light=frozenset(data["vocabulary"]["light"]),
         compound_light=frozenset(data["vocabulary"]["compound_light"]),
         counted_light=frozenset(data["vocabulary"]["counted_light"]),
-        common_acronyms=frozenset(text_stem(w) for w in data["vocabulary"]["common_acronyms"]),
+        # (by the word an acronym is read as, too: "GP" is "doctor" once the synonym table is applied)
+        common_acronyms=frozenset(
+            text_stem(x)
+            for w in data["vocabulary"]["common_acronyms"]
+            for x in (w, _with_plurals(data["vocabulary"]["synonyms"]).get(w, w))
+        ),
         subject_verbs=frozenset(data["vocabulary"]["subject_verbs"]),
         abbreviations={fold(k).lower(): fold(v).lower() for k, v in data["vocabulary"]["abbreviations"].items()},
         variants={**data["vocabulary"]["variants"], **_with_plurals(data["vocabulary"]["synonyms"])},

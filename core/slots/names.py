@@ -49,6 +49,23 @@ def _is_calendar_or_class(t: Tok, toks: list[Tok]) -> bool:
     return (member and not after_naming(toks, t.i)) or t.used
 
 
+def _predicate_noun(toks: list[Tok], end: int) -> bool:
+    """Token `end` closes a noun phrase said of the subject with a form of "be" and an article ("is a patient",
+    "was the lead nurse", "is an engineer"): a name after a preposition after it is where or with whom that holds
+    ("is a patient at Abbeyfield Vets", "is a student at Leeds University"), as after "works at"."""
+    determiners = lexicon().determiners
+    k = end
+    while k > end - 3 and k >= 1 and toks[k].kind == "word" and toks[k].low not in determiners:
+        k -= 1
+    return (
+        k < end
+        and k >= 1
+        and toks[k].low in ("a", "an", "the")
+        and toks[k - 1].kind == "word"
+        and copular(toks[k - 1].low)
+    )
+
+
 _ACRONYM = re.compile(r"^[A-Z][A-Z0-9&]+s?$")
 _INNER_CAP = re.compile(r"^[a-zA-Z]+[A-Z][a-zA-Z]*$")
 
@@ -200,6 +217,7 @@ def read_names(toks: list[Tok]) -> list[Name]:
                 or (v.low in lex.affiliation_verbs and toks[k0].low in lex.affiliation_preps)
                 or v.low in lex.participles
                 or (v.i >= 1 and match_any(toks, v.i - 1, lex.place_phrases) is not None)  # "takes place in"
+                or _predicate_noun(toks, v.i)  # "is a patient at Abbeyfield Vets"
             )
             if v.kind == "word" and v.low in lex.place_verbs:
                 placed_by = v.i

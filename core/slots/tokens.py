@@ -71,6 +71,8 @@ def tokenize(text: str) -> list[Tok]:
         if kind == "minus":
             kind = "word"  # a letter with a minus ("A-", "B-", "AB-"): a grade or a blood group, one word as "A+" is
         s = m.group(0)
+        if kind == "ratio" and s in lexicon().variants:
+            kind = "word"  # "1:1": a meeting, as "one-on-one" is (data file `[vocabulary.variants]`)
         if kind == "alnum":
             low = s.lower()
             g = _GLUED.match(low)

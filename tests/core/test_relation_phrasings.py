@@ -556,6 +556,16 @@ CONTRADICTIONS = [
     ("Hana runs the Thursday book club.", "The Thursday book club is run by Marcus."),
     ("Tomas hosts the monthly all-hands.", "The monthly all-hands is hosted by the events team."),
     ("Omar chairs the quarterly review.", "The quarterly review is chaired by Grace Lin."),
+    ("The weekly shop is done by Sol.", "Ravi does the weekly shop."),
+    # people one has for a service hold a role ("designer", "physio")
+    ("The Atlas app's designer is Farah.", "Kwame is the designer on the Atlas app."),
+    ("User's physio is Dr Kaur.", "User sees Dr Patel for physio."),
+    # a name after "is a <noun> at" is where that holds, as after "works at"
+    ("Sam is a student at Leeds University.", "Sam studies at Manchester University."),
+    # "1:1" is a meeting, as "one-on-one" is
+    ("My 1:1 with Tariq is on Thursdays.", "Tariq and I have our one-on-one on Tuesdays."),
+    # a title before a name anchors nothing, but an acronym read as a common noun ("GP") does
+    ("Our GP is Dr Hale.", "Our GP is now Dr Osei."),
 ]
 
 CONSISTENT = [
@@ -1127,6 +1137,12 @@ CONSISTENT = [
     # "runs" without a thing after it holds no role
     ("Hana runs the Thursday book club.", "Hana runs the book club every Thursday."),
     ("The backup job runs nightly.", "The platform team owns the backup job."),
+    ("The weekly shop is done by Sol.", "The weekly shop is done on Saturdays."),
+    # two roles, each with its own holder: a title ("Dr") both write is no shared subject
+    ("User's physio is Dr Kaur.", "User's dentist is Dr Patel."),
+    ("Sam is a student at Leeds University.", "Sam's brother studies at Manchester University."),
+    ("Mix the paint 1:1 with water.", "My 1:1 with Tariq is on Thursdays."),
+    ("My 1:1 with Tariq is on Thursdays.", "Tariq and I have our one-on-one every Thursday."),
 ]
 
 
