@@ -452,8 +452,20 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
         # (and one birth date: "Mia's birthday is on 14 March" / "Mia was born on 3 April")
         or ("when" in dims and _birth_date(a) and _birth_date(b))
     )
+    # A name is all the two share, but both give it a measure of one kind (a length, a mass, a duration, a count of
+    # one noun) and no more, and they do not each name something before their first verbs the other does not: one
+    # measure of one thing ("The Golf has about 40,000 miles on the clock" / "User's Golf is on roughly 95,000
+    # miles"; not "Atlas builds take 5 minutes" / "Atlas deploys take 20 minutes").
+    one_measure = (
+        not anchored
+        and bool(shared)
+        and bool(dims)
+        and all(k.startswith("quantity:") and k != "quantity:" for k in dims)
+        and score >= SUBJECT_SURE
+        and not (_own_lead(a, ea, sb) and _own_lead(b, eb, sa))
+    )
     if not anchored:
-        subject_factor = SINGLE_CLASS_FACTOR if one_each else 0.0
+        subject_factor = SINGLE_CLASS_FACTOR if one_each or one_measure else 0.0
     elif one_each:
         subject_factor = max(subject_factor, SINGLE_CLASS_FACTOR)
 
@@ -882,6 +894,13 @@ def _lead(a: Analysis, end: int) -> set[str]:
     return {
         t.stem or stem(t.low) for t in a.tokens[:end] if t.kind == "word" and not t.used and not is_function(t.low)
     } | {w for n in a.names if n.start < end for w in n.words}
+
+
+def _own_lead(a: Analysis, end: int | None, other: Side) -> set[str]:
+    """The words `a` names before its first verb (all of them without one) that `other` does not have, whose-words
+    left out ("User's")."""
+    owners = {w for n in a.names if n.possessive for w in n.words}
+    return {t for t in _lead(a, len(a.tokens) if end is None else end) if not matches(t, other)} - owners
 
 
 def _slot_nouns(a: Analysis, b: Analysis) -> frozenset[str]:

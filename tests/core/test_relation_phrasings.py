@@ -566,6 +566,8 @@ CONTRADICTIONS = [
     ("My 1:1 with Tariq is on Thursdays.", "Tariq and I have our one-on-one on Tuesdays."),
     # a title before a name anchors nothing, but an acronym read as a common noun ("GP") does
     ("Our GP is Dr Hale.", "Our GP is now Dr Osei."),
+    # a name all the two share, and one measure of it each: one measure of one thing
+    ("The Transit van has done 120,000 miles.", "User's Transit is at about 80,000 miles."),
 ]
 
 CONSISTENT = [
@@ -1143,6 +1145,10 @@ CONSISTENT = [
     ("Sam is a student at Leeds University.", "Sam's brother studies at Manchester University."),
     ("Mix the paint 1:1 with water.", "My 1:1 with Tariq is on Thursdays."),
     ("My 1:1 with Tariq is on Thursdays.", "Tariq and I have our one-on-one every Thursday."),
+    # a measure of a name, but each names another thing of it before its verb
+    ("The Harbor builds take 5 minutes.", "The Harbor deploys take 20 minutes."),
+    ("Harbor's database has 40 GB.", "Harbor's cache has 95 GB."),
+    ("The Transit van has done 120,000 miles.", "The Transit service is due in 5,000 miles."),
 ]
 
 
