@@ -149,6 +149,7 @@ class Lexicon:
     age_after: frozenset[str]
     births: frozenset[str]  # words that make the date after them a birth date ("born on", "birthday is")
     birth_glue: frozenset[str]
+    made_verbs: frozenset[str]  # passives that make their subject: "was installed 3 years ago" is an age
     participles: frozenset[str]  # past participles not ending in -ed or -en ("held", "kept", "built")
     as_copulas: frozenset[str]  # before "as", a form of "be" ("works as an electrician")
     place_phrases: tuple[tuple[str, ...], ...]  # "takes place": a place verb
@@ -168,6 +169,7 @@ class Lexicon:
     light: frozenset[str]
     compound_light: frozenset[str]  # light words that qualify the noun after them ("update job")
     counted_light: frozenset[str]  # light words a number still counts ("8 people")
+    saint_words: frozenset[str]  # "St" of "St Anne's Primary": a name, no owner's
     common_acronyms: frozenset[str]  # acronyms that are common nouns ("CI", "CFP"): they anchor a subject
     subject_verbs: frozenset[str]  # verbs that end the phrase a statement is about
     abbreviations: dict[str, str]
@@ -381,6 +383,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         additions_final=frozenset(data["additions"]["final"]),
         age_after=frozenset(data["ages"]["after"]),
         births=frozenset(data["ages"]["births"]),
+        made_verbs=frozenset(data["ages"]["made"]),
         birth_glue=frozenset(data["ages"]["birth_glue"]),
         participles=frozenset(data["roles"]["participles"]),
         as_copulas=frozenset(data["roles"]["as_copulas"]),
@@ -403,6 +406,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         context_preps=frozenset(data["alternatives"]["context_preps"]),
         determiners=frozenset(data["negation"]["determiners"]),
         org_suffixes=frozenset(data["people"]["org_suffixes"]),
+        saint_words=frozenset(data["people"]["saint_words"]),
         light=frozenset(data["vocabulary"]["light"]),
         compound_light=frozenset(data["vocabulary"]["compound_light"]),
         counted_light=frozenset(data["vocabulary"]["counted_light"]),

@@ -164,8 +164,12 @@ def read_names(toks: list[Tok]) -> list[Name]:
             continue
         words = [t]
         k = j + 1
-        while k < n and not words[-1].low.endswith("'s"):
+        saint = t.low in lex.saint_words  # "St Anne's Primary", "St Mary's Hospital": one name, no owner's
+        while k < n and not (words[-1].low.endswith("'s") and not (saint and len(words) > 1)):
             u = toks[k]
+            if saint and len(words) == 1 and u.kind == "punct" and u.low == ".":
+                k += 1  # "St. Anne's"
+                continue
             if u.kind == "punct" and u.low == "&" and k + 1 < n and capitalised(toks[k + 1]):
                 words.append(u)
                 k += 1
@@ -185,7 +189,7 @@ def read_names(toks: list[Tok]) -> list[Name]:
             continue
         text = " ".join(w.text for w in words)
         keyw = tuple(w.low.removesuffix("'s") for w in words if w.low != "&")
-        possessive = words[-1].low.endswith("'s")
+        possessive = words[-1].low.endswith("'s") and not saint
         initial = words[0].initial and len(words) == 1 and not shaped and not possessive
         k0 = words[0].i - 1
         # past articles, possessives, titles, and adverbs ("is now Dr Okafor"), to the word that says what the name is

@@ -424,6 +424,10 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
         if kind == "duration" and j < n and toks[j].low in lex.age_after:
             kind, key = "quantity", "age"
             j += 1
+        elif kind == "duration" and j < n and toks[j].low == "ago" and _made(toks, i):
+            # "The boiler was installed about 3 years ago": the thing's age, as "is 3 years old" says it
+            kind, key = "quantity", "age"
+            j += 1
         elif key == "" and not rate and hi is None and i and toks[i - 1].low in lex.age_before:
             kind, key, value = "quantity", "age", amount * lex.units["year"][1]
         # A bare small number that is a list index or part of a name is not a quantity.
@@ -566,3 +570,15 @@ def _owner_before(toks: list[Tok], i: int) -> str:
             verb = t.low.endswith("ed") or t.low in lex.light or t.low in lex.subject_verbs
             return "" if verb and not t.text[:1].isupper() else t.stem or stem(t.low)
     return ""
+
+
+def _made(toks: list[Tok], i: int) -> bool:
+    """A passive verb that makes its subject comes before token `i` in its clause ("was installed about 3 years
+    ago", "were built 10 years ago"; data file `[ages] made`): what was made is as old as the time since."""
+    lex = lexicon()
+    for k in range(i - 1, max(0, i - 4), -1):
+        if toks[k].clause != toks[i].clause:
+            return False
+        if toks[k].low in lex.made_verbs:
+            return k >= 1 and toks[k - 1].low in COPULA
+    return False

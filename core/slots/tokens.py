@@ -130,7 +130,12 @@ def _segment(toks: list[Tok], blocks: list[int]) -> None:
                 start = True
         if t.kind == "punct":
             prev = toks[j - 1].low if j else ""
-            if t.low in _SENT_END and prev not in lex.honorifics and not (len(prev) == 1 and prev.isalpha()):
+            if (
+                t.low in _SENT_END
+                and prev not in lex.honorifics
+                and not (prev in lex.saint_words and j + 1 < len(toks) and _saint_named(toks[j + 1]))
+                and not (len(prev) == 1 and prev.isalpha())
+            ):
                 sent += 1
                 clause += 1
                 start = True
@@ -310,3 +315,8 @@ def bare_short_month(toks: list[Tok], i: int) -> bool:
         (nxt is not None and nxt.kind in ("num", "alnum"))
         or (prev is not None and (prev.kind in ("num", "alnum") or prev.low in lex.short_month_context))
     )
+
+
+def _saint_named(t: Tok) -> bool:
+    """The word after "St." is a saint's name ("St. Mary's"), not a new sentence ("Baker St. Then ...")."""
+    return t.text[:1].isupper() and t.low not in STOPWORDS and not is_function(t.low)

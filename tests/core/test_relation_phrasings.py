@@ -568,6 +568,10 @@ CONTRADICTIONS = [
     ("Our GP is Dr Hale.", "Our GP is now Dr Osei."),
     # a name all the two share, and one measure of it each: one measure of one thing
     ("The Transit van has done 120,000 miles.", "User's Transit is at about 80,000 miles."),
+    # the time since a thing was made is its age
+    ("The shed was built about 2 years ago.", "The shed is roughly 20 years old."),
+    # a place named for a saint is one name, whoever "St Mary's" seems to belong to
+    ("Amara is a nurse at St Thomas' Hospital.", "Amara is a nurse at St. Mary's Hospital."),
 ]
 
 CONSISTENT = [
@@ -1149,6 +1153,12 @@ CONSISTENT = [
     ("The Harbor builds take 5 minutes.", "The Harbor deploys take 20 minutes."),
     ("Harbor's database has 40 GB.", "Harbor's cache has 95 GB."),
     ("The Transit van has done 120,000 miles.", "The Transit service is due in 5,000 miles."),
+    ("The shed was built 20 years ago.", "The shed is about 20 years old."),
+    # moving or buying says nothing of an age
+    ("User moved to Leeds 3 years ago.", "User is 34 years old."),
+    ("The house was bought 3 years ago.", "The house is 90 years old."),
+    # "St." that ends a street's name ends its sentence too
+    ("We met on Baker St. Then we had lunch at Dishoom.", "Lunch was at Dishoom."),
 ]
 
 
