@@ -66,6 +66,8 @@ class Lexicon:
     directional_cues: tuple[tuple[str, ...], ...]
     becoming: tuple[tuple[str, ...], ...]  # "went", "became": a value of its slot before it is the old one
     change_markers: tuple[tuple[str, ...], ...]
+    off_movers: frozenset[str]  # verbs that take someone "off" a thing: "took the user off metformin"
+    off_not_after: frozenset[str]
     hedges: tuple[tuple[str, ...], ...]
     approx: tuple[tuple[str, ...], ...]
     upper: tuple[tuple[str, ...], ...]
@@ -301,6 +303,8 @@ def build_fields(source: bytes) -> dict[str, Any]:
         becoming=tuple(_phrase(p) for p in data["supersession"]["becoming"]),
         change_markers=tuple(_phrase(p) for p in data["supersession"]["markers"]),
         hedges=tuple(_phrase(p) for p in data["hedges"]["phrases"]),
+        off_movers=frozenset(data["negation"]["off_movers"]),
+        off_not_after=frozenset(data["negation"]["off_not_after"]),
         approx=tuple(_phrase(p) for p in data["hedges"]["approx"]),
         upper=tuple(sorted((_phrase(p) for p in data["bounds"]["upper"]), key=len, reverse=True)),
         limit_nouns=frozenset(data["bounds"]["limit_nouns"]),

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from .lexicon import lexicon, stem
 from .names import Name
-from .tokens import COPULA, Tok, is_function, match_any
+from .tokens import COPULA, Tok, copular, is_function, match_any
 from .values import Value
 
 
@@ -82,7 +82,7 @@ def negation_scopes(toks: list[Tok]) -> tuple[set[int], set[int]]:
                 k += 1
             i = k
             continue
-        if t.kind == "word" and (t.low in lex.negation_cues or t.low.endswith("n't")):
+        if t.kind == "word" and (t.low in lex.negation_cues or t.low.endswith("n't") or _taken_off(toks, i)):
             k = i
             while k and toks[k - 1].clause == t.clause:
                 k -= 1
@@ -100,6 +100,24 @@ def negation_scopes(toks: list[Tok]) -> tuple[set[int], set[int]]:
                 neg.add(i)
         i += 1
     return neg, rejected
+
+
+def _taken_off(toks: list[Tok], i: int) -> bool:
+    """Token `i` is "off" before what someone is taken from ("took the user off metformin", "kept off the pager
+    rotation", "is off sugar"; data file `[negation] off_movers`)."""
+    lex = lexicon()
+    t = toks[i]
+    if t.low != "off" or not i or i + 1 >= len(toks) or toks[i + 1].kind != "word":
+        return False
+    if toks[i + 1].low in lex.value_preps or toks[i - 1].low in lex.off_not_after:
+        return False  # "took off at 9", "the day off"
+    for k in range(i - 1, max(-1, i - 4), -1):
+        u = toks[k]
+        if u.clause != t.clause or u.kind != "word":
+            return False
+        if u.low in lex.off_movers or (k == i - 1 and copular(u.low)):
+            return True
+    return False
 
 
 def verbal_negations(toks: list[Tok]) -> dict[int, int]:

@@ -572,6 +572,10 @@ CONTRADICTIONS = [
     ("The shed was built about 2 years ago.", "The shed is roughly 20 years old."),
     # a place named for a saint is one name, whoever "St Mary's" seems to belong to
     ("Amara is a nurse at St Thomas' Hospital.", "Amara is a nurse at St. Mary's Hospital."),
+    # taken "off" a thing is no longer on it
+    ("Dad is on warfarin.", "The cardiologist took Dad off warfarin last year."),
+    ("Grandad came off the school run rota.", "Grandad is on the school run rota."),
+    ("User is off sugar.", "User has sugar in coffee."),
 ]
 
 CONSISTENT = [
@@ -1159,6 +1163,10 @@ CONSISTENT = [
     ("The house was bought 3 years ago.", "The house is 90 years old."),
     # "St." that ends a street's name ends its sentence too
     ("We met on Baker St. Then we had lunch at Dishoom.", "Lunch was at Dishoom."),
+    # "off" that takes no one off anything
+    ("User took the day off work on Friday.", "User works on Fridays."),
+    ("The flight took off at 9.", "The flight took off from Gatwick."),
+    ("The heating is switched off in May.", "The heating runs from October to April."),
 ]
 
 
