@@ -576,6 +576,9 @@ CONTRADICTIONS = [
     ("Dad is on warfarin.", "The cardiologist took Dad off warfarin last year."),
     ("Grandad came off the school run rota.", "Grandad is on the school run rota."),
     ("User is off sugar.", "User has sugar in coffee."),
+    # sharing a thing and having one's own of it
+    ("Sam and Ola share a car.", "Sam and Ola each have their own car."),
+    ("The twins share a bedroom.", "The twins have separate bedrooms."),
 ]
 
 CONSISTENT = [
@@ -1167,6 +1170,9 @@ CONSISTENT = [
     ("User took the day off work on Friday.", "User works on Fridays."),
     ("The flight took off at 9.", "The flight took off from Gatwick."),
     ("The heating is switched off in May.", "The heating runs from October to April."),
+    # one thing shared, another of each one's own
+    ("The twins share a bedroom.", "The twins have their own bikes."),
+    ("The two teams share a Slack channel.", "Each team has its own Jira board."),
 ]
 
 
