@@ -487,6 +487,13 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
             why += f"; {d.a or '·'} / {d.b}"
         return _conflict("decision_supersession", conf, score, why)
 
+    # The older statement says a thing ended, the newer that it goes on ("Ana left Acme in 2023" / "Ana still works
+    # at Acme"): a negation of the ending.
+    kept = "" if cues or moved or len(dims) > 1 else _still_holds(a, b)
+    if kept and (score >= CUE_SUBJECT or same_key):
+        conf = 0.7 * subject_factor * (0.85 if hedged else 1.0)
+        return _conflict("direct_negation", conf, score, f"says it goes on: {kept}")
+
     # When one starts and when it ends are two times, not two answers ("Registration opens on Monday" /
     # "Registration closes on Friday"; "leaves at 06:40" / "lands at 09:15").
     if set(dims) == {"when"} and None not in (ends := (_span_end(a), _span_end(b))) and ends[0] != ends[1]:
@@ -894,6 +901,38 @@ def _lead(a: Analysis, end: int) -> set[str]:
     return {
         t.stem or stem(t.low) for t in a.tokens[:end] if t.kind == "word" and not t.used and not is_function(t.low)
     } | {w for n in a.names if n.start < end for w in n.words}
+
+
+def _still_holds(a: Analysis, b: Analysis) -> str:
+    """A change cue of `a` (the older) that `b` lacks, where `b` says, outside a negation, that the thing goes on
+    ("still", "always"; data file `[supersession] continuing`) and names a word that follows the cue in its clause
+    ("left Acme" / "still works at Acme"): "<cue> / <word of b>", else ""."""
+    lex = lexicon()
+    toks_b = list(b.tokens)
+    going = next(
+        (
+            " ".join(p)
+            for i in range(len(toks_b))
+            if (p := match_any(toks_b, i, lex.continuing)) and toks_b[i].stem not in b.negated
+        ),
+        "",
+    )
+    if not going or b.negated:
+        return ""
+    have = {stem(w) for c in b.cues for w in c.split()}
+    toks = list(a.tokens)
+    for i in range(len(toks)):
+        p = match_any(toks, i, lex.strong_cues)
+        if p is None or all(stem(w) in have for w in p):
+            continue
+        after = {
+            t.stem or stem(t.low)
+            for t in toks[i + len(p) :]
+            if t.clause == toks[i].clause and t.kind == "word" and not is_function(t.low)
+        }
+        if after & (b.affirmed | {w for n in b.names for w in n.words}):
+            return f"{' '.join(p)} / {going}"
+    return ""
 
 
 def _own_lead(a: Analysis, end: int | None, other: Side) -> set[str]:

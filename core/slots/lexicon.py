@@ -61,6 +61,7 @@ class Lexicon:
     state_classes: dict[tuple[str, ...], tuple[tuple[str, int, bool], ...]]  # every class a phrase belongs to
     object_states: frozenset[str]  # classes whose two sides must share the object
     strong_cues: tuple[tuple[str, ...], ...]
+    continuing: tuple[tuple[str, ...], ...]  # "still", "always": a thing goes on
     remaining: tuple[tuple[str, ...], ...]  # after an amount, what remains of it ("8 days left"): no change
     retiring: tuple[tuple[str, ...], ...]
     directional_cues: tuple[tuple[str, ...], ...]
@@ -297,6 +298,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         state_classes=state_classes,
         object_states=frozenset(c for c, spec in data["states"].items() if spec.get("needs_object")),
         strong_cues=tuple(sorted((_phrase(p) for p in data["supersession"]["strong"]), key=len, reverse=True)),
+        continuing=tuple(_phrase(p) for p in data["supersession"]["continuing"]),
         remaining=tuple(_phrase(p) for p in data["supersession"]["remaining"]),
         retiring=tuple(sorted((_phrase(p) for p in data["supersession"]["retiring"]), key=len, reverse=True)),
         directional_cues=tuple(_phrase(p) for p in data["supersession"]["directional"]),

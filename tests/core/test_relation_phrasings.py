@@ -579,6 +579,10 @@ CONTRADICTIONS = [
     # sharing a thing and having one's own of it
     ("Sam and Ola share a car.", "Sam and Ola each have their own car."),
     ("The twins share a bedroom.", "The twins have separate bedrooms."),
+    # the older says a thing ended, the newer that it goes on
+    ("Joe left the choir last spring.", "Joe still sings in the choir."),
+    ("User quit smoking last year.", "User still smokes after dinner."),
+    ("Kai used to cycle to work.", "Kai still cycles to work every day."),
 ]
 
 CONSISTENT = [
@@ -1173,6 +1177,9 @@ CONSISTENT = [
     # one thing shared, another of each one's own
     ("The twins share a bedroom.", "The twins have their own bikes."),
     ("The two teams share a Slack channel.", "Each team has its own Jira board."),
+    # something else goes on
+    ("Ana left Acme in 2023.", "Ana still lives in Leeds."),
+    ("Joe left the choir last spring.", "Joe still plays football on Sundays."),
 ]
 
 
