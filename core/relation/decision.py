@@ -411,21 +411,34 @@ def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     # platform team has 8 engineers" / "Marlowe is active, with two engineers on it"), anchor nothing when each
     # names, before its first verb, something the other does not. ("We need three reviewers" / "Two reviewers are
     # enough" count one thing; in a role the thing held comes after the verb: "Boris owns the scripts".)
+    anchor_agreed = set(agreed)
     if shared and ea is not None and eb is not None:
         count_nouns = {w for d in diffs for w in _stems_in(d.a) & _stems_in(d.b)}
         lead_a, lead_b = _lead(a, ea), _lead(b, eb)
+        # (whose a thing is says nothing of which thing it is: "User's weekly piano lesson" / "User's weekly Spanish
+        # class" share only their owner before their verbs; a name's possessive may be what both are about: "Wren's
+        # CI runs on GitHub Actions" / "Wren pipelines are on Buildkite")
+        owners = {
+            t.stem
+            for x in (a, b)
+            for t in x.tokens
+            if t.kind == "word" and t.low.endswith("'s") and t.stem in lexicon().own
+        }
         if (
-            (set(shared) <= count_nouns or not (lead_a | lead_b) & set(shared))
+            (set(shared) <= count_nouns or not ((lead_a | lead_b) - owners) & set(shared))
             and {t for t in lead_a if not matches(t, sb)} - subj.spelled
             and {t for t in lead_b if not matches(t, sa)} - subj.spelled
             and not (_in_role(sa) or _in_role(sb) or any(as_value for _na, _nb, as_value in pairs))
         ):
             shared = []
+            # (nor does a schedule both give: "User's weekly long run is on Sunday" / "User's weekly swim is on
+            # Wednesday" are two things done weekly)
+            anchor_agreed -= {"when", "frequency"}
     anchored = (
         same_key
         or len(shared) >= 2
         or any(t not in name_stems for t in shared)
-        or bool(agreed - _owners_of_versions(a, b) if "version" in dims else agreed)
+        or bool(anchor_agreed - _owners_of_versions(a, b) if "version" in dims else anchor_agreed)
         or any(f not in name_stems for f in flips)  # a name negated on one side is no subject either
         or bool(states)
         or bool(nominal)

@@ -583,6 +583,10 @@ CONTRADICTIONS = [
     ("Joe left the choir last spring.", "Joe still sings in the choir."),
     ("User quit smoking last year.", "User still smokes after dinner."),
     ("Kai used to cycle to work.", "Kai still cycles to work every day."),
+    # one thing of an owner, at two times; a possessive thing is no owner ("the hall's capacity")
+    ("User's weekly pottery class is on Monday evenings.", "User's weekly pottery class is on Wednesday evenings."),
+    ("The hall's capacity is 200 people.", "The village hall holds 150 guests."),
+    ("Daily active users are roughly 12k", "Daily active users are roughly 40k"),
 ]
 
 CONSISTENT = [
@@ -1180,6 +1184,9 @@ CONSISTENT = [
     # something else goes on
     ("Ana left Acme in 2023.", "Ana still lives in Leeds."),
     ("Joe left the choir last spring.", "Joe still plays football on Sundays."),
+    # two things one person does on a schedule: the owner and the schedule both give are no subject
+    ("User's weekly pottery class is on Monday evenings.", "User's weekly French lesson is on Wednesday evenings."),
+    ("User's daily walk is at 7am.", "User's daily swim is at 6pm."),
 ]
 
 
