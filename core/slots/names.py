@@ -206,6 +206,15 @@ def read_names(toks: list[Tok]) -> list[Name]:
         placed_by = -1
         if k0 >= 1 and toks[k0].low in lex.value_preps:
             v = toks[k0 - 1]
+            # past a value the verb also took ("is in Year 3 at St Anne's", "leaves at 7:15 from Stansted"): the
+            # verb before it, and the preposition that put the value there
+            m = k0 - 1
+            while m >= 1 and toks[m].used and toks[m - 1].clause == toks[k0].clause:
+                m -= 1
+            if m < k0 - 1 and toks[m].low in lex.value_preps and m >= 1:
+                m -= 1
+            if m < k0 - 1 and toks[m].clause == toks[k0].clause:
+                v = toks[m]
             # "lives in a flat in Oakland": a place inside the place a place verb puts the subject in
             m = k0 - 1
             while m >= 2 and toks[m].kind == "word" and toks[m].clause == toks[k0].clause and k0 - m <= 4:

@@ -587,6 +587,9 @@ CONTRADICTIONS = [
     ("User's weekly pottery class is on Monday evenings.", "User's weekly pottery class is on Wednesday evenings."),
     ("The hall's capacity is 200 people.", "The village hall holds 150 guests."),
     ("Daily active users are roughly 12k", "Daily active users are roughly 40k"),
+    # a name after a value the verb also took is where a value goes ("is in Year 5 at ...")
+    ("Ava is in Year 5 at Greenfield Primary.", "User's daughter Ava goes to Oakwood Primary School."),
+    ("The team is on floor 3 at Harbour House.", "The team sits in Quay Tower."),
 ]
 
 CONSISTENT = [
@@ -1187,6 +1190,7 @@ CONSISTENT = [
     # two things one person does on a schedule: the owner and the schedule both give are no subject
     ("User's weekly pottery class is on Monday evenings.", "User's weekly French lesson is on Wednesday evenings."),
     ("User's daily walk is at 7am.", "User's daily swim is at 6pm."),
+    ("Ava is in Year 5 at Greenfield Primary.", "Ava's swimming club meets at Oakwood Leisure Centre."),
 ]
 
 
