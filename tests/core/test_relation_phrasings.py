@@ -590,6 +590,8 @@ CONTRADICTIONS = [
     # a name after a value the verb also took is where a value goes ("is in Year 5 at ...")
     ("Ava is in Year 5 at Greenfield Primary.", "User's daughter Ava goes to Oakwood Primary School."),
     ("The team is on floor 3 at Harbour House.", "The team sits in Quay Tower."),
+    # booked and cancelled are two states of one plan, whatever noun each calls it
+    ("The Porto weekend in May is booked.", "The Porto break was cancelled."),
 ]
 
 CONSISTENT = [
@@ -1191,6 +1193,8 @@ CONSISTENT = [
     ("User's weekly pottery class is on Monday evenings.", "User's weekly French lesson is on Wednesday evenings."),
     ("User's daily walk is at 7am.", "User's daily swim is at 6pm."),
     ("Ava is in Year 5 at Greenfield Primary.", "Ava's swimming club meets at Oakwood Leisure Centre."),
+    ("The hotel is booked for 3 nights.", "The flight was cancelled."),
+    ("The dentist appointment is booked for Monday.", "Monday's yoga class was cancelled."),
 ]
 
 
