@@ -343,6 +343,7 @@ def _terms(toks: list[Tok], names: list[Name], cue_words: frozenset[str] = froze
         for w in nm.words:
             name_starts[w] = 1.0 if nm.initial or w in lexicon().own else 2.0
     lex = lexicon()
+    named = {w for nm in names for w in nm.words}
     hedging = {i + k for i in range(len(toks)) if (p := match_any(toks, i, lex.hedges)) for k in range(len(p))}
     for t in toks:
         if t.i in hedging or _title(toks, t.i):
@@ -351,8 +352,8 @@ def _terms(toks: list[Tok], names: list[Name], cue_words: frozenset[str] = froze
             key = t.low.partition("=")[0]
             out[key] = max(out.get(key, 0.0), 1.0)  # the setting a "KEY=value" sets
             continue
-        if t.kind != "word" or is_function(t.low):
-            continue
+        if t.kind != "word" or (is_function(t.low) and not (t.low not in STOPWORDS and t.stem in named)):
+            continue  # (a word of a bound that is a name is a subject word: "Max" of "Max is down to 24 kilos")
         if t.used and (
             any(c.isdigit() for c in t.low) or _is_temporal_word(t.low) or t.low in lexicon().numbered_places
         ):

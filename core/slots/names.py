@@ -66,6 +66,28 @@ def _predicate_noun(toks: list[Tok], end: int) -> bool:
     )
 
 
+def _bound_word_named(toks: list[Tok], j: int) -> bool:
+    """A sentence opener that is a word of a bound ("Max", "Under") but is someone's name: a form of "be" or "has"
+    follows, or "the" and a word for what it is ("Max is down to 24 kilos", "Max the dog weighs 30 kg"), where a
+    bound is followed by its amount ("Max 30 kg", "Under 18s")."""
+    lex = lexicon()
+    t = toks[j]
+    if t.low in STOPWORDS or t.low in lex.negation_cues or j + 1 >= len(toks):
+        return False
+    nxt = toks[j + 1]
+    if nxt.kind != "word":
+        return False
+    if nxt.low in ("is", "was", "has", "had"):
+        return True
+    if nxt.low != "the" or j + 2 >= len(toks):
+        return False
+    what = toks[j + 2].low
+    return what in lex.kin or any(c in _KINDS_OF_ONE for c, *_ in lex.classes.get((what,), ()))
+
+
+_KINDS_OF_ONE = frozenset({"pet_species", "dog_breed", "cat_breed"})  # "Max the dog", "Biscuit the beagle"
+
+
 _ACRONYM = re.compile(r"^[A-Z][A-Z0-9&]+s?$")
 _INNER_CAP = re.compile(r"^[a-zA-Z]+[A-Z][a-zA-Z]*$")
 
@@ -132,7 +154,7 @@ def read_names(toks: list[Tok]) -> list[Name]:
             and not shaped
             and (
                 t.low in STOPWORDS
-                or is_function(t.low)
+                or (is_function(t.low) and not _bound_word_named(toks, j))
                 or t.low.endswith("ly")
                 or t.low in lex.negation_cues
                 or t.low.endswith("n't")

@@ -592,6 +592,8 @@ CONTRADICTIONS = [
     ("The team is on floor 3 at Harbour House.", "The team sits in Quay Tower."),
     # booked and cancelled are two states of one plan, whatever noun each calls it
     ("The Porto weekend in May is booked.", "The Porto break was cancelled."),
+    # "Max" opening a sentence is a name when "is" or "the <kind of animal>" follows, not a bound
+    ("Max is 4 years old.", "Max the spaniel is 6 years old."),
 ]
 
 CONSISTENT = [
@@ -1195,6 +1197,7 @@ CONSISTENT = [
     ("Ava is in Year 5 at Greenfield Primary.", "Ava's swimming club meets at Oakwood Leisure Centre."),
     ("The hotel is booked for 3 nights.", "The flight was cancelled."),
     ("The dentist appointment is booked for Monday.", "Monday's yoga class was cancelled."),
+    ("Max the spaniel is 6 years old.", "Bella the poodle is 3 years old."),
 ]
 
 
