@@ -917,20 +917,15 @@ def _lead(a: Analysis, end: int) -> set[str]:
 
 
 def _still_holds(a: Analysis, b: Analysis) -> str:
-    """A change cue of `a` (the older) that `b` lacks, where `b` says, outside a negation, that the thing goes on
+    """A change cue of `a` (the older) that `b` lacks, where `b`, which negates nothing, says that the thing goes on
     ("still", "always"; data file `[supersession] continuing`) and names a word that follows the cue in its clause
-    ("left Acme" / "still works at Acme"): "<cue> / <word of b>", else ""."""
+    ("left Acme" / "still works at Acme"): "<cue> / <continuing word>", else ""."""
     lex = lexicon()
+    if b.negated:
+        return ""
     toks_b = list(b.tokens)
-    going = next(
-        (
-            " ".join(p)
-            for i in range(len(toks_b))
-            if (p := match_any(toks_b, i, lex.continuing)) and toks_b[i].stem not in b.negated
-        ),
-        "",
-    )
-    if not going or b.negated:
+    going = next((" ".join(p) for i in range(len(toks_b)) if (p := match_any(toks_b, i, lex.continuing))), "")
+    if not going:
         return ""
     have = {stem(w) for c in b.cues for w in c.split()}
     toks = list(a.tokens)

@@ -173,6 +173,7 @@ class Lexicon:
     compound_light: frozenset[str]  # light words that qualify the noun after them ("update job")
     counted_light: frozenset[str]  # light words a number still counts ("8 people")
     saint_words: frozenset[str]  # "St" of "St Anne's Primary": a name, no owner's
+    apposed_classes: frozenset[str]  # "Max the dog": a member after "the" says what the name is
     common_acronyms: frozenset[str]  # acronyms that are common nouns ("CI", "CFP"): they anchor a subject
     subject_verbs: frozenset[str]  # verbs that end the phrase a statement is about
     abbreviations: dict[str, str]
@@ -413,6 +414,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         determiners=frozenset(data["negation"]["determiners"]),
         org_suffixes=frozenset(data["people"]["org_suffixes"]),
         saint_words=frozenset(data["people"]["saint_words"]),
+        apposed_classes=frozenset(data["people"]["apposed_classes"]),
         light=frozenset(data["vocabulary"]["light"]),
         compound_light=frozenset(data["vocabulary"]["compound_light"]),
         counted_light=frozenset(data["vocabulary"]["counted_light"]),

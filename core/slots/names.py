@@ -82,10 +82,7 @@ def _bound_word_named(toks: list[Tok], j: int) -> bool:
     if nxt.low != "the" or j + 2 >= len(toks):
         return False
     what = toks[j + 2].low
-    return what in lex.kin or any(c in _KINDS_OF_ONE for c, *_ in lex.classes.get((what,), ()))
-
-
-_KINDS_OF_ONE = frozenset({"pet_species", "dog_breed", "cat_breed"})  # "Max the dog", "Biscuit the beagle"
+    return what in lex.kin or any(c in lex.apposed_classes for c, *_ in lex.classes.get((what,), ()))
 
 
 _ACRONYM = re.compile(r"^[A-Z][A-Z0-9&]+s?$")
