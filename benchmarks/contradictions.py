@@ -343,7 +343,10 @@ def format_report(reports: list[Report], elapsed: float) -> str:
         add("")
 
     for r in reports:
-        others = Counter(o.detail for o in r.outcomes if o.verdict == "other")
+        # (for a held-out half, what came back and no more: the reason would quote the half's words)
+        others = Counter(
+            o.detail.split(" (")[0] if r.name in HELD_OUT else o.detail for o in r.outcomes if o.verdict == "other"
+        )
         if others:
             add(
                 f"{r.name}: "
