@@ -143,12 +143,16 @@ def _analyze(text: str) -> Analysis:
     cues, from_to, markers = change_cues(toks, values, names)
     values, names, retired = mark_retired(toks, values, names)
     values = mark_remaining(toks, values)
-    hedged = any(match_any(toks, i, lex.hedges) for i in range(len(toks)))
+    # the tokens of a hedge ("I believe", "probably"): how sure the writer is, never what the statement is about
+    hedging = frozenset(
+        i + k for i in range(len(toks)) if (hedge := match_any(toks, i, lex.hedges)) for k in range(len(hedge))
+    )
+    hedged = bool(hedging)
     role = any(
         (match_any(toks, i, lex.roles) or _object_verb(toks, i)) and not _one_of_many(toks, i) for i in range(len(toks))
     )
     # The words of a change ("moved", "switched") say what is claimed, not what it is about.
-    terms = _terms(toks, names, frozenset(w for c in cues for w in c.split()))
+    terms = _terms(toks, names, frozenset(w for c in cues for w in c.split()), hedging)
     modifiers = _modifiers(toks)
     return Analysis(
         text=text,
@@ -336,15 +340,15 @@ def _word_forms(t: Tok) -> set[str]:
     return out
 
 
-def _terms(toks: list[Tok], names: list[Name], cue_words: frozenset[str] = frozenset()) -> dict[str, float]:
+def _terms(
+    toks: list[Tok], names: list[Name], cue_words: frozenset[str] = frozenset(), hedging: frozenset[int] = frozenset()
+) -> dict[str, float]:
     out: dict[str, float] = {}
     name_starts: dict[str, float] = {}
     for nm in names:
         for w in nm.words:
             name_starts[w] = 1.0 if nm.initial or w in lexicon().own else 2.0
-    lex = lexicon()
     named = {w for nm in names for w in nm.words}
-    hedging = {i + k for i in range(len(toks)) if (p := match_any(toks, i, lex.hedges)) for k in range(len(p))}
     for t in toks:
         if t.i in hedging or _title(toks, t.i):
             continue  # "I believe", "probably"; "Dr" of "Dr Kaur": how sure, and a title, not what it is about

@@ -251,6 +251,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     data = tomllib.loads(text)
     neg = data["negation"]
+    synonyms = _with_plurals(data["vocabulary"]["synonyms"])
     states: dict[tuple[str, ...], tuple[str, int, bool]] = {}
     state_classes: dict[tuple[str, ...], tuple[tuple[str, int, bool], ...]] = {}
     for cls, poles in data["states"].items():
@@ -420,13 +421,11 @@ def build_fields(source: bytes) -> dict[str, Any]:
         counted_light=frozenset(data["vocabulary"]["counted_light"]),
         # (by the word an acronym is read as, too: "GP" is "doctor" once the synonym table is applied)
         common_acronyms=frozenset(
-            text_stem(x)
-            for w in data["vocabulary"]["common_acronyms"]
-            for x in (w, _with_plurals(data["vocabulary"]["synonyms"]).get(w, w))
+            text_stem(x) for w in data["vocabulary"]["common_acronyms"] for x in (w, synonyms.get(w, w))
         ),
         subject_verbs=frozenset(data["vocabulary"]["subject_verbs"]),
         abbreviations={fold(k).lower(): fold(v).lower() for k, v in data["vocabulary"]["abbreviations"].items()},
-        variants={**data["vocabulary"]["variants"], **_with_plurals(data["vocabulary"]["synonyms"])},
+        variants={**data["vocabulary"]["variants"], **synonyms},
     )
 
 
