@@ -27,6 +27,9 @@ and change cues from `polarity`; names only one side has; qualifiers of a shared
   (`frame.substitution`), or "<S> is <X>" / "<S> is <Y>" with no word in common (`frame.complement`): `possible`;
 - nothing differs: a `restatement` when every word agrees, else `compatible`.
 
+Where that says `compatible` or `unrelated`, a value one statement says is the only one of its kind ("it's their
+only car") against another of that kind on the other side is `mutually_exclusive` (`exclusive`).
+
 The thresholds are below; docs/decisions.md explains them.
 """
 
@@ -44,6 +47,7 @@ from ..slots.tokens import is_function, match_any
 from ..slots.values import time_unit
 from ..subjects import Side, SubjectMatch, compare, matches, same_term, side
 from .agreement import DRIFT, Diff, compare_values, exact_near, live, same_unit, slot_of, value_agrees
+from .exclusive import clash as exclusive_clash
 from .frame import complement, subject_end, substitution
 from .polarity import from_matches, new_cues, nominal_flips, polarity_flips, state_flips, whole_stems
 
@@ -68,6 +72,10 @@ SINGLE_CLASS_FACTOR = 0.5  # subject factor of a shared name and two members of 
 NOMINAL_QUALIFIED = 0.5
 NOMINAL_FACTOR = 0.9  # the subject factor of such a pair: the shared root is its subject
 FRAME_CONFIDENCE = 0.45  # one span substituted in a shared frame, no value list knowing the words (`frame`)
+# One value said to be the only one, another of its kind on the other side (`exclusive`): tied by the word made
+# exclusive ("their only car" / "User's car is ..."), a conflict; by a name both give alone, `possible`.
+EXCLUSIVE_HEAD = 0.6
+EXCLUSIVE_NAME = 0.5
 
 
 @dataclass(frozen=True)
@@ -248,6 +256,31 @@ def _sentences(line: str) -> list[str]:
 
 @functools.lru_cache(maxsize=16384)
 def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
+    rel = _read_pair(old, new, same_key)
+    # (read claim by claim: in a note of several, the value a cue says is the only one is in its own claim; `relate`
+    # reads each claim of a note against the other statement's)
+    if rel.kind in ("compatible", "unrelated") and len(claims(old.text)) == 1 and len(claims(new.text)) == 1:
+        return _only_one(old, new, rel) or rel
+    return rel
+
+
+def _only_one(old: Statement, new: Statement, rel: Relation) -> Relation | None:
+    """One statement says its value is the only one of its kind, the other gives another value of that kind for the
+    same thing ("User's car is a silver Skoda Octavia" / "User drives a Toyota Corolla, their only car"): two
+    answers, however few words the two share (`exclusive`). Not when one is about someone the other's subject has,
+    or another one of a kind, or says it adds."""
+    a, b = side(old.text, old.title).content, side(new.text, new.title).content
+    found = exclusive_clash(a, b, rel.score >= SUBJECT_MIN)
+    if found is None:
+        return None
+    if _kin_of(a, b) or _kin_of(b, a) or _another_of(a, b) or _another_of(b, a) or _whose(a, b) or _adds(a) or _adds(b):
+        return None
+    x, y, by_head = found
+    conf = (EXCLUSIVE_HEAD if by_head else EXCLUSIVE_NAME) * (0.85 if a.hedged or b.hedged else 1.0)
+    return _conflict("mutually_exclusive", conf, rel.score, f"one says it is the only one: {x} / {y}")
+
+
+def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
     if _same_text(old, new):
         return Relation("restatement", None, 1.0, 1.0, "the same text")
     sa, sb = side(old.text, old.title), side(new.text, new.title)
@@ -1182,8 +1215,8 @@ def _possessors(a: Analysis) -> dict[str, str]:
         else:
             continue
         for u in toks[i + 1 : i + 4]:
-            if u.low == "own":
-                continue  # "the user's own dentist"
+            if u.low == "own" or u.low in lexicon().exclusive_before:
+                continue  # "the user's own dentist", "the user's only car"
             if u.kind != "word" or u.clause != t.clause or is_function(u.low):
                 break
             out.setdefault(u.stem or stem(u.low), owner)

@@ -173,6 +173,13 @@ class Lexicon:
     compound_light: frozenset[str]  # light words that qualify the noun after them ("update job")
     counted_light: frozenset[str]  # light words a number still counts ("8 people")
     saint_words: frozenset[str]  # "St" of "St Anne's Primary": a name, no owner's
+    # a value said to be the only one ("their only car", "economy only", "and nothing else"): `[exclusive]`
+    exclusive_before: frozenset[str]
+    exclusive_the_before: frozenset[str]
+    exclusive_after: frozenset[str]
+    exclusive_phrases: tuple[tuple[str, ...], ...]
+    exclusive_not_next: frozenset[str]
+    exclusive_not_prev: frozenset[str]
     apposed_classes: frozenset[str]  # "Max the dog": a member after "the" says what the name is
     common_acronyms: frozenset[str]  # acronyms that are common nouns ("CI", "CFP"): they anchor a subject
     subject_verbs: frozenset[str]  # verbs that end the phrase a statement is about
@@ -415,6 +422,12 @@ def build_fields(source: bytes) -> dict[str, Any]:
         determiners=frozenset(data["negation"]["determiners"]),
         org_suffixes=frozenset(data["people"]["org_suffixes"]),
         saint_words=frozenset(data["people"]["saint_words"]),
+        exclusive_before=frozenset(data["exclusive"]["before"]),
+        exclusive_the_before=frozenset(data["exclusive"]["the_before"]),
+        exclusive_after=frozenset(data["exclusive"]["after"]),
+        exclusive_phrases=tuple(_phrase(p) for p in data["exclusive"]["phrases"]),
+        exclusive_not_next=frozenset(data["exclusive"]["not_next"]),
+        exclusive_not_prev=frozenset(data["exclusive"]["not_prev"]),
         apposed_classes=frozenset(data["people"]["apposed_classes"]),
         light=frozenset(data["vocabulary"]["light"]),
         compound_light=frozenset(data["vocabulary"]["compound_light"]),

@@ -594,6 +594,22 @@ CONTRADICTIONS = [
     ("The Porto weekend in May is booked.", "The Porto break was cancelled."),
     # "Max" opening a sentence is a name when "is" or "the <kind of animal>" follows, not a bound
     ("Max is 4 years old.", "Max the spaniel is 6 years old."),
+    # one value said to be the only one of its kind, another of that kind on the other side ("their only car",
+    # "the only vet they use", "the one inbox anyone reads", "squash commits only")
+    ("Ben's bike is a grey Brompton.", "Ben rides a green Trek hybrid, his only bike."),
+    (
+        "Juno is registered at Riverside Vets on Mill Lane.",
+        "The user's cat Juno is a patient at Hillcrest Animal Clinic — that's the only vet they use.",
+    ),
+    (
+        "Bug reports for Kestrel go to bugs@acme.io.",
+        "Problems with Kestrel should be mailed to triage@kestrel.dev; that is the one inbox anyone reads.",
+    ),
+    ("Pull requests land as merge commits.", "Pull requests land as squash commits only."),
+    (
+        "Business class is allowed on flights over 8 hours.",
+        "Travel rules: economy class only, however long the flight.",
+    ),
 ]
 
 CONSISTENT = [
@@ -1198,6 +1214,16 @@ CONSISTENT = [
     ("The hotel is booked for 3 nights.", "The flight was cancelled."),
     ("The dentist appointment is booked for Monday.", "Monday's yoga class was cancelled."),
     ("Max the spaniel is 6 years old.", "Bella the poodle is 3 years old."),
+    # a value said to be the only one, and a detail of it, of another thing, or of someone else's thing
+    ("Our only office is in Leeds.", "The Leeds office has 40 desks."),
+    ("Secrets in the vault: security team only.", "Module registry: run by the platform team."),
+    ("Ana's only car is a Tesla.", "Tom's car is a Skoda."),
+    ("Luna is fed only Purina kibble.", "Luna's vet is Parkside Vets."),
+    ("Omar only reviewed the hiring plan.", "The hiring plan was written by Lena Park."),
+    ("The cat Mochi eats wet food only.", "Tofu, the other cat, is on a dry-food diet."),
+    ("Cardio is swimming only.", "The neighbour's swimming club meets on Sundays."),
+    # a name the cue binds is the only one, not the names beside it ("only Nadia knows how the Tessera ...")
+    ("Risk: only Nadia knows how the Tessera export works.", "Nadia reviews every change to the Quill billing code."),
 ]
 
 
