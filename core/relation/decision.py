@@ -429,6 +429,17 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
             dims["holder"] = Diff("holder", "mutually_exclusive", 0.8, pa, team)
         elif pb and not subj.only_a_names and (team := _named_team(a, b)):
             dims["holder"] = Diff("holder", "mutually_exclusive", 0.8, team, pb)
+        # or the memory's own person the other ("User runs the weekly ops review" / "is run by Dev Malhotra")
+        elif pa and not _others(subj.only_b_names) and (me := _self_holds(b, eb)) and not _self_holds(a, ea):
+            dims["holder"] = Diff("holder", "mutually_exclusive", 0.8, pa, me)
+        elif pb and not _others(subj.only_a_names) and (me := _self_holds(a, ea)) and not _self_holds(b, eb):
+            dims["holder"] = Diff("holder", "mutually_exclusive", 0.8, me, pb)
+        if "holder" in dims and "qualifier" in dims:
+            # the two holders read as qualifiers of the role's verb too ("The user owns" / "Priya owns"): one
+            # difference, not two
+            holders_said = _stems_in(dims["holder"].a) | _stems_in(dims["holder"].b)
+            if _stems_in(dims["qualifier"].a) | _stems_in(dims["qualifier"].b) <= holders_said:
+                del dims["qualifier"]
 
     # An anchor: what the two share is more than one name ("Atlas" alone is a project, not a subject), or they
     # agree on a value. Without one, a difference is not held against the other record.
@@ -1042,6 +1053,25 @@ def _person_holder(names: tuple[Name, ...]) -> str:
 def _role_stems() -> frozenset[str]:
     """Stems of the one-word role words (data file): "owns", "maintains", "leads", "runs" (the thing after it)."""
     return frozenset(stem(p[0]) for p in lexicon().roles if len(p) == 1) | {stem(w) for w in lexicon().object_verbs}
+
+
+def _others(names: tuple[Name, ...]) -> list[Name]:
+    """The names that are not the memory's own person ("User" opening a sentence is read as a name)."""
+    return [n for n in names if n.key not in lexicon().owners_subject]
+
+
+def _self_holds(a: Analysis, end: int | None) -> str:
+    """The memory's own person is who does what `a` says (a word of `[owners] subject` before its first verb: "User
+    runs the review", "I organise it") or where a value goes ("run by the user", "organised by me"): the words, or
+    ""."""
+    toks = a.tokens
+    for i, t in enumerate(toks):
+        if t.kind != "word" or t.low not in lexicon().owners_subject:
+            continue
+        k = i - 1 if i and toks[i - 1].low == "the" else i
+        if (end is not None and i < end) or (k and toks[k - 1].low == "by"):
+            return " ".join(u.text for u in toks[k : i + 1])
+    return ""
 
 
 def _named_team(a: Analysis, other: Analysis) -> str:

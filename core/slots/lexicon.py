@@ -145,6 +145,7 @@ class Lexicon:
     day_range: frozenset[str]
     owners_self: frozenset[str]
     owners_group: frozenset[str]  # of owners_self, the memory's person with others ("our")
+    owners_subject: frozenset[str]  # the memory's own person as a subject or after "by" ("User runs it", "by me")
     another: frozenset[str]
     passive_fillers: frozenset[str]
     additions: tuple[tuple[str, ...], ...]  # "also", "as well": a second fact beside another
@@ -392,6 +393,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         day_range=frozenset(data["calendar"]["day_range"]),
         owners_self=frozenset(data["owners"]["self"]),
         owners_group=frozenset(data["owners"]["group"]),
+        owners_subject=frozenset(data["owners"]["subject"]),
         another=frozenset(data["owners"]["another"]),
         passive_fillers=frozenset(data["passives"]["fillers"]),
         additions=tuple(_phrase(p) for p in data["additions"]["markers"]),

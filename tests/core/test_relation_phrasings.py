@@ -610,6 +610,13 @@ CONTRADICTIONS = [
         "Business class is allowed on flights over 8 hours.",
         "Travel rules: economy class only, however long the flight.",
     ),
+    # a rank in a rotation: one person is primary or secondary on-call for a week, not both
+    ("User is primary on-call this week.", "User is secondary on-call this week."),
+    ("Ana is the primary contact for Acme.", "Ana is the secondary contact for Acme."),
+    # the memory's own person holds a role the other gives a named person ("I maintain" / "maintained by Jonas")
+    ("I maintain the deploy scripts.", "The deploy scripts are maintained by Jonas."),
+    ("User manages the household budget spreadsheet.", "Sam manages the household budget spreadsheet."),
+    ("The school WhatsApp group is run by the user.", "Hannah runs the school WhatsApp group."),
 ]
 
 CONSISTENT = [
@@ -1224,6 +1231,15 @@ CONSISTENT = [
     ("Cardio is swimming only.", "The neighbour's swimming club meets on Sundays."),
     # a name the cue binds is the only one, not the names beside it ("only Nadia knows how the Tessera ...")
     ("Risk: only Nadia knows how the Tessera export works.", "Nadia reviews every change to the Quill billing code."),
+    # a rank said of what a statement is about says which one ("the primary database"), and "primary school" is
+    # no rank in a rotation
+    ("The primary database is Postgres.", "The secondary database is MySQL."),
+    ("Leo's primary school is Oakwood.", "Leo's secondary school will be Hillside."),
+    # the memory's own person and a named person holding two roles, or the same one at two times
+    ("User runs the Thursday retro.", "Ines runs the Friday demo."),
+    ("User owns the billing dashboard.", "Priya reviews changes to the billing dashboard."),
+    ("User reports to Priya.", "Tom reports to Priya."),
+    ("User is on call this week.", "Felix is on call next week."),
 ]
 
 
