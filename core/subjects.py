@@ -105,7 +105,22 @@ def search_words(text: str, title: str = "", limit: int = 8) -> list[str]:
                 others += spellings(part)[:SPELLINGS]
         if len(out) >= limit:
             break
-    return out + [w for w in dict.fromkeys(others) if w not in out]
+    # (a word with a derivation's ending is looked up in its root's other forms too: "dental" finds "dentist")
+    derived = [d for w in out for d in derivations(w)]
+    return out + [w for w in dict.fromkeys(others + derived) if w not in out]
+
+
+@functools.lru_cache(maxsize=4096)
+def derivations(word: str) -> tuple[str, ...]:
+    """The other words of `word`'s root, when it ends in one of `[vocabulary] derivations` after a root of at least
+    four letters: "dental" -> "dentist", "dentic", ...; "allergy" -> "allergic", "allergist", .... Most are no
+    words at all, and find nothing."""
+    ends = lexicon().derivations
+    for end in sorted(ends, key=len, reverse=True):
+        if word.endswith(end) and len(word) - len(end) >= 4:
+            root = word[: -len(end)]
+            return tuple(root + e for e in sorted(ends) if e != end)
+    return ()
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -123,8 +138,23 @@ def _near(a: str, b: str) -> bool:
     short, long_ = (a, b) if len(a) <= len(b) else (b, a)
     if len(short) >= 4 and long_.startswith(short) and len(long_) - len(short) <= 8:
         return True
+    if one_root(a, b):
+        return True  # "dentist" / "dental", "allergy" / "allergic"
     # (A first letter replaced makes another word, not a slip: "maternal" / "paternal", "hosting" / "posting".)
     return len(short) >= 6 and not (len(a) == len(b) and a[0] != b[0]) and _one_edit(a, b)
+
+
+def one_root(a: str, b: str) -> bool:
+    """Two words of one root (four letters or more) and two endings of `[vocabulary] derivations`: "therapy" /
+    "therapist". (A word and a longer one that starts with it are `_near`'s.)"""
+    if a[:4] != b[:4]:
+        return False
+    k = 0
+    while k < min(len(a), len(b)) and a[k] == b[k]:
+        k += 1
+    ends = lexicon().derivations
+    ra, rb = a[k:], b[k:]
+    return k >= 4 and ra in ends and rb in ends
 
 
 def same_term(a: str, b: str) -> bool:

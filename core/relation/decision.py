@@ -45,7 +45,7 @@ from ..slots.markdown import plain_blocks
 from ..slots.names import SCOPE_WORDS
 from ..slots.tokens import is_function, match_any
 from ..slots.values import time_unit
-from ..subjects import Side, SubjectMatch, compare, matches, same_term, side
+from ..subjects import Side, SubjectMatch, compare, matches, one_root, same_term, side
 from .agreement import DRIFT, Diff, compare_values, exact_near, live, same_unit, slot_of, value_agrees
 from .exclusive import clash as exclusive_clash
 from .frame import complement, subject_end, substitution
@@ -447,7 +447,14 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
     name_stems = {w for n in sa.names + sb.names if not n.initial for w in n.words} - lexicon().common_acronyms
     # (A word one side has only inside a compound, "call" of "on-call", anchors nothing.)
     # (One written with a hyphen, the other with a space, is one phrase: "payments-service" / "payments service".)
-    whole = (whole_stems(a) & whole_stems(b)) | _spaced(a, b) | _spaced(b, a)
+    # (Or words of one root: "dentist" / "dental".)
+    whole_a, whole_b = whole_stems(a), whole_stems(b)
+    whole = (
+        (whole_a & whole_b)
+        | {t for t in whole_a if any(one_root(t, u) for u in whole_b)}
+        | _spaced(a, b)
+        | _spaced(b, a)
+    )
     slot_nouns = _slot_nouns(a, b)
     shared = [t for t in subj.shared if (t in whole or t in name_stems or t in subj.spelled) and t not in slot_nouns]
     # Words the two share only after their first verb (in what they say, not in what they are about: "The board

@@ -175,6 +175,7 @@ class Lexicon:
     counted_light: frozenset[str]  # light words a number still counts ("8 people")
     saint_words: frozenset[str]  # "St" of "St Anne's Primary": a name, no owner's
     # a value said to be the only one ("their only car", "economy only", "and nothing else"): `[exclusive]`
+    derivations: frozenset[str]  # "dentist" / "dental": endings of one root
     exclusive_before: frozenset[str]
     exclusive_the_before: frozenset[str]
     exclusive_after: frozenset[str]
@@ -424,6 +425,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         determiners=frozenset(data["negation"]["determiners"]),
         org_suffixes=frozenset(data["people"]["org_suffixes"]),
         saint_words=frozenset(data["people"]["saint_words"]),
+        derivations=frozenset(data["vocabulary"]["derivations"]),
         exclusive_before=frozenset(data["exclusive"]["before"]),
         exclusive_the_before=frozenset(data["exclusive"]["the_before"]),
         exclusive_after=frozenset(data["exclusive"]["after"]),

@@ -334,3 +334,11 @@ def test_a_synonym_finds_the_record_that_names_the_thing_another_way(eng):
     eng.capture("The telly is in the living room.", now=T0, actor="agent:a")
     r = eng.capture("The television is in the bedroom.", now=T0 + timedelta(days=1), actor="agent:b")
     assert r.status == "conflict", r.details
+
+
+def test_a_word_of_one_root_finds_the_record_that_writes_another(eng):
+    """ "dental" and "dentist" are two words of one root: the candidate search looks for the root's other forms,
+    or the two notes are never compared (they share no other subject word)."""
+    eng.capture("Dentist appointment on Oct 2 is at 3:00 PM.", now=T0, actor="agent:a")
+    r = eng.capture("The October 2 dental checkup is booked for 8:45 AM.", now=T0 + timedelta(days=1), actor="agent:b")
+    assert r.status == "conflict", r.details

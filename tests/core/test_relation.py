@@ -13,7 +13,7 @@ import pytest
 
 from memkeeper.core.relation import CONFLICT_TYPES, Statement, relate
 from memkeeper.core.slots import analyze, lexicon
-from memkeeper.core.subjects import _one_edit
+from memkeeper.core.subjects import _one_edit, one_root
 
 
 def rel(old: str, new: str, old_title: str = "", new_title: str = "", **kw):
@@ -689,6 +689,22 @@ def test_near_spellings_are_exactly_the_words_one_edit_apart():
             assert _one_edit(a, b) == (_levenshtein(a, b) <= 1), (a, b)
     assert _one_edit("kubernetes", "kubernetis") and _one_edit("postgres", "postgress")
     assert not _one_edit("postgres", "pstgress")
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("dentist", "dental", True),
+        ("allergy", "allergic", True),
+        ("therapy", "therapist", True),
+        ("surgery", "surgical", True),
+        ("dent", "dental", False),  # a word and a longer one that starts with it: a short form or not, `_near`'s
+        ("dentist", "dentures", False),  # another ending
+        ("organ", "order", False),
+    ],
+)
+def test_two_endings_of_one_root_are_one_word(a, b, same):
+    assert one_root(a, b) == same
 
 
 # -- notes of several claims ---------------------------------------------------------------------------------------

@@ -617,6 +617,8 @@ CONTRADICTIONS = [
     ("I maintain the deploy scripts.", "The deploy scripts are maintained by Jonas."),
     ("User manages the household budget spreadsheet.", "Sam manages the household budget spreadsheet."),
     ("The school WhatsApp group is run by the user.", "Hannah runs the school WhatsApp group."),
+    # two words of one root name one thing ("dentist" / "dental")
+    ("The dentist appointment is on Oct 2.", "The dental appointment is on Oct 9."),
 ]
 
 CONSISTENT = [
