@@ -263,12 +263,13 @@ def _as_rates(xs: list[Value], ys: list[Value]) -> list[Value]:
     bare = BARE_RATE in rates and len(amounts) == 1
     out, turned = [], False
     for v in xs:
+        # (a length of time too: "the annual leave allowance is 25 days" / "30 days of holiday a year")
         if (
-            v.kind == "quantity"
+            v.kind in ("quantity", "duration")
             and (f"{v.key}/time" in rates or (bare and v is amounts[0]))
             and not isinstance(v.val, tuple)
         ):
-            out.append(replace(v, key=f"{v.key}/time", val=v.val / f.val))
+            out.append(replace(v, kind="quantity", key=f"{v.key}/time", val=v.val / f.val))
             turned = True
         else:
             out.append(v)

@@ -405,6 +405,11 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
             if f is not None:
                 rate = f
                 j += 2
+        # (past what it is of, too: "30 days of holiday a year", "£60 of groceries a week"; those words stay words
+        # of the statement, the time it is per is used up)
+        per_at = _per_after_of(toks, j) if rate is None and not slashed else None
+        if per_at is not None:
+            rate = time_unit(toks, per_at + 1)
         value: float | tuple[float, float] = amount * factor
         if hi is not None:
             value = (amount * factor, hi * factor)
@@ -444,6 +449,8 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
         ):
             extra["bound"] = "none"  # "expire after 30 minutes": the length itself, not a lower limit
         add_value(values, toks, kind, key, value, i, j, **extra)
+        if per_at is not None:
+            toks[per_at].used = toks[per_at + 1].used = True
         if minus:
             values[-1] = replace(values[-1], text="-" + values[-1].text)
         if values[-1].bound == "none":
@@ -451,6 +458,20 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
         if key.split("/")[0] in lex.amount_dims:
             values[-1] = replace(values[-1], of=_amount_of(toks, i, j))
         i = j
+
+
+def _per_after_of(toks: list[Tok], j: int) -> int | None:
+    """Where "a" / "per" / "each" of a rate stands after "of" and up to three words of what the amount is of ("30 days
+    of holiday a year"), before a unit of time; None when not so."""
+    n = len(toks)
+    if not (j < n and toks[j].low == "of"):
+        return None
+    k = j + 1
+    while k < n and k <= j + 3 and toks[k].kind == "word" and not toks[k].used and toks[k].clause == toks[j].clause:
+        if toks[k].low in ("per", "a", "an", "each", "every"):
+            return k if k > j + 1 and time_unit(toks, k + 1) is not None else None
+        k += 1
+    return None
 
 
 def _amount_of(toks: list[Tok], i: int, j: int) -> str:

@@ -388,6 +388,22 @@ def _values(text: str, kind: str):
     return [v for v in analyze(text).values if v.kind == kind]
 
 
+@pytest.mark.parametrize(
+    ("text", "key", "what"),
+    [
+        ("User gets 30 days of holiday a year.", "time/time", "vac"),  # "holiday" is read as "vacation"
+        ("We spend £60 of groceries a week.", "gbp/time", "grocery"),
+        ("The kids get 2 hours of screen time a day.", "time/time", "screen"),
+    ],
+)
+def test_an_amount_of_something_per_unit_of_time_is_one_rate(text, key, what):
+    """ "30 days of holiday a year" is thirty days per year: one rate, not "30 days" and "a year"; the words of what
+    it is of stay words of the statement."""
+    a = analyze(text)
+    assert [(v.kind, v.key) for v in a.values] == [("quantity", key)]
+    assert what in a.terms
+
+
 def test_clock_times_and_spelled_times():
     assert _values("Pickup is at quarter past four.", "time")[0].val[:2] == (255, 255)
     assert _values("Doors open at 7:30 pm.", "time")[0].val[:2] == (1170, 1170)

@@ -619,6 +619,8 @@ CONTRADICTIONS = [
     ("The school WhatsApp group is run by the user.", "Hannah runs the school WhatsApp group."),
     # two words of one root name one thing ("dentist" / "dental")
     ("The dentist appointment is on Oct 2.", "The dental appointment is on Oct 9."),
+    # a yearly allowance of days against days of it a year: one rate, two amounts ("annual" / "a year")
+    ("Sam's annual leave allowance is 22 days.", "Sam gets 26 days of holiday a year."),
 ]
 
 CONSISTENT = [
