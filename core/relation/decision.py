@@ -485,6 +485,23 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
             # (nor does a schedule both give: "User's weekly long run is on Sunday" / "User's weekly swim is on
             # Wednesday" are two things done weekly)
             anchor_agreed -= {"when", "frequency"}
+    # (A capitalised word both open with may be a common word, "Budget", or a name: it is a name when each
+    # statement goes on, before its first verb, to name a thing the other does not: "Atlas builds take 5 minutes" /
+    # "Atlas deploys take 20 minutes" are two things of Atlas.)
+    # (Not a word the vocabulary knows as a common one: "Trash pickup" / "Garbage collection day".)
+    known = _vocabulary_words()
+    openers = {w for n in sa.names if n.initial and n.key not in known for w in n.words} & {
+        w for n in sb.names if n.initial and n.key not in known for w in n.words
+    }
+    if (
+        shared
+        and set(shared) <= openers
+        and ea is not None
+        and eb is not None
+        and {t for t in _lead(a, ea) if not matches(t, sb)} - subj.spelled
+        and {t for t in _lead(b, eb) if not matches(t, sa)} - subj.spelled
+    ):
+        name_stems = name_stems | openers
     anchored = (
         same_key
         or len(shared) >= 2
@@ -664,6 +681,8 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
         swapped = None  # "The repo has no README either": a second fact beside the first, not another answer
     if swapped is not None and _two_attributes(slots_only_a, slots_only_b):
         swapped = None
+    if swapped is not None and _measured(a, swapped[0]) and _measured(b, swapped[1]):
+        swapped = None  # what two measures are of ("40 GB of storage" / "95 GB of memory"): two things measured
     if swapped is not None and agreed and not (slots_only_a or slots_only_b) and ea is not None and eb is not None:
         # Every value both give agrees, both claim it (after their first verbs), and what differs is the words
         # around it ("lives at 42 Fernhill Road" / "User's home is 42 Fernhill Road"), not a value written two ways
@@ -1169,7 +1188,8 @@ def amounts_near(a: Analysis, b: Analysis) -> str:
     for v in live(a.values):
         if v.kind not in ("quantity", "duration") or v.approx:
             continue
-        same = [x for x in vb if x.kind == v.kind and slot_of(x) == slot_of(v)]
+        # (a measure of another thing is no other answer: "40 GB of storage" / "95 GB of memory")
+        same = [x for x in vb if x.kind == v.kind and slot_of(x) == slot_of(v) and not (x.of and v.of and x.of != v.of)]
         if same and not any(x.approx or _same_amount(x.val, v.val, same_unit(x, v)) for x in same):
             return f"{v.text} / {same[0].text}"
     return ""
@@ -1361,6 +1381,19 @@ def _two_attributes(only_a: set[str], only_b: set[str]) -> bool:
     kinds_a = {k.partition(":")[0] for k in only_a}
     kinds_b = {k.partition(":")[0] for k in only_b}
     return bool(kinds_a and kinds_b) and not (kinds_a & kinds_b) and "enum" not in kinds_a | kinds_b
+
+
+@functools.cache
+def _vocabulary_words() -> frozenset[str]:
+    """The words the synonym and spelling tables name, either way: common words, not names."""
+    variants = lexicon().variants
+    return frozenset(variants) | frozenset(variants.values())
+
+
+def _measured(a: Analysis, span: str) -> bool:
+    """`span` is the one word a measure of `a` is of ("storage" of "40 GB of storage")."""
+    words = _stems_in(span)
+    return len(words) == 1 and any(v.of in words for v in a.values if v.kind in ("quantity", "duration"))
 
 
 def _plain_words(a: Analysis) -> set[str]:

@@ -457,7 +457,24 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
             values[-1] = replace(values[-1], bound=None)
         if key.split("/")[0] in lex.amount_dims:
             values[-1] = replace(values[-1], of=_amount_of(toks, i, j))
+        elif key and not key.startswith("n:"):
+            # a measure of a thing it names right after: "40 GB of storage" / "95 GB of memory" are two things
+            values[-1] = replace(values[-1], of=_measure_of(toks, j))
         i = j
+
+
+def _measure_of(toks: list[Tok], j: int) -> str:
+    """The stem of the noun a measure is of, written right after it ("40 GB of storage", "2 litres of the oat
+    milk"), or ""."""
+    n = len(toks)
+    if not (j < n and toks[j].low == "of"):
+        return ""
+    k = j + 1
+    while k < n and toks[k].low in lexicon().determiners:
+        k += 1
+    if k < n and toks[k].kind == "word" and toks[k].clause == toks[j].clause and not is_function(toks[k].low):
+        return toks[k].stem or stem(toks[k].low)
+    return ""
 
 
 def _per_after_of(toks: list[Tok], j: int) -> int | None:

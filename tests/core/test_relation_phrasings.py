@@ -621,6 +621,12 @@ CONTRADICTIONS = [
     ("The dentist appointment is on Oct 2.", "The dental appointment is on Oct 9."),
     # a yearly allowance of days against days of it a year: one rate, two amounts ("annual" / "a year")
     ("Sam's annual leave allowance is 22 days.", "Sam gets 26 days of holiday a year."),
+    # a capitalised opener both share is a name when each goes on to name its own thing; a common word the
+    # vocabulary knows is not ("Rubbish" / "Trash")
+    ("Atlas deploys take 5 minutes.", "Atlas deploys take 20 minutes."),
+    ("Rubbish pickup is on Tuesday mornings.", "Trash collection is on Thursdays."),
+    # two measures of one thing
+    ("The server has 40 GB of memory.", "The server now has 64 GB of memory."),
 ]
 
 CONSISTENT = [
@@ -1244,6 +1250,11 @@ CONSISTENT = [
     ("User owns the billing dashboard.", "Priya reviews changes to the billing dashboard."),
     ("User reports to Priya.", "Tom reports to Priya."),
     ("User is on call this week.", "Felix is on call next week."),
+    # a capitalised opener both share, then a thing of its own each: two things of one project
+    ("Atlas builds take 5 minutes.", "Atlas deploys take 20 minutes."),
+    ("Harbor standups are on Mondays.", "Harbor retros are on Fridays."),
+    # measures of two things ("of storage" / "of memory")
+    ("Atlas has 40 GB of storage.", "Atlas has 95 GB of memory."),
 ]
 
 
