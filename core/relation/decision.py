@@ -396,6 +396,7 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
         and not (set(q[1]) <= state_words and set(q[2]) <= state_words)
     ]
     claimed_head = False  # the qualified word is in what both claim, after their first verb
+    qual_head = ""  # the word whose qualifiers differ
     if quals:
         # (the qualified word that names a holder, if one is qualified as one: "The platform team owns it" / "The
         # data team owns it" also qualify "owns", the verb after the group; "the search team's on-call" says whose)
@@ -403,6 +404,7 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
             (q for q in quals if q[0] in _holder_stems() and not (_says_whose(a, q[0]) or _says_whose(b, q[0]))),
             quals[0],
         )
+        qual_head = head
         qa_text, qb_text = (
             ", ".join(sorted(w for w in q if not (w in name_words and _inside_names(x, (w,)))))
             for x, q in ((a, qa), (b, qb))
@@ -612,6 +614,13 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
             (k.startswith("name") and d.ctype == "subject") or k in ("qualifier", "holder") for k, d in counted.items()
         ):
             counted = {k: d for k, d in counted.items() if k != "polarity"}
+    if "polarity" in counted and "qualifier" in counted and qual_head:
+        # The denied thing is the other's, qualifier and all ("has an Uplift V2 standing desk" / "works at a
+        # fixed-height desk and doesn't own a standing desk"): the other qualifier is of another mention, no second
+        # subject.
+        denied = _stems_in(dims["polarity"].b)
+        if qual_head in denied and len(denied) > 1:
+            counted = {k: d for k, d in counted.items() if k != "qualifier"}
     if "state" in counted:
         # A value whose word is what the flipped state is of is that flip said again ("prefers an aisle seat" /
         # "pick a window seat, they dislike the aisle"), no second difference.

@@ -627,6 +627,8 @@ CONTRADICTIONS = [
     ("Rubbish pickup is on Tuesday mornings.", "Trash collection is on Thursdays."),
     # two measures of one thing
     ("The server has 40 GB of memory.", "The server now has 64 GB of memory."),
+    # the denied thing is the other's, qualifier and all; the other qualifier is of another mention
+    ("Tom has a Herman Miller office chair.", "Tom sits on a kitchen chair and doesn't own an office chair."),
 ]
 
 CONSISTENT = [
@@ -1255,6 +1257,8 @@ CONSISTENT = [
     ("Harbor standups are on Mondays.", "Harbor retros are on Fridays."),
     # measures of two things ("of storage" / "of memory")
     ("Atlas has 40 GB of storage.", "Atlas has 95 GB of memory."),
+    # a denied thing of another kind than the other's ("office chair" / "gaming chair")
+    ("Tom has a Herman Miller office chair.", "Tom doesn't own a gaming chair."),
 ]
 
 
