@@ -147,14 +147,14 @@ def _near(a: str, b: str) -> bool:
 def one_root(a: str, b: str) -> bool:
     """Two words of one root (four letters or more) and two endings of `[vocabulary] derivations`: "therapy" /
     "therapist". (A word and a longer one that starts with it are `_near`'s.)"""
-    if a[:4] != b[:4]:
+    if a[:4] != b[:4] or a == b:
         return False
     k = 0
     while k < min(len(a), len(b)) and a[k] == b[k]:
         k += 1
     ends = lexicon().derivations
-    ra, rb = a[k:], b[k:]
-    return k >= 4 and ra in ends and rb in ends
+    # (the root may end before the common letters do: "economics" / "economist" share "economi", root "econom")
+    return any(a[i:] in ends and b[i:] in ends for i in range(4, k + 1))
 
 
 def same_term(a: str, b: str) -> bool:
