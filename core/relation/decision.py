@@ -394,7 +394,12 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
             and not (_said_twice(a, q[1]) and _said_twice(b, q[2]))
         )
         and not (set(q[1]) <= state_words and set(q[2]) <= state_words)
+        and not _kin_and_named(q, a, b)
     ]
+    # (People named on one side and called by what they are to someone on the other may be the same people: "The
+    # kids' school day starts at 8:15" / "Leo and Nora's school begins at 8:45". Maybe: a `possible` conflict at
+    # most.)
+    kin_named = any(_kin_and_named(q, a, b) for q in subj.qualifiers)
     claimed_head = False  # the qualified word is in what both claim, after their first verb
     qual_head = ""  # the word whose qualifiers differ
     if quals:
@@ -671,6 +676,8 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
             # other words they share ("Sam has no food allergies" / "Sam is allergic to peanuts")
             factor = max(factor, NOMINAL_FACTOR)
         conf = d.strength * factor * (0.8 if hedged else 1.0)
+        if kin_named:
+            conf = min(conf, FRAME_CONFIDENCE)
         if same_key:
             conf = max(conf, 0.6)
         label = {"polarity": "negates", "polarity-value": "negates", "state": "opposite states"}.get(d.dim, "differs")
@@ -1088,6 +1095,23 @@ def _person_holder(names: tuple[Name, ...]) -> str:
 def _role_stems() -> frozenset[str]:
     """Stems of the one-word role words (data file): "owns", "maintains", "leads", "runs" (the thing after it)."""
     return frozenset(stem(p[0]) for p in lexicon().roles if len(p) == 1) | {stem(w) for w in lexicon().object_verbs}
+
+
+def _kin_and_named(q: tuple[str, tuple[str, ...], tuple[str, ...]], a: Analysis, b: Analysis) -> bool:
+    """A qualifier pair of people: words for people someone has on one side ("the kids'"), names on the other."""
+    return (_kin_words(q[1]) and _named_people(b, q[2])) or (_kin_words(q[2]) and _named_people(a, q[1]))
+
+
+def _kin_words(words: tuple[str, ...]) -> bool:
+    """Every word is a word for people someone has ("kids", "children", "parents")."""
+    kin = {stem(w) for w in lexicon().kin}
+    return bool(words) and all(w in kin for w in words)
+
+
+def _named_people(a: Analysis, words: tuple[str, ...]) -> bool:
+    """Every word is a word of a name `a` gives, written whose ("Nora's"), or joined to one ("Leo and Nora's")."""
+    named = {w for n in a.names for w in n.words}
+    return bool(words) and all(w in named for w in words)
 
 
 def _others(names: tuple[Name, ...]) -> list[Name]:

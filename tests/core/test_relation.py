@@ -707,6 +707,15 @@ def test_near_spellings_are_exactly_the_words_one_edit_apart():
     assert not _one_edit("postgres", "pstgress")
 
 
+def test_people_named_and_people_called_by_kin_are_maybe_the_same():
+    """ "The kids' bedtime" and "Mia's bedtime" may be one bedtime (Mia one of the kids) or two: a conflict a person
+    looks at (`possible`), never a sure one."""
+    r = relate(Statement("The kids' bedtime is 7:30 pm."), Statement("Mia's bedtime is 8:30 pm."))
+    assert r.kind == "possible", r
+    r = relate(Statement("The kids' bedtime is 7:30 pm."), Statement("The kids go to bed at 8:30 pm."))
+    assert r.kind == "conflict", r
+
+
 @pytest.mark.parametrize(
     ("a", "b", "same"),
     [

@@ -629,6 +629,8 @@ CONTRADICTIONS = [
     ("The server has 40 GB of memory.", "The server now has 64 GB of memory."),
     # the denied thing is the other's, qualifier and all; the other qualifier is of another mention
     ("Tom has a Herman Miller office chair.", "Tom sits on a kitchen chair and doesn't own an office chair."),
+    # people called by what they are to someone ("the kids'") and people named may be the same people
+    ("The kids' swimming lesson is at 5 pm.", "Ella and Sam's swimming lesson starts at 6 pm."),
 ]
 
 CONSISTENT = [
