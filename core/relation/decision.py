@@ -459,6 +459,13 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
     whole = (
         (whole_a & whole_b)
         | {t for t in whole_a if any(one_root(t, u) for u in whole_b)}
+        # (and a role's noun and its verb, both speaking of the role: "the maintainer of Ferrous" / "maintained by
+        # Jonas")
+        | (
+            {t for t in whole_a & _role_stems() if any(same_term(t, u) for u in whole_b & _role_stems())}
+            if _in_role(sa) and _in_role(sb)
+            else set()
+        )
         | _spaced(a, b)
         | _spaced(b, a)
     )

@@ -631,6 +631,9 @@ CONTRADICTIONS = [
     ("Tom has a Herman Miller office chair.", "Tom sits on a kitchen chair and doesn't own an office chair."),
     # people called by what they are to someone ("the kids'") and people named may be the same people
     ("The kids' swimming lesson is at 5 pm.", "Ella and Sam's swimming lesson starts at 6 pm."),
+    # a role's noun and its verb, both of the role, are one subject word ("maintainer" / "maintained")
+    ("Priya is the maintainer of Ferrous.", "Ferrous is maintained by Jonas."),
+    ("Dana is the organiser of Quillcon.", "Quillcon is organised by Marcus."),
 ]
 
 CONSISTENT = [
@@ -1261,6 +1264,8 @@ CONSISTENT = [
     ("Atlas has 40 GB of storage.", "Atlas has 95 GB of memory."),
     # a denied thing of another kind than the other's ("office chair" / "gaming chair")
     ("Tom has a Herman Miller office chair.", "Tom doesn't own a gaming chair."),
+    # one role word on both sides, two things held ("Ferrous" / "Orbit")
+    ("Priya is the maintainer of Ferrous.", "Jonas maintains Orbit."),
 ]
 
 
