@@ -381,12 +381,18 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
     # services run on Go 1.21" are two subjects, each with its own value.)
     # Nor is one made of the state words already counted ("Prefers ORMs" / "Avoid ORMs").
     state_words = {stem(w) for s in a.states + b.states for w in s.text.split()}
+    # (People named on one side and called by what they are to someone on the other may be the same people: "The
+    # kids' school day starts at 8:15" / "Leo and Nora's school begins at 8:45". Maybe: a `possible` conflict at
+    # most.)
+    kin_quals = [q for q in subj.qualifiers if _kin_and_named(q, a, b)]
+    kin_named = bool(kin_quals)
     # (A qualifier counted as a name is one written inside a name: "water" of "Thames Water" is no qualifier of
     # "supplier" there, and is one in "User's water supplier is Thames Water".)
     quals = [
         q
         for q in subj.qualifiers
-        if not (
+        if q not in kin_quals
+        and not (
             (set(q[1]) <= name_words and _inside_names(a, q[1])) or (set(q[2]) <= name_words and _inside_names(b, q[2]))
         )
         and not (
@@ -394,12 +400,7 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
             and not (_said_twice(a, q[1]) and _said_twice(b, q[2]))
         )
         and not (set(q[1]) <= state_words and set(q[2]) <= state_words)
-        and not _kin_and_named(q, a, b)
     ]
-    # (People named on one side and called by what they are to someone on the other may be the same people: "The
-    # kids' school day starts at 8:15" / "Leo and Nora's school begins at 8:45". Maybe: a `possible` conflict at
-    # most.)
-    kin_named = any(_kin_and_named(q, a, b) for q in subj.qualifiers)
     claimed_head = False  # the qualified word is in what both claim, after their first verb
     qual_head = ""  # the word whose qualifiers differ
     if quals:
@@ -1111,8 +1112,12 @@ def _kin_and_named(q: tuple[str, tuple[str, ...], tuple[str, ...]], a: Analysis,
 
 def _kin_words(words: tuple[str, ...]) -> bool:
     """Every word is a word for people someone has ("kids", "children", "parents")."""
-    kin = {stem(w) for w in lexicon().kin}
-    return bool(words) and all(w in kin for w in words)
+    return bool(words) and all(w in _kin_stems() for w in words)
+
+
+@functools.cache
+def _kin_stems() -> frozenset[str]:
+    return frozenset(stem(w) for w in lexicon().kin)
 
 
 def _named_people(a: Analysis, words: tuple[str, ...]) -> bool:

@@ -17,6 +17,8 @@ from .names import capitalised
 from .tokens import COPULA, ORDINAL, Tok, glued_letter, is_function, match_any, phrases_of
 from .values import Value, add_value, bound_before, currency_code, limit_before, number, time_unit, unit_at
 
+RATE_WORDS = frozenset({"per", "a", "an", "each", "every"})  # before a unit of time: "per minute", "a week"
+
 
 def _hyphen_unit(toks: list[Tok], i: int) -> bool:
     """The number at i is joined by a hyphen to the unit after it ("2-week", "30-minute")."""
@@ -400,7 +402,7 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
                 j += used
         # a rate: "per minute", "a week", "/s", "each day"
         rate = slashed
-        if rate is None and j < n and toks[j].low in ("per", "a", "an", "each", "every", "/"):
+        if rate is None and j < n and (toks[j].low in RATE_WORDS or toks[j].low == "/"):
             f = time_unit(toks, j + 1)
             if f is not None:
                 rate = f
@@ -485,7 +487,7 @@ def _per_after_of(toks: list[Tok], j: int) -> int | None:
         return None
     k = j + 1
     while k < n and k <= j + 3 and toks[k].kind == "word" and not toks[k].used and toks[k].clause == toks[j].clause:
-        if toks[k].low in ("per", "a", "an", "each", "every"):
+        if toks[k].low in RATE_WORDS:
             return k if k > j + 1 and time_unit(toks, k + 1) is not None else None
         k += 1
     return None
