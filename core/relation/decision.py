@@ -42,7 +42,6 @@ from dataclasses import dataclass, replace
 from ..keys import title_from
 from ..slots import Analysis, Name, Value, fold, lexicon, stem
 from ..slots.markdown import plain_blocks
-from ..slots.names import SCOPE_WORDS
 from ..slots.tokens import is_function, match_any
 from ..slots.values import time_unit
 from ..subjects import Side, SubjectMatch, compare, matches, one_root, same_term, side
@@ -185,8 +184,6 @@ def _names_another_subject(old: Statement, new: Statement) -> bool:
 
 
 MULTI_MIN = 3  # claims (sentences, list items) from which a text is also compared claim by claim (`relate`)
-# A full stop after these (or after a single capital, an initial) ends no sentence.
-_ABBREVIATIONS = frozenset("mr mrs ms dr st jr sr prof vs etc approx no nr e.g i.e cf fig".split())
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
 
 
@@ -245,7 +242,7 @@ def _sentences(line: str) -> list[str]:
     for m in _SENTENCE_END.finditer(line):
         head = line[start : m.start()].rstrip(".!?")
         last = head.rsplit(None, 1)[-1].lower() if head.split() else ""
-        if last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha()):
+        if last in lexicon().sentence_abbreviations or (len(last) == 1 and last.isalpha()):
             continue
         out.append(line[start : m.start()].strip())
         start = m.end()
@@ -1170,9 +1167,9 @@ def _says_whose(a: Analysis, head: str) -> bool:
         if t.low.endswith("'s"):
             return True
         k = i - 1
-        while k >= 0 and toks[k].kind == "word" and toks[k].low not in SCOPE_WORDS and i - k <= 4:
+        while k >= 0 and toks[k].kind == "word" and toks[k].low not in lexicon().scope_words and i - k <= 4:
             k -= 1
-        if k >= 0 and toks[k].low in SCOPE_WORDS:
+        if k >= 0 and toks[k].low in lexicon().scope_words:
             return True
     return False
 

@@ -23,7 +23,7 @@ import difflib
 from collections.abc import Callable
 
 from ..slots import Analysis, lexicon
-from ..slots.tokens import COPULA, is_function
+from ..slots.tokens import is_function
 
 FRAME_MIN = 0.5  # the shared words in order, as a share of each side's words
 MAX_SPAN = 3  # content words on each side of the substituted span
@@ -148,7 +148,7 @@ def _copular(a: Analysis) -> tuple[list[str], list[str], list[str]] | None:
         (
             n
             for n, k in enumerate(ks)
-            if toks[k].low in COPULA
+            if toks[k].low in lexicon().copula
             # "works as an electrician": the verb and "as" are the copula
             or (toks[k].low in as_copulas and n + 1 < len(ks) and toks[ks[n + 1]].low == "as")
         ),
@@ -201,12 +201,12 @@ def subject_end(a: Analysis) -> int | None:
             and k
             and not t.used  # a value ("the Go services"), not a verb
             and (
-                t.low in COPULA
+                t.low in lexicon().copula
                 or t.low in lex.subject_verbs
                 or t.low in lex.place_verbs
                 or t.low in lex.preference_verbs
                 # (a role word a form of "be" follows is the phrase's head noun: "User's yoga teacher | is")
-                or ((t.low,) in lex.roles and not (k + 1 < len(toks) and toks[k + 1].low in COPULA))
+                or ((t.low,) in lex.roles and not (k + 1 < len(toks) and toks[k + 1].low in lexicon().copula))
             )
         ):
             return k

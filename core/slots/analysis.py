@@ -27,7 +27,7 @@ from .polarity import (
     verbal_negations,
 )
 from .quantities import read_grades, read_quantities, read_versions
-from .tokens import COPULA, Tok, is_function, match_any, tokenize
+from .tokens import Tok, is_function, match_any, tokenize
 from .values import Value, add_value
 from .when import read_calendar, read_frequencies, read_month_days, read_relative_periods, read_times
 
@@ -186,7 +186,6 @@ def _analyze(text: str) -> Analysis:
 
 
 _CONFIG_KEY = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+")  # "LOG_LEVEL", "max_connections"
-_SETTING_GLUE = frozenset(("is", "was", "=", ":", "set", "to", "now", "currently", "still"))
 
 
 def _read_prose_settings(toks: list[Tok], values: list[Value]) -> None:
@@ -196,7 +195,7 @@ def _read_prose_settings(toks: list[Tok], values: list[Value]) -> None:
         if t.kind != "word" or "_" not in t.text or not _CONFIG_KEY.fullmatch(t.text):
             continue
         k = i + 1
-        while k < len(toks) and k <= i + 4 and toks[k].low in _SETTING_GLUE and toks[k].clause == t.clause:
+        while k < len(toks) and k <= i + 4 and toks[k].low in lexicon().setting_glue and toks[k].clause == t.clause:
             k += 1
         if k == i + 1 or k >= len(toks):
             continue
@@ -262,8 +261,8 @@ def _copula_of(toks: list[Tok], k: int) -> int | None:
     """The form of "be" the negation cue at `k` negates ("is not", "isn't"), in the cue's clause; None when the cue
     negates no form of "be"."""
     t = toks[k]
-    cop = k if t.low.endswith("n't") and t.low[:-3] in COPULA else k - 1
-    if cop < 1 or toks[cop].clause != t.clause or toks[cop].low.removesuffix("n't") not in COPULA:
+    cop = k if t.low.endswith("n't") and t.low[:-3] in lexicon().copula else k - 1
+    if cop < 1 or toks[cop].clause != t.clause or toks[cop].low.removesuffix("n't") not in lexicon().copula:
         return None
     return cop
 
@@ -304,16 +303,13 @@ def _so_far_clauses(toks: list[Tok], neg_start: dict[int, int]) -> set[int]:
     return out
 
 
-_NOT_DONE_BEFORE = frozenset({"will", "to", "be", "shall", "should", "must", "can", "could", "would", "may", "might"})
-
-
 def _happened(toks: list[Tok], i: int) -> bool:
     """The word at i says a thing happened: a past form ("signed", "was renewed", "has been paid", "held"), not
     one after "will", "to", "be" or a modal ("will be signed", "to be renewed")."""
     t = toks[i]
     if not (t.low.endswith(("ed", "en")) or t.low in lexicon().participles):
         return False
-    return not (i and toks[i - 1].low in _NOT_DONE_BEFORE)
+    return not (i and toks[i - 1].low in lexicon().not_done_before)
 
 
 def _stems_of(t: Tok) -> set[str]:
@@ -503,7 +499,7 @@ def _verb_before_object(toks: list[Tok], k: int) -> bool:
     if k == 0:
         return False
     before = toks[k - 1].low
-    return before in _NOT_DONE_BEFORE or before.endswith("n't")
+    return before in lexicon().not_done_before or before.endswith("n't")
 
 
 @functools.cache

@@ -17,7 +17,6 @@ from dataclasses import replace
 
 from .lexicon import lexicon, stem
 from .tokens import (
-    COPULA,
     ORDINAL,
     Tok,
     after_naming,
@@ -159,7 +158,7 @@ def read_places(toks: list[Tok], values: list[Value]) -> None:
             continue
         # ordinal floors: "the third floor", "the 4th floor", "the fifth"
         nth = lex.ordinals.get(t.low, 0) if t.kind == "word" else _numeric_ordinal(t)
-        if nth > 0 and i + 1 < n and toks[i + 1].low in ("floor", "level"):
+        if nth > 0 and i + 1 < n and toks[i + 1].low in lex.storey_words:
             add_value(values, toks, "place", "", f"{toks[i + 1].low}#{nth}", i, i + 2)
             i += 2
             continue
@@ -168,12 +167,12 @@ def read_places(toks: list[Tok], values: list[Value]) -> None:
             and lex.ordinals[t.low] > 0
             and i
             and toks[i - 1].low == "the"
-            and any(toks[k].low in ("floor", "level") for k in range(max(0, i - 8), i))
+            and any(toks[k].low in lex.storey_words for k in range(max(0, i - 8), i))
         ):
             add_value(values, toks, "place", "", f"floor#{lex.ordinals[t.low]}", i, i + 1)
             i += 1
             continue
-        spatial = match_any(toks, i, lex.spatial_preps) if i and toks[i - 1].low in COPULA else None
+        spatial = match_any(toks, i, lex.spatial_preps) if i and toks[i - 1].low in lexicon().copula else None
         if spatial:
             # "is under the blue flowerpot": the noun group after it, its last word the place, the others which one
             k = i + len(spatial)

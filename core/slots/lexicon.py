@@ -176,6 +176,29 @@ class Lexicon:
     saint_words: frozenset[str]  # "St" of "St Anne's Primary": a name, no owner's
     # a value said to be the only one ("their only car", "economy only", "and nothing else"): `[exclusive]`
     derivations: frozenset[str]  # "dentist" / "dental": endings of one root
+    # the function words the readers' rules turn on (`[grammar]`)
+    copula: frozenset[str]
+    contractions: frozenset[str]
+    pronouns: frozenset[str]
+    change_span_ends: frozenset[str]
+    successor_preps: frozenset[str]
+    passive_aux: frozenset[str]
+    perfect_aux: frozenset[str]
+    setting_glue: frozenset[str]
+    not_done_before: frozenset[str]
+    scope_words: frozenset[str]
+    before_name: frozenset[str]
+    rate_words: frozenset[str]
+    of_counts: frozenset[str]
+    sentence_abbreviations: frozenset[str]
+    negative_pronouns: frozenset[str]
+    naming_verbs: frozenset[str]
+    storey_words: frozenset[str]
+    ordinal_nouns: frozenset[str]
+    version_words: frozenset[str]
+    whole_words: frozenset[str]
+    multiplicatives: frozenset[str]
+    period_offsets: dict[str, int]  # "last" -> -1, "this" -> 0, "next" -> 1
     exclusive_before: frozenset[str]
     exclusive_the_before: frozenset[str]
     exclusive_after: frozenset[str]
@@ -426,6 +449,8 @@ def build_fields(source: bytes) -> dict[str, Any]:
         org_suffixes=frozenset(data["people"]["org_suffixes"]),
         saint_words=frozenset(data["people"]["saint_words"]),
         derivations=frozenset(data["vocabulary"]["derivations"]),
+        **{name: frozenset(words) for name, words in data["grammar"].items() if isinstance(words, list)},
+        period_offsets=dict(data["grammar"]["period_offsets"]),
         exclusive_before=frozenset(data["exclusive"]["before"]),
         exclusive_the_before=frozenset(data["exclusive"]["the_before"]),
         exclusive_after=frozenset(data["exclusive"]["after"]),

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from .lexicon import lexicon, stem
 from .names import Name
-from .tokens import COPULA, Tok, copular, is_function, match_any
+from .tokens import Tok, copular, is_function, match_any
 from .values import Value
 
 
@@ -96,7 +96,7 @@ def negation_scopes(toks: list[Tok]) -> tuple[set[int], set[int]]:
             while k < n and toks[k].clause == t.clause:
                 into.add(k)
                 k += 1
-            if t.low in ("nobody", "noone", "none", "nothing"):
+            if t.low in lexicon().negative_pronouns:
                 neg.add(i)
         i += 1
     return neg, rejected
@@ -193,7 +193,7 @@ def read_states(toks: list[Tok], neg: set[int]) -> list[State]:
             or nxt.kind == "punct"
             or nxt.low in ("and", "for", "by", "in", "on", "again", "now", "today", "since", "at")
         )
-        predicate = prev in COPULA and ends
+        predicate = prev in lexicon().copula and ends
         if copula and not predicate:
             i += len(p)
             continue
@@ -204,12 +204,16 @@ def read_states(toks: list[Tok], neg: set[int]) -> list[State]:
         )
         clause = toks[i].clause
         after = _content_stems(toks[i + len(p) :], clause)
-        if prev in COPULA:
+        if prev in lexicon().copula:
             # a passive or a predicate ("Lunch is included", "the charger is missing"): what it is said of stands
             # before it, where an active verb has its object after it ("the rate excludes lunch")
             after |= _content_stems(toks[:i], clause)
         around = _content_stems(toks, clause, states=False)
-        if clause and not around - _PRONOUNS and any(t.clause == clause and t.low in _PRONOUNS for t in toks):
+        if (
+            clause
+            and not around - lexicon().pronouns
+            and any(t.clause == clause and t.low in lexicon().pronouns for t in toks)
+        ):
             # "Anyone can see the repo; it's public": the pronoun stands for what the clause before names
             around = _content_stems([t for t in toks if t.sent == toks[i].sent], clause - 1, states=False)
             after |= around
@@ -217,9 +221,6 @@ def read_states(toks: list[Tok], neg: set[int]) -> list[State]:
         out.append(State(cls, pole, " ".join(p), clause, after, around, also, universal))
         i += len(p)
     return out
-
-
-_PRONOUNS = frozenset({"it", "it's", "its", "they", "they're", "this", "that", "that's"})
 
 
 def _content_stems(toks: list[Tok], clause: int, states: bool = True) -> frozenset[str]:
@@ -347,10 +348,15 @@ def mark_retired(
         if not p:
             continue
         first = k = i + len(p)
-        while k < len(toks) and k < first + 5 and toks[k].clause == toks[i].clause and toks[k].low not in _SPAN_ENDS:
+        while (
+            k < len(toks)
+            and k < first + 5
+            and toks[k].clause == toks[i].clause
+            and toks[k].low not in lexicon().change_span_ends
+        ):
             k += 1
         spans.append(range(first, k))
-        if k < len(toks) and toks[k].low in _SUCCESSOR and toks[k].clause == toks[i].clause:
+        if k < len(toks) and toks[k].low in lexicon().successor_preps and toks[k].clause == toks[i].clause:
             successors.update(range(k + 1, k + 3))  # past an article: "with a Kia Niro", "by the data team"
         if len(p) > 1 or _participle(p):
             stopped.update(
@@ -378,11 +384,6 @@ def mark_retired(
 
 
 _WHEN = frozenset(("frequency", "date", "time", "weekday", "daypart", "duration"))
-# A retiring verb's object ends at a preposition: what follows says what took its place, when, or for how much.
-_SPAN_ENDS = frozenset(("by", "with", "for", "at", "in", "on", "to", "since", "after", "before"))
-# Of those, the ones after which a name is what took its place: it stands where a value goes ("replaced the family
-# car with a Kia Niro", "was replaced by GitHub Actions", "swapped Jira for Linear").
-_SUCCESSOR = frozenset(("by", "with", "for"))
 
 
 def _habitual(toks: list[Tok], i: int, values: list[Value]) -> bool:
@@ -395,9 +396,6 @@ def _participle(phrase: tuple[str, ...]) -> bool:
     return phrase[0].endswith(("ed", "en")) or phrase[0] in lexicon().participles
 
 
-_PASSIVE_AUX = frozenset(("is", "are", "was", "were", "been", "being", "got", "gets", "get"))
-
-
 def _passive_aux(toks: list[Tok], i: int, phrase: tuple[str, ...]) -> int | None:
     """The index of the auxiliary of a passive retiring participle at `i` ("Poetry was removed", "Slack has been
     dropped", "Redis is now deprecated"), or None. Adjectives of the list ("is old", "the former") are no passive."""
@@ -407,8 +405,8 @@ def _passive_aux(toks: list[Tok], i: int, phrase: tuple[str, ...]) -> int | None
     k = i - 1
     while k >= 0 and toks[k].clause == toks[i].clause and toks[k].low in lex.name_skip_adverbs:
         k -= 1
-    if k >= 1 and toks[k].low in _PASSIVE_AUX and toks[k].clause == toks[i].clause:
-        while k >= 1 and toks[k - 1].low in _PASSIVE_AUX | {"has", "have", "had"}:
+    if k >= 1 and toks[k].low in lexicon().passive_aux and toks[k].clause == toks[i].clause:
+        while k >= 1 and toks[k - 1].low in lexicon().passive_aux | lexicon().perfect_aux:
             k -= 1
         return k
     return None

@@ -14,10 +14,8 @@ from dataclasses import replace
 
 from .lexicon import lexicon, stem
 from .names import capitalised
-from .tokens import COPULA, ORDINAL, Tok, glued_letter, is_function, match_any, phrases_of
+from .tokens import ORDINAL, Tok, glued_letter, is_function, match_any, phrases_of
 from .values import Value, add_value, bound_before, currency_code, limit_before, number, time_unit, unit_at
-
-RATE_WORDS = frozenset({"per", "a", "an", "each", "every"})  # before a unit of time: "per minute", "a week"
 
 
 def _hyphen_unit(toks: list[Tok], i: int) -> bool:
@@ -144,7 +142,6 @@ def _counted_noun(toks: list[Tok], j: int) -> tuple[str, int]:
 
 _TENS = frozenset(float(x) for x in range(20, 100, 10))
 _UNITS = frozenset(float(x) for x in range(1, 10))
-_OF_COUNTS = frozenset({"couple", "dozen", "pair"})
 
 
 def _quarter_of(toks: list[Tok], j: int) -> int | None:
@@ -275,7 +272,9 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
                 while k0 >= 0 and toks[k0].low in lex.determiners:
                     k0 -= 1
                 said = k0 >= 0 and (
-                    toks[k0].low in lex.value_preps or toks[k0].low in lex.place_preps or toks[k0].low in COPULA
+                    toks[k0].low in lex.value_preps
+                    or toks[k0].low in lex.place_preps
+                    or toks[k0].low in lexicon().copula
                 )
                 letter = _glued_letter(toks, i)
                 values.append(
@@ -293,7 +292,7 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
                 continue
             if (
                 prev is not None
-                and prev.low in COPULA
+                and prev.low in lexicon().copula
                 and i >= 2
                 and toks[i - 2].kind == "word"
                 and toks[i - 2].low in lex.label_heads
@@ -327,12 +326,12 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
                 amount += number(toks[j]) or 0
                 j += 1
             # "a couple of days", "a dozen of them": the noun after "of" is what is counted
-            if t.low in _OF_COUNTS and j + 1 < n and toks[j].low == "of":
+            if t.low in lexicon().of_counts and j + 1 < n and toks[j].low == "of":
                 j += 1
             # "a full year", "one whole week"
         elif t.kind == "word" and t.low in ("a", "an") and i + 1 < n:
             k = i + 1
-            if k < n and toks[k].low in ("full", "whole", "single"):
+            if k < n and toks[k].low in lexicon().whole_words:
                 k += 1
             ordinal_second = (
                 toks[k].low == "second"
@@ -402,7 +401,7 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
                 j += used
         # a rate: "per minute", "a week", "/s", "each day"
         rate = slashed
-        if rate is None and j < n and (toks[j].low in RATE_WORDS or toks[j].low == "/"):
+        if rate is None and j < n and (toks[j].low in lexicon().rate_words or toks[j].low == "/"):
             f = time_unit(toks, j + 1)
             if f is not None:
                 rate = f
@@ -487,7 +486,7 @@ def _per_after_of(toks: list[Tok], j: int) -> int | None:
         return None
     k = j + 1
     while k < n and k <= j + 3 and toks[k].kind == "word" and not toks[k].used and toks[k].clause == toks[j].clause:
-        if toks[k].low in RATE_WORDS:
+        if toks[k].low in lexicon().rate_words:
             return k if k > j + 1 and time_unit(toks, k + 1) is not None else None
         k += 1
     return None
@@ -572,7 +571,7 @@ def read_versions(toks: list[Tok], values: list[Value]) -> None:
             and prev.kind == "word"
             and not prev.used
             and (
-                prev.low in ("version", "v", "release")
+                (prev.low in lex.version_words or prev.low == "v")
                 or (
                     capitalised(prev)
                     and prev.low not in lex.numbered_places
@@ -590,7 +589,7 @@ def read_versions(toks: list[Tok], values: list[Value]) -> None:
             and not is_function(toks[i + 1].low)
             and not capitalised(toks[i + 1])
             and toks[i + 1].low not in lex.relative_days
-            and toks[i + 1].low not in ("version", "release")  # "the 2.0 release"
+            and toks[i + 1].low not in lex.version_words  # "the 2.0 release"
         ):
             continue  # "Platform 8 engineers", "at 2.5 bar": a count, not a version
         t.used = True
@@ -620,5 +619,5 @@ def _made(toks: list[Tok], i: int) -> bool:
         if toks[k].clause != toks[i].clause:
             return False
         if toks[k].low in lex.made_verbs:
-            return k >= 1 and toks[k - 1].low in COPULA
+            return k >= 1 and toks[k - 1].low in lexicon().copula
     return False

@@ -231,49 +231,16 @@ def match_any(toks: list[Tok], i: int, phrases: tuple[tuple[str, ...], ...]) -> 
     return None
 
 
-# Words that link a subject to what it is: before a state that needs one ("is open", "stays down"), before the
-# preposition of a value ("is in Lisbon").
-COPULA = frozenset(
-    {
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "being",
-        "'s",
-        "stays",
-        "stay",
-        "remains",
-        "remain",
-        "turned",
-        "switched",
-        "set",
-        "kept",
-        "left",
-        "now",
-        "still",
-        "currently",
-        "fully",
-        "all",
-    }
-)
-
-
-_CONTRACTED = frozenset({"re", "ve", "ll", "d", "s", "m"})  # "we're", "they've", "we'll", "it's", "I'm"
-
-
 def after_naming(toks: list[Tok], i: int) -> bool:
     """The capitalised word at i follows "called" or "named": what someone or something is called ("a coach called
     Dev", "a server named Jenkins"), a name even when it is also a member of a class."""
-    return i > 0 and toks[i - 1].low in ("called", "named") and toks[i].text[:1].isupper()
+    return i > 0 and toks[i - 1].low in lexicon().naming_verbs and toks[i].text[:1].isupper()
 
 
 def copular(low: str) -> bool:
     """A form of "be", written out or contracted with a stop word ("it's", "we're", "I'm")."""
     head, _, tail = low.partition("'")
-    return low in COPULA or (tail in ("s", "re", "m") and head in STOPWORDS)
+    return low in lexicon().copula or (tail in ("s", "re", "m") and head in STOPWORDS)
 
 
 def is_function(low: str) -> bool:
@@ -284,7 +251,7 @@ def is_function(low: str) -> bool:
         low in STOPWORDS
         or low in lex.negation_cues
         or low.endswith("n't")
-        or (low.partition("'")[2] in _CONTRACTED and low.partition("'")[0] in STOPWORDS)
+        or (low.partition("'")[2] in lexicon().contractions and low.partition("'")[0] in STOPWORDS)
         or low in lex.light
         or len(low) < 2
         or low in _qualifier_words()

@@ -150,7 +150,7 @@ def read_relative_periods(toks: list[Tok], values: list[Value]) -> None:
     -1 | 0 | 1), compared on its second part as a period's number is). Two statements of two such periods speak
     of two times ("this year in Lisbon" / "last year in Berlin")."""
     lex = lexicon()
-    offsets = {w: -1 for w in ("last", "past", "previous")} | {w: 1 for w in ("next", "coming")} | {"this": 0}
+    offsets = lex.period_offsets
     for i in range(len(toks) - 1):
         t, u = toks[i], toks[i + 1]
         if t.used or u.used or t.low not in offsets or t.low not in lex.relative_before | {"this", "previous"}:
@@ -386,7 +386,7 @@ def read_calendar(toks: list[Tok], values: list[Value]) -> None:
         om = ORDINAL.match(low)
         if om and i and toks[i - 1].low == "the":
             nxt = toks[i + 1].low if i + 1 < n else ""
-            if nxt not in lex.units and nxt not in ("floor", "time", "place", "row", "line", "item"):
+            if nxt not in lex.units and nxt not in lex.ordinal_nouns:
                 add_value(values, toks, "date", "", (None, None, int(om.group(1))), i - 1, i + 1)
                 i += 1
                 continue
@@ -422,7 +422,7 @@ def read_frequencies(toks: list[Tok], values: list[Value]) -> None:
         # once/twice/N times (a|per|every) <unit>
         count = None
         j = i
-        if low in ("once", "twice", "thrice"):
+        if low in lex.multiplicatives:
             count = lex.number_words[low]
             j = i + 1
         elif number(t) is not None and i + 1 < n and toks[i + 1].low == "times":
