@@ -28,6 +28,7 @@ BARE_RATE = "n/time"  # the key of a bare number per unit of time ("1,800 per da
 SAME_AMOUNT = 0.015  # one amount written two ways ("90 days" / "3 months": a month is 30.44 days)
 TIME_TOLERANCE = 30  # minutes, for approximate clock times ("about 08:15")
 WHEN_KINDS = frozenset({"time", "daypart", "weekday"})
+CURRENCY_STRENGTH = 0.5  # one price in two currencies, no rate given: a `possible` conflict at most
 
 
 @dataclass(frozen=True)
@@ -337,6 +338,29 @@ def _writes(a: Analysis, v: Value) -> bool:
     return re.search(rf"(?<![\d.,]){re.escape(m.group())}(?!\d|[.,]\d)", a.text) is not None
 
 
+def _other_currency(qa: list[Value], qb: list[Value], a: Analysis, b: Analysis) -> tuple[Value, Value] | None:
+    """An amount of money on each side, in currencies the other side never uses, of one shape (both a rate per unit
+    of time, or neither) and not said of two things: the pair, or None."""
+    currencies = lexicon().currencies
+
+    def money(vs: list[Value]) -> dict[str, list[Value]]:
+        out: dict[str, list[Value]] = {}
+        for v in vs:
+            cur, _, per = v.key.partition("/")
+            if cur in currencies:
+                out.setdefault(cur, []).append(v)
+        return out
+
+    ma, mb = money(qa), money(qb)
+    if not ma or not mb or set(ma) & set(mb):
+        return None
+    for x in (v for vs in ma.values() for v in vs):
+        for y in (v for vs in mb.values() for v in vs):
+            if x.key.partition("/")[2] == y.key.partition("/")[2] and not _other_things(x, y, a, b):
+                return x, y
+    return None
+
+
 def same_unit(x: Value, y: Value) -> bool:
     """Both amounts are written in one unit, or both bare ("4471" / "4417", "40 GB" / "44 GB"): no conversion
     stands between them."""
@@ -414,6 +438,12 @@ def compare_values(a: Analysis, b: Analysis) -> tuple[list[Diff], set[str], set[
                 partners[0].text + f" (drift {drift:.0%})" if drift != float("inf") else partners[0].text,
             )
         )
+    # one price in two currencies, neither side giving the other's ("$40 a month" / "€40 a month"): only an exchange
+    # rate neither states could make them one, so a difference, though not a sure one
+    if not any(d.dim.startswith("quantity:") for d in diffs):
+        clash = _other_currency(qa, qb, a, b)
+        if clash is not None:
+            diffs.append(Diff("quantity:money", "quantitative_drift", CURRENCY_STRENGTH, clash[0].text, clash[1].text))
     # frequencies: periods differ by more than 20 %
     fa = [v for v in va if v.kind == "frequency"]
     fb = [v for v in vb if v.kind == "frequency"]

@@ -140,6 +140,7 @@ class Lexicon:
     grade_max: int
     price_words: frozenset[str]
     amount_dims: frozenset[str]
+    currencies: frozenset[str]
     amount_glue: frozenset[str]
     pending: frozenset[str]
     day_range: frozenset[str]
@@ -189,6 +190,7 @@ class Lexicon:
     scope_words: frozenset[str]
     before_name: frozenset[str]
     rate_words: frozenset[str]
+    label_glue: frozenset[str]
     of_counts: frozenset[str]
     sentence_abbreviations: frozenset[str]
     negative_pronouns: frozenset[str]
@@ -412,6 +414,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         grade_max=int(data["grades"]["year_max"]),
         price_words=frozenset(data["amounts"]["price"]),
         amount_dims=frozenset(data["amounts"]["dimensions"]),
+        currencies=frozenset(data["amounts"]["currencies"]),
         amount_glue=frozenset(data["amounts"]["glue"]),
         pending=frozenset(data["clauses"]["pending"]),
         day_range=frozenset(data["calendar"]["day_range"]),

@@ -23,6 +23,19 @@ def _hyphen_unit(toks: list[Tok], i: int) -> bool:
     return i + 2 < len(toks) and toks[i + 1].low == "-" and unit_at(toks, i + 2) is not None
 
 
+def _label_head(toks: list[Tok], k: int) -> Tok | None:
+    """The label noun of the phrase that ends at k, before a form of "be": the word at k ("the port | is"), or one
+    before a scope word and the noun group it scopes ("the code for the gate | is", "the door code of the Lisbon
+    office | is"), which is the phrase's head. None when neither is a label noun."""
+    lex = lexicon()
+    j = k
+    while j >= 1 and k - j < 5 and toks[j].kind == "word" and toks[j].clause == toks[k].clause:
+        if toks[j].low in lex.scope_words and toks[j - 1].kind == "word" and toks[j - 1].low in lex.label_heads:
+            return toks[j - 1]
+        j -= 1
+    return toks[k] if toks[k].kind == "word" and toks[k].low in lex.label_heads else None
+
+
 def _glued_letter(toks: list[Tok], i: int) -> str:
     """The letter written onto the number at i (`tokens.glued_letter`), marked used; "" when there is none."""
     nxt = glued_letter(toks, i)
@@ -290,17 +303,18 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
                 )
                 i += 2 if letter else 1
                 continue
-            if (
-                prev is not None
-                and prev.low in lexicon().copula
+            head = (
+                _label_head(toks, i - 2)
+                if prev is not None
+                and (prev.low in lexicon().copula or prev.low in lexicon().label_glue)
                 and i >= 2
-                and toks[i - 2].kind == "word"
-                and toks[i - 2].low in lex.label_heads
                 and not counted
-            ):
-                # "the port is 9090", "our gate is 12": the label, said of the subject
+                else None
+            )
+            if head is not None:
+                # "the port is 9090", "our gate is 12", "port: 9090", "the door code of the office is 7781": the label,
+                # said of the subject
                 t.used = True
-                head = toks[i - 2]
                 letter = _glued_letter(toks, i)
                 label, text = t.low + letter, f"{head.text} {t.text}{letter}"
                 values.append(Value("label", head.stem or stem(head.low), label, text, t.clause, i, role="value"))

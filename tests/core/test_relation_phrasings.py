@@ -1363,3 +1363,40 @@ def test_two_answers_to_one_question_conflict(pair):
 def test_the_same_fact_said_two_ways_is_no_conflict(pair):
     r = _relate(pair)
     assert not r.is_conflict, r
+
+
+# A number a code's noun labels is which code, not an amount: no drift makes two of them one.
+CODES = [
+    ("The door code is 4471.", "The door code is 4417."),
+    ("The wifi passcode is 8831.", "Wifi passcode: 8813."),
+    ("The API port is 8080.", "API port: 8000."),
+    # the label's noun is the head of the phrase before "is", whatever it is of
+    ("The gate code is 1234.", "The code for the gate is 1243."),
+]
+
+
+@pytest.mark.parametrize("pair", CODES)
+def test_two_codes_are_two_answers_not_a_drift(pair):
+    r = _relate(pair)
+    assert (r.kind, r.conflict_type) == ("conflict", "mutually_exclusive"), r
+
+
+def test_a_code_said_again_with_a_detail_is_no_conflict():
+    r = _relate(("The door code is 4471.", "Door code: 4471, and the alarm is set at night."))
+    assert not r.is_conflict, r
+
+
+# One price in two currencies, with no rate between them, may be two prices: a `possible` conflict, never a merge
+# nor "adds detail". A side that gives both currencies says how they meet.
+def test_one_price_in_two_currencies_is_a_possible_conflict():
+    for pair in (
+        ("The Netflix plan costs $40 a month.", "The Netflix plan costs €40 a month."),
+        ("User's rent is £1,450 a month.", "User's rent is €1,700 a month."),
+    ):
+        r = _relate(pair)
+        assert r.kind == "possible" and r.conflict_type == "quantitative_drift", (pair, r)
+
+
+def test_a_price_given_in_both_currencies_agrees_with_either():
+    r = _relate(("The Netflix plan costs $40 a month.", "The Netflix plan costs $40 (about €37) a month."))
+    assert not r.is_conflict, r
