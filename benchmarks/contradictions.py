@@ -8,6 +8,10 @@ For every labelled pair: a wiki of its own (a copy of one that holds only the di
 - **separate**: the second statement was stored as a record of its own;
 - anything else (merged into or held against a distractor, refused) is counted as **other**.
 
+For each missed contradiction the report also says whether the second capture's receipt listed the first record
+among its `related` records (SPEC §5.1: up to three, with relation and score): there the agent that captured it
+sees the record and may declare `--contradicts`. "Shown" counts the pairs a person or that agent is shown.
+
 Sets: the `dev` and `heldout` halves of `benchmarks/data/agent_pairs.jsonl` (no keys), the `fresh-dev` and
 `fresh-heldout` halves of `benchmarks/data/agent_pairs_fresh.jsonl` (a second set written later, in the same style),
 the `summaries-dev` and `summaries-heldout` halves of `benchmarks/data/agent_summaries.jsonl` (a note of several
@@ -81,6 +85,7 @@ class Outcome:
     second_status: str = ""
     distractor_conflicts: int = 0  # conflicts opened against a distractor by this pair's captures
     pair_kind: str = ""  # what the pair decision alone says of the two statements (relate), for the miss breakdown
+    listed: bool = False  # the second capture's receipt lists the first record among its `related` records
 
 
 @dataclass
@@ -224,6 +229,7 @@ def run_case(template: Path, work: Path, case: Case) -> Outcome:
                 others += 1  # held against a distractor: by the first capture or the second
         out = Outcome(case, "other", first_status=r1.status, second_status=r2.status, distractor_conflicts=others)
         out.pair_kind = _pair_kind(case)
+        out.listed = bool(first_id) and any(x.get("memory_id") == first_id for x in r2.details.get("related") or [])
         if first_id is None:
             out.detail = f"first statement came back {r1.status} ({r1.details.get('reason', '')})"
         if mine:
@@ -361,15 +367,32 @@ def format_report(reports: list[Report], elapsed: float) -> str:
         " `possible`: the decision holds it, so the first record was not among the capture's candidates):"
     )
     add("")
-    add("| set | missed | unrelated | compatible | restatement | conflict or possible |")
-    add("|---|---|---|---|---|---|")
+    add(
+        "The last column: of the missed, those whose first statement the second capture's receipt still lists among its"
+        " `related` records (up to three, best first), where the agent that captured it sees the record and may declare"
+        " `--contradicts` (SPEC §5.1)."
+    )
+    add("")
+    add("| set | missed | unrelated | compatible | restatement | conflict or possible | listed in `related` |")
+    add("|---|---|---|---|---|---|---|")
     for r in reports:
         missed = [o for o in r.of("contradiction") if o.verdict != "conflict"]
         by = Counter(o.pair_kind for o in missed)
         add(
             f"| {r.name} | {len(missed)} | {by['unrelated']} | {by['compatible']} | {by['restatement']} "
-            f"| {by['conflict'] + by['possible']} |"
+            f"| {by['conflict'] + by['possible']} | {sum(o.listed for o in missed)} |"
         )
+    add("")
+    add(
+        "Contradictions a person or the capturing agent is shown (a conflict opened, or the first record listed in the"
+        " receipt's `related`): "
+        + "; ".join(
+            f"{r.name} {_frac(sum(o.verdict == 'conflict' or o.listed for o in r.of('contradiction')), len(r.of('contradiction')))}"
+            for r in reports
+            if r.of("contradiction")
+        )
+        + "."
+    )
     add("")
 
     types = Counter((r.name, o.detail) for r in reports for o in r.outcomes if o.verdict == "conflict")
