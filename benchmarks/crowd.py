@@ -17,7 +17,9 @@ record may take the place of the right one. Here, for each half: the distractors
 - **precision** = found / (found + flagged + across domains);
 - **recall after a morning**: then a person answers every conflict but a pair's own contradiction "both valid".
   Each held statement becomes a record, and its resolution compares it with the records captured while it
-  waited (opening a conflict there, which the person answers in turn), until nothing new opens.
+  waited (opening a conflict there, which the person answers in turn), until nothing new opens;
+- **shown**: contradicting pairs found, or whose first record the second capture's receipt listed among its
+  `related` records (the agent that captured it sees the record and may declare `--contradicts`).
 
 The halves are those of the per-pair bench, unchanged: `dev` is dev + fresh-dev + summaries-dev, `heldout` their
 held-out halves; `third-dev` and `third-heldout` the third set's, `fourth-dev` and `fourth-heldout` the fourth's,
@@ -65,6 +67,7 @@ class Crowd:
     within: list[tuple[str, str, str, str]] = field(default_factory=list)
     texts: dict[str, str] = field(default_factory=dict)  # owner -> text, for --list
     after_morning: set[str] = field(default_factory=set)  # found once a person cleared every other conflict
+    listed: set[str] = field(default_factory=set)  # second capture's receipt lists the first record in `related`
     cleared: int = 0  # conflicts the person answered "both valid" (those the resolutions opened included)
     seconds: float = 0.0
 
@@ -88,6 +91,7 @@ def run_half(half: str, root: Path) -> Crowd:
     eng = pairs.Engine.open(root)
     try:
         t = pairs.T_FIRST
+        first_id: dict[str, str] = {}
         for which, actor in (("first", pairs.ACTOR_FIRST), ("second", pairs.ACTOR_SECOND)):
             for c in cases:
                 side = getattr(c, which)
@@ -95,7 +99,12 @@ def run_half(half: str, root: Path) -> Crowd:
                 owner.setdefault(text, (c.id, half.split("-")[0] if half in ONE_DOMAIN else c.domain))
                 out.texts.setdefault(f"{c.id}.{which}", text)
                 t += timedelta(minutes=1)
-                pairs._capture(eng, side, t, actor)
+                r = pairs._capture(eng, side, t, actor)
+                if which == "first" and r.status == "captured":
+                    first_id[c.id] = r.details["memory_id"]
+                elif which == "second" and c.id in first_id and c.label == "contradiction":
+                    if any(x.get("memory_id") == first_id[c.id] for x in r.details.get("related") or []):
+                        out.listed.add(c.id)
             t += timedelta(hours=24)
         label = {c.id: c.label for c in cases}
 
@@ -143,22 +152,26 @@ def format_report(crowds: list[Crowd]) -> str:
         "",
         "| half | notes | contradictions | recall | precision | compatible/unrelated pairs flagged "
         "| conflicts across domains | conflicts within a domain (not counted) | recall after a morning "
-        "| conflicts cleared | time |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| conflicts cleared | shown (a conflict, or listed in `related`) | time |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for c in crowds:
         morning = len(c.after_morning)
+        shown = len(c.found | c.listed)
         lines.append(
             f"| {c.half} | {c.notes} | {c.contradictions} | {c.recall:.2f} ({len(c.found)}/{c.contradictions}) "
             f"| {c.precision:.2f} | {len(c.flagged)} | {len(c.across)} | {len(c.within)} "
             f"| {morning / c.contradictions if c.contradictions else 0:.2f} ({morning}/{c.contradictions}) "
-            f"| {c.cleared} | {c.seconds:.0f} s |"
+            f"| {c.cleared} | {shown / c.contradictions if c.contradictions else 0:.2f} ({shown}/{c.contradictions}) "
+            f"| {c.seconds:.0f} s |"
         )
     lines += [
         "",
         'Recall after a morning: a person answers every other conflict "both valid"; each held statement becomes '
         "a record and meets the records captured while it waited. Conflicts cleared counts every answer, those the "
-        "resolutions opened included.",
+        "resolutions opened included. Shown: the contradictions with a conflict open between their two statements, "
+        "or whose first record the second capture's receipt listed among its `related` records, where the agent "
+        "that captured it sees the record and may declare `--contradicts`.",
     ]
     return "\n".join(lines)
 
