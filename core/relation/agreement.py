@@ -346,7 +346,7 @@ def _other_currency(qa: list[Value], qb: list[Value], a: Analysis, b: Analysis) 
     def money(vs: list[Value]) -> dict[str, list[Value]]:
         out: dict[str, list[Value]] = {}
         for v in vs:
-            cur, _, per = v.key.partition("/")
+            cur = v.key.partition("/")[0]
             if cur in currencies:
                 out.setdefault(cur, []).append(v)
         return out

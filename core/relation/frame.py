@@ -201,12 +201,12 @@ def subject_end(a: Analysis) -> int | None:
             and k
             and not t.used  # a value ("the Go services"), not a verb
             and (
-                t.low in lexicon().copula
+                t.low in lex.copula
                 or t.low in lex.subject_verbs
                 or t.low in lex.place_verbs
                 or t.low in lex.preference_verbs
                 # (a role word a form of "be" follows is the phrase's head noun: "User's yoga teacher | is")
-                or ((t.low,) in lex.roles and not (k + 1 < len(toks) and toks[k + 1].low in lexicon().copula))
+                or ((t.low,) in lex.roles and not (k + 1 < len(toks) and toks[k + 1].low in lex.copula))
             )
         ):
             return k

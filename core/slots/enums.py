@@ -172,7 +172,7 @@ def read_places(toks: list[Tok], values: list[Value]) -> None:
             add_value(values, toks, "place", "", f"floor#{lex.ordinals[t.low]}", i, i + 1)
             i += 1
             continue
-        spatial = match_any(toks, i, lex.spatial_preps) if i and toks[i - 1].low in lexicon().copula else None
+        spatial = match_any(toks, i, lex.spatial_preps) if i and toks[i - 1].low in lex.copula else None
         if spatial:
             # "is under the blue flowerpot": the noun group after it, its last word the place, the others which one
             k = i + len(spatial)

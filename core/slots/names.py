@@ -204,17 +204,12 @@ def read_names(toks: list[Tok]) -> list[Name]:
         k0 = words[0].i - 1
         # past articles, possessives, titles, and adverbs ("is now Dr Okafor"), to the word that says what the name is
         while k0 >= 0 and (
-            toks[k0].low in lexicon().before_name
+            toks[k0].low in lex.before_name
             or toks[k0].low in lex.name_skip_adverbs
             # a class member written as a name before it, that the name belongs to ("in AWS us-east-1")
             or (toks[k0].used and capitalised(toks[k0]) and toks[k0].clause == words[0].clause)
             # a number between an article and the name ("is a 2020 MacBook Air", "drives a 2018 VW Golf")
-            or (
-                toks[k0].kind == "num"
-                and k0 >= 1
-                and toks[k0 - 1].low in lexicon().before_name
-                and toks[k0 - 1].low != "."
-            )
+            or (toks[k0].kind == "num" and k0 >= 1 and toks[k0 - 1].low in lex.before_name and toks[k0 - 1].low != ".")
         ):
             k0 -= 1
         value_like = (k0 >= 0 and toks[k0].low in lex.value_before) or _apposed_to_kin(toks, words[0].i, words[-1].i)
@@ -255,7 +250,7 @@ def read_names(toks: list[Tok]) -> list[Name]:
             participle = v.low.endswith(("ed", "en")) or v.low in lex.participles
             passive = v.kind == "word" and (copular(v.low) or (participle and v.i >= 1 and copular(toks[v.i - 1].low)))
             value_like = value_like or passive
-        scoped = k0 >= 0 and toks[k0].low in lexicon().scope_words and not passive
+        scoped = k0 >= 0 and toks[k0].low in lex.scope_words and not passive
         after = toks[words[-1].i + 1] if words[-1].i + 1 < n else None
         nxt = after.stem if after is not None and after.kind == "word" and not after.text[:1].isupper() else ""
         names.append(

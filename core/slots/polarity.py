@@ -96,7 +96,7 @@ def negation_scopes(toks: list[Tok]) -> tuple[set[int], set[int]]:
             while k < n and toks[k].clause == t.clause:
                 into.add(k)
                 k += 1
-            if t.low in lexicon().negative_pronouns:
+            if t.low in lex.negative_pronouns:
                 neg.add(i)
         i += 1
     return neg, rejected
@@ -193,7 +193,7 @@ def read_states(toks: list[Tok], neg: set[int]) -> list[State]:
             or nxt.kind == "punct"
             or nxt.low in ("and", "for", "by", "in", "on", "again", "now", "today", "since", "at")
         )
-        predicate = prev in lexicon().copula and ends
+        predicate = prev in lex.copula and ends
         if copula and not predicate:
             i += len(p)
             continue
@@ -204,16 +204,12 @@ def read_states(toks: list[Tok], neg: set[int]) -> list[State]:
         )
         clause = toks[i].clause
         after = _content_stems(toks[i + len(p) :], clause)
-        if prev in lexicon().copula:
+        if prev in lex.copula:
             # a passive or a predicate ("Lunch is included", "the charger is missing"): what it is said of stands
             # before it, where an active verb has its object after it ("the rate excludes lunch")
             after |= _content_stems(toks[:i], clause)
         around = _content_stems(toks, clause, states=False)
-        if (
-            clause
-            and not around - lexicon().pronouns
-            and any(t.clause == clause and t.low in lexicon().pronouns for t in toks)
-        ):
+        if clause and not around - lex.pronouns and any(t.clause == clause and t.low in lex.pronouns for t in toks):
             # "Anyone can see the repo; it's public": the pronoun stands for what the clause before names
             around = _content_stems([t for t in toks if t.sent == toks[i].sent], clause - 1, states=False)
             after |= around
@@ -352,11 +348,11 @@ def mark_retired(
             k < len(toks)
             and k < first + 5
             and toks[k].clause == toks[i].clause
-            and toks[k].low not in lexicon().change_span_ends
+            and toks[k].low not in lex.change_span_ends
         ):
             k += 1
         spans.append(range(first, k))
-        if k < len(toks) and toks[k].low in lexicon().successor_preps and toks[k].clause == toks[i].clause:
+        if k < len(toks) and toks[k].low in lex.successor_preps and toks[k].clause == toks[i].clause:
             successors.update(range(k + 1, k + 3))  # past an article: "with a Kia Niro", "by the data team"
         if len(p) > 1 or _participle(p):
             stopped.update(
@@ -405,8 +401,8 @@ def _passive_aux(toks: list[Tok], i: int, phrase: tuple[str, ...]) -> int | None
     k = i - 1
     while k >= 0 and toks[k].clause == toks[i].clause and toks[k].low in lex.name_skip_adverbs:
         k -= 1
-    if k >= 1 and toks[k].low in lexicon().passive_aux and toks[k].clause == toks[i].clause:
-        while k >= 1 and toks[k - 1].low in lexicon().passive_aux | lexicon().perfect_aux:
+    if k >= 1 and toks[k].low in lex.passive_aux and toks[k].clause == toks[i].clause:
+        while k >= 1 and toks[k - 1].low in lex.passive_aux | lex.perfect_aux:
             k -= 1
         return k
     return None

@@ -285,9 +285,7 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
                 while k0 >= 0 and toks[k0].low in lex.determiners:
                     k0 -= 1
                 said = k0 >= 0 and (
-                    toks[k0].low in lex.value_preps
-                    or toks[k0].low in lex.place_preps
-                    or toks[k0].low in lexicon().copula
+                    toks[k0].low in lex.value_preps or toks[k0].low in lex.place_preps or toks[k0].low in lex.copula
                 )
                 letter = _glued_letter(toks, i)
                 values.append(
@@ -306,7 +304,7 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
             head = (
                 _label_head(toks, i - 2)
                 if prev is not None
-                and (prev.low in lexicon().copula or prev.low in lexicon().label_glue)
+                and (prev.low in lex.copula or prev.low in lex.label_glue)
                 and i >= 2
                 and not counted
                 else None
@@ -340,12 +338,12 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
                 amount += number(toks[j]) or 0
                 j += 1
             # "a couple of days", "a dozen of them": the noun after "of" is what is counted
-            if t.low in lexicon().of_counts and j + 1 < n and toks[j].low == "of":
+            if t.low in lex.of_counts and j + 1 < n and toks[j].low == "of":
                 j += 1
             # "a full year", "one whole week"
         elif t.kind == "word" and t.low in ("a", "an") and i + 1 < n:
             k = i + 1
-            if k < n and toks[k].low in lexicon().whole_words:
+            if k < n and toks[k].low in lex.whole_words:
                 k += 1
             ordinal_second = (
                 toks[k].low == "second"
@@ -415,7 +413,7 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
                 j += used
         # a rate: "per minute", "a week", "/s", "each day"
         rate = slashed
-        if rate is None and j < n and (toks[j].low in lexicon().rate_words or toks[j].low == "/"):
+        if rate is None and j < n and (toks[j].low in lex.rate_words or toks[j].low == "/"):
             f = time_unit(toks, j + 1)
             if f is not None:
                 rate = f
@@ -633,5 +631,5 @@ def _made(toks: list[Tok], i: int) -> bool:
         if toks[k].clause != toks[i].clause:
             return False
         if toks[k].low in lex.made_verbs:
-            return k >= 1 and toks[k - 1].low in lexicon().copula
+            return k >= 1 and toks[k - 1].low in lex.copula
     return False

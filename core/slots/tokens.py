@@ -251,7 +251,7 @@ def is_function(low: str) -> bool:
         low in STOPWORDS
         or low in lex.negation_cues
         or low.endswith("n't")
-        or (low.partition("'")[2] in lexicon().contractions and low.partition("'")[0] in STOPWORDS)
+        or (low.partition("'")[2] in lex.contractions and low.partition("'")[0] in STOPWORDS)
         or low in lex.light
         or len(low) < 2
         or low in _qualifier_words()
