@@ -542,6 +542,12 @@ def _unmatched(xs: list[Value], ys: list[Value]) -> tuple[list[Value], list[Valu
     return rest, left
 
 
+def times_apart(denied: list[Value], said: list[Value]) -> bool:
+    """Each time one side denies differs from each time the other says, one by one ("Sundays" / "Saturdays"; not
+    "Sundays" / "Saturdays and Sundays")."""
+    return bool(denied and said) and all(_when_agree([x], [y]) is False for x in denied for y in said)
+
+
 def value_agrees(v: Value, others: list[Value]) -> bool:
     """One value agrees with some value of the other side in its slot (as `compare_values` would say)."""
     slot = slot_of(v)

@@ -45,7 +45,7 @@ from ..slots.markdown import plain_blocks
 from ..slots.tokens import is_function, match_any
 from ..slots.values import time_unit
 from ..subjects import Side, SubjectMatch, compare, matches, one_root, same_term, side
-from .agreement import DRIFT, Diff, compare_values, exact_near, live, same_unit, slot_of, value_agrees
+from .agreement import DRIFT, Diff, compare_values, exact_near, live, same_unit, slot_of, times_apart, value_agrees
 from .exclusive import clash as exclusive_clash
 from .frame import complement, subject_end, substitution
 from .polarity import from_matches, new_cues, nominal_flips, polarity_flips, state_flips, whole_stems
@@ -314,6 +314,8 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
     if "when" in dims and "frequency" in dims:
         # "every second Tuesday" / "every Thursday": one schedule said differently, not two differences
         del dims["frequency"]
+    # "isn't open on Sundays" / "is open on Saturdays": denied at one time, said at another; no negation
+    apart = bool(flips or states) and _at_other_times(a, b)
     if flips:
         # A flip on a value whose slot already differs is that difference ("no longer on Mondays; Tuesdays now").
         diff_words = {w for d in diffs for w in (d.a + " " + d.b).lower().replace(",", " ").split()}
@@ -322,7 +324,7 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
             for f in flips
             if not ({f.lower()} | set(f.lower().split())) & diff_words and not any(f == stem(w) for w in diff_words)
         ]
-        if own:
+        if own and not apart:
             dims["polarity"] = Diff("polarity", "direct_negation", 1.0, "", ", ".join(own))
     nominal = nominal_flips(a, b) if not flips else []
     if nominal and "polarity" not in dims:
@@ -332,7 +334,8 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
     if states and "polarity" not in dims:
         x, y = states[0]
         if x.text == y.text:  # the same state word, negated on one side ("is allergic" / "isn't allergic"): a negation
-            dims["polarity"] = Diff("polarity", "direct_negation", 1.0, "", x.text)
+            if not apart:
+                dims["polarity"] = Diff("polarity", "direct_negation", 1.0, "", x.text)
         else:
             dims["state"] = Diff("state", "mutually_exclusive", 0.9, "", f"{x.text} / {y.text}")
     # A diet one side gives and a food it leaves out that the other says the subject eats ("is vegetarian" / "eats
@@ -1219,6 +1222,18 @@ def _replaced_by(b: Analysis, a: Analysis) -> bool:
     return (
         bool(new) and all(value_agrees(v, said) for v in new) and {slot_of(v) for v in new} == {slot_of(o) for o in old}
     )
+
+
+def _at_other_times(a: Analysis, b: Analysis) -> bool:
+    """One side denies a thing at times (its negated days, dates, clock times) that differ, one by one, from every
+    time the other side says it at, and says it at none of them: "The office isn't open on Sundays" / "The office
+    is open on Saturdays" speak of two days."""
+    for this, other in ((a, b), (b, a)):
+        denied = [v for v in this.values if v.negated and slot_of(v) == "when"]
+        said = [v for v in live(other.values) if slot_of(v) == "when"]
+        if denied and not any(slot_of(v) == "when" for v in live(this.values)) and times_apart(denied, said):
+            return True
+    return False
 
 
 def amounts_near(a: Analysis, b: Analysis) -> str:

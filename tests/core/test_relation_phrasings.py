@@ -634,6 +634,8 @@ CONTRADICTIONS = [
     # a role's noun and its verb, both of the role, are one subject word ("maintainer" / "maintained")
     ("Priya is the maintainer of Ferrous.", "Ferrous is maintained by Jonas."),
     ("Dana is the organiser of Quillcon.", "Quillcon is organised by Marcus."),
+    # denied at a time the other says it at, among others
+    ("The office isn't open on Sundays.", "The office is open on Saturdays and Sundays."),
 ]
 
 CONSISTENT = [
@@ -1266,6 +1268,10 @@ CONSISTENT = [
     ("Tom has a Herman Miller office chair.", "Tom doesn't own a gaming chair."),
     # one role word on both sides, two things held ("Ferrous" / "Orbit")
     ("Priya is the maintainer of Ferrous.", "Jonas maintains Orbit."),
+    # denied at one time, said at another: two times, no negation
+    ("The office isn't open on Sundays.", "The office is open on Saturdays."),
+    ("The pool is not available on weekends.", "The pool is available on weekdays."),
+    ("The gym isn't open after 22:00.", "The gym is open until 21:00."),
 ]
 
 
