@@ -55,6 +55,9 @@ def read_classes(toks: list[Tok], values: list[Value]) -> None:
         if _first_name(toks, i, len(p), index):
             i += len(p)  # "chaired by Dev Malhotra", "Ruby Chen owns it": a person's first name, not a member
             continue
+        if len(p) == 1 and _numbered_place(toks, i):
+            i += 1  # "Apt 4B", "Terminal 5": a numbered place (`read_places`), not the package manager or the app
+            continue
         for cls, canon, heads, cs in members:
             if cs and not toks[i].text[:1].isupper():
                 continue
@@ -73,6 +76,18 @@ def read_classes(toks: list[Tok], values: list[Value]) -> None:
             took = True
             break
         i += len(p) if took else 1
+
+
+def _numbered_place(toks: list[Tok], i: int) -> bool:
+    """The word at i is a numbered place's word and a number (a letter or decimals written onto it, or a letter
+    alone) says which one: "room 204", "Flat 3B", "Apt 4a", "gate B"."""
+    return (
+        toks[i].low in lexicon().numbered_places
+        and i + 1 < len(toks)
+        and toks[i + 1].kind in ("num", "word")
+        and re.fullmatch(r"\d+(?:\.\d+)?[a-z]?|[a-z]\d*", toks[i + 1].low) is not None
+        and not toks[i + 1].used
+    )
 
 
 def _first_name(toks: list[Tok], i: int, size: int, index: dict) -> bool:
@@ -140,13 +155,7 @@ def read_places(toks: list[Tok], values: list[Value]) -> None:
     while i < n:
         t = toks[i]
         # numbered places: "room 204", "floor 2", "number 14"
-        if (
-            t.low in lex.numbered_places
-            and i + 1 < n
-            and toks[i + 1].kind in ("num", "word")
-            and re.fullmatch(r"\d+(?:\.\d+)?[a-z]?|[a-z]\d*", toks[i + 1].low)
-            and not toks[i + 1].used
-        ):
+        if _numbered_place(toks, i):
             # a letter written onto the number is part of it ("Room 2b", "Flat 3B"; read apart as a unit, bytes)
             letter = glued_letter(toks, i + 1)
             label = toks[i + 1].low + (letter.low if letter is not None else "")

@@ -636,6 +636,9 @@ CONTRADICTIONS = [
     ("Dana is the organiser of Quillcon.", "Quillcon is organised by Marcus."),
     # denied at a time the other says it at, among others
     ("The office isn't open on Sundays.", "The office is open on Saturdays and Sundays."),
+    # "Apt" before the number that says which one is an apartment, not the package manager
+    ("User lives in Apt 4a.", "User lives in Apt 4b."),
+    ("The CI image installs packages with apt.", "The CI image installs packages with Homebrew."),
 ]
 
 CONSISTENT = [
