@@ -209,6 +209,11 @@ def _pair_kind(case: Case) -> str:
     return relate(old, new).kind
 
 
+def lists(receipt, memory_id: str) -> bool:
+    """The capture receipt lists `memory_id` among its `related` records (what the capturing agent is shown)."""
+    return any(x.get("memory_id") == memory_id for x in receipt.details.get("related") or [])
+
+
 def run_case(template: Path, work: Path, case: Case) -> Outcome:
     root = work / case.id
     shutil.copytree(template, root)
@@ -229,7 +234,7 @@ def run_case(template: Path, work: Path, case: Case) -> Outcome:
                 others += 1  # held against a distractor: by the first capture or the second
         out = Outcome(case, "other", first_status=r1.status, second_status=r2.status, distractor_conflicts=others)
         out.pair_kind = _pair_kind(case)
-        out.listed = bool(first_id) and any(x.get("memory_id") == first_id for x in r2.details.get("related") or [])
+        out.listed = bool(first_id) and lists(r2, first_id)
         if first_id is None:
             out.detail = f"first statement came back {r1.status} ({r1.details.get('reason', '')})"
         if mine:

@@ -103,7 +103,7 @@ def run_half(half: str, root: Path) -> Crowd:
                 if which == "first" and r.status == "captured":
                     first_id[c.id] = r.details["memory_id"]
                 elif which == "second" and c.id in first_id and c.label == "contradiction":
-                    if any(x.get("memory_id") == first_id[c.id] for x in r.details.get("related") or []):
+                    if pairs.lists(r, first_id[c.id]):
                         out.listed.add(c.id)
             t += timedelta(hours=24)
         label = {c.id: c.label for c in cases}
