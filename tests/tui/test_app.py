@@ -42,6 +42,26 @@ async def test_every_pane_has_one_key(demo_root: Path) -> None:
             assert app.current_pane() is not None and app.current_pane().PANE_ID == pane
 
 
+async def test_a_theme_change_styles_open_panes_and_panes_opened_after_it(demo_root: Path) -> None:
+    """Panes skip Textual's whole-app restyle on their first visit (it made that visit several times slower); a
+    theme chosen before a pane is first opened must still colour it, and the pane already open must follow."""
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        dark = app.screen.styles.background
+        app.theme = "textual-light"
+        await settle(pilot)
+        light = app.get_theme("textual-light").background
+        assert app.screen.styles.background != dark
+        assert app.screen.styles.background.hex == light.upper()
+        for pane in ("conflicts", "verify", "quiz", "tiers", "receipts"):
+            await pilot.press(PANE_KEYS[pane])
+            await wait_for(pilot, lambda p=pane: app.current_mode == p, what=f"pane {pane}")
+            await settle(pilot)
+            assert app.screen.styles.background.hex == light.upper(), pane
+            assert app.screen.query_one("DeskFooter").styles.background != dark
+
+
 async def test_clicking_a_tab_switches_pane(demo_root: Path) -> None:
     app = build_app(demo_root)
     async with app.run_test(size=SIZE) as pilot:

@@ -13,6 +13,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from textual import events, work
+from textual._context import active_app
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.screen import Screen
 from textual.widget import Widget
@@ -108,6 +109,15 @@ class PaneScreen(Screen):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # Textual re-parses every stylesheet and restyles the whole app when it first shows a mode whose screen has
+        # not seen the app's latest CSS change (the theme set at start counts as one). A pane's widgets are styled
+        # from the current stylesheet as they mount, and their DEFAULT_CSS is parsed on first use either way, so
+        # that pass only slowed the first visit to each pane (by about a quarter). A theme change later restyles
+        # every screen in the stack as before.
+        try:
+            self._css_update_count = active_app.get()._css_update_count
+        except LookupError:  # built outside a running desk
+            pass
         # Decisions in key order, the first one in flight: (call, summary, rows it took out of the list).
         self._decisions: deque[tuple[Callable[[], Receipt | list[Receipt]], Summary, tuple[str, ...]]] = deque()
         self._in_flight: Worker | None = None  # the worker writing the first of them
