@@ -639,6 +639,9 @@ CONTRADICTIONS = [
     # "Apt" before the number that says which one is an apartment, not the package manager
     ("User lives in Apt 4a.", "User lives in Apt 4b."),
     ("The CI image installs packages with apt.", "The CI image installs packages with Homebrew."),
+    # "=" with spaces round it is "is", as "KEY=value" and "port: 9090" are
+    ("API port = 8000", "The API listens on port 9000."),
+    ("Session timeout = 30 minutes", "The session timeout is one hour."),
 ]
 
 CONSISTENT = [
@@ -1275,6 +1278,8 @@ CONSISTENT = [
     ("The office isn't open on Sundays.", "The office is open on Saturdays."),
     ("The pool is not available on weekends.", "The pool is available on weekdays."),
     ("The gym isn't open after 22:00.", "The gym is open until 21:00."),
+    ("API port = 8000", "The API listens on port 8000."),
+    ("Session timeout = 30 minutes", "Sessions time out after half an hour."),
 ]
 
 
