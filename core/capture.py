@@ -146,6 +146,10 @@ class CaptureOps:
         src_e = parse_enum(SourceType, source_type)
         if src_e is None:
             return refuse("reject", "invalid_source_type", value=str(source_type))
+        if src_e is SourceType.user_confirmed and not actor.startswith("human:"):
+            # A person's confirmation: an agent claiming it would skip the verification queue (SPEC §5.2: an agent
+            # confirming its own claim is refused), on every front door alike.
+            return refuse("refused", "human_actor_required", source_type=src_e.value)
         if not 0.0 <= float(confidence) <= 1.0:
             return refuse("reject", "invalid_confidence", value=confidence)
         declared = {
@@ -243,7 +247,7 @@ class CaptureOps:
             same = file_sig(self.store.root / "log.md") == seen and seen is not None
             candidates = early if same else self.find_related(incoming, given_title, explicit)
             related = [c.related() for c in _ranked(candidates)[:RELATED_IN_RECEIPT]]
-            if self.verification.is_suppressed(sup_key):
+            if self.verification.is_suppressed(sup_key, zone_e):
                 receipt = make_receipt(
                     "capture",
                     "suppressed",

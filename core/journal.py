@@ -395,6 +395,11 @@ def _complete_append(path: Path, data: bytes, offset: int) -> bool:
             last = fh.read(1)
         _append_bytes(path, (b"" if last == b"\n" else b"\n") + data)
         return True
+    if size > 0:  # the file ends at the offset: start a line of its own if it does not end in a newline
+        with open(path, "rb") as fh:
+            fh.seek(size - 1)
+            if fh.read(1) != b"\n":
+                data = b"\n" + data
     path.parent.mkdir(parents=True, exist_ok=True)
     _append_bytes(path, data)
     return True

@@ -194,7 +194,8 @@ def append_lines(path: Path, lines: list[str]) -> None:
         return
     data = "".join(line.rstrip("\n") + "\n" for line in lines).encode("utf-8")
     path = Path(os.path.abspath(path))
-    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | _NOFOLLOW | _CLOEXEC | getattr(os, "O_NONBLOCK", 0)
+    # Read and write: the last byte is read before appending (below).
+    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | _NOFOLLOW | _CLOEXEC | getattr(os, "O_NONBLOCK", 0)
     if FD_WALK:
         dfd = open_dir(path.parent, create=True)
         try:
@@ -209,6 +210,11 @@ def append_lines(path: Path, lines: list[str]) -> None:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise UnsafeFile(f"{path} is not a regular file; refusing to append to it")
+        size = os.fstat(fd).st_size
+        if size and os.pread(fd, 1, size - 1) != b"\n":
+            # The file does not end in a newline (cut short by hand, or by an editor that drops it): the first line
+            # appended would be glued onto its last line, and a reader would drop both as one bad line.
+            data = b"\n" + data
         _write_all(fd, data)
         if deferred is None:
             os.fsync(fd)

@@ -23,6 +23,7 @@ import base64
 import binascii
 import json
 import re
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -481,14 +482,46 @@ def _library_findings(text: str) -> Iterator[Finding]:
 # --- the API -------------------------------------------------------------------------------------------------------
 
 
-def scan(text: str) -> list[Finding]:
-    """Every secret in the text as non-overlapping spans, in text order. Overlapping findings merge into one span
-    that keeps the class of the finding that starts first (the longer one on a tie, then the own rule)."""
-    if not text:
-        return []
+def _folded(text: str) -> tuple[str, list[int]]:
+    """The text as the rules read it when it is not plain ASCII: each character in its compatibility form
+    (NFKC: full-width "ｐａｓｓｗｏｒｄ＝" is "password="), invisible format characters (zero-width spaces and joiners,
+    soft hyphens, direction marks) left out, so a secret cannot hide from the rules behind them; and for each
+    character of that text, the index of the character of `text` it comes from."""
+    out: list[str] = []
+    where: list[int] = []
+    for i, ch in enumerate(text):
+        if ch.isascii():
+            out.append(ch)
+            where.append(i)
+            continue
+        if unicodedata.category(ch) == "Cf":
+            continue
+        form = unicodedata.normalize("NFKC", ch)
+        out.append(form)
+        where.extend([i] * len(form))
+    return "".join(out), where
+
+
+def _findings(text: str) -> list[Finding]:
     lowered = text.lower()
     found = [Finding(s, e, rule.secret_class, 0) for rule in RULES for s, e in rule.spans(text, lowered) if e > s]
     found.extend(_library_findings(text))
+    return found
+
+
+def scan(text: str) -> list[Finding]:
+    """Every secret in the text as non-overlapping spans, in text order. Overlapping findings merge into one span
+    that keeps the class of the finding that starts first (the longer one on a tie, then the own rule). Text that
+    is not plain ASCII is read in its folded form too (`_folded`), its findings mapped back onto the text."""
+    if not text:
+        return []
+    found = _findings(text)
+    if not text.isascii():
+        folded, where = _folded(text)
+        if folded != text:
+            found.extend(
+                Finding(where[f.start], where[f.end - 1] + 1, f.secret_class, f.priority) for f in _findings(folded)
+            )
     found.sort(key=lambda f: (f.start, -f.end, f.priority))
     merged: list[Finding] = []
     for f in found:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from . import journal, receipts
 from .errors import BadInput, NotFound, PageError
 from .index import Index, is_busy
-from .models import Receipt, SourceType, Status, parse_iso
+from .models import Receipt, SourceType, Status, TrustZone, parse_iso
 from .pages import MAX_PAGE_BYTES, append_lines, atomic_write, read_text
 from .paths import PathEscape, confine, list_files, mkdirs, partition_slug, refuse_wiki_links, slugify
 from .receipts import LOG_HEADER, ReceiptCursor, ReceiptLine, canonical_json, log_row, make_receipt, pattern_event
@@ -575,8 +575,12 @@ class Store:
 
     def new_page(self, title: str, zone: str, sensitivity: str, fallback: str = "entry") -> str:
         slug = slugify(title, fallback=slugify(fallback))
-        base = f"entries/{slug}.md"
-        candidates = [base, f"entries/{partition_slug(slug, zone, sensitivity)}.md"]
+        qualified = f"entries/{partition_slug(slug, zone, sensitivity)}.md"
+        # A page's name may only depend on pages its own readers may see: were the plain name taken by whichever
+        # partition came first, an agent of a limited zone would learn from the name of its own new page that a
+        # page of that title exists where it may not look. Only the owner's zone (private_self, which sees every
+        # page) takes the plain name; every other zone's pages are named by partition from the start.
+        candidates = [f"entries/{slug}.md", qualified] if zone == TrustZone.private_self.value else [qualified]
         for cand in candidates:
             if not self._page_taken(cand):
                 return cand

@@ -10,9 +10,22 @@ from typing import Any
 from .errors import BadInput
 from .index_schema import PENDING_WHERE, SOURCE_SQL
 from .keys import suppression_key
-from .models import Entry, EvidenceGrade, Receipt, SourceType, Status, Verified, iso, parse_iso, utc
+from .models import (
+    Entry,
+    EvidenceGrade,
+    Receipt,
+    SensitivityTier,
+    SourceType,
+    Status,
+    TrustZone,
+    Verified,
+    iso,
+    parse_iso,
+    utc,
+)
 from .pages import iter_lines
 from .receipts import make_receipt
+from .scoring import zone_allows
 from .secrets import find_in_fields, redact_secrets, secret_details
 from .store import Store, file_sig
 from .undo import UndoHandlers
@@ -79,6 +92,7 @@ class VerificationQueue:
         self.store = store
         self.views = views
         self._denial_cache: tuple[tuple[int, int] | None, dict[str, dict[str, Any]]] | None = None
+        self._denied_by_key: dict[str, list[str]] = {}  # suppression key -> the records denied under it
         for action in ("confirm", "deny", "undeny", "confirm_many", "deny_many"):
             undo.register(action, self._undo_verification, human_only=True)
 
@@ -232,19 +246,34 @@ class VerificationQueue:
         if cached and cached[0] == sig:
             return cached[1]
         keys: dict[str, dict[str, Any]] = {}
+        denied: dict[str, list[str]] = {}
         for d in _read_jsonl(path):
             k = d.get("suppression_key")
             if not k:
                 continue
             if d.get("action") == "deny":
                 keys[k] = d
+                denied.setdefault(k, []).append(str(d.get("memory_id") or ""))
             elif d.get("action") == "undeny":
                 keys.pop(k, None)
+                denied.pop(k, None)
         self._denial_cache = (sig, keys)
+        self._denied_by_key = denied
         return keys
 
-    def is_suppressed(self, key: str) -> bool:
-        return key in self.active_suppression_keys()
+    def is_suppressed(self, key: str, zone: TrustZone | None = None) -> bool:
+        """Whether a capture with this suppression key is suppressed. For a capture into `zone`, only a denial of a
+        record that zone may see counts: a limited zone's agent told `suppressed` would learn that a person denied
+        that very text in a record it may not read. The owner's zone (or no zone given) sees every denial."""
+        if key not in self.active_suppression_keys():
+            return False
+        if zone is None or zone is TrustZone.private_self:
+            return True
+        for mid in self._denied_by_key.get(key, []):
+            row = self.store.index.query("SELECT trust_zone, sensitivity_tier FROM records WHERE memory_id=?", (mid,))
+            if row and zone_allows(zone, TrustZone(row[0][0]), SensitivityTier(row[0][1])):
+                return True
+        return False
 
     def _same_text(self, entry: Entry, statuses: tuple[str, ...]) -> list[str]:
         marks = ",".join("?" * len(statuses))

@@ -72,6 +72,23 @@ def test_conflict_flow_and_undo(capsys, root):
     assert code == 2 and "already_undone" in err
 
 
+def test_an_agent_cannot_capture_a_statement_as_confirmed_by_the_person(capsys, root):
+    """`user_confirmed` is what a person's confirmation sets: an agent claiming it would skip the verification
+    queue, so the command line refuses it as the MCP server does; a person may say it."""
+    text = "The build farm has sixteen runners in the south rack."
+    code, _, err = run(capsys, root, "capture", text, "--source-type", "user_confirmed")
+    assert code == 2 and "human_actor_required" in err
+    assert not list((root / "entries").glob("*.md"))
+    code, out, _ = run(
+        capsys, root, "--as", "human:alice", "--json", "capture", text, "--source-type", "user_confirmed"
+    )
+    assert code == 0 and json.loads(out)["status"] == "captured"
+    mid = json.loads(out)["details"]["memory_id"]
+    run(capsys, root, "capture", "Dana thinks the runners could move north next spring.")
+    code, out, _ = run(capsys, root, "--json", "verify", "list")
+    assert code == 0 and "Dana thinks" in out and mid not in out
+
+
 def test_verify_quiz_tiers_commands(capsys, root):
     run(capsys, root, "capture", "Kenji prefers async standups on Tuesdays and Thursdays.", "--source-ref", "raw/c.md")
     code, out, _ = run(capsys, root, "--json", "verify", "list")

@@ -109,6 +109,23 @@ def test_same_key_two_partitions_are_two_records(eng):
     assert eng.consolidate(now=T0).details["merges"] == []
 
 
+def test_a_new_pages_name_tells_a_limited_zone_nothing_of_pages_it_may_not_see(tmp_path):
+    """The page name a capture reports must not depend on pages of partitions the capturing zone may not read:
+    an outside_contact page of a title the owner also wrote privately is named as in a wiki without that page."""
+    from memkeeper.core import Engine
+
+    title, text = "Team offsite", "The team offsite is in Lisbon in March next year."
+    pages = []
+    for private_first in (False, True):
+        eng = Engine.init(tmp_path / f"w{private_first}", now=T0)
+        if private_first:
+            eng.capture(text, now=T0, title=title, sensitivity="do_not_export")
+        r = eng.capture(text, now=T0, title=title, zone="outside_contact", sensitivity="public_safe")
+        pages.append(r.details["page"])
+        eng.close()
+    assert pages[0] == pages[1] == "entries/team-offsite--outside-contact--public-safe.md"
+
+
 @pytest.mark.parametrize(
     "kwargs, reason",
     [

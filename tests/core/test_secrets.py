@@ -96,6 +96,31 @@ def test_redaction_keeps_the_prose_around_a_secret():
     assert redact_secrets(f"Key:\n{key}\nRotate it.") == ("Key:\n[REDACTED:private_key]\nRotate it.", ["private_key"])
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Config note: pass\u200bword=hunter2secret for the staging box",  # a zero-width space inside the keyword
+        "Config note: pass\u00adword=hunter2secret for the staging box",  # a soft hyphen
+        "Config note: \uff50\uff41\uff53\uff53\uff57\uff4f\uff52\uff44\uff1dhunter2secret for staging",  # full-width
+        "The deploy key is AKIA\u200dIOSFODNN7EXAMPLE for now",  # a zero-width joiner inside a token
+    ],
+)
+def test_a_secret_cannot_hide_behind_invisible_or_full_width_characters(text):
+    assert find_secrets(text)
+    clean, _ = redact_secrets(text)
+    assert "hunter2secret" not in clean and "IOSFODNN7EXAMPLE" not in clean and "[REDACTED:" in clean
+
+
+def test_text_in_other_scripts_is_no_secret():
+    for text in [
+        "Café au lait costs €4 at the naïve résumé bar",
+        "会议在周三下午三点",
+        "مرحبا بالعالم",
+        "ｆｉｎｅ ｗｅａｔｈｅｒ",
+    ]:
+        assert find_secrets(text) == []
+
+
 def test_longer_keys_of_a_library_format_are_redacted_whole():
     # detect-secrets' Stripe rule stops at 24 characters and its JWT rule after the payload; the span goes on.
     stripe = "sk_live_" + "a1B2c3D4" * 8

@@ -54,6 +54,31 @@ def test_deny_suppresses_then_undeny_captures(eng):
     assert again.status == "consolidated"
 
 
+def test_a_denial_suppresses_only_where_the_capturing_zone_could_see_the_denied_record(eng):
+    """A limited zone's agent told `suppressed` would learn that a person denied that very text in a record it may
+    not read: a private denial does not suppress an outside_contact capture; it still suppresses the owner's."""
+    text = "The team offsite is in Lisbon in March next year."
+    private = capture(eng, text, sensitivity="do_not_export")
+    shared = capture(eng, "Kenji prefers async standups on Tuesdays and Thursdays.", zone="trusted_collaborator")
+    eng.deny(private, now=T0, actor=HUMAN)
+    eng.deny(shared, now=T0, actor=HUMAN)
+    later = T0 + timedelta(days=1)
+    src = "raw/chat.md#L3"
+    outside = eng.capture(text, now=later, source_ref=src, zone="outside_contact", sensitivity="public_safe")
+    assert outside.status == "captured" and "suppression_key" not in outside.details
+    trusted = eng.capture(text, now=later, source_ref=src, zone="trusted_collaborator")
+    assert trusted.status == "captured"  # a do_not_export record is hidden from collaborators too
+    assert eng.capture(text, now=later, source_ref=src, sensitivity="do_not_export").status == "suppressed"
+    assert eng.capture(text, now=later, source_ref=src).status == "suppressed"  # the owner's zone sees every denial
+    again = eng.capture(
+        "Kenji prefers async standups on Tuesdays and Thursdays.",
+        now=later,
+        source_ref=src,
+        zone="trusted_collaborator",
+    )
+    assert again.status == "suppressed"
+
+
 def test_undo_confirm_and_deny(eng):
     a = capture(eng)
     r = eng.confirm(a, now=T0, actor=HUMAN)
@@ -217,3 +242,28 @@ def test_the_queue_filter_folds_case_beyond_ascii(eng):
     assert [e.memory_id for e in eng.verify_page(needle="ålesund")] == [b["memory_id"]]
     assert [e.memory_id for e in eng.verify_page(needle="straße")] == [a["memory_id"]]  # casefold: ß is "ss"
     assert eng.verify_count(needle="zürich") == 0
+
+
+def test_a_ledger_cut_short_of_its_last_newline_keeps_every_later_decision(eng):
+    """A ledger whose last line lost its newline (cut by hand, or an editor that drops it): the next decision is
+    a line of its own, not glued onto that one, and both survive a rebuild from the ledgers."""
+    a = capture(eng, "The cafeteria serves pizza every Wednesday at lunch.")
+    b = capture(eng, "The parking garage closes at ten every night now.")
+    eng.deny(a, now=T0, actor=HUMAN)
+    denials = eng.root / "stated" / "denials.jsonl"
+    denials.write_bytes(denials.read_bytes().rstrip(b"\n"))
+    receipts = sorted((eng.root / "receipts").glob("*.jsonl"))[-1]
+    receipts.write_bytes(receipts.read_bytes().rstrip(b"\n"))
+    eng.deny(b, now=T0 + timedelta(minutes=1), actor=HUMAN)
+    assert [json.loads(line)["memory_id"] for line in denials.read_text().splitlines()] == [a, b]
+    for line in receipts.read_text().splitlines():
+        json.loads(line)  # every receipt is a whole line
+    assert not [p for p in eng.check().problems if "denials" in p or "receipt" in p]
+    for m in (a, b):
+        e = eng.load(m)
+        e.status = e.status.__class__("active")
+        with eng.writing():
+            eng.save(e)
+    r = eng.rebuild_verification(now=T0 + timedelta(hours=1))
+    assert sorted(r.details["changed"]) == sorted([a, b])
+    assert {eng.load(m).status.value for m in (a, b)} == {"denied"}
