@@ -40,6 +40,10 @@ class Stale(MemkeeperError):
     """A review file or page changed since it was planned."""
 
 
+class Busy(MemkeeperError):
+    """The write lock stayed held by another process for the whole wait: nothing was done; try again."""
+
+
 class PageError(ValueError):
     """A file whose frontmatter cannot be read (missing, unclosed, malformed YAML, not a mapping, invalid fields).
     Not an engine error but the page format's (`pagefmt` raises it); defined here so that code handling it need

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from datetime import datetime
 from typing import Any
@@ -118,10 +119,16 @@ class ExchangeOps:
         if sha256_hex(canonical_json(payload)) != data.get("payload_sha256"):
             raise BadInput(f"{envelope_path}: payload_sha256 does not match the payload")
         created, skipped = [], []
+        done = self._imported_before(data["payload_sha256"])
         for item in data.get("items") or []:
             content = item.get("content")
             if not content:
                 skipped.append({"memory_id": item.get("memory_id"), "reason": "metadata_only"})
+                continue
+            if str(item.get("memory_id")) in done:
+                # The same envelope again is no new evidence: captured again, the item would consolidate into what
+                # it made the first time and raise its confidence.
+                skipped.append({"memory_id": item.get("memory_id"), "reason": "already_imported"})
                 continue
             r = self.capture.capture(
                 content,
@@ -155,6 +162,20 @@ class ExchangeOps:
                 },
             )
             return self.store.record(receipt)
+
+    def _imported_before(self, payload_sha256: str) -> set[str]:
+        """The origin ids of an envelope's items that an earlier import of it left in the wiki: as a record's
+        source (`import:<sha>:<origin id>`) or in a consolidation note, when the item restated a record already
+        here. One scan of the index, and an import is rare."""
+        mark = f"import:{payload_sha256[:12]}:"
+        found: set[str] = set()
+        rows = self.store.index.query(
+            "SELECT source_ref, data FROM records WHERE source_ref LIKE ? OR instr(data, ?) > 0", (mark + "%", mark)
+        )
+        for source_ref, data in rows:
+            for text in (source_ref or "", data or ""):
+                found.update(re.findall(re.escape(mark) + r"([^\s()\"]+)", text))
+        return found
 
 
 def _read_envelope(envelope_path: str) -> bytes:

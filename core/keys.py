@@ -4,7 +4,7 @@ of which captured values are stored normalised. Pure functions of their argument
 from __future__ import annotations
 
 from .models import single_line
-from .paths import slugify
+from .paths import MAX_SLUG, slugify, uncut_slug
 from .text import normalize, sha256_hex, tokens
 
 
@@ -37,8 +37,18 @@ def key_from(content: str) -> str:
 
 def canonical_key(key: str | None, title: str, content: str) -> str:
     """The record's canonical key: an explicit key, slugified; else the title's slug; else the content's tokens.
-    A title that slugs to nothing (emoji, `---`, `..`) gives the key no meaning, so the content decides."""
-    return slugify(key) if key else (slugify(title, fallback="") or key_from(content))
+    A title that slugs to nothing (emoji, `---`, `..`) gives the key no meaning, so the content decides.
+
+    An explicit key whose slug is longer than a slug may be keeps its first characters and ends in 8 hex of the
+    whole slug: cut short, two keys that differ only past the cut would name one partition and meet as a conflict.
+    """
+    if not key:
+        return slugify(title, fallback="") or key_from(content)
+    whole = uncut_slug(key)
+    slug = slugify(key)
+    if len(whole) > MAX_SLUG:
+        slug = f"{slug[: MAX_SLUG - 9].rstrip('-')}-{sha256_hex(whole)[:8]}"
+    return slug
 
 
 def normalized_fields(

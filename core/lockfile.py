@@ -15,17 +15,20 @@ import time
 from types import TracebackType
 from typing import Any
 
+from .errors import Busy
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not on POSIX
     fcntl = None  # type: ignore[assignment]
 
 
-class LockTimeout(TimeoutError):
-    """The lock stayed held by another process (or thread) for the whole timeout."""
+class LockTimeout(TimeoutError, Busy):
+    """The lock stayed held by another process (or thread) for the whole timeout. An engine error (`Busy`): the
+    command line says so in one line and exits 2, the MCP server answers with that line, the desk shows it."""
 
     def __init__(self, path: str) -> None:
-        super().__init__(f"the lock {path} is held by another process")
+        super().__init__(f"the write lock {path} is held by another process; nothing was written, try again")
         self.lock_file = path
 
 

@@ -358,15 +358,18 @@ def symlinks_under(root: str | os.PathLike[str]) -> Iterator[tuple[str, str]]:
 # ------------------------------------------------------------------------------------------------------ slugs
 
 
+def uncut_slug(title: str) -> str:
+    """The slug before the length cut: transliterated, lower-case, separators collapsed."""
+    return re.sub(r"[^a-z0-9]+", "-", ascii_fold(title).lower()).strip("-")
+
+
 def slugify(title: str, fallback: str = "entry") -> str:
     """Safe ASCII slug: transliterated, separators collapsed, max 80 chars, never reserved.
 
     A title with nothing to transliterate (emoji, punctuation) gives `fallback`; pass `fallback=""` to learn that
     it slugs to nothing.
     """
-    folded = ascii_fold(title).lower()
-    slug = re.sub(r"[^a-z0-9]+", "-", folded).strip("-")
-    slug = slug[:MAX_SLUG].rstrip("-")
+    slug = uncut_slug(title)[:MAX_SLUG].rstrip("-")
     if not slug:
         slug = fallback
     if slug in RESERVED_SLUGS:

@@ -62,6 +62,7 @@ from .quiz_ledger import (
     sanitize_question,
 )
 from .slots import Tok, analyze, fold
+from .slots.markdown import plain_blocks
 
 if TYPE_CHECKING:
     from fsrs import Scheduler
@@ -364,6 +365,7 @@ def build_cloze(content: str, title: str = "") -> Cloze | None:
     if not text or fold(text) != text:
         return None  # the readers would see other characters than the map describes
     analysis = analyze(text)
+    plain = "\n\n".join(plain_blocks(text))  # what the readers read (the offsets of their tokens)
     toks = analysis.tokens
     spans: list[tuple[int, int]] = []  # token ranges of every value, to widen the chosen one
     ranked: list[tuple[int, bool, int, tuple[int, int]]] = []  # (rank, what it is about, position, tokens)
@@ -393,7 +395,18 @@ def build_cloze(content: str, title: str = "") -> Cloze | None:
             for a, b in spans:
                 if (b == first or a == stop) and (a, b) != (first, stop):
                     first, stop, grown = min(first, a), max(stop, b), True
+        # The readers read the content with its Markdown marks dropped: find what they hid in the content as written
+        # (the same occurrence of the same words); a value the marks cut through ("**20** minutes") is passed over.
         lo, hi = toks[first].at, toks[stop - 1].end
+        hidden = plain[lo:hi]
+        at = -1
+        for _ in range(plain.count(hidden, 0, lo) + 1):
+            at = text.find(hidden, at + 1)
+            if at < 0:
+                break
+        if at < 0:
+            continue
+        lo, hi = at, at + len(hidden)
         if text[lo:hi].lower() in folded_title:
             continue
         left = (text[:lo] + " " + text[hi:]).split()

@@ -109,12 +109,13 @@ class QuizQueue:
             )
             return self.store.record(receipt)
 
-    def _candidates(self, ledger: policy.Ledger, extra: int) -> list[policy.QuizCandidate]:
-        """Live pages the session could use: the ledger's own pages plus the best never-quizzed ones.
+    def _candidates(self, ledger: policy.Ledger, extra: int, now: datetime) -> list[policy.QuizCandidate]:
+        """Live pages the session could use: the ledger's own pages plus the best never-quizzed ones, none past its
+        `expires_at` (a temporary fact that has run out is not worth rehearsing: "the VPN is down this week").
 
         Selecting from this subset gives the same session as selecting from every page, without an O(wiki) scan.
         """
-        cols = "path, category, updated_at, status, tier, title, content, data"
+        cols = "path, category, updated_at, status, tier, title, content, data, expires_at"
         rows = {}
         pages = [it.page for it in ledger.items]
         for i in range(0, len(pages), 500):
@@ -125,12 +126,15 @@ class QuizQueue:
                 rows[r["path"]] = r
         known = set(pages)
         for r in self.store.index.query(
-            f"SELECT {cols} FROM records WHERE quiz_rotation=1 ORDER BY quiz_weight DESC, updated_at DESC, path LIMIT ?",
-            (extra + len(known),),
+            f"SELECT {cols} FROM records WHERE quiz_rotation=1 AND (expires_at IS NULL OR expires_at > ?)"
+            " ORDER BY quiz_weight DESC, updated_at DESC, path LIMIT ?",
+            (iso(now), extra + len(known)),
         ):
             rows.setdefault(r["path"], r)
         out = []
         for r in rows.values():
+            if r["expires_at"] and parse_iso(r["expires_at"]) <= now:
+                continue
             fm = json.loads(r["data"])["fm"]
             out.append(
                 policy.QuizCandidate(
@@ -147,15 +151,15 @@ class QuizQueue:
             )
         return out
 
-    def _picks(self, ledger: policy.Ledger, today: date) -> list[policy.QuizCandidate]:
+    def _picks(self, ledger: policy.Ledger, now: datetime) -> list[policy.QuizCandidate]:
         # Enough never-quizzed candidates for the day's new pages, past the ones buried today.
-        return self._candidates(ledger, policy.NEW_PER_DAY + len(policy.buried_pages(ledger, today)))
+        return self._candidates(ledger, policy.NEW_PER_DAY + len(policy.buried_pages(ledger, now.date())), now)
 
     def quiz_session(self, person: str, *, now: datetime, limit: int = policy.MAX_SESSION) -> list[QuizCard]:
         """Today's session (at most 7): due wrong/skip, other due, then never-quizzed pages. Writes nothing."""
         now = utc(now)
         ledger = self.read_ledger(policy.person_id(person), strict=False)
-        picks = policy.select_session(ledger, self._picks(ledger, now.date()), now.date(), limit)
+        picks = policy.select_session(ledger, self._picks(ledger, now), now.date(), limit)
         cards = []
         for s in picks:
             row = self.store.index.query(
@@ -201,7 +205,7 @@ class QuizQueue:
         the 7-item session cap (it falls with every answer or bury)."""
         now = utc(now)
         ledger = self.read_ledger(policy.person_id(person), strict=False)
-        return policy.due_count(ledger, self._picks(ledger, now.date()), now.date())
+        return policy.due_count(ledger, self._picks(ledger, now), now.date())
 
     def quiz_due_total(self, now: datetime) -> int:
         persons = self.ledger_persons() or ["me"]

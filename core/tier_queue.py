@@ -196,7 +196,7 @@ class TierQueue:
             prior: dict[str, dict[str, Any]] = {}
             for c in plan.automatic:
                 prior[c.memory_id] = self._set_tier(c.memory_id, Tier.cold, now, f"Cold by tier cleanup: {c.reason}")
-            review = None
+            review = review_sha = None
             if plan.ambiguous:
                 # Hashes in the review must describe the pages as they are now, after the automatic writes.
                 review = policy.review_path(now.date().isoformat())
@@ -206,9 +206,9 @@ class TierQueue:
                     review = f"review/tier-review-{now.date().isoformat()}-{n}.md"
                     target = self.store.path(review)
                     n += 1
-                self.store.write_file(
-                    target, policy.render_review(plan, owner or actor.split(":", 1)[1], now.date().isoformat())
-                )
+                text = policy.render_review(plan, owner or actor.split(":", 1)[1], now.date().isoformat())
+                self.store.write_file(target, text)
+                review_sha = sha256_hex(text)
             receipt = make_receipt(
                 "tiers_commit",
                 "ok",
@@ -221,7 +221,7 @@ class TierQueue:
                     "protected_count": len(plan.protected),
                     "projected_bytes_removed": plan.projected_bytes_removed,
                     "count": len(plan.automatic),
-                    "undo": {"prior_tiers": prior},
+                    "undo": {"prior_tiers": prior, "review": review, "review_sha256": review_sha},
                 },
             )
             self.store.record(receipt)
@@ -347,6 +347,17 @@ class TierQueue:
                 self._restore_tier_state(mid, prior)
                 restored.append(mid)
         out: dict[str, Any] = {"restored": restored}
+        if receipt["action"] == "tiers_commit" and undo.get("review_sha256"):
+            # The review the commit wrote goes with it: left behind, it would stay pending (the desk's commit key
+            # does nothing while a review waits) and the next commit would write a second one beside it. Only the
+            # commit's own text is taken back; a review a person has marked up since is kept and said so.
+            path = self.store.path(undo["review"])
+            current = read_bytes(path, limit=MAX_LEDGER_BYTES) if path.is_file() else None
+            if current is not None and sha256_hex(current) == undo["review_sha256"]:
+                self.store.remove_file(path)
+                out["review_removed"] = undo["review"]
+            elif current is not None:
+                out["review_kept"] = undo["review"]
         moved = undo.get("moved_to")
         if moved and self.store.path(moved).is_file() and not self.store.path(undo["review"]).exists():
             # The review is pending again, unanswered; the pages are back byte for byte, so its hashes match again

@@ -134,7 +134,7 @@ class MemkeeperCommands(Provider):
                     (
                         f"{PANE_TITLES[pid]}: {b.description}",
                         f"{app.get_key_display(b)} · {b.id}" + ("" if here else f" (opens {PANE_TITLES[pid]})"),
-                        partial(app.call_later, app.run_pane_action, pid, b.action),
+                        partial(app.call_later, app.run_pane_action, pid, b.action, b.id or "", b.description),
                     )
                 )
         for op, title in MAINTENANCE.items():
@@ -537,13 +537,25 @@ class MemkeeperApp(App[int]):
         current = self.current_mode if self.current_mode in PANES else PANES[0]
         self.switch_mode(PANES[(PANES.index(current) + step) % len(PANES)])
 
-    async def run_pane_action(self, pane_id: str, action: str) -> None:
-        """Open a pane and run one of its actions (the command palette's pane commands)."""
-        if pane_id != self.current_mode:
+    async def run_pane_action(self, pane_id: str, action: str, binding_id: str = "", label: str = "") -> None:
+        """Open a pane and run one of its actions (the command palette's pane commands). A decision about the item
+        under the pane's cursor, chosen from another pane, only opens the pane and says which key takes it: the
+        item it would decide is one the person has not seen."""
+        opened = pane_id != self.current_mode
+        if opened:
             await self.switch_mode(pane_id)
         pane = self.current_pane()
-        if pane is not None:
-            await pane.run_action(action)
+        if pane is None:
+            return
+        if opened and action.split("(", 1)[0] in pane.CURSOR_DECISIONS:
+            key = self.key_for(binding_id) if binding_id else ""
+            self.notify(
+                f"{PANE_TITLES[pane_id]} opened: {f'press {key} to ' if key else ''}{label.lower() or action}"
+                " for the item under the cursor",
+                markup=False,
+            )
+            return
+        await pane.run_action(action)
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):

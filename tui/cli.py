@@ -425,6 +425,8 @@ STDIN_LIMIT = 1024 * 1024  # more than capture accepts (64 KiB): the engine refu
 
 def _stdin_text() -> str:
     """`capture -`: the statement from stdin, bounded, UTF-8."""
+    if sys.stdin is None:  # started with stdin closed (`<&-`)
+        raise BadInput("capture - reads the statement from stdin, and stdin is closed")
     raw = sys.stdin.buffer.read(STDIN_LIMIT + 1)
     if len(raw) > STDIN_LIMIT:
         raise BadInput(f"stdin holds more than {STDIN_LIMIT} bytes; a capture takes at most 64 KiB")

@@ -39,6 +39,25 @@ def test_capture_dash_reads_the_statement_from_stdin(capsys, root, monkeypatch):
     assert "- kept as content" in (root / page).read_text()
 
 
+def test_capture_dash_with_stdin_closed_is_one_line(capsys, root, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", None)  # what Python gives a process started with `<&-`
+    code, _, err = run(capsys, root, "capture", "-")
+    assert code == 2 and err.count("\n") == 1 and "stdin is closed" in err
+
+
+def test_a_write_lock_held_elsewhere_is_one_line_and_nothing_written(capsys, root, monkeypatch):
+    from memkeeper.core import store
+    from memkeeper.core.lockfile import FileLock
+
+    monkeypatch.setattr(store, "LOCK_TIMEOUT_S", 0.2)
+    held = FileLock(str(root / ".memkeeper" / "write.lock"), timeout=1)
+    with held.acquire():
+        code, _, err = run(capsys, root, "capture", "The release train leaves every second Thursday.")
+    assert code == 2 and err.count("\n") == 1
+    assert "held by another process" in err and "internal error" not in err
+    assert not list((root / "entries").glob("*.md"))
+
+
 def test_negative_limit_is_refused_with_one_line(capsys, root):
     code, _, err = run(capsys, root, "retrieve", "anything", "--limit", "-5")
     assert code == 2 and err.count("\n") == 1 and "must be 1 or more" in err

@@ -126,6 +126,17 @@ def test_a_new_pages_name_tells_a_limited_zone_nothing_of_pages_it_may_not_see(t
     assert pages[0] == pages[1] == "entries/team-offsite--outside-contact--public-safe.md"
 
 
+def test_two_long_keys_that_differ_past_the_slug_length_are_two_partitions(eng):
+    prefix = "service-config-" * 6  # 90 characters: past the 80 a slug may have
+    a = eng.capture("The retry limit for the ingest worker is 5 attempts.", now=T0, key=prefix + "ingest-retry")
+    b = eng.capture("The retry limit for the export worker is 9 attempts.", now=T0, key=prefix + "export-retry")
+    assert (a.status, b.status) == ("captured", "captured")
+    keys = {eng.load(r.details["memory_id"]).canonical_key for r in (a, b)}
+    assert len(keys) == 2 and all(len(k) <= 80 for k in keys)
+    again = eng.capture("The retry limit for the ingest worker is 7 attempts.", now=T0, key=prefix + "ingest-retry")
+    assert again.status == "conflict"  # one long key is still one partition
+
+
 @pytest.mark.parametrize(
     "kwargs, reason",
     [

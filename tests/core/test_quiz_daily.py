@@ -103,6 +103,23 @@ def test_cloze_spans_point_into_the_original_text() -> None:
     assert cloze.text.startswith("Le  café de  Zoë\nouvre à […]")
 
 
+@pytest.mark.parametrize(
+    "content, hidden",
+    [
+        ("# Notes\n\nThe search index rebuild takes 20 minutes on the large cluster", "20 minutes"),
+        ("The backup job keeps **30 days** of snapshots on the NAS", "30 days"),
+        ("- The standup is at 9:30 every weekday\n- Retro is on Fridays", "9:30"),
+        ("> Quoted: the lease renewal is due on 14 March 2027", "14 March 2027"),
+    ],
+)
+def test_a_cloze_over_markdown_hides_the_value_as_written(content: str, hidden: str) -> None:
+    """The readers read a note with its Markdown marks dropped: the gap must still cover the value in the note as
+    written (it was shifted by the marks: "take[…]es on the large cluster")."""
+    cloze = build_cloze(content, "")
+    assert cloze is not None and cloze.hidden == content[cloze.start : cloze.end] == hidden
+    assert cloze.text == content.replace(hidden, "[…]", 1)
+
+
 def test_question_prefers_the_explicit_question_then_the_cloze_then_the_title() -> None:
     content = "The design review happens on Thursdays at 16:00 in the small room."
     assert build_question(cand("entries/a.md", content=content, quiz_question="When is design review?")) == (

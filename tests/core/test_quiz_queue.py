@@ -177,3 +177,24 @@ def test_has_ledger(eng):
     assert not eng.has_ledger("carol")
     eng.create_ledger("carol", "fsrs", now=T0, actor="human:carol")
     assert eng.has_ledger("Carol")
+
+
+def test_a_record_past_its_expiry_is_never_asked(eng):
+    """A temporary fact that has run out ("the VPN is down this week") is not worth rehearsing: not offered as a new
+    card, not asked again when due, and not counted as due."""
+    ids = seed(eng, 3)
+    temp = eng.capture(
+        "The VPN is down this week while the office firewall is replaced.",
+        now=T0 - timedelta(days=3),
+        category="direction",
+        title="VPN outage",
+        expires_at="2026-11-19T00:00:00Z",  # T0 is 2026-11-20
+    ).details["memory_id"]
+    before = [c.memory_id for c in eng.quiz_session("alice", now=T0 - timedelta(days=2))]
+    assert temp in before  # before its expiry it is asked
+    for c in eng.quiz_session("alice", now=T0 - timedelta(days=2)):
+        eng.quiz_record(c.memory_id, "wrong", now=T0 - timedelta(days=2), actor=HUMAN, person="alice")
+    later = T0 + timedelta(days=1)  # every card is due again; the VPN note has expired
+    cards = [c.memory_id for c in eng.quiz_session("alice", now=later)]
+    assert temp not in cards and set(cards) == set(ids)
+    assert eng.quiz_due_count("alice", now=later) == len(ids)

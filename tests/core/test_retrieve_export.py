@@ -157,6 +157,28 @@ def test_import_arrives_unverified(tmp_path, zoned):
     other.close()
 
 
+def test_the_same_envelope_imported_again_changes_nothing(tmp_path, eng):
+    """An envelope imported twice is no new evidence: the second import skips every item it already brought,
+    whether the first made a record of it or consolidated it into one that was already there."""
+    from memkeeper.core import Engine
+
+    shared = "Dana said the design review moves to Thursdays from now on."
+    eng.capture(shared, now=T0)
+    eng.capture("The Kestrel rollout uses canary waves of five percent.", now=T0)
+    env = str(eng.root / eng.export(zone="private_self", now=T0, include_content=True).details["envelope"])
+    other = Engine.init(tmp_path / "other", now=T0)
+    other.capture(shared, now=T0)  # the first import restates this one
+    first = other.import_envelope(env, now=T0 + timedelta(hours=1))
+    assert sorted(x["status"] for x in first.details["results"]) == ["captured", "consolidated"]
+    pages = {p: p.read_text() for p in (other.root / "entries").glob("*.md")}
+    for n in (2, 3):
+        again = other.import_envelope(env, now=T0 + timedelta(hours=n))
+        assert again.status == "ok" and again.details["results"] == []
+        assert [x["reason"] for x in again.details["skipped"]] == ["already_imported"] * 2
+    assert {p: p.read_text() for p in (other.root / "entries").glob("*.md")} == pages
+    other.close()
+
+
 def test_snapshot_never_overwrites(eng):
     eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0)
     a = eng.snapshot(now=T0)

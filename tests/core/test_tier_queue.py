@@ -121,3 +121,19 @@ def test_undo_apply_restores_pages_and_review(eng):
     assert (eng.root / review).exists() and "A. accepted IDs: (none)" in (eng.root / review).read_text()
     assert eng.apply_tiers(review, accept, now=T0 + timedelta(hours=3), actor=HUMAN).status == "applied"
     assert [e.memory_id for e in eng.cold_records() if e.memory_id in ids.values()]
+
+
+def test_undo_of_a_commit_takes_back_its_review_unless_a_person_marked_it_up(eng):
+    """Undoing a commit restores the state before it: the tiers, and no pending review (left behind, it stayed
+    pending and the next commit wrote a second one). A review edited since is kept, and the receipt says so."""
+    ids = seed(eng)
+    c = eng.commit_tiers(now=T0, actor=HUMAN)
+    review = eng.root / c.details["review"]
+    u = eng.undo(c.receipt_sha256, now=T0 + timedelta(hours=1), actor=HUMAN)
+    assert u.status == "undone" and u.details["review_removed"] == c.details["review"]
+    assert not review.exists() and eng.load(ids["lesson"]).tier.value == "warm"
+    again = eng.commit_tiers(now=T0 + timedelta(hours=2), actor=HUMAN)
+    assert again.details["review"] == c.details["review"]  # not a "-2" beside a stale one
+    review.write_text(review.read_text().replace("A. accepted IDs: (none)", "A. accepted IDs: (none)\n<!-- mine -->"))
+    u = eng.undo(again.receipt_sha256, now=T0 + timedelta(hours=3), actor=HUMAN)
+    assert u.details["review_kept"] == again.details["review"] and "<!-- mine -->" in review.read_text()

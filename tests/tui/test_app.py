@@ -134,6 +134,34 @@ async def test_palette_runs_a_pane_action(demo_root: Path) -> None:
         await wait_for(pilot, lambda: app.screen.query_one("#search-panel").display, what="search panel")
 
 
+async def test_a_decision_chosen_in_the_palette_from_another_pane_only_opens_its_pane(demo_root: Path) -> None:
+    """ "Conflicts: Keep existing" chosen from Receipts would decide a conflict the person never saw: it opens
+    Conflicts and says which key decides the one under the cursor; nothing is resolved. From Conflicts, it runs."""
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        before = [(c.conflict_id, c.status) for c in app.engine.conflicts(include_resolved=True)]
+
+        async def palette(command: str) -> None:
+            await pilot.press("ctrl+p")
+            await wait_for(pilot, lambda: CommandPalette.is_open(app))
+            await pilot.press(*command)
+            await pilot.pause(0.3)
+            await pilot.press("enter")
+
+        await pilot.press("R")
+        await wait_for(pilot, lambda: app.current_mode == "receipts")
+        await palette("conflicts: keep existing")
+        await wait_for(pilot, lambda: app.current_mode == "conflicts")
+        await settle(pilot)
+        assert [(c.conflict_id, c.status) for c in app.engine.conflicts(include_resolved=True)] == before
+        assert any("press k to keep existing" in m for m in notifications(app))
+        await palette("conflicts: keep existing")  # now in Conflicts, with the conflict on screen: it runs
+        await decided(pilot)
+        await settle(pilot)
+        assert [(c.conflict_id, c.status) for c in app.engine.conflicts(include_resolved=True)] != before
+
+
 # ------------------------------------------------------------------------------------------------ decisions / undo
 
 

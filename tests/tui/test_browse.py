@@ -278,6 +278,23 @@ async def test_search_writes_nothing(demo_root: Path) -> None:
     assert sorted(p.read_bytes() for p in (demo_root / "receipts").glob("*.jsonl")) == receipts_before
 
 
+async def test_z_on_a_closed_search_panel_puts_the_typing_in_its_box(demo_root: Path) -> None:
+    """`z` opens the search panel showing an empty query: what is typed next is the query, not the pane's one-letter
+    commands (left on the tree, the "e" of "release" opened the page on view in the editor)."""
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_browse(pilot)
+        assert not screen.query_one("#search-panel").display
+        await pilot.press("z")
+        await pilot.pause()
+        box = screen.query_one("#search-input")
+        assert app.focused is box
+        runs = screen.search_runs
+        await pilot.press(*"release", "enter")
+        await wait_for(pilot, lambda: screen.search_runs > runs, what="search results")
+        assert screen.query_text == "release" and screen.zone == ZONES[1]
+
+
 async def test_zone_switch_changes_counts_and_shows_hidden(demo_root: Path) -> None:
     app = build_app(demo_root)
     async with app.run_test(size=SIZE) as pilot:

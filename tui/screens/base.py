@@ -88,6 +88,9 @@ class PaneScreen(Screen):
     """
 
     PANE_ID: str = ""  # "browse" | "conflicts" | "verify" | "quiz" | "tiers" | "receipts"
+    #: Actions that decide about the item under the cursor (or open it in an editor). Chosen in the command palette
+    #: from another pane, they only open this pane: the person sees the item before deciding about it.
+    CURSOR_DECISIONS: frozenset[str] = frozenset()
 
     # The "nothing here" panel every queue shows when it is empty.
     DEFAULT_CSS = """

@@ -65,6 +65,7 @@ def clip_view(rel: str, text: str) -> str:
 
 class BrowseScreen(PaneScreen):
     PANE_ID = "browse"
+    CURSOR_DECISIONS = frozenset({"edit"})
     PANE_TITLE = "Browse"
     STATUS_HINT = "A search is a retrieval preview: it writes nothing, not even an access time."
 
@@ -284,9 +285,14 @@ class BrowseScreen(PaneScreen):
     def action_zone(self, step: int) -> None:
         self.zone_index = (self.zone_index + step) % len(ZONES)
         panel = self.query_one("#search-panel")
-        if not panel.display:
+        opened = not panel.display
+        if opened:
             panel.display = True
             self.refresh_bindings()
+        if opened or not self.query_text:
+            # A box that shows an empty query takes the typing: left on the tree, the letters of a query would run
+            # the pane's one-letter commands ("e" edits the page on view).
+            self.query_one("#search-input", QueryInput).focus()
         keep = self._selected_result()
         self._render_results(keep)
 

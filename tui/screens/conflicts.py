@@ -76,6 +76,7 @@ def _expires(value: object) -> datetime | None:
 
 class ConflictsScreen(PaneScreen):
     PANE_ID = "conflicts"
+    CURSOR_DECISIONS = frozenset({"keep", "take", "both", "snooze", "snooze_until", "edit"})
     PANE_TITLE = "Conflicts"
     STATUS_HINT = (
         "Resolutions are appended to DECISIONS.md with both sides' provenance; the loser is marked "

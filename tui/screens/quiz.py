@@ -77,6 +77,7 @@ class AnswerInput(Input):
 
 class QuizScreen(PaneScreen):
     PANE_ID = "quiz"
+    CURSOR_DECISIONS = frozenset({"grade", "bury"})
     PANE_TITLE = "Quiz"
     AUTO_FOCUS = ""  # keys go to the pane; the answer box takes focus only when asked for (a)
 

@@ -155,6 +155,7 @@ class PlanSource:
 
 class TiersScreen(PaneScreen):
     PANE_ID = "tiers"
+    CURSOR_DECISIONS = frozenset({"toggle_accepted", "restore"})
     PANE_TITLE = "Tiers"
     STATUS_HINT = "Cold is an access tier, not a verdict: pages stay searchable by metadata, and w restores them."
 

@@ -162,6 +162,7 @@ class QueueSource:
 
 class VerifyScreen(PaneScreen):
     PANE_ID = "verify"
+    CURSOR_DECISIONS = frozenset({"confirm", "deny", "deny_reason", "undeny", "edit"})
     PANE_TITLE = "Verify"
     AUTO_FOCUS = "#verify-list"
     STATUS_HINT = (
