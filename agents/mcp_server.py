@@ -10,7 +10,8 @@ time, and it never opens a wiki file itself. Who acts and what they may see are 
 - no tool takes a decision only a person may take (resolve, confirm, deny, undeny, tier apply, undo), and a capture
   cannot claim `source_type: user_confirmed` (that is a person's confirmation);
 - a refused or rejected operation, and a call that cannot produce a receipt, come back as a tool error (`isError`)
-  carrying the command line's one-line reason (`tui/cli.py` `refusal_line` / `error_line`).
+  carrying the command line's one-line reason (`tui/cli.py` `refusal_line` / `error_line`); a failure the engine did
+  not foresee is `memkeeper: internal error: <Type>` (its message and traceback stay in the server's log).
 
 Pages (`read_page`, and the `hot.md` / `index.md` resources): a `private_self` server reads the generated views and
 every entry page as they are. A server for any other zone reads an entry page only when its record is visible to the
@@ -20,12 +21,20 @@ every zone's records. The other views (`index/<category>.md`, `CONFLICTS.md`, `c
 `log.md`) are for `private_self` only. Reading writes nothing: the engine has no receipt-producing read for pages or
 queue counts, so `read_page`, the resources and `queue_counts` leave no receipt; `capture` and `retrieve` return the
 engine's receipt (the engine records it when the call changed or touched memory).
+
+A server for any other zone than `private_self` is limited (`Desk`): it is not offered `queue_counts` (the person's
+queues count every zone's records), it resolves a capture's declared relation among the records its zone may see
+before the engine looks anything up (a hidden, missing or ambiguous reference gets the engine's `unknown_memory_id`
+refusal), and it shows a capture receipt without the conflict id, without the records its zone may not see and without
+the receipt hash (`Desk._limited_result`).
 """
 
 from __future__ import annotations
 
+import importlib.metadata
 import inspect
 import json
+import logging
 import re
 import threading
 from collections.abc import Callable
@@ -34,23 +43,37 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, cast
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
-from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from mcp.shared.exceptions import MCPError
+from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from memkeeper.core import BadInput, Engine, Entry, MemkeeperError, Receipt, Refused
 from memkeeper.core.engine import validate_actor
-from memkeeper.core.models import Category, MemoryClass, SensitivityTier, SourceType, Status, TrustZone, iso
+from memkeeper.core.models import (
+    REFUSED_STATUSES,
+    Category,
+    MemoryClass,
+    SensitivityTier,
+    SourceType,
+    Status,
+    TrustZone,
+    iso,
+)
 from memkeeper.core.scoring import zone_allows
 from memkeeper.tui.cli import VALID_VALUES, error_line, refusal_line
 
 SERVER_NAME = "memkeeper"
+log = logging.getLogger(__name__)
 # What an agent may say about where a statement came from. `user_confirmed` is what a person's confirmation sets.
 AGENT_SOURCE_TYPES = (SourceType.agent_inferred.value, SourceType.user_stated.value)
 MAX_RETRIEVE_LIMIT = 100
+# A hundred years: beyond it a ttl is a mistake (and past ~2.7 million days the date overflows).
+MAX_TTL_DAYS = 36500
+RELATIONS = ("supersedes", "contradicts", "restates")
 # A zone-filtered index lists at most this many records per category; retrieve finds the rest.
 FILTERED_INDEX_PER_CATEGORY = 200
 
@@ -66,6 +89,14 @@ PAGES_HELP = (
 
 def utc_now() -> datetime:
     return datetime.now(UTC).replace(microsecond=0)
+
+
+def package_version() -> str:
+    """The installed memkeeper's version, for `serverInfo` (a source tree that was never installed has none)."""
+    try:
+        return importlib.metadata.version("memkeeper")
+    except importlib.metadata.PackageNotFoundError:
+        return "0+unknown"
 
 
 @dataclass(frozen=True)
@@ -98,10 +129,26 @@ class Param:
     checked: dict[str, Any] | None = None  # checked before the call (pydantic Field constraints)
 
     def annotation(self) -> Any:
-        schema_extra = dict(self.extra or {})
-        if self.enum:
-            schema_extra["enum"] = list(self.enum)
-        field = Field(description=self.description, json_schema_extra=schema_extra or None, **(self.checked or {}))
+        extra = dict(self.extra or {})
+        enum = list(self.enum) if self.enum else None
+
+        def schema_extra(schema: dict[str, Any]) -> None:
+            schema.update(extra)
+            if enum is None:
+                return
+            # An optional argument (`anyOf: [string, null]`) takes one of the values or null: the values belong to
+            # the string branch, or a validator would refuse the null the tool accepts.
+            branches = [b for b in schema.get("anyOf", []) if b.get("type") == "string"]
+            for branch in branches:
+                branch["enum"] = enum
+            if not branches:
+                schema["enum"] = enum
+
+        field = Field(
+            description=self.description,
+            json_schema_extra=schema_extra if extra or enum else None,
+            **(self.checked or {}),
+        )
         return Annotated[self.type, field]
 
 
@@ -140,8 +187,15 @@ CAPTURE_PARAMS = (
         _values(MemoryClass),
     ),
     Param("expires_at", str | None, None, "ISO-8601 date or time after now; makes the record expiring."),
-    # The engine takes any number of days; a record that expires before it is stored would never be retrieved.
-    Param("ttl_days", float | None, None, "Days until the record expires (instead of expires_at).", checked={"gt": 0}),
+    # The engine takes any number of days; a record that expires before it is stored would never be retrieved, and
+    # NaN, infinity or a date past the year 9999 would be silently dropped or crash the date arithmetic.
+    Param(
+        "ttl_days",
+        float | None,
+        None,
+        f"Days until the record expires, more than 0 and at most {MAX_TTL_DAYS} (instead of expires_at).",
+        checked={"gt": 0, "le": MAX_TTL_DAYS, "allow_inf_nan": False},
+    ),
     Param(
         "source_type",
         str,
@@ -156,9 +210,11 @@ CAPTURE_PARAMS = (
     Param("quiz_question", str | None, None, "A question the person can be quizzed with; the memory is the answer."),
     Param("redact", bool, False, "Store a detected secret as [REDACTED:<class>] instead of refusing the capture."),
     # Declared relations: published only when the engine's capture accepts them.
-    Param("supersedes", str | None, None, "The memory id this statement replaces."),
-    Param("contradicts", str | None, None, "The memory id this statement contradicts (opens a conflict)."),
-    Param("restates", str | None, None, "The memory id this statement restates (consolidates into it)."),
+    Param("supersedes", str | None, None, "The memory id (or its page) this statement replaces."),
+    Param(
+        "contradicts", str | None, None, "The memory id (or its page) this statement contradicts (opens a conflict)."
+    ),
+    Param("restates", str | None, None, "The memory id (or its page) this statement restates (consolidates into it)."),
 )
 
 
@@ -183,7 +239,12 @@ class StrictTool(Tool):
             self.fn_metadata.validate_arguments(arguments)
         except ValidationError as exc:
             return _error(BadInput(f"{self.name}: {argument_problems(self, exc)}"))
-        return await super().run(arguments, context, convert_result)
+        try:
+            return await super().run(arguments, context, convert_result)
+        except MCPError:  # a protocol error, answered as one by the SDK
+            raise
+        except Exception as exc:  # the Desk answers every failure itself; this is the net under it
+            return _internal_error(self.name, exc.__cause__ or exc)
 
 
 def argument_problems(tool: Tool, exc: ValidationError) -> str:
@@ -214,8 +275,10 @@ def _strict(tool: Tool) -> StrictTool:
     return StrictTool(**{**data, "parameters": strict.model_json_schema(by_alias=True), "fn_metadata": meta})
 
 
-def _receipt_result(r: Receipt, *, redact_hint: str = "redact=true") -> CallToolResult:
-    data = r.to_dict()
+def _receipt_result(
+    r: Receipt, *, redact_hint: str = "redact=true", data: dict[str, Any] | None = None
+) -> CallToolResult:
+    data = r.to_dict() if data is None else data
     line = refusal_line(r, redact_hint=redact_hint)
     if line is not None:
         return CallToolResult(content=[TextContent(type="text", text=line)], structured_content=data, is_error=True)
@@ -224,12 +287,46 @@ def _receipt_result(r: Receipt, *, redact_hint: str = "redact=true") -> CallTool
 
 
 def _error(exc: BaseException) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=error_line(exc))], is_error=True)
+    return _error_text(error_line(exc))
+
+
+def _error_text(line: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=line)], is_error=True)
+
+
+def internal_error_line(exc: BaseException) -> str:
+    """What the agent is told of a failure the engine did not foresee: its type, never its message or traceback
+    (they may name files and values); both stay in the server's log on stderr."""
+    return f"memkeeper: internal error: {type(exc).__name__}"
+
+
+def queue_counts_not_offered(zone: TrustZone) -> str:
+    return (
+        f"memkeeper: queue_counts is not offered to zone {zone.value}: the person's queues count the records of "
+        "every zone"
+    )
+
+
+def _internal_error(what: str, exc: BaseException) -> CallToolResult:
+    log.error("%s failed", what, exc_info=exc)
+    return _error_text(internal_error_line(exc))
+
+
+# What a limited server shows of a capture receipt whose record (`details.memory_id`) the zone may not see: only what
+# the statement itself carried (its key and class, the hash of its text, what was redacted or normalized in it).
+HIDDEN_RECORD_KEEPS = {
+    "conflict": frozenset({"canonical_key", "class", "content_sha256", "redacted", "normalized", "related"}),
+    "consolidated": frozenset({"content_sha256", "redacted", "normalized", "related"}),
+}
 
 
 class Desk:
     """The operations the server exposes, over one engine, for one identity. Calls are serialised: the engine is
-    shared by the SDK's worker threads."""
+    shared by the SDK's worker threads.
+
+    A server for any zone but `private_self` is *limited*: it answers as if the records its zone may not see
+    (`zone_allows` on the record's zone and sensitivity, the rule of `read_page`) did not exist, in pages, in the
+    references a capture declares and in the receipts it passes on."""
 
     def __init__(self, engine: Engine, identity: Identity, clock: Callable[[], datetime] = utc_now) -> None:
         self.engine = engine
@@ -237,9 +334,25 @@ class Desk:
         self.clock = clock
         self._lock = threading.Lock()
 
+    @property
+    def limited(self) -> bool:
+        return self.identity.zone is not TrustZone.private_self
+
+    def _guarded(self, what: str, call: Callable[[], CallToolResult]) -> CallToolResult:
+        """Every tool's answer: an engine error is its one line, anything else `memkeeper: internal error: <Type>`."""
+        try:
+            return call()
+        except MemkeeperError as exc:
+            return _error(exc)
+        except Exception as exc:
+            return _internal_error(what, exc)
+
     # ------------------------------------------------------------------------------------------------ tools
 
     def capture(self, **options: Any) -> CallToolResult:
+        return self._guarded("capture", lambda: self._capture(dict(options)))
+
+    def _capture(self, options: dict[str, Any]) -> CallToolResult:
         if options.get("source_type") == SourceType.user_confirmed.value:
             return _error(
                 Refused(
@@ -247,19 +360,32 @@ class Desk:
                     f"{', '.join(AGENT_SOURCE_TYPES)}); the person confirms in the desk or with `memkeeper verify confirm`"
                 )
             )
+        if options.get("expires_at") is not None and options.get("ttl_days") is not None:
+            # The engine would take expires_at and drop ttl_days without a word.
+            return _error(BadInput("capture: expires_at and ttl_days: give one of them, not both"))
         text = options.pop("text")
         with self._lock:
-            try:
-                r = self.engine.capture(
-                    text, now=self.clock(), actor=self.identity.actor, zone=self.identity.zone, **options
-                )
-            except MemkeeperError as exc:
-                return _error(exc)
-        return _receipt_result(r)
+            now = self.clock()
+            declared = self._declared(options)
+            if declared is not None and self.limited:
+                how, ref = declared
+                memory_id = self._visible_id(ref)
+                if memory_id is None:
+                    return self._limited_result(self._unknown_reference(how, ref, now))
+                options[how] = memory_id  # the full id: the engine looks up nothing the zone may not see
+            r = self.engine.capture(text, now=now, actor=self.identity.actor, zone=self.identity.zone, **options)
+            if not self.limited:
+                return _receipt_result(r)
+            if r.status in REFUSED_STATUSES and declared is not None:
+                named = r.details.get("memory_id")
+                if isinstance(named, str) and not self._sees(named):
+                    # The record changed zone between the look-up and the engine's: still nothing to name.
+                    return self._limited_result(self._unknown_reference(*declared, now))
+            return self._limited_result(r)
 
     def retrieve(self, query: str, limit: int = 10) -> CallToolResult:
-        with self._lock:
-            try:
+        def run() -> CallToolResult:
+            with self._lock:
                 r = self.engine.retrieve(
                     query,
                     zone=self.identity.zone,
@@ -268,58 +394,159 @@ class Desk:
                     actor=self.identity.actor,
                     record_access=True,
                 )
-            except MemkeeperError as exc:
-                return _error(exc)
-        return _receipt_result(r)
+            return _receipt_result(r)
+
+        return self._guarded("retrieve", run)
 
     def read_page(self, path: str) -> CallToolResult:
-        try:
-            text = self.page(path)
-        except MemkeeperError as exc:
-            return _error(exc)
-        return CallToolResult(content=[TextContent(type="text", text=text)])
+        return self._guarded(
+            "read_page", lambda: CallToolResult(content=[TextContent(type="text", text=self.page(path))])
+        )
 
     def queue_counts(self) -> CallToolResult:
-        with self._lock:
-            try:
+        def run() -> CallToolResult:
+            if self.limited:  # not offered to a limited server (build_server); refused should it be called anyway
+                return _error_text(queue_counts_not_offered(self.identity.zone))
+            with self._lock:
                 counts = self.engine.counts(self.clock())
-            except MemkeeperError as exc:
-                return _error(exc)
-        return CallToolResult(content=[TextContent(type="text", text=json.dumps(counts))], structured_content=counts)
+            return CallToolResult(
+                content=[TextContent(type="text", text=json.dumps(counts))], structured_content=counts
+            )
+
+        return self._guarded("queue_counts", run)
+
+    # ------------------------------------------------------------------------------------------------ capture, limited
+
+    @staticmethod
+    def _declared(options: dict[str, Any]) -> tuple[str, str] | None:
+        """The one relation a capture declares (name, reference as the engine reads it), if exactly one: with several
+        the engine refuses the capture before it looks anything up."""
+        given = [(name, options[name]) for name in RELATIONS if options.get(name) is not None]
+        if len(given) != 1:
+            return None
+        how, ref = given[0]
+        return how, str(ref).strip()
+
+    def _sees(self, memory_id: str) -> bool:
+        """Whether this server's zone may see the record (the rule of read_page: the zone and sensitivity its page
+        says now, on disk; an unknown id is seen by no one)."""
+        try:
+            entry = self.engine.load(memory_id)
+        except (MemkeeperError, OSError):  # a page that cannot be read as a record is nobody's to see but the owner's
+            return False
+        return zone_allows(self.identity.zone, entry.trust_zone, entry.sensitivity_tier)
+
+    def _visible_id(self, ref: str) -> str | None:
+        """The memory id a reference names among the records this zone may see: a page path, a memory id, or a
+        prefix of exactly one visible id (the engine's `resolve_id`, over what the zone sees). None when it names
+        none or several."""
+        if not ref:
+            return None
+        if ref.startswith("entries/"):
+            memory_id = self.engine.memory_id_at(ref)
+            return memory_id if memory_id is not None and self._sees(memory_id) else None
+        needle = ref.lower()
+        if re.fullmatch(r"mem_[0-9a-f]{16}", needle):  # a whole id (what `related` gives): no listing to walk
+            return needle if self._sees(needle) else None
+        found: list[str] = []
+        for category, _active, total in self.engine.category_counts():
+            offset = 0
+            while offset < total:
+                _total, rows = self.engine.category_entries(category, offset=offset, limit=500)
+                if not rows:
+                    break
+                offset += len(rows)
+                found += [r["memory_id"] for r in rows if r["memory_id"].lower().startswith(needle)]
+        visible = [m for m in dict.fromkeys(found) if self._sees(m)]
+        exact = [m for m in visible if m.lower() == needle]
+        if exact:
+            return exact[0]
+        return visible[0] if len(visible) == 1 else None
+
+    def _unknown_reference(self, how: str, ref: str, now: datetime) -> Receipt:
+        """The engine's refusal of a reference that names no record, for one the zone may not see as well."""
+        details = {"declared": how, "reason": "unknown_memory_id", "value": ref}
+        return Receipt(action="capture", status="reject", at=iso(now), actor=self.identity.actor, details=details)
+
+    def _limited_result(self, r: Receipt) -> CallToolResult:
+        """A capture receipt as a limited server shows it: nothing that describes the rest of the wiki.
+
+        - no conflict id (the queue's numbering counts every zone's conflicts): the conflict is said to be held for
+          the person;
+        - `related` lists only the records the zone may see;
+        - a receipt about a record the zone may not see (a restatement or a contradiction of it, found in the
+          statement's own partition) keeps only what the statement itself carried;
+        - no `receipt_sha256`: with every other field known, the hash of the recorded receipt would let one test
+          guesses of what was left out (a conflict number, a title). The audit trail keeps the receipt whole."""
+        details = dict(r.details)
+        related = details.get("related")
+        if isinstance(related, list):
+            details["related"] = [
+                item for item in related if isinstance(item, dict) and self._sees(str(item.get("memory_id")))
+            ]
+        named = details.get("memory_id")
+        keeps = HIDDEN_RECORD_KEEPS.get(r.status)
+        if keeps is not None and isinstance(named, str) and not self._sees(named):
+            details = {k: v for k, v in details.items() if k in keeps}
+            details["note"] = f"about a record zone {self.identity.zone.value} may not see"
+        if r.status == "conflict":
+            details.pop("conflict_id", None)
+            details["conflict"] = "held for the person to arbitrate"
+        shown = Receipt(action=r.action, status=r.status, at=r.at, actor=r.actor, details=details, schema_=r.schema_)
+        data = shown.to_dict()
+        del data["receipt_sha256"]
+        return _receipt_result(shown, data=data)
 
     # ------------------------------------------------------------------------------------------------ pages
 
     def page(self, path: str) -> str:
         """The text of a wiki page as this server's zone may see it. BadInput for a path that escapes the root or
-        names no page; Refused for a page the zone may not see (the same reason whether or not it exists)."""
+        names no page; Refused for a page the zone may not see (the same reason whether or not it exists, and
+        whether or not it can be read)."""
         zone = self.identity.zone
         with self._lock:
-            rel = self.engine.rel(self.engine.path(path))
+            rel, reachable = self._rel(path)
             owner = zone is TrustZone.private_self
             if ENTRY_PAGE.fullmatch(rel):
-                if not owner and not self._visible(rel):
-                    raise Refused(f"read_page refused: no page {rel} visible to zone {zone.value}")
+                # What the engine says of a page that is not there; a limited zone's refusal says the same of a
+                # page it may not see.
+                missing: MemkeeperError = BadInput(f"{rel} does not exist")
+                if not owner:
+                    missing = Refused(f"read_page refused: no page {rel} visible to zone {zone.value}")
+                    if not reachable or not self._visible(rel):
+                        raise missing
+                    try:
+                        return self.engine.read_view(rel)
+                    except (MemkeeperError, OSError):  # unreadable: as if it were not there
+                        raise missing from None
+                if not reachable:
+                    raise missing
                 return self.engine.read_view(rel)
-            if rel in FILTERED_VIEWS:
+            if rel in FILTERED_VIEWS and reachable:
                 return self.engine.read_view(rel) if owner else self._filtered_view(rel)
-            if rel in PUBLIC_VIEWS or (owner and OWNER_VIEWS.fullmatch(rel)):
+            if reachable and (rel in PUBLIC_VIEWS or (owner and OWNER_VIEWS.fullmatch(rel))):
                 return self.engine.read_view(rel)
-            if OWNER_VIEWS.fullmatch(rel):
+            if OWNER_VIEWS.fullmatch(rel) and not owner:
                 raise Refused(
                     f"read_page refused: {rel} lists records of every zone; a server for zone {zone.value} "
                     "reads hot.md, index.md, SCHEMA.md and the entry pages it may see"
                 )
+            if not reachable and (rel in FILTERED_VIEWS or rel in PUBLIC_VIEWS or OWNER_VIEWS.fullmatch(rel)):
+                raise BadInput(f"{rel} does not exist")
             raise BadInput(f"read_page: {rel} is not a wiki page (pages: {PAGES_HELP})")
+
+    def _rel(self, path: str) -> tuple[str, bool]:
+        """The path relative to the root as the engine resolves it, and whether the file system could be asked about
+        it. A path it cannot be (a name longer than the file system allows) is named as written, without empty and
+        `.` components; the engine's own refusals (`..`, absolute, a symlink) stand."""
+        try:
+            return self.engine.rel(self.engine.path(path)), True
+        except OSError:
+            return "/".join(p for p in re.split(r"[\\/]+", path) if p not in ("", ".")), False
 
     def _visible(self, rel: str) -> bool:
         memory_id = self.engine.memory_id_at(rel)
-        if memory_id is None:
-            return False
-        try:
-            entry = self.engine.load(memory_id)
-        except MemkeeperError:  # a page that cannot be read as a record is nobody's to see but the owner's
-            return False
-        return zone_allows(self.identity.zone, entry.trust_zone, entry.sensitivity_tier)
+        return memory_id is not None and self._sees(memory_id)
 
     def _visible_entries(self, now: datetime) -> list[Entry]:
         """The active, unexpired records this zone may see (what retrieve could return), by category."""
@@ -406,6 +633,11 @@ def _capture_tool(desk: Desk) -> Tool:
             f" Declare a relation to an existing memory id with {', '.join(relations)}; for a statement you "
             "already captured, capture the same text again with the relation (no second copy is made)."
         )
+    if desk.limited:
+        doc += (
+            f" As zone {desk.identity.zone.value} you name and are shown only the records this zone may see: a "
+            "conflict is held for the person without its id."
+        )
     return _strict(
         Tool.from_function(
             capture,
@@ -416,6 +648,25 @@ def _capture_tool(desk: Desk) -> Tool:
             ),
         )
     )
+
+
+class MemkeeperServer(MCPServer[Any]):
+    """The SDK's server, answering a call to a tool it does not offer with a one-line `memkeeper:` reason (the SDK
+    says "Unknown tool: x"): a limited server says why it has no `queue_counts`."""
+
+    def __init__(self, *args: Any, zone: TrustZone, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.zone = zone
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        offered = [tool.name for tool in await self.list_tools()]
+        if name in offered:
+            return await super().call_tool(name, arguments, context)
+        if name == "queue_counts":
+            return _error_text(queue_counts_not_offered(self.zone))
+        return _error_text(f"memkeeper: unknown tool {name!r} (tools: {', '.join(offered)})")
 
 
 def build_server(engine: Engine, identity: Identity, clock: Callable[[], datetime] = utc_now) -> MCPServer:
@@ -463,23 +714,28 @@ def build_server(engine: Engine, identity: Identity, clock: Callable[[], datetim
                 annotations=read_only,
             )
         ),
-        _strict(
-            Tool.from_function(
-                queue_counts,
-                name="queue_counts",
-                description="How much waits for the person: open conflicts, pending verifications, quiz items due, "
-                "tier candidates, and the number of active records.",
-                annotations=read_only,
-            )
-        ),
     ]
-    server: MCPServer = MCPServer(
+    if not desk.limited:  # the person's queues count every zone's records: the owner's server only
+        tools.append(
+            _strict(
+                Tool.from_function(
+                    queue_counts,
+                    name="queue_counts",
+                    description="How much waits for the person: open conflicts, pending verifications, quiz items "
+                    "due, tier candidates, and the number of active records.",
+                    annotations=read_only,
+                )
+            )
+        )
+    server: MCPServer = MemkeeperServer(
         SERVER_NAME,
+        zone=identity.zone,
         instructions=(
             f"memkeeper: the person's memory wiki. You act as {identity.actor} in trust zone {zone}. "
             "Read hot.md first; retrieve before you assume; capture durable facts, decisions and "
             "preferences with a stable key; a conflict in a receipt is for the person to arbitrate."
         ),
+        version=package_version(),
         tools=tools,
         log_level="WARNING",
     )
@@ -490,6 +746,9 @@ def build_server(engine: Engine, identity: Identity, clock: Callable[[], datetim
                 return desk.page(rel)
             except MemkeeperError as exc:
                 raise ResourceError(error_line(exc)) from None
+            except Exception as exc:
+                log.error("resource %s failed", rel, exc_info=exc)
+                raise ResourceError(internal_error_line(exc)) from None
 
         read.__name__ = rel.replace(".", "_")
         return read

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import inspect
 import json
 import subprocess
 import sys
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -242,7 +244,7 @@ def seed_zones(root: Path) -> dict[str, dict]:
             options = {k: v for k, v in kw.items() if k != "text"}
             r = engine.capture(kw["text"], now=now, actor="agent:seed", **options)
             assert r.status == "captured", r.details
-            out[name] = {"page": r.details["page"], **kw}
+            out[name] = {"page": r.details["page"], "memory_id": r.details["memory_id"], **kw}
     finally:
         engine.close()
     return out
@@ -325,6 +327,304 @@ async def test_the_owner_server_reads_every_page_and_the_generated_views(root):
         assert not (await call(client, "read_page", path="CONFLICTS.md")).is_error
         outside = await call(client, "read_page", path="raw/notes.md")
         assert outside.is_error and "is not a wiki page" in text(outside)
+
+
+def refusal_shape(result) -> tuple[str, dict]:
+    """A refusal as the agent sees it, without the echo of its own argument (`value`) and the time."""
+    data = dict(result.structured_content or {})
+    data.pop("at", None)
+    details = {k: v for k, v in data.pop("details", {}).items() if k != "value"}
+    return text(result), {**data, "details": details}
+
+
+def deny(root: Path, text_: str, **options) -> dict:
+    """A record captured by an agent and denied by the person."""
+    now = datetime.now(UTC)
+    engine = Engine.open(root)
+    try:
+        r = engine.capture(text_, now=now, actor="agent:seed", **options)
+        assert r.status == "captured", r.details
+        assert engine.deny(r.details["memory_id"], now=now, actor="human:pat").ok
+    finally:
+        engine.close()
+    return {"memory_id": r.details["memory_id"], "page": r.details["page"], "text": text_}
+
+
+async def test_a_limited_server_resolves_a_declared_relation_only_among_what_its_zone_sees(root):
+    """An id prefix or a page path names a record among those the zone may see: a hidden record, a missing one and
+    an ambiguous reference get the same answer, with no id, zone or status of anything the zone may not see."""
+    seeds = seed_zones(root)
+    denied = deny(root, "Harbor legal review finished in May after two rounds.")
+    hidden = [s for name, s in seeds.items() if name != "outside_public"] + [denied]
+    visible = seeds["outside_public"]
+    statement = "Harbor documentation moved to a new address in June."
+    async with mcp(root, "--agent", "contact", "--zone", "outside_contact") as outside:
+        missing = await call(outside, "capture", text=statement, contradicts="mem_ffffffffffffffff")
+        assert missing.is_error and text(missing) == "memkeeper: capture reject: unknown_memory_id"
+        expected = refusal_shape(missing)
+        assert expected[1]["details"] == {"declared": "contradicts", "reason": "unknown_memory_id"}
+        answers = [missing]
+        for relation in ("contradicts", "supersedes", "restates"):
+            refs = ["entries/no-such-page.md", "mem_0000", "%", "mem_%", "_"]
+            for s in hidden:
+                refs += [s["memory_id"], s["memory_id"][:12], s["page"], " " + s["memory_id"].upper()]
+            for ref in refs:
+                answer = await call(outside, "capture", text=statement, **{relation: ref})
+                assert refusal_shape(answer) == (
+                    expected[0],
+                    {**expected[1], "details": {**expected[1]["details"], "declared": relation}},
+                ), (relation, ref)
+                answers.append(answer)
+        # Every answer but the echo of the agent's own argument (`value`).
+        everything = "\n".join(json.dumps(refusal_shape(a)) for a in answers)
+        for s in hidden:
+            assert s["memory_id"] not in everything
+        for word in ("private_self", "do_not_export", "denied", "partition_mismatch", "not_active"):
+            assert word not in everything, word
+
+        # What the zone sees resolves as before: by prefix or page, passed on to the engine as the full id.
+        declared = await receipt(
+            outside,
+            "capture",
+            text="Harbor public documentation now lives at docs.harbor.example/v2.",
+            sensitivity="public_safe",
+            contradicts=visible["memory_id"][:10],
+        )
+        assert declared["status"] == "conflict"
+        assert declared["details"]["declared"] == {"relation": "contradicts", "memory_id": visible["memory_id"]}
+        restated = await receipt(
+            outside, "capture", text=visible["text"], sensitivity="public_safe", restates=visible["page"]
+        )
+        assert restated["status"] == "consolidated" and restated["details"]["memory_id"] == visible["memory_id"]
+        # A visible record in another partition is named, as on the owner's server.
+        other = await call(outside, "capture", text=statement, restates=visible["memory_id"])
+        assert other.is_error and "partition_mismatch" in text(other)
+
+    # A trusted collaborator sees the owner's records, never do_not_export ones.
+    async with mcp(root, "--agent", "colleague", "--zone", "trusted_collaborator") as collab:
+        dne = seeds["collab_do_not_export"]
+        for ref in (dne["memory_id"], dne["page"], "mem_ffffffffffffffff"):
+            answer = await call(collab, "capture", text=statement, sensitivity="do_not_export", restates=ref)
+            restates = {**expected[1]["details"], "declared": "restates"}
+            assert refusal_shape(answer) == (
+                expected[0],
+                {**expected[1], "actor": "agent:colleague", "details": restates},
+            ), ref
+            assert "private_self" not in json.dumps(refusal_shape(answer))
+        mismatch = await call(collab, "capture", text=statement, restates=seeds["private_normal"]["memory_id"][:12])
+        assert text(mismatch) == "memkeeper: capture reject: partition_mismatch"
+
+    # The owner's server keeps the engine's answers.
+    async with mcp(root, "--agent", "claude") as owner:
+        mismatch = await call(owner, "capture", text=statement, contradicts=seeds["collab_do_not_export"]["memory_id"])
+        assert mismatch.is_error and text(mismatch) == "memkeeper: capture reject: partition_mismatch"
+        gone = await call(owner, "capture", text=statement, contradicts=denied["memory_id"][:12])
+        assert gone.structured_content["details"]["status"] == "denied"
+
+
+async def test_a_limited_server_is_not_offered_the_owners_queue_counts(root):
+    seed_zones(root)
+    async with (
+        mcp(root, "--agent", "contact", "--zone", "outside_contact") as outside,
+        mcp(root, "--agent", "colleague", "--zone", "trusted_collaborator") as collab,
+        mcp(root, "--agent", "claude") as owner,
+    ):
+        for client in (outside, collab):
+            assert {t.name for t in (await client.list_tools()).tools} == {"capture", "retrieve", "read_page"}
+            refused = await call(client, "queue_counts")
+            assert refused.is_error and not refused.structured_content
+            zone = "outside_contact" if client is outside else "trusted_collaborator"
+            assert text(refused) == (
+                f"memkeeper: queue_counts is not offered to zone {zone}: the person's queues count the records of "
+                "every zone"
+            )
+        unknown = await call(owner, "bogus")
+        assert text(unknown) == "memkeeper: unknown tool 'bogus' (tools: capture, retrieve, read_page, queue_counts)"
+        assert (await receipt(owner, "queue_counts"))["records"] == 5
+    from memkeeper.agents.mcp_server import Desk, Identity
+
+    engine = Engine.open(root)
+    try:  # the desk refuses it too, should it be called
+        refused = Desk(engine, Identity.from_flags("contact", "outside_contact")).queue_counts()
+        assert refused.is_error and text(refused).startswith("memkeeper: queue_counts is not offered to zone ")
+    finally:
+        engine.close()
+
+
+async def test_a_limited_servers_capture_receipt_shows_no_conflict_id_nor_a_record_it_may_not_see(root):
+    seeds = seed_zones(root)
+    now = datetime.now(UTC)
+    engine = Engine.open(root)
+    try:  # three conflicts of the owner's: the next conflict is C4
+        for day, service in (("Monday", "billing"), ("Tuesday", "search"), ("Wednesday", "mail")):
+            for when in (day, "Friday"):
+                engine.capture(f"The {service} service deploys on {when}.", now=now, actor="agent:seed", key=service)
+        assert engine.counts(now)["open_conflicts"] == 3
+    finally:
+        engine.close()
+    lena = seeds["outside_normal"]  # outside_contact / normal: a record of the zone the zone may not read
+    async with mcp(root, "--agent", "contact", "--zone", "outside_contact") as outside:
+        first = await receipt(
+            outside,
+            "capture",
+            text="Harbor support starts at 9:00 each weekday.",
+            key="support",
+            sensitivity="public_safe",
+        )
+        second = await call(
+            outside,
+            "capture",
+            text="Harbor support starts at 10:00 each weekday.",
+            key="support",
+            sensitivity="public_safe",
+        )
+        shown = second.structured_content
+        assert not second.is_error and shown == json.loads(text(second))
+        assert shown["status"] == "conflict" and shown["details"]["conflict"] == "held for the person to arbitrate"
+        assert "conflict_id" not in shown["details"] and "C4" not in text(second)
+        assert "receipt_sha256" not in shown  # the hash would let one test guesses of what was left out
+        assert shown["details"]["memory_id"] == first["details"]["memory_id"]  # a record the zone sees is named
+
+        # Statements about a record the zone may not see: the engine compares them with it, the receipt does not
+        # show it (no id, page, title, reason quoting it, related entry).
+        answers = [
+            await receipt(outside, "capture", text="Harbor contract renewal is negotiated by Bob."),
+            await receipt(outside, "capture", text=lena["text"]),
+            await receipt(outside, "capture", text="Harbor contract renewal talks are led by Lena Smith from legal."),
+        ]
+        assert [a["status"] for a in answers][:2] == ["conflict", "consolidated"]
+        for a in answers:
+            assert "receipt_sha256" not in a and "conflict_id" not in a["details"]
+        assert answers[0]["details"]["conflict"] == "held for the person to arbitrate"
+        assert "memory_id" not in answers[0]["details"] and "memory_id" not in answers[1]["details"]
+        everything = json.dumps(answers)
+        for leak in (lena["memory_id"], lena["page"], "Lena /", "/ Lena", lena["title"]):
+            assert leak not in everything, leak
+
+
+async def test_no_tool_call_surfaces_a_bare_exception(root, monkeypatch):
+    """An engine error keeps its one line; anything else is `memkeeper: internal error: <Type>`, and the server's
+    own message and traceback stay on the server."""
+    from memkeeper.agents.mcp_server import Identity, build_server
+
+    engine = Engine.open(root)
+
+    def crash(*args, **kwargs):
+        raise RuntimeError("disk on fire at /home/pat/secret")
+
+    try:
+        monkeypatch.setattr(engine, "retrieve", crash)
+        monkeypatch.setattr(engine, "capture", crash)
+        monkeypatch.setattr(engine, "counts", crash)
+        monkeypatch.setattr(engine, "read_view", crash)
+        server = build_server(engine, Identity.from_flags("claude", "private_self"))
+        async with Client(server) as client:
+            for tool, arguments in (
+                ("retrieve", {"query": "deploys"}),
+                ("capture", {"text": "Deploys of the billing service go out on Friday."}),
+                ("queue_counts", {}),
+                ("read_page", {"path": "hot.md"}),
+            ):
+                result = await client.call_tool(tool, arguments)
+                assert result.is_error and text(result) == "memkeeper: internal error: RuntimeError", tool
+            with pytest.raises(Exception) as failed:
+                await client.read_resource("memkeeper://hot.md")
+            assert "memkeeper: internal error: RuntimeError" in str(failed.value)
+            assert "fire" not in str(failed.value)
+    finally:
+        engine.close()
+
+    seeds = seed_zones(root)
+    long_page = "entries/" + "y" * 300 + ".md"
+    async with (
+        mcp(root, "--agent", "claude") as owner,
+        mcp(root, "--agent", "contact", "--zone", "outside_contact") as outside,
+    ):
+        huge = await call(owner, "capture", text="Quokkas are marsupials found on Rottnest island.", ttl_days=1e308)
+        assert (
+            huge.is_error and text(huge) == "memkeeper: capture: ttl_days: Input should be less than or equal to 36500"
+        )
+        # An over-long path is a page that does not exist, on either server.
+        assert text(await call(owner, "read_page", path=long_page)) == f"memkeeper: {long_page} does not exist"
+        assert (
+            text(await call(owner, "read_page", path="entries/nope.md")) == "memkeeper: entries/nope.md does not exist"
+        )
+        too_long = await call(outside, "read_page", path=long_page)
+        assert text(too_long) == f"memkeeper: read_page refused: no page {long_page} visible to zone outside_contact"
+        assert text(await call(outside, "read_page", path=seeds["private_normal"]["page"])) == text(too_long).replace(
+            long_page, seeds["private_normal"]["page"]
+        )
+        not_a_page = await call(owner, "read_page", path="y" * 300)
+        assert not_a_page.is_error and "is not a wiki page" in text(not_a_page)
+        for result in (huge, too_long, not_a_page):
+            assert "\n" not in text(result) and "Error executing tool" not in text(result)
+
+
+def raw_calls(root: Path, calls: list[str]) -> list[dict]:
+    """Tool calls written as raw JSON-RPC lines: the SDK's client sends a NaN or an infinity as null, a client of
+    its own may send them as they are."""
+    proc = subprocess.Popen(
+        [sys.executable, *server_argv(root, "--agent", "raw")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    watchdog = threading.Timer(60, proc.kill)
+    watchdog.start()
+    try:
+        hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}
+        proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello}) + "\n")
+        proc.stdin.flush()
+        assert json.loads(proc.stdout.readline())["id"] == 0
+        proc.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
+        for n, arguments in enumerate(calls, 1):
+            params = f'{{"name": "capture", "arguments": {arguments}}}'
+            proc.stdin.write(f'{{"jsonrpc": "2.0", "id": {n}, "method": "tools/call", "params": {params}}}\n')
+        proc.stdin.flush()
+        answers = [json.loads(proc.stdout.readline()) for _ in calls]
+        proc.stdin.close()
+        assert proc.wait(timeout=30) == 0
+    finally:
+        watchdog.cancel()
+    return [a["result"] for a in sorted(answers, key=lambda a: a["id"])]
+
+
+async def test_ttl_days_is_finite_and_in_range_and_never_given_with_expires_at(root):
+    statement = "Platypus lays eggs despite being a mammal."
+    for value, answer in zip(
+        ("NaN", "Infinity", "-Infinity", "1e400"),
+        raw_calls(
+            root, [f'{{"text": "{statement}", "ttl_days": {v}}}' for v in ("NaN", "Infinity", "-Infinity", "1e400")]
+        ),
+        strict=True,
+    ):
+        assert answer["isError"], value
+        assert answer["content"][0]["text"] == "memkeeper: capture: ttl_days: Input should be a finite number", value
+    async with mcp(root, "--agent", "claude") as client:
+        schema = {t.name: t for t in (await client.list_tools()).tools}["capture"].input_schema["properties"]
+        for value in (1e308, 36501, 0, -1e-9):
+            bad = await call(client, "capture", text=statement, ttl_days=value)
+            assert bad.is_error and text(bad).startswith("memkeeper: capture: ttl_days: "), value
+            assert "\n" not in text(bad)
+        both = await call(client, "capture", text=statement, expires_at="2099-01-01", ttl_days=3)
+        assert both.is_error
+        assert text(both) == "memkeeper: capture: expires_at and ttl_days: give one of them, not both"
+        assert (await receipt(client, "queue_counts"))["records"] == 0
+        # memory_class: one of the values, or null for the default; the schema says exactly that.
+        assert "enum" not in schema["memory_class"]
+        assert {"type": "null"} in schema["memory_class"]["anyOf"]
+        assert {"type": "string", "enum": ["durable", "expiring"]} in schema["memory_class"]["anyOf"]
+        assert schema["ttl_days"]["anyOf"][0] == {"type": "number", "exclusiveMinimum": 0, "maximum": 36500}
+        kept = await receipt(client, "capture", text=statement, memory_class=None, ttl_days=36500)
+        assert kept["status"] == "captured" and kept["details"]["class"] == "expiring"
+
+
+async def test_server_info_names_the_package_version(root):
+    async with mcp(root, "--agent", "claude") as client:
+        assert client.server_info.name == "memkeeper"
+        assert client.server_info.version == importlib.metadata.version("memkeeper")
 
 
 # ------------------------------------------------------------------------------------------------ bad arguments
