@@ -49,6 +49,8 @@ _CACHE_SIZE = "PRAGMA cache_size=-65536"
 # 8 KB pages (SQLite's default is 4 KB): a records row is ~1.5 KB, so a 4 KB page wasted a quarter of itself, and a
 # cold build spends less on page handling (set on a new file only: an existing index keeps its page size).
 PAGE_SIZE = "page_size=8192"
+# The rowids of records that are not active (two ranges of `records_pending`: every status but 'active').
+_NOT_ACTIVE = "SELECT rowid FROM records WHERE status < 'active' OR status > 'active'"
 SUBJECT_COMMON = 400  # a word in more records than this says too little about a subject to look candidates up by
 # SQLite result codes that mean the file is not a usable database: rebuild it (it is derived data).
 _CORRUPT_CODES = {10, 11, 26}  # SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_NOTADB
@@ -487,6 +489,28 @@ class Index:
                 os.close(dfd)
         return counts
 
+    def changed(self, paths: list[str]) -> list[str]:
+        """Those of the indexed entry pages `paths` that `sync_paths` would re-read — gone, no longer a regular
+        file, or with another (mtime_ns, size) than the cache holds for them (`_sync_one`'s test, the one every
+        sync makes) — in the order given. A stat per page, and one query."""
+        known: dict[str, tuple[int, int]] = {}
+        for i in range(0, len(paths), 500):
+            chunk = paths[i : i + 500]
+            rows = self.query(
+                f"SELECT path, mtime_ns, size FROM files WHERE path IN ({','.join('?' * len(chunk))})", chunk
+            )
+            known.update({r["path"]: (r["mtime_ns"], r["size"]) for r in rows})
+        out = []
+        for p in paths:
+            try:
+                st = os.lstat(self.root / p)
+            except (FileNotFoundError, NotADirectoryError):
+                out.append(p)
+                continue
+            if not stat.S_ISREG(st.st_mode) or known.get(p) != (st.st_mtime_ns, st.st_size):
+                out.append(p)
+        return out
+
     def _sync_chunk(
         self, paths: list[str], pages: dict[str, NewPage], counts: dict[str, int], entries_fd: int | None
     ) -> None:
@@ -690,11 +714,65 @@ class Index:
         return first + [r[0] for r in rows if r[0] not in seen][: limit - len(first)]
 
     def doc_freq(self, term: str) -> int:
-        parts = raw_tokens(term)
-        if not parts:
+        """How many records (of any zone and status) hold the term."""
+        match = _match_all(term)
+        if not match:
             return 0
-        match = " ".join(f'"{p}"' for p in parts)
         return int(self.scalar("SELECT count(*) FROM fts WHERE fts MATCH ?", (match,)) or 0)
+
+    def eligible_doc_freqs(
+        self, terms: list[str], zone_where: str | None = None, params: tuple = ()
+    ) -> tuple[int, dict[str, int]]:
+        """(how many active records satisfy `zone_where`, and for each term how many of those hold it): what the
+        IDF weights of one trust zone are counted from, so that no record outside it moves them. `zone_where`: an
+        SQL condition on `trust_zone` and `sensitivity_tier` only (None: every active record).
+
+        No wide row is read: statuses come from `records_pending`, the zone columns from `records_partition`
+        (covering indexes). The records are split into those kept and those left out; a term's count is its count
+        among the kept ones, or its count over the whole wiki less its count among those left out, whichever of
+        the two sets is smaller (it is built once, in one statement with every term's count). When nothing is left
+        out (every record active and visible, as for private_self on a wiki with no archived record), the counts
+        are the whole wiki's, at no extra cost."""
+        everything = int(self.scalar("SELECT count(*) FROM records") or 0)
+        inactive = int(self.scalar(f"SELECT count(*) FROM ({_NOT_ACTIVE})") or 0)
+        p = tuple(params)
+        if zone_where is None:
+            kept = everything - inactive  # exact: nothing else is left out
+            zoned = everything
+            kept_sql, kept_p = "SELECT rowid FROM records WHERE status = 'active'", ()
+            out_sql, out_p = _NOT_ACTIVE, ()
+        else:
+            by_zone = f"SELECT rowid FROM records INDEXED BY records_partition WHERE ({zone_where})"
+            not_zone = f"SELECT rowid FROM records INDEXED BY records_partition WHERE NOT ({zone_where})"
+            zoned = int(self.scalar(f"SELECT count(*) FROM ({by_zone})", p) or 0)
+            kept = zoned - inactive  # a lower bound (exact when no record is inactive), made exact below
+            if inactive:
+                kept_sql, kept_p = f"{by_zone} AND rowid NOT IN ({_NOT_ACTIVE})", p
+                out_sql, out_p = f"{_NOT_ACTIVE} UNION {not_zone}", p
+            else:
+                kept_sql, kept_p, out_sql, out_p = by_zone, p, not_zone, p
+        freq = {t: 0 for t in terms}
+        if zoned == 0 or (zone_where is None and kept == 0):
+            return 0, freq
+        for t in terms:
+            freq[t] = self.doc_freq(t)
+        if not inactive and zoned == everything:
+            return everything, freq  # nothing is left out
+        exact = zone_where is None or not inactive
+        todo = [t for t in terms if freq[t]]
+        if exact and not todo:
+            return kept, freq
+        # The smaller set, judged by its size (when `kept` is a bound, by the records the zone condition keeps).
+        among_kept = (kept if exact else zoned) * 2 <= everything
+        sql, sp = (kept_sql, kept_p) if among_kept else (out_sql, out_p)
+        # `+rowid`: FTS5 is not handed the set's rowids to look up one by one (~50 µs each); it walks the term's
+        # matches, and each is checked against the set (a CTE used more than once is built once).
+        counts = "".join(", (SELECT count(*) FROM fts WHERE fts MATCH ? AND +rowid IN (SELECT r FROM s))" for _ in todo)
+        row = list(self.query(f"WITH s(r) AS ({sql}) SELECT count(*){counts} FROM s", (*sp, *map(_match_all, todo)))[0])
+        kept = row[0] if among_kept else everything - row[0]
+        for t, n in zip(todo, row[1:], strict=True):
+            freq[t] = n if among_kept else freq[t] - n
+        return kept, freq
 
     def subject_candidates(
         self, words: list[str], zone: str, sensitivity: str, limit: int = 12, common: int = SUBJECT_COMMON
@@ -872,6 +950,11 @@ def _reason(exc: Exception, path: Path) -> str:
     """The message of a refusal without the absolute path in front (the bad-page list names the file)."""
     text = str(exc)
     return text[len(str(path)) :].lstrip(" :") if text.startswith(str(path)) else text
+
+
+def _match_all(term: str) -> str:
+    """The FTS5 query for one term: all of its parts (an empty string when it has none)."""
+    return " ".join(f'"{p}"' for p in raw_tokens(term))
 
 
 def _match_any(terms: list[str]) -> str:

@@ -3,18 +3,23 @@ category listings, a wiki file's text). The score and zone visibility are policy
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import scoring
 from .errors import BadInput
-from .index import BadPage
-from .models import Receipt, SensitivityTier, Tier, TrustZone, parse_iso, utc
+from .index import BadPage, is_busy
+from .models import Receipt, SensitivityTier, Status, Tier, TrustZone, iso, parse_iso, utc
 from .pages import MAX_LEDGER_BYTES, read_text
 from .receipts import make_receipt
 from .store import Store
 from .text import sha256_hex
 from .validate import parse_enum, validate_actor
+
+if TYPE_CHECKING:
+    from .record import Entry
 
 # ((-score, memory_id), the result as the receipt shows it): sorted, best first.
 Ranked = tuple[tuple[float, str], dict[str, Any]]
@@ -49,8 +54,7 @@ class RetrieveOps:
         terms = scoring.query_terms(query)
         if not terms:
             return make_receipt("retrieve", "reject", now, actor, {"reason": "empty_query"})
-        ranked, hidden = self._rank(terms, zone_e, now)
-        ranked = ranked[: max(0, int(limit))]
+        ranked, hidden = self._rank(terms, zone_e, now, limit, actor.startswith("human:"))
         details = {
             "query_sha256": sha256_hex(query),
             "zone": zone_e.value,
@@ -79,59 +83,100 @@ class RetrieveOps:
             self.store.record(receipt)
         return receipt
 
-    def _rank(self, terms: list[str], zone: TrustZone, now: datetime) -> tuple[list[Ranked], int]:
-        total = int(self.store.index.scalar("SELECT count(*) FROM records") or 0)
-        freq = {t: self.store.index.doc_freq(t) for t in terms}
+    def _rank(
+        self, terms: list[str], zone: TrustZone, now: datetime, limit: int, count_hidden: bool
+    ) -> tuple[list[Ranked], int]:
+        """The zone's best `limit` matches, best first, and how many matches it may not see (counted only when
+        `count_hidden`: the owner's preview).
+
+        The IDF weights (record total, document frequencies, the common terms) are counted over the records the
+        zone may retrieve, never the whole wiki: a word found only in a record hidden from the zone (another
+        zone's, do_not_export, archived, denied) moves no score the zone is shown (SPEC §4)."""
+        index = self.store.index
+        where, params = scoring.zone_sql(zone)
+        total, freq = index.eligible_doc_freqs(terms, where, params)
         weights = {t: scoring.idf(n, total) for t, n in freq.items()}
-        common = frozenset(t for t, n in freq.items() if n * 2 > total)  # in more than half of the records
-        ids = self.store.index.fts_candidates(terms, common=common)
+        if any(freq.values()):
+            # Looked up last (`fts_candidates`): the terms in more than half of the zone's records, and those in
+            # none of them — a word all over the wiki but in no record the zone may see would otherwise be ranked
+            # across the whole wiki first, for nothing.
+            common = frozenset(t for t, n in freq.items() if n * 2 > total or n == 0)
+        elif count_hidden:
+            # No record the zone may see holds any of the words: nothing can be returned. What is left is the
+            # owner's count of the matches the zone may not see, which no agent is shown: the candidates are looked
+            # up with the terms common over the whole wiki, as cheaply as for any zone.
+            everything = int(index.scalar("SELECT count(*) FROM records") or 0)
+            common = frozenset(t for t in terms if index.doc_freq(t) * 2 > everything)
+        else:
+            return [], 0
+        ids = index.fts_candidates(terms, common=common)
         if not ids:
             return [], 0
         ranked: list[Ranked] = []
         hidden = 0
-        rows = self.store.index.rows_for(
-            ids,
-            "status='active'",
-            (),
-            "memory_id, path, title, content, canonical_key, recall, category, trust_zone, sensitivity_tier, tier,"
-            " last_accessed_at, reinforcement, confidence, expires_at",
-        )
-        for row in rows:
-            if row["expires_at"] and parse_iso(row["expires_at"]) <= now:
-                continue  # past its expiry: never returned, even before decay archives it (SPEC §4)
-            rterms = scoring.term_set(
-                f"{row['title']} {row['content']} {row['canonical_key'].replace('-', ' ')} {row['recall']}"
-            )
-            sem = scoring.semantic(terms, weights, rterms)
-            if sem <= 0:
-                continue
-            if not scoring.zone_allows(zone, TrustZone(row["trust_zone"]), SensitivityTier(row["sensitivity_tier"])):
-                hidden += 1
-                continue
-            score = scoring.Score(
-                sem,
-                scoring.freshness(parse_iso(row["last_accessed_at"]), now),
-                scoring.reinforcement_score(row["reinforcement"]),
-                float(row["confidence"]),
-            )
-            if not scoring.returnable(score):
-                continue
-            cold = row["tier"] == Tier.cold.value
-            result = {
-                "memory_id": row["memory_id"],
-                "page": row["path"],
-                "title": row["title"],
-                "category": row["category"],
-                "zone": row["trust_zone"],
-                "sensitivity": row["sensitivity_tier"],
-                "tier": row["tier"],
-                "score": round(score.total, 4),
-                "components": score.components(),
-                "excerpt": None if cold else _excerpt(row["content"]),
-            }
-            ranked.append(((-round(score.total, 6), row["memory_id"]), result))
+        for row in index.rows_for(ids, "status='active'", (), _COLUMNS):
+            item, concealed = _score(row, terms, weights, zone, now)
+            hidden += concealed
+            if item is not None:
+                ranked.append(item)
         ranked.sort(key=lambda x: x[0])
-        return ranked, hidden
+        best, more_hidden = self._current(
+            ranked, max(0, int(limit)), lambda row: _score(row, terms, weights, zone, now)
+        )
+        return best, hidden + more_hidden
+
+    def _current(
+        self, ranked: list[Ranked], limit: int, rescore: Callable[[_Row], tuple[Ranked | None, bool]]
+    ) -> tuple[list[Ranked], int]:
+        """The first `limit` of `ranked` as their pages now say, and how many of them the zone may no longer see.
+
+        The index is refreshed on open by a cheap scan that misses a page edited in place (no rename), so each
+        result's page is checked against its row (`Index.changed`: a stat each). A page that changed is read again
+        (`Store.load`, which validates it), its row brought up to date, and the record scored from what the page
+        now says: dropped if it is gone, no longer parses, is no longer active or is hidden from the zone now.
+        Candidates are checked in order until `limit` of them are current, so dropping some still fills the list;
+        an unchecked candidate ranks below all of those, so it cannot belong in the list."""
+        current: list[Ranked] = []
+        changed: list[Ranked] = []
+        i = 0
+        while len(current) < limit and i < len(ranked):
+            batch = ranked[i : i + limit - len(current)]
+            i += len(batch)
+            stale = set(self.store.index.changed([r["page"] for _, r in batch]))
+            for item in batch:
+                (changed if item[1]["page"] in stale else current).append(item)
+        if not changed:
+            return current, 0
+        hidden = 0
+        for _, r in changed:
+            try:
+                entry = self.store.load(r["memory_id"])
+            except BadInput:  # gone, unreadable, or no longer a valid page (NotFound is a BadInput)
+                continue
+            if entry.memory_id != r["memory_id"]:
+                continue  # the page now holds another record: the next sync indexes it as such
+            now_is, concealed = rescore(_entry_row(r["page"], entry))
+            hidden += concealed
+            if now_is is not None:
+                current.append(now_is)
+        self._refresh([r["page"] for _, r in changed])
+        current.sort(key=lambda x: x[0])
+        return current[:limit], hidden
+
+    def _refresh(self, pages: list[str]) -> None:
+        """Bring the index rows of pages found changed up to date (what a sync does for them), so the next query
+        needs no second look. A busy index is left for the next sync, as a sync on open leaves it."""
+        try:
+            counts = self.store.index.sync_paths(sorted(pages))
+        except sqlite3.OperationalError as exc:
+            if not is_busy(exc):
+                raise
+            return
+        if any(counts.values()):
+            # As `Store.sync` does when a scan changed rows: counts and the caches kept by writes start over.
+            self.store.drop_tallies()
+            for listener in self.store.write_listeners:
+                listener(None)
 
     def preview_all_zones(self, query: str, *, now: datetime, limit: int = 10) -> dict[str, Receipt]:
         """What each trust zone would get for a query (no writes): the TUI's zone switch."""
@@ -187,6 +232,77 @@ class RetrieveOps:
     def bad_pages(self) -> list[BadPage]:
         """Pages skipped because they could not be read as records (file and one-line reason)."""
         return self.store.index.bad_pages()
+
+
+# A record to score: an index row (`_COLUMNS`), or the same columns read from its page (`_entry_row`).
+_Row = sqlite3.Row | dict[str, Any]
+_COLUMNS = (
+    "memory_id, path, title, content, canonical_key, recall, category, trust_zone, sensitivity_tier, tier, status,"
+    " last_accessed_at, reinforcement, confidence, expires_at"
+)
+
+
+def _score(
+    row: _Row, terms: list[str], weights: dict[str, float], zone: TrustZone, now: datetime
+) -> tuple[Ranked | None, bool]:
+    """A record (an index row, or `_entry_row` of a page) as a result for `zone`, or None when it is not returned
+    (not active, expired, no lexical match, hidden from the zone, below the floor); and whether it is a match the
+    zone may not see (the owner's hidden_by_zone)."""
+    if row["status"] != Status.active.value:
+        return None, False
+    if row["expires_at"] and parse_iso(row["expires_at"]) <= now:
+        return None, False  # past its expiry: never returned, even before decay archives it (SPEC §4)
+    rterms = scoring.term_set(
+        f"{row['title']} {row['content']} {row['canonical_key'].replace('-', ' ')} {row['recall']}"
+    )
+    sem = scoring.semantic(terms, weights, rterms)
+    if sem <= 0:
+        return None, False
+    if not scoring.zone_allows(zone, TrustZone(row["trust_zone"]), SensitivityTier(row["sensitivity_tier"])):
+        return None, True
+    score = scoring.Score(
+        sem,
+        scoring.freshness(parse_iso(row["last_accessed_at"]), now),
+        scoring.reinforcement_score(row["reinforcement"]),
+        float(row["confidence"]),
+    )
+    if not scoring.returnable(score):
+        return None, False
+    cold = row["tier"] == Tier.cold.value
+    result = {
+        "memory_id": row["memory_id"],
+        "page": row["path"],
+        "title": row["title"],
+        "category": row["category"],
+        "zone": row["trust_zone"],
+        "sensitivity": row["sensitivity_tier"],
+        "tier": row["tier"],
+        "score": round(score.total, 4),
+        "components": score.components(),
+        "excerpt": None if cold else _excerpt(row["content"]),
+    }
+    return ((-round(score.total, 6), row["memory_id"]), result), False
+
+
+def _entry_row(page: str, entry: Entry) -> dict[str, Any]:
+    """The `_COLUMNS` of a record read from its page, as its index row holds them (`index_schema.record_row`)."""
+    return {
+        "memory_id": entry.memory_id,
+        "path": page,
+        "title": entry.title,
+        "content": entry.content,
+        "canonical_key": entry.canonical_key,
+        "recall": " ".join(entry.recall),
+        "category": entry.category.value,
+        "trust_zone": entry.trust_zone.value,
+        "sensitivity_tier": entry.sensitivity_tier.value,
+        "tier": entry.tier.value,
+        "status": entry.status.value,
+        "last_accessed_at": iso(entry.last_accessed_at),
+        "reinforcement": entry.reinforcement,
+        "confidence": entry.confidence,
+        "expires_at": iso(entry.expires_at) if entry.expires_at else None,
+    }
 
 
 def _excerpt(content: str, limit: int = 280) -> str:

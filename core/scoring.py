@@ -27,6 +27,16 @@ def zone_allows(zone: TrustZone, origin_zone: TrustZone, sensitivity: Sensitivit
     return sensitivity is SensitivityTier.public_safe and origin_zone is not TrustZone.private_self
 
 
+def zone_sql(zone: TrustZone) -> tuple[str | None, tuple[str, ...]]:
+    """`zone_allows` as an SQL condition on the index's `trust_zone` and `sensitivity_tier` columns, with its
+    parameters; None when the zone may see every record. The IDF weights are counted over the records it keeps."""
+    if zone is TrustZone.private_self:
+        return None, ()
+    if zone is TrustZone.trusted_collaborator:
+        return "sensitivity_tier <> ?", (SensitivityTier.do_not_export.value,)
+    return "sensitivity_tier = ? AND trust_zone <> ?", (SensitivityTier.public_safe.value, TrustZone.private_self.value)
+
+
 def term_set(text: str) -> set[str]:
     return {stem(t, plural_only=True) for t in tokens(text)}
 
