@@ -172,6 +172,8 @@ def _resolution_text(c: Conflict) -> str:
     if c.resolution:
         r = c.resolution
         return f"{r.get('choice')} by {r.get('by')} at {r.get('at')} (receipt {str(r.get('receipt', ''))[:12]})"
+    if c.status == "snoozed" and c.snooze_until and c.snooze_until.startswith("session:"):
+        return f"snoozed for one desk session ({c.snooze_count}×): open again everywhere else, and once it ends"
     if c.status == "snoozed":
         return f"snoozed until {c.snooze_until} ({c.snooze_count}×)"
     return "pending — keep existing / take incoming / both valid / snooze"

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .api import Engine
 from .models import utc
+from .pages import atomic_write
 
 PROJECTS = ["atlas", "harbor", "lumen", "quill", "orbit", "sable", "tessera", "wren"]
 PEOPLE = ["Priya", "Marco", "Dana", "Kenji", "Ama", "Lucía", "Tomasz", "Noor"]
@@ -186,16 +187,28 @@ CONFLICT_PAIRS = [
 ]
 
 
+DEMO_MARKER = ".memkeeper/demo-wiki"
+
+
+def is_demo_wiki(root: Path) -> bool:
+    """A folder `build_demo` made, so may replace."""
+    return (root / DEMO_MARKER).is_file() or (root.name == ".demo-wiki" and (root / "entries").is_dir())
+
+
 def build_demo(root: Path, *, now: datetime, records: int = 300, seed: int = 7) -> Engine:
-    """(Re)build a demo wiki at `root`. An existing demo folder is replaced only if it looks like a memkeeper wiki."""
+    """(Re)build a demo wiki at `root`. An existing folder is replaced only when it is empty or a demo wiki this
+    function built (it leaves `.memkeeper/demo-wiki` behind; a folder named `.demo-wiki`, `make demo`'s, built before
+    the marker existed, counts too): `memkeeper demo ~/memory` must never delete a person's own wiki."""
     now = utc(now)
     root = Path(root)
-    if root.exists():
-        if not (root / "entries").is_dir() and any(root.iterdir()):
-            raise ValueError(f"{root} exists and is not a memkeeper wiki; refusing to replace it")
+    if root.exists() and any(root.iterdir()):
+        if not is_demo_wiki(root):
+            what = "a memkeeper wiki the demo did not build" if (root / "entries").is_dir() else "not a demo wiki"
+            raise ValueError(f"{root} exists and is {what}; refusing to replace it (name another folder)")
         shutil.rmtree(root)
     rng = random.Random(seed)
     eng = Engine.init(root, now=now - timedelta(days=420))
+    atomic_write(root / DEMO_MARKER, "built by memkeeper demo: `memkeeper demo` may replace this folder\n")
     agent = "agent:demo-scribe"
     me = "human:demo"
 

@@ -85,8 +85,11 @@ class Views:
 
     def hot_inputs(self, now: datetime) -> render.HotInputs:
         index = self.store.index
+        # Capture times are to the second: captures within one second are told apart by the order the index took
+        # them in (its rowid follows the writes; a rebuilt index has the order it read the pages in), not by their
+        # ids, which are hashes.
         last = index.query(
-            "SELECT title, path FROM records WHERE status='active' ORDER BY created_at DESC, memory_id DESC LIMIT 5"
+            "SELECT title, path FROM records WHERE status='active' ORDER BY created_at DESC, rowid DESC LIMIT 5"
         )
         commitments = index.query(
             "SELECT title, path FROM records WHERE status='active' AND category='commitment' "

@@ -194,7 +194,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     add("init", help="create the wiki layout")
     add("tui", help="open the curation desk")
     d = add("demo", help="build a demo wiki and open the desk on it")
-    d.add_argument("dir", nargs="?", default=".demo-wiki")
+    d.add_argument("dir", nargs="?", default=None, help="where to build it (default: --root if given, else .demo-wiki)")
     d.add_argument("--no-tui", action="store_true", help="build the wiki and print hot.md instead of opening the desk")
     d.add_argument("--records", type=int, default=300)
 
@@ -495,7 +495,13 @@ def run(argv: list[str]) -> int:
     if cmd == "demo":
         from memkeeper.core.demo import build_demo
 
-        build_demo(Path(args.dir), now=now, records=args.records).close()
+        # An explicit --root names the demo's folder as it names the wiki of every other command; the environment's
+        # MEMKEEPER_ROOT (a person's own wiki) never does. A folder the demo did not build is never replaced.
+        args.dir = Path(args.dir or args.root or ".demo-wiki")
+        try:
+            build_demo(args.dir, now=now, records=args.records).close()
+        except ValueError as exc:
+            raise BadInput(str(exc)) from None
         if args.no_tui:
             eng = Engine.open(args.dir)
             try:
@@ -626,7 +632,12 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
             cs = every[: args.limit]
             listed = [c.to_frontmatter() for c in cs]
             text = (
-                "\n".join(f"{c.conflict_id}  {c.status:8}  {type_text(c)[:40]:40}  {c.title}" for c in cs)
+                # A snooze that has run out, or one for a desk session (this command is none), leaves it open.
+                "\n".join(
+                    f"{c.conflict_id}  {'open' if c.status == 'snoozed' and c.is_open_at(now) else c.status:8}  "
+                    f"{type_text(c)[:40]:40}  {c.title}"
+                    for c in cs
+                )
                 or "no open conflicts"
             ) + _more(len(every) - len(cs))
             _emit(args, listed, text)

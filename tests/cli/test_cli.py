@@ -3,6 +3,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from datetime import UTC, datetime
 
 import pytest
 
@@ -305,3 +306,43 @@ def test_conflicts_list_takes_a_limit(capsys, root):
     assert len(json.loads(run(capsys, root, "--json", "conflicts", "list")[1])) == 2
     code, out, _ = run(capsys, root, "conflicts", "list", "--limit", "1")
     assert code == 0 and out.splitlines()[-1] == "… and 1 more (--limit)" and len(out.splitlines()) == 2
+
+
+def test_demo_builds_at_root_and_never_replaces_a_wiki_it_did_not_build(tmp_path, capsys, root):
+    """`--root` names the demo's folder as it names every command's wiki; and a person's own wiki given to `demo`
+    (as its folder or as --root) is refused in one line and left as it was, where it used to be deleted."""
+    run(capsys, root, "capture", "Ravi owns the billing service and its on-call rota.")
+    pages = sorted(p.read_text() for p in (root / "entries").glob("*.md"))
+    for argv in (["demo", str(root), "--no-tui"], ["--root", str(root), "demo", "--no-tui"]):
+        code = main(["--now", "2026-11-20T09:00:00Z", *argv, "--records", "5"])
+        _, err = capsys.readouterr()
+        assert code == 2 and err.count("\n") == 1 and "refusing to replace it" in err
+        assert sorted(p.read_text() for p in (root / "entries").glob("*.md")) == pages
+    demo = tmp_path / "the-demo"
+    for _ in range(2):  # a demo it built, it rebuilds
+        assert main(["--root", str(demo), "--now", "2026-11-20T09:00:00Z", "demo", "--no-tui", "--records", "5"]) == 0
+        capsys.readouterr()
+        assert len(list((demo / "entries").glob("*.md"))) >= 5
+
+
+def test_a_conflict_snoozed_for_a_desk_session_lists_as_open_outside_it(capsys, root):
+    """A session snooze lasts until that desk closes: to the command line (no desk session) the conflict is open, and
+    CONFLICTS.md says what kind of snooze it is rather than naming an opaque session id."""
+    from memkeeper.core import Engine
+
+    run(capsys, root, "capture", "The primary database for billing is Postgres.", "--key", "billing-db")
+    run(capsys, root, "capture", "The primary database for billing is MySQL.", "--key", "billing-db")
+    run(capsys, root, "capture", "The staging cluster has 3 nodes.", "--key", "staging-nodes")
+    run(capsys, root, "capture", "The staging cluster has 9 nodes.", "--key", "staging-nodes")
+    eng = Engine.open(root)
+    try:
+        when = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
+        assert eng.snooze_conflict("C1", now=when, actor="human:alice", session="desk-1").status == "snoozed"
+        assert eng.snooze_conflict("C2", now=when, actor="human:alice", until="2026-12-24").status == "snoozed"
+    finally:
+        eng.close()
+    code, out, _ = run(capsys, root, "conflicts", "list")
+    rows = {line.split()[0]: line.split()[1] for line in out.splitlines()}
+    assert code == 0 and rows == {"C1": "open", "C2": "snoozed"}
+    text = (root / "CONFLICTS.md").read_text()
+    assert "snoozed for one desk session" in text and "session:desk-1" not in text

@@ -286,6 +286,18 @@ def test_hot_md_stays_under_500_words(eng):
     assert "## Active commitments" in hot and "## Last captures" in hot and "Pending verifications: **60**" in hot
 
 
+def test_hot_md_lists_the_last_five_captures_even_within_one_second(eng):
+    words = ["amber", "birch", "cedar", "dune", "elm", "fjord", "grove", "heath"]
+    for n, w in enumerate(words):
+        r = eng.capture(f"The {w} cluster runs the nightly reindex job number {n}.", now=T0, title=f"Cluster {w}")
+        assert r.status == "captured"
+    hot = (eng.root / "hot.md").read_text()
+    last = hot.split("## Last captures", 1)[1]
+    assert [w for w in reversed(words) if f"Cluster {w}" in last] == ["heath", "grove", "fjord", "elm", "dune"]
+    order = [last.index(f"Cluster {w}") for w in ["heath", "grove", "fjord", "elm", "dune"]]
+    assert order == sorted(order)
+
+
 def test_tallies_follow_writes_and_outside_changes(eng):
     def nonzero(tallies):
         return {k: v for k, v in tallies.items() if v}

@@ -458,6 +458,23 @@ async def test_filter_narrows_the_queue_and_keeps_focus_in_the_box(sourced):
         assert pane.marked == set()
 
 
+async def test_a_new_filter_starts_at_the_top_of_its_matches(sourced):
+    """A row position in the whole list means nothing in a filtered one: the cursor goes to the first match (it kept
+    the old position, so `c` would confirm whichever match sat there, and `space` marked from there)."""
+    app, by_source = sourced
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        await pilot.press("end")
+        assert pane.table.cursor_row > 2
+        await pilot.press("slash", *"plan")  # two records, none of them the one under the cursor
+        await settle(pilot)
+        assert set(listed(pane)) == set(by_source["raw/plan.md"])
+        await pilot.press("down")
+        assert app.focused is pane.table and pane.table.cursor_row == 0
+        await pilot.press("space")
+        assert pane.marked == {listed(pane)[0]}
+
+
 async def test_a_batch_that_fails_part_way_writes_nothing(sourced, monkeypatch):
     app, by_source = sourced
     engine = app.engine

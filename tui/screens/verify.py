@@ -285,8 +285,9 @@ class VerifyScreen(PaneScreen):
     def _install(self, source: QueueSource, prefer: str | None = None) -> None:
         if (source.mode, source.order, source.needle) != (self.mode, self.order, self.needle):
             return  # the person changed the list meanwhile; a newer source is on its way
+        new_list = self.source is not None and self.source.needle != source.needle
         self.source = source
-        self.table.reload(source, prefer=prefer)
+        self.table.reload(source, prefer=prefer, new_list=new_list)
         self._show_titles()
         empty = not self.total
         self.query_one("#verify-body").display = not empty

@@ -145,11 +145,14 @@ class VirtualTable(ScrollView, can_focus=True):
 
     # ------------------------------------------------------------------------------------------------ data
 
-    def reload(self, source: RowSource | None = None, *, prefer: str | None = None, keep: bool = True) -> None:
+    def reload(
+        self, source: RowSource | None = None, *, prefer: str | None = None, keep: bool = True, new_list: bool = False
+    ) -> None:
         """Read the count again and forget the cached pages (the rows are re-read as they are drawn). The cursor goes
-        to `prefer` if the source has it, else stays on the same key (`keep`), else at the same position."""
+        to `prefer` if the source has it, else stays on the same key (`keep`), else at the same position; for
+        `new_list` (another filter: a position in the old list means nothing in it) at the top."""
         old_key = self.current_key if keep else None
-        index = self.cursor_row
+        index = 0 if new_list else self.cursor_row
         if source is not None:
             self.source = source
         self._pages.clear()
