@@ -8,6 +8,7 @@ The store knows nothing of capture, the queues or the views; they are given a st
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
 import threading
@@ -144,7 +145,21 @@ class Store:
             raise BadInput(f"wiki root {os.fspath(root)!r} does not exist (run `memkeeper init` first)")
         if not path.is_dir():
             raise BadInput(f"wiki root {os.fspath(root)!r} is not a directory")
-        mkdirs(Path(os.path.realpath(path)) / ".memkeeper")
+        state = Path(os.path.realpath(path)) / ".memkeeper"
+        read_only = BadInput(
+            f"wiki root {os.fspath(root)!r} is read-only: memkeeper needs to write its index in .memkeeper/ "
+            "(even to read); copy the wiki somewhere writable to browse it"
+        )
+        try:
+            mkdirs(state)
+        except OSError as exc:
+            if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+                raise read_only from None
+            raise
+        if not os.access(state, os.W_OK | os.X_OK):
+            # SQLite opens the index with its write-ahead log beside it, for reading too: on a read-only folder
+            # every command, listings included, failed as an internal error ("unable to open database file").
+            raise read_only
         return cls(path, sync=sync)
 
     @classmethod

@@ -58,6 +58,25 @@ def test_a_write_lock_held_elsewhere_is_one_line_and_nothing_written(capsys, roo
     assert not list((root / "entries").glob("*.md"))
 
 
+def test_a_read_only_wiki_is_one_line_not_an_internal_error(capsys, root, monkeypatch):
+    """SQLite opens the index with its write-ahead log beside it even to read, so on a read-only folder every
+    command failed as an internal error ("unable to open database file"): now one line, exit 2, nothing touched."""
+    import os
+
+    real_access = os.access
+    state = os.path.realpath(root / ".memkeeper")
+
+    def access(path, mode, *args, **kwargs):  # what a read-only mount answers (root ignores permission bits)
+        if os.path.realpath(path) == state and mode & os.W_OK:
+            return False
+        return real_access(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr(os, "access", access)
+    for argv in (["retrieve", "anything"], ["conflicts", "list"], ["capture", "The build farm has sixteen runners."]):
+        code, _, err = run(capsys, root, *argv)
+        assert code == 2 and err.count("\n") == 1 and "read-only" in err and "internal error" not in err
+
+
 def test_negative_limit_is_refused_with_one_line(capsys, root):
     code, _, err = run(capsys, root, "retrieve", "anything", "--limit", "-5")
     assert code == 2 and err.count("\n") == 1 and "must be 1 or more" in err
