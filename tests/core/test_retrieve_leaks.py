@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -278,8 +279,7 @@ def _carol(eng: Engine, zone: str, limit: int = 10) -> list[dict]:
 def test_sensitivity_raised_in_place_is_not_served(carol):
     root, page, mid = carol
     _rewrite_in_place(page, "sensitivity_tier: normal", "sensitivity_tier: do_not_export")
-    eng = Engine.open(root)
-    try:
+    with closing(Engine.open(root)) as eng:
         assert _carol(eng, "trusted_collaborator") == []
         owner = eng.retrieve("Carol address", zone="trusted_collaborator", now=T0, actor="human:o", record_access=False)
         assert owner.details["hidden_by_zone"] == 1  # the owner previewing the zone is told, as for any hidden match
@@ -289,31 +289,23 @@ def test_sensitivity_raised_in_place_is_not_served(carol):
         row = eng.store.index.query("SELECT sensitivity_tier FROM records WHERE memory_id=?", (mid,))
         assert row[0][0] == "do_not_export"
         assert _carol(eng, "trusted_collaborator") == []
-    finally:
-        eng.close()
 
 
 def test_sensitivity_raised_in_place_same_engine(carol):
     """An engine already open when the page was edited does not serve the old row either."""
     root, page, _mid = carol
-    eng = Engine.open(root)
-    try:
+    with closing(Engine.open(root)) as eng:
         _rewrite_in_place(page, "sensitivity_tier: normal", "sensitivity_tier: do_not_export")
         assert _carol(eng, "trusted_collaborator") == []
-    finally:
-        eng.close()
 
 
 @pytest.mark.parametrize("status", ["archived", "denied", "superseded"])
 def test_status_changed_in_place_is_not_served(carol, status):
     root, page, _mid = carol
     _rewrite_in_place(page, "status: active", f"status: {status}")
-    eng = Engine.open(root)
-    try:
+    with closing(Engine.open(root)) as eng:
         for zone in ZONES:
             assert _carol(eng, zone) == []
-    finally:
-        eng.close()
 
 
 def test_zone_narrowed_in_place(tmp_path):
@@ -329,50 +321,38 @@ def test_zone_narrowed_in_place(tmp_path):
     assert [x["memory_id"] for x in _carol(eng, "paid_public")] == [r.details["memory_id"]]
     eng.close()
     _rewrite_in_place(root / r.details["page"], "trust_zone: outside_contact", "trust_zone: private_self")
-    eng = Engine.open(root)
-    try:
+    with closing(Engine.open(root)) as eng:
         assert _carol(eng, "paid_public") == []
         assert _carol(eng, "outside_contact") == []
         assert [x["zone"] for x in _carol(eng, "trusted_collaborator")] == ["private_self"]
-    finally:
-        eng.close()
 
 
 def test_content_edited_in_place_is_served_as_it_now_reads(carol):
     root, page, mid = carol
     _rewrite_in_place(page, "12 Elm Street in Springfield", "34 Oak Avenue in Shelbyville, since May")
-    eng = Engine.open(root)
-    try:
+    with closing(Engine.open(root)) as eng:
         got = _carol(eng, "trusted_collaborator")
         assert [x["memory_id"] for x in got] == [mid]
         assert got[0]["excerpt"] == "Carol's home address is 34 Oak Avenue in Shelbyville, since May"
         old = eng.retrieve("Elm Springfield", zone="trusted_collaborator", now=T0, actor="agent:x", record_access=False)
         assert old.details["results"] == []  # the old words are gone from the index too
-    finally:
-        eng.close()
 
 
 def test_page_broken_in_place_is_dropped(carol):
     root, page, _mid = carol
     _rewrite_in_place(page, "status: active", "status: [unclosed")
-    eng = Engine.open(root)
-    try:
+    with closing(Engine.open(root)) as eng:
         for zone in ZONES:
             assert _carol(eng, zone) == []
         assert [b.path for b in eng.bad_pages()] == [page.relative_to(root).as_posix()]  # reported, as a sync does
-    finally:
-        eng.close()
 
 
 def test_page_removed_while_open_is_dropped(carol):
     root, page, _mid = carol
-    eng = Engine.open(root)
-    try:
+    with closing(Engine.open(root)) as eng:
         page.unlink()  # while the engine is open: nothing rescans
         for zone in ZONES:
             assert _carol(eng, zone) == []
-    finally:
-        eng.close()
 
 
 def test_dropped_results_do_not_shorten_the_list(tmp_path):
@@ -391,13 +371,10 @@ def test_dropped_results_do_not_shorten_the_list(tmp_path):
     by_id = dict(pages)
     for x in top:
         _rewrite_in_place(by_id[x["memory_id"]], "sensitivity_tier: normal", "sensitivity_tier: do_not_export")
-    eng = Engine.open(root)
-    try:
+    with closing(Engine.open(root)) as eng:
         got = _carol(eng, "trusted_collaborator", limit=2)
         hidden = {x["memory_id"] for x in top}
         assert len(got) == 2 and not hidden & {x["memory_id"] for x in got}
-    finally:
-        eng.close()
 
 
 def test_edited_result_is_reordered_by_its_new_score(tmp_path):
@@ -413,9 +390,6 @@ def test_edited_result_is_reordered_by_its_new_score(tmp_path):
     assert got == [a.details["memory_id"], b.details["memory_id"]]
     eng.close()
     _rewrite_in_place(root / a.details["page"], "confidence: 0.9", "confidence: 0.15")
-    eng = Engine.open(root)
-    try:
+    with closing(Engine.open(root)) as eng:
         got = [(x["memory_id"], x["components"]["confidence"]) for x in _carol(eng, "private_self")]
         assert got == [(b.details["memory_id"], 0.5), (a.details["memory_id"], 0.15)]
-    finally:
-        eng.close()
