@@ -733,6 +733,11 @@ class ConflictQueue:
             return make_receipt(
                 "snooze_conflict", "reject", now, actor, {"reason": "invalid_date", "value": str(until)}
             )
+        if until is not None and parse_iso(until) <= now:
+            # A snooze that has already run out snoozes nothing, yet the conflict would list as snoozed.
+            return make_receipt(
+                "snooze_conflict", "reject", now, actor, {"reason": "snooze_date_past", "value": str(until)}
+            )
         with self.store.writing():
             c = self.load_conflict(conflict_id)
             if c.status == "resolved":

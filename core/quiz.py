@@ -58,6 +58,7 @@ from .quiz_ledger import (
     person_id,
     render_ledger,
     render_notebook_entry,
+    render_notebook_undo,
     render_row,
     sanitize_question,
 )
@@ -87,6 +88,7 @@ __all__ = [  # the ledger format's names, importable from the quiz policy as bef
     "person_id",
     "render_ledger",
     "render_notebook_entry",
+    "render_notebook_undo",
     "render_row",
     "sanitize_question",
 ]

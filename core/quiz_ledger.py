@@ -547,6 +547,17 @@ def render_notebook_entry(
     return "\n".join(lines) + "\n\n"
 
 
+def render_notebook_undo(answered_at: datetime, verdict: str, source: str, at: datetime) -> str:
+    """The line appended to a notebook when an answer in it is undone (the notebook is append-only: the answer
+    stays, and says it no longer counts)."""
+    stamp = (answered_at if answered_at.tzinfo else answered_at.replace(tzinfo=UTC)).astimezone(UTC)
+    when = (at if at.tzinfo else at.replace(tzinfo=UTC)).astimezone(UTC)
+    return (
+        f"- _Undone at {when.strftime('%H:%M')} UTC: the {verdict.strip() or 'recorded'} answer of "
+        f"{stamp.strftime('%H:%M')} on {_source_link(source)} no longer counts; the ledger is as before it._\n\n"
+    )
+
+
 def _source_link(source: str) -> str:
     source = source.strip()
     if not is_clean_page(source):

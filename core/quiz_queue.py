@@ -405,6 +405,11 @@ class QuizQueue:
             entry.strength = record["strength"]
             entry.last_accessed_at = parse_iso(record["last_accessed_at"])
             self.store.save(entry)
+        answered = parse_iso(receipt["at"])
+        nb = self.store.path(policy.notebook_path(answered.date(), pid))
+        if nb.is_file():  # the answer's entry says it was taken back (the notebook is never edited)
+            line = policy.render_notebook_undo(answered, str(receipt["details"].get("result") or ""), page, now)
+            self.store.append_file(nb, [line.rstrip("\n"), ""])
         return {"person": pid, "page": page}
 
     def quiz_problems(self) -> list[str]:

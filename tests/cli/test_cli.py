@@ -346,3 +346,14 @@ def test_a_conflict_snoozed_for_a_desk_session_lists_as_open_outside_it(capsys, 
     assert code == 0 and rows == {"C1": "open", "C2": "snoozed"}
     text = (root / "CONFLICTS.md").read_text()
     assert "snoozed for one desk session" in text and "session:desk-1" not in text
+
+
+def test_a_snooze_until_a_date_already_past_is_refused(capsys, root):
+    run(capsys, root, "capture", "The primary database for billing is Postgres.", "--key", "billing-db")
+    run(capsys, root, "capture", "The primary database for billing is MySQL.", "--key", "billing-db")
+    code, _, err = run(capsys, root, "--as", "human:alice", "conflicts", "resolve", "C1", "--snooze", "2020-01-01")
+    assert code == 2 and "snooze_date_past" in err and err.count("\n") == 1
+    code, out, _ = run(capsys, root, "conflicts", "list")
+    assert out.split()[:2] == ["C1", "open"]
+    code, _, _ = run(capsys, root, "--as", "human:alice", "conflicts", "resolve", "C1", "--snooze", "2026-12-24")
+    assert code == 0

@@ -91,6 +91,19 @@ def test_undo_quiz_record(eng):
     assert (item.box, item.asked, item.last_result) == (1, 1, "correct")
 
 
+def test_an_undone_answer_is_marked_in_the_notebook(eng):
+    """The notebook is append-only: an answer taken back stays, followed by a line saying it no longer counts (it
+    read "Verdict: skip" then "Verdict: correct" with nothing to say the skip was undone)."""
+    ids = seed(eng, 2)
+    skip = eng.quiz_record(ids[0], "skip", now=T0, actor=HUMAN)
+    eng.undo(skip.receipt_sha256, now=T0 + timedelta(minutes=1), actor=HUMAN)
+    eng.quiz_record(ids[0], "good", now=T0 + timedelta(minutes=2), actor=HUMAN)
+    notebook = (eng.root / "quiz" / f"{T0.date().isoformat()}.alice.md").read_text()
+    skipped, undone = notebook.index("**Verdict:** skip"), notebook.index("_Undone at 09:01 UTC")
+    assert skipped < undone < notebook.index("**Verdict:**", undone)  # the answer, its undo, the answer after
+    assert f"answer of 09:00 on [{eng.page_of(ids[0])}]" in notebook
+
+
 def test_fsrs_ledger(eng):
     ids = seed(eng, 2)
     assert eng.create_ledger("bob", "fsrs", now=T0, actor="human:bob").status == "created"
