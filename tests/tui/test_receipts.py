@@ -174,3 +174,18 @@ async def test_tail_reads_appends_and_rereads_a_hand_edited_ledger(demo_root: Pa
         assert len(screen.rows) == total + 1
         assert len({r.key for r in screen.rows}) == len(screen.rows)
         assert sum(not r.verified for r in screen.rows) == 1
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 45)], ids=["80x24", "160x45"])
+async def test_the_columns_fit_the_table_once_the_rows_are_measured(demo_root: Path, size) -> None:
+    """The flexible columns (subject, actor) take what the others leave once the table has measured its rows: fitted
+    as the rows were added, they were given the room of columns still at their headers' width, and at 80x24 the
+    table ran past its width, cutting time, action and status to "12-0", "captur"."""
+    app = build_app(demo_root)
+    async with app.run_test(size=size) as pilot:
+        screen = await open_receipts(pilot)
+        table = screen.table
+        await pilot.pause()
+        used = sum(c.get_render_width(table) for c in table.columns.values())
+        room = table.content_region.width - table.styles.scrollbar_size_vertical
+        assert used <= room

@@ -10,12 +10,14 @@ at the same position, which is the next item — the lazygit/Anki rhythm of "dec
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
 from textual.coordinate import Coordinate
 from textual.widgets import DataTable
-from textual.widgets.data_table import CellDoesNotExist, RowDoesNotExist
+from textual.widgets.data_table import CellDoesNotExist, RowDoesNotExist, RowKey
 
 Cells = Sequence[str | Text]
 
@@ -34,8 +36,23 @@ class ListTable(DataTable):
     #: its width and never scrolls sideways (80 columns or 160).
     flex: dict[str, tuple[int, int, int]] = {}
 
+    _refit = False  # rows were added: fit the columns again once the table has measured them
+
     def on_resize(self) -> None:
         self.fit_columns()
+
+    def add_row(self, *cells: Any, **kwargs: Any) -> RowKey:
+        self._refit = True
+        return super().add_row(*cells, **kwargs)
+
+    async def _on_idle(self, event: events.Idle) -> None:
+        # DataTable measures the cells of new rows when idle, after the rows are added: a fit made as they were added
+        # (what a pane's fill does) saw its fixed columns at their headers' width, so the flexible ones took that
+        # room and the others were cut to their headers ("12-0", "captur") until the next resize.
+        await super()._on_idle(event)
+        if self._refit:
+            self._refit = False
+            self.fit_columns()
 
     def fit_columns(self) -> None:
         if not self.flex or not self.columns:
