@@ -80,14 +80,27 @@ def read_classes(toks: list[Tok], values: list[Value]) -> None:
 
 def _numbered_place(toks: list[Tok], i: int) -> bool:
     """The word at i is a numbered place's word and a number (a letter or decimals written onto it, or a letter
-    alone) says which one: "room 204", "Flat 3B", "Apt 4a", "gate B"."""
+    alone, or a number spelled out) says which one: "room 204", "Flat 3B", "Apt 4a", "gate B", "floor three"."""
     return (
         toks[i].low in lexicon().numbered_places
         and i + 1 < len(toks)
         and toks[i + 1].kind in ("num", "word")
-        and re.fullmatch(r"\d+(?:\.\d+)?[a-z]?|[a-z]\d*", toks[i + 1].low) is not None
+        and (
+            re.fullmatch(r"\d+(?:\.\d+)?[a-z]?|[a-z]\d*", toks[i + 1].low) is not None
+            or _spelled_number(toks[i + 1]) is not None
+        )
         and not toks[i + 1].used
     )
+
+
+def _spelled_number(t: Tok) -> str | None:
+    """A whole number spelled as a word ("three", "twelve") as its digits, else None. Counts that are nouns ("a
+    couple", "a dozen") are not numbers that say which one."""
+    lex = lexicon()
+    value = lex.number_words.get(t.low) if t.kind == "word" else None
+    if value is None or not value.is_integer() or value < 1 or t.low in lex.of_counts:
+        return None
+    return str(int(value))
 
 
 def _first_name(toks: list[Tok], i: int, size: int, index: dict) -> bool:
@@ -158,7 +171,7 @@ def read_places(toks: list[Tok], values: list[Value]) -> None:
         if _numbered_place(toks, i):
             # a letter written onto the number is part of it ("Room 2b", "Flat 3B"; read apart as a unit, bytes)
             letter = glued_letter(toks, i + 1)
-            label = toks[i + 1].low + (letter.low if letter is not None else "")
+            label = (_spelled_number(toks[i + 1]) or toks[i + 1].low) + (letter.low if letter is not None else "")
             span = 3 if letter is not None else 2
             add_value(values, toks, "place", "", f"{stem(t.low)}#{label}", i, i + span)
             if letter is not None:

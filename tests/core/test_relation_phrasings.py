@@ -642,6 +642,9 @@ CONTRADICTIONS = [
     # "=" with spaces round it is "is", as "KEY=value" and "port: 9090" are
     ("API port = 8000", "The API listens on port 9000."),
     ("Session timeout = 30 minutes", "The session timeout is one hour."),
+    # a number spelled out says which one of a numbered place, as digits do
+    ("The coffee machine is on floor three.", "The coffee machine is on floor five."),
+    ("Boarding for the Lisbon flight is at gate twelve.", "The Lisbon flight boards at gate 14."),
 ]
 
 CONSISTENT = [
@@ -1280,6 +1283,7 @@ CONSISTENT = [
     ("The gym isn't open after 22:00.", "The gym is open until 21:00."),
     ("API port = 8000", "The API listens on port 8000."),
     ("Session timeout = 30 minutes", "Sessions time out after half an hour."),
+    ("The coffee machine is on floor three.", "The coffee machine is on floor 3."),
 ]
 
 
