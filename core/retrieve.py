@@ -174,9 +174,7 @@ class RetrieveOps:
             return
         if any(counts.values()):
             # As `Store.sync` does when a scan changed rows: counts and the caches kept by writes start over.
-            self.store.drop_tallies()
-            for listener in self.store.write_listeners:
-                listener(None)
+            self.store.rows_resynced()
 
     def preview_all_zones(self, query: str, *, now: datetime, limit: int = 10) -> dict[str, Receipt]:
         """What each trust zone would get for a query (no writes): the TUI's zone switch."""

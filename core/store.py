@@ -247,8 +247,7 @@ class Store:
                 self.index.sync()  # another process rebuilt the file: make sure it is whole before deciding
             self._recover()
             if file_sig(self.root / "log.md") != self._log_sig:
-                self._tallies = None
-                self._notify(None)
+                self.rows_resynced()
             txn = self._txn = journal.Txn(self.root, self.path)
             try:
                 yield
@@ -334,8 +333,7 @@ class Store:
                 raise
             # The pages are written and the receipt is committed; the cache catches up at the next sync (the rows'
             # mtime/size no longer match the pages). Counts are recomputed on demand.
-            self._tallies = None
-            self._notify(None)
+            self.rows_resynced()
             return
         self._notify([(page, entry) for page, entry, _ in items])
         for page, entry, _ in items:
@@ -386,8 +384,7 @@ class Store:
                         raise
                 if out.skipped and intent.get("at") and intent.get("actor"):
                     self._record_recovery(intent, out.skipped)
-        self._tallies = None
-        self._notify(None)
+        self.rows_resynced()
         self._category_patches = {}
         if intent is not None:
             if intent.get("at"):
@@ -523,6 +520,13 @@ class Store:
     # the wiki. Any sync that finds outside changes drops them; they are re-counted once, on demand.
     def drop_tallies(self) -> None:
         self._tallies = None
+
+    def rows_resynced(self) -> None:
+        """The tallies and every cache kept by writes start over: rows changed in a way the writes did not report
+        one by one (another process's commit, a recovery, a write the busy index could not take, retrieve's re-read
+        of pages edited in place)."""
+        self.drop_tallies()
+        self._notify(None)
 
     def tallies(self) -> dict[str, int]:
         if self._tallies is None:
