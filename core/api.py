@@ -594,7 +594,7 @@ class Engine:
             "open_conflicts": len(open_c),
             "newest_conflicts": [(c.conflict_id, c.title) for c in open_c[:3]],
             "pending_verifications": self.verification_queue.pending_count(),
-            "quiz_due": self.quiz_queue.quiz_due_total(now),
+            **dict(zip(("quiz_due", "quiz_person"), self.quiz_queue.quiz_due_most(now), strict=True)),
             "tier_review_pending": self.store.pending_reviews(),
         }
 

@@ -18,6 +18,7 @@ class HotInputs:
     newest_conflicts: list[tuple[str, str]] = field(default_factory=list)  # (id, title)
     pending_verifications: int = 0
     quiz_due: int = 0
+    quiz_person: str | None = None  # whose count quiz_due is (the person with the most due), None before any ledger
     tier_review_pending: list[str] = field(default_factory=list)
     last_captures: list[tuple[str, str]] = field(default_factory=list)  # (title, page)
     commitments: list[tuple[str, str]] = field(default_factory=list)  # (title, page)
@@ -39,7 +40,7 @@ def render_hot(h: HotInputs) -> str:
     lines += [f"  - {cid} — {_clip(title, 10)}" for cid, title in h.newest_conflicts[:3]]
     lines += [
         f"- Pending verifications: **{h.pending_verifications}**",
-        f"- Quiz items due today: **{h.quiz_due}**",
+        f"- Quiz items due today: **{h.quiz_due}**" + (f" ({h.quiz_person}'s ledger)" if h.quiz_person else ""),
         f"- Tier reviews pending: **{len(h.tier_review_pending)}**",
     ]
     lines += [f"  - [{p}]({p})" for p in h.tier_review_pending[:3]]

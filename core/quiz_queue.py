@@ -208,8 +208,15 @@ class QuizQueue:
         return policy.due_count(ledger, self._picks(ledger, now), now.date())
 
     def quiz_due_total(self, now: datetime) -> int:
-        persons = self.ledger_persons() or ["me"]
-        return max(self.quiz_due_count(p, now) for p in persons)
+        return self.quiz_due_most(now)[0]
+
+    def quiz_due_most(self, now: datetime) -> tuple[int, str | None]:
+        """The largest of the persons' due counts and whose it is (None before anyone has a ledger: a new person's
+        count, every page new). hot.md shows both: the desk's header counts for the person at the desk."""
+        persons = self.ledger_persons()
+        if not persons:
+            return self.quiz_due_count("me", now), None
+        return max((self.quiz_due_count(p, now), p) for p in persons)
 
     def weak_spots(self, person: str) -> list[policy.QuizItem]:
         return policy.weak_spots(self.read_ledger(policy.person_id(person), strict=False))

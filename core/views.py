@@ -20,7 +20,8 @@ from .store import Store
 
 # The text of CONFLICTS.md, or None when the queue looks unchanged since it was written; with force=True the text.
 ConflictsView = Callable[[datetime, bool], str | None]
-# The queue part of hot.md: open_conflicts, newest_conflicts, pending_verifications, quiz_due, tier_review_pending.
+# The queue part of hot.md: open_conflicts, newest_conflicts, pending_verifications, quiz_due, quiz_person,
+# tier_review_pending.
 QueueCounts = Callable[[datetime], dict[str, Any]]
 
 

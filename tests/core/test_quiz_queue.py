@@ -132,8 +132,8 @@ def test_due_count_falls_with_each_answer_past_the_session_cap(eng):
         eng.quiz_record(mid, "good", now=T0, actor=HUMAN)
         assert eng.quiz_due_count("alice", now=T0) == 10 - n
         assert eng.counts(T0, person="alice")["quiz_due"] == 10 - n
-    # hot.md is regenerated with the ledger as it now stands (the only ledger is alice's).
-    assert hot_quiz_line(eng) == "- Quiz items due today: **3**"
+    # hot.md is regenerated with the ledger as it now stands (the only ledger is alice's, and it says whose).
+    assert hot_quiz_line(eng) == "- Quiz items due today: **3** (alice's ledger)"
     # The next batch is the rest.
     assert {c.memory_id for c in eng.quiz_session("alice", now=T0)} == set(ids[7:])
 
@@ -153,7 +153,7 @@ def test_bury_hides_a_card_until_tomorrow_without_touching_its_row(eng):
     assert eng.read_ledger("alice").item(page) == row  # no penalty: box, asked, correct as they were
     assert ids[0] not in [c.memory_id for c in eng.quiz_session("alice", now=later)]
     assert eng.quiz_due_count("alice", now=later) == before - 1
-    assert hot_quiz_line(eng) == f"- Quiz items due today: **{before - 1}**"
+    assert hot_quiz_line(eng).startswith(f"- Quiz items due today: **{before - 1}** (")
     # Tomorrow it is due again, as it was.
     tomorrow = later + timedelta(days=1)
     assert ids[0] in [c.memory_id for c in eng.quiz_session("alice", now=tomorrow)]
@@ -211,3 +211,15 @@ def test_a_record_past_its_expiry_is_never_asked(eng):
     cards = [c.memory_id for c in eng.quiz_session("alice", now=later)]
     assert temp not in cards and set(cards) == set(ids)
     assert eng.quiz_due_count("alice", now=later) == len(ids)
+
+
+def test_hot_md_says_whose_quiz_count_it_shows(eng):
+    """hot.md is one page for everyone: its quiz count is the largest of the persons' and names whose it is, so it
+    does not read as a contradiction of the desk's header (which counts for the person at the desk)."""
+    ids = seed(eng, 9)
+    assert "(" not in hot_quiz_line(eng)  # no ledger yet: every page is new to anyone
+    for mid in ids[:5]:
+        eng.quiz_record(mid, "good", now=T0, actor="human:bob")
+    eng.quiz_record(ids[0], "good", now=T0, actor=HUMAN)
+    assert eng.quiz_due_count("alice", now=T0) > eng.quiz_due_count("bob", now=T0)
+    assert hot_quiz_line(eng) == f"- Quiz items due today: **{eng.quiz_due_count('alice', now=T0)}** (alice's ledger)"
