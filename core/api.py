@@ -590,11 +590,13 @@ class Engine:
 
     def queue_counts_for_hot(self, now: datetime) -> dict[str, Any]:
         open_c = self.conflict_queue.conflicts(now=now)
+        quiz_due, quiz_person = self.quiz_queue.quiz_due_most(now)
         return {
             "open_conflicts": len(open_c),
             "newest_conflicts": [(c.conflict_id, c.title) for c in open_c[:3]],
             "pending_verifications": self.verification_queue.pending_count(),
-            **dict(zip(("quiz_due", "quiz_person"), self.quiz_queue.quiz_due_most(now), strict=True)),
+            "quiz_due": quiz_due,
+            "quiz_person": quiz_person,
             "tier_review_pending": self.store.pending_reviews(),
         }
 

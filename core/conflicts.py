@@ -728,12 +728,13 @@ class ConflictQueue:
         if until is None and not session:
             return make_receipt("snooze_conflict", "reject", now, actor, {"reason": "snooze_needs_date_or_session"})
         try:
-            until_s = iso(parse_iso(until)) if until is not None else f"session:{session}"
+            until_dt = parse_iso(until) if until is not None else None
         except ValueError:
             return make_receipt(
                 "snooze_conflict", "reject", now, actor, {"reason": "invalid_date", "value": str(until)}
             )
-        if until is not None and parse_iso(until) <= now:
+        until_s = iso(until_dt) if until_dt is not None else f"session:{session}"
+        if until_dt is not None and until_dt <= now:
             # A snooze that has already run out snoozes nothing, yet the conflict would list as snoozed.
             return make_receipt(
                 "snooze_conflict", "reject", now, actor, {"reason": "snooze_date_past", "value": str(until)}

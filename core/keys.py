@@ -45,10 +45,9 @@ def canonical_key(key: str | None, title: str, content: str) -> str:
     if not key:
         return slugify(title, fallback="") or key_from(content)
     whole = uncut_slug(key)
-    slug = slugify(key)
-    if len(whole) > MAX_SLUG:
-        slug = f"{slug[: MAX_SLUG - 9].rstrip('-')}-{sha256_hex(whole)[:8]}"
-    return slug
+    if len(whole) <= MAX_SLUG:
+        return slugify(key)
+    return f"{whole[: MAX_SLUG - 9].rstrip('-')}-{sha256_hex(whole)[:8]}"
 
 
 def normalized_fields(

@@ -45,6 +45,16 @@ def _visible(eng: Engine) -> str:
     return r.details["memory_id"]
 
 
+def _rate_card(eng: Engine) -> None:
+    """A second record every zone may see, sharing the query word "rate"."""
+    eng.capture(
+        "The rate card for partners is published monthly",
+        now=T0,
+        zone="trusted_collaborator",
+        sensitivity="public_safe",
+    )
+
+
 def _hide(eng: Engine, text: str, title: str, zone: str, sensitivity: str, status: str) -> str:
     r = eng.capture(text, now=T0, title=title, zone=zone, sensitivity=sensitivity)
     assert r.status == "captured", r.details
@@ -98,12 +108,7 @@ def test_score_ignores_words_of_hidden_records(eng, zone, hidden_zone, hidden_se
 def test_score_ignores_how_many_hidden_records_exist(eng, zone, hidden_zone, hidden_sensitivity, hidden_status):
     mid = _visible(eng)
     # Another visible record, so the query's words have weights that depend on the record total.
-    eng.capture(
-        "The rate card for partners is published monthly",
-        now=T0,
-        zone="trusted_collaborator",
-        sensitivity="public_safe",
-    )
+    _rate_card(eng)
     before = _result(eng, "rate limit falcon", zone, mid)
     _hidden_falcons(eng, hidden_zone, hidden_sensitivity, hidden_status, n=4)
     # The hidden records share "rate" and "limit" with the visible one, as well as "falcon".
@@ -143,12 +148,7 @@ def test_visible_records_of_other_zones_still_count(eng):
 def test_common_terms_are_counted_within_the_zone(eng, monkeypatch):
     """`common` (terms in more than half of the records) uses the zone's counts, not the whole wiki's."""
     mid = _visible(eng)
-    eng.capture(
-        "The rate card for partners is published monthly",
-        now=T0,
-        zone="trusted_collaborator",
-        sensitivity="public_safe",
-    )
+    _rate_card(eng)
     eng.capture("Office hours are nine to five", now=T0, zone="trusted_collaborator", sensitivity="public_safe")
     for i in range(6):  # hidden from outside_contact, seen by trusted_collaborator; none of them has "rate"
         _hide(eng, f"Internal falcon sheet {i} for the deal", f"Falcon sheet {i}", "private_self", "normal", "active")
