@@ -198,6 +198,8 @@ class Lexicon:
     storey_words: frozenset[str]
     ordinal_nouns: frozenset[str]
     version_words: frozenset[str]
+    counting_words: frozenset[str]
+    which_openers: frozenset[str]
     whole_words: frozenset[str]
     multiplicatives: frozenset[str]
     period_offsets: dict[str, int]  # "last" -> -1, "this" -> 0, "next" -> 1

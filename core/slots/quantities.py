@@ -273,7 +273,7 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
                 and prev.low not in lex.age_before  # "aged 42", "turns 30": an age
                 and prev.low not in ("between", "from", "to", "of", "than")  # "between 3 and 12": a range
                 and not prev.text[:1].isupper()
-                and not counted
+                and (not counted or _names_which(toks, i))
                 and unit_at(toks, i + 1) is None  # "lasts 6 h": an amount of a unit
                 and bound_before(toks, i) == (None, False)
             ):
@@ -606,6 +606,31 @@ def read_versions(toks: list[Tok], values: list[Value]) -> None:
             continue  # "Platform 8 engineers", "at 2.5 bar": a count, not a version
         t.used = True
         values.append(Value("version", _owner_before(toks, i), t.low.removesuffix(".x"), t.text, t.clause, i))
+
+
+def _names_which(toks: list[Tok], i: int) -> bool:
+    """The whole number at `i` says which one of the noun right before it, whatever word follows: "for service 1
+    starts", "the build 14 failed", "of step 3 takes" (a noun after a determiner or a preposition; data file
+    `[grammar]`: `which_openers`, and `counting_words`, which count: "the last 3 runs"). Not a count of that word."""
+    lex = lexicon()
+    if i < 2 or not re.fullmatch(r"\d+", toks[i].low):
+        return False
+    noun, before = toks[i - 1], toks[i - 2]
+    return (
+        noun.kind == "word"
+        and noun.text.isalpha()
+        and noun.text.islower()
+        and not noun.used
+        and len(noun.low) > 2
+        and not is_function(noun.low)
+        and not noun.low.endswith(("ly", "ing"))  # "by adding 3 nodes": a verb
+        and noun.low not in lex.counting_words
+        and noun.low not in lex.number_words
+        and unit_at(toks, i - 1) is None
+        and noun.clause == toks[i].clause
+        and before.low != "to"  # "to support 50 users": a verb
+        and (before.low in lex.determiners or before.low in lex.place_preps or before.low in lex.which_openers)
+    )
 
 
 def _owner_before(toks: list[Tok], i: int) -> str:

@@ -1399,6 +1399,35 @@ def test_two_codes_are_two_answers_not_a_drift(pair):
     assert (r.kind, r.conflict_type) == ("conflict", "mutually_exclusive"), r
 
 
+# A number right after a noun that follows "the" or a preposition says which one of it, whatever word comes next:
+# two of them are two subjects, not one amount that drifted ("for service 1 starts" read "1 starts" as a count).
+WHICH_ONE = [
+    ("The release freeze for service 1 starts on Monday.", "The release freeze for service 2 starts on Monday."),
+    ("The build 14 failed on the linux runner.", "The build 15 failed on the linux runner."),
+    ("During sprint 12 Maya pairs with Tom.", "During sprint 13 Maya pairs with Tom."),
+]
+
+# A number after a word that counts, or after a verb, is still how many.
+STILL_COUNTS = [
+    ("The nightly job keeps the last 3 backups.", "The nightly job keeps the last 10 backups."),
+    ("The report lists the top 10 customers by revenue.", "The report lists the top 25 customers by revenue."),
+    ("The MVP needs to support 50 concurrent users.", "The MVP needs to support 500 concurrent users."),
+    ("We are hiring for another 2 engineers.", "We are hiring for another 6 engineers."),
+]
+
+
+@pytest.mark.parametrize("pair", WHICH_ONE)
+def test_a_number_after_a_noun_says_which_one(pair):
+    r = _relate(pair)
+    assert r.kind == "unrelated", r
+
+
+@pytest.mark.parametrize("pair", STILL_COUNTS)
+def test_a_number_after_a_counting_word_or_a_verb_still_counts(pair):
+    r = _relate(pair)
+    assert (r.kind, r.conflict_type) == ("conflict", "quantitative_drift"), r
+
+
 def test_a_code_said_again_with_a_detail_is_no_conflict():
     r = _relate(("The door code is 4471.", "Door code: 4471, and the alarm is set at night."))
     assert not r.is_conflict, r
