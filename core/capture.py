@@ -38,7 +38,7 @@ from .paths import slugify
 from .receipts import make_receipt
 from .secrets import FieldValue, find_in_fields, redact_fields, secret_details
 from .store import Store, file_sig
-from .text import content_sha256, has_temporal_cue, is_low_signal, normalize, sha256_hex
+from .text import content_sha256, has_temporal_cue, is_low_signal, lf_line_endings, normalize, sha256_hex
 from .validate import parse_enum, validate_actor
 from .verification import VerificationQueue
 from .views import Views
@@ -199,7 +199,9 @@ class CaptureOps:
             # An explicit key carries authority (consolidation, conflicts): one that slugs to nothing would be a
             # constant shared by unrelated records.
             return refuse("reject", "invalid_key", value=key)
-        content = text.strip()
+        # Line endings are not content: a note captured from Windows (CRLF) or an old Mac (CR) is stored as the
+        # same note from Unix. Hashes and the restatement match already ignored them (whitespace is collapsed).
+        content = lf_line_endings(text).strip()
         given_title = single_line(title or "")
         canonical_key = keys.canonical_key(key, given_title, content)
         normalized = keys.normalized_fields(

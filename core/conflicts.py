@@ -11,7 +11,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from datetime import datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ from .models import Entry, Receipt, Status, iso, parse_iso, utc
 from .pages import MAX_LEDGER_BYTES, MAX_PAGE_BYTES, atomic_write, iter_lines, read_text
 from .paths import list_files
 from .receipts import make_receipt
+from .record import EntryError
 from .store import DECISIONS_HEADER, Store, file_sig
 from .text import normalize, sha256_hex
 from .undo import UndoHandlers
@@ -29,7 +30,7 @@ from .views import Views
 
 CHOICES = ("existing", "incoming", "both")
 CONFLICT_CACHE = ".memkeeper/conflicts.json"  # the parsed records, keyed by each page's mtime and size
-CONFLICT_CACHE_VERSION = 1
+CONFLICT_CACHE_VERSION = 2  # 2: records are validated field by field when parsed
 SNOOZE_WARN_AFTER = 3
 
 
@@ -109,27 +110,184 @@ class Conflict:
 
     @classmethod
     def from_frontmatter(cls, data: dict[str, Any]) -> Conflict:
+        """The record a frontmatter mapping (or a receipt's copy of one) describes. Raises PageError naming the
+        first missing or invalid field (`_checked`)."""
         try:
-            return cls(
-                conflict_id=str(data["conflict_id"]),
-                status=str(data["status"]),
-                conflict_type=str(data["conflict_type"]),
-                reason=str(data.get("reason") or ""),
-                title=str(data.get("title") or ""),
-                detected_at=str(data["detected_at"]),
-                detected_by=str(data.get("detected_by") or ""),
-                existing=dict(data["existing"]),
-                incoming=dict(data["incoming"]),
-                snooze_until=data.get("snooze_until"),
-                snooze_count=int(data.get("snooze_count") or 0),
-                resolution=data.get("resolution"),
-                history=list(data.get("history") or []),
-                confidence=float(data["confidence"]) if data.get("confidence") is not None else None,
-                suspected=data.get("suspected"),
-                declared=data.get("declared"),
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise PageError(f"malformed conflict record: {exc}") from None
+            return _checked(data)
+        except _FieldError as exc:
+            raise PageError(exc.text(), reason=exc.text()) from None
+
+
+class _FieldError(ValueError):
+    """A field of a conflict record that is missing (`msg` None) or invalid. `loc` names it (`existing.memory_id`
+    for a key of a side, `history.0` for an item of a list)."""
+
+    def __init__(self, loc: str, msg: str | None = None) -> None:
+        super().__init__(loc)
+        self.loc = loc
+        self.msg = msg
+
+    def text(self, line: int | None = None) -> str:
+        where = f" (line {line})" if line else ""
+        if self.msg is None:
+            return f"malformed conflict record: missing field {self.loc}"
+        return f"malformed conflict record: invalid field {self.loc}{where}: {self.msg}"
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+STATUSES = ("open", "snoozed", "resolved")
+# What a record made from the incoming side needs (`incoming.entry_from_incoming`), and the record field that checks
+# each; the engine has written all of them into every conflict record since the first version.
+_INCOMING_FIELDS = {
+    "text": "content",
+    "title": "title",
+    "category": "category",
+    "canonical_key": "canonical_key",
+    "zone": "trust_zone",
+    "sensitivity": "sensitivity_tier",
+    "memory_class": "memory_class",
+    "confidence": "confidence",
+    "evidence_grade": "evidence_grade",
+    "source_type": "source_type",
+    "source_ref": "source_ref",
+}
+_ENTRY_FIELDS = {v: k for k, v in _INCOMING_FIELDS.items()}
+
+
+def _checked(data: Any) -> Conflict:
+    """Validate a conflict record's mapping field by field (raising `_FieldError` for the first field, in page
+    order, that is missing or invalid) and build the record. Values the engine reads later are checked here, so a
+    record edited by hand is refused once, in one line, instead of failing whatever reads it next."""
+    if not isinstance(data, dict):
+        raise _FieldError("frontmatter", f"must be a mapping, not {_shown(data)}")
+
+    def required(key: str) -> Any:
+        if data.get(key) is None:
+            raise _FieldError(key)
+        return data[key]
+
+    def text(key: str) -> str:
+        value = data.get(key)
+        if value is None:
+            return ""
+        if isinstance(value, dict | list):
+            raise _FieldError(key, f"must be text, not {_shown(value)}")
+        return str(value)
+
+    def optional_text(key: str) -> str | None:
+        value = data.get(key)
+        if value is not None and not isinstance(value, str):
+            raise _FieldError(key, f"must be text, not {_shown(value)}")
+        return value
+
+    def time(key: str, value: Any) -> str:
+        if isinstance(value, datetime):  # an unquoted YAML time
+            return iso(value)
+        if isinstance(value, date):  # an unquoted YAML date: its midnight
+            return iso(datetime(value.year, value.month, value.day, tzinfo=UTC))
+        try:
+            parse_iso(value)
+        except (TypeError, ValueError, AttributeError):
+            raise _FieldError(key, f"not a date-time (ISO 8601, like 2026-01-31T09:00:00Z): {_shown(value)}") from None
+        return str(value)
+
+    def mapping(key: str) -> dict[str, Any]:
+        value = required(key)
+        if not isinstance(value, dict):
+            raise _FieldError(key, f"must be a mapping, not {_shown(value)}")
+        return dict(value)
+
+    cid = required("conflict_id")
+    if not isinstance(cid, str) or not re.fullmatch(r"C\d+", cid):
+        raise _FieldError("conflict_id", f"must be C<N>, not {_shown(cid)}")
+    status = required("status")
+    if status not in STATUSES:
+        raise _FieldError("status", f"must be one of {', '.join(STATUSES)}, not {_shown(status)}")
+    conflict_type = required("conflict_type")
+    if not isinstance(conflict_type, str) or not conflict_type.strip():
+        raise _FieldError("conflict_type", f"must be a type name, not {_shown(conflict_type)}")
+    reason, title = text("reason"), text("title")
+    detected_at = time("detected_at", required("detected_at"))
+    detected_by = text("detected_by")
+    snooze_until = data.get("snooze_until")
+    if snooze_until is not None and not (isinstance(snooze_until, str) and snooze_until.startswith("session:")):
+        snooze_until = time("snooze_until", snooze_until)
+    snooze_count = data.get("snooze_count")
+    if snooze_count is None:
+        snooze_count = 0
+    elif isinstance(snooze_count, bool) or not isinstance(snooze_count, int) or snooze_count < 0:
+        raise _FieldError("snooze_count", f"must be a whole number of 0 or more, not {_shown(snooze_count)}")
+    existing = mapping("existing")
+    memory_id = existing.get("memory_id")
+    if memory_id is None:
+        raise _FieldError("existing.memory_id")
+    if not isinstance(memory_id, str) or not memory_id.strip():
+        raise _FieldError("existing.memory_id", f"must be a memory id, not {_shown(memory_id)}")
+    incoming = mapping("incoming")
+    _check_incoming(incoming)
+    resolution = data.get("resolution")
+    if resolution is not None and not isinstance(resolution, dict):
+        raise _FieldError("resolution", f"must be a mapping or null, not {_shown(resolution)}")
+    history = data.get("history")
+    if history is None:
+        history = []
+    if not isinstance(history, list):
+        raise _FieldError("history", f"must be a list of mappings, not {_shown(history)}")
+    for i, item in enumerate(history):
+        if not isinstance(item, dict):
+            raise _FieldError(f"history.{i}", f"must be a mapping, not {_shown(item)}")
+    confidence = data.get("confidence")
+    if confidence is not None:
+        if isinstance(confidence, bool) or not isinstance(confidence, int | float) or not 0.0 <= confidence <= 1.0:
+            raise _FieldError("confidence", f"must be a number from 0 to 1, not {_shown(confidence)}")
+        confidence = float(confidence)
+    return Conflict(
+        conflict_id=cid,
+        status=status,
+        conflict_type=conflict_type,
+        reason=reason,
+        title=title,
+        detected_at=detected_at,
+        detected_by=detected_by,
+        existing=existing,
+        incoming=incoming,
+        snooze_until=snooze_until,
+        snooze_count=snooze_count,
+        resolution=resolution,
+        history=list(history),
+        confidence=confidence,
+        suspected=optional_text("suspected"),
+        declared=optional_text("declared"),
+    )
+
+
+def _check_incoming(incoming: dict[str, Any]) -> None:
+    """The incoming side holds what a record is made from when a person takes it: each of `_INCOMING_FIELDS`,
+    valid as the record field it becomes."""
+    for key in _INCOMING_FIELDS:
+        if key not in incoming:
+            raise _FieldError(f"incoming.{key}")
+    fields = {field: incoming[key] for key, field in _INCOMING_FIELDS.items()}
+    fields.update(
+        memory_id="mem_0000000000000000",
+        created_at="2000-01-01T00:00:00+00:00",
+        updated_at="2000-01-01T00:00:00+00:00",
+        last_accessed_at="2000-01-01T00:00:00+00:00",
+        expires_at=incoming.get("expires_at"),
+        recall=incoming.get("recall") or [],
+        tags=incoming.get("tags") or [],
+        quiz_question=incoming.get("quiz_question"),
+        actor=incoming.get("actor"),
+    )
+    try:
+        Entry.model_validate(fields)
+    except EntryError as exc:
+        key = _ENTRY_FIELDS.get(exc.field, exc.field)
+        raise _FieldError(f"incoming.{key}", exc.msg) from None
 
 
 def _side_lines(label: str, side: dict[str, Any]) -> list[str]:
@@ -161,11 +319,31 @@ def render_conflict_page(c: Conflict) -> str:
     return dumps(c.to_frontmatter(), "\n".join(body) + "\n")
 
 
-def parse_conflict_page(text: str) -> Conflict:
-    """The conflict record a `conflicts/C<N>.md` page holds. Raises PageError (malformed page or record)."""
-    from .pagefmt import loads
+def parse_conflict_page(text: str, conflict_id: str | None = None) -> Conflict:
+    """The conflict record a `conflicts/C<N>.md` page holds; `conflict_id` is the id its file name gives, which the
+    record must carry (its decisions are written to the file of the id it carries). Raises PageError (malformed page
+    or record), naming the missing or invalid field and, when it is on the page, its line."""
+    from .pagefmt import loads, normalize_newlines
 
-    return Conflict.from_frontmatter(loads(text).metadata)
+    text = normalize_newlines(text)
+    try:
+        c = _checked(loads(text).metadata)
+        if conflict_id is not None and c.conflict_id != conflict_id:
+            raise _FieldError("conflict_id", f"{c.conflict_id!r} is not this file's id {conflict_id}")
+        return c
+    except _FieldError as exc:
+        line = _line_of(text, exc.loc.split(".", 1)[0]) if exc.msg is not None else None
+        raise PageError(exc.text(line), line=line, reason=exc.text()) from None
+
+
+def _line_of(text: str, key: str) -> int | None:
+    """The frontmatter line that sets the top-level `key`."""
+    for n, line in enumerate(text.split("\n")[1:], 2):
+        if line == "---":
+            return None
+        if line.startswith(f"{key}:"):
+            return n
+    return None
 
 
 def _resolution_text(c: Conflict) -> str:
@@ -269,7 +447,7 @@ class ConflictQueue:
         c = self._from_disk(cid, sig)
         if c is None:
             try:
-                c = parse_conflict_page(read_text(path, limit=MAX_PAGE_BYTES, what="a conflict record"))
+                c = parse_conflict_page(read_text(path, limit=MAX_PAGE_BYTES, what="a conflict record"), cid)
             except FileNotFoundError:
                 raise BadInput(f"unknown conflict {cid}") from None
             except (PageError, OSError) as exc:

@@ -16,11 +16,14 @@ What check finds, and what repair does about it:
 | reinforcement that disagrees with the receipts            | reported (the page is the person's to correct)  |
 | a line of stated/*.jsonl that is not a JSON object        | reported (the ledgers are append-only)          |
 | malformed pages, conflict records, quiz ledger rows       | reported (never rewritten by the engine)        |
+| a Markdown file under entries/ or conflicts/ never read   | reported (never moved: the person decides)      |
+|   (in a subfolder, `.MD`, not named `C<N>.md`)            |                                                 |
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -46,6 +49,11 @@ CHECK_LOCK_WAIT_S = 5.0
 CHECK_LOOKS = 3
 HUMAN_DECISIONS = frozenset({"confirm", "deny", "undeny", "confirm_many", "deny_many", "resolve_conflict", "undo"})
 _MEMORY_ID = re.compile(r"mem_[0-9a-f]{16}")
+
+# What a Markdown file looks like: a file with one of these endings (any case) under entries/ or conflicts/ that is
+# not read is reported. Other files there (attachments: images, PDFs) are not pages and are left alone.
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+_CONFLICT_FILE = re.compile(r"C\d+\.md")
 
 # Kinds of problem `repair` fixes.
 REPAIRABLE = frozenset({"journal", "log_row_missing", "pattern_missing", "tmp", "index"})
@@ -137,14 +145,42 @@ class Integrity:
             report.add("tmp", f"{rel}: temp file left by an interrupted write (check --repair removes it)")
         for problem in self.store.index.verify():
             report.add("index", f"{problem} (check --repair rebuilds it)")
+        self._check_conflicts(report)
+        self._check_unread(report)
+        for problem in self.quiz.quiz_problems():
+            report.add("quiz", problem)
+        return report
+
+    def _check_conflicts(self, report: CheckReport) -> None:
         for name in self.conflicts.conflict_files():
             try:
                 self.conflicts.load_conflict(name[:-3])
             except Exception as exc:  # BadInput: one line per bad record
                 report.add("conflict", str(exc))
-        for problem in self.quiz.quiz_problems():
-            report.add("quiz", problem)
-        return report
+
+    def _check_unread(self, report: CheckReport) -> None:
+        """Markdown files under entries/ and conflicts/ that memkeeper never reads: pages in a subfolder (only
+        entries/*.md are memories), a page whose name ends in `.MD` or `.markdown`, a file in conflicts/ not named
+        `C<N>.md`. Each is one line saying what to do; nothing moves them (a person decides what they are). Hidden
+        files and folders (a leading dot) are out of sight on purpose, symlinks are reported as such, and files of
+        other kinds (attachments) are not pages."""
+        for folder in ("entries", "conflicts"):
+            base = self.store.root / folder
+            if base.is_symlink() or not base.is_dir():
+                continue  # a symlink is reported with every other one; no folder, nothing unread
+            for dirpath, dirnames, filenames in os.walk(base, followlinks=False):
+                dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+                nested = os.path.normpath(dirpath) != os.path.normpath(base)
+                for name in sorted(filenames):
+                    if name.startswith(".") or not name.lower().endswith(MARKDOWN_SUFFIXES):
+                        continue
+                    if not nested and (name.endswith(".md") if folder == "entries" else _CONFLICT_FILE.fullmatch(name)):
+                        continue  # read (or reported as a bad page or record)
+                    full = os.path.join(dirpath, name)
+                    if os.path.islink(full):
+                        continue  # reported as a symlink
+                    rel = os.path.relpath(full, self.store.root).replace(os.sep, "/")
+                    report.add("unread", f"{rel}: {_unread_reason(folder, name, nested)}")
 
     def _check_journal(self, report: CheckReport) -> None:
         jdir = self.store.root / journal.JOURNAL_DIR
@@ -323,6 +359,8 @@ class Integrity:
                 )
             self._check_pages(report, trail, set())
             self._check_ledgers(report)
+            self._check_conflicts(report)
+            self._check_unread(report)
             for problem in self.quiz.quiz_problems():
                 report.add("quiz", problem)
             jdir = self.store.root / journal.JOURNAL_DIR
@@ -368,6 +406,23 @@ class Integrity:
             if grade:
                 return grade
         return "medium"
+
+
+def _unread_reason(folder: str, name: str, nested: bool) -> str:
+    """What `check` says of a Markdown file memkeeper does not read, and what to do about it."""
+    if folder == "entries":
+        if nested:
+            return (
+                "not read: memkeeper reads only pages directly in entries/ (entries/<name>.md); move it up into "
+                "entries/ to make it a memory, or out of entries/"
+            )
+        return (
+            "not read: memkeeper reads only page names ending in .md (lower case); rename it to make it a memory, "
+            "or move it out of entries/"
+        )
+    if nested:
+        return "not read: conflict records are conflicts/C<N>.md, never in a subfolder; move it out of conflicts/"
+    return "not read: conflict records are named conflicts/C<N>.md; move it out of conflicts/"
 
 
 def _under_link(rel: str, links: set[str]) -> bool:

@@ -197,12 +197,27 @@ _BARE = r"[^\s\"'`,;&<>]"
 _ASSIGN = r"(?![A-Za-z0-9_])(?:=(?P<tight>" + _BARE + r"{8,256})(?!" + _BARE + r")|[\"'\]]?[ \t]*(?:=>|:=|=|:)[ \t]*"
 _VALUE = r"(?:\"(?P<dq>[^\"\n]{1,256})\"|'(?P<sq>[^'\n]{1,256})'|(?P<bare>" + _BARE + r"{1,256})))"
 _VALUE_GROUPS = "tight|dq|sq|bare"
-# Nouns a password keyword qualifies in prose ("password manager", "password policy"): what "is" then names is the
-# manager or the policy, not the password.
-_QUALIFIED = (
-    r"(?:manager|policy|policies|reset|rotation|hint|vault|field|length|strength|requirements?|rules?|expiry|"
-    r"generator|protection|change|sharing|app|tool|store)s?\b"
-)
+# The words of the prose rules (`data/secret_words.json`): names of a password ("password", "pass phrase", "pwd")
+# and of a PIN, and the nouns such a keyword qualifies in prose ("password manager", "pwd command", "pin header"):
+# what "is" then names is the manager or the command, not the password.
+PROSE_WORDS_FILE = Path(__file__).parent / "data" / "secret_words.json"
+
+
+def _words_pattern(words: list[str], plural: bool = False) -> str:
+    """An alternation of the words (longest first), each phrase matching any run of spaces or tabs between its
+    words, with an optional final s when `plural`."""
+    phrases = sorted({r"[ \t]+".join(re.escape(w) for w in p.split()) for p in words if p.split()}, key=len)
+    return "(?:" + "|".join(reversed(phrases)) + ")" + ("s?" if plural else "") + r"\b"
+
+
+def _prose_words() -> dict[str, list[str]]:
+    data = json.loads(PROSE_WORDS_FILE.read_text(encoding="utf-8"))
+    return {k: [str(w).lower() for w in v] for k, v in data.items() if k != "about"}  # a missing list fails loudly
+
+
+_WORDS = _prose_words()
+_QUALIFIED = _words_pattern(_WORDS["qualified_nouns"], plural=True)
+_PIN_QUALIFIED = _words_pattern(_WORDS["qualified_nouns"] + _WORDS["pin_qualified_nouns"], plural=True)
 
 RULES: list[Rule] = [
     # Private key blocks of every kind: PEM (RSA, EC, DSA, OPENSSH, PKCS#8, ENCRYPTED, PGP), SSH2, PuTTY, age.
@@ -359,16 +374,27 @@ RULES: list[Rule] = [
         flags=_I,
         hints=("secret", "key", "token", "credential"),
     ),
-    # Prose: "the wifi password for the office is …" (the first is/was after the keyword, within one clause). Not
-    # when the keyword qualifies the noun after it: "our password manager is 1Password" names a product.
+    # Prose: "the wifi password for the office is …", "my mysql pwd is …" (the first is/was after the keyword,
+    # within one clause). Not when the keyword qualifies the noun after it: "our password manager is 1Password"
+    # names a product, "the pwd command is …" a command.
     _r(
         "password_assignment",
-        r"\bpass(?:word|phrase|code)s?\b(?![ \t]+" + _QUALIFIED + r")[^.\n]{0,40}?\b(?:is|was)[ \t]+[\"'`]?"
-        r"(?P<v>[^\s\"'`,;]+)",
+        r"\b" + _words_pattern(_WORDS["password_words"], plural=True) + r"(?![ \t]+" + _QUALIFIED + r")"
+        r"[^.\n]{0,40}?\b(?:is|was)[ \t]+[\"'`]?(?P<v>[^\s\"'`,;]+)",
         group="v",
         check=credential_like,
         flags=_I,
-        hints=("pass",),
+        hints=tuple(sorted({w.split()[0] for w in _WORDS["password_words"]})),
+    ),
+    # Prose: "my bank PIN is 4821". A PIN is 4 to 8 digits right after is/was, in the same clause with no digit
+    # between (not "GPIO pin 18 is 3300"), and never the start of a longer token ("2024.1", "1024-bit").
+    _r(
+        "pin_code",
+        r"\b" + _words_pattern(_WORDS["pin_words"]) + r"(?![ \t]+" + _PIN_QUALIFIED + r")"
+        r"[^.;:!?\n\d]{0,30}?\b(?:is|was)[ \t]+[\"'`]?(?P<v>\d{4,8})(?![\w.,/-]*\w)",
+        group="v",
+        flags=_I,
+        hints=tuple(sorted({w.split()[0] for w in _WORDS["pin_words"]})),
     ),
 ]
 

@@ -82,6 +82,12 @@ def collapse_ws(text: str) -> str:
     return _WS.sub(" ", text).strip()
 
 
+def lf_line_endings(text: str) -> str:
+    """Line endings are not content: CRLF and a lone CR become LF (a note typed on Windows and on Unix is one
+    note, and a page never mixes line endings)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
 def normalize(text: str) -> str:
     """Lower-case, NFKC, whitespace collapsed. The form hashed for content identity."""
     return collapse_ws(unicodedata.normalize("NFKC", text).lower())

@@ -382,3 +382,23 @@ def test_a_word_of_one_root_finds_the_record_that_writes_another(eng):
     eng.capture("Dentist appointment on Oct 2 is at 3:00 PM.", now=T0, actor="agent:a")
     r = eng.capture("The October 2 dental checkup is booked for 8:45 AM.", now=T0 + timedelta(days=1), actor="agent:b")
     assert r.status == "conflict", r.details
+
+
+def test_line_endings_are_not_content(eng):
+    """Exploratory pass (2026-12-03): content captured with CRLF kept a CR on every line but the last, so pages mixed
+    line endings. CRLF and a lone CR are stored as LF; the receipt says the content was normalised; the note
+    captured from Windows and from Unix is one note (same hashes, the second consolidates)."""
+    crlf = "Deploy notes for the heron billing service\r\nline two of the notes\r\nline three\r\n"
+    r = eng.capture(crlf, now=T0, title="Heron\r\ndeploy notes")
+    assert r.status == "captured" and r.details["normalized"] == ["content", "title"]
+    entry = eng.load(r.details["memory_id"])
+    lf = "Deploy notes for the heron billing service\nline two of the notes\nline three"
+    assert entry.content == lf and entry.title == "Heron deploy notes"
+    assert b"\r" not in (eng.root / r.details["page"]).read_bytes()
+    again = eng.capture(lf, now=T0 + timedelta(hours=1), title="Heron deploy notes")
+    assert again.status == "consolidated" and again.details["memory_id"] == entry.memory_id
+    assert again.details["content_sha256"] == r.details["content_sha256"]
+    assert "normalized" not in again.details
+    mac = eng.capture("The kestrel rota for March\rAna on Mondays\rLi on Fridays", now=T0)
+    assert eng.load(mac.details["memory_id"]).content == "The kestrel rota for March\nAna on Mondays\nLi on Fridays"
+    assert mac.details["normalized"] == ["content"]

@@ -318,3 +318,92 @@ def test_a_resolution_whose_opened_conflict_was_decided_is_undone_after_that_dec
     assert eng.undo(r2.receipt_sha256, now=T0 + timedelta(hours=6), actor=HUMAN).status == "undone"
     assert eng.undo(r.receipt_sha256, now=T0 + timedelta(hours=7), actor=HUMAN).status == "undone"
     assert [c.conflict_id for c in eng.conflicts(now=T0 + timedelta(hours=7))] == [cid]
+
+
+# --- malformed conflict records (exploratory pass, 2026-12-03) ----------------------------------------------------
+
+
+def _edit_record(path, change) -> None:
+    """Rewrite a conflict record's frontmatter by hand: `change` mutates the mapping."""
+    from memkeeper.core.pagefmt import dumps, loads
+
+    post = loads(path.read_text(encoding="utf-8"))
+    change(post.metadata)
+    path.write_text(dumps(post.metadata, post.content), encoding="utf-8")
+
+
+def _set(key, value):
+    def change(m):
+        m[key] = value
+
+    return change
+
+
+def _set_side(side, key, value):
+    def change(m):
+        m[side][key] = value
+
+    return change
+
+
+def _drop(key, side=None):
+    def change(m):
+        (m[side] if side else m).pop(key)
+
+    return change
+
+
+@pytest.mark.parametrize(
+    "change, problem",
+    [
+        (_drop("conflict_id"), "missing field conflict_id"),
+        (_set("conflict_id", "banana"), "invalid field conflict_id (line 3): must be C<N>, not 'banana'"),
+        (_set("conflict_id", "C7"), "invalid field conflict_id (line 3): 'C7' is not this file's id C1"),
+        (_drop("status"), "missing field status"),
+        (_set("status", "weird"), "invalid field status (line 4): must be one of open, snoozed, resolved, not 'weird'"),
+        (_drop("conflict_type"), "missing field conflict_type"),
+        (_drop("detected_at"), "missing field detected_at"),
+        (_set("detected_at", "yesterday"), "invalid field detected_at (line 8): not a date-time (ISO 8601"),
+        (_set("snooze_until", "someday"), "invalid field snooze_until (line 10): not a date-time (ISO 8601"),
+        (_set("snooze_count", "many"), "invalid field snooze_count (line 11): must be a whole number of 0 or more"),
+        (_set("snooze_count", -1), "invalid field snooze_count (line 11): must be a whole number of 0 or more"),
+        (_set("existing", "foo"), "invalid field existing (line 12): must be a mapping, not 'foo'"),
+        (_drop("existing"), "missing field existing"),
+        (_drop("memory_id", side="existing"), "missing field existing.memory_id"),
+        (_drop("text", side="incoming"), "missing field incoming.text"),
+        (_drop("canonical_key", side="incoming"), "missing field incoming.canonical_key"),
+        (_set_side("incoming", "zone", "everyone"), "invalid field incoming.zone (line 24): 'everyone' is not one of"),
+        (_set_side("incoming", "confidence", "high"), "invalid field incoming.confidence (line 24): must be a number"),
+        (_set("resolution", 7), "invalid field resolution"),
+        (_set("history", 5), "invalid field history"),
+        (_set("history", ["resolved"]), "invalid field history.0"),
+        (_set("confidence", "high"), "invalid field confidence"),
+        (_set("confidence", True), "invalid field confidence"),
+    ],
+)
+def test_a_malformed_conflict_record_is_one_line_naming_the_file_and_the_field(eng, change, problem):
+    """`conflicts/C9.md` without `conflict_id` read "malformed conflict record: 'conflict_id'" (a KeyError's repr),
+    a bad `resolution` or `history` stopped every later write, and a bad id stopped `conflicts list`. Each is now one
+    line naming the file and the field, wherever the record is read, and the rest of the wiki works."""
+    from memkeeper.core import Engine
+    from memkeeper.core.errors import BadInput
+
+    make_conflict(eng)
+    path = eng.root / "conflicts" / "C1.md"
+    _edit_record(path, change)
+    report = eng.check()
+    lines = [p for p in report.problems if p.startswith("conflicts/C1.md:")]
+    assert lines == [f"conflicts/C1.md: malformed conflict record: {problem}"] or (
+        len(lines) == 1 and lines[0].startswith(f"conflicts/C1.md: malformed conflict record: {problem}")
+    ), lines
+    with pytest.raises(BadInput) as err:
+        eng.resolve_conflict("C1", "existing", now=T0 + timedelta(hours=2), actor=HUMAN)
+    assert str(err.value) == lines[0]
+    # Another process (the next command) lists the queue without it, and its writes go on (the queue view skips it).
+    other = Engine.open(eng.root)
+    try:
+        assert other.conflicts(now=T0) == [] and other.conflicts(include_resolved=True) == []
+        r = other.capture("The office wifi network is called Orchard.", now=T0 + timedelta(hours=3))
+        assert r.status == "captured", r.details
+    finally:
+        other.close()

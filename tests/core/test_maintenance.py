@@ -148,3 +148,39 @@ def test_consolidate_preview_and_undo(eng):
             e.notes,
         )
     assert eng.check().ok, eng.check().problems
+
+
+def test_check_reports_pages_it_never_reads_and_repair_leaves_them_where_they_are(eng):
+    """Exploratory pass (2026-12-03): a page in a subfolder of entries/ was ignored without a word. `check` names
+    every Markdown file under entries/ and conflicts/ that memkeeper does not read, one line each saying what to do;
+    `check --repair` moves nothing (it lists them as left for a person)."""
+    mid = capture(eng, "The staging cluster runs in the eu-west-1 region.")
+    page = eng.root / eng.page_of(mid)
+    (eng.root / "entries" / "sub" / "deeper").mkdir(parents=True)
+    unread = {
+        "entries/sub/staging.md": page.read_bytes(),
+        "entries/sub/deeper/notes.markdown": b"# notes\n",
+        "entries/Staging-copy.MD": page.read_bytes(),
+        "conflicts/old/C3.md": b"---\nconflict_id: C3\n---\n",
+        "conflicts/notes.md": b"# my notes on the queue\n",
+    }
+    (eng.root / "conflicts" / "old").mkdir(parents=True, exist_ok=True)
+    for rel, data in unread.items():
+        (eng.root / rel).write_bytes(data)
+    # Not pages (attachments), or hidden on purpose: not reported.
+    (eng.root / "entries" / "sub" / "diagram.png").write_bytes(b"\x89PNG")
+    (eng.root / "entries" / ".drafts").mkdir()
+    (eng.root / "entries" / ".drafts" / "draft.md").write_bytes(page.read_bytes())
+    report = eng.check()
+    assert not report.ok and report.pages == 1
+    for rel in unread:
+        lines = [p for p in report.problems if p.startswith(rel + ":")]
+        assert len(lines) == 1 and "not read" in lines[0] and "\n" not in lines[0], (rel, report.problems)
+    assert any("move it up into entries/" in p for p in report.problems if p.startswith("entries/sub/staging.md"))
+    assert len(report.problems) == len(unread), report.problems
+    r = eng.repair(now=T0 + timedelta(hours=1))
+    assert r.status == "ok" and r.details["remaining_count"] == len(unread)
+    assert all(any(p.startswith(rel + ":") for p in r.details["remaining"]) for rel in unread)
+    for rel, data in unread.items():
+        assert (eng.root / rel).read_bytes() == data  # never moved, rewritten or deleted
+    assert eng.check().pages == 1  # still one memory: nothing was read from them

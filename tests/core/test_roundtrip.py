@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from memkeeper.core import Engine
 from memkeeper.core.models import Entry, single_line
 from memkeeper.core.pagefmt import parse_entry, render_entry
+from memkeeper.core.text import lf_line_endings
 from tests.conftest import T0
 
 REPRO = "Important fact.\n\n## Notes\n- injected note\n\nMore content after the notes"
@@ -71,14 +72,17 @@ def test_generated_headings_and_rules_in_content_survive(eng):
     assert _disk_content(eng, mid) == text
 
 
-def test_carriage_returns_in_content_are_kept(eng):
+def test_line_endings_become_lf_and_the_rest_of_the_content_is_kept(eng):
+    # Capture stores CRLF and lone CR as LF (docs/decisions.md, "Line endings are not content"); the page format
+    # itself still keeps a CR byte for byte (test_render_parse_is_exact_for_any_body).
     text = "Line one of the kestrel notes\r\nline two\rline three\r\n## Notes\r\n- not a note"
     r = eng.capture(text, now=T0)
     mid = r.details["memory_id"]
-    assert "normalized" not in r.details
-    assert eng.load(mid).content == text
+    assert r.details["normalized"] == ["content"]
+    stored = "Line one of the kestrel notes\nline two\nline three\n## Notes\n- not a note"
+    assert eng.load(mid).content == stored
     eng.retrieve("kestrel notes", now=T0 + timedelta(hours=1))
-    assert _disk_content(eng, mid) == text
+    assert _disk_content(eng, mid) == stored
 
 
 def test_content_trimming_and_title_collapse_are_reported(eng):
@@ -253,7 +257,7 @@ def test_capture_read_rewrite_read_is_exact(body, title):
         r = eng.capture(text, now=T0, title=title, key=key)
         assume(r.status == "captured")  # a body that happens to read as low-signal or a secret is not stored at all
         mid = r.details["memory_id"]
-        stored = text.strip()
+        stored = lf_line_endings(text).strip()
         assert ("content" in r.details.get("normalized", [])) == (stored != text)
         expected_title = single_line(title)
         if expected_title:

@@ -190,3 +190,16 @@ def test_secret_in_quiz_answer_and_question_is_redacted_on_request(eng):
     notebook = (eng.root / "quiz" / "2026-11-20.alice.md").read_text()
     assert "the one with [REDACTED:github_token]" in notebook
     assert GITHUB not in wiki_text(eng.root)
+
+
+def test_a_short_password_word_in_prose_is_refused_and_prose_about_pwd_is_kept(eng):
+    """Exploratory pass (2026-12-03): "my mysql pwd is Sup3rS3cret!" was stored."""
+    r = eng.capture("my mysql pwd is Sup3rS3cret!", now=T0)
+    assert (r.status, r.details["reason"]) == ("reject", "secret_detected")
+    assert r.details["secret_classes"] == ["password_assignment"] and "Sup3rS3cret" not in json.dumps(r.to_dict())
+    assert list((eng.root / "entries").iterdir()) == []
+    r = eng.capture("my mysql pwd is Sup3rS3cret!", now=T0, redact=True)
+    assert r.status == "captured" and r.details["redacted"] == ["password_assignment"]
+    assert "Sup3rS3cret" not in wiki_text(eng.root)
+    for text in ("the pwd command prints the working directory", "my PIN is in 1Password"):
+        assert eng.capture(text, now=T0).status == "captured", text

@@ -236,3 +236,49 @@ def test_every_rule_compiles_and_every_rule_is_gated_by_hints():
     for rule in RULES:
         assert rule.hints, rule
         assert rule.pattern.pattern == rule.source
+
+
+# --- short forms of the password keyword, and PINs (exploratory pass, 2026-12-03) ---------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, secret, secret_class",
+    [
+        ("my mysql pwd is Sup3rS3cret!", "Sup3rS3cret!", "password_assignment"),
+        ("The staging passwd was Kx9-mq2Lp.", "Kx9-mq2Lp.", "password_assignment"),
+        ("The door passcode is 5521-77a", "5521-77a", "password_assignment"),
+        ("Her pass phrase for the backup disk is t4ngo#Delta", "t4ngo#Delta", "password_assignment"),
+        ("The pass code of the gate is 88213407", "88213407", "password_assignment"),
+        ("My bank PIN is 4821.", "4821", "pin_code"),
+        ("the SIM pin code was 739105", "739105", "pin_code"),
+        ("Alarm PIN number is 0042", "0042", "pin_code"),
+    ],
+)
+def test_short_forms_of_a_password_and_a_pin_in_prose_are_secrets(text, secret, secret_class):
+    found = [(text[f.start : f.end], f.secret_class) for f in scan(text)]
+    assert found == [(secret, secret_class)], found
+    redacted, classes = redact_secrets(text)
+    assert secret not in redacted and classes == [secret_class]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the pwd command prints the working directory",
+        "run pwd to check the path",
+        "The pwd output is /home/alice/projects",
+        "pwd is a shell builtin in bash 5.2",
+        "The pwd command is available in busybox2 too",
+        "/etc/passwd is world-readable; /etc/shadow is not",
+        "The passwd file is /etc/passwd on every host",
+        "my PIN is in 1Password",
+        "The PIN is stored in the vault, ask Sam2 for it",
+        "Pin numpy to 1.26 until the build is fixed.",
+        "The status LED pin is 13 on the Uno board.",
+        "GPIO pin 18 is 3300 ohms away from the rail.",
+        "We pinned the version; the pin was 2024.1 for a year.",
+        "The password file is secrets2.txt in the ops folder.",
+    ],
+)
+def test_prose_about_pwd_passwd_and_pins_is_no_secret(text):
+    assert scan(text) == [], [(text[f.start : f.end], f.secret_class) for f in scan(text)]
