@@ -35,7 +35,88 @@ class BadPage:
     error: str
 
 
+@dataclass(frozen=True)
+class ZoneRows:
+    """The records one trust zone may retrieve — active, and kept by its condition on the zone columns (`zone_where`,
+    `scoring.zone_sql`; None: every record) — as sets of rowids read from covering indexes only: statuses from
+    `records_pending`, the zone columns from `records_partition`. Made by `Index.zone_rows`; the counts say which
+    of a set and its complement is the smaller, so a query names that one."""
+
+    zone_where: str | None
+    params: tuple
+    everything: int  # every record
+    inactive: int  # the records that are not active
+    zoned: int  # the records, of any status, that the zone condition keeps (`everything` without one)
+
+    @property
+    def all_kept(self) -> bool:
+        """Nothing is left out: every record is active and visible to the zone."""
+        return not self.inactive and self.zoned == self.everything
+
+    @property
+    def exact(self) -> bool:
+        """Whether `kept_bound` is the number of records kept (else a lower bound: inactive ones may be outside)."""
+        return self.zone_where is None or not self.inactive
+
+    @property
+    def kept_bound(self) -> int:
+        return self.zoned - self.inactive
+
+    @property
+    def by_kept(self) -> bool:
+        """Whether the kept records are the smaller set (judged, when `kept_bound` is a bound, by `zoned`)."""
+        return (self.kept_bound if self.exact else self.zoned) * 2 <= self.everything
+
+    def _by_zone(self, keep: bool) -> str:
+        condition = f"({self.zone_where})" if keep else f"NOT ({self.zone_where})"
+        return f"SELECT rowid FROM records INDEXED BY records_partition WHERE {condition}"
+
+    def kept(self) -> tuple[str, tuple]:
+        """SQL selecting the rowids of the records kept, and its parameters."""
+        if self.zone_where is None:
+            return "SELECT rowid FROM records WHERE status = 'active'", ()
+        if self.inactive:
+            return f"{self._by_zone(True)} AND rowid NOT IN ({_NOT_ACTIVE})", self.params
+        return self._by_zone(True), self.params
+
+    def left_out(self) -> tuple[str, tuple]:
+        """SQL selecting the rowids of the records left out (not active, or not visible to the zone)."""
+        if self.zone_where is None:
+            return _NOT_ACTIVE, ()
+        if self.inactive:
+            return f"{_NOT_ACTIVE} UNION {self._by_zone(False)}", self.params
+        return self._by_zone(False), self.params
+
+    def rowid_filter(self) -> tuple[str, tuple]:
+        """A condition on `rowid` that keeps exactly the records kept ('' when nothing is left out), through the
+        smaller of the two sets. `+rowid`: FTS5 is not handed the set to look up one by one; it walks its matches
+        and each is checked against the set (built once per statement)."""
+        if self.all_kept:
+            return "", ()
+        if self.by_kept:
+            sql, p = self.kept()
+            return f" AND +rowid IN ({sql})", p
+        sql, p = self.left_out()
+        return f" AND +rowid NOT IN ({sql})", p
+
+    def hidden_filter(self) -> tuple[str, tuple] | None:
+        """A condition on `rowid` that keeps the active records the zone may not see; None when there can be none
+        (the zone sees every active record)."""
+        if self.zone_where is None or self.zoned == self.everything:
+            return None
+        if (self.everything - self.zoned) * 2 <= self.everything:
+            sql, p = self._by_zone(False), self.params
+            if self.inactive:
+                sql = f"{sql} AND rowid NOT IN ({_NOT_ACTIVE})"
+            return f" AND +rowid IN ({sql})", p
+        sql, p = self._by_zone(True), self.params
+        if self.inactive:
+            sql = f"{sql} UNION {_NOT_ACTIVE}"
+        return f" AND +rowid NOT IN ({sql})", p
+
+
 BUSY_TIMEOUT_S = 30.0
+CANDIDATES = 300  # matches drawn from the full-text index per retrieve (the best bm25 first), then scored exactly
 SYNC_CHUNK = 1000
 # A cold build (an empty index, at least BUILD_MIN pages) is written to a new file and swapped in whole (`_build`);
 # from PARALLEL_MIN pages on, the pages are read and parsed in worker processes while this one inserts.
@@ -692,28 +773,49 @@ class Index:
         self.db.execute(schema.INSERT_FTS, schema.fts_row(entry))
         self.db.execute("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,NULL)", (path, *sig, digest, entry.memory_id))
 
-    def fts_candidates(self, terms: list[str], limit: int = 300, common: frozenset[str] = frozenset()) -> list[str]:
-        """Memory ids whose indexed text matches any of the terms, best bm25 first.
+    def fts_candidates(
+        self,
+        terms: list[str],
+        limit: int = CANDIDATES,
+        common: frozenset[str] = frozenset(),
+        rows: ZoneRows | None = None,
+    ) -> list[str]:
+        """Memory ids whose indexed text matches any of the terms, best bm25 first — only among the records `rows`
+        keeps (`zone_rows`: those a trust zone may retrieve), so that records it may not see take none of the
+        `limit` places: which of its own records are candidates does not depend on how many hidden ones match.
+        (bm25's term weights and average length are still FTS5's, over the whole index.)
 
         `common`: terms found in most records. bm25 gives such a term next to no weight, so the best matches of
         all the terms are the best matches of the others; ranking every record that holds the common term (most
         of the wiki) costs ~150 ms at 100k records. The others are asked first, and the common terms only fill
         what they leave of `limit`."""
+        where, wp = rows.rowid_filter() if rows is not None else ("", ())
+        sql = f"SELECT memory_id FROM fts WHERE fts MATCH ?{where} ORDER BY rank LIMIT ?"
         rare = [t for t in terms if t not in common]
         first: list[str] = []
         if rare and len(rare) < len(terms):
             match = _match_any(rare)
             if match:
-                rows = self.query("SELECT memory_id FROM fts WHERE fts MATCH ? ORDER BY rank LIMIT ?", (match, limit))
-                first = [r[0] for r in rows]
+                first = [r[0] for r in self.query(sql, (match, *wp, limit))]
                 if len(first) >= limit:
                     return first
         match = _match_any(terms)
         if not match:
             return first
-        rows = self.query("SELECT memory_id FROM fts WHERE fts MATCH ? ORDER BY rank LIMIT ?", (match, limit))
         seen = set(first)
-        return first + [r[0] for r in rows if r[0] not in seen][: limit - len(first)]
+        return first + [r[0] for r in self.query(sql, (match, *wp, limit)) if r[0] not in seen][: limit - len(first)]
+
+    def fts_hidden(self, terms: list[str], rows: ZoneRows, limit: int = CANDIDATES) -> list[str]:
+        """Memory ids of up to `limit` active records matching any of the terms that the zone of `rows` may not
+        see, in rowid order (unranked: what they are used for is a count, the owner's hidden_by_zone)."""
+        hidden = rows.hidden_filter()
+        match = _match_any(terms)
+        if hidden is None or not match:
+            return []
+        where, wp = hidden
+        return [
+            r[0] for r in self.query(f"SELECT memory_id FROM fts WHERE fts MATCH ?{where} LIMIT ?", (match, *wp, limit))
+        ]
 
     def doc_freq(self, term: str) -> int:
         """How many records (of any zone and status) hold the term."""
@@ -722,51 +824,47 @@ class Index:
             return 0
         return int(self.scalar("SELECT count(*) FROM fts WHERE fts MATCH ?", (match,)) or 0)
 
-    def eligible_doc_freqs(
-        self, terms: list[str], zone_where: str | None = None, params: tuple = ()
-    ) -> tuple[int, dict[str, int]]:
-        """(how many active records satisfy `zone_where`, and for each term how many of those hold it): what the
-        IDF weights of one trust zone are counted from, so that no record outside it moves them. `zone_where`: an
-        SQL condition on `trust_zone` and `sensitivity_tier` only (None: every active record).
-
-        No wide row is read: statuses come from `records_pending`, the zone columns from `records_partition`
-        (covering indexes). The records are split into those kept and those left out; a term's count is its count
-        among the kept ones, or its count over the whole wiki less its count among those left out, whichever of
-        the two sets is smaller (it is built once, in one statement with every term's count). When nothing is left
-        out (every record active and visible, as for private_self on a wiki with no archived record), the counts
-        are the whole wiki's, at no extra cost."""
+    def zone_rows(self, zone_where: str | None = None, params: tuple = ()) -> ZoneRows:
+        """The records a trust zone may retrieve (`ZoneRows`): active, and satisfying `zone_where`, an SQL condition
+        on `trust_zone` and `sensitivity_tier` only (None: every active record). Counted from the covering
+        indexes: no wide row is read."""
         everything = int(self.scalar("SELECT count(*) FROM records") or 0)
         inactive = int(self.scalar(f"SELECT count(*) FROM ({_NOT_ACTIVE})") or 0)
         p = tuple(params)
+        z = ZoneRows(zone_where, p, everything, inactive, everything)
         if zone_where is None:
-            kept = everything - inactive  # exact: nothing else is left out
-            zoned = everything
-            kept_sql, kept_p = "SELECT rowid FROM records WHERE status = 'active'", ()
-            out_sql, out_p = _NOT_ACTIVE, ()
-        else:
-            by_zone = f"SELECT rowid FROM records INDEXED BY records_partition WHERE ({zone_where})"
-            not_zone = f"SELECT rowid FROM records INDEXED BY records_partition WHERE NOT ({zone_where})"
-            zoned = int(self.scalar(f"SELECT count(*) FROM ({by_zone})", p) or 0)
-            kept = zoned - inactive  # a lower bound (exact when no record is inactive), made exact below
-            if inactive:
-                kept_sql, kept_p = f"{by_zone} AND rowid NOT IN ({_NOT_ACTIVE})", p
-                out_sql, out_p = f"{_NOT_ACTIVE} UNION {not_zone}", p
-            else:
-                kept_sql, kept_p, out_sql, out_p = by_zone, p, not_zone, p
+            return z
+        zoned = int(self.scalar(f"SELECT count(*) FROM ({z._by_zone(True)})", p) or 0)
+        return ZoneRows(zone_where, p, everything, inactive, zoned)
+
+    def eligible_doc_freqs(
+        self, terms: list[str], zone_where: str | None = None, params: tuple = (), rows: ZoneRows | None = None
+    ) -> tuple[int, dict[str, int]]:
+        """(how many active records satisfy `zone_where`, and for each term how many of those hold it): what the
+        IDF weights of one trust zone are counted from, so that no record outside it moves them. `zone_where`: an
+        SQL condition on `trust_zone` and `sensitivity_tier` only (None: every active record); or `rows`, the
+        zone's records already counted (`zone_rows`).
+
+        No wide row is read (`ZoneRows`). The records are split into those kept and those left out; a term's count
+        is its count among the kept ones, or its count over the whole wiki less its count among those left out,
+        whichever of the two sets is smaller (it is built once, in one statement with every term's count). When
+        nothing is left out (every record active and visible, as for private_self on a wiki with no archived
+        record), the counts are the whole wiki's, at no extra cost."""
+        z = rows if rows is not None else self.zone_rows(zone_where, params)
+        everything = z.everything
+        kept = z.kept_bound  # exact when `z.exact`; else a lower bound, made exact below
         freq = {t: 0 for t in terms}
-        if zoned == 0 or (zone_where is None and kept == 0):
+        if z.zoned == 0 or (z.zone_where is None and kept == 0):
             return 0, freq
         for t in terms:
             freq[t] = self.doc_freq(t)
-        if not inactive and zoned == everything:
+        if z.all_kept:
             return everything, freq  # nothing is left out
-        exact = zone_where is None or not inactive
         todo = [t for t in terms if freq[t]]
-        if exact and not todo:
+        if z.exact and not todo:
             return kept, freq
-        # The smaller set, judged by its size (when `kept` is a bound, by the records the zone condition keeps).
-        among_kept = (kept if exact else zoned) * 2 <= everything
-        sql, sp = (kept_sql, kept_p) if among_kept else (out_sql, out_p)
+        among_kept = z.by_kept
+        sql, sp = z.kept() if among_kept else z.left_out()
         # `+rowid`: FTS5 is not handed the set's rowids to look up one by one (~50 µs each); it walks the term's
         # matches, and each is checked against the set (a CTE used more than once is built once).
         counts = "".join(", (SELECT count(*) FROM fts WHERE fts MATCH ? AND +rowid IN (SELECT r FROM s))" for _ in todo)

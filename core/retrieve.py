@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from . import scoring
-from .errors import BadInput
-from .index import BadPage, is_busy
+from .errors import BadInput, Busy
+from .index import BadPage, ZoneRows, is_busy
 from .models import Receipt, SensitivityTier, Status, Tier, TrustZone, iso, parse_iso, utc
 from .pages import MAX_LEDGER_BYTES, read_text
 from .receipts import make_receipt
@@ -20,6 +21,13 @@ from .validate import parse_enum, validate_actor
 
 if TYPE_CHECKING:
     from .record import Entry
+
+# How long a retrieve that records its access waits for the write lock before it answers without recording it. The
+# ordinary holders are over within it (measured on a loaded 2-core machine: a capture holds the lock 19 ms median,
+# 51 ms at most; another retrieve's access write 42 ms median, 109 ms at most), so everyday contention still records
+# the access; a long hold (a tier commit, a repair, a rebuild) costs a read no more than this, where it cost the
+# lock's 30 s wait and then a `Busy` error (docs/decisions.md, Contention).
+ACCESS_LOCK_WAIT_S = 0.2
 
 # ((-score, memory_id), the result as the receipt shows it): sorted, best first.
 Ranked = tuple[tuple[float, str], dict[str, Any]]
@@ -44,7 +52,9 @@ class RetrieveOps:
         Receipt details: query_sha256, zone, traversal_index, results (memory_id, page, title, score, the four
         components, excerpt or pointer for cold records), and for a `human:` actor only, hidden_by_zone (how many
         matches the zone may not see). status: ok | reject (empty_query,
-        invalid_trust_zone). Writes (last_accessed_at, receipts) only when record_access is True.
+        invalid_trust_zone). Writes (last_accessed_at, receipts) only when record_access is True and there are
+        results; then access_recorded says whether it did: False (with access_skipped: write_lock_busy) when the
+        write lock was held elsewhere for longer than ACCESS_LOCK_WAIT_S, and nothing was written.
         """
         now = utc(now)
         actor = validate_actor(actor)
@@ -68,20 +78,37 @@ class RetrieveOps:
             # person on the command line). An agent is never told: the count says that something it may not read
             # matches its words, which is itself a leak.
             details["hidden_by_zone"] = hidden
-        receipt = make_receipt("retrieve", "ok", now, actor, details)
         if not record_access or not ranked:
-            return receipt
-        with self.store.writing():
-            for _, r in ranked:
-                try:
-                    entry = self.store.load(r["memory_id"])
-                except BadInput:
-                    continue
-                entry.last_accessed_at = now
-                entry.strength = 1.0
-                self.store.save(entry, r["page"])
-            self.store.record(receipt)
+            return make_receipt("retrieve", "ok", now, actor, details)
+        # A read never waits on a writer: the access is recorded only if the write lock can be had within
+        # ACCESS_LOCK_WAIT_S, else it is skipped (not queued) and the receipt says so (docs/decisions.md, Contention).
+        held = self._lock_for_access()
+        if held is None:
+            details.update(access_recorded=False, access_skipped="write_lock_busy")
+            return make_receipt("retrieve", "ok", now, actor, details)
+        with held:
+            details["access_recorded"] = True
+            receipt = make_receipt("retrieve", "ok", now, actor, details)
+            with self.store.writing():  # takes the lock again: re-entrant, no second wait
+                for _, r in ranked:
+                    try:
+                        entry = self.store.load(r["memory_id"])
+                    except BadInput:
+                        continue
+                    entry.last_accessed_at = now
+                    entry.strength = 1.0
+                    self.store.save(entry, r["page"])
+                self.store.record(receipt)
         return receipt
+
+    def _lock_for_access(self) -> AbstractContextManager[object] | None:
+        """The write lock, held (release it by leaving the returned context), when it can be had within
+        ACCESS_LOCK_WAIT_S; None when another process or thread holds it longer. Held by this thread already (a
+        retrieve inside its own operation), it is taken again at once."""
+        try:
+            return self.store.lock.acquire(timeout=ACCESS_LOCK_WAIT_S)
+        except Busy:  # LockTimeout: held elsewhere past the wait
+            return None
 
     def _rank(
         self, terms: list[str], zone: TrustZone, now: datetime, limit: int, count_hidden: bool
@@ -91,29 +118,29 @@ class RetrieveOps:
 
         The IDF weights (record total, document frequencies, the common terms) are counted over the records the
         zone may retrieve, never the whole wiki: a word found only in a record hidden from the zone (another
-        zone's, do_not_export, archived, denied) moves no score the zone is shown (SPEC §4)."""
+        zone's, do_not_export, archived, denied) moves no score the zone is shown (SPEC §4). The candidates are
+        drawn from those records too: a hidden record takes no candidate's place."""
         index = self.store.index
-        where, params = scoring.zone_sql(zone)
-        total, freq = index.eligible_doc_freqs(terms, where, params)
+        eligible = index.zone_rows(*scoring.zone_sql(zone))
+        total, freq = index.eligible_doc_freqs(terms, rows=eligible)
         weights = {t: scoring.idf(n, total) for t, n in freq.items()}
-        if any(freq.values()):
-            # Looked up last (`fts_candidates`): the terms in more than half of the zone's records, and those in
-            # none of them — a word all over the wiki but in no record the zone may see would otherwise be ranked
-            # across the whole wiki first, for nothing.
-            common = frozenset(t for t, n in freq.items() if n * 2 > total or n == 0)
-        elif count_hidden:
-            # No record the zone may see holds any of the words: nothing can be returned. What is left is the
-            # owner's count of the matches the zone may not see, which no agent is shown: the candidates are looked
-            # up with the terms common over the whole wiki, as cheaply as for any zone.
-            everything = int(index.scalar("SELECT count(*) FROM records") or 0)
-            common = frozenset(t for t in terms if index.doc_freq(t) * 2 > everything)
-        else:
-            return [], 0
-        ids = index.fts_candidates(terms, common=common)
+        # The owner's count of the matches the zone may not see: looked up among those records alone (the
+        # candidates below are drawn from what the zone may retrieve, so none of them is hidden from it), before
+        # the candidates' pages are checked and their rows refreshed (`_current` counts those pages itself).
+        hidden = self._hidden(terms, weights, zone, now, eligible) if count_hidden else 0
+        if not any(freq.values()):
+            return [], hidden  # no record the zone may see holds any of the words
+        # Looked up last (`fts_candidates`): the terms in more than half of the zone's records, and those in none
+        # of them — a word all over the wiki but in no record the zone may see would otherwise be ranked first, for
+        # nothing.
+        common = frozenset(t for t, n in freq.items() if n * 2 > total or n == 0)
+        # Only what the zone may retrieve is a candidate: past CANDIDATES matches, records it may not see (another
+        # zone's, do_not_export, not active) would otherwise take the places of its own, and which of its records
+        # it is shown would depend on them.
+        ids = index.fts_candidates(terms, common=common, rows=eligible)
         if not ids:
-            return [], 0
+            return [], hidden
         ranked: list[Ranked] = []
-        hidden = 0
         for row in index.rows_for(ids, "status='active'", (), _COLUMNS):
             item, concealed = _score(row, terms, weights, zone, now)
             hidden += concealed
@@ -124,6 +151,18 @@ class RetrieveOps:
             ranked, max(0, int(limit)), lambda row: _score(row, terms, weights, zone, now)
         )
         return best, hidden + more_hidden
+
+    def _hidden(
+        self, terms: list[str], weights: dict[str, float], zone: TrustZone, now: datetime, eligible: ZoneRows
+    ) -> int:
+        """How many active, unexpired records with a lexical match the zone may not see, among at most
+        `index.CANDIDATES` of those holding a query word (a bounded look-up: the count is the owner's preview)."""
+        index = self.store.index
+        ids = index.fts_hidden(terms, eligible)
+        if not ids:
+            return 0
+        found = index.rows_for(ids, "status='active'", (), _COLUMNS)
+        return sum(_score(row, terms, weights, zone, now)[1] for row in found)
 
     def _current(
         self, ranked: list[Ranked], limit: int, rescore: Callable[[_Row], tuple[Ranked | None, bool]]

@@ -590,6 +590,7 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
             print(
                 f"{len(r.details['results'])} result(s)"
                 + (f"; {hidden} hidden by zone {r.details['zone']}" if hidden is not None else "")
+                + ("; access not recorded (write lock busy)" if r.details.get("access_recorded") is False else "")
             )
         return code
     if cmd == "consolidate":

@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -141,6 +142,29 @@ async def test_capture_retrieve_and_a_conflict_opened_by_a_second_agent(root):
     assert ("capture", "captured", "agent:alpha") in trail
     assert ("capture", "conflict", "agent:beta") in trail
     assert ("retrieve", "ok", "agent:alpha") in trail
+
+
+async def test_retrieve_answers_at_once_while_another_process_holds_the_write_lock(root):
+    """A read over MCP never waits on a writer (a long tier commit, a rebuild in another process): the results come
+    back at once, not after the lock's 30 s wait as `Busy`, and the receipt says the access was not recorded."""
+    async with mcp(root, "--agent", "alpha", "--zone", "trusted_collaborator") as alpha:
+        first = await receipt(alpha, "capture", text="Deploys of the billing service go out on Friday.")
+        page = first["details"]["page"]
+        before = (root / page).read_bytes()
+        holder = Engine.open(root)
+        try:
+            with holder.lock:  # this process: the server is another one
+                t0 = time.monotonic()
+                found = await receipt(alpha, "retrieve", query="billing deploys")
+                took = time.monotonic() - t0
+        finally:
+            holder.close()
+        assert took < 10.0, took
+        assert [r["page"] for r in found["details"]["results"]] == [page]
+        assert found["details"]["access_recorded"] is False
+        assert (root / page).read_bytes() == before
+        again = await receipt(alpha, "retrieve", query="billing deploys")
+        assert again["details"]["access_recorded"] is True
 
 
 async def test_consolidation_and_related_records_come_back_in_the_receipt(root):

@@ -58,6 +58,19 @@ def test_a_write_lock_held_elsewhere_is_one_line_and_nothing_written(capsys, roo
     assert not list((root / "entries").glob("*.md"))
 
 
+def test_retrieve_with_the_write_lock_held_elsewhere_answers_and_says_the_access_was_not_recorded(capsys, root):
+    from memkeeper.core.lockfile import FileLock
+
+    code, _, _ = run(capsys, root, "capture", "The release train leaves every second Thursday.")
+    assert code == 0
+    held = FileLock(str(root / ".memkeeper" / "write.lock"), timeout=1)
+    with held.acquire():
+        code, out, err = run(capsys, root, "retrieve", "release train")
+    assert code == 0 and not err
+    assert "The release train" in out
+    assert out.strip().splitlines()[-1] == "1 result(s); access not recorded (write lock busy)"
+
+
 def test_a_read_only_wiki_is_one_line_not_an_internal_error(capsys, root, monkeypatch):
     """SQLite opens the index with its write-ahead log beside it even to read, so on a read-only folder every
     command failed as an internal error ("unable to open database file"): now one line, exit 2, nothing touched."""

@@ -2,7 +2,13 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
@@ -88,6 +94,77 @@ def test_preview_writes_nothing_but_agent_retrieve_records_access(eng):
     eng.retrieve("kestrel", now=T0 + timedelta(days=5))
     assert eng.load(r.details["memory_id"]).last_accessed_at == T0 + timedelta(days=5)
     assert (eng.root / "log.md").read_text() != log_before
+
+
+# A process that holds the write lock (a long tier commit, a rebuild) until its stdin is closed.
+HOLD_LOCK = """
+import sys
+from memkeeper.core.lockfile import FileLock
+with FileLock(sys.argv[1]):
+    print("held", flush=True)
+    sys.stdin.read()
+"""
+
+
+@contextmanager
+def _lock_held_by_another_process(root: Path) -> Iterator[None]:
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(root / ".memkeeper" / "write.lock")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        yield
+    finally:
+        holder.communicate("")  # closes its stdin: it releases the lock and exits
+    assert holder.returncode == 0
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    """Every file of the wiki but the derived index (.memkeeper/), with its bytes."""
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.relative_to(root).parts[0] != ".memkeeper"
+    }
+
+
+def test_retrieve_answers_at_once_while_another_process_holds_the_write_lock(eng):
+    """A read never waits on a writer: the results come back at once (the lock's wait is 30 s), the access is not
+    recorded (nothing is written, so nothing is half-written) and the receipt says so."""
+    r = eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0)
+    mid = r.details["memory_id"]
+    later = T0 + timedelta(days=5)
+    before = _files(eng.root)
+    with _lock_held_by_another_process(eng.root):
+        t0 = time.monotonic()
+        got = eng.retrieve("kestrel", now=later, actor="agent:x")
+        took = time.monotonic() - t0
+    assert took < 5.0, took
+    assert got.status == "ok" and [x["memory_id"] for x in got.details["results"]] == [mid]
+    assert got.details["access_recorded"] is False and got.details["access_skipped"] == "write_lock_busy"
+    assert _files(eng.root) == before  # no page, ledger, journal or temp file was touched
+    assert eng.load(mid).last_accessed_at == T0
+    assert eng.check().ok, eng.check().problems
+    # With the lock free again, the next read records its access as ever.
+    again = eng.retrieve("kestrel", now=later, actor="agent:x")
+    assert again.details["access_recorded"] is True and "access_skipped" not in again.details
+    assert eng.load(mid).last_accessed_at == later
+    logged = [json.loads(line) for line in (eng.root / "receipts" / f"{later.date()}.jsonl").read_text().splitlines()]
+    assert [x["receipt_sha256"] for x in logged if x["action"] == "retrieve"] == [again.receipt_sha256]
+    assert eng.check().ok, eng.check().problems
+
+
+def test_retrieve_inside_its_own_threads_hold_of_the_lock_records_its_access(eng):
+    """The lock is re-entrant within a thread: a retrieve run inside this thread's own operation records its access."""
+    r = eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0)
+    later = T0 + timedelta(days=5)
+    with eng.lock:
+        got = eng.retrieve("kestrel", now=later, actor="agent:x")
+    assert got.details["access_recorded"] is True
+    assert eng.load(r.details["memory_id"]).last_accessed_at == later
 
 
 def test_cold_records_are_pointers(eng):

@@ -4,6 +4,8 @@
    zone may retrieve: a hidden or non-active record moves no number an agent sees.
 2. A page edited in place (no rename: the quick scan on open does not notice) is checked before it is served: what
    the page now says decides whether, and how, the record is returned.
+3. The full-text candidates are drawn from what the zone may retrieve: records it may not see take none of their
+   places, however many of them match better.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from memkeeper.core import Engine, scoring
-from memkeeper.core.models import SensitivityTier, Status, TrustZone
+from memkeeper.core.models import Entry, SensitivityTier, Status, TrustZone
+from memkeeper.core.pagefmt import render_entry
 from tests.conftest import T0
 
 VISIBLE = "Our public API rate limit is 100 requests per minute"
@@ -156,9 +159,9 @@ def test_common_terms_are_counted_within_the_zone(eng, monkeypatch):
     index = eng.store.index
     real = index.fts_candidates
 
-    def spy(terms, limit=300, common=frozenset()):
+    def spy(terms, limit=300, common=frozenset(), **kwargs):
         seen.append(common)
-        return real(terms, limit=limit, common=common)
+        return real(terms, limit=limit, common=common, **kwargs)
 
     monkeypatch.setattr(index, "fts_candidates", spy)
     _result(eng, "rate office", "outside_contact", mid)
@@ -393,3 +396,90 @@ def test_edited_result_is_reordered_by_its_new_score(tmp_path):
     with closing(Engine.open(root)) as eng:
         got = [(x["memory_id"], x["components"]["confidence"]) for x in _carol(eng, "private_self")]
         assert got == [(b.details["memory_id"], 0.5), (a.details["memory_id"], 0.15)]
+
+
+# ------------------------------------------------------------------------- candidates: only what the zone may retrieve
+
+SENSITIVITIES = [s.value for s in SensitivityTier]
+STATUSES = [s.value for s in Status]
+# More matching records than the candidates drawn from the full-text index (`Index.fts_candidates`, 300).
+PILE = 320
+
+
+def _heron_pile(root: Path, n: int, zone: str, sensitivity: str, status: str = "active") -> None:
+    """n records that say "heron" over and over in few words, written straight to entries/ (as a restored backup or
+    another tool would leave them): bm25 ranks every one of them above a longer record that says it once."""
+    for i in range(n):
+        e = Entry(
+            memory_id=f"mem_{ZONES.index(zone)}{SENSITIVITIES.index(sensitivity)}{STATUSES.index(status)}{i:013x}",
+            canonical_key=f"heron-pile-{zone}-{sensitivity}-{status}-{i}",
+            title=f"Heron heron {i}",
+            trust_zone=TrustZone(zone),
+            sensitivity_tier=SensitivityTier(sensitivity),
+            status=Status(status),
+            created_at=T0,
+            updated_at=T0,
+            last_accessed_at=T0,
+            content=f"Heron heron heron, pile {i}.",
+        )
+        slug = f"heron-pile-{zone}-{sensitivity}-{status}-{i}".replace("_", "-")
+        (root / "entries" / f"{slug}.md").write_text(render_entry(e), encoding="utf-8")
+
+
+def _visible_herons(eng: Engine, zone: str, sensitivity: str) -> list[str]:
+    """Three records the requesting zone may see, each saying "heron" once among many other words."""
+    notes = [
+        "The marsh survey counted one heron near the northern reed beds after the long dry summer of drought",
+        "Volunteers logged a heron beside the old mill pond while repairing the fence posts and the gate hinges",
+        "A heron was photographed at dawn from the hide on the eastern causeway by the visiting school group",
+    ]
+    ids = []
+    for n, text in enumerate(notes):
+        r = eng.capture(text, now=T0, title=f"Marsh note {n}", zone=zone, sensitivity=sensitivity)
+        assert r.status == "captured", r.details
+        ids.append(r.details["memory_id"])
+    return ids
+
+
+def _herons(root: Path, zone: str, actor: str = "agent:x") -> dict:
+    with closing(Engine.open(root)) as eng:
+        r = eng.retrieve("heron", zone=zone, now=T0, actor=actor, record_access=False)
+    assert r.status == "ok", r.details
+    return r.details
+
+
+# (requesting zone, how the visible records are stored, how the pile of hidden matches is stored)
+PILE_CASES = [
+    ("outside_contact", ("outside_contact", "public_safe"), ("private_self", "do_not_export", "active")),
+    ("outside_contact", ("trusted_collaborator", "public_safe"), ("private_self", "public_safe", "active")),
+    ("outside_contact", ("outside_contact", "public_safe"), ("outside_contact", "normal", "active")),
+    ("paid_public", ("outside_contact", "public_safe"), ("outside_contact", "public_safe", "archived")),
+    ("trusted_collaborator", ("private_self", "normal"), ("trusted_collaborator", "do_not_export", "active")),
+    ("private_self", ("private_self", "normal"), ("private_self", "normal", "archived")),
+    ("private_self", ("outside_contact", "public_safe"), ("private_self", "normal", "denied")),
+]
+
+
+@pytest.mark.parametrize("zone, visible, hidden", PILE_CASES)
+def test_a_visible_match_outranked_by_more_than_300_hidden_ones_is_still_returned(tmp_path, zone, visible, hidden):
+    """The candidates are drawn from what the zone may retrieve: hidden records that bm25 ranks first take none of
+    the places, so the zone's own matches are found (recall) and what it is shown does not depend on them (a leak
+    through ranking)."""
+    root = tmp_path / "memory"
+    with closing(Engine.init(root, now=T0)) as eng:
+        ids = _visible_herons(eng, *visible)
+    before = _herons(root, zone)
+    assert {x["memory_id"] for x in before["results"]} == set(ids)
+    _heron_pile(root, PILE, *hidden)
+    with closing(Engine.open(root)) as eng:
+        # The pile is indexed, and every one of its records outranks the visible ones in the full-text index.
+        index = eng.store.index
+        best = [r[0] for r in index.query("SELECT memory_id FROM fts WHERE fts MATCH 'heron' ORDER BY rank LIMIT 300")]
+        assert len(best) == 300 and not set(ids) & set(best)
+    after = _herons(root, zone)
+    assert after["results"] == before["results"]
+    # The owner previewing the zone gets the same results, and is told of the hidden matches: active records the
+    # zone may not see, counted among at most 300 of them (a record that is not active matches for no zone).
+    owner = _herons(root, zone, actor="human:o")
+    assert owner["results"] == before["results"]
+    assert owner["hidden_by_zone"] == (300 if hidden[2] == "active" else 0)
