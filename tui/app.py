@@ -42,6 +42,7 @@ from .screens.quiz import QuizScreen
 from .screens.receipts import ReceiptsScreen
 from .screens.tiers import TiersScreen
 from .screens.verify import VerifyScreen
+from .widgets.status_line import Wording
 
 PANES: tuple[str, ...] = ("browse", "conflicts", "verify", "quiz", "tiers", "receipts")
 PANE_SCREENS: dict[str, type[PaneScreen]] = {
@@ -321,7 +322,7 @@ class MemkeeperApp(App[int]):
         """The desk's only toasts: errors, short-lived, never markup. Everything else goes to the status line."""
         self.notify(message, title=title, severity="error", timeout=ERROR_TIMEOUT, markup=False)
 
-    def say(self, text: str, style: str = "") -> None:
+    def say(self, text: Wording, style: str = "") -> None:
         """A short outcome in the current pane's status line."""
         pane = self.current_pane()
         if pane is not None:
@@ -566,7 +567,7 @@ class MemkeeperApp(App[int]):
     def action_refresh_wiki(self) -> None:
         self._sync_worker(())
 
-    def reload_after_edit(self, rel: str, outcome: str) -> None:
+    def reload_after_edit(self, rel: str, outcome: Wording) -> None:
         """A page was edited outside the desk: resync the index and refresh the panes, then say so."""
         self._sync_worker((rel,), outcome)
 
@@ -654,7 +655,7 @@ class MemkeeperApp(App[int]):
             self.wiki_changed(paths)
 
     @work(exclusive=True, group="sync", exit_on_error=False)
-    async def _sync_worker(self, paths: tuple[str, ...], done: str = "Reloaded from disk.") -> None:
+    async def _sync_worker(self, paths: tuple[str, ...], done: Wording = "Reloaded from disk.") -> None:
         await asyncio.to_thread(self._sync_with_progress)
         self.wiki_changed(paths)
         if done:

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-import pytest
+import io
 
+import pytest
+from rich.cells import cell_len
+from rich.console import Console
+
+from memkeeper.tui.screens import tiers as tiers_screen
 from memkeeper.tui.screens.modals import ConfirmModal
 from memkeeper.tui.screens.tiers import TiersScreen
+from memkeeper.tui.widgets.queue_modals import human_bytes
 
 from .conftest import NARROW, both_sizes, mounted, open_pane, settle, wait_for
+from .snapshot_app import ACTOR
 
 pytestmark = pytest.mark.anyio
 
@@ -18,6 +25,27 @@ pytestmark = pytest.mark.anyio
 def full_plan(app):
     """The whole plan, from the engine (the pane keeps only an outline and pages of it)."""
     return app.engine.plan_tiers(now=app.now())
+
+
+def footer_state(pane: TiersScreen, action: str) -> bool | None:
+    """How the footer shows a pane key: True (live), False (dimmed), None (not shown at all)."""
+    for active in pane.active_bindings.values():
+        if active.binding.action == action:
+            return active.enabled
+    return None
+
+
+def status_line(pane: TiersScreen) -> str:
+    """What the status line shows, asserting it is not cut at its width."""
+    text = str(pane.status.render())
+    assert cell_len(text) <= pane.status.content_size.width, f"cut: {text!r}"
+    return text
+
+
+def as_text(renderable, width: int = 64) -> str:
+    console = Console(width=width, file=io.StringIO(), record=True)
+    console.print(renderable)
+    return console.export_text()
 
 
 # -- tests -----------------------------------------------------------------------------------------------------------
@@ -146,28 +174,100 @@ async def test_stale_page_refuses_the_whole_apply(demo):
 
 
 async def test_apply_without_a_review_and_commit_with_one_pending_are_refused(demo):
+    """A key that does not apply is dimmed in the footer, and pressed it says why in one line (at 80 columns too):
+    a person who read the keymap and presses it never meets silence."""
     app, engine = demo, demo.engine
-    async with app.run_test(size=(120, 34), notifications=True) as pilot:
-        await open_pane(pilot, "T", TiersScreen)
-        await pilot.press("a")  # nothing pending: disabled, nothing happens
+    async with app.run_test(size=NARROW, notifications=True) as pilot:
+        pane = await open_pane(pilot, "T", TiersScreen)
+        await replanned(pilot)
+        assert footer_state(pane, "apply") is False and footer_state(pane, "commit") is True
+        await pilot.press("a")  # nothing pending: nothing happens but the reason
         assert isinstance(app.screen, TiersScreen) and not app.undo_stack("tiers")
+        assert status_line(pane) == "No review is pending: c commits the plan and writes one."
         await pilot.press("c")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmModal))
         await pilot.press("y")
         await wait_for(pilot, lambda: isinstance(app.screen, TiersScreen))
         await replanned(pilot)
+        assert footer_state(pane, "commit") is not True and footer_state(pane, "apply") is True
         await pilot.press("c")  # a review is pending: a second commit would only fork it
         await replanned(pilot)
+        assert isinstance(app.screen, TiersScreen)
         assert len(app.undo_stack("tiers")) == 1 and len(engine.pending_reviews()) == 1
+        assert status_line(pane) == "A review is pending: apply it (a) before committing a new plan."
+
+        # space and w answer off their rows too
+        assert pane.table.select_key("§protected")
+        await pilot.press("space")
+        assert status_line(pane) == "space ticks ambiguous records only: pick one in the AMBIGUOUS section."
+        await pilot.press("w")
+        assert status_line(pane) == "w restores a cold record: pick one in the COLD section."
+        assert len(app.undo_stack("tiers")) == 1
 
 
 async def test_no_candidates(empty):
     app = empty
+    async with app.run_test(size=NARROW) as pilot:
+        pane = await open_pane(pilot, "T", TiersScreen)
+        await replanned(pilot)
+        assert pane.query_one("#tier-empty").display and not pane.query_one("#tier-body").display
+        await pilot.press("c")
+        assert status_line(pane) == "Nothing to commit: no record is a tier candidate (p re-plans)."
+        await pilot.press("a")
+        assert status_line(pane) == "No review is pending, and the plan has nothing to review."
+        await pilot.press("space", "w")
+        assert isinstance(app.screen, TiersScreen) and not app.undo_stack("tiers")
+
+
+async def test_receipt_lines_fit_at_80_columns(demo):
+    """The commit's and the apply's receipt lines name paths: at 80 columns they drop details, never their end."""
+    app = demo
+    async with app.run_test(size=NARROW) as pilot:
+        pane = await open_pane(pilot, "T", TiersScreen)
+        await commit_and_toggle(pilot, pane, 1)
+        assert status_line(pane).startswith("✓ ok · plan committed · 6 automatic → cold")
+        assert "review/tier-review-" in pane.status.plain  # the whole line, for wider terminals
+        await confirm_apply(pilot)
+        assert status_line(pane).startswith("✓ applied · 1 → cold · 7 unchanged")
+        assert "moved to review/applied/" in pane.status.plain
+
+
+async def test_the_apply_dialog_counts_what_the_apply_writes(demo, monkeypatch):
+    """The commit is undone from the command line after its review was applied, and `u` here undoes the apply: the
+    review is pending again and the automatic records are warm, back in the plan. Applying the review moves only the
+    ids it accepts, so the dialog's projected bytes are theirs; the automatic records wait for the next commit."""
+    shown: list = []
+    real = tiers_screen.apply_summary_renderable
+    monkeypatch.setattr(tiers_screen, "apply_summary_renderable", lambda s: shown.append(s) or real(s))
+    app, engine = demo, demo.engine
     async with app.run_test(size=(120, 34)) as pilot:
         pane = await open_pane(pilot, "T", TiersScreen)
-        assert pane.query_one("#tier-empty").display and not pane.query_one("#tier-body").display
-        await pilot.press("c", "a", "space", "w")
-        assert not app.undo_stack("tiers")
+        automatic = full_plan(app).automatic
+        await commit_and_toggle(pilot, pane, 1)
+        commit = app.undo_stack("tiers")[-1]
+        await confirm_apply(pilot)
+        assert engine.undo(commit.receipt_sha256, now=app.now(), actor=ACTOR).ok  # `memkeeper undo <commit>`
+        await pilot.press("u")
+        await replanned(pilot)
+        assert engine.pending_reviews() == [commit.details["review"]]
+        assert pane.view.plan.count("automatic") == len(automatic)
+
+        target = full_plan(app).ambiguous[0]
+        assert pane.table.select_key(target.candidate_id)
+        await pilot.press("space", "a")
+        await mounted(pilot, ConfirmModal)
+        summary = shown[-1]
+        assert summary.total_bytes == target.excerpt_bytes
+        text = as_text(real(summary))
+        projected = next(line for line in text.splitlines() if "projected bytes" in line)
+        assert human_bytes(target.excerpt_bytes) in projected
+        automatic_bytes = human_bytes(sum(c.excerpt_bytes for c in automatic))
+        assert automatic_bytes not in text
+        await pilot.press("y")
+        await mounted(pilot, TiersScreen)
+        await replanned(pilot)
+        assert engine.load(target.memory_id).tier.value == "cold"
+        assert all(engine.load(c.memory_id).tier.value != "cold" for c in automatic)  # as the dialog said
 
 
 @both_sizes

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from textual import events, work
 from textual._context import active_app
 from textual.app import ComposeResult, SuspendNotSupported
+from textual.binding import ActiveBinding
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.worker import Worker, WorkerState, get_current_worker
@@ -23,7 +24,7 @@ from memkeeper.core import Engine, MemkeeperError, Receipt
 
 from ..messages import DecisionMade
 from ..widgets.footer import COMPACT_BELOW, DeskFooter
-from ..widgets.status_line import StatusLine
+from ..widgets.status_line import StatusLine, Wording
 
 if TYPE_CHECKING:
     from memkeeper.tui.app import MemkeeperApp
@@ -91,6 +92,10 @@ class PaneScreen(Screen):
     #: Actions that decide about the item under the cursor (or open it in an editor). Chosen in the command palette
     #: from another pane, they only open this pane: the person sees the item before deciding about it.
     CURSOR_DECISIONS: frozenset[str] = frozenset()
+    #: Actions whose key answers when it does not apply: the footer dims it (`applies`), but pressed (or chosen in the
+    #: palette) the action still runs and says in the status line why it does nothing. A person who read the keymap
+    #: and presses the key never meets silence. Their `check_action` must not disable them.
+    ANSWERING: frozenset[str] = frozenset()
 
     # The "nothing here" panel every queue shows when it is empty.
     DEFAULT_CSS = """
@@ -103,8 +108,9 @@ class PaneScreen(Screen):
     }
     """
     PANE_TITLE: str = ""
-    #: What the status line says before the first decision.
-    STATUS_HINT: str = ""
+    #: What the status line says before the first decision: one text, or several wordings of it, longest first (the
+    #: line shows the first that fits; the last must fit 80 columns).
+    STATUS_HINT: Wording = ""
 
     #: True from a decision key until its receipt has been handled (or its call failed). A second decision meanwhile
     #: would act on a cursor and an undo stack that are about to change, so it is refused with a bell.
@@ -124,6 +130,21 @@ class PaneScreen(Screen):
         # Decisions in key order, the first one in flight: (call, summary, rows it took out of the list).
         self._decisions: deque[tuple[Callable[[], Receipt | list[Receipt]], Summary, tuple[str, ...]]] = deque()
         self._in_flight: Worker | None = None  # the worker writing the first of them
+
+    def applies(self, action: str) -> bool:
+        """Whether an `ANSWERING` action would act now (its key is live in the footer), or only say why it does not
+        (dimmed)."""
+        return True
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """Textual's, with the `ANSWERING` keys that do not apply right now dimmed: what the footer shows."""
+        bindings = super().active_bindings
+        for key, active in bindings.items():
+            action = active.binding.action
+            if active.enabled and active.node is self and action in self.ANSWERING and not self.applies(action):
+                bindings[key] = active._replace(enabled=False)
+        return bindings
 
     def compose(self) -> ComposeResult:
         from memkeeper.tui.widgets.countsbar import CountsBar
@@ -192,8 +213,9 @@ class PaneScreen(Screen):
         except (OSError, ValueError) as exc:  # no such editor, or an unparsable $EDITOR
             self.mk.notify_error(f"{editor}: {getattr(exc, 'strerror', None) or exc}", title="Edit")
             return
-        outcome = f"Edited {rel}" + (f" ({editor} exited with {code})" if code else "") + "; re-read."
-        self.mk.reload_after_edit(rel, outcome)
+        exited = f" ({editor} exited with {code})" if code else ""
+        name = rel.rsplit("/", 1)[-1]
+        self.mk.reload_after_edit(rel, (f"Edited {rel}{exited}; re-read.", f"Edited {name}{exited}; re-read."))
 
     def on_screen_resume(self) -> None:
         if self.mk.is_stale(self.PANE_ID):
@@ -313,8 +335,9 @@ class PaneScreen(Screen):
         """The pane's one status area (receipts, outcomes, hints)."""
         return self.query_one(StatusLine)
 
-    def say(self, text: str, style: str = "") -> None:
-        """Put a short outcome in the status line: why a key did nothing, what a reload or a copy did."""
+    def say(self, text: Wording, style: str = "") -> None:
+        """Put a short outcome in the status line: why a key did nothing, what a reload or a copy did. Several
+        wordings (longest first): the line shows the first that fits, so no sentence loses its end at 80 columns."""
         self.status.show_text(text, style)
 
     # ------------------------------------------------------------------------------------------------ undo

@@ -340,7 +340,9 @@ class BrowseScreen(PaneScreen):
         if first is not None and not first.ok:
             parts.append(Content.styled(f"   {first.details.get('reason', first.status)}", "$text-warning"))
         elif not self.previews:
-            parts.append(Content.styled("   enter runs the query; z switches zone", "dim"))
+            # Short enough for the strip with every zone's name, from 80 columns (short names) and from 110 (full).
+            zone_key = self.mk.key_for("browse.zone") or "z"
+            parts.append(Content.styled(f"   enter runs it; {zone_key} switches zone", "dim"))
         strip.update(Content.assemble(*parts))
         panel = self.query_one("#search-panel")
         panel.border_title = f"Retrieval preview as {self.zone}" + (
@@ -424,9 +426,12 @@ class BrowseScreen(PaneScreen):
     def action_edit(self) -> None:
         """Edit the entry page on view. Generated views (hot.md, indexes) are rewritten on every write: not those."""
         if self.current is None or self.current.kind != "entry":
+            view = self.current_path or "This view"
             self.say(
-                f"{self.current_path or 'This view'} is generated and rewritten on every write: open an entry "
-                "to edit it.",
+                (
+                    f"{view} is generated and rewritten on every write: open an entry to edit it.",
+                    f"{view} is generated: open an entry to edit it.",
+                ),
                 "yellow",
             )
             return

@@ -80,7 +80,8 @@ class ConflictsScreen(PaneScreen):
     PANE_TITLE = "Conflicts"
     STATUS_HINT = (
         "Resolutions are appended to DECISIONS.md with both sides' provenance; the loser is marked "
-        "superseded, never deleted."
+        "superseded, never deleted.",
+        "Resolutions go to DECISIONS.md; the loser is superseded, never deleted.",
     )
 
     BINDINGS = [

@@ -101,7 +101,10 @@ def _position(row: ReceiptRow) -> tuple[str, int]:
 class ReceiptsScreen(PaneScreen):
     PANE_ID = "receipts"
     PANE_TITLE = "Receipts"
-    STATUS_HINT = "Every receipt's hash is recomputed here: ✗ marks one that was edited or cut short."
+    STATUS_HINT = (
+        "Every receipt's hash is recomputed here: ✗ marks one that was edited or cut short.",
+        "Every receipt's hash is recomputed here: ✗ marks an edited or cut one.",
+    )
 
     BINDINGS = [
         Binding("slash", "filter", "Filter", id="receipts.filter"),
@@ -295,4 +298,6 @@ class ReceiptsScreen(PaneScreen):
         row = self.selected()
         if row is not None and row.sha:
             self.app.copy_to_clipboard(row.sha)
-            self.say(f"Copied {row.sha} to the clipboard.")
+            self.say(
+                (f"Copied {row.sha} to the clipboard.", f"Copied {row.sha[:12]}… (the whole hash) to the clipboard.")
+            )

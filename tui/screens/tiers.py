@@ -11,6 +11,8 @@ Flow: `c` commits the plan (the automatic records go cold, the ambiguous ones ar
 confirmation showing the count and projected bytes. The engine hash-checks every accepted page first: if any changed
 since the plan, nothing is written and the stale ids are named. `w` restores a cold record to warm. Toggles are kept
 by candidate id across re-plans and dropped only when the candidate leaves the plan (e.g. an agent touched the page).
+A key that does not apply right now (`a` with no review pending, `c` while one waits, `space` or `w` on a row of
+another section) is dimmed in the footer and, pressed, says why in the status line (`ANSWERING`).
 """
 
 from __future__ import annotations
@@ -156,8 +158,14 @@ class PlanSource:
 class TiersScreen(PaneScreen):
     PANE_ID = "tiers"
     CURSOR_DECISIONS = frozenset({"toggle_accepted", "restore"})
+    # Dimmed in the footer when they do not apply, yet pressed they say why (no review pending, a review waiting, a
+    # row of the wrong section).
+    ANSWERING = frozenset({"toggle_accepted", "restore", "apply", "commit"})
     PANE_TITLE = "Tiers"
-    STATUS_HINT = "Cold is an access tier, not a verdict: pages stay searchable by metadata, and w restores them."
+    STATUS_HINT = (
+        "Cold is an access tier, not a verdict: pages stay searchable by metadata, and w restores them.",
+        "Cold is an access tier, not a verdict: still searchable; w restores it.",
+    )
 
     BINDINGS = [
         Binding("space", "toggle_accepted", "Toggle ✓", id="tiers.toggle"),
@@ -414,30 +422,40 @@ class TiersScreen(PaneScreen):
         self._show_detail()
         self.refresh_bindings()  # space / w apply to some sections only
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        cur = self.current
+    def applies(self, action: str) -> bool:
+        cur, view = self.current, self.view
         if action == "toggle_accepted":
-            return True if cur and cur[0] == "ambiguous" and cur[1] is not None else None
+            return bool(cur and cur[0] == "ambiguous" and cur[1] is not None)
         if action == "restore":
-            return True if cur and cur[0] == "cold" and cur[1] is not None else None
+            return bool(cur and cur[0] == "cold" and cur[1] is not None)
         if action == "apply":
-            return True if self.view and self.view.review_path else None
+            return bool(view and view.review_path)
         if action == "commit":
-            return (
-                True
-                if self.view
-                and not self.view.review_path
-                and (self.view.plan.count("automatic") or self.view.plan.count("ambiguous"))
-                else None
+            return bool(
+                view and not view.review_path and (view.plan.count("automatic") or view.plan.count("ambiguous"))
             )
         return True
+
+    def _key(self, binding_id: str) -> str:
+        return self.mk.key_for(binding_id) or binding_id
+
+    def _planning(self) -> bool:
+        """No plan read yet: a decision key says so (the plan worker is still running, or it failed)."""
+        if self.view is None:
+            self.say(f"No plan to act on yet: it is being read ({self._key('tiers.replan')} re-plans).", "yellow")
+            return True
+        return False
 
     # ------------------------------------------------------------------------------------------------ decisions
 
     def action_toggle_accepted(self) -> None:
         cur = self.current
         if not cur or cur[0] != "ambiguous" or cur[1] is None:
-            self.say("Only ambiguous candidates are toggled; automatic ones go with the plan.", "yellow")
+            if not self._planning():
+                self.say(
+                    f"{self._key('tiers.toggle')} ticks ambiguous records only: pick one in the AMBIGUOUS section.",
+                    "yellow",
+                )
             return
         c: Candidate = cur[1]
         if c.candidate_id in self.accepted:
@@ -453,9 +471,23 @@ class TiersScreen(PaneScreen):
     def action_commit(self) -> None:
         view = self.view
         if view is None:
+            self._planning()
             return
         if view.review_path:
-            self.say(f"{view.review_path} is still pending: apply it (a) before committing a new plan.", "yellow")
+            # The path is on the summary line above; at 80 columns it would push the key off this one.
+            apply = self._key("tiers.apply")
+            self.say(
+                (
+                    f"{view.review_path} is pending: apply it ({apply}) before committing a new plan.",
+                    f"A review is pending: apply it ({apply}) before committing a new plan.",
+                ),
+                "yellow",
+            )
+            return
+        if not (view.plan.count("automatic") or view.plan.count("ambiguous")):
+            self.say(
+                f"Nothing to commit: no record is a tier candidate ({self._key('tiers.replan')} re-plans).", "yellow"
+            )
             return
 
         def summary(receipt: Receipt) -> str:
@@ -504,16 +536,23 @@ class TiersScreen(PaneScreen):
             rejected_count=len(review_ids) - len(accepted),
             accepted_bytes=sum(by_id[cid].excerpt_bytes for cid in accepted if cid in by_id),
             automatic_count=plan.count("automatic"),
-            automatic_bytes=plan.projected_bytes_removed,
             not_in_review=sorted(self.accepted - set(review_ids)),
         )
 
     def action_apply(self) -> None:
-        # The pending review is the one the last plan read (the apply key is live only when there is one); the
+        # The pending review is the one the last plan read (the footer dims the apply key when there is none); the
         # engine re-reads it and hash-checks every accepted page when the apply runs.
         view = self.view
-        if view is None or not view.review_path:
-            self.say("No review is pending: c commits the plan and writes one.", "yellow")
+        if view is None:
+            self._planning()
+            return
+        if not view.review_path:
+            if view.plan.count("ambiguous"):
+                self.say(
+                    f"No review is pending: {self._key('tiers.commit')} commits the plan and writes one.", "yellow"
+                )
+            else:
+                self.say("No review is pending, and the plan has nothing to review.", "yellow")
             return
         if view.review is None:
             self.mk.notify_error(view.review_error or view.review_path, title="Review unreadable")
@@ -535,8 +574,8 @@ class TiersScreen(PaneScreen):
             d = receipt.details
             if receipt.ok:
                 return (
-                    f"{review_path} applied · {len(d.get('accepted_ids') or [])} → cold · "
-                    f"{len(d.get('rejected_ids') or [])} unchanged · moved to {d.get('moved_to')}"
+                    f"{len(d.get('accepted_ids') or [])} → cold · {len(d.get('rejected_ids') or [])} unchanged · "
+                    f"moved to {d.get('moved_to')}"
                 )
             if d.get("reason") == "stale_pages":
                 return f"nothing written · stale {', '.join(d.get('stale_ids') or [])}"
@@ -547,7 +586,10 @@ class TiersScreen(PaneScreen):
     def action_restore(self) -> None:
         cur = self.current
         if not cur or cur[0] != "cold" or cur[1] is None:
-            self.say("w restores a cold record: pick one in the COLD section.", "yellow")
+            if not self._planning():
+                self.say(
+                    f"{self._key('tiers.restore')} restores a cold record: pick one in the COLD section.", "yellow"
+                )
             return
         e: Entry = cur[1]
         self.decide(

@@ -167,7 +167,8 @@ class VerifyScreen(PaneScreen):
     AUTO_FOCUS = "#verify-list"
     STATUS_HINT = (
         "Confirm stamps the record verified and propagates to every live record with the same text; "
-        "deny suppresses its source+text."
+        "deny suppresses its source+text.",
+        "Confirm verifies it and same-text records; deny suppresses its source+text.",
     )
 
     # In the order the footer keeps them when the terminal is narrow.
@@ -479,9 +480,15 @@ class VerifyScreen(PaneScreen):
     def action_order(self) -> None:
         self.order = ORDERS[(ORDERS.index(self.order) + 1) % len(ORDERS)]
         self._show_rows()
+        if self.order != "source":
+            self.say(f"Ordered by {self.order}")
+            return
+        mark, confirm = self.mk.key_for("verify.mark"), self.mk.key_for("verify.confirm_source")
         self.say(
-            f"Ordered by {self.order}"
-            + (" (a header row per source: space marks it all, f confirms it all)" if self.order == "source" else "")
+            (
+                f"Ordered by source (a header row per source: {mark} marks it all, {confirm} confirms it all)",
+                f"Ordered by source: on a header row, {mark} marks it all, {confirm} confirms it all",
+            )
         )
 
     def action_filter(self) -> None:

@@ -61,7 +61,9 @@ class IndexTree(Tree[NodeRef]):
                 self._load_entries(node, 0, max(loaded[category], self.page_size))
                 node.expand()
         if not categories:
-            self.root.add_leaf(Text("no records yet — agents add them with `memkeeper capture`", style="dim italic"))
+            # Three short lines: at 80 columns the index is 26 cells wide.
+            for line in ("no records yet —", "agents add them with", "`memkeeper capture`"):
+                self.root.add_leaf(Text(line, style="dim italic"))
         self.root.expand()
 
     @staticmethod

@@ -50,19 +50,22 @@ def human_bytes(n: int) -> str:
 
 @dataclass
 class ApplySummary:
-    """What applying a tier review will do, as the confirmation shows it."""
+    """What applying a tier review will do, as the confirmation shows it. An apply moves the ids it accepts and
+    nothing else: the plan's automatic records (`automatic_count`, when a review waits while some are warm, e.g.
+    after the commit that wrote it was undone) go cold only with the next commit, so their bytes are not projected
+    here."""
 
     review: str
     accepted: list[tuple[str, str]]  # (candidate id, title)
     rejected_count: int
     accepted_bytes: int
     automatic_count: int
-    automatic_bytes: int
     not_in_review: list[str] = field(default_factory=list)
 
     @property
     def total_bytes(self) -> int:
-        return self.accepted_bytes + self.automatic_bytes
+        """The projected bytes: the excerpts of the accepted pages, the only ones the apply moves."""
+        return self.accepted_bytes
 
 
 def commit_summary_renderable(
@@ -101,13 +104,10 @@ def apply_summary_renderable(s: ApplySummary) -> Group:
     )
     grid.add_row("stay unchanged", f"{s.rejected_count} id{'s' if s.rejected_count != 1 else ''}")
     if s.automatic_count:
-        grid.add_row("automatic", f"{s.automatic_count} not yet committed")
+        grid.add_row("automatic", f"{s.automatic_count} wait for the next commit")
     grid.add_row(
         "projected bytes",
-        Text.assemble(
-            (human_bytes(s.total_bytes), "bold"),
-            (f"  = {human_bytes(s.accepted_bytes)} accepted + {human_bytes(s.automatic_bytes)} automatic", "dim"),
-        ),
+        Text.assemble((human_bytes(s.total_bytes), "bold"), ("  the accepted pages' excerpts", "dim")),
     )
     ids = Text()
     for cid, title in s.accepted[:8]:
