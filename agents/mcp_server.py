@@ -27,6 +27,11 @@ queues count every zone's records), it resolves a capture's declared relation am
 before the engine looks anything up (a hidden, missing or ambiguous reference gets the engine's `unknown_memory_id`
 refusal), and it shows a capture receipt without the conflict id, without the records its zone may not see and without
 the receipt hash (`Desk._limited_result`).
+
+The protocol around the tools (`MemkeeperServer`, `agents/stdio.py`): over stdio, a line that is not one JSON-RPC
+message is answered (-32700 or -32600, one line) instead of being dropped, and a client that writes its requests and
+closes stdin gets every answer before the server exits; a request before `initialize` is told so (-32600); the server
+offers no prompts (`prompts/*` are -32601, method not found, and no `prompts` capability is announced).
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ import inspect
 import json
 import logging
 import re
+import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -43,14 +49,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, cast
 
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp.shared.exceptions import MCPError
-from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
+from mcp.types import INVALID_PARAMS, INVALID_REQUEST, CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
+from memkeeper.agents import stdio
 from memkeeper.core import BadInput, Engine, Entry, MemkeeperError, Receipt, Refused
 from memkeeper.core.engine import validate_actor
 from memkeeper.core.models import (
@@ -650,13 +658,46 @@ def _capture_tool(desk: Desk) -> Tool:
     )
 
 
+# What the SDK answers a request other than `initialize` and `ping` before the handshake (`ServerRunner`'s gate).
+SDK_NOT_INITIALISED = "Invalid request parameters"
+
+
+def not_initialised(method: str) -> str:
+    return (
+        f"memkeeper: the session is not initialised: send initialize, then notifications/initialized, before {method}"
+    )
+
+
+async def say_the_session_is_not_initialised(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+    """A request before `initialize` is refused by the SDK as "Invalid request parameters" (-32602), which sends a
+    client to check arguments that are fine: it is answered -32600 (the request is not valid in the session's state),
+    saying so. Only the SDK's own refusal is rewritten: no `initialize` was received, and the error is its gate's."""
+    try:
+        return await call_next(ctx)
+    except MCPError as exc:
+        gate = exc.error.code == INVALID_PARAMS and exc.error.message == SDK_NOT_INITIALISED
+        if gate and ctx.session.client_params is None:
+            raise MCPError(code=INVALID_REQUEST, message=not_initialised(ctx.method)) from None
+        raise
+
+
 class MemkeeperServer(MCPServer[Any]):
     """The SDK's server, answering a call to a tool it does not offer with a one-line `memkeeper:` reason (the SDK
-    says "Unknown tool: x"): a limited server says why it has no `queue_counts`."""
+    says "Unknown tool: x"): a limited server says why it has no `queue_counts`.
+
+    It offers no prompts: `prompts/list` and `prompts/get` are not served (-32601, method not found) and the
+    `prompts` capability is not announced (the SDK serves both on every server, and answered an unknown prompt with
+    error code 0). Over stdio it runs behind `agents/stdio.py`'s gate (`run_stdio_async`)."""
 
     def __init__(self, *args: Any, zone: TrustZone, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+        super().__init__(*args, middleware=[say_the_session_is_not_initialised], **kwargs)
         self.zone = zone
+        # The SDK has no call to unregister a method; its capabilities are derived from the methods it serves.
+        for method in ("prompts/list", "prompts/get"):
+            self._lowlevel_server._request_handlers.pop(method, None)
+
+    async def run_stdio_async(self) -> None:
+        await stdio.serve(self._lowlevel_server)
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
@@ -766,6 +807,9 @@ def build_server(engine: Engine, identity: Identity, clock: Callable[[], datetim
 def serve_stdio(root: str | Path, *, agent: str, zone: str) -> int:
     """`memkeeper mcp`: serve the wiki at `root` over stdio until the client closes it."""
     identity = Identity.from_flags(agent, zone)
+    for name, stream in (("stdin", sys.stdin), ("stdout", sys.stdout)):
+        if stream is None:  # started with it closed (`<&-`, `>&-`)
+            raise BadInput(f"mcp serves its client over stdin and stdout, and {name} is closed")
     engine = Engine.open(root)
     try:
         build_server(engine, identity).run("stdio")

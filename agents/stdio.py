@@ -1,0 +1,238 @@
+"""`memkeeper mcp`'s stdio transport: the SDK's own (`mcp.server.stdio.stdio_server`), with a gate on the lines it
+reads.
+
+The SDK hands each line of stdin to its dispatcher, which drops a line that is not one JSON-RPC message with a debug
+log: a client that sent a malformed line, a batch (a JSON array) or an object of the wrong shape waited for an answer
+that never came. At the end of stdin it cancelled the requests still running and dropped their answers: a client that
+writes its requests and closes stdin at once (`printf '...' | memkeeper mcp`) had its captures done and their
+receipts lost. The gate reads stdin in the SDK's place, line by line, and hands it only what it accepts:
+
+- a line that is one JSON-RPC message (what the SDK itself accepts: `jsonrpc_message_adapter`) is passed on as read;
+- a line that is not JSON is answered `-32700` (parse error) with id null; a JSON array (a batch: MCP has taken none
+  since 2025-06-18) `-32600` once for each request in it, by its id, or once with id null when it holds none; any
+  other line that is not one message `-32600`, by its id when it has a method and a usable id (else null), and so is
+  an object with a method and an id that is not a string or an integer (`null`, `true`, `1.5`), which the SDK took
+  for a notification and never answered. Each answer is one line naming the problem; a blank line carries nothing
+  and is skipped;
+- at the end of stdin, the SDK is told of it only once every request passed on has been answered, or cancelled by
+  the client (`notifications/cancelled`: JSON-RPC leaves a cancelled request unanswered). The answers are written and
+  flushed before the process exits.
+
+fd 0 is read through a private duplicate and points at the null device while the server runs, as when the SDK reads
+stdin itself: a handler or a child process that reads stdin gets EOF, never protocol bytes. fd 1 is the SDK's.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections import Counter
+from collections.abc import AsyncIterable, AsyncIterator, Iterator
+from contextlib import contextmanager
+from io import TextIOWrapper
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, BinaryIO, cast
+
+import anyio
+import pydantic_core
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+from mcp.shared.dispatcher import as_request_id, coerce_request_id
+from mcp.shared.message import SessionMessage
+from mcp_types import (
+    INVALID_REQUEST,
+    PARSE_ERROR,
+    ErrorData,
+    JSONRPCError,
+    JSONRPCMessage,
+    JSONRPCNotification,
+    JSONRPCRequest,
+    JSONRPCResponse,
+    RequestId,
+    jsonrpc_message_adapter,
+)
+from pydantic import ValidationError
+
+if TYPE_CHECKING:
+    from mcp.shared._stream_protocols import WriteStream
+
+log = logging.getLogger(__name__)
+
+BAD_ID = "memkeeper: invalid request: an id is a string or an integer (a notification has no id)"
+BATCH_REFUSED = "memkeeper: invalid request: a batch (a JSON array) is not accepted; send each message on its own line"
+
+
+def _error(request_id: RequestId | None, code: int, message: str) -> JSONRPCError:
+    return JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(code=code, message=message))
+
+
+def _request_id(value: object) -> RequestId | None:
+    """The id a reply to this value carries: its own, when it is an object with a method (a request, however
+    malformed) and an id JSON-RPC allows; else None (`"id": null`)."""
+    if isinstance(value, dict) and "method" in value:
+        return as_request_id(value.get("id"))
+    return None
+
+
+def _problem(value: object, exc: ValidationError) -> str:
+    """What is wrong with a JSON value that is not a JSON-RPC message, in a few words."""
+    if not isinstance(value, dict):
+        return "a JSON object is expected"
+    shape = "JSONRPCRequest" if "id" in value else "JSONRPCNotification"
+    problems = [
+        f"{'.'.join(str(part) for part in err['loc'][1:2]) or 'message'}: {err['msg']}"
+        for err in exc.errors(include_url=False, include_input=False)
+        if err["loc"][:1] == (shape,)
+    ]
+    return "; ".join(dict.fromkeys(problems)) or "not a request, a notification nor a response"
+
+
+def _parse_error(reason: str) -> JSONRPCError:
+    return _error(None, PARSE_ERROR, f"memkeeper: parse error: the line is not JSON ({reason})")
+
+
+def refusals(line: str, exc: ValidationError) -> list[JSONRPCError]:
+    """The answers to a line that is not one JSON-RPC message (`exc`: why the SDK's adapter refused it)."""
+    for err in exc.errors(include_url=False, include_input=False):
+        if err["type"] == "json_invalid":
+            return [_parse_error(str((err.get("ctx") or {}).get("error") or err["msg"]))]
+    try:
+        value = pydantic_core.from_json(line)
+    except ValueError as parse:  # the adapter parsed it; should this parser not, it is not JSON all the same
+        return [_parse_error(str(parse))]
+    if isinstance(value, list):
+        ids = [rid for item in value if (rid := _request_id(item)) is not None]
+        return [_error(rid, INVALID_REQUEST, BATCH_REFUSED) for rid in ids] or [
+            _error(None, INVALID_REQUEST, BATCH_REFUSED)
+        ]
+    message = f"memkeeper: invalid request: not a JSON-RPC 2.0 message ({_problem(value, exc)})"
+    return [_error(_request_id(value), INVALID_REQUEST, message)]
+
+
+def _misread_id(line: str, message: JSONRPCMessage) -> list[JSONRPCError]:
+    """The SDK reads an object with a method and an id it does not take (null, true, 1.5) as a notification, which is
+    never answered: it is refused instead (MCP: a request's id is a string or an integer, never null)."""
+    if not isinstance(message, JSONRPCNotification) or '"id"' not in line:
+        return []
+    value = pydantic_core.from_json(line)
+    if isinstance(value, dict) and "id" in value:
+        return [_error(None, INVALID_REQUEST, BAD_ID)]
+    return []
+
+
+class Gate:
+    """The lines of stdin the SDK's reader iterates: only JSON-RPC messages, each other line answered, and the end of
+    input held back until every request passed on has been answered (see the module docstring)."""
+
+    def __init__(self, stdin: AsyncIterable[str]) -> None:
+        self._stdin = stdin
+        self._wire: WriteStream[SessionMessage] | None = None
+        self._open = anyio.Event()
+        # Requests passed on and not answered yet, by id as the dispatcher correlates them ("7" is 7).
+        self._pending: Counter[RequestId] = Counter()
+        self._settled = anyio.Event()
+
+    def answers(self, wire: WriteStream[SessionMessage]) -> WriteStream[SessionMessage]:
+        """The write stream to give the server: `wire`, noting each answer to a request the gate passed on. The gate
+        writes its own answers on `wire` itself (an id it answers is never one the server still owes)."""
+        self._wire = wire
+        self._open.set()
+        return _Answers(wire, self)
+
+    def __aiter__(self) -> AsyncIterator[str]:
+        return self._lines()
+
+    async def _lines(self) -> AsyncIterator[str]:
+        async for line in self._stdin:
+            if not line.strip():
+                continue
+            try:
+                message = jsonrpc_message_adapter.validate_json(line, by_name=False)
+            except ValidationError as exc:
+                await self._refuse(refusals(line, exc))
+                continue
+            if misread := _misread_id(line, message):
+                await self._refuse(misread)
+                continue
+            self._note(message)
+            yield line
+        # End of input: the server answers what it was handed first (the SDK would cancel it and drop the answers).
+        while self._pending:
+            self._settled = anyio.Event()
+            await self._settled.wait()
+
+    def _note(self, message: JSONRPCMessage) -> None:
+        if isinstance(message, JSONRPCRequest):
+            self._pending[coerce_request_id(message.id)] += 1
+        elif isinstance(message, JSONRPCNotification) and message.method == "notifications/cancelled":
+            cancelled = as_request_id((message.params or {}).get("requestId"))
+            if cancelled is not None:
+                self.settle(cancelled)
+
+    def settle(self, request_id: RequestId) -> None:
+        key = coerce_request_id(request_id)
+        if self._pending[key] <= 1:
+            self._pending.pop(key, None)
+        else:
+            self._pending[key] -= 1
+        self._settled.set()
+
+    async def _refuse(self, errors: list[JSONRPCError]) -> None:
+        await self._open.wait()
+        assert self._wire is not None
+        for error in errors:
+            log.warning("%s", error.error.message)
+            try:
+                await self._wire.send(SessionMessage(error))
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+                log.debug("dropped an answer to a refused line: the write stream is closed")
+
+
+class _Answers:
+    """The server's write stream, telling the gate of each answer once it is handed to the stdout writer."""
+
+    def __init__(self, wire: WriteStream[SessionMessage], gate: Gate) -> None:
+        self._wire = wire
+        self._gate = gate
+
+    async def send(self, item: SessionMessage, /) -> None:
+        await self._wire.send(item)
+        message = item.message
+        if isinstance(message, JSONRPCResponse | JSONRPCError) and message.id is not None:
+            self._gate.settle(message.id)
+
+    async def aclose(self) -> None:
+        await self._wire.aclose()
+
+    async def __aenter__(self) -> _Answers:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc_val: BaseException | None, exc_tb: TracebackType | None
+    ) -> None:
+        await self.aclose()
+
+
+@contextmanager
+def _wire_stdin() -> Iterator[BinaryIO]:
+    """stdin's bytes through a private duplicate of fd 0, fd 0 pointing at the null device meanwhile. The duplicate is
+    never closed (a worker thread may still be blocked reading it when the server stops, as in the SDK)."""
+    wire = os.dup(0)
+    null = os.open(os.devnull, os.O_RDONLY)
+    try:
+        os.dup2(null, 0)
+    finally:
+        os.close(null)
+    try:
+        yield os.fdopen(wire, "rb", closefd=False)
+    finally:
+        os.dup2(wire, 0)
+
+
+async def serve(server: Server[Any]) -> None:
+    """Serve `server` (the SDK's low-level server) over stdin and stdout until the client closes stdin and every
+    request read has been answered."""
+    with _wire_stdin() as wire:
+        gate = Gate(anyio.wrap_file(TextIOWrapper(wire, encoding="utf-8", errors="replace")))
+        async with stdio_server(stdin=cast("anyio.AsyncFile[str]", gate)) as (read_stream, write_stream):
+            await server.run(read_stream, gate.answers(write_stream), server.create_initialization_options())

@@ -1,0 +1,248 @@
+"""`memkeeper mcp` spoken to over stdio in raw bytes, as a client of its own (or a shell pipe) would: what the server
+answers to lines that are not one JSON-RPC message, to a request before the handshake, to the prompts it does not
+offer, and to requests written just before stdin is closed. Every read waits at most `TIMEOUT` seconds, so an answer
+that never comes fails the test instead of hanging it."""
+
+from __future__ import annotations
+
+import json
+import queue
+import subprocess
+import sys
+import threading
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memkeeper.core import Engine
+
+TIMEOUT = 20.0
+HELLO = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}
+BATCH_REFUSED = "memkeeper: invalid request: a batch (a JSON array) is not accepted; send each message on its own line"
+STATEMENTS = ("Deploys of the billing service go out on Friday.", "The staging database is rebuilt every night at two.")
+
+
+def request(rid: Any, method: str, **params: Any) -> str:
+    message: dict[str, Any] = {"jsonrpc": "2.0", "id": rid, "method": method}
+    if params:
+        message["params"] = params
+    return json.dumps(message)
+
+
+def notification(method: str, **params: Any) -> str:
+    message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+    if params:
+        message["params"] = params
+    return json.dumps(message)
+
+
+def tool_call(rid: Any, tool: str, **arguments: Any) -> str:
+    return request(rid, "tools/call", name=tool, arguments=arguments)
+
+
+class RawServer:
+    """The server in a subprocess: lines written as bytes, answers read one line at a time with a timeout."""
+
+    def __init__(self, root: Path, *flags: str) -> None:
+        argv = [sys.executable, "-m", "memkeeper.tui.cli", "--root", str(root), "mcp", "--agent", "raw", *flags]
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.answers: queue.Queue[bytes | None] = queue.Queue()
+        self.stderr: list[bytes] = []
+        threading.Thread(target=self._pump, daemon=True).start()
+        threading.Thread(target=lambda: self.stderr.extend(self.proc.stderr or []), daemon=True).start()
+
+    def _pump(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.answers.put(line)
+        self.answers.put(None)
+
+    def write(self, *lines: str | bytes) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(b"".join((line if isinstance(line, bytes) else line.encode()) + b"\n" for line in lines))
+        self.proc.stdin.flush()
+
+    def read(self) -> dict:
+        try:
+            line = self.answers.get(timeout=TIMEOUT)
+        except queue.Empty:
+            pytest.fail(f"no answer within {TIMEOUT:.0f} s; server log: {b''.join(self.stderr).decode()[-2000:]}")
+        assert line is not None, "the server closed stdout without an answer"
+        assert line.endswith(b"\n") and line.count(b"\n") == 1
+        return json.loads(line)
+
+    def rest(self) -> list[dict]:
+        """Every answer until the server closes stdout."""
+        out = []
+        while True:
+            try:
+                line = self.answers.get(timeout=TIMEOUT)
+            except queue.Empty:
+                pytest.fail(f"stdout still open {TIMEOUT:.0f} s after stdin was closed; answers so far: {out}")
+            if line is None:
+                return out
+            out.append(json.loads(line))
+
+    def initialize(self) -> dict:
+        self.write(request(0, "initialize", **HELLO))
+        hello = self.read()
+        assert hello["id"] == 0 and "result" in hello, hello
+        self.write(notification("notifications/initialized"))
+        return hello["result"]
+
+    def close(self) -> int:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        return self.proc.wait(timeout=TIMEOUT)
+
+    def __enter__(self) -> RawServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(timeout=TIMEOUT)
+
+
+@pytest.fixture
+def root(tmp_path) -> Path:
+    r = tmp_path / "memory"
+    Engine.init(r, now=datetime.now(UTC)).close()
+    return r
+
+
+def error(answer: dict) -> tuple[Any, int, str]:
+    assert set(answer) == {"jsonrpc", "id", "error"}, answer
+    message = answer["error"]["message"]
+    assert "\n" not in message
+    return answer["id"], answer["error"]["code"], message
+
+
+def records(root: Path) -> int:
+    engine = Engine.open(root)
+    try:
+        return engine.counts(datetime.now(UTC))["records"]
+    finally:
+        engine.close()
+
+
+def test_a_line_that_is_not_one_json_rpc_message_is_answered(root):
+    """JSON-RPC 2.0: a parse error is -32700 and an invalid request -32600, by the request's id when it can be told,
+    else null. MCP takes no batch (since 2025-06-18): each request in one is refused by its id, so none is left
+    waiting. The session goes on; a blank line carries nothing and gets no answer."""
+    with RawServer(root) as server:
+        server.initialize()
+
+        server.write("{not json")
+        rid, code, message = error(server.read())
+        assert (rid, code) == (None, -32700)
+        assert message == "memkeeper: parse error: the line is not JSON (key must be a string at line 1 column 2)"
+        server.write(b"\xff\xfe{}")  # not UTF-8 either
+        assert error(server.read())[:2] == (None, -32700)
+
+        batch = [request(5, "ping"), notification("notifications/initialized"), request("six", "tools/list")]
+        server.write(f"[{', '.join(batch)}]")
+        assert [error(server.read()) for _ in range(2)] == [(5, -32600, BATCH_REFUSED), ("six", -32600, BATCH_REFUSED)]
+        server.write("[]")
+        assert error(server.read()) == (None, -32600, BATCH_REFUSED)
+
+        server.write('{"jsonrpc": "2.0", "id": 7, "method": 42}')
+        assert error(server.read()) == (
+            7,
+            -32600,
+            "memkeeper: invalid request: not a JSON-RPC 2.0 message (method: Input should be a valid string)",
+        )
+        server.write('{"jsonrpc": "2.0", "id": 9, "method": "ping", "params": 3}')
+        assert error(server.read()) == (
+            9,
+            -32600,
+            "memkeeper: invalid request: not a JSON-RPC 2.0 message (params: Input should be an object)",
+        )
+        # An id MCP does not take: the SDK read these as notifications, which are never answered.
+        for rid in ("null", "true", "1.5"):
+            server.write(f'{{"jsonrpc": "2.0", "id": {rid}, "method": "tools/list"}}')
+            assert error(server.read()) == (
+                None,
+                -32600,
+                "memkeeper: invalid request: an id is a string or an integer (a notification has no id)",
+            ), rid
+        server.write('"hello"')
+        assert error(server.read()) == (
+            None,
+            -32600,
+            "memkeeper: invalid request: not a JSON-RPC 2.0 message (a JSON object is expected)",
+        )
+
+        server.write("", "   ", request(8, "ping"))
+        assert server.read() == {"jsonrpc": "2.0", "id": 8, "result": {}}
+        assert server.close() == 0
+
+
+def test_a_request_before_initialize_is_told_to_initialise_first(root):
+    with RawServer(root) as server:
+        server.write(tool_call(1, "capture", text=STATEMENTS[0]))
+        assert error(server.read()) == (
+            1,
+            -32600,
+            "memkeeper: the session is not initialised: send initialize, then notifications/initialized, "
+            "before tools/call",
+        )
+        server.write(request(2, "ping"))  # ping is answered before the handshake
+        assert server.read() == {"jsonrpc": "2.0", "id": 2, "result": {}}
+        server.write(request(3, "no/such/method"))  # a method the server does not serve is that, first
+        assert error(server.read())[:2] == (3, -32601)
+
+        server.initialize()
+        server.write(tool_call(4, "queue_counts"))
+        assert server.read()["result"]["structuredContent"]["records"] == 0  # the early capture stored nothing
+        assert server.close() == 0
+
+
+def test_the_server_offers_no_prompts(root):
+    with RawServer(root) as server:
+        capabilities = server.initialize()["capabilities"]
+        assert "prompts" not in capabilities and {"tools", "resources"} <= set(capabilities)
+        server.write(request(1, "prompts/get", name="nope"), request(2, "prompts/list"))
+        answers = sorted((server.read(), server.read()), key=lambda a: a["id"])
+        assert [error(a)[:2] for a in answers] == [(1, -32601), (2, -32601)]
+        assert server.close() == 0
+
+
+def test_requests_written_before_stdin_closes_are_all_answered(root):
+    """`printf '...' | memkeeper mcp`: the requests read before the end of stdin are carried out and answered, and
+    the answers reach stdout before the server exits. A request the client cancelled is not waited for."""
+    with RawServer(root) as server:
+        server.write(
+            request(0, "initialize", **HELLO),
+            notification("notifications/initialized"),
+            tool_call(1, "capture", text=STATEMENTS[0]),
+            tool_call(2, "retrieve", query="billing deploys"),
+            tool_call(3, "capture", text=STATEMENTS[1]),
+            tool_call(4, "retrieve", query="staging database"),
+            notification("notifications/cancelled", requestId=4),
+            "{oops",
+        )
+        assert server.close() == 0
+        answers = server.rest()
+    by_id: dict[Any, list[dict]] = {}
+    for answer in answers:
+        by_id.setdefault(answer["id"], []).append(answer)
+    assert {0, 1, 2, 3, None} <= set(by_id) <= {0, 1, 2, 3, 4, None}
+    assert all(len(same) == 1 for same in by_id.values()), by_id
+    assert by_id[None][0]["error"]["code"] == -32700
+    receipts = {rid: by_id[rid][0]["result"]["structuredContent"] for rid in (1, 2, 3)}
+    assert receipts[1]["status"] == receipts[3]["status"] == "captured"
+    assert receipts[2]["status"] == "ok"
+    assert records(root) == 2
+
+
+@pytest.mark.parametrize(("redirect", "name"), [("<&-", "stdin"), (">&-", "stdout")])
+def test_a_server_started_with_stdin_or_stdout_closed_says_so(root, redirect, name):
+    argv = [sys.executable, "-m", "memkeeper.tui.cli", "--root", str(root), "mcp"]
+    run = subprocess.run(
+        ["sh", "-c", f'exec "$@" {redirect}', "sh", *argv], capture_output=True, text=True, timeout=TIMEOUT
+    )
+    assert run.returncode == 2
+    assert run.stderr == f"memkeeper: mcp serves its client over stdin and stdout, and {name} is closed\n"
