@@ -207,6 +207,12 @@ class Engine:
     def close(self) -> None:
         self.store.close()
 
+    @property
+    def unfinished_writes(self) -> list[str]:
+        """One line for each operation of this engine that committed but that the disk refused to finish applying
+        (the operation stands: the next write, or `check --repair`, finishes it)."""
+        return list(self.store.unfinished)
+
     def sync(self, progress: Progress | None = None) -> dict[str, int]:
         return self.store.sync(progress)
 

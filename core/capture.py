@@ -201,7 +201,8 @@ class CaptureOps:
             return refuse("reject", "invalid_key", value=key)
         # Line endings are not content: a note captured from Windows (CRLF) or an old Mac (CR) is stored as the
         # same note from Unix. Hashes and the restatement match already ignored them (whitespace is collapsed).
-        content = lf_line_endings(text).strip()
+        # Nor is a NUL byte: a page holding one is read as a torn write and never loaded (`pagefmt.parse_entry`).
+        content = lf_line_endings(text).replace("\x00", "").strip()
         given_title = single_line(title or "")
         canonical_key = keys.canonical_key(key, given_title, content)
         normalized = keys.normalized_fields(
@@ -521,9 +522,8 @@ class CaptureOps:
         before = {"reinforcement": entry.reinforcement, "confidence": entry.confidence}
         entry.reinforcement += 1
         entry.confidence = round(min(0.99, max(entry.confidence, inc["confidence"]) + 0.04), 4)
-        entry.strength = 1.0
         entry.updated_at = now
-        entry.last_accessed_at = now
+        entry.touch(now)
         # Only the fact of the restatement is noted: a text that differs from the record is never appended to it.
         src = f" ({inc['source_ref']})" if inc.get("source_ref") else ""
         entry.notes.append(f"Consolidated note ({iso(now)}): restated by {actor}{src}")

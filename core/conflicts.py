@@ -7,6 +7,7 @@ and cleared by "both valid", which is remembered in stated/compatible.jsonl.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from collections.abc import Callable
@@ -431,6 +432,13 @@ class ConflictQueue:
         return sorted((n for n in names if re.fullmatch(r"C\d+\.md", n)), key=lambda n: int(n[1:-3]))
 
     def load_conflict(self, conflict_id: str, _dir: Path | None = None) -> Conflict:
+        """The conflict record `conflict_id` as its page holds it: a copy of the parsed record, the caller's to
+        change. (The decisions change it before they commit: an operation that then failed left the queue showing,
+        in the process that tried it — the desk — a decision that was never written.)"""
+        return copy.deepcopy(self._load_cached(conflict_id, _dir))
+
+    def _load_cached(self, conflict_id: str, _dir: Path | None = None) -> Conflict:
+        """The parsed record, shared with the caches: never changed in place."""
         cid = conflict_id.strip().upper()
         if not re.fullmatch(r"C\d+", cid):
             raise BadInput(f"invalid conflict id {conflict_id!r} (expected C<N>)")
@@ -513,7 +521,7 @@ class ConflictQueue:
         cdir = self.store.path("conflicts")
         for name in self.conflict_files():
             try:
-                out.append(self.load_conflict(name[:-3], cdir))
+                out.append(self._load_cached(name[:-3], cdir))
             except BadInput:
                 continue
         out.sort(key=lambda c: -c.number)
@@ -731,7 +739,16 @@ class ConflictQueue:
                     {"reason": "already_resolved", "conflict_id": c.conflict_id},
                 )
             prior_conflict = c.to_frontmatter()
-            existing = self.store.load(c.existing["memory_id"])
+            try:
+                existing = self.store.load(c.existing["memory_id"])
+            except NotFound:
+                # Its page was deleted or moved by hand since the conflict was opened ("unknown memory id" said
+                # nothing of the conflict): the person restores it, or leaves the conflict snoozed.
+                raise NotFound(
+                    f"{c.conflict_id}: its existing side {c.existing['memory_id']} is no longer in the wiki (its page "
+                    f"{c.existing.get('page') or 'entries/…'} was deleted or moved outside memkeeper); restore the "
+                    f"page to decide {c.conflict_id}"
+                ) from None
             prior_existing = _side_state(existing)
             # The incoming side may already be a record (declared after the fact, `capture._declared`): then no
             # record is made from the held text, that one is kept or superseded.
@@ -741,8 +758,7 @@ class ConflictQueue:
             kept: Entry | None = None  # the incoming side as a record, when a person keeps it
             if choice in ("existing", "both"):
                 # A side a person kept is refreshed as by an access (SPEC §4 decay); confidence is untouched.
-                existing.last_accessed_at = now
-                existing.strength = 1.0
+                existing.touch(now)
                 self.store.save(existing)
             if choice == "existing":
                 winner = existing.memory_id
@@ -827,8 +843,7 @@ class ConflictQueue:
         """The incoming side as a record a person kept: the record it already is (refreshed as by an access), else
         one made from the held text. Returns it and, when it was made here, its id."""
         if stored is not None:
-            stored.last_accessed_at = now
-            stored.strength = 1.0
+            stored.touch(now)
             stored.notes.append(note)
             self.store.save(stored)
             return stored, None

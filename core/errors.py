@@ -44,12 +44,18 @@ class Busy(MemkeeperError):
     """The write lock stayed held by another process for the whole wait: nothing was done; try again."""
 
 
+class WriteFailed(MemkeeperError):
+    """The disk refused an operation before its commit point (full, over quota, an I/O error, read-only, permission
+    denied on a file it needed): nothing was written. A failure after the commit point is no error: the operation
+    stands and the next write (or `check --repair`) finishes it (docs/decisions.md, Crash consistency)."""
+
+
 class PageError(ValueError):
     """A file whose frontmatter cannot be read (missing, unclosed, malformed YAML, not a mapping, invalid fields).
     Not an engine error but the page format's (`pagefmt` raises it); defined here so that code handling it need
     not import the YAML reader.
 
-    `line` is the file line it points at, when known; `kind` (missing, unclosed, alias, yaml, mapping, field) and
+    `line` is the file line it points at, when known; `kind` (missing, unclosed, alias, yaml, mapping, field, nul) and
     `reason` (the message without the line) let formats that word their problems their own way (quiz ledgers,
     review files) do so.
     """
@@ -63,4 +69,14 @@ class PageError(ValueError):
         self.reason = reason or message
 
 
-__all__ = ["BadInput", "MemkeeperError", "NotFound", "PageError", "PathEscape", "Refused", "Stale", "UnsafeFile"]
+__all__ = [
+    "BadInput",
+    "MemkeeperError",
+    "NotFound",
+    "PageError",
+    "PathEscape",
+    "Refused",
+    "Stale",
+    "UnsafeFile",
+    "WriteFailed",
+]

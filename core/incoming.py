@@ -37,5 +37,5 @@ def entry_from_incoming(store: Store, inc: Incoming, now: datetime) -> Entry:
         tags=inc.get("tags") or [],
         quiz_question=inc.get("quiz_question"),
         actor=inc.get("actor"),
-        content=inc["text"],
+        content=inc["text"].replace("\x00", ""),  # a statement held before capture dropped NUL bytes (never text)
     )

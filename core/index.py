@@ -135,12 +135,22 @@ _NOT_ACTIVE = "SELECT rowid FROM records WHERE status < 'active' OR status > 'ac
 SUBJECT_COMMON = 400  # a word in more records than this says too little about a subject to look candidates up by
 # SQLite result codes that mean the file is not a usable database: rebuild it (it is derived data).
 _CORRUPT_CODES = {10, 11, 26}  # SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_NOTADB
+# ... except the I/O errors that say the disk refused a write (full, or the shared-memory file could not grow), not
+# that the file is damaged: IOERR_WRITE, _FSYNC, _DIR_FSYNC, _TRUNCATE, _SHMOPEN, _SHMSIZE, _SHMMAP. Taken for
+# damage, a full disk deleted the index on open and then could not create a new one.
+_DISK_IOERR_CODES = {778, 1034, 1290, 1546, 4618, 4874, 5386}
+
+
+def is_disk_full(exc: BaseException) -> bool:
+    """The disk refused SQLite a write (SQLITE_FULL or a write-side I/O error): the file is not damaged."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and ((code & 0xFF) == 13 or code in _DISK_IOERR_CODES)
 
 
 def is_corrupt(exc: BaseException) -> bool:
     code = getattr(exc, "sqlite_errorcode", None)
     if code is not None:
-        return (code & 0xFF) in _CORRUPT_CODES
+        return (code & 0xFF) in _CORRUPT_CODES and code not in _DISK_IOERR_CODES
     text = str(exc).lower()
     return "malformed" in text or "not a database" in text
 
@@ -208,7 +218,7 @@ class Index:
         try:
             version = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
         except sqlite3.OperationalError as exc:
-            if is_busy(exc):
+            if is_busy(exc) or is_disk_full(exc):
                 raise
             return False  # no meta table: a new or foreign file
         if version is None or version[0] != schema.SCHEMA_VERSION:
@@ -741,8 +751,10 @@ class Index:
 
         self._guard(run)
 
-    def verify(self) -> list[str]:
-        """Problems that make the cache untrustworthy: corruption, or rows that disagree with the pages' bytes."""
+    def verify(self, unreadable: list[tuple[str, str]] | None = None) -> list[str]:
+        """Problems that make the cache untrustworthy: corruption, or rows that disagree with the pages' bytes.
+        `unreadable` gets (page, why) for each page whose bytes cannot be read (permission denied, an I/O error):
+        its row is the last copy read, and no rebuild would read it either."""
         try:
             with self._lock:
                 bad = [r[0] for r in self.db.execute("PRAGMA quick_check").fetchall()]
@@ -753,13 +765,20 @@ class Index:
         if bad != ["ok"]:
             return [f"index.db is corrupt: {'; '.join(bad[:3])}"]
         seen = self.scan()
-        known = {r["path"]: r["sha256"] for r in self.query("SELECT path, sha256 FROM files")}
+        known = {r["path"]: (r["sha256"], r["error"]) for r in self.query("SELECT path, sha256, error FROM files")}
         # A page that is not a regular file (a symlink, a FIFO) is never read: kept as a bad page, reported as such
         # (check says so on its own line), and no rebuild of the index would make it agree.
         stale = sorted((set(seen) ^ set(known)) - set(self._refused))
         for p in sorted(set(seen) & set(known)):
-            digest = _file_digest(self.root / p)
-            if digest is not None and digest != known[p]:
+            sha, error = known[p]
+            if not sha and error is not None and seen[p][1] > MAX_PAGE_BYTES:
+                continue  # over the size limit: a bad page, reported as such; a rebuild would refuse it again
+            digest, why = _file_digest(self.root / p)
+            if digest is None:
+                if why and unreadable is not None and not (not sha and error is not None):
+                    unreadable.append((p, why))  # a bad page never read is reported as one already
+                continue
+            if digest != sha:
                 stale.append(p)
         if stale:
             return [f"index.db is stale: {len(stale)} page(s) differ from their rows (first: {stale[0]})"]
@@ -1062,15 +1081,20 @@ def _match_any(terms: list[str]) -> str:
     return " OR ".join(f'"{p}"' for p in parts)
 
 
-def _file_digest(path: Path) -> str | None:
+def _file_digest(path: Path) -> tuple[str | None, str | None]:
+    """(sha256 of the file's bytes, None), or (None, why) when it cannot be read (why is None when it is gone)."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
-        return None
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        return None, exc.strerror or str(exc)
     try:
         h = hashlib.sha256()
         while chunk := os.read(fd, 1 << 20):
             h.update(chunk)
-        return h.hexdigest()
+        return h.hexdigest(), None
+    except OSError as exc:
+        return None, exc.strerror or str(exc)
     finally:
         os.close(fd)

@@ -16,6 +16,7 @@ What check finds, and what repair does about it:
 | reinforcement that disagrees with the receipts            | reported (the page is the person's to correct)  |
 | a line of stated/*.jsonl that is not a JSON object        | reported (the ledgers are append-only)          |
 | malformed pages, conflict records, quiz ledger rows       | reported (never rewritten by the engine)        |
+| an entry page that cannot be read (permission, I/O error) | reported (the person fixes the file)            |
 | a Markdown file under entries/ or conflicts/ never read   | reported (never moved: the person decides)      |
 |   (in a subfolder, `.MD`, not named `C<N>.md`)            |                                                 |
 """
@@ -143,8 +144,10 @@ class Integrity:
         self._check_ledgers(report)
         for rel in self.store.tmp_files():
             report.add("tmp", f"{rel}: temp file left by an interrupted write (check --repair removes it)")
-        for problem in self.store.index.verify():
+        unreadable: list[tuple[str, str]] = []
+        for problem in self.store.index.verify(unreadable):
             report.add("index", f"{problem} (check --repair rebuilds it)")
+        _report_unreadable(report, unreadable)
         self._check_conflicts(report)
         self._check_unread(report)
         for problem in self.quiz.quiz_problems():
@@ -331,7 +334,8 @@ class Integrity:
         with self.store.writing():  # taking the lock completes an interrupted intent and discards staged files
             recovered = self.store.recoveries[first:]
             tmp_removed = self.store.remove_tmp_files()
-            index_problems = self.store.index.verify()
+            unreadable: list[tuple[str, str]] = []
+            index_problems = self.store.index.verify(unreadable)
             rebuilt = None
             if index_problems:
                 rebuilt = index_problems[0]
@@ -358,6 +362,7 @@ class Integrity:
                     ],
                 )
             self._check_pages(report, trail, set())
+            _report_unreadable(report, unreadable)
             self._check_ledgers(report)
             self._check_conflicts(report)
             self._check_unread(report)
@@ -423,6 +428,17 @@ def _unread_reason(folder: str, name: str, nested: bool) -> str:
     if nested:
         return "not read: conflict records are conflicts/C<N>.md, never in a subfolder; move it out of conflicts/"
     return "not read: conflict records are named conflicts/C<N>.md; move it out of conflicts/"
+
+
+def _report_unreadable(report: CheckReport, unreadable: list[tuple[str, str]]) -> None:
+    """Pages whose bytes cannot be read (permission denied, an I/O error): each record is served as last read, and
+    every decision about it refuses until the page can be read again."""
+    for page, why in unreadable:
+        report.add(
+            "page",
+            f"{page}: unreadable ({why}); its record is served as last read, and nothing can change it until the "
+            "page can be read (check its permissions)",
+        )
 
 
 def _under_link(rel: str, links: set[str]) -> bool:

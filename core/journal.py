@@ -150,6 +150,10 @@ class Txn:
         self.pages_by_id: dict[str, str] = {}  # memory id → entry page staged in this operation
         self.renamed_to: set[str] = set()
         self.committed = False
+        # The error that stopped applying a committed intent (the disk failed after the commit point): the operation
+        # stands, its intent stays in journal/ for the next writer (or check --repair) to finish.
+        self.unfinished: BaseException | None = None
+        self.receipt_sha256: str | None = None  # of the last commit with a receipt
 
     # -- staging --------------------------------------------------------------------------------------------------
 

@@ -181,9 +181,10 @@ class MaintenanceOps:
         now = utc(now)
         actor = validate_actor(actor)
         with self.store.writing():
-            rows = self.store.index.query("SELECT memory_id, data, content FROM records WHERE status='active'")
+            rows = self.store.index.query("SELECT memory_id, path, data, content FROM records WHERE status='active'")
             decayed = regraded = 0
             archived: list[str] = []
+            skipped: list[dict[str, Any]] = []
             titles: dict[str, str] = {}
             prior: dict[str, dict[str, Any]] = {}
             for n, row in enumerate(rows):
@@ -194,33 +195,42 @@ class MaintenanceOps:
                 days = max(0.0, (now - entry.last_accessed_at).total_seconds() / 86400.0)
                 entry.strength = round(0.5 ** (days / DECAY_HALF_LIFE_DAYS), 6)
                 expired = entry.expires_at is not None and entry.expires_at <= now
-                if entry.strength < ARCHIVE_BELOW_STRENGTH or expired:
+                archive = entry.strength < ARCHIVE_BELOW_STRENGTH or expired
+                if archive:
                     entry.status = Status.archived
                     entry.notes.append(
                         f"Archived by decay ({iso(now)}): {'expired' if expired else 'strength below 0.15'}"
                     )
+                grade = regrade(entry, now)
+                regrade_it = grade is not entry.evidence_grade
+                entry.evidence_grade = grade
+                if (entry.strength, entry.status, entry.evidence_grade) == before:
+                    continue
+                if not preview:
+                    try:
+                        self.store.save(entry)
+                    except PermissionError as exc:
+                        # A page memkeeper may not open (check reports it): one unreadable page never stops the
+                        # decay of the others, and it is not written over blind.
+                        skipped.append({"memory_id": entry.memory_id, "page": row["path"], "reason": exc.strerror})
+                        continue
+                prior[entry.memory_id] = {
+                    "strength": before[0],
+                    "status": before[1].value,
+                    "evidence_grade": before[2].value,
+                }
+                if archive:
                     archived.append(entry.memory_id)
                     titles[entry.memory_id] = entry.title
-                grade = regrade(entry, now)
-                if grade is not entry.evidence_grade:
-                    entry.evidence_grade = grade
-                    regraded += 1
-                if entry.strength != before[0]:
-                    decayed += 1
-                if (entry.strength, entry.status, entry.evidence_grade) != before:
-                    prior[entry.memory_id] = {
-                        "strength": before[0],
-                        "status": before[1].value,
-                        "evidence_grade": before[2].value,
-                    }
-                    if not preview:
-                        self.store.save(entry)
+                regraded += regrade_it
+                decayed += entry.strength != before[0]
             details: dict[str, Any] = {
                 "decayed_count": decayed,
                 "archived_count": len(archived),
                 "archived": archived,
                 "archived_titles": titles,
                 "regraded_count": regraded,
+                **({"skipped": skipped} if skipped else {}),
             }
             if preview:
                 return make_receipt("decay", "preview", now, actor, details)

@@ -464,6 +464,15 @@ def parse_entry_block(text: str) -> tuple[Entry, dict[str, Any] | None]:
     """`parse_entry`, and the frontmatter mapping the entry was validated from when the page is in the engine's
     own line forms (`fast_block`: plain JSON values), else None. The index stores that mapping as the row's
     frontmatter instead of rendering `entry.frontmatter()` again (both validate to the same entry)."""
+    if "\x00" in text:
+        # Never text: what a write cut short by a power cut leaves (a block of zeros), or a binary file. Loaded, the
+        # record would be served, and written back with the damage in it, by the next decision about it.
+        at = text.count("\n", 0, text.index("\x00")) + 1
+        raise PageError(
+            f"a NUL byte at line {at}: a write cut short by a crash, or not a text page; not read (fix or remove it)",
+            kind="nul",
+            line=at,
+        )
     text = normalize_newlines(text)
     fm, body = HANDLER.split(text)
     fast = fast_block(fm)

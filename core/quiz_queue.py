@@ -291,8 +291,7 @@ class QuizQueue:
                     "strength": entry.strength,
                     "last_accessed_at": iso(entry.last_accessed_at),
                 }
-                entry.last_accessed_at = now
-                entry.strength = 1.0
+                entry.touch(now)
                 self.store.save(entry)
             nb = self.store.path(policy.notebook_path(now.date(), pid))
             self.store.append_file(

@@ -335,6 +335,15 @@ class Entry:
                 extra[key] = value
         self.extra = extra
 
+    def touch(self, now: datetime) -> None:
+        """An access at `now`, or a person's act on the record (SPEC §4 decay): strength back to 1.0 and the last
+        access at `now` — never moved back. A clock behind the record's (a skewed agent, a `--now` in the past)
+        would otherwise make decay take a record read or decided on today for one unread since then, and archive it.
+        """
+        self.strength = 1.0
+        if now > self.last_accessed_at:
+            self.last_accessed_at = now
+
     @property
     def partition(self) -> tuple[str, str, str]:
         return (self.canonical_key, self.trust_zone.value, self.sensitivity_tier.value)

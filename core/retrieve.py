@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from . import scoring
-from .errors import BadInput, Busy
+from .errors import BadInput, Busy, WriteFailed
 from .index import BadPage, ZoneRows, is_busy
 from .models import Receipt, SensitivityTier, Status, Tier, TrustZone, iso, parse_iso, utc
 from .pages import MAX_LEDGER_BYTES, read_text
@@ -54,7 +54,8 @@ class RetrieveOps:
         matches the zone may not see). status: ok | reject (empty_query,
         invalid_trust_zone). Writes (last_accessed_at, receipts) only when record_access is True and there are
         results; then access_recorded says whether it did: False (with access_skipped: write_lock_busy) when the
-        write lock was held elsewhere for longer than ACCESS_LOCK_WAIT_S, and nothing was written.
+        write lock was held elsewhere for longer than ACCESS_LOCK_WAIT_S, or (write_failed) when the disk refused the
+        write; nothing was written then.
         """
         now = utc(now)
         actor = validate_actor(actor)
@@ -87,18 +88,22 @@ class RetrieveOps:
             details.update(access_recorded=False, access_skipped="write_lock_busy")
             return make_receipt("retrieve", "ok", now, actor, details)
         with held:
-            details["access_recorded"] = True
-            receipt = make_receipt("retrieve", "ok", now, actor, details)
-            with self.store.writing():  # takes the lock again: re-entrant, no second wait
-                for _, r in ranked:
-                    try:
-                        entry = self.store.load(r["memory_id"])
-                    except BadInput:
-                        continue
-                    entry.last_accessed_at = now
-                    entry.strength = 1.0
-                    self.store.save(entry, r["page"])
-                self.store.record(receipt)
+            receipt = make_receipt("retrieve", "ok", now, actor, {**details, "access_recorded": True})
+            try:
+                with self.store.writing():  # takes the lock again: re-entrant, no second wait
+                    for _, r in ranked:
+                        try:
+                            entry = self.store.load(r["memory_id"])
+                        except BadInput:
+                            continue
+                        entry.touch(now)
+                        self.store.save(entry, r["page"])
+                    self.store.record(receipt)
+            except WriteFailed:
+                # The disk refused the access write before its commit point (full, an I/O error): nothing was
+                # written. A read still answers; the access is skipped, as when the lock is busy.
+                details.update(access_recorded=False, access_skipped="write_failed")
+                return make_receipt("retrieve", "ok", now, actor, details)
         return receipt
 
     def _lock_for_access(self) -> AbstractContextManager[object] | None:

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import journal, receipts
-from .errors import BadInput, NotFound, PageError
-from .index import Index, is_busy
+from .errors import BadInput, NotFound, PageError, WriteFailed
+from .index import Index, is_busy, is_disk_full
 from .models import Receipt, SourceType, Status, TrustZone, parse_iso
 from .pages import MAX_PAGE_BYTES, append_lines, atomic_write, read_text
 from .paths import PathEscape, confine, list_files, mkdirs, partition_slug, refuse_wiki_links, slugify
@@ -72,6 +72,46 @@ CategoryPatch = tuple[set[str], dict[str, tuple[str, str, str, str]]]
 Progress = Callable[[int, int], None]
 
 
+# What says the disk, not memkeeper, refused a write: full, over quota, an I/O error, a read-only file system, a file
+# too large, permission denied on a file the operation needed. SQLite says so with its own codes (SQLITE_IOERR,
+# SQLITE_FULL, SQLITE_CANTOPEN).
+_DISK_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EROFS, errno.EFBIG, errno.EACCES, errno.EPERM})
+_DISK_SQLITE_CODES = frozenset({10, 13, 14})
+_NO_SPACE = frozenset({errno.ENOSPC, errno.EDQUOT})
+
+
+def is_disk_error(exc: BaseException) -> bool:
+    """Whether `exc` is the disk refusing a read or write (see `_DISK_ERRNOS`), not a fault of memkeeper's."""
+    if isinstance(exc, OSError):
+        return exc.errno in _DISK_ERRNOS
+    if isinstance(exc, sqlite3.OperationalError):
+        code = getattr(exc, "sqlite_errorcode", None)
+        return code is not None and (code & 0xFF) in _DISK_SQLITE_CODES
+    return False
+
+
+def disk_error_line(root: Path, exc: BaseException, then: str) -> str:
+    """`<file>: <what the disk said>; <then>` for a disk error, one line. The file is named relative to the root;
+    an error that names none, or names one of the engine's own temp or staged files, is the disk's as a whole."""
+    if isinstance(exc, OSError):
+        why = exc.strerror or str(exc)
+        where = None
+        name = exc.filename
+        if isinstance(name, str | bytes | os.PathLike):
+            full = os.path.abspath(os.fsdecode(name))
+            if full.startswith(os.fspath(root) + os.sep):
+                rel = os.path.relpath(full, root).replace(os.sep, "/")
+                if not rel.startswith(journal.JOURNAL_DIR + "/") and not journal.TMP_NAME.match(rel.rpartition("/")[2]):
+                    where = rel
+            elif full != os.fspath(root):
+                where = full
+        hint = " (free some space, then try again)" if exc.errno in _NO_SPACE else ""
+    else:
+        where, why = ".memkeeper/index.db", str(exc)
+        hint = " (is the disk full? free some space, then try again)" if is_disk_full(exc) else ""
+    return f"{where or 'the disk refused a write'}: {why}; {then}{hint}"
+
+
 def file_sig(path: Path) -> tuple[int, int] | None:
     """(mtime_ns, size) of a file or directory, None when it is missing: what the caches compare."""
     try:
@@ -93,6 +133,9 @@ class Store:
             threading.local()
         )  # the operation in progress belongs to the thread running it (the desk's workers)
         self.recoveries: list[dict[str, Any]] = []  # what completing interrupted writes did (for check --repair)
+        # One line for each operation of this process that committed but that the disk refused to finish applying:
+        # it stands, and the next write (or check --repair) finishes it. What a front door tells the person.
+        self.unfinished: list[str] = []
         self._log_sig: tuple[int, int] | None = None
         self._category_patches: dict[str, CategoryPatch] = {}
         self.synced = False
@@ -160,7 +203,20 @@ class Store:
             # SQLite opens the index with its write-ahead log beside it, for reading too: on a read-only folder
             # every command, listings included, failed as an internal error ("unable to open database file").
             raise read_only
-        return cls(path, sync=sync)
+        try:
+            return cls(path, sync=sync)
+        except sqlite3.OperationalError as exc:
+            if not is_disk_error(exc):
+                raise
+            # Opening the index writes (its write-ahead log and shared-memory file), even to read: on a full disk
+            # there is no room for them. The index is kept as it is.
+            raise WriteFailed(
+                disk_error_line(
+                    Path(os.path.realpath(path)),
+                    exc,
+                    "memkeeper could not open its index, which it writes to even to read; nothing was written",
+                )
+            ) from None
 
     @classmethod
     def create(cls, root: str | os.PathLike[str]) -> Store:
@@ -206,8 +262,9 @@ class Store:
             else:
                 counts = self.index.sync(progress)
         except sqlite3.OperationalError as exc:
-            if not is_busy(exc):
+            if not is_busy(exc) and not is_disk_error(exc):
                 raise
+            # Busy past its timeout, or the disk refused the update (full): the cache is served as it is.
             counts = {"added": 0, "updated": 0, "removed": 0, "bad": 0, "busy": 1}
         # Another process may have written (and updated the shared index.db itself): re-count on demand. The caches
         # kept by writes start over only when the scan changed rows (they notice another process's commits
@@ -243,9 +300,20 @@ class Store:
             return
         refuse_wiki_links(self.root)  # a planted symlink refuses the operation before anything is written
         with self.lock:
-            if self.index.ensure_current():
-                self.index.sync()  # another process rebuilt the file: make sure it is whole before deciding
-            self._recover()
+            try:
+                if self.index.ensure_current():
+                    self.index.sync()  # another process rebuilt the file: make sure it is whole before deciding
+                self._recover()
+            except Exception as exc:
+                if not is_disk_error(exc):
+                    raise
+                # An earlier operation's intent could not be finished (the disk still refuses it): it stays in
+                # journal/, and this operation has not begun.
+                raise WriteFailed(
+                    disk_error_line(
+                        self.root, exc, "an interrupted write could not be finished, and nothing was written"
+                    )
+                ) from exc
             if file_sig(self.root / "log.md") != self._log_sig:
                 self.rows_resynced()
             txn = self._txn = journal.Txn(self.root, self.path)
@@ -253,12 +321,27 @@ class Store:
                 yield
                 if txn.pending:
                     self._commit(None)  # writes without a receipt still commit as one unit
-            except BaseException:
+            except BaseException as exc:
                 txn.discard()  # what was staged and not committed; what was committed is completed next time
+                if not txn.committed and is_disk_error(exc):
+                    # Before the commit point: the journal guarantees that nothing of the operation was written.
+                    raise WriteFailed(disk_error_line(self.root, exc, "nothing was written")) from exc
                 raise
             finally:
                 self._txn = None
-            if txn.committed:
+            if txn.unfinished is not None:
+                # Committed, not finished: the intent stays for the next writer or check --repair to finish (it
+                # regenerates the views and re-reads the pages into the index); the caches start over.
+                self.unfinished.append(
+                    disk_error_line(
+                        self.root,
+                        txn.unfinished,
+                        "the operation is recorded and stands; the next write, or memkeeper check --repair, finishes it",
+                    )
+                )
+                self.rows_resynced()
+                self._category_patches = {}
+            elif txn.committed:
                 try:
                     os.unlink(self.root / journal.INTENT)
                 except FileNotFoundError:
@@ -270,15 +353,34 @@ class Store:
         """The commit point: write the intent, then apply it (lock held)."""
         txn = self._txn
         assert txn is not None
+        if txn.unfinished is not None:
+            # An earlier commit of this operation is not finished: a new intent would take the place of its intent.
+            raise WriteFailed(
+                disk_error_line(
+                    self.root,
+                    txn.unfinished,
+                    f"receipt {(txn.receipt_sha256 or 'none')[:12]}… is recorded and the next write (or check --repair) "
+                    "finishes it, but the rest of the operation was not written",
+                )
+            )
         items = txn.entries()
         intent = txn.intent(receipt.to_dict() if receipt else None)
         journal.write_intent(self.root, intent)
         txn.committed = True
+        txn.receipt_sha256 = intent["receipt_sha256"] or txn.receipt_sha256
         txn.clear()  # the staged files belong to the intent now: a failure from here on is completed, not discarded
         # Whether the cache is reconciled with the pages before this write: if so, it stays so after it (every page
         # this operation writes is put below, under the same lock).
         reconciled = self.index.is_reconciled()
-        out = journal.apply_intent(self.root, intent, txn.resolve, fresh=True)
+        try:
+            out = journal.apply_intent(self.root, intent, txn.resolve, fresh=True)
+        except Exception as exc:
+            if not is_disk_error(exc):
+                raise
+            # After the commit point the operation stands, as it would after a kill: the intent is on disk, and the
+            # next writer (or check --repair) finishes it. Its receipt is returned; the views wait for that writer.
+            self.mark_unfinished(exc)
+            return
         if any(
             s["op"] in ("remove", "rename")
             and (s["path"].startswith("entries/") or str(s.get("dst", "")).startswith("entries/"))
@@ -294,7 +396,20 @@ class Store:
             self.index.sync_paths(sorted(skipped & {i[0] for i in items}))
             items = [i for i in items if i[0] not in skipped]
             reconciled = False
-        self._index_written(items, self.index.change_signature() if reconciled else None)
+        try:
+            self._index_written(items, self.index.change_signature() if reconciled else None)
+        except sqlite3.OperationalError as exc:
+            if not is_disk_error(exc):
+                raise
+            self.mark_unfinished(exc)  # the pages are written; the next writer re-reads them into the index
+
+    def mark_unfinished(self, exc: BaseException) -> None:
+        """The operation in progress committed, and the disk failed while it was being applied (or its views were
+        being regenerated): it stands, and its intent stays in journal/ for the next writer to finish."""
+        txn = self._txn
+        assert txn is not None and txn.committed
+        txn.unfinished = exc
+        self.rows_resynced()
 
     def _notify(self, entries: list[tuple[str, Entry]] | None) -> None:
         for listener in self.write_listeners:
@@ -503,6 +618,9 @@ class Store:
         from .pagetext import render_entry
 
         text = render_entry(entry)
+        if "\x00" in text:
+            # A page holding a NUL byte is read as a torn write and never loaded (`pagefmt.parse_entry_block`).
+            raise BadInput(f"{page}: the record's text holds a NUL byte, which no page may hold; nothing was written")
         if len(text.encode("utf-8")) > MAX_PAGE_BYTES:
             # A page the engine could not read back would be lost to every later command: refuse before writing.
             raise BadInput(

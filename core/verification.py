@@ -306,8 +306,7 @@ class VerificationQueue:
             e.source_type = SourceType.user_confirmed
             e.evidence_grade = EvidenceGrade.high
             e.updated_at = now
-            e.last_accessed_at = now
-            e.strength = 1.0
+            e.touch(now)
             self.store.save(e)
         line = {
             "action": "confirm",

@@ -16,7 +16,7 @@ from typing import Any
 from . import compile as render
 from .models import Category
 from .pages import MAX_LEDGER_BYTES, atomic_write_many, read_text
-from .store import Store
+from .store import Store, is_disk_error
 
 # The text of CONFLICTS.md, or None when the queue looks unchanged since it was written; with force=True the text.
 ConflictsView = Callable[[datetime, bool], str | None]
@@ -46,6 +46,9 @@ class Views:
         With `full`, every view. The views are rendered first and written together (`atomic_write_many`)."""
         store = self.store
         writes: list[tuple[Path, str]] = []
+        txn = store.txn
+        if txn is not None and txn.unfinished is not None:
+            return  # the operation's intent is not finished: whoever finishes it regenerates every view
         store.commit_staged()  # views describe committed pages only
         patches = store.take_category_patches()
         for cat in sorted({c.value for c in Category} if full else set(patches)):
@@ -77,7 +80,15 @@ class Views:
         if conflicts is not None:
             writes.append((store.root / "CONFLICTS.md", conflicts))
         writes.append((store.root / "hot.md", render.render_hot(self.hot_inputs(now))))
-        atomic_write_many(writes)
+        try:
+            atomic_write_many(writes)
+        except OSError as exc:
+            if txn is None or not txn.committed or not is_disk_error(exc):
+                raise
+            # The operation is committed and applied; only its views could not be written (the disk is full). It
+            # stands: its intent stays, and whoever finishes it regenerates the views.
+            store.mark_unfinished(exc)
+            return
         if conflicts is not None:
             self._conflicts_written()
 

@@ -535,7 +535,10 @@ def run(argv: list[str]) -> int:
 
     eng = Engine.open(root)
     try:
-        return _dispatch(eng, args, cmd, now, actor)
+        code = _dispatch(eng, args, cmd, now, actor)
+        for note in eng.unfinished_writes:  # the operation stands: said, not an error
+            print(f"memkeeper: note: {note}", file=sys.stderr)
+        return code
     finally:
         eng.close()
 

@@ -194,7 +194,8 @@ _line = st.one_of(
             "\t- tabbed item",
         ]
     ),
-    st.text(st.characters(blacklist_categories=("Cs",)), max_size=40),
+    # No NUL byte: a page holding one is read as a torn write, and capture drops them (tests/core/test_faults.py).
+    st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=40),
 )
 _sep = st.sampled_from(["\n", "\n", "\n", "\r\n", "\r", "\n\n"])
 

@@ -1,0 +1,533 @@
+"""Faults met at the engine's front door (the API the desk and the command line call): a disk that fills up or fails
+part-way through a write, a page that cannot be read, a page deleted or damaged by hand, a clock running behind.
+
+Whatever happens, an operation either did not happen (one line says so, and nothing was written) or it happened
+and its receipt is returned (the next write, or `check --repair`, finishes what the disk refused). Nothing a person
+decided before is lost, and `check` names what is wrong. The tests in tests/core/test_crash_consistency.py kill
+the process at each step; these make the disk refuse it.
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+import json
+import os
+import re
+import sqlite3
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+import memkeeper.core.journal as journal
+import memkeeper.core.views as views_module
+from memkeeper.core import Engine, MemkeeperError
+from memkeeper.core.errors import NotFound, WriteFailed
+from memkeeper.core.index import Index
+from memkeeper.core.pagefmt import parse_entry
+from tests.conftest import T0
+
+H = "human:alice"
+T1 = T0 + timedelta(hours=3)
+DB_OLD = "The primary database for billing is Postgres."
+DB_NEW = "The primary database for billing is MySQL."
+KESTREL = "The kestrel rollout uses canary waves of five percent."
+
+
+def no_space(path: object = None) -> OSError:
+    return OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), None if path is None else str(path))
+
+
+@pytest.fixture
+def wiki(eng: Engine) -> dict[str, str]:
+    """A wiki a person has worked in: a confirmed record in an open conflict (C1), a pending record, a quiz answer,
+    an old record the tier plan proposes for cold."""
+    ids: dict[str, str] = {}
+    db = eng.capture(DB_OLD, now=T0, key="billing-db", title="Billing database", source_ref="raw/a.md#L1")
+    ids["db"] = db.details["memory_id"]
+    held = eng.capture(DB_NEW, now=T0 + timedelta(hours=1), key="billing-db", title="Billing database", source_ref="b")
+    assert held.status == "conflict"
+    kestrel = eng.capture(KESTREL, now=T0, title="Kestrel rollout", source_ref="raw/k.md#L2")
+    ids["kestrel"] = kestrel.details["memory_id"]
+    ids["old"] = eng.capture(
+        "The legacy importer reads CSV files from the shared drive nightly.",
+        now=T0 - timedelta(days=400),
+        title="Legacy importer",
+    ).details["memory_id"]
+    for n, word in enumerate(["atlas", "harbor", "lumen", "quill"]):
+        eng.capture(
+            f"The {word} team publishes its weekly report every Thursday at {n + 1} pm.",
+            now=T0 + timedelta(minutes=n),
+            title=f"{word} report",
+        )
+    ids["confirm"] = eng.confirm(ids["db"], now=T0 + timedelta(hours=2), actor=H).receipt_sha256
+    eng.quiz_record(ids["db"], "good", now=T0 + timedelta(hours=2), actor=H, person="alice")
+    assert eng.check().ok, eng.check().problems
+    return ids
+
+
+def trail_count(root: Path, sha: str) -> tuple[int, int, int]:
+    receipts = [json.loads(x) for f in sorted((root / "receipts").glob("*.jsonl")) for x in f.read_text().splitlines()]
+    log = [x for x in (root / "log.md").read_text().splitlines() if x.startswith("| 20")]
+    patterns = [json.loads(x) for x in (root / "patterns" / "PATTERNS.jsonl").read_text().splitlines()]
+    return (
+        sum(r["receipt_sha256"] == sha for r in receipts),
+        sum(x.endswith(f"| {sha} |") for x in log),
+        sum(p["payload"]["receipt_sha256"] == sha for p in patterns),
+    )
+
+
+def wiki_files(root: Path) -> dict[str, bytes]:
+    """Every file of the wiki but the derived index, by path."""
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".memkeeper" not in p.parts
+    }
+
+
+def page(eng: Engine, mid: str) -> Path:
+    rel = eng.page_of(mid)
+    assert rel is not None
+    return eng.root / rel
+
+
+def ledger_row(eng: Engine, mid: str) -> dict[str, object]:
+    text = (eng.root / "quiz" / "quiz-ledger.alice.md").read_text()
+    rows = [json.loads(m) for m in re.findall(r"<!-- quiz:(\{.*\}) -->", text)]
+    return next(r for r in rows if r["page"] == eng.page_of(mid))
+
+
+# ------------------------------------------------------------------------------------------- the disk fills up
+
+
+def refuse_append(monkeypatch, name: str, *, torn: bool = True) -> None:
+    """Appends to files named `name` (or under a folder of that name) fail with ENOSPC, half written when `torn`."""
+    real = journal.append_lines
+
+    def append(path, lines):
+        path = Path(path)
+        if name in (path.name, path.parent.name):
+            if torn:
+                data = "".join(line.rstrip("\n") + "\n" for line in lines).encode()
+                with open(path, "ab") as fh:
+                    fh.write(data[: len(data) // 2])
+            raise no_space(path)
+        return real(path, lines)
+
+    real_bytes = journal._append_bytes
+
+    def append_bytes(path, data):  # how a recovery completes an append
+        if name in (Path(path).name, Path(path).parent.name):
+            raise no_space(path)
+        return real_bytes(path, data)
+
+    monkeypatch.setattr(journal, "append_lines", append)
+    monkeypatch.setattr(journal, "_append_bytes", append_bytes)
+
+
+def refuse_replace(monkeypatch, folder: str) -> None:
+    """Moving a staged file into `folder` fails with ENOSPC (the intent is committed; its writes are not all made)."""
+    real = os.replace
+
+    def replace(src, dst, *args, **kwargs):
+        if "journal/stage" in str(src) and Path(dst).parent.name == folder:
+            raise no_space(dst)
+        return real(src, dst, *args, **kwargs)
+
+    monkeypatch.setattr(journal.os, "replace", replace)
+
+
+def refuse_staging(monkeypatch) -> None:
+    """Every staged write fails with ENOSPC (before the commit point)."""
+    real = journal.atomic_write
+
+    def write(path, text, **kwargs):
+        if journal.JOURNAL_DIR in Path(path).parts:
+            raise no_space(path)
+        return real(path, text, **kwargs)
+
+    monkeypatch.setattr(journal, "atomic_write", write)
+
+
+def _setup_tiers(eng: Engine, ids: dict[str, str]) -> None:
+    commit = eng.commit_tiers(now=T1, actor=H)
+    ids["review"] = commit.details["review"]
+    _, review = eng.read_review(ids["review"])
+    ids["accept"] = ",".join(c.candidate_id for c in review.candidates)
+
+
+OPS = {
+    "capture": (None, lambda eng, ids: eng.capture("The osprey job retries uploads four times.", now=T1), "captured"),
+    "consolidate": (
+        None,
+        lambda eng, ids: eng.capture(KESTREL, now=T1, title="Kestrel rollout", source_ref="raw/k.md#L2"),
+        "consolidated",
+    ),
+    "resolve_existing": (None, lambda eng, ids: eng.resolve_conflict("C1", "existing", now=T1, actor=H), "resolved"),
+    "resolve_incoming": (None, lambda eng, ids: eng.resolve_conflict("C1", "incoming", now=T1, actor=H), "resolved"),
+    "resolve_both": (None, lambda eng, ids: eng.resolve_conflict("C1", "both", now=T1, actor=H), "resolved"),
+    "snooze": (
+        None,
+        lambda eng, ids: eng.snooze_conflict("C1", until=T1 + timedelta(days=2), now=T1, actor=H),
+        "snoozed",
+    ),
+    "confirm": (None, lambda eng, ids: eng.confirm(ids["kestrel"], now=T1, actor=H), "confirmed"),
+    "deny": (None, lambda eng, ids: eng.deny(ids["kestrel"], now=T1, actor=H), "denied"),
+    "undeny": (
+        lambda eng, ids: eng.deny(ids["kestrel"], now=T1, actor=H),
+        lambda eng, ids: eng.undeny(ids["kestrel"], now=T1, actor=H),
+        "undenied",
+    ),
+    "quiz": (
+        None,
+        lambda eng, ids: eng.quiz_record(ids["kestrel"], "wrong", now=T1, actor=H, person="alice"),
+        "recorded",
+    ),
+    "tiers_commit": (None, lambda eng, ids: eng.commit_tiers(now=T1, actor=H), "ok"),
+    "tiers_apply": (
+        _setup_tiers,
+        lambda eng, ids: eng.apply_tiers(ids["review"], ids["accept"].split(","), now=T1, actor=H),
+        "applied",
+    ),
+    "undo": (None, lambda eng, ids: eng.undo(ids["confirm"], now=T1, actor=H), "undone"),
+}
+
+# (operation, what the disk refuses after the commit point): every ledger, a page, the quiz and review files.
+AFTER_COMMIT = [
+    ("capture", "receipts"),
+    ("capture", "entries"),
+    ("consolidate", "log.md"),
+    ("resolve_existing", "PATTERNS.jsonl"),
+    ("resolve_incoming", "entries"),
+    ("resolve_incoming", "conflicts"),
+    ("resolve_both", "stated"),
+    ("resolve_both", "DECISIONS.md"),
+    ("snooze", "log.md"),
+    ("confirm", "stated"),
+    ("deny", "stated"),
+    ("undeny", "receipts"),
+    ("quiz", "log.md"),
+    ("quiz", "quiz"),
+    ("tiers_commit", "review"),
+    ("tiers_apply", "entries"),
+    ("undo", "PATTERNS.jsonl"),
+]
+
+
+@pytest.mark.parametrize(("op", "refused"), AFTER_COMMIT, ids=[f"{o}-{r}" for o, r in AFTER_COMMIT])
+def test_disk_full_after_the_commit_point_keeps_the_operation(eng, wiki, monkeypatch, op, refused):
+    """The intent is on disk: the operation happened. Its receipt is returned (a caller told it failed would do it
+    again: a quiz answer counted twice, a statement consolidated twice), and the next write finishes it."""
+    setup, run, status = OPS[op]
+    if setup:
+        setup(eng, wiki)
+    if refused in ("entries", "conflicts", "quiz", "review"):
+        refuse_replace(monkeypatch, refused)
+    else:
+        refuse_append(monkeypatch, refused)
+    r = run(eng, wiki)
+    monkeypatch.undo()
+    assert r.status == status, r.details
+    rep = eng.check()
+    assert any(p.startswith("journal/intent.json: an interrupted write") for p in rep.problems), rep.problems
+    # the desk goes on with the same engine: its next write finishes this one
+    eng.capture("The walrus queue drains every hour on the hour.", now=T1 + timedelta(minutes=5))
+    assert trail_count(eng.root, r.receipt_sha256) == (1, 1, 1)
+    assert eng.check().ok, eng.check().problems
+    fresh = Engine.open(eng.root)
+    assert fresh.check().ok, fresh.check().problems
+    if op == "quiz":
+        assert ledger_row(fresh, wiki["kestrel"])["asked"] == 1
+    if op == "consolidate":
+        assert fresh.load(wiki["kestrel"]).reinforcement == 2
+    if op.startswith("resolve"):
+        assert fresh.load_conflict("C1").status == "resolved"
+    if op != "undo":  # the person's earlier decision stands
+        assert fresh.load(wiki["db"]).verified is not None
+    fresh.close()
+
+
+def test_views_the_disk_refuses_are_written_by_the_next_write(eng, wiki, monkeypatch):
+    def full(writes, **kwargs):
+        raise no_space(writes[0][0])
+
+    monkeypatch.setattr(views_module, "atomic_write_many", full)
+    r = eng.capture("The osprey job retries uploads four times.", now=T1, title="Osprey retries")
+    monkeypatch.undo()
+    assert r.status == "captured"
+    assert "Osprey retries" not in (eng.root / "hot.md").read_text()
+    assert eng.load(r.details["memory_id"]).content == "The osprey job retries uploads four times."
+    eng.capture("The walrus queue drains every hour on the hour.", now=T1 + timedelta(minutes=5))
+    assert "Osprey retries" in (eng.root / "hot.md").read_text()
+    assert "Osprey retries" in (eng.root / "index" / "fact.md").read_text()
+    assert eng.check().ok, eng.check().problems
+
+
+def test_an_index_the_disk_refuses_catches_up_at_the_next_write(eng, wiki, monkeypatch):
+    def full(*args, **kwargs):
+        exc = sqlite3.OperationalError("database or disk is full")
+        exc.sqlite_errorcode = 13  # type: ignore[attr-defined]
+        raise exc
+
+    monkeypatch.setattr(eng.index, "put_many", full)
+    r = eng.capture("The osprey job retries uploads four times.", now=T1, title="Osprey retries")
+    monkeypatch.undo()
+    assert r.status == "captured" and (eng.root / r.details["page"]).is_file()
+    eng.capture("The walrus queue drains every hour on the hour.", now=T1 + timedelta(minutes=5))
+    assert eng.page_of(r.details["memory_id"]) == r.details["page"]
+    assert "Osprey retries" in (eng.root / "hot.md").read_text()
+    assert eng.check().ok, eng.check().problems
+
+
+BEFORE_COMMIT = ["capture", "resolve_incoming", "confirm", "deny", "quiz", "tiers_commit", "undo"]
+
+
+@pytest.mark.parametrize("op", BEFORE_COMMIT)
+def test_disk_full_before_the_commit_point_is_one_line_and_writes_nothing(eng, wiki, monkeypatch, op):
+    setup, run, status = OPS[op]
+    if setup:
+        setup(eng, wiki)
+    before = wiki_files(eng.root)
+    refuse_staging(monkeypatch)
+    with pytest.raises(WriteFailed) as failed:
+        run(eng, wiki)
+    monkeypatch.undo()
+    message = str(failed.value)
+    assert "\n" not in message and "No space left on device" in message and "nothing was written" in message
+    assert isinstance(failed.value, MemkeeperError)  # the command line's one line and exit 2; the desk's toast
+    assert wiki_files(eng.root) == before
+    assert eng.check().ok, eng.check().problems
+    r = run(eng, wiki)  # the disk has room again: the same decision goes through
+    assert r.status == status, r.details
+
+
+def test_an_intent_the_disk_still_refuses_to_finish_stops_the_next_write_in_one_line(eng, wiki, monkeypatch):
+    refuse_append(monkeypatch, "log.md")
+    first = eng.quiz_record(wiki["kestrel"], "good", now=T1, actor=H, person="alice")
+    with pytest.raises(WriteFailed, match="an interrupted write could not be finished, and nothing was written"):
+        eng.confirm(wiki["kestrel"], now=T1, actor=H)
+    monkeypatch.undo()
+    assert eng.load(wiki["kestrel"]).verified is None
+    eng.confirm(wiki["kestrel"], now=T1, actor=H)
+    assert trail_count(eng.root, first.receipt_sha256) == (1, 1, 1)
+    assert ledger_row(eng, wiki["kestrel"])["asked"] == 1
+    assert eng.check().ok, eng.check().problems
+
+
+def test_a_failed_decision_leaves_the_desk_queue_as_it_was(eng, wiki, monkeypatch):
+    """The desk keeps one engine: a resolution or snooze the disk refused must not show as made."""
+    refuse_staging(monkeypatch)
+    with pytest.raises((MemkeeperError, OSError)):
+        eng.resolve_conflict("C1", "incoming", now=T1, actor=H)
+    with pytest.raises((MemkeeperError, OSError)):
+        eng.snooze_conflict("C1", until=T1 + timedelta(days=2), now=T1, actor=H)
+    monkeypatch.undo()
+    assert [c.conflict_id for c in eng.conflicts(now=T1)] == ["C1"]
+    assert eng.load_conflict("C1").status == "open"
+    assert eng.counts(T1, with_tiers=False)["open_conflicts"] == 1
+    assert eng.resolve_conflict("C1", "incoming", now=T1, actor=H).status == "resolved"
+    assert eng.conflicts(now=T1) == []
+
+
+def test_retrieve_answers_when_its_access_cannot_be_written(eng, wiki, monkeypatch):
+    before = wiki_files(eng.root)
+    refuse_staging(monkeypatch)
+    r = eng.retrieve("kestrel canary rollout", now=T1)
+    monkeypatch.undo()
+    assert [x["memory_id"] for x in r.details["results"]] == [wiki["kestrel"]]
+    assert r.details["access_recorded"] is False and r.details["access_skipped"] == "write_failed"
+    assert wiki_files(eng.root) == before
+    assert eng.check().ok, eng.check().problems
+
+
+def test_a_full_disk_never_deletes_the_index(eng, wiki, monkeypatch):
+    """SQLite cannot grow its shared-memory file on a full disk (SQLITE_IOERR_SHMSIZE): that is no damage. Taken
+    for it, opening the wiki deleted index.db (at 100k pages, a rebuild of a quarter of a minute once there is room
+    again), then failed creating a new one."""
+    eng.close()
+    db = eng.root / ".memkeeper" / "index.db"
+    ident = (db.stat().st_ino, db.stat().st_size)
+
+    def shm_full(conn):
+        exc = sqlite3.OperationalError("disk I/O error")
+        exc.sqlite_errorcode = 4874  # type: ignore[attr-defined]  # SQLITE_IOERR_SHMSIZE
+        raise exc
+
+    monkeypatch.setattr(Index, "_schema_ok", staticmethod(shm_full))
+    with pytest.raises(WriteFailed) as failed:
+        Engine.open(eng.root)
+    monkeypatch.undo()
+    assert "could not open its index" in str(failed.value) and "free some space" in str(failed.value)
+    assert (db.stat().st_ino, db.stat().st_size) == ident
+    fresh = Engine.open(eng.root)
+    assert not fresh.index.rebuilt
+    assert fresh.check().ok
+    fresh.close()
+
+
+# ------------------------------------------------------------------------------------------- unreadable pages
+
+
+def deny_reading(monkeypatch, target: Path) -> None:
+    """`target` cannot be opened (EACCES), whichever way it is opened. (Root ignores permission bits: chmod 000
+    would not stop a test run as root.)"""
+    real_os_open = os.open
+    real_open = open
+    full = os.fspath(target)
+
+    def named(path, dir_fd=None) -> str:
+        name = os.fsdecode(path)
+        if dir_fd is not None and not os.path.isabs(name):
+            name = os.path.join(os.readlink(f"/proc/self/fd/{dir_fd}"), name)
+        return os.path.abspath(name)
+
+    def os_open(path, flags, mode=0o777, *, dir_fd=None):
+        if named(path, dir_fd) == full:
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), full)
+        return real_os_open(path, flags, mode, dir_fd=dir_fd)
+
+    def builtin_open(file, *args, **kwargs):
+        if isinstance(file, str | bytes | os.PathLike) and named(file) == full:
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), full)
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", os_open)
+    monkeypatch.setattr("builtins.open", builtin_open)
+    monkeypatch.setattr(io, "open", builtin_open)  # pathlib's read_text
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="names a directory fd through /proc")
+def test_a_page_that_cannot_be_read_is_reported_and_stops_nothing_else(eng, wiki, monkeypatch):
+    target = page(eng, wiki["kestrel"])
+    before = target.read_bytes()
+    deny_reading(monkeypatch, target)
+    rep = eng.check()
+    assert f"{eng.rel(target)}: unreadable (Permission denied)" in "\n".join(rep.problems), rep.problems
+    # retrieval serves the record as the index last read it
+    assert [x["memory_id"] for x in eng.retrieve("kestrel canary", now=T1).details["results"]] == [wiki["kestrel"]]
+    # a decision about it says why in one line; decay goes on with every other record
+    with pytest.raises(MemkeeperError, match="Permission denied"):
+        eng.confirm(wiki["kestrel"], now=T1, actor=H)
+    with pytest.raises(MemkeeperError, match="Permission denied"):
+        eng.capture(KESTREL, now=T1, title="Kestrel rollout", source_ref="raw/k.md#L2")
+    decay = eng.decay(now=T1 + timedelta(days=400))
+    assert decay.details["skipped"] == [
+        {"memory_id": wiki["kestrel"], "page": eng.rel(target), "reason": "Permission denied"}
+    ]
+    assert wiki["old"] in decay.details["archived"] and wiki["kestrel"] not in decay.details["archived"]
+    monkeypatch.undo()
+    assert target.read_bytes() == before
+    assert eng.check().ok, eng.check().problems
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="names a directory fd through /proc")
+def test_an_unreadable_conflict_record_or_ledger_is_one_line(eng, wiki, monkeypatch):
+    deny_reading(monkeypatch, eng.root / "conflicts" / "C1.md")
+    with pytest.raises(MemkeeperError, match=r"conflicts/C1\.md: Permission denied"):
+        eng.resolve_conflict("C1", "existing", now=T1, actor=H)
+    monkeypatch.undo()
+    eng.deny(wiki["kestrel"], now=T1, actor=H)
+    fresh = Engine.open(eng.root)  # a new process reads the denials afresh
+    deny_reading(monkeypatch, eng.root / "stated" / "denials.jsonl")
+    # a capture cannot tell whether it was denied: it refuses rather than forget a denial
+    with pytest.raises(MemkeeperError, match=r"stated/denials\.jsonl: Permission denied; nothing was written"):
+        fresh.capture("The puffin service caches tokens for ten minutes.", now=T1)
+    rep = fresh.check()
+    assert any(p.startswith("stated/denials.jsonl: unreadable") for p in rep.problems), rep.problems
+    monkeypatch.undo()
+    assert fresh.check().ok, fresh.check().problems
+    fresh.close()
+
+
+# ------------------------------------------------------------------------------------------- pages damaged or gone
+
+
+def test_a_page_over_the_size_limit_is_one_problem_and_never_rewritten(eng, wiki):
+    target = page(eng, wiki["kestrel"])
+    target.write_bytes(target.read_bytes() + b"x" * (10 * 1024 * 1024))
+    damaged = target.read_bytes()
+    fresh = Engine.open(eng.root)
+    rep = fresh.check()
+    assert [p for p in rep.problems if "kestrel" in p or "index.db" in p] == [
+        f"{fresh.rel(target)}: is {len(damaged)} bytes, over the 1 MiB limit for a page"
+    ], rep.problems
+    fix = fresh.repair(now=T1, actor=H)
+    assert fix.details["index_rebuilt"] is None  # no rebuild could make it agree: it was reported as stale forever
+    fresh.capture(KESTREL, now=T1, title="Kestrel rollout", source_ref="raw/k.md#L2")
+    fresh.decay(now=T1 + timedelta(days=400))
+    assert target.read_bytes() == damaged
+    fresh.close()
+
+
+def test_a_page_holding_a_nul_byte_is_reported_and_never_rewritten(eng, wiki):
+    """What a power cut leaves in a file being written (a block of zeros), or a binary file: not a record to serve
+    and write back."""
+    target = page(eng, wiki["kestrel"])
+    target.write_bytes(target.read_bytes().replace(b"canary waves", b"canary\x00\x00waves"))
+    damaged = target.read_bytes()
+    fresh = Engine.open(eng.root)
+    rep = fresh.check()
+    assert any(p.startswith(f"{fresh.rel(target)}: a NUL byte at line") for p in rep.problems), rep.problems
+    assert fresh.retrieve("kestrel canary", now=T1).details["results"] == []
+    with pytest.raises(NotFound):
+        fresh.confirm(wiki["kestrel"], now=T1, actor=H)
+    fresh.capture(KESTREL, now=T1, title="Kestrel rollout", source_ref="raw/k.md#L2")
+    fresh.decay(now=T1 + timedelta(days=400))
+    fresh.repair(now=T1, actor=H)
+    assert target.read_bytes() == damaged
+    fresh.close()
+
+
+def test_a_nul_byte_in_a_capture_is_not_stored(eng):
+    r = eng.capture("The osprey job writes a\x00 marker before each record it uploads.", now=T0)
+    raw = (eng.root / r.details["page"]).read_bytes()
+    assert b"\x00" not in raw
+    assert parse_entry(raw.decode()).content == "The osprey job writes a marker before each record it uploads."
+    assert "content" in r.details["normalized"]
+    assert eng.check().ok, eng.check().problems
+
+
+@pytest.mark.parametrize("how", ["deleted", "a directory"])
+def test_resolving_a_conflict_whose_record_was_deleted_by_hand_says_so(eng, wiki, how):
+    target = page(eng, wiki["db"])
+    target.unlink()
+    if how == "a directory":
+        target.mkdir()
+    fresh = Engine.open(eng.root)
+    for choice in ("existing", "incoming", "both"):
+        with pytest.raises(NotFound) as gone:
+            fresh.resolve_conflict("C1", choice, now=T1, actor=H)
+        assert str(gone.value).startswith(f"C1: its existing side {wiki['db']} is no longer in the wiki (its page ")
+        assert fresh.rel(target) in str(gone.value)
+    assert fresh.load_conflict("C1").status == "open"  # nothing decided; the queue keeps it
+    fresh.close()
+
+
+# ------------------------------------------------------------------------------------------- a clock behind
+
+
+@pytest.mark.parametrize("act", ["retrieve", "quiz", "resolve_existing", "consolidate", "confirm"])
+def test_a_clock_behind_never_makes_a_record_look_long_unread(eng, wiki, act):
+    """A person confirmed and studied the record yesterday; an agent whose clock is a year and a half behind reads
+    it (or a person answers, keeps it, restates it with that clock). Its last access must not move back: decay
+    today would archive what a person acted on within its half-life."""
+    behind = T0 - timedelta(days=540)
+    mid = wiki["db"]
+    if act == "retrieve":
+        eng.retrieve("billing database postgres", now=behind)
+    elif act == "quiz":
+        eng.quiz_record(mid, "good", now=behind, actor=H, person="alice")
+    elif act == "resolve_existing":
+        eng.resolve_conflict("C1", "existing", now=behind, actor=H)
+    elif act == "consolidate":
+        eng.capture(DB_OLD, now=behind, key="billing-db", title="Billing database", source_ref="raw/a.md#L1")
+    else:
+        mid = wiki["kestrel"]
+        eng.retrieve("kestrel canary rollout", now=T0 + timedelta(hours=2))
+        eng.confirm(mid, now=behind, actor=H)
+    assert eng.load(mid).last_accessed_at >= T0
+    decay = eng.decay(now=T1 + timedelta(days=1))
+    assert mid not in decay.details["archived"]
+    assert eng.load(mid).status.value == "active"
