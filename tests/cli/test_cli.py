@@ -212,12 +212,12 @@ def test_every_engine_error_is_one_line_and_exit_2(capsys, root, monkeypatch, er
 def test_an_internal_failure_is_exit_1(capsys, root, monkeypatch):
     from memkeeper import core
 
-    def broken(*args, **kwargs):
-        raise OSError(28, "No space left on device")
+    def broken(*args, **kwargs):  # a fault of memkeeper's own (a full disk is the disk's: tests/cli/test_cli_faults)
+        raise KeyError("existing")
 
     monkeypatch.setattr(core.Engine, "confirm", broken)
     code, _, err = run(capsys, root, "--as", "human:alice", "verify", "confirm", "mem_x")
-    assert code == 1 and err.startswith("memkeeper: internal error: OSError") and err.count("\n") == 1
+    assert code == 1 and err.startswith("memkeeper: internal error: KeyError") and err.count("\n") == 1
 
 
 def test_decay_preview_lists_and_writes_nothing_then_undo_reverses_the_run(capsys, root):
