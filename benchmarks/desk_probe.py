@@ -8,6 +8,9 @@
   median over warm switches (every pane visited once before); first_switch_s: the same for first visits;
 - decide_s: a decision, keypress to the first paint that shows another item selected (Conflicts `b`, Verify `c`),
   median over up to 3 decisions in each pane; nan when neither queue has items;
+- decide_paced_s: the same for Verify `c` at a person's pace, one decision a second without waiting for idle, the
+  watcher running: what each write costs the next decision (a full rescan of the wiki after each of the desk's own
+  writes tripled it at 100k records);
 - noop_s: an unbound key, press to idle (what Pilot itself costs);
 - rss_mb: the process's peak resident set size with the desk open (VmHWM on Linux).
 """
@@ -132,6 +135,28 @@ async def probe(root: str, switches: int) -> dict[str, float]:
 
         in_conflicts, in_verify = await decision("C", "b"), await decision("V", "c")
         decisions = in_conflicts + in_verify
+
+        async def paced(key: str, n: int = 6, gap: float = 1.0) -> list[float]:
+            took = []
+            for _ in range(n):
+                screen = app.screen
+                item = selected(screen)
+                if item is None:
+                    break
+                t0 = time.perf_counter()
+                await pilot.press(key)
+                deadline = time.monotonic() + 30
+                while time.monotonic() < deadline:
+                    hit = [t for t, s, k in paints if t >= t0 and s is screen and k is not None and k != item]
+                    if hit:
+                        took.append(hit[0] - t0)
+                        break
+                    await pilot.pause(0.002)
+                await asyncio.sleep(max(0.0, gap - (time.perf_counter() - t0)))  # the watcher sees the write
+            return took
+
+        in_pace = await paced("c")  # still on Verify
+        out["decide_paced_s"] = statistics.median(in_pace) if in_pace else float("nan")
         out["decide_s"] = statistics.median(decisions) if decisions else float("nan")
         out["decide_conflicts_s"] = statistics.median(in_conflicts) if in_conflicts else float("nan")
         out["decide_verify_s"] = statistics.median(in_verify) if in_verify else float("nan")

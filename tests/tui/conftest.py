@@ -57,8 +57,11 @@ async def settle(pilot: Pilot, timeout: float = 10.0) -> None:
     app = pilot.app
     await decided(pilot, timeout)
     await wait_for(pilot, lambda: app.counts_settled, timeout, "header counts")  # type: ignore[attr-defined]
-    # Everything but the watcher, which runs for the app's lifetime.
-    await app.workers.wait_for_complete([w for w in app.workers if w.group != "watch"])
+    # Everything but the watcher, which runs for the app's lifetime (an empty list would mean every worker to
+    # `wait_for_complete`, the watcher too: never done).
+    busy = [w for w in app.workers if w.group != "watch"]
+    if busy:
+        await app.workers.wait_for_complete(busy)
     await pilot.pause()
     await pilot.wait_for_scheduled_animations()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,7 @@ from textual.pilot import Pilot
 from textual.widgets import Markdown
 
 from memkeeper.core import Engine
+from memkeeper.core.index import CANDIDATES
 from memkeeper.core.models import TrustZone
 from memkeeper.tui.screens.browse import BrowseScreen, ViewRef, clip_view
 from memkeeper.tui.widgets import indextree
@@ -159,6 +161,27 @@ def test_long_views_are_clipped() -> None:
     )
     tail = clip_view("log.md", log)
     assert f"{999:064x}" in tail and f"{0:064x}" not in tail and "newest 200 of 1000" in tail
+
+
+async def test_a_long_generated_view_mounts_a_bounded_number_of_blocks(demo_root: Path) -> None:
+    """Textual's Markdown mounts a widget per block and list item: CONFLICTS.md with 317 open conflicts, cut at 40k
+    characters, was 113 blocks and held the desk 1-1.5 s when the tree cursor rested on it (index/fact.md's 10k
+    links: 3.4 s). A view is cut where it stays about a quarter of a second."""
+    sections = [
+        f"### C{n} — 2026-11-29 — Subject {n} limit\n**Status**: open\n**Side A**: The subject {n} limit is {n}. "
+        + "Filler words about the subject and its history. " * 8
+        + f"\n  - source: raw/a.md#L{n} · user_stated\n**Side B**: The subject {n} limit is {n + 1}.\n"
+        f"  - source: raw/b.md#L{n} · agent_inferred\n**Detected by**: capture\n**Resolution**: pending\n"
+        for n in range(300, 0, -1)
+    ]
+    (demo_root / "CONFLICTS.md").write_text("# Conflicts\n\n_Open: 300._\n\n" + "\n".join(sections))
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_browse(pilot)
+        await screen.show(ViewRef("view", "CONFLICTS.md"))
+        await pilot.pause()
+        assert "shortened here" in screen.markdown.source
+        assert len(screen.markdown.children) <= 40
 
 
 # ------------------------------------------------------------------------------------------------ tree
@@ -325,6 +348,49 @@ async def test_zone_switch_changes_counts_and_shows_hidden(demo_root: Path) -> N
         await screen.run_action("set_zone('trusted_collaborator')")  # what a click on the zone strip runs
         assert screen.zone == "trusted_collaborator"
         assert screen.results.row_count == summary["trusted_collaborator"][0]
+
+
+async def test_a_search_says_it_is_running_until_its_results_are_in(demo_root: Path, monkeypatch) -> None:
+    """A preview ranks every match in four zones: at 100k records a common word takes most of a second, and the
+    panel showed nothing of it (the last results, or the hint) until the results came."""
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_browse(pilot)
+        gate = threading.Event()
+        original = app.engine.preview_all_zones
+        monkeypatch.setattr(app.engine, "preview_all_zones", lambda *a, **k: (gate.wait(5), original(*a, **k))[1])
+        runs = screen.search_runs
+        await pilot.press("slash", *"deploy", "enter")
+        await pilot.pause(0.1)
+        try:
+            assert "searching “deploy”…" in str(screen.query_one("#zone-strip").render())
+        finally:
+            gate.set()
+        await wait_for(pilot, lambda: screen.search_runs > runs, what="search results")
+        await pilot.pause()
+        strip = str(screen.query_one("#zone-strip").render())
+        assert "searching" not in strip and "private_self" in strip
+
+
+async def test_a_hidden_count_at_the_engines_bound_says_there_may_be_more(demo_root: Path, monkeypatch) -> None:
+    """The engine counts the matches a zone may not see among at most `CANDIDATES` of them (a bounded look-up): at
+    100k records "(300 hidden)" stood for tens of thousands. At the bound the strip says "300+"."""
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_browse(pilot)
+        original = app.engine.preview_all_zones
+
+        def at_the_bound(*args, **kwargs):
+            previews = original(*args, **kwargs)
+            for receipt in previews.values():
+                if receipt.details.get("hidden_by_zone"):
+                    receipt.details["hidden_by_zone"] = CANDIDATES
+            return previews
+
+        monkeypatch.setattr(app.engine, "preview_all_zones", at_the_bound)
+        await search(pilot, screen, zone_query(demo_root))
+        strip = str(screen.query_one("#zone-strip").render())
+        assert f"({CANDIDATES}+ hidden)" in strip and f"({CANDIDATES} hidden)" not in strip
 
 
 async def test_enter_on_a_result_opens_its_page(demo_root: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import threading
 from datetime import timedelta
 
 import pytest
@@ -11,7 +12,7 @@ from rich.console import Console
 from memkeeper.core.quiz import INTERVALS
 from memkeeper.tui.screens.quiz import QuizScreen, interval_label
 
-from .conftest import NARROW, both_sizes, decided, open_pane, settle
+from .conftest import NARROW, both_sizes, decided, mounted, open_pane, settle
 from .snapshot_app import FIXED_NOW as NOW
 from .snapshot_app import PERSON, build_app
 
@@ -130,13 +131,44 @@ async def test_summary_lists_weak_spots(demo):
         assert "Weak spots" in summary_text(pane) and weak.page in summary_text(pane)
 
 
+async def test_the_session_is_taken_off_the_ui_thread(demo, monkeypatch):
+    """Taking a session builds each card's question (a cloze reads the page's slots): 80-160 ms on a pane's first
+    visit, and again for every "study more", with the desk deaf to keys meanwhile. It is taken in a worker; the pane
+    says so until the first card is up."""
+    app = demo
+    gate = threading.Event()
+    threads: list[bool] = []
+    original = app.engine.quiz_session
+
+    def session(*args, **kwargs):
+        threads.append(threading.current_thread() is threading.main_thread())
+        gate.wait(2)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(app.engine, "quiz_session", session)
+    async with app.run_test(size=(120, 34)) as pilot:
+        await settle(pilot)
+        await pilot.press("Q")
+        await mounted(pilot, QuizScreen)
+        await pilot.pause()
+        pane = app.screen
+        try:
+            assert threads == [False]
+            assert "Taking today's session" in plain(pane.query_one("#quiz-empty"))
+        finally:
+            gate.set()
+        await settle(pilot)
+        assert len(pane.cards) == 7 and pane.current is not None
+        assert not pane.query_one("#quiz-empty").display
+
+
 async def test_empty_day(empty):
     app = empty
     async with app.run_test(size=(120, 34)) as pilot:
         pane = await open_pane(pilot, "Q", QuizScreen)
         assert not pane.cards and pane.choosing  # no ledger yet: the scheduler is asked for first
         await pilot.press("l")
-        await decided(pilot)
+        await settle(pilot)  # the decision, then the session it starts (taken in a worker)
         assert app.engine.read_ledger(PERSON).scheduler == "leitner" and not pane.choosing
         assert "Nothing due today" in plain(pane.query_one("#quiz-empty"))
         await pilot.press("space", "3", "s", "b", "m")
@@ -153,7 +185,7 @@ async def test_a_new_person_chooses_fsrs_and_sees_its_intervals(demo_root):
         await pilot.press("space", "1", "s", "b")  # no card yet: nothing is decided
         assert not pane.deciding and not app.engine.has_ledger("newcomer")
         await pilot.press("f")
-        await decided(pilot)
+        await settle(pilot)  # the decision, then the session it starts (taken in a worker)
         assert app.engine.read_ledger("newcomer").scheduler == "fsrs"
         assert not pane.choosing and pane.current is not None
         await pilot.press("space")

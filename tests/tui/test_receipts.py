@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-from memkeeper.core.receipts import verify_receipt
-from memkeeper.tui.screens.receipts import ReceiptsScreen
+from memkeeper.core.receipts import receipt_hash, verify_receipt
+from memkeeper.tui.screens.receipts import MAX_JSON_LINES, ReceiptsScreen
 
 from .conftest import both_sizes, mounted, settle, wait_for
-from .snapshot_app import FIXED_NOW, build_app
+from .snapshot_app import ACTOR, FIXED_NOW, build_app
 
 pytestmark = pytest.mark.anyio
 
@@ -189,3 +189,35 @@ async def test_the_columns_fit_the_table_once_the_rows_are_measured(demo_root: P
         used = sum(c.get_render_width(table) for c in table.columns.values())
         room = table.content_region.width - table.styles.scrollbar_size_vertical
         assert used <= room
+
+
+async def test_a_huge_receipt_shows_its_beginning_and_says_where_the_rest_is(demo_root: Path) -> None:
+    """A receipt can be megabytes (a tier commit at 100k records lists 16k ids, each with its prior tier): drawn
+    whole, its 98k lines of JSON froze the desk for half a minute and took 500 MB. The detail shows its first lines,
+    says how much was left out and where the whole receipt is; the hash is still checked on all of it."""
+    ledger = sorted((demo_root / "receipts").glob("*.jsonl"))[-1]
+    ids = [f"mem_{i:016x}" for i in range(4000)]
+    data = {
+        "schema": "memkeeper.receipt.v1",
+        "action": "tiers_commit",
+        "status": "ok",
+        "at": "2026-11-29T08:59:00Z",
+        "actor": ACTOR,
+        "details": {"automatic": ids, "undo": {"prior_tiers": {m: {"tier": "warm", "notes": 0} for m in ids}}},
+    }
+    data["receipt_sha256"] = receipt_hash(data)
+    line = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    with ledger.open("a", encoding="utf-8") as fh:
+        fh.write(line + "\n")
+    number = len(ledger.read_text(encoding="utf-8").splitlines())
+
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_receipts(pilot)
+        assert screen.selected().sha == data["receipt_sha256"]  # the newest: selected on arrival
+        assert "hash verified ✓" in verdict(screen)
+        shown = str(screen.query_one("#receipt-json").render())
+        assert len(shown.splitlines()) <= MAX_JSON_LINES + 3
+        assert shown.startswith('{\n  "action": "tiers_commit"')
+        assert f"line {number} of receipts/{ledger.name}" in shown
+        assert f"{len(line) // 1024:,} KB" in shown

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import io
+import threading
 
 import pytest
 from rich.cells import cell_len
 from rich.console import Console
 
 from memkeeper.tui.screens import tiers as tiers_screen
+from memkeeper.tui.screens.conflicts import ConflictsScreen
 from memkeeper.tui.screens.modals import ConfirmModal
 from memkeeper.tui.screens.tiers import TiersScreen
 from memkeeper.tui.widgets.queue_modals import human_bytes
@@ -352,3 +354,77 @@ async def test_the_plan_list_pages_through_the_engine(demo, monkeypatch):
         await pilot.press("end", "home")
         assert pane.table.select_key(last.candidate_id)
         assert str(pane.table.source.cells(*pane.table.item_at(pane.table.cursor_row))[0]) == "✓"
+
+
+async def test_the_first_plan_opens_on_the_ambiguous_section_at_the_top_of_the_list(demo):
+    """The cursor starts on the first ambiguous record, the section's header at the top of the list. The scroll was
+    made while the list was hidden behind its loading indicator (no height to scroll in): at 100k records, with 98
+    automatic rows above it, the first screen was all automatic rows and the cursor on its last line."""
+    async with demo.run_test(size=NARROW) as pilot:
+        pane = await open_pane(pilot, "T", TiersScreen)
+        await pilot.pause()
+        table = pane.table
+        start = table.source.section_start("ambiguous")
+        assert start is not None and start + 1 >= table.scrollable_content_region.height - 1  # not in the first view
+        assert table.cursor_row == start + 1
+        assert round(table.scroll_y) == min(start, table.max_scroll_y)
+
+
+async def test_a_replan_keeps_the_plan_on_screen_until_the_next_one_is_read(demo, monkeypatch):
+    """A plan reads every record (3-4 s at 100k records, slower under its own spinner). After a decision in another
+    pane the Tiers pane re-plans when it comes back, and it showed a spinner instead of the list all that time. The
+    plan on screen stays, its title saying it is being re-planned, until the new one is in."""
+    app = demo
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "T", TiersScreen)
+        rows = pane.table.row_count
+        await open_pane(pilot, "C", ConflictsScreen)
+        await pilot.press("b")
+        await settle(pilot)
+        gate = threading.Event()
+        original = app.engine.plan_outline
+        monkeypatch.setattr(app.engine, "plan_outline", lambda **kw: (gate.wait(5), original(**kw))[1])
+        await pilot.press("T")
+        await mounted(pilot, TiersScreen)
+        await pilot.pause()
+        try:
+            assert pane.table.row_count == rows and not pane.table.loading
+            assert "re-planning" in pane.table.border_title
+        finally:
+            gate.set()
+        await settle(pilot)
+        assert "re-planning" not in pane.table.border_title
+
+
+async def test_one_plan_is_read_at_a_time(demo, monkeypatch):
+    """Every decision that lands while Tiers is on screen re-plans it (grades queued in the quiz land one by one), and
+    a thread worker cancelled by the next runs to its end anyway: at 100k records four plans ran side by side and the
+    list waited 16 s for the last. One plan runs at a time; what is asked meanwhile is read once after it."""
+    app = demo
+    gate = threading.Event()
+    lock = threading.Lock()
+    running, most, calls = [0], [0], [0]
+    original = app.engine.plan_outline
+
+    def plan(**kwargs):
+        with lock:
+            running[0] += 1
+            calls[0] += 1
+            most[0] = max(most[0], running[0])
+        gate.wait(5)
+        try:
+            return original(**kwargs)
+        finally:
+            with lock:
+                running[0] -= 1
+
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "T", TiersScreen)
+        monkeypatch.setattr(app.engine, "plan_outline", plan)
+        for _ in range(3):  # three changes seen while the first re-plan is being read
+            app.wiki_changed()
+            await pilot.pause()
+        gate.set()
+        await settle(pilot)
+        assert most[0] == 1 and calls[0] == 2
+        assert "re-planning" not in pane.table.border_title

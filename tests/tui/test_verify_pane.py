@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import threading
 from datetime import timedelta
 
 import pytest
@@ -456,6 +457,46 @@ async def test_filter_narrows_the_queue_and_keeps_focus_in_the_box(sourced):
         assert not box.display and pane.shown_count == 6 and len(pane.marked) == 1
         await pilot.press("escape")  # then clears the marks
         assert pane.marked == set()
+
+
+async def test_typing_a_filter_reads_the_queue_one_scan_at_a_time(sourced, monkeypatch):
+    """A filter reads every pending record's text (~250 ms at 100k records). A scan per key, the cancelled ones still
+    running to their end beside each other, piled up: typing "session-142" showed its matches 2.4 s after the last
+    key. One scan runs at a time, the list says it is filtering meanwhile, and the next scan reads what the box holds
+    by then."""
+    app, by_source = sourced
+    engine = app.engine
+    gate = threading.Event()
+    lock = threading.Lock()
+    running, most, needles = [0], [0], []
+    original = engine.verify_ids
+
+    def slow(mode="pending", **kwargs):
+        if kwargs.get("needle") is None:
+            return original(mode, **kwargs)
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+            needles.append(kwargs["needle"])
+        gate.wait(5)
+        try:
+            return original(mode, **kwargs)
+        finally:
+            with lock:
+                running[0] -= 1
+
+    monkeypatch.setattr(engine, "verify_ids", slow)
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        await pilot.press("slash", *"standup")
+        await pilot.pause(0.2)
+        assert "filtering “standup”" in pane.table.border_title
+        gate.set()
+        await settle(pilot)
+        assert most[0] == 1
+        assert needles[-1] == "standup" and len(needles) <= 2
+        assert set(listed(pane)) == set(by_source["raw/standup.md"])
+        assert "3 match “standup”" in pane.table.border_title
 
 
 async def test_a_new_filter_starts_at_the_top_of_its_matches(sourced):

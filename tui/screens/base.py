@@ -285,7 +285,8 @@ class PaneScreen(Screen):
     @work(thread=True, group="decision", exit_on_error=False)
     def _decision_worker(self, call: Callable[[], Receipt | list[Receipt]], summary: Summary) -> None:
         try:
-            result = call()
+            with self.mk.own_write():
+                result = call()
         except BatchFailed as failed:
             if failed.done:
                 self._post_decision(failed.done, summary)
@@ -295,6 +296,7 @@ class PaneScreen(Screen):
     def _post_decision(self, receipts: list[Receipt], summary: Summary) -> None:
         if not receipts:
             return
+        self.mk.note_own(receipts)  # before the watcher sees the change: it is our own
         text = summary(receipts[-1]) if callable(summary) else summary
         self.post_message(DecisionMade(receipts[-1], self.PANE_ID, text, tuple(receipts), get_current_worker()))
 

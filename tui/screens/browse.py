@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from markdown_it import MarkdownIt
 from rich.text import Text
 from textual import events, on, work
 from textual.binding import Binding
@@ -15,8 +16,10 @@ from textual.content import Content
 from textual.timer import Timer
 from textual.widgets import DataTable, Input, Markdown, Static, Tree
 from textual.widgets.data_table import CellDoesNotExist
+from textual.worker import Worker, WorkerState
 
 from memkeeper.core import BadInput, Receipt
+from memkeeper.core.index import CANDIDATES
 from memkeeper.core.models import TrustZone
 
 from ..widgets.indextree import IndexTree, NodeRef
@@ -28,9 +31,12 @@ from .base import PaneScreen
 
 ZONES: tuple[str, ...] = tuple(z.value for z in TrustZone)
 SEARCH_LIMIT = 50
-# Rendering a Markdown document mounts a widget per block: cap what one view renders so a 20k-row index page or a
-# long log.md cannot stall the desk. The file itself is untouched; the view says it was cut.
+# Rendering a Markdown document mounts a widget per block and per list item: cap what one view renders so a 20k-row
+# index page or a long CONFLICTS.md cannot stall the desk. The file itself is untouched; the view says it was cut.
+# Characters first (what is parsed to count blocks), then blocks: at 100k records, 40k characters of CONFLICTS.md
+# (113 blocks) held the desk 1-1.5 s when the tree cursor rested on it, and of index/fact.md (430 links) 3.4 s.
 MAX_VIEW_CHARS = 40_000
+MAX_VIEW_BLOCKS = 40  # top-level blocks and list items
 LOG_TAIL_ROWS = 200
 HIGHLIGHT_DELAY = 0.12  # seconds the tree cursor must rest on a node before its page renders
 
@@ -45,7 +51,8 @@ HOT = ViewRef("view", "hot.md")
 
 
 def clip_view(rel: str, text: str) -> str:
-    """What a view renders: log.md shows its newest rows; any other long view is cut at a line boundary."""
+    """What a view renders: hot.md whole; log.md its newest rows; any other long view is cut at a line boundary, after
+    `MAX_VIEW_CHARS` characters or `MAX_VIEW_BLOCKS` blocks, whichever comes first."""
     if rel == "log.md":
         lines = text.splitlines()
         header = [ln for ln in lines[:6] if not ln.startswith("| 2") and not ln.startswith("| 1")]
@@ -54,13 +61,32 @@ def clip_view(rel: str, text: str) -> str:
             note = f"_Showing the newest {LOG_TAIL_ROWS} of {len(rows)} rows (the Receipts pane has all of them)._"
             return "\n".join([*header[:1], "", note, "", *header[1:3], *rows[-LOG_TAIL_ROWS:]]) + "\n"
         return text
-    if len(text) <= MAX_VIEW_CHARS:
+    if rel == "hot.md":
+        return text  # the engine keeps it under 500 words: read first, always whole
+    end = len(text)
+    if end > MAX_VIEW_CHARS:
+        cut = text.rfind("\n", 0, MAX_VIEW_CHARS)
+        end = cut if cut > 0 else MAX_VIEW_CHARS
+    line = _block_budget_line(text[:end])
+    if line is not None:  # markdown-it counts lines split at "\n" only
+        end = min(end, sum(len(ln) + 1 for ln in text[:end].split("\n")[:line]))
+    if end >= len(text):
         return text
-    cut = text.rfind("\n", 0, MAX_VIEW_CHARS)
-    return (
-        text[: cut if cut > 0 else MAX_VIEW_CHARS]
-        + f"\n\n_… {rel} continues ({len(text):,} characters); shortened here._\n"
-    )
+    return text[:end].rstrip("\n") + f"\n\n_… {rel} continues ({len(text):,} characters); shortened here._\n"
+
+
+def _block_budget_line(text: str) -> int | None:
+    """The line where the block past `MAX_VIEW_BLOCKS` starts (a top-level block or a list item each count), or None
+    when the text holds no more."""
+    blocks = 0
+    for token in MarkdownIt("gfm-like").parse(text):
+        if token.map is None or token.nesting != 1:
+            continue
+        if token.level == 0 or token.type == "list_item_open":
+            blocks += 1
+            if blocks > MAX_VIEW_BLOCKS:
+                return token.map[0]
+    return None
 
 
 class BrowseScreen(PaneScreen):
@@ -89,6 +115,7 @@ class BrowseScreen(PaneScreen):
         self.zone_index = 0
         self.query_text = ""
         self.previews: dict[str, Receipt] = {}
+        self._searching: str | None = None  # the query a preview is running for (the strip says so)
         self._highlight_timer: Timer | None = None
         self.search_runs = 0  # completed searches (tests wait on it)
 
@@ -266,7 +293,15 @@ class BrowseScreen(PaneScreen):
     @on(Input.Submitted, "#search-input")
     def _search_submitted(self, event: Input.Submitted) -> None:
         event.stop()
+        # A preview ranks every match for four zones: most of a second for a common word at 100k records.
+        self._searching = event.value
+        self._render_zone_strip()
         self.run_search(event.value)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group == "browse-search" and event.state == WorkerState.ERROR and self._searching is not None:
+            self._searching = None  # the app's guard reports the failure
+            self._render_zone_strip()
 
     @work(thread=True, exclusive=True, group="browse-search", exit_on_error=False)
     def run_search(self, query: str) -> None:
@@ -279,6 +314,7 @@ class BrowseScreen(PaneScreen):
         # down to the results.
         self.query_text = query
         self.previews = previews
+        self._searching = None
         self.search_runs += 1
         self._render_results(keep_row)
 
@@ -331,13 +367,19 @@ class BrowseScreen(PaneScreen):
             base = f"bold reverse {style}" if i == self.zone_index else style
             label = zone.split("_")[0] if self.has_class("-narrow") else zone  # all four zones fit in 80 columns
             parts.append(Content.styled(label, f"{base} @click=screen.set_zone('{zone}')".strip()))
-            if zone in summary:
+            if zone in summary and self._searching is None:
                 count, hidden = summary[zone]
                 parts.append(Content(f" {count}{'+' if count >= SEARCH_LIMIT else ''}"))
                 if hidden:
-                    parts.append(Content.styled(f" ({hidden} hidden)", "dim"))
+                    # The engine counts hidden matches among at most CANDIDATES of them: at the bound, there may be
+                    # many more (tens of thousands at 100k records).
+                    parts.append(Content.styled(f" ({hidden}{'+' if hidden >= CANDIDATES else ''} hidden)", "dim"))
         first = self.previews.get(ZONES[0])
-        if first is not None and not first.ok:
+        if self._searching is not None:
+            query = self._searching.strip()
+            shown = query if len(query) <= 24 else query[:23] + "…"
+            parts.append(Content.styled(f"   searching “{shown}”…", "italic $text-muted"))
+        elif first is not None and not first.ok:
             parts.append(Content.styled(f"   {first.details.get('reason', first.status)}", "$text-warning"))
         elif not self.previews:
             # Short enough for the strip with every zone's name, from 80 columns (short names) and from 110 (full).

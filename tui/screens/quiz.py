@@ -21,15 +21,18 @@ Decisions (documented in the help and here):
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 from functools import partial
 
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
+from textual import work
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Input, ProgressBar, Static
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from memkeeper.core import Receipt
 from memkeeper.core.quiz_queue import QuizCard
@@ -153,6 +156,8 @@ class QuizScreen(PaneScreen):
         self.sent: dict[str, str] = {}  # memory_id -> the grade (or "bury") whose receipt is on its way
         self.typed: dict[str, str] = {}
         self._loaded = False
+        #: True while today's session is being taken (`_session_worker`).
+        self.loading = False
         #: True while the person has no ledger: the pane asks for a scheduler before the first card.
         self.choosing = False
         #: What sessions could still offer today once this one is done (read when the summary shows).
@@ -181,20 +186,44 @@ class QuizScreen(PaneScreen):
     def on_mount(self) -> None:
         self._load_session()
 
-    def _load_session(self) -> None:
-        self.choosing = not self.engine.has_ledger(self.mk.person)
-        self.cards = list(self.engine.quiz_session(self.mk.person, now=self.now()))
+    def _load_session(self, *, announce: bool = False) -> None:
+        """Take today's session in a worker: building the questions (a cloze reads the page's slots) takes 80-160 ms
+        on a first visit, which on the UI thread held every key. The pane says so until the first card is up;
+        `announce` says how many cards came (a "study more")."""
+        self.loading = True
+        self.cards = []
         self.index = 0
         self.revealed = False
         self.grades.clear()
         self.receipts.clear()
         self.typed.clear()
+        self._paint()
+        self._session_worker(self.mk.person, self.now(), announce)
+
+    @work(thread=True, exclusive=True, group="quiz-session", exit_on_error=False)
+    def _session_worker(self, person: str, now: datetime, announce: bool) -> None:
+        choosing = not self.engine.has_ledger(person)
+        cards = list(self.engine.quiz_session(person, now=now))
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._session_taken, choosing, cards, announce)
+
+    def _session_taken(self, choosing: bool, cards: list[QuizCard], announce: bool) -> None:
+        self.loading = False
+        self.choosing = choosing
+        self.cards = cards
         self._loaded = True
         self._paint()
+        if announce:
+            self.say(f"Next batch: {len(cards)} cards." if cards else "Nothing else is due today.")
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group == "quiz-session" and event.state == WorkerState.ERROR:
+            self.loading = False  # the app's guard reports the failure; the pane shows its empty state
+            self._paint()
 
     def refresh_data(self) -> None:
         # The session is fixed once taken; only an empty one is worth asking for again.
-        if not self.cards:
+        if not self.cards and not self.loading:
             self._load_session()
         else:
             self._paint()
@@ -232,20 +261,23 @@ class QuizScreen(PaneScreen):
     def _paint(self) -> None:
         empty = not self.cards
         card = self.current
+        loading = self.loading
         show = {
             "#quiz-progress-row": not empty and not self.choosing,
             "#quiz-card": card is not None,
             "#quiz-answer": card is not None,
             "#quiz-grade-row": card is not None,
-            "#quiz-setup": self.choosing,
+            "#quiz-setup": self.choosing and not loading,
             "#quiz-summary": self.finished and not self.choosing,
-            "#quiz-empty": empty and not self.choosing,
+            "#quiz-empty": empty and (loading or not self.choosing),
         }
         for sel, visible in show.items():
             self.query_one(sel).display = visible
         if card is None:
             self.query_one("#quiz-answer-input").display = False
-        if self.choosing:
+        if loading:
+            self.query_one("#quiz-empty", Static).update(Text("Taking today's session…", style="dim italic"))
+        elif self.choosing:
             self._render_setup()
         elif empty:
             self._render_empty()
@@ -577,8 +609,7 @@ class QuizScreen(PaneScreen):
         """The next batch of today's cards, in place (the summary offers it when more is due)."""
         if not self.finished or self.choosing:
             return
-        self._load_session()
-        self.say(f"Next batch: {len(self.cards)} cards." if self.cards else "Nothing else is due today.")
+        self._load_session(announce=True)
 
     def action_scheduler(self, scheduler: str) -> None:
         if not self.choosing:
@@ -591,6 +622,8 @@ class QuizScreen(PaneScreen):
     def after_decision(self, receipt: Receipt) -> None:
         d = receipt.details
         if receipt.action == "quiz_ledger":
+            if receipt.ok:
+                self.choosing = False  # the ledger is there: the keys that chose it go now, not with the session
             self._load_session()  # created (or already there): the session starts
             return
         if receipt.action in ("quiz_record", "quiz_bury") and receipt.ok:

@@ -22,6 +22,9 @@ from ..widgets.queue_table import ListTable
 from .base import PaneScreen
 
 MAX_ROWS = 5000  # newest receipts shown; the table stays quick on a wiki with a long history
+#: Lines of a receipt's JSON the detail shows. A receipt can be megabytes (a tier commit at 100k records lists every
+#: page it moved, with its prior tier: 98k lines indented): drawn whole it held the desk for half a minute.
+MAX_JSON_LINES = 300
 STATUS_STYLES = {
     "reject": "bold red",
     "refused": "bold red",
@@ -91,6 +94,20 @@ def read_rows(engine: Any, cursor: dict | None = None) -> tuple[list[ReceiptRow]
     ]
     rows.reverse()
     return rows, cursor
+
+
+def pretty_json(data: Any, limit: int = MAX_JSON_LINES) -> tuple[str, bool]:
+    """`data` as indented JSON, at most `limit` lines, and whether it was cut. The encoder is read lazily, so a huge
+    receipt costs what is shown, not what it holds."""
+    chunks: list[str] = []
+    lines = 0
+    for chunk in json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(data):
+        chunks.append(chunk)
+        lines += chunk.count("\n")
+        if lines >= limit:
+            head = "".join(chunks).split("\n")[:limit]
+            return "\n".join(head), True
+    return "".join(chunks), False
 
 
 def _position(row: ReceiptRow) -> tuple[str, int]:
@@ -259,9 +276,20 @@ class ReceiptsScreen(PaneScreen):
                     Content.styled(f"  stored {row.sha[:16] or '—'}… recomputed {recomputed[:16]}…", "dim"),
                 )
             )
-        pretty = json.dumps(row.data, indent=2, ensure_ascii=False, sort_keys=False)
+        pretty, cut = pretty_json(row.data)
         # Textual's highlighter styles tokens with theme variables, so the JSON follows the active theme.
-        body.update(highlight(pretty, language="json"))
+        shown = highlight(pretty, language="json")
+        if cut:
+            file, _, line = row.key.rpartition(":")
+            shown = Content.assemble(
+                shown,
+                Content.styled(
+                    f"\n… cut here: this receipt is {len(row.raw.encode('utf-8')) // 1024:,} KB; the whole of it "
+                    f"is line {line} of {file}",
+                    "dim italic",
+                ),
+            )
+        body.update(shown)
 
     # ------------------------------------------------------------------------------------------------ actions
 

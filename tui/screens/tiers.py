@@ -1,10 +1,11 @@
 """Tiers pane (SPEC §5.4, §6): review the cold-tier plan — automatic / ambiguous / protected — and apply it.
 
 One list with a header row per section (automatic, ambiguous, protected, and the records already cold), the selected
-row's reasons on the right. The plan is O(wiki), so it runs in a thread worker behind a loading indicator, and what it
-keeps is an outline (`Engine.plan_outline`: each section's pages and candidate ids, counts, bytes); the list is a
-`VirtualTable` that draws only the visible rows, asking the engine for a page of candidates (`plan_candidates`) or of
-cold records (`cold_page`) as it scrolls.
+row's reasons on the right. The plan is O(wiki), so it runs in a thread worker (behind a loading indicator the first
+time and after a decision here; otherwise the plan on screen stays, titled "re-planning…", until the next is read),
+and what it keeps is an outline (`Engine.plan_outline`: each section's pages and candidate ids, counts, bytes); the
+list is a `VirtualTable` that draws only the visible rows, asking the engine for a page of candidates
+(`plan_candidates`) or of cold records (`cold_page`) as it scrolls.
 
 Flow: `c` commits the plan (the automatic records go cold, the ambiguous ones are written to a review file);
 `space` toggles acceptance of an ambiguous id (✓); `a` applies the pending review with the toggled ids behind a
@@ -198,6 +199,9 @@ class TiersScreen(PaneScreen):
         self.accepted: set[str] = set()
         self._accepted_items: dict[str, Candidate] = {}  # what a ticked id was when ticked (title, bytes)
         self._first_load = True
+        self._replanning = False  # a plan is being read while the last one stays on screen
+        self._plan_running = False  # the plan worker is reading (one at a time)
+        self._plan_wanted: tuple[str | None, bool] | None = None  # (prefer, blank) asked for meanwhile
 
     # ------------------------------------------------------------------------------------------------ layout
 
@@ -235,12 +239,44 @@ class TiersScreen(PaneScreen):
 
     # ------------------------------------------------------------------------------------------------ planning
 
-    def refresh_data(self, prefer: str | None = None) -> None:
-        self.table.loading = True
-        self.query_one("#tier-summary", Static).update(Text("planning…", style="dim italic"))
+    def refresh_data(self, prefer: str | None = None, *, blank: bool = False) -> None:
+        """Plan again in the worker. The plan on screen stays while the next one is read (3-4 s at 100k records),
+        its title saying so: what changed it happened elsewhere (another pane's decision, an agent), and every key
+        acts through the engine, which checks what it writes. Only before the first plan, and after a decision of
+        this pane (`blank`: the list is known to be wrong, and `c` or `a` on it would mislead), it is hidden behind
+        the loading indicator."""
+        self._replanning = True
+        if self.view is None or blank:
+            self.table.loading = True
+            self.query_one("#tier-summary", Static).update(Text("planning…", style="dim italic"))
+        else:
+            self._show_title()
+        if self._plan_running:
+            # One plan at a time: a thread cannot be stopped, and plans side by side (each decision that lands while
+            # the pane is on screen asks for one) took 16 s at 100k records. Read once more when this one is done.
+            earlier = self._plan_wanted
+            self._plan_wanted = (
+                prefer if prefer is not None else (earlier[0] if earlier else None),
+                blank or bool(earlier and earlier[1]),
+            )
+            return
+        self._plan_running = True
         self._plan(prefer)
 
-    @work(thread=True, exclusive=True, group="tiers-plan", exit_on_error=False)
+    def _plan_read(self, view: PlanView, prefer: str | None) -> None:
+        """A plan is read. If another was asked for meanwhile, it is read next; this one is shown first unless the
+        list is to stay hidden (a decision here came after it began)."""
+        self._plan_running = False
+        wanted, self._plan_wanted = self._plan_wanted, None
+        if wanted is None:
+            self._show_plan(view, prefer)
+            return
+        next_prefer, blank = wanted
+        if not blank:
+            self._show_plan(view, prefer)
+        self.refresh_data(next_prefer if next_prefer is not None else prefer, blank=blank)
+
+    @work(thread=True, group="tiers-plan", exit_on_error=False)
     def _plan(self, prefer: str | None) -> None:
         now = self.now()
         plan = self.engine.plan_outline(now=now)
@@ -254,12 +290,20 @@ class TiersScreen(PaneScreen):
                 error = str(exc)
         view = PlanView(plan, review_path, review, error, self.engine.cold_count())
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._show_plan, view, prefer)
+            self.app.call_from_thread(self._plan_read, view, prefer)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        # A failed plan: the app's guard reports it (PaneScreen passes it on); the pane stops showing "planning…".
+        # A failed plan: the app's guard reports it (Textual runs PaneScreen's handler too, which passes it on); the
+        # pane stops showing "planning…", or plans again when a change came meanwhile.
         if event.worker.group == "tiers-plan" and event.state == WorkerState.ERROR:
+            self._plan_running = False
+            wanted, self._plan_wanted = self._plan_wanted, None
+            if wanted is not None:  # a change came while it failed: try again for it
+                self.refresh_data(wanted[0], blank=wanted[1])
+                return
+            self._replanning = False
             self.table.loading = False
+            self._show_title()
             self.query_one("#tier-summary", Static).update(
                 Text(f"planning failed: {failure_text(event.worker.error)}", style="bold red")
             )
@@ -274,14 +318,22 @@ class TiersScreen(PaneScreen):
         source = PlanSource(self, view)
         first = self._first_load and bool(plan.count("ambiguous")) and prefer is None
         self._first_load = False
+        self._replanning = False
         table = self.table
+        table.loading = False
         table.reload(source, prefer=prefer)
         if first:
-            # Start where a person is needed, with the section's header in view.
+            # Start where a person is needed: on the first ambiguous record, and when it is not in the first view,
+            # with the section's header at the top. After the refresh: behind the loading indicator the list had no
+            # height, and a scroll made then left the header at the bottom of a screen of automatic rows.
             start = source.section_start("ambiguous") or 0
-            table.move_cursor(start + 1)
-            table.scroll_to(y=start, animate=False, immediate=True)
-        table.loading = False
+
+            def place() -> None:
+                table.move_cursor(start + 1)
+                if start + 1 >= table.scrollable_content_region.height - 1:  # a line is the column header
+                    table.scroll_to(y=start, animate=False, immediate=True)
+
+            table.call_after_refresh(place)
         empty = not source.total
         self.query_one("#tier-body").display = not empty
         self.query_one("#tier-summary").display = not empty or bool(view.review_path or view.review_error)
@@ -353,7 +405,15 @@ class TiersScreen(PaneScreen):
         else:
             line.append("no review pending · c commits the plan", style="dim")
         self.query_one("#tier-summary", Static).update(line)
-        self.table.border_title = f"Tier plan · {plan.now:%Y-%m-%d %H:%M}"
+        self._show_title()
+
+    def _show_title(self) -> None:
+        title = "Tier plan"
+        if self.view is not None:
+            title += f" · {self.view.plan.now:%Y-%m-%d %H:%M}"
+        if self._replanning and self.view is not None:
+            title += " · re-planning…"
+        self.table.border_title = title
 
     @property
     def current(self) -> tuple[str, Any] | None:
@@ -609,7 +669,7 @@ class TiersScreen(PaneScreen):
                 # Nothing was written; untick the stale ids so the rest can be applied.
                 self.accepted -= set(d.get("stale_ids") or [])
             self._accepted_items = {k: v for k, v in self._accepted_items.items() if k in self.accepted}
-        self.refresh_data()
+        self.refresh_data(blank=True)
 
     def refusal_text(self, receipt: Receipt) -> str:
         d = receipt.details

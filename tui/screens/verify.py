@@ -31,7 +31,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Input, Static
-from textual.worker import get_current_worker
+from textual.worker import Worker, WorkerState
 
 from memkeeper.core import Entry, Receipt
 
@@ -215,6 +215,9 @@ class VerifyScreen(PaneScreen):
         self.total = 0  # the whole list (no filter), from a count query
         self.source: QueueSource | None = None
         self._last_key: dict[str, str | None] = {PENDING: None, DENIED: None}
+        #: The filtered list the box asks for (mode, order, needle, the key to select), and whether a scan runs.
+        self._filter_wanted: tuple[str, str, str, str | None] | None = None
+        self._filtering = False
 
     def compose_body(self) -> Iterable[Widget]:
         with Horizontal(id="verify-body"):
@@ -271,17 +274,36 @@ class VerifyScreen(PaneScreen):
 
     def _show_rows(self, prefer: str | None = None) -> None:
         if self.needle:
-            self._filter_worker(self.mode, self.order, self.needle, prefer)
+            self._filter_wanted = (self.mode, self.order, self.needle, prefer)
+            if not self._filtering:
+                self._filtering = True
+                self._filter_worker(self._filter_wanted)
+            self._show_titles()  # "filtering …" until the matches are in
             return
-        self.workers.cancel_group(self, "verify-filter")
+        self._filter_wanted = None  # a scan still running is dropped when it ends
         self._install(QueueSource(self, self.mode, self.order, None), prefer)
 
-    @work(thread=True, exclusive=True, group="verify-filter", exit_on_error=False)
-    def _filter_worker(self, mode: str, order: str, needle: str, prefer: str | None) -> None:
-        """A filtered list reads every record's text (hundreds of ms at 100k records): built here, shown when done."""
+    @work(thread=True, group="verify-filter", exit_on_error=False)
+    def _filter_worker(self, wanted: tuple[str, str, str, str | None]) -> None:
+        """A filtered list reads every record's text (~250 ms at 100k records): built here, one scan at a time. A
+        thread cannot be stopped, so a scan per key would leave the earlier ones running beside it to their end;
+        keys typed meanwhile only change what the next scan reads (`_filter_done`)."""
+        mode, order, needle, _prefer = wanted
         source = QueueSource(self, mode, order, needle, filtered=True)
-        if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._install, source, prefer)
+        self.app.call_from_thread(self._filter_done, wanted, source)
+
+    def _filter_done(self, wanted: tuple[str, str, str, str | None], source: QueueSource) -> None:
+        latest = self._filter_wanted
+        if latest is not None and latest[:3] != wanted[:3]:
+            self._filter_worker(latest)  # the box changed while this scan ran: read what it holds now
+            return
+        self._filtering = False
+        if latest is not None:
+            self._install(source, latest[3])
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group == "verify-filter" and event.state in (WorkerState.ERROR, WorkerState.CANCELLED):
+            self._filtering = False  # the failure is reported by the app's guard; the next key scans again
 
     def _install(self, source: QueueSource, prefer: str | None = None) -> None:
         if (source.mode, source.order, source.needle) != (self.mode, self.order, self.needle):
@@ -317,7 +339,9 @@ class VerifyScreen(PaneScreen):
     def _show_titles(self) -> None:
         total = self.total
         title = f"Pending verification ({total})" if self.mode == PENDING else f"Denied ({total})"
-        if self.filter_text:
+        if self.filter_text and (self.source is None or self.source.needle != self.needle):
+            title += f" · filtering “{self.filter_text}”…"
+        elif self.filter_text:
             title += f" · {self.shown_count} match “{self.filter_text}”"
         if self.marked:
             title += f" · {len(self.marked)} marked"
