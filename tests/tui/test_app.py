@@ -299,6 +299,36 @@ async def test_input_modal_validates(demo_root: Path) -> None:
         await wait_for(pilot, lambda: results == ["2026-12-01"])
 
 
+async def test_a_long_dialog_keeps_its_buttons_and_input_on_screen(demo_root: Path) -> None:
+    """A dialog is at most 90% of the screen: at 80x24 a long message (an apply's list of ids) pushed the buttons
+    past the dialog's bottom border, where they were cut off. The message scrolls instead; on a tall screen it is
+    shown whole."""
+    app = build_app(demo_root)
+    long = "\n".join(f"✓ {n:012x}  a page that would go cold" for n in range(40))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for modal, widget in (
+            (ConfirmModal("Apply tier review?", long, confirm_label="Apply"), "#cancel"),
+            (InputModal("Snooze until", long, placeholder="YYYY-MM-DD"), "#dialog-hint"),
+        ):
+            app.push_screen(modal)
+            await pilot.pause()
+            await pilot.pause()
+            dialog = modal.query_one("#dialog").content_region
+            for selector in ("#dialog-title", widget):
+                shown = modal.query_one(selector).region
+                assert dialog.y <= shown.y and shown.bottom <= dialog.bottom, selector
+            body = modal.query_one("#dialog-body")
+            assert body.max_scroll_y > 0
+            await pilot.resize_terminal(160, 60)
+            await pilot.pause()
+            await pilot.pause()
+            assert body.max_scroll_y == 0
+            await pilot.press("escape")
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+
+
 # ------------------------------------------------------------------------------------------------ contract
 
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rich.console import RenderableType
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
@@ -20,13 +21,46 @@ from textual.widgets import Button, Input, Label, Static
 Message = str | Content | RenderableType
 
 
-def _body(message: Message) -> Static:
-    if isinstance(message, str):
-        return Static(Content(message), classes="modal-message")
-    return Static(message, classes="modal-message")
+#: Below this many rows the dialog drops its inner top and bottom padding.
+SHORT_SCREEN = 30
 
 
-class ConfirmModal(ModalScreen[bool]):
+def _body(message: Message) -> VerticalScroll:
+    """The message, in a box that scrolls when the screen is too short for all of it (`_FitsTheScreen`)."""
+    text = Static(Content(message) if isinstance(message, str) else message, classes="modal-message")
+    return VerticalScroll(text, id="dialog-body", can_focus=False)
+
+
+class _FitsTheScreen:
+    """A dialog whose message gives up rows first: the title, the answer's widgets and the buttons always show.
+
+    A dialog is at most 90% of the screen; a long message (an apply's list of ids at 80x24) pushed the buttons
+    past its bottom border, where they were clipped. The message's box is held to what is left once everything
+    else is counted, and scrolls."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.height)
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(lambda: self._fit(self.size.height))  # type: ignore[attr-defined]
+
+    def _fit(self, height: int) -> None:
+        dialog = self.query_one("#dialog")  # type: ignore[attr-defined]
+        dialog.set_class(height < SHORT_SCREEN, "-short")
+        bodies = dialog.query("#dialog-body")
+        if not bodies:
+            return
+        body = bodies.first()
+        room = height * 9 // 10 - dialog.styles.gutter.height
+        if height < SHORT_SCREEN:
+            room += dialog.styles.padding.top + dialog.styles.padding.bottom  # "-short" drops them
+        for child in dialog.children:
+            if child is not body and child.display:
+                room -= child.outer_size.height + child.styles.margin.height
+        body.styles.max_height = max(3, room - body.styles.margin.height)
+
+
+class ConfirmModal(_FitsTheScreen, ModalScreen[bool]):
     """Ask a yes/no question. Dismisses with True (confirm) or False (cancel / escape)."""
 
     BINDINGS = [
@@ -84,7 +118,7 @@ class ConfirmModal(ModalScreen[bool]):
         self.dismiss(False)
 
 
-class InputModal(ModalScreen[str | None]):
+class InputModal(_FitsTheScreen, ModalScreen[str | None]):
     """Ask for one line of text. Dismisses with the text, or None on escape.
 
     `validate(text)` returns an error message to show (and keep the dialog open), or None to accept.
