@@ -25,8 +25,8 @@ engine's receipt (the engine records it when the call changed or touched memory)
 A server for any other zone than `private_self` is limited (`Desk`): it is not offered `queue_counts` (the person's
 queues count every zone's records), it resolves a capture's declared relation among the records its zone may see
 before the engine looks anything up (a hidden, missing or ambiguous reference gets the engine's `unknown_memory_id`
-refusal), and it shows a capture receipt without the conflict id, without the records its zone may not see and without
-the receipt hash (`Desk._limited_result`).
+refusal), and it shows a capture receipt without the conflict id, without the records its zone may not see (nor the
+conflict a capture opened against one of them) and without the receipt hash (`Desk._limited_result`).
 
 The protocol around the tools (`MemkeeperServer`, `agents/stdio.py`): over stdio, a line that is not one JSON-RPC
 message is answered (-32700 or -32600, one line) instead of being dropped, and a client that writes its requests and
@@ -484,6 +484,8 @@ class Desk:
         - `related` lists only the records the zone may see;
         - a receipt about a record the zone may not see (a restatement or a contradiction of it, found in the
           statement's own partition) keeps only what the statement itself carried;
+        - nothing of a conflict a capture opened (`opened`: its id, the record it holds the statement against);
+          the engine opens one only against a record the zone may not see, and stores the statement all the same;
         - no `receipt_sha256`: with every other field known, the hash of the recorded receipt would let one test
           guesses of what was left out (a conflict number, a title). The audit trail keeps the receipt whole."""
         details = dict(r.details)
@@ -497,6 +499,7 @@ class Desk:
         if keeps is not None and isinstance(named, str) and not self._sees(named):
             details = {k: v for k, v in details.items() if k in keeps}
             details["note"] = f"about a record zone {self.identity.zone.value} may not see"
+        details.pop("opened", None)
         if r.status == "conflict":
             details.pop("conflict_id", None)
             details["conflict"] = "held for the person to arbitrate"
@@ -643,7 +646,8 @@ def _capture_tool(desk: Desk) -> Tool:
         )
     if desk.limited:
         doc += (
-            f" As zone {desk.identity.zone.value} you name and are shown only the records this zone may see: a "
+            f" As zone {desk.identity.zone.value} you name and are shown only the records this zone may see, and "
+            "only they decide the status (a statement about records it may not see is stored as a new memory): a "
             "conflict is held for the person without its id."
         )
     return _strict(

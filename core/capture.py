@@ -36,6 +36,7 @@ from .models import (
 )
 from .paths import slugify
 from .receipts import make_receipt
+from .scoring import zone_allows
 from .secrets import FieldValue, find_in_fields, redact_fields, secret_details
 from .store import Store, file_sig
 from .text import content_sha256, has_temporal_cue, is_low_signal, lf_line_endings, normalize, sha256_hex
@@ -116,6 +117,11 @@ class CaptureOps:
         and conflict_id for a conflict. `supersedes` / `contradicts` / `restates` (a memory id, at most one of them)
         declare how the statement relates to a record: the first two open a conflict for a person, the last
         consolidates into that record; the receipt's `declared` says which.
+
+        Only the records the capturing zone may see (`scoring.zone_allows`) decide the status. Compared with a
+        record it may not see (its own partition, when the zone may not read that back), the statement is stored
+        (`captured`); a contradiction of such a record opens a conflict between the two records, named in the
+        receipt's `opened` (conflict_id, memory_id, conflict_type, reason).
         """
         now = utc(now)
         actor = validate_actor(actor)
@@ -270,7 +276,14 @@ class CaptureOps:
                 return self._declared(
                     how, target, incoming, given_title, now, actor, redacted, noted, related, candidates
                 )
-            decision, best = self._decide(incoming, candidates, explicit)
+            # Only records the capturing zone may see decide the outcome. A record it may not see (its own partition
+            # when the zone may not read it back: outside_contact's `normal` records) never makes a capture
+            # `consolidated` or `conflict`: the status would tell the agent what the partition holds. The statement
+            # is then stored whatever those records say, and a contradiction of one still reaches the person, as a
+            # conflict between the two stored records.
+            shown = [c for c in candidates if _visible(zone_e, c.row)]
+            unseen = [c for c in candidates if not _visible(zone_e, c.row)]
+            decision, best = self._decide(incoming, shown, explicit)
             if decision == "consolidate" and best is not None:
                 return self._consolidate_into(
                     best.memory_id,
@@ -295,9 +308,13 @@ class CaptureOps:
                     suspected=rel.conflict_type if possible else None,
                 )
             entry = entry_from_incoming(self.store, incoming, now)
+            # In a partition its zone may not read, the page name depends on nothing else there (`Store.new_page`).
+            blind = not zone_allows(zone_e, zone_e, sens_e)
+            unique = entry.memory_id[4:12] if blind else None
             page = self.store.save(
-                entry, self.store.new_page(title, zone_e.value, sens_e.value, fallback=canonical_key)
+                entry, self.store.new_page(title, zone_e.value, sens_e.value, fallback=canonical_key, unique=unique)
             )
+            opened = self._hold_unseen(incoming, entry.memory_id, page, unseen, explicit, now, actor)
             receipt = make_receipt(
                 "capture",
                 "captured",
@@ -315,6 +332,7 @@ class CaptureOps:
                     **({"redacted": redacted} if redacted else {}),
                     **noted,
                     "related": related,
+                    **({"opened": opened} if opened else {}),
                 },
             )
             self.store.record(receipt, entry.evidence_grade.value)
@@ -371,6 +389,41 @@ class CaptureOps:
             return "consolidate", max(restated, key=lambda c: (c.same_key, c.relation.score, c.memory_id))
         held = self._held(inc, found)
         return ("conflict", held) if held is not None else ("new", None)
+
+    def _hold_unseen(
+        self,
+        inc: Incoming,
+        memory_id: str,
+        page: str,
+        unseen: list[Candidate],
+        explicit_key: bool,
+        now: datetime,
+        actor: str,
+    ) -> dict[str, Any] | None:
+        """After a capture stored a statement as a new record: when it contradicts a record its zone may not see,
+        open a conflict between the two records, as a contradiction declared after the fact does (the incoming
+        side names the record just stored). What the receipt's `opened` says of it, or None. A restatement of such
+        a record is left as it is: `consolidate` merges the two later."""
+        decision, best = self._decide(inc, unseen, explicit_key)
+        if decision != "conflict" or best is None:
+            return None
+        rel = best.relation
+        possible = rel.kind == "possible"
+        hold = Hold(
+            best.memory_id,
+            "possible" if possible else str(rel.conflict_type),
+            rel.reason,
+            rel.confidence,
+            rel.conflict_type if possible else None,
+        )
+        c, duplicate = self.conflicts.hold_stored(hold, {**inc, "memory_id": memory_id, "page": page}, now, actor)
+        return {
+            "conflict_id": c.conflict_id,
+            "memory_id": best.memory_id,
+            "conflict_type": c.conflict_type,
+            "reason": c.reason,
+            **({"duplicate": True} if duplicate else {}),
+        }
 
     def _held(self, inc: Incoming, found: list[Candidate]) -> Candidate | None:
         """The record among `found` the statement most contradicts (a typed conflict before a possible one), leaving
@@ -552,6 +605,13 @@ class CaptureOps:
         self.store.record(receipt, entry.evidence_grade.value)
         self.views.refresh(now)
         return receipt
+
+
+def _visible(zone: TrustZone, row: sqlite3.Row) -> bool:
+    """Whether the capturing zone may see a candidate record (the retrieve table, `scoring.zone_allows`)."""
+    origin = parse_enum(TrustZone, row["trust_zone"])
+    tier = parse_enum(SensitivityTier, row["sensitivity_tier"])
+    return origin is not None and tier is not None and zone_allows(zone, origin, tier)
 
 
 def _ranked(found: list[Candidate]) -> list[Candidate]:

@@ -660,6 +660,16 @@ class ConflictQueue:
         self.views.refresh(now)
         return receipt
 
+    def hold_stored(self, hold: Hold, incoming: Incoming, now: datetime, actor: str) -> tuple[Conflict, bool]:
+        """Hold a statement that capture has just stored as a record (`incoming` names it: `memory_id`, `page`)
+        against the record `hold` names, as a relation declared after the fact does, and write no receipt: the
+        capture's own receipt says so (`CaptureOps.capture`, for a record its zone may not see). Returns the
+        conflict and whether it was already open (the same text held against the same record)."""
+        waiting = self._waiting(hold.memory_id, normalize(incoming["text"]))
+        if waiting is not None:
+            return waiting, True
+        return self._hold(hold, incoming, now, f"capture by {actor}"), False
+
     def _waiting(self, memory_id: str, normalized_text: str) -> Conflict | None:
         """The open conflict that already holds this text against this record, if any."""
         for open_c in self.conflicts():

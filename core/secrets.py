@@ -8,7 +8,8 @@ Pure functions: text in, findings out. Two sources of rules, merged into one lis
   plugin are not used: the wiki is full of sha256 hex, `mem_` ids and receipts, and prose must never be flagged;
 - the rules below for what the library misses or matches too narrowly: whole private-key blocks of every kind,
   vendor-prefixed tokens (after gitleaks' rules), webhooks, connection strings, `password=` / `token:` assignments,
-  `Authorization` headers.
+  `Authorization` headers, and prose: "the wifi password is …", a passphrase of plain words, "my bank PIN: 4821"
+  (the words of these rules are in `data/secret_words.json`).
 
 Measured on `tests/core/fixtures/secrets/` (see docs/decisions.md): every format of the corpus, no false positive
 on the negatives, the demo wiki or the contradiction fixtures; about 0.1 ms for a 300-character statement.
@@ -29,6 +30,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from .text import NEGATIONS, STOPWORDS
 
 
 @dataclass(frozen=True)
@@ -124,12 +127,12 @@ _ASSIGNED: dict[str, Callable[[str], bool]] = {
 
 
 class Rule:
-    """One pattern; the span reported is `group`'s. `check` vets the value; the rule only runs on texts whose
-    lower-cased form contains one of `hints` (cheap literal tests keep a scan of ~60 rules well under a millisecond).
-    The pattern is compiled when the rule first runs: most texts match no rule's hints, and compiling all ~60 cost
-    every capture about 7 ms."""
+    """One pattern; the span reported is `group`'s. `check` vets the value, `where` (if any) the whole match in its
+    text; the rule only runs on texts whose lower-cased form contains one of `hints` (cheap literal tests keep a
+    scan of ~60 rules well under a millisecond). The pattern is compiled when the rule first runs: most texts match
+    no rule's hints, and compiling all ~60 cost every capture about 7 ms."""
 
-    __slots__ = ("secret_class", "source", "flags", "group", "check", "hints", "_pattern")
+    __slots__ = ("secret_class", "source", "flags", "group", "check", "where", "hints", "_pattern")
 
     def __init__(
         self,
@@ -139,12 +142,14 @@ class Rule:
         group: str | int = 0,
         check: Callable[[str], bool] | dict[str, Callable[[str], bool]] | None = None,
         hints: tuple[str, ...] = (),
+        where: Callable[[re.Match[str]], bool] | None = None,
     ) -> None:
         self.secret_class = secret_class
         self.source = source
         self.flags = flags
         self.group = group
         self.check = check
+        self.where = where
         self.hints = hints
         self._pattern: re.Pattern[str] | None = None
 
@@ -168,7 +173,7 @@ class Rule:
                 group = next((g for g in group.split("|") if m.group(g) is not None), 0)
             value = m.group(group)
             check = self.check.get(str(group)) if isinstance(self.check, dict) else self.check
-            if value is None or (check is not None and not check(value)):
+            if value is None or (check is not None and not check(value)) or (self.where and not self.where(m)):
                 continue
             yield m.span(group)
 
@@ -181,8 +186,9 @@ def _r(
     check: Callable[[str], bool] | dict[str, Callable[[str], bool]] | None = None,
     flags: int = 0,
     hints: tuple[str, ...],
+    where: Callable[[re.Match[str]], bool] | None = None,
 ) -> Rule:
-    return Rule(secret_class, pattern, flags, group, check, hints)
+    return Rule(secret_class, pattern, flags, group, check, hints, where)
 
 
 _END = r"(?![A-Za-z0-9_-])"  # the token ends here
@@ -218,6 +224,68 @@ def _prose_words() -> dict[str, list[str]]:
 _WORDS = _prose_words()
 _QUALIFIED = _words_pattern(_WORDS["qualified_nouns"], plural=True)
 _PIN_QUALIFIED = _words_pattern(_WORDS["qualified_nouns"] + _WORDS["pin_qualified_nouns"], plural=True)
+_PASSWORD_WORDS = _words_pattern(_WORDS["password_words"], plural=True)
+_PASSWORD_HINTS = tuple(sorted({w.split()[0] for w in _WORDS["password_words"]}))
+# A PIN by name (`_named_pin`): "PIN code" / "pin number" in any case; "PIN" as written in capitals; "pin" in any
+# case right after whose it is or what it unlocks ("my pin", "the bank pin"). "the pin was 2023" is a version pin,
+# "pin 18" a hardware one: "pin" alone in lower case names no PIN.
+_PIN_NAMES = r"\b(?P<name>" + _words_pattern(_WORDS["pin_words"] + _WORDS["pin_acronyms"]) + ")"
+_PIN_HINTS = tuple(sorted({w.split()[0] for w in _WORDS["pin_words"] + _WORDS["pin_acronyms"]}))
+_PIN_PHRASES = frozenset(_WORDS["pin_words"])
+_PIN_ACRONYMS = frozenset(w.upper() for w in _WORDS["pin_acronyms"])
+_PIN_OWNER = re.compile(r"\b" + _words_pattern(_WORDS["pin_owner_words"]) + r"(?:['’]s)?[ \t]+\Z", re.IGNORECASE)
+
+
+def _named_pin(m: re.Match[str]) -> bool:
+    """Whether the name a PIN match starts with (group `name`) names a PIN where it stands. The owner is looked for
+    only here, on a match: as an alternation at the head of the pattern it was tried at every word of the text."""
+    name = m.group("name")
+    if " ".join(name.lower().split()) in _PIN_PHRASES or name in _PIN_ACRONYMS:
+        return True
+    return _PIN_OWNER.search(m.string, max(0, m.start() - 40), m.start()) is not None
+
+
+def _trie_pattern(words: set[str]) -> str:
+    """The words as one alternation shaped like a trie ("a(?:n(?:d)?|s)", no word longer than it): sre tries the
+    branches of an alternation one by one, and a flat one of 300 words cost each word of a text 300 tries."""
+    trie: dict[str, Any] = {}
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict[str, Any]) -> str:
+        branches = [re.escape(ch) + emit(child) for ch, child in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        alt = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{alt})?" if "" in node else alt
+
+    return "(?:" + emit(trie) + ")"
+
+
+# A word of a passphrase: letters only (3 to 20), not a function word ("the", "for", "not") and not a word that
+# says something about a password rather than spells it ("every", "long", "see"): a run of words ends before one.
+_NOT_PASSPHRASE = _trie_pattern(
+    {w.lower() for w in STOPWORDS | NEGATIONS}
+    | {f for w in _WORDS["passphrase_prose_words"] for f in (w, w + "s")}  # and the plural of each
+)
+_PASSPHRASE_WORD = r"(?!" + _NOT_PASSPHRASE + r"(?![\w'’]))[^\W\d_]{3,20}(?![\w'’])"
+_PARTICIPLES = frozenset(_WORDS["passphrase_participles"])
+
+
+def _passphrase(value: str) -> bool:
+    """A run of plain words given as a password: all in lower case or all capitalised ("Correct Horse Battery
+    Staple"), and not prose in the passive voice ("is stored encrypted …", "was kept …": a first word that is a
+    past participle)."""
+    words = re.split(r"[ -]", value)
+    if not (all(w.islower() for w in words) or all(w[0].isupper() and w[1:].islower() for w in words)):
+        return False
+    first = words[0].lower()
+    participle = first in _PARTICIPLES or (len(first) >= 5 and first.endswith("ed") and not first.endswith("eed"))
+    return not participle
+
 
 RULES: list[Rule] = [
     # Private key blocks of every kind: PEM (RSA, EC, DSA, OPENSSH, PKCS#8, ENCRYPTED, PGP), SSH2, PuTTY, age.
@@ -379,22 +447,38 @@ RULES: list[Rule] = [
     # names a product, "the pwd command is …" a command.
     _r(
         "password_assignment",
-        r"\b" + _words_pattern(_WORDS["password_words"], plural=True) + r"(?![ \t]+" + _QUALIFIED + r")"
+        r"\b" + _PASSWORD_WORDS + r"(?![ \t]+" + _QUALIFIED + r")"
         r"[^.\n]{0,40}?\b(?:is|was)[ \t]+[\"'`]?(?P<v>[^\s\"'`,;]+)",
         group="v",
         check=credential_like,
         flags=_I,
-        hints=tuple(sorted({w.split()[0] for w in _WORDS["password_words"]})),
+        hints=_PASSWORD_HINTS,
     ),
-    # Prose: "my bank PIN is 4821". A PIN is 4 to 8 digits right after is/was, in the same clause with no digit
-    # between (not "GPIO pin 18 is 3300"), and never the start of a longer token ("2024.1", "1024-bit").
+    # Prose: a passphrase of plain words after "password/passphrase … is", ":" or "=": four or more words
+    # ("correct horse battery staple"), or three or more joined by hyphens ("ember-lagoon-whistle"), none of them a
+    # function word or a word about the password ("is changed every quarter", "is eight characters long").
+    _r(
+        "password_assignment",
+        r"\b" + _PASSWORD_WORDS + r"(?![ \t]+" + _QUALIFIED + r")"
+        r"[^.\n]{0,40}?(?:[:=]|\b(?:is|was)[ \t])[ \t]*[\"'`]?"
+        r"(?P<v>" + _PASSPHRASE_WORD + r"(?:(?: " + _PASSPHRASE_WORD + r"){3,11}|(?:-" + _PASSPHRASE_WORD + r"){2,11})"
+        r")(?![\w'’-])",
+        group="v",
+        check=_passphrase,
+        flags=_I,
+        hints=_PASSWORD_HINTS,
+    ),
+    # Prose: "my bank PIN is 4821", "PIN: 4821", "PIN=4821". A PIN is 4 to 8 digits right after is/was, in the same
+    # clause with no digit between (not "GPIO pin 18 is 3300"), or right after a colon or an equals sign; never the
+    # start of a longer token ("2024.1", "1024-bit").
     _r(
         "pin_code",
-        r"\b" + _words_pattern(_WORDS["pin_words"]) + r"(?![ \t]+" + _PIN_QUALIFIED + r")"
-        r"[^.;:!?\n\d]{0,30}?\b(?:is|was)[ \t]+[\"'`]?(?P<v>\d{4,8})(?![\w.,/-]*\w)",
+        _PIN_NAMES + r"(?![ \t]+" + _PIN_QUALIFIED + r")"
+        r"(?:[^.;:!?\n\d]{0,30}?\b(?:is|was)[ \t]+|[ \t]*[:=][ \t]*)[\"'`]?(?P<v>\d{4,8})(?![\w.,/-]*\w)",
         group="v",
         flags=_I,
-        hints=tuple(sorted({w.split()[0] for w in _WORDS["pin_words"]})),
+        hints=_PIN_HINTS,
+        where=_named_pin,
     ),
 ]
 

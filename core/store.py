@@ -710,20 +710,27 @@ class Store:
             raise NotFound(f"unknown memory id {ref!r}")
         return mid
 
-    def new_page(self, title: str, zone: str, sensitivity: str, fallback: str = "entry") -> str:
+    def new_page(
+        self, title: str, zone: str, sensitivity: str, fallback: str = "entry", unique: str | None = None
+    ) -> str:
+        """A free page name for a new record. `unique` (a few characters of its memory id) names a page in a
+        partition its own zone may not read: there even a numeric suffix would tell the agent that a page of the
+        same title is already in the partition, so the name carries something that depends on nothing else."""
         slug = slugify(title, fallback=slugify(fallback))
-        qualified = f"entries/{partition_slug(slug, zone, sensitivity)}.md"
+        base = partition_slug(slug, zone, sensitivity) + (f"--{unique}" if unique else "")
+        qualified = f"entries/{base}.md"
         # A page's name may only depend on pages its own readers may see: were the plain name taken by whichever
         # partition came first, an agent of a limited zone would learn from the name of its own new page that a
         # page of that title exists where it may not look. Only the owner's zone (private_self, which sees every
         # page) takes the plain name; every other zone's pages are named by partition from the start.
-        candidates = [f"entries/{slug}.md", qualified] if zone == TrustZone.private_self.value else [qualified]
+        owner = zone == TrustZone.private_self.value and not unique
+        candidates = [f"entries/{slug}.md", qualified] if owner else [qualified]
         for cand in candidates:
             if not self._page_taken(cand):
                 return cand
         n = 2
         while True:
-            cand = f"entries/{partition_slug(slug, zone, sensitivity)}-{n}.md"
+            cand = f"entries/{base}-{n}.md"
             if not self._page_taken(cand):
                 return cand
             n += 1

@@ -510,20 +510,28 @@ async def test_a_limited_servers_capture_receipt_shows_no_conflict_id_nor_a_reco
         assert shown["details"]["memory_id"] == first["details"]["memory_id"]  # a record the zone sees is named
 
         # Statements about a record the zone may not see: the engine compares them with it, the receipt does not
-        # show it (no id, page, title, reason quoting it, related entry).
+        # show it (no id, page, title, reason quoting it, related entry), nor does its status: each is stored as a
+        # record of its own, and the contradiction is held for the person between the two records.
         answers = [
             await receipt(outside, "capture", text="Harbor contract renewal is negotiated by Bob."),
             await receipt(outside, "capture", text=lena["text"]),
             await receipt(outside, "capture", text="Harbor contract renewal talks are led by Lena Smith from legal."),
         ]
-        assert [a["status"] for a in answers][:2] == ["conflict", "consolidated"]
+        assert [a["status"] for a in answers] == ["captured"] * 3
         for a in answers:
             assert "receipt_sha256" not in a and "conflict_id" not in a["details"]
-        assert answers[0]["details"]["conflict"] == "held for the person to arbitrate"
-        assert "memory_id" not in answers[0]["details"] and "memory_id" not in answers[1]["details"]
+            assert "opened" not in a["details"] and "conflict" not in a["details"]
+            assert a["details"]["related"] == [] and a["details"]["memory_id"] != lena["memory_id"]
         everything = json.dumps(answers)
-        for leak in (lena["memory_id"], lena["page"], "Lena /", "/ Lena", lena["title"]):
+        for leak in (lena["memory_id"], lena["page"], "Lena /", "/ Lena", lena["title"], "C5"):
             assert leak not in everything, leak
+    engine = Engine.open(root)
+    try:  # the owner's queue has the contradiction, between Lena's record and the one the capture stored
+        held = [c for c in engine.conflicts() if c.existing["memory_id"] == lena["memory_id"]]
+        assert [c.incoming.get("memory_id") for c in held] == [answers[0]["details"]["memory_id"]]
+        assert held[0].conflict_id == "C5"
+    finally:
+        engine.close()
 
 
 async def test_no_tool_call_surfaces_a_bare_exception(root, monkeypatch):

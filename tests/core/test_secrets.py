@@ -282,3 +282,71 @@ def test_short_forms_of_a_password_and_a_pin_in_prose_are_secrets(text, secret, 
 )
 def test_prose_about_pwd_passwd_and_pins_is_no_secret(text):
     assert scan(text) == [], [(text[f.start : f.end], f.secret_class) for f in scan(text)]
+
+
+# --- a PIN after a colon or an equals sign, passphrases of plain words, version pins (2026-12-03) -----------------
+
+
+@pytest.mark.parametrize(
+    "text, secret, secret_class",
+    [
+        ("my bank PIN: 4821", "4821", "pin_code"),
+        ("PIN=4821", "4821", "pin_code"),
+        ("The garage door PIN = 90210, changed in May", "90210", "pin_code"),
+        ("my pin: 4821", "4821", "pin_code"),
+        ("the debit card pin was 0712", "0712", "pin_code"),
+        ("Phone pin code: 135790", "135790", "pin_code"),
+        (
+            "the wifi passphrase is correct horse battery staple",
+            "correct horse battery staple",
+            "password_assignment",
+        ),
+        (
+            "The guest wifi password is correct horse battery staple for visitors.",
+            "correct horse battery staple",
+            "password_assignment",
+        ),
+        ("Passphrase: Purple Monkey Dishwasher Lantern", "Purple Monkey Dishwasher Lantern", "password_assignment"),
+        ("backup disk passphrase = velvet orbit canyon tulip", "velvet orbit canyon tulip", "password_assignment"),
+        ("The NAS password is correct-horse-battery-staple.", "correct-horse-battery-staple", "password_assignment"),
+        ("vault passphrase: ember-lagoon-whistle", "ember-lagoon-whistle", "password_assignment"),
+        ("password: hunter2 for the router", "hunter2", "password_assignment"),
+    ],
+)
+def test_a_pin_after_a_colon_and_a_passphrase_of_plain_words_are_secrets(text, secret, secret_class):
+    found = [(text[f.start : f.end], f.secret_class) for f in scan(text)]
+    assert found == [(secret, secret_class)], found
+    redacted, classes = redact_secrets(text)
+    assert secret not in redacted and classes == [secret_class]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A version pin, a hardware pin, a map pin: "pin" in lower case is a PIN only after whose it is.
+        "the pin was 2023",
+        "we pin numpy to 2023",
+        "pin numpy at 1.26",
+        "pin the tab",
+        "The pin is 2023 until the resolver is fixed.",
+        "pin: 1234",
+        "the PIN pad is broken",
+        "The PIN pad: 4 rows of 3 keys",
+        # What a password is, not the password.
+        "password manager is 1Password",
+        "reset your password in settings",
+        "The password is changed every quarter by the on-call lead.",
+        "The password is rotated every thirty days automatically.",
+        "The wifi password is written on the fridge door.",
+        "The password is eight characters long.",
+        "Passwords: use four random common words.",
+        "Password: see the vault entry for the staging admin account.",
+        "The password is stored encrypted somewhere safe.",
+        "The password secret is postgres-admin-credentials.",
+        "The password is well-known across the team.",
+        "the password is correct",
+        "The password is end-to-end encrypted.",
+    ],
+)
+def test_version_pins_and_prose_about_a_password_are_no_secret(text):
+    assert scan(text) == [], [(text[f.start : f.end], f.secret_class) for f in scan(text)]

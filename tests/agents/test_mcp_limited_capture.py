@@ -1,0 +1,63 @@
+"""What a limited server's capture tells its agent does not depend on the records its zone may not see.
+
+The Desk is driven in-process (the stdio tests in test_mcp.py cover the transport): the same captures by agent eve,
+at the same times, on a wiki where another outside contact stored records eve's zone may not read and on a wiki
+without them, must get the same answers, field for field."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+from memkeeper.agents.mcp_server import Desk, Identity
+from memkeeper.core import Engine
+from tests.conftest import T0
+
+HIDDEN = [
+    "Bob's salary at Harbor is 90k per year.",
+    "The Harbor vault door code changes every Monday.",
+]
+PROBES = [
+    "Bob's salary at Harbor is 120k per year.",  # contradicts a hidden record
+    "Bob's salary at Harbor is 90k per year.",  # restates one
+    "The Harbor vault door code changes every Friday.",  # contradicts the other
+    "Harbor partners get the changelog by email each month.",  # about nothing stored
+]
+
+
+def answers(root, seeded: bool, zone: str = "outside_contact") -> list[dict]:
+    eng = Engine.init(root, now=T0)
+    try:
+        if seeded:
+            for text in HIDDEN:
+                assert eng.capture(text, now=T0, actor="agent:bob", zone=zone).status == "captured"
+        clock = [T0 + timedelta(minutes=5)]
+        desk = Desk(eng, Identity.from_flags("eve", zone), clock=lambda: clock[0])
+        out = []
+        for text in PROBES:
+            result = desk.capture(text=text)
+            assert not result.is_error, result.content
+            out.append(result.structured_content)
+            clock[0] += timedelta(minutes=1)
+        return out
+    finally:
+        eng.close()
+
+
+def test_a_limited_servers_capture_answers_as_if_hidden_records_did_not_exist(tmp_path):
+    for zone in ("outside_contact", "paid_public"):
+        alone = answers(tmp_path / f"{zone}-alone", seeded=False, zone=zone)
+        beside = answers(tmp_path / f"{zone}-beside", seeded=True, zone=zone)
+        assert beside == alone, zone
+        assert all(a["status"] == "captured" and a["details"]["related"] == [] for a in beside)
+        shown = json.dumps(beside)
+        assert "opened" not in shown and "conflict" not in shown and '"C1"' not in shown
+
+    # The person's queue holds the two contradictions, each between two stored records.
+    eng = Engine.open(tmp_path / "paid_public-beside")
+    try:
+        conflicts = eng.conflicts()
+        assert len(conflicts) == 2
+        assert all(c.incoming.get("memory_id") and c.incoming["actor"] == "agent:eve" for c in conflicts)
+    finally:
+        eng.close()
