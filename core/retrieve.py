@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import scoring
 from .errors import BadInput, Busy, WriteFailed
-from .index import BadPage, ZoneRows, is_busy
+from .index import CANDIDATES, BadPage, ZoneRows, is_busy
 from .models import Receipt, SensitivityTier, Status, Tier, TrustZone, iso, parse_iso, utc
 from .pages import MAX_LEDGER_BYTES, read_text
 from .receipts import make_receipt
@@ -51,7 +51,8 @@ class RetrieveOps:
 
         Receipt details: query_sha256, zone, traversal_index, results (memory_id, page, title, score, the four
         components, excerpt or pointer for cold records), and for a `human:` actor only, hidden_by_zone (how many
-        matches the zone may not see). status: ok | reject (empty_query,
+        matches the zone may not see) and hidden_by_zone_bounded (the count is a floor: the look-up stopped at
+        `index.CANDIDATES` of them). status: ok | reject (empty_query,
         invalid_trust_zone). Writes (last_accessed_at, receipts) only when record_access is True and there are
         results; then access_recorded says whether it did: False (with access_skipped: write_lock_busy) when the
         write lock was held elsewhere for longer than ACCESS_LOCK_WAIT_S, or (write_failed) when the disk refused the
@@ -65,7 +66,7 @@ class RetrieveOps:
         terms = scoring.query_terms(query)
         if not terms:
             return make_receipt("retrieve", "reject", now, actor, {"reason": "empty_query"})
-        ranked, hidden = self._rank(terms, zone_e, now, limit, actor.startswith("human:"))
+        ranked, hidden, bounded = self._rank(terms, zone_e, now, limit, actor.startswith("human:"))
         details = {
             "query_sha256": sha256_hex(query),
             "zone": zone_e.value,
@@ -79,6 +80,9 @@ class RetrieveOps:
             # person on the command line). An agent is never told: the count says that something it may not read
             # matches its words, which is itself a leak.
             details["hidden_by_zone"] = hidden
+            # Counted among at most index.CANDIDATES of them: at the bound there may be many more (tens of thousands
+            # at 100k records), and the count is a floor ("300+" in the desk and on the command line).
+            details["hidden_by_zone_bounded"] = bounded
         if not record_access or not ranked:
             return make_receipt("retrieve", "ok", now, actor, details)
         # A read never waits on a writer: the access is recorded only if the write lock can be had within
@@ -117,9 +121,9 @@ class RetrieveOps:
 
     def _rank(
         self, terms: list[str], zone: TrustZone, now: datetime, limit: int, count_hidden: bool
-    ) -> tuple[list[Ranked], int]:
-        """The zone's best `limit` matches, best first, and how many matches it may not see (counted only when
-        `count_hidden`: the owner's preview).
+    ) -> tuple[list[Ranked], int, bool]:
+        """The zone's best `limit` matches, best first, how many matches it may not see (counted only when
+        `count_hidden`: the owner's preview), and whether that count stopped at its bound (`_hidden`).
 
         The IDF weights (record total, document frequencies, the common terms) are counted over the records the
         zone may retrieve, never the whole wiki: a word found only in a record hidden from the zone (another
@@ -132,9 +136,9 @@ class RetrieveOps:
         # The owner's count of the matches the zone may not see: looked up among those records alone (the
         # candidates below are drawn from what the zone may retrieve, so none of them is hidden from it), before
         # the candidates' pages are checked and their rows refreshed (`_current` counts those pages itself).
-        hidden = self._hidden(terms, weights, zone, now, eligible) if count_hidden else 0
+        hidden, bounded = self._hidden(terms, weights, zone, now, eligible) if count_hidden else (0, False)
         if not any(freq.values()):
-            return [], hidden  # no record the zone may see holds any of the words
+            return [], hidden, bounded  # no record the zone may see holds any of the words
         # Looked up last (`fts_candidates`): the terms in more than half of the zone's records, and those in none
         # of them — a word all over the wiki but in no record the zone may see would otherwise be ranked first, for
         # nothing.
@@ -144,7 +148,7 @@ class RetrieveOps:
         # it is shown would depend on them.
         ids = index.fts_candidates(terms, common=common, rows=eligible)
         if not ids:
-            return [], hidden
+            return [], hidden, bounded
         ranked: list[Ranked] = []
         for row in index.rows_for(ids, "status='active'", (), _COLUMNS):
             item, concealed = _score(row, terms, weights, zone, now)
@@ -155,19 +159,20 @@ class RetrieveOps:
         best, more_hidden = self._current(
             ranked, max(0, int(limit)), lambda row: _score(row, terms, weights, zone, now)
         )
-        return best, hidden + more_hidden
+        return best, hidden + more_hidden, bounded
 
     def _hidden(
         self, terms: list[str], weights: dict[str, float], zone: TrustZone, now: datetime, eligible: ZoneRows
-    ) -> int:
+    ) -> tuple[int, bool]:
         """How many active, unexpired records with a lexical match the zone may not see, among at most
-        `index.CANDIDATES` of those holding a query word (a bounded look-up: the count is the owner's preview)."""
+        `index.CANDIDATES` of those holding a query word (a bounded look-up: the count is the owner's preview),
+        and whether the look-up reached that bound (then there may be more)."""
         index = self.store.index
-        ids = index.fts_hidden(terms, eligible)
+        ids = index.fts_hidden(terms, eligible, limit=CANDIDATES)
         if not ids:
-            return 0
+            return 0, False
         found = index.rows_for(ids, "status='active'", (), _COLUMNS)
-        return sum(_score(row, terms, weights, zone, now)[1] for row in found)
+        return sum(_score(row, terms, weights, zone, now)[1] for row in found), len(ids) >= CANDIDATES
 
     def _current(
         self, ranked: list[Ranked], limit: int, rescore: Callable[[_Row], tuple[Ranked | None, bool]]

@@ -592,7 +592,12 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
             hidden = r.details.get("hidden_by_zone")
             print(
                 f"{len(r.details['results'])} result(s)"
-                + (f"; {hidden} hidden by zone {r.details['zone']}" if hidden is not None else "")
+                + (
+                    f"; {hidden}{'+' if r.details.get('hidden_by_zone_bounded') else ''} hidden by zone "
+                    f"{r.details['zone']}"
+                    if hidden is not None
+                    else ""
+                )
                 + ("; access not recorded (write lock busy)" if r.details.get("access_recorded") is False else "")
             )
         return code

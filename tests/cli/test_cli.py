@@ -357,3 +357,18 @@ def test_a_snooze_until_a_date_already_past_is_refused(capsys, root):
     assert out.split()[:2] == ["C1", "open"]
     code, _, _ = run(capsys, root, "--as", "human:alice", "conflicts", "resolve", "C1", "--snooze", "2026-12-24")
     assert code == 0
+
+
+def test_a_hidden_count_at_its_bound_is_shown_as_a_floor(capsys, root, monkeypatch):
+    """The owner previewing a zone is told how many matches it hides, counted among a bounded number of them: at
+    the bound the line says "N+" (it said "300 hidden" for tens of thousands)."""
+    from memkeeper.core import retrieve
+
+    for n in range(3):
+        code, _, _ = run(capsys, root, "capture", f"Kestrel rollout step {n} uses canary wave {n}.")
+        assert code == 0
+    code, out, _ = run(capsys, root, "--as", "human:me", "retrieve", "kestrel", "--zone", "outside_contact")
+    assert code == 0 and out.splitlines()[-1] == "0 result(s); 3 hidden by zone outside_contact"
+    monkeypatch.setattr(retrieve, "CANDIDATES", 2)
+    code, out, _ = run(capsys, root, "--as", "human:me", "retrieve", "kestrel", "--zone", "outside_contact")
+    assert code == 0 and out.splitlines()[-1] == "0 result(s); 2+ hidden by zone outside_contact"

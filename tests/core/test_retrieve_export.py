@@ -57,6 +57,25 @@ def test_trust_zone_retrieval(zoned, zone_index, zone):
     assert r.details["traversal_index"] == "index.md"
 
 
+def test_a_hidden_count_says_when_it_stopped_at_its_bound(zoned, eng, monkeypatch):
+    """The owner's count of hidden matches is looked up among at most `index.CANDIDATES` of them: at 100k records
+    "300 hidden" stood for tens of thousands. The receipt says when the count stopped at the bound (a floor), and
+    the command line shows it as "300+"."""
+    from memkeeper.core import retrieve
+
+    exact = eng.retrieve("kestrel rollout", zone="outside_contact", now=T0, record_access=False, actor="human:me")
+    assert exact.details["hidden_by_zone"] == 5 and exact.details["hidden_by_zone_bounded"] is False
+    monkeypatch.setattr(retrieve, "CANDIDATES", 3)
+    floor = eng.retrieve("kestrel rollout", zone="outside_contact", now=T0, record_access=False, actor="human:me")
+    assert floor.details["hidden_by_zone"] == 3 and floor.details["hidden_by_zone_bounded"] is True
+    monkeypatch.setattr(retrieve, "CANDIDATES", 5)  # exactly as many as there are: still a floor, more may exist
+    assert eng.retrieve(
+        "kestrel rollout", zone="outside_contact", now=T0, record_access=False, actor="human:me"
+    ).details["hidden_by_zone_bounded"]
+    agent = eng.retrieve("kestrel rollout", zone="outside_contact", now=T0, record_access=False, actor="agent:x")
+    assert "hidden_by_zone_bounded" not in agent.details  # an agent is told neither
+
+
 def test_score_components_and_formula(eng):
     r = eng.capture("The kestrel rollout uses canary waves of five percent.", now=T0, title="Kestrel rollout")
     res = eng.retrieve("kestrel rollout", now=T0 + timedelta(days=60), record_access=False).details["results"][0]

@@ -329,7 +329,7 @@ async def test_zone_switch_changes_counts_and_shows_hidden(demo_root: Path) -> N
         counts = []
         for zone in ZONES:
             assert screen.zone == zone
-            results, hidden = summary[zone]
+            results, hidden, _bounded = summary[zone]
             assert screen.results.row_count == results
             strip = str(screen.query_one("#zone-strip").render())
             assert zone in strip
@@ -373,24 +373,33 @@ async def test_a_search_says_it_is_running_until_its_results_are_in(demo_root: P
 
 
 async def test_a_hidden_count_at_the_engines_bound_says_there_may_be_more(demo_root: Path, monkeypatch) -> None:
-    """The engine counts the matches a zone may not see among at most `CANDIDATES` of them (a bounded look-up): at
-    100k records "(300 hidden)" stood for tens of thousands. At the bound the strip says "300+"."""
+    """The engine counts the matches a zone may not see among a bounded number of them: at 100k records "(300
+    hidden)" stood for tens of thousands. When the engine says its count stopped at the bound, the strip says
+    "300+"; when it does not, the count is exact."""
     app = build_app(demo_root)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_browse(pilot)
         original = app.engine.preview_all_zones
+        bounded = [True]
 
         def at_the_bound(*args, **kwargs):
             previews = original(*args, **kwargs)
             for receipt in previews.values():
                 if receipt.details.get("hidden_by_zone"):
-                    receipt.details["hidden_by_zone"] = CANDIDATES
+                    receipt.details.update(hidden_by_zone=CANDIDATES, hidden_by_zone_bounded=bounded[0])
             return previews
 
         monkeypatch.setattr(app.engine, "preview_all_zones", at_the_bound)
         await search(pilot, screen, zone_query(demo_root))
         strip = str(screen.query_one("#zone-strip").render())
         assert f"({CANDIDATES}+ hidden)" in strip and f"({CANDIDATES} hidden)" not in strip
+        bounded[0] = False
+        runs = screen.search_runs
+        await pilot.press("slash", "enter")  # the same query again
+        await wait_for(pilot, lambda: screen.search_runs > runs, what="search results")
+        await pilot.pause()
+        strip = str(screen.query_one("#zone-strip").render())
+        assert f"({CANDIDATES} hidden)" in strip and f"({CANDIDATES}+ hidden)" not in strip
 
 
 async def test_enter_on_a_result_opens_its_page(demo_root: Path) -> None:

@@ -19,7 +19,6 @@ from textual.widgets.data_table import CellDoesNotExist
 from textual.worker import Worker, WorkerState
 
 from memkeeper.core import BadInput, Receipt
-from memkeeper.core.index import CANDIDATES
 from memkeeper.core.models import TrustZone
 
 from ..widgets.indextree import IndexTree, NodeRef
@@ -347,13 +346,17 @@ class BrowseScreen(PaneScreen):
         except CellDoesNotExist:  # the cursor can briefly point past the end during a rebuild
             return None
 
-    def zone_summary(self) -> dict[str, tuple[int, int]]:
-        """zone -> (results, hidden by the zone filter) for the last query."""
-        out: dict[str, tuple[int, int]] = {}
+    def zone_summary(self) -> dict[str, tuple[int, int, bool]]:
+        """zone -> (results, hidden by the zone filter, whether that count is a floor) for the last query."""
+        out: dict[str, tuple[int, int, bool]] = {}
         for zone in ZONES:
             r = self.previews.get(zone)
             if r is not None and r.ok:
-                out[zone] = (len(r.details.get("results", [])), int(r.details.get("hidden_by_zone", 0)))
+                out[zone] = (
+                    len(r.details.get("results", [])),
+                    int(r.details.get("hidden_by_zone", 0)),
+                    bool(r.details.get("hidden_by_zone_bounded")),
+                )
         return out
 
     def _render_zone_strip(self) -> None:
@@ -368,12 +371,12 @@ class BrowseScreen(PaneScreen):
             label = zone.split("_")[0] if self.has_class("-narrow") else zone  # all four zones fit in 80 columns
             parts.append(Content.styled(label, f"{base} @click=screen.set_zone('{zone}')".strip()))
             if zone in summary and self._searching is None:
-                count, hidden = summary[zone]
+                count, hidden, bounded = summary[zone]
                 parts.append(Content(f" {count}{'+' if count >= SEARCH_LIMIT else ''}"))
                 if hidden:
-                    # The engine counts hidden matches among at most CANDIDATES of them: at the bound, there may be
-                    # many more (tens of thousands at 100k records).
-                    parts.append(Content.styled(f" ({hidden}{'+' if hidden >= CANDIDATES else ''} hidden)", "dim"))
+                    # The engine counts hidden matches among a bounded number of them: at the bound (it says so),
+                    # there may be many more (tens of thousands at 100k records).
+                    parts.append(Content.styled(f" ({hidden}{'+' if bounded else ''} hidden)", "dim"))
         first = self.previews.get(ZONES[0])
         if self._searching is not None:
             query = self._searching.strip()
