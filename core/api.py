@@ -9,6 +9,7 @@ it. Nothing here decides anything, except the header counts that combine every q
 from __future__ import annotations
 
 import os
+import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
@@ -16,8 +17,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .errors import WriteFailed
 from .models import Category, MemoryClass, Receipt, SensitivityTier, SourceType, TrustZone, utc
-from .store import Progress, Store
+from .store import Progress, Store, disk_error_line, is_disk_error
 from .views import Views
 
 if TYPE_CHECKING:  # the parts are imported when first used (see Engine): a command pays only for what it runs
@@ -197,11 +199,29 @@ class Engine:
 
     @classmethod
     def init(cls, root: str | os.PathLike[str], now: datetime) -> Engine:
-        """Create the layout and the first views (or complete an existing wiki's), and open it."""
-        engine = cls(Store.create(root))
-        with engine.store.lock:
-            engine.store.write_headers()
-            engine.views.refresh(utc(now), full=True)
+        """Create the layout and the first views (or complete an existing wiki's), and open it.
+
+        A disk that refuses a write (full, read-only, permission denied) is one line, `WriteFailed`: what was made
+        stays, and init again, once there is room, completes it (it was `internal error: OSError …`)."""
+        store: Store | None = None
+        try:
+            store = Store.create(root)
+            engine = cls(store)
+            with engine.store.lock:
+                engine.store.write_headers()
+                engine.views.refresh(utc(now), full=True)
+        except (OSError, sqlite3.OperationalError) as exc:
+            if store is not None:
+                store.close()
+            if not is_disk_error(exc):
+                raise
+            raise WriteFailed(
+                disk_error_line(
+                    Path(os.path.realpath(root)),
+                    exc,
+                    "the new wiki is not complete; run memkeeper init again to complete it",
+                )
+            ) from None
         return engine
 
     def close(self) -> None:
@@ -403,6 +423,11 @@ class Engine:
         self, *, now: datetime | None = None, session: str | None = None, include_resolved: bool = False
     ) -> list[Conflict]:
         return self.conflict_queue.conflicts(now=now, session=session, include_resolved=include_resolved)
+
+    def conflict_problems(self) -> list[str]:
+        """One line for each conflict record left out of `conflicts()` because it cannot be read (malformed,
+        unreadable), naming the file and what is wrong; whoever lists the queue says so (`check` names them too)."""
+        return self.conflict_queue.conflict_problems()
 
     def load_conflict(self, conflict_id: str) -> Conflict:
         return self.conflict_queue.load_conflict(conflict_id)

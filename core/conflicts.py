@@ -20,7 +20,7 @@ from .errors import BadInput, NotFound, PageError
 from .incoming import Incoming, entry_from_incoming
 from .models import Entry, Receipt, Status, iso, parse_iso, utc
 from .pages import MAX_LEDGER_BYTES, MAX_PAGE_BYTES, atomic_write, iter_lines, read_text
-from .paths import list_files
+from .paths import list_file_sigs
 from .receipts import make_receipt
 from .record import EntryError
 from .store import DECISIONS_HEADER, Store, file_sig
@@ -402,6 +402,10 @@ def render_conflicts_view(conflicts: list[Conflict], now: datetime) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: The conflict record files as the caches compare them: (name, mtime_ns, size) of each `C<N>.md`, by number.
+FolderSig = tuple[tuple[str, int, int], ...]
+
+
 class ConflictQueue:
     """Conflict records in conflicts/C<N>.md, their CONFLICTS.md view, and the decisions on them. Capture opens a
     conflict (`open_conflict`) and asks whether a person said two texts are both valid (`is_compatible_pair`)."""
@@ -414,10 +418,11 @@ class ConflictQueue:
         # CONFLICTS.md from all of them, resolved ones too, and parsing each page's YAML again grew with the queue.
         self._disk: dict[str, list[Any]] | None = None
         self._disk_dirty = False
-        self._all_conflicts_cache: tuple[tuple[int, int] | None, list[Conflict]] | None = None
+        # Every readable record and one line for each that is not, kept while no record file changed (`_folder_sig`).
+        self._all_conflicts_cache: tuple[FolderSig, list[Conflict], list[str]] | None = None
         self._compat_cache: tuple[tuple[int, int] | None, set[tuple[str, str]]] | None = None
-        self._view_sig: tuple[int, int] | None = None
-        self._pending_view_sig: tuple[int, int] | None = None
+        self._view_sig: FolderSig | None = None
+        self._pending_view_sig: FolderSig | None = None
         self.detect: Detector | None = None
         undo.register("resolve_conflict", self._undo_conflict, human_only=True)
         undo.register("snooze_conflict", self._undo_conflict, human_only=True)
@@ -425,11 +430,19 @@ class ConflictQueue:
     # -- reading --------------------------------------------------------------------------------------------------
 
     def conflict_files(self) -> list[str]:
+        return [name for name, _, _ in self._folder_sig()]
+
+    def _folder_sig(self) -> FolderSig:
+        """Each conflict record file (`C<N>.md`, by number) with its (mtime_ns, size): what the caches compare. The
+        folder's own mtime changes when a record is added, renamed or removed, not when one is edited in place (an
+        editor that writes without a rename), so a long-running desk kept showing a hand edit's old text, and kept
+        listing a record the edit broke, until some other write. A stat per record file."""
         try:
-            names = list_files(self.store.root / "conflicts", ".md")  # regular files only, never through a symlink
+            # regular files only, never through a symlink
+            sigs = list_file_sigs(self.store.root / "conflicts", ".md")
         except BadInput:
-            return []  # conflicts/ is a symlink: check reports it
-        return sorted((n for n in names if re.fullmatch(r"C\d+\.md", n)), key=lambda n: int(n[1:-3]))
+            return ()  # conflicts/ is a symlink: check reports it
+        return tuple(sorted((s for s in sigs if re.fullmatch(r"C\d+\.md", s[0])), key=lambda s: int(s[0][1:-3])))
 
     def load_conflict(self, conflict_id: str, _dir: Path | None = None) -> Conflict:
         """The conflict record `conflict_id` as its page holds it: a copy of the parsed record, the caller's to
@@ -510,24 +523,33 @@ class ConflictQueue:
             pass
 
     def _all_conflicts(self) -> list[Conflict]:
-        """Every readable conflict record, cached on the conflicts/ directory signature (writes replace files, which
-        changes the directory's mtime)."""
-        d = self.store.root / "conflicts"
-        sig = file_sig(d)
+        """Every readable conflict record, cached on the record files' signature (`_folder_sig`)."""
+        return self._read_all()[1]
+
+    def _read_all(self) -> tuple[FolderSig, list[Conflict], list[str]]:
+        sig = self._folder_sig()
         cached = self._all_conflicts_cache
-        if cached is not None and cached[0] == sig and sig is not None:
-            return cached[1]
+        if cached is not None and cached[0] == sig:
+            return cached
         out = []
+        problems = []
         cdir = self.store.path("conflicts")
-        for name in self.conflict_files():
+        for name, _, _ in sig:
             try:
                 out.append(self._load_cached(name[:-3], cdir))
-            except BadInput:
-                continue
+            except NotFound:
+                continue  # removed since the listing
+            except BadInput as exc:
+                problems.append(str(exc))
         out.sort(key=lambda c: -c.number)
-        self._all_conflicts_cache = (sig, out)
+        self._all_conflicts_cache = (sig, out, problems)
         self._save_disk({c.conflict_id for c in out})
-        return out
+        return self._all_conflicts_cache
+
+    def conflict_problems(self) -> list[str]:
+        """One line for each conflict record that cannot be read (malformed, unreadable), naming the file and what
+        is wrong: such a record is left out of every listing, and whoever lists the queue says so."""
+        return list(self._read_all()[2])
 
     def conflicts(
         self, *, now: datetime | None = None, session: str | None = None, include_resolved: bool = False
@@ -574,7 +596,7 @@ class ConflictQueue:
         call it on every refresh and write the text with the others; then `conflicts_view_written`)."""
         if force:
             self._view_sig = None
-        sig = file_sig(self.store.root / "conflicts")
+        sig = self._folder_sig()
         if self._view_sig == sig and (self.store.root / "CONFLICTS.md").exists():
             return None
         self._pending_view_sig = sig

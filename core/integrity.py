@@ -18,7 +18,10 @@ What check finds, and what repair does about it:
 | malformed pages, conflict records, quiz ledger rows       | reported (never rewritten by the engine)        |
 | an entry page that cannot be read (permission, I/O error) | reported (the person fixes the file)            |
 | a Markdown file under entries/ or conflicts/ never read   | reported (never moved: the person decides)      |
-|   (in a subfolder, `.MD`, not named `C<N>.md`)            |                                                 |
+|   (in a subfolder, `.MD`, not named `C<N>.md`), and a     |                                                 |
+|   quiz ledger or tier review memkeeper does not find      |                                                 |
+| a record the receipts made whose page is gone             | reported (never made up); a person's repair     |
+|   (deleted by hand)                                       |   records the deletion in its receipt           |
 """
 
 from __future__ import annotations
@@ -36,8 +39,9 @@ from .conflicts import ConflictQueue
 from .errors import BadInput
 from .lockfile import LockTimeout
 from .models import Receipt, utc
-from .pages import iter_lines
+from .pages import MAX_PAGE_BYTES, iter_lines
 from .paths import symlinks_under
+from .quiz_ledger import person_id
 from .quiz_queue import QuizQueue
 from .receipts import LOG_HEADER, log_row, make_receipt, parse_log_row, pattern_event, verify_receipt
 from .store import Store
@@ -55,6 +59,7 @@ _MEMORY_ID = re.compile(r"mem_[0-9a-f]{16}")
 # not read is reported. Other files there (attachments: images, PDFs) are not pages and are left alone.
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 _CONFLICT_FILE = re.compile(r"C\d+\.md")
+_LEDGER_FILE = re.compile(r"quiz-ledger\.(.+)\.md")
 
 # Kinds of problem `repair` fixes.
 REPAIRABLE = frozenset({"journal", "log_row_missing", "pattern_missing", "tmp", "index"})
@@ -149,7 +154,9 @@ class Integrity:
             report.add("index", f"{problem} (check --repair rebuilds it)")
         _report_unreadable(report, unreadable)
         self._check_conflicts(report)
-        self._check_unread(report)
+        unread = self._check_unread(report)
+        for mid, page in self.gone_records(trail, unread):
+            report.add("page_gone", _gone_line(mid, page))
         for problem in self.quiz.quiz_problems():
             report.add("quiz", problem)
         return report
@@ -161,29 +168,88 @@ class Integrity:
             except Exception as exc:  # BadInput: one line per bad record
                 report.add("conflict", str(exc))
 
-    def _check_unread(self, report: CheckReport) -> None:
-        """Markdown files under entries/ and conflicts/ that memkeeper never reads: pages in a subfolder (only
-        entries/*.md are memories), a page whose name ends in `.MD` or `.markdown`, a file in conflicts/ not named
-        `C<N>.md`. Each is one line saying what to do; nothing moves them (a person decides what they are). Hidden
-        files and folders (a leading dot) are out of sight on purpose, symlinks are reported as such, and files of
-        other kinds (attachments) are not pages."""
-        for folder in ("entries", "conflicts"):
+    def _check_unread(self, report: CheckReport) -> list[str]:
+        """Markdown files memkeeper never reads where a person would expect it to: under entries/ a page in a
+        subfolder (only entries/*.md are memories) or whose name ends in `.MD` or `.markdown`; under conflicts/ a
+        file not named `C<N>.md`; under quiz/ a file named as a quiz ledger that is not `quiz-ledger.<person>.md`
+        directly in quiz/ (a person's answers and schedule, never used); under review/ a file named as a tier review
+        that is not `tier-review-….md` directly in review/ (a pending decision nobody is shown; review/applied/
+        holds the applied ones). Each is one line saying what to do; nothing moves them (a person decides what they
+        are). Hidden files and folders (a leading dot) are out of sight on purpose, symlinks are reported as such,
+        and other files are not reported: attachments are not pages, a dated quiz notebook is written and never
+        read by design, and nothing else in quiz/ or review/ is memory. Returns their paths."""
+        out: list[str] = []
+        for folder in ("entries", "conflicts", "quiz", "review"):
             base = self.store.root / folder
             if base.is_symlink() or not base.is_dir():
                 continue  # a symlink is reported with every other one; no folder, nothing unread
             for dirpath, dirnames, filenames in os.walk(base, followlinks=False):
                 dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-                nested = os.path.normpath(dirpath) != os.path.normpath(base)
+                sub = os.path.relpath(dirpath, base).replace(os.sep, "/")
+                nested = sub != "."
+                if folder == "review" and (sub == "applied" or sub.startswith("applied/")):
+                    dirnames[:] = []  # applied reviews: kept for the record, never read again
+                    continue
                 for name in sorted(filenames):
                     if name.startswith(".") or not name.lower().endswith(MARKDOWN_SUFFIXES):
                         continue
-                    if not nested and (name.endswith(".md") if folder == "entries" else _CONFLICT_FILE.fullmatch(name)):
-                        continue  # read (or reported as a bad page or record)
+                    reason = _unread_reason(folder, name, nested)
+                    if reason is None:
+                        continue  # read (or reported as a bad page, record or ledger), or nothing memkeeper reads
                     full = os.path.join(dirpath, name)
                     if os.path.islink(full):
                         continue  # reported as a symlink
                     rel = os.path.relpath(full, self.store.root).replace(os.sep, "/")
-                    report.add("unread", f"{rel}: {_unread_reason(folder, name, nested)}")
+                    report.add("unread", f"{rel}: {reason}")
+                    out.append(rel)
+        return out
+
+    def gone_records(self, trail: _Trail, unread: list[str]) -> list[tuple[str, str | None]]:
+        """(memory id, page or None) of each record the receipts made (a capture that stored it, a resolution that
+        created it) whose page is gone: the engine never deletes a page, so it was deleted (or renamed out of
+        entries/) by hand, and the next sync forgot the record without a word. A page still there under its name
+        (a bad page, an unreadable one, a symlink) or a file reported as never read that holds its id is reported
+        as that, not twice. A person's repair that recorded the deletion (`pages_gone` in its receipt) silences it,
+        until a later receipt names the record again (restored, then deleted again)."""
+        made: dict[str, str | None] = {}
+        recorded: set[str] = set()
+        for sha in trail.order:
+            data = trail.receipts[sha][1]
+            action, d = data.get("action"), data.get("details")
+            if not isinstance(d, dict):
+                continue
+            if action == "repair":
+                recorded.update(g["memory_id"] for g in d.get("pages_gone") or [] if isinstance(g, dict))
+                continue
+            if action == "recover":
+                continue
+            mid = d.get("memory_id")
+            if action == "capture" and data.get("status") == "captured" and isinstance(mid, str):
+                made[mid] = d.get("page") if isinstance(d.get("page"), str) else None
+            elif action == "resolve_conflict" and isinstance(d.get("created"), str):
+                made.setdefault(d["created"], None)
+            elif isinstance(mid, str) and mid in made and isinstance(d.get("page"), str):
+                made[mid] = d["page"]  # where a later receipt says it lives
+            if recorded:
+                recorded -= set(_MEMORY_ID.findall(json.dumps(d)))
+        if not made:
+            return []
+        present = {r[0] for r in self.store.index.query("SELECT memory_id FROM records")}
+        gone = {m: page for m, page in made.items() if m not in present and m not in recorded}
+        gone = {m: page for m, page in gone.items() if page is None or not os.path.lexists(self.store.root / page)}
+        if not gone:
+            return []
+        # A page moved where memkeeper does not read it, or damaged: reported as such already.
+        holders = unread + [b.path for b in self.store.index.bad_pages()]
+        for rel in holders:
+            try:
+                with open(self.store.root / rel, "rb") as fh:
+                    text = fh.read(MAX_PAGE_BYTES).decode("utf-8", "replace")
+            except OSError:
+                continue
+            for m in [m for m in gone if m in text]:
+                del gone[m]
+        return sorted(gone.items(), key=lambda x: (x[1] or "", x[0]))
 
     def _check_journal(self, report: CheckReport) -> None:
         jdir = self.store.root / journal.JOURNAL_DIR
@@ -365,7 +431,13 @@ class Integrity:
             _report_unreadable(report, unreadable)
             self._check_ledgers(report)
             self._check_conflicts(report)
-            self._check_unread(report)
+            gone = self.gone_records(trail, self._check_unread(report))
+            # A page deleted by hand is never made up. A person's repair records the deletion (it was theirs to
+            # decide); an agent's leaves it reported for a person.
+            human = actor.startswith("human:")
+            if not human:
+                for mid, page in gone:
+                    report.add("page_gone", _gone_line(mid, page))
             for problem in self.quiz.quiz_problems():
                 report.add("quiz", problem)
             jdir = self.store.root / journal.JOURNAL_DIR
@@ -380,12 +452,22 @@ class Integrity:
                 "patterns_added": missing_pat,
                 "tmp_removed": tmp_removed,
                 "index_rebuilt": rebuilt,
+                **({"pages_gone": [{"memory_id": m, "page": p} for m, p in gone]} if human and gone else {}),
                 "remaining": remaining[:50],
                 "remaining_count": len(remaining),
             }
             did = any(
                 details[k]
-                for k in ("completed", "discarded", "log_rows_added", "patterns_added", "tmp_removed", "index_rebuilt")
+                for k in (
+                    "completed",
+                    "discarded",
+                    "log_rows_added",
+                    "patterns_added",
+                    "tmp_removed",
+                    "index_rebuilt",
+                    "pages_gone",
+                )
+                if k in details
             )
             details["count"] = (
                 len(details["completed"])
@@ -394,6 +476,7 @@ class Integrity:
                 + len(missing_pat)
                 + len(tmp_removed)
                 + (1 if rebuilt else 0)
+                + len(details.get("pages_gone", []))
             )
             receipt = make_receipt("repair", "repaired" if did else "ok", now, actor, details)
             self.store.record(receipt)
@@ -413,21 +496,54 @@ class Integrity:
         return "medium"
 
 
-def _unread_reason(folder: str, name: str, nested: bool) -> str:
-    """What `check` says of a Markdown file memkeeper does not read, and what to do about it."""
+def _unread_reason(folder: str, name: str, nested: bool) -> str | None:
+    """What `check` says of a Markdown file memkeeper does not read, and what to do about it; None when memkeeper
+    reads it (or reports its problems elsewhere), or when it is no file memkeeper would read."""
     if folder == "entries":
         if nested:
             return (
                 "not read: memkeeper reads only pages directly in entries/ (entries/<name>.md); move it up into "
                 "entries/ to make it a memory, or out of entries/"
             )
+        if name.endswith(".md"):
+            return None
         return (
             "not read: memkeeper reads only page names ending in .md (lower case); rename it to make it a memory, "
             "or move it out of entries/"
         )
-    if nested:
-        return "not read: conflict records are conflicts/C<N>.md, never in a subfolder; move it out of conflicts/"
-    return "not read: conflict records are named conflicts/C<N>.md; move it out of conflicts/"
+    if folder == "conflicts":
+        if nested:
+            return "not read: conflict records are conflicts/C<N>.md, never in a subfolder; move it out of conflicts/"
+        if _CONFLICT_FILE.fullmatch(name):
+            return None
+        return "not read: conflict records are named conflicts/C<N>.md; move it out of conflicts/"
+    if folder == "quiz":
+        if not name.lower().startswith("quiz-ledger"):
+            return None  # a dated notebook (written, never read), or the person's own file
+        ledger = _LEDGER_FILE.fullmatch(name)
+        if not nested and ledger and person_id(ledger[1]) == ledger[1]:
+            return None
+        return (
+            "not read: a quiz ledger is quiz/quiz-ledger.<person>.md (the person in lower case, directly in quiz/); "
+            "its answers and schedule are not used until it is renamed or moved there"
+        )
+    if not name.lower().startswith("tier-review"):
+        return None
+    if not nested and name.startswith("tier-review-") and name.endswith(".md"):
+        return None
+    return (
+        "not listed as pending: a tier review waits as review/tier-review-<date>.md, directly in review/; rename or "
+        "move it there (or apply it with memkeeper tiers apply)"
+    )
+
+
+def _gone_line(memory_id: str, page: str | None) -> str:
+    """What `check` says of a record whose page was deleted by hand."""
+    where = f"{page}: the page of {memory_id}" if page else f"{memory_id}: its page"
+    return (
+        f"{where} is gone (deleted outside memkeeper?) and its memory with it; restore the page (snapshots/ keeps "
+        "copies), or, if it was deleted on purpose, memkeeper check --repair --as human:<you> records that"
+    )
 
 
 def _report_unreadable(report: CheckReport, unreadable: list[tuple[str, str]]) -> None:

@@ -7,12 +7,14 @@ import json
 import os
 import shutil
 import stat
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import journal
 from .conflicts import ConflictQueue
+from .errors import BadInput
 from .grading import regrade
 from .models import EvidenceGrade, Receipt, Status, iso, parse_iso, utc
 from .pages import atomic_write
@@ -23,6 +25,9 @@ from .text import jaccard, normalize, sha256_hex, token_set
 from .undo import UndoHandlers
 from .validate import validate_actor
 from .views import Views
+
+if TYPE_CHECKING:
+    from .models import Entry
 
 CONSOLIDATE_THRESHOLD = 0.82
 DECAY_HALF_LIFE_DAYS = 60.0
@@ -62,52 +67,43 @@ class MaintenanceOps:
                 "consolidate", "reject", now, actor, {"reason": "invalid_threshold", "value": threshold}
             )
         with self.store.writing():
+            rows, skipped = self._active_rows(
+                "memory_id, path, canonical_key, trust_zone, sensitivity_tier, title, content, reinforcement,"
+                " created_at, category, source_ref"
+            )
             groups: dict[tuple[str, str, str], list[Any]] = {}
-            for row in self.store.index.query(
-                "SELECT memory_id, canonical_key, trust_zone, sensitivity_tier, title, content, reinforcement,"
-                " created_at, category, source_ref FROM records WHERE status='active'"
-            ):
+            for row in rows:
                 groups.setdefault((row["canonical_key"], row["trust_zone"], row["sensitivity_tier"]), []).append(row)
-            merges: list[dict[str, str]] = []
-            titles: dict[str, str] = {}
-            for rows in groups.values():
-                if len(rows) < 2:
-                    continue
-                titles.update((r["memory_id"], r["title"]) for r in rows)
-                toks = {r["memory_id"]: token_set(r["title"] + " " + r["content"]) for r in rows}
-                shas = {r["memory_id"]: sha256_hex(normalize(r["content"])) for r in rows}
-                # Most reinforced first (then oldest): each keeper absorbs the near-duplicates not yet merged.
-                order = sorted(rows, key=lambda r: (-r["reinforcement"], r["created_at"], r["memory_id"]))
-                merged: set[str] = set()
-                for keeper in order:
-                    kid = keeper["memory_id"]
-                    if kid in merged:
-                        continue
-                    for other in order:
-                        oid = other["memory_id"]
-                        if oid == kid or oid in merged or any(m["source"] == kid for m in merges):
+            # A page that cannot be read (permission denied, an I/O error) takes no part: one such page never stops
+            # the merges of the others, and nothing is written over it blind. The merges are planned again without
+            # it (its near-duplicates may merge with each other instead).
+            loaded: dict[str, Entry] = {}
+            while True:
+                merges, titles = _plan_merges(groups, threshold, set(skipped), self.conflicts.is_compatible_pair)
+                for m in merges:
+                    for mid in (m["source"], m["target"]):
+                        if mid in loaded or mid in skipped:
                             continue
-                        if (
-                            jaccard(toks[kid], toks[oid]) >= threshold
-                            and not self.conflicts.is_compatible_pair(shas[kid], shas[oid])
-                            and _says_the_same(keeper, other)
-                        ):
-                            merged.add(oid)
-                            merges.append({"source": oid, "target": kid})
+                        got = self._load_or_skip(mid, skipped)
+                        if got is not None:
+                            loaded[mid] = got
+                if not any(mid in skipped for m in merges for mid in (m["source"], m["target"])):
+                    break
             named = {m: titles.get(m, "") for pair in merges for m in (pair["source"], pair["target"])}
+            extra: dict[str, Any] = {"skipped": sorted(skipped.values(), key=lambda s: s["page"])} if skipped else {}
             if preview:
                 return make_receipt(
                     "consolidate",
                     "preview",
                     now,
                     actor,
-                    {"merges": merges, "titles": named, "count": len(merges), "threshold": threshold},
+                    {"merges": merges, "titles": named, "count": len(merges), "threshold": threshold, **extra},
                 )
             after: dict[str, int] = {}  # each keeper's reinforcement after its merges (check replays it)
             prior: dict[str, dict[str, Any]] = {}
             for m in merges:
-                src = self.store.load(m["source"])
-                tgt = self.store.load(m["target"])
+                src = loaded[m["source"]]
+                tgt = loaded[m["target"]]
                 prior.setdefault(
                     src.memory_id, {"status": src.status.value, "merged_into": src.merged_into, "notes": len(src.notes)}
                 )
@@ -139,12 +135,47 @@ class MaintenanceOps:
                     "count": len(merges),
                     "threshold": threshold,
                     "reinforcement_after": after,
+                    **extra,
                     **({"undo": {"prior": prior}} if merges else {}),
                 },
             )
             self.store.record(receipt)
             self.views.refresh(now, full=bool(merges))
             return receipt
+
+    def _active_rows(self, columns: str) -> tuple[list[Any], dict[str, dict[str, Any]]]:
+        """The active records' rows (`columns` of the records table), with every page rewritten in place since the
+        index read it read again first (lock held), and the records left out because their page no longer reads, as
+        {memory_id: {memory_id, page, reason}}.
+
+        A page edited in place (an editor that writes without a rename) changes neither `entries/` nor log.md, so
+        opening the wiki does not re-read it: decay saved the row it had read before over it, and the person's edit
+        was lost without a word; a block of zeros written there by a crash was replaced the same way. One stat per
+        page (`Index.changed`), as the desk's watcher checks its echoes."""
+        sql = f"SELECT {columns} FROM records WHERE status='active'"
+        rows = self.store.index.query(sql)
+        changed = set(self.store.index.changed([r["path"] for r in rows]))
+        skipped: dict[str, dict[str, Any]] = {}
+        if not changed:
+            return rows, skipped
+        for r in rows:
+            if r["path"] in changed:
+                self._load_or_skip(r["memory_id"], skipped)
+        # A page that no longer reads keeps its row until the next full sync (which reports it as a bad page);
+        # the others are read into the index now.
+        self.store.index.sync_paths(sorted(changed - {s["page"] for s in skipped.values()}))
+        self.store.rows_resynced()
+        return [r for r in self.store.index.query(sql) if r["memory_id"] not in skipped], skipped
+
+    def _load_or_skip(self, memory_id: str, skipped: dict[str, dict[str, Any]]) -> Entry | None:
+        """The record as its page holds it, or None when the page cannot be read (permission denied, a NUL byte, not
+        UTF-8, gone): then it is added to `skipped` with the page and the reason."""
+        try:
+            return self.store.load(memory_id)
+        except BadInput as exc:
+            page = self.store.page_of(memory_id) or ""
+            skipped[memory_id] = {"memory_id": memory_id, "page": page, "reason": str(exc).removeprefix(f"{page}: ")}
+            return None
 
     def _undo_consolidate(self, receipt: dict[str, Any], now: datetime, actor: str) -> dict[str, Any]:
         """Un-merge: each source back to its status (active) and unmerged, each keeper back to its reinforcement
@@ -181,10 +212,10 @@ class MaintenanceOps:
         now = utc(now)
         actor = validate_actor(actor)
         with self.store.writing():
-            rows = self.store.index.query("SELECT memory_id, path, data, content FROM records WHERE status='active'")
+            rows, left_out = self._active_rows("memory_id, path, data, content")
             decayed = regraded = 0
             archived: list[str] = []
-            skipped: list[dict[str, Any]] = []
+            skipped: list[dict[str, Any]] = list(left_out.values())
             titles: dict[str, str] = {}
             prior: dict[str, dict[str, Any]] = {}
             for n, row in enumerate(rows):
@@ -230,7 +261,7 @@ class MaintenanceOps:
                 "archived": archived,
                 "archived_titles": titles,
                 "regraded_count": regraded,
-                **({"skipped": skipped} if skipped else {}),
+                **({"skipped": sorted(skipped, key=lambda x: x["page"])} if skipped else {}),
             }
             if preview:
                 return make_receipt("decay", "preview", now, actor, details)
@@ -335,6 +366,44 @@ class MaintenanceOps:
             self.store.record(receipt)  # first, so an interrupted compile is finished by whoever completes the intent
             self.views.refresh(now, full=True)
             return receipt
+
+
+def _plan_merges(
+    groups: dict[tuple[str, str, str], list[Any]],
+    threshold: float,
+    left_out: set[str],
+    compatible: Callable[[str, str], bool],
+) -> tuple[list[dict[str, str]], dict[str, str]]:
+    """The merges of each partition's near-duplicates into its most reinforced keeper (then the oldest), leaving out
+    the records in `left_out`; and the titles of every record of a partition that had two or more."""
+    merges: list[dict[str, str]] = []
+    titles: dict[str, str] = {}
+    for all_rows in groups.values():
+        rows = [r for r in all_rows if r["memory_id"] not in left_out]
+        if len(rows) < 2:
+            continue
+        titles.update((r["memory_id"], r["title"]) for r in rows)
+        toks = {r["memory_id"]: token_set(r["title"] + " " + r["content"]) for r in rows}
+        shas = {r["memory_id"]: sha256_hex(normalize(r["content"])) for r in rows}
+        # Most reinforced first (then oldest): each keeper absorbs the near-duplicates not yet merged.
+        order = sorted(rows, key=lambda r: (-r["reinforcement"], r["created_at"], r["memory_id"]))
+        merged: set[str] = set()
+        for keeper in order:
+            kid = keeper["memory_id"]
+            if kid in merged:
+                continue
+            for other in order:
+                oid = other["memory_id"]
+                if oid == kid or oid in merged or any(m["source"] == kid for m in merges):
+                    continue
+                if (
+                    jaccard(toks[kid], toks[oid]) >= threshold
+                    and not compatible(shas[kid], shas[oid])
+                    and _says_the_same(keeper, other)
+                ):
+                    merged.add(oid)
+                    merges.append({"source": oid, "target": kid})
+    return merges, titles
 
 
 def _says_the_same(a: Any, b: Any) -> bool:

@@ -345,6 +345,29 @@ def list_files(directory: str | os.PathLike[str], suffix: str = "") -> list[str]
         os.close(dfd)
 
 
+def list_file_sigs(directory: str | os.PathLike[str], suffix: str = "") -> list[tuple[str, int, int]]:
+    """`list_files`, with each file's (mtime_ns, size): (name, mtime_ns, size), sorted by name. A file removed
+    between the listing and its stat is left out."""
+    try:
+        dfd = open_dir(directory, listable=True)
+    except FileNotFoundError:
+        return []
+    out = []
+    try:
+        with os.scandir(dfd) as it:
+            for de in it:
+                if not de.name.endswith(suffix) or not de.is_file(follow_symlinks=False):
+                    continue
+                try:
+                    st = de.stat(follow_symlinks=False)
+                except FileNotFoundError:
+                    continue
+                out.append((de.name, st.st_mtime_ns, st.st_size))
+    finally:
+        os.close(dfd)
+    return sorted(out)
+
+
 def symlinks_under(root: str | os.PathLike[str]) -> Iterator[tuple[str, str]]:
     """(relative path, target) for every symlink under `root`, at any depth (never descending through one)."""
     root = os.fspath(root)

@@ -14,7 +14,7 @@ import secrets
 import sys
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from functools import partial
@@ -89,6 +89,9 @@ ECHO_PAGES = 1000
 
 #: Seconds an error toast stays: long enough to read one line, short enough never to hide a pane for long.
 ERROR_TIMEOUT = 4.0
+#: Seconds the note about a write the disk refused to finish stays: a long line about the disk, to be read and acted
+#: on (the status line keeps a short mark of it until the next outcome).
+UNFINISHED_TIMEOUT = 30.0
 
 # Whole-wiki engine operations the person can start from the command palette; each runs in a worker thread.
 MAINTENANCE = {
@@ -256,6 +259,9 @@ class MemkeeperApp(App[int]):
         self._tiers_wanted = False  # and another was asked for meanwhile
         self._tiers_at: datetime | None = None  # the clock of the newest count asked for
         self._writes_in_flight = 0  # engine calls of this desk that write, running now (`own_write`)
+        #: One line for each conflict record the queue leaves out because it cannot be read (malformed, unreadable):
+        #: read from the engine by the count worker, with the counts; the Conflicts pane shows them.
+        self.conflict_problems: list[str] = []
         self._writes_lock = threading.Lock()
         self._painted = threading.Event()  # set once the first pane has been drawn (`pane_painted`)
         self._background_started = False
@@ -338,6 +344,19 @@ class MemkeeperApp(App[int]):
         """The desk's only toasts: errors, short-lived, never markup. Everything else goes to the status line."""
         self.notify(message, title=title, severity="error", timeout=ERROR_TIMEOUT, markup=False)
 
+    def notify_unfinished(self, notes: Sequence[str]) -> None:
+        """A decision committed, and the disk refused to finish writing it (`Engine.unfinished_writes`, read in the
+        decision's worker): it stands, and the next write or `memkeeper check --repair` finishes it. The command
+        line says so on stderr; the desk in a toast that stays long enough to read (the status line marks it)."""
+        if notes:
+            self.notify(
+                "\n".join(notes),
+                title="Recorded, not finished on disk",
+                severity="warning",
+                timeout=UNFINISHED_TIMEOUT,
+                markup=False,
+            )
+
     def say(self, text: Wording, style: str = "") -> None:
         """A short outcome in the current pane's status line."""
         pane = self.current_pane()
@@ -370,13 +389,14 @@ class MemkeeperApp(App[int]):
                 setattr, self, "sync_progress", f"decay {done}/{total}"
             )
         self.call_from_thread(setattr, self, "sync_progress", f"{op}…")
+        before = len(self.engine.unfinished_writes)
         try:
             with self.own_write():
                 receipt = getattr(self.engine, op)(**kwargs)
         finally:
             self.call_from_thread(setattr, self, "sync_progress", "")
         self.note_own([receipt])
-        self.call_from_thread(self._maintenance_done, op, receipt)
+        self.call_from_thread(self._maintenance_done, op, receipt, tuple(self.engine.unfinished_writes[before:]))
 
     def _ask_maintenance(self, op: str, preview: Receipt) -> None:
         """The confirmation dialog for a previewed operation: what it would do, then y runs it for real."""
@@ -403,6 +423,13 @@ class MemkeeperApp(App[int]):
             body.append(item + "\n")
         if len(items) > MAINTENANCE_LISTED:
             body.append(f"  … and {len(items) - MAINTENANCE_LISTED} more\n", style="dim")
+        skipped = [f"{x.get('page')} ({x.get('reason')})" for x in d.get("skipped") or []]
+        if skipped:  # records whose page cannot be read take no part (the receipt lists them too)
+            body.append(f"Left out, their pages cannot be read ({len(skipped)}):\n", style="yellow")
+            for item in skipped[:3]:
+                body.append(f"  · {item}\n", style="yellow")
+            if len(skipped) > 3:
+                body.append(f"  … and {len(skipped) - 3} more\n", style="dim")
         pane = self.current_pane()
         undo_key = self.key_for(f"{pane.PANE_ID}.undo") if pane is not None else ""
         body.append(
@@ -419,11 +446,14 @@ class MemkeeperApp(App[int]):
 
         self.push_screen(ConfirmModal(title, body, confirm_label=f"Run {op}", danger=bool(n)), done)
 
-    def _maintenance_done(self, op: str, receipt: Receipt) -> None:
+    def _maintenance_done(self, op: str, receipt: Receipt, unfinished: tuple[str, ...] = ()) -> None:
         pane = self.current_pane()
         self.decision_made(receipt, pane.PANE_ID if pane else "browse")
         if pane is not None:
-            pane.status.show_receipt(receipt, MAINTENANCE[op], self.key_for(f"{pane.PANE_ID}.undo"))
+            pane.status.show_receipt(
+                receipt, MAINTENANCE[op], self.key_for(f"{pane.PANE_ID}.undo"), unfinished=bool(unfinished)
+            )
+        self.notify_unfinished(unfinished)
         self.wiki_changed()
 
     def undo_stack(self, pane_id: str) -> list[Receipt]:
@@ -617,15 +647,18 @@ class MemkeeperApp(App[int]):
         now = self.now()
         try:
             quick = self.engine.counts(now, person=self.person, session=self.session_id, with_tiers=False)
+            problems = self.engine.conflict_problems()  # the queue's own pass, just made by the count
             if worker.is_cancelled:
                 return
-            self.call_from_thread(self._quick_counted, quick, now, gen)
+            self.call_from_thread(self._quick_counted, quick, now, gen, problems)
         except RuntimeError:
             return  # the app is shutting down: nothing to show the counts on
 
-    def _quick_counted(self, quick: dict[str, int], now: datetime, gen: int) -> None:
+    def _quick_counted(self, quick: dict[str, int], now: datetime, gen: int, problems: list[str] | None = None) -> None:
         """The quick counts are in: shown at once (with the last tier count), then the tier count is asked for."""
         self._quick_gen = max(self._quick_gen, gen)
+        if problems is not None and problems != self.conflict_problems:
+            self._conflict_problems_changed(problems)
         previous = self.counts or {}
         if "tier_candidates" in previous:
             quick.setdefault("tier_candidates", previous["tier_candidates"])
@@ -652,6 +685,16 @@ class MemkeeperApp(App[int]):
                 self.call_from_thread(self._tiers_counted, full)
         except RuntimeError:
             return  # the app is shutting down
+
+    def _conflict_problems_changed(self, problems: list[str]) -> None:
+        """Conflict records that cannot be read came or went: the Conflicts pane says so at once when it is on
+        screen, else when it is next shown."""
+        self.conflict_problems = problems
+        pane = self.current_pane()
+        if isinstance(pane, ConflictsScreen):
+            pane.show_problems()
+        elif self.pane_started("conflicts"):
+            self.mark_stale("conflicts")
 
     def _tiers_counted(self, full: dict[str, int]) -> None:
         self._tier_counting = False

@@ -397,7 +397,14 @@ def _receipt_text(r: Receipt) -> str:
         lines.append(f"  opened: {o.get('conflict_id')} {o.get('conflict_type')} against {o.get('memory_id')}")
     for rel in d.get("related") or []:  # what else memory holds about this subject, so the agent can decide
         lines.append(f"  related: {rel.get('memory_id')} {rel.get('relation')} {rel.get('score')} {rel.get('title')}")
-    return "\n".join(lines)
+    return "\n".join(lines + _skipped_lines(r))
+
+
+def _skipped_lines(r: Receipt) -> list[str]:
+    """The pages a maintenance run left out because it could not read them (`check` names them too)."""
+    if r.action not in ("consolidate", "decay"):
+        return []
+    return [f"  skipped: {s.get('page')} ({s.get('reason')})" for s in r.details.get("skipped") or []]
 
 
 def _repair_text(r: Receipt) -> str:
@@ -410,6 +417,7 @@ def _repair_text(r: Receipt) -> str:
             ("log_rows_added", "log row(s) added"),
             ("patterns_added", "PATTERNS event(s) added"),
             ("tmp_removed", "temp file(s) removed"),
+            ("pages_gone", "page(s) deleted by hand recorded as deleted"),
         )
         if d.get(k)
     ]
@@ -480,7 +488,7 @@ def _finish_preview(args, r: Receipt) -> int:
     else:
         lines = [f"consolidate preview: would merge {d['count']} (threshold {d['threshold']}, nothing written)"]
         lines += [f"  merge {m['source']}  {d['titles'].get(m['source'], '')}  into {m['target']}" for m in d["merges"]]
-    _emit(args, r.to_dict(), "\n".join(lines))
+    _emit(args, r.to_dict(), "\n".join(lines + _skipped_lines(r)))
     return 0
 
 
@@ -650,6 +658,9 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
                 or "no open conflicts"
             ) + _more(len(every) - len(cs))
             _emit(args, listed, text)
+            # A record that cannot be read is left out of the list: said here, one line each, not only by check.
+            for problem in eng.conflict_problems():
+                print(f"memkeeper: warning: {problem}; not listed (fix the file)", file=sys.stderr)
             return 0
         if args.snooze is not None:
             return _finish(

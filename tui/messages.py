@@ -24,3 +24,6 @@ class DecisionMade(Message):
     summary: str = ""
     batch: tuple[Receipt, ...] = ()
     worker: Worker | None = None  # the decision worker that posted it
+    #: One line for each write of the call that committed but that the disk refused to finish (it stands; the next
+    #: write or `memkeeper check --repair` finishes it): `Engine.unfinished_writes`, read in the worker.
+    unfinished: tuple[str, ...] = ()

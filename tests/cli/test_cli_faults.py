@@ -104,3 +104,103 @@ def test_a_disk_that_refuses_every_write_is_one_line_and_keeps_the_index(root, i
     assert wiki_files(root) == before
     assert run(capsys, root, "capture", "The heron service pages the on-call engineer.")[0] == 0
     assert run(capsys, root, "check")[0] == 0
+
+
+@pytest.mark.parametrize("writes_before", [0, 2, 5], ids=["first-write", "log", "views"])
+def test_init_on_a_full_disk_is_one_line_and_init_again_completes_it(tmp_path, capsys, monkeypatch, writes_before):
+    """`memkeeper init` on a full disk was `internal error: OSError: [Errno 28] …` with an absolute temp path, exit 1.
+    It is the disk's one line, exit 2; once there is room, init again completes the wiki."""
+    import errno
+
+    import memkeeper.core.pages as pages
+    from memkeeper.tui.cli import main
+
+    real = pages._write_all
+    seen = {"n": 0}
+
+    def write_all(fd, data):
+        seen["n"] += 1
+        if seen["n"] > writes_before:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(fd, data)
+
+    monkeypatch.setattr(pages, "_write_all", write_all)
+    root = tmp_path / "memory"
+    code = main(["--root", str(root), "init"])
+    _, err = capsys.readouterr()
+    monkeypatch.undo()
+    assert code == 2, err
+    assert err.count("\n") == 1 and err.startswith("memkeeper: ") and "internal error" not in err, err
+    assert "No space left on device" in err and "memkeeper init" in err, err
+    assert main(["--root", str(root), "init"]) == 0
+    capsys.readouterr()
+    assert run(capsys, root, "check")[0] == 0
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_FSIZE")
+def test_init_in_a_process_that_may_not_write_is_one_line(tmp_path):
+    """The same through a real process whose every file write fails (a file size limit of zero, as a full disk)."""
+    import resource
+
+    def no_room() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+
+    exe = Path(sys.executable).with_name("memkeeper")
+    p = subprocess.run(
+        [str(exe), "--root", str(tmp_path / "memory"), "init"],
+        preexec_fn=no_room,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert p.returncode == 2, p.stderr
+    assert p.stderr.count("\n") == 1 and "internal error" not in p.stderr, p.stderr
+
+
+def test_consolidate_lists_a_page_it_cannot_read_and_merges_the_rest(root, capsys):
+    """One page holding a NUL byte (written in place since the index read it) stopped `consolidate` with exit 2 and
+    nothing merged. It is skipped and named; the other near-duplicates merge."""
+    from memkeeper.core import Engine
+    from tests.core.test_faults import near_duplicates
+
+    eng = Engine.open(root)
+    backups = near_duplicates(eng, "backups", "Nightly backups of the billing database run at 02:00 UTC.", "too")
+    near_duplicates(eng, "deploy", "The deploy pipeline runs on GitHub Actions with three parallel jobs.", "today")
+    target = root / (eng.page_of(backups[1]) or "")
+    eng.close()
+    target.write_bytes(target.read_bytes().replace(b"billing database", b"billing\x00database"))
+    code, out, err = run(capsys, root, "consolidate")
+    assert code == 0 and err == "", err
+    assert "consolidate: ok count=1 " in out
+    rel = target.relative_to(root).as_posix()
+    assert f"  skipped: {rel} (a NUL byte at line " in out, out
+
+
+def test_check_names_a_page_deleted_by_hand_and_a_persons_repair_records_it(root, ids, capsys):
+    code, out, _ = run(capsys, root, "--json", "retrieve", "kestrel canary", "--preview")
+    page = json.loads(out)["details"]["results"][0]["page"]
+    (root / page).unlink()
+    code, out, _ = run(capsys, root, "check")
+    assert code == 2
+    lines = [line for line in out.splitlines() if ids["kestrel"] in line]
+    assert len(lines) == 1 and lines[0].startswith(f"{page}: the page of {ids['kestrel']} is gone"), out
+    code, out, _ = run(capsys, root, "check", "--repair")  # an agent's repair: still reported, nothing made up
+    assert code == 2 and lines[0] in out.splitlines() and not (root / page).exists()
+    code, out, _ = run(capsys, root, *H, "check", "--repair")
+    assert code == 0 and "1 page(s) deleted by hand recorded as deleted" in out, out
+    assert run(capsys, root, "check")[0] == 0
+
+
+def test_conflicts_list_says_which_record_it_left_out(root, ids, capsys):
+    """A malformed conflict record was left out of `conflicts list` without a word (only check named it)."""
+    record = root / "conflicts" / "C1.md"
+    (root / "conflicts" / "C2.md").write_text(record.read_text().replace("conflict_id: C1\n", ""))
+    for args in ([], ["--json"]):
+        code, out, err = run(capsys, root, *args, "conflicts", "list")
+        assert code == 0
+        assert "C1" in out and "C2" not in out, out
+        assert err == (
+            "memkeeper: warning: conflicts/C2.md: malformed conflict record: missing field conflict_id; "
+            "not listed (fix the file)\n"
+        )

@@ -407,3 +407,20 @@ def test_a_malformed_conflict_record_is_one_line_naming_the_file_and_the_field(e
         assert r.status == "captured", r.details
     finally:
         other.close()
+
+
+def test_a_long_running_engine_sees_a_conflict_record_edited_in_place(eng):
+    """The queue was cached on the conflicts/ folder's mtime, which an edit in place (an editor that writes without
+    a rename) does not change: a desk open all day kept the old text, and kept listing a record the edit broke,
+    until another write; CONFLICTS.md too. The cache is keyed on each record file's (mtime_ns, size)."""
+    make_conflict(eng)
+    assert [c.title for c in eng.conflicts(now=T0)] == ["Billing database"]
+    path = eng.root / "conflicts" / "C1.md"
+    path.write_text(path.read_text().replace("title: Billing database", "title: Billing database (edited)"))
+    assert [c.title for c in eng.conflicts(now=T0)] == ["Billing database (edited)"]
+    eng.capture("The office wifi network is called Orchard.", now=T0 + timedelta(hours=2))
+    assert "C1 — 2026-11-20 — Billing database (edited)" in (eng.root / "CONFLICTS.md").read_text()
+    assert eng.conflict_problems() == []
+    _edit_record(path, _drop("status"))
+    assert eng.conflicts(now=T0) == [] and eng.conflicts(include_resolved=True) == []
+    assert eng.conflict_problems() == ["conflicts/C1.md: malformed conflict record: missing field status"]

@@ -531,3 +531,128 @@ def test_a_clock_behind_never_makes_a_record_look_long_unread(eng, wiki, act):
     decay = eng.decay(now=T1 + timedelta(days=1))
     assert mid not in decay.details["archived"]
     assert eng.load(mid).status.value == "active"
+
+
+# ------------------------------------------------------------------------------------------- maintenance meets a bad page
+
+
+def near_duplicates(eng: Engine, key: str, text: str, more: str) -> tuple[str, str]:
+    """Two records of one partition that `consolidate` merges. The second is captured under a key of its own and
+    moved into the partition by hand (a capture into it would consolidate at once), as the maintenance tests do."""
+    a = eng.capture(text, now=T0, key=key, title=key.title()).details["memory_id"]
+    near = eng.capture(text[:-1] + f" {more}.", now=T0, key=f"{key}-2", title=key.title()).details["memory_id"]
+    e = eng.load(near)
+    e.canonical_key = key
+    with eng.writing():
+        eng.save(e)
+    return a, near
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="names a directory fd through /proc")
+@pytest.mark.parametrize("how", ["unreadable", "nul"])
+def test_consolidate_skips_a_page_it_cannot_read_and_lists_it(eng, monkeypatch, how):
+    """One page whose permissions changed, or that a power cut filled with zeros since the index read it, stopped
+    the whole run: nothing merged anywhere. It is left out (listed under `skipped`, as decay does) and never
+    written; the other near-duplicates merge."""
+    backups = near_duplicates(eng, "backups", "Nightly backups of the billing database run at 02:00 UTC.", "too")
+    deploy = near_duplicates(
+        eng, "deploy", "The deploy pipeline runs on GitHub Actions with three parallel jobs.", "today"
+    )
+    assert eng.consolidate(now=T1, preview=True).details["count"] == 2
+    target = page(eng, backups[1])
+    if how == "unreadable":
+        deny_reading(monkeypatch, target)
+        reason = "Permission denied"
+    else:  # rewritten in place: the index still holds the row it read before
+        target.write_bytes(target.read_bytes().replace(b"billing database", b"billing\x00database"))
+        reason = "a NUL byte at line"
+    damaged = target.read_bytes() if how == "nul" else None
+    for preview in (True, False):
+        r = eng.consolidate(now=T1, preview=preview)
+        assert r.status == ("preview" if preview else "ok"), r.details
+        assert [{m["source"], m["target"]} for m in r.details["merges"]] == [set(deploy)]
+        assert [(s["memory_id"], s["page"]) for s in r.details["skipped"]] == [(backups[1], eng.rel(target))]
+        assert r.details["skipped"][0]["reason"].startswith(reason), r.details["skipped"]
+    assert eng.get(backups[0]).status.value == "active"  # its near-duplicate's page could not be read: not merged
+    if damaged is not None:
+        assert target.read_bytes() == damaged
+    monkeypatch.undo()
+    if how == "unreadable":
+        again = eng.consolidate(now=T1 + timedelta(hours=1))
+        assert [{m["source"], m["target"]} for m in again.details["merges"]] == [set(backups)]
+        assert "skipped" not in again.details
+        assert eng.check().ok, eng.check().problems
+
+
+@pytest.mark.parametrize("op", ["decay", "consolidate"])
+def test_maintenance_never_writes_a_row_read_before_over_a_page_edited_in_place(eng, wiki, op):
+    """A page edited in place (an editor that writes without a rename) changes neither entries/ nor log.md, so the
+    index had not read it again: decay saved the row it held over it, and the person's edit was gone without a word
+    (a crash's block of zeros was replaced the same way). Both runs read such a page again first; one that no longer
+    reads is skipped and listed, never written."""
+    edited, zeroed = page(eng, wiki["old"]), page(eng, wiki["kestrel"])
+    edited.write_bytes(edited.read_bytes().replace(b"from the shared drive", b"from the SFTP server"))
+    zeroed.write_bytes(zeroed.read_bytes().replace(b"canary waves", b"canary\x00\x00waves"))
+    damaged = zeroed.read_bytes()
+    later = T1 + timedelta(days=400)
+    r = eng.decay(now=later) if op == "decay" else eng.consolidate(now=later)
+    assert [(s["page"], s["reason"][:18]) for s in r.details["skipped"]] == [(eng.rel(zeroed), "a NUL byte at line")]
+    assert zeroed.read_bytes() == damaged
+    assert b"from the SFTP server" in edited.read_bytes()
+    if op == "decay":
+        assert wiki["old"] in r.details["archived"] and wiki["kestrel"] not in r.details["archived"]
+        assert eng.load(wiki["old"]).content.endswith("from the SFTP server nightly.")
+
+
+# ------------------------------------------------------------------------------------------- a page deleted by hand
+
+
+def test_a_page_deleted_by_hand_is_reported_until_restored_or_a_person_records_it(eng, wiki):
+    """`check` said the wiki was fine after a page was deleted by hand: the next sync dropped its row, and the memory
+    was gone without a word. The audit trail says the record was made, so check names it, one line, in every later
+    process; repair never makes the page up. Restored, it is no problem; a person's repair records the deletion (an
+    agent's leaves it reported)."""
+    target = page(eng, wiki["kestrel"])
+    rel = eng.rel(target)
+    saved = target.read_bytes()
+    target.unlink()
+    line = (
+        f"{rel}: the page of {wiki['kestrel']} is gone (deleted outside memkeeper?) and its memory with it; restore "
+        "the page (snapshots/ keeps copies), or, if it was deleted on purpose, memkeeper check --repair --as "
+        "human:<you> records that"
+    )
+    assert [p for p in eng.check().problems if wiki["kestrel"] in p] == [line]
+    fresh = Engine.open(eng.root)  # another process: the index row is long gone, the trail still knows
+    assert fresh.check().problems == [line]
+    assert fresh.retrieve("kestrel canary", now=T1).details["results"] == []
+    by_agent = fresh.repair(now=T1, actor="agent:cli")
+    assert line in by_agent.details["remaining"] and "pages_gone" not in by_agent.details
+    assert not target.exists()  # never made up
+    assert fresh.check().problems == [line]
+    target.write_bytes(saved)
+    assert fresh.check().ok, fresh.check().problems
+    target.unlink()
+    by_person = fresh.repair(now=T1 + timedelta(hours=1), actor=H)
+    assert by_person.status == "repaired"
+    assert by_person.details["pages_gone"] == [{"memory_id": wiki["kestrel"], "page": rel}]
+    assert line not in by_person.details["remaining"]
+    assert fresh.check().ok, fresh.check().problems
+    # restored later and deleted again: the record was named since, so the new deletion is reported again
+    target.write_bytes(saved)
+    fresh.sync()
+    fresh.confirm(wiki["kestrel"], now=T1 + timedelta(hours=2), actor=H)
+    target.unlink()
+    assert fresh.check().problems == [line]
+    fresh.close()
+
+
+def test_a_page_moved_or_damaged_by_hand_is_one_problem_not_two(eng, wiki):
+    """A page moved into a subfolder is reported as not read, and a page holding a NUL byte as a bad page: neither
+    is also reported as gone."""
+    target = page(eng, wiki["kestrel"])
+    (eng.root / "entries" / "old").mkdir()
+    target.rename(eng.root / "entries" / "old" / target.name)
+    other = page(eng, wiki["old"])
+    other.write_bytes(other.read_bytes().replace(b"CSV files", b"CSV\x00files"))
+    problems = eng.check().problems
+    assert sorted(p.split(":")[0] for p in problems) == sorted([f"entries/old/{target.name}", eng.rel(other)]), problems

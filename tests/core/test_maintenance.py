@@ -184,3 +184,40 @@ def test_check_reports_pages_it_never_reads_and_repair_leaves_them_where_they_ar
     for rel, data in unread.items():
         assert (eng.root / rel).read_bytes() == data  # never moved, rewritten or deleted
     assert eng.check().pages == 1  # still one memory: nothing was read from them
+
+
+def test_check_reports_a_quiz_ledger_or_tier_review_it_never_finds(eng):
+    """quiz/ and review/ were not walked. A ledger in a subfolder or named in another case is a person's answers and
+    schedule that the quiz never uses; a tier review moved into a subfolder is a decision the desk never offers. Each
+    is one line; a dated notebook (written, never read), an applied review and a person's own notes are not."""
+    mid = capture(eng, "The staging cluster runs in the eu-west-1 region.")
+    eng.quiz_record(mid, "good", now=T0 + timedelta(hours=1), actor=HUMAN, person="alice")
+    ledger = (eng.root / "quiz" / "quiz-ledger.alice.md").read_bytes()
+    assert eng.check().ok, eng.check().problems
+    for d in ("quiz/2025", "review/old", "review/applied/2025"):
+        (eng.root / d).mkdir(parents=True)
+    review = b"---\nkind: cleanup\nsource: tier-cleanup\n---\n"
+    unread = {
+        "quiz/2025/quiz-ledger.alice.md": ledger,
+        "quiz/quiz-ledger.Bob.md": ledger,
+        "quiz/Quiz-Ledger.carol.md": ledger,
+        "review/old/tier-review-2026-11-01.md": review,
+        "review/Tier-Review-2026-11-02.md": review,
+    }
+    quiet = {
+        "quiz/2026-11-20.alice.md": b"# notebook\n",
+        "quiz/notes.md": b"# what to study\n",
+        "review/applied/2025/tier-review-2025-01-01.md": review,
+        "review/notes.md": b"# thoughts\n",
+    }
+    for rel, data in {**unread, **quiet}.items():
+        (eng.root / rel).write_bytes(data)
+    report = eng.check()
+    assert sorted(p.split(":")[0] for p in report.problems) == sorted(unread), report.problems
+    assert all("\n" not in p for p in report.problems)
+    assert any("quiz ledger" in p for p in report.problems if p.startswith("quiz/quiz-ledger.Bob.md:"))
+    assert any("tier review" in p for p in report.problems if p.startswith("review/old/"))
+    r = eng.repair(now=T0 + timedelta(hours=2))
+    assert r.details["remaining_count"] == len(unread)
+    for rel, data in {**unread, **quiet}.items():
+        assert (eng.root / rel).read_bytes() == data

@@ -196,3 +196,33 @@ async def test_one_undo_method_undoes_the_last_decision_in_every_pane(demo, pane
         undo = engine.find_receipt(engine.undone_by(decision.receipt_sha256) or "")
         assert undo is not None and undo["status"] == "undone"
         assert str(pane.query_one(StatusLine).render()).startswith("✓ undone · undo ")
+
+
+async def test_a_decision_the_disk_did_not_finish_says_so_and_stays_readable(demo, monkeypatch):
+    """A decision whose write committed but whose log.md append the disk refused stands (the next write, or check
+    --repair, finishes it). The command line notes it on stderr; the desk said nothing. It marks the status line and
+    shows the engine's note in a toast that stays long enough to read."""
+    from tests.core.test_faults import refuse_append
+
+    app, engine = demo, demo.engine
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        pane = await open_pane(pilot, "C", ConflictsScreen)
+        target = pane.table.current_key
+        refuse_append(monkeypatch, "log.md")
+        await pilot.press("k")
+        await decided(pilot)
+        monkeypatch.undo()
+        assert engine.load_conflict(target).status == "resolved"  # it stands
+        assert app.undo_stack("conflicts")[-1].details["conflict_id"] == target
+        notes = [n for n in app._notifications if n.title == "Recorded, not finished on disk"]
+        assert len(notes) == 1, [(n.title, n.message) for n in app._notifications]
+        assert notes[0].message.startswith("log.md: No space left on device; the operation is recorded and stands")
+        assert "memkeeper check --repair" in notes[0].message
+        assert notes[0].severity == "warning" and notes[0].timeout >= 20
+        assert "⚠ not finished on disk" in str(pane.query_one(StatusLine).render())
+        # the next decision finishes it and says nothing more
+        await pilot.press("k")
+        await decided(pilot)
+        assert len([n for n in app._notifications if n.title == "Recorded, not finished on disk"]) == 1
+        assert "not finished" not in str(pane.query_one(StatusLine).render())
+        assert engine.check().ok, engine.check().problems

@@ -284,21 +284,28 @@ class PaneScreen(Screen):
 
     @work(thread=True, group="decision", exit_on_error=False)
     def _decision_worker(self, call: Callable[[], Receipt | list[Receipt]], summary: Summary) -> None:
+        before = len(self.engine.unfinished_writes)
         try:
             with self.mk.own_write():
                 result = call()
         except BatchFailed as failed:
             if failed.done:
-                self._post_decision(failed.done, summary)
+                self._post_decision(failed.done, summary, self.engine.unfinished_writes[before:])
             raise failed.error from None
-        self._post_decision(result if isinstance(result, list) else [result], summary)
+        self._post_decision(
+            result if isinstance(result, list) else [result], summary, self.engine.unfinished_writes[before:]
+        )
 
-    def _post_decision(self, receipts: list[Receipt], summary: Summary) -> None:
+    def _post_decision(self, receipts: list[Receipt], summary: Summary, unfinished: Sequence[str] = ()) -> None:
         if not receipts:
             return
         self.mk.note_own(receipts)  # before the watcher sees the change: it is our own
         text = summary(receipts[-1]) if callable(summary) else summary
-        self.post_message(DecisionMade(receipts[-1], self.PANE_ID, text, tuple(receipts), get_current_worker()))
+        self.post_message(
+            DecisionMade(
+                receipts[-1], self.PANE_ID, text, tuple(receipts), get_current_worker(), unfinished=tuple(unfinished)
+            )
+        )
 
     def on_decision_made(self, message: DecisionMade) -> None:
         # The app records the receipts here rather than when the message would bubble up to it: by the time the pane
@@ -306,7 +313,10 @@ class PaneScreen(Screen):
         message.stop()
         receipts = list(message.batch) or [message.receipt]
         self.mk.decisions_made(receipts, message.pane, self.refusal_text)
-        self.status.show_receipts(receipts, message.summary, self.mk.key_for(f"{self.PANE_ID}.undo"))
+        self.status.show_receipts(
+            receipts, message.summary, self.mk.key_for(f"{self.PANE_ID}.undo"), unfinished=bool(message.unfinished)
+        )
+        self.mk.notify_unfinished(message.unfinished)
         self.after_decision(message.receipt)
         # After the pane has seen the receipt: a refused one puts its rows back.
         self._decision_done(message.worker, failed=not all(r.ok for r in receipts))

@@ -39,6 +39,8 @@ TYPE_LABELS = {
     "possible": "possible?",
 }
 POSSIBLE_STYLE = "italic yellow"
+#: Conflict records that cannot be read, listed above the queue before "… and N more".
+PROBLEMS_SHOWN = 2
 
 
 def type_cell(c: Conflict) -> Text:
@@ -107,6 +109,13 @@ class ConflictsScreen(PaneScreen):
     ConflictsScreen ConflictSide { border-subtitle-color: $text-muted; }
     ConflictsScreen.-narrow #conflict-list { min-height: 5; }
     ConflictsScreen.-narrow #conflict-sides { max-height: 60%; }
+    ConflictsScreen #conflict-problems {
+        height: auto;
+        padding: 0 1;
+        color: $warning;
+        background: $warning 10%;
+        display: none;
+    }
     """
 
     def __init__(self) -> None:
@@ -119,6 +128,7 @@ class ConflictsScreen(PaneScreen):
 
     def compose_body(self) -> Iterable[Widget]:
         with Vertical(id="conflicts-body"):
+            yield Static(id="conflict-problems")
             yield QueueTable(
                 ("ID", 4),
                 ("Type", 12),
@@ -166,7 +176,26 @@ class ConflictsScreen(PaneScreen):
         now, session = self.now(), self.mk.session_id
         return [c for c in self.engine.conflicts() if c.status == "snoozed" and not c.is_open_at(now, session)]
 
+    def show_problems(self) -> None:
+        """One line for each conflict record the queue leaves out because it cannot be read: the desk never lists a
+        queue short of a record without saying so. The lines come from the engine, read by the app's count worker
+        (`MemkeeperApp.conflict_problems`)."""
+        problems = self.mk.conflict_problems
+        widget = self.query_one("#conflict-problems", Static)
+        widget.display = bool(problems)
+        if not problems:
+            return
+        text = Text()
+        for line in problems[:PROBLEMS_SHOWN]:
+            text.append("⚠ not listed: ", style="bold")
+            text.append(line + "\n")
+        if len(problems) > PROBLEMS_SHOWN:
+            text.append(f"… and {len(problems) - PROBLEMS_SHOWN} more (memkeeper check lists them)\n")
+        text.rstrip()
+        widget.update(text)
+
     def refresh_data(self, prefer: str | None = None) -> None:
+        self.show_problems()
         open_now = self.engine.conflicts(now=self.now(), session=self.mk.session_id)
         snoozed = self.snoozed_now()
         conflicts = open_now if self.mode == OPEN else snoozed

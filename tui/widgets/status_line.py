@@ -58,6 +58,18 @@ def summary_parts(summary: str) -> list[Part]:
     return [(head, "", 0), *((f" · {d}", "", DETAIL) for d in details)]
 
 
+#: What the line adds when the disk refused to finish a decision that stands (the note toast says the rest).
+UNFINISHED = " · ⚠ not finished on disk"
+
+
+def _with_unfinished(parts: list[Part], unfinished: bool) -> list[Part]:
+    """`parts` with the unfinished mark after what the decision did (before the droppable receipt and undo hint)."""
+    if not unfinished:
+        return parts
+    at = next((i for i, (_, _, priority) in enumerate(parts) if priority >= 2), len(parts))
+    return [*parts[:at], (UNFINISHED, "bold yellow", 0), *parts[at:]]
+
+
 class StatusLine(Static):
     DEFAULT_CSS = """
     StatusLine {
@@ -102,7 +114,9 @@ class StatusLine(Static):
     def show_hint(self) -> None:
         self.show_text(self.hint, "dim")
 
-    def show_receipt(self, receipt: Receipt, summary: str, undo_key: str = "") -> None:
+    def show_receipt(self, receipt: Receipt, summary: str, undo_key: str = "", *, unfinished: bool = False) -> None:
+        """A decision's receipt. `unfinished`: it stands, but the disk refused to finish writing it (a note says
+        what is left; the next write or `check --repair` finishes it): said on the line, never dropped."""
         ok = receipt.ok
         parts: list[Part] = [
             ("✓ " if ok else "✗ ", "bold green" if ok else "bold red", 0),
@@ -116,12 +130,14 @@ class StatusLine(Static):
             parts.append((f" · receipt {receipt.receipt_sha256[:12]}", "dim", 2))
         if ok and receipt.action != "undo" and undo_key:
             parts.append((f" · {undo_key} undo", "dim", 3))
-        self._show(parts)
+        self._show(_with_unfinished(parts, unfinished))
 
-    def show_receipts(self, receipts: list[Receipt], summary: str, undo_key: str = "") -> None:
+    def show_receipts(
+        self, receipts: list[Receipt], summary: str, undo_key: str = "", *, unfinished: bool = False
+    ) -> None:
         """One key press's receipts: one receipt as `show_receipt`; a batch as counts (one undo reverses it all)."""
         if len(receipts) == 1:
-            self.show_receipt(receipts[0], summary, undo_key)
+            self.show_receipt(receipts[0], summary, undo_key, unfinished=unfinished)
             return
         ok = sum(1 for r in receipts if r.ok)
         statuses = sorted({r.status for r in receipts})
@@ -136,7 +152,7 @@ class StatusLine(Static):
         parts.append((f" · {len(receipts)} receipts", "dim", 2))
         if ok and receipts[-1].action != "undo" and undo_key:
             parts.append((f" · {undo_key} undoes all {ok}", "dim", 3))
-        self._show(parts)
+        self._show(_with_unfinished(parts, unfinished))
 
     def show_text(self, text: Wording, style: str = "") -> None:
         """One line of text; several wordings (longest first) show the longest that fits the line."""
