@@ -13,6 +13,7 @@ import asyncio
 import secrets
 import sys
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -86,6 +87,8 @@ FAILURE_TITLES = {
 
 #: The most pages the echo of our own decision may name and still be checked page by page (else: a full sync).
 ECHO_PAGES = 1000
+#: Seconds the watcher waits for a write of the desk still inside the engine before it looks at what changed.
+OWN_WRITE_WAIT = 30.0
 
 #: Seconds an error toast stays: long enough to read one line, short enough never to hide a pane for long.
 ERROR_TIMEOUT = 4.0
@@ -249,6 +252,7 @@ class MemkeeperApp(App[int]):
         self._clashes_reported: set[frozenset[str]] = set()
         self._key_displays: dict[str, str] | None = None  # binding id -> live key display (the keymap is fixed)
         self.watch_events = 0  # how many wiki changes the watcher has processed (tests wait on it)
+        self.echo_waits = 0  # how many times the watcher waited for a write of the desk to end (tests wait on it)
         self._watch_stop = threading.Event()  # ends the watcher's thread when the desk closes
         # Receipts this desk wrote itself: when the newest receipt on disk is one of them, a watcher event is our own
         # echo: the active pane (which refreshed after deciding) is left alone — a quiz card must not jump — and the
@@ -341,7 +345,8 @@ class MemkeeperApp(App[int]):
             pane.status.show_error(f"{title}: {failure_text(worker.error)}")
 
     def notify_error(self, message: str, *, title: str = "") -> None:
-        """The desk's only toasts: errors, short-lived, never markup. Everything else goes to the status line."""
+        """An error toast: short-lived, never markup. Toasts are for errors and the few warnings a person must read
+        (keymap problems, pages skipped at start, a write the disk did not finish); outcomes go to the status line."""
         self.notify(message, title=title, severity="error", timeout=ERROR_TIMEOUT, markup=False)
 
     def notify_unfinished(self, notes: Sequence[str]) -> None:
@@ -393,9 +398,9 @@ class MemkeeperApp(App[int]):
         try:
             with self.own_write():
                 receipt = getattr(self.engine, op)(**kwargs)
+                self.note_own([receipt])  # before the write counts as ended (`_decision_worker`)
         finally:
             self.call_from_thread(setattr, self, "sync_progress", "")
-        self.note_own([receipt])
         self.call_from_thread(self._maintenance_done, op, receipt, tuple(self.engine.unfinished_writes[before:]))
 
     def _ask_maintenance(self, op: str, preview: Receipt) -> None:
@@ -733,15 +738,29 @@ class MemkeeperApp(App[int]):
             raise_interrupt=False,
         ):
             paths = tuple(sorted({_rel(root, path) for _, path in changes}))
-            # Ours: the newest receipt is one this desk wrote, or one of its writes is still inside the engine (its
-            # pages and receipt are on disk before the call returns and the receipt can be noted).
-            own = self._writes_in_flight > 0 or self.engine.last_receipt_sha() in self._own_receipts
+            # Ours: one of the desk's writes was still inside the engine (its pages are on disk before the call
+            # returns and before the index has their rows: the pages are compared once it is done), or the newest
+            # receipt is one this desk wrote.
+            waited = self._own_writes_done()
+            own = waited or self.engine.last_receipt_sha() in self._own_receipts
             if not own or self._pages_changed(paths):
                 self._sync_with_progress()
             try:
                 self.call_from_thread(self._wiki_change_seen, paths, own)
             except RuntimeError:
                 return  # the app is closing
+
+    def _own_writes_done(self, limit: float = OWN_WRITE_WAIT) -> bool:
+        """In the watcher's thread: wait (at most `limit` seconds) until no write of this desk is inside the
+        engine; whether one was. Compared while a write is half done, its pages differ from their index rows and
+        the echo was taken for a hand edit (a full rescan, seen under load)."""
+        if self._writes_in_flight <= 0:
+            return False
+        self.echo_waits += 1
+        deadline = time.monotonic() + limit
+        while self._writes_in_flight > 0 and time.monotonic() < deadline and not self._watch_stop.is_set():
+            self._watch_stop.wait(0.02)
+        return True
 
     def _pages_changed(self, paths: tuple[str, ...]) -> bool:
         """Whether the echo of our own decision holds a page the index has not read: one edited by hand in the same

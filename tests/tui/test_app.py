@@ -515,7 +515,8 @@ async def test_the_watcher_does_not_rescan_the_wiki_after_our_own_decisions(demo
 async def test_the_watcher_does_not_rescan_while_our_decision_is_still_being_written(demo_root: Path) -> None:
     """A write on disk before the engine call returns (a quiz grade at 100k records takes up to 2 s: it regenerates
     the views after its receipt) is our own too: the watcher's batch came before the receipt was noted, and the whole
-    wiki was scanned beside the writes still queued."""
+    wiki was scanned beside the writes still queued. The watcher waits for the write to end before it compares the
+    pages with their index rows (compared half-way, a page written before its row was taken for a hand edit)."""
     app = build_app(demo_root, watch=True)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.counts_settled, timeout=10)
@@ -534,13 +535,14 @@ async def test_the_watcher_does_not_rescan_while_our_decision_is_still_being_wri
             return receipt
 
         app.engine.resolve_conflict = slow  # type: ignore[method-assign]
-        events = app.watch_events
+        events, waits = app.watch_events, app.echo_waits
         await pilot.press("b")
         try:
-            await wait_for(pilot, lambda: app.watch_events > events, timeout=5, what="the watcher to see the write")
+            await wait_for(pilot, lambda: app.echo_waits > waits, timeout=5, what="the watcher to see the write")
         finally:
             gate.set()
         await decided(pilot)
+        await wait_for(pilot, lambda: app.watch_events > events, timeout=5, what="the watcher to be done with it")
         assert scans == []
 
 

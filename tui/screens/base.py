@@ -286,20 +286,25 @@ class PaneScreen(Screen):
     def _decision_worker(self, call: Callable[[], Receipt | list[Receipt]], summary: Summary) -> None:
         before = len(self.engine.unfinished_writes)
         try:
+            # The receipts are noted as ours before the write counts as ended: in between, the watcher would take
+            # the change for another process's and rescan the wiki.
             with self.mk.own_write():
-                result = call()
+                try:
+                    result = call()
+                except BatchFailed as failed:
+                    self.mk.note_own(failed.done)
+                    raise
+                receipts = result if isinstance(result, list) else [result]
+                self.mk.note_own(receipts)
         except BatchFailed as failed:
             if failed.done:
                 self._post_decision(failed.done, summary, self.engine.unfinished_writes[before:])
             raise failed.error from None
-        self._post_decision(
-            result if isinstance(result, list) else [result], summary, self.engine.unfinished_writes[before:]
-        )
+        self._post_decision(receipts, summary, self.engine.unfinished_writes[before:])
 
     def _post_decision(self, receipts: list[Receipt], summary: Summary, unfinished: Sequence[str] = ()) -> None:
         if not receipts:
             return
-        self.mk.note_own(receipts)  # before the watcher sees the change: it is our own
         text = summary(receipts[-1]) if callable(summary) else summary
         self.post_message(
             DecisionMade(
