@@ -112,24 +112,32 @@ async def probe(root: str, switches: int) -> dict[str, float]:
         for i in range(switches):
             warm.append(await switch(PANE_KEYS[i % len(PANE_KEYS)]))
 
+        async def decide_once(key: str) -> float | None:
+            """Press `key` on the selected item: seconds to the first paint with another item selected, or None
+            when nothing is selected (or nothing changed within 30 s)."""
+            screen = app.screen
+            item = selected(screen)
+            if item is None:
+                return None
+            t0 = time.perf_counter()
+            await pilot.press(key)
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                hit = [t for t, s, k in paints if t >= t0 and s is screen and k is not None and k != item]
+                if hit:
+                    return hit[0] - t0
+                await pilot.pause(0.002)
+            return None
+
         async def decision(pane_key: str, key: str) -> list[float]:
             await pilot.press(pane_key)
             await idle(app, pilot)
             took = []
             for _ in range(3):
-                screen = app.screen
-                item = selected(screen)
-                if item is None:
+                took_one = await decide_once(key)
+                if took_one is None:
                     break
-                t0 = time.perf_counter()
-                await pilot.press(key)
-                deadline = time.monotonic() + 30
-                while time.monotonic() < deadline:
-                    hit = [t for t, s, k in paints if t >= t0 and s is screen and k is not None and k != item]
-                    if hit:
-                        took.append(hit[0] - t0)
-                        break
-                    await pilot.pause(0.002)
+                took.append(took_one)
                 await idle(app, pilot)
             return took
 
@@ -139,19 +147,11 @@ async def probe(root: str, switches: int) -> dict[str, float]:
         async def paced(key: str, n: int = 6, gap: float = 1.0) -> list[float]:
             took = []
             for _ in range(n):
-                screen = app.screen
-                item = selected(screen)
-                if item is None:
-                    break
                 t0 = time.perf_counter()
-                await pilot.press(key)
-                deadline = time.monotonic() + 30
-                while time.monotonic() < deadline:
-                    hit = [t for t, s, k in paints if t >= t0 and s is screen and k is not None and k != item]
-                    if hit:
-                        took.append(hit[0] - t0)
-                        break
-                    await pilot.pause(0.002)
+                took_one = await decide_once(key)
+                if took_one is None:
+                    break
+                took.append(took_one)
                 await asyncio.sleep(max(0.0, gap - (time.perf_counter() - t0)))  # the watcher sees the write
             return took
 

@@ -290,6 +290,15 @@ class Engine:
     def last_receipt_sha(self) -> str | None:
         return self.store.last_receipt_sha()
 
+    def pages_unindexed(self, pages: list[str]) -> bool:
+        """Whether any of these entry pages differs from what the index holds for it (gone, or another size or
+        mtime): a stat each. True too when the index cannot tell (busy, unreadable, a page that cannot be
+        statted): a full `sync` knows what to do about those. What the desk asks of a change it made itself."""
+        try:
+            return bool(pages) and bool(self.store.index.changed(pages))
+        except (sqlite3.Error, OSError):
+            return True
+
     # ---------------------------------------------------------------------------------------------- capture, retrieve
 
     def capture(

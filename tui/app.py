@@ -771,10 +771,7 @@ class MemkeeperApp(App[int]):
         pages = [p for p in paths if p.startswith("entries/")]
         if len(pages) > ECHO_PAGES:
             return True
-        try:
-            return bool(pages) and bool(self.engine.index.changed(pages))
-        except Exception:  # the index busy or unreadable: the full sync knows what to do about it
-            return True
+        return self.engine.pages_unindexed(pages)
 
     @contextmanager
     def own_write(self) -> Iterator[None]:

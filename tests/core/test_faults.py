@@ -656,3 +656,21 @@ def test_a_page_moved_or_damaged_by_hand_is_one_problem_not_two(eng, wiki):
     other.write_bytes(other.read_bytes().replace(b"CSV files", b"CSV\x00files"))
     problems = eng.check().problems
     assert sorted(p.split(":")[0] for p in problems) == sorted([f"entries/old/{target.name}", eng.rel(other)]), problems
+
+
+def test_the_desk_is_told_whether_pages_it_wrote_differ_from_the_index(eng, monkeypatch):
+    """The desk's watcher skips a full rescan for its own writes only when the engine says every page named is as
+    indexed; a hand edit, a vanished page, or an index that cannot answer all say 'rescan'."""
+    page = eng.capture("The backup window opens at 02:00 on Sundays.", now=T0).details["page"]
+    assert eng.pages_unindexed([page]) is False and eng.pages_unindexed([]) is False
+    path = eng.root / page
+    path.write_text(path.read_text(encoding="utf-8") + "\nEdited by hand.\n", encoding="utf-8")
+    assert eng.pages_unindexed([page]) is True
+    path.unlink()
+    assert eng.pages_unindexed([page]) is True
+
+    def busy(_pages):
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(eng.store.index, "changed", busy)
+    assert eng.pages_unindexed(["entries/x.md"]) is True
