@@ -8,8 +8,8 @@ Pure functions: text in, findings out. Two sources of rules, merged into one lis
   plugin are not used: the wiki is full of sha256 hex, `mem_` ids and receipts, and prose must never be flagged;
 - the rules below for what the library misses or matches too narrowly: whole private-key blocks of every kind,
   vendor-prefixed tokens (after gitleaks' rules), webhooks, connection strings, `password=` / `token:` assignments,
-  `Authorization` headers, and prose: "the wifi password is …", a passphrase of plain words, "my bank PIN: 4821"
-  (the words of these rules are in `data/secret_words.json`).
+  `Authorization` headers, and prose: "the wifi password is …", "pw: …", a passphrase of plain words, "my bank PIN:
+  4821", "card PIN 4821", "alarm code 9051" (the words of these rules are in `data/secret_words.json`).
 
 Measured on `tests/core/fixtures/secrets/` (see docs/decisions.md): every format of the corpus, no false positive
 on the negatives, the demo wiki or the contradiction fixtures; about 0.1 ms for a 300-character statement.
@@ -112,6 +112,23 @@ def _jwt_valid(value: str) -> bool:
 def _url_password(value: str) -> bool:
     v = value.strip()
     return len(v) >= 3 and not _PLACEHOLDER.search(v)
+
+
+_MEASURE = re.compile(r"\d+(?:[.,]\d+)?[A-Za-z%µ]{1,3}")
+_EXPRESSION = re.compile(r"[A-Za-z_][\w.]*[(\[]|\s")
+
+
+def _literal(check: Callable[[str], bool]) -> Callable[[str], bool]:
+    """`check`, for a short key such as "pw" that names many things besides a password (page width, pulse width, a
+    power spectrum, a piecewise function): never a number with a unit ("1920px", "1500us") and never an expression
+    of code, a call or a subscript ("Piecewise((x", "self.passwords[netloc]", "Optional[str]"), nor a quoted value
+    that starts with a space."""
+
+    def vetted(value: str) -> bool:
+        v = value.rstrip(".,;:)]}")
+        return _MEASURE.fullmatch(v) is None and _EXPRESSION.match(value) is None and check(value)
+
+    return vetted
 
 
 # Which check applies to which value group of an assignment.
@@ -226,22 +243,63 @@ _QUALIFIED = _words_pattern(_WORDS["qualified_nouns"], plural=True)
 _PIN_QUALIFIED = _words_pattern(_WORDS["qualified_nouns"] + _WORDS["pin_qualified_nouns"], plural=True)
 _PASSWORD_WORDS = _words_pattern(_WORDS["password_words"], plural=True)
 _PASSWORD_HINTS = tuple(sorted({w.split()[0] for w in _WORDS["password_words"]}))
-# A PIN by name (`_named_pin`): "PIN code" / "pin number" in any case; "PIN" as written in capitals; "pin" in any
-# case right after whose it is or what it unlocks ("my pin", "the bank pin"). "the pin was 2023" is a version pin,
-# "pin 18" a hardware one: "pin" alone in lower case names no PIN.
-_PIN_NAMES = r"\b(?P<name>" + _words_pattern(_WORDS["pin_words"] + _WORDS["pin_acronyms"]) + ")"
-_PIN_HINTS = tuple(sorted({w.split()[0] for w in _WORDS["pin_words"] + _WORDS["pin_acronyms"]}))
+_PASSPHRASE_NAMES = _words_pattern(_WORDS["passphrase_words"], plural=True)  # (a passphrase is words by definition)
+# Short names of a password ("pw"): a whole word, or the end of a key after "_" or "-" ("DB_PW"), read only right
+# before ":", "=", "is" or "was" (their rule is after the prose rules): "mpw", "the pw column", "PW runner is
+# node20" name no password.
+_SHORT_PASSWORD_WORDS = r"(?<![A-Za-z0-9])" + _words_pattern(_WORDS["short_password_words"])
+_SHORT_PASSWORD_HINTS = tuple(sorted(set(_WORDS["short_password_words"])))
+# A PIN by name (`_named_pin`): "PIN code" / "pin number" / "passcode" in any case; "PIN" as written in capitals;
+# "pin" in any case right after whose it is or what it unlocks ("my pin", "the bank pin"); "code" / "combination"
+# right after an alarm or a lock that guards someone's things ("alarm code", "the safe combination"). "the pin was
+# 2023" is a version pin, "pin 18" a hardware one: "pin" alone in lower case names no PIN; "error code 4040", "zip
+# code 90210" and a door's entry code ("the door code is 4471", a fact the conflict tests record) no PIN.
+_PIN_NAMES = r"\b(?P<name>" + _words_pattern(_WORDS["pin_words"] + _WORDS["pin_acronyms"] + _WORDS["code_words"]) + ")"
+_PIN_HINTS = tuple(sorted({w.split()[0] for w in _WORDS["pin_words"] + _WORDS["pin_acronyms"] + _WORDS["code_words"]}))
 _PIN_PHRASES = frozenset(_WORDS["pin_words"])
 _PIN_ACRONYMS = frozenset(w.upper() for w in _WORDS["pin_acronyms"])
+_CODE_WORDS = frozenset(_WORDS["code_words"])
 _PIN_OWNER = re.compile(r"\b" + _words_pattern(_WORDS["pin_owner_words"]) + r"(?:['’]s)?[ \t]+\Z", re.IGNORECASE)
+_CODE_OWNER = re.compile(r"\b" + _words_pattern(_WORDS["code_owner_words"]) + r"(?:['’]s)?[ \t]+\Z", re.IGNORECASE)
+# A version pin in capitals ("The PIN was 2023"): a year a calendar version has (a year before 2000 is more likely a
+# birth year, a common PIN), after is/was, in a sentence with no word of PIN context (whose it is, what it unlocks).
+_VERSION_YEAR = re.compile(r"20\d\d")
+# The words of PIN context, looked up in the set of the words of the sentence (a phrase such as "key box" in their
+# joined text): as one alternation tried at every position of it, a 64 KiB text of "The PIN was 2023 " took 0.3 s.
+_PIN_CONTEXT = [" ".join(w.split()) for w in _WORDS["pin_owner_words"] + _WORDS["code_owner_words"]]
+_PIN_CONTEXT_WORDS = frozenset(w for w in _PIN_CONTEXT if " " not in w)
+_PIN_CONTEXT_PHRASES = tuple(f" {w} " for w in _PIN_CONTEXT if " " in w)
+_WORD = re.compile(r"[^\W\d_]+")
+_SENTENCE_END = re.compile(r"[.!?](?=\s|\Z)|[;\n]")
+_SENTENCE_REACH = 120  # how far a sentence is read either side of a match (bounds the cost on a long text)
+
+
+def _version_pin(m: re.Match[str]) -> bool:
+    """ "The PIN was 2023": a year 2000-2099 right after is/was, and no word of PIN context in its sentence ("my",
+    "bank", "card", "phone", "door", … before or after: "The PIN for my debit card is 2024" is a PIN)."""
+    if m.group("verb") is None or not _VERSION_YEAR.fullmatch(m.group("v")):
+        return False
+    text = m.string
+    reach = max(0, m.start() - _SENTENCE_REACH)
+    start = max((e.end() for e in _SENTENCE_END.finditer(text, reach, m.start())), default=reach)
+    after = _SENTENCE_END.search(text, m.end(), m.end() + _SENTENCE_REACH)
+    end = after.start() if after else min(len(text), m.end() + _SENTENCE_REACH)
+    words = _WORD.findall(text[start:end].lower())
+    joined = f" {' '.join(words)} "
+    return _PIN_CONTEXT_WORDS.isdisjoint(words) and not any(p in joined for p in _PIN_CONTEXT_PHRASES)
 
 
 def _named_pin(m: re.Match[str]) -> bool:
     """Whether the name a PIN match starts with (group `name`) names a PIN where it stands. The owner is looked for
     only here, on a match: as an alternation at the head of the pattern it was tried at every word of the text."""
     name = m.group("name")
-    if " ".join(name.lower().split()) in _PIN_PHRASES or name in _PIN_ACRONYMS:
+    folded = " ".join(name.lower().split())
+    if folded in _CODE_WORDS:
+        return _CODE_OWNER.search(m.string, max(0, m.start() - 40), m.start()) is not None
+    if folded in _PIN_PHRASES:
         return True
+    if name in _PIN_ACRONYMS:
+        return not _version_pin(m)
     return _PIN_OWNER.search(m.string, max(0, m.start() - 40), m.start()) is not None
 
 
@@ -265,26 +323,40 @@ def _trie_pattern(words: set[str]) -> str:
     return "(?:" + emit(trie) + ")"
 
 
-# A word of a passphrase: letters only (3 to 20), not a function word ("the", "for", "not") and not a word that
-# says something about a password rather than spells it ("every", "long", "see"): a run of words ends before one.
+# A word of a passphrase: letters only (3 to 20), not a function word ("the", "for", "not"), not a word that says
+# something about a password rather than spells it ("every", "long", "see") and not a name of a password ("the
+# password is domain account password"): a run of words ends before one.
 _NOT_PASSPHRASE = _trie_pattern(
     {w.lower() for w in STOPWORDS | NEGATIONS}
     | {f for w in _WORDS["passphrase_prose_words"] for f in (w, w + "s")}  # and the plural of each
+    | {w for w in _WORDS["password_words"] if " " not in w}
 )
 _PASSPHRASE_WORD = r"(?!" + _NOT_PASSPHRASE + r"(?![\w'’]))[^\W\d_]{3,20}(?![\w'’])"
 _PARTICIPLES = frozenset(_WORDS["passphrase_participles"])
+# Where a passphrase of only three words separated by spaces must end: the end of the clause (punctuation, a quote,
+# a line end, the end of the text), not more words ("is purple monkey dishwasher for visitors" is not read).
+_CLAUSE_END = r"(?=[ \t]*(?:[,;:!?)\]}\"'`\n]|\.(?!\w)|\Z))"
 
 
 def _passphrase(value: str) -> bool:
     """A run of plain words given as a password: all in lower case or all capitalised ("Correct Horse Battery
     Staple"), and not prose in the passive voice ("is stored encrypted …", "was kept …": a first word that is a
-    past participle)."""
+    past participle). Three words separated by spaces only in lower case ("The password is Harbor Bay Launch"
+    names a thing) and with no participle or -ly adverb anywhere."""
     words = re.split(r"[ -]", value)
+    if len(words) == 3 and " " in value:
+        # Three words are read more strictly: in lower case, with no past participle and no adverb in -ly anywhere
+        # ("is user name reversed", "is quite obviously terrible").
+        return value.islower() and not any(_participle(w) or (len(w) >= 6 and w.endswith("ly")) for w in words)
     if not (all(w.islower() for w in words) or all(w[0].isupper() and w[1:].islower() for w in words)):
         return False
-    first = words[0].lower()
-    participle = first in _PARTICIPLES or (len(first) >= 5 and first.endswith("ed") and not first.endswith("eed"))
-    return not participle
+    return not _participle(words[0])
+
+
+def _participle(word: str) -> bool:
+    """A past participle: one of `passphrase_participles`, or a word of 5+ letters in -ed (not -eed)."""
+    w = word.lower()
+    return w in _PARTICIPLES or (len(w) >= 5 and w.endswith("ed") and not w.endswith("eed"))
 
 
 RULES: list[Rule] = [
@@ -455,8 +527,9 @@ RULES: list[Rule] = [
         hints=_PASSWORD_HINTS,
     ),
     # Prose: a passphrase of plain words after "password/passphrase … is", ":" or "=": four or more words
-    # ("correct horse battery staple"), or three or more joined by hyphens ("ember-lagoon-whistle"), none of them a
-    # function word or a word about the password ("is changed every quarter", "is eight characters long").
+    # ("correct horse battery staple"), three in lower case ending the clause ("purple monkey dishwasher"), or three
+    # or more joined by hyphens ("ember-lagoon-whistle"), none of them a function word or a word about the password
+    # ("is changed every quarter", "is eight characters long", "is identical across hosts").
     _r(
         "password_assignment",
         r"\b" + _PASSWORD_WORDS + r"(?![ \t]+" + _QUALIFIED + r")"
@@ -468,13 +541,41 @@ RULES: list[Rule] = [
         flags=_I,
         hints=_PASSWORD_HINTS,
     ),
-    # Prose: "my bank PIN is 4821", "PIN: 4821", "PIN=4821". A PIN is 4 to 8 digits right after is/was, in the same
-    # clause with no digit between (not "GPIO pin 18 is 3300"), or right after a colon or an equals sign; never the
-    # start of a longer token ("2024.1", "1024-bit").
+    # Three plain words separated by spaces, ending the clause, only where they are given as a passphrase: after
+    # "passphrase", after "=", or in quotes ("the wifi passphrase is purple monkey dishwasher", "password =
+    # ember lagoon whistle", 'the NAS password was "copper kettle meadow"'). After "password is" or "Password:"
+    # three words were prose as often as not ("Password: terraform cloud workspace": 8 of 45 sentences written
+    # after the rule was, against 3 of 45 so), so "the wifi password is purple monkey dishwasher" is not read.
+    _r(
+        "password_assignment",
+        r"\b(?:" + _PASSPHRASE_NAMES + r"[^.\n]{0,40}?(?:[:=]|\b(?:is|was)[ \t])[ \t]*[\"'`]?"
+        r"|" + _PASSWORD_WORDS + r"(?![ \t]+" + _QUALIFIED + r")[^.\n]{0,40}?"
+        r"(?:=[ \t]*[\"'`]?|(?::|\b(?:is|was))[ \t]*[\"'`]))"
+        r"(?P<v>" + _PASSPHRASE_WORD + r"(?: " + _PASSPHRASE_WORD + r"){2})" + _CLAUSE_END + r"(?![\w'’-])",
+        group="v",
+        check=_passphrase,
+        flags=_I,
+        hints=_PASSWORD_HINTS,
+    ),
+    # "pw: …", "pw=…", "DB_PW=…", "the wifi pw is …": a short name of a password right before its separator (not
+    # "mpw", "the pw column", "PW runner is node20"), with the checks of `password=`; a measure or an expression of
+    # code is no password ("pw=1920px", "servo pw: 1500us", "pw = Piecewise((x, x < 1), …)": `_literal`).
+    _r(
+        "password_assignment",
+        _SHORT_PASSWORD_WORDS + r"(?:" + _ASSIGN + _VALUE + r"|[ \t]+(?:is|was)[ \t]+[\"'`]?(?P<prose>[^\s\"'`,;]+))",
+        group=_VALUE_GROUPS + "|prose",
+        check={g: _literal(c) for g, c in {**_ASSIGNED, "prose": credential_like}.items()},
+        flags=_I,
+        hints=_SHORT_PASSWORD_HINTS,
+    ),
+    # Prose: "my bank PIN is 4821", "PIN: 4821", "PIN=4821", "card PIN 4821", "alarm code 9051". A PIN is 4 to 8
+    # digits right after is/was, in the same clause with no digit between (not "GPIO pin 18 is 3300"), right after a
+    # colon or an equals sign, or right after the name ("PIN 2 on the header" has too few digits); never the start
+    # of a longer token ("2024.1", "1024-bit"). "The PIN was 2023" is a version pin (`_version_pin`).
     _r(
         "pin_code",
         _PIN_NAMES + r"(?![ \t]+" + _PIN_QUALIFIED + r")"
-        r"(?:[^.;:!?\n\d]{0,30}?\b(?:is|was)[ \t]+|[ \t]*[:=][ \t]*)[\"'`]?(?P<v>\d{4,8})(?![\w.,/-]*\w)",
+        r"(?:[^.;:!?\n\d]{0,30}?\b(?P<verb>is|was)[ \t]+|[ \t]*[:=][ \t]*|[ \t]+)[\"'`]?(?P<v>\d{4,8})(?![\w.,/-]*\w)",
         group="v",
         flags=_I,
         hints=_PIN_HINTS,

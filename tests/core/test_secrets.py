@@ -350,3 +350,177 @@ def test_a_pin_after_a_colon_and_a_passphrase_of_plain_words_are_secrets(text, s
 )
 def test_version_pins_and_prose_about_a_password_are_no_secret(text):
     assert scan(text) == [], [(text[f.start : f.end], f.secret_class) for f in scan(text)]
+
+
+# --- a PIN with no separator, "pw", three-word passphrases, version pins in capitals (2026-12-03) -----------------
+
+
+def _found(text: str) -> list[tuple[str, str]]:
+    return [(text[f.start : f.end], f.secret_class) for f in scan(text)]
+
+
+@pytest.mark.parametrize(
+    "text, secret",
+    [
+        # A PIN word right before its digits, with no "is", colon or equals sign.
+        ("my PIN 4821", "4821"),
+        ("card PIN 4821", "4821"),
+        ("PIN 4821 opens the side entrance", "4821"),
+        ("The SIM pin 0712, in case the phone restarts.", "0712"),
+        ("my bank pin number 482193", "482193"),
+        # "passcode" names a PIN too (a 4-digit one was too short for the password rule).
+        ("the door passcode 774411", "774411"),
+        ("The door passcode is 7744.", "7744"),
+        # "code" names a PIN right after an alarm or a lock that guards someone's things.
+        ("alarm code 9051", "9051"),
+        ("The burglar alarm code is 55123, changed in May.", "55123"),
+        ("Voicemail code: 2580", "2580"),
+        ("the safe combination is 190384", "190384"),
+        ("gym locker combination 0417", "0417"),
+    ],
+)
+def test_a_pin_or_passcode_with_no_separator_is_a_secret(text, secret):
+    assert _found(text) == [(secret, "pin_code")]
+    redacted, classes = redact_secrets(text)
+    assert secret not in redacted and classes == ["pin_code"]
+
+
+@pytest.mark.parametrize(
+    "text, secret",
+    [
+        # The bare value stops at "&" (a URL's query), as it does for "password: …".
+        ("pw: Tr0ub4dor&3", "Tr0ub4dor"),
+        ("wifi pw is hunter2hunter2", "hunter2hunter2"),
+        ("pw=S3cr3t!x", "S3cr3t!x"),
+        ("PW: Zq8!rT2wPx for the staging box", "Zq8!rT2wPx"),
+        ("export DB_PW=Xk4mq9zT7", "Xk4mq9zT7"),
+        ("the old router pw was Kx9-mq2Lp.", "Kx9-mq2Lp."),
+    ],
+)
+def test_pw_as_a_password_key_is_a_secret(text, secret):
+    assert _found(text) == [(secret, "password_assignment")]
+    redacted, classes = redact_secrets(text)
+    assert secret not in redacted and classes == ["password_assignment"]
+
+
+@pytest.mark.parametrize(
+    "text, secret",
+    [
+        ("the wifi passphrase is purple monkey dishwasher", "purple monkey dishwasher"),
+        ("Passphrase: velvet orbit canyon", "velvet orbit canyon"),
+        ("backup disk password = ember lagoon whistle.", "ember lagoon whistle"),
+        ('The NAS passphrase was "copper kettle meadow", ask Sam.', "copper kettle meadow"),
+        ("guest wifi passphrase: tulip harbor crayon; it changes in May", "tulip harbor crayon"),
+        ("guest wifi password: 'tulip harbor crayon'", "tulip harbor crayon"),
+    ],
+)
+def test_a_passphrase_of_three_plain_words_is_a_secret(text, secret):
+    assert _found(text) == [(secret, "password_assignment")]
+    redacted, classes = redact_secrets(text)
+    assert secret not in redacted and classes == ["password_assignment"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Hardware pins, version pins and other codes.
+        "PIN 2 on the GPIO header",
+        "pin 4 of the connector",
+        "pinned to 4.2",
+        "Pin 1234 of the BGA package is ground.",
+        "pin 2048 of the FPGA is unused",
+        "The error code 4040 means the door lock is offline.",
+        "The zip code 90210 and the area code 0161 are public.",
+        "bank code 10020030, sort code 123456",
+        "exit code 1234 after the lock timed out",
+        "the code 9051 is the alarm's model number",
+        # A door's or a gate's entry code is a fact the people who come in share (the conflict tests record one).
+        "The door code is 4471.",
+        "The Lisbon office opens at 9:00; its door code is 4512.",
+        "The front gate code is 4417.",
+        "The passcode length 6 is the minimum.",
+        # "pw" inside a word, as an abbreviation with no value, or before a measure.
+        "the pw column",
+        "the pw column is varchar64 in the users table",
+        "use mpw to derive site passwords",
+        "mpw: 4.2 release notes",
+        "The PW runner is node20 on CI.",
+        "pw is required",
+        "PW: required",
+        "pw: <password>",
+        "pw=1920px in the print stylesheet",
+        "servo pw: 1500us at rest",
+        "pwsh is PowerShell 7.4",
+        "pw = Piecewise((x, x < 1), (x**2, True))",
+        "user, pw = auth.split(':', 1)",
+        "fw, Pw = welch(x, fs, window, nperseg)",
+        "pw: Optional[str] = None",
+        "we got pwned in 2019",
+        # Three plain words after "password is" that say where or how it is, not what it is.
+        "password is required",
+        "the password is in the vault",
+        "the password is in 1Password",
+        "the password is stored in the vault",
+        "the password is the same as before",
+        "the passphrase is written down somewhere safe",
+        "The password is available upon request.",
+        "The root password is identical across hosts.",
+        "The password is Harbor Bay Launch.",
+        "Password column: bcrypt hash string",
+        "the password is super secret stuff",
+        "The wifi password is printed underneath the router.",
+        "the passphrase is three random words",
+        "The password is changed every quarter.",
+        "The password is hard to guess.",
+        "The guest password is purple monkey dishwasher for visitors",
+        "The password is company name backwards.",
+        "the password is google account login.",
+        "Password: team lead knows.",
+        "the database password is environment variable driven",
+        "The password is pretty much useless.",
+        # three words after "password is" or "Password:" are read only in quotes or after "=" (prose as often)
+        "Password: terraform cloud workspace",
+        "The admin password is shared team vault.",
+    ],
+)
+def test_lookalikes_of_pins_pw_and_three_word_passphrases_are_no_secret(text):
+    assert _found(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The PIN was 2023",
+        "The PIN was 2023.",
+        "The pin is 3.11",
+        "The PIN is 3.11",
+        "The PIN is 2024 until the resolver is fixed.",
+        "We pinned numpy; the PIN was 2023 for a year.",
+        "Pin was 2023 when we froze the lockfile.",
+    ],
+)
+def test_a_version_pin_in_capitals_is_no_secret(text):
+    """A calendar year (2000-2099) or a dotted version after "PIN is/was", with no word in the sentence saying whose
+    PIN it is or what it unlocks, is a version pin, as "the pin was 2023" is."""
+    assert _found(text) == []
+
+
+@pytest.mark.parametrize(
+    "text, secret",
+    [
+        ("My PIN is 2023", "2023"),
+        ("my PIN was 2023", "2023"),
+        ("The bank PIN was 2023", "2023"),
+        ("The PIN for my debit card is 2024.", "2024"),
+        ("The PIN is 2023 on the phone.", "2023"),
+        ("The PIN is 1987", "1987"),
+        ("The PIN is 4821", "4821"),
+        ("PIN: 2023", "2023"),
+        ("The PIN code is 2023", "2023"),
+        ("PIN 2023", "2023"),
+    ],
+)
+def test_a_pin_with_an_owner_or_not_a_year_is_still_a_secret(text, secret):
+    """The version-pin reading stops at a word of PIN context anywhere in the sentence, a year before 2000 (a birth
+    year is a common PIN), "PIN code", and a PIN given after a colon or with no separator."""
+    assert _found(text) == [(secret, "pin_code")]
