@@ -226,3 +226,51 @@ async def test_a_decision_the_disk_did_not_finish_says_so_and_stays_readable(dem
         assert len([n for n in app._notifications if n.title == "Recorded, not finished on disk"]) == 1
         assert "not finished" not in str(pane.query_one(StatusLine).render())
         assert engine.check().ok, engine.check().problems
+
+
+async def test_a_decision_key_on_an_empty_queue_is_dimmed_and_pressed_says_why(empty):
+    """At 80 columns, on an empty wiki: every decision key of Conflicts and Verify is dimmed in the footer, and
+    pressed it says in one whole line that there is nothing to decide (it used to do nothing at all, which reads as
+    a broken key). Nothing is written."""
+    app = empty
+
+    def line(pane: PaneScreen) -> str:
+        text = str(pane.status.render())
+        assert len(text) <= pane.status.content_size.width, f"cut: {text!r}"
+        return text
+
+    def dimmed(pane: PaneScreen, action: str) -> bool:
+        return any(a.binding.action == action and not a.enabled for a in pane.active_bindings.values())
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = await open_pane(pilot, "C", ConflictsScreen)
+        for key, action in [("k", "keep"), ("i", "take"), ("b", "both"), ("s", "snooze"), ("e", "edit")]:
+            assert dimmed(pane, action), action
+            pane.say("")
+            await pilot.press(key)
+            assert line(pane).startswith("No open conflict to decide"), (key, line(pane))
+        await pilot.press("S")  # no dialog opens for a conflict that is not there
+        assert isinstance(app.screen, ConflictsScreen) and line(pane).startswith("No open conflict")
+        await pilot.press("a")
+        await settle(pilot)
+        await pilot.press("k")
+        assert line(pane).startswith("No snoozed conflict")
+
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        for key, action in [("c", "confirm"), ("d", "deny"), ("D", "deny_reason"), ("f", "confirm_source")]:
+            assert dimmed(pane, action), action
+            pane.say("")
+            await pilot.press(key)
+            assert isinstance(app.screen, VerifyScreen), key  # no dialog either
+            assert line(pane) == "Nothing to verify: no inferred record is waiting.", (key, line(pane))
+        await pilot.press("slash", *"zzz", "enter")
+        await wait_for(pilot, lambda: pane.source is not None and pane.source.needle == "zzz", what="the filter")
+        pane.table.focus()  # (the box keeps the focus after enter: a key typed there is part of the filter)
+        await pilot.press("c")
+        assert line(pane).startswith("Nothing matches “zzz”"), line(pane)
+        await pilot.press("escape", "a")
+        await settle(pilot)
+        await pilot.press("n")
+        assert line(pane) == "No denied record to undeny."
+        assert not any(app.undo_stack(p) for p in ("conflicts", "verify"))
+        assert app.engine.last_receipt_sha() is None

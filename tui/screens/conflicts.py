@@ -79,6 +79,9 @@ def _expires(value: object) -> datetime | None:
 class ConflictsScreen(PaneScreen):
     PANE_ID = "conflicts"
     CURSOR_DECISIONS = frozenset({"keep", "take", "both", "snooze", "snooze_until", "edit"})
+    # Dimmed in the footer while the list is empty, yet pressed they say so (a key that does nothing silently
+    # reads as a key that is broken).
+    ANSWERING = CURSOR_DECISIONS
     PANE_TITLE = "Conflicts"
     STATUS_HINT = (
         "Resolutions are appended to DECISIONS.md with both sides' provenance; the loser is marked "
@@ -321,15 +324,33 @@ class ConflictsScreen(PaneScreen):
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._show_detail()
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("keep", "take", "both", "snooze", "snooze_until", "edit") and not self._by_id:
-            return None  # shown dimmed: nothing to decide
-        return True
+    def applies(self, action: str) -> bool:
+        return bool(self._by_id) if action in self.ANSWERING else True
+
+    def _decidable(self) -> Conflict | None:
+        """The conflict under the cursor; with none, the status line says why the key did nothing."""
+        c = self.current if self._by_id else None  # (nothing listed yet: the table may not be built)
+        if c is None:
+            toggle = self.mk.key_for("conflicts.toggle_snoozed") or "a"
+            if self.mode == OPEN:
+                self.say(
+                    (
+                        f"No open conflict to decide ({toggle} shows the snoozed ones).",
+                        "No open conflict to decide.",
+                    ),
+                    "yellow",
+                )
+            else:
+                self.say(
+                    (f"No snoozed conflict to decide ({toggle} shows the open ones).", "No snoozed conflict."),
+                    "yellow",
+                )
+        return c
 
     # ------------------------------------------------------------------------------------------------ decisions
 
     def _resolve(self, choice: str) -> None:
-        c = self.current
+        c = self._decidable()
         if c is None:
             return
         cid = c.conflict_id
@@ -375,12 +396,12 @@ class ConflictsScreen(PaneScreen):
         )
 
     def action_snooze(self) -> None:
-        c = self.current
+        c = self._decidable()
         if c is not None:
             self._snooze(c.conflict_id, None)
 
     def action_snooze_until(self) -> None:
-        c = self.current
+        c = self._decidable()
         if c is None:
             return
         cid, now = c.conflict_id, self.now()
@@ -406,9 +427,9 @@ class ConflictsScreen(PaneScreen):
 
     def action_edit(self) -> None:
         """Edit the existing side's page (the incoming side is not a page until it is taken)."""
-        c = self.current
-        page = str(c.existing.get("page") or "") if c is not None else ""
-        self.edit_page(page or None)
+        c = self._decidable()
+        if c is not None:
+            self.edit_page(str(c.existing.get("page") or "") or None)
 
     def action_toggle_snoozed(self) -> None:
         self._last_key[self.mode] = self.table.current_key

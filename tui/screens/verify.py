@@ -29,6 +29,7 @@ from rich.text import Text
 from textual import on, work
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.widget import Widget
 from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState
@@ -163,6 +164,8 @@ class QueueSource:
 class VerifyScreen(PaneScreen):
     PANE_ID = "verify"
     CURSOR_DECISIONS = frozenset({"confirm", "deny", "deny_reason", "undeny", "edit"})
+    # Dimmed in the footer while the list shows nothing, yet pressed they say so.
+    ANSWERING = CURSOR_DECISIONS | {"confirm_source"}
     PANE_TITLE = "Verify"
     AUTO_FOCUS = "#verify-list"
     STATUS_HINT = (
@@ -419,17 +422,41 @@ class VerifyScreen(PaneScreen):
     def on_virtual_table_row_highlighted(self, event: VirtualTable.RowHighlighted) -> None:
         self._show_detail()
 
+    def _shown(self) -> int:
+        """How many rows the list shows: 0 before the list is built (Textual may ask which keys apply, and a key may
+        arrive, before the pane has composed; asking the table then raised `NoMatches`)."""
+        try:
+            return self.table.row_count
+        except NoMatches:
+            return 0
+
+    def applies(self, action: str) -> bool:
+        return self._shown() > 0 if action in self.ANSWERING else True
+
+    def _nothing_listed(self) -> bool:
+        """The list shows nothing: the status line says so (a decision key pressed on it is dimmed, not broken)."""
+        if self._shown() > 0:
+            return False
+        if self.filter_text and (self.source is None or self.source.needle != self.needle):
+            self.say("The filter is still being applied: try again in a moment.", "yellow")
+        elif self.filter_text:
+            clear = self.mk.key_for("verify.clear") or "escape"
+            self.say(
+                (f"Nothing matches “{self.filter_text}” ({clear} clears the filter).", "Nothing matches."), "yellow"
+            )
+        elif self.mode == PENDING:
+            self.say("Nothing to verify: no inferred record is waiting.", "yellow")
+        else:
+            self.say("No denied record to undeny.", "yellow")
+        return True
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        listed = self.table.row_count > 0
+        listed = self._shown() > 0
         if action in ("confirm", "deny", "deny_reason", "confirm_source"):
-            if self.mode != PENDING:
-                return False
-            return True if listed else None
+            return self.mode == PENDING
         if action == "undeny":
-            if self.mode != DENIED:
-                return False
-            return True if listed else None
-        if action in ("mark", "mark_move", "mark_all", "order", "edit"):
+            return self.mode == DENIED
+        if action in ("mark", "mark_move", "mark_all", "order"):
             return True if listed else None
         if action == "clear":
             return bool(self.marked or self.query_one("#verify-filter").display)
@@ -544,6 +571,8 @@ class VerifyScreen(PaneScreen):
         self.decide(partial(self.engine.confirm_many, ids, now=self.now(), actor=self.actor), what)
 
     def action_confirm(self) -> None:
+        if self._nothing_listed():
+            return
         ids = self.targets()
         if self.mode != PENDING or not ids:
             return
@@ -566,6 +595,8 @@ class VerifyScreen(PaneScreen):
     def action_confirm_source(self) -> None:
         """Confirm every pending record from the selected row's source, after a dialog with the count and titles.
         The count is the engine's (a count query), and so are the ids, asked for when the person says yes."""
+        if self._nothing_listed():
+            return
         source = self.current_source
         if self.mode != PENDING or source is None:
             return
@@ -608,11 +639,15 @@ class VerifyScreen(PaneScreen):
             )
 
     def action_deny(self) -> None:
+        if self._nothing_listed():
+            return
         ids = self.targets()
         if ids and self.mode == PENDING:
             self._deny(ids, None)
 
     def action_deny_reason(self) -> None:
+        if self._nothing_listed():
+            return
         ids = self.targets()
         if not ids or self.mode != PENDING:
             return
@@ -633,6 +668,8 @@ class VerifyScreen(PaneScreen):
         )
 
     def action_undeny(self) -> None:
+        if self._nothing_listed():
+            return
         ids = self.targets()
         if not ids or self.mode != DENIED:
             return
@@ -650,6 +687,8 @@ class VerifyScreen(PaneScreen):
         )
 
     def action_edit(self) -> None:
+        if self._nothing_listed():
+            return
         e = self.current
         self.edit_page(self.engine.page_of(e.memory_id) if e is not None else None)
 
