@@ -566,7 +566,7 @@ class MemkeeperApp(App[int]):
             return
         self._background_started = True
         if not self.engine.synced:
-            self._sync_worker((), "")
+            self._sync_worker((), "", start=True)
         if self.watch_enabled:
             self.watch_wiki()
 
@@ -795,19 +795,27 @@ class MemkeeperApp(App[int]):
             self.wiki_changed(paths)
 
     @work(exclusive=True, group="sync", exit_on_error=False)
-    async def _sync_worker(self, paths: tuple[str, ...], done: Wording = "Reloaded from disk.") -> None:
-        await asyncio.to_thread(self._sync_with_progress)
+    async def _sync_worker(
+        self, paths: tuple[str, ...], done: Wording = "Reloaded from disk.", *, start: bool = False
+    ) -> None:
+        """Resync the index, then recount and refresh. `start`: the reconciliation the desk runs once it is ready
+        (the first pane was read from the index as it was); when it finds every page as the index had it, the
+        counts and the pane on screen are already right: the pane the person may already be working in is not
+        reloaded under their cursor, and the counts are not taken again."""
+        changed = await asyncio.to_thread(self._sync_with_progress)
+        if start and not any(changed.values()):
+            return
         self.wiki_changed(paths)
         if done:
             self.say(done)
 
-    def _sync_with_progress(self) -> None:
+    def _sync_with_progress(self) -> dict[str, int]:
         def progress(done: int, total: int) -> None:
             if total >= 1000:  # small syncs finish before a progress text could be read
                 self.call_from_thread(setattr, self, "sync_progress", f"sync {done}/{total}")
 
         try:
-            self.engine.sync(progress=progress)
+            return self.engine.sync(progress=progress)
         finally:
             try:
                 self.call_from_thread(setattr, self, "sync_progress", "")

@@ -373,6 +373,43 @@ def test_tui_package_never_writes_wiki_files() -> None:
 # ------------------------------------------------------------------------------------------------ watcher
 
 
+async def test_the_start_reconciliation_recounts_only_when_it_read_a_changed_page(demo_root: Path) -> None:
+    """The desk first shows the index as it was, then reads every page in a worker. When every page is as the
+    index had it, nothing is counted or reloaded again after the reading (the header's tier count runs once); a
+    page archived by hand in place while the desk was closed is counted once the reading has found it."""
+    seen: list[tuple[int, int]] = []
+    for edit in (False, True):
+        if edit:
+            page = next(
+                p
+                for p in sorted((demo_root / "entries").glob("*.md"))
+                if "\nstatus: active\n" in p.read_text(encoding="utf-8")
+            )
+            with open(page, "r+", encoding="utf-8") as f:  # in place: the folder and log.md are untouched
+                text = f.read().replace("\nstatus: active\n", "\nstatus: archived\n", 1)
+                f.seek(0)
+                f.write(text)
+                f.truncate()
+        engine = Engine.open(demo_root, sync=False)
+        tier_counts = []
+        counts = engine.counts
+
+        def counting(now, *, _counts=counts, _calls=tier_counts, **kw):
+            if kw.get("with_tiers", True):
+                _calls.append(now)
+            return _counts(now, **kw)
+
+        engine.counts = counting  # type: ignore[method-assign]
+        app = build_app(demo_root, engine=engine)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda app=app: app.engine.synced, timeout=15, what="the start's reconciliation")
+            await settle(pilot)
+            seen.append((len(tier_counts), app.counts["records"]))
+    (unchanged_counts, records), (edited_counts, records_after_edit) = seen
+    assert unchanged_counts == 1
+    assert records_after_edit == records - 1 and edited_counts == 2
+
+
 async def test_watcher_shows_a_capture_from_another_process(demo_root: Path) -> None:
     app = build_app(demo_root, watch=True)
     async with app.run_test(size=SIZE) as pilot:
