@@ -421,6 +421,8 @@ def _repair_text(r: Receipt) -> str:
         )
         if d.get(k)
     ]
+    if d.get("index_synced"):
+        done.append(f"{sum(d['index_synced'].values())} page(s) changed outside memkeeper read into the index")
     if d.get("index_rebuilt"):
         done.append("index rebuilt")
     if d.get("skipped"):
