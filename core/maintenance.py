@@ -237,14 +237,19 @@ class MaintenanceOps:
                 entry.evidence_grade = grade
                 if (entry.strength, entry.status, entry.evidence_grade) == before:
                     continue
-                if not preview:
-                    try:
+                try:
+                    if not preview:
                         self.store.save(entry)
-                    except PermissionError as exc:
-                        # A page memkeeper may not open (check reports it): one unreadable page never stops the
-                        # decay of the others, and it is not written over blind.
-                        skipped.append({"memory_id": entry.memory_id, "page": row["path"], "reason": exc.strerror})
-                        continue
+                    elif archive:
+                        # What the preview lists for archiving is what the run will archive: a page the run could
+                        # not open is listed as skipped here too (a stat would not tell; the run reads each page).
+                        with open(self.store.path(row["path"]), "rb"):
+                            pass
+                except PermissionError as exc:
+                    # A page memkeeper may not open (check reports it): one unreadable page never stops the
+                    # decay of the others, and it is not written over blind.
+                    skipped.append({"memory_id": entry.memory_id, "page": row["path"], "reason": exc.strerror})
+                    continue
                 prior[entry.memory_id] = {
                     "strength": before[0],
                     "status": before[1].value,

@@ -412,7 +412,11 @@ def test_a_page_that_cannot_be_read_is_reported_and_stops_nothing_else(eng, wiki
         eng.confirm(wiki["kestrel"], now=T1, actor=H)
     with pytest.raises(MemkeeperError, match="Permission denied"):
         eng.capture(KESTREL, now=T1, title="Kestrel rollout", source_ref="raw/k.md#L2")
+    preview = eng.decay(now=T1 + timedelta(days=400), preview=True)
     decay = eng.decay(now=T1 + timedelta(days=400))
+    # the preview a person confirms lists what the run then does: the unreadable page skipped, not archived
+    assert preview.details["skipped"] == decay.details["skipped"]
+    assert preview.details["archived"] == decay.details["archived"]
     assert decay.details["skipped"] == [
         {"memory_id": wiki["kestrel"], "page": eng.rel(target), "reason": "Permission denied"}
     ]
