@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import WriteFailed
-from .models import Category, MemoryClass, Receipt, SensitivityTier, SourceType, TrustZone, utc
+from .models import Category, MemoryClass, Receipt, SensitivityTier, SourceType, TrustZone, at
 from .store import Progress, Store, disk_error_line, is_disk_error
 from .views import Views
 
@@ -203,13 +203,14 @@ class Engine:
 
         A disk that refuses a write (full, read-only, permission denied) is one line, `WriteFailed`: what was made
         stays, and init again, once there is room, completes it (it was `internal error: OSError …`)."""
+        now = at(now)  # refused before anything is made
         store: Store | None = None
         try:
             store = Store.create(root)
             engine = cls(store)
             with engine.store.lock:
                 engine.store.write_headers()
-                engine.views.refresh(utc(now), full=True)
+                engine.views.refresh(now, full=True)
         except (OSError, sqlite3.OperationalError) as exc:
             if store is not None:
                 store.close()
@@ -644,7 +645,7 @@ class Engine:
         self, now: datetime, *, person: str | None = None, session: str | None = None, with_tiers: bool = True
     ) -> dict[str, int]:
         """Header counts: open conflicts, pending verifications, quiz due, tier candidates, active records."""
-        now = utc(now)
+        now = at(now)
         out = {
             "open_conflicts": len(self.conflict_queue.conflicts(now=now, session=session)),
             "pending_verifications": self.verification_queue.pending_count(),

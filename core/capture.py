@@ -29,10 +29,10 @@ from .models import (
     SensitivityTier,
     SourceType,
     TrustZone,
+    at,
     iso,
     parse_iso,
     single_line,
-    utc,
 )
 from .paths import slugify
 from .receipts import make_receipt
@@ -123,7 +123,7 @@ class CaptureOps:
         (`captured`); a contradiction of such a record opens a conflict between the two records, named in the
         receipt's `opened` (conflict_id, memory_id, conflict_type, reason).
         """
-        now = utc(now)
+        now = at(now)
         actor = validate_actor(actor)
 
         def refuse(status: str, reason: str, **extra: Any) -> Receipt:
@@ -197,6 +197,10 @@ class CaptureOps:
                 return refuse("reject", "expires_in_past", value=str(expires_at))
         elif ttl_days is not None:
             exp = now + timedelta(days=float(ttl_days))
+        if cls_e is MemoryClass.durable and exp is not None:
+            # Asked for both, the record was stored as durable and expired anyway (retrieval stopped returning it,
+            # decay archived it): which one was meant is the caller's to say.
+            return refuse("reject", "durable_with_expiry", value=iso(exp))
         if cls_e is None:
             cls_e = MemoryClass.expiring if (exp is not None or has_temporal_cue(text)) else MemoryClass.durable
         if cls_e is MemoryClass.expiring and exp is None:

@@ -18,7 +18,7 @@ from typing import Any
 
 from .errors import BadInput, NotFound, PageError
 from .incoming import Incoming, entry_from_incoming
-from .models import Entry, Receipt, Status, iso, parse_iso, utc
+from .models import Entry, Receipt, Status, at, iso, parse_iso
 from .pages import MAX_LEDGER_BYTES, MAX_PAGE_BYTES, atomic_write, iter_lines, read_text
 from .paths import list_file_sigs
 from .receipts import make_receipt
@@ -559,7 +559,7 @@ class ConflictQueue:
             return list(self._all_conflicts())
         if now is None:
             return [c for c in self._all_conflicts() if c.status != "resolved"]
-        now = utc(now)
+        now = at(now)
         return [c for c in self._all_conflicts() if c.is_open_at(now, session)]
 
     def open_conflict_memory_ids(self) -> set[str]:
@@ -747,7 +747,7 @@ class ConflictQueue:
 
         Receipt details: conflict_id, choice, winner, loser (memory ids), undo (prior state).
         """
-        now = utc(now)
+        now = at(now)
         actor = validate_actor(actor)
         choice = {"keep": "existing", "take": "incoming", "both_valid": "both"}.get(choice, choice)
         if choice not in CHOICES:
@@ -946,7 +946,7 @@ class ConflictQueue:
         session: str | None = None,
     ) -> Receipt:
         """Snooze until a date, or (until=None) until the end of the given TUI session. Warns after 3 snoozes."""
-        now = utc(now)
+        now = at(now)
         actor = validate_actor(actor)
         if not actor.startswith("human:"):
             return make_receipt("snooze_conflict", "refused", now, actor, {"reason": "human_actor_required"})

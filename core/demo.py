@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from .api import Engine
-from .models import utc
+from .models import at
 from .pages import atomic_write
 
 PROJECTS = ["atlas", "harbor", "lumen", "quill", "orbit", "sable", "tessera", "wren"]
@@ -199,7 +199,7 @@ def build_demo(root: Path, *, now: datetime, records: int = 300, seed: int = 7) 
     """(Re)build a demo wiki at `root`. An existing folder is replaced only when it is empty or a demo wiki this
     function built (it leaves `.memkeeper/demo-wiki` behind; a folder named `.demo-wiki`, `make demo`'s, built before
     the marker existed, counts too): `memkeeper demo ~/memory` must never delete a person's own wiki."""
-    now = utc(now)
+    now = at(now)
     root = Path(root)
     if root.exists() and any(root.iterdir()):
         if not is_demo_wiki(root):

@@ -12,7 +12,7 @@ from typing import Any
 from . import scoring
 from .capture import CaptureOps
 from .errors import BadInput
-from .models import Receipt, SensitivityTier, TrustZone, iso, utc
+from .models import Receipt, SensitivityTier, TrustZone, at, iso
 from .pages import MAX_ENVELOPE_BYTES
 from .receipts import canonical_json, make_receipt
 from .store import Store
@@ -29,7 +29,7 @@ class ExchangeOps:
         self, *, zone: str | TrustZone, now: datetime, actor: str = "agent:cli", include_content: bool = False
     ) -> Receipt:
         """Write an export envelope to sync/outbound/. Receipt details: envelope path, count, payload_sha256."""
-        now = utc(now)
+        now = at(now)
         actor = validate_actor(actor)
         zone_e = parse_enum(TrustZone, zone)
         if zone_e is None:
@@ -101,7 +101,7 @@ class ExchangeOps:
 
     def import_envelope(self, envelope_path: str, *, now: datetime, actor: str = "agent:cli") -> Receipt:
         """Import an envelope: records arrive agent_inferred and unverified, with provenance, never the source's trust."""
-        now = utc(now)
+        now = at(now)
         actor = validate_actor(actor)
         try:
             data = json.loads(_read_envelope(envelope_path))

@@ -38,7 +38,7 @@ from . import journal
 from .conflicts import ConflictQueue
 from .errors import BadInput
 from .lockfile import LockTimeout
-from .models import Receipt, utc
+from .models import Receipt, at
 from .pages import MAX_PAGE_BYTES, iter_lines
 from .paths import symlinks_under
 from .quiz_ledger import person_id
@@ -395,7 +395,7 @@ class Integrity:
         Receipt details: what was done (completed, log_rows_added, patterns_added, tmp_removed, index_synced: the
         pages read again because they changed since this process read them, index_rebuilt) and
         the problems left for a person (remaining)."""
-        now = utc(now)
+        now = at(now)
         actor = validate_actor(actor)
         first = len(self.store.recoveries)
         with self.store.writing():  # taking the lock completes an interrupted intent and discards staged files

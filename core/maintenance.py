@@ -16,7 +16,7 @@ from . import journal
 from .conflicts import ConflictQueue
 from .errors import BadInput
 from .grading import regrade
-from .models import EvidenceGrade, Receipt, Status, iso, parse_iso, utc
+from .models import EvidenceGrade, Receipt, Status, at, iso, parse_iso
 from .pages import atomic_write
 from .paths import mkdirs
 from .receipts import make_receipt
@@ -60,7 +60,7 @@ class MaintenanceOps:
         [{source, target}], titles ({id: title}), count, threshold, reinforcement_after, undo (each touched
         record's prior state; undo restores them with one receipt).
         """
-        now = utc(now)
+        now = at(now)
         actor = validate_actor(actor)
         if not 0.0 < threshold <= 1.0:
             return make_receipt(
@@ -209,7 +209,7 @@ class MaintenanceOps:
         regraded_count, undo (each changed record's prior strength, status and grade; undo restores them with
         one receipt).
         """
-        now = utc(now)
+        now = at(now)
         actor = validate_actor(actor)
         with self.store.writing():
             rows, left_out = self._active_rows("memory_id, path, data, content")
@@ -299,7 +299,7 @@ class MaintenanceOps:
 
     def snapshot(self, *, now: datetime, actor: str = "agent:cli") -> Receipt:
         """Copy the wiki (minus snapshots/ and .memkeeper/) to snapshots/<iso>/ with manifest.json. Never overwrites."""
-        now = utc(now)
+        now = at(now)
         actor = validate_actor(actor)
         with self.store.writing():
             stamp = now.strftime("%Y%m%dT%H%M%SZ")
@@ -359,7 +359,7 @@ class MaintenanceOps:
 
     def compile(self, *, now: datetime, actor: str = "agent:cli") -> Receipt:
         """Regenerate every generated view: hot.md, index.md, index/*.md, SCHEMA.md, CONFLICTS.md."""
-        now = utc(now)
+        now = at(now)
         with self.store.writing():
             receipt = make_receipt(
                 "compile",

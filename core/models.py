@@ -10,6 +10,8 @@ from datetime import UTC, datetime
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
+from .errors import BadInput
+
 ENTRY_SCHEMA = "memkeeper.entry.v1"
 RECEIPT_SCHEMA = "memkeeper.receipt.v1"
 
@@ -75,6 +77,25 @@ class SourceType(str, Enum):
 def utc(dt: datetime) -> datetime:
     """Make a datetime UTC-aware (naive values are taken as UTC)."""
     return dt.replace(tzinfo=UTC) if dt.tzinfo is None else dt.astimezone(UTC)
+
+
+# The years an operation may act at (`at`): every time it writes (a receipt file's name, log.md, a page's dates) is
+# four digits wide, and schedules computed from it (a quiz interval of decades, an expiry) stay within datetime's range.
+ACT_YEARS = (1000, 9000)
+
+
+def at(now: datetime) -> datetime:
+    """The time an operation acts at, in UTC. Outside `ACT_YEARS` it is refused (`BadInput`), before anything is
+    written: `--now 0999-06-01` wrote "999-06-01T…" (no reader parses a three-digit year) into the receipt's file
+    name, log.md and the write's intent, and every later command, `check --repair` too, stopped on it; near year
+    9999 a capture's schedules overflowed datetime."""
+    now = utc(now)
+    if not ACT_YEARS[0] <= now.year <= ACT_YEARS[1]:
+        raise BadInput(
+            f"time {now.isoformat()} is out of range: an operation acts at a time in the years "
+            f"{ACT_YEARS[0]}-{ACT_YEARS[1]}"
+        )
+    return now
 
 
 def iso(dt: datetime) -> str:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from . import scoring
 from .errors import BadInput, Busy, WriteFailed
 from .index import CANDIDATES, BadPage, ZoneRows, is_busy
-from .models import Receipt, SensitivityTier, Status, Tier, TrustZone, iso, parse_iso, utc
+from .models import Receipt, SensitivityTier, Status, Tier, TrustZone, at, iso, parse_iso
 from .pages import MAX_LEDGER_BYTES, read_text
 from .receipts import make_receipt
 from .store import Store
@@ -58,7 +58,7 @@ class RetrieveOps:
         write lock was held elsewhere for longer than ACCESS_LOCK_WAIT_S, or (write_failed) when the disk refused the
         write; nothing was written then.
         """
-        now = utc(now)
+        now = at(now)
         actor = validate_actor(actor)
         zone_e = parse_enum(TrustZone, zone)
         if zone_e is None:

@@ -16,7 +16,7 @@ from typing import Any
 from . import tiers as policy
 from .errors import BadInput
 from .index_schema import COLD_WHERE
-from .models import Entry, Receipt, Tier, iso, parse_iso, utc
+from .models import Entry, Receipt, Tier, at, iso, parse_iso, utc
 from .pages import MAX_LEDGER_BYTES, MAX_PAGE_BYTES, read_bytes, read_text
 from .paths import mkdirs
 from .receipts import make_receipt
@@ -85,7 +85,7 @@ class TierQueue:
         """`plan_tiers` without holding the plan: the records are classified a chunk at a time (keyset pages of the
         index) and only each section's pages and candidate ids are kept, in the plan's order (by path), with the
         counts and byte totals. The desk pages through it with `plan_candidates`. Writes nothing."""
-        now = utc(now)
+        now = at(now)
         in_conflict, hot = self.in_conflict(), self._hot_links()
         found: dict[str, list[tuple[str, str]]] = {s: [] for s in TIER_SECTIONS}
         nbytes = dict.fromkeys(TIER_SECTIONS, 0)
@@ -187,7 +187,7 @@ class TierQueue:
 
         Receipt details: automatic (ids made cold), review (path or null), ambiguous_count, projected_bytes_removed.
         """
-        now = utc(now)
+        now = at(now)
         actor = validate_actor(actor)
         if not actor.startswith("human:"):  # a tier change is a person's review (SPEC §7)
             return make_receipt("tiers_commit", "refused", now, actor, {"reason": "human_actor_required"})
@@ -251,7 +251,7 @@ class TierQueue:
 
         Receipt status: applied | reject (reason: invalid_review with errors, or stale_pages with stale ids).
         """
-        now = utc(now)
+        now = at(now)
         actor = validate_actor(actor)
         if not actor.startswith("human:"):  # a human review, applied by a person (SPEC §7)
             return make_receipt(
@@ -324,7 +324,7 @@ class TierQueue:
 
     def restore_tier(self, ref: str, *, now: datetime, actor: str) -> Receipt:
         """Set a cold record back to warm (cold is an access tier, not a verdict)."""
-        now = utc(now)
+        now = at(now)
         actor = validate_actor(actor)
         with self.store.writing():
             mid = self.store.resolve_id(ref)

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from .errors import BadInput
-from .models import Receipt, utc
+from .models import Receipt, at
 from .receipts import commit_order, make_receipt, verify_receipt
 from .store import Store
 from .validate import validate_actor
@@ -120,7 +120,7 @@ class UndoOps:
 
         Receipt details: reverses, action (of the reversed receipt), plus what was restored.
         """
-        now = utc(now)
+        now = at(now)
         actor = validate_actor(actor)
         with self.store.writing():
             original = self.find_receipt(receipt_sha256)

@@ -19,9 +19,9 @@ from .models import (
     Status,
     TrustZone,
     Verified,
+    at,
     iso,
     parse_iso,
-    utc,
 )
 from .pages import iter_lines
 from .receipts import make_receipt
@@ -322,7 +322,7 @@ class VerificationQueue:
     def confirm(self, ref: str, *, now: datetime, actor: str) -> Receipt:
         """Stamp `verified: {by, at}` and `source_type: user_confirmed` on the record and every live record with the
         same normalised title+content. Human actors only. Receipt details: memory_id, propagated_to, undo."""
-        now = utc(now)
+        now = at(now)
         actor = validate_actor(actor)
         if not actor.startswith("human:"):
             return make_receipt("confirm", "refused", now, actor, {"reason": "human_actor_required", "memory_id": ref})
@@ -351,7 +351,7 @@ class VerificationQueue:
         item of the batch already confirmed (same text) is skipped, not re-stamped; a record that is not active
         rejects the whole batch. Receipt details: confirmed (the records asked for and stamped), skipped,
         memory_ids (every record stamped, propagation included), count, undo."""
-        now = utc(now)
+        now = at(now)
         actor = validate_actor(actor)
         if not actor.startswith("human:"):
             return make_receipt(
@@ -443,7 +443,7 @@ class VerificationQueue:
         with the same key is `suppressed`. Receipt details: memory_id, suppression_key, undo.
 
         A reason holding a secret is refused (`secret_detected`) unless `redact`, which stores it redacted."""
-        now = utc(now)
+        now = at(now)
         actor = validate_actor(actor)
         if not actor.startswith("human:"):
             return make_receipt("deny", "refused", now, actor, {"reason": "human_actor_required", "memory_id": ref})
@@ -477,7 +477,7 @@ class VerificationQueue:
     ) -> Receipt:
         """Deny many records under one receipt, atomically (all or none); a record already denied rejects the batch.
         Human actors only. Receipt details: memory_ids, suppression_keys ({memory id: key}), reason, count, undo."""
-        now = utc(now)
+        now = at(now)
         actor = validate_actor(actor)
         if not actor.startswith("human:"):
             return make_receipt(
@@ -526,7 +526,7 @@ class VerificationQueue:
 
     def undeny(self, ref: str, *, now: datetime, actor: str) -> Receipt:
         """Lift the suppression key and restore the denied same-text records to active (an appended ledger line)."""
-        now = utc(now)
+        now = at(now)
         actor = validate_actor(actor)
         if not actor.startswith("human:"):
             return make_receipt("undeny", "refused", now, actor, {"reason": "human_actor_required", "memory_id": ref})
@@ -571,7 +571,7 @@ class VerificationQueue:
 
         Receipt details: changed (memory ids whose page was corrected), count.
         """
-        now = utc(now)
+        now = at(now)
         actor = validate_actor(actor)
         with self.store.writing():
             events = [(d.get("at", ""), 0, d) for d in _read_jsonl(self.store.root / CONFIRMATIONS)]

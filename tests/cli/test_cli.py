@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from memkeeper.core import Engine
 from memkeeper.tui.cli import main
 
 from .conftest import run
@@ -50,6 +51,50 @@ def test_root_is_a_file(capsys, tmp_path):
     code = main(["--root", str(f), "check"])
     _, err = capsys.readouterr()
     assert code == 2 and "not a directory" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("when", ["0999-06-01T00:00:00Z", "0001-01-01T00:00:00Z", "9999-12-30T00:00:00Z"])
+def test_a_time_out_of_range_is_refused_before_anything_is_written(capsys, root, tmp_path, when):
+    """`--now 0999-06-01` wrote a three-digit year ("999-06-01T…", which no reader parses) into the receipt's file
+    name, log.md and the write's intent, and every later command, `check --repair` too, stopped on it; near 9999 a
+    capture overflowed. Such a time is now one line, exit 2, and nothing is written; the wiki goes on."""
+    trail = {
+        p.relative_to(root): p.read_bytes() for p in root.rglob("*") if p.is_file() and ".memkeeper" not in p.parts
+    }
+    for args in (
+        ["capture", "The staging cluster runs in the Frankfurt region."],
+        ["retrieve", "staging"],
+        ["--as", "human:me", "decay"],
+    ):
+        code, out, err = run(capsys, root, "--now", when, *args)
+        assert code == 2 and out == "" and err.count("\n") == 1 and "out of range" in err, (args, err)
+    after = {
+        p.relative_to(root): p.read_bytes() for p in root.rglob("*") if p.is_file() and ".memkeeper" not in p.parts
+    }
+    assert after == trail
+    code, out, _ = run(capsys, root, "capture", "The office printer is an HP LaserJet 4000.")
+    assert code == 0 and "captured" in out
+    assert run(capsys, root, "check")[0] == 0
+    # init too: refused before the folder is made
+    code, _, err = main(["--root", str(tmp_path / "new"), "--now", when, "init"]), *capsys.readouterr()
+    assert code == 2 and "out of range" in err and not (tmp_path / "new").exists()
+
+
+def test_durable_with_an_expiry_is_refused(capsys, root):
+    """Stored, such a record said `durable` and expired all the same (retrieval stopped returning it, decay archived
+    it). The same check serves the MCP server's `ttl_days`."""
+    text = "The canteen closes early for staff parties."
+    code, out, err = run(capsys, root, "capture", text, "--class", "durable", "--expires", "2026-12-10")
+    assert code == 2 and "durable_with_expiry" in err and err.count("\n") == 1, err
+    eng = Engine.open(root)
+    try:
+        r = eng.capture(text, now=datetime(2026, 11, 20, 9, tzinfo=UTC), memory_class="durable", ttl_days=5)
+        assert (r.status, r.details["reason"]) == ("reject", "durable_with_expiry")
+    finally:
+        eng.close()
+    assert not list((root / "entries").glob("*.md"))
+    code, out, _ = run(capsys, root, "capture", text, "--expires", "2026-12-10")
+    assert code == 0 and "captured" in out
 
 
 def test_conflict_flow_and_undo(capsys, root):
