@@ -12,7 +12,7 @@ from typing import Any, cast
 
 from . import quiz as policy
 from .errors import BadInput
-from .models import Receipt, iso, parse_iso, utc
+from .models import Receipt, at, iso, parse_iso
 from .pages import MAX_LEDGER_BYTES, read_text
 from .paths import list_files
 from .receipts import make_receipt
@@ -88,7 +88,7 @@ class QuizQueue:
 
     def create_ledger(self, person: str, scheduler: str, *, now: datetime, actor: str) -> Receipt:
         """Create a person's ledger with the chosen scheduler (leitner | fsrs). Refuses to replace an existing one."""
-        now, actor = utc(now), validate_actor(actor)
+        now, actor = at(now), validate_actor(actor)
         pid = policy.person_id(person)
         if scheduler not in policy.SCHEDULERS:
             return make_receipt(
@@ -157,7 +157,7 @@ class QuizQueue:
 
     def quiz_session(self, person: str, *, now: datetime, limit: int = policy.MAX_SESSION) -> list[QuizCard]:
         """Today's session (at most 7): due wrong/skip, other due, then never-quizzed pages. Writes nothing."""
-        now = utc(now)
+        now = at(now)
         ledger = self.read_ledger(policy.person_id(person), strict=False)
         picks = policy.select_session(ledger, self._picks(ledger, now), now.date(), limit)
         cards = []
@@ -193,7 +193,7 @@ class QuizQueue:
     def quiz_preview(self, ref: str, person: str, *, now: datetime) -> dict[str, int]:
         """Days until due again for each grade if the page were answered at `now`, by the person's scheduler
         (what the desk shows on the grade keys). Writes nothing."""
-        now = utc(now)
+        now = at(now)
         ledger = self.read_ledger(policy.person_id(person), strict=False)
         page = self.store.page_of(self.store.resolve_id(ref))
         if page is None:
@@ -203,7 +203,7 @@ class QuizQueue:
     def quiz_due_count(self, person: str, now: datetime) -> int:
         """What the person's sessions could still offer today: due items plus the day's remaining new pages, past
         the 7-item session cap (it falls with every answer or bury)."""
-        now = utc(now)
+        now = at(now)
         ledger = self.read_ledger(policy.person_id(person), strict=False)
         return policy.due_count(ledger, self._picks(ledger, now), now.date())
 
@@ -238,7 +238,7 @@ class QuizQueue:
 
         An answer or question holding a secret is refused (`secret_detected`) unless `redact`, which stores it
         redacted."""
-        now, actor = utc(now), validate_actor(actor)
+        now, actor = at(now), validate_actor(actor)
         pid = self.person_for(actor, person)
         try:
             policy.parse_grade(result)
@@ -337,7 +337,7 @@ class QuizQueue:
         """Bury a page until tomorrow (UTC): it leaves today's sessions and counts, with no penalty — its ledger row
         (box, FSRS state, asked, correct) is untouched. Kept in the ledger frontmatter (`buried: {page: day}`).
         Receipt details: memory_id, page, person, buried_on, until (the day it is offered again)."""
-        now, actor = utc(now), validate_actor(actor)
+        now, actor = at(now), validate_actor(actor)
         pid = self.person_for(actor, person)
         today = now.date()
         with self.store.writing():

@@ -65,6 +65,7 @@ def test_a_time_out_of_range_is_refused_before_anything_is_written(capsys, root,
         ["capture", "The staging cluster runs in the Frankfurt region."],
         ["retrieve", "staging"],
         ["--as", "human:me", "decay"],
+        ["--as", "human:me", "quiz", "record", "mem_0000000000000000", "good"],
     ):
         code, out, err = run(capsys, root, "--now", when, *args)
         assert code == 2 and out == "" and err.count("\n") == 1 and "out of range" in err, (args, err)
