@@ -188,6 +188,13 @@ class Store:
             raise BadInput(f"wiki root {os.fspath(root)!r} does not exist (run `memkeeper init` first)")
         if not path.is_dir():
             raise BadInput(f"wiki root {os.fspath(root)!r} is not a directory")
+        if not (path / "entries").is_dir():
+            # An existing folder that is not a wiki (a project, a mistyped --root) was taken over: the first
+            # command wrote entries/, log.md, receipts/ and .memkeeper/ into it, a layout without its headers.
+            raise BadInput(
+                f"wiki root {os.fspath(root)!r} is not a memkeeper wiki (it has no entries/ folder); "
+                "run `memkeeper init` to make one there"
+            )
         state = Path(os.path.realpath(path)) / ".memkeeper"
         read_only = BadInput(
             f"wiki root {os.fspath(root)!r} is read-only: memkeeper needs to write its index in .memkeeper/ "

@@ -98,6 +98,23 @@ def test_durable_with_an_expiry_is_refused(capsys, root):
     assert code == 0 and "captured" in out
 
 
+def test_a_folder_that_is_not_a_wiki_is_refused_and_left_untouched(capsys, tmp_path):
+    """A mistyped --root, or a project folder: the first command used to write entries/, log.md, receipts/ and
+    .memkeeper/ beside the project's files (a layout without its headers), even a retrieve."""
+    project = tmp_path / "myproject"
+    project.mkdir()
+    (project / "app.py").write_text("print('hi')\n")
+    for args in (["capture", "The release train leaves on Thursdays."], ["retrieve", "release"], ["check"]):
+        code = main(["--root", str(project), *args])
+        _, err = capsys.readouterr()
+        assert code == 2 and "is not a memkeeper wiki" in err and "memkeeper init" in err and err.count("\n") == 1
+    assert sorted(p.name for p in project.iterdir()) == ["app.py"]
+    assert main(["--root", str(project), "init"]) == 0  # asked for, it is made there
+    capsys.readouterr()
+    code = main(["--root", str(project), "capture", "The release train leaves on Thursdays."])
+    assert code == 0 and "captured" in capsys.readouterr()[0]
+
+
 def test_conflict_flow_and_undo(capsys, root):
     run(capsys, root, "capture", "The primary database for billing is Postgres.", "--key", "billing-db")
     code, out, _ = run(
