@@ -16,6 +16,9 @@ Decisions beyond the spec, in one place:
   :class:`Ledger`; every other frontmatter key is kept in ``Ledger.frontmatter`` in file order and written back.
 - FSRS state rides in the row marker as an extra ``fsrs`` key (``Card.to_dict()``) written *after* the eight standard
   keys, so readers that ignore unknown keys (llmwiki) still parse the row.
+- A row that cannot be read (its marker does not parse, its page is not clean, its box or a date is out of range, it
+  has no marker) is skipped and reported, and carried through every rewrite exactly as written, at its position among
+  the rows (``Ledger.unreadable``): the engine never deletes what it cannot read; a person fixes or removes it.
 """
 
 from __future__ import annotations
@@ -175,10 +178,13 @@ class Ledger(Value):
 
     ``frontmatter`` holds every frontmatter key other than the four typed ones (kind, person, scheduler, updated),
     in file order, so keys written by other tools survive a rewrite. ``problems`` lists the rows and header issues
-    that parsing skipped, one ``"line N: why"`` each; a rewrite drops those rows.
+    that parsing skipped, one ``"line N: why"`` each. ``unreadable`` holds the skipped rows themselves as
+    ``(position among the rows, line exactly as written)``: a rewrite puts each back, unchanged, at its position
+    (a later one goes last), so what the engine cannot read is never lost and stays reported until a person fixes it.
+    A page listed twice keeps only its first row (the second is read, and reported, but not carried).
     """
 
-    __slots__ = ("person", "scheduler", "updated", "frontmatter", "note", "items", "problems")
+    __slots__ = ("person", "scheduler", "updated", "frontmatter", "note", "items", "problems", "unreadable")
     person: str
     scheduler: SchedulerName
     updated: date | None
@@ -186,6 +192,7 @@ class Ledger(Value):
     note: str
     items: list[QuizItem]
     problems: list[str]
+    unreadable: list[tuple[int, str]]
 
     def __init__(
         self,
@@ -197,6 +204,7 @@ class Ledger(Value):
         note: str = "",
         items: list[QuizItem] | None = None,
         problems: list[str] | None = None,
+        unreadable: list[tuple[int, str]] | None = None,
     ) -> None:
         if scheduler not in SCHEDULERS:
             raise ValueError(f"quiz ledger scheduler must be one of {', '.join(SCHEDULERS)}, not {scheduler!r}")
@@ -208,6 +216,7 @@ class Ledger(Value):
             note=note,
             items=list(items or []),
             problems=list(problems or []),
+            unreadable=sorted(unreadable or []),
         )
 
     def item(self, page: str) -> QuizItem | None:
@@ -271,8 +280,9 @@ def parse_ledger(text: str, *, person: str | None = None) -> Ledger:
     """Read a ledger; never raises.
 
     Rows whose marker does not parse, whose page is not a clean relative ``.md`` path, whose box is outside 0–5 or
-    whose dates are not ``YYYY-MM-DD`` are skipped and reported in ``problems`` ("line N: why"). ``person`` is the
-    fallback id when the frontmatter has none (an llmwiki ledger carries its person only in the file name).
+    whose dates are not ``YYYY-MM-DD`` are skipped and reported in ``problems`` ("line N: why"), and kept as written
+    in ``unreadable`` for the rewrite. ``person`` is the fallback id when the frontmatter has none (an llmwiki ledger
+    carries its person only in the file name).
     """
     problems: list[str] = []
     if not isinstance(text, str):
@@ -294,14 +304,18 @@ def parse_ledger(text: str, *, person: str | None = None) -> Ledger:
     body = lines[body_start:]
     heading_at = next((i for i, line in enumerate(body) if _ITEMS_HEADING_RE.fullmatch(line)), None)
     items: list[QuizItem] = []
+    unreadable: list[tuple[int, str]] = []
     seen: set[str] = set()
     if heading_at is None:
         problems.append(f"line {body_start + 1}: no '## Items (N)' heading")
         note = ""
         # llmwiki reads markers wherever they are; do the same so a damaged header loses no history.
+        rows = 0
         for offset, line in enumerate(body):
             if "<!--" in line and "quiz:" in line:
-                _take_row(line, body_start + offset + 1, items, seen, problems)
+                if not _take_row(line, body_start + offset + 1, items, seen, problems):
+                    unreadable.append((rows, line))
+                rows += 1
     else:
         note = "\n".join(body[:heading_at]).strip()
         heading_line = body_start + heading_at + 1
@@ -314,9 +328,11 @@ def parse_ledger(text: str, *, person: str | None = None) -> Ledger:
             if not stripped or stripped == "(none)":
                 continue
             if "<!--" in line and "quiz:" in line:
+                if not _take_row(line, lineno, items, seen, problems):
+                    unreadable.append((rows, line))
                 rows += 1
-                _take_row(line, lineno, items, seen, problems)
             elif stripped.startswith("- "):
+                unreadable.append((rows, line))
                 rows += 1
                 problems.append(f"line {lineno}: row has no quiz marker")
             else:
@@ -325,23 +341,35 @@ def parse_ledger(text: str, *, person: str | None = None) -> Ledger:
             problems.append(f"line {heading_line}: heading says {declared} items, {rows} rows follow")
 
     return Ledger(
-        person=pid, scheduler=scheduler, updated=updated, frontmatter=fm, note=note, items=items, problems=problems
+        person=pid,
+        scheduler=scheduler,
+        updated=updated,
+        frontmatter=fm,
+        note=note,
+        items=items,
+        problems=problems,
+        unreadable=unreadable,
     )
 
 
 def render_ledger(ledger: Ledger) -> str:
-    """Write a ledger. Byte-stable: ``render_ledger(parse_ledger(render_ledger(x))) == render_ledger(x)``."""
+    """Write a ledger. Byte-stable: ``render_ledger(parse_ledger(render_ledger(x))) == render_ledger(x)``.
+
+    Readable rows are sorted by (due, page); each unreadable row goes back, exactly as it was read, at its position
+    among the rows (past the end: last), and counts in the ``## Items (N)`` heading as the parser counts it."""
     head: dict[str, Any] = {"kind": LEDGER_KIND, "person": ledger.person, "scheduler": ledger.scheduler}
     if ledger.updated is not None:
         head["updated"] = ledger.updated
     for key, value in ledger.frontmatter.items():
         if key not in ("kind", "person", "scheduler", "updated"):
             head[key] = value
-    items = sorted(ledger.items, key=lambda it: (it.due, it.page))
-    rows = "\n".join(render_row(it) for it in items) if items else "(none)"
+    lines = [render_row(it) for it in sorted(ledger.items, key=lambda it: (it.due, it.page))]
+    for position, line in sorted(ledger.unreadable):
+        lines.insert(min(position, len(lines)), line)
+    rows = "\n".join(lines) if lines else "(none)"
     # parse_ledger reads CRLF files as LF; writing the note the same way keeps the round trip byte-stable.
     note = ledger.note.replace("\r\n", "\n").strip()
-    body = "\n" + (note + "\n\n" if note else "") + f"## Items ({len(items)})\n\n{rows}\n"
+    body = "\n" + (note + "\n\n" if note else "") + f"## Items ({len(lines)})\n\n{rows}\n"
     from .pagefmt import Style, dumps
 
     return dumps(head, body, style=Style.LEDGER)
@@ -430,17 +458,20 @@ def _as_count(value: object) -> int | None:
     return None
 
 
-def _take_row(line: str, lineno: int, items: list[QuizItem], seen: set[str], problems: list[str]) -> None:
+def _take_row(line: str, lineno: int, items: list[QuizItem], seen: set[str], problems: list[str]) -> bool:
+    """Read one row into ``items``; False when it cannot be read (the caller keeps the line as written)."""
     item, why = _parse_row(line)
     if item is None:
         problems.append(f"line {lineno}: {why}")
-    elif item.page in seen:
+        return False
+    if item.page in seen:
         problems.append(f"line {lineno}: {item.page} is listed twice; the first row is kept")
     else:
         seen.add(item.page)
         items.append(item)
         if why:
             problems.append(f"line {lineno}: {why}")
+    return True
 
 
 def _parse_row(line: str) -> tuple[QuizItem | None, str]:

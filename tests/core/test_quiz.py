@@ -363,8 +363,34 @@ def test_malformed_rows_are_skipped_and_reported() -> None:
         "marker does not parse",
     ]:
         assert fragment in joined
-    # The rewrite keeps only the good row.
-    assert "## Items (1)" in render_ledger(ledger)
+    # The rewrite keeps every row: the good one, and the bad ones as written, in their places (SPEC §5.3: skipped
+    # and reported, never lost).
+    rewritten = render_ledger(ledger)
+    assert f"## Items ({len(bad_rows) + 1})" in rewritten
+    rows = rewritten.split(f"## Items ({len(bad_rows) + 1})\n\n", 1)[1].rstrip("\n").split("\n")
+    assert rows == [bad_rows[0], GOOD_ROW, *bad_rows[1:]]
+    again = parse_ledger(rewritten)
+    assert again.items == ledger.items and again.unreadable == ledger.unreadable
+    assert [p.split(": ", 1)[1] for p in again.problems] == [p.split(": ", 1)[1] for p in ledger.problems]
+
+
+def test_unreadable_rows_keep_their_place_through_answers_pruning_and_bury() -> None:
+    bad_due, bad_box = _row(page="entries/b.md", due="2026-1-5"), _row(page="entries/c.md", box=7)
+    text = "\n".join(
+        ["---", "kind: quiz-ledger", "person: alice", "---", "", "## Items (4)", "", GOOD_ROW, bad_due, _row(), bad_box]
+    )
+    ledger = parse_ledger(text + "\n")
+    assert ledger.unreadable == [(1, bad_due), (3, bad_box)]
+    answered, _item, _prior = record_answer(ledger, "entries/new.md", "good", TODAY)
+    pruned, removed = quiz.prune_vanished(answered, ["entries/new.md"])
+    assert removed == ["entries/good.md", "entries/x.md"]  # never the unreadable rows, whatever their page
+    buried, _day = quiz.bury(pruned, "entries/new.md", TODAY)
+    for step in (answered, pruned, buried):
+        out = render_ledger(step)
+        rows = [line for line in out.split("\n") if line.startswith("- ")]
+        assert rows[1] == bad_due and bad_box in rows and f"## Items ({len(rows)})" in out
+        assert render_ledger(parse_ledger(out)) == out
+    assert [line for line in render_ledger(pruned).split("\n") if line.startswith("- ")][1:] == [bad_due, bad_box]
 
 
 def test_duplicate_rows_keep_the_first() -> None:

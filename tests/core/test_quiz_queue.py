@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+import re
 from datetime import timedelta
+
+import pytest
 
 from memkeeper.core import quiz
 from tests.conftest import T0
@@ -223,3 +226,65 @@ def test_hot_md_says_whose_quiz_count_it_shows(eng):
     eng.quiz_record(ids[0], "good", now=T0, actor=HUMAN)
     assert eng.quiz_due_count("alice", now=T0) > eng.quiz_due_count("bob", now=T0)
     assert hot_quiz_line(eng) == f"- Quiz items due today: **{eng.quiz_due_count('alice', now=T0)}** (alice's ledger)"
+
+
+LEDGER = "quiz/quiz-ledger.alice.md"
+
+# Hand edits that make a row unreadable (SPEC §5.3: skipped and reported by check), as (old, new) on its marker.
+BAD_ROWS = {
+    "bad_due": ('"due":"2026-11-23"', '"due":"2026-11-3"'),
+    "unparseable_marker": ('"box":1,', '"box":1,,'),
+    "box_out_of_range": ('"box":1,', '"box":9,'),
+    "path_escaping_the_wiki": ('"page":"entries/quiz-fact-0.md"', '"page":"../outside/quiz-fact-0.md"'),
+}
+
+
+def _ledger_rows(eng) -> list[str]:
+    return [line for line in (eng.root / LEDGER).read_text().splitlines() if "<!--" in line and "quiz:" in line]
+
+
+def _quiz_problems(eng) -> list[str]:
+    """check's quiz-ledger problems without their line numbers (a rewrite may move a row down a line)."""
+    report = eng.check()
+    return sorted(re.sub(r": line \d+: ", ": ", p) for p in report.problems if p.startswith(LEDGER))
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_ROWS))
+def test_an_unreadable_row_survives_every_rewrite_of_the_ledger(eng, kind):
+    """A row the engine cannot read was silently dropped by the next answer (and its evidence with it: check then
+    said ok). It is kept byte for byte in its place, stays reported, is never pruned, and undo leaves it too —
+    even once its record is gone (a person decides)."""
+    ids = seed(eng, 2)
+    eng.quiz_record(ids[0], "good", now=T0, actor=HUMAN)
+    path = eng.root / LEDGER
+    old, new = BAD_ROWS[kind]
+    text = path.read_text()
+    assert text.count(old) == 1
+    path.write_text(text.replace(old, new))
+    [bad] = _ledger_rows(eng)
+    problems = _quiz_problems(eng)
+    assert len(problems) == 1, problems
+
+    def assert_kept(n_rows: int) -> None:
+        rows = _ledger_rows(eng)
+        assert rows[0] == bad and len(rows) == n_rows  # byte for byte, still the first row
+        assert _quiz_problems(eng) == problems  # still reported, and nothing new
+
+    r = eng.quiz_record(ids[1], "good", now=T0 + timedelta(days=1), actor=HUMAN)
+    assert r.status == "recorded" and r.details["pruned"] == []
+    assert_kept(2)
+    assert eng.read_ledger("alice").item(eng.page_of(ids[1])).asked == 1
+    u = eng.undo(r.receipt_sha256, now=T0 + timedelta(days=1), actor=HUMAN)
+    assert u.status == "undone", u.details
+    assert_kept(1)
+
+    # Its record gone, the row would be pruned if it could be read: it is kept anyway.
+    page0 = eng.page_of(ids[0])
+    (eng.root / page0).unlink()
+    eng.sync()
+    r = eng.quiz_record(ids[1], "again", now=T0 + timedelta(days=2), actor=HUMAN)
+    assert r.status == "recorded" and r.details["pruned"] == []
+    assert_kept(2)
+    u = eng.undo(r.receipt_sha256, now=T0 + timedelta(days=2), actor=HUMAN)
+    assert u.status == "undone", u.details
+    assert_kept(1)  # the page's only answer is undone: the bad row is what is left
