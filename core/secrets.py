@@ -90,6 +90,29 @@ def _has_digit(value: str) -> bool:
     return any(c.isdigit() for c in value)
 
 
+_AWS_KEY_ID = re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Za-z0-9])")
+_AWS_PAIR_REACH = 80  # how far after its access key id a secret access key is read as the secret of that pair
+_PATH_SEGMENT = re.compile(r"[a-z]+|[A-Z]+|(?:[A-Z][a-z]+)+")
+
+
+def _aws_secret(value: str) -> bool:
+    """Could this 40-character [A-Za-z0-9/+] run be an AWS secret access key (30 random bytes in base64)? Both cases
+    of letters, and a digit, a "/" or a "+" (a hex digest has one case only; 40 letters are a word run); never a
+    path of words ("Users/Alice/Documents/Projects/MemKeeper")."""
+    if not (any(c.isupper() for c in value) and any(c.islower() for c in value)):
+        return False
+    if _has_digit(value) or "+" in value:
+        return True
+    return "/" in value and not all(_PATH_SEGMENT.fullmatch(part) for part in value.split("/"))
+
+
+def _after_aws_key_id(m: re.Match[str]) -> bool:
+    """The match starts at most `_AWS_PAIR_REACH` characters after the end of an AWS access key id."""
+    start = m.start()
+    offset = max(0, start - _AWS_PAIR_REACH - 20)  # a key id is 20 characters
+    return any(offset + k.end() >= start - _AWS_PAIR_REACH for k in _AWS_KEY_ID.finditer(m.string[offset:start]))
+
+
 def _basic_credentials(value: str) -> bool:
     """A `Basic` header value: base64 of printable `user:password`."""
     v = value.rstrip("=")
@@ -209,6 +232,7 @@ def _r(
 
 
 _END = r"(?![A-Za-z0-9_-])"  # the token ends here
+_AWS_SECRET_END = r"(?![A-Za-z0-9/+=_-]|\.[A-Za-z0-9])"  # a 40-character AWS secret key is not cut from a longer token
 _I = re.IGNORECASE
 
 # Keywords of an assignment. Matched anywhere in a key (`POSTGRES_PASSWORD`, `bindPassword`, `X-API-Key`), but the
@@ -378,6 +402,24 @@ RULES: list[Rule] = [
         check=_mixed,
         flags=_I,
         hints=("aws",),
+    ),
+    # "aws_secret_access_key <value>", "Secret Access Key <value>": the keyword, whitespace only, then the value.
+    _r(
+        "aws_secret_key",
+        r"(?<![A-Za-z0-9])(?:aws[_ -]?)?secret[_ -]?access[_ -]?key(?![A-Za-z0-9])\s+"
+        r"(?P<v>[A-Za-z0-9/+]{40})" + _AWS_SECRET_END,
+        group="v",
+        check=_aws_secret,
+        flags=_I,
+        hints=("secret",),
+    ),
+    # The secret of a key pair given after its key id: "AKIA… with secret …", "AKIA… / …", "AKIA…:…".
+    _r(
+        "aws_secret_key",
+        r"(?<![A-Za-z0-9/+_.~-])[A-Za-z0-9/+]{40}" + _AWS_SECRET_END,
+        check=_aws_secret,
+        hints=("akia", "asia"),
+        where=_after_aws_key_id,
     ),
     _r("google_api_key", r"\bAIza[0-9A-Za-z_-]{35}" + _END, hints=("aiza",)),
     _r("google_oauth_secret", r"\bGOCSPX-[0-9A-Za-z_-]{28}" + _END, hints=("gocspx-",)),

@@ -524,3 +524,102 @@ def test_a_pin_with_an_owner_or_not_a_year_is_still_a_secret(text, secret):
     """The version-pin reading stops at a word of PIN context anywhere in the sentence, a year before 2000 (a birth
     year is a common PIN), "PIN code", and a PIN given after a colon or with no separator."""
     assert _found(text) == [(secret, "pin_code")]
+
+
+# --- an AWS secret access key in prose, next to its key id (exploratory pass, 2026-12-03) --------------------------
+
+_AWS_ID = "AKIAIOSFODNN7EXAMPLE"
+_AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"The AWS key pair for the backup user is {_AWS_ID} with secret {_AWS_SECRET}",
+        f"Our AWS credentials: {_AWS_ID} / {_AWS_SECRET}",
+        f"AWS access key {_AWS_ID}, secret: {_AWS_SECRET}",
+        f"key id {_AWS_ID} and secret {_AWS_SECRET} for the reporting job.",
+        f"Key pair for the backup user:\n{_AWS_ID}\n{_AWS_SECRET}\n",
+        f"temporary STS pair ASIASV3IBC7QBRELAFDR:{_AWS_SECRET}",
+        f"id {_AWS_ID} secret MlMgoSZVOWUVbETD3+g1VfO969XIZVa6eNnAvitQ.",
+    ],
+)
+def test_an_aws_secret_key_after_its_key_id_is_a_secret(text):
+    """A 40-character secret access key within ~80 characters after an access key id is the secret of that pair,
+    whatever the words between; it is redacted with the key id."""
+    found = _found(text)
+    secret = next(t for t in re.findall(r"[A-Za-z0-9/+]{40}", text))
+    assert (secret, "aws_secret_key") in found, found
+    redacted, classes = redact_secrets(text)
+    assert secret not in redacted and "IOSFODNN7EXAMPLE" not in redacted and "SV3IBC7QBRELAFDR" not in redacted
+    assert "aws_secret_key" in classes and find_secrets(redacted) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"aws_secret_access_key {_AWS_SECRET}",
+        f"AWS secret access key {_AWS_SECRET}.",
+        f"Secret Access Key\t{_AWS_SECRET} (rotated in May)",
+        f"aws-secret-access-key\n{_AWS_SECRET}",
+        "secret_access_key x1d+xD0YpkO/pKmxdwIN+q0DPWJtswisBo+k9hv6",
+    ],
+)
+def test_a_secret_access_key_keyword_then_whitespace_then_its_value_is_a_secret(text):
+    value = re.findall(r"[A-Za-z0-9/+]{40}", text)[0]
+    assert _found(text) == [(value, "aws_secret_key")]
+    redacted, classes = redact_secrets(text)
+    assert value not in redacted and classes == ["aws_secret_key"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A git sha or a sha1 (hex: lower case and digits) near a key id is no secret key.
+        f"Rotated {_AWS_ID} in commit 3f786850e387550fdab836ed7e6dc881de23001b yesterday.",
+        f"key id {_AWS_ID}, checksum DA39A3EE5E6B4B0D3255BFEF95601890AFD80709 (upper-case hex)",
+        # A run of 40 lower-case letters, a URL path, a path of words.
+        f"{_AWS_ID} belongs to abcdefghijklmnopqrstuvwxyzabcdefghijklmn",
+        f"{_AWS_ID} is documented at https://docs.example.com/iam/userguide/rotatingaccesskeysnow",
+        f"{_AWS_ID} is documented at docs/iam/userguide/rotating/accesskeys/now1",
+        f"{_AWS_ID} lives in Users/Alice/Documents/Projects/MemKeeper today",
+        # A secret access key keyword followed by a hex digest, or a word.
+        "secret access key 3f786850e387550fdab836ed7e6dc881de23001b",
+        "the secret access key rotation runbook is in the wiki",
+        # A 40-character value far (more than ~80 characters) from any key id.
+        f"{_AWS_ID} is the deploy user's key id; the rest of this note is about something else entirely, "
+        f"like the token {_AWS_SECRET}",
+    ],
+)
+def test_lookalikes_of_an_aws_secret_key_are_no_secret_key(text):
+    found = [(v, c) for v, c in _found(text) if c != "aws_access_key"]
+    assert found == []
+
+
+def test_a_longer_base64_blob_after_a_key_id_is_not_cut_to_forty_characters():
+    blob = "QWxhZGRpbjpvcGVuIHNlc2FtZQ+bXlTZWNyZXRLZXkxMjM0NTY3OA/Zx"  # 56 characters
+    for text in (f"{_AWS_ID} signed {blob}", f"{_AWS_ID} signed {blob}==", f"secret access key {blob}"):
+        assert [v for v, c in _found(text) if c == "aws_secret_key"] == []
+
+
+def test_a_redacted_aws_key_pair_leaves_no_secret_in_the_page_or_its_file_name(tmp_path):
+    from memkeeper.core.api import Engine
+
+    root = tmp_path / "wiki"
+    now = datetime(2026, 12, 3, 9, 0, tzinfo=UTC)
+    engine = Engine.init(root, now=now)
+    try:
+        receipt = engine.capture(
+            f"The AWS key pair for the backup user is {_AWS_ID} with secret {_AWS_SECRET}",
+            now=now,
+            actor="agent:test",
+            redact=True,
+        )
+    finally:
+        engine.close()
+    assert "aws_secret_key" in receipt.details.get("redacted", []), receipt
+    for path in root.rglob("*"):
+        assert "wjalr" not in path.name.lower(), path
+        if path.is_file():
+            text = path.read_text(encoding="utf-8", errors="replace")
+            assert _AWS_SECRET not in text and "wJalrXUtnFEMI" not in text, path
