@@ -328,6 +328,31 @@ HIDDEN_RECORD_KEEPS = {
 }
 
 
+# What the engine writes on a page about the person's queue, as a limited zone reads it (`limited_page`): the
+# conflict numbers ("in C4", "[SUPERSEDED by C4]") count every zone's conflicts, so an outside contact reading its own
+# record learnt how many others there were; a denial's reason is the person's own words about the record.
+_PAGE_CONFLICT_IDS = re.compile(
+    r"(?P<a>\[SUPERSEDED by )C\d+(?P<b>\])"
+    r"|(?P<c>Took precedence over \S+ in )C\d+(?P<d> \()"
+    r"|(?P<e>Both valid with \S+ \()C\d+(?P<f>, )"
+    r"|(?P<g>[Rr]esolution of )C\d+(?P<h> (?:undone|by) )"
+)
+_PAGE_DENIAL_REASON = re.compile(r"^(?P<head>- Denied by \S+ \([^)\n]*\)): [^\n]*$", re.M)
+
+
+def limited_page(text: str) -> str:
+    """An entry page as a limited server serves it: the engine's own notes without the conflict numbers of the
+    person's queue and without the reason the person gave for a denial. The record itself is served as written."""
+
+    def unnumbered(m: re.Match[str]) -> str:
+        for a, b in (("a", "b"), ("c", "d"), ("e", "f"), ("g", "h")):
+            if m.group(a) is not None:
+                return m.group(a) + "a conflict" + m.group(b)
+        return m.group(0)
+
+    return _PAGE_DENIAL_REASON.sub(r"\g<head>", _PAGE_CONFLICT_IDS.sub(unnumbered, text))
+
+
 class Desk:
     """The operations the server exposes, over one engine, for one identity. Calls are serialised: the engine is
     shared by the SDK's worker threads.
@@ -527,7 +552,7 @@ class Desk:
                     if not reachable or not self._visible(rel):
                         raise missing
                     try:
-                        return self.engine.read_view(rel)
+                        return limited_page(self.engine.read_view(rel))
                     except (MemkeeperError, OSError):  # unreadable: as if it were not there
                         raise missing from None
                 if not reachable:

@@ -61,3 +61,42 @@ def test_a_limited_servers_capture_answers_as_if_hidden_records_did_not_exist(tm
         assert all(c.incoming.get("memory_id") and c.incoming["actor"] == "agent:eve" for c in conflicts)
     finally:
         eng.close()
+
+
+def test_a_limited_server_serves_its_pages_without_the_queues_numbers_or_the_persons_reasons(tmp_path):
+    """A page an outside contact may read said "[SUPERSEDED by C4]" and "Took precedence over … in C4": the queue's
+    numbers count every zone's conflicts, so three conflicts it may not see were told. A denied page gave the
+    person's reason for the denial. Both are served without them; the owner's server reads the page as written."""
+    eng = Engine.init(tmp_path / "w", now=T0)
+    try:
+        t = T0
+        for i in range(3):  # three private conflicts, C1-C3
+            for hour in ("7pm", "8pm"):
+                t += timedelta(minutes=1)
+                eng.capture(f"Private office {i} alarm is set at {hour}.", now=t, key=f"alarm-{i}")
+        public = {"zone": "outside_contact", "sensitivity": "public_safe", "key": "demo-day"}
+        first = eng.capture("The public demo day is on Friday.", now=t, **public).details["memory_id"]
+        held = eng.capture("The public demo day is on Monday.", now=t + timedelta(minutes=1), **public)
+        assert held.status == "conflict" and held.details["conflict_id"] == "C4"
+        eng.resolve_conflict("C4", "incoming", now=t + timedelta(minutes=2), actor="human:me")
+        winner = eng.get(first).superseded_by
+        assert winner is not None
+        denied = eng.capture(
+            "The demo day venue is the north hall.",
+            now=t + timedelta(minutes=3),
+            zone="outside_contact",
+            sensitivity="public_safe",
+        ).details["memory_id"]
+        eng.deny(denied, now=t + timedelta(minutes=4), actor="human:me", reason="Priya said the vendor lied about it")
+        pages = {m: eng.page_of(m) for m in (first, winner, denied)}
+        limited = Desk(eng, Identity.from_flags("contact", "outside_contact"))
+        owner = Desk(eng, Identity.from_flags("me", "private_self"))
+        for rel in pages.values():
+            served, written = limited.page(rel), owner.page(rel)
+            assert "C4" in written or "vendor lied" in written, written  # what the engine wrote
+            assert "C4" not in served and "C1" not in served and "vendor lied" not in served, served
+            assert served.splitlines()[:3] == written.splitlines()[:3]  # the record itself as written
+        assert "[SUPERSEDED by a conflict]" in limited.page(pages[first])
+        assert "- Denied by human:me (" in limited.page(pages[denied])
+    finally:
+        eng.close()
