@@ -232,9 +232,12 @@ class TierQueue:
         rel = review
         if os.path.isabs(review):
             try:
-                rel = os.path.relpath(os.path.realpath(review), self.store.root)
+                rel = os.path.relpath(os.path.realpath(review), os.path.realpath(self.store.root))
             except ValueError:
-                raise BadInput(f"review file {review!r} is outside the wiki root") from None
+                rel = ".."
+            if rel == ".." or rel.startswith(".." + os.sep):
+                # (the relative path made from it named a path with "..", which the person never wrote)
+                raise BadInput(f"review file {review!r} is outside the wiki root")
         path = self.store.path(rel)
         rel = self.store.rel(path)
         if not rel.startswith("review/") or not path.is_file():

@@ -165,6 +165,17 @@ def test_review_file_is_not_read_through_symlinked_review_dir(eng, tmp_path):
     assert eng.pending_reviews() == []
 
 
+def test_a_review_file_given_by_an_absolute_path_outside_the_root_is_named_as_given(eng, tmp_path):
+    """Refused, it was named by a relative path the person never wrote ("path '../../outside-review.md' contains
+    '..'"); inside the root, an absolute path is read as its place under the root."""
+    outside = tmp_path / "outside-review.md"
+    outside.write_text("---\nkind: cleanup\n---\n")
+    with pytest.raises(BadInput, match=r"review file '.*outside-review\.md' is outside the wiki root$"):
+        eng.apply_tiers(str(outside), [], now=T0, actor="human:alice")
+    with pytest.raises(BadInput, match=r"review file '.*missing\.md' is not a file under review/$"):
+        eng.apply_tiers(str(eng.root / "review" / "missing.md"), [], now=T0, actor="human:alice")
+
+
 @pytest.mark.parametrize("name", [".memkeeper", ".memkeeper/index.db", ".memkeeper/write.lock"])
 def test_memkeeper_dir_symlink_is_refused(capsys, wiki, outside, name):
     eng = Engine.open(wiki)
