@@ -240,7 +240,7 @@ class CaptureOps:
             expires_at=iso(exp) if exp else None,
             source_type=src_e.value,
             source_ref=source_ref,
-            confidence=float(confidence),
+            confidence=float(confidence) + 0.0,  # (-0.0 + 0.0 is 0.0: "-0" was written "Confidence: -0.00")
             recall=recall or [],
             tags=tags or [],
             quiz_question=quiz_question,

@@ -115,6 +115,13 @@ def test_a_folder_that_is_not_a_wiki_is_refused_and_left_untouched(capsys, tmp_p
     assert code == 0 and "captured" in capsys.readouterr()[0]
 
 
+def test_a_confidence_of_minus_zero_is_stored_as_zero(capsys, root):
+    code, out, _ = run(capsys, root, "--json", "capture", "The lab printer jams on A3 paper.", "--confidence", "-0")
+    assert code == 0
+    page = (root / json.loads(out)["details"]["page"]).read_text(encoding="utf-8")
+    assert "confidence: 0.0\n" in page and "-0" not in page
+
+
 def test_conflict_flow_and_undo(capsys, root):
     run(capsys, root, "capture", "The primary database for billing is Postgres.", "--key", "billing-db")
     code, out, _ = run(
