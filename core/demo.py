@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from .api import Engine
+from .errors import BadInput
 from .models import at
 from .pages import atomic_write
 
@@ -200,6 +201,10 @@ def build_demo(root: Path, *, now: datetime, records: int = 300, seed: int = 7) 
     function built (it leaves `.memkeeper/demo-wiki` behind; a folder named `.demo-wiki`, `make demo`'s, built before
     the marker existed, counts too): `memkeeper demo ~/memory` must never delete a person's own wiki."""
     now = at(now)
+    most = len(PROJECTS) * len(FACT_TEMPLATES)  # the distinct statements the bulk is made of
+    if not 0 <= records <= most:
+        # (a negative count sliced "all but N"; a larger one was cut to these without a word)
+        raise BadInput(f"--records must be between 0 and {most} (the demo's distinct statements), not {records}")
     root = Path(root)
     if root.exists() and any(root.iterdir()):
         if not is_demo_wiki(root):

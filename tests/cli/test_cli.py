@@ -122,6 +122,14 @@ def test_a_confidence_of_minus_zero_is_stored_as_zero(capsys, root):
     assert "confidence: 0.0\n" in page and "-0" not in page
 
 
+@pytest.mark.parametrize("n", ["-5", "100000000"])
+def test_a_demo_record_count_out_of_range_is_refused(capsys, tmp_path, n):
+    """-5 built all but five statements, 100000000 the 320 there are, each without a word."""
+    code = main(["demo", str(tmp_path / "d"), "--no-tui", "--records", n])
+    _, err = capsys.readouterr()
+    assert code == 2 and "--records must be between 0 and" in err and not (tmp_path / "d").exists()
+
+
 def test_conflict_flow_and_undo(capsys, root):
     run(capsys, root, "capture", "The primary database for billing is Postgres.", "--key", "billing-db")
     code, out, _ = run(
