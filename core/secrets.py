@@ -587,7 +587,8 @@ RULES: list[Rule] = [
     # "passphrase", after "=", or in quotes ("the wifi passphrase is purple monkey dishwasher", "password =
     # ember lagoon whistle", 'the NAS password was "copper kettle meadow"'). After "password is" or "Password:"
     # three words were prose as often as not ("Password: terraform cloud workspace": 8 of 45 sentences written
-    # after the rule was, against 3 of 45 so), so "the wifi password is purple monkey dishwasher" is not read.
+    # after the rule refused, 3 of 45 with this reading), so "the wifi password is purple monkey dishwasher" is
+    # not read.
     _r(
         "password_assignment",
         r"\b(?:" + _PASSPHRASE_NAMES + r"[^.\n]{0,40}?(?:[:=]|\b(?:is|was)[ \t])[ \t]*[\"'`]?"
