@@ -771,60 +771,71 @@ class ConflictQueue:
                     {"reason": "already_resolved", "conflict_id": c.conflict_id},
                 )
             prior_conflict = c.to_frontmatter()
+            existing: Entry | None
             try:
                 existing = self.store.load(c.existing["memory_id"])
             except NotFound:
                 # Its page was deleted or moved by hand since the conflict was opened ("unknown memory id" said
-                # nothing of the conflict): the person restores it, or leaves the conflict snoozed.
-                raise NotFound(
-                    f"{c.conflict_id}: its existing side {c.existing['memory_id']} is no longer in the wiki (its page "
-                    f"{c.existing.get('page') or 'entries/…'} was deleted or moved outside memkeeper); restore the "
-                    f"page to decide {c.conflict_id}"
-                ) from None
-            prior_existing = _side_state(existing)
+                # nothing of the conflict). Taking the incoming side needs nothing of it: the held statement becomes
+                # a record (the conflict closed for good, which `check --repair` recording the deletion could not
+                # do). Keeping it, or both, needs the page back.
+                if choice != "incoming":
+                    raise NotFound(
+                        f"{c.conflict_id}: its existing side {c.existing['memory_id']} is no longer in the wiki (its "
+                        f"page {c.existing.get('page') or 'entries/…'} was deleted or moved outside memkeeper); "
+                        f"restore the page to keep it, or take the incoming side"
+                    ) from None
+                existing = None
+            prior_existing = _side_state(existing) if existing is not None else None
             # The incoming side may already be a record (declared after the fact, `capture._declared`): then no
             # record is made from the held text, that one is kept or superseded.
             stored = self._stored_incoming(c)
             prior_stored = {"memory_id": stored.memory_id, **_side_state(stored)} if stored is not None else None
             winner = loser = created = None
             kept: Entry | None = None  # the incoming side as a record, when a person keeps it
-            if choice in ("existing", "both"):
-                # A side a person kept is refreshed as by an access (SPEC §4 decay); confidence is untouched.
-                existing.touch(now)
-                self.store.save(existing)
-            if choice == "existing":
-                winner = existing.memory_id
-                loser = None  # the incoming text never became a memory; it stays in the conflict record
-                if stored is not None:  # it did: that record is superseded by the one kept (never deleted)
-                    _supersede(stored, existing.memory_id, c.conflict_id, now)
-                    self.store.save(stored)
-                    loser = stored.memory_id
-            elif choice == "incoming":
-                note = f"Took precedence over {existing.memory_id} in {c.conflict_id} ({iso(now)})"
+            if existing is None:  # (only the incoming side can be taken: above)
+                gone = c.existing["memory_id"]
+                note = f"Kept in {c.conflict_id}, whose existing side {gone} was gone from the wiki ({iso(now)})"
                 kept, created = self._keep_incoming(c, stored, note, now)
-                _supersede(existing, kept.memory_id, c.conflict_id, now)
-                self.store.save(existing)
-                winner, loser = kept.memory_id, existing.memory_id
+                winner = kept.memory_id
             else:
-                note = f"Both valid with {existing.memory_id} ({c.conflict_id}, {iso(now)})"
-                kept, created = self._keep_incoming(c, stored, note, now)
-                pair = sorted((sha256_hex(normalize(existing.content)), sha256_hex(normalize(c.incoming["text"]))))
-                self.store.append_file(
-                    self.store.root / "stated" / "compatible.jsonl",
-                    [
-                        json.dumps(
-                            {
-                                "action": "both_valid",
-                                "a": pair[0],
-                                "b": pair[1],
-                                "conflict_id": c.conflict_id,
-                                "by": actor,
-                                "at": iso(now),
-                            },
-                            sort_keys=True,
-                        )
-                    ],
-                )
+                if choice in ("existing", "both"):
+                    # A side a person kept is refreshed as by an access (SPEC §4 decay); confidence is untouched.
+                    existing.touch(now)
+                    self.store.save(existing)
+                if choice == "existing":
+                    winner = existing.memory_id
+                    loser = None  # the incoming text never became a memory; it stays in the conflict record
+                    if stored is not None:  # it did: that record is superseded by the one kept (never deleted)
+                        _supersede(stored, existing.memory_id, c.conflict_id, now)
+                        self.store.save(stored)
+                        loser = stored.memory_id
+                elif choice == "incoming":
+                    note = f"Took precedence over {existing.memory_id} in {c.conflict_id} ({iso(now)})"
+                    kept, created = self._keep_incoming(c, stored, note, now)
+                    _supersede(existing, kept.memory_id, c.conflict_id, now)
+                    self.store.save(existing)
+                    winner, loser = kept.memory_id, existing.memory_id
+                else:
+                    note = f"Both valid with {existing.memory_id} ({c.conflict_id}, {iso(now)})"
+                    kept, created = self._keep_incoming(c, stored, note, now)
+                    pair = sorted((sha256_hex(normalize(existing.content)), sha256_hex(normalize(c.incoming["text"]))))
+                    self.store.append_file(
+                        self.store.root / "stated" / "compatible.jsonl",
+                        [
+                            json.dumps(
+                                {
+                                    "action": "both_valid",
+                                    "a": pair[0],
+                                    "b": pair[1],
+                                    "conflict_id": c.conflict_id,
+                                    "by": actor,
+                                    "at": iso(now),
+                                },
+                                sort_keys=True,
+                            )
+                        ],
+                    )
             # A record made here from the held text was compared at its capture only, with the records of that
             # time: a record captured while it waited may contradict it. It meets them now, like a capture.
             opened = self._meet_the_others(c, kept, now, actor) if created and kept is not None else None
@@ -838,7 +849,11 @@ class ConflictQueue:
                 **({"opened": {"conflict_id": opened.conflict_id, **_opened_summary(opened)}} if opened else {}),
                 "undo": {
                     "conflict": prior_conflict,
-                    "existing": {"memory_id": existing.memory_id, **prior_existing},
+                    "existing": (
+                        {"memory_id": existing.memory_id, **prior_existing}
+                        if existing is not None and prior_existing is not None
+                        else None
+                    ),
                     **({"incoming": prior_stored} if prior_stored is not None else {}),
                 },
             }

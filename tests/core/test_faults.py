@@ -500,12 +500,23 @@ def test_resolving_a_conflict_whose_record_was_deleted_by_hand_says_so(eng, wiki
     if how == "a directory":
         target.mkdir()
     fresh = Engine.open(eng.root)
-    for choice in ("existing", "incoming", "both"):
+    for choice in ("existing", "both"):
         with pytest.raises(NotFound) as gone:
             fresh.resolve_conflict("C1", choice, now=T1, actor=H)
         assert str(gone.value).startswith(f"C1: its existing side {wiki['db']} is no longer in the wiki (its page ")
-        assert fresh.rel(target) in str(gone.value)
+        assert fresh.rel(target) in str(gone.value) and "or take the incoming side" in str(gone.value)
     assert fresh.load_conflict("C1").status == "open"  # nothing decided; the queue keeps it
+    # Taking the incoming side needs nothing of the record that is gone: the held statement becomes a record and
+    # the conflict closes (it stayed open for good, even after a person's repair recorded the deletion).
+    r = fresh.resolve_conflict("C1", "incoming", now=T1, actor=H)
+    assert r.status == "resolved" and r.details["loser"] is None and r.details["undo"]["existing"] is None
+    made = fresh.load(r.details["created"])
+    assert made.content == DB_NEW and made.status.value == "active" and r.details["winner"] == made.memory_id
+    assert fresh.load_conflict("C1").status == "resolved" and fresh.counts(T1)["open_conflicts"] == 0
+    assert [p for p in fresh.check().problems if "C1" in p or made.memory_id in p] == []
+    u = fresh.undo(r.receipt_sha256, now=T1 + timedelta(minutes=1), actor=H)
+    assert u.status == "undone" and fresh.load_conflict("C1").status == "open"
+    assert fresh.load(made.memory_id).status.value == "archived"  # kept for the record, never deleted
     fresh.close()
 
 
