@@ -90,7 +90,8 @@ def _has_digit(value: str) -> bool:
     return any(c.isdigit() for c in value)
 
 
-_AWS_KEY_ID = re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Za-z0-9])")
+# The prefixes of an AWS access key id (the library's AWSKeyDetector pattern starts with one of them).
+_AWS_ID_PREFIXES = ("A3T", "ABIA", "ACCA", "AKIA", "ASIA")
 _AWS_PAIR_REACH = 80  # how far after its access key id a secret access key is read as the secret of that pair
 _PATH_SEGMENT = re.compile(r"[a-z]+|[A-Z]+|(?:[A-Z][a-z]+)+")
 
@@ -110,7 +111,8 @@ def _after_aws_key_id(m: re.Match[str]) -> bool:
     """The match starts at most `_AWS_PAIR_REACH` characters after the end of an AWS access key id."""
     start = m.start()
     offset = max(0, start - _AWS_PAIR_REACH - 20)  # a key id is 20 characters
-    return any(offset + k.end() >= start - _AWS_PAIR_REACH for k in _AWS_KEY_ID.finditer(m.string[offset:start]))
+    ids = _aws_key_id().finditer(m.string[offset:start])
+    return any(offset + k.end() >= start - _AWS_PAIR_REACH for k in ids)
 
 
 def _basic_credentials(value: str) -> bool:
@@ -267,6 +269,9 @@ _QUALIFIED = _words_pattern(_WORDS["qualified_nouns"], plural=True)
 _PIN_QUALIFIED = _words_pattern(_WORDS["qualified_nouns"] + _WORDS["pin_qualified_nouns"], plural=True)
 _PASSWORD_WORDS = _words_pattern(_WORDS["password_words"], plural=True)
 _PASSWORD_HINTS = tuple(sorted({w.split()[0] for w in _WORDS["password_words"]}))
+# A name of a password where it names one ("the wifi password for the office"), not a noun it qualifies ("the
+# password manager", "the pwd command"), and the rest of its clause up to a separator: what the prose rules share.
+_PASSWORD_NAMED = r"\b" + _PASSWORD_WORDS + r"(?![ \t]+" + _QUALIFIED + r")[^.\n]{0,40}?"
 _PASSPHRASE_NAMES = _words_pattern(_WORDS["passphrase_words"], plural=True)  # (a passphrase is words by definition)
 # Short names of a password ("pw"): a whole word, or the end of a key after "_" or "-" ("DB_PW"), read only right
 # before ":", "=", "is" or "was" (their rule is after the prose rules): "mpw", "the pw column", "PW runner is
@@ -418,7 +423,7 @@ RULES: list[Rule] = [
         "aws_secret_key",
         r"(?<![A-Za-z0-9/+_.~-])[A-Za-z0-9/+]{40}" + _AWS_SECRET_END,
         check=_aws_secret,
-        hints=("akia", "asia"),
+        hints=tuple(p.lower() for p in _AWS_ID_PREFIXES),
         where=_after_aws_key_id,
     ),
     _r("google_api_key", r"\bAIza[0-9A-Za-z_-]{35}" + _END, hints=("aiza",)),
@@ -558,24 +563,22 @@ RULES: list[Rule] = [
     ),
     # Prose: "the wifi password for the office is …", "my mysql pwd is …" (the first is/was after the keyword,
     # within one clause). Not when the keyword qualifies the noun after it: "our password manager is 1Password"
-    # names a product, "the pwd command is …" a command.
+    # names a product, "the pwd command is …" a command (`_PASSWORD_NAMED`).
     _r(
         "password_assignment",
-        r"\b" + _PASSWORD_WORDS + r"(?![ \t]+" + _QUALIFIED + r")"
-        r"[^.\n]{0,40}?\b(?:is|was)[ \t]+[\"'`]?(?P<v>[^\s\"'`,;]+)",
+        _PASSWORD_NAMED + r"\b(?:is|was)[ \t]+[\"'`]?(?P<v>[^\s\"'`,;]+)",
         group="v",
         check=credential_like,
         flags=_I,
         hints=_PASSWORD_HINTS,
     ),
     # Prose: a passphrase of plain words after "password/passphrase … is", ":" or "=": four or more words
-    # ("correct horse battery staple"), three in lower case ending the clause ("purple monkey dishwasher"), or three
-    # or more joined by hyphens ("ember-lagoon-whistle"), none of them a function word or a word about the password
-    # ("is changed every quarter", "is eight characters long", "is identical across hosts").
+    # ("correct horse battery staple"), or three or more joined by hyphens ("ember-lagoon-whistle"), none of them a
+    # function word or a word about the password ("is changed every quarter", "is eight characters long", "is
+    # identical across hosts"). Three separated by spaces: the next rule.
     _r(
         "password_assignment",
-        r"\b" + _PASSWORD_WORDS + r"(?![ \t]+" + _QUALIFIED + r")"
-        r"[^.\n]{0,40}?(?:[:=]|\b(?:is|was)[ \t])[ \t]*[\"'`]?"
+        _PASSWORD_NAMED + r"(?:[:=]|\b(?:is|was)[ \t])[ \t]*[\"'`]?"
         r"(?P<v>" + _PASSPHRASE_WORD + r"(?:(?: " + _PASSPHRASE_WORD + r"){3,11}|(?:-" + _PASSPHRASE_WORD + r"){2,11})"
         r")(?![\w'’-])",
         group="v",
@@ -592,8 +595,7 @@ RULES: list[Rule] = [
     _r(
         "password_assignment",
         r"\b(?:" + _PASSPHRASE_NAMES + r"[^.\n]{0,40}?(?:[:=]|\b(?:is|was)[ \t])[ \t]*[\"'`]?"
-        r"|" + _PASSWORD_WORDS + r"(?![ \t]+" + _QUALIFIED + r")[^.\n]{0,40}?"
-        r"(?:=[ \t]*[\"'`]?|(?::|\b(?:is|was))[ \t]*[\"'`]))"
+        r"|" + _PASSWORD_NAMED + r"(?:=[ \t]*[\"'`]?|(?::|\b(?:is|was))[ \t]*[\"'`]))"
         r"(?P<v>" + _PASSPHRASE_WORD + r"(?: " + _PASSPHRASE_WORD + r"){2})" + _CLAUSE_END + r"(?![\w'’-])",
         group="v",
         check=_passphrase,
@@ -631,7 +633,7 @@ RULES: list[Rule] = [
 
 
 def _aws_class(value: str) -> str:
-    return "aws_access_key" if re.match(r"(?:A3T|ABIA|ACCA|AKIA|ASIA)", value) else "aws_secret_key"
+    return "aws_access_key" if value.startswith(_AWS_ID_PREFIXES) else "aws_secret_key"
 
 
 def _slack_class(value: str) -> str:
@@ -696,11 +698,26 @@ def library_patterns() -> dict[str, Any]:
 
 
 @lru_cache(maxsize=1)
+def _pattern_data() -> dict[str, list[list[Any]]]:
+    """The plugins' (pattern, flags) lists as PATTERNS_FILE holds them (kept equal to the installed library by a
+    test). Importing the library costs ~0.1 s per process (its plugin base imports `requests`); the file costs about
+    a millisecond."""
+    data: dict[str, list[list[Any]]] = json.loads(PATTERNS_FILE.read_text(encoding="utf-8"))["plugins"]
+    return data
+
+
+@lru_cache(maxsize=1)
+def _aws_key_id() -> re.Pattern[str]:
+    """An AWS access key id as a whole token, by the library's own pattern (AWSKeyDetector's first): the rule that
+    reads the secret given after it (`_after_aws_key_id`) knows the ids the library finds."""
+    pattern, flags = _pattern_data()["AWSKeyDetector"][0]
+    return re.compile(r"(?<![A-Za-z0-9])" + pattern + r"(?![A-Za-z0-9])", flags)
+
+
+@lru_cache(maxsize=1)
 def _plugins() -> list[tuple[tuple[re.Pattern[str], ...], str | Callable[[str], str], str | None]]:
-    """The detect-secrets plugins in use, as their compiled regexes, read from PATTERNS_FILE (kept equal to the
-    installed library by a test). Importing the library costs ~0.1 s per process (its plugin base imports
-    `requests`); the file costs about a millisecond."""
-    data = json.loads(PATTERNS_FILE.read_text(encoding="utf-8"))["plugins"]
+    """The detect-secrets plugins in use, as their compiled regexes (`_pattern_data`)."""
+    data = _pattern_data()
     out = []
     for name, (secret_class, mode) in LIBRARY_PLUGINS.items():
         regexes = tuple(re.compile(pattern, flags) for pattern, flags in data[name])  # a missing one fails loudly
