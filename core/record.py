@@ -78,6 +78,15 @@ def _one_line(loc: str, v: Any) -> str:
     return text
 
 
+def _schema(loc: str, v: Any) -> str:
+    """Only the schema this engine writes: a page of another version (a newer memkeeper's) would be read by the
+    wrong rules and, at its next write, rewritten as this one, losing what that version means."""
+    name = _str(loc, v)
+    if name != ENTRY_SCHEMA:
+        raise EntryError(loc, f"unknown schema {name!r} (this memkeeper reads {ENTRY_SCHEMA})")
+    return name
+
+
 def _opt_one_line(loc: str, v: Any) -> str | None:
     return None if v is None else (single_line(_str(loc, v)) or None)
 
@@ -223,7 +232,7 @@ class Verified:
 # The record's fields, in page order: (name, check, default). A default of _MISSING marks a required field; a list
 # default is copied for each record.
 _FIELDS: tuple[tuple[str, Any, Any], ...] = (
-    ("schema_version", _str, ENTRY_SCHEMA),
+    ("schema_version", _schema, ENTRY_SCHEMA),
     ("memory_id", _str, _MISSING),
     ("canonical_key", _one_line, _MISSING),
     ("title", _one_line, _MISSING),

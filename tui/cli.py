@@ -26,6 +26,7 @@ from memkeeper.core.models import (
     TrustZone,
     parse_iso,
 )
+from memkeeper.core.validate import validate_actor
 
 if TYPE_CHECKING:
     from memkeeper.core.models import Receipt
@@ -390,7 +391,9 @@ def _receipt_text(r: Receipt) -> str:
             bits.append(f"{key}={d[key]}")
     if isinstance(d.get("declared"), dict):
         bits.append(f"declared={d['declared'].get('relation')}:{d['declared'].get('memory_id')}")
-    bits.append(f"receipt={r.receipt_sha256}")
+    # A refused or rejected operation wrote nothing, its receipt included: a hash here would send `undo` looking
+    # for a receipt that was never recorded (unknown_receipt).
+    bits.append("(nothing recorded)" if r.status in REFUSED_STATUSES else f"receipt={r.receipt_sha256}")
     lines = [" ".join(bits)]
     if isinstance(d.get("opened"), dict):  # a resolution kept a statement that contradicts another record
         o = d["opened"]
@@ -499,6 +502,8 @@ def run(argv: list[str]) -> int:
     args = build_parser(command_of(line)).parse_args(line)
     cmd = args.command or "tui"
     now = _now(args)
+    if args.actor:  # refused before any command runs, a read-only one too: it would be taken for someone
+        validate_actor(args.actor)
     actor = args.actor or ("agent:cli")
     root = _root(args)
 
