@@ -243,6 +243,9 @@ class StrictTool(Tool):
     pydantic's multi-line report)."""
 
     async def run(self, arguments: dict[str, Any], context: Any, convert_result: bool = False) -> Any:
+        flag = _flag_for_number(self, arguments)
+        if flag:
+            return _error(BadInput(f"{self.name}: {flag}"))
         try:
             self.fn_metadata.validate_arguments(arguments)
         except ValidationError as exc:
@@ -253,6 +256,19 @@ class StrictTool(Tool):
             raise
         except Exception as exc:  # the Desk answers every failure itself; this is the net under it
             return _internal_error(self.name, exc.__cause__ or exc)
+
+
+def _flag_for_number(tool: Tool, arguments: dict[str, Any]) -> str:
+    """true or false given where the schema asks for a number. pydantic reads them as 1 and 0: `confidence: true`
+    was stored as a certainty of 1.0 the agent never stated, `limit: true` asked for one result."""
+    props = tool.parameters.get("properties", {})
+    for name, value in arguments.items():
+        spec = props.get(name)
+        if isinstance(value, bool) and isinstance(spec, dict):
+            types = {spec.get("type")} | {b.get("type") for b in spec.get("anyOf", []) if isinstance(b, dict)}
+            if types & {"number", "integer"}:
+                return f"{name}: must be a number, not {str(value).lower()}"
+    return ""
 
 
 def argument_problems(tool: Tool, exc: ValidationError) -> str:
@@ -340,9 +356,15 @@ _PAGE_CONFLICT_IDS = re.compile(
 _PAGE_DENIAL_REASON = re.compile(r"^(?P<head>- Denied by \S+ \([^)\n]*\)): [^\n]*$", re.M)
 
 
-def limited_page(text: str) -> str:
+_PAGE_MEMORY_ID = re.compile(r"\bmem_[0-9a-f]{16}\b")
+
+
+def limited_page(text: str, sees: Callable[[str], bool] = lambda memory_id: True) -> str:
     """An entry page as a limited server serves it: the engine's own notes without the conflict numbers of the
-    person's queue and without the reason the person gave for a denial. The record itself is served as written."""
+    person's queue and without the reason the person gave for a denial, and no id of a record the zone may not see
+    (`sees`): a note that names the other side of a conflict or a merge ("Took precedence over mem_…", "Merged into
+    mem_…", `superseded_by:`) names a record of another zone when that record's page was moved there since. The
+    record itself is served as written."""
 
     def unnumbered(m: re.Match[str]) -> str:
         for a, b in (("a", "b"), ("c", "d"), ("e", "f"), ("g", "h")):
@@ -350,7 +372,11 @@ def limited_page(text: str) -> str:
                 return m.group(a) + "a conflict" + m.group(b)
         return m.group(0)
 
-    return _PAGE_DENIAL_REASON.sub(r"\g<head>", _PAGE_CONFLICT_IDS.sub(unnumbered, text))
+    def unseen(m: re.Match[str]) -> str:
+        return m.group(0) if sees(m.group(0)) else "a record this zone may not see"
+
+    text = _PAGE_DENIAL_REASON.sub(r"\g<head>", _PAGE_CONFLICT_IDS.sub(unnumbered, text))
+    return _PAGE_MEMORY_ID.sub(unseen, text)
 
 
 class Desk:
@@ -552,7 +578,7 @@ class Desk:
                     if not reachable or not self._visible(rel):
                         raise missing
                     try:
-                        return limited_page(self.engine.read_view(rel))
+                        return limited_page(self.engine.read_view(rel), self._sees)
                     except (MemkeeperError, OSError):  # unreadable: as if it were not there
                         raise missing from None
                 if not reachable:

@@ -734,3 +734,19 @@ def test_the_server_module_does_not_import_textual():
         "sys.exit(1 if any(m == 'textual' or m.startswith('textual.') for m in sys.modules) else 0)"
     )
     assert subprocess.run([sys.executable, "-c", code], timeout=60).returncode == 0
+
+
+async def test_true_is_not_a_number(root):
+    """pydantic reads true as 1: `confidence: true` was stored as a certainty of 1.0, `limit: true` asked for one
+    result. Each is refused in one line, and nothing is stored."""
+    statement = "Wombats produce cube-shaped droppings."
+    async with mcp(root, "--agent", "claude") as client:
+        for name in ("confidence", "ttl_days"):
+            bad = await call(client, "capture", text=statement, **{name: True})
+            assert bad.is_error and text(bad) == f"memkeeper: capture: {name}: must be a number, not true"
+        assert (await receipt(client, "queue_counts"))["records"] == 0
+        bad = await call(client, "retrieve", query="wombats", limit=True)
+        assert bad.is_error and text(bad) == "memkeeper: retrieve: limit: must be a number, not true"
+        kept = await receipt(client, "capture", text=statement, confidence=1, ttl_days=2)
+        assert kept["status"] == "captured"
+        assert not (await call(client, "retrieve", query="wombats", limit=3)).is_error

@@ -100,3 +100,31 @@ def test_a_limited_server_serves_its_pages_without_the_queues_numbers_or_the_per
         assert "- Denied by human:me (" in limited.page(pages[denied])
     finally:
         eng.close()
+
+
+def test_a_limited_page_names_no_record_its_zone_may_not_see(tmp_path):
+    """A note names the other side of a resolved conflict ("Took precedence over mem_…"). When the person later
+    moves one side to another zone (a page edited by hand), the page a limited server serves named a record the
+    zone may not see. Such ids are served as "a record this zone may not see"; ids the zone sees stay."""
+    eng = Engine.init(tmp_path / "w", now=T0)
+    try:
+        public = {"zone": "outside_contact", "sensitivity": "public_safe", "key": "demo-day"}
+        first = eng.capture("The public demo day is on Friday.", now=T0, **public).details["memory_id"]
+        held = eng.capture("The public demo day is on Monday.", now=T0 + timedelta(minutes=1), **public)
+        eng.resolve_conflict(held.details["conflict_id"], "incoming", now=T0 + timedelta(minutes=2), actor="human:me")
+        winner = eng.get(first).superseded_by
+        assert winner is not None
+        limited = Desk(eng, Identity.from_flags("contact", "outside_contact"))
+        before = limited.page(eng.page_of(winner))
+        assert f"Took precedence over {first} in a conflict" in before  # a record the zone sees is named
+        page = eng.root / eng.page_of(first)
+        page.write_text(page.read_text().replace("trust_zone: outside_contact", "trust_zone: private_self"))
+        eng.check()  # the hand edit is read
+        assert eng.get(first).trust_zone.value == "private_self"
+        served = limited.page(eng.page_of(winner))
+        assert first not in served and winner in served
+        assert "Took precedence over a record this zone may not see in a conflict" in served
+        owner = Desk(eng, Identity.from_flags("me", "private_self"))
+        assert f"Took precedence over {first} in C1" in owner.page(eng.page_of(winner))
+    finally:
+        eng.close()
