@@ -181,7 +181,8 @@ class Ledger(Value):
     that parsing skipped, one ``"line N: why"`` each. ``unreadable`` holds the skipped rows themselves as
     ``(position among the rows, line exactly as written)``: a rewrite puts each back, unchanged, at its position
     (a later one goes last), so what the engine cannot read is never lost and stays reported until a person fixes it.
-    A page listed twice keeps only its first row (the second is read, and reported, but not carried).
+    A page listed twice is read from its first row; the second is one of the unreadable rows, and so is any other
+    text under the items heading (a person's remark between rows): both go back as written.
     """
 
     __slots__ = ("person", "scheduler", "updated", "frontmatter", "note", "items", "problems", "unreadable")
@@ -306,16 +307,24 @@ def parse_ledger(text: str, *, person: str | None = None) -> Ledger:
     items: list[QuizItem] = []
     unreadable: list[tuple[int, str]] = []
     seen: set[str] = set()
+    kept = 0  # lines carried into the rewrite so far, rows and text alike: an unreadable line's position
+
+    def keep(line: str) -> None:
+        unreadable.append((kept, line))
+
     if heading_at is None:
         problems.append(f"line {body_start + 1}: no '## Items (N)' heading")
         note = ""
         # llmwiki reads markers wherever they are; do the same so a damaged header loses no history.
-        rows = 0
         for offset, line in enumerate(body):
             if "<!--" in line and "quiz:" in line:
                 if not _take_row(line, body_start + offset + 1, items, seen, problems):
-                    unreadable.append((rows, line))
-                rows += 1
+                    keep(line)
+                kept += 1
+            elif line.strip() not in ("", "(none)"):  # the rest of the body goes under the heading the rewrite adds
+                keep(line)
+                kept += 1
+                problems.append(f"line {body_start + offset + 1}: text outside the items (kept as written)")
     else:
         note = "\n".join(body[:heading_at]).strip()
         heading_line = body_start + heading_at + 1
@@ -329,14 +338,16 @@ def parse_ledger(text: str, *, person: str | None = None) -> Ledger:
                 continue
             if "<!--" in line and "quiz:" in line:
                 if not _take_row(line, lineno, items, seen, problems):
-                    unreadable.append((rows, line))
+                    keep(line)
                 rows += 1
             elif stripped.startswith("- "):
-                unreadable.append((rows, line))
+                keep(line)
                 rows += 1
                 problems.append(f"line {lineno}: row has no quiz marker")
-            else:
-                problems.append(f"line {lineno}: unexpected text under the items heading (dropped on rewrite)")
+            else:  # a person's remark between the rows: not a row, and not counted as one
+                keep(line)
+                problems.append(f"line {lineno}: unexpected text under the items heading (kept as written)")
+            kept += 1
         if declared != rows:
             problems.append(f"line {heading_line}: heading says {declared} items, {rows} rows follow")
 
@@ -355,8 +366,9 @@ def parse_ledger(text: str, *, person: str | None = None) -> Ledger:
 def render_ledger(ledger: Ledger) -> str:
     """Write a ledger. Byte-stable: ``render_ledger(parse_ledger(render_ledger(x))) == render_ledger(x)``.
 
-    Readable rows are sorted by (due, page); each unreadable row goes back, exactly as it was read, at its position
-    among the rows (past the end: last), and counts in the ``## Items (N)`` heading as the parser counts it."""
+    Readable rows are sorted by (due, page); each unreadable line goes back, exactly as it was read, at its position
+    among the lines (past the end: last), and counts in the ``## Items (N)`` heading as the parser counts it (a row
+    does, a remark between rows does not)."""
     head: dict[str, Any] = {"kind": LEDGER_KIND, "person": ledger.person, "scheduler": ledger.scheduler}
     if ledger.updated is not None:
         head["updated"] = ledger.updated
@@ -367,9 +379,10 @@ def render_ledger(ledger: Ledger) -> str:
     for position, line in sorted(ledger.unreadable):
         lines.insert(min(position, len(lines)), line)
     rows = "\n".join(lines) if lines else "(none)"
+    count = sum(1 for line in lines if _is_row(line))
     # parse_ledger reads CRLF files as LF; writing the note the same way keeps the round trip byte-stable.
     note = ledger.note.replace("\r\n", "\n").strip()
-    body = "\n" + (note + "\n\n" if note else "") + f"## Items ({len(lines)})\n\n{rows}\n"
+    body = "\n" + (note + "\n\n" if note else "") + f"## Items ({count})\n\n{rows}\n"
     from .pagefmt import Style, dumps
 
     return dumps(head, body, style=Style.LEDGER)
@@ -458,6 +471,11 @@ def _as_count(value: object) -> int | None:
     return None
 
 
+def _is_row(line: str) -> bool:
+    """Whether `parse_ledger` counts the line as a row of the items heading."""
+    return ("<!--" in line and "quiz:" in line) or line.strip().startswith("- ")
+
+
 def _take_row(line: str, lineno: int, items: list[QuizItem], seen: set[str], problems: list[str]) -> bool:
     """Read one row into ``items``; False when it cannot be read (the caller keeps the line as written)."""
     item, why = _parse_row(line)
@@ -465,7 +483,8 @@ def _take_row(line: str, lineno: int, items: list[QuizItem], seen: set[str], pro
         problems.append(f"line {lineno}: {why}")
         return False
     if item.page in seen:
-        problems.append(f"line {lineno}: {item.page} is listed twice; the first row is kept")
+        problems.append(f"line {lineno}: {item.page} is listed twice; the first row is read, this one kept as written")
+        return False
     else:
         seen.add(item.page)
         items.append(item)

@@ -393,11 +393,36 @@ def test_unreadable_rows_keep_their_place_through_answers_pruning_and_bury() -> 
     assert [line for line in render_ledger(pruned).split("\n") if line.startswith("- ")][1:] == [bad_due, bad_box]
 
 
-def test_duplicate_rows_keep_the_first() -> None:
-    text = "---\nkind: quiz-ledger\n---\n\n## Items (2)\n\n" + _row(box=2) + "\n" + _row(box=4) + "\n"
+def test_a_page_listed_twice_is_read_from_its_first_row_and_the_second_is_kept_as_written() -> None:
+    second = _row(box=4)
+    text = "---\nkind: quiz-ledger\n---\n\n## Items (2)\n\n" + _row(box=2) + "\n" + second + "\n"
     ledger = parse_ledger(text)
     assert [it.box for it in ledger.items] == [2]
-    assert ledger.problems == ["line 8: entries/x.md is listed twice; the first row is kept"]
+    assert ledger.problems == ["line 8: entries/x.md is listed twice; the first row is read, this one kept as written"]
+    # An answer rewrites the ledger: the first row moves on, the second is still there, byte for byte.
+    answered, it, _prior = record_answer(ledger, "entries/x.md", "good", TODAY)
+    out = render_ledger(answered)
+    assert it.box == 3 and second in out.split("\n") and "## Items (2)" in out
+    assert render_ledger(parse_ledger(out)) == out
+    assert parse_ledger(out).problems == ledger.problems
+
+
+def test_text_between_the_rows_and_a_body_without_its_heading_survive_a_rewrite() -> None:
+    remark = "Leo said to drop the parking question after March."
+    lines = ["---", "kind: quiz-ledger", "---", "", "## Items (2)", "", GOOD_ROW, remark, _row(), ""]
+    ledger = parse_ledger("\n".join(lines))
+    assert ledger.problems == ["line 8: unexpected text under the items heading (kept as written)"]
+    out = render_ledger(record_answer(ledger, "entries/new.md", "good", TODAY)[0])
+    body = out.split("## Items (3)\n\n", 1)[1].split("\n")
+    assert body.index(remark) == 1, out  # in its place among the rows, not counted as one
+    assert render_ledger(parse_ledger(out)) == out
+    # A heading damaged by hand: the rows are read wherever they are, and the rest of the body is kept too.
+    damaged = "\n".join(["---", "kind: quiz-ledger", "---", "", "## Itmes", "", GOOD_ROW, remark, ""])
+    ledger = parse_ledger(damaged)
+    assert [it.page for it in ledger.items] == ["entries/good.md"]
+    out = render_ledger(ledger)
+    assert "## Itmes" in out and remark in out and "## Items (1)" in out
+    assert render_ledger(parse_ledger(out)) == out
 
 
 @pytest.mark.parametrize(
