@@ -344,15 +344,28 @@ class Integrity:
                 report.add("page", f"{bad.path}: {bad.error}")
         report.pages = int(self.store.index.scalar("SELECT count(*) FROM records") or 0)
         named: set[str] = set()
-        for _, data in trail.receipts.values():
+        page_ids: dict[str, str] = {}  # page -> the record id the last receipt that names both gave it
+        for sha in trail.order:
+            data = trail.receipts[sha][1]
             if data.get("action") not in ("repair", "recover"):  # those quote problems, they do not name records
-                named.update(_MEMORY_ID.findall(json.dumps(data.get("details"))))
+                details = data.get("details")
+                named.update(_MEMORY_ID.findall(json.dumps(details)))
+                if isinstance(details, dict) and isinstance(details.get("page"), str):
+                    if isinstance(details.get("memory_id"), str):
+                        page_ids[details["page"]] = details["memory_id"]
         expected = expected_reinforcement(trail.receipts[sha][1] for sha in trail.order)
         for row in self.store.index.query("SELECT memory_id, path, reinforcement FROM records ORDER BY path"):
             if row["memory_id"] not in named:
+                was = page_ids.get(row["path"])
                 report.add(
                     "unnamed_page",
-                    f"{row['path']}: no receipt names {row['memory_id']} (a page written outside the engine?)",
+                    f"{row['path']}: no receipt names {row['memory_id']} "
+                    + (
+                        f"(its receipts made it {was}: its memory_id was changed by hand, and what names {was} "
+                        "no longer finds it)"
+                        if was and was != row["memory_id"]
+                        else "(a page written outside the engine?)"
+                    ),
                 )
             want = expected.get(row["memory_id"])
             if want is not None and want != row["reinforcement"]:

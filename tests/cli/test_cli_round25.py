@@ -50,3 +50,20 @@ def test_a_page_of_an_unknown_entry_schema_is_reported_and_left_as_it_is(capsys,
     assert "staging" not in out  # not served under rules it may not follow
     run(capsys, root, "check", "--repair")
     assert page.read_text(encoding="utf-8") == newer  # nothing rewrites it as v1
+
+
+def test_check_says_when_a_pages_memory_id_was_changed_by_hand(capsys, root):
+    code, out, _ = run(capsys, root, "--json", "capture", "The staging cluster runs in eu-west-1.")
+    details = json.loads(out)["details"]
+    page = root / details["page"]
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text.replace(details["memory_id"], "mem_0123456789abcdef"), encoding="utf-8")
+    code, out, _ = run(capsys, root, "check")
+    assert code == 2
+    assert (
+        f"{details['page']}: no receipt names mem_0123456789abcdef (its receipts made it {details['memory_id']}" in out
+    )
+    # A page no receipt ever named is still said to be written outside the engine.
+    (root / "entries" / "hand.md").write_text(text.replace(details["memory_id"], "mem_fedcba9876543210"))
+    code, out, _ = run(capsys, root, "check")
+    assert "entries/hand.md: no receipt names mem_fedcba9876543210 (a page written outside the engine?)" in out
