@@ -382,6 +382,16 @@ def _passphrase(value: str) -> bool:
     return not _participle(words[0])
 
 
+def _given_passphrase(value: str) -> bool:
+    """Three plain words where they are given as a passphrase (after "passphrase", after "=", in quotes): in lower
+    case or all capitalised ("Passphrase: Velvet Orbit Canyon"; after a bare "password is", capitals name a thing,
+    which `_passphrase` keeps), with no past participle or -ly adverb."""
+    words = value.split(" ")
+    if not (value.islower() or all(w[:1].isupper() and w[1:].islower() for w in words)):
+        return False
+    return not any(_participle(w) or (len(w) >= 6 and w.endswith("ly")) for w in words)
+
+
 def _participle(word: str) -> bool:
     """A past participle: one of `passphrase_participles`, or a word of 5+ letters in -ed (not -eed)."""
     w = word.lower()
@@ -598,7 +608,7 @@ RULES: list[Rule] = [
         r"|" + _PASSWORD_NAMED + r"(?:=[ \t]*[\"'`]?|(?::|\b(?:is|was))[ \t]*[\"'`]))"
         r"(?P<v>" + _PASSPHRASE_WORD + r"(?: " + _PASSPHRASE_WORD + r"){2})" + _CLAUSE_END + r"(?![\w'’-])",
         group="v",
-        check=_passphrase,
+        check=_given_passphrase,
         flags=_I,
         hints=_PASSWORD_HINTS,
     ),

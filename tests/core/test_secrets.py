@@ -412,6 +412,10 @@ def test_pw_as_a_password_key_is_a_secret(text, secret):
         ('The NAS passphrase was "copper kettle meadow", ask Sam.', "copper kettle meadow"),
         ("guest wifi passphrase: tulip harbor crayon; it changes in May", "tulip harbor crayon"),
         ("guest wifi password: 'tulip harbor crayon'", "tulip harbor crayon"),
+        # capitalised, where they are given as a passphrase (after a bare "password is", capitals name a thing)
+        ("Passphrase: Velvet Orbit Canyon", "Velvet Orbit Canyon"),
+        ('The NAS password was "Copper Kettle Meadow", ask Sam.', "Copper Kettle Meadow"),
+        ("backup disk password = Ember Lagoon Whistle.", "Ember Lagoon Whistle"),
     ],
 )
 def test_a_passphrase_of_three_plain_words_is_a_secret(text, secret):
@@ -466,6 +470,8 @@ def test_a_passphrase_of_three_plain_words_is_a_secret(text, secret):
         "The password is available upon request.",
         "The root password is identical across hosts.",
         "The password is Harbor Bay Launch.",
+        "Passphrase: Rotated Every Quarter",
+        "wifi passphrase: Ask The Front Desk",
         "Password column: bcrypt hash string",
         "the password is super secret stuff",
         "The wifi password is printed underneath the router.",
