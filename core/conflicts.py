@@ -369,6 +369,15 @@ def _side_state(entry: Entry) -> dict[str, Any]:
     }
 
 
+# The markers `_supersede` adds to a record's text (one per conflict it lost), at its end.
+_SUPERSEDED_MARKS = re.compile(r"(?:\s*\[SUPERSEDED by C\d+\])+\s*\Z")
+
+
+def existing_text(content: str) -> str:
+    """A record's text without the markers of the conflicts it lost: what it states."""
+    return _SUPERSEDED_MARKS.sub("", content)
+
+
 def _supersede(entry: Entry, by: str, conflict_id: str, now: datetime) -> None:
     """Mark a record that lost a conflict: superseded (kept, never deleted), with a marker in its text."""
     entry.status = Status.superseded
@@ -775,6 +784,14 @@ class ConflictQueue:
             try:
                 existing = self.store.load(c.existing["memory_id"])
             except NotFound:
+                # A page still there that cannot be read is not gone: taking the incoming side without it would
+                # leave both statements active once the page is mended.
+                unreadable = self._unreadable_page(str(c.existing.get("page") or ""))
+                if unreadable:
+                    raise BadInput(
+                        f"{c.conflict_id}: its existing side's page {unreadable}; mend the page (memkeeper check names "
+                        f"the problem), then decide {c.conflict_id}"
+                    ) from None
                 # Its page was deleted or moved by hand since the conflict was opened ("unknown memory id" said
                 # nothing of the conflict). Taking the incoming side needs nothing of it: the held statement becomes
                 # a record (the conflict closed for good, which `check --repair` recording the deletion could not
@@ -798,6 +815,25 @@ class ConflictQueue:
                 note = f"Kept in {c.conflict_id}, whose existing side {gone} was gone from the wiki ({iso(now)})"
                 kept, created = self._keep_incoming(c, stored, note, now)
                 winner = kept.memory_id
+            elif existing.status is not Status.active:
+                # Since the conflict was opened its existing side stopped being what memory holds: superseded by
+                # another decision, denied by a person, archived by decay. A decision here never changes it back
+                # (keep made no record active again, though it said so) nor over (take superseded a denied record,
+                # and its denial was gone): keep leaves the incoming statement untaken, take and both make it a
+                # record, and the existing side stays as it is. The receipt says which state that is.
+                state = existing.status.value
+                if choice == "existing":
+                    winner = existing.memory_id
+                    if stored is not None:
+                        _supersede(stored, existing.memory_id, c.conflict_id, now)
+                        self.store.save(stored)
+                        loser = stored.memory_id
+                else:
+                    note = f"Kept in {c.conflict_id} beside {existing.memory_id}, already {state} ({iso(now)})"
+                    kept, created = self._keep_incoming(c, stored, note, now)
+                    winner = kept.memory_id
+                    if choice == "both":
+                        self._remember_compatible(existing, c, actor, now)
             else:
                 if choice in ("existing", "both"):
                     # A side a person kept is refreshed as by an access (SPEC §4 decay); confidence is untouched.
@@ -819,23 +855,7 @@ class ConflictQueue:
                 else:
                     note = f"Both valid with {existing.memory_id} ({c.conflict_id}, {iso(now)})"
                     kept, created = self._keep_incoming(c, stored, note, now)
-                    pair = sorted((sha256_hex(normalize(existing.content)), sha256_hex(normalize(c.incoming["text"]))))
-                    self.store.append_file(
-                        self.store.root / "stated" / "compatible.jsonl",
-                        [
-                            json.dumps(
-                                {
-                                    "action": "both_valid",
-                                    "a": pair[0],
-                                    "b": pair[1],
-                                    "conflict_id": c.conflict_id,
-                                    "by": actor,
-                                    "at": iso(now),
-                                },
-                                sort_keys=True,
-                            )
-                        ],
-                    )
+                    self._remember_compatible(existing, c, actor, now)
             # A record made here from the held text was compared at its capture only, with the records of that
             # time: a record captured while it waited may contradict it. It meets them now, like a capture.
             opened = self._meet_the_others(c, kept, now, actor) if created and kept is not None else None
@@ -846,6 +866,8 @@ class ConflictQueue:
                 "loser": loser,
                 "created": created,
                 "conflict_type": c.conflict_type,
+                # the existing side's state after the decision: "active" but when it had stopped being so before
+                "existing_status": existing.status.value if existing is not None else "gone",
                 **({"opened": {"conflict_id": opened.conflict_id, **_opened_summary(opened)}} if opened else {}),
                 "undo": {
                     "conflict": prior_conflict,
@@ -869,10 +891,45 @@ class ConflictQueue:
             }
             c.history.append({"event": "resolved", "choice": choice, "by": actor, "at": iso(now)})
             self._save_conflict(c)
-            self._append_decision(c, choice, actor, now, receipt.receipt_sha256)
+            self._append_decision(c, choice, actor, now, receipt.receipt_sha256, existing=existing)
             self.store.record(receipt, "high")
             self.views.refresh(now)
             return receipt
+
+    def _remember_compatible(self, existing: Entry, c: Conflict, actor: str, now: datetime) -> None:
+        """A person's "both valid": the two statements are never held against each other again."""
+        pair = sorted((sha256_hex(normalize(existing.content)), sha256_hex(normalize(c.incoming["text"]))))
+        self.store.append_file(
+            self.store.root / "stated" / "compatible.jsonl",
+            [
+                json.dumps(
+                    {
+                        "action": "both_valid",
+                        "a": pair[0],
+                        "b": pair[1],
+                        "conflict_id": c.conflict_id,
+                        "by": actor,
+                        "at": iso(now),
+                    },
+                    sort_keys=True,
+                )
+            ],
+        )
+
+    def _unreadable_page(self, page: str) -> str:
+        """Why the page `page` (a conflict side's, as recorded) is there but cannot be read as a record; "" when
+        it is not there, or is read."""
+        if not page:
+            return ""
+        try:
+            if not self.store.path(page).is_file():
+                return ""
+        except BadInput:
+            return ""
+        for bad in self.store.index.bad_pages():
+            if bad.path == page:
+                return f"{page} cannot be read ({bad.error})"
+        return f"{page} cannot be read as a record"
 
     def _meet_the_others(self, c: Conflict, kept: Entry, now: datetime, actor: str) -> Conflict | None:
         """Open a conflict between the record a resolution made from `c`'s held text and the active record it most
@@ -934,15 +991,32 @@ class ConflictQueue:
         return entry
 
     def _append_decision(
-        self, c: Conflict, choice: str, actor: str, now: datetime, receipt_sha: str, note: str = ""
+        self,
+        c: Conflict,
+        choice: str,
+        actor: str,
+        now: datetime,
+        receipt_sha: str,
+        note: str = "",
+        existing: Entry | None = None,
     ) -> None:
+        """A decision's entry in DECISIONS.md. Side A is the existing record as it was decided on (`existing`,
+        before the decision changed it): edited since detection, it is no longer the text the conflict holds."""
         label = {"existing": "keep existing", "incoming": "take incoming", "both": "both valid"}.get(choice, choice)
+        held = " ".join(str(c.existing.get("text", "")).split())
+        side_a = held
+        if existing is not None:
+            current = " ".join(existing_text(existing.content).split())
+            if current != held:
+                side_a = f"{current} (edited since detection; detected as: {held})"
+            if existing.status is not Status.active and choice == "existing":
+                side_a += f" [{existing.status.value}: the decision left it so]"
         lines = [
             "",
             f"## {c.conflict_id} — {iso(now)} — {label}{note}",
             f"- Decided by: {actor} · receipt {receipt_sha}",
             f"- Type: {c.conflict_type} ({c.reason})",
-            f"- Side A (existing, {c.existing.get('memory_id')}): {' '.join(str(c.existing.get('text', '')).split())}",
+            f"- Side A (existing, {c.existing.get('memory_id')}): {side_a}",
             f"  - provenance: source {c.existing.get('source_ref') or '(none)'} · {c.existing.get('source_type')} · "
             f"actor {c.existing.get('actor')} · at {c.existing.get('at')} · evidence {c.existing.get('evidence_grade')}",
             f"- Side B (incoming): {' '.join(str(c.incoming.get('text', '')).split())}",

@@ -11,6 +11,7 @@ from rich.console import Console
 from memkeeper.core import Engine
 from memkeeper.tui.screens.conflicts import ConflictsScreen
 from memkeeper.tui.screens.modals import InputModal
+from memkeeper.tui.widgets.status_line import StatusLine
 
 from .conftest import NARROW, both_sizes, decided, mounted, open_pane, wait_for
 from .snapshot_app import FIXED_NOW as NOW
@@ -380,3 +381,41 @@ async def test_a_conflict_record_that_cannot_be_read_is_named_in_the_pane(demo):
         assert f"conflicts/{victim}.md: malformed conflict record: missing field status" in plain(problems)
         assert victim not in pane._by_id
         assert engine.conflict_problems() == app.conflict_problems
+
+
+async def test_a_side_another_decision_superseded_says_so_and_keep_says_what_it_did(tmp_path):
+    """Two conflicts share an existing side; taking the incoming side of the first supersedes it. The second used
+    to show it as "active record" and, on keep, to report it "active" while it stayed superseded."""
+    engine = Engine.init(tmp_path / "wiki", now=NOW - timedelta(days=5))
+    first = engine.capture(
+        "The Atlas team ships releases on Friday.", now=NOW - timedelta(days=4), actor="agent:a", title="Atlas"
+    )
+    for day, n in (("Monday", 3), ("Wednesday", 2)):
+        r = engine.capture(
+            f"The Atlas team ships releases on {day}.", now=NOW - timedelta(days=n), actor="agent:b", title="Atlas"
+        )
+        assert r.status == "conflict", r
+    friday = first.details["memory_id"]
+    engine.close()
+    app = build_app(tmp_path / "wiki")
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "C", ConflictsScreen)
+        assert pane.table.select_key("C1")
+        assert f"active record {friday}" in " ".join(plain(pane.query_one("#side-existing")).split())
+        await pilot.press("i")
+        await decided(pilot)
+        assert pane.table.select_key("C2")
+        await pilot.pause()
+        a_text = " ".join(plain(pane.query_one("#side-existing")).split())
+        assert f"superseded record {friday}" in a_text and "active record" not in a_text
+        assert "A is superseded since it was detected" in str(pane.query_one("#conflict-meta").render())
+        await pilot.press("k")
+        await decided(pilot)
+        line = str(pane.query_one(StatusLine).render())
+        assert f"C2 keep existing → the incoming statement is not taken; {friday} stays superseded" in line
+        assert f"{friday} active" not in line
+    engine = Engine.open(tmp_path / "wiki")
+    try:
+        assert engine.load(friday).status.value == "superseded"
+    finally:
+        engine.close()

@@ -20,7 +20,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from memkeeper.core import Receipt
-from memkeeper.core.conflicts import SNOOZE_WARN_AFTER, Conflict
+from memkeeper.core.conflicts import SNOOZE_WARN_AFTER, Conflict, existing_text
 from memkeeper.core.models import parse_iso
 
 from ..widgets.fmt import ago
@@ -296,7 +296,23 @@ class ConflictsScreen(PaneScreen):
         if expired:
             meta.append("  · " + " and ".join(expired) + " side expired", style="bold red")
         self.query_one("#conflict-meta", Static).update(meta)
-        a_text, b_text = word_diff(str(c.existing.get("text", "")), str(c.incoming.get("text", "")))
+        # The existing side as memory holds it now: its record may have been edited, superseded (by another
+        # decision), denied or archived since the conflict was opened, and a decision acts on that record.
+        held = str(c.existing.get("text", ""))
+        current = held if existing is None else existing_text(existing.content)
+        edited = " ".join(current.split()) != " ".join(held.split())
+        state = "gone from the wiki" if existing is None else f"{existing.status.value} record"
+        changes = (
+            ["A is gone from the wiki"]
+            if existing is None
+            else ([] if existing.status.value == "active" else [f"A is {existing.status.value} since it was detected"])
+        )
+        if edited:
+            changes.append("A was edited since it was detected")
+        if changes:
+            meta.append("  · " + "; ".join(changes), style="bold yellow")
+            self.query_one("#conflict-meta", Static).update(meta)
+        a_text, b_text = word_diff(current, str(c.incoming.get("text", "")))
         mid = c.existing.get("memory_id") or "?"
         a_side = self.query_one("#side-existing", ConflictSide)
         b_side = self.query_one("#side-incoming", ConflictSide)
@@ -304,9 +320,7 @@ class ConflictsScreen(PaneScreen):
         a_side.show_side(
             c.existing,
             a_text,
-            f"{mid} · {c.existing.get('page') or ''}"
-            if compact
-            else f"active record {mid} · {c.existing.get('page') or ''}",
+            f"{mid} · {c.existing.get('page') or ''}" if compact else f"{state} {mid} · {c.existing.get('page') or ''}",
             expiry_text(expiries["existing"], now),
             compact,
         )
@@ -357,7 +371,10 @@ class ConflictsScreen(PaneScreen):
 
         def summary(receipt: Receipt) -> str:
             text = f"{cid} {CHOICE_LABELS[choice]}"
-            if receipt.ok and receipt.details.get("winner"):
+            state = receipt.details.get("existing_status")
+            if receipt.ok and choice == "existing" and state not in (None, "active"):
+                text += f" → the incoming statement is not taken; {receipt.details.get('winner')} stays {state}"
+            elif receipt.ok and receipt.details.get("winner"):
                 text += f" → {receipt.details['winner']} active"
             opened = receipt.details.get("opened") if receipt.ok else None
             if opened:  # the kept statement contradicts a record captured while it waited
