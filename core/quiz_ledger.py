@@ -185,7 +185,17 @@ class Ledger(Value):
     text under the items heading (a person's remark between rows): both go back as written.
     """
 
-    __slots__ = ("person", "scheduler", "updated", "frontmatter", "note", "items", "problems", "unreadable")
+    __slots__ = (
+        "person",
+        "scheduler",
+        "updated",
+        "frontmatter",
+        "note",
+        "items",
+        "problems",
+        "unreadable",
+        "damaged_head",
+    )
     person: str
     scheduler: SchedulerName
     updated: date | None
@@ -194,6 +204,7 @@ class Ledger(Value):
     items: list[QuizItem]
     problems: list[str]
     unreadable: list[tuple[int, str]]
+    damaged_head: str  # why the frontmatter cannot be carried through a rewrite ("" when it can)
 
     def __init__(
         self,
@@ -206,6 +217,7 @@ class Ledger(Value):
         items: list[QuizItem] | None = None,
         problems: list[str] | None = None,
         unreadable: list[tuple[int, str]] | None = None,
+        damaged_head: str = "",
     ) -> None:
         if scheduler not in SCHEDULERS:
             raise ValueError(f"quiz ledger scheduler must be one of {', '.join(SCHEDULERS)}, not {scheduler!r}")
@@ -218,6 +230,7 @@ class Ledger(Value):
             items=list(items or []),
             problems=list(problems or []),
             unreadable=sorted(unreadable or []),
+            damaged_head=damaged_head,
         )
 
     def item(self, page: str) -> QuizItem | None:
@@ -294,12 +307,17 @@ def parse_ledger(text: str, *, person: str | None = None) -> Ledger:
     lines = text.split("\n")
 
     raw_fm, body_start = _read_frontmatter(text, problems)
+    # A frontmatter that does not parse is left out, and so is a scheduler of no known name: a rewrite would put a
+    # default in its place (leitner, no buried cards, no other keys). Writers refuse such a ledger (`damaged_head`).
+    damaged = problems[-1] if problems and problems[-1] != "line 1: no frontmatter" else ""
     fm = dict(raw_fm)
     kind = fm.pop("kind", None)
     if kind is not None and kind != LEDGER_KIND:
         problems.append(f"line 1: frontmatter kind is {kind!r}, expected {LEDGER_KIND!r}")
     pid = _read_person(fm.pop("person", None), person, problems)
+    known = len(problems)
     scheduler = _read_scheduler(fm.pop("scheduler", None), problems)
+    damaged = damaged or (problems[-1] if len(problems) > known else "")
     updated = _read_updated(fm.pop("updated", None), problems)
 
     body = lines[body_start:]
@@ -360,6 +378,7 @@ def parse_ledger(text: str, *, person: str | None = None) -> Ledger:
         items=items,
         problems=problems,
         unreadable=unreadable,
+        damaged_head=damaged,
     )
 
 

@@ -74,6 +74,18 @@ class QuizQueue:
             return policy.new_ledger(person).model_copy(update={"problems": [f"unreadable ledger: {exc}"]})
         return policy.parse_ledger(text, person=person)
 
+    def _writable_ledger(self, person: str) -> policy.Ledger:
+        """The ledger a write rewrites: read strictly, and refused when its frontmatter cannot be carried through
+        the rewrite (it does not parse, or names no known scheduler): a grade would have rewritten it as a
+        default ledger, losing its scheduler, its buried cards and its other keys without a word."""
+        ledger = self.read_ledger(person)
+        if ledger.damaged_head:
+            raise BadInput(
+                f"{policy.ledger_path(person)}: {ledger.damaged_head}; mend its frontmatter (memkeeper check names "
+                "the problem) before the next answer, which would rewrite it without what it cannot read"
+            )
+        return ledger
+
     def has_ledger(self, person: str) -> bool:
         """Whether the person has a ledger file yet (the desk offers a choice of scheduler before the first one).
         `person` as a person or an actor names them ("Carol", "human:carol")."""
@@ -263,7 +275,7 @@ class QuizQueue:
             entry = self.store.load(mid)
             page = self.store.page_of(mid)
             assert page is not None  # load() found it
-            ledger = self.read_ledger(pid)
+            ledger = self._writable_ledger(pid)
             live = {r[0] for r in self.store.index.query("SELECT path FROM records WHERE status NOT IN ('denied')")}
             ledger, pruned = policy.prune_vanished(ledger, live | {page})
             q = question or policy.build_question(
@@ -345,7 +357,7 @@ class QuizQueue:
             page = self.store.page_of(mid)
             if page is None:
                 raise BadInput(f"no record {ref!r}")
-            ledger = self.read_ledger(pid)
+            ledger = self._writable_ledger(pid)
             try:
                 new_ledger, prior = policy.bury(ledger, page, today)
             except ValueError as exc:
@@ -372,7 +384,7 @@ class QuizQueue:
     def _undo_bury(self, receipt: dict[str, Any], now: datetime, actor: str) -> dict[str, Any]:
         undo = receipt["details"]["undo"]
         pid, page, prior = undo["person"], undo["page"], undo["prior"]
-        ledger = self.read_ledger(pid)
+        ledger = self._writable_ledger(pid)
         buried = policy.buried_map(ledger)
         buried.pop(page, None)
         if prior:
@@ -385,7 +397,7 @@ class QuizQueue:
     def _undo_quiz(self, receipt: dict[str, Any], now: datetime, actor: str) -> dict[str, Any]:
         undo = receipt["details"]["undo"]
         pid, page, prior = undo["person"], undo["page"], undo["prior"]
-        ledger = self.read_ledger(pid)
+        ledger = self._writable_ledger(pid)
         items = [it for it in ledger.items if it.page != page]
         if prior is not None:
             items.append(

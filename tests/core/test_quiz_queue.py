@@ -5,7 +5,7 @@ from datetime import timedelta
 
 import pytest
 
-from memkeeper.core import quiz
+from memkeeper.core import BadInput, quiz
 from tests.conftest import T0
 
 HUMAN = "human:alice"
@@ -288,3 +288,40 @@ def test_an_unreadable_row_survives_every_rewrite_of_the_ledger(eng, kind):
     u = eng.undo(r.receipt_sha256, now=T0 + timedelta(days=2), actor=HUMAN)
     assert u.status == "undone", u.details
     assert_kept(1)  # the page's only answer is undone: the bad row is what is left
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("scheduler: fsrs", "scheduler: [fsrs"),  # a typo: the frontmatter no longer parses
+        ("scheduler: fsrs", "scheduler: fsr"),  # no known scheduler
+    ],
+)
+def test_a_ledger_whose_frontmatter_cannot_be_read_is_never_rewritten(eng, old, new):
+    """One typo in the ledger's frontmatter and the next answer rewrote it as a default ledger: leitner instead of
+    fsrs, the buried cards and every other key gone, and check then said ok. Writes now refuse it in one line;
+    reads (counts, the session) go on."""
+    ids = seed(eng, 3)
+    eng.create_ledger("alice", "fsrs", now=T0, actor=HUMAN)
+    eng.quiz_record(ids[0], "good", now=T0, actor=HUMAN)
+    eng.quiz_bury(ids[1], now=T0, actor=HUMAN)
+    path = eng.root / LEDGER
+    text = path.read_text()
+    assert old in text and "buried" in text
+    damaged = text.replace(old, new)
+    path.write_text(damaged)
+    for write in (
+        lambda: eng.quiz_record(ids[2], "good", now=T0 + timedelta(days=1), actor=HUMAN),
+        lambda: eng.quiz_bury(ids[2], now=T0 + timedelta(days=1), actor=HUMAN),
+    ):
+        with pytest.raises(BadInput) as err:
+            write()
+        assert str(err.value).startswith(f"{LEDGER}: line ") and "mend its frontmatter" in str(err.value)
+        assert "\n" not in str(err.value)
+    assert path.read_text() == damaged
+    assert any(p.startswith(LEDGER) for p in eng.check().problems)  # still reported
+    eng.quiz_due_count("alice", now=T0 + timedelta(days=1))  # reading goes on
+    path.write_text(text)  # mended: answers are taken again, and the ledger keeps its scheduler and burials
+    assert eng.quiz_record(ids[2], "good", now=T0 + timedelta(days=1), actor=HUMAN).status == "recorded"
+    after = path.read_text()
+    assert "scheduler: fsrs" in after and "buried" in after

@@ -454,7 +454,7 @@ class QuizScreen(PaneScreen):
     def _render_empty(self) -> None:
         from memkeeper.core.quiz import person_id
 
-        ledger = self.engine.read_ledger(person_id(self.mk.person))
+        ledger = self.engine.read_ledger(person_id(self.mk.person), strict=False)  # shown, not written
         upcoming = sorted(it.due for it in ledger.items)
         later = Text(
             f"{len(ledger.items)} pages in your ledger · next due {upcoming[0].isoformat()}"
