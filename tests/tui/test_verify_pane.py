@@ -660,3 +660,19 @@ async def test_a_filter_over_a_long_queue_pages_its_matches(long_queue):
         assert pane.table.current_key == app.engine.verify_ids(needle="small")[-1]
         await pilot.press("asterisk")  # marks every match, loaded or not
         assert pane.marked == set(by_source["raw/small.md"])
+
+
+async def test_a_refused_decision_does_not_say_it_was_done(small):
+    """A record denied from the command line while the desk shows it: `c` is refused by the engine, and the status
+    line said "✗ reject · mem_… confirmed · record_is_denied"."""
+    app, ids = small
+    engine = app.engine
+    async with app.run_test(size=(120, 34), notifications=True) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        assert pane.table.select_key(ids["staging"])
+        engine.deny(ids["staging"], now=NOW, actor="human:other")  # not yet seen by the pane
+        await pilot.press("c")
+        await decided(pilot)
+        line = pane.status.plain
+        assert "record_is_denied" in line and ids["staging"] in line, line
+        assert "confirmed" not in line and "propagated" not in line, line

@@ -552,6 +552,8 @@ class TiersScreen(PaneScreen):
 
         def summary(receipt: Receipt) -> str:
             d = receipt.details
+            if not receipt.ok:  # the status line gives the engine's reason beside it
+                return "plan not committed"
             text = f"plan committed · {len(d.get('automatic') or [])} automatic → cold"
             return text + (
                 f" · review {d['review']} ({d.get('ambiguous_count', 0)} ids)"

@@ -583,6 +583,8 @@ class VerifyScreen(PaneScreen):
 
         def summary(receipt: Receipt) -> str:
             propagated = receipt.details.get("propagated_to") or []
+            if not receipt.ok:  # the status line gives the engine's reason beside it
+                return mid
             text = f"{mid} confirmed"
             if receipt.ok:
                 text += f" · propagated to {_plural(len(propagated), 'record')}"
@@ -630,12 +632,16 @@ class VerifyScreen(PaneScreen):
         if len(ids) == 1:
             self.decide(
                 partial(self.engine.deny, ids[0], now=now, actor=actor, reason=reason),
-                f"{ids[0]} denied{why} · same source+text will be suppressed",
+                lambda r: f"{ids[0]} denied{why} · same source+text will be suppressed" if r.ok else ids[0],
             )
         else:
             self.decide(
                 partial(self.engine.deny_many, ids, now=now, actor=actor, reason=reason),
-                f"{_plural(len(ids), 'marked record')} denied{why} · same source+text will be suppressed",
+                lambda r: (
+                    f"{_plural(len(ids), 'marked record')} denied{why} · same source+text will be suppressed"
+                    if r.ok
+                    else _plural(len(ids), "marked record")
+                ),
             )
 
     def action_deny(self) -> None:
@@ -683,7 +689,9 @@ class VerifyScreen(PaneScreen):
         mid = ids[0]
         self.decide(
             partial(self.engine.undeny, mid, now=now, actor=actor),
-            lambda r: f"{mid} undenied · {len(r.details.get('restored') or [])} record(s) active again",
+            lambda r: (
+                f"{mid} undenied · {len(r.details.get('restored') or [])} record(s) active again" if r.ok else mid
+            ),
         )
 
     def action_edit(self) -> None:
