@@ -419,3 +419,16 @@ async def test_a_side_another_decision_superseded_says_so_and_keep_says_what_it_
         assert engine.load(friday).status.value == "superseded"
     finally:
         engine.close()
+
+
+async def test_a_snooze_past_this_year_shows_its_year(demo):
+    """`S 9999-12-31` was listed as "12-31", which reads as this December."""
+    app, engine = demo, demo.engine
+    release, db = _by_title(engine, "Release day"), _by_title(engine, "Primary database")
+    engine.snooze_conflict(release.conflict_id, now=NOW, actor=app.actor, until=NOW + timedelta(days=7))
+    engine.snooze_conflict(db.conflict_id, now=NOW, actor=app.actor, until="9999-12-31T00:00:00Z")
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "C", ConflictsScreen)
+        await pilot.press("a")
+        assert str(pane.table.get_row(release.conflict_id)[3]) == (NOW + timedelta(days=7)).strftime("%m-%d")
+        assert str(pane.table.get_row(db.conflict_id)[3]) == "9999-12-31"

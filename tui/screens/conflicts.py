@@ -61,10 +61,13 @@ def _age(detected_at: str, now: datetime) -> str:
         return "?"
 
 
-def _until(c: Conflict) -> str:
+def _until(c: Conflict, this_year: int | None = None) -> str:
     """A snooze end as the list shows it: the date, or "session" for a snooze that ends with this desk session."""
     until = c.snooze_until or ""
-    return "session" if until.startswith("session:") else until[5:10] or "?"
+    if until.startswith("session:"):
+        return "session"
+    # The month and day in the year the desk is in; the whole date past it ("12-31" read as this December).
+    return (until[5:10] if this_year is not None and until[:4] == str(this_year) else until[:10]) or "?"
 
 
 def _expires(value: object) -> datetime | None:
@@ -168,7 +171,7 @@ class ConflictsScreen(PaneScreen):
             Text(c.conflict_id, style="bold"),
             type_cell(c),
             Text(c.title, no_wrap=True, overflow="ellipsis"),
-            _until(c) if self.mode == SNOOZED else _age(c.detected_at, self.now()),
+            _until(c, self.now().year) if self.mode == SNOOZED else _age(c.detected_at, self.now()),
             snoozed,
             Text(str(c.incoming.get("actor") or ""), no_wrap=True, overflow="ellipsis"),
         ]

@@ -40,6 +40,11 @@ class ListTable(DataTable):
 
     def on_resize(self) -> None:
         self.fit_columns()
+        if self.row_count:
+            # A list that shrank under its cursor (the detail below it grew for the row chosen: End on the Conflicts
+            # list) left that row just out of view while keys acted on it: scrolled back into view, the cursor
+            # unmoved (no highlight is posted for the same row).
+            self.call_after_refresh(self.move_cursor, row=self.cursor_row, animate=False, scroll=True)
 
     def add_row(self, *cells: Any, **kwargs: Any) -> RowKey:
         self._refit = True
