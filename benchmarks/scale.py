@@ -188,7 +188,7 @@ def wall(cmd: list[str], runs: int, env: dict[str, str] | None = None) -> float:
 
 
 CLI_QUERY = "kalo mine rusa"
-PARTS = ("build", "cli", "capture", "desk")
+PARTS = ("build", "cli", "capture", "desk", "tiers")
 
 
 def floors(root: Path, n: int) -> dict[str, float]:
@@ -318,6 +318,8 @@ def measure(n: int, quick: bool, parts: tuple[str, ...] = PARTS) -> dict[str, fl
         res.update(capture_figures(root, n, quick))
     if "desk" in parts:
         res.update(desk_figures(root, quick))
+    if "tiers" in parts:  # last: it makes a sixth of the records cold
+        res.update(tier_figures(root))
     print(f"  {n:,}: done", flush=True)
     return res
 
@@ -462,6 +464,46 @@ def desk_figures(root: Path, quick: bool) -> dict[str, float]:
     return res
 
 
+def tier_figures(root: Path) -> dict[str, float]:
+    """A person's first tier cleanup of the whole wiki, and its undo: the plan, the commit (every automatic
+    candidate's page rewritten as cold, and the review file of the ambiguous ones), the undo of that commit. The
+    floor beside them: the same number of pages of the same size written through `pages.atomic_write_many` (the
+    engine's own staged write: temp files, fsynced together, renamed) in a folder of their own."""
+    from memkeeper.core import Engine
+    from memkeeper.core.pages import atomic_write_many
+
+    res: dict[str, float] = {}
+    eng = Engine.open(root)
+    try:
+        t0 = time.perf_counter()
+        plan = eng.plan_tiers(now=NOW)
+        res["tier_plan_s"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        r = eng.commit_tiers(now=NOW, actor="human:bench")
+        res["tier_commit_s"] = time.perf_counter() - t0
+        assert r.status == "ok", r.details
+        res["tier_automatic"] = len(plan.automatic)
+        res["tier_ambiguous"] = len(plan.ambiguous)
+        t0 = time.perf_counter()
+        u = eng.undo(r.receipt_sha256, now=NOW + timedelta(minutes=1), actor="human:bench")
+        res["tier_undo_s"] = time.perf_counter() - t0
+        assert u.status == "undone", u.details
+    finally:
+        eng.close()
+    count = max(1, int(res["tier_automatic"]))
+    sample = [p for p in sorted((root / "entries").iterdir())[:count]]
+    floor_dir = root.parent / f"tier-floor-{root.name}"
+    shutil.rmtree(floor_dir, ignore_errors=True)
+    floor_dir.mkdir()
+    items = [(floor_dir / p.name, p.read_bytes()) for p in sample]
+    t0 = time.perf_counter()
+    for k in range(0, len(items), 500):
+        atomic_write_many(items[k : k + 500])
+    res["tier_floor_s"] = time.perf_counter() - t0
+    shutil.rmtree(floor_dir, ignore_errors=True)
+    return res
+
+
 # (label, key, unit, goal text, check(res_by_size) -> bool | None, which size the goal applies to)
 def fmt(key: str, v: float) -> str:
     if v != v:  # nan
@@ -504,6 +546,16 @@ ROWS = [
     ("pane switch, key → paint (first visit)", "first_switch_s", "—", lambda v, r: None, None, None),
     ("decision → next item painted", "decide_s", "≤ 100 ms", lambda v, r: v <= 0.1, None, None),
     ("peak RSS, desk open", "rss_mb", "≤ 300 MB", lambda v, r: v <= 300, None, None),
+    ("tier plan of the whole wiki", "tier_plan_s", "—", lambda v, r: None, None, None),
+    (
+        "tier commit (every automatic candidate made cold)",
+        "tier_commit_s",
+        "—",
+        lambda v, r: None,
+        "tier_floor_s",
+        "the staged write of as many pages",
+    ),
+    ("undo of that commit", "tier_undo_s", "—", lambda v, r: None, "tier_floor_s", "the staged write of as many pages"),
 ]
 
 
@@ -574,6 +626,12 @@ def report(results: dict[int, dict[str, float]]) -> tuple[str, bool]:
                 f"{results[n]['bound_common'] // 2:.0f}–{results[n]['bound_common']:.0f} records; "
                 f"{results[n]['bound_candidates']:.1f} records "
                 "found and decided per capture (mean)."
+            )
+    for n in sizes:
+        if "tier_automatic" in results[n]:
+            lines.append(
+                f"Tier cleanup at {n:,}: {results[n]['tier_automatic']:,.0f} records made cold, "
+                f"{results[n]['tier_ambiguous']:,.0f} ambiguous ones written to the review file."
             )
     for n in sizes:
         st = results[n].get("capture_statuses")
