@@ -3,6 +3,8 @@ of which captured values are stored normalised. Pure functions of their argument
 
 from __future__ import annotations
 
+import re
+
 from .models import single_line
 from .paths import MAX_SLUG, slugify, uncut_slug
 from .text import normalize, sha256_hex, tokens
@@ -13,10 +15,16 @@ def suppression_key(source_ref: str | None, content: str) -> str:
     return sha256_hex((source_ref or "") + normalize(content))
 
 
+# A Markdown line's own marker, which is not a word of the title: a heading's #s, a list item's bullet or number, a
+# quote's >.
+_LINE_MARKER = re.compile(r"^\s*(?:#{1,6}|[-*+]|\d{1,3}[.)]|>)(?:\s+|$)")
+
+
 def title_from(content: str) -> str:
-    """A display title: the first ten words of the first line that has any (control characters are spaces)."""
+    """A display title: the first ten words of the first line that has any (control characters are spaces), without
+    the line's Markdown marker ("## Vendor notes" is titled "Vendor notes")."""
     for line in content.splitlines():
-        words = single_line(line).split()
+        words = single_line(_LINE_MARKER.sub("", line, count=1)).split()
         if words:
             title = " ".join(words[:10]) + ("…" if len(words) > 10 else "")
             return title[:120]

@@ -67,3 +67,14 @@ def test_check_says_when_a_pages_memory_id_was_changed_by_hand(capsys, root):
     (root / "entries" / "hand.md").write_text(text.replace(details["memory_id"], "mem_fedcba9876543210"))
     code, out, _ = run(capsys, root, "check")
     assert "entries/hand.md: no receipt names mem_fedcba9876543210 (a page written outside the engine?)" in out
+
+
+def test_a_title_made_from_a_markdown_note_leaves_out_the_lines_marker(capsys, root):
+    """An agent's note that opens with a heading was titled "## Vendor notes: Datadog" in every pane and view."""
+    note = "## Vendor notes: Datadog\n- contract renews in March\n- 40 hosts"
+    code, out, _ = run(capsys, root, "--json", "capture", note)
+    details = json.loads(out)["details"]
+    page = (root / details["page"]).read_text(encoding="utf-8")
+    assert "\ntitle: 'Vendor notes: Datadog'\n" in page or '\ntitle: "Vendor notes: Datadog"\n' in page, page
+    assert "# Vendor notes: Datadog\n" in page  # the page's own heading
+    assert "## Vendor notes: Datadog\n- contract renews in March" in page  # the note itself as written
