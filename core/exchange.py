@@ -64,6 +64,12 @@ class ExchangeOps:
                 }
                 if include_content and sens is not SensitivityTier.do_not_export:
                     item["content"] = entry.content
+                if sens is SensitivityTier.do_not_export:
+                    # Its content stays home, and so does every field that repeats it: a title made from the text
+                    # is the text, the key and the page name are its slug, a source may quote it. What leaves is
+                    # that such a record exists (its id, hash, kind and dates).
+                    for name in ("title", "canonical_key", "page", "source_ref"):
+                        item.pop(name)
                 items.append(item)
             last = self.store.last_receipt_sha()
             payload = {

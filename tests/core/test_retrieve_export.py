@@ -233,6 +233,20 @@ def test_export_boundaries(zoned):
     assert all(i["sensitivity_tier"] != "do_not_export" for i in env["items"])
 
 
+def test_a_private_self_envelope_carries_nothing_that_repeats_a_do_not_export_text(eng):
+    """The envelope omitted a do_not_export record's content but gave its title, which a title made from the text
+    is, and its key, page name and source (the text's slug, a quote)."""
+    secret = "Alice's home address is 12 Elm Street, Springfield."
+    r = eng.capture(secret, now=T0, sensitivity="do_not_export", source_ref="notes: 12 Elm Street")
+    mid = r.details["memory_id"]
+    for include_content in (True, False):
+        out = eng.export(zone="private_self", now=T0, include_content=include_content)
+        raw = (eng.root / out.details["envelope"]).read_text()
+        assert "Elm" not in raw and "elm" not in raw and "home-address" not in raw, raw
+        [item] = [i for i in json.loads(raw)["items"] if i["memory_id"] == mid]
+        assert item["sensitivity_tier"] == "do_not_export" and item["content_sha256"]
+
+
 def test_import_arrives_unverified(tmp_path, zoned):
     eng, ids = zoned
     mid = ids[("private_self", "normal")]
