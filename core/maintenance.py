@@ -289,7 +289,9 @@ class MaintenanceOps:
             if e.last_accessed_at <= parse_iso(receipt["at"]):  # an access since then set strength afresh
                 e.strength = state["strength"]
             e.status = Status(state["status"])
-            e.evidence_grade = EvidenceGrade(state["evidence_grade"])
+            if e.verified is None or e.verified.at <= parse_iso(receipt["at"]):
+                # a person's confirmation since then graded it high, and that stands (SPEC §5.2: human-verified)
+                e.evidence_grade = EvidenceGrade(state["evidence_grade"])
             e.notes = [x for x in e.notes if not x.startswith(note)]
             self.store.save(e)
         self.views.refresh(now, full=True)

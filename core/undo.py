@@ -92,6 +92,10 @@ class UndoOps:
         subjects = decision_subjects(original)
         if not subjects:
             return None
+        # A merge's and a resolution's undo put back the records' reinforcement, confidence and notes as they were:
+        # a statement an agent restated into one of them since (a capture or an import that consolidated) would be
+        # undone with it, and its receipt would no longer be true. Such a capture stops the undo too.
+        restates = original.get("action") in RESTORES_COUNTS
         order = commit_order(self.store.root)
         here = order.get(original["receipt_sha256"])
         undone = set()
@@ -102,7 +106,7 @@ class UndoOps:
             if data.get("action") == "undo" and data.get("status") == "undone":
                 undone.add((data.get("details") or {}).get("reverses"))
             elif (
-                data.get("action") in self.handlers
+                (data.get("action") in self.handlers or restates and data.get("action") in ("capture", "import"))
                 and data.get("status") not in ("reject", "refused")
                 and data["receipt_sha256"] != original["receipt_sha256"]
             ):
@@ -169,13 +173,16 @@ class UndoOps:
                 )
             later = self.later_decision(original)
             if later:
+                by = self.find_receipt(later) or {}
                 return make_receipt(
                     "undo",
                     "reject",
                     now,
                     actor,
                     {
-                        "reason": "superseded_by_later_decision",
+                        "reason": "changed_by_later_capture"
+                        if by.get("action") in ("capture", "import")
+                        else "superseded_by_later_decision",
                         "reverses": original["receipt_sha256"],
                         "superseded_by": later,
                     },
@@ -191,6 +198,10 @@ class UndoOps:
             self.store.record(receipt, "high")
             self.views.refresh(now)
             return receipt
+
+
+# Decisions whose undo writes back a record's reinforcement, confidence and notes as they were before it.
+RESTORES_COUNTS = frozenset({"consolidate", "resolve_conflict"})
 
 
 def decision_subjects(receipt: dict[str, Any]) -> set[str]:
@@ -234,5 +245,13 @@ def decision_subjects(receipt: dict[str, Any]) -> set[str]:
         mems += list((undo.get("prior") or {}).keys())
     elif action in ("tiers_apply", "tiers_commit", "tier_restore"):
         mems += list((undo.get("prior_tiers") or {}).keys())
+    elif action == "capture" and receipt.get("status") == "consolidated":
+        mems.append(d.get("memory_id"))  # only ever a subject for the undo of a merge or a resolution (above)
+    elif action == "import":
+        mems += [
+            r.get("memory_id")
+            for r in d.get("results") or []
+            if isinstance(r, dict) and r.get("status") == "consolidated"
+        ]
     out.update(f"mem:{m}" for m in mems if isinstance(m, str) and m)
     return out

@@ -221,3 +221,59 @@ def test_check_reports_a_quiz_ledger_or_tier_review_it_never_finds(eng):
     assert r.details["remaining_count"] == len(unread)
     for rel, data in {**unread, **quiet}.items():
         assert (eng.root / rel).read_bytes() == data
+
+
+def test_undo_of_a_merge_or_a_resolution_is_refused_once_an_agent_restated_its_record(eng):
+    """Both undos write back the records' reinforcement, confidence and notes as they were: an agent's restatement
+    captured since was undone with them (reinforcement 3 back to 1, its note gone), and its receipt no longer
+    true. Such an undo is now refused, naming the capture; without one it undoes as before."""
+    from memkeeper.core.pagefmt import parse_entry
+
+    capture(eng, "The deploy pipeline runs on GitHub Actions with three parallel jobs.", key="deploy", title="Deploy")
+    b = capture(eng, "Kenji prefers async standups on Tuesdays and Thursdays.", key="deploy", title="Deploy")
+    p = eng.root / eng.page_of(b)
+    e = parse_entry(p.read_text())
+    e.content = "The deploy pipeline runs on GitHub Actions with three parallel jobs today."
+    with eng.writing():
+        eng.save(e)
+    merge = eng.consolidate(now=T0 + timedelta(hours=1))
+    keeper = merge.details["merges"][0]["target"]
+    text = eng.load(keeper).content
+    again = eng.capture(text, now=T0 + timedelta(hours=2), actor="agent:later", key="deploy", title="Deploy")
+    assert again.status == "consolidated" and again.details["memory_id"] == keeper
+    held = eng.load(keeper)
+    u = eng.undo(merge.receipt_sha256, now=T0 + timedelta(hours=3), actor="human:me")
+    assert (u.status, u.details["reason"], u.details["superseded_by"]) == (
+        "reject",
+        "changed_by_later_capture",
+        again.receipt_sha256,
+    )
+    after = eng.load(keeper)
+    assert (after.reinforcement, after.confidence, after.notes) == (held.reinforcement, held.confidence, held.notes)
+
+    # A resolution: keep existing, then an agent restates the kept record.
+    eng.capture("The staging database is Postgres 15.", now=T0, key="staging-db")
+    held_c = eng.capture("The staging database is MySQL 8.", now=T0 + timedelta(hours=1), key="staging-db")
+    resolved = eng.resolve_conflict(
+        held_c.details["conflict_id"], "existing", now=T0 + timedelta(hours=2), actor="human:me"
+    )
+    quiet = eng.undo(resolved.receipt_sha256, now=T0 + timedelta(hours=3), actor="human:me")
+    assert quiet.status == "undone", quiet.details  # nothing since: undone as before
+    resolved = eng.resolve_conflict(
+        held_c.details["conflict_id"], "existing", now=T0 + timedelta(hours=4), actor="human:me"
+    )
+    eng.capture("The staging database is Postgres 15.", now=T0 + timedelta(hours=5), actor="agent:b", key="staging-db")
+    refused = eng.undo(resolved.receipt_sha256, now=T0 + timedelta(hours=6), actor="human:me")
+    assert (refused.status, refused.details["reason"]) == ("reject", "changed_by_later_capture")
+
+
+def test_undo_of_a_decay_leaves_the_grade_a_later_confirmation_gave(eng):
+    mid = capture(eng, "The ops wiki lives under docs/ops in the handbook repo.")
+    decay = eng.decay(now=T0 + timedelta(days=100))
+    assert eng.load(mid).evidence_grade.value == "low" and eng.load(mid).status.value == "active"
+    eng.confirm(mid, now=T0 + timedelta(days=101), actor="human:me")
+    assert eng.load(mid).evidence_grade.value == "high"
+    u = eng.undo(decay.receipt_sha256, now=T0 + timedelta(days=102), actor="human:me")
+    assert u.status == "undone", u.details
+    got = eng.load(mid)
+    assert got.verified is not None and got.evidence_grade.value == "high"
