@@ -46,6 +46,7 @@ from .quiz_queue import QuizQueue
 from .receipts import LOG_HEADER, log_row, make_receipt, parse_log_row, pattern_event, verify_receipt
 from .store import Store
 from .validate import validate_actor
+from .verification import ledger_gaps
 from .views import Views
 
 # A lock-free check that found something looks again holding the write lock (a writer may have been part-way
@@ -147,6 +148,7 @@ class Integrity:
         trail = self._read_trail(report, links)
         self._check_pages(report, trail, links)
         self._check_ledgers(report)
+        self._check_trail_against_files(report, trail)
         for rel in self.store.tmp_files():
             report.add("tmp", f"{rel}: temp file left by an interrupted write (check --repair removes it)")
         unreadable: list[tuple[str, str]] = []
@@ -397,6 +399,33 @@ class Integrity:
                     report.add("ledger", f"{self.store.rel(f)}:{n}: not a JSON object (the line is ignored)")
             if text and not text.endswith("\n"):
                 report.add("ledger", f"{self.store.rel(f)}: the last line is not terminated (a torn append)")
+
+    def _check_trail_against_files(self, report: CheckReport, trail: _Trail) -> None:
+        """What the receipts prove was written and is no longer there: a verification decision's ledger line
+        (`verification.ledger_gaps`), and the record of a conflict a capture or a resolution opened (it alone
+        holds the held statement). Only a person can say what became of them: reported, never made up."""
+        receipts = [trail.receipts[sha][1] for sha in trail.order]
+        for gap in ledger_gaps(self.store.root, receipts):
+            report.add("ledger_gap", gap)
+        present = set(self.conflicts.conflict_files())
+        seen: set[str] = set()
+        for data in receipts:
+            details = data.get("details") or {}
+            opened: dict[str, Any] = details["opened"] if isinstance(details.get("opened"), dict) else {}
+            cids = []
+            if data.get("action") == "capture" and data.get("status") == "conflict":
+                cids.append(details.get("conflict_id"))
+            cids.append(opened.get("conflict_id"))
+            for cid in cids:
+                if isinstance(cid, str) and re.fullmatch(r"C\d+", cid) and cid not in seen:
+                    seen.add(cid)
+                    if f"{cid}.md" not in present:
+                        report.add(
+                            "conflict_gone",
+                            f"conflicts/{cid}.md: opened by receipt {str(data.get('receipt_sha256'))[:12]}… and no "
+                            "longer there (deleted outside memkeeper?); its held statement is only in that file: "
+                            "restore it from snapshots/ or your backups",
+                        )
 
     # ---------------------------------------------------------------------------------------------- repair
 

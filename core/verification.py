@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -82,6 +83,43 @@ def _read_jsonl(path: Path) -> list[dict[str, Any]]:
         if isinstance(d, dict):
             out.append(d)
     return out
+
+
+# What each verification receipt wrote to a ledger: (ledger, action of the line, the ids given a line).
+_LEDGER_LINES = {
+    "confirm": (CONFIRMATIONS, "confirm", lambda d: [d.get("memory_id")]),
+    "confirm_many": (CONFIRMATIONS, "confirm", lambda d: d.get("confirmed") or []),
+    "deny": (DENIALS, "deny", lambda d: [d.get("memory_id")]),
+    "deny_many": (DENIALS, "deny", lambda d: d.get("memory_ids") or []),
+    "undeny": (DENIALS, "undeny", lambda d: [d.get("memory_id")]),
+}
+
+
+def ledger_gaps(root: Path, receipts: Iterable[dict[str, Any]]) -> list[str]:
+    """One line for each decision a receipt records whose line its ledger (stated/confirmations.jsonl,
+    stated/denials.jsonl) no longer holds: a ledger cut or deleted by hand. `verify rebuild` replays the ledgers,
+    so it would forget such a decision (a denial lifted, a stamp gone)."""
+    held: set[tuple[str, str, str]] = set()
+    for name in (CONFIRMATIONS, DENIALS):
+        try:
+            held.update(
+                (str(d.get("action")), str(d.get("memory_id")), str(d.get("at"))) for d in _read_jsonl(root / name)
+            )
+        except (BadInput, OSError):
+            continue  # unreadable: reported as such
+    gaps = []
+    for data in receipts:
+        spec = _LEDGER_LINES.get(str(data.get("action")))
+        if spec is None or data.get("status") in ("reject", "refused"):
+            continue
+        ledger, action, ids = spec
+        for mid in ids(data.get("details") or {}):
+            if isinstance(mid, str) and (action, mid, str(data.get("at"))) not in held:
+                gaps.append(
+                    f"{ledger}: no line for the {action} of {mid} at {data.get('at')} (receipt "
+                    f"{str(data.get('receipt_sha256'))[:12]}…): the ledger lost it, and verify rebuild would forget it"
+                )
+    return gaps
 
 
 class VerificationQueue:
@@ -574,6 +612,16 @@ class VerificationQueue:
         now = at(now)
         actor = validate_actor(actor)
         with self.store.writing():
+            gaps = ledger_gaps(self.store.root, (data for _, _, data, _ in self.store.iter_receipts() if data))
+            if gaps:
+                # Replaying ledgers that lost lines would undo what those lines record (the receipts prove it).
+                return make_receipt(
+                    "verify_rebuild",
+                    "refused",
+                    now,
+                    actor,
+                    {"reason": "ledger_lines_missing", "errors": gaps[:20], "count": len(gaps)},
+                )
             events = [(d.get("at", ""), 0, d) for d in _read_jsonl(self.store.root / CONFIRMATIONS)]
             events += [(d.get("at", ""), 1, d) for d in _read_jsonl(self.store.root / DENIALS)]
             events.sort(key=lambda x: (x[0], x[1]))

@@ -78,3 +78,42 @@ def test_a_title_made_from_a_markdown_note_leaves_out_the_lines_marker(capsys, r
     assert "\ntitle: 'Vendor notes: Datadog'\n" in page or '\ntitle: "Vendor notes: Datadog"\n' in page, page
     assert "# Vendor notes: Datadog\n" in page  # the page's own heading
     assert "## Vendor notes: Datadog\n- contract renews in March" in page  # the note itself as written
+
+
+def _mid(out: str) -> str:
+    return json.loads(out)["details"]["memory_id"]
+
+
+def test_check_names_decisions_a_ledger_lost_and_rebuild_will_not_forget_them(capsys, root):
+    """With stated/denials.jsonl deleted by hand, check said ok, and `verify rebuild` lifted the denial the receipts
+    record (the statement was then taken again instead of suppressed)."""
+    denied = _mid(run(capsys, root, "--json", "capture", "The staging cluster runs in eu-west-1.")[1])
+    kept = _mid(run(capsys, root, "--json", "capture", "Kenji owns the billing service.")[1])
+    assert run(capsys, root, "--as", "human:me", "verify", "deny", denied)[0] == 0
+    assert run(capsys, root, "--as", "human:me", "verify", "confirm", kept)[0] == 0
+    (root / "stated" / "denials.jsonl").unlink()
+    code, out, _ = run(capsys, root, "check")
+    assert code == 2
+    gap = [line for line in out.splitlines() if line.startswith("stated/denials.jsonl: no line for the deny of ")]
+    assert len(gap) == 1 and denied in gap[0] and "verify rebuild would forget it" in gap[0]
+    assert not any(line.startswith("stated/confirmations.jsonl") for line in out.splitlines())
+    code, _, err = run(capsys, root, "--as", "human:me", "verify", "rebuild")
+    assert code == 2 and "ledger_lines_missing" in err and err.count("\n") == 1
+    page = next((root / "entries").glob("the-staging-cluster*.md")).read_text(encoding="utf-8")
+    assert "\nstatus: denied\n" in page  # the denial still holds
+
+
+def test_check_names_a_conflict_record_deleted_by_hand(capsys, root):
+    run(capsys, root, "capture", "The primary database for billing is Postgres.", "--key", "billing-db")
+    code, out, _ = run(
+        capsys, root, "--json", "capture", "The primary database for billing is MySQL.", "--key", "billing-db"
+    )
+    assert json.loads(out)["details"]["conflict_id"] == "C1"
+    assert run(capsys, root, "check")[0] == 0
+    (root / "conflicts" / "C1.md").unlink()
+    code, out, _ = run(capsys, root, "check")
+    assert code == 2
+    assert any(
+        line.startswith("conflicts/C1.md: opened by receipt ") and "no longer there" in line
+        for line in out.splitlines()
+    ), out
