@@ -165,10 +165,18 @@ class TierQueue:
         hot = self._hot_links()
         return self._count.count(utc(now), self.in_conflict(), hot)
 
-    def _set_tier(self, memory_id: str, tier: Tier, now: datetime, note: str) -> dict[str, Any]:
-        """Change the access tier; returns what undo needs to put the page back byte for byte."""
+    def _set_tier(self, memory_id: str, tier: Tier, now: datetime, note: str, touch: bool = False) -> dict[str, Any]:
+        """Change the access tier; returns what undo needs to put the page back byte for byte. `touch`: a person's
+        act on the record, which refreshes it as an access does."""
         entry = self.store.load(memory_id)
-        prior = {"tier": entry.tier.value, "updated_at": iso(entry.updated_at), "notes": len(entry.notes)}
+        prior: dict[str, Any] = {
+            "tier": entry.tier.value,
+            "updated_at": iso(entry.updated_at),
+            "notes": len(entry.notes),
+        }
+        if touch:
+            prior.update(strength=entry.strength, last_accessed_at=iso(entry.last_accessed_at))
+            entry.touch(now)
         entry.tier = tier
         entry.updated_at = now
         entry.notes.append(f"{note} ({iso(now)})")
@@ -180,6 +188,9 @@ class TierQueue:
         entry.tier = Tier(prior["tier"])
         entry.updated_at = parse_iso(prior["updated_at"])
         entry.notes = entry.notes[: prior["notes"]]
+        if "last_accessed_at" in prior:  # a restore's access, taken back with it
+            entry.strength = prior["strength"]
+            entry.last_accessed_at = parse_iso(prior["last_accessed_at"])
         self.store.save(entry)
 
     def commit_tiers(self, *, now: datetime, actor: str, owner: str | None = None) -> Receipt:
@@ -334,7 +345,9 @@ class TierQueue:
             entry = self.store.load(mid)
             if entry.tier is Tier.warm:
                 return make_receipt("tier_restore", "reject", now, actor, {"reason": "already_warm", "memory_id": mid})
-            prior = self._set_tier(mid, Tier.warm, now, "Restored to warm")
+            # A person asked for it back: an access now, or the next plan would find it as old and unread as
+            # before and make it cold again at the next commit, unasked.
+            prior = self._set_tier(mid, Tier.warm, now, "Restored to warm", touch=True)
             receipt = make_receipt(
                 "tier_restore", "restored", now, actor, {"memory_id": mid, "undo": {"prior_tiers": {mid: prior}}}
             )

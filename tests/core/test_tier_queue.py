@@ -108,6 +108,29 @@ def test_restore_warm(eng):
     assert eng.load(ids["lesson"]).tier.value == "cold"
 
 
+def test_a_record_a_person_restored_is_not_made_cold_again_by_the_next_commit(eng):
+    """Restored to warm, an old lesson was still old and unread: the next plan took it as automatic again, and the
+    next commit made it cold, unasked. A restore is the person's act on it: an access, undone with the restore."""
+    ids = seed(eng)
+    eng.commit_tiers(now=T0, actor=HUMAN)
+    [review] = eng.pending_reviews()
+    eng.apply_tiers(review, [], now=T0, actor=HUMAN)
+    before = eng.load(ids["lesson"])
+    r = eng.restore_tier(ids["lesson"], now=T0 + timedelta(days=1), actor=HUMAN)
+    assert ids["lesson"] not in [c.memory_id for c in eng.plan_tiers(now=T0 + timedelta(days=2)).automatic]
+    eng.commit_tiers(now=T0 + timedelta(days=2), actor=HUMAN)
+    assert eng.load(ids["lesson"]).tier.value == "warm"
+    for review in eng.pending_reviews():
+        eng.apply_tiers(review, [], now=T0 + timedelta(days=2), actor=HUMAN)
+    eng.undo(r.receipt_sha256, now=T0 + timedelta(days=3), actor=HUMAN)
+    after = eng.load(ids["lesson"])
+    assert (after.tier.value, after.last_accessed_at, after.strength) == (
+        "cold",
+        before.last_accessed_at,
+        before.strength,
+    )
+
+
 def test_undo_apply_restores_pages_and_review(eng):
     ids = seed(eng)
     review = eng.commit_tiers(now=T0, actor=HUMAN).details["review"]
