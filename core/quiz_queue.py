@@ -276,7 +276,9 @@ class QuizQueue:
             page = self.store.page_of(mid)
             assert page is not None  # load() found it
             ledger = self._writable_ledger(pid)
-            live = {r[0] for r in self.store.index.query("SELECT path FROM records WHERE status NOT IN ('denied')")}
+            # Every page still there keeps its row: a denied record leaves the rotation, not its history (an undeny
+            # brings it back with what was learnt of it), as a superseded or cold one does.
+            live = {r[0] for r in self.store.index.query("SELECT path FROM records")}
             ledger, pruned = policy.prune_vanished(ledger, live | {page})
             q = question or policy.build_question(
                 policy.QuizCandidate(

@@ -698,6 +698,8 @@ class Store:
             from .pagefmt import parse_entry
 
             return parse_entry(self.read_text(self.path(page)))
+        except FileNotFoundError:  # deleted or moved by hand since the index last read the folder
+            raise NotFound(f"{memory_id}: its page {page} is gone (deleted or moved outside memkeeper)") from None
         except (OSError, PageError) as exc:  # a symlink or an oversized file raises its own BadInput
             raise BadInput(f"{page}: {getattr(exc, 'strerror', None) or exc}") from None
 

@@ -325,3 +325,19 @@ def test_a_ledger_whose_frontmatter_cannot_be_read_is_never_rewritten(eng, old, 
     assert eng.quiz_record(ids[2], "good", now=T0 + timedelta(days=1), actor=HUMAN).status == "recorded"
     after = path.read_text()
     assert "scheduler: fsrs" in after and "buried" in after
+
+
+def test_a_denied_record_keeps_its_quiz_history_for_an_undeny(eng):
+    """The next answer of any card pruned a denied record's row as if its page were gone: undenied, the record came
+    back as a card never asked. A denied record leaves the rotation, not its history."""
+    ids = seed(eng, 3)
+    for day in range(3):
+        eng.quiz_record(ids[0], "again" if day < 2 else "good", now=T0 + timedelta(days=day), actor=HUMAN)
+    row = eng.read_ledger("alice").item(eng.page_of(ids[0]))
+    assert row is not None and row.asked == 3
+    eng.deny(ids[0], now=T0 + timedelta(days=3), actor=HUMAN)
+    r = eng.quiz_record(ids[1], "good", now=T0 + timedelta(days=3), actor=HUMAN)
+    assert r.details["pruned"] == []
+    assert ids[0] not in [c.memory_id for c in eng.quiz_session("alice", now=T0 + timedelta(days=30))]
+    eng.undeny(ids[0], now=T0 + timedelta(days=4), actor=HUMAN)
+    assert eng.read_ledger("alice").item(eng.page_of(ids[0])) == row

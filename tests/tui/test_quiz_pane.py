@@ -116,6 +116,42 @@ async def test_undo_returns_to_the_card_and_restores_the_ledger(demo):
         assert not pane.grades
 
 
+async def test_an_undone_skip_comes_back_with_its_answer_hidden(demo):
+    """A card skipped before its answer was shown came back revealed on undo: the answer never seen was shown."""
+    app = demo
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        first = pane.current
+        assert not pane.revealed
+        await pilot.press("s")
+        await decided(pilot)
+        assert pane.current.memory_id != first.memory_id
+        await pilot.press("u")
+        await decided(pilot)
+        assert pane.current.memory_id == first.memory_id and not pane.revealed
+
+
+async def test_a_card_whose_page_was_deleted_leaves_the_session(demo):
+    """Its page deleted while the session ran, every key on the card failed with "No such file or directory" and
+    the pane stayed on it. The engine says the page is gone, and the card leaves the session."""
+    app, engine = demo, demo.engine
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        first, gone = pane.cards[0], pane.cards[1]
+        (engine.root / gone.page).unlink()
+        await pilot.press("space", "3")
+        await decided(pilot)
+        assert pane.current.memory_id == gone.memory_id
+        await pilot.press("s")
+        await decided(pilot)
+        assert gone.memory_id not in [c.memory_id for c in pane.cards]
+        assert pane.current is not None and pane.current.memory_id != first.memory_id
+        assert "its page is gone from the wiki" in pane.status.plain
+        await pilot.press("space", "3")
+        await decided(pilot)
+        assert "recorded" in pane.status.plain
+
+
 async def test_summary_lists_weak_spots(demo):
     app, engine = demo, demo.engine
     weak = engine.quiz_session(PERSON, now=NOW)[0]

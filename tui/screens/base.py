@@ -345,7 +345,11 @@ class PaneScreen(Screen):
         self.mk.worker_failed(event.worker)
         if decision:
             self.status.show_error(failure_text(event.worker.error))
+            self.after_failure(event.worker.error)
             self.refresh_data()  # the call may have failed half way, or on a record that has gone: show what is there
+
+    def after_failure(self, error: BaseException | None) -> None:
+        """A pane's own answer to a decision the engine could not take (the status line has said why)."""
 
     @property
     def status(self) -> StatusLine:

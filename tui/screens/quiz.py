@@ -34,7 +34,7 @@ from textual.widget import Widget
 from textual.widgets import Input, ProgressBar, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from memkeeper.core import Receipt
+from memkeeper.core import NotFound, Receipt
 from memkeeper.core.quiz_queue import QuizCard
 
 from .base import PaneScreen
@@ -220,6 +220,18 @@ class QuizScreen(PaneScreen):
         if event.worker.group == "quiz-session" and event.state == WorkerState.ERROR:
             self.loading = False  # the app's guard reports the failure; the pane shows its empty state
             self._paint()
+
+    def after_failure(self, error: BaseException | None) -> None:
+        # The card's record is gone (its page deleted since the session was taken): every key on it would fail
+        # the same way, so the card leaves the session and the next one comes up.
+        card = self.current
+        if not isinstance(error, NotFound) or card is None:
+            return
+        self.cards = [c for c in self.cards if c.memory_id != card.memory_id]
+        if self.cards and not self.finished:
+            self.index = self._next_ungraded(min(self.index, len(self.cards) - 1))
+        self.revealed = False
+        self.say(f"{card.title}: its page is gone from the wiki; the card left this session.", "yellow")
 
     def refresh_data(self) -> None:
         # The session is fixed once taken; only an empty one is worth asking for again.
@@ -638,10 +650,11 @@ class QuizScreen(PaneScreen):
             # Back to the card whose grade was undone, revealed: it was seen already, so grade it again.
             for i, card in enumerate(self.cards):
                 if card.page == d["page"] and card.memory_id in self.grades:
-                    del self.grades[card.memory_id]
+                    grade = self.grades.pop(card.memory_id)
                     self.receipts.pop(card.memory_id, None)
                     self.index = i
-                    self.revealed = d.get("action") != "quiz_bury"  # a buried card may not have been seen
+                    # a buried or skipped card may not have been seen (neither needs a reveal): its answer stays hidden
+                    self.revealed = grade not in ("bury", "skip")
                     break
         self._paint()
 
