@@ -387,7 +387,8 @@ class BrowseScreen(PaneScreen):
         elif not self.previews:
             # Short enough for the strip with every zone's name, from 80 columns (short names) and from 110 (full).
             zone_key = self.mk.key_for("browse.zone") or "z"
-            parts.append(Content.styled(f"   enter runs it; {zone_key} switches zone", "dim"))
+            # (z types into the box: the zone key works from the results, a ↓ away)
+            parts.append(Content.styled(f"   enter runs it; ↓ then {zone_key}: zone", "dim"))
         strip.update(Content.assemble(*parts))
         panel = self.query_one("#search-panel")
         panel.border_title = f"Retrieval preview as {self.zone}" + (
