@@ -40,7 +40,7 @@ from .errors import BadInput
 from .lockfile import LockTimeout
 from .models import Receipt, at
 from .pages import MAX_PAGE_BYTES, iter_lines
-from .paths import symlinks_under
+from .paths import list_files, open_read, symlinks_under
 from .quiz_ledger import person_id
 from .quiz_queue import QuizQueue
 from .receipts import LOG_HEADER, log_row, make_receipt, parse_log_row, pattern_event, verify_receipt
@@ -295,6 +295,12 @@ class Integrity:
             lines = []
             if not _under_link("receipts/", links):
                 report.add("receipt", f"receipts/: {exc}")
+        for name in self._torn_receipt_files():
+            report.add(
+                "receipt",
+                f"{name}: the last line is not terminated (a torn append; the receipt on it is not read until a "
+                "person mends or removes it)",
+            )
         for f, n, data, _ in lines:
             report.receipts += 1
             if data is None:
@@ -399,6 +405,26 @@ class Integrity:
                     report.add("ledger", f"{self.store.rel(f)}:{n}: not a JSON object (the line is ignored)")
             if text and not text.endswith("\n"):
                 report.add("ledger", f"{self.store.rel(f)}: the last line is not terminated (a torn append)")
+
+    def _torn_receipt_files(self) -> list[str]:
+        """receipts/*.jsonl files whose last line has no line end: the reader leaves such a line for a writer still
+        appending it, so a torn one was never reported until another receipt was appended after it."""
+        out = []
+        try:
+            names = list_files(self.store.root / "receipts", ".jsonl")
+        except BadInput:
+            return []  # a symlinked receipts/ is reported with every other symlink
+        for name in names:
+            try:
+                with open_read(self.store.root / "receipts" / name) as fh:
+                    size = os.fstat(fh.fileno()).st_size
+                    if size:
+                        fh.seek(size - 1)
+                        if fh.read(1) != b"\n":
+                            out.append(f"receipts/{name}")
+            except (OSError, BadInput):
+                continue
+        return out
 
     def _check_trail_against_files(self, report: CheckReport, trail: _Trail) -> None:
         """What the receipts prove was written and is no longer there: a verification decision's ledger line

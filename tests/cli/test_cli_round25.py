@@ -117,3 +117,15 @@ def test_check_names_a_conflict_record_deleted_by_hand(capsys, root):
         line.startswith("conflicts/C1.md: opened by receipt ") and "no longer there" in line
         for line in out.splitlines()
     ), out
+
+
+def test_check_names_a_torn_last_receipt_line(capsys, root):
+    """A receipt file cut in the middle of its last line: the reader leaves an unterminated line for a writer still
+    appending it, so check reported only its symptoms (a log row with no receipt, a page no receipt names)."""
+    for text in ("Alpha runs on port 8080.", "Beta runs on port 9090."):
+        run(capsys, root, "capture", text)
+    [receipts] = list((root / "receipts").glob("*.jsonl"))
+    receipts.write_bytes(receipts.read_bytes()[:-40])
+    code, out, _ = run(capsys, root, "check")
+    assert code == 2
+    assert f"receipts/{receipts.name}: the last line is not terminated (a torn append;" in out
