@@ -245,6 +245,10 @@ def decision_subjects(receipt: dict[str, Any]) -> set[str]:
         mems += list((undo.get("prior") or {}).keys())
     elif action in ("tiers_apply", "tiers_commit", "tier_restore"):
         mems += list((undo.get("prior_tiers") or {}).keys())
+        if action in ("tiers_apply", "tiers_commit") and isinstance(undo.get("review"), str):
+            # The review a commit wrote and its apply answered: undoing the commit while the apply stands brought
+            # the review back as pending, to be applied again for a commit that was undone.
+            out.add(f"review:{undo['review']}")
     elif action == "capture" and receipt.get("status") == "consolidated":
         mems.append(d.get("memory_id"))  # only ever a subject for the undo of a merge or a resolution (above)
     elif action == "import":

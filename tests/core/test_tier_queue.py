@@ -160,3 +160,21 @@ def test_undo_of_a_commit_takes_back_its_review_unless_a_person_marked_it_up(eng
     review.write_text(review.read_text().replace("A. accepted IDs: (none)", "A. accepted IDs: (none)\n<!-- mine -->"))
     u = eng.undo(again.receipt_sha256, now=T0 + timedelta(hours=3), actor=HUMAN)
     assert u.details["review_kept"] == again.details["review"] and "<!-- mine -->" in review.read_text()
+
+
+def test_a_commit_cannot_be_undone_while_the_apply_of_its_review_stands(eng):
+    """Undoing the commit first put its review back as pending, and applying that review again moved pages to
+    cold for a commit that had been undone. The apply has to be undone first, as for any later decision."""
+    seed(eng)
+    commit = eng.commit_tiers(now=T0, actor=HUMAN)
+    [review] = eng.pending_reviews()
+    applied = eng.apply_tiers(review, [], now=T0 + timedelta(minutes=1), actor=HUMAN)
+    refused = eng.undo(commit.receipt_sha256, now=T0 + timedelta(minutes=2), actor=HUMAN)
+    assert (refused.status, refused.details["reason"], refused.details["superseded_by"]) == (
+        "reject",
+        "superseded_by_later_decision",
+        applied.receipt_sha256,
+    )
+    assert eng.undo(applied.receipt_sha256, now=T0 + timedelta(minutes=3), actor=HUMAN).status == "undone"
+    assert eng.undo(commit.receipt_sha256, now=T0 + timedelta(minutes=4), actor=HUMAN).status == "undone"
+    assert eng.pending_reviews() == []

@@ -16,7 +16,6 @@ from memkeeper.tui.screens.tiers import TiersScreen
 from memkeeper.tui.widgets.queue_modals import human_bytes
 
 from .conftest import NARROW, both_sizes, mounted, open_pane, settle, wait_for
-from .snapshot_app import ACTOR
 
 pytestmark = pytest.mark.anyio
 
@@ -235,9 +234,9 @@ async def test_receipt_lines_fit_at_80_columns(demo):
 
 
 async def test_the_apply_dialog_counts_what_the_apply_writes(demo, monkeypatch):
-    """The commit is undone from the command line after its review was applied, and `u` here undoes the apply: the
-    review is pending again and the automatic records are warm, back in the plan. Applying the review moves only the
-    ids it accepts, so the dialog's projected bytes are theirs; the automatic records wait for the next commit."""
+    """A review is pending while other records have become automatic candidates since its commit (here: the
+    commit's automatic records set back to warm by hand). Applying the review moves only the ids it accepts, so the
+    dialog's projected bytes are theirs; the automatic records wait for the next commit."""
     shown: list = []
     real = tiers_screen.apply_summary_renderable
     monkeypatch.setattr(tiers_screen, "apply_summary_renderable", lambda s: shown.append(s) or real(s))
@@ -245,14 +244,13 @@ async def test_the_apply_dialog_counts_what_the_apply_writes(demo, monkeypatch):
     async with app.run_test(size=(120, 34)) as pilot:
         pane = await open_pane(pilot, "T", TiersScreen)
         automatic = full_plan(app).automatic
-        await commit_and_toggle(pilot, pane, 1)
-        commit = app.undo_stack("tiers")[-1]
-        await confirm_apply(pilot)
-        assert engine.undo(commit.receipt_sha256, now=app.now(), actor=ACTOR).ok  # `memkeeper undo <commit>`
-        await pilot.press("u")
+        await commit_and_toggle(pilot, pane, 0)
+        for c in automatic:
+            page = engine.root / engine.page_of(c.memory_id)
+            page.write_text(page.read_text(encoding="utf-8").replace("\ntier: cold\n", "\ntier: warm\n"))
+        await pilot.press("ctrl+r")
         await replanned(pilot)
-        assert engine.pending_reviews() == [commit.details["review"]]
-        assert pane.view.plan.count("automatic") == len(automatic)
+        assert engine.pending_reviews() and pane.view.plan.count("automatic") == len(automatic)
 
         target = full_plan(app).ambiguous[0]
         assert pane.table.select_key(target.candidate_id)
