@@ -12,7 +12,7 @@ from typing import Any, cast
 
 from . import quiz as policy
 from .errors import BadInput
-from .models import Receipt, at, iso, parse_iso
+from .models import Receipt, Status, at, iso, parse_iso
 from .pages import MAX_LEDGER_BYTES, read_text
 from .paths import list_files
 from .receipts import make_receipt
@@ -273,6 +273,16 @@ class QuizQueue:
         with self.store.writing():
             mid = self.store.resolve_id(ref)
             entry = self.store.load(mid)
+            if entry.status is not Status.active:
+                # Denied, superseded or archived since the session was taken: out of the rotation (SPEC §5.3), and
+                # an answer would schedule it again. Its row stays as it is.
+                return make_receipt(
+                    "quiz_record",
+                    "reject",
+                    now,
+                    actor,
+                    {"reason": "record_not_active", "memory_id": mid, "status": entry.status.value},
+                )
             page = self.store.page_of(mid)
             assert page is not None  # load() found it
             ledger = self._writable_ledger(pid)

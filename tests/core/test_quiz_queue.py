@@ -341,3 +341,14 @@ def test_a_denied_record_keeps_its_quiz_history_for_an_undeny(eng):
     assert ids[0] not in [c.memory_id for c in eng.quiz_session("alice", now=T0 + timedelta(days=30))]
     eng.undeny(ids[0], now=T0 + timedelta(days=4), actor=HUMAN)
     assert eng.read_ledger("alice").item(eng.page_of(ids[0])) == row
+
+
+def test_an_answer_for_a_record_out_of_the_rotation_is_refused(eng):
+    """`quiz record` of a denied record answered "recorded" and scheduled it again."""
+    ids = seed(eng, 2)
+    eng.quiz_record(ids[0], "good", now=T0, actor=HUMAN)
+    row = eng.read_ledger("alice").item(eng.page_of(ids[0]))
+    eng.deny(ids[0], now=T0, actor=HUMAN)
+    r = eng.quiz_record(ids[0], "good", now=T0 + timedelta(days=1), actor=HUMAN)
+    assert (r.status, r.details["reason"], r.details["status"]) == ("reject", "record_not_active", "denied")
+    assert eng.read_ledger("alice").item(eng.page_of(ids[0])) == row

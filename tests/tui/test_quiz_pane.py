@@ -152,6 +152,23 @@ async def test_a_card_whose_page_was_deleted_leaves_the_session(demo):
         assert "recorded" in pane.status.plain
 
 
+async def test_a_card_denied_elsewhere_leaves_the_session_when_graded(demo):
+    app, engine = demo, demo.engine
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        denied = pane.cards[1]
+        prior = engine.read_ledger(PERSON).item(denied.page)
+        engine.deny(denied.memory_id, now=NOW, actor="human:other")
+        await pilot.press("space", "3")
+        await decided(pilot)
+        assert pane.current.memory_id == denied.memory_id
+        await pilot.press("space", "3")
+        await decided(pilot)
+        assert denied.memory_id not in [c.memory_id for c in pane.cards]
+        assert pane.current is not None and "is denied now: the card left this session" in pane.status.plain
+        assert engine.read_ledger(PERSON).item(denied.page) == prior  # not scheduled again
+
+
 async def test_summary_lists_weak_spots(demo):
     app, engine = demo, demo.engine
     weak = engine.quiz_session(PERSON, now=NOW)[0]

@@ -225,13 +225,24 @@ class QuizScreen(PaneScreen):
         # The card's record is gone (its page deleted since the session was taken): every key on it would fail
         # the same way, so the card leaves the session and the next one comes up.
         card = self.current
-        if not isinstance(error, NotFound) or card is None:
+        if isinstance(error, NotFound) and card is not None:
+            self._drop_card(
+                card.memory_id, f"{card.title}: its page is gone from the wiki; the card left this session."
+            )
+
+    def _drop_card(self, memory_id: str, why: str) -> None:
+        card = next((c for c in self.cards if c.memory_id == memory_id), None)
+        if card is None:
             return
-        self.cards = [c for c in self.cards if c.memory_id != card.memory_id]
+        at = self.cards.index(card)
+        self.cards = [c for c in self.cards if c.memory_id != memory_id]
+        self.sent.pop(memory_id, None)
+        self.grades.pop(memory_id, None)
         if self.cards and not self.finished:
-            self.index = self._next_ungraded(min(self.index, len(self.cards) - 1))
+            self.index = self._next_ungraded(min(at, len(self.cards) - 1))
         self.revealed = False
-        self.say(f"{card.title}: its page is gone from the wiki; the card left this session.", "yellow")
+        self.say(why, "yellow")
+        self._paint()
 
     def refresh_data(self) -> None:
         # The session is fixed once taken; only an empty one is worth asking for again.
@@ -637,6 +648,10 @@ class QuizScreen(PaneScreen):
             if receipt.ok:
                 self.choosing = False  # the ledger is there: the keys that chose it go now, not with the session
             self._load_session()  # created (or already there): the session starts
+            return
+        if receipt.action == "quiz_record" and d.get("reason") == "record_not_active":
+            # denied, superseded or archived since the session was taken: it left the rotation
+            self._drop_card(d["memory_id"], f"{d['memory_id']} is {d.get('status')} now: the card left this session.")
             return
         if receipt.action in ("quiz_record", "quiz_bury") and receipt.ok:
             # Graded: the next ungraded card came up when the key was pressed (`withhold_rows`); one graded some
