@@ -929,6 +929,8 @@ class ConflictQueue:
         for bad in self.store.index.bad_pages():
             if bad.path == page:
                 return f"{page} cannot be read ({bad.error})"
+        if self.store.index.scalar("SELECT memory_id FROM records WHERE path=?", (page,)):
+            return ""  # read, as another record's page (the name was free again and taken): this side is gone
         return f"{page} cannot be read as a record"
 
     def _meet_the_others(self, c: Conflict, kept: Entry, now: datetime, actor: str) -> Conflict | None:

@@ -113,3 +113,18 @@ def test_the_decision_log_records_the_existing_side_as_it_was_decided_on(eng):
     side_a = next(line for line in entry.splitlines() if line.startswith("- Side A"))
     assert "edited since detection" in side_a  # Thursday, against the Friday it was detected as
     assert "SUPERSEDED" not in side_a
+
+
+def test_a_side_whose_page_name_another_record_took_since_is_gone_not_unreadable(eng):
+    """Deleted by hand, the existing side's page name was free again, and a new record took it: that page is read
+    (as the other record), so the side is gone, and taking the incoming side works as for a deleted page."""
+    friday, c1, _c2 = three_days(eng)
+    rel = eng.page_of(friday)
+    (eng.root / rel).unlink()
+    eng.check()
+    other = eng.capture(
+        "Atlas release notes are written by the docs team.", now=T0 + timedelta(days=4), title="Atlas release day"
+    )
+    assert eng.page_of(other.details["memory_id"]) == rel
+    r = eng.resolve_conflict(c1, "incoming", now=T0 + timedelta(days=5), actor=H)
+    assert r.status == "resolved" and r.details["existing_status"] == "gone"

@@ -115,19 +115,25 @@ def test_decay_undo_restores_status_and_strength_with_one_receipt(eng):
     assert eng.check().ok
 
 
-def test_consolidate_preview_and_undo(eng):
+def near_duplicates(eng) -> tuple[str, str]:
+    """Two records of one partition that consolidate merges: the second made a near duplicate of the first straight
+    on the page layer (as test_capture does)."""
     from memkeeper.core.pagefmt import parse_entry
 
     a = capture(
         eng, "The deploy pipeline runs on GitHub Actions with three parallel jobs.", key="deploy", title="Deploy"
     )
     b = capture(eng, "Kenji prefers async standups on Tuesdays and Thursdays.", key="deploy", title="Deploy")
-    # a near duplicate written straight to the page layer (as test_capture does)
     p = eng.root / eng.page_of(b)
     e = parse_entry(p.read_text())
     e.content = "The deploy pipeline runs on GitHub Actions with three parallel jobs today."
     with eng.writing():
         eng.save(e)
+    return a, b
+
+
+def test_consolidate_preview_and_undo(eng):
+    a, b = near_duplicates(eng)
     before = {m: eng.load(m) for m in (a, b)}
     prev = eng.consolidate(now=T0 + timedelta(hours=1), preview=True)
     assert prev.status == "preview" and prev.details["count"] == 1
@@ -227,15 +233,7 @@ def test_undo_of_a_merge_or_a_resolution_is_refused_once_an_agent_restated_its_r
     """Both undos write back the records' reinforcement, confidence and notes as they were: an agent's restatement
     captured since was undone with them (reinforcement 3 back to 1, its note gone), and its receipt no longer
     true. Such an undo is now refused, naming the capture; without one it undoes as before."""
-    from memkeeper.core.pagefmt import parse_entry
-
-    capture(eng, "The deploy pipeline runs on GitHub Actions with three parallel jobs.", key="deploy", title="Deploy")
-    b = capture(eng, "Kenji prefers async standups on Tuesdays and Thursdays.", key="deploy", title="Deploy")
-    p = eng.root / eng.page_of(b)
-    e = parse_entry(p.read_text())
-    e.content = "The deploy pipeline runs on GitHub Actions with three parallel jobs today."
-    with eng.writing():
-        eng.save(e)
+    near_duplicates(eng)
     merge = eng.consolidate(now=T0 + timedelta(hours=1))
     keeper = merge.details["merges"][0]["target"]
     text = eng.load(keeper).content
