@@ -433,6 +433,14 @@ class Integrity:
         receipts = [trail.receipts[sha][1] for sha in trail.order]
         for gap in ledger_gaps(self.store.root, receipts):
             report.add("ledger_gap", gap)
+        decided = [d for d in receipts if d.get("action") == "resolve_conflict" and d.get("status") == "resolved"]
+        if decided and not os.path.lexists(self.store.root / "DECISIONS.md"):
+            report.add(
+                "decisions_gone",
+                f"DECISIONS.md: gone, though {len(decided)} decision(s) were recorded there (the first by receipt "
+                f"{str(decided[0].get('receipt_sha256'))[:12]}…); it is the arbitration history, never regenerated: "
+                "restore it from snapshots/ or your backups",
+            )
         present = set(self.conflicts.conflict_files())
         seen: set[str] = set()
         for data in receipts:

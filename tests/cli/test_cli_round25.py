@@ -129,3 +129,14 @@ def test_check_names_a_torn_last_receipt_line(capsys, root):
     code, out, _ = run(capsys, root, "check")
     assert code == 2
     assert f"receipts/{receipts.name}: the last line is not terminated (a torn append;" in out
+
+
+def test_check_names_a_deleted_decision_log(capsys, root):
+    run(capsys, root, "capture", "The primary database for billing is Postgres.", "--key", "billing-db")
+    run(capsys, root, "capture", "The primary database for billing is MySQL.", "--key", "billing-db")
+    assert run(capsys, root, "--as", "human:me", "conflicts", "resolve", "C1", "--keep", "existing")[0] == 0
+    assert run(capsys, root, "check")[0] == 0
+    (root / "DECISIONS.md").unlink()
+    code, out, _ = run(capsys, root, "check")
+    assert code == 2
+    assert any(line.startswith("DECISIONS.md: gone, though 1 decision(s) were recorded") for line in out.splitlines())
