@@ -306,18 +306,19 @@ def parse_ledger(text: str, *, person: str | None = None) -> Ledger:
     text = text.replace("\r\n", "\n")
     lines = text.split("\n")
 
-    raw_fm, body_start = _read_frontmatter(text, problems)
+    raw_fm, body_start, unread = _read_frontmatter(text, problems)
     # A frontmatter that does not parse is left out, and so is a scheduler of no known name: a rewrite would put a
     # default in its place (leitner, no buried cards, no other keys). Writers refuse such a ledger (`damaged_head`).
-    damaged = problems[-1] if problems and problems[-1] != "line 1: no frontmatter" else ""
+    damaged = problems[-1] if unread else ""
     fm = dict(raw_fm)
     kind = fm.pop("kind", None)
     if kind is not None and kind != LEDGER_KIND:
         problems.append(f"line 1: frontmatter kind is {kind!r}, expected {LEDGER_KIND!r}")
     pid = _read_person(fm.pop("person", None), person, problems)
-    known = len(problems)
-    scheduler = _read_scheduler(fm.pop("scheduler", None), problems)
-    damaged = damaged or (problems[-1] if len(problems) > known else "")
+    named = fm.pop("scheduler", None)
+    scheduler = _read_scheduler(named, problems)
+    if named not in (None, *SCHEDULERS):
+        damaged = damaged or problems[-1]
     updated = _read_updated(fm.pop("updated", None), problems)
 
     body = lines[body_start:]
@@ -417,17 +418,18 @@ def render_row(item: QuizItem) -> str:
     )
 
 
-def _read_frontmatter(text: str, problems: list[str]) -> tuple[dict[str, Any], int]:
-    """(frontmatter, index of the body's first line) of a ledger read as LF text."""
+def _read_frontmatter(text: str, problems: list[str]) -> tuple[dict[str, Any], int, bool]:
+    """(frontmatter, index of the body's first line, whether a frontmatter is there and could not be read) of a
+    ledger read as LF text. None at all (as llmwiki writes a ledger) is not unread: it holds nothing to lose."""
     from .pagefmt import read_block
 
     block = read_block(text)
     if not block.opened:
         problems.append("line 1: no frontmatter")
-        return {}, 0
+        return {}, 0, False
     if block.close is None:
         problems.append("line 1: frontmatter is never closed")
-        return {}, 1
+        return {}, 1, True
     error = block.error
     if error is not None:
         if error.kind == "alias":
@@ -437,8 +439,8 @@ def _read_frontmatter(text: str, problems: list[str]) -> tuple[dict[str, Any], i
             problems.append("line 1: frontmatter is not a mapping")
         else:
             problems.append(f"line {error.line or 1}: frontmatter does not parse: {error.reason}")
-        return {}, block.close + 1
-    return {str(k): v for k, v in block.data.items()}, block.close + 1
+        return {}, block.close + 1, True
+    return {str(k): v for k, v in block.data.items()}, block.close + 1, False
 
 
 def _read_person(value: object, fallback: str | None, problems: list[str]) -> str:

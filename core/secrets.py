@@ -376,7 +376,7 @@ def _passphrase(value: str) -> bool:
     if len(words) == 3 and " " in value:
         # Three words are read more strictly: in lower case, with no past participle and no adverb in -ly anywhere
         # ("is user name reversed", "is quite obviously terrible").
-        return value.islower() and not any(_participle(w) or (len(w) >= 6 and w.endswith("ly")) for w in words)
+        return value.islower() and not any(_says_how(w) for w in words)
     if not (all(w.islower() for w in words) or all(w[0].isupper() and w[1:].islower() for w in words)):
         return False
     return not _participle(words[0])
@@ -389,7 +389,13 @@ def _given_passphrase(value: str) -> bool:
     words = value.split(" ")
     if not (value.islower() or all(w[:1].isupper() and w[1:].islower() for w in words)):
         return False
-    return not any(_participle(w) or (len(w) >= 6 and w.endswith("ly")) for w in words)
+    return not any(_says_how(w) for w in words)
+
+
+def _says_how(word: str) -> bool:
+    """A past participle or an adverb in -ly: a word of prose about a password ("is stored …", "is quite obviously
+    …"), never of a passphrase of three words."""
+    return _participle(word) or (len(word) >= 6 and word.endswith("ly"))
 
 
 def _participle(word: str) -> bool:

@@ -84,7 +84,7 @@ class UndoOps:
                 return data.get("receipt_sha256")
         return None
 
-    def later_decision(self, original: dict[str, Any]) -> str | None:
+    def later_decision(self, original: dict[str, Any]) -> dict[str, Any] | None:
         """The receipt of a later curation decision about the same thing (a record, a suppression key, a conflict, a
         quiz item) that is still in effect, if there is one. Undo reverses only the latest decision about a thing:
         undoing an older one would also undo what the later one decided (deny, undeny, deny again, then undo the
@@ -115,7 +115,7 @@ class UndoOps:
             return None
         for pos, data in sorted(later, key=lambda x: x[0]):
             if pos > here and data["receipt_sha256"] not in undone and decision_subjects(data) & subjects:
-                return data["receipt_sha256"]
+                return data
         return None
 
     def undo(self, receipt_sha256: str, *, now: datetime, actor: str) -> Receipt:
@@ -173,7 +173,6 @@ class UndoOps:
                 )
             later = self.later_decision(original)
             if later:
-                by = self.find_receipt(later) or {}
                 return make_receipt(
                     "undo",
                     "reject",
@@ -181,10 +180,10 @@ class UndoOps:
                     actor,
                     {
                         "reason": "changed_by_later_capture"
-                        if by.get("action") in ("capture", "import")
+                        if later.get("action") in ("capture", "import")
                         else "superseded_by_later_decision",
                         "reverses": original["receipt_sha256"],
-                        "superseded_by": later,
+                        "superseded_by": later["receipt_sha256"],
                     },
                 )
             extra = reversal.handler(original, now, actor)
