@@ -21,9 +21,9 @@ demo: $(VENV)/.installed
 	$(BIN)/memkeeper demo $(DEMO_DIR)
 
 # Lint, format and types first (configs: [tool.ruff] and [tool.mypy] in pyproject.toml): a style or type error fails
-# before the slower tests run. The suite then runs on every core (pytest-xdist): the Textual snapshot and Pilot tests
-# dominate its time, and a few take half a minute (the whole morning through the desk), so an idle core takes
-# queued tests from a busy one (worksteal) rather than waiting at the end.
+# before the slower tests run. The suite then runs two workers a core (pytest-xdist; tests/conftest.py says why): the
+# Textual snapshot and Pilot tests dominate its time, and a few take half a minute (the whole morning through the
+# desk), so an idle worker takes queued tests from a busy one (worksteal) rather than waiting at the end.
 test: $(VENV)/.installed-test
 	$(BIN)/python -m ruff check .
 	$(BIN)/python -m ruff format --check .
