@@ -18,6 +18,7 @@ settings.load_profile(os.environ.get("MEMKEEPER_HYPOTHESIS", "ci"))
 T0 = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
 
 
+@pytest.hookimpl(optionalhook=True)  # a run without xdist (`-p no:xdist`) has no such hook
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """`make test` runs `-n auto`: two workers a core. A desk test spends about a quarter of its time waiting (the
     pane's worker threads, Textual's timers, fsync) with its core idle; on 2 cores, 4 workers ran the suite in
