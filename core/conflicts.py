@@ -572,7 +572,16 @@ class ConflictQueue:
         return [c for c in self._all_conflicts() if c.is_open_at(now, session)]
 
     def open_conflict_memory_ids(self) -> set[str]:
-        return {str(c.existing["memory_id"]) for c in self.conflicts() if c.existing.get("memory_id")}
+        return set(self.awaiting_decision())
+
+    def awaiting_decision(self) -> dict[str, str]:
+        """{memory id: conflict id} of every record held as the existing side of a conflict not yet decided (open or
+        snoozed; the oldest conflict when it is held in several)."""
+        held: dict[str, str] = {}
+        for c in sorted(self.conflicts(), key=lambda c: c.number):
+            if c.existing.get("memory_id"):
+                held.setdefault(str(c.existing["memory_id"]), c.conflict_id)
+        return held
 
     def compatible_pairs(self) -> set[tuple[str, str]]:
         path = self.store.root / "stated" / "compatible.jsonl"

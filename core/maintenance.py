@@ -54,7 +54,9 @@ class MaintenanceOps:
         preview: bool = False,
     ) -> Receipt:
         """Merge same-partition active records whose token Jaccard ≥ threshold into the most reinforced keeper, when
-        the pair decision finds nothing that differs between them (`_says_the_same`).
+        the pair decision finds nothing that differs between them (`_says_the_same`). A record held in a conflict
+        a person has yet to decide takes no part: a merge would archive a side of it, or change what the person
+        is deciding about (`held_by_conflict` lists those that had a near-duplicate).
 
         With `preview`, writes nothing and returns what it would do (status `preview`). Receipt details: merges
         [{source, target}], titles ({id: title}), count, threshold, reinforcement_after, undo (each touched
@@ -78,8 +80,11 @@ class MaintenanceOps:
             # the merges of the others, and nothing is written over it blind. The merges are planned again without
             # it (its near-duplicates may merge with each other instead).
             loaded: dict[str, Entry] = {}
+            awaiting = self.conflicts.awaiting_decision()
             while True:
-                merges, titles = _plan_merges(groups, threshold, set(skipped), self.conflicts.is_compatible_pair)
+                merges, titles, held = _plan_merges(
+                    groups, threshold, set(skipped), self.conflicts.is_compatible_pair, set(awaiting)
+                )
                 for m in merges:
                     for mid in (m["source"], m["target"]):
                         if mid in loaded or mid in skipped:
@@ -91,6 +96,10 @@ class MaintenanceOps:
                     break
             named = {m: titles.get(m, "") for pair in merges for m in (pair["source"], pair["target"])}
             extra: dict[str, Any] = {"skipped": sorted(skipped.values(), key=lambda s: s["page"])} if skipped else {}
+            if held:
+                extra["held_by_conflict"] = [
+                    {"memory_id": m, "conflict_id": awaiting[m], "title": titles.get(m, "")} for m in sorted(held)
+                ]
             if preview:
                 return make_receipt(
                     "consolidate",
@@ -204,15 +213,18 @@ class MaintenanceOps:
     ) -> Receipt:
         """Decay strength by time since last access; archive weak and expired records; re-grade evidence.
 
-        Confidence is never changed. With `preview`, writes nothing and returns what it would do (status
-        `preview`). Receipt details: decayed_count, archived_count, archived (ids), archived_titles ({id: title}),
-        regraded_count, undo (each changed record's prior strength, status and grade; undo restores them with
-        one receipt).
+        Confidence is never changed. A record held in a conflict a person has yet to decide is never archived (its
+        strength still falls): the decision is the person's, and may keep it (`held_by_conflict`). With `preview`,
+        writes nothing and returns what it would do (status `preview`). Receipt details: decayed_count,
+        archived_count, archived (ids), archived_titles ({id: title}), regraded_count, held_by_conflict, undo (each
+        changed record's prior strength, status and grade; undo restores them with one receipt).
         """
         now = at(now)
         actor = validate_actor(actor)
         with self.store.writing():
             rows, left_out = self._active_rows("memory_id, path, data, content")
+            awaiting = self.conflicts.awaiting_decision()
+            held: list[dict[str, str]] = []
             decayed = regraded = 0
             archived: list[str] = []
             skipped: list[dict[str, Any]] = list(left_out.values())
@@ -227,6 +239,11 @@ class MaintenanceOps:
                 entry.strength = round(0.5 ** (days / DECAY_HALF_LIFE_DAYS), 6)
                 expired = entry.expires_at is not None and entry.expires_at <= now
                 archive = entry.strength < ARCHIVE_BELOW_STRENGTH or expired
+                if archive and entry.memory_id in awaiting:
+                    held.append(
+                        {"memory_id": entry.memory_id, "conflict_id": awaiting[entry.memory_id], "title": entry.title}
+                    )
+                    archive = False
                 if archive:
                     entry.status = Status.archived
                     entry.notes.append(
@@ -267,6 +284,7 @@ class MaintenanceOps:
                 "archived_titles": titles,
                 "regraded_count": regraded,
                 **({"skipped": sorted(skipped, key=lambda x: x["page"])} if skipped else {}),
+                **({"held_by_conflict": held} if held else {}),
             }
             if preview:
                 return make_receipt("decay", "preview", now, actor, details)
@@ -380,11 +398,14 @@ def _plan_merges(
     threshold: float,
     left_out: set[str],
     compatible: Callable[[str, str], bool],
-) -> tuple[list[dict[str, str]], dict[str, str]]:
+    awaiting: set[str],
+) -> tuple[list[dict[str, str]], dict[str, str], set[str]]:
     """The merges of each partition's near-duplicates into its most reinforced keeper (then the oldest), leaving out
-    the records in `left_out`; and the titles of every record of a partition that had two or more."""
+    the records in `left_out`; the titles of every record of a partition that had two or more; and the records
+    awaiting a decision (`awaiting`) that would have merged with another, kept out of every merge."""
     merges: list[dict[str, str]] = []
     titles: dict[str, str] = {}
+    held: set[str] = set()
     for all_rows in groups.values():
         rows = [r for r in all_rows if r["memory_id"] not in left_out]
         if len(rows) < 2:
@@ -403,14 +424,20 @@ def _plan_merges(
                 oid = other["memory_id"]
                 if oid == kid or oid in merged or any(m["source"] == kid for m in merges):
                     continue
+                waiting = {kid, oid} & awaiting
+                if waiting and waiting <= held:
+                    continue  # already said to be kept out: the pair decision need not run for it again
                 if (
                     jaccard(toks[kid], toks[oid]) >= threshold
                     and not compatible(shas[kid], shas[oid])
                     and _says_the_same(keeper, other)
                 ):
+                    if waiting:
+                        held.update(waiting)
+                        continue
                     merged.add(oid)
                     merges.append({"source": oid, "target": kid})
-    return merges, titles
+    return merges, titles, held
 
 
 def _says_the_same(a: Any, b: Any) -> bool:

@@ -435,6 +435,16 @@ class MemkeeperApp(App[int]):
                 body.append(f"  · {item}\n", style="yellow")
             if len(skipped) > 3:
                 body.append(f"  … and {len(skipped) - 3} more\n", style="dim")
+        held = [
+            f"{h.get('title') or h.get('memory_id')} ({h.get('conflict_id')})" for h in d.get("held_by_conflict") or []
+        ]
+        if held:  # a conflict holding them awaits the person's decision (the receipt lists them too)
+            verb = "archived" if op == "decay" else "merged"
+            body.append(f"Not {verb}: their conflict awaits your decision ({len(held)}):\n")
+            for item in held[:3]:
+                body.append(f"  · {item}\n")
+            if len(held) > 3:
+                body.append(f"  … and {len(held) - 3} more\n", style="dim")
         pane = self.current_pane()
         undo_key = self.key_for(f"{pane.PANE_ID}.undo") if pane is not None else ""
         body.append(

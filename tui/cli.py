@@ -404,10 +404,17 @@ def _receipt_text(r: Receipt) -> str:
 
 
 def _skipped_lines(r: Receipt) -> list[str]:
-    """The pages a maintenance run left out because it could not read them (`check` names them too)."""
+    """The pages a maintenance run left out because it could not read them (`check` names them too), and the
+    records it left alone because a conflict holding them awaits a person's decision."""
     if r.action not in ("consolidate", "decay"):
         return []
-    return [f"  skipped: {s.get('page')} ({s.get('reason')})" for s in r.details.get("skipped") or []]
+    lines = [f"  skipped: {s.get('page')} ({s.get('reason')})" for s in r.details.get("skipped") or []]
+    left = "archived" if r.action == "decay" else "merged"
+    lines += [
+        f"  held: {h.get('memory_id')}  {h.get('title')}  (not {left}: conflict {h.get('conflict_id')} awaits a decision)"
+        for h in r.details.get("held_by_conflict") or []
+    ]
+    return lines
 
 
 def _repair_text(r: Receipt) -> str:

@@ -322,6 +322,17 @@ def test_decay_preview_lists_and_writes_nothing_then_undo_reverses_the_run(capsy
     assert out.startswith("decay preview: would archive 1")
 
 
+def test_decay_names_the_record_it_leaves_for_an_open_conflict(capsys, root):
+    early = ["--now", "2026-01-01T09:00:00Z"]
+    run(capsys, root, *early, "capture", "Billing runs on Postgres.", "--key", "billing-db", "--title", "Billing db")
+    code, out, _ = run(capsys, root, *early, "--json", "capture", "Billing runs on MySQL.", "--key", "billing-db")
+    conflict = json.loads(out)["details"]["conflict_id"]
+    for args in (["decay", "--preview"], ["decay"]):
+        code, out, _ = run(capsys, root, "--now", "2026-12-01T09:00:00Z", *args)
+        assert code == 0
+        assert "held: mem_" in out and f"Billing db  (not archived: conflict {conflict} awaits a decision)" in out
+
+
 def test_init_and_demo_leave_no_connection_open(tmp_path, capsys):
     """A command closes the index it opened: a connection left for the garbage collector would checkpoint and
     remove the write-ahead log whenever the collector runs, under a later command's feet."""

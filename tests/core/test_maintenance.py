@@ -275,3 +275,64 @@ def test_undo_of_a_decay_leaves_the_grade_a_later_confirmation_gave(eng):
     assert u.status == "undone", u.details
     got = eng.load(mid)
     assert got.verified is not None and got.evidence_grade.value == "high"
+
+
+def test_decay_never_archives_a_record_whose_conflict_awaits_a_decision(eng):
+    """Decay archived the existing side of an open conflict: the person, asked to choose, found one side already
+    gone from the rotation. A held record's strength still falls; it is archived only once the conflict is decided
+    and the record is still weak (a side the person keeps is reinforced)."""
+    held = eng.capture(
+        "The primary database for billing is Postgres.", now=T0, key="billing-db", source_ref="raw/a.md#L1"
+    ).details["memory_id"]
+    other = capture(eng, "Priya owns the quarterly billing reconciliation for EMEA.")
+    c = eng.capture(
+        "The primary database for billing is MySQL.",
+        now=T0 + timedelta(days=1),
+        key="billing-db",
+        source_ref="raw/b.md#L9",
+        actor="agent:notes",
+    )
+    assert c.status == "conflict" and c.details["memory_id"] == held, c.details
+    cid = c.details["conflict_id"]
+    eng.snooze_conflict(cid, now=T0 + timedelta(days=2), actor=HUMAN, until=T0 + timedelta(days=9))  # undecided
+
+    preview = eng.decay(now=DECAY_AT, preview=True)
+    r = eng.decay(now=DECAY_AT)
+    for got in (preview, r):
+        assert got.details["archived"] == [other]
+        assert got.details["held_by_conflict"] == [
+            {"memory_id": held, "conflict_id": cid, "title": eng.load(held).title}
+        ]
+    e = eng.load(held)
+    assert e.status.value == "active" and e.strength < 0.15 and not any("Archived by decay" in n for n in e.notes)
+
+    assert eng.resolve_conflict(cid, "incoming", now=DECAY_AT, actor=HUMAN).status == "resolved"
+    assert "held_by_conflict" not in eng.decay(now=DECAY_AT + timedelta(days=1)).details
+    assert eng.check().ok, eng.check().problems
+
+
+def test_consolidate_leaves_a_record_whose_conflict_awaits_a_decision_out_of_every_merge(eng):
+    """Consolidate merged the existing side of an open conflict into its near-duplicate: the conflict then held a
+    side that was archived, and the person decided about a record no longer in the rotation."""
+    a, b = near_duplicates(eng)
+    c = eng.capture(
+        "The deploy pipeline runs on Jenkins with three parallel jobs.",
+        now=T0 + timedelta(minutes=5),
+        key="deploy",
+        source_ref="raw/c.md#L2",
+        actor="agent:notes",
+    )
+    assert c.status == "conflict", c.details
+    held, cid = c.details["memory_id"], c.details["conflict_id"]
+    assert held in (a, b)
+
+    r = eng.consolidate(now=T0 + timedelta(hours=1))
+    assert r.details["count"] == 0 and r.details["merges"] == []
+    assert r.details["held_by_conflict"] == [{"memory_id": held, "conflict_id": cid, "title": "Deploy"}]
+    assert all(eng.load(m).status.value == "active" for m in (a, b))
+
+    # Decided (the person keeps the existing side): the two near-duplicates merge as before.
+    assert eng.resolve_conflict(cid, "existing", now=T0 + timedelta(hours=2), actor=HUMAN).status == "resolved"
+    after = eng.consolidate(now=T0 + timedelta(hours=3))
+    assert after.details["count"] == 1 and "held_by_conflict" not in after.details
+    assert eng.check().ok, eng.check().problems

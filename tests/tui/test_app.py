@@ -618,6 +618,13 @@ async def test_maintenance_runs_from_the_palette_in_a_worker(demo_root: Path) ->
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmModal), timeout=15, what="the decay preview")
         n = preview.details["archived_count"]
         assert app.screen.title_text == f"Run decay: archive {n} record{'' if n == 1 else 's'}?"
+        # The demo's "Support hours" would have been archived, but a person has yet to decide its conflict.
+        held = preview.details["held_by_conflict"]
+        assert [h["title"] for h in held] == ["Support hours"]
+        assert (
+            f"Not archived: their conflict awaits your decision (1):\n  · Support hours ({held[0]['conflict_id']})"
+            in (str(app.screen.message))
+        )
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmModal))
         assert decays() == [] and "cancelled" in status.plain
