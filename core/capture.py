@@ -260,7 +260,7 @@ class CaptureOps:
             same = file_sig(self.store.root / "log.md") == seen and seen is not None
             candidates = early if same else self.find_related(incoming, given_title, explicit)
             related = [c.related() for c in _ranked(candidates)[:RELATED_IN_RECEIPT]]
-            if self.verification.is_suppressed(sup_key, zone_e):
+            if self.verification.is_suppressed(sup_key, zone_e, content=content, source_ref=source_ref):
                 receipt = make_receipt(
                     "capture",
                     "suppressed",

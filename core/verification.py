@@ -299,19 +299,39 @@ class VerificationQueue:
         self._denied_by_key = denied
         return keys
 
-    def is_suppressed(self, key: str, zone: TrustZone | None = None) -> bool:
+    def is_suppressed(
+        self, key: str, zone: TrustZone | None = None, *, content: str | None = None, source_ref: str | None = None
+    ) -> bool:
         """Whether a capture with this suppression key is suppressed. For a capture into `zone`, only a denial of a
         record that zone may see counts: a limited zone's agent told `suppressed` would learn that a person denied
-        that very text in a record it may not read. The owner's zone (or no zone given) sees every denial."""
-        if key not in self.active_suppression_keys():
+        that very text in a record it may not read. The owner's zone (or no zone given) sees every denial.
+
+        Given the capture's `content` and `source_ref`, a record still denied on its page suppresses too, whatever
+        the denials ledger says: with stated/denials.jsonl cut or deleted by hand (`check` names each line it lost),
+        the person's no stood on the page, and the statement came back into the queue."""
+        if key in self.active_suppression_keys():
+            denied = self._denied_by_key.get(key, [])
+        elif content is not None:
+            denied = self._denied_on_pages(key, content, source_ref)
+        else:
+            return False
+        if not denied:
             return False
         if zone is None or zone is TrustZone.private_self:
             return True
-        for mid in self._denied_by_key.get(key, []):
+        for mid in denied:
             row = self.store.index.query("SELECT trust_zone, sensitivity_tier FROM records WHERE memory_id=?", (mid,))
             if row and zone_allows(zone, TrustZone(row[0][0]), SensitivityTier(row[0][1])):
                 return True
         return False
+
+    def _denied_on_pages(self, key: str, content: str, source_ref: str | None) -> list[str]:
+        """The records a page says are denied whose suppression key is `key` (the same source, the same text)."""
+        rows = self.store.index.query(
+            "SELECT memory_id, source_ref, content FROM records WHERE status='denied' AND COALESCE(source_ref, '') = ?",
+            (source_ref or "",),
+        )
+        return [r[0] for r in rows if suppression_key(r[1], r[2]) == key]
 
     def _same_text(self, entry: Entry, statuses: tuple[str, ...]) -> list[str]:
         marks = ",".join("?" * len(statuses))

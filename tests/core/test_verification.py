@@ -79,6 +79,27 @@ def test_a_denial_suppresses_only_where_the_capturing_zone_could_see_the_denied_
     assert again.status == "suppressed"
 
 
+def test_a_denial_still_suppresses_after_the_denials_ledger_is_lost(eng):
+    """With stated/denials.jsonl deleted by hand, the denied statement was captured again as new memory and came
+    back into the person's queue. The page still says denied: that suppresses, in the zones that see it."""
+    text = "Kenji prefers async standups on Tuesdays and Thursdays."
+    private = "The team offsite is in Lisbon in March next year."
+    a = capture(eng, text, zone="trusted_collaborator")
+    p = capture(eng, private, sensitivity="do_not_export")
+    for mid in (a, p):
+        assert eng.deny(mid, now=T0, actor=HUMAN).status == "denied"
+    (eng.root / "stated" / "denials.jsonl").unlink()
+    later = T0 + timedelta(days=1)
+    src = "raw/chat.md#L3"
+    assert eng.capture(text, now=later, source_ref=src, zone="trusted_collaborator").status == "suppressed"
+    assert eng.capture(text, now=later, source_ref=src).status == "suppressed"
+    assert eng.capture(private, now=later, source_ref=src).status == "suppressed"
+    # A zone that may not see the denied record is not told of it; another source is another statement.
+    assert eng.capture(private, now=later, source_ref=src, zone="trusted_collaborator").status == "captured"
+    assert eng.capture(text, now=later, source_ref="raw/other.md#L1").status == "captured"
+    assert not {a, p} & {e.memory_id for e in eng.pending_verifications()}  # the denied two stay out
+
+
 def test_undo_confirm_and_deny(eng):
     a = capture(eng)
     r = eng.confirm(a, now=T0, actor=HUMAN)
