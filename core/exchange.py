@@ -5,19 +5,33 @@ from __future__ import annotations
 import json
 import os
 import re
+import sqlite3
 import stat
 from datetime import datetime
 from typing import Any
 
-from . import scoring
+from . import keys, scoring
 from .capture import CaptureOps
 from .errors import BadInput
-from .models import Receipt, SensitivityTier, TrustZone, at, iso
+from .models import Receipt, SensitivityTier, TrustZone, at, iso, parse_iso, single_line
 from .pages import MAX_ENVELOPE_BYTES
 from .receipts import canonical_json, make_receipt
 from .store import Store
-from .text import sha256_hex
+from .text import lf_line_endings, normalize, sha256_hex
 from .validate import parse_enum, validate_actor
+
+SCHEMA = "memkeeper.memory_update.v1"
+# What `payload_sha256` covers. `header_sha256` covers every other field of the envelope but the two hashes (its
+# schema, created_at and actor, and any field added by hand): between them, the whole envelope.
+PAYLOAD_FIELDS = ("zone", "include_content", "items", "selected_ids", "source_receipt_sha256")
+HASH_FIELDS = ("payload_sha256", "header_sha256")
+# The header of an envelope exported before `header_sha256` existed: such an envelope still imports (its payload
+# checked as before), and any other field in it, covered by no hash, refuses it.
+UNHASHED_HEADER = frozenset({"schema", "created_at", "actor"})
+IMPORT_CONFIDENCE_CAP = 0.7  # an imported statement never arrives above the capture default (SPEC §4)
+# Where an import left an item: `import:<12 hex of the envelope's payload_sha256>:<origin id>`, as the source_ref of
+# a record it made, or in the consolidation note of the record it restated.
+IMPORT_MARK = re.compile(r"import:([0-9a-f]{12}):([^\s()\"]+)")
 
 
 class ExchangeOps:
@@ -80,12 +94,13 @@ class ExchangeOps:
                 "source_receipt_sha256": last,
             }
             envelope: dict[str, Any] = {
-                "schema": "memkeeper.memory_update.v1",
+                "schema": SCHEMA,
                 "created_at": iso(now),
                 "actor": actor,
                 **payload,
                 "payload_sha256": sha256_hex(canonical_json(payload)),
             }
+            envelope["header_sha256"] = sha256_hex(canonical_json(_header(envelope)))
             name = (
                 f"sync/outbound/{now.strftime('%Y%m%dT%H%M%SZ')}-{zone_e.value}-{envelope['payload_sha256'][:8]}.json"
             )
@@ -106,7 +121,15 @@ class ExchangeOps:
             return self.store.record(receipt)
 
     def import_envelope(self, envelope_path: str, *, now: datetime, actor: str = "agent:cli") -> Receipt:
-        """Import an envelope: records arrive agent_inferred and unverified, with provenance, never the source's trust."""
+        """Import an envelope: records arrive agent_inferred and unverified, with provenance, never the source's trust.
+
+        An envelope imports only as it was exported: its payload must match `payload_sha256` and every other field
+        `header_sha256` (`_checked`); else BadInput, one line, and nothing is written. An origin record counts once,
+        whatever envelope brings it: an item an earlier import left in the wiki is skipped as `already_imported`
+        (`record` names the record it is in), so it never raises that record's confidence above the import cap
+        (`_already_here`). Receipt details: envelope, payload_sha256, exported_by and exported_at (the envelope's
+        actor and time), header_checked (False for an envelope exported before `header_sha256`: nothing vouched for
+        its actor and time), results (one per item captured: memory_id, status, origin) and skipped."""
         now = at(now)
         actor = validate_actor(actor)
         try:
@@ -117,24 +140,23 @@ class ExchangeOps:
             raise BadInput(f"cannot read envelope {envelope_path}: {exc.strerror or exc}") from None
         except (ValueError, RecursionError) as exc:
             raise BadInput(f"cannot read envelope {envelope_path}: {' '.join(str(exc).split())[:200]}") from None
-        if not isinstance(data, dict) or data.get("schema") != "memkeeper.memory_update.v1":
-            raise BadInput(f"{envelope_path}: not a memkeeper.memory_update.v1 envelope")
-        payload = {
-            k: data.get(k) for k in ("zone", "include_content", "items", "selected_ids", "source_receipt_sha256")
-        }
-        if sha256_hex(canonical_json(payload)) != data.get("payload_sha256"):
-            raise BadInput(f"{envelope_path}: payload_sha256 does not match the payload")
+        header_checked = _checked(os.fspath(envelope_path), data)
+        this = data["payload_sha256"][:12]
+        earlier = self._earlier_imports()
         created, skipped = [], []
-        done = self._imported_before(data["payload_sha256"])
         for item in data.get("items") or []:
             content = item.get("content")
             if not content:
                 skipped.append({"memory_id": item.get("memory_id"), "reason": "metadata_only"})
                 continue
-            if str(item.get("memory_id")) in done:
-                # The same envelope again is no new evidence: captured again, the item would consolidate into what
-                # it made the first time and raise its confidence.
-                skipped.append({"memory_id": item.get("memory_id"), "reason": "already_imported"})
+            source_ref = f"import:{this}:{item.get('memory_id')}" + (
+                f" ({item['source_ref']})" if item.get("source_ref") else ""
+            )
+            kept = self._already_here(item, content, source_ref, this, earlier.get(str(item.get("memory_id")), []))
+            if kept is not None:
+                # No new evidence: captured again, the item would consolidate into what an import made of it before
+                # and raise its confidence, or bring back what a person denied.
+                skipped.append({"memory_id": item.get("memory_id"), "reason": "already_imported", "record": kept})
                 continue
             r = self.capture.capture(
                 content,
@@ -147,9 +169,8 @@ class ExchangeOps:
                 sensitivity=item.get("sensitivity_tier", "normal"),
                 memory_class=item.get("memory_class"),
                 source_type="agent_inferred",
-                source_ref=f"import:{data['payload_sha256'][:12]}:{item.get('memory_id')}"
-                + (f" ({item['source_ref']})" if item.get("source_ref") else ""),
-                confidence=min(0.7, float(item.get("confidence") or 0.7)),
+                source_ref=source_ref,
+                confidence=min(IMPORT_CONFIDENCE_CAP, float(item.get("confidence") or IMPORT_CONFIDENCE_CAP)),
             )
             created.append(
                 {"memory_id": r.details.get("memory_id"), "status": r.status, "origin": item.get("memory_id")}
@@ -163,25 +184,151 @@ class ExchangeOps:
                 {
                     "envelope": os.fspath(envelope_path),
                     "payload_sha256": data["payload_sha256"],
+                    "exported_by": data["actor"],
+                    "exported_at": data["created_at"],
+                    "header_checked": header_checked,
                     "results": created,
                     "skipped": skipped,
                 },
             )
             return self.store.record(receipt)
 
-    def _imported_before(self, payload_sha256: str) -> set[str]:
-        """The origin ids of an envelope's items that an earlier import of it left in the wiki: as a record's
-        source (`import:<sha>:<origin id>`) or in a consolidation note, when the item restated a record already
-        here. One scan of the index, and an import is rare."""
-        mark = f"import:{payload_sha256[:12]}:"
-        found: set[str] = set()
+    def _earlier_imports(self) -> dict[str, list[tuple[str, sqlite3.Row]]]:
+        """What earlier imports left in the wiki, by origin id: (12 hex of the envelope's payload_sha256, the record
+        the item is in), for the record an import made of it (its source, `import:<sha>:<origin id>`) and for the
+        record it restated (a consolidation note), whatever their status now. One scan of the index, and an import
+        is rare."""
+        found: dict[str, list[tuple[str, sqlite3.Row]]] = {}
         rows = self.store.index.query(
-            "SELECT source_ref, data FROM records WHERE source_ref LIKE ? OR instr(data, ?) > 0", (mark + "%", mark)
+            "SELECT * FROM records WHERE source_ref LIKE 'import:%' OR instr(data, 'import:') > 0 ORDER BY memory_id"
         )
-        for source_ref, data in rows:
-            for text in (source_ref or "", data or ""):
-                found.update(re.findall(re.escape(mark) + r"([^\s()\"]+)", text))
+        for row in rows:
+            marks = {m for text in (row["source_ref"] or "", row["data"] or "") for m in IMPORT_MARK.findall(text)}
+            for sha, origin in sorted(marks):
+                found.setdefault(origin, []).append((sha, row))
         return found
+
+    def _already_here(
+        self, item: dict[str, Any], content: Any, source_ref: str, this: str, earlier: list[tuple[str, sqlite3.Row]]
+    ) -> str | None:
+        """The record an earlier import left this item in, when the item is no new evidence, else None.
+
+        The same envelope brought it (`this`, its payload's hash): the record its mark is in. Another envelope
+        brought the same origin record (two exports of one zone at different times): a record of the item's zone and
+        tier that the earlier import made or restated, when the item restates it (the same text, or what capture
+        would consolidate: `relation.relate`, as capture asks it). Whatever became of that record since stands (a
+        person's denial, a conflict's decision, an archive). An item whose origin changed its statement since (a
+        different value, another subject) is no restatement: it is captured, a conflict with the earlier import when
+        it contradicts it."""
+        same = [row["memory_id"] for sha, row in earlier if sha == this]
+        if same:
+            return str(same[0])
+        if not earlier or not isinstance(content, str):
+            return None
+        from .relation import Statement, relate
+
+        # The statement as capture would compare it (`CaptureOps.capture`, `find_related`).
+        text = lf_line_endings(content).replace("\x00", "").strip()
+        title = single_line(str(item.get("title") or ""))
+        key = item.get("canonical_key")
+        explicit = isinstance(key, str) and bool(key)
+        ckey = keys.canonical_key(key, title, text) if explicit else None
+        new = Statement(text, title, str(item.get("category", "fact")), source_ref)
+        zone, tier = item.get("trust_zone", "private_self"), item.get("sensitivity_tier", "normal")
+        for _, row in earlier:
+            if row["trust_zone"] != zone or row["sensitivity_tier"] != tier:
+                continue  # another partition: never consolidated with, and the item's own there
+            if normalize(row["content"] or "") == normalize(text):
+                return str(row["memory_id"])
+            old = Statement(row["content"] or "", row["title"] or "", row["category"], row["source_ref"])
+            if relate(old, new, same_key=explicit and row["canonical_key"] == ckey).kind == "restatement":
+                return str(row["memory_id"])
+        return None
+
+
+def _header(envelope: dict[str, Any]) -> dict[str, Any]:
+    """Every field of an envelope outside its payload and its two hashes: what `header_sha256` covers."""
+    return {k: v for k, v in envelope.items() if k not in PAYLOAD_FIELDS and k not in HASH_FIELDS}
+
+
+def _names(fields: Any) -> str:
+    """Field names for a one-line message: sorted, each cut short, at most eight."""
+    names = sorted(str(name)[:40] for name in fields)
+    return ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+
+
+def _checked(where: str, data: Any) -> bool:
+    """Refuse (BadInput, one line) an envelope changed since its export; else whether its header was covered by a
+    hash of its own: False for an envelope exported before `header_sha256` existed, whose payload is checked as
+    before and which may hold no field but schema, created_at and actor outside it. Its actor and created_at must be
+    an actor and an ISO-8601 time, as an export writes them: the import's receipt names them."""
+    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+        raise BadInput(f"{where}: not a {SCHEMA} envelope")
+    payload = {k: data.get(k) for k in PAYLOAD_FIELDS}
+    if sha256_hex(canonical_json(payload)) != data.get("payload_sha256"):
+        raise BadInput(
+            f"{where}: payload_sha256 does not match the payload (changed after export); nothing was imported"
+        )
+    header = _header(data)
+    if "header_sha256" in data:
+        if sha256_hex(canonical_json(header)) != data["header_sha256"]:
+            raise BadInput(
+                f"{where}: header_sha256 does not match its {_names(header)} (changed after export); "
+                "nothing was imported"
+            )
+        checked = True
+    else:
+        unhashed = set(header) - UNHASHED_HEADER
+        if unhashed:
+            raise BadInput(
+                f"{where}: no hash covers its {_names(unhashed)} (an envelope without header_sha256 holds only "
+                "schema, created_at and actor besides its payload); nothing was imported"
+            )
+        checked = False
+    _check_items(where, data.get("items"))
+    by, when = data.get("actor"), data.get("created_at")
+    try:
+        validate_actor(by if isinstance(by, str) else "")
+        parse_iso(when if isinstance(when, str) else "")
+    except (BadInput, ValueError):
+        raise BadInput(
+            f"{where}: its actor and created_at are not an actor and an ISO-8601 time, as an export writes them; "
+            "nothing was imported"
+        ) from None
+    return checked
+
+
+# The fields of an item the import reads, and what each must be when present (None is "not given").
+_ITEM_TEXT = (
+    "memory_id",
+    "content",
+    "title",
+    "canonical_key",
+    "category",
+    "trust_zone",
+    "sensitivity_tier",
+    "memory_class",
+    "source_ref",
+)
+
+
+def _check_items(where: str, items: Any) -> None:
+    """Refuse (BadInput, one line, before anything is written) items an import cannot read: an envelope whose hashes
+    match may still have been written by hand, and a number where an object belongs stopped the import half way
+    with an internal error, the items before it imported."""
+    if items is None:
+        return
+    if not isinstance(items, list):
+        raise BadInput(f"{where}: items is not a list; nothing was imported")
+    for n, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise BadInput(f"{where}: items[{n}] is not an object; nothing was imported")
+        for name in _ITEM_TEXT:
+            if item.get(name) is not None and not isinstance(item[name], str):
+                raise BadInput(f"{where}: items[{n}].{name} is not a string; nothing was imported")
+        conf = item.get("confidence")
+        if conf is not None and (isinstance(conf, bool) or not isinstance(conf, int | float) or not 0 <= conf <= 1):
+            raise BadInput(f"{where}: items[{n}].confidence is not a number from 0 to 1; nothing was imported")
 
 
 def _read_envelope(envelope_path: str) -> bytes:

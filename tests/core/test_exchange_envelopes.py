@@ -1,0 +1,266 @@
+"""Envelopes between wikis: one origin record counts once, whatever envelope brings it, and an envelope is imported
+only as it was exported (SPEC §4 export/import: imports arrive agent_inferred, unverified, never with the source's
+trust)."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from memkeeper.core import Engine
+from memkeeper.core.errors import BadInput
+from tests.conftest import T0
+
+KESTREL = "The Kestrel rollout uses canary waves of five percent."
+HERON = "The Heron team ships its mobile release every second Thursday."
+IMPORT_CAP = 0.7  # what an imported statement's confidence is capped at (SPEC §4 capture default)
+
+
+def files_outside_index(root: Path) -> dict[str, bytes]:
+    """Every file the wiki holds (pages, receipts, log, queues), without the derived index."""
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".memkeeper" not in p.relative_to(root).parts
+    }
+
+
+@pytest.fixture
+def source(tmp_path):
+    engine = Engine.init(tmp_path / "source", now=T0)
+    yield engine
+    engine.close()
+
+
+@pytest.fixture
+def other(tmp_path):
+    engine = Engine.init(tmp_path / "other", now=T0)
+    yield engine
+    engine.close()
+
+
+def export(engine: Engine, days: float) -> str:
+    r = engine.export(zone="private_self", now=T0 + timedelta(days=days), include_content=True)
+    assert r.status == "ok", r.details
+    return str(engine.root / r.details["envelope"])
+
+
+def payload_sha(envelope: str) -> str:
+    return str(json.loads(Path(envelope).read_text())["payload_sha256"])
+
+
+def edit_page(engine: Engine, memory_id: str, old: str, new: str) -> None:
+    """A person edits a record's page by hand (the wiki's pages are theirs to edit); the engine picks it up."""
+    page = engine.root / str(engine.page_of(memory_id))
+    page.write_text(page.read_text().replace(old, new))
+    engine.sync()
+    assert new in engine.load(memory_id).content
+
+
+# ------------------------------------------------------------------------------------- one origin, two envelopes
+
+
+def test_one_origin_record_in_two_envelopes_counts_once(source, other):
+    """Two exports of the same zone at different times carry the same record under different payload hashes. The
+    second import made the record the first one brought consolidate into itself: reinforcement 2 and confidence 0.74,
+    above what an import is capped at. It is the same record: skipped, and the receipt says where it already is."""
+    origin = source.capture(KESTREL, now=T0).details["memory_id"]
+    first_env = export(source, 0)
+    heron_origin = source.capture(HERON, now=T0 + timedelta(hours=2)).details["memory_id"]  # new between the two
+    second_env = export(source, 1)
+    assert payload_sha(first_env) != payload_sha(second_env)
+
+    first = other.import_envelope(first_env, now=T0 + timedelta(days=2))
+    [made] = first.details["results"]
+    assert (made["status"], made["origin"]) == ("captured", origin)
+    kestrel = other.load(made["memory_id"])
+    assert kestrel.confidence == IMPORT_CAP and kestrel.reinforcement == 1
+    page = (other.root / str(other.page_of(kestrel.memory_id))).read_text()
+
+    second = other.import_envelope(second_env, now=T0 + timedelta(days=3))
+    assert second.status == "ok"
+    # Only the record new in the second envelope arrives (and it does: nothing is lost).
+    assert [(x["origin"], x["status"]) for x in second.details["results"]] == [(heron_origin, "captured")]
+    assert other.load(second.details["results"][0]["memory_id"]).content == HERON
+    # The record both envelopes carry is recognised, and the receipt names the record it already is.
+    [skipped] = second.details["skipped"]
+    assert skipped["memory_id"] == origin and skipped["reason"] == "already_imported"
+    assert skipped["record"] == kestrel.memory_id
+    after = other.load(kestrel.memory_id)
+    assert after.confidence == IMPORT_CAP and after.reinforcement == 1
+    assert (other.root / str(other.page_of(kestrel.memory_id))).read_text() == page
+    assert after.source_type.value == "agent_inferred" and after.verified is None
+
+
+def test_an_origin_record_restated_at_the_source_is_not_counted_again(source, other):
+    """Between the two exports a person reworded the record at the source ("five percent" → "5 percent"): the same
+    claim from the same record, not a second witness. It consolidated into the first import's record (0.74)."""
+    origin = source.capture(KESTREL, now=T0).details["memory_id"]
+    first_env = export(source, 0)
+    edit_page(source, origin, "five percent", "5 percent")
+    second_env = export(source, 1)
+
+    [made] = other.import_envelope(first_env, now=T0 + timedelta(days=2)).details["results"]
+    second = other.import_envelope(second_env, now=T0 + timedelta(days=3))
+    assert second.details["results"] == []
+    assert [(s["memory_id"], s["reason"], s["record"]) for s in second.details["skipped"]] == [
+        (origin, "already_imported", made["memory_id"])
+    ]
+    assert other.load(made["memory_id"]).confidence == IMPORT_CAP
+
+
+def test_an_origin_record_changed_at_the_source_still_arrives(source, other):
+    """Recognising the record is no licence to drop what changed in it: a new value arrives, here as a conflict with
+    what the first import brought, for a person to decide, and the earlier record keeps its confidence."""
+    origin = source.capture(KESTREL, now=T0).details["memory_id"]
+    first_env = export(source, 0)
+    edit_page(source, origin, "five percent", "twenty percent")
+    second_env = export(source, 1)
+
+    [made] = other.import_envelope(first_env, now=T0 + timedelta(days=2)).details["results"]
+    second = other.import_envelope(second_env, now=T0 + timedelta(days=3))
+    [result] = second.details["results"]
+    assert result["status"] == "conflict" and result["origin"] == origin
+    assert second.details["skipped"] == []
+    assert other.load(made["memory_id"]).confidence == IMPORT_CAP
+    [conflict] = other.conflicts(now=T0 + timedelta(days=3))
+    assert "twenty percent" in conflict.incoming["text"]
+
+
+def test_a_denied_import_does_not_come_back_in_the_next_envelope(source, other):
+    """A person denied what an import brought; the source's next export carries the same record. It came back as a
+    new unverified record (the denial's suppression key names the first envelope's source reference)."""
+    origin = source.capture(KESTREL, now=T0).details["memory_id"]
+    first_env = export(source, 0)
+    second_env = export(source, 1)
+
+    [made] = other.import_envelope(first_env, now=T0 + timedelta(days=2)).details["results"]
+    assert other.deny(made["memory_id"], now=T0 + timedelta(days=2), actor="human:alice").status == "denied"
+    before = {e.memory_id for e in other.pending_verifications()}
+    second = other.import_envelope(second_env, now=T0 + timedelta(days=3))
+    assert second.details["results"] == []
+    assert [(s["memory_id"], s["reason"], s["record"]) for s in second.details["skipped"]] == [
+        (origin, "already_imported", made["memory_id"])
+    ]
+    assert {e.memory_id for e in other.pending_verifications()} == before
+    assert other.load(made["memory_id"]).status.value == "denied"
+
+
+# ------------------------------------------------------------------------------------------ what the hash covers
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("actor", "human:mallory"),
+        ("created_at", "2020-01-01T00:00:00Z"),
+        ("note", "added by hand"),  # a field the export never wrote
+    ],
+)
+def test_an_envelope_changed_outside_its_payload_is_refused(source, other, tmp_path, capsys, field, value):
+    """`payload_sha256` covered the payload only: an envelope whose actor or time was changed by hand, or that was
+    given a field, was imported as if it came so from the source. It is refused in one line and nothing is written,
+    from the engine and from the command line."""
+    source.capture(KESTREL, now=T0)
+    data = json.loads(Path(export(source, 0)).read_text())
+    assert data.get(field) != value
+    data[field] = value
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(data, indent=2))
+    before = files_outside_index(other.root)
+
+    with pytest.raises(BadInput, match="does not match") as caught:
+        other.import_envelope(str(forged), now=T0 + timedelta(days=1))
+    assert "\n" not in str(caught.value) and "nothing was imported" in str(caught.value)
+    assert files_outside_index(other.root) == before
+
+    from memkeeper.tui.cli import main
+
+    code = main(["--root", str(other.root), "--now", "2026-11-21T09:00:00Z", "import", str(forged)])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "does not match" in err, err
+    assert files_outside_index(other.root) == before
+
+
+def test_an_envelope_as_exported_says_who_exported_it_and_when(source, other):
+    """The import's receipt names the envelope's exporter and time, which the envelope's hash now vouches for."""
+    source.capture(KESTREL, now=T0, actor="agent:scribe")
+    r = source.export(zone="private_self", now=T0 + timedelta(hours=3), actor="agent:scribe", include_content=True)
+    imp = other.import_envelope(str(source.root / r.details["envelope"]), now=T0 + timedelta(days=1))
+    assert imp.status == "ok" and [x["status"] for x in imp.details["results"]] == ["captured"]
+    assert imp.details["exported_by"] == "agent:scribe"
+    assert imp.details["exported_at"] == "2026-11-20T12:00:00Z"
+    assert imp.details["header_checked"] is True
+
+
+def test_an_envelope_written_before_the_header_hash_still_imports(source, other, tmp_path):
+    """Envelopes exported before this change carry `payload_sha256` only. They still import (the source may be gone),
+    their payload checked as before, and the receipt says their actor and time were not covered by a hash. Such an
+    envelope holding any field but schema, created_at and actor is refused: nothing would vouch for it."""
+    source.capture(KESTREL, now=T0)
+    data = json.loads(Path(export(source, 0)).read_text())
+    data.pop("header_sha256", None)  # exactly what the export wrote before
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(data, indent=2))
+    imp = other.import_envelope(str(old), now=T0 + timedelta(days=1))
+    assert imp.status == "ok" and [x["status"] for x in imp.details["results"]] == ["captured"]
+    assert imp.details["header_checked"] is False and imp.details["exported_by"] == "agent:cli"
+
+    data["note"] = "added by hand"
+    extra = tmp_path / "extra.json"
+    extra.write_text(json.dumps(data, indent=2))
+    before = files_outside_index(other.root)
+    with pytest.raises(BadInput, match="note") as caught:
+        other.import_envelope(str(extra), now=T0 + timedelta(days=2))
+    assert "\n" not in str(caught.value)
+    assert files_outside_index(other.root) == before
+
+
+def test_an_envelope_whose_items_were_changed_is_still_refused(source, other, tmp_path):
+    """The payload's own hash is checked as before (here with the header hash still matching)."""
+    source.capture(KESTREL, now=T0)
+    data = json.loads(Path(export(source, 0)).read_text())
+    data["items"][0]["content"] = "The Kestrel rollout ships to everyone at once."
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(data, indent=2))
+    before = files_outside_index(other.root)
+    with pytest.raises(BadInput, match="payload_sha256 does not match"):
+        other.import_envelope(str(forged), now=T0 + timedelta(days=1))
+    assert files_outside_index(other.root) == before
+
+
+@pytest.mark.parametrize(
+    ("bad", "said"),
+    [
+        (1, "items[1] is not an object"),
+        ({"memory_id": "mem_1", "content": ["a list"]}, "items[1].content is not a string"),
+        ({"memory_id": "mem_1", "content": HERON, "confidence": "high"}, "items[1].confidence is not a number"),
+        ({"memory_id": "mem_1", "content": HERON, "title": 7}, "items[1].title is not a string"),
+    ],
+)
+def test_an_item_the_import_cannot_read_refuses_the_envelope_before_anything_is_written(
+    source, other, tmp_path, bad, said
+):
+    """Envelopes whose hashes match may still be written by hand. An item of the wrong shape stopped the import half
+    way with an internal error (AttributeError, ValueError), the items before it imported."""
+    from memkeeper.core.receipts import canonical_json
+    from memkeeper.core.text import sha256_hex
+
+    source.capture(KESTREL, now=T0)
+    data = json.loads(Path(export(source, 0)).read_text())
+    data["items"].append(bad)
+    payload = {k: data.get(k) for k in ("zone", "include_content", "items", "selected_ids", "source_receipt_sha256")}
+    data["payload_sha256"] = sha256_hex(canonical_json(payload))
+    data.pop("header_sha256")
+    made = tmp_path / "made.json"
+    made.write_text(json.dumps(data))
+    before = files_outside_index(other.root)
+    with pytest.raises(BadInput, match=re.escape(said)) as caught:
+        other.import_envelope(str(made), now=T0 + timedelta(days=1))
+    assert "\n" not in str(caught.value)
+    assert files_outside_index(other.root) == before
