@@ -8,10 +8,14 @@ What check finds, and what repair does about it:
 | an interrupted write left in journal/ (intent, staged)    | completed / discarded (as any writer does)      |
 | a receipt with no row in log.md                           | the row is appended, made from the receipt      |
 | a receipt with no PATTERNS.jsonl event                    | the event is appended, made from the receipt    |
+| a generated view that is gone (hot.md, index.md,          | regenerated (they are derived from the pages    |
+|   index/<category>.md, SCHEMA.md, CONFLICTS.md)           |   and queues), and listed in the receipt        |
 | leftover `.<name>.<random>.tmp` files of atomic writes    | removed                                         |
 | index.db corrupt, or rows that disagree with the pages    | index.db rebuilt from the pages                 |
 | a receipt line that is not JSON or whose hash is wrong    | reported (a receipt is never rewritten)         |
 | a log.md row whose receipt is missing                     | reported (a receipt cannot be made up)          |
+| log.md rows out of commit order (moved by hand)           | reported (log.md is append-only: the person     |
+|                                                           |   puts the rows back)                           |
 | an entry page that no receipt names                       | reported (written outside the engine)           |
 | reinforcement that disagrees with the receipts            | reported (the page is the person's to correct)  |
 | a line of stated/*.jsonl that is not a JSON object        | reported (the ledgers are append-only)          |
@@ -32,14 +36,15 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from . import journal
 from .conflicts import ConflictQueue
 from .errors import BadInput
 from .lockfile import LockTimeout
-from .models import Receipt, at
-from .pages import MAX_PAGE_BYTES, iter_lines
+from .models import Category, Receipt, at
+from .pages import MAX_LEDGER_BYTES, MAX_PAGE_BYTES, iter_lines, read_text
 from .paths import list_files, open_read, symlinks_under
 from .quiz_ledger import person_id
 from .quiz_queue import QuizQueue
@@ -61,9 +66,14 @@ _MEMORY_ID = re.compile(r"mem_[0-9a-f]{16}")
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 _CONFLICT_FILE = re.compile(r"C\d+\.md")
 _LEDGER_FILE = re.compile(r"quiz-ledger\.(.+)\.md")
+# A category's line in index.md (`compile.render_index`).
+_CATEGORY_LINK = re.compile(r"^- \[([a-z]+)\]\(index/([a-z]+)\.md\) — \d+$", re.MULTILINE)
 
 # Kinds of problem `repair` fixes.
-REPAIRABLE = frozenset({"journal", "log_row_missing", "pattern_missing", "tmp", "index"})
+REPAIRABLE = frozenset({"journal", "log_row_missing", "pattern_missing", "tmp", "index", "view_missing"})
+# The generated views every write regenerates (`Views.refresh`); index/<category>.md is written only for a category
+# that has records.
+TOP_VIEWS = ("hot.md", "index.md", "SCHEMA.md", "CONFLICTS.md")
 
 
 @dataclass
@@ -98,6 +108,12 @@ class _Trail:
     order: list[str]  # receipt shas in commit order (log.md order, then receipts not in the log)
     logged: set[str]
     patterned: set[str]
+    # Each ledger's order, for `_check_log_order`: a receipt's first row in log.md (line number, sha; receipts in
+    # receipts/ only), its first event in PATTERNS.jsonl, and each receipts/<date>.jsonl's receipts by line (a
+    # receipt under the first file that holds it).
+    log_rows: list[tuple[int, str]] = field(default_factory=list)
+    pattern_order: list[str] = field(default_factory=list)
+    filed: dict[str, list[str]] = field(default_factory=dict)
 
 
 class Integrity:
@@ -144,8 +160,9 @@ class Integrity:
             links.add(rel)
             report.add("symlink", f"{rel}: symlink to {target}; memkeeper never follows symlinks (remove it)")
         self.store.sync()
-        self._check_journal(report)
+        completing = self._check_journal(report)
         trail = self._read_trail(report, links)
+        self._check_log_order(report, trail)
         self._check_pages(report, trail, links)
         self._check_ledgers(report)
         self._check_trail_against_files(report, trail)
@@ -161,7 +178,30 @@ class Integrity:
             report.add("page_gone", _gone_line(mid, page))
         for problem in self.quiz.quiz_problems():
             report.add("quiz", problem)
+        if not completing:  # completing the interrupted write regenerates every view: one problem, not one per view
+            for rel in self.missing_views():
+                report.add(
+                    "view_missing",
+                    f"{rel}: generated view missing (deleted by hand?); check --repair regenerates it",
+                )
         return report
+
+    def missing_views(self, *, listed: bool = True) -> list[str]:
+        """The generated views that are not there (deleted by hand?). hot.md, index.md, SCHEMA.md and CONFLICTS.md
+        are written by init and by every write. index/<category>.md: with `listed` (what check reports), for each
+        category index.md lists — a link that leads nowhere; a new wiki lists none, and a category whose records
+        reached the index after their write (busy) is listed only once its page is written. Otherwise, and when
+        index.md is gone, for each category with records: what `Views.refresh(full=True)` writes, so what repair
+        regenerates. A symlink in a view's place is reported as a symlink, not as missing."""
+        root = self.store.root
+        missing = [rel for rel in TOP_VIEWS if not os.path.lexists(root / rel)]
+        cats = _listed_categories(root / "index.md") if listed and "index.md" not in missing else None
+        if cats is None:
+            cats = {r[0] for r in self.store.index.query("SELECT DISTINCT category FROM records")}
+        for cat in sorted(c.value for c in Category if c.value in cats):
+            if not os.path.lexists(root / "index" / f"{cat}.md"):
+                missing.append(f"index/{cat}.md")
+        return missing
 
     def _check_conflicts(self, report: CheckReport) -> None:
         for name in self.conflicts.conflict_files():
@@ -253,11 +293,16 @@ class Integrity:
                 del gone[m]
         return sorted(gone.items(), key=lambda x: (x[1] or "", x[0]))
 
-    def _check_journal(self, report: CheckReport) -> None:
+    def _check_journal(self, report: CheckReport) -> bool:
+        """Report what an interrupted write left in journal/. True when completing its intent will regenerate
+        every view (an intent with a receipt time: `Store._recover`)."""
         jdir = self.store.root / journal.JOURNAL_DIR
+        completing = False
         if (self.store.root / journal.INTENT).exists():
             try:
-                sha = journal.read_intent(self.store.root).get("receipt_sha256") or "none"
+                intent = journal.read_intent(self.store.root)
+                sha = intent.get("receipt_sha256") or "none"
+                completing = bool(intent.get("at"))
                 report.add(
                     "journal",
                     f"{journal.INTENT}: an interrupted write (receipt {sha[:12]}…) is not complete yet "
@@ -273,6 +318,7 @@ class Integrity:
                     "set_aside",
                     f"{self.store.rel(p)}: an intent that could not be read was set aside; look at it, then delete it",
                 )
+        return completing
 
     def _ledger_lines(self, rel: str, report: CheckReport, links: set[str]):
         """(line number, text) of an append-only ledger; a ledger that cannot be read safely (a symlink, not a
@@ -289,6 +335,7 @@ class Integrity:
 
     def _read_trail(self, report: CheckReport, links: set[str]) -> _Trail:
         receipts: dict[str, tuple[str, dict[str, Any]]] = {}
+        filed: dict[str, list[str]] = {}
         try:
             lines = list(self.store.iter_receipts())
         except BadInput as exc:
@@ -308,15 +355,21 @@ class Integrity:
             elif not verify_receipt(data):
                 report.add("receipt", f"{f}:{n}: receipt_sha256 does not match its content")
             else:
-                receipts[data["receipt_sha256"]] = (f"{f}:{n}", data)
+                sha = data["receipt_sha256"]
+                if sha not in receipts:
+                    filed.setdefault(f, []).append(sha)
+                receipts[sha] = (f"{f}:{n}", data)
         order: list[str] = []
         logged: set[str] = set()
+        log_rows: list[tuple[int, str]] = []
         if (self.store.root / "log.md").exists():
             for n, line in self._ledger_lines("log.md", report, links):
                 row = parse_log_row(line) if line.startswith("|") else None
                 if row is None:
                     continue
                 sha = row[4]
+                if sha in receipts and sha not in logged:
+                    log_rows.append((n, sha))
                 logged.add(sha)
                 if sha in receipts:
                     order.append(sha)
@@ -324,6 +377,7 @@ class Integrity:
                     report.add("log_orphan", f"log.md:{n}: receipt {sha[:12]}… is not in receipts/")
         order += [sha for sha in receipts if sha not in logged]
         patterned: set[str] = set()
+        pattern_order: list[str] = []
         if (self.store.root / "patterns" / "PATTERNS.jsonl").exists():
             for n, line in self._ledger_lines("patterns/PATTERNS.jsonl", report, links):
                 try:
@@ -333,6 +387,8 @@ class Integrity:
                     continue
                 payload = event.get("payload") if isinstance(event, dict) else None
                 if isinstance(payload, dict) and isinstance(payload.get("receipt_sha256"), str):
+                    if payload["receipt_sha256"] not in patterned:
+                        pattern_order.append(payload["receipt_sha256"])
                     patterned.add(payload["receipt_sha256"])
         for sha, (where, _) in receipts.items():
             if sha not in logged:
@@ -344,7 +400,45 @@ class Integrity:
                     "pattern_missing",
                     f"{where}: receipt {sha[:12]}… has no event in patterns/PATTERNS.jsonl (check --repair adds it)",
                 )
-        return _Trail(receipts, order, logged, patterned)
+        return _Trail(receipts, order, logged, patterned, log_rows, pattern_order, filed)
+
+    def _check_log_order(self, report: CheckReport, trail: _Trail) -> None:
+        """log.md is the commit order (undo and the reinforcement check replay it), appended in the same commit as
+        the receipt's line in receipts/<date>.jsonl and its PATTERNS.jsonl event, so a row moved by hand shows as a
+        disagreement with them. Receipt times cannot tell: they are whatever `now` said, and may go backwards.
+
+        The receipts, the source of truth, order the rows of each day's receipts; PATTERNS.jsonl orders rows of
+        different days (receipts/ cannot), and is believed only while it agrees with every receipts file. Left out:
+        rows and events repair appended (at the end, so out of order by design: `log_rows_added`,
+        `patterns_added`), and a receipt's rows or events after its first (identical receipts, such as two compiles
+        at one `now`, have one row each). One line, for the first row out of place; repair leaves it to a person."""
+        repaired_rows: set[str] = set()
+        repaired_events: set[str] = set()
+        for _, data in trail.receipts.values():
+            d = data.get("details")
+            if data.get("action") == "repair" and isinstance(d, dict):
+                repaired_rows.update(s for s in d.get("log_rows_added") or [] if isinstance(s, str))
+                repaired_events.update(s for s in d.get("patterns_added") or [] if isinstance(s, str))
+        rows = [(n, sha) for n, sha in trail.log_rows if sha not in repaired_rows]
+        log_seq = [sha for _, sha in rows]
+        first = _disorder_by_file(log_seq, trail.filed)  # (index in rows, the sha that belongs there, the witness)
+        if first is None:
+            events = [sha for sha in trail.pattern_order if sha not in repaired_events]
+            if _disorder_by_file(events, trail.filed) is None:
+                found = _first_disagreement(log_seq, events)
+                if found is not None:
+                    first = (*found, "patterns/PATTERNS.jsonl")
+        if first is None:
+            return
+        i, want, witness = first
+        n, sha = rows[i]
+        m = next(k for k, s in rows if s == want)
+        report.add(
+            "log_order",
+            f"log.md:{n}: rows out of order (moved by hand?): the row of receipt {sha[:12]}… stands before that of "
+            f"{want[:12]}… (line {m}), which {witness} recorded first; undo and check read log.md as the commit "
+            "order: put its rows back in the order they were written (snapshots/ keeps copies)",
+        )
 
     def _check_pages(self, report: CheckReport, trail: _Trail, links: set[str]) -> None:
         for bad in self.store.index.bad_pages():
@@ -466,11 +560,12 @@ class Integrity:
     def repair(self, *, now: datetime, actor: str = "agent:cli") -> Receipt:
         """Fix what check finds in the derived files and the audit trail, holding the write lock: complete or discard
         interrupted writes, append missing log rows and PATTERNS events (made from the receipts), remove leftover
-        temp files, rebuild a corrupt or stale index. Never touches an entry page, a receipt or a ledger line.
+        temp files, rebuild a corrupt or stale index, regenerate every generated view. Never touches an entry page,
+        a receipt or a ledger line, and never reorders log.md.
 
         Receipt details: what was done (completed, log_rows_added, patterns_added, tmp_removed, index_synced: the
-        pages read again because they changed since this process read them, index_rebuilt) and
-        the problems left for a person (remaining)."""
+        pages read again because they changed since this process read them, index_rebuilt, views_regenerated: the
+        generated views that were missing) and the problems left for a person (remaining)."""
         now = at(now)
         actor = validate_actor(actor)
         first = len(self.store.recoveries)
@@ -488,8 +583,12 @@ class Integrity:
                 rebuilt = index_problems[0]
                 self.store.index.rebuild(f"check --repair: {rebuilt}")
                 self.store.drop_tallies()
+            # What the recovery above and the views refreshed below regenerate, read after the index is current
+            # (index/<category>.md is expected for the categories that have records).
+            views = self.missing_views(listed=False)
             report = CheckReport()
             trail = self._read_trail(report, set())
+            self._check_log_order(report, trail)
             missing_log = [sha for sha in trail.order if sha not in trail.logged]
             missing_pat = [sha for sha in trail.order if sha not in trail.patterned]
             if missing_log:
@@ -534,6 +633,7 @@ class Integrity:
                 "tmp_removed": tmp_removed,
                 "index_synced": synced or None,
                 "index_rebuilt": rebuilt,
+                "views_regenerated": views,
                 **({"pages_gone": [{"memory_id": m, "page": p} for m, p in gone]} if human and gone else {}),
                 "remaining": remaining[:50],
                 "remaining_count": len(remaining),
@@ -548,6 +648,7 @@ class Integrity:
                     "tmp_removed",
                     "index_synced",
                     "index_rebuilt",
+                    "views_regenerated",
                     "pages_gone",
                 )
                 if k in details
@@ -559,6 +660,7 @@ class Integrity:
                 + len(missing_pat)
                 + len(tmp_removed)
                 + (1 if rebuilt else 0)
+                + len(views)
                 + len(details.get("pages_gone", []))
             )
             receipt = make_receipt("repair", "repaired" if did else "ok", now, actor, details)
@@ -618,6 +720,46 @@ def _unread_reason(folder: str, name: str, nested: bool) -> str | None:
         "not listed as pending: a tier review waits as review/tier-review-<date>.md, directly in review/; rename or "
         "move it there (or apply it with memkeeper tiers apply)"
     )
+
+
+def _listed_categories(index_md: Path) -> set[str] | None:
+    """The categories index.md links to (`- [fact](index/fact.md) — 3` lines of its "## Categories" section: a
+    title quoted under "## Archived Memories" is not read as a link); None when it cannot be read."""
+    try:
+        text = read_text(index_md, limit=MAX_LEDGER_BYTES, what="a generated view")
+    except (OSError, ValueError, BadInput):
+        return None
+    section = text.split("\n## Categories\n", 1)[-1].split("\n## ", 1)[0]
+    return {m[1] for m in _CATEGORY_LINK.finditer(section) if m[1] == m[2]}
+
+
+def _first_disagreement(seq: list[str], witness: list[str]) -> tuple[int, str] | None:
+    """Where `seq` first disagrees with `witness` on the order of what both hold (each holds an item once): the
+    index in `seq` and the item the witness puts there; None when they agree."""
+    common = set(seq).intersection(witness)
+    ours = [(i, s) for i, s in enumerate(seq) if s in common]
+    theirs = [s for s in witness if s in common]
+    for (i, s), w in zip(ours, theirs, strict=True):
+        if s != w:
+            return i, w
+    return None
+
+
+def _disorder_by_file(seq: list[str], filed: dict[str, list[str]]) -> tuple[int, str, str] | None:
+    """The first place (index in `seq`, the receipt that belongs there, its receipts file) where `seq` disagrees with
+    the order of a receipts file about that file's receipts; None when it agrees with every file. Each receipt is
+    compared within its own file only, so the cost is one pass over `seq` and the files."""
+    file_of = {sha: name for name, shas in filed.items() for sha in shas}
+    positions: dict[str, list[int]] = {}
+    for i, sha in enumerate(seq):
+        if sha in file_of:
+            positions.setdefault(file_of[sha], []).append(i)
+    first: tuple[int, str, str] | None = None
+    for name, idx in positions.items():
+        found = _first_disagreement([seq[i] for i in idx], filed[name])
+        if found is not None and (first is None or idx[found[0]] < first[0]):
+            first = (idx[found[0]], found[1], name)
+    return first
 
 
 def _gone_line(memory_id: str, page: str | None) -> str:

@@ -51,7 +51,11 @@ class Views:
             return  # the operation's intent is not finished: whoever finishes it regenerates every view
         store.commit_staged()  # views describe committed pages only
         patches = store.take_category_patches()
-        for cat in sorted({c.value for c in Category} if full else set(patches)):
+        counts = {k[4:]: v for k, v in store.tallies().items() if k.startswith("cat:") and v}
+        # index.md links index/<category>.md for each category it counts: one that is not there yet (its records
+        # reached the index after the write that made them, busy) is written too, so no link leads nowhere.
+        dirty = set(patches) | {c for c in counts if not (store.root / "index" / f"{c}.md").exists()}
+        for cat in sorted({c.value for c in Category} if full else dirty):
             target = store.root / "index" / f"{cat}.md"
             text = None
             if not full and cat in patches and target.exists():
@@ -65,7 +69,6 @@ class Views:
                     continue
                 text = render.render_category(cat, [(r[0], r[1], r[2], r[3]) for r in rows])
             writes.append((target, text))
-        counts = {k[4:]: v for k, v in store.tallies().items() if k.startswith("cat:") and v}
         archived = [
             (r[0], r[1])
             for r in store.index.query(

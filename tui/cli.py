@@ -427,6 +427,7 @@ def _repair_text(r: Receipt) -> str:
             ("log_rows_added", "log row(s) added"),
             ("patterns_added", "PATTERNS event(s) added"),
             ("tmp_removed", "temp file(s) removed"),
+            ("views_regenerated", "generated view(s) regenerated"),
             ("pages_gone", "page(s) deleted by hand recorded as deleted"),
         )
         if d.get(k)
