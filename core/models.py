@@ -182,6 +182,8 @@ _RECEIPT_KEYS = {"schema", "action", "status", "at", "actor", "details", "receip
 
 # Statuses that mean "the operation did not run as asked": the CLI exits 2 for these.
 REFUSED_STATUSES = frozenset({"reject", "refused"})
+# Statuses of a receipt that is never recorded: a refusal, and a capture dropped as too short to be a memory.
+UNRECORDED_STATUSES = REFUSED_STATUSES | {"drop"}
 
 
 if TYPE_CHECKING:

@@ -19,6 +19,7 @@ from memkeeper.core.api import Engine
 from memkeeper.core.errors import BadInput, MemkeeperError
 from memkeeper.core.models import (
     REFUSED_STATUSES,
+    UNRECORDED_STATUSES,
     Category,
     MemoryClass,
     SensitivityTier,
@@ -391,9 +392,9 @@ def _receipt_text(r: Receipt) -> str:
             bits.append(f"{key}={d[key]}")
     if isinstance(d.get("declared"), dict):
         bits.append(f"declared={d['declared'].get('relation')}:{d['declared'].get('memory_id')}")
-    # A refused or rejected operation wrote nothing, its receipt included: a hash here would send `undo` looking
-    # for a receipt that was never recorded (unknown_receipt).
-    bits.append("(nothing recorded)" if r.status in REFUSED_STATUSES else f"receipt={r.receipt_sha256}")
+    # A refused or rejected operation, or a dropped capture, wrote nothing, its receipt included: a hash here would
+    # send `undo` looking for a receipt that was never recorded (unknown_receipt).
+    bits.append("(nothing recorded)" if r.status in UNRECORDED_STATUSES else f"receipt={r.receipt_sha256}")
     lines = [" ".join(bits)]
     if isinstance(d.get("opened"), dict):  # a resolution kept a statement that contradicts another record
         o = d["opened"]

@@ -20,6 +20,12 @@ def test_a_rejected_capture_names_no_receipt_that_undo_cannot_find(capsys, root)
     assert code == 2 and json.loads(out)["status"] == "reject"  # the whole receipt, as --json always gave it
 
 
+def test_a_dropped_capture_names_no_receipt_either(capsys, root):
+    code, out, _ = run(capsys, root, "capture", "ok thanks")
+    assert code == 0 and out.strip() == "capture: drop reason=low_signal_short_text (nothing recorded)"
+    assert not list((root / "receipts").iterdir())
+
+
 def test_an_accepted_capture_still_names_the_receipt_it_recorded(capsys, root):
     code, out, _ = run(capsys, root, "capture", "The staging cluster runs in eu-west-1.")
     assert code == 0 and "(nothing recorded)" not in out
