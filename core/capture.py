@@ -492,6 +492,7 @@ class CaptureOps:
         second copy of it (`ConflictQueue.resolve_conflict`)."""
         from .errors import BadInput
         from .relation import Statement, relate
+        from .relation.decision import CONSISTENT
 
         def reject(reason: str, **extra: Any) -> Receipt:
             return make_receipt("capture", "reject", now, actor, {"reason": reason, "declared": how, **extra})
@@ -511,14 +512,33 @@ class CaptureOps:
                 f"statement is in {inc['zone']}/{inc['sensitivity']}",
             )
         declared = {"relation": how, "memory_id": mid}
-        if how == "restates":
-            return self._consolidate_into(
-                mid, inc, now, actor, redacted, {**noted, "declared": declared, "related": related}
-            )
+        same_text = normalize(entry.content) == normalize(inc["text"])
         rel = relate(
             Statement(entry.content, entry.title, entry.category.value, entry.source_ref),
             Statement(inc["text"], given_title, inc["category"], inc["source_ref"]),
+            same_key=how == "restates",  # the agent says they are about one subject; is the claim the same?
         )
+        if how == "restates":
+            if not same_text and rel.kind != "restatement" and rel.reason != CONSISTENT:
+                # A consolidation keeps only that it happened: a statement that says anything else (another value,
+                # a detail added, another subject) would be stored nowhere (SPEC §5.1: never merged silently).
+                return reject(
+                    "not_a_restatement",
+                    memory_id=mid,
+                    relation=rel.kind,
+                    detail=f"{mid} does not say the same ({rel.reason or rel.kind}); capture it without restates, "
+                    "or declare supersedes or contradicts",
+                )
+            return self._consolidate_into(
+                mid, inc, now, actor, redacted, {**noted, "declared": declared, "related": related}
+            )
+        if same_text:
+            # A record cannot supersede or contradict its own statement: the conflict would hold one text twice.
+            return reject(
+                "same_statement",
+                memory_id=mid,
+                detail=f"{mid} already holds this statement; to replace it, capture the new statement with {how} {mid}",
+            )
         if rel.kind == "conflict" and rel.conflict_type:
             ctype = rel.conflict_type
         else:

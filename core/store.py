@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
@@ -26,6 +27,8 @@ from .pages import MAX_PAGE_BYTES, append_lines, atomic_write, read_text
 from .paths import PathEscape, confine, list_files, mkdirs, partition_slug, refuse_wiki_links, slugify
 from .receipts import LOG_HEADER, ReceiptCursor, ReceiptLine, canonical_json, log_row, make_receipt, pattern_event
 from .text import content_sha256, sha256_hex
+
+_ID_PREFIX = re.compile(r"mem_[0-9a-f]{6,16}")
 
 if TYPE_CHECKING:  # imported when first used (a write, a page read): reading the index needs neither
     from .lockfile import FileLock
@@ -708,13 +711,22 @@ class Store:
         return self.index.entry(rows[0]) if rows else None
 
     def resolve_id(self, ref: str) -> str:
-        """Accept a memory id, a unique id prefix, or a page path; return the memory id."""
+        """Accept a memory id, a unique id prefix of at least `mem_` and six hex digits, or a page path; return the
+        memory id. A shorter prefix ("mem_", "m": an agent's placeholder) named whichever record was alone in a
+        small wiki, and `_` and `%` were LIKE's wildcards."""
         ref = ref.strip()
         if ref.startswith("entries/"):
             mid = self.index.scalar("SELECT memory_id FROM records WHERE path=?", (ref,))
-        else:
-            rows = self.index.query("SELECT memory_id FROM records WHERE memory_id LIKE ? LIMIT 2", (ref + "%",))
+        elif exact := self.index.scalar("SELECT memory_id FROM records WHERE memory_id=?", (ref,)):
+            mid = exact  # whatever its form (a page written by hand may give any id)
+        elif _ID_PREFIX.fullmatch(ref):
+            hi = ref + "g"  # past every hex digit: the ids that start with `ref` sort between the two
+            rows = self.index.query(
+                "SELECT memory_id FROM records WHERE memory_id >= ? AND memory_id < ? LIMIT 2", (ref, hi)
+            )
             mid = rows[0][0] if len(rows) == 1 else None
+        else:
+            mid = None
         if mid is None:
             raise NotFound(f"unknown memory id {ref!r}")
         return mid

@@ -473,6 +473,8 @@ def refusal_line(r: Receipt, *, redact_hint: str = "--redact") -> str | None:
             f" ({', '.join(r.details.get('secret_classes', []))} in {', '.join(r.details.get('secret_fields', []))};"
             f" {redact_hint} stores it as [REDACTED:<class>])"
         )
+    if isinstance(r.details.get("detail"), str):  # what to do about it, where the engine says
+        reason += f" ({r.details['detail']})"
     return f"memkeeper: {r.action} {r.status}: {reason}{(' ' + json.dumps(extra)) if extra else ''}"
 
 

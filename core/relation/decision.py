@@ -763,8 +763,13 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
     elif near:
         why = f"same subject, amounts within {DRIFT:.0%} of each other: {near}"
     else:
-        why = "same subject, consistent"
+        why = CONSISTENT
     return Relation("compatible", None, round(score, 3), score, why)
+
+
+# The reason of a compatible pair that adds nothing (no value, name, word of substance or amount): what an agent's
+# declared restatement may consolidate into (`CaptureOps._declared`).
+CONSISTENT = "same subject, consistent"
 
 
 # Words whose presence or absence never changes a claim: articles, pronouns, present forms of "be", "do" and

@@ -436,12 +436,15 @@ async def test_a_limited_server_resolves_a_declared_relation_only_among_what_its
             ), ref
             assert "private_self" not in json.dumps(refusal_shape(answer))
         mismatch = await call(collab, "capture", text=statement, restates=seeds["private_normal"]["memory_id"][:12])
-        assert text(mismatch) == "memkeeper: capture reject: partition_mismatch"
+        assert text(mismatch) == (  # the line says where the record is: a zone this server sees
+            f"memkeeper: capture reject: partition_mismatch ({seeds['private_normal']['memory_id']} is in "
+            "private_self/normal; the statement is in trusted_collaborator/normal)"
+        )
 
     # The owner's server keeps the engine's answers.
     async with mcp(root, "--agent", "claude") as owner:
         mismatch = await call(owner, "capture", text=statement, contradicts=seeds["collab_do_not_export"]["memory_id"])
-        assert mismatch.is_error and text(mismatch) == "memkeeper: capture reject: partition_mismatch"
+        assert mismatch.is_error and text(mismatch).startswith("memkeeper: capture reject: partition_mismatch (")
         gone = await call(owner, "capture", text=statement, contradicts=denied["memory_id"][:12])
         assert gone.structured_content["details"]["status"] == "denied"
 

@@ -309,6 +309,55 @@ def test_declared_relations_reject_unknown_ids_and_other_partitions(capsys, wiki
     assert code == 2 and "not allowed with" in err
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The office coffee machine is a Jura E8 and it is descaled on Fridays.",  # another subject
+        "Release notes are written by the platform team.",  # another value
+        "The docs guild drafts every set of release notes, and the PM signs them off.",  # a detail added
+    ],
+)
+def test_a_declared_restatement_that_says_something_else_is_refused_and_stored_nowhere_else(capsys, wiki, text):
+    """A declared `restates` consolidated any text into the record named, and a consolidation keeps only that it
+    happened: the statement was stored nowhere, and the record's confidence rose on it."""
+    from memkeeper.core import Engine
+
+    code, a, _ = capture(capsys, wiki, "Release notes are written by the docs guild.", "--title", "Release notes")
+    mid = a["details"]["memory_id"]
+    eng = Engine.open(wiki)
+    before = (eng.load(mid).reinforcement, eng.load(mid).confidence)
+    eng.close()
+    code, r, err = capture(capsys, wiki, text, "--restates", mid)
+    assert code == 2 and r["status"] == "reject" and r["details"]["reason"] == "not_a_restatement"
+    assert err.startswith(f"memkeeper: capture reject: not_a_restatement ({mid} does not say the same (")
+    eng = Engine.open(wiki)
+    assert (eng.load(mid).reinforcement, eng.load(mid).confidence) == before
+    eng.close()
+
+
+def test_a_record_cannot_supersede_or_contradict_its_own_statement(capsys, wiki):
+    text = "The lift is serviced every March."
+    code, a, _ = capture(capsys, wiki, text)
+    mid = a["details"]["memory_id"]
+    for option in ("--supersedes", "--contradicts"):
+        code, r, err = capture(capsys, wiki, text, option, mid)
+        assert code == 2 and r["details"]["reason"] == "same_statement", r
+        assert f"{mid} already holds this statement" in err
+    assert json.loads(run(capsys, wiki, "--json", "conflicts", "list")[1]) == []
+
+
+@pytest.mark.parametrize("ref", ["m", "mem_", "mem_%", "mem__", "%", "mem_0"])
+def test_a_placeholder_id_names_no_record(capsys, root, ref):
+    """A prefix of at least mem_ and six hex digits names a record: "mem_" or "m" named whichever record was alone
+    in a small wiki (and `_`, `%` were wildcards)."""
+    code, a, _ = capture(capsys, root, "The lift is serviced every March.")
+    mid = a["details"]["memory_id"]
+    code, r, _ = capture(capsys, root, "The lift is serviced every March, by Kone.", "--restates", ref)
+    assert code == 2 and r["details"]["reason"] == "unknown_memory_id"
+    code, r, _ = capture(capsys, root, "The lift is serviced every March.", "--restates", mid[:10])
+    assert r["status"] == "consolidated" and r["details"]["memory_id"] == mid
+
+
 def test_receipts_list_related_records(capsys, wiki):
     code, a, _ = capture(capsys, wiki, "The ceramics studio kiln fires on Thursdays.", "--title", "Kiln day")
     code, b, _ = capture(
