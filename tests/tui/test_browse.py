@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Markdown
+from textual.widgets import Input, Markdown
 
-from memkeeper.core import Engine
+from memkeeper.core import Engine, scoring
 from memkeeper.core.index import CANDIDATES
 from memkeeper.core.models import TrustZone
 from memkeeper.tui.screens.browse import BrowseScreen, ViewRef, clip_view
@@ -529,3 +529,59 @@ def test_snapshot_browse_search_zone(demo_root: Path, snap_compare) -> None:
 
 def test_snapshot_browse_empty_wiki(empty_root: Path, snap_compare) -> None:
     assert snap_compare(build_app(empty_root), run_before=_snap(), terminal_size=NARROW)
+
+
+async def _open_result(pilot: Pilot, screen: BrowseScreen, memory_id: str, query: str) -> None:
+    """Preview `query` (a fresh one: the box is emptied first), then open the result `memory_id` from the list."""
+    screen.query_one("#search-input", Input).value = ""
+    await search(pilot, screen, query)
+    keys = [str(k.value) for k in screen.results.rows]
+    assert memory_id in keys, (query, memory_id)
+    await pilot.press("down")  # down leaves the search box (where z is a letter) for the results
+    screen.results.move_cursor(row=keys.index(memory_id), animate=False)
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: screen.current == ViewRef("entry", memory_id), what="the result's page")
+    await pilot.pause()
+
+
+async def test_the_page_view_says_when_the_previewed_zone_would_not_see_it(demo_root: Path) -> None:
+    """The desk opens every page (it is the owner's). A result only private_self may see, opened from the preview,
+    stayed on view when `z` switched the preview to a zone that may not see it, and nothing said so: the page passed
+    for something that zone sees. The page panel now says when the zone previewed would not see the page, by the
+    engine's zone rule, and follows the zone as it changes."""
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_browse(pilot)
+        panel = screen.query_one("#page-panel")
+        for sensitivity, zone in (("do_not_export", "private_self"), ("normal", "trusted_collaborator")):
+            mid, title = app.engine.index.query(
+                "SELECT memory_id, title FROM records WHERE sensitivity_tier=? AND trust_zone=? AND status='active'"
+                " ORDER BY memory_id LIMIT 1",
+                (sensitivity, zone),
+            )[0]
+            entry = app.engine.get(mid)
+            await _open_result(pilot, screen, mid, title)
+            path = app.engine.page_of(mid)
+            assert screen.zone == "private_self" and panel.border_title == path
+            notes = {}
+            for _ in ZONES:
+                await pilot.press("z")
+                await pilot.pause()
+                notes[screen.zone] = str(panel.border_title)
+                assert notes[screen.zone].endswith(path)
+            assert screen.zone == "private_self"  # cycled all the way round
+            assert screen.current == ViewRef("entry", mid)  # still on view: the tree may open every page
+            for previewed in ZONES:
+                hidden = not scoring.zone_allows(TrustZone(previewed), entry.trust_zone, entry.sensitivity_tier)
+                assert (f"{previewed} would not see this page" in notes[previewed]) is hidden, (title, notes)
+            assert any(notes.values())  # each record here is hidden from some zone
+        # The note belongs to the preview: closed, the page is the owner's view again; reopened, it is back.
+        await pilot.press("Z")
+        await pilot.pause()
+        assert "paid_public would not see this page" in str(panel.border_title)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not screen.query_one("#search-panel").display and panel.border_title == path
+        await pilot.press("slash")
+        await pilot.pause()
+        assert "paid_public would not see this page" in str(panel.border_title)

@@ -12,7 +12,7 @@ from rich.console import Console
 from memkeeper.core.quiz import INTERVALS
 from memkeeper.tui.screens.quiz import QuizScreen, interval_label
 
-from .conftest import NARROW, both_sizes, decided, mounted, open_pane, settle
+from .conftest import NARROW, both_sizes, decided, mounted, open_pane, settle, wait_for
 from .snapshot_app import FIXED_NOW as NOW
 from .snapshot_app import PERSON, build_app
 
@@ -417,3 +417,112 @@ def test_snapshot_quiz_empty(empty, snap_compare):
         await pilot.pause()
 
     assert snap_compare(empty, run_before=run_before, terminal_size=NARROW)
+
+
+async def _answer(pilot, keys: str) -> None:
+    """Answer cards in turn, one key each (1-4 after a reveal; s and b without one)."""
+    for key in keys:
+        await pilot.press(*((key,) if key in "sb" else ("space", key)))
+        await decided(pilot)
+
+
+async def _grade_batch(pilot, pane: QuizScreen, keys: str) -> None:
+    """Answer the rest of the batch on screen, one key per card, and wait for its summary."""
+    await _answer(pilot, keys)
+    assert pane.finished
+    await settle(pilot)
+
+
+async def test_study_more_summary_counts_the_whole_sitting(demo):
+    """After "study more", the summary at the end of the next batch counted that batch alone ("7 cards · accuracy
+    83%"): the first batch's answers, its misses among them, were gone from it. The summary counts every card
+    answered since the pane opened and says in how many batches; the progress row still counts the batch."""
+    app = demo
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        first = list(pane.cards)
+        await _grade_batch(pilot, pane, "11s3333")  # 2 again, 1 skip, 4 good
+        assert "7 cards · accuracy 67% (4/6 graded) · 1 skipped" in summary_text(pane)
+        await pilot.press("m")
+        await settle(pilot)
+        second = list(pane.cards)
+        assert len(second) == 7 and not {c.memory_id for c in second} & {c.memory_id for c in first}
+        await _grade_batch(pilot, pane, "41b4444")  # 5 easy, 1 again, 1 buried
+        # the batch's own progress
+        assert plain(pane.query_one("#quiz-position")).strip() == "7/7"
+        tally = " ".join(plain(pane.query_one("#quiz-tally")).split())
+        assert tally == "again 1 hard 0 good 0 easy 5 skip 0 buried 1"
+        # the sitting's summary
+        text = summary_text(pane)
+        assert "14 cards in 2 batches · accuracy 75% (9/12 graded) · 1 skipped · 1 buried until tomorrow" in text
+        counts = " ".join(text.split())
+        assert "1 again 2 hard 3 good 4 easy s skip 3 0 4 5 1" in counts
+        for card in (*first, *second):
+            assert card.title[:40] in text, card.title
+
+
+async def test_an_undone_grade_keeps_the_sitting_totals_right(demo):
+    """Undo in the next batch reverses the first batch's last grade: that card comes back to be graded again (it
+    had stayed counted in the sitting, and the pane stayed on another card), and it counts once."""
+    app, engine = demo, demo.engine
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        first = list(pane.cards)
+        prior = engine.read_ledger(PERSON).item(first[-1].page)
+        await _grade_batch(pilot, pane, "3333331")
+        await pilot.press("m")
+        await settle(pilot)
+        await pilot.press("u")
+        await decided(pilot)
+        assert engine.read_ledger(PERSON).item(first[-1].page) == prior
+        assert pane.current.memory_id == first[-1].memory_id and pane.revealed
+        assert not pane.finished
+        await _grade_batch(pilot, pane, "3" * len([c for c in pane.cards if c.memory_id not in pane.grades]))
+        text = summary_text(pane)
+        assert "14 cards in 2 batches · accuracy 100% (14/14 graded)" in text
+        # undone again at the end: the sitting counts 13, one of them still to grade
+        last = app.undo_stack("quiz")[-1].details["page"]
+        await pilot.press("u")
+        await decided(pilot)
+        assert pane.current.page == last and not pane.finished
+        await pilot.press("1")
+        await decided(pilot)
+        await settle(pilot)
+        assert "14 cards in 2 batches · accuracy 93% (13/14 graded)" in summary_text(pane)
+
+
+async def test_study_more_while_the_last_grade_is_written_counts_it_once(demo, monkeypatch):
+    """`m` shows as soon as the batch's last key is pressed, before that grade is written (up to 2 s at 100k
+    records). The next batch, taken meanwhile, offered that card again, and its receipt landed among the next batch's
+    answers. The answer belongs to the batch it was given in, and the next batch does not offer the card again."""
+    app = demo
+    gate = threading.Event()
+    original = app.engine.quiz_record
+
+    def record(*args, **kwargs):
+        gate.wait(5)
+        return original(*args, **kwargs)
+
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        first = list(pane.cards)
+        await _answer(pilot, "333333")
+        await settle(pilot)
+        monkeypatch.setattr(app.engine, "quiz_record", record)
+        try:
+            await pilot.press("space", "1")
+            assert pane.finished and pane.deciding
+            await pilot.press("m")
+            await wait_for(pilot, lambda: not pane.loading and pane.cards, what="the next batch")
+        finally:
+            gate.set()
+        await decided(pilot)
+        await settle(pilot)
+        second = list(pane.cards)
+        assert first[-1].memory_id not in {c.memory_id for c in second}
+        assert not pane.grades and pane.current is not None
+        monkeypatch.setattr(app.engine, "quiz_record", original)
+        await _grade_batch(pilot, pane, "3" * len(second))
+        text = summary_text(pane)
+        cards = 7 + len(second)
+        assert f"{cards} cards in 2 batches · accuracy {round(100 * (cards - 1) / cards)}% ({cards - 1}/{cards}" in text

@@ -1,6 +1,8 @@
 """Browse pane (SPEC §6): hot.md first; the index tree (categories → entries); the selected page rendered with its
 metadata; `/` runs a retrieval preview (nothing is written) and `z` switches the trust zone being previewed, showing
-for every zone how many results it gets and how many matches it hid."""
+for every zone how many results it gets and how many matches it hid. The desk is the owner's, so the tree and the
+results open every page; while a preview is open, the page panel says when the zone previewed would not see the entry
+on view (the engine's zone rule), so a page that zone may not read never passes for one of its results."""
 
 from __future__ import annotations
 
@@ -18,8 +20,9 @@ from textual.widgets import DataTable, Input, Markdown, Static, Tree
 from textual.widgets.data_table import CellDoesNotExist
 from textual.worker import Worker, WorkerState
 
-from memkeeper.core import BadInput, Receipt
+from memkeeper.core import BadInput, Entry, Receipt
 from memkeeper.core.models import TrustZone
+from memkeeper.core.scoring import zone_allows
 
 from ..widgets.indextree import IndexTree, NodeRef
 from ..widgets.meta import ZONE_STYLES, entry_meta_table
@@ -110,6 +113,7 @@ class BrowseScreen(PaneScreen):
         super().__init__()
         self.current: ViewRef | None = None
         self.current_path: str = ""
+        self.current_entry: Entry | None = None  # the record on view, when the view is an entry page
         self.history: list[ViewRef] = []
         self.zone_index = 0
         self.query_text = ""
@@ -173,9 +177,9 @@ class BrowseScreen(PaneScreen):
     async def show(self, ref: ViewRef, *, remember: bool = True, keep_scroll: bool = False) -> None:
         """Render a generated view or an entry page (frontmatter stripped; entries get the metadata grid)."""
         meta = self.query_one("#page-meta", Static)
-        panel = self.query_one("#page-panel")
         scroll = self.query_one("#page-scroll", VerticalScroll)
         y = scroll.scroll_y if keep_scroll else 0
+        entry: Entry | None = None
         if ref.kind == "entry":
             entry = self.engine.get(ref.value)
             page = self.engine.page_of(ref.value)
@@ -202,7 +206,8 @@ class BrowseScreen(PaneScreen):
             del self.history[:-50]
         self.current = ref
         self.current_path = path
-        panel.border_title = path
+        self.current_entry = entry
+        self._render_page_title()
         self.refresh_bindings()  # "back" becomes available once there is history
         await self.markdown.update(body)
         if keep_scroll:
@@ -279,6 +284,7 @@ class BrowseScreen(PaneScreen):
         panel = self.query_one("#search-panel")
         if panel.display:
             panel.display = False
+            self._render_page_title()
             self.index_tree.focus()
             self.refresh_bindings()
 
@@ -393,6 +399,28 @@ class BrowseScreen(PaneScreen):
         panel = self.query_one("#search-panel")
         panel.border_title = f"Retrieval preview as {self.zone}" + (
             f" — “{self.query_text}”" if self.query_text else ""
+        )
+        self._render_page_title()
+
+    def _render_page_title(self) -> None:
+        """The page panel's title: the path on view, led by a warning while a preview is open and the zone previewed
+        would not see the entry (the engine's zone rule, `zone_allows`, which retrieval filters by, applied to the
+        record the view read). The desk opens every page; the title keeps one the zone may not read from passing
+        for one of its results. First, so that at 80 columns the path is what gets cut. Only a page the zone is
+        denied is marked: status and expiry, which keep a record from every zone, are in the metadata below."""
+        entry = self.current_entry
+        hidden = (
+            entry is not None
+            and bool(self.query_one("#search-panel").display)
+            and not zone_allows(TrustZone(self.zone), entry.trust_zone, entry.sensitivity_tier)
+        )
+        path = Content(self.current_path)
+        self.query_one("#page-panel").border_title = (
+            Content.assemble(
+                Content.styled(f"⚠ {self.zone} would not see this page", "bold $text-warning"), " · ", path
+            )
+            if hidden
+            else path
         )
 
     def _add_result_columns(self) -> None:

@@ -14,13 +14,16 @@ Decisions (documented in the help and here):
   says.
 - `b` buries the card until tomorrow with no penalty (skip, `s`, is a miss: box 0). Like skip it needs no reveal.
 - When a session ends and more is due today (the 7-card cap, or the day's new pages), `m` loads the next batch in
-  place.
+  place. The batches since the pane opened are one sitting: the progress row counts the batch on screen, the summary
+  every card of the sitting (and says in how many batches). An undone answer from an earlier batch brings its card
+  into the batch on screen, to be answered again there.
 - A person without a ledger is asked for its scheduler first: `f` FSRS (recommended), `l` Leitner.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 
@@ -67,6 +70,18 @@ def interval_label(days: int) -> str:
     if days < 365:
         return f"{days / 30.4:.1f}".rstrip("0").rstrip(".") + "mo"
     return f"{days / 365:.1f}".rstrip("0").rstrip(".") + "y"
+
+
+@dataclass
+class Batch:
+    """A batch of the sitting: its cards, and how each was answered (by memory id)."""
+
+    cards: list[QuizCard]
+    grades: dict[str, str]  # memory_id -> grade, or "bury"
+    receipts: dict[str, Receipt]
+
+    def holds(self, memory_id: str) -> bool:
+        return any(c.memory_id == memory_id for c in self.cards)
 
 
 class AnswerInput(Input):
@@ -151,6 +166,9 @@ class QuizScreen(PaneScreen):
         self.cards: list[QuizCard] = []
         self.index = 0
         self.revealed = False
+        #: The sitting's earlier batches, in the order they were taken (`cards`, `grades` and `receipts` are the batch
+        #: on screen). Each was done when "study more" took the next one; the summary counts them with it.
+        self.batches: list[Batch] = []
         self.grades: dict[str, str] = {}  # memory_id -> grade
         self.receipts: dict[str, Receipt] = {}
         self.sent: dict[str, str] = {}  # memory_id -> the grade (or "bury") whose receipt is on its way
@@ -194,8 +212,8 @@ class QuizScreen(PaneScreen):
         self.cards = []
         self.index = 0
         self.revealed = False
-        self.grades.clear()
-        self.receipts.clear()
+        self.grades = {}  # new dicts: a batch done (`action_more`) keeps its own
+        self.receipts = {}
         self.typed.clear()
         self._paint()
         self._session_worker(self.mk.person, self.now(), announce)
@@ -210,15 +228,26 @@ class QuizScreen(PaneScreen):
     def _session_taken(self, choosing: bool, cards: list[QuizCard], announce: bool) -> None:
         self.loading = False
         self.choosing = choosing
+        # Not a card of an earlier batch whose answer was still being written when this one was taken.
+        cards = [c for c in cards if self._earlier(c.memory_id) is None]
         self.cards = cards
         self._loaded = True
+        self._resume_last_batch()
         self._paint()
         if announce:
             self.say(f"Next batch: {len(cards)} cards." if cards else "Nothing else is due today.")
 
+    def _resume_last_batch(self) -> None:
+        """No next batch after all: the last one comes back on screen, and with it the sitting's summary."""
+        if not self.cards and self.batches:
+            last = self.batches.pop()
+            self.cards, self.grades, self.receipts = last.cards, last.grades, last.receipts
+            self.index = self._next_ungraded(0)
+
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group == "quiz-session" and event.state == WorkerState.ERROR:
             self.loading = False  # the app's guard reports the failure; the pane shows its empty state
+            self._resume_last_batch()
             self._paint()
 
     def after_failure(self, error: BaseException | None) -> None:
@@ -231,6 +260,13 @@ class QuizScreen(PaneScreen):
             )
 
     def _drop_card(self, memory_id: str, why: str) -> None:
+        earlier = self._earlier(memory_id)
+        if earlier is not None:  # answered in an earlier batch, refused once the next one was taken
+            self._leave_earlier(earlier, memory_id)
+            self.sent.pop(memory_id, None)
+            self.say(why, "yellow")
+            self._paint()
+            return
         card = next((c for c in self.cards if c.memory_id == memory_id), None)
         if card is None:
             return
@@ -238,6 +274,7 @@ class QuizScreen(PaneScreen):
         self.cards = [c for c in self.cards if c.memory_id != memory_id]
         self.sent.pop(memory_id, None)
         self.grades.pop(memory_id, None)
+        self._resume_last_batch()  # it was the batch's only card: the sitting's summary, not "nothing due"
         if self.cards and not self.finished:
             self.index = self._next_ungraded(min(at, len(self.cards) - 1))
         self.revealed = False
@@ -263,7 +300,31 @@ class QuizScreen(PaneScreen):
 
     @property
     def finished(self) -> bool:
-        return bool(self.cards) and len(self.grades) >= len(self.cards)
+        """Every card of the batch on screen is answered (or buried)."""
+        return bool(self.cards) and all(c.memory_id in self.grades for c in self.cards)
+
+    @property
+    def on_screen(self) -> Batch:
+        """The batch on screen (its dicts are the pane's `grades` and `receipts`)."""
+        return Batch(self.cards, self.grades, self.receipts)
+
+    @property
+    def sitting(self) -> list[Batch]:
+        """Every batch since the pane opened, the one on screen last."""
+        return [*self.batches, self.on_screen] if self.cards else list(self.batches)
+
+    def _earlier(self, memory_id: str) -> Batch | None:
+        """The earlier batch of the sitting that holds this card, if any."""
+        return next((b for b in self.batches if b.holds(memory_id)), None)
+
+    def _leave_earlier(self, batch: Batch, memory_id: str) -> QuizCard | None:
+        """Take a card, and its answer, out of an earlier batch (a batch left empty goes); return the card."""
+        card = next((c for c in batch.cards if c.memory_id == memory_id), None)
+        batch.cards = [c for c in batch.cards if c.memory_id != memory_id]
+        batch.grades.pop(memory_id, None)
+        batch.receipts.pop(memory_id, None)
+        self.batches = [b for b in self.batches if b.cards]
+        return card
 
     def _next_ungraded(self, start: int) -> int:
         n = len(self.cards)
@@ -273,11 +334,31 @@ class QuizScreen(PaneScreen):
                 return i
         return n
 
-    def _tally(self) -> dict[str, int]:
+    @staticmethod
+    def _tally(batches: Iterable[Batch]) -> dict[str, int]:
+        """How the cards of these batches were answered, by outcome."""
         counts = dict.fromkeys(OUTCOMES, 0)
-        for g in self.grades.values():
-            counts[g] += 1
+        for batch in batches:
+            for card in batch.cards:
+                g = batch.grades.get(card.memory_id)
+                if g is not None:
+                    counts[g] += 1
         return counts
+
+    def _bring_back(self, memory_id: str) -> int | None:
+        """Where in the batch on screen a card whose answer no longer counts (undone, or refused) stands now: a card
+        of an earlier batch joins this one before the card on screen, to be answered again here. None when the card
+        is in no batch, or while the next batch is being taken (which offers the card again if it is due)."""
+        ids = [c.memory_id for c in self.cards]
+        if memory_id in ids:
+            return ids.index(memory_id)
+        earlier = self._earlier(memory_id)
+        card = None if earlier is None else self._leave_earlier(earlier, memory_id)
+        if card is None or self.loading or not self.cards:
+            return None
+        at = min(self.index, len(self.cards))
+        self.cards.insert(at, card)
+        return at
 
     # ------------------------------------------------------------------------------------------------ rendering
 
@@ -313,13 +394,14 @@ class QuizScreen(PaneScreen):
         self.refresh_bindings()
 
     def _render_progress(self) -> None:
+        # The batch on screen; the summary counts the whole sitting.
         total = len(self.cards)
-        done = len(self.grades)
+        done = sum(1 for c in self.cards if c.memory_id in self.grades)
         bar = self.query_one("#quiz-progress", ProgressBar)
         bar.update(total=total, progress=done)
         position = total if self.finished else min(self.index + 1, total)
         self.query_one("#quiz-position", Static).update(f"{position}/{total}")
-        tally = self._tally()
+        tally = self._tally([self.on_screen])
         line = Text()
         for i, g in enumerate(g for g in OUTCOMES if g != "bury" or tally["bury"]):
             line.append(("  " if i else "") + f"{'buried' if g == 'bury' else g} ", style="dim")
@@ -407,13 +489,18 @@ class QuizScreen(PaneScreen):
         return row
 
     def _render_summary(self) -> None:
-        tally = self._tally()
+        """The sitting's summary: every card answered since the pane opened, over however many batches."""
+        batches = self.sitting
+        tally = self._tally(batches)
         graded = sum(tally[g] for g in ("again", "hard", "good", "easy"))
         correct = sum(tally[g] for g in ("hard", "good", "easy"))
+        several = len(batches) > 1
         box = self.query_one("#quiz-summary")
-        box.border_title = "Session done"
+        box.border_title = f"Session done · {len(batches)} batches since the quiz opened" if several else "Session done"
         head = Text()
-        head.append(f"{len(self.cards)} cards", style="bold")
+        head.append(f"{sum(len(b.cards) for b in batches)} cards", style="bold")
+        if several:
+            head.append(f" in {len(batches)} batches", style="bold")
         if graded:
             head.append(f" · accuracy {round(100 * correct / graded)}% ({correct}/{graded} graded)", style="bold")
         else:
@@ -432,22 +519,25 @@ class QuizScreen(PaneScreen):
         rows.add_column("grade")
         rows.add_column("card", overflow="ellipsis", no_wrap=True, max_width=48)
         rows.add_column("next", style="dim")
-        for card in self.cards:
-            g = self.grades.get(card.memory_id, "")
-            r = self.receipts.get(card.memory_id)
-            if r is None:
-                nxt = ""
-            elif r.action == "quiz_bury":
-                nxt = f"buried · back {r.details.get('until')}"
-            else:
-                nxt = f"box {r.details.get('box')} · due {r.details.get('due')}"
-            mark = (
-                Text("✓", style="green")
-                if g in ("hard", "good", "easy")
-                else (Text("✗", style="red") if g == "again" else Text("·", style="dim"))
-            )
-            label = "buried" if g == "bury" else g
-            rows.add_row(mark, Text(label, style=GRADE_STYLE.get(g, "")), card.title, nxt)
+        for number, batch in enumerate(batches, 1):
+            if several:
+                rows.add_row("", Text(f"batch {number}", style="dim italic"), "", "")
+            for card in batch.cards:
+                g = batch.grades.get(card.memory_id, "")
+                r = batch.receipts.get(card.memory_id)
+                if r is None:
+                    nxt = ""
+                elif r.action == "quiz_bury":
+                    nxt = f"buried · back {r.details.get('until')}"
+                else:
+                    nxt = f"box {r.details.get('box')} · due {r.details.get('due')}"
+                mark = (
+                    Text("✓", style="green")
+                    if g in ("hard", "good", "easy")
+                    else (Text("✗", style="red") if g == "again" else Text("·", style="dim"))
+                )
+                label = "buried" if g == "bury" else g
+                rows.add_row(mark, Text(label, style=GRADE_STYLE.get(g, "")), card.title, nxt)
         weak = self.engine.weak_spots(self.mk.person)
         self.remaining = self.engine.quiz_due_count(self.mk.person, now=self.now())
         more = self.mk.key_for("quiz.more")
@@ -612,12 +702,13 @@ class QuizScreen(PaneScreen):
         """The receipt is in. A grade the engine did not record is taken back: that card comes up again."""
         for mid in rows:
             grade = self.sent.pop(mid, "")
-            if mid in self.receipts:
+            batch = self._earlier(mid) or self.on_screen
+            if mid in batch.receipts:
                 continue
-            self.grades.pop(mid, None)
-            ids = [c.memory_id for c in self.cards]
-            if mid in ids:
-                self.index = ids.index(mid)
+            batch.grades.pop(mid, None)
+            at = self._bring_back(mid)
+            if at is not None:
+                self.index = at
                 self.revealed = grade not in ("bury", "skip")  # it was seen when it was graded
             self._paint()
 
@@ -632,6 +723,7 @@ class QuizScreen(PaneScreen):
         """The next batch of today's cards, in place (the summary offers it when more is due)."""
         if not self.finished or self.choosing:
             return
+        self.batches.append(self.on_screen)  # done: the summary at the end of the next batch counts it too
         self._load_session(announce=True)
 
     def action_scheduler(self, scheduler: str) -> None:
@@ -657,20 +749,37 @@ class QuizScreen(PaneScreen):
             # Graded: the next ungraded card came up when the key was pressed (`withhold_rows`); one graded some
             # other way moves on now.
             mid = d["memory_id"]
-            self.grades[mid] = d["grade"] if receipt.action == "quiz_record" else "bury"
-            self.receipts[mid] = receipt
-            if mid not in self.sent:
-                self._advance_past(mid)
+            grade = d["grade"] if receipt.action == "quiz_record" else "bury"
+            earlier = self._earlier(mid)
+            if earlier is not None:  # graded before "study more" took the next batch; its receipt came after
+                earlier.grades[mid] = grade
+                earlier.receipts[mid] = receipt
+            else:
+                self.grades[mid] = grade
+                self.receipts[mid] = receipt
+                if mid not in self.sent:
+                    self._advance_past(mid)
         elif receipt.action == "undo" and receipt.ok and d.get("page"):
-            # Back to the card whose grade was undone, revealed: it was seen already, so grade it again.
-            for i, card in enumerate(self.cards):
-                if card.page == d["page"] and card.memory_id in self.grades:
-                    grade = self.grades.pop(card.memory_id)
-                    self.receipts.pop(card.memory_id, None)
-                    self.index = i
+            # Back to the card whose grade was undone, revealed: it was seen already, so grade it again. Its answer
+            # leaves the sitting's totals; a card of an earlier batch joins the batch on screen.
+            undone = next(
+                (
+                    (batch, card)
+                    for batch in reversed(self.sitting)
+                    for card in batch.cards
+                    if card.page == d["page"] and card.memory_id in batch.grades
+                ),
+                None,
+            )
+            if undone is not None:
+                batch, card = undone
+                grade = batch.grades.pop(card.memory_id)
+                batch.receipts.pop(card.memory_id, None)
+                at = self._bring_back(card.memory_id)
+                if at is not None:
+                    self.index = at
                     # a buried or skipped card may not have been seen (neither needs a reveal): its answer stays hidden
                     self.revealed = grade not in ("bury", "skip")
-                    break
         self._paint()
 
     def undo_summary(self, receipt: Receipt) -> str:
