@@ -48,6 +48,13 @@ if TYPE_CHECKING:
     from .relation import Relation
 
 MAX_CAPTURE_BYTES = 64 * 1024
+# The one-line fields (title, key, source ref, each recall phrase and tag) and the quiz question. Only the text was
+# capped: a 1 MB source ref made a page next to the 1 MiB page limit, so that every restatement of it failed (each
+# adds a note naming its source), and a 500 KB title made hot.md and every retrieve receipt as large.
+MAX_FIELD_BYTES = 1024
+MAX_SOURCE_BYTES = 2048  # a URL with its query string
+MAX_QUESTION_BYTES = 4096
+MAX_LIST_ITEMS = 64
 DEFAULT_EXPIRY_DAYS = 14
 CANDIDATES = 12  # records compared with each capture (best subject matches first); bounds the cost per capture
 SEARCH_WORDS = 8  # subject words a capture looks candidates up with
@@ -73,6 +80,18 @@ class Candidate:
             "relation": label,
             "score": round(float(rel.score), 3),
         }
+
+
+def _field_problem(value: object, limit: int) -> str | None:
+    """ "invalid" for a string that is not UTF-8 (undecodable bytes on the command line arrive as lone surrogates),
+    "oversize" for one longer than `limit` bytes, else None (a value of another type is the caller's to refuse)."""
+    if not isinstance(value, str):
+        return None
+    try:
+        size = len(value.encode("utf-8"))
+    except UnicodeEncodeError:
+        return "invalid"
+    return "oversize" if size > limit else None
 
 
 class CaptureOps:
@@ -135,6 +154,30 @@ class CaptureOps:
             return refuse("reject", "invalid_text", detail="text is not valid UTF-8")
         if size > MAX_CAPTURE_BYTES:
             return refuse("reject", "oversize_text", limit_bytes=MAX_CAPTURE_BYTES)
+        for name, value, limit in (
+            ("title", title, MAX_FIELD_BYTES),
+            ("key", key, MAX_FIELD_BYTES),
+            ("source_ref", source_ref, MAX_SOURCE_BYTES),
+            ("quiz_question", quiz_question, MAX_QUESTION_BYTES),
+            *(("recall", v, MAX_FIELD_BYTES) for v in recall or []),
+            *(("tags", v, MAX_FIELD_BYTES) for v in tags or []),
+        ):
+            bad = _field_problem(value, limit)
+            if bad == "invalid":
+                return refuse("reject", "invalid_text", field=name, detail=f"{name} is not valid UTF-8")
+            if bad == "oversize":
+                return refuse(
+                    "reject", "oversize_field", field=name, limit_bytes=limit, detail=f"{name} is over {limit} bytes"
+                )
+        for name, values in (("recall", recall), ("tags", tags)):
+            if values is not None and len(values) > MAX_LIST_ITEMS:
+                return refuse(
+                    "reject",
+                    "oversize_field",
+                    field=name,
+                    limit_items=MAX_LIST_ITEMS,
+                    detail=f"more than {MAX_LIST_ITEMS} {name}",
+                )
         zone_e = parse_enum(TrustZone, zone)
         if zone_e is None:
             return refuse("reject", "invalid_trust_zone", value=str(zone))

@@ -63,6 +63,12 @@ class RetrieveOps:
         zone_e = parse_enum(TrustZone, zone)
         if zone_e is None:
             return make_receipt("retrieve", "reject", now, actor, {"reason": "invalid_trust_zone", "value": str(zone)})
+        try:
+            query.encode("utf-8")
+        except UnicodeEncodeError:  # undecodable bytes on the command line arrive as lone surrogates
+            return make_receipt(
+                "retrieve", "reject", now, actor, {"reason": "invalid_text", "detail": "the query is not valid UTF-8"}
+            )
         terms = scoring.query_terms(query)
         if not terms:
             return make_receipt("retrieve", "reject", now, actor, {"reason": "empty_query"})
