@@ -382,8 +382,13 @@ def symlinks_under(root: str | os.PathLike[str]) -> Iterator[tuple[str, str]]:
 
 
 def uncut_slug(title: str) -> str:
-    """The slug before the length cut: transliterated, lower-case, separators collapsed."""
-    return re.sub(r"[^a-z0-9]+", "-", ascii_fold(title).lower()).strip("-")
+    """The slug before the length cut: transliterated, lower-case, separators collapsed. Invisible format characters
+    (a zero-width space or joiner, a byte-order mark, a soft hyphen) are not separators: "pay\u200bments-settle"
+    slugged to "pay-ments-settle", a key that looks the same as "payments-settle" and named another partition."""
+    return re.sub(r"[^a-z0-9]+", "-", ascii_fold(_INVISIBLE.sub("", title)).lower()).strip("-")
+
+
+_INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]")
 
 
 def slugify(title: str, fallback: str = "entry") -> str:

@@ -60,3 +60,13 @@ def test_too_many_tags_are_refused(capsys, root):
     tags = [arg for n in range(65) for arg in ("--tag", f"t{n}")]
     code, _, err = run(capsys, root, "capture", "The build box is in room nine forty two.", *tags)
     assert code == 2 and err == "memkeeper: capture reject: oversize_field (more than 64 tags)\n"
+
+
+def test_an_invisible_character_in_a_key_names_the_same_partition(capsys, root):
+    """A zero-width space inside an explicit key was a separator ("pay\u200bments-settle" gave the key
+    "pay-ments-settle"), so one statement under two keys that look the same was stored twice."""
+    text = "Payments settle at 17:00 UTC on business days."
+    code, out, _ = run(capsys, root, "--json", "capture", text, "--key", "payments-settle")
+    code, out, _ = run(capsys, root, "--json", "capture", text, "--key", "pay\u200bments-settle")
+    r = json.loads(out)
+    assert r["status"] == "consolidated" and r["details"]["canonical_key"] == "payments-settle"
