@@ -96,16 +96,21 @@ def test_one_origin_record_in_two_envelopes_counts_once(source, other):
     assert after.source_type.value == "agent_inferred" and after.verified is None
 
 
+def edited_between_exports(source: Engine, other: Engine, new: str):
+    """KESTREL exported, "five percent" edited to `new` at the source, exported again; both envelopes imported by
+    `other`. Returns the origin id, what the first import made, and the second import's receipt."""
+    origin = source.capture(KESTREL, now=T0).details["memory_id"]
+    first_env = export(source, 0)
+    edit_page(source, origin, "five percent", new)
+    second_env = export(source, 1)
+    [made] = other.import_envelope(first_env, now=T0 + timedelta(days=2)).details["results"]
+    return origin, made, other.import_envelope(second_env, now=T0 + timedelta(days=3))
+
+
 def test_an_origin_record_restated_at_the_source_is_not_counted_again(source, other):
     """Between the two exports a person reworded the record at the source ("five percent" → "5 percent"): the same
     claim from the same record, not a second witness. It consolidated into the first import's record (0.74)."""
-    origin = source.capture(KESTREL, now=T0).details["memory_id"]
-    first_env = export(source, 0)
-    edit_page(source, origin, "five percent", "5 percent")
-    second_env = export(source, 1)
-
-    [made] = other.import_envelope(first_env, now=T0 + timedelta(days=2)).details["results"]
-    second = other.import_envelope(second_env, now=T0 + timedelta(days=3))
+    origin, made, second = edited_between_exports(source, other, "5 percent")
     assert second.details["results"] == []
     assert [(s["memory_id"], s["reason"], s["record"]) for s in second.details["skipped"]] == [
         (origin, "already_imported", made["memory_id"])
@@ -116,13 +121,7 @@ def test_an_origin_record_restated_at_the_source_is_not_counted_again(source, ot
 def test_an_origin_record_changed_at_the_source_still_arrives(source, other):
     """Recognising the record is no licence to drop what changed in it: a new value arrives, here as a conflict with
     what the first import brought, for a person to decide, and the earlier record keeps its confidence."""
-    origin = source.capture(KESTREL, now=T0).details["memory_id"]
-    first_env = export(source, 0)
-    edit_page(source, origin, "five percent", "twenty percent")
-    second_env = export(source, 1)
-
-    [made] = other.import_envelope(first_env, now=T0 + timedelta(days=2)).details["results"]
-    second = other.import_envelope(second_env, now=T0 + timedelta(days=3))
+    origin, made, second = edited_between_exports(source, other, "twenty percent")
     [result] = second.details["results"]
     assert result["status"] == "conflict" and result["origin"] == origin
     assert second.details["skipped"] == []
