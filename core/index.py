@@ -12,7 +12,7 @@ import stat
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -165,39 +165,72 @@ def is_busy(exc: BaseException) -> bool:
 class Index:
     """The cache. Safe to share between processes: every write is its own `BEGIN IMMEDIATE` transaction (waiting up
     to BUSY_TIMEOUT_S for another writer's), readers see a consistent WAL snapshot, and a file that is not a
-    usable database is deleted and rebuilt from the pages (never an error for the command that found it)."""
+    usable database is deleted and rebuilt from the pages (never an error for the command that found it). Before
+    each query or write it checks (a stat) that the file is still the one it has open: one another process replaced
+    or deleted is reconnected to, or made again, and brought up to date (`_fresh`)."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self.path = root / ".memkeeper" / "index.db"
-        # SQLite and the write lock open their files by name: make sure none of them is a symlink (PathEscape).
-        mkdirs(self.path.parent)
-        for name in ("index.db", "index.db-wal", "index.db-shm", "index.db-journal", "write.lock"):
-            refuse_symlink(self.path.parent / name)
+        self._prepare()
         self._lock = threading.RLock()
         self._rebuilding = False
+        self._refreshing = False
+        self._index_lock: FileLock | None = None
+        self._index_lock_made = threading.Lock()
         self.rebuilt: str | None = None  # why this process rebuilt the file, if it did
         self._ino: tuple[int, int] | None = None
+        # Called (with no argument) when this index reconnected to another file than the one it had open: the rows
+        # may have been read again, so the caches kept from them start over. Set by the store.
+        self.on_replaced: Callable[[], None] = lambda: None
         self.db = self._open()
 
     # -- connection -----------------------------------------------------------------------------------------------
 
+    def _prepare(self) -> None:
+        """`.memkeeper/` (made again when it was deleted: it is derived), and none of the files SQLite and the
+        locks open by name there a symlink (PathEscape)."""
+        mkdirs(self.path.parent)
+        for name in ("index.db", "index.db-wal", "index.db-shm", "index.db-journal", "write.lock"):
+            refuse_symlink(self.path.parent / name)
+
     def _file_lock(self) -> FileLock:
         # Creating, deleting and rebuilding the file are serialised across processes, so two processes that find it
-        # corrupt at once do not delete each other's fresh copy.
-        from .lockfile import FileLock
+        # corrupt at once do not delete each other's fresh copy. One lock object, re-entrant within a thread: a
+        # build that finds the file deleted makes it again (`_create`) while it holds the lock.
+        if self._index_lock is None:
+            with self._index_lock_made:
+                if self._index_lock is None:
+                    from .lockfile import FileLock
 
-        return FileLock(str(self.path.parent / "index.lock"), timeout=300)
+                    self._index_lock = FileLock(str(self.path.parent / "index.lock"), timeout=300)
+        return self._index_lock
 
-    def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=BUSY_TIMEOUT_S)
+    def _connect(self, *, create: bool = True) -> sqlite3.Connection:
+        """A connection to the file. Without `create` a missing file is not made (SQLITE_CANTOPEN): only `_create`
+        makes one, under the index lock, after removing the `-wal` and `-shm` a removed file left behind."""
+        target: str | Path = self.path if create else self.path.absolute().as_uri() + "?mode=rw"
+        db = sqlite3.connect(
+            target, check_same_thread=False, isolation_level=None, timeout=BUSY_TIMEOUT_S, uri=not create
+        )
         db.row_factory = sqlite3.Row
         # SQLite's lower() folds ASCII letters only: a filter for "müller" would miss "Müller".
         db.create_function("casefold", 1, _casefold, deterministic=True)
         return db
 
+    def _connect_existing(self) -> sqlite3.Connection | None:
+        """A connection to the file if there is one, else None (never creates it)."""
+        try:
+            return self._connect(create=False)
+        except sqlite3.OperationalError as exc:
+            if getattr(exc, "sqlite_errorcode", None) != 14 or os.path.lexists(self.path):  # SQLITE_CANTOPEN
+                raise
+            return None
+
     def _open(self) -> sqlite3.Connection:
-        db = self._connect()
+        db = self._connect_existing()
+        if db is None:  # no file (a new wiki, or deleted: it is derived): made under the index lock
+            return self._create(force=False)
         try:
             if self._schema_ok(db):
                 self._ino = self._identity()
@@ -229,25 +262,31 @@ class Index:
     def _identity(self) -> tuple[int, int] | None:
         try:
             st = os.stat(self.path)
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             return None
         return (st.st_dev, st.st_ino)
 
     def _create(self, *, force: bool) -> sqlite3.Connection:
         """Create an empty file under the index lock. Without `force`, a usable file found there (another process
-        created it meanwhile) is kept. The caller's sync fills it."""
+        created it meanwhile) is kept. The caller's sync fills it.
+
+        A file that is not there (deleted) may have left its `-wal` and `-shm` behind, still open in a process that
+        had it open: they are removed before the new file is made, never taken for its own (SQLite would read the
+        old file's pages from them into the new one)."""
+        self._prepare()
         with self._file_lock():
             if not force:
-                db = self._connect()
-                try:
-                    if self._schema_ok(db):
-                        self._ino = self._identity()
-                        return db
-                except sqlite3.DatabaseError as exc:
-                    if not is_corrupt(exc):
-                        db.close()
-                        raise
-                db.close()
+                db = self._connect_existing()
+                if db is not None:
+                    try:
+                        if self._schema_ok(db):
+                            self._ino = self._identity()
+                            return db
+                    except sqlite3.DatabaseError as exc:
+                        if not is_corrupt(exc):
+                            db.close()
+                            raise
+                    db.close()
             for suffix in ("", "-wal", "-shm", "-journal"):
                 try:
                     os.unlink(str(self.path) + suffix)
@@ -264,17 +303,60 @@ class Index:
             return db
 
     def ensure_current(self) -> bool:
-        """Reconnect when another process replaced the file (it rebuilt a corrupt one). True when it did."""
+        """Reconnect when the file is no longer the one this connection has open (its device and inode): another
+        process replaced it (rebuilt it: a corrupt file, `check --repair`, a cold build), or it was deleted
+        (`rm -rf .memkeeper`: it is derived), in which case an empty one is made again under the index lock. A
+        connection left on the old file reads and writes rows no other process sees. True when it reconnected:
+        the caller syncs what it needs (the new file may be empty, or still being built). A stat when nothing
+        changed."""
         ident = self._identity()
         if ident is not None and ident == self._ino:
             return False
         with self._lock:
+            ident = self._identity()
+            if ident is not None and ident == self._ino:
+                return False  # another thread of this process reconnected meanwhile
+            self._prepare()  # the folder made again if it was deleted; a symlink put there is refused
             try:
+                # SQLite neither checkpoints nor removes the -wal and -shm of a file that was moved or removed
+                # when it closes it (they are another file's now, or gone).
                 self.db.close()
             except sqlite3.Error:
                 pass
             self.db = self._open()
+        self.on_replaced()
         return True
+
+    def _fresh(self) -> None:
+        """Before a query or a write: if the file was replaced or deleted by another process (`ensure_current`),
+        reconnect, and bring the new file up to date with the pages when it is not (made empty here, or another
+        process's build still running) — a read does it as it rebuilds a corrupt file, a writer under the write
+        lock. A stat when nothing changed. Not inside a transaction, nor while this index rebuilds or syncs after
+        a reconnect (it is the current file then)."""
+        if self._refreshing or self._rebuilding:
+            return
+        ident = self._identity()
+        if ident is not None and ident == self._ino:
+            return
+        with self._lock:
+            if self._refreshing or self._rebuilding or self.db.in_transaction:
+                return
+            self._refreshing = True
+            try:
+                gone = self._identity() is None
+                if not self.ensure_current():
+                    return
+                if gone:
+                    self.rebuilt = "index.db was deleted; made again from the pages"
+                try:
+                    if not self.is_reconciled():
+                        self.sync()
+                except sqlite3.OperationalError as exc:
+                    if not is_busy(exc) and not is_disk_full(exc):
+                        raise
+                    # Busy past its timeout, or the disk refused the update: served as it is (as a sync on open).
+            finally:
+                self._refreshing = False
 
     def rebuild(self, reason: str) -> dict[str, int]:
         """Delete the file and build it again from the pages."""
@@ -296,7 +378,10 @@ class Index:
             raise exc
         with self._lock:
             if self.ensure_current():
-                return  # another process already rebuilt it
+                # Another process already rebuilt it (or it was deleted, and an empty one was made again).
+                if not self._refreshing and not self.is_reconciled():
+                    self.sync()
+                return
             self.rebuild(f"index.db was unreadable ({exc}); rebuilt from the pages")
 
     def _guard(self, fn):
@@ -310,6 +395,7 @@ class Index:
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One write transaction, taken up front (`BEGIN IMMEDIATE`) so it never has to upgrade a read lock — the
         upgrade is what fails at once with "database is locked" when another connection wrote in between."""
+        self._fresh()
         with self._lock:
             self.db.execute("BEGIN IMMEDIATE")
             try:
@@ -329,6 +415,8 @@ class Index:
     # -- queries --------------------------------------------------------------------------------------------------
 
     def query(self, sql: str, params: tuple | list = ()) -> list[sqlite3.Row]:
+        self._fresh()
+
         def run():
             with self._lock:
                 return self.db.execute(sql, params).fetchall()
@@ -336,6 +424,8 @@ class Index:
         return self._guard(run)
 
     def scalar(self, sql: str, params: tuple | list = ()):
+        self._fresh()
+
         def run():
             with self._lock:
                 return self.db.execute(sql, params).fetchone()
@@ -755,6 +845,7 @@ class Index:
         """Problems that make the cache untrustworthy: corruption, or rows that disagree with the pages' bytes.
         `unreadable` gets (page, why) for each page whose bytes cannot be read (permission denied, an I/O error):
         its row is the last copy read, and no rebuild would read it either."""
+        self._fresh()
         try:
             with self._lock:
                 bad = [r[0] for r in self.db.execute("PRAGMA quick_check").fetchall()]

@@ -150,6 +150,9 @@ class Store:
         # operation of this process has just written, or with None when it must start over (a sync, another
         # process's write, a recovery, a page removed).
         self.write_listeners: list[Callable[[list[tuple[str, Entry]] | None], None]] = []
+        # The index reconnected to another file (another process replaced it, or it was deleted and made again):
+        # its rows may have been read again, so the counts and the caches kept by writes start over.
+        self.index.on_replaced = self.rows_resynced
         if sync:
             self.sync(full=False)
 
@@ -309,10 +312,16 @@ class Store:
             yield
             return
         refuse_wiki_links(self.root)  # a planted symlink refuses the operation before anything is written
+        if not os.path.isdir(self.root / ".memkeeper"):
+            # Deleted (it is derived: `rm -rf .memkeeper`), and the write lock lives there. Made again; the index
+            # is made again from the pages under the lock (`ensure_current`, below).
+            mkdirs(self.root / ".memkeeper")
         with self.lock:
             try:
                 if self.index.ensure_current():
-                    self.index.sync()  # another process rebuilt the file: make sure it is whole before deciding
+                    # Another process rebuilt the file, or it was deleted (and is made again, empty): make sure it
+                    # is whole before deciding.
+                    self.index.sync()
                 self._recover()
             except Exception as exc:
                 if not is_disk_error(exc):
