@@ -30,8 +30,10 @@ conflict a capture opened against one of them) and without the receipt hash (`De
 
 The protocol around the tools (`MemkeeperServer`, `agents/stdio.py`): over stdio, a line that is not one JSON-RPC
 message is answered (-32700 or -32600, one line) instead of being dropped, and a client that writes its requests and
-closes stdin gets every answer before the server exits; a request before `initialize` is told so (-32600); the server
-offers no prompts (`prompts/*` are -32601, method not found, and no `prompts` capability is announced).
+closes stdin gets every answer before the server exits; a request whose params do not have the method's shape is
+told which (-32602, `memkeeper: tools/call: arguments must be an object`); a request before `initialize` is told so
+(-32600); the server offers no prompts (`prompts/*` are -32601, method not found, and no `prompts` capability is
+announced).
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, INVALID_REQUEST, CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
+from mcp_types.methods import SPEC_CLIENT_METHODS, validate_client_request
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from memkeeper.agents import stdio
@@ -243,9 +246,9 @@ class StrictTool(Tool):
     pydantic's multi-line report)."""
 
     async def run(self, arguments: dict[str, Any], context: Any, convert_result: bool = False) -> Any:
-        flag = _flag_for_number(self, arguments)
-        if flag:
-            return _error(BadInput(f"{self.name}: {flag}"))
+        wrong = _wrong_json_type(self, arguments)
+        if wrong:
+            return _error(BadInput(f"{self.name}: {wrong}"))
         try:
             self.fn_metadata.validate_arguments(arguments)
         except ValidationError as exc:
@@ -258,16 +261,41 @@ class StrictTool(Tool):
             return _internal_error(self.name, exc.__cause__ or exc)
 
 
-def _flag_for_number(tool: Tool, arguments: dict[str, Any]) -> str:
-    """true or false given where the schema asks for a number. pydantic reads them as 1 and 0: `confidence: true`
-    was stored as a certainty of 1.0 the agent never stated, `limit: true` asked for one result."""
+# What a number or a flag argument must be, by the JSON types its schema declares.
+SCALAR_TYPES = {"number": "a number", "integer": "a number", "boolean": "true or false"}
+
+
+def _json_type(value: Any) -> str:
+    """The JSON type of an argument as received, in the words of an error ("a string", "true")."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "an array" if isinstance(value, list) else "an object"
+
+
+def _wrong_json_type(tool: Tool, arguments: dict[str, Any]) -> str:
+    """An argument the schema types as a number, an integer or a boolean, given as another JSON type. pydantic's lax
+    mode converts them: true was read as 1 (`confidence: true` stored a certainty of 1.0 the agent never stated,
+    `limit: true` asked for one result), "0.9" as 0.9 and "5" as 5, "yes" and 1 as true. A careful client sends the
+    type the schema declares; another one is told so instead of being guessed at. null is pydantic's to judge
+    (taken where the schema allows it), and so are the arguments of other types (an array given as a JSON string
+    is parsed by the SDK on purpose: some clients send every array so)."""
     props = tool.parameters.get("properties", {})
     for name, value in arguments.items():
         spec = props.get(name)
-        if isinstance(value, bool) and isinstance(spec, dict):
-            types = {spec.get("type")} | {b.get("type") for b in spec.get("anyOf", []) if isinstance(b, dict)}
-            if types & {"number", "integer"}:
-                return f"{name}: must be a number, not {str(value).lower()}"
+        if value is None or not isinstance(spec, dict):
+            continue
+        types = {spec.get("type")} | {b.get("type") for b in spec.get("anyOf", []) if isinstance(b, dict)}
+        scalar = [SCALAR_TYPES[t] for t in ("number", "integer", "boolean") if t in types]
+        if not scalar or "string" in types:
+            continue
+        number = not isinstance(value, bool) and isinstance(value, int | float)
+        if (number and {"number", "integer"} & types) or (isinstance(value, bool) and "boolean" in types):
+            continue
+        return f"{name}: must be {scalar[0]}, not {_json_type(value)}"
     return ""
 
 
@@ -610,9 +638,14 @@ class Desk:
         memory_id = self.engine.memory_id_at(rel)
         return memory_id is not None and self._sees(memory_id)
 
-    def _visible_entries(self, now: datetime) -> list[Entry]:
-        """The active, unexpired records this zone may see (what retrieve could return), by category."""
-        out: list[Entry] = []
+    def _visible_entries(self, now: datetime) -> list[tuple[Entry, str]]:
+        """The active, unexpired records this zone may see (what retrieve could return), by category, with their
+        pages: by the rule of `read_page`, the zone and sensitivity each page says now. A page edited in place since
+        the index read it (an editor that saves without a rename: nothing re-reads it until something syncs) is read
+        into the index first (`Engine.reread_edited_active`: a stat per active page, a read per changed one); a page
+        the index could not bring up to date is judged as `read_page` judges it, from the page itself."""
+        unsure = {m for p in self.engine.reread_edited_active() if (m := self.engine.memory_id_at(p)) is not None}
+        out: list[tuple[Entry, str]] = []
         for category, active, _total in self.engine.category_counts():
             offset = 0
             while active:
@@ -620,22 +653,38 @@ class Desk:
                 for row in rows:
                     if row["status"] != Status.active.value:
                         continue
-                    entry = self.engine.get(row["memory_id"])
-                    if entry is None or (entry.expires_at is not None and entry.expires_at <= now):
+                    memory_id = row["memory_id"]
+                    entry = self._on_page(memory_id) if memory_id in unsure else self.engine.get(memory_id)
+                    if entry is None or entry.status is not Status.active:
                         continue
-                    if zone_allows(self.identity.zone, entry.trust_zone, entry.sensitivity_tier):
-                        out.append(entry)
+                    if entry.expires_at is not None and entry.expires_at <= now:
+                        continue
+                    if not zone_allows(self.identity.zone, entry.trust_zone, entry.sensitivity_tier):
+                        continue
+                    page = self.engine.page_of(memory_id)
+                    if page is not None:
+                        out.append((entry, page))
                 offset += len(rows)
                 # Active rows come first: stop at the first page that ends in a non-active one, or at the end.
                 if not rows or offset >= total or rows[-1]["status"] != Status.active.value:
                     break
         return out
 
+    def _on_page(self, memory_id: str) -> Entry | None:
+        """The record as its page says now, or None when the page cannot be read as that record (what `read_page`
+        refuses as if it were not there)."""
+        try:
+            entry = self.engine.load(memory_id)
+        except (MemkeeperError, OSError):
+            return None
+        return entry if entry.memory_id == memory_id else None
+
     def _filtered_view(self, rel: str) -> str:
         now = self.clock()
         zone = self.identity.zone.value
-        entries = self._visible_entries(now)
-        pages = {e.memory_id: self.engine.page_of(e.memory_id) for e in entries}
+        listed = self._visible_entries(now)
+        entries = [e for e, _page in listed]
+        pages = {e.memory_id: page for e, page in listed}
         note = (
             f"_Generated {iso(now)} for zone {zone}: only the active records this zone may see are listed; "
             "the owner's curation queues and every other record are left out._"
@@ -736,6 +785,64 @@ async def say_the_session_is_not_initialised(ctx: ServerRequestContext[Any, Any]
         raise
 
 
+# A parameter of the wrong shape, in JSON's words (pydantic's error types; any other keeps pydantic's message).
+PARAM_PROBLEMS = {
+    "missing": "is required",
+    "string_type": "must be a string",
+    "dict_type": "must be an object",
+    "model_type": "must be an object",
+    "model_attributes_type": "must be an object",
+    "list_type": "must be an array",
+    "int_type": "must be an integer",
+    "int_from_float": "must be an integer",
+    "int_parsing": "must be an integer",
+    "float_type": "must be a number",
+    "float_parsing": "must be a number",
+    "bool_type": "must be true or false",
+    "bool_parsing": "must be true or false",
+    "none_required": "must be null",
+    "extra_forbidden": "is not a parameter of this method",
+}
+# A part of an error's location that names a member of a union (`progressToken.str`, `ref.PromptReference`), not a
+# parameter (the protocol's are camelCase).
+_UNION_MEMBER = re.compile(r"[A-Z]\w*|str|int|float|bool|none|dict|list|.*\[.*\]")
+
+
+def params_problems(method: str, exc: ValidationError) -> str:
+    """What is wrong with a request's params, one clause per parameter ("tools/call: arguments must be an object;
+    name is required"), the members of a union said together ("must be a string or an integer")."""
+    said: dict[str, list[str]] = {}
+    for err in exc.errors(include_url=False, include_input=False):
+        loc = [str(part) for part in err["loc"][1:]]  # the location starts at `params`
+        where = ".".join(part for part in loc if not _UNION_MEMBER.fullmatch(part)) or "params"
+        problem = PARAM_PROBLEMS.get(err["type"])
+        clauses = said.setdefault(where, [])
+        if problem is None:
+            clauses.append(f": {err['msg']}")
+        elif clauses and clauses[-1].startswith(" must be ") and problem.startswith("must be "):
+            clauses[-1] += " or " + problem.removeprefix("must be ")
+        else:
+            clauses.append(f" {problem}")
+    return f"memkeeper: {method}: " + "; ".join(where + clause for where, clauses in said.items() for clause in clauses)
+
+
+async def name_what_is_wrong_with_the_params(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+    """The SDK refuses a request of the protocol whose params do not have the method's shape (`tools/call` with
+    `arguments` a list, no `name`, a `name` that is not a string) as -32602 "Invalid request parameters" with
+    `data: ""`, which says nothing of what to fix. The params are checked first here with the SDK's own check
+    (`validate_client_request`, for the session's protocol version), so what it accepts is exactly what the SDK
+    accepts, and a refusal is the same -32602 with a one-line reason naming each parameter. A method the version
+    does not have is the SDK's to answer (-32601)."""
+    if ctx.method in SPEC_CLIENT_METHODS:
+        try:
+            validate_client_request(ctx.method, ctx.protocol_version, ctx.params)
+        except ValidationError as exc:
+            raise MCPError(code=INVALID_PARAMS, message=params_problems(ctx.method, exc)) from None
+        except (KeyError, ValueError):  # not a method of this version, or a version the SDK does not know
+            pass
+    return await call_next(ctx)
+
+
 class MemkeeperServer(MCPServer[Any]):
     """The SDK's server, answering a call to a tool it does not offer with a one-line `memkeeper:` reason (the SDK
     says "Unknown tool: x"): a limited server says why it has no `queue_counts`.
@@ -745,7 +852,9 @@ class MemkeeperServer(MCPServer[Any]):
     error code 0). Over stdio it runs behind `agents/stdio.py`'s gate (`run_stdio_async`)."""
 
     def __init__(self, *args: Any, zone: TrustZone, **kwargs: Any) -> None:
-        super().__init__(*args, middleware=[say_the_session_is_not_initialised], **kwargs)
+        super().__init__(
+            *args, middleware=[say_the_session_is_not_initialised, name_what_is_wrong_with_the_params], **kwargs
+        )
         self.zone = zone
         # The SDK has no call to unregister a method; its capabilities are derived from the methods it serves.
         for method in ("prompts/list", "prompts/get"):

@@ -8,6 +8,9 @@ writes its requests and closes stdin at once (`printf '...' | memkeeper mcp`) ha
 receipts lost. The gate reads stdin in the SDK's place, line by line, and hands it only what it accepts:
 
 - a line that is one JSON-RPC message (what the SDK itself accepts: `jsonrpc_message_adapter`) is passed on as read;
+  a line the SDK's parser refuses only for a lone surrogate escape (`\\ud800` without its pair: valid JSON syntax
+  naming no character) is passed on with each of them read as U+FFFD (`mend_surrogates`), as bytes that are not
+  UTF-8 are decoded, so the request is answered by its id;
 - a line that is not JSON is answered `-32700` (parse error) with id null; a JSON array (a batch: MCP has taken none
   since 2025-06-18) `-32600` once for each request in it, by its id, or once with id null when it holds none; any
   other line that is not one message `-32600`, by its id when it has a method and a usable id (else null), and so is
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections import Counter
 from collections.abc import AsyncIterable, AsyncIterator, Iterator
 from contextlib import contextmanager
@@ -120,6 +124,29 @@ def _misread_id(line: str, message: JSONRPCMessage) -> list[JSONRPCError]:
     return []
 
 
+# Every escape in a JSON string, a surrogate pair first: `\\` is consumed whole, so `\\ud800` is text, not an escape.
+_ESCAPE = re.compile(
+    r"\\(?:u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|(u[dD][89a-fA-F][0-9a-fA-F]{2})|.)", re.S
+)
+REPLACEMENT_ESCAPE = "\\ufffd"
+
+
+def mend_surrogates(line: str) -> tuple[str, int]:
+    """The line with each lone surrogate escape (`\\ud800` not followed by its low half, or a low half alone)
+    replaced by `\\ufffd`, and how many there were. JSON's syntax allows them, but they name no character, and the
+    SDK's parser refuses the whole line: they are read as U+FFFD, as the bytes of a line that are not UTF-8 are."""
+    count = 0
+
+    def mend(m: re.Match[str]) -> str:
+        nonlocal count
+        if m.group(1) is None:
+            return m.group(0)
+        count += 1
+        return REPLACEMENT_ESCAPE
+
+    return _ESCAPE.sub(mend, line), count
+
+
 class Gate:
     """The lines of stdin the SDK's reader iterates: only JSON-RPC messages, each other line answered, and the end of
     input held back until every request passed on has been answered (see the module docstring)."""
@@ -149,8 +176,17 @@ class Gate:
             try:
                 message = jsonrpc_message_adapter.validate_json(line, by_name=False)
             except ValidationError as exc:
-                await self._refuse(refusals(line, exc))
-                continue
+                mended, count = mend_surrogates(line) if "\\u" in line else (line, 0)
+                if not count:
+                    await self._refuse(refusals(line, exc))
+                    continue
+                try:
+                    message = jsonrpc_message_adapter.validate_json(mended, by_name=False)
+                except ValidationError as again:
+                    await self._refuse(refusals(mended, again))
+                    continue
+                log.warning("memkeeper: %d lone surrogate escape(s) read as U+FFFD", count)
+                line = mended
             if misread := _misread_id(line, message):
                 await self._refuse(misread)
                 continue

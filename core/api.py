@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import WriteFailed
+from .index import is_busy
 from .models import Category, MemoryClass, Receipt, SensitivityTier, SourceType, TrustZone, at
 from .store import Progress, Store, disk_error_line, is_disk_error
 from .views import Views
@@ -299,6 +300,29 @@ class Engine:
             return bool(pages) and bool(self.store.index.changed(pages))
         except (sqlite3.Error, OSError):
             return True
+
+    def reread_edited_active(self) -> list[str]:
+        """Read again into the index every active record's page changed since the index read it, and return those
+        of them whose rows still do not say what the page says. Opening the wiki misses a page edited in place (an
+        editor that saves without a rename changes neither `entries/` nor log.md); retrieve checks its results'
+        pages and maintenance its records' the same way. One stat per active page (`Index.changed`) and a read of
+        each changed one; nothing but the derived index is written. A page left out of date (the index busy, the
+        page unreadable: its row is kept until a full sync) is returned: read it with `load` before trusting its
+        row."""
+        index = self.store.index
+        edited = index.changed([r[0] for r in index.query("SELECT path FROM records WHERE status='active'")])
+        if not edited:
+            return []
+        try:
+            counts = index.sync_paths(sorted(edited))
+        except sqlite3.OperationalError as exc:
+            if not is_busy(exc):
+                raise
+            return edited  # left for the next sync, as a sync on open leaves a busy index
+        if any(counts.values()):
+            self.store.rows_resynced()  # as retrieve does when it re-read a page: counts and caches start over
+        stale = set(index.changed(edited)) | {b.path for b in index.bad_pages()}
+        return [p for p in edited if p in stale]
 
     # ---------------------------------------------------------------------------------------------- capture, retrieve
 

@@ -753,3 +753,26 @@ async def test_true_is_not_a_number(root):
         kept = await receipt(client, "capture", text=statement, confidence=1, ttl_days=2)
         assert kept["status"] == "captured"
         assert not (await call(client, "retrieve", query="wombats", limit=3)).is_error
+
+
+async def test_a_number_or_a_flag_sent_as_a_string_is_refused(root):
+    """A careful client sends the JSON type the tool's schema declares. pydantic's lax mode read "0.9" as 0.9,
+    "5" as 5 and "yes" or 1 as true: an argument given as another type than the schema's number, integer or boolean
+    is refused in one line naming it, and nothing is stored."""
+    statement = "Octopuses have three hearts and blue blood."
+    async with mcp(root, "--agent", "claude") as client:
+        for name, value, what in (
+            ("confidence", "0.9", "a number, not a string"),
+            ("ttl_days", "2", "a number, not a string"),
+            ("redact", "false", "true or false, not a string"),
+            ("redact", 1, "true or false, not a number"),
+        ):
+            bad = await call(client, "capture", text=statement, **{name: value})
+            assert bad.is_error and text(bad) == f"memkeeper: capture: {name}: must be {what}", (name, value)
+        assert (await receipt(client, "queue_counts"))["records"] == 0
+        bad = await call(client, "retrieve", query="octopuses", limit="5")
+        assert bad.is_error and text(bad) == "memkeeper: retrieve: limit: must be a number, not a string"
+        # The declared types, and null where the schema allows it, are taken as before.
+        kept = await receipt(client, "capture", text=statement, confidence=0.9, ttl_days=None, redact=False)
+        assert kept["status"] == "captured"
+        assert not (await call(client, "retrieve", query="octopuses", limit=2.0)).is_error

@@ -246,3 +246,56 @@ def test_a_server_started_with_stdin_or_stdout_closed_says_so(root, redirect, na
     )
     assert run.returncode == 2
     assert run.stderr == f"memkeeper: mcp serves its client over stdin and stdout, and {name} is closed\n"
+
+
+def test_malformed_tools_call_params_are_named_in_one_line(root):
+    """The SDK answered a `tools/call` whose params are not a call (arguments a list, no name, a name that is not a
+    string) with -32602 "Invalid request parameters" and `data: ""`: a client could not tell what to fix. The code
+    stays -32602 (JSON-RPC's invalid params), by the request's id, with a line naming the problem; nothing runs."""
+    with RawServer(root) as server:
+        server.initialize()
+        for rid, params, problem in (
+            (1, {"name": "capture", "arguments": ["x"]}, "arguments must be an object"),
+            (2, {"arguments": {"text": STATEMENTS[0]}}, "name is required"),
+            (3, {"name": 5}, "name must be a string"),
+            (4, {"name": ["capture"], "arguments": 3}, "arguments must be an object; name must be a string"),
+            (5, None, "params is required"),
+        ):
+            message: dict[str, Any] = {"jsonrpc": "2.0", "id": rid, "method": "tools/call"}
+            if params is not None:
+                message["params"] = params
+            server.write(json.dumps(message))
+            assert error(server.read()) == (rid, -32602, f"memkeeper: tools/call: {problem}"), params
+        server.write(request(6, "resources/read"))  # the same for any method's params
+        assert error(server.read()) == (6, -32602, "memkeeper: resources/read: params is required")
+        server.write(request(7, "resources/read", uri=3))
+        assert error(server.read()) == (7, -32602, "memkeeper: resources/read: uri must be a string")
+        # A well-formed call still runs; arguments may be left out (null or absent: no arguments).
+        server.write(request(8, "tools/call", name="queue_counts", arguments=None))
+        assert server.read()["result"]["structuredContent"]["records"] == 0
+        assert server.close() == 0
+
+
+def test_a_lone_surrogate_escape_is_read_as_a_replacement_character(root):
+    r"""`\ud800` without its pair is valid JSON syntax naming no character (JSON text from a string cut in the middle
+    of an emoji). The SDK's parser refuses it, and the line was answered -32700 with id null, so the client waiting
+    on the request's id waited forever. It is read as U+FFFD, as bytes that are not UTF-8 are: the request is
+    answered by its id. An escaped backslash before `u` is text, and a pair is its character."""
+    pairs = "\\ud83d\\ude80"  # a rocket, as JSON escapes
+    with RawServer(root) as server:
+        server.initialize()
+        line = tool_call(7, "capture", text="The deploy key rotation is quarterly, on a Monday.", title="Key")
+        server.write(
+            line.replace("quarterly,", "quarterly \\ud800,").replace('"Key"', '"Key \\udfff\\\\udc00 ' + pairs + '"')
+        )
+        answer = server.read()
+        assert answer["id"] == 7, answer
+        stored = answer["result"]["structuredContent"]
+        assert stored["status"] == "captured", stored
+        server.write(tool_call(8, "read_page", path=stored["details"]["page"]))
+        page = server.read()["result"]["content"][0]["text"]
+        assert "quarterly \ufffd, on a Monday" in page
+        assert "Key \ufffd\\udc00 \U0001f680" in page
+        server.write(tool_call(9, "retrieve", query="deploy key rotation").replace("rotation", "rotation \\udc00"))
+        assert server.read()["id"] == 9
+        assert server.close() == 0
