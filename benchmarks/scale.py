@@ -1,7 +1,7 @@
 """The scale bench (issue 10): every figure a user feels, at 1k and 100k records, beside the floors measured in the
 same run, with PASS/FAIL against the goals.
 
-    python benchmarks/scale.py [--sizes 1000,100000] [--quick] [--parts build,cli,capture,desk]
+    python benchmarks/scale.py [--sizes 1000,100000] [--quick] [--parts build,cli,capture,desk,tiers,long]
 
 Wikis are built from realistic ~1.5 KB pages written with the engine's own renderer (`pagefmt.render_entry`). The
 pages of each size are cached under `.bench-cache/` (keyed by GEN_VERSION: change the generator, bump it); each run
@@ -18,13 +18,19 @@ Figures:
   the first captures the synthetic nouns are too common to be looked up at 100k, so fewer records are decided
   there than at 1k, and that ratio says less about the search);
 - the desk's header counts after a write (`Engine.counts`);
+- long notes (`long_note_figures`): a ~12 KB session summary captured again with one sentence edited, a 300-line
+  checklist captured again with one box ticked, and a new single-line note of 64 KiB (the most a capture takes: one
+  word repeated, the shape that found the readers quadratic),
+  each beside the median of a short capture timed in the same rounds (what detection costs on a long text, against
+  what it costs on a line);
 - the desk (benchmarks/desk_probe.py, a subprocess driven by Pilot): ready until idle, pane switch from keypress to
   the first paint of the new pane, peak RSS.
 Floors: raw read of every page, libyaml parse of every frontmatter, a raw FTS5 query, the FTS5 candidate ranking of
 the CLI's `retrieve` query, `python -c pass`, importing the CLI module.
 
 `--parts` runs only some of the figures (build: cold build, warm open and the floors; cli: the CLI wall times;
-capture: the in-process capture and header counts; desk: the desk probe); the others are left out of the table.
+capture: the in-process capture and header counts; desk: the desk probe; tiers: the tier cleanup; long: the long
+notes); the others are left out of the table.
 The CLI rows run with the package byte-compiled first (`compileall`, as pip installs it): an interpreter that may
 not write bytecode (PYTHONDONTWRITEBYTECODE) would otherwise compile every memkeeper module on every start.
 """
@@ -188,7 +194,7 @@ def wall(cmd: list[str], runs: int, env: dict[str, str] | None = None) -> float:
 
 
 CLI_QUERY = "kalo mine rusa"
-PARTS = ("build", "cli", "capture", "desk", "tiers")
+PARTS = ("build", "cli", "capture", "desk", "tiers", "long")
 
 
 def floors(root: Path, n: int) -> dict[str, float]:
@@ -316,6 +322,8 @@ def measure(n: int, quick: bool, parts: tuple[str, ...] = PARTS) -> dict[str, fl
         res.update(cli_figures(root, 3 if quick else 7))
     if "capture" in parts:
         res.update(capture_figures(root, n, quick))
+    if "long" in parts:
+        res.update(long_note_figures(root, quick))
     if "desk" in parts:
         res.update(desk_figures(root, quick))
     if "tiers" in parts:  # last: it makes a sixth of the records cold
@@ -377,6 +385,101 @@ def capture_figures(root: Path, n: int, quick: bool) -> dict[str, float]:
     res["counts_s"] = statistics.median(counts)
     eng.close()
     return res
+
+
+REGIONS = ["eu-west-1", "us-east-1", "ap-south-1"]
+LONG_ROUNDS = 5  # rounds of long-note captures (3 with --quick); each round's notes are new
+CHECKLIST_LINES = 300
+SUMMARY_BYTES = 12_000
+MAX_CAPTURE_BYTES = 64 * 1024  # `capture.MAX_CAPTURE_BYTES`
+
+
+def _summary(rng: random.Random, tag: str) -> list[str]:
+    """The sentences of a ~12 KB session summary about existing-looking subjects: values, owners, schedules,
+    negations and changes, each sentence numbered (`tag` keeps one round's notes apart from another's)."""
+    out: list[str] = []
+    size = 0
+    k = 0
+    while size < SUMMARY_BYTES:
+        name, noun, attr = subject(rng.randrange(10**6))
+        other = NAMES[rng.randrange(len(NAMES))].capitalize()
+        form = k % 6
+        if form == 0:
+            s = f"The {name} {noun} {attr} is {value(rng)} ({tag} item {k})."
+        elif form == 1:
+            s = f"{other} owns the {name} {noun} and reviews its {attr} ({tag} item {k})."
+        elif form == 2:
+            s = f"The {name} {noun} does not use the {other} {attr} any more ({tag} item {k})."
+        elif form == 3:
+            s = f"The {name} {noun} review moved from Tuesday to Thursday at 10:00 ({tag} item {k})."
+        elif form == 4:
+            s = f"The {name} {noun} {attr} went up from {value(rng)} to {value(rng)} ms ({tag} item {k})."
+        else:
+            s = f"The {name} {noun} runs every {rng.randrange(2, 9)} weeks in {REGIONS[k % 3]} ({tag} item {k})."
+        out.append(s)
+        size += len(s) + 1
+        k += 1
+    return out
+
+
+def _checklist(tag: str, ticked: int | None = None) -> str:
+    """A Markdown checklist of CHECKLIST_LINES steps, none ticked or one."""
+    lines = [f"Release checklist {tag}"]
+    for i in range(CHECKLIST_LINES):
+        noun, attr = NOUNS[i % len(NOUNS)], ATTRS[(i // len(NOUNS)) % len(ATTRS)]
+        lines.append(f"- [{'x' if i == ticked else ' '}] step {i}: check the {noun} {attr}")
+    return "\n".join(lines)
+
+
+def _long_line(rng: random.Random) -> str:
+    """One word repeated on one line, just under the most a capture takes (64 KiB): the shape of the report that
+    found reading a long note quadratic ("word " × 4,000 took 9–15 s), where every reader's walk along a run of
+    words or a clause runs the whole line."""
+    word = rng.choice(VOCAB[:400])
+    head = "Long line: "
+    return head + " ".join([word] * ((MAX_CAPTURE_BYTES - 64 - len(head)) // (len(word) + 1)))
+
+
+def long_note_figures(root: Path, quick: bool, engine=None) -> dict[str, float]:
+    """Captures of long notes, each round beside a short capture (the baseline, timed in the same rounds): a ~12 KB
+    summary captured again with one sentence edited, a 300-line checklist captured again with one box ticked (the
+    first capture of each is not timed), and a new single-line note of 64 KiB. Medians over the rounds.
+    `engine`: the Engine class to open the wiki with (another version of the engine, to compare)."""
+    if engine is None:
+        from memkeeper.core import Engine as engine
+
+    eng = engine.open(root)
+    rng = random.Random(64)
+    times: dict[str, list[float]] = {
+        k: [] for k in ("long_base_s", "long_summary_s", "long_checklist_s", "long_line_s")
+    }
+    statuses: dict[str, str] = {}
+
+    def timed(key: str, text: str, at: datetime, **kwargs) -> None:
+        t0 = time.perf_counter()
+        r = eng.capture(text, now=at, **kwargs)
+        times[key].append(time.perf_counter() - t0)
+        statuses[key] = r.status
+
+    try:
+        for rnd in range(3 if quick else LONG_ROUNDS):
+            at = NOW + timedelta(hours=3, minutes=10 * rnd)
+            tag = f"r{rnd}"
+            name, noun, attr = subject(rng.randrange(10**6))
+            timed("long_base_s", f"The {name} {noun} {attr} is {value(rng)} now, per round {rnd}.", at)
+            summary = _summary(rng, tag)
+            eng.capture("Session summary\n\n" + " ".join(summary), now=at + timedelta(minutes=1))
+            k = len(summary) // 2
+            summary[k] = summary[k].replace(f"item {k})", f"item {k}, confirmed)")
+            timed("long_summary_s", "Session summary\n\n" + " ".join(summary), at + timedelta(minutes=2))
+            eng.capture(_checklist(tag), now=at + timedelta(minutes=3))
+            timed("long_checklist_s", _checklist(tag, ticked=CHECKLIST_LINES // 2), at + timedelta(minutes=4))
+            timed("long_line_s", _long_line(rng), at + timedelta(minutes=5))
+    finally:
+        eng.close()
+    out: dict[str, float] = {k: statistics.median(v) for k, v in times.items()}
+    out["long_statuses"] = statuses  # type: ignore[assignment]
+    return out
 
 
 def _bound_words(eng, k: int) -> list[str]:
@@ -533,6 +636,31 @@ ROWS = [
         None,
     ),
     ("desk header counts", "counts_s", "≤ 50 ms", lambda v, r: v <= 0.05, None, None),
+    ("capture median, a short statement (the long notes' baseline)", "long_base_s", "—", lambda v, r: None, None, None),
+    (
+        "capture median, ~12 KB summary captured again, one sentence edited",
+        "long_summary_s",
+        "≤ 2 s",
+        lambda v, r: v <= 2.0,
+        "long_base_s",
+        "a short capture",
+    ),
+    (
+        f"capture median, {CHECKLIST_LINES}-line checklist captured again, one box ticked",
+        "long_checklist_s",
+        "≤ 2 s",
+        lambda v, r: v <= 2.0,
+        "long_base_s",
+        "a short capture",
+    ),
+    (
+        "capture median, a new 64 KiB single-line note",
+        "long_line_s",
+        "≤ 2 s",
+        lambda v, r: v <= 2.0,
+        "long_base_s",
+        "a short capture",
+    ),
     (
         "desk ready (first pane painted, header counts shown)",
         "desk_ready_s",
@@ -632,6 +760,13 @@ def report(results: dict[int, dict[str, float]]) -> tuple[str, bool]:
             lines.append(
                 f"Tier cleanup at {n:,}: {results[n]['tier_automatic']:,.0f} records made cold, "
                 f"{results[n]['tier_ambiguous']:,.0f} ambiguous ones written to the review file."
+            )
+    for n in sizes:
+        ls = results[n].get("long_statuses")
+        if ls:
+            lines.append(
+                f"Long notes at {n:,} (status of the last round): summary {ls['long_summary_s']}, "  # type: ignore[index]
+                f"checklist {ls['long_checklist_s']}, single line {ls['long_line_s']}."  # type: ignore[index]
             )
     for n in sizes:
         st = results[n].get("capture_statuses")

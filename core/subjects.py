@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .slots import Analysis, Name, analyze, fold, lexicon, spellings, stem
@@ -38,6 +39,9 @@ class Side:
     modifiers: dict[str, frozenset[str]] = field(default_factory=dict)
     numeronyms: frozenset[str] = frozenset()  # terms like "k8s"
     memo: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)  # matches() answers
+    # Indexes of the terms, names and word sequence, built on first use (`_Lookup`): a long note has thousands of
+    # terms, and testing each word of the other statement against every one took time quadratic in their lengths.
+    lookup: dict[str, _Lookup] = field(default_factory=dict, compare=False, repr=False)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -70,6 +74,120 @@ def side(text: str, title: str = "") -> Side:
         {k: frozenset(v) for k, v in modifiers.items()},
         frozenset(k for k in terms if _NUMERONYM.fullmatch(k)),
     )
+
+
+INDEXED = 32  # terms, names or words from which a side's lookups go through `_Lookup` instead of a scan
+
+
+class _Near:
+    """Words indexed for `_near`: by their first four letters (a short form and a word of one root share them) and,
+    from six letters, by themselves and each form with one letter deleted (two words one edit apart share one).
+    `candidates(word)` is a superset of the words `_near` matches with `word` (but itself); `_near` decides."""
+
+    def __init__(self, words: Iterable[str]) -> None:
+        self.by_head: dict[str, list[str]] = {}
+        self.by_deletion: dict[str, list[str]] = {}
+        for w in words:
+            if not w.isalpha():
+                continue  # (`_near` matches a word with a digit or a mark only with itself)
+            self.by_head.setdefault(w[:4], []).append(w)
+            if len(w) >= 6:
+                for k in _deletions(w):
+                    self.by_deletion.setdefault(k, []).append(w)
+
+    def candidates(self, word: str) -> list[str]:
+        if not word.isalpha():
+            return []
+        out = list(self.by_head.get(word[:4], ()))
+        if len(word) >= 6:
+            for k in _deletions(word):
+                out += self.by_deletion.get(k, ())
+        return out
+
+
+def _deletions(word: str) -> set[str]:
+    return {word, *(word[:i] + word[i + 1 :] for i in range(len(word)))}
+
+
+class _Lookup:
+    """A side's terms, names and words indexed for the tests `matches` and `_name_match` make of the other
+    statement's words, so that comparing a long note is not every term of one statement against every term of the
+    other. Each index only narrows down where to look: the test made of what it finds is the scan's test, and
+    `_name_match` still returns the first answer of the scan. Each is built when first asked for."""
+
+    def __init__(self, s: Side) -> None:
+        self.side = s
+
+    @functools.cached_property
+    def terms(self) -> _Near:
+        return _Near(self.side.terms)
+
+    @functools.cached_property
+    def name_words(self) -> frozenset[str]:
+        return frozenset(w for n in self.side.names for w in n.words)
+
+    @functools.cached_property
+    def near_name_words(self) -> _Near:
+        return _Near(self.name_words)
+
+    @functools.cached_property
+    def names_by_word(self) -> dict[str, list[Name]]:
+        out: dict[str, list[Name]] = {}
+        for n in self.side.names:
+            for w in dict.fromkeys(n.words):
+                out.setdefault(w, []).append(n)
+        return out
+
+    @functools.cached_property
+    def positions(self) -> dict[str, list[int]]:
+        """Where each first letter opens a word of the sequence, in order."""
+        out: dict[str, list[int]] = {}
+        for i, w in enumerate(self.side.sequence):
+            out.setdefault(w[:1], []).append(i)
+        return out
+
+    @functools.cached_property
+    def acronyms(self) -> list[tuple[int, str]]:
+        """The side's names written as acronyms ("SRE", "DevRel"), compacted, each with its number of parts, in
+        order."""
+        compact = (n.text.replace(" ", "").replace("'s", "") for n in self.side.names)
+        return [(len(parts), c) for c in compact if (parts := _acronym_parts(c)) is not None]
+
+
+def _lookup(s: Side) -> _Lookup:
+    got = s.lookup.get("")
+    if got is None:
+        got = s.lookup[""] = _Lookup(s)
+    return got
+
+
+def _near_any(term: str, s: Side) -> bool:
+    """`_near(term, t)` for some term t of `s`."""
+    if len(s.terms) < INDEXED:
+        return any(_near(term, t) for t in s.terms)
+    return term in s.terms or any(_near(term, t) for t in _lookup(s).terms.candidates(term))
+
+
+def _much_longer(x: Side, other: Side) -> bool:
+    """`x` has so many more terms and names than `other` that testing each of its own against `other` costs more
+    than finding, through `x`'s indexes, which of its own each of `other`'s matches (`_near` is symmetric)."""
+    size = len(x.terms) + len(x.names)
+    return size >= INDEXED and size > 4 * (len(other.terms) + len(other.names) + 1)
+
+
+def _matching_terms(x: Side, other: Side) -> set[str] | None:
+    """The terms t of `x` for which `matches(t, other)`, found from `other`'s terms when `x` is much the longer
+    (`_much_longer`); None when testing each term of `x` (`matches`) is as cheap."""
+    if not _much_longer(x, other):
+        return None
+    near = _lookup(x).terms
+    hits = {t for t in other.terms if t in x.terms}
+    for t in other.terms:
+        hits.update(u for u in near.candidates(t) if _near(t, u))
+    for n in other.numeronyms:
+        hits.update(u for u in x.terms if _numeronym(n, u))
+    hits.update(u for u in x.numeronyms if any(_numeronym(u, t) for t in other.terms))
+    return hits
 
 
 def _shaped(text: str) -> bool:
@@ -187,26 +305,34 @@ def _numeronym(short: str, long_: str) -> bool:
     return len(long_) == int(m.group(2)) + 2 and long_[0] == m.group(1) and long_[-1] == m.group(3)
 
 
-def _acronym_of(word: str, text: str, seq: tuple[str, ...]) -> bool:
-    """`word` (as written) abbreviates consecutive words of `seq`: "PR" -> pull request, "SRE" -> site reliability
-    engineering, "DevRel" -> developer relations."""
-    return _acronym_window(text, seq) is not None
-
-
-def _acronym_window(text: str, seq: tuple[str, ...]) -> tuple[str, ...] | None:
-    """The consecutive words of `seq` that `text` abbreviates, or None."""
+def _acronym_parts(text: str) -> list[str] | None:
+    """The parts of an acronym as written ("SRE": s, r, e; "DevRel": dev, rel), or None when `text` is none."""
     if re.fullmatch(r"[A-Z]{2,6}s?", text):
-        parts = list(text.rstrip("s").lower())
-    elif re.fullmatch(r"(?:[A-Z][a-z]+){2,4}", text):
-        parts = [p.lower() for p in re.findall(r"[A-Z][a-z]+", text)]
-    else:
+        return list(text.rstrip("s").lower())
+    if re.fullmatch(r"(?:[A-Z][a-z]+){2,4}", text):
+        return [p.lower() for p in re.findall(r"[A-Z][a-z]+", text)]
+    return None
+
+
+def _acronym_window(text: str, seq: tuple[str, ...], starts: list[int] | None = None) -> tuple[str, ...] | None:
+    """The consecutive words of `seq` that `text` abbreviates, or None. `starts`: the positions in `seq` of the
+    words that open with the acronym's first letter, when known (`_Lookup.positions`), in order."""
+    parts = _acronym_parts(text)
+    if parts is None:
         return None
     k = len(parts)
-    for i in range(len(seq) - k + 1):
+    for i in range(len(seq) - k + 1) if starts is None else starts:
         window = seq[i : i + k]
-        if all(w.startswith(p) and w != p for w, p in zip(window, parts, strict=True)):
+        if len(window) == k and all(w.startswith(p) and w != p for w, p in zip(window, parts, strict=True)):
             return window
     return None
+
+
+def _side_window(text: str, s: Side) -> tuple[str, ...] | None:
+    """`_acronym_window(text, s.sequence)`, through the side's index of first letters when it is long."""
+    if len(s.sequence) < INDEXED or not text:
+        return _acronym_window(text, s.sequence)
+    return _acronym_window(text, s.sequence, _lookup(s).positions.get(text[:1].lower(), []))
 
 
 def _spelled_out(x: Side, y: Side, acronyms: list[Name]) -> tuple[set[str], set[str]]:
@@ -216,7 +342,7 @@ def _spelled_out(x: Side, y: Side, acronyms: list[Name]) -> tuple[set[str], set[
     theirs: set[str] = set()
     for n in acronyms:
         compact = n.text.replace(" ", "").replace("'s", "")
-        window = _acronym_window(compact, y.sequence)
+        window = _side_window(compact, y)
         if window is None:
             continue
         forms = {*n.words, stem(compact), stem(compact.removesuffix("s"))}  # "RCs": rc
@@ -238,7 +364,7 @@ def matches(term: str, other: Side) -> bool:
     got = other.memo.get(term)
     if got is None:
         got = (
-            any(_near(term, t) for t in other.terms)
+            _near_any(term, other)
             or any(_numeronym(t, term) for t in other.numeronyms)
             or (bool(_NUMERONYM.fullmatch(term)) and any(_numeronym(term, t) for t in other.terms))
         )
@@ -250,38 +376,80 @@ def name_matched(name: Name, other: Side) -> bool:
     return _name_match(name, other) is not None
 
 
-def _name_match(name: Name, other: Side) -> str | None:
+def _name_match(
+    name: Name, other: Side, said_words: frozenset[str] | None = None, parts: frozenset[Name] | None = None
+) -> str | None:
     """A name of one statement is in the other: all its words ("Sofia Rossi"), a name of the other that contains it
     or that it contains ("Acme" / "Acme Corp", not "Project Falcon" / "Project Heron"), or an acronym either way
-    ("DevEx" / "Developer Experience")."""
+    ("DevEx" / "Developer Experience"). `said_words`, `parts`: which words of the names of `name`'s side `other`
+    says, and which of those names are a part of one of `other`'s or contain one, when known (`_name_matches`)."""
     words = set(name.words)
 
     def said(w: str) -> bool:
+        if said_words is not None:
+            return w in said_words
         return (
             w in other.words
             or w in other.terms
-            or (len(w) >= 4 and any(_near(w, t) for t in other.terms))
-            or any(_numeronym(w, t) or _numeronym(t, w) for t in other.terms)
+            or (len(w) >= 4 and _near_any(w, other))
+            # (a numeronym is a term `side` lists in `numeronyms`: "k8s" / "kubernetes", either way round)
+            or (bool(_NUMERONYM.fullmatch(w)) and any(_numeronym(w, t) for t in other.terms))
+            or any(_numeronym(t, w) for t in other.numeronyms)
         )
 
     if all(said(w) for w in words):
         return "words"
-    for n in other.names:
-        theirs = set(n.words)
-        if words & theirs and (words <= theirs or theirs <= words):
+    if parts is not None:
+        if name in parts:
             return "part"
+    else:
+        many = len(other.names) >= INDEXED
+        near = (
+            [n for w in words for n in _lookup(other).names_by_word.get(w, ())] if many else other.names
+        )  # (the names sharing a word with this one: the others cannot be a part of it or hold it)
+        for n in near:
+            theirs = set(n.words)
+            if words & theirs and (words <= theirs or theirs <= words):
+                return "part"
     compact = name.text.replace(" ", "").replace("'s", "")
-    if _acronym_of(compact, compact, other.sequence):
+    if _side_window(compact, other) is not None:
         return "acronym"
-    own_seq = tuple(fold(w).lower() for w in name.key.split())
-    for n in other.names:
-        c = n.text.replace(" ", "").replace("'s", "")
-        if _acronym_of(c, c, own_seq):
-            return "acronym"
+    acronyms = _lookup(other).acronyms
+    if acronyms:
+        own_seq = tuple(fold(w).lower() for w in name.key.split())
+        for k, c in acronyms:
+            if k <= len(own_seq) and _acronym_window(c, own_seq) is not None:  # (k parts abbreviate k words)
+                return "acronym"
     exp = _abbrev_words(name.key)
-    if exp and all(any(_near(stem(e), t) for t in other.terms) for e in exp):
+    if exp and all(_near_any(stem(e), other) for e in exp):
         return "acronym"
     return None
+
+
+def _name_matches(x: Side, other: Side) -> dict[Name, str | None]:
+    """`_name_match` of each name of `x` in `other`. When `x` is much the longer (`_much_longer`), which words of
+    its names `other` says, and which of its names are a part of one of `other`'s, are found from `other`'s words
+    and names through `x`'s indexes, instead of testing each word of `x` against `other`."""
+    if not _much_longer(x, other):
+        return {n: _name_match(n, other) for n in x.names}
+    look = _lookup(x)
+    words = look.name_words
+    said = {w for w in words if w in other.words or w in other.terms}
+    for t in other.terms:
+        said.update(u for u in look.near_name_words.candidates(t) if len(u) >= 4 and _near(u, t))
+    said.update(w for w in words if _NUMERONYM.fullmatch(w) and any(_numeronym(w, t) for t in other.terms))
+    for short in other.numeronyms:
+        said.update(w for w in words if _numeronym(short, w))
+    parts: set[Name] = set()
+    for m in other.names:
+        theirs = set(m.words)
+        for w in theirs:
+            for n in look.names_by_word.get(w, ()):
+                mine = set(n.words)
+                if mine <= theirs or theirs <= mine:
+                    parts.add(n)
+    said_words, part_names = frozenset(said), frozenset(parts)
+    return {n: _name_match(n, other, said_words, part_names) for n in x.names}
 
 
 def _slots(s: Side) -> set[str]:
@@ -329,18 +497,19 @@ def compare(a: Side, b: Side, drop: frozenset[str] = frozenset()) -> SubjectMatc
     terms_b = {t: w for t, w in b.terms.items() if t not in drop}
     wa = sum(terms_a.values()) or 1.0
     wb = sum(terms_b.values()) or 1.0
-    how_a = {n: _name_match(n, b) for n in a.names}
-    how_b = {n: _name_match(n, a) for n in b.names}
+    how_a = _name_matches(a, b)
+    how_b = _name_matches(b, a)
     # an acronym on one side and the words it abbreviates on the other are one thing said two ways
     acr_a, spelled_b = _spelled_out(a, b, [n for n, m in how_a.items() if m == "acronym"])
     acr_b, spelled_a = _spelled_out(b, a, [n for n, m in how_b.items() if m == "acronym"])
     known_a, known_b = acr_a | spelled_a, acr_b | spelled_b
+    hits_a, hits_b = _matching_terms(a, b), _matching_terms(b, a)
     got_a = 0.0
     for t, w in terms_a.items():
-        if matches(t, b) or t in known_a:
+        if (t in hits_a if hits_a is not None else matches(t, b)) or t in known_a:
             got_a += w
             shared.append(t)
-    got_b = sum(w for t, w in terms_b.items() if matches(t, a) or t in known_b)
+    got_b = sum(w for t, w in terms_b.items() if (t in hits_b if hits_b is not None else matches(t, a)) or t in known_b)
     score = (got_a + got_b) / (wa + wb)
     only_a = tuple(n for n in a.names if not n.negated and how_a[n] is None)
     only_b = tuple(n for n in b.names if not n.negated and how_b[n] is None)
@@ -358,11 +527,20 @@ def compare(a: Side, b: Side, drop: frozenset[str] = frozenset()) -> SubjectMatc
     }
     quals: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = []
     own = lexicon().own
+
+    def said_in(m: str, x: Side, hits: set[str] | None, other: Side) -> bool:
+        """`matches(m, other)` for a qualifier `m` of `x` (from `hits` when it is a term of `x` they were found for)."""
+        return m in hits if hits is not None and m in x.terms else matches(m, other)
+
     for head in set(a.modifiers) & set(b.modifiers):
         if head not in shared and head not in b.terms:
             continue
-        qa = [m for m in a.modifiers[head] if not matches(m, b) and m not in b.words and m not in matched_names]
-        qb = [m for m in b.modifiers[head] if not matches(m, a) and m not in a.words and m not in matched_names]
+        qa = [
+            m for m in a.modifiers[head] if not said_in(m, a, hits_a, b) and m not in b.words and m not in matched_names
+        ]
+        qb = [
+            m for m in b.modifiers[head] if not said_in(m, b, hits_b, a) and m not in a.words and m not in matched_names
+        ]
         # A word after every word the two groups share, where the other group has no word but its owner, is the
         # group's own head noun, not a qualifier ("The car insurance policy renews" / "User's car insurance
         # renews": "policy" names what "car insurance" is)

@@ -107,30 +107,46 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
     their values ("Tuesdays, Mondays, 10:00, 02:00 / Thursdays"), so a contradiction of one of them went unseen.
     Each claim of the new statement meets the claim of the other it is most about; a conflict there is the pair's
     conflict (unless the two, read whole, name different subjects), and the new statement restates the note when
-    each of its claims restates one of the note's."""
-    whole = _relate(old, new, same_key)
+    each of its claims restates one of the note's.
+
+    Long notes are read within bounds, so that the cost stays linear in their length: two texts whose token counts
+    multiplied pass WHOLE_TOKENS are not read whole (`_not_read_whole`), and past CLAIM_PAIRS pairs of claims each
+    claim meets only some of the other's (`_neighbours`)."""
     if _same_text(old, new):
-        return whole  # a note captured again says all it said: its claims are not held against one another
+        # a note captured again says all it said: its claims are not held against one another
+        return _relate(old, new, same_key)
+    sa, sb = side(old.text, old.title), side(new.text, new.title)
+    if len(sa.content.tokens) * len(sb.content.tokens) <= WHOLE_TOKENS:
+        whole = _relate(old, new, same_key)
+    else:
+        whole = _not_read_whole(sa, sb, same_key)
     claims_old, claims_new = claims(old.text), claims(new.text)
     if len(claims_old) == 1 and len(claims_new) == 1:
         return whole
     # A title made from the note's opening words (`keys.title_from`, when the agent gave none) says nothing the
     # note does not: given to each claim, it would put the whole note's opening back into every one of them.
     title_old, title_new = (_own_title(s) for s in (old, new))
-    parts = [
-        _relate(
+
+    def pair(a: str, b: str) -> Relation:
+        return _relate(
             Statement(a, title_old, old.category, old.source_ref),
             Statement(b, title_new, new.category, new.source_ref),
             same_key,
         )
-        for b in claims_new
-        for a in claims_old
-    ]
+
+    if len(claims_old) * len(claims_new) <= CLAIM_PAIRS:
+        by_new = [[pair(a, b) for a in claims_old] for b in claims_new]
+    else:
+        by_new = [
+            [pair(claims_old[k], b) for k in ks]
+            for b, ks in zip(claims_new, _neighbours(claims_old, claims_new), strict=True)
+        ]
+    parts = [r for row in by_new for r in row]
     # Each sentence of the new statement is read against the sentence of the other it is most about (the highest
     # subject score): "Billing deploys are on Tuesdays" meets the note's sentence on deploys, not its sentence on
     # the on-call rotation's Mondays.
-    by_new = [parts[i * len(claims_old) : (i + 1) * len(claims_old)] for i in range(len(claims_new))]
-    aligned = [max(row, key=lambda r: (r.score, r.kind != "unrelated")) for row in by_new]
+    # (a claim read against none of the other's, past the bound, is one the other says nothing of)
+    aligned = [max(row, key=lambda r: (r.score, r.kind != "unrelated")) if row else _UNREAD for row in by_new]
     held = [r for r in aligned if r.is_conflict]
     if held and _names_another_subject(old, new):
         held = []  # the note is about one named thing, the statement about another ("Kestrel" / "Orbit")
@@ -164,6 +180,69 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
             best = max(near, key=lambda r: r.score)
             return Relation("compatible", None, best.confidence, best.score, f"{best.reason} (in one sentence)")
     return whole
+
+
+# Bounds of the reading of long notes (decisions.md, Performance). Every note of the labelled sets is read in full:
+# the longest has 9 claims and 462 characters.
+CLAIM_PAIRS = 256  # claim pairs read one by one (16 claims against 16); past it, each claim meets its neighbours
+CLAIM_NEIGHBOURS = 8  # the claims of the older note a claim of the new one is read against, past CLAIM_PAIRS
+POSTINGS_MAX = 64  # claims of the older note a word of the new claim proposes as neighbours, at most
+# Two texts are read whole while their token counts multiplied stay within this (two notes of about 2,000 tokens,
+# 10-12 KB each; a one-line statement against any note up to the 64 KiB a capture takes): the whole reading
+# compares every value, state and name of one with every one of the other.
+WHOLE_TOKENS = 4_000_000
+_UNREAD = Relation("unrelated", None, 0.0, 0.0, "not read claim by claim")
+
+
+def _not_read_whole(sa: Side, sb: Side, same_key: bool) -> Relation:
+    """What stands for the whole reading of two long texts (WHOLE_TOKENS): nothing is said of them whole; their
+    claims decide (`relate`). Pooled, the values of hundreds of claims are no claim of either. Its score is the
+    subject score of the two read whole."""
+    score = compare(sa, sb).score
+    kind = "compatible" if same_key else "unrelated"  # (a key an agent gave says they are about one subject)
+    return Relation(kind, None, 0.0, score, "long texts, read claim by claim")
+
+
+def _neighbours(old: tuple[str, ...], new: tuple[str, ...]) -> list[list[int]]:
+    """Past CLAIM_PAIRS: per claim of the new statement, the claims of the older one it is read against. A claim the
+    older note says word for word (case and spacing aside) meets that claim alone: it restates it, as a note
+    captured again restates itself. Any other meets the CLAIM_NEIGHBOURS claims that share the largest part of its
+    words (numbers too: "step 3"), ties in the older note's order, until CLAIM_PAIRS claims have been met; the
+    claims after that, and a claim that shares no word, are read against none (`_UNREAD`: the new statement then
+    restates nothing, and a contradiction in such a claim is seen only by the whole reading, when the two are read
+    whole). Linear in the claims: a word in many claims proposes only its first POSTINGS_MAX."""
+    twin: dict[str, int] = {}
+    for k, a in enumerate(old):
+        twin.setdefault(_plain(a), k)
+    words_old = [_claim_words(a) for a in old]
+    postings: dict[str, list[int]] = {}
+    for k, ws in enumerate(words_old):
+        for w in ws:
+            postings.setdefault(w, []).append(k)
+    budget = CLAIM_PAIRS
+    out: list[list[int]] = []
+    for b in new:
+        same = twin.get(_plain(b))
+        if same is not None:
+            out.append([same])
+            continue
+        if budget <= 0:
+            out.append([])
+            continue
+        ws = _claim_words(b)
+        near = {k for w in ws for k in postings.get(w, ())[:POSTINGS_MAX]}
+        ranked = sorted(near, key=lambda k: (-len(words_old[k] & ws) / (len(words_old[k]) + len(ws)), k))
+        out.append(ranked[: min(CLAIM_NEIGHBOURS, budget)])
+        budget -= len(out[-1])
+    return out
+
+
+_CLAIM_WORD = re.compile(r"[^\W_]+")
+
+
+def _claim_words(text: str) -> frozenset[str]:
+    """A claim's words as `_neighbours` compares them: stemmed, function words left out, numbers kept."""
+    return frozenset(stem(w) for w in _CLAIM_WORD.findall(fold(text).lower()) if w.isdigit() or not is_function(w))
 
 
 def _own_title(s: Statement) -> str:
@@ -1062,7 +1141,13 @@ def _stems_in(text: str) -> set[str]:
 
 def _same_text(old: Statement, new: Statement) -> bool:
     """The same words, whatever the case and the spacing."""
-    return " ".join(old.text.lower().split()) == " ".join(new.text.lower().split())
+    return _plain(old.text) == _plain(new.text)
+
+
+@functools.lru_cache(maxsize=1024)
+def _plain(text: str) -> str:
+    """The text's words in lower case, one space apart (a long note is compared with many statements)."""
+    return " ".join(text.lower().split())
 
 
 def _after(a: Analysis, start: int) -> frozenset[str]:

@@ -147,17 +147,30 @@ def state_flips(a: Analysis, b: Analysis) -> list[tuple[State, State]]:
     of `b`), in order of their texts."""
     objects = lexicon().object_states
     out: list[tuple[State, State]] = []
-    for sa_ in a.states:
-        pa = sa_.poles()
-        for sb_ in b.states:
-            pb = sb_.poles()
+    poles_a = [s.poles() for s in a.states]
+    poles_b = [s.poles() for s in b.states]
+    said_a: dict[str, set[int]] = {}  # per class, the poles `a` gives it
+    for pa in poles_a:
+        for c, q in pa.items():
+            said_a.setdefault(c, set()).add(q)
+    # (b's states by class and pole: a state of `a` meets only those at another pole of one of its classes)
+    by_class: dict[str, dict[int, list[int]]] = {}
+    for k, pb in enumerate(poles_b):
+        for c, q in pb.items():
+            by_class.setdefault(c, {}).setdefault(q, []).append(k)
+    for sa_, pa in zip(a.states, poles_a, strict=True):
+        meets = sorted(
+            {k for c, q in pa.items() for other, ks in by_class.get(c, {}).items() if other != q for k in ks}
+        )
+        for k in meets:
+            sb_, pb = b.states[k], poles_b[k]
             # A word may belong to more than one class ("open" is a state of progress and of resolution): the two
             # are opposite when some class they share has them at opposite poles.
             opposite = [c for c in pa if c in pb and pa[c] != pb[c]]
             if not opposite:
                 continue
             cls = opposite[0]
-            if any(s.poles().get(cls, pa[cls]) != pa[cls] for s in a.states):
+            if len(said_a[cls]) > 1:
                 continue  # one side says both
             if _planned(a, sa_, b) or _planned(b, sb_, a):
                 continue  # "isn't signed yet" / "will be signed next week"

@@ -27,7 +27,7 @@ from .polarity import (
     verbal_negations,
 )
 from .quantities import read_grades, read_quantities, read_versions
-from .tokens import Tok, is_function, match_any, tokenize
+from .tokens import Tok, clause_spans, is_function, match_any, tokenize
 from .values import Value, add_value
 from .when import read_calendar, read_frequencies, read_month_days, read_relative_periods, read_times
 
@@ -94,8 +94,11 @@ def _analyze(text: str) -> Analysis:
     negated: set[str] = set()
     rejected: set[str] = set()
     neutral: set[str] = set()
+    spans = clause_spans(toks)
     down = frozenset(
-        s.clause for s in states if s.pole < 0 and any(t.low == s.text.split()[0] for t in toks if t.clause == s.clause)
+        s.clause
+        for s in states
+        if s.pole < 0 and any(t.low == s.text.split()[0] for t in toks[slice(*spans[s.clause])])
     )
     neg_start = verbal_negations(toks)
     so_far_clauses = _so_far_clauses(toks, neg_start)
@@ -272,17 +275,19 @@ def _negated_passive_subjects(toks: list[Tok]) -> set[int]:
     "Node 18 is no longer used", "Python 3.8 isn't supported anymore" are about what stands before the verb."""
     lex = lexicon()
     out: set[int] = set()
+    spans = clause_spans(toks)
     for k, t in enumerate(toks):
         if t.kind != "word" or not (t.low in lex.negation_cues or t.low.endswith("n't")):
             continue
         cop = _copula_of(toks, k)
         if cop is None:
             continue
-        rest = [u for u in toks[k + 1 :] if u.clause == t.clause and u.kind != "punct"]
+        start, end = spans[t.clause]
+        rest = [u for u in toks[k + 1 : end] if u.kind != "punct"]
         said = [u for u in rest if u.low not in lex.passive_fillers]  # "is no longer used"
         if len(said) != 1 or not (said[0].low.endswith(("ed", "en")) or said[0].low in lex.participles):
             continue
-        out.update(u.i for u in toks[:cop] if u.clause == t.clause)
+        out.update(range(start, cop))
     return out
 
 
@@ -297,7 +302,7 @@ def _so_far_clauses(toks: list[Tok], neg_start: dict[int, int]) -> set[int]:
         if t.clause in neg_start and t.low != "yet":
             out.add(t.clause)
         elif t.low == "yet" and (k + 1 == len(toks) or toks[k + 1].kind == "punct"):
-            back = next((u.clause for u in reversed(toks[:k]) if u.kind != "punct"), None)
+            back = next((toks[j].clause for j in range(k - 1, -1, -1) if toks[j].kind != "punct"), None)
             if back is not None and back in neg_start and toks[k - 1].sent == t.sent:
                 out.add(back)
     return out
@@ -378,13 +383,14 @@ def _bare_verbs(toks: list[Tok], neg_idx: set[int]) -> tuple[frozenset[str], fro
     lex = lexicon()
     denied: set[str] = set()
     said: set[str] = set()
+    spans = clause_spans(toks)
     for i, t in enumerate(toks):
         verb = lex.bare_verbs.get(t.low) if t.kind == "word" else None
         if verb is None:
             continue
         prev = toks[i - 1].low if i else ""
         if prev in lex.verbal_negation or prev.endswith("n't"):
-            rest = [u for u in toks[i + 1 :] if u.clause == t.clause and u.kind != "punct"]
+            rest = [u for u in toks[i + 1 : spans[t.clause][1]] if u.kind != "punct"]
             if not any(u.kind != "word" or not is_function(u.low) for u in rest):
                 denied.add(verb)
         elif i not in neg_idx and prev not in lex.not_before_verb and prev not in lex.determiners:
@@ -400,6 +406,7 @@ def _negated_tails(toks: list[Tok], neg_idx: set[int]) -> dict[str, frozenset[st
     out: dict[str, frozenset[str]] = {}
     lex = lexicon()
     preps = lex.context_preps
+    spans = clause_spans(toks)
     by_clause: dict[int, list[Tok]] = {}
     for t in toks:
         if t.i in neg_idx:
@@ -440,7 +447,7 @@ def _negated_tails(toks: list[Tok], neg_idx: set[int]) -> dict[str, frozenset[st
             continue
         said_of = {
             st
-            for t in toks[:cop]
+            for t in toks[spans[cue.clause][0] : cop]
             if t.clause == cue.clause and t.kind == "word" and not is_function(t.low)
             for st in _stems_of(t)
         }
@@ -511,36 +518,24 @@ def _inflected_verbs() -> frozenset[str]:
 
 def _modifiers(toks: list[Tok]) -> dict[str, frozenset[str]]:
     """For each content word, the content words right before it in its noun group ("spare car key" -> key:
-    {spare, car}; "Orbit's frontend" -> frontend: {orbit})."""
+    {spare, car}; "Orbit's frontend" -> frontend: {orbit}): up to three different ones, walking back from the word
+    until a word that is no part of a noun group or the clause's start.
+
+    Linear in the tokens: the walk back from each word is read from `_runs_before`, the first three different
+    stems of the run ending at each token, computed once (walking back from every word of a long run of content
+    words, "word word word ...", took time quadratic in its length)."""
     out: dict[str, set[str]] = {}
     n = len(toks)
+    runs = _runs_before(toks)
     for i in range(n):
         t = toks[i]
         if t.kind != "word" or is_function(t.low) or (t.used and _is_temporal_word(t.low)):
             continue
-        mods: set[str] = set()
         k = i - 1
         # "User's monthly rent": the frequency word says how often; the owner before it still says whose
         if k >= 1 and toks[k].used and _is_temporal_word(toks[k].low) and toks[k - 1].low.endswith("'s"):
             k -= 1
-        while k >= 0 and len(mods) < 3:
-            u = toks[k]
-            if (
-                u.kind != "word"
-                or u.clause != t.clause
-                or u.low in STOPWORDS
-                # (a class member a value list read, written as a name, is no function word: "Go services")
-                or (
-                    is_function(u.low)
-                    and u.low not in lexicon().compound_light
-                    and not (u.used and u.text[:1].isupper())
-                )
-                or (u.used and _is_temporal_word(u.low))
-                or _verb_before_object(toks, k)
-            ):
-                break
-            mods.add(u.stem or stem(u.low))
-            k -= 1
+        mods: set[str] = set(runs[k]) if k >= 0 and toks[k].clause == t.clause else set()
         # "the channel for incidents", "backups of the wiki": what it is for, or of, says which one, as "the
         # incidents channel" does
         k = i + 1
@@ -564,6 +559,35 @@ def _modifiers(toks: list[Tok]) -> dict[str, frozenset[str]]:
         ):
             out.setdefault(stem(parts[-1]), set()).update(stem(x) for x in parts[:-1])
     return {k: frozenset(v) for k, v in out.items()}
+
+
+def _runs_before(toks: list[Tok]) -> list[tuple[str, ...]]:
+    """Per token k, the first three different stems met walking back from k through words that may qualify a noun
+    (in k's clause, stopping before the first that may not: `_ends_group`), nearest first; () when k itself may
+    not."""
+    out: list[tuple[str, ...]] = []
+    for k, u in enumerate(toks):
+        if _ends_group(toks, k):
+            out.append(())
+            continue
+        st = u.stem or stem(u.low)
+        before = out[k - 1] if k and toks[k - 1].clause == u.clause else ()
+        out.append((st, *[x for x in before if x != st][:2]))
+    return out
+
+
+def _ends_group(toks: list[Tok], k: int) -> bool:
+    """The token at k is no qualifier of a noun group after it: not a word, a function word (a class member a value
+    list read, written as a name, is none: "Go services"; a light word of compounds is none either), a word of a
+    time, or a verb before its object."""
+    u = toks[k]
+    return (
+        u.kind != "word"
+        or u.low in STOPWORDS
+        or (is_function(u.low) and u.low not in lexicon().compound_light and not (u.used and u.text[:1].isupper()))
+        or (u.used and _is_temporal_word(u.low))
+        or _verb_before_object(toks, k)
+    )
 
 
 def _object_verb(toks: list[Tok], i: int) -> bool:

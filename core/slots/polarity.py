@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, replace
+from typing import Generic, TypeVar
 
 from .lexicon import lexicon, stem
 from .names import Name
-from .tokens import Tok, copular, is_function, match_any
+from .tokens import Tok, clause_spans, copular, is_function, match_any
 from .values import Value
 
 
@@ -48,6 +49,10 @@ def negation_scopes(toks: list[Tok]) -> tuple[set[int], set[int]]:
     neg: set[int] = set()
     rejected: set[int] = set()
     n = len(toks)
+    spans = clause_spans(toks)
+    # per clause and set, the first index a cue has covered to the clause's end: a later cue in the clause covers
+    # nothing new ("not X, not Y, not Z" in one clause would walk to its end once per cue)
+    covered: dict[tuple[int, bool], int] = {}
     i = 0
     while i < n:
         t = toks[i]
@@ -83,19 +88,18 @@ def negation_scopes(toks: list[Tok]) -> tuple[set[int], set[int]]:
             i = k
             continue
         if t.kind == "word" and (t.low in lex.negation_cues or t.low.endswith("n't") or _taken_off(toks, i)):
-            k = i
-            while k and toks[k - 1].clause == t.clause:
-                k -= 1
-            opener = next((u for u in toks[k:i] if u.kind != "punct"), t)  # the clause's first word
+            start, end = spans[t.clause]
+            # the clause's first word
+            opener = next((toks[k] for k in range(start, i) if toks[k].kind != "punct"), t)
             if opener.low in lex.conditions or match_any(toks, opener.i, lex.condition_phrases):
                 i += 1  # inside a condition: the negation asserts nothing
                 continue
             # "bought from Evans Cycles, not Cycle Republic": a correction, what follows the rejected alternative
-            into = rejected if t.low == "not" and i and toks[i - 1].low == "," else neg
-            k = i + 1
-            while k < n and toks[k].clause == t.clause:
-                into.add(k)
-                k += 1
+            correction = t.low == "not" and i > 0 and toks[i - 1].low == ","
+            into = rejected if correction else neg
+            done = covered.get((t.clause, correction), end)
+            into.update(range(i + 1, min(done, end)))
+            covered[(t.clause, correction)] = min(done, i + 1)
             if t.low in lex.negative_pronouns:
                 neg.add(i)
         i += 1
@@ -155,6 +159,8 @@ def read_states(toks: list[Tok], neg: set[int]) -> list[State]:
     n = len(toks)
     i = 0
     longest = _longest_state()
+    spans = clause_spans(toks)
+    arounds: dict[int, tuple[frozenset[str], bool]] = {}  # per clause: `_around`, the same for each state in it
     while i < n:
         found = None
         for size in range(min(longest, n - i), 0, -1):
@@ -203,20 +209,35 @@ def read_states(toks: list[Tok], neg: set[int]) -> list[State]:
             (c, sign * q) for c, q, needs in lex.state_classes.get(p, ()) if c != cls and (predicate or not needs)
         )
         clause = toks[i].clause
-        after = _content_stems(toks[i + len(p) :], clause)
+        start, end = spans[clause]
+        after = _content_stems(toks[i + len(p) : end], clause)
         if prev in lex.copula:
             # a passive or a predicate ("Lunch is included", "the charger is missing"): what it is said of stands
             # before it, where an active verb has its object after it ("the rate excludes lunch")
-            after |= _content_stems(toks[:i], clause)
-        around = _content_stems(toks, clause, states=False)
-        if clause and not around - lex.pronouns and any(t.clause == clause and t.low in lex.pronouns for t in toks):
-            # "Anyone can see the repo; it's public": the pronoun stands for what the clause before names
-            around = _content_stems([t for t in toks if t.sent == toks[i].sent], clause - 1, states=False)
+            after |= _content_stems(toks[start:i], clause)
+        if clause not in arounds:
+            arounds[clause] = _around(toks, spans, clause)
+        around, borrowed = arounds[clause]
+        if borrowed:
             after |= around
-        universal = sign < 0 and any(t.clause == clause and t.low in lex.universal for t in toks[i + len(p) :])
+        universal = sign < 0 and any(t.low in lex.universal for t in toks[i + len(p) : end])
         out.append(State(cls, pole, " ".join(p), clause, after, around, also, universal))
         i += len(p)
     return out
+
+
+def _around(toks: list[Tok], spans: dict[int, tuple[int, int]], clause: int) -> tuple[frozenset[str], bool]:
+    """The content stems of a state's clause (without state words), and whether they are borrowed: "Anyone can see
+    the repo; it's public": a clause that names only a pronoun is about what the clause before it names, in the
+    same sentence."""
+    lex = lexicon()
+    start, end = spans[clause]
+    around = _content_stems(toks[start:end], clause, states=False)
+    if clause and not around - lex.pronouns and any(t.low in lex.pronouns for t in toks[start:end]):
+        first, last = spans.get(clause - 1, (0, 0))
+        named = [t for t in toks[first:last] if t.sent == toks[start].sent]
+        return _content_stems(named, clause - 1, states=False), True
+    return around, False
 
 
 def _content_stems(toks: list[Tok], clause: int, states: bool = True) -> frozenset[str]:
@@ -254,15 +275,17 @@ def change_cues(toks: list[Tok], values: list[Value], names: list[Name]):
     markers: list[str] = []
     n = len(toks)
     pending = _pending_openers(toks)
+    habitual = _frequency_clauses(values)
+    at = _Starts(values)
     for i in range(n):
         if pending.get(toks[i].clause, i) < i:
             continue  # "will phone when the repair is finished": when something happens, not that it changed
         p = match_any(toks, i, lex.strong_cues)
         if p and i and toks[i - 1].low in ("gets", "get", "getting"):
             continue  # "the password gets replaced every month": what happens each time, not a change
-        if p and _passive_aux(toks, i, p) is not None and _habitual(toks, i, values):
+        if p and _passive_aux(toks, i, p) is not None and toks[i].clause in habitual:
             continue  # "laptops are replaced every three years": so is a passive in a clause that says how often
-        if p and p in lex.remaining and _rest_of(toks, i, values) is not None:
+        if p and p in lex.remaining and _rest_of(toks, i, at) is not None:
             continue  # "8 days of leave left": what remains, not a change
         if p:
             cues.append(" ".join(p))
@@ -280,27 +303,52 @@ def change_cues(toks: list[Tok], values: list[Value], names: list[Name]):
         if m:
             markers.append(" ".join(m))
     from_to = []
+    named = _Starts(names)
     for i in range(n):
         if toks[i].low != "from":
             continue
         for k in range(i + 1, min(n, i + 8)):
             # (a "to" inside a value, "from 9am to 5pm", joins a range: no change)
             if toks[k].low == "to" and toks[k].sent == toks[i].sent and not toks[k].used:
-                a = _item_in(range(i + 1, k), values, names, toks)
-                b = _item_in(range(k + 1, min(n, k + 6)), values, names, toks)
+                a = _item_in(range(i + 1, k), at, named, toks)
+                b = _item_in(range(k + 1, min(n, k + 6)), at, named, toks)
                 if a is not None and b is not None:
                     from_to.append((a, b))
                 break
     return cues, from_to, markers
 
 
-def _rest_of(toks: list[Tok], i: int, values: list[Value]) -> Value | None:
+_Item = TypeVar("_Item", Value, Name)
+
+
+class _Starts(Generic[_Item]):
+    """Values or names by the token each starts at, with its place in the list: a reader that wants the first one
+    (in the list's order) starting in a span of a few tokens looks those tokens up, not the whole list."""
+
+    def __init__(self, items: list[_Item]) -> None:
+        self.items: list[_Item] = items
+        self.at: dict[int, list[int]] = {}
+        for k, x in enumerate(items):
+            self.at.setdefault(x.start, []).append(k)
+
+    def starting_in(self, span: range) -> list[_Item]:
+        """The items starting at a token of `span`, in the list's order."""
+        return [self.items[k] for k in sorted(k for pos in span for k in self.at.get(pos, ()))]
+
+
+def _frequency_clauses(values: list[Value]) -> set[int]:
+    """The clauses that say how often (a frequency): what a passive in one says happens each time ("laptops are
+    replaced every three years")."""
+    return {v.clause for v in values if v.kind == "frequency"}
+
+
+def _rest_of(toks: list[Tok], i: int, at: _Starts[Value]) -> Value | None:
     """The amount a few words before token `i`, in its clause, with only words between ("8 days of leave left",
     "£200 left"); None if there is none."""
     return next(
         (
             v
-            for v in values
+            for v in at.starting_in(range(max(0, i - 5), i))
             if v.kind in ("quantity", "duration")
             and v.clause == toks[i].clause
             and 0 < i - v.start <= 5
@@ -315,9 +363,10 @@ def mark_remaining(toks: list[Tok], values: list[Value]) -> list[Value]:
     compared with the whole ("an allowance of 25 days" / "8 days left")."""
     lex = lexicon()
     rests = set()
+    at = _Starts(values)
     for i in range(len(toks)):
         if match_any(toks, i, lex.remaining):
-            v = _rest_of(toks, i, values)
+            v = _rest_of(toks, i, at)
             if v is not None and v.role is None:
                 rests.add(id(v))
     return [replace(v, role="rest") if id(v) in rests else v for v in values]
@@ -334,6 +383,7 @@ def mark_retired(
     ("replaced last spring", "replaced every three years") are never what was retired."""
     lex = lexicon()
     values = _became(toks, values)
+    habitual = _frequency_clauses(values)
     when = {k for v in values if v.kind in _WHEN for k in range(v.start, v.start + len(v.text.split()))}
     spans: list[range] = []
     stopped: set[str] = set()
@@ -361,13 +411,16 @@ def mark_retired(
                 if t.kind == "word" and t.i not in when and not is_function(t.low)
             )
         aux = _passive_aux(toks, i, p)
-        if aux is not None and not _habitual(toks, i, values):  # ("laptops are replaced every three years")
+        if aux is not None and toks[i].clause not in habitual:  # ("laptops are replaced every three years")
             subjects.update(range(max(0, aux - 4), aux))
     if not spans:
         return values, names, frozenset()
 
+    spanned = {k for r in spans for k in r}
+    end = max(subjects) + 1 if subjects else 0
+
     def retired(pos: int) -> bool:
-        return any(pos in r for r in spans) or (pos in subjects and _last_before_aux(toks, pos, subjects))
+        return pos in spanned or (pos in subjects and _last_before_aux(toks, pos, end))
 
     values = [
         replace(v, role="from") if v.role is None and v.kind not in _WHEN and retired(v.start) else v for v in values
@@ -380,11 +433,6 @@ def mark_retired(
 
 
 _WHEN = frozenset(("frequency", "date", "time", "weekday", "daypart", "duration"))
-
-
-def _habitual(toks: list[Tok], i: int, values: list[Value]) -> bool:
-    """The clause of token `i` says how often (a frequency): what it says happens each time."""
-    return any(v.kind == "frequency" and v.clause == toks[i].clause for v in values)
 
 
 def _participle(phrase: tuple[str, ...]) -> bool:
@@ -408,36 +456,39 @@ def _passive_aux(toks: list[Tok], i: int, phrase: tuple[str, ...]) -> int | None
     return None
 
 
-def _last_before_aux(toks: list[Tok], pos: int, span: set[int]) -> bool:
+def _last_before_aux(toks: list[Tok], pos: int, end: int) -> bool:
     """The thing at `pos` is the passive's subject: nothing after it up to the auxiliary is a verb or a clause
-    break ("Poetry was removed"; not "uses Poetry, which was removed from the image", which says what was)."""
-    end = max(span) + 1
+    break ("Poetry was removed"; not "uses Poetry, which was removed from the image", which says what was). `end`:
+    one past the last token of what the passives retire."""
     return all(toks[k].kind == "word" and toks[k].clause == toks[pos].clause for k in range(pos, end))
 
 
 def _became(toks: list[Tok], values: list[Value]) -> list[Value]:
     lex = lexicon()
     out = list(values)
+    by_clause: dict[int, list[int]] = {}  # (each clause's values, by their place in `out`)
+    for k, v in enumerate(out):
+        by_clause.setdefault(v.clause, []).append(k)
     for i in range(len(toks)):
         p = match_any(toks, i, lex.becoming)
         if not p:
             continue
-        clause = toks[i].clause
-        before = [k for k, v in enumerate(out) if v.clause == clause and v.start < i and v.role is None]
-        after = [v for v in out if v.clause == clause and v.start >= i + len(p) and v.role is None]
+        mine = by_clause.get(toks[i].clause, [])
+        before = [k for k in mine if out[k].start < i and out[k].role is None]
+        after = [out[k] for k in mine if out[k].start >= i + len(p) and out[k].role is None]
         for k in before:
             if any(v.kind == out[k].kind and v.key.split("/")[0] == out[k].key.split("/")[0] for v in after):
                 out[k] = replace(out[k], role="from")
     return out
 
 
-def _item_in(span: range, values: list[Value], names: list[Name], toks: list[Tok]):
-    for v in values:
-        if v.start in span:
-            return v
-    for nm in names:
-        if nm.start in span:
-            return nm
+def _item_in(span: range, values: _Starts[Value], names: _Starts[Name], toks: list[Tok]):
+    found_values = values.starting_in(span)
+    if found_values:
+        return found_values[0]
+    found_names = names.starting_in(span)
+    if found_names:
+        return found_names[0]
     for k in span:
         t = toks[k]
         if t.kind == "word" and not is_function(t.low):

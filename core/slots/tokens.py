@@ -115,11 +115,19 @@ def _day_list(word: str) -> bool:
     )
 
 
+# The most tokens a clause runs to: a longer run with no clause break (a pasted log line, a list written without
+# commas) is read as clauses of this many tokens. The longest clause of the labelled sets is 22 tokens; the readers
+# look across a whole clause for each negation, state and passive in it, so one clause of thousands of tokens made
+# reading a long note take time quadratic in its length (decisions.md, Performance).
+CLAUSE_MAX = 128
+
+
 def _segment(toks: list[Tok], blocks: list[int]) -> None:
     lex = lexicon()
     sent = clause = 0
     start = True
     b = 0
+    opened = 0  # where the current clause starts
     for j, t in enumerate(toks):
         if b < len(blocks) and t.at >= blocks[b]:
             while b < len(blocks) and t.at >= blocks[b]:
@@ -127,6 +135,7 @@ def _segment(toks: list[Tok], blocks: list[int]) -> None:
             if not start:  # a paragraph ends the sentence before it, written with a full stop or not
                 sent += 1
                 clause += 1
+                opened = j
                 start = True
         if t.kind == "punct":
             prev = toks[j - 1].low if j else ""
@@ -138,6 +147,7 @@ def _segment(toks: list[Tok], blocks: list[int]) -> None:
             ):
                 sent += 1
                 clause += 1
+                opened = j
                 start = True
             elif t.low in _CLAUSE_PUNCT and not (
                 t.low in "-/"
@@ -149,12 +159,20 @@ def _segment(toks: list[Tok], blocks: list[int]) -> None:
                 )
             ):
                 clause += 1
+                opened = j
                 if t.low == ":":
                     start = True  # "Family logistics: Swimming is ...": a capital after a colon opens a sentence
+            if j - opened >= CLAUSE_MAX:
+                clause += 1
+                opened = j
             t.sent, t.clause = sent, clause
             continue
         if (t.low in lex.clause_breaks or match_any(toks, j, lex.condition_phrases)) and not start:
             clause += 1
+            opened = j
+        if j - opened >= CLAUSE_MAX:
+            clause += 1
+            opened = j
         t.sent, t.clause = sent, clause
         if t.kind == "word":
             t.initial = start
@@ -164,6 +182,17 @@ def _segment(toks: list[Tok], blocks: list[int]) -> None:
 
 
 _ACRONYM_PLURAL = re.compile(r"[A-Z][A-Z0-9]+s")
+
+
+def clause_spans(toks: list[Tok]) -> dict[int, tuple[int, int]]:
+    """Each clause's tokens as a range of indexes, (start, end): `_segment` numbers the clauses in order, so a
+    clause's tokens stand together. A reader that looks across a token's clause reads this range instead of every
+    token of the text."""
+    out: dict[int, tuple[int, int]] = {}
+    for t in toks:
+        start, _end = out.get(t.clause, (t.i, t.i))
+        out[t.clause] = (start, t.i + 1)
+    return out
 
 
 def glued_letter(toks: list[Tok], i: int) -> Tok | None:
