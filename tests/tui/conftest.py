@@ -53,17 +53,26 @@ async def decided(pilot: Pilot, timeout: float = 10.0) -> None:
 
 async def settle(pilot: Pilot, timeout: float = 10.0) -> None:
     """Wait for a running decision, the header counts (a worker) and every other worker, then for the screen to be
-    idle."""
+    idle. Until nothing is left running: a worker may start another as it ends (the desk's first reconciliation,
+    once the counts are in, recounts and reloads the pane when it found a page changed), and one started after the
+    wait began would otherwise still be running when the test goes on (a snapshot of a pane half reloaded)."""
     app = pilot.app
-    await decided(pilot, timeout)
-    await wait_for(pilot, lambda: app.counts_settled, timeout, "header counts")  # type: ignore[attr-defined]
-    # Everything but the watcher, which runs for the app's lifetime (an empty list would mean every worker to
-    # `wait_for_complete`, the watcher too: never done).
-    busy = [w for w in app.workers if w.group != "watch"]
-    if busy:
-        await app.workers.wait_for_complete(busy)
-    await pilot.pause()
-    await pilot.wait_for_scheduled_animations()
+    deadline = time.monotonic() + timeout
+    while True:
+        await decided(pilot, timeout)
+        await wait_for(pilot, lambda: app.counts_settled, timeout, "header counts")  # type: ignore[attr-defined]
+        # Everything but the watcher, which runs for the app's lifetime (an empty list would mean every worker to
+        # `wait_for_complete`, the watcher too: never done).
+        busy = [w for w in app.workers if w.group != "watch" and not w.is_finished]
+        if busy:
+            await app.workers.wait_for_complete(busy)
+        await pilot.pause()
+        await pilot.wait_for_scheduled_animations()
+        still = [w for w in app.workers if w.group != "watch" and not w.is_finished]
+        if not still and app.counts_settled and not getattr(app.current_pane(), "deciding", False):
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for the desk to settle ({still})")
 
 
 # -- snapshot sizes ---------------------------------------------------------------------------------------------------

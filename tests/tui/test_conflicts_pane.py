@@ -13,7 +13,7 @@ from memkeeper.tui.screens.conflicts import ConflictsScreen
 from memkeeper.tui.screens.modals import InputModal
 from memkeeper.tui.widgets.status_line import StatusLine
 
-from .conftest import NARROW, both_sizes, decided, mounted, open_pane, wait_for
+from .conftest import NARROW, both_sizes, decided, mounted, open_pane, settle, wait_for
 from .snapshot_app import FIXED_NOW as NOW
 from .snapshot_app import SESSION, build_app
 
@@ -306,6 +306,7 @@ def test_snapshot_conflicts(demo, snap_compare, size):
     async def run_before(pilot):
         await open_pane(pilot, "C", ConflictsScreen)
         await pilot.press("down", "down")
+        await settle(pilot)
 
     assert snap_compare(demo, run_before=run_before, terminal_size=size)
 
