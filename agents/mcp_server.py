@@ -38,6 +38,7 @@ announced).
 
 from __future__ import annotations
 
+import heapq
 import importlib.metadata
 import inspect
 import json
@@ -74,6 +75,7 @@ from memkeeper.core.models import (
     TrustZone,
     iso,
 )
+from memkeeper.core.retrieve import Listed
 from memkeeper.core.scoring import zone_allows
 from memkeeper.tui.cli import VALID_VALUES, error_line, refusal_line
 
@@ -638,36 +640,24 @@ class Desk:
         memory_id = self.engine.memory_id_at(rel)
         return memory_id is not None and self._sees(memory_id)
 
-    def _visible_entries(self, now: datetime) -> list[tuple[Entry, str]]:
-        """The active, unexpired records this zone may see (what retrieve could return), by category, with their
-        pages: by the rule of `read_page`, the zone and sensitivity each page says now. A page edited in place since
-        the index read it (an editor that saves without a rename: nothing re-reads it until something syncs) is read
-        into the index first (`Engine.reread_edited_active`: a stat per active page, a read per changed one); a page
-        the index could not bring up to date is judged as `read_page` judges it, from the page itself."""
-        unsure = {m for p in self.engine.reread_edited_active() if (m := self.engine.memory_id_at(p)) is not None}
-        out: list[tuple[Entry, str]] = []
-        for category, active, _total in self.engine.category_counts():
-            offset = 0
-            while active:
-                total, rows = self.engine.category_entries(category, offset=offset, limit=500)
-                for row in rows:
-                    if row["status"] != Status.active.value:
-                        continue
-                    memory_id = row["memory_id"]
-                    entry = self._on_page(memory_id) if memory_id in unsure else self.engine.get(memory_id)
-                    if entry is None or entry.status is not Status.active:
-                        continue
-                    if entry.expires_at is not None and entry.expires_at <= now:
-                        continue
-                    if not zone_allows(self.identity.zone, entry.trust_zone, entry.sensitivity_tier):
-                        continue
-                    page = self.engine.page_of(memory_id)
-                    if page is not None:
-                        out.append((entry, page))
-                offset += len(rows)
-                # Active rows come first: stop at the first page that ends in a non-active one, or at the end.
-                if not rows or offset >= total or rows[-1]["status"] != Status.active.value:
-                    break
+    def _visible_entries(self, now: datetime) -> list[Listed]:
+        """The active, unexpired records this zone may see (what retrieve could return), with their pages: by the
+        rule of `read_page`, the zone and sensitivity each page says now. Listed from the index's narrow columns
+        (`Engine.zone_listing`: no record is built, a read of those columns for the whole wiki). A page edited in
+        place since the index read it (an editor that saves without a rename: nothing re-reads it until something
+        syncs) is read into the index first (`Engine.reread_edited_active`: a stat per active page, a read per
+        changed one); a page the index could not bring up to date is judged as `read_page` judges it, from the page
+        itself."""
+        unsure = {m: p for p in self.engine.reread_edited_active() if (m := self.engine.memory_id_at(p)) is not None}
+        out = [item for item in self.engine.zone_listing(self.identity.zone, now) if item.memory_id not in unsure]
+        for memory_id, page in unsure.items():
+            entry = self._on_page(memory_id)
+            if entry is None or entry.status is not Status.active:
+                continue
+            if entry.expires_at is not None and entry.expires_at <= now:
+                continue
+            if zone_allows(self.identity.zone, entry.trust_zone, entry.sensitivity_tier):
+                out.append(Listed(memory_id, page, entry.title, entry.category.value, iso(entry.created_at)))
         return out
 
     def _on_page(self, memory_id: str) -> Entry | None:
@@ -682,39 +672,46 @@ class Desk:
     def _filtered_view(self, rel: str) -> str:
         now = self.clock()
         zone = self.identity.zone.value
-        listed = self._visible_entries(now)
-        entries = [e for e, _page in listed]
-        pages = {e.memory_id: page for e, page in listed}
+        entries = self._visible_entries(now)
+        by_title = sorted(entries, key=lambda e: (e.title.lower(), e.path))
         note = (
             f"_Generated {iso(now)} for zone {zone}: only the active records this zone may see are listed; "
             "the owner's curation queues and every other record are left out._"
         )
         if rel == "hot.md":
-            recent = sorted(entries, key=lambda e: (e.created_at, e.memory_id), reverse=True)[:5]
-            commitments = [e for e in entries if e.category is Category.commitment]
+            recent = heapq.nlargest(5, entries, key=lambda e: (_iso_order(e.created_at), e.memory_id))
+            commitments = [e for e in by_title if e.category == Category.commitment.value]
             lines = [f"# Hot — what is in flight (zone {zone})", note, "", "## Last captures"]
-            lines += [f"- [{e.title}]({pages[e.memory_id]})" for e in recent] or ["- (none)"]
+            lines += [f"- [{e.title}]({e.path})" for e in recent] or ["- (none)"]
             lines += ["", "## Active commitments"]
-            lines += [f"- [{e.title}]({pages[e.memory_id]})" for e in commitments[:20]] or ["- (none)"]
+            lines += [f"- [{e.title}]({e.path})" for e in commitments[:20]] or ["- (none)"]
             if len(commitments) > 20:
                 lines.append(f"- … {len(commitments) - 20} more in [index.md](index.md)")
             return "\n".join(lines) + "\n"
         lines = [f"# Wiki Index (zone {zone})", note, ""]
-        by_category: dict[str, list[Entry]] = {}
-        for e in entries:
-            by_category.setdefault(e.category.value, []).append(e)
+        by_category: dict[str, list[Listed]] = {}
+        for e in by_title:
+            by_category.setdefault(e.category, []).append(e)
         for category in Category:
-            group = sorted(by_category.get(category.value, []), key=lambda e: (e.title.lower(), pages[e.memory_id]))
+            group = by_category.get(category.value, [])
             if not group:
                 continue
             lines += [f"## {category.value} ({len(group)})", ""]
-            lines += [f"- [{e.title}]({pages[e.memory_id]})" for e in group[:FILTERED_INDEX_PER_CATEGORY]]
+            lines += [f"- [{e.title}]({e.path})" for e in group[:FILTERED_INDEX_PER_CATEGORY]]
             if len(group) > FILTERED_INDEX_PER_CATEGORY:
                 lines.append(f"- … {len(group) - FILTERED_INDEX_PER_CATEGORY} more (use retrieve)")
             lines.append("")
         if not entries:
             lines.append("- (nothing visible to this zone)")
         return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _iso_order(text: str) -> tuple[str, str]:
+    """An ISO time as the index writes it (`iso`: "2026-11-20T09:00:00Z", with ".123456" before the Z when it has
+    microseconds, a year below 1000 unpadded), as a key that sorts as the times do, without parsing each."""
+    date, _, rest = text.partition("T")
+    year, _, month_day = date.partition("-")
+    return f"{year.zfill(4)}-{month_day}T{rest[:8]}", rest[8:].rstrip("Z")
 
 
 def _capture_tool(desk: Desk) -> Tool:

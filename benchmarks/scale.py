@@ -1,7 +1,7 @@
 """The scale bench (issue 10): every figure a user feels, at 1k and 100k records, beside the floors measured in the
 same run, with PASS/FAIL against the goals.
 
-    python benchmarks/scale.py [--sizes 1000,100000] [--quick] [--parts build,cli,capture,desk,tiers,long]
+    python benchmarks/scale.py [--sizes 1000,100000] [--quick] [--parts build,cli,capture,desk,tiers,long,views]
 
 Wikis are built from realistic ~1.5 KB pages written with the engine's own renderer (`pagefmt.render_entry`). The
 pages of each size are cached under `.bench-cache/` (keyed by GEN_VERSION: change the generator, bump it); each run
@@ -23,6 +23,9 @@ Figures:
   word repeated, the shape that found the readers quadratic),
   each beside the median of a short capture timed in the same rounds (what detection costs on a long text, against
   what it costs on a line);
+- a limited MCP server's filtered views (`views_figures`): hot.md and index.md as a trusted_collaborator server
+  builds them (every active record the zone may see, listed from the index), beside a read of the index columns
+  they are listed from;
 - the desk (benchmarks/desk_probe.py, a subprocess driven by Pilot): ready until idle, pane switch from keypress to
   the first paint of the new pane, peak RSS.
 Floors: raw read of every page, libyaml parse of every frontmatter, a raw FTS5 query, the FTS5 candidate ranking of
@@ -30,7 +33,7 @@ the CLI's `retrieve` query, `python -c pass`, importing the CLI module.
 
 `--parts` runs only some of the figures (build: cold build, warm open and the floors; cli: the CLI wall times;
 capture: the in-process capture and header counts; desk: the desk probe; tiers: the tier cleanup; long: the long
-notes); the others are left out of the table.
+notes; views: a limited MCP server's hot.md and index.md); the others are left out of the table.
 The CLI rows run with the package byte-compiled first (`compileall`, as pip installs it): an interpreter that may
 not write bytecode (PYTHONDONTWRITEBYTECODE) would otherwise compile every memkeeper module on every start.
 """
@@ -194,7 +197,7 @@ def wall(cmd: list[str], runs: int, env: dict[str, str] | None = None) -> float:
 
 
 CLI_QUERY = "kalo mine rusa"
-PARTS = ("build", "cli", "capture", "desk", "tiers", "long")
+PARTS = ("build", "cli", "capture", "desk", "tiers", "long", "views")
 
 
 def floors(root: Path, n: int) -> dict[str, float]:
@@ -324,6 +327,8 @@ def measure(n: int, quick: bool, parts: tuple[str, ...] = PARTS) -> dict[str, fl
         res.update(capture_figures(root, n, quick))
     if "long" in parts:
         res.update(long_note_figures(root, quick))
+    if "views" in parts:
+        res.update(views_figures(root, quick))
     if "desk" in parts:
         res.update(desk_figures(root, quick))
     if "tiers" in parts:  # last: it makes a sixth of the records cold
@@ -480,6 +485,39 @@ def long_note_figures(root: Path, quick: bool, engine=None) -> dict[str, float]:
     out: dict[str, float] = {k: statistics.median(v) for k, v in times.items()}
     out["long_statuses"] = statuses  # type: ignore[assignment]
     return out
+
+
+def views_figures(root: Path, quick: bool) -> dict[str, float]:
+    """A limited MCP server's hot.md and index.md (`Desk.page`, in process, for a trusted_collaborator server),
+    medians over the runs, beside the floor: a read of the columns they are listed from, on a connection of its
+    own."""
+    import sqlite3
+
+    from memkeeper.agents.mcp_server import Desk, Identity
+    from memkeeper.core import Engine
+    from memkeeper.core.models import TrustZone
+
+    runs = 3 if quick else 7
+    eng = Engine.open(root)
+    out: dict[str, list[float]] = {"views_hot_s": [], "views_index_s": [], "views_floor_s": []}
+    try:
+        desk = Desk(eng, Identity("agent:bench", TrustZone.trusted_collaborator), clock=lambda: NOW)
+        db = sqlite3.connect(root / ".memkeeper" / "index.db")
+        for _ in range(runs):
+            for key, rel in (("views_hot_s", "hot.md"), ("views_index_s", "index.md")):
+                t0 = time.perf_counter()
+                desk.page(rel)
+                out[key].append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            db.execute(
+                "SELECT memory_id, path, title, category, created_at, expires_at FROM records "
+                "WHERE status='active' AND sensitivity_tier <> 'do_not_export'"
+            ).fetchall()
+            out["views_floor_s"].append(time.perf_counter() - t0)
+        db.close()
+    finally:
+        eng.close()
+    return {k: statistics.median(v) for k, v in out.items()}
 
 
 def _bound_words(eng, k: int) -> list[str]:
@@ -660,6 +698,22 @@ ROWS = [
         lambda v, r: v <= 2.0,
         "long_base_s",
         "a short capture",
+    ),
+    (
+        "limited MCP server: hot.md",
+        "views_hot_s",
+        "≤ 2 s",
+        lambda v, r: v <= 2.0,
+        "views_floor_s",
+        "the read of its index columns",
+    ),
+    (
+        "limited MCP server: index.md",
+        "views_index_s",
+        "≤ 2 s",
+        lambda v, r: v <= 2.0,
+        "views_floor_s",
+        "the read of its index columns",
     ),
     (
         "desk ready (first pane painted, header counts shown)",

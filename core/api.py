@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # the parts are imported when first used (see Engine): a comm
     from .models import Entry
     from .quiz_queue import QuizCard, QuizQueue
     from .receipts import ReceiptCursor, ReceiptLine
-    from .retrieve import RetrieveOps
+    from .retrieve import Listed, RetrieveOps
     from .tier_queue import TierOutline, TierQueue
     from .undo import UndoOps
     from .verification import VerificationQueue
@@ -305,12 +305,12 @@ class Engine:
         """Read again into the index every active record's page changed since the index read it, and return those
         of them whose rows still do not say what the page says. Opening the wiki misses a page edited in place (an
         editor that saves without a rename changes neither `entries/` nor log.md); retrieve checks its results'
-        pages and maintenance its records' the same way. One stat per active page (`Index.changed`) and a read of
+        pages and maintenance its records' the same way. One stat per page (`Index.changed_active`) and a read of
         each changed one; nothing but the derived index is written. A page left out of date (the index busy, the
         page unreadable: its row is kept until a full sync) is returned: read it with `load` before trusting its
         row."""
         index = self.store.index
-        edited = index.changed([r[0] for r in index.query("SELECT path FROM records WHERE status='active'")])
+        edited = index.changed_active()
         if not edited:
             return []
         try:
@@ -402,6 +402,9 @@ class Engine:
 
     def category_entries(self, category: str, *, offset: int = 0, limit: int = 200) -> tuple[int, list[dict[str, str]]]:
         return self.retrieve_ops.category_entries(category, offset=offset, limit=limit)
+
+    def zone_listing(self, zone: TrustZone, now: datetime) -> list[Listed]:
+        return self.retrieve_ops.zone_listing(zone, at(now))
 
     def memory_id_at(self, page: str) -> str | None:
         return self.retrieve_ops.memory_id_at(page)

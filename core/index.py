@@ -12,7 +12,7 @@ import stat
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -670,6 +670,38 @@ class Index:
                 os.close(dfd)
         return counts
 
+    def changed_active(self) -> list[str]:
+        """`changed` over every active record's page: those whose file is gone, no longer a regular file, or has
+        another (mtime_ns, size) than the cache holds. The signatures come from the narrow `files` table (every
+        page the cache has read, a record's or one it could not read: a stat each; every record's row is written
+        with its page's), and only the few that moved are looked up among the active records, so the wide
+        `records` rows are never scanned."""
+        rows = self.query("SELECT path, mtime_ns, size FROM files")
+        moved = self._moved((r["path"], (r["mtime_ns"], r["size"])) for r in rows)
+        out: list[str] = []
+        for i in range(0, len(moved), 500):
+            chunk = moved[i : i + 500]
+            marks = ",".join("?" * len(chunk))
+            active = {
+                r[0] for r in self.query(f"SELECT path FROM records WHERE status='active' AND path IN ({marks})", chunk)
+            }
+            out += [p for p in chunk if p in active]
+        return out
+
+    def _moved(self, known: Iterable[tuple[str, tuple[int, int] | None]]) -> list[str]:
+        """The pages of `known` (path, the (mtime_ns, size) the cache holds or None) that a sync would re-read."""
+        out = []
+        root = os.fspath(self.root)  # (a string join: a Path per page costs more than its stat)
+        for p, sig in known:
+            try:
+                st = os.lstat(os.path.join(root, p))
+            except (FileNotFoundError, NotADirectoryError):
+                out.append(p)
+                continue
+            if not stat.S_ISREG(st.st_mode) or sig != (st.st_mtime_ns, st.st_size):
+                out.append(p)
+        return out
+
     def changed(self, paths: list[str]) -> list[str]:
         """Those of the indexed entry pages `paths` that `sync_paths` would re-read — gone, no longer a regular
         file, or with another (mtime_ns, size) than the cache holds for them (`_sync_one`'s test, the one every
@@ -681,16 +713,7 @@ class Index:
                 f"SELECT path, mtime_ns, size FROM files WHERE path IN ({','.join('?' * len(chunk))})", chunk
             )
             known.update({r["path"]: (r["mtime_ns"], r["size"]) for r in rows})
-        out = []
-        for p in paths:
-            try:
-                st = os.lstat(self.root / p)
-            except (FileNotFoundError, NotADirectoryError):
-                out.append(p)
-                continue
-            if not stat.S_ISREG(st.st_mode) or known.get(p) != (st.st_mtime_ns, st.st_size):
-                out.append(p)
-        return out
+        return self._moved((p, known.get(p)) for p in paths)
 
     def _sync_chunk(
         self, paths: list[str], pages: dict[str, NewPage], counts: dict[str, int], entries_fd: int | None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -275,6 +276,24 @@ class RetrieveOps:
         )
         return total, [dict(r) for r in rows]
 
+    def zone_listing(self, zone: TrustZone, now: datetime) -> list[Listed]:
+        """Every active, unexpired record `zone` may see (`scoring.zone_allows`, as SQL on the index's zone and
+        sensitivity columns), as its narrow index columns: no record is built, so a listing of the whole wiki costs
+        a read of those columns (a limited server's hot.md and index.md). The rows say what the pages said when the
+        index last read them: a caller that must judge by the pages re-reads the edited ones first
+        (`Engine.reread_edited_active`)."""
+        where, params = scoring.zone_sql(zone)
+        rows = self.store.index.query(
+            "SELECT memory_id, path, title, category, created_at, expires_at FROM records WHERE status='active'"
+            + (f" AND {where}" if where else ""),
+            params,
+        )
+        return [
+            Listed(r["memory_id"], r["path"], r["title"], r["category"], r["created_at"])
+            for r in rows
+            if not r["expires_at"] or parse_iso(r["expires_at"]) > now
+        ]
+
     def memory_id_at(self, page: str) -> str | None:
         """The memory id of an entry page path, if it is indexed."""
         return self.store.index.scalar("SELECT memory_id FROM records WHERE path=?", (page,))
@@ -285,6 +304,17 @@ class RetrieveOps:
     def bad_pages(self) -> list[BadPage]:
         """Pages skipped because they could not be read as records (file and one-line reason)."""
         return self.store.index.bad_pages()
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """A record as a listing names it (`zone_listing`): its id, page, title, category and creation time (ISO)."""
+
+    memory_id: str
+    path: str
+    title: str
+    category: str
+    created_at: str
 
 
 # A record to score: an index row (`_COLUMNS`), or the same columns read from its page (`_entry_row`).

@@ -9,10 +9,12 @@ them, or one that opened the wiki without seeing them)."""
 from __future__ import annotations
 
 import sqlite3
+from datetime import timedelta
 
 from memkeeper.agents.mcp_server import Desk, Identity
 from memkeeper.core import Engine, MemkeeperError
 from memkeeper.core.index import Index
+from memkeeper.core.models import TrustZone
 from memkeeper.core.store import Store
 from tests.conftest import T0
 
@@ -144,5 +146,27 @@ def test_a_page_the_index_cannot_reread_is_judged_from_the_page(tmp_path, monkey
         assert "Harbor address title" not in desk.page("index.md")
         assert eng.reread_edited_active() == []
         assert eng.get(memory_id).sensitivity_tier.value == "do_not_export"
+    finally:
+        eng.close()
+
+
+def test_hot_lists_the_last_captures_newest_first_to_the_microsecond(tmp_path):
+    """hot.md's "Last captures" orders the index's ISO times as times: a capture at 09:00:00.5 is after one at
+    09:00:00 (as text, "00.5Z" sorts before "00Z")."""
+    eng = Engine.init(tmp_path / "w", now=T0)
+    try:
+        nouns = ["kettle", "ferry", "orchard", "lantern", "glacier", "quarry", "meadow"]
+        offsets = [timedelta(seconds=1), timedelta(0), timedelta(microseconds=500_000), timedelta(days=1)]
+        offsets += [timedelta(days=-1), timedelta(microseconds=1), timedelta(seconds=2, microseconds=999_999)]
+        pages = {}
+        for noun, offset in zip(nouns, offsets, strict=True):
+            r = eng.capture(f"The {noun} ledger is checked on site.", now=T0 + offset, title=f"{noun} ledger")
+            assert r.status == "captured", r.details
+            pages[offset] = r.details["page"]
+        desk = Desk(eng, Identity("agent:a", TrustZone.trusted_collaborator), clock=lambda: T0 + timedelta(days=2))
+        hot = desk.page("hot.md")
+        recent = hot.split("## Last captures")[1].split("## Active commitments")[0]
+        listed = [line.split("](")[1].rstrip(")") for line in recent.strip().splitlines()]
+        assert listed == [pages[o] for o in sorted(offsets, reverse=True)[:5]]
     finally:
         eng.close()
