@@ -475,7 +475,8 @@ def record_answer(
     """Record one answer; returns ``(new_ledger, new_item, prior_item)`` and leaves the inputs untouched (undo =
     keep the old ledger). ``prior_item`` is None when the page enters the ledger with this answer.
 
-    Leitner: correct → box + 1 (a new page → box 1), capped at 5; wrong/skip → box 0; due = today + interval(box).
+    Leitner: correct → box + 1 (a new page → box 1), capped at 5; wrong/skip → box 0; due = today + interval(box);
+    a correct answer to a page already answered today keeps its box and due (never promoted twice in a day).
     FSRS: again/hard/good/easy are the card's rating (skip = again), reviewed at ``now`` (UTC-aware, required);
     due = the UTC date of the card's due, box = :func:`box_for_interval`. Both: asked + 1, correct + 1 on a correct
     result, ``lastResult`` is correct/wrong/skip, ``lastQ`` is the sanitised question (the prior one when None).
@@ -489,6 +490,10 @@ def record_answer(
 
     if ledger.scheduler == "fsrs":
         box, due, fsrs_state = _fsrs_step(prior, page, g, now)
+    elif result == "correct" and prior is not None and prior.last == today:
+        # Answered already today (a second desk, a script): the answer is counted, the card is not promoted twice
+        # in one day — a second right answer minutes later says nothing of the interval (docs/decisions.md, Quiz).
+        box, due, fsrs_state = prior.box, prior.due, None
     else:
         box = min((prior.box if prior else 0) + 1, MAX_BOX) if result == "correct" else 0
         due, fsrs_state = today + timedelta(days=INTERVALS[box]), None

@@ -352,3 +352,23 @@ def test_an_answer_for_a_record_out_of_the_rotation_is_refused(eng):
     r = eng.quiz_record(ids[0], "good", now=T0 + timedelta(days=1), actor=HUMAN)
     assert (r.status, r.details["reason"], r.details["status"]) == ("reject", "record_not_active", "denied")
     assert eng.read_ledger("alice").item(eng.page_of(ids[0])) == row
+
+
+def test_a_card_answered_twice_in_one_day_is_promoted_once(eng):
+    """Two desks (a terminal and the browser) or a script answer the same card on one day: both answers are counted,
+    the second right one does not move the card a box further (it would skip the next interval); a wrong one still
+    sends it back to box 0, and the next day's answer promotes as usual."""
+    ids = seed(eng, 2)
+    first = eng.quiz_record(ids[0], "good", now=T0, actor=HUMAN)
+    assert (first.details["box"], first.details["due"]) == (1, "2026-11-23")
+    again = eng.quiz_record(ids[0], "easy", now=T0 + timedelta(hours=2), actor=HUMAN)
+    assert (again.details["box"], again.details["due"]) == (1, "2026-11-23")
+    row = quiz.parse_ledger((eng.root / "quiz" / "quiz-ledger.alice.md").read_text()).item(eng.page_of(ids[0]))
+    assert (row.asked, row.correct) == (2, 2)
+    # next day: promoted as usual
+    tomorrow = eng.quiz_record(ids[0], "good", now=T0 + timedelta(days=1), actor=HUMAN)
+    assert (tomorrow.details["box"], tomorrow.details["due"]) == (2, "2026-11-28")
+    # a lapse the same day as a right answer is still a lapse
+    eng.quiz_record(ids[1], "good", now=T0, actor=HUMAN)
+    lapse = eng.quiz_record(ids[1], "again", now=T0 + timedelta(hours=1), actor=HUMAN)
+    assert (lapse.details["box"], lapse.details["due"]) == (0, "2026-11-21")
