@@ -231,17 +231,28 @@ class Index:
         db = self._connect_existing()
         if db is None:  # no file (a new wiki, or deleted: it is derived): made under the index lock
             return self._create(force=False)
+        why = self._unusable(db)
+        if why is None:
+            return db
+        if why:
+            self.rebuilt = f"index.db was unreadable ({why}); rebuilt from the pages"
+        return self._create(force=False)
+
+    def _unusable(self, db: sqlite3.Connection) -> str | None:
+        """None when `db`'s file is a usable index (`db` kept open, its identity noted). Otherwise `db` is closed and
+        the reason returned: "" for a new or foreign file, the error for a damaged one; an error that is not damage
+        (busy, a full disk) is raised."""
         try:
             if self._schema_ok(db):
                 self._ino = self._identity()
-                return db
+                return None
         except sqlite3.DatabaseError as exc:
+            db.close()
             if not is_corrupt(exc):
-                db.close()
                 raise
-            self.rebuilt = f"index.db was unreadable ({exc}); rebuilt from the pages"
+            return str(exc)
         db.close()
-        return self._create(force=False)
+        return ""
 
     @staticmethod
     def _schema_ok(db: sqlite3.Connection) -> bool:
@@ -277,16 +288,8 @@ class Index:
         with self._file_lock():
             if not force:
                 db = self._connect_existing()
-                if db is not None:
-                    try:
-                        if self._schema_ok(db):
-                            self._ino = self._identity()
-                            return db
-                    except sqlite3.DatabaseError as exc:
-                        if not is_corrupt(exc):
-                            db.close()
-                            raise
-                    db.close()
+                if db is not None and self._unusable(db) is None:
+                    return db
             for suffix in ("", "-wal", "-shm", "-journal"):
                 try:
                     os.unlink(str(self.path) + suffix)
