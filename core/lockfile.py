@@ -47,10 +47,17 @@ class _Held:
 
 class FileLock:
     """An exclusive, re-entrant (per thread) lock on `path`, waiting up to `timeout` seconds, polling every
-    `poll_interval` seconds."""
+    `poll_interval` seconds.
 
-    def __init__(self, path: str, timeout: float = -1, poll_interval: float = 0.05) -> None:
+    `anchor`: a directory that is locked too, first (POSIX). A lock file in a folder that may be deleted while it
+    is held (`rm -rf .memkeeper`: derived, so allowed) stops excluding anyone: the next writer makes a new file
+    and locks that, while the holder still writes. `flock` on the directory that holds the folder (the wiki root)
+    is not undone by that deletion. Where a file system cannot lock a directory (some network ones), the lock file
+    alone is used, as before."""
+
+    def __init__(self, path: str, timeout: float = -1, poll_interval: float = 0.05, anchor: str | None = None) -> None:
         self.lock_file = path
+        self.anchor = anchor
         self.timeout = timeout
         self.poll_interval = poll_interval
         self._local = threading.local()
@@ -78,22 +85,60 @@ class FileLock:
             local.count += 1
             return _Held(self)
         wait = self.timeout if timeout is None else timeout
-        fd = os.open(self.lock_file, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC, 0o600)
         deadline = None if wait is None or wait < 0 else time.monotonic() + wait
+        anchor = self._lock_anchor(deadline)
         try:
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if deadline is not None and time.monotonic() >= deadline:
-                        raise LockTimeout(self.lock_file) from None
-                    time.sleep(self.poll_interval)
+            fd = self._open_lock_file()
+            try:
+                self._flock(fd, deadline)
+            except BaseException:
+                os.close(fd)
+                raise
+        except BaseException:
+            if anchor is not None:
+                os.close(anchor)  # (closing the descriptor releases its flock)
+            raise
+        local.fd, local.anchor, local.count = fd, anchor, 1
+        return _Held(self)
+
+    def _lock_anchor(self, deadline: float | None) -> int | None:
+        """The anchor directory, opened and locked (None without one, or where its file system cannot lock it)."""
+        if self.anchor is None:
+            return None
+        fd = os.open(self.anchor, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | os.O_CLOEXEC)
+        try:
+            self._flock(fd, deadline)
+        except LockTimeout:
+            os.close(fd)
+            raise
+        except OSError:  # EBADF, ENOLCK, EOPNOTSUPP: no directory locks here; the lock file still excludes
+            os.close(fd)
+            return None
         except BaseException:
             os.close(fd)
             raise
-        local.fd, local.count = fd, 1
-        return _Held(self)
+        return fd
+
+    def _open_lock_file(self) -> int:
+        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC
+        try:
+            return os.open(self.lock_file, flags, 0o600)
+        except FileNotFoundError:
+            if self.anchor is None:
+                raise
+            # Its folder was deleted since the caller made it; holding the anchor, it is made again.
+            os.makedirs(os.path.dirname(self.lock_file), exist_ok=True)
+            return os.open(self.lock_file, flags, 0o600)
+
+    def _flock(self, fd: int, deadline: float | None) -> None:
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise LockTimeout(self.lock_file) from None
+                time.sleep(self.poll_interval)
 
     def release(self) -> None:
         if self._fallback is not None:  # pragma: no cover
@@ -106,10 +151,13 @@ class FileLock:
         local.count = count - 1
         if local.count == 0:
             fd, local.fd = local.fd, None
+            anchor, local.anchor = getattr(local, "anchor", None), None
             try:
                 fcntl.flock(fd, fcntl.LOCK_UN)
             finally:
                 os.close(fd)
+                if anchor is not None:
+                    os.close(anchor)  # the lock file first: a waiter on the anchor then finds the file free
 
     def __enter__(self) -> FileLock:
         self.acquire()

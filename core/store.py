@@ -166,8 +166,10 @@ class Store:
 
                     # A short poll interval: a waiting writer notices a released lock within 10 ms, so under
                     # contention the lock changes hands at about the pace writes finish instead of in 50 ms steps.
+                    # The wiki root is locked too (`anchor`): `.memkeeper/` may be deleted while a writer holds
+                    # the lock in it, and a new write.lock would then exclude no one.
                     path = str(self.root / ".memkeeper" / "write.lock")
-                    self._lock = FileLock(path, timeout=LOCK_TIMEOUT_S, poll_interval=0.01)
+                    self._lock = FileLock(path, timeout=LOCK_TIMEOUT_S, poll_interval=0.01, anchor=str(self.root))
         return self._lock
 
     @property

@@ -3,6 +3,7 @@ thread, a one-line timeout."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import threading
@@ -81,3 +82,34 @@ def test_the_library_lock_and_this_one_exclude_each_other(tmp_path):
             FileLock(path).acquire(timeout=0.05)
     with FileLock(path).acquire(timeout=0.5):
         pass
+
+
+def test_a_lock_whose_folder_is_deleted_while_held_still_excludes(tmp_path):
+    """`rm -rf .memkeeper` (derived: allowed) while a writer holds the lock: the next writer made a new write.lock
+    and locked that while the first still wrote. The anchor (the wiki root) is locked too, and stays locked."""
+    folder = tmp_path / ".memkeeper"
+    folder.mkdir()
+    path = str(folder / "write.lock")
+    lock = FileLock(path, timeout=5, poll_interval=0.01, anchor=str(tmp_path))
+    other = FileLock(path, timeout=5, poll_interval=0.01, anchor=str(tmp_path))  # another engine
+    held, release = threading.Event(), threading.Event()
+
+    def holder():
+        with lock:
+            held.set()
+            release.wait(5)
+
+    t = threading.Thread(target=holder)
+    t.start()
+    try:
+        assert held.wait(5)
+        shutil.rmtree(folder)
+        folder.mkdir()  # the next writer makes it again (Store.writing) and opens a new write.lock there
+        with pytest.raises(LockTimeout):
+            other.acquire(timeout=0.1)
+    finally:
+        release.set()
+        t.join(5)
+    shutil.rmtree(folder)  # gone when the next writer comes: made again under the anchor
+    with other.acquire(timeout=1):
+        assert other.is_locked and (folder / "write.lock").exists()
