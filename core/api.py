@@ -567,6 +567,9 @@ class Engine:
     def create_ledger(self, person: str, scheduler: str, *, now: datetime, actor: str) -> Receipt:
         return self.quiz_queue.create_ledger(person, scheduler, now=now, actor=actor)
 
+    def set_scheduler(self, person: str, scheduler: str, *, now: datetime, actor: str) -> Receipt:
+        return self.quiz_queue.set_scheduler(person, scheduler, now=now, actor=actor)
+
     def quiz_session(self, person: str, *, now: datetime, limit: int | None = None) -> list[QuizCard]:
         """Today's session: at most `limit` items (default and ceiling: the quiz policy's MAX_SESSION)."""
         if limit is None:

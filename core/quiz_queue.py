@@ -52,6 +52,7 @@ class QuizQueue:
         self.views = views
         undo.register("quiz_record", self._undo_quiz, human_only=False)
         undo.register("quiz_bury", self._undo_bury, human_only=False)
+        undo.register("quiz_scheduler", self._undo_scheduler, human_only=False)
 
     def person_for(self, actor: str | None, person: str | None = None) -> str:
         if person:
@@ -120,6 +121,60 @@ class QuizQueue:
                 {"person": pid, "scheduler": scheduler, "ledger": policy.ledger_path(pid)},
             )
             return self.store.record(receipt)
+
+    def set_scheduler(self, person: str, scheduler: str, *, now: datetime, actor: str) -> Receipt:
+        """Change the scheduler of a person's ledger (leitner | fsrs). Every row keeps its box, due and history, so
+        nothing learnt is lost and no card comes due at once: under FSRS a row first answered there starts a fresh
+        card (as any row carried over from Leitner does); under Leitner a row's FSRS state is kept for a later
+        switch back until it is answered. Undoable. Receipt details: person, scheduler, prior, ledger."""
+        now, actor = at(now), validate_actor(actor)
+        pid = policy.person_id(person)
+        if scheduler not in policy.SCHEDULERS:
+            return make_receipt(
+                "quiz_scheduler", "reject", now, actor, {"reason": "invalid_scheduler", "value": scheduler}
+            )
+        with self.store.writing():
+            path = self.store.path(policy.ledger_path(pid))
+            if not path.exists():
+                return make_receipt("quiz_scheduler", "reject", now, actor, {"reason": "no_ledger", "person": pid})
+            ledger = self._writable_ledger(pid)
+            prior = ledger.scheduler
+            if prior == scheduler:
+                return make_receipt(
+                    "quiz_scheduler",
+                    "reject",
+                    now,
+                    actor,
+                    {"reason": "scheduler_unchanged", "person": pid, "scheduler": scheduler},
+                )
+            name = cast(policy.SchedulerName, scheduler)  # one of SCHEDULERS, checked above
+            self.store.write_file(path, policy.render_ledger(ledger.model_copy(update={"scheduler": name})))
+            receipt = make_receipt(
+                "quiz_scheduler",
+                "changed",
+                now,
+                actor,
+                {
+                    "person": pid,
+                    "scheduler": scheduler,
+                    "prior": prior,
+                    "ledger": policy.ledger_path(pid),
+                    "undo": {"person": pid, "prior": prior},
+                },
+            )
+            return self.store.record(receipt)
+
+    def _undo_scheduler(self, receipt: dict[str, Any], now: datetime, actor: str) -> dict[str, Any]:
+        undo = receipt["details"]["undo"]
+        pid, prior = undo["person"], undo["prior"]
+        if prior not in policy.SCHEDULERS:
+            raise BadInput(f"the receipt names no scheduler to go back to ({prior!r})")
+        ledger = self._writable_ledger(pid)
+        self.store.write_file(
+            self.store.path(policy.ledger_path(pid)),
+            policy.render_ledger(ledger.model_copy(update={"scheduler": prior})),
+        )
+        return {"person": pid, "scheduler": prior}
 
     def _candidates(self, ledger: policy.Ledger, extra: int, now: datetime) -> list[policy.QuizCandidate]:
         """Live pages the session could use: the ledger's own pages plus the best never-quizzed ones, none past its

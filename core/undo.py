@@ -205,7 +205,8 @@ RESTORES_COUNTS = frozenset({"consolidate", "resolve_conflict"})
 
 def decision_subjects(receipt: dict[str, Any]) -> set[str]:
     """What a curation decision changed: records (`mem:`), suppression keys (`key:`), conflicts (`conflict:`), quiz
-    items (`quiz:<person>:<page>`) and their burials (`quiz-bury:<person>:<page>`)."""
+    items (`quiz:<person>:<page>`), their burials (`quiz-bury:<person>:<page>`) and ledgers' schedulers
+    (`quiz-scheduler:<person>`)."""
     action = receipt.get("action")
     d: dict[str, Any] = receipt.get("details") or {}
     undo: dict[str, Any] = d["undo"] if isinstance(d.get("undo"), dict) else {}
@@ -238,6 +239,8 @@ def decision_subjects(receipt: dict[str, Any]) -> set[str]:
         out.add(f"quiz:{d.get('person')}:{d.get('page')}")
     elif action == "quiz_bury":  # the bury list, not the row: a bury and an answer are undone independently
         out.add(f"quiz-bury:{d.get('person')}:{d.get('page')}")
+    elif action == "quiz_scheduler":
+        out.add(f"quiz-scheduler:{d.get('person')}")
     elif action == "decay":
         mems += list(d.get("archived") or [])
     elif action == "consolidate":

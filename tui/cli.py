@@ -296,6 +296,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     qn = q.add_parser("new-ledger")
     qn.add_argument("--person")
     qn.add_argument("--scheduler", choices=["leitner", "fsrs"], default="leitner")
+    qs = q.add_parser(
+        "scheduler", help="change the scheduler of an existing ledger (rows keep their history; undoable)"
+    )
+    qs.add_argument("scheduler", choices=["leitner", "fsrs"])
+    qs.add_argument("--person")
 
     t = add("tiers").add_subparsers(dest="sub", required=True)
     tp = t.add_parser("plan")
@@ -387,6 +392,7 @@ def _receipt_text(r: Receipt) -> str:
         "envelope",
         "snapshot",
         "count",
+        "scheduler",
     ):
         if d.get(key) not in (None, "", []):
             bits.append(f"{key}={d[key]}")
@@ -735,6 +741,8 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
             return 0
         if args.sub == "new-ledger":
             return _finish(args, eng.create_ledger(person, args.scheduler, now=now, actor=actor))
+        if args.sub == "scheduler":
+            return _finish(args, eng.set_scheduler(person, args.scheduler, now=now, actor=actor))
         if args.sub == "bury":
             return _finish(args, eng.quiz_bury(args.id, now=now, actor=actor, person=person))
         return _finish(

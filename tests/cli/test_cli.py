@@ -461,3 +461,18 @@ def test_a_hidden_count_at_its_bound_is_shown_as_a_floor(capsys, root, monkeypat
     monkeypatch.setattr(retrieve, "CANDIDATES", 2)
     code, out, _ = run(capsys, root, "--as", "human:me", "retrieve", "kestrel", "--zone", "outside_contact")
     assert code == 0 and out.splitlines()[-1] == "0 result(s); 2+ hidden by zone outside_contact"
+
+
+def test_quiz_scheduler_changes_an_existing_ledger_and_says_so(capsys, root):
+    me = ("--as", "human:alice")
+    code, _, err = run(capsys, root, *me, "quiz", "scheduler", "fsrs")
+    assert code == 2 and err.strip() == "memkeeper: quiz_scheduler reject: no_ledger"
+    assert run(capsys, root, *me, "quiz", "new-ledger")[0] == 0
+    code, out, _ = run(capsys, root, *me, "quiz", "scheduler", "fsrs")
+    assert code == 0 and out.startswith("quiz_scheduler: changed scheduler=fsrs receipt=")
+    assert "scheduler: fsrs" in (root / "quiz" / "quiz-ledger.alice.md").read_text()
+    code, _, err = run(capsys, root, *me, "quiz", "scheduler", "fsrs")
+    assert code == 2 and "scheduler_unchanged" in err
+    receipt = out.split("receipt=")[1].strip()
+    assert run(capsys, root, *me, "undo", receipt)[0] == 0
+    assert "scheduler: leitner" in (root / "quiz" / "quiz-ledger.alice.md").read_text()

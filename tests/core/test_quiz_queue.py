@@ -372,3 +372,46 @@ def test_a_card_answered_twice_in_one_day_is_promoted_once(eng):
     eng.quiz_record(ids[1], "good", now=T0, actor=HUMAN)
     lapse = eng.quiz_record(ids[1], "again", now=T0 + timedelta(hours=1), actor=HUMAN)
     assert (lapse.details["box"], lapse.details["due"]) == (0, "2026-11-21")
+
+
+def test_the_scheduler_can_be_changed_keeping_every_row_and_undone(eng):
+    """A person who chose Leitner on the first visit (or FSRS) can switch: every row keeps its box, due and counts,
+    so nothing learnt is lost and nothing comes due at once; the next answer schedules under the new scheduler; the
+    change is undoable, and refused when it changes nothing or there is no ledger."""
+    ids = seed(eng, 3)
+    assert eng.set_scheduler("alice", "fsrs", now=T0, actor=HUMAN).details["reason"] == "no_ledger"
+    assert eng.create_ledger("alice", "leitner", now=T0, actor=HUMAN).status == "created"
+    for mid in ids:
+        assert eng.quiz_record(mid, "good", now=T0, actor=HUMAN).status == "recorded"
+    before = {it.page: (it.box, it.due, it.asked, it.correct) for it in eng.read_ledger("alice").items}
+
+    same = eng.set_scheduler("alice", "leitner", now=T0, actor=HUMAN)
+    assert (same.status, same.details["reason"]) == ("reject", "scheduler_unchanged")
+    assert eng.set_scheduler("alice", "sm2", now=T0, actor=HUMAN).details["reason"] == "invalid_scheduler"
+
+    r = eng.set_scheduler("alice", "fsrs", now=T0 + timedelta(hours=1), actor=HUMAN)
+    assert (r.status, r.details["scheduler"], r.details["prior"]) == ("changed", "fsrs", "leitner")
+    ledger = eng.read_ledger("alice")
+    assert ledger.scheduler == "fsrs"
+    assert {it.page: (it.box, it.due, it.asked, it.correct) for it in ledger.items} == before
+    assert eng.quiz_session("alice", now=T0 + timedelta(days=1)) == []  # no row came due by the switch
+
+    answered = eng.quiz_record(ids[0], "good", now=T0 + timedelta(days=3), actor=HUMAN)
+    row = eng.read_ledger("alice").item(eng.page_of(ids[0]))
+    assert answered.status == "recorded" and row.fsrs is not None and (row.asked, row.correct) == (2, 2)
+
+    undo = eng.undo(r.receipt_sha256, now=T0 + timedelta(days=3, hours=1), actor=HUMAN)
+    assert undo.status == "undone", undo.details
+    ledger = eng.read_ledger("alice")
+    assert ledger.scheduler == "leitner" and ledger.item(eng.page_of(ids[0])).asked == 2  # the answer stays
+    assert eng.undo(r.receipt_sha256, now=T0 + timedelta(days=4), actor=HUMAN).details["reason"] == "already_undone"
+
+
+def test_a_scheduler_change_undone_after_a_later_change_is_refused(eng):
+    seed(eng, 1)
+    eng.create_ledger("alice", "leitner", now=T0, actor=HUMAN)
+    first = eng.set_scheduler("alice", "fsrs", now=T0, actor=HUMAN)
+    assert eng.set_scheduler("alice", "leitner", now=T0 + timedelta(hours=1), actor=HUMAN).status == "changed"
+    refused = eng.undo(first.receipt_sha256, now=T0 + timedelta(hours=2), actor=HUMAN)
+    assert refused.details["reason"] == "superseded_by_later_decision"
+    assert eng.read_ledger("alice").scheduler == "leitner"
