@@ -1,6 +1,9 @@
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 
 import pytest
@@ -51,3 +54,23 @@ def _isolate_user_config(tmp_path, monkeypatch):
     # Keep a developer's own keymap and environment out of the tests.
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
     monkeypatch.delenv("MEMKEEPER_ROOT", raising=False)
+
+
+@contextmanager
+def held_by_another_thread(lock) -> Iterator[None]:
+    """`lock` (a FileLock, or anything used as `with lock:`) held by another thread for the body of the block."""
+    held, release = threading.Event(), threading.Event()
+
+    def holder() -> None:
+        with lock:
+            held.set()
+            release.wait(10)
+
+    t = threading.Thread(target=holder)
+    t.start()
+    try:
+        assert held.wait(5)
+        yield
+    finally:
+        release.set()
+        t.join(5)

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import threading
 from datetime import timedelta
 
 import pytest
 
 from memkeeper.core import Engine, index, lockfile
 from memkeeper.core.lockfile import LockTimeout
-from tests.conftest import T0
+from tests.conftest import T0, held_by_another_thread
 
 X = "The payroll run happens on the 25th of every month via the Finch job."
 Y = "The analytics warehouse is refreshed every Sunday at 04:00 UTC by dbt."
@@ -196,25 +195,12 @@ def test_a_writer_waits_for_one_holding_the_lock_in_a_deleted_memkeeper(tmp_path
     root = tmp_path / "w"
     Engine.init(root, now=T0).close()
     holder, other = Engine.open(root), Engine.open(root)
-    held, release = threading.Event(), threading.Event()
-
-    def hold():
-        with holder.store.lock:
-            held.set()
-            release.wait(10)
-
-    t = threading.Thread(target=hold)
-    t.start()
-    try:
-        assert held.wait(5)
+    with held_by_another_thread(holder.store.lock):
         shutil.rmtree(root / ".memkeeper")
         other.store.lock.timeout = 0.3
         with pytest.raises(LockTimeout):
             other.capture("The kiln on the east wall fires on Thursdays.", now=T0)
         assert not list((root / "entries").glob("*.md"))
-    finally:
-        release.set()
-        t.join(5)
     r = other.capture("The kiln on the east wall fires on Thursdays.", now=T0)
     assert r.status == "captured", r.details
     holder.close()

@@ -6,33 +6,22 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-import threading
 import time
 
 import pytest
 
 from memkeeper.core.lockfile import FileLock, LockTimeout
+from tests.conftest import held_by_another_thread
 
 
 def test_a_thread_waits_for_the_holder_and_times_out_with_one_line(tmp_path):
     path = str(tmp_path / "write.lock")
     lock = FileLock(path, timeout=5, poll_interval=0.01)
-    held, release = threading.Event(), threading.Event()
-
-    def holder():
-        with lock:
-            held.set()
-            release.wait(5)
-
-    t = threading.Thread(target=holder)
-    t.start()
-    assert held.wait(5)
-    with pytest.raises(LockTimeout) as info:
-        lock.acquire(timeout=0.1)
-    assert "\n" not in str(info.value) and path in str(info.value)
-    assert not lock.is_locked  # on this thread
-    release.set()
-    t.join(5)
+    with held_by_another_thread(lock):
+        with pytest.raises(LockTimeout) as info:
+            lock.acquire(timeout=0.1)
+        assert "\n" not in str(info.value) and path in str(info.value)
+        assert not lock.is_locked  # on this thread
     with lock.acquire(timeout=1):
         assert lock.is_locked
     assert not lock.is_locked
@@ -92,24 +81,11 @@ def test_a_lock_whose_folder_is_deleted_while_held_still_excludes(tmp_path):
     path = str(folder / "write.lock")
     lock = FileLock(path, timeout=5, poll_interval=0.01, anchor=str(tmp_path))
     other = FileLock(path, timeout=5, poll_interval=0.01, anchor=str(tmp_path))  # another engine
-    held, release = threading.Event(), threading.Event()
-
-    def holder():
-        with lock:
-            held.set()
-            release.wait(5)
-
-    t = threading.Thread(target=holder)
-    t.start()
-    try:
-        assert held.wait(5)
+    with held_by_another_thread(lock):
         shutil.rmtree(folder)
         folder.mkdir()  # the next writer makes it again (Store.writing) and opens a new write.lock there
         with pytest.raises(LockTimeout):
             other.acquire(timeout=0.1)
-    finally:
-        release.set()
-        t.join(5)
     shutil.rmtree(folder)  # gone when the next writer comes: made again under the anchor
     with other.acquire(timeout=1):
         assert other.is_locked and (folder / "write.lock").exists()
