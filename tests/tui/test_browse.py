@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import threading
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Input, Markdown
 
@@ -585,3 +587,41 @@ async def test_the_page_view_says_when_the_previewed_zone_would_not_see_it(demo_
         await pilot.press("slash")
         await pilot.pause()
         assert "paid_public would not see this page" in str(panel.border_title)
+
+
+async def test_a_2048_byte_source_ref_leaves_the_page_on_screen_at_80_columns(tmp_path: Path) -> None:
+    """An agent's source ref can be 2048 bytes (a URL with its query string). At 80 columns the metadata wrapped it
+    whole, took every row of the page panel and the page was not shown at all: it keeps its start and its end."""
+    engine = Engine.init(tmp_path / "wiki", now=FIXED_NOW)
+    ref = "https://example.com/very/long/path?" + "&".join(f"param{i}=value{i}" for i in range(200))
+    ref = ref[:2040] + "#end"
+    r = engine.capture(
+        "The nightly ETL finishes by 04:00 and writes its report to the shared drive.",
+        now=FIXED_NOW,
+        actor="agent:x",
+        title="Nightly ETL",
+        source_ref=ref,
+    )
+    assert r.ok, r
+    memory_id = r.details["memory_id"]
+    engine.close()
+    app = build_app(tmp_path / "wiki")
+    async with app.run_test(size=NARROW) as pilot:
+        screen = await open_browse(pilot)
+        tree = screen.index_tree
+        fact = tree.find(NodeRef("category", "fact"))
+        assert fact is not None
+        tree.move_cursor(fact)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: fact.children, what="fact entries")
+        tree.select_node(fact.children[0])
+        await wait_for(pilot, lambda: screen.current == ViewRef("entry", memory_id), what="entry shown")
+        await settle(pilot)
+        meta = screen.query_one("#page-meta")
+        console = Console(width=76, record=True, file=io.StringIO())
+        console.print(meta.content)
+        shown = console.export_text().replace("\n", "")
+        assert ref[:40] in shown and ref[-24:] in shown  # its start and its end are told
+        page = screen.query_one("#page-scroll")
+        assert page.region.height >= 5, (meta.region, page.region)
+        assert meta.region.height <= 12  # it was 51 rows, the ref wrapped whole

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 import io
+import re
 import threading
 from datetime import timedelta
 
@@ -526,3 +528,89 @@ async def test_study_more_while_the_last_grade_is_written_counts_it_once(demo, m
         text = summary_text(pane)
         cards = 7 + len(second)
         assert f"{cards} cards in 2 batches · accuracy {round(100 * (cards - 1) / cards)}% ({cards - 1}/{cards}" in text
+
+
+# -- what real agents write ------------------------------------------------------------------------------------------
+
+
+def _session_summary(passes: int = 190) -> str:
+    """An agent's ~12 KB session summary: a heading, a line per pass over the logs, and at its very end the one fact a
+    cloze can hide (far below the first lines of any panel)."""
+    lines = ["# Session summary 2026-11-28", "", "## What happened"]
+    lines += [
+        f"- Looked at the ingest worker logs again, pass {chr(97 + i % 26)}{chr(97 + i // 26)}; nothing new in them."
+        for i in range(passes)
+    ]
+    lines += ["", "## Outcome", "The retry budget of the ingest worker is 45 attempts."]
+    return "\n".join(lines)
+
+
+def _screen_text(app) -> str:
+    """Every character on the screen, as the person sees it (the screenshot's text, lines run together)."""
+    return html.unescape(re.sub(r"<[^>]+>", "", app.export_screenshot())).replace("\xa0", " ")
+
+
+def _on_screen(app, widget) -> bool:
+    """The widget is shown whole between the header and the status line (not pushed off, not squeezed to nothing)."""
+    region, status = widget.region, app.screen.query_one("#status").region
+    return widget.display and region.height > 0 and region.y >= 1 and region.bottom <= status.y
+
+
+@pytest.mark.parametrize("size", [NARROW, (160, 45)], ids=["80x24", "160x45"])
+async def test_a_long_question_keeps_the_answer_and_the_grade_keys_on_screen(tmp_path, size):
+    """A cloze over a 12 KB session summary, and a 4 KB quiz question an agent wrote: the card holds the passage
+    around the gap (a card the height of the page pushed the answer and the grades off the screen), and once
+    revealed the answer panel and the grade row are on screen."""
+    from memkeeper.core import Engine
+
+    engine = Engine.init(tmp_path / "wiki", now=NOW - timedelta(days=2))
+    summary = _session_summary()
+    assert len(summary.encode()) > 12_000
+    r = engine.capture(
+        summary,
+        now=NOW - timedelta(days=1),
+        actor="agent:x",
+        title="Session summary",
+        category="decision",
+        source_type="user_stated",
+    )
+    assert r.ok, r
+    question = "Which of these steps " + " ".join(f"(step {i} of the long runbook)" for i in range(120)) + "?"
+    r = engine.capture(
+        "The runbook has one hundred and twenty steps.",
+        now=NOW - timedelta(days=1),
+        actor="agent:x",
+        title="Runbook length",
+        category="decision",
+        source_type="user_stated",
+        quiz_question=question,
+    )
+    assert r.ok, r
+    engine.create_ledger(PERSON, "leitner", now=NOW - timedelta(days=1), actor="human:demo")
+    engine.close()
+    app = build_app(tmp_path / "wiki")
+    async with app.run_test(size=size) as pilot:
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        assert len(pane.cards) == 2
+        for _ in pane.cards:
+            card = pane.current
+            box = pane.query_one("#quiz-card")
+            cloze = card.cloze is not None
+            if cloze:
+                shown = plain(box)
+                assert "[…]" in shown and len(shown) < len(summary) // 4, "the card shows the passage, not the page"
+                assert "[…]" in _screen_text(app), "the gap is in view"
+            assert pane.query_one("#quiz-card-box").region.height <= pane.query_one("#quiz-body").region.height // 2
+            await pilot.press("space")
+            await settle(pilot)
+            assert pane.revealed
+            grade_row = pane.query_one("#quiz-grade-row")
+            assert _on_screen(app, grade_row), (grade_row.region, app.screen.query_one("#status").region)
+            assert "3 Good" in grade_row.render().plain
+            answer = pane.query_one("#quiz-answer")
+            assert _on_screen(app, answer) and answer.region.height >= 3
+            if cloze:  # the value the gap hid, at the end of the page, is in view in the answer panel
+                assert "45 attempts" in _screen_text(app)
+            await pilot.press("3")
+            await decided(pilot)
+            await settle(pilot)

@@ -59,6 +59,12 @@ REASON_LABEL = {"due-wrong": "due · missed last time", "due": "due", "new": "ne
 LEITNER_NOTE = "Leitner cannot tell hard, good and easy apart: each is correct, one box up"
 #: How the hidden part of a cloze shows, in the question (the gap) and in the revealed answer (the value).
 GAP_STYLE = "bold reverse"
+#: The gap of a cloze question.
+GAP = "[…]"
+#: Characters of a cloze question shown either side of its gap: a cloze over a long page (an agent's 12 KB session
+#: summary) is the whole page, which filled the screen and pushed the answer and the grade keys off it. The card
+#: shows the passage around the gap; the revealed answer is the whole page.
+CLOZE_CONTEXT = 240
 
 
 def interval_label(days: int) -> str:
@@ -70,6 +76,26 @@ def interval_label(days: int) -> str:
     if days < 365:
         return f"{days / 30.4:.1f}".rstrip("0").rstrip(".") + "mo"
     return f"{days / 365:.1f}".rstrip("0").rstrip(".") + "y"
+
+
+def cloze_passage(question: str, context: int = CLOZE_CONTEXT) -> str:
+    """The part of a cloze question the card shows: all of a short one; of a long one, the passage from `context`
+    characters before its first gap to `context` after its last, cut at a line break or a space where there is one
+    near, "…" marking what was left out."""
+    first, last = question.find(GAP), question.rfind(GAP)
+    if len(question) <= 2 * context + len(GAP) or first < 0:
+        return question
+    start, end = max(0, first - context), min(len(question), last + len(GAP) + context)
+    if start > 0:
+        cut = max(question.rfind("\n", start, first), question.rfind(" ", start, first))
+        # A break in the first half of the margin (else the margin is one long token: cut it where it is).
+        start = cut + 1 if cut >= 0 and cut - start < context // 2 else start
+    if end < len(question):
+        cut = question.find("\n", last + len(GAP), end)
+        if cut < 0:
+            cut = question.rfind(" ", last + len(GAP), end)
+        end = cut if cut >= 0 and end - cut < context // 2 else end
+    return ("… " if start > 0 else "") + question[start:end].strip("\n") + (" …" if end < len(question) else "")
 
 
 @dataclass
@@ -121,8 +147,12 @@ class QuizScreen(PaneScreen):
     QuizScreen #quiz-progress-row Bar { width: 1fr; }
     QuizScreen #quiz-position { width: auto; padding: 0 2; text-style: bold; }
     QuizScreen #quiz-tally { width: auto; color: $text-muted; }
-    QuizScreen #quiz-card {
+    QuizScreen #quiz-card-box {
         height: auto;
+        max-height: 45%;
+        scrollbar-size-vertical: 1;
+        scrollbar-size-horizontal: 0;  /* a stable gutter would otherwise add a row to the card's auto height */
+        scrollbar-gutter: stable;
         border: round $accent;
         border-title-color: $accent;
         border-title-style: bold;
@@ -130,10 +160,13 @@ class QuizScreen(PaneScreen):
         padding: 1 2;
         margin-top: 1;
     }
+    QuizScreen #quiz-card { height: auto; }
     QuizScreen #quiz-answer-input { margin-top: 1; display: none; }
     QuizScreen #quiz-grade-row { height: auto; padding: 0 1; }
     QuizScreen #quiz-answer {
         height: 1fr;
+        scrollbar-size-vertical: 1;
+        scrollbar-gutter: stable;
         border: round $panel-lighten-2;
         border-title-color: $text-muted;
         padding: 1 2;
@@ -189,7 +222,10 @@ class QuizScreen(PaneScreen):
                 yield ProgressBar(total=1, show_eta=False, show_percentage=False, id="quiz-progress")
                 yield Static(id="quiz-position")
                 yield Static(id="quiz-tally")
-            yield Static(id="quiz-card")
+            # The question scrolls inside its box: a long one (a cloze over an agent's 12 KB summary) must not push
+            # the answer and the grade keys off the screen.
+            with VerticalScroll(id="quiz-card-box"):
+                yield Static(id="quiz-card")
             yield AnswerInput(
                 placeholder="Type your answer, enter to reveal (esc leaves the box)", id="quiz-answer-input"
             )
@@ -368,7 +404,7 @@ class QuizScreen(PaneScreen):
         loading = self.loading
         show = {
             "#quiz-progress-row": not empty and not self.choosing,
-            "#quiz-card": card is not None,
+            "#quiz-card-box": card is not None,
             "#quiz-answer": card is not None,
             "#quiz-grade-row": card is not None,
             "#quiz-setup": self.choosing and not loading,
@@ -409,7 +445,7 @@ class QuizScreen(PaneScreen):
         self.query_one("#quiz-tally", Static).update(line)
 
     def _render_card(self, card: QuizCard) -> None:
-        box = self.query_one("#quiz-card", Static)
+        box = self.query_one("#quiz-card-box")
         box.border_title = f"Question {self.index + 1} of {len(self.cards)}"
         history = f"{card.correct}/{card.asked} correct" if card.asked else "never asked"
         box.border_subtitle = (
@@ -417,7 +453,11 @@ class QuizScreen(PaneScreen):
             + (f"box {card.box} · " if card.box is not None else "")
             + history
         )
-        box.update(self._question_text(card))
+        question = self._question_text(card)
+        shown = self.query_one("#quiz-card", Static)
+        shown.update(question)
+        # A long question scrolls inside its box: its gap is kept in view.
+        self._keep_in_view(box, shown, question, question.plain.find(GAP))
         answer_box = self.query_one("#quiz-answer")
         answer_text = self.query_one("#quiz-answer-text", Static)
         self.query_one("#quiz-grade-row", Static).update(self._grade_row(card))
@@ -438,6 +478,8 @@ class QuizScreen(PaneScreen):
             if typed:
                 parts += [Text(""), Text.assemble(("you said  ", "dim"), (typed, "italic"))]
             answer_text.update(Group(*parts))
+            # The value the gap hid, in view: on a long page it is far below the panel's first lines.
+            self._keep_in_view(answer_box, answer_text, answer, card.cloze[0] if card.cloze is not None else 0)
         else:
             answer_box.remove_class("-revealed")
             answer_box.border_title = "Answer (hidden)"
@@ -456,15 +498,33 @@ class QuizScreen(PaneScreen):
                 )
             )
 
+    def _keep_in_view(self, scroller: Widget, shown: Widget, text: Text, offset: int) -> None:
+        """Once laid out, scroll `scroller` so that the line of `text` (shown first in `shown`) holding `offset` is
+        in view, a line of what leads to it above; to the top when there is no such offset."""
+
+        def scroll() -> None:
+            # The gutter is kept for the scrollbar (`scrollbar-gutter: stable`): the width the text wraps to does
+            # not change when a scrollbar comes, which would move every line of a long page.
+            width = scroller.scrollable_content_region.width
+            line = 0
+            if offset > 0 and width > 0:
+                line = len(text[:offset].wrap(self.app.console, width)) - 1
+            scroller.scroll_to(y=max(0, line - 1), animate=False, immediate=True)
+
+        scroller.scroll_home(animate=False, immediate=True)
+        if offset > 0:
+            self.call_after_refresh(scroll)
+
     def _question_text(self, card: QuizCard) -> Text:
         """The question in bold; a cloze names its page and shows its gap highlighted."""
         if card.cloze is None:
             return Text(card.question, style="bold")
         out = Text.assemble((card.title, "dim italic"), "\n")
-        question = Text(card.question, style="bold")
-        for start in range(len(card.question)):
-            if card.question.startswith("[…]", start):
-                question.stylize(GAP_STYLE, start, start + 3)
+        question = Text(cloze_passage(card.question), style="bold")
+        start = question.plain.find(GAP)
+        while start >= 0:
+            question.stylize(GAP_STYLE, start, start + len(GAP))
+            start = question.plain.find(GAP, start + len(GAP))
         return out.append_text(question)
 
     def _grade_row(self, card: QuizCard) -> Text:

@@ -21,6 +21,21 @@ SENSITIVITY_STYLES: dict[str, str] = {"do_not_export": "bold red", "public_safe"
 STATUS_STYLES: dict[str, str] = {"active": "green", "archived": "dim", "superseded": "yellow", "denied": "red"}
 
 
+#: The most characters of a source ref the narrow metadata shows; a longer one keeps its start and its end. Refs may
+#: be 2048 bytes (a URL with its query string): wrapped whole at 80 columns they took every row of the page panel,
+#: and the page itself was not shown at all.
+SOURCE_SHOWN = 100
+SOURCE_TAIL = 32
+
+
+def middle_cut(text: str, limit: int = SOURCE_SHOWN, tail: int = SOURCE_TAIL) -> str:
+    """`text` whole when it is at most `limit` characters, else its start and its last `tail` characters around
+    an ellipsis (a path or a URL is told apart by its end as often as by its start)."""
+    if len(text) <= limit:
+        return text
+    return text[: limit - tail - 3] + " … " + text[-tail:]
+
+
 def short_time(value: datetime | None) -> str:
     return value.strftime("%Y-%m-%d %H:%M") if value else "—"
 
@@ -42,7 +57,8 @@ def entry_meta_table(entry: Entry, narrow: bool = False) -> Group:
     sens = entry.sensitivity_tier.value
     status = entry.status.value
     verified = f"{entry.verified.by} {short_time(entry.verified.at)}" if entry.verified else "no"
-    source = entry.source_type.value + (f" · {entry.source_ref}" if entry.source_ref else "")
+    ref = entry.source_ref or ""
+    source = entry.source_type.value + (f" · {middle_cut(ref) if narrow else ref}" if ref else "")
     pairs = [
         ("zone", v(zone, ZONE_STYLES.get(zone, ""))),
         ("sensitivity", v(sens, SENSITIVITY_STYLES.get(sens, ""))),
