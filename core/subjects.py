@@ -50,7 +50,7 @@ def side(text: str, title: str = "") -> Side:
     t = analyze(title) if title.strip() else None
     terms = dict(c.terms)
     words = set(c.words)
-    names = list(c.names)
+    names = list(c.names[:NAMES_READ])
     seq = [tok.low for tok in c.tokens if tok.kind == "word"]
     modifiers = {k: set(v) for k, v in c.modifiers.items()}
     if t is not None:
@@ -77,6 +77,11 @@ def side(text: str, title: str = "") -> Side:
 
 
 INDEXED = 32  # terms, names or words from which a side's lookups go through `_Lookup` instead of a scan
+# The names of a statement that are matched, at most (in the order it says them). Each name of one side is matched
+# against the other side: a base64 blob or a log pasted into a note reads as thousands of capitalised "names", and
+# a capture beside such a note, read claim by claim, matched them once per claim (40 s for one capture). Prose
+# says a few: the most in a statement of the labelled sets (2,650 texts) is 10.
+NAMES_READ = 128
 
 
 class _Near:
@@ -305,12 +310,13 @@ def _numeronym(short: str, long_: str) -> bool:
     return len(long_) == int(m.group(2)) + 2 and long_[0] == m.group(1) and long_[-1] == m.group(3)
 
 
-def _acronym_parts(text: str) -> list[str] | None:
+@functools.lru_cache(maxsize=16384)
+def _acronym_parts(text: str) -> tuple[str, ...] | None:
     """The parts of an acronym as written ("SRE": s, r, e; "DevRel": dev, rel), or None when `text` is none."""
     if re.fullmatch(r"[A-Z]{2,6}s?", text):
-        return list(text.rstrip("s").lower())
+        return tuple(text.rstrip("s").lower())
     if re.fullmatch(r"(?:[A-Z][a-z]+){2,4}", text):
-        return [p.lower() for p in re.findall(r"[A-Z][a-z]+", text)]
+        return tuple(p.lower() for p in re.findall(r"[A-Z][a-z]+", text))
     return None
 
 

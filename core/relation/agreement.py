@@ -45,6 +45,26 @@ def live(values: tuple[Value, ...]) -> list[Value]:
     return [v for v in values if not v.negated and v.role != "from"]
 
 
+#: The pairs of values two statements are compared by, at most. Comparing pairs each value of one side off with
+#: the other's, so the work grows with the product of the two counts: a minified JSON document or a log pasted into
+#: a note holds thousands of numbers, and one capture beside such a note, read claim by claim, took minutes. Past
+#: the bound the longer side is read to as many values as keep the product within it, in the order it says them; a
+#: statement of the labelled sets says at most 15 values (2,650 texts), and a long note beside a one-line statement
+#: is read whole (400 facts against one: 800 pairs).
+VALUE_PAIRS = 4096
+
+
+def compared(a: Analysis, b: Analysis) -> tuple[list[Value], list[Value]]:
+    """The asserted values (`live`) of the two sides that are compared: all of them, unless their product passes
+    VALUE_PAIRS (then the longer side is cut to fit)."""
+    va, vb = live(a.values), live(b.values)
+    if len(va) * len(vb) <= VALUE_PAIRS:
+        return va, vb
+    if len(va) >= len(vb):
+        return va[: max(1, VALUE_PAIRS // max(1, len(vb)))], vb
+    return va, vb[: max(1, VALUE_PAIRS // max(1, len(va)))]
+
+
 def slot_of(v: Value) -> str:
     """The slot a value fills: "when" for times, parts of the day, weekdays and dates; else its kind and key."""
     if v.kind in WHEN_KINDS or (v.kind == "date" and v.key == ""):
@@ -310,7 +330,7 @@ def _key_near(a: str, b: str) -> bool:
     return False
 
 
-def _partners(x: Value, qa: list[Value], qb: list[Value], a: Analysis, b: Analysis) -> list[Value]:
+def _partners(x: Value, qa: list[Value], qb: list[Value], a: Analysis, b: Analysis, one_vague: bool) -> list[Value]:
     """The other side's amounts `x` is compared with: those of its unit or counted noun; a bare number, or a count
     of people, pairs with the other side's only quantity ("40 staff" / "about 120 people"). Two amounts of money or
     two shares said of two things are not compared ("the credit limit is $12,000" / "the balance is about $2,300",
@@ -321,13 +341,25 @@ def _partners(x: Value, qa: list[Value], qb: list[Value], a: Analysis, b: Analys
     vague = _vague_keys()
     # (Only a side's one vague amount stands for the other's: two bare numbers, "128/82", are a reading of their
     # own, not "three months".)
-    alone = sum(1 for v in qa if v.key in vague) == 1 if x.key in vague else len(qa) == 1
+    alone = one_vague if x.key in vague else len(qa) == 1
     if not partners and alone and len(qb) == 1 and (qb[0].key in vague or x.key in vague):
         # (A vague amount whose number the other side writes too is that number, not an amount in the other's
         # unit: "runs 5k three times a week" / "best 5k time is 24 minutes".)
         if not (x.key in vague and _writes(b, x)) and not (qb[0].key in vague and _writes(a, qb[0])):
             partners = qb
     return partners
+
+
+def _one_vague(qa: list[Value]) -> bool:
+    """Whether exactly one of `qa` is a vague amount (counted once per comparison, not once per amount)."""
+    vague = _vague_keys()
+    seen = 0
+    for v in qa:
+        if v.key in vague:
+            seen += 1
+            if seen > 1:
+                return False
+    return seen == 1
 
 
 def _writes(a: Analysis, v: Value) -> bool:
@@ -375,7 +407,7 @@ def exact_near(a: Analysis, b: Analysis) -> str:
     """Two exact amounts of one slot that differ by no more than the drift ("EUR 1,450 a month" / "1,300 euros a
     month", "10 engineers" / "12 engineers"), as "<a> / <b>"; "" when none. Neither is approximate ("about",
     "roughly"), a range or a bound, and they are not one amount written two ways ("2 weeks" / "14 days")."""
-    va, vb = live(a.values), live(b.values)
+    va, vb = compared(a, b)
     va, vb = _as_rates(va, vb), _as_rates(vb, va)
     qa = [v for v in va if v.kind in ("quantity", "duration")]
     qb = [v for v in vb if v.kind in ("quantity", "duration")]
@@ -383,8 +415,9 @@ def exact_near(a: Analysis, b: Analysis) -> str:
     def exact(v: Value) -> bool:
         return not v.approx and not v.bound and not isinstance(v.val, tuple)
 
+    one_vague = _one_vague(qa)  # (`_partners`: whether a's one vague amount may stand for b's)
     for x in qa:
-        partners = _partners(x, qa, qb, a, b)
+        partners = _partners(x, qa, qb, a, b, one_vague)
         if not exact(x) or not partners or not all(exact(y) for y in partners):
             continue
         drifts = [(_qty_agree(x, y), 0.0 if same_unit(x, y) else SAME_AMOUNT) for y in partners]
@@ -395,7 +428,7 @@ def exact_near(a: Analysis, b: Analysis) -> str:
 
 def compare_values(a: Analysis, b: Analysis) -> tuple[list[Diff], set[str], set[str], set[str]]:
     """Differences per slot, the slots both sides agree on, and the slots only one side fills."""
-    va, vb = live(a.values), live(b.values)
+    va, vb = compared(a, b)
     va, vb = _as_rates(va, vb), _as_rates(vb, va)
     va, vb = _as_frequency(va, vb), _as_frequency(vb, va)
     diffs: list[Diff] = []
@@ -416,8 +449,9 @@ def compare_values(a: Analysis, b: Analysis) -> tuple[list[Diff], set[str], set[
     qa = [v for v in va if v.kind in ("quantity", "duration")]
     qb = [v for v in vb if v.kind in ("quantity", "duration")]
     used_b: set[int] = set()
+    one_vague = _one_vague(qa)  # (`_partners`: whether a's one vague amount may stand for b's)
     for x in qa:
-        partners = _partners(x, qa, qb, a, b)
+        partners = _partners(x, qa, qb, a, b, one_vague)
         if not partners:
             continue
         results = [_qty_agree(x, y) for y in partners]

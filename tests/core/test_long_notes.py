@@ -277,3 +277,26 @@ def test_subject_comparison_through_the_indexes_matches_the_scans(monkeypatch) -
                 slow = subjects.compare(subjects.side(a), subjects.side(b))
             assert fast == slow, (a, b)
     subjects.side.cache_clear()
+
+
+def _minified(n: int, seed: int) -> str:
+    """Minified JSON an agent pasted into a note: n numbers, and n/2 keys that read as names ("k17")."""
+    r = random.Random(seed)
+    return "Dump: " + ",".join(f'"k{i}":[{r.randrange(1, 999)},{r.randrange(1, 99)}]' for i in range(n // 2))
+
+
+def test_a_paste_of_json_is_read_to_a_bound_beside_a_long_note() -> None:
+    """Each name of one side is matched against the other, each amount paired off with the other's: a paste of
+    thousands of them (minified JSON), beside a note read claim by claim, made one capture take minutes. Past
+    NAMES_READ names, and past VALUE_PAIRS pairs of values, a statement is not read further: four times the paste is well
+    under four times the work (3.7× without the bounds; the texts' own reading, cached, aside)."""
+    note = " ".join(f"Step {i}: the {VOCAB[i % len(VOCAB)]} retry budget was {3 * i} attempts." for i in range(60))
+
+    def work(n: int, seed: int) -> int:
+        paste = _minified(n, seed)
+        relate(Statement(paste), Statement(note))  # each text read once (the readers' caches are kept) ...
+        decision._relate.cache_clear()  # ... but the pairs are related again
+        return _work(lambda: relate(Statement(paste), Statement(note)))
+
+    small, large = work(1000, 1), work(4000, 2)
+    assert large / small < 3.0, f"{large / small:.2f}× the work for four times the paste"
