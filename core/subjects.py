@@ -152,6 +152,20 @@ class _Lookup:
         return out
 
     @functools.cached_property
+    def by_shape(self) -> dict[tuple[str, str, int], list[str]]:
+        """The side's terms by (first letter, last letter, length): the words a numeronym ("k8s") may stand for."""
+        out: dict[tuple[str, str, int], list[str]] = {}
+        for t in self.side.terms:
+            if t:
+                out.setdefault((t[0], t[-1], len(t)), []).append(t)
+        return out
+
+    @functools.cached_property
+    def numeronym_shapes(self) -> frozenset[tuple[str, str, int]]:
+        """The (first letter, last letter, length) of the words the side's numeronyms may stand for."""
+        return frozenset(k for n in self.side.numeronyms if (k := _shape_of(n)) is not None)
+
+    @functools.cached_property
     def acronyms(self) -> list[tuple[int, str]]:
         """The side's names written as acronyms ("SRE", "DevRel"), compacted, each with its number of parts, in
         order."""
@@ -190,8 +204,8 @@ def _matching_terms(x: Side, other: Side) -> set[str] | None:
     for t in other.terms:
         hits.update(u for u in near.candidates(t) if _near(t, u))
     for n in other.numeronyms:
-        hits.update(u for u in x.terms if _numeronym(n, u))
-    hits.update(u for u in x.numeronyms if any(_numeronym(u, t) for t in other.terms))
+        hits.update(_lookup(x).by_shape.get(_shape_of(n) or ("", "", 0), ()))
+    hits.update(u for u in x.numeronyms if _stands_for_a_term(u, other))
     return hits
 
 
@@ -303,6 +317,24 @@ def _one_edit(a: str, b: str) -> bool:
 _NUMERONYM = re.compile(r"([a-z])(\d+)([a-z])")
 
 
+def _shape_of(short: str) -> tuple[str, str, int] | None:
+    """The (first letter, last letter, length) of the words the numeronym `short` may stand for, or None."""
+    m = _NUMERONYM.fullmatch(short)
+    return None if m is None else (m.group(1), m.group(3), int(m.group(2)) + 2)
+
+
+def _stands_for_a_term(short: str, s: Side) -> bool:
+    """`short` is a numeronym of a term of `s` (`_numeronym(short, t)` for some t), through `s`'s index of its terms'
+    shapes: a paste of thousands of numeronym-shaped words ("w123x") made the scan of every term a square."""
+    shape = _shape_of(short)
+    return shape is not None and shape in _lookup(s).by_shape
+
+
+def _a_numeronym_of(word: str, s: Side) -> bool:
+    """A numeronym of `s` stands for `word` (`_numeronym(n, word)` for some n of `s.numeronyms`)."""
+    return bool(word) and bool(s.numeronyms) and (word[0], word[-1], len(word)) in _lookup(s).numeronym_shapes
+
+
 def _numeronym(short: str, long_: str) -> bool:
     m = _NUMERONYM.fullmatch(short)
     if m is None:
@@ -369,11 +401,7 @@ def matches(term: str, other: Side) -> bool:
         return True
     got = other.memo.get(term)
     if got is None:
-        got = (
-            _near_any(term, other)
-            or any(_numeronym(t, term) for t in other.numeronyms)
-            or (bool(_NUMERONYM.fullmatch(term)) and any(_numeronym(term, t) for t in other.terms))
-        )
+        got = _near_any(term, other) or _a_numeronym_of(term, other) or _stands_for_a_term(term, other)
         other.memo[term] = got
     return got
 
@@ -399,8 +427,8 @@ def _name_match(
             or w in other.terms
             or (len(w) >= 4 and _near_any(w, other))
             # (a numeronym is a term `side` lists in `numeronyms`: "k8s" / "kubernetes", either way round)
-            or (bool(_NUMERONYM.fullmatch(w)) and any(_numeronym(w, t) for t in other.terms))
-            or any(_numeronym(t, w) for t in other.numeronyms)
+            or _stands_for_a_term(w, other)
+            or _a_numeronym_of(w, other)
         )
 
     if all(said(w) for w in words):
@@ -443,7 +471,7 @@ def _name_matches(x: Side, other: Side) -> dict[Name, str | None]:
     said = {w for w in words if w in other.words or w in other.terms}
     for t in other.terms:
         said.update(u for u in look.near_name_words.candidates(t) if len(u) >= 4 and _near(u, t))
-    said.update(w for w in words if _NUMERONYM.fullmatch(w) and any(_numeronym(w, t) for t in other.terms))
+    said.update(w for w in words if _stands_for_a_term(w, other))
     for short in other.numeronyms:
         said.update(w for w in words if _numeronym(short, w))
     parts: set[Name] = set()
