@@ -43,6 +43,7 @@ import importlib.metadata
 import inspect
 import json
 import logging
+import os
 import re
 import sys
 import threading
@@ -432,9 +433,21 @@ class Desk:
         try:
             return call()
         except MemkeeperError as exc:
-            return _error(exc)
+            return _error_text(self.error_line(exc))
         except Exception as exc:
             return _internal_error(what, exc)
+
+    def error_line(self, exc: BaseException) -> str:
+        """The command line's line for an engine error, with a file under the wiki named relative to its root: the
+        engine names its write lock by its absolute path when another process holds it past the wait (`Busy`), and
+        where the person keeps the wiki (`/home/<login>/…`) is not the agent's to learn; the person reads it in the
+        server's log."""
+        line = error_line(exc)
+        for root in dict.fromkeys((str(self.engine.root), os.path.realpath(self.engine.root))):
+            line = line.replace(root.rstrip(os.sep) + os.sep, "")
+        if line != error_line(exc):
+            log.warning("%s", error_line(exc))
+        return line
 
     # ------------------------------------------------------------------------------------------------ tools
 
@@ -947,7 +960,7 @@ def build_server(engine: Engine, identity: Identity, clock: Callable[[], datetim
             try:
                 return desk.page(rel)
             except MemkeeperError as exc:
-                raise ResourceError(error_line(exc)) from None
+                raise ResourceError(desk.error_line(exc)) from None
             except Exception as exc:
                 log.error("resource %s failed", rel, exc_info=exc)
                 raise ResourceError(internal_error_line(exc)) from None

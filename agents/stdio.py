@@ -265,10 +265,34 @@ def _wire_stdin() -> Iterator[BinaryIO]:
         os.dup2(wire, 0)
 
 
+CLIENT_GONE = "memkeeper: the client closed stdout; the server stops (every write it answered or began stands)"
+
+
+def _client_gone() -> None:
+    """The client closed its end of stdout (it exited, or stopped reading): nobody is left to answer. Said in one
+    line on stderr; fd 1 then points at the null device, so the interpreter's last flush of stdout at exit cannot
+    raise on the broken pipe (the command line's `BrokenPipeError` rule: end quietly, exit 0)."""
+    log.warning(CLIENT_GONE)
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, 1)
+        finally:
+            os.close(null)
+    except OSError:
+        pass
+
+
 async def serve(server: Server[Any]) -> None:
     """Serve `server` (the SDK's low-level server) over stdin and stdout until the client closes stdin and every
-    request read has been answered."""
+    request read has been answered, or until it closes stdout. The SDK's stdout writer fails on a closed pipe
+    (`BrokenPipeError`, raised out of its task group): the server stops there, a tool call still running in its
+    worker thread finishing first (the SDK does not abandon a thread on cancellation), so nothing the engine began
+    is cut short."""
     with _wire_stdin() as wire:
         gate = Gate(anyio.wrap_file(TextIOWrapper(wire, encoding="utf-8", errors="replace")))
-        async with stdio_server(stdin=cast("anyio.AsyncFile[str]", gate)) as (read_stream, write_stream):
-            await server.run(read_stream, gate.answers(write_stream), server.create_initialization_options())
+        try:
+            async with stdio_server(stdin=cast("anyio.AsyncFile[str]", gate)) as (read_stream, write_stream):
+                await server.run(read_stream, gate.answers(write_stream), server.create_initialization_options())
+        except* (BrokenPipeError, ConnectionResetError):
+            _client_gone()

@@ -238,6 +238,33 @@ def test_requests_written_before_stdin_closes_are_all_answered(root):
     assert records(root) == 2
 
 
+def test_a_client_that_closes_stdout_ends_the_server_quietly_and_keeps_its_write(root):
+    """A client that goes away (it exited, or closed its end of stdout) while a call runs: the call's write stands,
+    and the server stops without an error. The SDK's stdout writer raised `BrokenPipeError` out of its task group,
+    and the server exited 1 with `memkeeper: internal error: ExceptionGroup: ...` on stderr."""
+    argv = [sys.executable, "-m", "memkeeper.tui.cli", "--root", str(root), "mcp", "--agent", "gone"]
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    try:
+        proc.stdin.write(f"{request(0, 'initialize', **HELLO)}\n".encode())
+        proc.stdin.flush()
+        assert json.loads(proc.stdout.readline())["id"] == 0
+        proc.stdout.close()  # nobody reads the answers any more
+        proc.stdin.write(
+            f"{notification('notifications/initialized')}\n{tool_call(1, 'capture', text=STATEMENTS[0])}\n".encode()
+        )
+        proc.stdin.close()
+        code = proc.wait(timeout=TIMEOUT)
+        stderr = proc.stderr.read().decode()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=TIMEOUT)
+    assert "internal error" not in stderr and "Traceback" not in stderr, stderr
+    assert code == 0, stderr
+    assert records(root) == 1  # the capture whose receipt could not be delivered is stored
+
+
 @pytest.mark.parametrize(("redirect", "name"), [("<&-", "stdin"), (">&-", "stdout")])
 def test_a_server_started_with_stdin_or_stdout_closed_says_so(root, redirect, name):
     argv = [sys.executable, "-m", "memkeeper.tui.cli", "--root", str(root), "mcp"]
