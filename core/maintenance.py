@@ -16,7 +16,7 @@ from . import journal
 from .conflicts import ConflictQueue
 from .errors import BadInput
 from .grading import regrade
-from .models import EvidenceGrade, Receipt, Status, at, iso, parse_iso
+from .models import EvidenceGrade, Receipt, Status, at, iso, iso_floor, parse_iso
 from .pages import atomic_write
 from .paths import mkdirs
 from .receipts import make_receipt
@@ -300,10 +300,15 @@ class MaintenanceOps:
         record was not accessed since), and drop the note an archive added."""
         prior: dict[str, dict[str, Any]] = receipt["details"]["undo"]["prior"]
         note = f"Archived by decay ({receipt['at']})"
+        restated = self._restated_since(receipt, prior)
+        restored: list[str] = []
         for m, state in sorted(prior.items()):
             e = self.store.get(m)
             if e is None:
                 continue
+            if m in restated:
+                continue
+            restored.append(m)
             if e.last_accessed_at <= parse_iso(receipt["at"]):  # an access since then set strength afresh
                 e.strength = state["strength"]
             e.status = Status(state["status"])
@@ -313,7 +318,40 @@ class MaintenanceOps:
             e.notes = [x for x in e.notes if not x.startswith(note)]
             self.store.save(e)
         self.views.refresh(now, full=True)
-        return {"restored": sorted(prior)}
+        kept = [{"memory_id": m, "restated_by": restated[m]} for m in sorted(restated)]
+        return {"restored": restored, **({"kept_archived": kept} if kept else {})}
+
+    def _restated_since(self, receipt: dict[str, Any], prior: dict[str, dict[str, Any]]) -> dict[str, str]:
+        """The records the decay archived whose statement was captured again after it, as a new active record of the
+        same zone and tier (an archived record is no capture's candidate): {archived id: the newest such record}.
+        The undo leaves these archived; putting them back would make two active records say one thing."""
+        decayed_at = parse_iso(receipt["at"])
+        archived = {m for m, state in prior.items() if state.get("status") == Status.active.value}
+        if not archived:
+            return {}
+        later: dict[tuple[str, str, str], tuple[datetime, str]] = {}
+        for row in self.store.index.query(
+            "SELECT memory_id, content, trust_zone, sensitivity_tier, created_at FROM records"
+            " WHERE status='active' AND created_at > ?",
+            (iso_floor(decayed_at),),
+        ):
+            made = parse_iso(row["created_at"])
+            if made <= decayed_at or row["memory_id"] in prior:
+                continue
+            k = (row["trust_zone"], row["sensitivity_tier"], normalize(row["content"]))
+            if k not in later or (made, row["memory_id"]) > later[k]:
+                later[k] = (made, row["memory_id"])
+        if not later:
+            return {}
+        out: dict[str, str] = {}
+        for m in sorted(archived):
+            e = self.store.get(m)
+            if e is None or e.status is not Status.archived:
+                continue
+            hit = later.get((e.trust_zone.value, e.sensitivity_tier.value, normalize(e.content)))
+            if hit:
+                out[m] = hit[1]
+        return out
 
     # ----------------------------------------------------------------------------------------------------- snapshot
 

@@ -107,6 +107,14 @@ def iso(dt: datetime) -> str:
     return dt.strftime("%Y-%m-%dT%H:%M:%SZ")  # glibc does not pad a year below 1000: keep its text
 
 
+def iso_floor(dt: datetime) -> str:
+    """A text that sorts (as text, the way SQLite compares the index's stamps) before every `iso` stamp from dt's
+    whole second on, and after every earlier one: "2026-01-01T09:00:00" for 09:00:00.5. `iso` writes a sub-second
+    stamp "…00.5Z", which sorts before "…00Z" ('.' < 'Z'), so `stamp > iso(now)` loses rows of now's second; a
+    query filters with `stamp > iso_floor(now)` and compares the few rows of that second as times."""
+    return iso(dt.replace(microsecond=0))[:-1]
+
+
 def parse_iso(value: str | datetime) -> datetime:
     if isinstance(value, datetime):
         return utc(value)

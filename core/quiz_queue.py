@@ -12,7 +12,7 @@ from typing import Any, cast
 
 from . import quiz as policy
 from .errors import BadInput
-from .models import Receipt, Status, at, iso, parse_iso
+from .models import Receipt, Status, at, iso, iso_floor, parse_iso
 from .pages import MAX_LEDGER_BYTES, read_text
 from .paths import list_files
 from .receipts import make_receipt
@@ -195,7 +195,7 @@ class QuizQueue:
         for r in self.store.index.query(
             f"SELECT {cols} FROM records WHERE quiz_rotation=1 AND (expires_at IS NULL OR expires_at > ?)"
             " ORDER BY quiz_weight DESC, updated_at DESC, path LIMIT ?",
-            (iso(now), extra + len(known)),
+            (iso_floor(now), extra + len(known)),  # the rows of now's second are compared as times below
         ):
             rows.setdefault(r["path"], r)
         out = []

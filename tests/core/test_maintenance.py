@@ -336,3 +336,29 @@ def test_consolidate_leaves_a_record_whose_conflict_awaits_a_decision_out_of_eve
     after = eng.consolidate(now=T0 + timedelta(hours=3))
     assert after.details["count"] == 1 and "held_by_conflict" not in after.details
     assert eng.check().ok, eng.check().problems
+
+
+def test_undo_of_a_decay_keeps_archived_a_record_restated_since(eng):
+    """A statement archived by decay and captured again afterwards (a new record: an archived one is no candidate)
+    is held once: the undo puts back the rest of the run, not a second active copy of what the new record says."""
+    weak = capture(eng, "Priya owns the quarterly billing reconciliation for EMEA.")
+    other = capture(eng, "The office plants are watered on Fridays by whoever is in.")
+    r = eng.decay(now=DECAY_AT)
+    assert sorted(r.details["archived"]) == sorted([weak, other])
+    again = eng.capture(
+        "Priya owns the quarterly billing reconciliation for EMEA.",
+        now=DECAY_AT + timedelta(days=1),
+        source_ref="raw/later.md",
+        actor="agent:other",
+    )
+    assert again.status == "captured", again.details
+    newer = again.details["memory_id"]
+    u = eng.undo(r.receipt_sha256, now=DECAY_AT + timedelta(days=2), actor="agent:cli")
+    assert u.status == "undone", u.details
+    assert u.details["restored"] == [other]
+    assert u.details["kept_archived"] == [{"memory_id": weak, "restated_by": newer}]
+    assert eng.load(weak).status.value == "archived" and eng.load(other).status.value == "active"
+    assert eng.load(newer).status.value == "active"
+    active = eng.index.query("SELECT memory_id FROM records WHERE status='active'")
+    assert sorted(r["memory_id"] for r in active) == sorted([other, newer])
+    assert eng.check().ok

@@ -216,6 +216,22 @@ def test_a_record_past_its_expiry_is_never_asked(eng):
     assert eng.quiz_due_count("alice", now=later) == len(ids)
 
 
+def test_a_record_expiring_later_in_the_same_second_is_still_asked(eng):
+    """Stamps are ISO text in the index, and "…00.5Z" sorts before "…00Z": a record expiring half a second after a
+    whole-second now was left out of the session by the query that picks new cards, though it had not expired."""
+    seed(eng, 2)
+    temp = eng.capture(
+        "The VPN is down this week while the office firewall is replaced.",
+        now=T0 - timedelta(days=3),
+        category="direction",
+        title="VPN outage",
+        expires_at=(T0 + timedelta(milliseconds=500)).isoformat(),
+    ).details["memory_id"]
+    assert T0.microsecond == 0 and eng.load(temp).expires_at == T0 + timedelta(milliseconds=500)
+    assert temp in [c.memory_id for c in eng.quiz_session("alice", now=T0)]
+    assert temp not in [c.memory_id for c in eng.quiz_session("alice", now=T0 + timedelta(seconds=1))]
+
+
 def test_hot_md_says_whose_quiz_count_it_shows(eng):
     """hot.md is one page for everyone: its quiz count is the largest of the persons' and names whose it is, so it
     does not read as a contradiction of the desk's header (which counts for the person at the desk)."""
