@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 import io
+import re
 from datetime import timedelta
 
 import pytest
@@ -10,7 +12,7 @@ from rich.console import Console
 
 from memkeeper.core import Engine
 from memkeeper.tui.screens.conflicts import ConflictsScreen
-from memkeeper.tui.screens.modals import InputModal
+from memkeeper.tui.screens.modals import InputModal, TextModal
 from memkeeper.tui.widgets.status_line import StatusLine
 
 from .conftest import NARROW, both_sizes, decided, mounted, open_pane, settle, wait_for
@@ -433,3 +435,92 @@ async def test_a_snooze_past_this_year_shows_its_year(demo):
         await pilot.press("a")
         assert str(pane.table.get_row(release.conflict_id)[3]) == (NOW + timedelta(days=7)).strftime("%m-%d")
         assert str(pane.table.get_row(db.conflict_id)[3]) == "9999-12-31"
+
+
+def _screen_text(app) -> str:
+    """Every character on the screen, as the person sees it (the screenshot's text, lines run together)."""
+    return html.unescape(re.sub(r"<[^>]+>", "", app.export_screenshot())).replace("\xa0", " ")
+
+
+def _long_conflict(root) -> tuple[str, str]:
+    """A conflict whose existing side is an agent's ~12 KB session summary with a 2 KB source ref (a URL and its
+    query string); the fact it ends on is contradicted by a short note. Returns (summary, ref)."""
+    lines = ["# Session summary 2026-11-28", "", "## What happened"]
+    lines += [f"- Pass {i:03d} over the ingest worker logs; nothing new in them this time." for i in range(170)]
+    lines += ["", "## Outcome", "The retry budget of the ingest worker is 45 attempts."]
+    summary = "\n".join(lines)
+    ref = "https://logs.example.com/search?q=" + "ingest%20worker%20" * 110 + "&end=tail-of-the-ref"
+    assert len(summary.encode()) > 12_000 and len(ref) > 2_000
+    engine = Engine.init(root, now=NOW - timedelta(days=3))
+    first = engine.capture(
+        summary, now=NOW - timedelta(days=2), actor="agent:scribe", title="Ingest session", source_ref=ref
+    )
+    assert first.status == "captured", first
+    r = engine.capture(
+        "The ingest worker gives up after 12 retries.",
+        now=NOW - timedelta(days=1),
+        actor="agent:notes",
+        contradicts=first.details["memory_id"],
+    )
+    assert r.status == "conflict", r
+    engine.close()
+    return summary, ref
+
+
+@both_sizes
+async def test_a_long_side_is_cut_and_keeps_its_provenance_on_screen_and_v_shows_it_whole(tmp_path, size):
+    """A 12 KB statement with a 2 KB source ref filled its side, and the box cut off the provenance (source,
+    actor, grade) with nothing to scroll. The side now shows what fits, says how much is left and which key shows
+    it whole, and both sides' provenance is on screen; the key opens both statements whole, the ref unabridged."""
+    summary, ref = _long_conflict(tmp_path / "wiki")
+    app = build_app(tmp_path / "wiki")
+    async with app.run_test(size=size) as pilot:
+        pane = await open_pane(pilot, "C", ConflictsScreen)
+        box = pane.query_one("#conflict-sides")
+        for side in (pane.query_one("#side-existing"), pane.query_one("#side-incoming")):
+            # each side whole in the sides' box, borders included
+            assert 0 < side.outer_size.height <= box.size.height, (side.outer_size, box.size)
+        shown = " ".join(_screen_text(app).split())
+        assert "more characters · v: whole" in shown
+        assert "45 attempts" not in shown  # the end of the summary is past what fits
+        assert "agent:scribe" in shown and "agent:notes" in shown  # both sides' provenance
+        assert "2026-11-27" in shown  # side A's time and grade: its provenance's last row when narrow
+        assert size == NARROW or "active record" in shown  # its footer (on its bottom border when narrow)
+        assert "tail-of-the-ref" in shown and ref not in shown  # the ref cut in its middle
+        await pilot.press("v")
+        await wait_for(pilot, lambda: isinstance(app.screen, TextModal), 5, "the whole statements")
+        whole = plain(app.screen.query_one(".modal-message"))
+        assert "The retry budget of the ingest worker is 45 attempts." in whole
+        assert "gives up after 12 retries" in whole
+        assert "".join(whole.split()).count("ingest%20worker%20" * 110) == 1  # the whole ref, once (side A's)
+        await pilot.press("end", "escape")
+        await wait_for(pilot, lambda: app.screen is pane, 5, "the pane again")
+
+
+def test_the_sides_keep_a_checklist_one_item_a_line_and_mark_only_what_differs():
+    """A checklist an agent wrote was shown as one paragraph (every line break became a space); the item that
+    differs is still the only thing emphasised."""
+    from memkeeper.tui.widgets.queue_sides import word_diff
+
+    a, b = word_diff(
+        "Release checklist:\n\n\n- tag the build\n-   run the smoke tests\n- post in #releases",
+        "Release checklist:\n- tag the build\n- run the load tests\n- post in #releases",
+    )
+    assert a.plain == "Release checklist:\n\n- tag the build\n- run the smoke tests\n- post in #releases"
+    assert b.plain == "Release checklist:\n- tag the build\n- run the load tests\n- post in #releases"
+    assert [a.plain[s.start : s.end].strip(" ") for s in a.spans] == ["\n", "smoke"]  # and the blank line
+    assert [b.plain[s.start : s.end].strip(" ") for s in b.spans] == ["load"]
+
+
+def test_snapshot_conflicts_long_side_and_whole_dialog(tmp_path, snap_compare):
+    """A side cut short with its provenance on screen, then `v`'s dialog over it (80x24)."""
+    _long_conflict(tmp_path / "wiki")
+    app = build_app(tmp_path / "wiki")
+
+    async def run_before(pilot):
+        await open_pane(pilot, "C", ConflictsScreen)
+        await pilot.press("v")
+        await mounted(pilot, TextModal)
+        await pilot.pause()
+
+    assert snap_compare(app, run_before=run_before, terminal_size=NARROW)

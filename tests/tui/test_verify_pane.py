@@ -676,3 +676,36 @@ async def test_a_refused_decision_does_not_say_it_was_done(small):
         line = pane.status.plain
         assert "record_is_denied" in line and ids["staging"] in line, line
         assert "confirmed" not in line and "propagated" not in line, line
+
+
+async def test_a_long_record_shows_its_start_in_the_detail_and_v_shows_it_whole(tmp_path):
+    """An agent's 64 KB note (a log pasted whole) was laid out whole in the detail on every cursor move; the detail
+    now shows its start and says how much is left, `v` shows all of it, and a 2 KB source ref is cut in its middle
+    in the detail and whole in the dialog."""
+    from memkeeper.tui.screens.modals import TextModal
+    from memkeeper.tui.screens.verify import TEXT_SHOWN
+
+    lines = [f"{i:05d} worker-{i % 7} heartbeat ok; queue depth {i % 13}; nothing to report." for i in range(1000)]
+    text = "\n".join([*lines, "The ingest worker's retry budget is 45 attempts."])
+    ref = "https://logs.example.com/search?q=" + "ingest%20worker%20" * 110 + "&end=tail-of-the-ref"
+    assert len(text) > 60_000 and len(ref) > 2_000
+    engine = Engine.init(tmp_path / "wiki", now=NOW - timedelta(days=3))
+    r = engine.capture(
+        text, now=NOW - timedelta(days=1), actor="agent:scribe", title="Worker log", source_ref=ref, category="fact"
+    )
+    assert r.status == "captured", r
+    engine.close()
+    app = build_app(tmp_path / "wiki")
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        detail = plain(pane.query_one("#verify-record"))
+        assert "00000 worker-0 heartbeat ok" in detail and "45 attempts" not in detail
+        left = len(text) - len(detail.split("…")[0].strip())
+        assert "more characters · v: whole" in detail and len(detail) < TEXT_SHOWN * 2 < left
+        assert "tail-of-the-ref" in detail and ref not in "".join(detail.split())
+        await pilot.press("v")
+        await wait_for(pilot, lambda: isinstance(app.screen, TextModal), 5, "the whole text")
+        whole = "".join(plain(app.screen.query_one(".modal-message")).split())
+        assert "".join(text.split()) in whole and ref in whole
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is pane, 5, "the pane again")

@@ -13,7 +13,9 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from functools import partial
 
+from rich.console import Group, RenderableType
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
@@ -21,14 +23,14 @@ from textual.widgets import DataTable, Static
 
 from memkeeper.core import Receipt
 from memkeeper.core.conflicts import SNOOZE_WARN_AFTER, Conflict, existing_text
-from memkeeper.core.models import parse_iso
+from memkeeper.core.models import Entry, parse_iso
 
 from ..widgets.fmt import ago
 from ..widgets.queue_modals import parse_until, snooze_error
-from ..widgets.queue_sides import ConflictSide, expiry_text, word_diff
+from ..widgets.queue_sides import ConflictSide, expiry_text, provenance_grid, word_diff
 from ..widgets.queue_table import QueueTable
 from .base import PaneScreen
-from .modals import InputModal
+from .modals import InputModal, TextModal
 
 TYPE_LABELS = {
     "direct_negation": "negation",
@@ -101,6 +103,8 @@ class ConflictsScreen(PaneScreen):
         Binding("u", "undo", "Undo", id="conflicts.undo"),
         Binding("a", "toggle_snoozed", "Open/snoozed", id="conflicts.toggle_snoozed"),
         Binding("e", "edit", "Edit existing", id="conflicts.edit"),
+        # Not in the footer: a side cut short says which key shows it whole.
+        Binding("v", "whole", "Whole statements", show=False, id="conflicts.whole"),
     ]
 
     DEFAULT_CSS = """
@@ -301,8 +305,7 @@ class ConflictsScreen(PaneScreen):
         self.query_one("#conflict-meta", Static).update(meta)
         # The existing side as memory holds it now: its record may have been edited, superseded (by another
         # decision), denied or archived since the conflict was opened, and a decision acts on that record.
-        held = str(c.existing.get("text", ""))
-        current = held if existing is None else existing_text(existing.content)
+        held, current = str(c.existing.get("text", "")), _existing_now(c, existing)
         edited = " ".join(current.split()) != " ".join(held.split())
         state = "gone from the wiki" if existing is None else f"{existing.status.value} record"
         changes = (
@@ -320,12 +323,15 @@ class ConflictsScreen(PaneScreen):
         a_side = self.query_one("#side-existing", ConflictSide)
         b_side = self.query_one("#side-incoming", ConflictSide)
         compact = self.has_class("-narrow")
+        fit, whole = self._side_fit(), self.mk.key_for("conflicts.whole")
         a_side.show_side(
             c.existing,
             a_text,
             f"{mid} · {c.existing.get('page') or ''}" if compact else f"{state} {mid} · {c.existing.get('page') or ''}",
             expiry_text(expiries["existing"], now),
             compact,
+            fit,
+            whole,
         )
         b_side.show_side(
             c.incoming,
@@ -333,10 +339,51 @@ class ConflictsScreen(PaneScreen):
             _incoming_where(c, compact),
             expiry_text(expiries["incoming"], now),
             compact,
+            fit,
+            whole,
         )
+        self._shown_for = (self.size.width, self.size.height)
         keep, take = self.mk.key_for("conflicts.keep"), self.mk.key_for("conflicts.take")
         a_side.border_title = "A · existing" + (" · expired" if "existing" in expired else "") + f"   {keep} keep"
         b_side.border_title = "B · incoming" + (" · expired" if "incoming" in expired else "") + f"   {take} take"
+
+    def _side_fit(self) -> tuple[int, int]:
+        """(columns, rows) a side's content may take: the sides are at most 65% of the pane's height (60% when
+        narrow; `#conflict-sides`), less their borders, and half its width each, less border and padding."""
+        body = self.query_one("#conflicts-body")
+        height = body.size.height or max(0, self.app.size.height - 3)
+        width = body.size.width or self.app.size.width
+        share = 60 if self.has_class("-narrow") else 65
+        return width // 2 - 4, height * share // 100 - 2
+
+    def on_resize(self, event: events.Resize) -> None:
+        # A taller or shorter terminal has room for more or less of a long statement (the width's class change
+        # re-renders through `narrow_changed`).
+        if getattr(self, "_shown_for", None) not in (None, (event.size.width, event.size.height)):
+            self.call_after_refresh(self._show_detail)
+
+    def action_whole(self) -> None:
+        """Both statements whole, with their whole provenance, in a dialog that scrolls: a side shows as much of a
+        long statement as the screen has room for."""
+        c = self._decidable()
+        if c is None:
+            return
+        existing = self.engine.get(str(c.existing.get("memory_id") or ""))
+        a_text, b_text = word_diff(_existing_now(c, existing), str(c.incoming.get("text", "")))
+        now = self.now()
+        parts: list[RenderableType] = []
+        for label, style, side, text, expires in (
+            ("A · existing", "bold #e8a33d", c.existing, a_text, existing.expires_at if existing else None),
+            ("B · incoming", "bold #3dbde8", c.incoming, b_text, _expires(c.incoming.get("expires_at"))),
+        ):
+            parts += [
+                Text(label, style=style),
+                text,
+                Text(""),
+                provenance_grid(side, expiry_text(expires, now), whole=True),
+                Text(""),
+            ]
+        self.app.push_screen(TextModal(f"{c.conflict_id} · both statements whole", Group(*parts)))
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._show_detail()
@@ -479,6 +526,12 @@ class ConflictsScreen(PaneScreen):
 
     def undo_summary(self, receipt: Receipt) -> str:
         return f"undo {receipt.details.get('action', '')} {receipt.details.get('conflict_id') or ''}".strip()
+
+
+def _existing_now(c: Conflict, existing: Entry | None) -> str:
+    """The existing side as memory holds it now (its record may have been edited since the conflict was opened),
+    else as the conflict holds it."""
+    return str(c.existing.get("text", "")) if existing is None else existing_text(existing.content)
 
 
 def _incoming_where(c: Conflict, compact: bool) -> str:

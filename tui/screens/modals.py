@@ -1,4 +1,4 @@
-"""Generic dialogs every pane reuses: a yes/no confirmation and a one-line text input.
+"""Generic dialogs every pane reuses: a yes/no confirmation, a one-line text input and a long text to read.
 
 Both are `ModalScreen`s used with a callback (`app.push_screen(ConfirmModal(...), on_result)`) or, inside a worker,
 `await app.push_screen_wait(...)`. Messages are shown as plain text unless a `Content` / Rich renderable is passed, so
@@ -170,4 +170,44 @@ class InputModal(_FitsTheScreen, ModalScreen[str | None]):
         self.dismiss(text)
 
     def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class TextModal(_FitsTheScreen, ModalScreen[None]):
+    """A long text to read (a conflict's two statements whole): it scrolls with the arrows and the page keys, and
+    escape (or q) closes it. The text is shown as given (a Rich renderable or plain text, never markup)."""
+
+    BINDINGS = [
+        Binding("escape,q", "close", "Close", id="modal.close"),
+        Binding("down,j", "scroll('down')", "Down", show=False),
+        Binding("up,k", "scroll('up')", "Up", show=False),
+        Binding("pagedown,space", "scroll('page_down')", "Page down", show=False),
+        Binding("pageup", "scroll('page_up')", "Page up", show=False),
+        Binding("home,g", "scroll('home')", "Top", show=False),
+        Binding("end,G", "scroll('end')", "Bottom", show=False),
+    ]
+
+    def __init__(self, title: str, message: Message) -> None:
+        super().__init__(classes="modal")
+        self.title_text = title
+        self.message = message
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="-wide"):
+            yield Label(Content(self.title_text), id="dialog-title")
+            yield _body(self.message)
+            yield Label(Content("↑↓ pgup pgdn home end to scroll · esc to close"), id="dialog-hint")
+
+    def action_scroll(self, how: str) -> None:
+        body = self.query_one("#dialog-body", VerticalScroll)
+        {
+            "down": body.scroll_down,
+            "up": body.scroll_up,
+            "page_down": body.scroll_page_down,
+            "page_up": body.scroll_page_up,
+            "home": body.scroll_home,
+            "end": body.scroll_end,
+        }[how](animate=False)
+
+    def action_close(self) -> None:
         self.dismiss(None)

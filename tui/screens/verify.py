@@ -37,15 +37,19 @@ from textual.worker import Worker, WorkerState
 from memkeeper.core import Entry, Receipt
 
 from ..widgets.fmt import ago
+from ..widgets.meta import middle_cut
 from ..widgets.query_input import QueryInput
 from ..widgets.virtual_table import Cells, VirtualTable
 from .base import PaneScreen, one_by_one
-from .modals import ConfirmModal, InputModal
+from .modals import ConfirmModal, InputModal, TextModal
 
 PENDING, DENIED = "pending", "denied"
 ORDERS = ("newest", "source", "confidence")
 GROUP = "§"  # row keys of the source header rows start with this (memory ids never do)
 MARK = Text("●", style="bold yellow")
+#: The most characters of a record's text the detail shows. A 64 KB note agents write (a session's log, a paste)
+#: was laid out whole on every cursor move (175-430 ms a key, against ~120 ms); the rest is one key away.
+TEXT_SHOWN = 4000
 
 
 def source_of(entry: Entry) -> str:
@@ -187,6 +191,8 @@ class VerifyScreen(PaneScreen):
         Binding("n", "undeny", "Undeny", id="verify.undeny"),
         Binding("a", "toggle_denied", "Pending/denied", id="verify.toggle_denied"),
         Binding("e", "edit", "Edit", id="verify.edit"),
+        # Not in the footer: a text cut short in the detail says which key shows it whole.
+        Binding("v", "whole", "Whole text", show=False, id="verify.whole"),
         Binding("shift+down", "mark_move(1)", "Mark ↓", show=False, id="verify.mark_down"),
         Binding("shift+up", "mark_move(-1)", "Mark ↑", show=False, id="verify.mark_up"),
         Binding("asterisk", "mark_all", "Mark all shown", show=False, id="verify.mark_all"),
@@ -382,7 +388,8 @@ class VerifyScreen(PaneScreen):
         grid = Table.grid(padding=(0, 1))
         grid.add_column(style="dim", no_wrap=True, min_width=10)
         grid.add_column(overflow="fold")  # only a single token longer than the panel (a long path) is folded
-        grid.add_row("source", Text(e.source_ref or "(none)", style="underline" if e.source_ref else "dim italic"))
+        ref = middle_cut(e.source_ref) if e.source_ref else "(none)"
+        grid.add_row("source", Text(ref, style="underline" if e.source_ref else "dim italic"))
         verified = f"verified by {e.verified.by}" if e.verified else "not verified"
         grid.add_row("type", f"{e.source_type.value} · {verified}")
         grid.add_row("actor", e.actor or "—")
@@ -392,11 +399,36 @@ class VerifyScreen(PaneScreen):
         grid.add_row("created", f"{e.created_at:%Y-%m-%d %H:%M} ({ago(e.created_at, self.now())} ago)")
         if e.status.value != "active":
             grid.add_row("status", Text(e.status.value, style="bold red"))
-        parts: list = [Text(e.title, style="bold"), Text(""), Text(e.content), Text(""), grid]
+        parts: list = [
+            Text(e.title, style="bold"),
+            Text(""),
+            *_text_shown(e.content, self._whole_key()),
+            Text(""),
+            grid,
+        ]
         notes = [n for n in e.notes if n.strip()][-3:]
         if notes:
             parts += [Text(""), Text("notes", style="dim")] + [Text(f"· {n}", style="italic") for n in notes]
         self.query_one("#verify-record", Static).update(Group(*parts))
+
+    def _whole_key(self) -> str:
+        return self.mk.key_for("verify.whole") or "v"
+
+    def action_whole(self) -> None:
+        """The record's whole text and source ref in a dialog that scrolls (the detail shows the first
+        `TEXT_SHOWN` characters of a long one)."""
+        if self._nothing_listed():
+            return
+        e = self.current
+        if e is None:
+            self.say("Select a record: a source's row lists its records.", "yellow")
+            return
+        self.app.push_screen(
+            TextModal(
+                f"{e.memory_id} · {e.title}",
+                Group(Text(e.content), Text(""), Text.assemble(("source ", "dim"), e.source_ref or "(none)")),
+            )
+        )
 
     def _show_group(self, source: str) -> None:
         box = self.query_one("#verify-detail")
@@ -715,3 +747,14 @@ class VerifyScreen(PaneScreen):
     def undo_summary(self, receipt: Receipt) -> str:
         restored = receipt.details.get("restored") or []
         return f"undo {receipt.details.get('action', '')}" + (f" · {', '.join(restored[:3])}" if restored else "")
+
+
+def _text_shown(text: str, whole_key: str) -> list[Text]:
+    """The text whole when it is at most `TEXT_SHOWN` characters; else its start, cut at a space, and a line
+    saying how much is left and which key shows it whole."""
+    if len(text) <= TEXT_SHOWN:
+        return [Text(text)]
+    cut = text.rfind(" ", TEXT_SHOWN // 2, TEXT_SHOWN)
+    head = text[: cut if cut > 0 else TEXT_SHOWN].rstrip()
+    left = len(text) - len(head)
+    return [Text(head), Text(f"… {left:,} more characters · {whole_key}: whole", style="italic yellow")]

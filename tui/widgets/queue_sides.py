@@ -2,32 +2,61 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from difflib import SequenceMatcher
 from typing import Any
 
-from rich.console import Group
+from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
+from .meta import middle_cut
+
 DIFF_STYLE = {"existing": "bold #e8a33d", "incoming": "bold #3dbde8"}
+#: A narrow side's source ref is cut to two rows or so (the statement above it needs the rows more).
+COMPACT_SOURCE_SHOWN, COMPACT_SOURCE_TAIL = 56, 20
 SHORT_TYPES = {"agent_inferred": "inferred", "user_stated": "stated", "user_confirmed": "confirmed"}
 
 
 def word_diff(a: str, b: str) -> tuple[Text, Text]:
-    """Both texts with the words that differ from the other side emphasised (a word-level diff, like lazygit's)."""
-    wa, wb = a.split(), b.split()
-    ta, tb = Text(), Text()
+    """Both texts with the words that differ from the other side emphasised (a word-level diff, like lazygit's).
+    Line breaks are kept (a checklist or a summary stays one item a line); other runs of spaces are one space."""
+    wa, wb = _words(a), _words(b)
+    ta, tb = _Runs(), _Runs()
     for op, i1, i2, j1, j2 in SequenceMatcher(None, wa, wb, autojunk=False).get_opcodes():
         same = op == "equal"
         if i2 > i1:
-            ta.append(" ".join(wa[i1:i2]) + " ", style="" if same else DIFF_STYLE["existing"])
+            ta.add(wa[i1:i2], "" if same else DIFF_STYLE["existing"])
         if j2 > j1:
-            tb.append(" ".join(wb[j1:j2]) + " ", style="" if same else DIFF_STYLE["incoming"])
-    ta.rstrip()
-    tb.rstrip()
-    return ta, tb
+            tb.add(wb[j1:j2], "" if same else DIFF_STYLE["incoming"])
+    return ta.text(), tb.text()
+
+
+def _words(text: str) -> list[str]:
+    """Words and line breaks (at most one blank line in a row), in order."""
+    return [w for w in re.sub(r"\n(\s*\n)+", "\n\n", text.strip()).replace("\n", " \n ").split(" ") if w]
+
+
+class _Runs:
+    """A text built of runs of words, a space between two words and none around a line break."""
+
+    def __init__(self) -> None:
+        self.out = Text()
+        self.spaced = False  # the text ends with a space put after a word
+
+    def add(self, words: list[str], style: str) -> None:
+        run = " ".join(words).replace(" \n ", "\n").replace(" \n", "\n").replace("\n ", "\n")
+        if run.startswith("\n") and self.spaced:
+            self.out.right_crop(1)
+        self.spaced = not run.endswith("\n")
+        self.out.append(run + " " if self.spaced else run, style=style)
+
+    def text(self) -> Text:
+        if self.spaced:
+            self.out.right_crop(1)
+        return self.out
 
 
 def _short_time(value: Any) -> str:
@@ -45,9 +74,12 @@ def expiry_text(expires: datetime | None, now: datetime) -> Text | None:
     return text
 
 
-def provenance_grid(side: dict[str, Any], expires: Text | None = None, compact: bool = False) -> Table:
+def provenance_grid(
+    side: dict[str, Any], expires: Text | None = None, compact: bool = False, whole: bool = False
+) -> Table:
     """Source, type, actor, time, evidence grade, confidence, category (and expiry) — in four rows when `compact`
-    (a narrow terminal, where both sides must fit under the queue)."""
+    (a narrow terminal, where both sides must fit under the queue). A long source ref is cut in its middle unless
+    `whole`."""
     grid = Table.grid(padding=(0, 1))
     grid.add_column(style="dim", no_wrap=True, min_width=7 if compact else 10)
     grid.add_column(overflow="fold")
@@ -55,7 +87,11 @@ def provenance_grid(side: dict[str, Any], expires: Text | None = None, compact: 
     grade_style = {"high": "bold green", "medium": "yellow", "low": "red"}.get(grade, "")
     conf = side.get("confidence")
     conf_text = f"{float(conf):.2f}" if isinstance(conf, (int, float)) else "—"
-    source = Text(str(side.get("source_ref") or "(none)"), style="underline" if side.get("source_ref") else "dim")
+    ref = str(side.get("source_ref") or "")
+    # A ref may be 2048 bytes (a URL with its query string): whole, it took every row of the side (the statement's
+    # whole view, `conflicts.whole`, shows it unabridged).
+    shown = ref if whole else middle_cut(ref, *((COMPACT_SOURCE_SHOWN, COMPACT_SOURCE_TAIL) if compact else ()))
+    source = Text(shown or "(none)", style="underline" if ref else "dim")
     if compact:
         grid.add_row("source", source)
         kind = str(side.get("source_type") or "—")
@@ -95,14 +131,50 @@ class ConflictSide(Static):
     """
 
     def show_side(
-        self, side: dict[str, Any], text: Text, where: str, expires: Text | None = None, compact: bool = False
+        self,
+        side: dict[str, Any],
+        text: Text,
+        where: str,
+        expires: Text | None = None,
+        compact: bool = False,
+        fit: tuple[int, int] | None = None,
+        whole_key: str = "v",
     ) -> None:
-        body = Text()
-        body.append_text(text)
+        """The statement over its provenance. With `fit` (columns, rows the side's content may take), a statement
+        longer than what is left once the provenance is counted is cut, and says how to see it whole: the
+        provenance (source, actor, grade) always shows, however long the statement (a 12 KB note filled the side,
+        and the box cut off its provenance with nothing to scroll)."""
         if compact:  # where the side lives goes to the border: every row counts at 24 lines
             self.border_subtitle = where
-            self.update(Group(body, provenance_grid(side, expires, compact=True)))
-            return
-        self.border_subtitle = ""
-        footer = Text(where, style="dim italic")
-        self.update(Group(body, Text(""), provenance_grid(side, expires), Text(""), footer))
+            rest: list[RenderableType] = [provenance_grid(side, expires, compact=True)]
+        else:
+            self.border_subtitle = ""
+            rest = [Text(""), provenance_grid(side, expires), Text(""), Text(where, style="dim italic")]
+        body = text
+        if fit is not None and fit[0] > 0:
+            console = self.app.console
+            width, rows = fit
+            below = len(console.render_lines(Group(*rest), console.options.update_width(width), pad=False))
+            body = clip_statement(text, width, max(2, rows - below), console, whole_key)
+        self.update(Group(body, *rest))
+
+
+def clip_statement(text: Text, width: int, rows: int, console: Console, whole_key: str = "v") -> Text:
+    """`text` whole when it wraps to at most `rows` lines of `width` cells; else its first `rows - 1` lines and a
+    last one saying how much is left and which key shows it whole. Reads at most `rows × width` characters: a line
+    never holds more, and a 64 KB statement is not wrapped whole to show its first lines."""
+    head = text[: rows * width + 1]
+    lines = head.wrap(console, width)
+    if len(lines) <= rows and len(head) == len(text):
+        return text
+    marker = Text(f"… {len(text.plain):,} characters · {whole_key}: whole", style="italic yellow")
+    kept = lines[: max(1, rows - len(marker.wrap(console, width)))]
+    plain, shown = text.plain, 0
+    for line in kept:  # where the kept lines end in the text (wrapping drops the spaces and newlines it breaks at)
+        at = plain.find(line.plain, shown)
+        shown = at + len(line.plain) if at >= 0 else shown + len(line.plain)
+    left = len(plain[shown:].strip())
+    out = Text("\n").join(kept)
+    out.append("\n")
+    out.append(f"… {left:,} more characters · {whole_key}: whole", style="italic yellow")
+    return out
