@@ -12,6 +12,7 @@ import pytest
 from rich.console import Console
 
 from memkeeper.core.quiz import INTERVALS
+from memkeeper.tui.screens.modals import ConfirmModal
 from memkeeper.tui.screens.quiz import QuizScreen, interval_label
 
 from .conftest import NARROW, both_sizes, decided, mounted, open_pane, settle, wait_for
@@ -614,3 +615,46 @@ async def test_a_long_question_keeps_the_answer_and_the_grade_keys_on_screen(tmp
             await pilot.press("3")
             await decided(pilot)
             await settle(pilot)
+
+
+async def test_switching_the_scheduler_from_the_desk_keeps_every_row_and_undo_switches_back(demo):
+    """`F` asks, then changes the ledger's scheduler (the command line's `quiz scheduler`): every row keeps its box
+    and due date, the cards left in the batch show the new scheduler's intervals, and `u` switches back."""
+    app, engine = demo, demo.engine
+    before = engine.read_ledger(PERSON)
+    other = "leitner" if before.scheduler == "fsrs" else "fsrs"
+    rows = {it.page: (it.box, it.due) for it in before.items}
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        assert pane.scheduler == before.scheduler
+        first = pane.current
+        await pilot.press("space", "3")  # one card answered under the old scheduler
+        await decided(pilot)
+        answered = engine.read_ledger(PERSON).item(first.page)
+        shown_before = {c.memory_id: c.intervals for c in pane.cards if c.memory_id not in pane.grades}
+        await pilot.press("F")
+        await mounted(pilot, ConfirmModal)
+        assert f"quiz ledger to {other.upper() if other == 'fsrs' else 'Leitner'}" in str(
+            app.screen.query_one("#dialog-title").render()
+        )
+        await pilot.press("y")
+        await decided(pilot)
+        await settle(pilot)
+        after = engine.read_ledger(PERSON)
+        assert after.scheduler == other and pane.scheduler == other
+        assert {it.page: (it.box, it.due) for it in after.items if it.page != first.page} == {
+            p: v for p, v in rows.items() if p != first.page
+        }
+        assert (after.item(first.page).box, after.item(first.page).due) == (answered.box, answered.due)
+        left = [c for c in pane.cards if c.memory_id not in pane.grades]
+        assert left and all(c.scheduler == other for c in left)
+        assert [c for c in pane.cards if c.memory_id in pane.grades][0].scheduler == before.scheduler
+        expected = {c.memory_id: c.intervals for c in engine.quiz_session(PERSON, now=NOW)}
+        assert all(c.intervals == expected[c.memory_id] for c in left)
+        assert any(c.intervals != shown_before[c.memory_id] for c in left)  # the grade row's intervals are new
+        assert app.undo_stack("quiz")[-1].action == "quiz_scheduler"
+        await pilot.press("u")
+        await decided(pilot)
+        await settle(pilot)
+        assert engine.read_ledger(PERSON).scheduler == before.scheduler == pane.scheduler
+        assert all(c.scheduler == before.scheduler for c in pane.cards)

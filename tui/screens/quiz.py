@@ -18,12 +18,13 @@ Decisions (documented in the help and here):
   every card of the sitting (and says in how many batches). An undone answer from an earlier batch brings its card
   into the batch on screen, to be answered again there.
 - A person without a ledger is asked for its scheduler first: `f` FSRS (recommended), `l` Leitner.
+- `F` switches the ledger's scheduler later (after a dialog; every card keeps its box and due date; undoable).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import partial
 
@@ -41,8 +42,10 @@ from memkeeper.core import NotFound, Receipt
 from memkeeper.core.quiz_queue import QuizCard
 
 from .base import PaneScreen
+from .modals import ConfirmModal
 
 GRADES = ("again", "hard", "good", "easy", "skip")
+SCHEDULER_NAMES = {"fsrs": "FSRS", "leitner": "Leitner"}
 #: What the tally counts: the grades, and cards buried for the day.
 OUTCOMES = (*GRADES, "bury")
 GRADE_STYLE = {
@@ -138,6 +141,8 @@ class QuizScreen(PaneScreen):
         Binding("f", "scheduler('fsrs')", "FSRS ledger", tooltip="new ledger; recommended", id="quiz.fsrs"),
         Binding("l", "scheduler('leitner')", "Leitner ledger", tooltip="new ledger", id="quiz.leitner"),
         Binding("u", "undo", "Undo", id="quiz.undo"),
+        # Not in the footer (a ledger's scheduler is changed seldom): in help and the palette.
+        Binding("F", "switch_scheduler", "Switch scheduler…", show=False, id="quiz.switch_scheduler"),
     ]
 
     DEFAULT_CSS = """
@@ -211,6 +216,8 @@ class QuizScreen(PaneScreen):
         self.loading = False
         #: True while the person has no ledger: the pane asks for a scheduler before the first card.
         self.choosing = False
+        #: The scheduler of the person's ledger when the session was taken (None without a ledger).
+        self.scheduler: str | None = None
         #: What sessions could still offer today once this one is done (read when the summary shows).
         self.remaining = 0
 
@@ -257,13 +264,17 @@ class QuizScreen(PaneScreen):
     @work(thread=True, exclusive=True, group="quiz-session", exit_on_error=False)
     def _session_worker(self, person: str, now: datetime, announce: bool) -> None:
         choosing = not self.engine.has_ledger(person)
+        scheduler = None if choosing else self.engine.read_ledger(person, strict=False).scheduler
         cards = list(self.engine.quiz_session(person, now=now))
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._session_taken, choosing, cards, announce)
+            self.app.call_from_thread(self._session_taken, choosing, cards, announce, scheduler)
 
-    def _session_taken(self, choosing: bool, cards: list[QuizCard], announce: bool) -> None:
+    def _session_taken(
+        self, choosing: bool, cards: list[QuizCard], announce: bool, scheduler: str | None = None
+    ) -> None:
         self.loading = False
         self.choosing = choosing
+        self.scheduler = scheduler
         # Not a card of an earlier batch whose answer was still being written when this one was taken.
         cards = [c for c in cards if self._earlier(c.memory_id) is None]
         self.cards = cards
@@ -794,8 +805,77 @@ class QuizScreen(PaneScreen):
             f"quiz ledger: {scheduler}",
         )
 
+    def action_switch_scheduler(self) -> None:
+        """Change the scheduler of the person's ledger (Leitner ↔ FSRS), after a dialog that says what it keeps.
+        Undoable (`u`). The cards left in the batch on screen get the new scheduler's intervals."""
+        if self.loading:
+            self.app.bell()
+            return
+        if self.choosing or self.scheduler is None:
+            keys = f"{self.mk.key_for('quiz.fsrs')} FSRS or {self.mk.key_for('quiz.leitner')} Leitner"
+            self.say(f"No quiz ledger yet: {keys} starts one.", "yellow")
+            return
+        other = "leitner" if self.scheduler == "fsrs" else "fsrs"
+        person, now, actor = self.mk.person, self.now(), self.actor
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.decide(
+                    partial(self.engine.set_scheduler, person, other, now=now, actor=actor),
+                    f"quiz scheduler: {SCHEDULER_NAMES[other]}",
+                )
+
+        self.app.push_screen(
+            ConfirmModal(
+                f"Switch {person}'s quiz ledger to {SCHEDULER_NAMES[other]}?",
+                f"Now {SCHEDULER_NAMES[self.scheduler]}. Every card keeps its box, its due date and its counts, so "
+                "nothing comes due at once; "
+                + (
+                    "a card first answered under FSRS starts a fresh FSRS card."
+                    if other == "fsrs"
+                    else "under Leitner hard, good and easy all count as correct (one box up)."
+                )
+                + f" {self.mk.key_for('quiz.undo')} switches back.",
+                confirm_label="Switch",
+            ),
+            answered,
+        )
+
+    def _scheduler_changed(self, scheduler: str | None) -> None:
+        """The ledger's scheduler changed (switched, or the switch undone): the cards not yet answered in the batch on
+        screen are taken again for their intervals under it."""
+        self.scheduler = scheduler
+        if any(c.memory_id not in self.grades for c in self.cards):
+            self._intervals_worker(self.mk.person, self.now())
+        else:
+            self._paint()
+
+    @work(thread=True, exclusive=True, group="quiz-intervals", exit_on_error=False)
+    def _intervals_worker(self, person: str, now: datetime) -> None:
+        fresh = {c.memory_id: c for c in self.engine.quiz_session(person, now=now)}
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._intervals_taken, fresh)
+
+    def _intervals_taken(self, fresh: dict[str, QuizCard]) -> None:
+        self.cards = [
+            replace(c, intervals=fresh[c.memory_id].intervals, scheduler=fresh[c.memory_id].scheduler)
+            if c.memory_id in fresh and c.memory_id not in self.grades
+            else c
+            for c in self.cards
+        ]
+        self._paint()
+
     def after_decision(self, receipt: Receipt) -> None:
         d = receipt.details
+        if receipt.action == "quiz_scheduler":
+            if receipt.ok:
+                self._scheduler_changed(d.get("scheduler"))
+            return
+        if receipt.action == "undo" and d.get("action") == "quiz_scheduler":
+            if receipt.ok:
+                # Two schedulers: the undone switch put back the other one.
+                self._scheduler_changed("leitner" if self.scheduler == "fsrs" else "fsrs")
+            return
         if receipt.action == "quiz_ledger":
             if receipt.ok:
                 self.choosing = False  # the ledger is there: the keys that chose it go now, not with the session
@@ -843,5 +923,7 @@ class QuizScreen(PaneScreen):
         self._paint()
 
     def undo_summary(self, receipt: Receipt) -> str:
+        if receipt.details.get("action") == "quiz_scheduler":
+            return "undo quiz scheduler switch"
         what = "bury" if receipt.details.get("action") == "quiz_bury" else "grade"
         return f"undo quiz {what} · {receipt.details.get('page') or ''}".rstrip(" ·")
