@@ -33,7 +33,9 @@ message is answered (-32700 or -32600, one line) instead of being dropped, and a
 closes stdin gets every answer before the server exits; a request whose params do not have the method's shape is
 told which (-32602, `memkeeper: tools/call: arguments must be an object`); a request before `initialize` is told so
 (-32600); the server offers no prompts (`prompts/*` are -32601, method not found, and no `prompts` capability is
-announced).
+announced); an unknown resource is named with those there are (-32602, as the SDK answers it). A tool's arguments
+are checked before it runs, every problem said in one line in the server's own words (`argument_problems`), as a
+tool error; a value an error repeats is cut to `clip`'s length.
 """
 
 from __future__ import annotations
@@ -47,25 +49,27 @@ import os
 import re
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, cast
 
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ResourceError
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, INVALID_REQUEST, CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from mcp_types.methods import SPEC_CLIENT_METHODS, validate_client_request
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from pydantic import AnyUrl, BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from memkeeper.agents import stdio
 from memkeeper.core import BadInput, Engine, Entry, MemkeeperError, Receipt, Refused
 from memkeeper.core.engine import validate_actor
+from memkeeper.core.errors import clip
 from memkeeper.core.models import (
     REFUSED_STATUSES,
     Category,
@@ -245,17 +249,20 @@ class StrictArguments(BaseModel):
 
 
 class StrictTool(Tool):
-    """A tool whose arguments are checked before it runs, each problem said in one line (the SDK's own message is
-    pydantic's multi-line report)."""
+    """A tool whose arguments are checked before it runs, every problem said in one line, in the server's own words
+    ("capture: argument `text` is required"; the SDK's own message is pydantic's multi-line report)."""
 
     async def run(self, arguments: dict[str, Any], context: Any, convert_result: bool = False) -> Any:
-        wrong = _wrong_json_type(self, arguments)
-        if wrong:
-            return _error(BadInput(f"{self.name}: {wrong}"))
+        wrong = _wrong_json_types(self, arguments)
+        problems = list(wrong.items())
         try:
             self.fn_metadata.validate_arguments(arguments)
-        except ValidationError as exc:
-            return _error(BadInput(f"{self.name}: {argument_problems(self, exc)}"))
+        except ValidationError as exc:  # an argument of a wrong JSON type is said once, as above
+            problems += [(name, problem) for name, problem in argument_problems(self, exc) if name not in wrong]
+        if problems:
+            order = list(self.parameters.get("properties", {}))  # the tool's order; an unknown argument last
+            problems.sort(key=lambda p: order.index(p[0]) if p[0] in order else len(order))
+            return _error(BadInput(f"{self.name}: {'; '.join(problem for _, problem in problems)}"))
         try:
             return await super().run(arguments, context, convert_result)
         except MCPError:  # a protocol error, answered as one by the SDK
@@ -265,11 +272,13 @@ class StrictTool(Tool):
 
 
 # What a number or a flag argument must be, by the JSON types its schema declares.
-SCALAR_TYPES = {"number": "a number", "integer": "a number", "boolean": "true or false"}
+SCALAR_TYPES = {"number": "a number", "integer": "an integer", "boolean": "true or false"}
 
 
 def _json_type(value: Any) -> str:
     """The JSON type of an argument as received, in the words of an error ("a string", "true")."""
+    if value is None:
+        return "null"
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, int | float):
@@ -279,14 +288,30 @@ def _json_type(value: Any) -> str:
     return "an array" if isinstance(value, list) else "an object"
 
 
-def _wrong_json_type(tool: Tool, arguments: dict[str, Any]) -> str:
-    """An argument the schema types as a number, an integer or a boolean, given as another JSON type. pydantic's lax
-    mode converts them: true was read as 1 (`confidence: true` stored a certainty of 1.0 the agent never stated,
-    `limit: true` asked for one result), "0.9" as 0.9 and "5" as 5, "yes" and 1 as true. A careful client sends the
-    type the schema declares; another one is told so instead of being guessed at. null is pydantic's to judge
-    (taken where the schema allows it), and so are the arguments of other types (an array given as a JSON string
-    is parsed by the SDK on purpose: some clients send every array so)."""
+def _given(value: Any) -> str:
+    """A number as the client sent it, in JSON ("2.5", "1e+308", "NaN"), at most `clip`'s length; any other value
+    by its JSON type."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return _json_type(value)
+    try:
+        return clip(json.dumps(value))
+    except ValueError:  # an integer of more digits than Python converts to text (`sys.set_int_max_str_digits`)
+        return "a number too long to repeat"
+
+
+def _argument(name: str) -> str:
+    return f"argument `{clip(name)}`"
+
+
+def _wrong_json_types(tool: Tool, arguments: dict[str, Any]) -> dict[str, str]:
+    """The arguments the schema types as a number, an integer or a boolean, given as another JSON type, each with its
+    problem. pydantic's lax mode converts them: true was read as 1 (`confidence: true` stored a certainty of 1.0 the
+    agent never stated, `limit: true` asked for one result), "0.9" as 0.9 and "5" as 5, "yes" and 1 as true. A
+    careful client sends the type the schema declares; another one is told so instead of being guessed at. null is
+    pydantic's to judge (taken where the schema allows it), and so are the arguments of other types (an array given
+    as a JSON string is parsed by the SDK on purpose: some clients send every array so)."""
     props = tool.parameters.get("properties", {})
+    problems: dict[str, str] = {}
     for name, value in arguments.items():
         spec = props.get(name)
         if value is None or not isinstance(spec, dict):
@@ -298,23 +323,65 @@ def _wrong_json_type(tool: Tool, arguments: dict[str, Any]) -> str:
         number = not isinstance(value, bool) and isinstance(value, int | float)
         if (number and {"number", "integer"} & types) or (isinstance(value, bool) and "boolean" in types):
             continue
-        return f"{name}: must be {scalar[0]}, not {_json_type(value)}"
-    return ""
+        problems[name] = f"{_argument(name)} must be {scalar[0]}, got {_json_type(value)}"
+    return problems
 
 
-def argument_problems(tool: Tool, exc: ValidationError) -> str:
+# A limit on a number argument (pydantic's Field constraints), said as the limit and the value given.
+BOUND_PROBLEMS = {
+    "greater_than": ("gt", "more than"),
+    "greater_than_equal": ("ge", "at least"),
+    "less_than": ("lt", "less than"),
+    "less_than_equal": ("le", "at most"),
+}
+
+
+def _argument_problem(err: Any) -> str:
+    """One problem with one argument, in the words of the server's own params errors (`PARAM_PROBLEMS`): what it
+    must be, and what was given (its JSON type, or the number)."""
+    kind, given = err["type"], err.get("input")
+    if kind == "missing":
+        return "is required"
+    if kind in BOUND_PROBLEMS:
+        bound, words = BOUND_PROBLEMS[kind]
+        limit = (err.get("ctx") or {}).get(bound)
+        if isinstance(limit, float) and limit.is_integer():  # a float argument's bound: 36500, not 36500.0
+            limit = int(limit)
+        return f"must be {words} {limit}, got {_given(given)}"
+    if kind == "finite_number":
+        return f"must be a finite number, got {_given(given)}"
+    if kind == "int_from_float":
+        return f"must be an integer, got {_given(given)}"
+    problem = PARAM_PROBLEMS.get(kind)
+    if problem is not None and problem.startswith("must be "):
+        return f"{problem}, got {_json_type(given)}"
+    return f"is not valid ({clip(err['msg'])})"
+
+
+def argument_problems(tool: Tool, exc: ValidationError) -> list[tuple[str, str]]:
+    """Each argument pydantic refused, with its problem in one clause ("argument `text` is required", "argument `tags`
+    item 2 must be a string, got a number"): an argument a tool does not declare names those it takes."""
     names = ", ".join(tool.parameters.get("properties", {})) or "no arguments"
     problems = []
-    for err in exc.errors():
-        where = ".".join(str(part) for part in err["loc"])
+    for err in exc.errors(include_url=False):
+        loc = err["loc"]
+        name = str(loc[0]) if loc else "arguments"
         if err["type"] == "extra_forbidden":
             problems.append(
-                f"unknown argument {where!r} (takes: {names}; the actor and the trust zone are fixed "
-                "by the server's flags)"
+                (
+                    name,
+                    f"unknown {_argument(name)} (takes: {names}; the actor and the trust zone are fixed by the "
+                    "server's flags)",
+                )
             )
-        else:
-            problems.append(f"{where}: {err['msg']}")
-    return "; ".join(problems)
+            continue
+        where = _argument(name) + "".join(
+            f" item {part + 1}" if isinstance(part, int) else f".{part}"
+            for part in loc[1:]
+            if not (isinstance(part, str) and _UNION_MEMBER.fullmatch(part))
+        )
+        problems.append((name, f"{where} {_argument_problem(err)}"))
+    return problems
 
 
 def _strict(tool: Tool) -> StrictTool:
@@ -334,11 +401,21 @@ def _receipt_result(
     r: Receipt, *, redact_hint: str = "redact=true", data: dict[str, Any] | None = None
 ) -> CallToolResult:
     data = r.to_dict() if data is None else data
-    line = refusal_line(r, redact_hint=redact_hint)
+    line = refusal_line(_clipped(r), redact_hint=redact_hint)
     if line is not None:
         return CallToolResult(content=[TextContent(type="text", text=line)], structured_content=data, is_error=True)
     text = json.dumps(data, ensure_ascii=False, default=str)
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+
+
+def _clipped(r: Receipt) -> Receipt:
+    """The receipt as its refusal line repeats it: the value refused (`details.value`, which the line quotes) cut to
+    `clip`'s length. The receipt itself (`structuredContent`) keeps it whole."""
+    value = r.details.get("value")
+    if not isinstance(value, str) or clip(value) == value:
+        return r
+    details = {**r.details, "value": clip(value)}
+    return Receipt(action=r.action, status=r.status, at=r.at, actor=r.actor, details=details, schema_=r.schema_)
 
 
 def _error(exc: BaseException) -> CallToolResult:
@@ -611,13 +688,14 @@ class Desk:
         zone = self.identity.zone
         with self._lock:
             rel, reachable = self._rel(path)
+            shown = clip(rel)  # as a refusal repeats it
             owner = zone is TrustZone.private_self
             if ENTRY_PAGE.fullmatch(rel):
                 # What the engine says of a page that is not there; a limited zone's refusal says the same of a
                 # page it may not see.
-                missing: MemkeeperError = BadInput(f"{rel} does not exist")
+                missing: MemkeeperError = BadInput(f"{shown} does not exist")
                 if not owner:
-                    missing = Refused(f"read_page refused: no page {rel} visible to zone {zone.value}")
+                    missing = Refused(f"read_page refused: no page {shown} visible to zone {zone.value}")
                     if not reachable or not self._visible(rel):
                         raise missing
                     try:
@@ -633,12 +711,12 @@ class Desk:
                 return self.engine.read_view(rel)
             if OWNER_VIEWS.fullmatch(rel) and not owner:
                 raise Refused(
-                    f"read_page refused: {rel} lists records of every zone; a server for zone {zone.value} "
+                    f"read_page refused: {shown} lists records of every zone; a server for zone {zone.value} "
                     "reads hot.md, index.md, SCHEMA.md and the entry pages it may see"
                 )
             if not reachable and (rel in FILTERED_VIEWS or rel in PUBLIC_VIEWS or OWNER_VIEWS.fullmatch(rel)):
-                raise BadInput(f"{rel} does not exist")
-            raise BadInput(f"read_page: {rel} is not a wiki page (pages: {PAGES_HELP})")
+                raise BadInput(f"{shown} does not exist")
+            raise BadInput(f"read_page: {shown} is not a wiki page (pages: {PAGES_HELP})")
 
     def _rel(self, path: str) -> tuple[str, bool]:
         """The path relative to the root as the engine resolves it, and whether the file system could be asked about
@@ -853,9 +931,14 @@ async def name_what_is_wrong_with_the_params(ctx: ServerRequestContext[Any, Any]
     return await call_next(ctx)
 
 
+def unknown_resource(uri: str, offered: str) -> str:
+    return f"memkeeper: unknown resource {clip(uri)!r} (resources: {offered}; read any other page with read_page)"
+
+
 class MemkeeperServer(MCPServer[Any]):
     """The SDK's server, answering a call to a tool it does not offer with a one-line `memkeeper:` reason (the SDK
-    says "Unknown tool: x"): a limited server says why it has no `queue_counts`.
+    says "Unknown tool: x"): a limited server says why it has no `queue_counts`. A resource it does not offer is
+    named with those it does (`unknown_resource`).
 
     It offers no prompts: `prompts/list` and `prompts/get` are not served (-32601, method not found) and the
     `prompts` capability is not announced (the SDK serves both on every server, and answered an unknown prompt with
@@ -873,6 +956,17 @@ class MemkeeperServer(MCPServer[Any]):
     async def run_stdio_async(self) -> None:
         await stdio.serve(self._lowlevel_server)
 
+    async def read_resource(
+        self, uri: AnyUrl | str, context: Context[Any, Any] | None = None
+    ) -> Iterable[ReadResourceContents] | InputRequiredResult:
+        """A resource the server does not offer is named with those it does, in a `memkeeper:` line (the SDK says
+        "Unknown resource: <uri>"); the SDK answers it as before (-32602, the uri in `data`)."""
+        try:
+            return await super().read_resource(uri, context)
+        except ResourceNotFoundError:
+            offered = ", ".join(str(resource.uri) for resource in await self.list_resources())
+            raise ResourceNotFoundError(unknown_resource(str(uri), offered)) from None
+
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
@@ -881,7 +975,7 @@ class MemkeeperServer(MCPServer[Any]):
             return await super().call_tool(name, arguments, context)
         if name == "queue_counts":
             return _error_text(queue_counts_not_offered(self.zone))
-        return _error_text(f"memkeeper: unknown tool {name!r} (tools: {', '.join(offered)})")
+        return _error_text(f"memkeeper: unknown tool {clip(name)!r} (tools: {', '.join(offered)})")
 
 
 def build_server(engine: Engine, identity: Identity, clock: Callable[[], datetime] = utc_now) -> MCPServer:

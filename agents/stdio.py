@@ -11,12 +11,12 @@ receipts lost. The gate reads stdin in the SDK's place, line by line, and hands 
   a line the SDK's parser refuses only for a lone surrogate escape (`\\ud800` without its pair: valid JSON syntax
   naming no character) is passed on with each of them read as U+FFFD (`mend_surrogates`), as bytes that are not
   UTF-8 are decoded, so the request is answered by its id;
-- a line that is not JSON is answered `-32700` (parse error) with id null; a JSON array (a batch: MCP has taken none
-  since 2025-06-18) `-32600` once for each request in it, by its id, or once with id null when it holds none; any
-  other line that is not one message `-32600`, by its id when it has a method and a usable id (else null), and so is
-  an object with a method and an id that is not a string or an integer (`null`, `true`, `1.5`), which the SDK took
-  for a notification and never answered. Each answer is one line naming the problem; a blank line carries nothing
-  and is skipped;
+- a line that is not JSON is answered `-32700` (parse error) with id null, and so is JSON nested deeper than the
+  parser reads (`MAX_JSON_DEPTH`), saying so; a JSON array (a batch: MCP has taken none since 2025-06-18) `-32600`
+  once for each request in it, by its id, or once with id null when it holds none; any other line that is not one
+  message `-32600`, by its id when it has a method and a usable id (else null), and so is an object with a method
+  and an id that is not a string or an integer (`null`, `true`, `1.5`), which the SDK took for a notification and
+  never answered. Each answer is one line naming the problem; a blank line carries nothing and is skipped;
 - at the end of stdin, the SDK is told of it only once every request passed on has been answered, or cancelled by
   the client (`notifications/cancelled`: JSON-RPC leaves a cancelled request unanswered). The answers are written and
   flushed before the process exits.
@@ -91,7 +91,17 @@ def _problem(value: object, exc: ValidationError) -> str:
     return "; ".join(dict.fromkeys(problems)) or "not a request, a notification nor a response"
 
 
+# How deep the SDK's JSON parser (pydantic-core's) reads: a value inside more arrays and objects than this is
+# refused, as a recursion limit, before the line is read as a message (tests/agents/test_mcp_stdio.py pins it).
+MAX_JSON_DEPTH = 200
+TOO_DEEP = f"memkeeper: parse error: the line nests deeper than {MAX_JSON_DEPTH} levels"
+
+
 def _parse_error(reason: str) -> JSONRPCError:
+    """-32700 for a line the parser could not read: not JSON, or JSON nested past the parser's depth (valid JSON all
+    the same, which the message says; its id cannot be read either)."""
+    if reason.startswith("recursion limit exceeded"):
+        return _error(None, PARSE_ERROR, TOO_DEEP)
     return _error(None, PARSE_ERROR, f"memkeeper: parse error: the line is not JSON ({reason})")
 
 

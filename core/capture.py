@@ -153,30 +153,47 @@ class CaptureOps:
         except UnicodeEncodeError:  # undecodable bytes on the command line arrive as lone surrogates
             return refuse("reject", "invalid_text", detail="text is not valid UTF-8")
         if size > MAX_CAPTURE_BYTES:
-            return refuse("reject", "oversize_text", limit_bytes=MAX_CAPTURE_BYTES)
-        for name, value, limit in (
-            ("title", title, MAX_FIELD_BYTES),
-            ("key", key, MAX_FIELD_BYTES),
-            ("source_ref", source_ref, MAX_SOURCE_BYTES),
-            ("quiz_question", quiz_question, MAX_QUESTION_BYTES),
-            *(("recall", v, MAX_FIELD_BYTES) for v in recall or []),
-            *(("tags", v, MAX_FIELD_BYTES) for v in tags or []),
+            return refuse(
+                "reject",
+                "oversize_text",
+                size_bytes=size,
+                limit_bytes=MAX_CAPTURE_BYTES,
+                detail=f"the text is {size} bytes; the limit is {MAX_CAPTURE_BYTES} bytes",
+            )
+        if isinstance(key, str) and not key.strip():
+            # A key of spaces says no more than an empty one: no key (the key is derived), as `key=""` always was.
+            key = None
+        # (field, how the refusal names it, value, limit)
+        for name, what, value, limit in (
+            ("title", "the title", title, MAX_FIELD_BYTES),
+            ("key", "the key", key, MAX_FIELD_BYTES),
+            ("source_ref", "the source_ref", source_ref, MAX_SOURCE_BYTES),
+            ("quiz_question", "the quiz_question", quiz_question, MAX_QUESTION_BYTES),
+            *(("recall", f"recall phrase {n}", v, MAX_FIELD_BYTES) for n, v in enumerate(recall or [], 1)),
+            *(("tags", f"tag {n}", v, MAX_FIELD_BYTES) for n, v in enumerate(tags or [], 1)),
         ):
             bad = _field_problem(value, limit)
             if bad == "invalid":
                 return refuse("reject", "invalid_text", field=name, detail=f"{name} is not valid UTF-8")
             if bad == "oversize":
+                size = len(cast("str", value).encode("utf-8"))
                 return refuse(
-                    "reject", "oversize_field", field=name, limit_bytes=limit, detail=f"{name} is over {limit} bytes"
+                    "reject",
+                    "oversize_field",
+                    field=name,
+                    size_bytes=size,
+                    limit_bytes=limit,
+                    detail=f"{what} is {size} bytes; the limit is {limit} bytes",
                 )
-        for name, values in (("recall", recall), ("tags", tags)):
+        for name, what, values in (("recall", "recall phrases", recall), ("tags", "tags", tags)):
             if values is not None and len(values) > MAX_LIST_ITEMS:
                 return refuse(
                     "reject",
                     "oversize_field",
                     field=name,
+                    size_items=len(values),
                     limit_items=MAX_LIST_ITEMS,
-                    detail=f"more than {MAX_LIST_ITEMS} {name}",
+                    detail=f"{len(values)} {what} were given; the limit is {MAX_LIST_ITEMS}",
                 )
         zone_e = parse_enum(TrustZone, zone)
         if zone_e is None:

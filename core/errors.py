@@ -7,6 +7,21 @@ resolving a conflict, a stale tier apply) is not an exception: it returns a rece
 
 from __future__ import annotations
 
+# How much of a value the caller gave an error message repeats: a 5,000-character path or name echoed whole made the
+# one line as long, for nothing the caller did not already have. Above the longest page path (about 145 characters:
+# `entries/`, an 80-character slug, the partition, the id's characters, a number), so a page name is never cut.
+ECHO_CHARS = 200
+
+
+def clip(value: object, limit: int = ECHO_CHARS) -> str:
+    """A value given by a caller as an error message repeats it: whole when it is at most `limit` characters, else
+    its start and its end around "…", `limit` characters in all (a path keeps its folder and its file name)."""
+    text = value if isinstance(value, str) else str(value)
+    if len(text) <= limit:
+        return text
+    head = limit // 2
+    return f"{text[:head]}…{text[len(text) - (limit - head - 1) :]}"
+
 
 class MemkeeperError(ValueError):
     """Base of every error the engine raises on purpose. The message is one line, fit to show a person as is."""
@@ -79,4 +94,5 @@ __all__ = [
     "Stale",
     "UnsafeFile",
     "WriteFailed",
+    "clip",
 ]

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from .errors import PathEscape, UnsafeFile
+from .errors import PathEscape, UnsafeFile, clip
 from .text import ascii_fold
 
 __all__ = [
@@ -74,12 +74,12 @@ def confine(root: Path, rel: str | os.PathLike[str]) -> Path:
     real_root = Path(os.path.realpath(root))
     text = os.fspath(rel)
     if not text or "\x00" in text:
-        raise PathEscape(f"invalid path {text!r}")
+        raise PathEscape(f"invalid path {clip(text)!r}")
     if os.path.isabs(text) or text.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", text):
-        raise PathEscape(f"absolute path {text!r} is not allowed; paths are relative to the wiki root")
+        raise PathEscape(f"absolute path {clip(text)!r} is not allowed; paths are relative to the wiki root")
     parts = re.split(r"[\\/]+", text)
     if any(part == ".." for part in parts):
-        raise PathEscape(f"path {text!r} contains '..'")
+        raise PathEscape(f"path {clip(text)!r} contains '..'")
     current = real_root
     for part in parts:
         if part in ("", "."):
@@ -87,7 +87,7 @@ def confine(root: Path, rel: str | os.PathLike[str]) -> Path:
         current = current / part
         if current.is_symlink():
             raise PathEscape(
-                f"path {text!r} passes through a symlink ({current.relative_to(real_root).as_posix()} -> "
+                f"path {clip(text)!r} passes through a symlink ({current.relative_to(real_root).as_posix()} -> "
                 f"{_link_target(current)}); memkeeper never follows symlinks in a wiki"
             )
     return current

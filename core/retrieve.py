@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from . import scoring
-from .errors import BadInput, Busy, WriteFailed
+from .errors import BadInput, Busy, WriteFailed, clip
 from .index import CANDIDATES, BadPage, ZoneRows, is_busy
 from .models import Receipt, SensitivityTier, Status, Tier, TrustZone, at, iso, parse_iso
 from .pages import MAX_LEDGER_BYTES, read_text
@@ -248,9 +248,9 @@ class RetrieveOps:
         try:
             return read_text(path, limit=MAX_LEDGER_BYTES, what="a file shown in the desk")
         except FileNotFoundError:
-            raise BadInput(f"{rel} does not exist") from None
+            raise BadInput(f"{clip(rel)} does not exist") from None
         except OSError as exc:
-            raise BadInput(f"{rel}: {getattr(exc, 'strerror', None) or exc}") from None
+            raise BadInput(f"{clip(rel)}: {getattr(exc, 'strerror', None) or exc}") from None
 
     def category_counts(self) -> list[tuple[str, int, int]]:
         """(category, active, total) for every category that has records, by name."""

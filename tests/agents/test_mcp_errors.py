@@ -1,15 +1,23 @@
-"""What an agent is told when the engine refuses a call for a reason of the machine, not of the arguments: the
-command line's one line, without where the person keeps the wiki."""
+"""What an agent is told when a call is refused: for a reason of the machine, not of the arguments, the command
+line's one line, without where the person keeps the wiki; for its arguments, one line in the server's own words that
+names the argument, says what was wrong (a limit with the size given) and repeats what the agent sent only up to a
+bounded length."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
+from mcp import Client
+from mcp.shared.exceptions import MCPError
 
-from memkeeper.agents.mcp_server import Desk, Identity
+from memkeeper.agents.mcp_server import PAGES_HELP, Desk, Identity, build_server
 from memkeeper.core import Engine
 from tests.conftest import T0, held_by_another_thread
+
+STATEMENT = "The release train leaves every second Thursday."
 
 
 @pytest.fixture
@@ -42,3 +50,210 @@ def test_a_write_lock_held_elsewhere_is_named_relative_to_the_wiki(root, monkeyp
     finally:
         engine.close()
         other.close()
+
+
+# ------------------------------------------------------------------------------------------------ through tool calls
+
+
+@asynccontextmanager
+async def agent(root: Path, zone: str = "private_self") -> AsyncIterator[Client]:
+    """An agent's session with the server in process (the SDK's client, speaking the protocol to it)."""
+    engine = Engine.open(root)
+    try:
+        async with Client(build_server(engine, Identity.from_flags("claude", zone), clock=lambda: T0)) as client:
+            yield client
+    finally:
+        engine.close()
+
+
+async def refusal(client: Client, tool: str, **arguments) -> tuple[str, dict | None]:
+    """The one line an agent is shown for a refused call (a tool error, not a JSON-RPC error), and the receipt when
+    there is one."""
+    result = await client.call_tool(tool, arguments)
+    assert result.is_error, result
+    (block,) = result.content
+    assert "\n" not in block.text and block.text.startswith("memkeeper: ")
+    return block.text, result.structured_content
+
+
+def records(root: Path) -> int:
+    engine = Engine.open(root)
+    try:
+        return engine.counts(T0)["records"]
+    finally:
+        engine.close()
+
+
+def clipped(value: str) -> str:
+    """A long value as an error message repeats it: its first 100 and last 99 characters around "…"."""
+    return f"{value[:100]}…{value[-99:]}"
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("arguments", "reason", "said", "limits"),
+    [
+        (
+            {"text": "x" * 70_000},
+            "oversize_text",
+            "the text is 70000 bytes; the limit is 65536 bytes",
+            {"size_bytes": 70_000, "limit_bytes": 65_536},
+        ),
+        (
+            {"text": STATEMENT + " é" * 40_000},
+            "oversize_text",
+            "the text is 120047 bytes; the limit is 65536 bytes",
+            {"size_bytes": 120_047, "limit_bytes": 65_536},
+        ),
+        (
+            {"title": "t" * 1025},
+            "oversize_field",
+            "the title is 1025 bytes; the limit is 1024 bytes",
+            {"field": "title", "size_bytes": 1025, "limit_bytes": 1024},
+        ),
+        (
+            {"key": "k" * 3000},
+            "oversize_field",
+            "the key is 3000 bytes; the limit is 1024 bytes",
+            {"field": "key", "size_bytes": 3000, "limit_bytes": 1024},
+        ),
+        (
+            {"source_ref": "https://example.org/?" + "q" * 2100},
+            "oversize_field",
+            "the source_ref is 2121 bytes; the limit is 2048 bytes",
+            {"field": "source_ref", "size_bytes": 2121, "limit_bytes": 2048},
+        ),
+        (
+            {"quiz_question": "q" * 5000},
+            "oversize_field",
+            "the quiz_question is 5000 bytes; the limit is 4096 bytes",
+            {"field": "quiz_question", "size_bytes": 5000, "limit_bytes": 4096},
+        ),
+        (
+            {"tags": ["ok", "t" * 1500]},
+            "oversize_field",
+            "tag 2 is 1500 bytes; the limit is 1024 bytes",
+            {"field": "tags", "size_bytes": 1500, "limit_bytes": 1024},
+        ),
+        (
+            {"recall": [f"phrase {n}" for n in range(70)]},
+            "oversize_field",
+            "70 recall phrases were given; the limit is 64",
+            {"field": "recall", "size_items": 70, "limit_items": 64},
+        ),
+    ],
+    ids=["text", "text-utf8", "title", "key", "source_ref", "quiz_question", "tag", "recall-count"],
+)
+async def test_a_value_over_its_limit_is_told_its_size_and_the_limit(root, arguments, reason, said, limits):
+    """An oversize capture text was refused as "memkeeper: capture reject: oversize_text", without the limit the
+    receipt carried (`limit_bytes`) nor the size sent: the agent could only guess how much to cut. Every refusal
+    that carries a limit now says the size given and the limit, in bytes as they are counted (UTF-8); nothing is
+    stored."""
+    async with agent(root) as client:
+        line, receipt = await refusal(client, "capture", **{"text": STATEMENT, **arguments})
+    assert line == f"memkeeper: capture reject: {reason} ({said})"
+    assert receipt is not None and receipt["details"] == {"reason": reason, **limits, "detail": said}
+    assert records(root) == 0
+
+
+@pytest.mark.anyio
+async def test_a_blank_key_is_no_key(root):
+    """`key: ""` was taken as no key while `key: "   "` was refused as `invalid_key`: a key of whitespace says no
+    more than an empty one, and is taken the same way (the key is derived from the title or the text)."""
+    statements = ("The canteen closes at three on Fridays.", "Badges are renewed at the front desk in March.")
+    async with agent(root) as client:
+        for text, key in zip(statements, ("   ", "\t \n"), strict=True):
+            blank = await client.call_tool("capture", {"text": text, "key": key})
+            assert not blank.is_error, blank.content
+            assert blank.structured_content is not None and blank.structured_content["status"] == "captured"
+            assert "key" not in blank.structured_content["details"].get("normalized", [])
+            # The same statement without a key is the same record: the blank key made no partition of its own.
+            for again in ({}, {"key": ""}):
+                same = await client.call_tool("capture", {"text": text, **again})
+                assert same.structured_content is not None and same.structured_content["status"] == "consolidated"
+                details, first = same.structured_content["details"], blank.structured_content["details"]
+                assert (details["memory_id"], details["canonical_key"]) == (first["memory_id"], first["canonical_key"])
+        line, _ = await refusal(client, "capture", text=STATEMENT, key="  !!!  ")  # a key, slugging to nothing
+        assert line.startswith("memkeeper: capture reject: invalid_key '  !!!  '")
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("zone", ["private_self", "outside_contact"])
+async def test_a_long_value_is_repeated_only_in_part(root, zone):
+    """A 5,000-character path given to read_page came back whole in the refusal (and a tool name, an argument name,
+    a resource URI, a category): the line was as long as what the agent sent. A value a message repeats is cut to
+    200 characters, its start and its end around "…" (a page path, at most about 145, is never cut); the rest of
+    the line is unchanged."""
+    long_path = "notes/" + "p" * 5000 + ".md"
+    long_entry = "entries/" + "e" * 5000 + ".md"
+    long_name = "n" * 5000
+    async with agent(root, zone) as client:
+        line, _ = await refusal(client, "read_page", path=long_path)
+        assert line == f"memkeeper: read_page: {clipped(long_path)} is not a wiki page (pages: {PAGES_HELP})"
+        line, _ = await refusal(client, "read_page", path=long_entry)
+        if zone == "private_self":
+            assert line == f"memkeeper: {clipped(long_entry)} does not exist"
+        else:
+            assert line == f"memkeeper: read_page refused: no page {clipped(long_entry)} visible to zone {zone}"
+        line, _ = await refusal(client, "read_page", path="../" + long_path)
+        assert line == f"memkeeper: path {clipped('../' + long_path)!r} contains '..'"
+        line, _ = await refusal(client, "read_page", path="/" + long_path)
+        assert line.startswith(f"memkeeper: absolute path {clipped('/' + long_path)!r} is not allowed")
+        line, _ = await refusal(client, long_name)
+        assert line.startswith(f"memkeeper: unknown tool {clipped(long_name)!r} (tools: capture, retrieve, read_page")
+        line, _ = await refusal(client, "retrieve", query="deploys", **{long_name: 1})
+        assert line.startswith(f"memkeeper: retrieve: unknown argument `{clipped(long_name)}` (takes: query, limit;")
+        line, receipt = await refusal(client, "capture", text=STATEMENT, category=long_name)
+        assert line.startswith(f"memkeeper: capture reject: invalid_category {clipped(long_name)!r} (valid: ")
+        assert receipt is not None and receipt["details"]["value"] == long_name  # the receipt keeps what was sent
+        with pytest.raises(MCPError) as unknown:
+            await client.read_resource("memkeeper://" + long_name)
+        assert unknown.value.error.message.startswith(
+            f"memkeeper: unknown resource {clipped('memkeeper://' + long_name)!r} (resources: "
+        )
+        # A page path as long as the engine names one is repeated whole, and so is a value at the bound.
+        longest = "entries/" + "a" * 80 + "--trusted-collaborator--do-not-export--0123abcd-12.md"
+        line, _ = await refusal(client, "read_page", path=longest)
+        assert line.endswith(
+            f"{longest} does not exist" if zone == "private_self" else f"{longest} visible to zone {zone}"
+        )
+        line, _ = await refusal(client, "read_page", path="x" * 200)
+        assert line.startswith(f"memkeeper: read_page: {'x' * 200} is not a wiki page")
+
+
+@pytest.mark.anyio
+async def test_a_bad_argument_is_named_in_the_servers_own_words(root):
+    """A tool's arguments were refused in pydantic's words ("text: Field required", "limit: Input should be less
+    than or equal to 100") while a request's params are refused in the server's own ("tools/call: name is
+    required"). Each problem is now one clause naming the argument and what was wrong, with the JSON type or the
+    number given; every problem of a call on one line. It is still a tool error (`isError`), as before."""
+    async with agent(root) as client:
+        for tool, arguments, said in (
+            ("capture", {}, "argument `text` is required"),
+            ("capture", {"text": 42}, "argument `text` must be a string, got a number"),
+            ("capture", {"text": STATEMENT, "tags": "release"}, "argument `tags` must be an array, got a string"),
+            ("capture", {"text": STATEMENT, "tags": ["a", 7]}, "argument `tags` item 2 must be a string, got a number"),
+            ("capture", {"text": STATEMENT, "ttl_days": 0}, "argument `ttl_days` must be more than 0, got 0"),
+            (
+                "capture",
+                {"text": STATEMENT, "ttl_days": 4e5},
+                "argument `ttl_days` must be at most 36500, got 400000.0",
+            ),
+            ("capture", {"text": STATEMENT, "confidence": True}, "argument `confidence` must be a number, got true"),
+            ("capture", {"text": STATEMENT, "redact": "no"}, "argument `redact` must be true or false, got a string"),
+            ("retrieve", {"query": "deploys", "limit": "5"}, "argument `limit` must be an integer, got a string"),
+            ("retrieve", {"query": "deploys", "limit": 2.5}, "argument `limit` must be an integer, got 2.5"),
+            ("retrieve", {"query": "deploys", "limit": 0}, "argument `limit` must be at least 1, got 0"),
+            ("retrieve", {"query": "deploys", "limit": 500}, "argument `limit` must be at most 100, got 500"),
+            ("retrieve", {"query": None}, "argument `query` must be a string, got null"),
+            (
+                "retrieve",
+                {"limit": "ten", "zone": "paid_public"},
+                "argument `query` is required; argument `limit` must be an integer, got a string; unknown argument "
+                "`zone` (takes: query, limit; the actor and the trust zone are fixed by the server's flags)",
+            ),
+            ("read_page", {"path": ["hot.md"]}, "argument `path` must be a string, got an array"),
+        ):
+            line, _ = await refusal(client, tool, **arguments)
+            assert line == f"memkeeper: {tool}: {said}", arguments
+    assert records(root) == 0

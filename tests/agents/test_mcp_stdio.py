@@ -326,3 +326,71 @@ def test_a_lone_surrogate_escape_is_read_as_a_replacement_character(root):
         server.write(tool_call(9, "retrieve", query="deploy key rotation").replace("rotation", "rotation \\udc00"))
         assert server.read()["id"] == 9
         assert server.close() == 0
+
+
+def nested(rid: Any, depth: int) -> str:
+    """A ping whose params hold a value `depth` arrays and objects deep, the message itself counted (the message,
+    its params, then arrays)."""
+    return f'{{"jsonrpc": "2.0", "id": {rid}, "method": "ping", "params": {{"deep": {"[" * (depth - 2)}1{"]" * (depth - 2)}}}}}'
+
+
+def test_json_nested_past_the_parsers_depth_is_said_to_be_so(root):
+    """JSON nested deeper than the parser reads was answered "the line is not JSON (recursion limit exceeded …)",
+    which it is. It is still a parse error (-32700, id null: the id cannot be read from a line the parser stops
+    in), saying what is wrong, in one line, and the server goes on with the next line. 200 levels are read."""
+    with RawServer(root) as server:
+        server.initialize()
+        for depth in (201, 5000):
+            server.write(nested(1, depth))
+            assert error(server.read()) == (
+                None,
+                -32700,
+                "memkeeper: parse error: the line nests deeper than 200 levels",
+            ), depth
+        server.write(nested(2, 200))
+        assert server.read() == {"jsonrpc": "2.0", "id": 2, "result": {}}
+        server.write("{not json")  # a line that is not JSON is still said to be so
+        assert error(server.read())[2].startswith("memkeeper: parse error: the line is not JSON (")
+        server.write(request(3, "ping"))
+        assert server.read() == {"jsonrpc": "2.0", "id": 3, "result": {}}
+        assert server.close() == 0
+
+
+def test_an_unknown_resource_is_a_memkeeper_error_naming_the_resources(root):
+    """A resource the server does not offer got the SDK's own words ("Unknown resource: memkeeper://x"), the one
+    error of the server without its `memkeeper:` prefix. It names the resources there are, and read_page for any
+    other page; the code (-32602, the SDK's) and the uri in `data` are unchanged."""
+    with RawServer(root, "--zone", "outside_contact") as server:
+        server.initialize()
+        for rid, uri in ((1, "memkeeper://log.md"), (2, "file:///etc/passwd"), (3, "memkeeper://" + "u" * 5000)):
+            server.write(request(rid, "resources/read", uri=uri))
+            answer = server.read()
+            shown = uri if len(uri) <= 200 else f"{uri[:100]}…{uri[-99:]}"
+            assert error(answer) == (
+                rid,
+                -32602,
+                f"memkeeper: unknown resource {shown!r} (resources: memkeeper://hot.md, memkeeper://index.md; "
+                "read any other page with read_page)",
+            )
+            assert answer["error"]["data"] == {"uri": uri}
+        server.write(request(4, "resources/read", uri="memkeeper://hot.md"))
+        assert server.read()["result"]["contents"][0]["text"].startswith("# Hot")
+        assert server.close() == 0
+
+
+def test_a_bad_tool_argument_is_still_a_tool_error_on_the_wire(root):
+    """The server's own words for a tool's arguments changed nothing of how they are answered: a result with
+    `isError` (the agent reads it), not a JSON-RPC error; a request's malformed params stay -32602."""
+    with RawServer(root) as server:
+        server.initialize()
+        server.write(tool_call(1, "retrieve", query="deploys", limit="5"))
+        result = server.read()["result"]
+        assert result["isError"] is True
+        assert result["content"] == [
+            {"type": "text", "text": "memkeeper: retrieve: argument `limit` must be an integer, got a string"}
+        ]
+        server.write(tool_call(2, "capture"))
+        assert server.read()["result"]["content"][0]["text"] == "memkeeper: capture: argument `text` is required"
+        server.write(request(3, "tools/call", arguments={}))
+        assert error(server.read()) == (3, -32602, "memkeeper: tools/call: name is required")
+        assert server.close() == 0

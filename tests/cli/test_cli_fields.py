@@ -49,7 +49,8 @@ def test_a_field_too_large_to_be_one_line_is_refused(capsys, root, option, value
     code, out, err = run(capsys, root, "--json", "capture", "The build box is in room nine forty two.", option, value)
     field = option[2:].replace("-", "_")
     assert code == 2 and json.loads(out)["details"]["reason"] == "oversize_field"
-    assert err == f"memkeeper: capture reject: oversize_field ({field} is over {limit} bytes)\n"
+    said = f"the {field} is {len(value)} bytes; the limit is {limit} bytes"
+    assert err == f"memkeeper: capture reject: oversize_field ({said})\n"
     assert not list((root / "entries").iterdir())
     # At the limit it is taken.
     code, out, _ = run(capsys, root, "--json", "capture", "The build box is in room nine forty two.", option, value[1:])
@@ -59,7 +60,12 @@ def test_a_field_too_large_to_be_one_line_is_refused(capsys, root, option, value
 def test_too_many_tags_are_refused(capsys, root):
     tags = [arg for n in range(65) for arg in ("--tag", f"t{n}")]
     code, _, err = run(capsys, root, "capture", "The build box is in room nine forty two.", *tags)
-    assert code == 2 and err == "memkeeper: capture reject: oversize_field (more than 64 tags)\n"
+    assert code == 2 and err == "memkeeper: capture reject: oversize_field (65 tags were given; the limit is 64)\n"
+
+
+def test_a_key_of_spaces_is_no_key(capsys, root):
+    code, out, err = run(capsys, root, "--json", "capture", "The build box is in room nine forty two.", "--key", "  ")
+    assert (code, err) == (0, "") and json.loads(out)["status"] == "captured"
 
 
 def test_an_invisible_character_in_a_key_names_the_same_partition(capsys, root):

@@ -338,6 +338,17 @@ def test_explicit_key_that_slugs_to_nothing_is_rejected(eng):
     assert r.status == "reject" and r.details["reason"] == "invalid_key"
 
 
+@pytest.mark.parametrize("key", ["   ", "\t\n ", "\u3000"])
+def test_a_key_of_whitespace_is_no_key(eng, key):
+    """An empty key was no key and a key of spaces `invalid_key`: both say nothing, and both are taken as no key
+    (the key is derived), on every front door (the command line's `--key "  "`, an agent's `key: "   "`)."""
+    text = "The kestrel rollout uses canary waves of five percent."
+    r = eng.capture(text, now=T0, key=key)
+    assert r.status == "captured", r.details
+    assert r.details["canonical_key"] == eng.capture(text, now=T0).details["canonical_key"]
+    assert eng.capture(text, now=T0, key="").details["memory_id"] == r.details["memory_id"]
+
+
 @pytest.mark.parametrize(
     "title", ["COM2", "com9", "LPT1", "lpt9", "ＣＯＭ２", "ＬＰＴ５", "COM¹", "LPT²", "CON", "nul", "COM0", "Aux"]
 )
