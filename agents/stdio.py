@@ -19,7 +19,9 @@ receipts lost. The gate reads stdin in the SDK's place, line by line, and hands 
   never answered. Each answer is one line naming the problem; a blank line carries nothing and is skipped;
 - at the end of stdin, the SDK is told of it only once every request passed on has been answered, or cancelled by
   the client (`notifications/cancelled`: JSON-RPC leaves a cancelled request unanswered). The answers are written and
-  flushed before the process exits.
+  flushed before the process exits;
+- on the way out, the SDK's -32601 for a method the server does not serve is said in the server's words, naming the
+  methods it serves (`named_method`).
 
 fd 0 is read through a private duplicate and points at the null device while the server runs, as when the SDK reads
 stdin itself: a handler or a child process that reads stdin gets EOF, never protocol bytes. fd 1 is the SDK's.
@@ -31,7 +33,7 @@ import logging
 import os
 import re
 from collections import Counter
-from collections.abc import AsyncIterable, AsyncIterator, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Iterator, Sequence
 from contextlib import contextmanager
 from io import TextIOWrapper
 from types import TracebackType
@@ -45,6 +47,7 @@ from mcp.shared.dispatcher import as_request_id, coerce_request_id
 from mcp.shared.message import SessionMessage
 from mcp_types import (
     INVALID_REQUEST,
+    METHOD_NOT_FOUND,
     PARSE_ERROR,
     ErrorData,
     JSONRPCError,
@@ -57,6 +60,8 @@ from mcp_types import (
 )
 from pydantic import ValidationError
 
+from memkeeper.core.errors import clip
+
 if TYPE_CHECKING:
     from mcp.shared._stream_protocols import WriteStream
 
@@ -68,6 +73,17 @@ BATCH_REFUSED = "memkeeper: invalid request: a batch (a JSON array) is not accep
 
 def _error(request_id: RequestId | None, code: int, message: str) -> JSONRPCError:
     return JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(code=code, message=message))
+
+
+def named_method(error: JSONRPCError, served: Sequence[str]) -> JSONRPCError:
+    """The SDK's -32601 ("Method not found", the method in `data`) in this server's words, naming the methods it
+    serves; any other answer as it is."""
+    e = error.error
+    if e.code != METHOD_NOT_FOUND or e.message.startswith("memkeeper:"):
+        return error
+    method = clip(e.data) if isinstance(e.data, str) else "?"
+    message = f"memkeeper: unknown method {method!r} (this server serves: {', '.join(served)})"
+    return JSONRPCError(jsonrpc="2.0", id=error.id, error=ErrorData(code=e.code, message=message, data=e.data))
 
 
 def _request_id(value: object) -> RequestId | None:
@@ -161,8 +177,10 @@ class Gate:
     """The lines of stdin the SDK's reader iterates: only JSON-RPC messages, each other line answered, and the end of
     input held back until every request passed on has been answered (see the module docstring)."""
 
-    def __init__(self, stdin: AsyncIterable[str]) -> None:
+    def __init__(self, stdin: AsyncIterable[str], served: Sequence[str] = ()) -> None:
         self._stdin = stdin
+        #: The methods the server serves, named when it answers a request for another (`named_method`).
+        self.served = tuple(served)
         self._wire: WriteStream[SessionMessage] | None = None
         self._open = anyio.Event()
         # Requests passed on and not answered yet, by id as the dispatcher correlates them ("7" is 7).
@@ -242,8 +260,11 @@ class _Answers:
         self._gate = gate
 
     async def send(self, item: SessionMessage, /) -> None:
-        await self._wire.send(item)
         message = item.message
+        if isinstance(message, JSONRPCError):
+            message = named_method(message, self._gate.served)
+            item = SessionMessage(message, metadata=item.metadata)
+        await self._wire.send(item)
         if isinstance(message, JSONRPCResponse | JSONRPCError) and message.id is not None:
             self._gate.settle(message.id)
 
@@ -300,7 +321,8 @@ async def serve(server: Server[Any]) -> None:
     worker thread finishing first (the SDK does not abandon a thread on cancellation), so nothing the engine began
     is cut short."""
     with _wire_stdin() as wire:
-        gate = Gate(anyio.wrap_file(TextIOWrapper(wire, encoding="utf-8", errors="replace")))
+        served = sorted(server._request_handlers)  # (the SDK has no public list of them)
+        gate = Gate(anyio.wrap_file(TextIOWrapper(wire, encoding="utf-8", errors="replace")), served)
         try:
             async with stdio_server(stdin=cast("anyio.AsyncFile[str]", gate)) as (read_stream, write_stream):
                 await server.run(read_stream, gate.answers(write_stream), server.create_initialization_options())

@@ -207,6 +207,24 @@ def test_the_server_offers_no_prompts(root):
         server.write(request(1, "prompts/get", name="nope"), request(2, "prompts/list"))
         answers = sorted((server.read(), server.read()), key=lambda a: a["id"])
         assert [error(a)[:2] for a in answers] == [(1, -32601), (2, -32601)]
+        assert error(answers[1])[2].startswith("memkeeper: unknown method 'prompts/list' (this server serves: ")
+        assert server.close() == 0
+
+
+def test_an_unknown_method_is_named_in_the_servers_words_with_those_it_serves(root):
+    """The SDK answered "Method not found" (the method only in `data`): the one answer of the server without its
+    `memkeeper:` prefix, with nothing to send instead."""
+    with RawServer(root) as server:
+        server.initialize()
+        server.write(request(1, "tools/cal"), request(2, "x" * 5000))
+        first, second = sorted((server.read(), server.read()), key=lambda a: a["id"])
+        rid, code, message = error(first)
+        assert (rid, code) == (1, -32601) and first["error"]["data"] == "tools/cal"
+        assert message.startswith("memkeeper: unknown method 'tools/cal' (this server serves: ")
+        assert "tools/call" in message and "resources/read" in message and "prompts/list" not in message
+        assert error(second)[1] == -32601 and len(error(second)[2]) < 600  # the method repeated in part
+        server.write(tool_call(3, "queue_counts"))
+        assert "result" in server.read()  # and the session goes on
         assert server.close() == 0
 
 
