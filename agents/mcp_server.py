@@ -401,21 +401,11 @@ def _receipt_result(
     r: Receipt, *, redact_hint: str = "redact=true", data: dict[str, Any] | None = None
 ) -> CallToolResult:
     data = r.to_dict() if data is None else data
-    line = refusal_line(_clipped(r), redact_hint=redact_hint)
+    line = refusal_line(r, redact_hint=redact_hint)
     if line is not None:
         return CallToolResult(content=[TextContent(type="text", text=line)], structured_content=data, is_error=True)
     text = json.dumps(data, ensure_ascii=False, default=str)
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
-
-
-def _clipped(r: Receipt) -> Receipt:
-    """The receipt as its refusal line repeats it: the value refused (`details.value`, which the line quotes) cut to
-    `clip`'s length. The receipt itself (`structuredContent`) keeps it whole."""
-    value = r.details.get("value")
-    if not isinstance(value, str) or clip(value) == value:
-        return r
-    details = {**r.details, "value": clip(value)}
-    return Receipt(action=r.action, status=r.status, at=r.at, actor=r.actor, details=details, schema_=r.schema_)
 
 
 def _error(exc: BaseException) -> CallToolResult:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from memkeeper.core.api import Engine
-from memkeeper.core.errors import BadInput, MemkeeperError
+from memkeeper.core.errors import BadInput, MemkeeperError, clip
 from memkeeper.core.models import (
     REFUSED_STATUSES,
     UNRECORDED_STATUSES,
@@ -473,6 +473,7 @@ def refusal_line(r: Receipt, *, redact_hint: str = "--redact") -> str | None:
     extra = r.details.get("errors") or r.details.get("stale_ids") or ""
     if reason in VALID_VALUES:
         given = r.details.get("value")
+        given = clip(given) if isinstance(given, str) else given  # a value of thousands of characters, in part
         reason += (f" {given!r}" if given not in (None, "") else "") + f" (valid: {VALID_VALUES[reason]})"
     if reason == "secret_detected":  # say which kinds and where, never the value
         reason += (

@@ -76,3 +76,15 @@ def test_an_invisible_character_in_a_key_names_the_same_partition(capsys, root):
     code, out, _ = run(capsys, root, "--json", "capture", text, "--key", "pay\u200bments-settle")
     r = json.loads(out)
     assert r["status"] == "consolidated" and r["details"]["canonical_key"] == "payments-settle"
+
+
+def test_a_refused_value_is_repeated_only_in_part(capsys, root):
+    """An unknown category of 5,000 characters was repeated whole in the one-line refusal (the MCP server cut it
+    already); the receipt keeps it whole."""
+    value = "c" * 2500 + "-middle-" + "d" * 2500
+    code, out, err = run(
+        capsys, root, "--json", "capture", "The build box is in room nine forty two.", "--category", value
+    )
+    assert code == 2 and json.loads(out)["details"]["value"] == value
+    assert err.startswith("memkeeper: capture reject: invalid_category 'ccc") and "…" in err and "-middle-" not in err
+    assert len(err) < 600 and err.count("\n") == 1
