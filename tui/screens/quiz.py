@@ -655,10 +655,13 @@ class QuizScreen(PaneScreen):
         box.border_title = f"A quiz ledger for {person_id(self.mk.person)}"
         fsrs, leitner = self.mk.key_for("quiz.fsrs"), self.mk.key_for("quiz.leitner")
         days = "·".join(str(d) for d in INTERVALS)
-        waiting = f"{len(self.cards)} cards are waiting." if self.cards else "Nothing is due yet."
+        n = len(self.cards)
+        waiting = (f"{n} cards are waiting." if n > 1 else "1 card is waiting.") if n else "Nothing is due yet."
+        switch = self.mk.key_for("quiz.switch_scheduler")
         box.update(
             Text.assemble(
-                ("How should your reviews be scheduled? It is chosen once, for this ledger.\n\n", "bold"),
+                ("How should your reviews be scheduled?", "bold"),
+                (f" ({switch} switches it later; every card keeps its box and due date.)\n\n", "dim"),
                 (f" {fsrs} ", "bold reverse"),
                 ("  FSRS", "bold green"),
                 (
