@@ -524,3 +524,28 @@ def test_snapshot_conflicts_long_side_and_whole_dialog(tmp_path, snap_compare):
         await pilot.pause()
 
     assert snap_compare(app, run_before=run_before, terminal_size=NARROW)
+
+
+async def test_a_taller_terminal_shows_more_of_a_long_side_and_a_short_one_keeps_its_provenance(tmp_path):
+    """The sides are cut for the size they are drawn at: a resize that gives more rows shows more of the statement,
+    and a wide but short terminal (120x24: too short for the seven-row provenance) shows the provenance in four
+    rows, the side whole in its box."""
+    _long_conflict(tmp_path / "wiki")
+    app = build_app(tmp_path / "wiki")
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "C", ConflictsScreen)
+        side, box = pane.query_one("#side-existing"), pane.query_one("#conflict-sides")
+
+        def left() -> int:
+            return int(re.search(r"… ([\d,]+) more characters", plain(side))[1].replace(",", ""))
+
+        short = left()
+        await pilot.resize_terminal(120, 44)
+        await wait_for(pilot, lambda: left() < short, 5, "more of the statement")
+        assert "active record" in plain(side)  # the wide provenance's footer
+        await pilot.resize_terminal(120, 24)
+        await wait_for(pilot, lambda: "agent:scribe · inferred" in plain(side), 5, "the compact provenance")
+        await settle(pilot)
+        assert 0 < side.outer_size.height <= box.size.height, (side.outer_size, box.size)
+        shown = " ".join(_screen_text(app).split())
+        assert "2026-11-27" in shown and "more characters · v: whole" in shown

@@ -41,6 +41,8 @@ TYPE_LABELS = {
     "possible": "possible?",
 }
 POSSIBLE_STYLE = "italic yellow"
+#: Rows a side needs for its wide provenance and a few lines of its statement; fewer, and it is shown compact.
+WIDE_SIDE_ROWS = 16
 #: Conflict records that cannot be read, listed above the queue before "… and N more".
 PROBLEMS_SHOWN = 2
 
@@ -133,6 +135,8 @@ class ConflictsScreen(PaneScreen):
         self.mode = OPEN
         self._by_id: dict[str, Conflict] = {}
         self._last_key: dict[str, str | None] = {OPEN: None, SNOOZED: None}
+        #: The screen size the sides were last cut for (`_side_fit`); None until they are first shown.
+        self._shown_for: tuple[int, int] | None = None
 
     # ------------------------------------------------------------------------------------------------ layout
 
@@ -322,8 +326,10 @@ class ConflictsScreen(PaneScreen):
         mid = c.existing.get("memory_id") or "?"
         a_side = self.query_one("#side-existing", ConflictSide)
         b_side = self.query_one("#side-incoming", ConflictSide)
-        compact = self.has_class("-narrow")
         fit, whole = self._side_fit(), self.mk.key_for("conflicts.whole")
+        # Narrow, or too short for the wide provenance (ten rows and more) and a few lines of the statement: the
+        # provenance in four rows, where the side lives on its border.
+        compact = self.has_class("-narrow") or fit[1] < WIDE_SIDE_ROWS
         a_side.show_side(
             c.existing,
             a_text,
@@ -359,7 +365,7 @@ class ConflictsScreen(PaneScreen):
     def on_resize(self, event: events.Resize) -> None:
         # A taller or shorter terminal has room for more or less of a long statement (the width's class change
         # re-renders through `narrow_changed`).
-        if getattr(self, "_shown_for", None) not in (None, (event.size.width, event.size.height)):
+        if self._shown_for not in (None, (event.size.width, event.size.height)):
             self.call_after_refresh(self._show_detail)
 
     def action_whole(self) -> None:
