@@ -343,14 +343,19 @@ class MaintenanceOps:
                 later[k] = (made, row["memory_id"])
         if not later:
             return {}
+        # The archived records as the index holds them (the undo reads each page once, after this).
         out: dict[str, str] = {}
-        for m in sorted(archived):
-            e = self.store.get(m)
-            if e is None or e.status is not Status.archived:
-                continue
-            hit = later.get((e.trust_zone.value, e.sensitivity_tier.value, normalize(e.content)))
-            if hit:
-                out[m] = hit[1]
+        ids = sorted(archived)
+        for i in range(0, len(ids), 500):
+            chunk = ids[i : i + 500]
+            for row in self.store.index.query(
+                "SELECT memory_id, content, trust_zone, sensitivity_tier FROM records"
+                f" WHERE status='archived' AND memory_id IN ({','.join('?' * len(chunk))})",
+                chunk,
+            ):
+                hit = later.get((row["trust_zone"], row["sensitivity_tier"], normalize(row["content"])))
+                if hit:
+                    out[row["memory_id"]] = hit[1]
         return out
 
     # ----------------------------------------------------------------------------------------------------- snapshot
