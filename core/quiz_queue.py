@@ -104,9 +104,7 @@ class QuizQueue:
         now, actor = at(now), validate_actor(actor)
         pid = policy.person_id(person)
         if scheduler not in policy.SCHEDULERS:
-            return make_receipt(
-                "quiz_ledger", "reject", now, actor, {"reason": "invalid_scheduler", "value": scheduler}
-            )
+            return _invalid_scheduler("quiz_ledger", scheduler, now, actor)
         with self.store.writing():
             path = self.store.path(policy.ledger_path(pid))
             if path.exists():
@@ -130,9 +128,7 @@ class QuizQueue:
         now, actor = at(now), validate_actor(actor)
         pid = policy.person_id(person)
         if scheduler not in policy.SCHEDULERS:
-            return make_receipt(
-                "quiz_scheduler", "reject", now, actor, {"reason": "invalid_scheduler", "value": scheduler}
-            )
+            return _invalid_scheduler("quiz_scheduler", scheduler, now, actor)
         with self.store.writing():
             path = self.store.path(policy.ledger_path(pid))
             if not path.exists():
@@ -147,8 +143,7 @@ class QuizQueue:
                     actor,
                     {"reason": "scheduler_unchanged", "person": pid, "scheduler": scheduler},
                 )
-            name = cast(policy.SchedulerName, scheduler)  # one of SCHEDULERS, checked above
-            self.store.write_file(path, policy.render_ledger(ledger.model_copy(update={"scheduler": name})))
+            self._write_scheduler(pid, ledger, scheduler)
             receipt = make_receipt(
                 "quiz_scheduler",
                 "changed",
@@ -169,12 +164,16 @@ class QuizQueue:
         pid, prior = undo["person"], undo["prior"]
         if prior not in policy.SCHEDULERS:
             raise BadInput(f"the receipt names no scheduler to go back to ({prior!r})")
-        ledger = self._writable_ledger(pid)
+        self._write_scheduler(pid, self._writable_ledger(pid), prior)
+        return {"person": pid, "scheduler": prior}
+
+    def _write_scheduler(self, pid: str, ledger: policy.Ledger, scheduler: str) -> None:
+        """Rewrite the ledger with `scheduler` (one of SCHEDULERS) and nothing else changed."""
+        name = cast(policy.SchedulerName, scheduler)
         self.store.write_file(
             self.store.path(policy.ledger_path(pid)),
-            policy.render_ledger(ledger.model_copy(update={"scheduler": prior})),
+            policy.render_ledger(ledger.model_copy(update={"scheduler": name})),
         )
-        return {"person": pid, "scheduler": prior}
 
     def _candidates(self, ledger: policy.Ledger, extra: int, now: datetime) -> list[policy.QuizCandidate]:
         """Live pages the session could use: the ledger's own pages plus the best never-quizzed ones, none past its
@@ -503,3 +502,7 @@ class QuizQueue:
             ledger = self.read_ledger(pid, strict=False)
             out.extend(f"{policy.ledger_path(pid)}: {p}" for p in ledger.problems)
         return out
+
+
+def _invalid_scheduler(action: str, scheduler: str, now: datetime, actor: str) -> Receipt:
+    return make_receipt(action, "reject", now, actor, {"reason": "invalid_scheduler", "value": scheduler})
