@@ -13,14 +13,16 @@ from __future__ import annotations
 ECHO_CHARS = 200
 
 
-def clip(value: object, limit: int = ECHO_CHARS) -> str:
+def clip(value: object, limit: int = ECHO_CHARS, *, tail: int | None = None, mark: str = "…") -> str:
     """A value given by a caller as an error message repeats it: whole when it is at most `limit` characters, else
-    its start and its end around "…", `limit` characters in all (a path keeps its folder and its file name)."""
+    its start and its end around `mark`, `limit` characters in all (a path keeps its folder and its file name). The
+    end is `tail` characters (default: half)."""
     text = value if isinstance(value, str) else str(value)
     if len(text) <= limit:
         return text
-    head = limit // 2
-    return f"{text[:head]}…{text[len(text) - (limit - head - 1) :]}"
+    if tail is None:
+        tail = limit - limit // 2 - len(mark)
+    return f"{text[: limit - tail - len(mark)]}{mark}{text[len(text) - tail :]}"
 
 
 class MemkeeperError(ValueError):

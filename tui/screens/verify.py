@@ -37,7 +37,7 @@ from textual.worker import Worker, WorkerState
 from memkeeper.core import Entry, Receipt
 
 from ..widgets.fmt import ago
-from ..widgets.meta import middle_cut
+from ..widgets.meta import middle_cut, more_marker
 from ..widgets.query_input import QueryInput
 from ..widgets.virtual_table import Cells, VirtualTable
 from .base import PaneScreen, one_by_one
@@ -757,4 +757,4 @@ def _text_shown(text: str, whole_key: str) -> list[Text]:
     cut = text.rfind(" ", TEXT_SHOWN // 2, TEXT_SHOWN)
     head = text[: cut if cut > 0 else TEXT_SHOWN].rstrip()
     left = len(text) - len(head)
-    return [Text(head), Text(f"… {left:,} more characters · {whole_key}: whole", style="italic yellow")]
+    return [Text(head), more_marker(left, whole_key)]

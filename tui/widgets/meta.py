@@ -9,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from memkeeper.core import Entry
+from memkeeper.core.errors import clip
 
 # Colours name the zone everywhere it appears (results, metadata, zone strip) so a leak stands out.
 ZONE_STYLES: dict[str, str] = {
@@ -31,9 +32,12 @@ SOURCE_TAIL = 32
 def middle_cut(text: str, limit: int = SOURCE_SHOWN, tail: int = SOURCE_TAIL) -> str:
     """`text` whole when it is at most `limit` characters, else its start and its last `tail` characters around
     an ellipsis (a path or a URL is told apart by its end as often as by its start)."""
-    if len(text) <= limit:
-        return text
-    return text[: limit - tail - 3] + " … " + text[-tail:]
+    return clip(text, limit, tail=tail, mark=" … ")
+
+
+def more_marker(left: int, whole_key: str) -> Text:
+    """The last line of a text cut short: how much is left, and the key that shows it whole."""
+    return Text(f"… {left:,} more characters · {whole_key}: whole", style="italic yellow")
 
 
 def short_time(value: datetime | None) -> str:

@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from .meta import middle_cut
+from .meta import middle_cut, more_marker
 
 DIFF_STYLE = {"existing": "bold #e8a33d", "incoming": "bold #3dbde8"}
 #: A narrow side's source ref is cut to two rows or so (the statement above it needs the rows more).
@@ -167,7 +167,7 @@ def clip_statement(text: Text, width: int, rows: int, console: Console, whole_ke
     lines = head.wrap(console, width)
     if len(lines) <= rows and len(head) == len(text):
         return text
-    marker = Text(f"… {len(text.plain):,} characters · {whole_key}: whole", style="italic yellow")
+    marker = more_marker(len(text.plain), whole_key)  # (its widest: for the rows it takes)
     kept = lines[: max(1, rows - len(marker.wrap(console, width)))]
     plain, shown = text.plain, 0
     for line in kept:  # where the kept lines end in the text (wrapping drops the spaces and newlines it breaks at)
@@ -176,5 +176,5 @@ def clip_statement(text: Text, width: int, rows: int, console: Console, whole_ke
     left = len(plain[shown:].strip())
     out = Text("\n").join(kept)
     out.append("\n")
-    out.append(f"… {left:,} more characters · {whole_key}: whole", style="italic yellow")
+    out.append_text(more_marker(left, whole_key))
     return out
