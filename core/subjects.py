@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from .memo import READ_CHARS, text_cache
 from .slots import Analysis, Name, analyze, fold, lexicon, spellings, stem
 
 TITLE_WEIGHT = 0.8
@@ -44,7 +45,7 @@ class Side:
     lookup: dict[str, _Lookup] = field(default_factory=dict, compare=False, repr=False)
 
 
-@functools.lru_cache(maxsize=8192)
+@text_cache(maxsize=8192, max_chars=READ_CHARS)
 def side(text: str, title: str = "") -> Side:
     c = analyze(text)
     t = analyze(title) if title.strip() else None

@@ -40,6 +40,7 @@ import re
 from dataclasses import dataclass, replace
 
 from ..keys import title_from
+from ..memo import TEXT_CHARS, text_cache
 from ..slots import Analysis, Name, Value, fold, lexicon, stem
 from ..slots.markdown import plain_blocks
 from ..slots.tokens import is_function, match_any
@@ -266,7 +267,7 @@ MULTI_MIN = 3  # claims (sentences, list items) from which a text is also compar
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
 
 
-@functools.lru_cache(maxsize=4096)
+@text_cache(maxsize=4096, max_chars=TEXT_CHARS)
 def claims(text: str) -> tuple[str, ...]:
     """The claims of a text of MULTI_MIN or more: its Markdown blocks (`slots.markdown`: list items, headings,
     paragraphs, marks dropped), each split into its sentences and at its semicolons; else the text as one claim. A
@@ -330,7 +331,11 @@ def _sentences(line: str) -> list[str]:
     return out
 
 
-@functools.lru_cache(maxsize=16384)
+def _statement_chars(old: Statement, new: Statement, same_key: bool) -> int:
+    return len(old.text) + len(old.title) + len(new.text) + len(new.title)
+
+
+@text_cache(maxsize=16384, max_chars=TEXT_CHARS, weigh=_statement_chars)
 def _relate(old: Statement, new: Statement, same_key: bool) -> Relation:
     rel = _read_pair(old, new, same_key)
     # (read claim by claim: in a note of several, the value a cue says is the only one is in its own claim; `relate`
@@ -1144,7 +1149,7 @@ def _same_text(old: Statement, new: Statement) -> bool:
     return _plain(old.text) == _plain(new.text)
 
 
-@functools.lru_cache(maxsize=1024)
+@text_cache(maxsize=1024, max_chars=TEXT_CHARS)
 def _plain(text: str) -> str:
     """The text's words in lower case, one space apart (a long note is compared with many statements)."""
     return " ".join(text.lower().split())

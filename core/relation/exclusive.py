@@ -37,19 +37,12 @@ class Cue:
     bound: frozenset[int] = frozenset()  # the words it binds ("Harringtons kibble" of "only Harringtons kibble")
 
 
-_CUES: dict[int, tuple[Analysis, list[Cue]]] = {}  # id -> (the analysis, its cues): read once per statement
-
-
 def cues(a: Analysis) -> list[Cue]:
     """Where `a` says a value is the only one, and of what. Read once per analysis (a long note is met by many
     statements, and reading it again for each cost time linear in its length every time)."""
-    got = _CUES.get(id(a))
-    if got is not None and got[0] is a:
-        return got[1]
-    if len(_CUES) >= 4096:
-        _CUES.clear()
-    found = _read_cues(a)
-    _CUES[id(a)] = (a, found)
+    found = a.derived.get("exclusive_cues")
+    if found is None:
+        found = a.derived["exclusive_cues"] = _read_cues(a)
     return found
 
 
