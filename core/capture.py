@@ -24,6 +24,7 @@ from .incoming import Incoming, entry_from_incoming
 from .keys import suppression_key
 from .models import (
     Category,
+    Entry,
     MemoryClass,
     Receipt,
     SensitivityTier,
@@ -261,6 +262,7 @@ class CaptureOps:
             # Asked for both, the record was stored as durable and expired anyway (retrieval stopped returning it,
             # decay archived it): which one was meant is the caller's to say.
             return refuse("reject", "durable_with_expiry", value=iso(exp))
+        durable_given = cls_e is MemoryClass.durable  # said so, not only the default (a restatement keeps the record)
         if cls_e is None:
             cls_e = MemoryClass.expiring if (exp is not None or has_temporal_cue(text)) else MemoryClass.durable
         if cls_e is MemoryClass.expiring and exp is None:
@@ -338,7 +340,17 @@ class CaptureOps:
             if declared:
                 ((how, target),) = declared.items()
                 return self._declared(
-                    how, target, incoming, given_title, now, actor, redacted, noted, related, candidates
+                    how,
+                    target,
+                    incoming,
+                    given_title,
+                    now,
+                    actor,
+                    redacted,
+                    noted,
+                    related,
+                    candidates,
+                    durable_given=durable_given,
                 )
             # Only records the capturing zone may see decide the outcome. A record it may not see (its own partition
             # when the zone may not read it back: outside_contact's `normal` records) never makes a capture
@@ -356,6 +368,7 @@ class CaptureOps:
                     actor,
                     redacted,
                     {**noted, "related": related, "reason": best.relation.reason},
+                    durable_given=durable_given,
                 )
             if decision == "conflict" and best is not None:
                 rel = best.relation
@@ -542,6 +555,8 @@ class CaptureOps:
         noted: dict[str, Any],
         related: list[dict[str, Any]],
         candidates: Sequence[Candidate] = (),
+        *,
+        durable_given: bool = False,
     ) -> Receipt:
         """An agent said how its statement relates to a record. supersedes / contradicts: a conflict for a person
         to arbitrate (nothing is resolved here). restates: consolidation into that record.
@@ -590,7 +605,13 @@ class CaptureOps:
                     "or declare supersedes or contradicts",
                 )
             return self._consolidate_into(
-                mid, inc, now, actor, redacted, {**noted, "declared": declared, "related": related}
+                mid,
+                inc,
+                now,
+                actor,
+                redacted,
+                {**noted, "declared": declared, "related": related},
+                durable_given=durable_given,
             )
         if same_text:
             # A record cannot supersede or contradict its own statement: the conflict would hold one text twice.
@@ -654,13 +675,21 @@ class CaptureOps:
         actor: str,
         redacted: list[str],
         noted: dict[str, Any] | None = None,
+        *,
+        durable_given: bool = False,
     ) -> Receipt:
         entry = self.store.load(memory_id)
-        before = {"reinforcement": entry.reinforcement, "confidence": entry.confidence}
+        before: dict[str, Any] = {"reinforcement": entry.reinforcement, "confidence": entry.confidence}
         entry.reinforcement += 1
         entry.confidence = round(min(0.99, max(entry.confidence, inc["confidence"]) + 0.04), 4)
         entry.updated_at = now
         entry.touch(now)
+        renewed = _renewal(entry, inc, now, durable_given)
+        if renewed is not None:
+            before.update(
+                memory_class=entry.memory_class.value, expires_at=(iso(entry.expires_at) if entry.expires_at else None)
+            )
+            entry.memory_class, entry.expires_at = renewed
         # Only the fact of the restatement is noted: a text that differs from the record is never appended to it.
         src = f" ({inc['source_ref']})" if inc.get("source_ref") else ""
         entry.notes.append(f"Consolidated note ({iso(now)}): restated by {actor}{src}")
@@ -682,6 +711,9 @@ class CaptureOps:
                 "before": before,
                 "reinforcement": entry.reinforcement,
                 "confidence": entry.confidence,
+                **(
+                    {"expires_at": (iso(entry.expires_at) if entry.expires_at else None)} if renewed is not None else {}
+                ),
                 **({"redacted": redacted} if redacted else {}),
                 **(noted or {}),
             },
@@ -689,6 +721,27 @@ class CaptureOps:
         self.store.record(receipt, entry.evidence_grade.value)
         self.views.refresh(now)
         return receipt
+
+
+def _renewal(
+    entry: Entry, inc: Incoming, now: datetime, durable_given: bool
+) -> tuple[MemoryClass, datetime | None] | None:
+    """What a restatement makes of an expiring record's class and expiry, or None when nothing changes.
+
+    Stated again, a temporary fact holds at least as long as the restatement says: an expiry of its own, or, said
+    without one, the default window from now (the record was temporary, and nothing says for how long it is
+    now). Said to be durable (`--class durable`), it no longer expires. Before this, a restatement of a record
+    past its expiry (not yet archived by decay) came back `consolidated` into a record that retrieve never returns:
+    the agent was told its statement was kept, and nothing it could find held it."""
+    if entry.memory_class is not MemoryClass.expiring:
+        return None
+    if durable_given:
+        return MemoryClass.durable, None
+    given = parse_iso(inc["expires_at"]) if inc.get("expires_at") else None
+    until = given if given is not None else now + timedelta(days=DEFAULT_EXPIRY_DAYS)
+    if entry.expires_at is not None and entry.expires_at >= until:
+        return None
+    return MemoryClass.expiring, until
 
 
 def _visible(zone: TrustZone, row: sqlite3.Row) -> bool:

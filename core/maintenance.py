@@ -322,9 +322,10 @@ class MaintenanceOps:
         return {"restored": restored, **({"kept_archived": kept} if kept else {})}
 
     def _restated_since(self, receipt: dict[str, Any], prior: dict[str, dict[str, Any]]) -> dict[str, str]:
-        """The records the decay archived whose statement was captured again after it, as a new active record of the
-        same zone and tier (an archived record is no capture's candidate): {archived id: the newest such record}.
-        The undo leaves these archived; putting them back would make two active records say one thing."""
+        """The records the decay archived whose statement was captured again after it (in its second or later), as a
+        new active record of the same zone and tier (an archived record is no capture's candidate): {archived id:
+        the newest such record}. The undo leaves these archived; putting them back would make two active records
+        say one thing."""
         decayed_at = parse_iso(receipt["at"])
         archived = {m for m, state in prior.items() if state.get("status") == Status.active.value}
         if not archived:
@@ -336,7 +337,10 @@ class MaintenanceOps:
             (iso_floor(decayed_at),),
         ):
             made = parse_iso(row["created_at"])
-            if made <= decayed_at or row["memory_id"] in prior:
+            # (a record made in the decay's own second, not one it touched, came after it: the decay would have
+            # found an identical active record already there only in a zone that keeps restatements apart, where
+            # keeping the old one archived beside it loses nothing either)
+            if made < decayed_at or row["memory_id"] in prior:
                 continue
             k = (row["trust_zone"], row["sensitivity_tier"], normalize(row["content"]))
             if k not in later or (made, row["memory_id"]) > later[k]:

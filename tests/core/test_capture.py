@@ -402,3 +402,62 @@ def test_line_endings_are_not_content(eng):
     mac = eng.capture("The kestrel rota for March\rAna on Mondays\rLi on Fridays", now=T0)
     assert eng.load(mac.details["memory_id"]).content == "The kestrel rota for March\nAna on Mondays\nLi on Fridays"
     assert mac.details["normalized"] == ["content"]
+
+
+# -- a restatement renews an expiring record -----------------------------------------------------------------------
+
+STAGING = "The staging server for atlas is down for maintenance work"
+
+
+def _found(eng, at) -> bool:
+    r = eng.retrieve("staging server atlas maintenance", now=at, actor="agent:probe", record_access=False)
+    return bool(r.details["results"])
+
+
+def test_a_restatement_after_expiry_renews_the_record_it_is_merged_into(eng):
+    """Stated again after its expiry (before decay archived it), a temporary fact came back `consolidated` into a
+    record retrieve never returns: the agent was told it was kept, and nothing it could find held it."""
+    first = eng.capture(STAGING, now=T0, key="staging", ttl_days=5)
+    later = T0 + timedelta(days=10)
+    assert not _found(eng, later)
+    again = eng.capture(STAGING, now=later, key="staging", ttl_days=5)
+    assert again.status == "consolidated" and again.details["memory_id"] == first.details["memory_id"]
+    entry = eng.load(first.details["memory_id"])
+    assert entry.expires_at == later + timedelta(days=5)
+    assert again.details["expires_at"] == "2026-12-05T09:00:00Z"
+    assert again.details["before"]["expires_at"] == "2026-11-25T09:00:00Z"
+    assert _found(eng, later)
+    assert eng.decay(now=later).details["archived"] == []
+    assert eng.check().ok
+
+
+def test_a_restatement_never_shortens_an_expiry_and_without_one_gives_the_default_window(eng):
+    first = eng.capture(STAGING, now=T0, key="staging", ttl_days=30)
+    mid = first.details["memory_id"]
+    short = eng.capture(STAGING, now=T0 + timedelta(days=1), key="staging", ttl_days=2)
+    assert short.status == "consolidated" and "expires_at" not in short.details
+    assert eng.load(mid).expires_at == T0 + timedelta(days=30)
+    # past the 30 days, said again with no expiry of its own: temporary still, for the default 14 days from now
+    late = T0 + timedelta(days=31)
+    plain = eng.capture(STAGING, now=late, key="staging")
+    assert plain.status == "consolidated"
+    entry = eng.load(mid)
+    assert entry.memory_class.value == "expiring" and entry.expires_at == late + timedelta(days=14)
+
+
+def test_a_restatement_said_durable_makes_the_record_durable(eng):
+    first = eng.capture(STAGING, now=T0, key="staging", ttl_days=5)
+    again = eng.capture(STAGING, now=T0 + timedelta(days=1), key="staging", memory_class="durable")
+    assert again.status == "consolidated"
+    entry = eng.load(first.details["memory_id"])
+    assert entry.memory_class.value == "durable" and entry.expires_at is None
+    assert again.details["before"]["memory_class"] == "expiring"
+    assert _found(eng, T0 + timedelta(days=400))
+
+
+def test_a_restatement_leaves_a_durable_record_durable(eng):
+    first = eng.capture(STAGING, now=T0, key="staging")
+    again = eng.capture(STAGING, now=T0 + timedelta(days=1), key="staging", ttl_days=3)
+    assert again.status == "consolidated" and "expires_at" not in again.details
+    entry = eng.load(first.details["memory_id"])
+    assert entry.memory_class.value == "durable" and entry.expires_at is None
