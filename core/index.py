@@ -216,6 +216,7 @@ class Index:
         db.row_factory = sqlite3.Row
         # SQLite's lower() folds ASCII letters only: a filter for "müller" would miss "Müller".
         db.create_function("casefold", 1, _casefold, deterministic=True)
+        schema.register_fold(db)
         return db
 
     def _connect_existing(self) -> sqlite3.Connection | None:
@@ -602,6 +603,7 @@ class Index:
     def _fill(self, tmp: Path, paths: list[str], progress=None) -> tuple[dict[str, int], list[str]]:
         refuse_symlink(tmp)
         db = sqlite3.connect(tmp, isolation_level=None)
+        schema.register_fold(db)
         try:
             # Nothing reads this file until it is complete and renamed into place: no journal, no fsync.
             for pragma in (

@@ -11,11 +11,12 @@ import sqlite3
 from typing import TYPE_CHECKING, Any
 
 from .models import iso
+from .text import ascii_fold
 
 if TYPE_CHECKING:
     from .record import Entry
 
-SCHEMA_VERSION = "11"
+SCHEMA_VERSION = "12"  # 12: the full-text index holds the words folded as queries fold them (`fts_fold`)
 QUIZ_WEIGHTS = {"direction": 4, "decision": 3, "milestone": 1}
 
 # The desk's verification queue (SPEC §5.2) and where a record came from, for grouping it: its source document (the
@@ -77,10 +78,31 @@ INSERT_RECORD = f"INSERT INTO records VALUES ({','.join('?' * 26)})"
 # words are indexed after its row is inserted (INSERT_FTS) and removed, with the row's own values, before the row is
 # deleted (delete_rows). A cold build indexes a chunk of rows at a time (INSERT_FTS_AFTER). Never VACUUM the index: it may
 # renumber the rowids the two tables share.
+#
+# The words are indexed as a query's are read (`text.raw_tokens`: NFKC, then transliterated to ASCII): each text
+# column goes through FOLD (`fts_fold`, registered on every connection that writes the index) on its way in, and
+# on its way out (the 'delete' must give FTS5 the values it indexed). Indexed as written, "Сервер базы данных" was
+# the token "сервер", which no query could ask for ("сервер" is read "server"), and "東京オフィスの住所は渋谷区です"
+# one token of fourteen characters: such records were found by no word. So FTS5's own 'rebuild' and
+# 'integrity-check' commands, which read the records' columns as they are, must not be used on this table.
+FOLD = "mk_fold"
 _FTS_COLUMNS = "memory_id, title, content, canonical_key, recall"
-INSERT_FTS = f"INSERT INTO fts (rowid, {_FTS_COLUMNS}) SELECT rowid, {_FTS_COLUMNS} FROM records WHERE memory_id=?"
+_FTS_VALUES = f"memory_id, {FOLD}(title), {FOLD}(content), {FOLD}(canonical_key), {FOLD}(recall)"
+INSERT_FTS = f"INSERT INTO fts (rowid, {_FTS_COLUMNS}) SELECT rowid, {_FTS_VALUES} FROM records WHERE memory_id=?"
 # A cold build indexes each chunk's words from its rows (those past the rowid before the chunk) in one statement.
-INSERT_FTS_AFTER = f"INSERT INTO fts (rowid, {_FTS_COLUMNS}) SELECT rowid, {_FTS_COLUMNS} FROM records WHERE rowid > ?"
+INSERT_FTS_AFTER = f"INSERT INTO fts (rowid, {_FTS_COLUMNS}) SELECT rowid, {_FTS_VALUES} FROM records WHERE rowid > ?"
+
+
+def fts_fold(value: str | None) -> str | None:
+    """A column's text as the full-text index holds it: as written when it is ASCII (most text, and no change to
+    how it was indexed before), else folded as a query is (`text.ascii_fold`)."""
+    if value is None or value.isascii():
+        return value
+    return ascii_fold(value)
+
+
+def register_fold(db: sqlite3.Connection) -> None:
+    db.create_function(FOLD, 1, fts_fold, deterministic=True)
 
 
 def record_row(path: str, entry: Entry, fm: dict[str, Any] | None = None) -> tuple[Any, ...]:
@@ -140,7 +162,7 @@ def entry_from_row(row: sqlite3.Row) -> Entry:
 def delete_rows(db: sqlite3.Connection, memory_id: str) -> None:
     """Remove an entry's `records` and `fts` rows (its `files` row is the caller's)."""
     db.execute(
-        f"INSERT INTO fts (fts, rowid, {_FTS_COLUMNS}) SELECT 'delete', rowid, {_FTS_COLUMNS} FROM records"
+        f"INSERT INTO fts (fts, rowid, {_FTS_COLUMNS}) SELECT 'delete', rowid, {_FTS_VALUES} FROM records"
         " WHERE memory_id=?",
         (memory_id,),
     )
