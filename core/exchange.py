@@ -42,7 +42,14 @@ class ExchangeOps:
     def export(
         self, *, zone: str | TrustZone, now: datetime, actor: str = "agent:cli", include_content: bool = False
     ) -> Receipt:
-        """Write an export envelope to sync/outbound/. Receipt details: envelope path, count, payload_sha256."""
+        """Write an export envelope to sync/outbound/. Receipt details: envelope path, count, payload_sha256, and
+        expired_left_out: the records the zone would carry that are past their `expires_at` at `now` (retrieval never
+        returns them, SPEC §4; decay has not archived them yet), which stay home.
+
+        Each item carries its `expires_at` (an absolute ISO time, null for a durable record), so that an import keeps
+        the record's own expiry. An item whose content is carried also carries what finds and quizzes it: its recall
+        phrases, tags and quiz question. A metadata-only item (outside_contact, paid_public, an export without
+        content, a do_not_export record) carries none of them: they repeat the text."""
         now = at(now)
         actor = validate_actor(actor)
         zone_e = parse_enum(TrustZone, zone)
@@ -54,6 +61,7 @@ class ExchangeOps:
             )
         with self.store.writing():
             items = []
+            expired = 0
             for row in self.store.index.query("SELECT * FROM records WHERE status='active' ORDER BY memory_id"):
                 sens = SensitivityTier(row["sensitivity_tier"])
                 if sens is SensitivityTier.do_not_export and zone_e is not TrustZone.private_self:
@@ -61,6 +69,9 @@ class ExchangeOps:
                 if not scoring.zone_allows(zone_e, TrustZone(row["trust_zone"]), sens):
                     continue
                 entry = self.store.index.entry(row)
+                if entry.expires_at is not None and entry.expires_at <= now:
+                    expired += 1  # past its expiry: never retrieved, so never sent to be retrieved elsewhere
+                    continue
                 item = {
                     "memory_id": entry.memory_id,
                     "page": row["path"],
@@ -74,10 +85,14 @@ class ExchangeOps:
                     "source_type": entry.source_type.value,
                     "source_ref": entry.source_ref,
                     "created_at": iso(entry.created_at),
+                    "expires_at": iso(entry.expires_at) if entry.expires_at else None,
                     "confidence": entry.confidence,
                 }
                 if include_content and sens is not SensitivityTier.do_not_export:
                     item["content"] = entry.content
+                    item["recall"] = list(entry.recall)
+                    item["tags"] = list(entry.tags)
+                    item["quiz_question"] = entry.quiz_question
                 if sens is SensitivityTier.do_not_export:
                     # Its content stays home, and so does every field that repeats it: a title made from the text
                     # is the text, the key and the page name are its slug, a source may quote it. What leaves is
@@ -114,6 +129,7 @@ class ExchangeOps:
                     "envelope": name,
                     "zone": zone_e.value,
                     "count": len(items),
+                    "expired_left_out": expired,
                     "payload_sha256": envelope["payload_sha256"],
                     "include_content": include_content,
                 },
@@ -129,7 +145,13 @@ class ExchangeOps:
         (`record` names the record it is in), so it never raises that record's confidence above the import cap
         (`_already_here`). Receipt details: envelope, payload_sha256, exported_by and exported_at (the envelope's
         actor and time), header_checked (False for an envelope exported before `header_sha256`: nothing vouched for
-        its actor and time), results (one per item captured: memory_id, status, origin) and skipped."""
+        its actor and time), results (one per item captured: memory_id, status, origin) and skipped.
+
+        An item keeps its `expires_at` (the origin record's absolute expiry, not a new default from the import's
+        time); an item already past it at `now` is skipped as `expired` (with its expires_at): it would be a record
+        retrieval never returns. An item's recall phrases, tags and quiz question come with it. An item without these
+        fields (an envelope exported before they were carried) imports as it did: an expiring one gets the default
+        expiry from `now`."""
         now = at(now)
         actor = validate_actor(actor)
         try:
@@ -149,6 +171,15 @@ class ExchangeOps:
             if not content:
                 skipped.append({"memory_id": item.get("memory_id"), "reason": "metadata_only"})
                 continue
+            expires = item.get("expires_at")
+            if expires is not None and parse_iso(expires) <= now:
+                skipped.append({"memory_id": item.get("memory_id"), "reason": "expired", "expires_at": expires})
+                continue
+            memory_class = item.get("memory_class")
+            if expires is not None and memory_class == "durable":
+                # A page made durable by hand and left with its expiry: at the source it expires all the same
+                # (retrieval and decay read expires_at), and capture refuses the pair (durable_with_expiry).
+                memory_class = "expiring"
             source_ref = f"import:{this}:{item.get('memory_id')}" + (
                 f" ({item['source_ref']})" if item.get("source_ref") else ""
             )
@@ -167,10 +198,14 @@ class ExchangeOps:
                 category=item.get("category", "fact"),
                 zone=item.get("trust_zone", "private_self"),
                 sensitivity=item.get("sensitivity_tier", "normal"),
-                memory_class=item.get("memory_class"),
+                memory_class=memory_class,
+                expires_at=expires,
                 source_type="agent_inferred",
                 source_ref=source_ref,
                 confidence=min(IMPORT_CONFIDENCE_CAP, float(item.get("confidence") or IMPORT_CONFIDENCE_CAP)),
+                recall=item.get("recall"),
+                tags=item.get("tags"),
+                quiz_question=item.get("quiz_question"),
             )
             created.append(
                 {"memory_id": r.details.get("memory_id"), "status": r.status, "origin": item.get("memory_id")}
@@ -309,7 +344,10 @@ _ITEM_TEXT = (
     "sensitivity_tier",
     "memory_class",
     "source_ref",
+    "expires_at",
+    "quiz_question",
 )
+_ITEM_LISTS = ("recall", "tags")  # lists of strings
 
 
 def _check_items(where: str, items: Any) -> None:
@@ -326,6 +364,17 @@ def _check_items(where: str, items: Any) -> None:
         for name in _ITEM_TEXT:
             if item.get(name) is not None and not isinstance(item[name], str):
                 raise BadInput(f"{where}: items[{n}].{name} is not a string; nothing was imported")
+        for name in _ITEM_LISTS:
+            values = item.get(name)
+            if values is not None and (not isinstance(values, list) or not all(isinstance(v, str) for v in values)):
+                raise BadInput(f"{where}: items[{n}].{name} is not a list of strings; nothing was imported")
+        if item.get("expires_at") is not None:
+            try:
+                parse_iso(item["expires_at"])
+            except (ValueError, OverflowError):
+                raise BadInput(
+                    f"{where}: items[{n}].expires_at is not an ISO-8601 time; nothing was imported"
+                ) from None
         conf = item.get("confidence")
         if conf is not None and (isinstance(conf, bool) or not isinstance(conf, int | float) or not 0 <= conf <= 1):
             raise BadInput(f"{where}: items[{n}].confidence is not a number from 0 to 1; nothing was imported")

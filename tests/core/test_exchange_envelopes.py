@@ -240,6 +240,13 @@ def test_an_envelope_whose_items_were_changed_is_still_refused(source, other, tm
         ({"memory_id": "mem_1", "content": ["a list"]}, "items[1].content is not a string"),
         ({"memory_id": "mem_1", "content": HERON, "confidence": "high"}, "items[1].confidence is not a number"),
         ({"memory_id": "mem_1", "content": HERON, "title": 7}, "items[1].title is not a string"),
+        ({"memory_id": "mem_1", "content": HERON, "expires_at": "next week"}, "items[1].expires_at is not an ISO-8601"),
+        (
+            {"memory_id": "mem_1", "content": HERON, "recall": "heron release"},
+            "items[1].recall is not a list of strings",
+        ),
+        ({"memory_id": "mem_1", "content": HERON, "tags": ["ops", 7]}, "items[1].tags is not a list of strings"),
+        ({"memory_id": "mem_1", "content": HERON, "quiz_question": ["q"]}, "items[1].quiz_question is not a string"),
     ],
 )
 def test_an_item_the_import_cannot_read_refuses_the_envelope_before_anything_is_written(

@@ -1,0 +1,62 @@
+"""`memkeeper export` / `memkeeper import` from the command line: an envelope carries a record's own expiry and
+recall phrases, and leaves home what has already expired (SPEC §4, §7)."""
+
+from __future__ import annotations
+
+import json
+
+from memkeeper.tui.cli import main
+
+
+def cli(capsys, root, now, *args):
+    code = main(["--root", str(root), "--now", now, *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_export_then_import_keeps_expiry_and_recall_and_leaves_the_expired_home(tmp_path, capsys):
+    """The exploratory repro: a note expired on 2026-01-12 was exported on 2026-01-20 and came back alive, with
+    2026-02-03 (the import's time + 14 days) as its expiry; so did a note meant to last until 2026-12-31, and the
+    recall phrase that found a third no longer did."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    for root in (a, b):
+        assert cli(capsys, root, "2026-01-10T10:00:00Z", "init")[0] == 0
+    day0, day = "2026-01-10T10:00:00Z", "2026-01-20T10:00:00Z"
+    for args in (
+        (
+            ["Use the staging-2 cluster for load tests while staging-1 is rebuilt.", "--title", "Load test cluster"],
+            ["--expires", "2026-01-12T00:00:00Z"],
+        ),
+        (
+            ["The quarterly planning freeze applies to all infra repos this year.", "--title", "Planning freeze"],
+            ["--expires", "2026-12-31T00:00:00Z"],
+        ),
+        (
+            ["Before a deploy, tag the release and drain the canary pool.", "--title", "Deploy checklist"],
+            ["--recall", "release steps"],
+        ),
+    ):
+        code, out, err = cli(capsys, a, day0, "capture", *args[0], *args[1])
+        assert code == 0 and out.startswith("capture: captured"), (out, err)
+
+    code, out, err = cli(capsys, a, day, "--json", "export", "--zone", "private_self", "--include-content")
+    assert code == 0, err
+    receipt = json.loads(out)
+    assert receipt["details"]["count"] == 2 and receipt["details"]["expired_left_out"] == 1
+    envelope = a / receipt["details"]["envelope"]
+    assert "staging-2" not in envelope.read_text()
+
+    code, out, err = cli(capsys, b, day, "--json", "import", str(envelope))
+    assert code == 0 and err == ""
+    assert [r["status"] for r in json.loads(out)["details"]["results"]] == ["captured", "captured"]
+
+    # Past the default 14 days from the import, the freeze is still found; the expired note never arrived.
+    code, out, _ = cli(
+        capsys, b, "2026-03-01T10:00:00Z", "--json", "retrieve", "quarterly planning freeze", "--preview"
+    )
+    assert [r["title"] for r in json.loads(out)["details"]["results"]] == ["Planning freeze"]
+    code, out, _ = cli(capsys, b, day, "--json", "retrieve", "staging-2 load tests cluster", "--preview")
+    assert json.loads(out)["details"]["results"] == []
+    code, out, _ = cli(capsys, b, day, "--json", "retrieve", "release steps", "--preview")
+    assert [r["title"] for r in json.loads(out)["details"]["results"]] == ["Deploy checklist"]
+    assert cli(capsys, b, day, "check")[0] == 0
