@@ -18,13 +18,13 @@ from typing import Any
 
 from .errors import BadInput, NotFound, PageError
 from .incoming import Incoming, entry_from_incoming
-from .models import Entry, Receipt, Status, at, iso, parse_iso
+from .models import Entry, Receipt, Status, at, iso, parse_iso, single_line
 from .pages import MAX_LEDGER_BYTES, MAX_PAGE_BYTES, atomic_write, iter_lines, read_text
 from .paths import list_file_sigs
 from .receipts import make_receipt
 from .record import EntryError
 from .store import DECISIONS_HEADER, Store, file_sig
-from .text import normalize, sha256_hex
+from .text import content_sha256, normalize, sha256_hex, tokens
 from .undo import UndoHandlers
 from .validate import validate_actor
 from .views import Views
@@ -33,6 +33,7 @@ CHOICES = ("existing", "incoming", "both")
 CONFLICT_CACHE = ".memkeeper/conflicts.json"  # the parsed records, keyed by each page's mtime and size
 CONFLICT_CACHE_VERSION = 2  # 2: records are validated field by field when parsed
 SNOOZE_WARN_AFTER = 3
+TWIN_CANDIDATES = 20  # records whose words match a held statement best, searched for one that holds its text
 
 
 @dataclass(frozen=True)
@@ -291,14 +292,66 @@ def _check_incoming(incoming: dict[str, Any]) -> None:
         raise _FieldError(f"incoming.{key}", exc.msg) from None
 
 
+# What a line of a statement may start with that would open a Markdown block of its own: a heading (#), a setext
+# underline (=, -), a thematic break (-, *, _), a list item (-, +, *, "1." / "1)"), a quote (>), a code fence
+# (`, ~), an HTML block (<), a table's delimiter row (|, :) or a link reference definition ([).
+_BLOCK_OPENER = re.compile(r"[ \t]*(?:[#=*_+>`~<|:\[-]|\d{1,9}(?=[.)](?:\s|\Z)))")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def _escape_line_start(line: str) -> str:
+    """The line with its block opener, if any, backslash-escaped, so it reads as the text it is: `\\### …`,
+    `1\\. …`. A run of `*` or `_` is escaped whole (`\\*\\*Status**` shows its asterisks, where `\\**Status**`
+    would be half emphasis)."""
+    m = _BLOCK_OPENER.match(line)
+    if m is None:
+        return line
+    if m[0][-1:].isdigit():  # an ordered list's number: its . or ) is the marker
+        return f"{m[0]}\\{line[m.end() :]}"
+    start, ch = m.end() - 1, m[0][-1]
+    end = start + 1
+    if ch in "*_":
+        while end < len(line) and line[end] == ch:
+            end += 1
+    return line[:start] + "".join("\\" + c for c in line[start:end]) + line[end:]
+
+
+def _quoted(text: str) -> list[str]:
+    """A statement of several lines, as a Markdown quote: every line starts with `> `, a line's block opener is
+    escaped, and a line followed by another ends in a hard break (a backslash), so a viewer shows the lines as they
+    were written while none of them can be a heading, a rule, a setext underline or a field of the view."""
+    lines = [line.rstrip() for line in _LINE_BREAK.split(text.strip())]
+    out = []
+    for n, line in enumerate(lines):
+        if not line:
+            out.append(">")
+            continue
+        followed = n + 1 < len(lines) and bool(lines[n + 1])
+        out.append(f"> {_escape_line_start(line)}" + ("\\" if followed else ""))
+    return out
+
+
+def _one(value: Any) -> str:
+    """A record's value as a heading or a field of the view shows it: on one line (a record edited by hand may
+    hold a line break in any of them)."""
+    return single_line(str(value))
+
+
 def _side_lines(label: str, side: dict[str, Any]) -> list[str]:
-    lines = [
-        f"**{label}**: {side.get('text', '')}",
-        f"  - source: {side.get('source_ref') or '(none)'} · {side.get('source_type', '')} · actor: {side.get('actor', '')}"
-        f" · at: {side.get('at', '')} · evidence: {side.get('evidence_grade', '')}",
-    ]
+    """A side of a conflict: its statement (on the label's line when it is one line, quoted under it when it has
+    several), then its provenance."""
+    text = str(side.get("text", ""))
+    if _LINE_BREAK.search(text.strip()):
+        lines = [f"**{label}**:", *_quoted(text)]
+    else:
+        lines = [f"**{label}**: {text.strip()}"]
+    lines.append(
+        f"  - source: {_one(side.get('source_ref') or '(none)')} · {_one(side.get('source_type', ''))} · "
+        f"actor: {_one(side.get('actor', ''))} · at: {_one(side.get('at', ''))} · "
+        f"evidence: {_one(side.get('evidence_grade', ''))}"
+    )
     if label.startswith("Side B") and side.get("memory_id"):  # declared after the fact: a record already
-        lines.append(f"  - already a record: {side['memory_id']} ({side.get('page') or ''})")
+        lines.append(f"  - already a record: {_one(side['memory_id'])} ({_one(side.get('page') or '')})")
     return lines
 
 
@@ -398,11 +451,11 @@ def render_conflicts_view(conflicts: list[Conflict], now: datetime) -> str:
         "",
     ]
     for c in sorted(conflicts, key=lambda c: (c.status == "resolved", -c.number)):
-        lines.append(f"### {c.conflict_id} — {c.detected_at[:10]} — {c.title}")
+        lines.append(f"### {c.conflict_id} — {c.detected_at[:10]} — {_one(c.title)}")
         lines.append(f"**Status**: {c.status}")
         lines += _side_lines("Side A", c.existing) + _side_lines("Side B", c.incoming)
-        lines.append(f"**Detected by**: {c.detected_by} ({type_text(c)}: {c.reason})")
-        lines.append(f"**Resolution**: {_resolution_text(c)}")
+        lines.append(f"**Detected by**: {_one(c.detected_by)} ({_one(type_text(c))}: {_one(c.reason)})")
+        lines.append(f"**Resolution**: {_one(_resolution_text(c))}")
         if c.snooze_count >= SNOOZE_WARN_AFTER and c.status != "resolved":
             lines.append(f"> Snoozed {c.snooze_count} times: decide or it will keep coming back.")
         lines.append("")
@@ -989,17 +1042,44 @@ class ConflictQueue:
         return entry.memory_id
 
     def _stored_incoming(self, c: Conflict) -> Entry | None:
-        """The record the incoming side names, while it is active and still holds the incoming text."""
-        mid = c.incoming.get("memory_id")
-        if not mid or not self.store.page_of(mid):
+        """The record the incoming side names, while it is active and still holds the incoming text; else an active
+        record of its zone and tier that holds that text (`_twin`: captured while the conflict waited)."""
+        for find in (lambda: c.incoming.get("memory_id"), lambda: self._twin(c)):
+            mid = find()
+            if not mid or not self.store.page_of(mid):
+                continue
+            try:
+                entry = self.store.load(mid)
+            except (BadInput, NotFound, PageError):
+                continue
+            if entry.status is Status.active and normalize(entry.content) == normalize(c.incoming.get("text", "")):
+                return entry
+        return None
+
+    def _twin(self, c: Conflict) -> str | None:
+        """An active record of the incoming side's zone and tier that holds its text, other than the existing side:
+        the held statement captured again while the conflict waited (once its existing side was denied or
+        superseded nothing held it back), or the existing side of a decision since undone. Taking the incoming side,
+        or both, then keeps that record: a record made from the held text beside it was two active records saying
+        one thing. The oldest, when there are several. Found by the text's hash with its title, else among the
+        records whose words match it best (a title of its own changes the hash)."""
+        text = normalize(c.incoming.get("text") or "")
+        zone, tier = c.incoming.get("zone"), c.incoming.get("sensitivity")
+        if not text or not zone or not tier:
             return None
-        try:
-            entry = self.store.load(mid)
-        except (BadInput, NotFound, PageError):
+        index = self.store.index
+        rows = index.query(
+            "SELECT memory_id, content, created_at FROM records WHERE content_sha=? AND trust_zone=? "
+            "AND sensitivity_tier=? AND status='active'",
+            (content_sha256(c.incoming.get("title") or "", c.incoming["text"]), zone, tier),
+        )
+        if not rows:
+            ids = index.fts_candidates(tokens(c.incoming["text"])[:64], limit=TWIN_CANDIDATES)
+            rows = index.rows_for(ids, "status='active' AND trust_zone=? AND sensitivity_tier=?", (zone, tier))
+        same = [r for r in rows if r["memory_id"] != c.existing.get("memory_id") and normalize(r["content"]) == text]
+        if not same:
             return None
-        if entry.status is not Status.active or normalize(entry.content) != normalize(c.incoming.get("text", "")):
-            return None
-        return entry
+        return str(min(same, key=lambda r: (r["created_at"] or "", r["memory_id"]))["memory_id"])
 
     def _append_decision(
         self,

@@ -5,6 +5,7 @@ reads the index (`memkeeper retrieve`) never imports it."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import Enum
@@ -124,12 +125,29 @@ def parse_iso(value: str | datetime) -> datetime:
     return utc(datetime.fromisoformat(text))
 
 
+# Invisible characters that are part of how a word or an emoji is written, kept in one-line fields: ZERO WIDTH
+# NON-JOINER (Persian "می‌خواهم" is one word) and ZERO WIDTH JOINER (👩‍👩‍👧 is one emoji; Indic scripts write
+# it after a virama) when they follow a visible character, and the tag characters of a flag's emoji tag sequence
+# (🏴 + tags + CANCEL TAG: the flags of England, Scotland, Wales). Every other character that is not printable still
+# becomes a space: line breaks, control characters, the bidirectional embedding, override and isolate controls
+# (U+202A–U+202E, U+2066–U+2069: a title would display other than it reads), and tag characters outside a flag
+# (they spell text nobody sees).
+_JOINERS = frozenset("\u200c\u200d")
+_FLAG_TAGS = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
+
+
 def single_line(value: str) -> str:
-    """Scalar fields live in frontmatter and headings: one line, no control characters, whitespace collapsed."""
+    """Scalar fields live in frontmatter and headings: one line, no control characters, whitespace collapsed. The
+    joiners and flag tags above stay: YAML reads them as text, and the page writer double-quotes a string holding
+    any character that is not printable, so they can neither open a key nor end a line."""
     if value.isprintable() and "  " not in value and value[:1] != " " and value[-1:] != " ":
         return value  # already one line: a printable string's only whitespace is the ASCII space
-    cleaned = "".join(ch if ch.isprintable() else " " for ch in value)
-    return " ".join(cleaned.split())
+    flag = {i for m in _FLAG_TAGS.finditer(value) for i in range(m.start() + 1, m.end())}
+    out: list[str] = []
+    for i, ch in enumerate(value):
+        joins = ch in _JOINERS and bool(out) and not out[-1].isspace()  # after a visible character, joiner or tag
+        out.append(ch if ch.isprintable() or joins or i in flag else " ")
+    return " ".join("".join(out).split())
 
 
 @dataclass

@@ -68,14 +68,49 @@ ACKNOWLEDGEMENTS = frozenset(
         "alright",
         "ok cool",
         "sounds great",
+        "thanks so much",
+        "thanks very much",
+        "thank you very much",
+        "many thanks",
+        "much appreciated",
+        "appreciate it",
+        "thanks for the help",
+        "thanks for your help",
+        "you're welcome",
+        "of course",
+        "please",
+        "cheers",
+        "awesome",
+        "excellent",
+        "agreed",
+        "absolutely",
+        "exactly",
+        "right",
+        "hi",
+        "hello",
+        "hey",
+        "sure thing",
+        "works for me",
+        "that works",
+        "anytime",
     }
 )
+
+# Words that carry no fact of their own in an acknowledgement: "thanks *again*", "*really* appreciate it". With the
+# function words (STOPWORDS, NEGATIONS) they may stand between the phrases of one (`is_acknowledgement`).
+_ACK_FILLERS = frozenset({"again", "really", "much", "lot", "now", "all"})
+# Clitics of a contraction, so "that's", "I'm", "we'll" read as the function word before them.
+_CLITIC = re.compile(r"'(?:s|re|ll|ve|m|d)\Z")
+# The longest text the acknowledgement test reads: past it, a text the word lists see no fact in is kept anyway.
+ACK_MAX_CHARS = 120
 
 _WS = re.compile(r"\s+")
 _TOKEN = re.compile(r"[a-z0-9]+(?:[.'_-][a-z0-9]+)*")
 
 
 _ACK_WORDS = frozenset(w for phrase in ACKNOWLEDGEMENTS for w in phrase.split())
+# Each acknowledgement as its words, longest first: a text is matched against its phrases greedily.
+_ACK_PHRASES = sorted((tuple(p.split()) for p in ACKNOWLEDGEMENTS), key=len, reverse=True)
 
 
 def collapse_ws(text: str) -> str:
@@ -213,16 +248,57 @@ def content_sha256(title: str, content: str) -> str:
 
 
 def is_low_signal(text: str) -> bool:
-    """Drop rule of capture: normalised text shorter than 16 characters, or a pure acknowledgement. A short text
-    that states something of something ("User is vegan.", "Sam is 34."; three words or more, two of them neither
-    function words nor words of an acknowledgement) is kept: dropping it loses a memory."""
+    """Drop rule of capture: normalised text shorter than 16 characters, or a pure acknowledgement
+    (`is_acknowledgement`). A short text that states something of something ("User is vegan.", "Sam is 34."; three
+    words or more, two of them neither function words nor words of an acknowledgement) is kept: dropping it loses a
+    memory."""
     norm = normalize(text)
-    bare = collapse_ws(re.sub(r"[^\w\s']", " ", norm))
     if len(norm) < 16:
-        words = bare.split()
+        words = collapse_ws(re.sub(r"[^\w\s']", " ", norm)).split()
         content = [w for w in words if w not in STOPWORDS and w not in NEGATIONS and w not in _ACK_WORDS]
         return len(words) < 3 or len(content) < 2
-    return bare in ACKNOWLEDGEMENTS
+    return is_acknowledgement(text)
+
+
+def is_acknowledgement(text: str) -> bool:
+    """Whether a text is nothing but an acknowledgement: one or more of the ACKNOWLEDGEMENTS phrases ("Sounds good,
+    thanks!", "Got it, thank you very much.", "ok ok ok"), with nothing but function words, negations and fillers
+    between them ("Okay, that's fine with me."). Any other word is a fact's: a name, a number, a noun, a verb ("OK
+    to deploy on Fridays.", "Got it: the port is 8443."). A phrase counts whole, its words not one by one ("no
+    problem" would make "We have a problem." an acknowledgement). Past `ACK_MAX_CHARS` nothing is one."""
+    norm = normalize(text)
+    if len(norm) > ACK_MAX_CHARS or _names_someone(text):
+        return False
+    words = collapse_ws(re.sub(r"[^\w\s']", " ", norm.replace("\u2019", "'"))).split()
+    acknowledged = False
+    i = 0
+    while i < len(words):
+        phrase = next((p for p in _ACK_PHRASES if tuple(words[i : i + len(p)]) == p), None)
+        if phrase is not None:
+            acknowledged = True
+            i += len(phrase)
+            continue
+        word = words[i]
+        base = _CLITIC.sub("", word)
+        if not (base in STOPWORDS or word in NEGATIONS or base in _ACK_FILLERS):
+            return False
+        i += 1
+    return acknowledged
+
+
+_MID_CAPITAL = re.compile(r"(?<![.!?]\s)(?<![.!?])(?<!^)\b([A-Z][\w']+)")
+
+
+def _names_someone(text: str) -> bool:
+    """A capitalised word inside a sentence that is no word of an acknowledgement: a name ("Ok, Will is with May."),
+    which the word lists would read as the function words "will" and "may"."""
+    for m in _MID_CAPITAL.finditer(text.strip()):
+        if m.start() == 0:
+            continue
+        word = _CLITIC.sub("", m.group(1).lower())
+        if word not in _ACK_WORDS and word not in _ACK_FILLERS:
+            return True
+    return False
 
 
 # --- temporal cues -------------------------------------------------------------------------------------------------
