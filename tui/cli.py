@@ -392,9 +392,10 @@ def _receipt_text(r: Receipt) -> str:
         "envelope",
         "snapshot",
         "count",
+        "expired_left_out",
         "scheduler",
     ):
-        if d.get(key) not in (None, "", []):
+        if d.get(key) not in (None, "", []) and not (key == "expired_left_out" and d[key] == 0):
             bits.append(f"{key}={d[key]}")
     if isinstance(d.get("declared"), dict):
         bits.append(f"declared={d['declared'].get('relation')}:{d['declared'].get('memory_id')}")
@@ -413,6 +414,18 @@ def _receipt_text(r: Receipt) -> str:
 def _skipped_lines(r: Receipt) -> list[str]:
     """The pages a maintenance run left out because it could not read them (`check` names them too), and the
     records it left alone because a conflict holding them awaits a person's decision."""
+    if r.action == "import":
+        # What each item became, then the items left out and why (`expired`, `metadata_only`, ...).
+        tally: dict[str, int] = {}
+        for x in r.details.get("results") or []:
+            tally[str(x.get("status"))] = tally.get(str(x.get("status")), 0) + 1
+        out = ["  items: " + ", ".join(f"{n} {status}" for status, n in sorted(tally.items()))] if tally else []
+        return out + [
+            f"  skipped: {s.get('memory_id')} ({s.get('reason')}"
+            + (f" {s['expires_at']}" if s.get("expires_at") else "")
+            + ")"
+            for s in r.details.get("skipped") or []
+        ]
     if r.action not in ("consolidate", "decay"):
         return []
     lines = [f"  skipped: {s.get('page')} ({s.get('reason')})" for s in r.details.get("skipped") or []]

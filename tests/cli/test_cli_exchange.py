@@ -60,3 +60,24 @@ def test_export_then_import_keeps_expiry_and_recall_and_leaves_the_expired_home(
     code, out, _ = cli(capsys, b, day, "--json", "retrieve", "release steps", "--preview")
     assert [r["title"] for r in json.loads(out)["details"]["results"]] == ["Deploy checklist"]
     assert cli(capsys, b, day, "check")[0] == 0
+
+
+def test_the_text_output_says_what_was_left_out_and_what_each_item_became(tmp_path, capsys):
+    a, b = tmp_path / "a", tmp_path / "b"
+    for root in (a, b):
+        assert cli(capsys, root, "2026-01-10T10:00:00Z", "init")[0] == 0
+    early = "2026-01-10T10:00:00Z"
+    cli(capsys, a, early, "capture", "Use staging-2 for load tests this week.", "--expires", "2026-01-12T00:00:00Z")
+    cli(capsys, a, early, "capture", "The quarterly planning freeze applies to all infra repos.")
+    code, out, _ = cli(capsys, a, early, "export", "--zone", "private_self", "--include-content")
+    assert code == 0 and "count=2" in out and "expired_left_out" not in out  # nothing had expired
+    envelope = a / out.split("envelope=")[1].split()[0]
+    code, out, _ = cli(capsys, a, "2026-01-20T10:00:00Z", "export", "--zone", "private_self", "--include-content")
+    assert "count=1 expired_left_out=1" in out
+
+    # the early envelope, imported after the note expired: the one item arrives, the other is said to be left out
+    code, out, _ = cli(capsys, b, "2026-01-20T10:00:00Z", "import", str(envelope))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[1] == "  items: 1 captured"
+    assert lines[2].startswith("  skipped: mem_") and lines[2].endswith("(expired 2026-01-12T00:00:00Z)")
