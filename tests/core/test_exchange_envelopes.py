@@ -29,20 +29,6 @@ def files_outside_index(root: Path) -> dict[str, bytes]:
     }
 
 
-@pytest.fixture
-def source(tmp_path):
-    engine = Engine.init(tmp_path / "source", now=T0)
-    yield engine
-    engine.close()
-
-
-@pytest.fixture
-def other(tmp_path):
-    engine = Engine.init(tmp_path / "other", now=T0)
-    yield engine
-    engine.close()
-
-
 def export(engine: Engine, days: float) -> str:
     r = engine.export(zone="private_self", now=T0 + timedelta(days=days), include_content=True)
     assert r.status == "ok", r.details

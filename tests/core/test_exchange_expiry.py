@@ -8,8 +8,6 @@ import json
 from datetime import timedelta
 from pathlib import Path
 
-import pytest
-
 from memkeeper.core import Engine
 from memkeeper.core.receipts import canonical_json
 from memkeeper.core.text import sha256_hex
@@ -20,20 +18,6 @@ FREEZE = "The quarterly planning freeze applies to all infra repos this year."
 KESTREL = "The Kestrel rollout uses canary waves of five percent."
 CHECKLIST = "Before a deploy, tag the release, drain the canary pool and post in the ops channel."
 PAYLOAD_FIELDS = ("zone", "include_content", "items", "selected_ids", "source_receipt_sha256")
-
-
-@pytest.fixture
-def source(tmp_path):
-    engine = Engine.init(tmp_path / "source", now=T0)
-    yield engine
-    engine.close()
-
-
-@pytest.fixture
-def other(tmp_path):
-    engine = Engine.init(tmp_path / "other", now=T0)
-    yield engine
-    engine.close()
 
 
 def export(engine: Engine, days: float, **kw):
