@@ -368,6 +368,34 @@ async def test_the_first_plan_opens_on_the_ambiguous_section_at_the_top_of_the_l
         assert round(table.scroll_y) == min(start, table.max_scroll_y)
 
 
+async def test_the_opening_place_holds_while_the_layout_settles_and_lets_go_when_the_cursor_moves(demo):
+    """The list can change height after its first placement (the summary and detail shown beside it). The placement
+    is made again against the height the list ends with: opened where the ambiguous rows fit the first view and then
+    made smaller, the header of the section comes to the top; once the cursor moves, a resize only keeps it in
+    view. (Placed once, a view taller at the first pass left the header above and the cursor on the last line.)"""
+    async with demo.run_test(size=(120, 60)) as pilot:
+        pane = await open_pane(pilot, "T", TiersScreen)
+        await pilot.pause()
+        table = pane.table
+        start = table.source.section_start("ambiguous")
+        assert start is not None and start + 1 < table.scrollable_content_region.height - 1  # in the first view
+        assert table.cursor_row == start + 1 and round(table.scroll_y) == 0
+        await pilot.resize_terminal(*NARROW)
+        await pilot.pause()
+        assert start + 1 >= table.scrollable_content_region.height - 1  # no longer in the first view
+        assert table.cursor_row == start + 1
+        assert round(table.scroll_y) == min(start, table.max_scroll_y)
+        await pilot.press("down")
+        moved = table.cursor_row
+        await pilot.resize_terminal(120, 60)
+        await pilot.pause()
+        await pilot.resize_terminal(*NARROW)
+        await pilot.pause()
+        visible = table.scrollable_content_region.height - 1
+        assert table.cursor_row == moved
+        assert round(table.scroll_y) == moved - visible + 1  # kept in view on the last line, not placed again
+
+
 async def test_a_replan_keeps_the_plan_on_screen_until_the_next_one_is_read(demo, monkeypatch):
     """A plan reads every record (3-4 s at 100k records, slower under its own spinner). After a decision in another
     pane the Tiers pane re-plans when it comes back, and it showed a spinner instead of the list all that time. The

@@ -325,15 +325,10 @@ class TiersScreen(PaneScreen):
         if first:
             # Start where a person is needed: on the first ambiguous record, and when it is not in the first view,
             # with the section's header at the top. After the refresh: behind the loading indicator the list had no
-            # height, and a scroll made then left the header at the bottom of a screen of automatic rows.
+            # height, and a scroll made then left the header at the bottom of a screen of automatic rows. The table
+            # holds the placement through the resizes that follow until the cursor moves.
             start = source.section_start("ambiguous") or 0
-
-            def place() -> None:
-                table.move_cursor(start + 1)
-                if start + 1 >= table.scrollable_content_region.height - 1:  # a line is the column header
-                    table.scroll_to(y=start, animate=False, immediate=True)
-
-            table.call_after_refresh(place)
+            table.call_after_refresh(table.open_at, start + 1, start)
         empty = not source.total
         self.query_one("#tier-body").display = not empty
         self.query_one("#tier-summary").display = not empty or bool(view.review_path or view.review_error)

@@ -142,6 +142,8 @@ class VirtualTable(ScrollView, can_focus=True):
         self.row_count = 0
         self._pages: OrderedDict[int, list[tuple[str, Any]]] = OrderedDict()
         self._widths: dict[str, int] = {key: width for _, key, width in self.columns}
+        #: (top, row) of `open_at`, held until the cursor leaves `row`.
+        self._held: tuple[int, int] | None = None
 
     # ------------------------------------------------------------------------------------------------ data
 
@@ -156,6 +158,7 @@ class VirtualTable(ScrollView, can_focus=True):
         if source is not None:
             self.source = source
         self._pages.clear()
+        self._held = None
         self.row_count = max(0, self.source.count())
         self.virtual_size = Size(self.content_region.width or 1, self.row_count + 1)
         target = min(max(index, 0), max(self.row_count - 1, 0))
@@ -221,6 +224,25 @@ class VirtualTable(ScrollView, can_focus=True):
             self.cursor_row = row
         self.scroll_to_cursor()
 
+    def open_at(self, row: int, top: int) -> None:
+        """Put the cursor on `row`; when `row` is not in the first view, scroll so that `top` is the first line.
+        Held until the cursor moves: the layout around a list that has just appeared can still change its height
+        (a summary or a detail pane shown after it), and each resize places it again against the height it ends
+        with. Placed once, a view taller on the first pass than on the last left the cursor on its last line."""
+        self.move_cursor(row)
+        self._held = (top, self.cursor_row)
+        self._place_held()
+
+    def _place_held(self) -> None:
+        if self._held is None:
+            return
+        top, row = self._held
+        if self.cursor_row != row:
+            self._held = None
+            return
+        visible = max(1, self.scrollable_content_region.height - 1)  # a line is the column header
+        self.scroll_to(y=top if row >= visible else 0, animate=False, immediate=True)
+
     def watch_cursor_row(self, old: int, new: int) -> None:
         self.refresh()
         self.post_message(self.RowHighlighted(self, new, self.current_key))
@@ -261,6 +283,7 @@ class VirtualTable(ScrollView, can_focus=True):
         self.fit_columns()
         self.virtual_size = Size(self.content_region.width or 1, self.row_count + 1)
         self.scroll_to_cursor()
+        self._place_held()
 
     def fit_columns(self) -> None:
         # The scrollbar's cell is always set aside, so the columns do not move when the list outgrows the view.
