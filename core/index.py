@@ -545,8 +545,15 @@ class Index:
             if built is not None:
                 counts, changed = built  # what is left: pages the build could not take (bad, duplicate ids)
         fresh_refusals = {p: v for p, v in refused.items() if known.get(p) != v[0]}
-        if fresh_refusals:
+        # The refusal of `entries` itself (a symlink, a file) is the one row that is not a page: once the folder is
+        # a folder again there is nothing to re-read there, and reading it as a page made it "not a regular file"
+        # on every check until a repair.
+        lifted = [p for p in removed if not p.startswith("entries/")]
+        removed = [p for p in removed if p.startswith("entries/")]
+        if fresh_refusals or lifted:
             with self._write():
+                for p in lifted:
+                    self._remove_path(p)
                 for p, (sig, why) in fresh_refusals.items():
                     self._remove_path(p)
                     self._record_bad(p, sig, "", why)

@@ -212,6 +212,23 @@ def test_entries_symlink_out_of_root_is_not_served(capsys, tmp_path, outside):
     eng.close()
 
 
+def test_check_is_clean_again_once_a_reported_entries_symlink_is_the_folder_again(capsys, wiki):
+    """entries/ made a symlink is reported; once the person puts the folder back, the next check is clean and the
+    record is found, without a repair. (The refusal's row was read again as a page, "entries: not a regular file",
+    and every check failed until `check --repair`.)"""
+    real = wiki / "entries.real"
+    (wiki / "entries").rename(real)
+    os.symlink(real, wiki / "entries")
+    code, out, _ = run(capsys, wiki, "check")
+    assert code == 2 and "entries: symlink to" in out, out
+    (wiki / "entries").unlink()
+    real.rename(wiki / "entries")
+    code, out, _ = run(capsys, wiki, "check")
+    assert code == 0 and "0 problem(s)" in out, out
+    code, out, _ = run(capsys, wiki, "--json", "retrieve", "kestrel", "--preview")
+    assert code == 0 and "canary waves" in out, out
+
+
 def test_page_symlink_is_not_read_and_is_reported(eng, tmp_path):
     eng.capture(FACT, now=T0)
     e = Entry(
