@@ -29,6 +29,7 @@ from .receipts import make_receipt
 from .scoring import zone_allows
 from .secrets import find_in_fields, redact_secrets, secret_details
 from .store import Store, file_sig
+from .text import normalize
 from .undo import UndoHandlers
 from .validate import validate_actor
 from .views import Views
@@ -582,6 +583,42 @@ class VerificationQueue:
             self.views.refresh(now)
             return receipt
 
+    def _twin(self, entry: Entry, exclude: Iterable[str]) -> str | None:
+        """The newest other active record of `entry`'s zone and tier that holds its title and text: the statement
+        an agent captured again (from another source, so not suppressed) while `entry` was denied."""
+        rows = self.store.index.query(
+            "SELECT memory_id, created_at, content FROM records WHERE content_sha=? AND status='active' "
+            "AND trust_zone=? AND sensitivity_tier=?",
+            (entry.normalized_content_sha256, entry.trust_zone.value, entry.sensitivity_tier.value),
+        )
+        skip = {entry.memory_id, *exclude}
+        text = normalize(entry.content)
+        same = [r for r in rows if r["memory_id"] not in skip and normalize(r["content"]) == text]
+        if not same:
+            return None
+        return str(max(same, key=lambda r: (r["created_at"] or "", r["memory_id"]))["memory_id"])
+
+    def _back(self, e: Entry, now: datetime, note: str, exclude: Iterable[str], *, noted: bool = True) -> str | None:
+        """Make a denied record active again (`note` on its page). When another active record already holds its
+        statement (captured while it was denied), it comes back merged into that one instead (archived, with
+        `merged_into`), as `consolidate` would merge the pair: two active copies of one statement, each quizzed
+        and retrieved, is what the person would then have to clean up. The merge is always noted on its page;
+        the plain return only when `noted`. Returns the record it was merged into."""
+        twin = self._twin(e, exclude)
+        e.updated_at = now
+        if twin is None:
+            e.status = Status.active
+            if noted:
+                e.notes.append(note)
+        else:
+            e.status = Status.archived
+            e.merged_into = twin
+            e.notes.append(
+                f"{note}: {twin} already holds this statement (captured while it was denied); merged into it"
+            )
+        self.store.save(e)
+        return twin
+
     def undeny(self, ref: str, *, now: datetime, actor: str) -> Receipt:
         """Lift the suppression key and restore the denied same-text records to active (an appended ledger line)."""
         now = at(now)
@@ -594,15 +631,16 @@ class VerificationQueue:
             key = suppression_key(entry.source_ref, entry.content)
             if entry.status is not Status.denied and key not in self.active_suppression_keys():
                 return make_receipt("undeny", "reject", now, actor, {"reason": "not_denied", "memory_id": mid})
-            restored = []
-            for m in self._same_text(entry, ("denied",)):
+            restored: list[str] = []
+            merged: dict[str, str] = {}
+            twins = self._same_text(entry, ("denied",))
+            for m in twins:
                 e = self.store.load(m)
                 if suppression_key(e.source_ref, e.content) != key:
                     continue
-                e.status = Status.active
-                e.updated_at = now
-                e.notes.append(f"Undenied by {actor} ({iso(now)})")
-                self.store.save(e)
+                twin = self._back(e, now, f"Undenied by {actor} ({iso(now)})", twins)
+                if twin is not None:
+                    merged[m] = twin
                 restored.append(m)
             line = {
                 "action": "undeny",
@@ -618,7 +656,13 @@ class VerificationQueue:
                 "undenied",
                 now,
                 actor,
-                {"memory_id": mid, "suppression_key": key, "restored": restored, "memory_ids": restored},
+                {
+                    "memory_id": mid,
+                    "suppression_key": key,
+                    "restored": restored,
+                    "memory_ids": restored,
+                    **({"merged_into": merged} if merged else {}),
+                },
             )
             self.store.record(receipt, "high")
             self.views.refresh(now)
@@ -701,9 +745,12 @@ class VerificationQueue:
         d = receipt["details"]
         if action == "undeny":
             # Re-deny what the undeny restored: same ledger semantics as a fresh deny.
+            was_merged = d.get("merged_into") or {}
             for m in d.get("restored") or []:
                 e = self.store.load(m)
                 e.status = Status.denied
+                if m in was_merged:
+                    e.merged_into = None
                 e.updated_at = now
                 e.notes.append(f"Undeny undone by {actor} ({iso(now)})")
                 self.store.save(e)
@@ -731,8 +778,14 @@ class VerificationQueue:
             return {"restored": d.get("restored") or []}
         prior = d["undo"]["prior"]
         confirming = action in ("confirm", "confirm_many")
+        merged: dict[str, str] = {}
         for m, state in prior.items():
             e = self.store.load(m)
+            if not confirming and state["status"] == Status.active.value:
+                twin = self._back(e, now, f"Denial undone by {actor} ({iso(now)})", prior, noted=False)
+                if twin is not None:
+                    merged[m] = twin
+                continue
             if confirming:
                 e.source_type = SourceType(state["source_type"])
                 e.verified = Verified(**state["verified"]) if state["verified"] else None
@@ -780,4 +833,4 @@ class VerificationQueue:
                     for m in sorted(prior)
                 ],
             )
-        return {"restored": sorted(prior)}
+        return {"restored": sorted(prior), **({"merged_into": merged} if merged else {})}

@@ -406,6 +406,8 @@ def _receipt_text(r: Receipt) -> str:
     if isinstance(d.get("opened"), dict):  # a resolution kept a statement that contradicts another record
         o = d["opened"]
         lines.append(f"  opened: {o.get('conflict_id')} {o.get('conflict_type')} against {o.get('memory_id')}")
+    if isinstance(d.get("merged_into"), dict):  # an undenied record whose statement another record holds now
+        lines += [f"  merged: {m} into {t} (already holds this statement)" for m, t in sorted(d["merged_into"].items())]
     for rel in d.get("related") or []:  # what else memory holds about this subject, so the agent can decide
         lines.append(f"  related: {rel.get('memory_id')} {rel.get('relation')} {rel.get('score')} {rel.get('title')}")
     return "\n".join(lines + _skipped_lines(r))

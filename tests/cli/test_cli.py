@@ -476,3 +476,16 @@ def test_quiz_scheduler_changes_an_existing_ledger_and_says_so(capsys, root):
     receipt = out.split("receipt=")[1].strip()
     assert run(capsys, root, *me, "undo", receipt)[0] == 0
     assert "scheduler: leitner" in (root / "quiz" / "quiz-ledger.alice.md").read_text()
+
+
+def test_undeny_says_which_record_it_merged_into(capsys, root):
+    """Denied, stated again from another source meanwhile: the undeny's text output names the record it merged the
+    undenied one into (the same record the --json receipt gives under merged_into)."""
+    text = "The on-call rota changes every Monday at nine."
+    code, out, _ = run(capsys, root, "--json", "capture", text, "--source-ref", "raw/a.md#L1")
+    first = json.loads(out)["details"]["memory_id"]
+    assert run(capsys, root, "--as", "human:me", "verify", "deny", first)[0] == 0
+    code, out, _ = run(capsys, root, "--json", "capture", text, "--source-ref", "raw/b.md#L2")
+    second = json.loads(out)["details"]["memory_id"]
+    code, out, _ = run(capsys, root, "--as", "human:me", "verify", "undeny", first)
+    assert code == 0 and f"  merged: {first} into {second} (already holds this statement)" in out, out

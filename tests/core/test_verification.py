@@ -288,3 +288,67 @@ def test_a_ledger_cut_short_of_its_last_newline_keeps_every_later_decision(eng):
     r = eng.rebuild_verification(now=T0 + timedelta(hours=1))
     assert sorted(r.details["changed"]) == sorted([a, b])
     assert {eng.load(m).status.value for m in (a, b)} == {"denied"}
+
+
+def _recaptured_while_denied(eng):
+    """A denied; an agent states the same again from another source (not suppressed): B, active."""
+    text = "Kenji prefers async standups on Tuesdays and Thursdays."
+    a = capture(eng, text)
+    deny = eng.deny(a, now=T0 + timedelta(minutes=1), actor=HUMAN)
+    b = eng.capture(text, now=T0 + timedelta(minutes=2), source_ref="raw/other.md#L9")
+    assert b.status == "captured" and eng.load(b.details["memory_id"]).status.value == "active"
+    return text, a, b.details["memory_id"], deny
+
+
+def _active_holding(eng, text):
+    found = eng.retrieve("Kenji standups", now=T0 + timedelta(hours=1), record_access=False).details["results"]
+    return [r["memory_id"] for r in found]
+
+
+def test_an_undenied_record_whose_statement_came_back_meanwhile_is_merged_into_that_record(eng):
+    """Undeny A while B, captured from another source while A was denied, holds its statement: A comes back merged
+    into B (archived, merged_into B), not as a second active copy quizzed and retrieved beside it. The denial is
+    lifted all the same, and a verify rebuild keeps it so. Undoing the undeny denies A again, unmerged."""
+    text, a, b, _ = _recaptured_while_denied(eng)
+    u = eng.undeny(a, now=T0 + timedelta(minutes=3), actor=HUMAN)
+    assert u.status == "undenied" and u.details["restored"] == [a] and u.details["merged_into"] == {a: b}
+    got = eng.load(a)
+    assert (got.status.value, got.merged_into) == ("archived", b)
+    assert "already holds this statement" in got.notes[-1]
+    assert eng.load(b).status.value == "active"
+    assert _active_holding(eng, text) == [b]
+    assert eng.check().problems == []
+    # the suppression key is lifted: A's own source states it again, and it is merged as a restatement
+    again = eng.capture(text, now=T0 + timedelta(minutes=4), source_ref="raw/chat.md#L3")
+    assert again.status == "consolidated" and again.details["memory_id"] == b
+    eng.rebuild_verification(now=T0 + timedelta(minutes=5))
+    assert eng.load(a).status.value == "archived" and _active_holding(eng, text) == [b]
+
+
+def test_undoing_an_undeny_that_merged_denies_the_record_again_unmerged(eng):
+    _, a, b, _ = _recaptured_while_denied(eng)
+    u = eng.undeny(a, now=T0 + timedelta(minutes=3), actor=HUMAN)
+    eng.undo(u.receipt_sha256, now=T0 + timedelta(minutes=4), actor=HUMAN)
+    got = eng.load(a)
+    assert (got.status.value, got.merged_into) == ("denied", None)
+    assert eng.load(b).status.value == "active"
+    assert eng.check().problems == []
+
+
+def test_undoing_a_denial_whose_statement_came_back_meanwhile_merges_the_same_way(eng):
+    text, a, b, deny = _recaptured_while_denied(eng)
+    r = eng.undo(deny.receipt_sha256, now=T0 + timedelta(minutes=3), actor=HUMAN)
+    assert r.details["merged_into"] == {a: b}
+    assert eng.load(a).status.value == "archived" and _active_holding(eng, text) == [b]
+    assert eng.check().problems == []
+
+
+def test_an_undeny_with_nothing_holding_the_statement_makes_the_record_active(eng):
+    """The ordinary case is unchanged: no other record holds the text (one in another zone does not count)."""
+    text = "Kenji prefers async standups on Tuesdays and Thursdays."
+    a = capture(eng, text)
+    other = capture(eng, text, zone="trusted_collaborator")
+    eng.deny(a, now=T0, actor=HUMAN)
+    u = eng.undeny(a, now=T0 + timedelta(minutes=1), actor=HUMAN)
+    assert "merged_into" not in u.details and eng.load(a).status.value == "active"
+    assert eng.load(other).status.value == "active"

@@ -662,6 +662,34 @@ async def test_a_filter_over_a_long_queue_pages_its_matches(long_queue):
         assert pane.marked == set(by_source["raw/small.md"])
 
 
+async def test_an_undeny_says_when_the_record_came_back_merged_into_the_one_that_holds_it_now(small):
+    """Denied, then stated again by an agent from another source (a new record): the undeny merges the denied record
+    into that one, and the status line says so instead of "1 record(s) active again"."""
+    app, ids = small
+    engine = app.engine
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        assert pane.table.select_key(ids["pr"])
+        await pilot.press("d")
+        await decided(pilot)
+        again = engine.capture(
+            "Priya prefers pull requests under 400 lines with a linked issue.",
+            now=NOW,
+            actor="agent:scribe",
+            title="PR size",
+            source_ref="raw/other-notes.md#L8",
+        )
+        assert again.status == "captured"
+        await pilot.press("a")
+        assert pane.table.select_key(ids["pr"])
+        await pilot.press("n")
+        await decided(pilot)
+        twin = again.details["memory_id"]
+        assert engine.load(ids["pr"]).merged_into == twin
+        line = pane.status.plain
+        assert f"{ids['pr']} undenied · 0 records active again · 1 record merged into {twin}" in line, line
+
+
 async def test_a_refused_decision_does_not_say_it_was_done(small):
     """A record denied from the command line while the desk shows it: `c` is refused by the engine, and the status
     line said "✗ reject · mem_… confirmed · record_is_denied"."""

@@ -721,9 +721,7 @@ class VerifyScreen(PaneScreen):
         mid = ids[0]
         self.decide(
             partial(self.engine.undeny, mid, now=now, actor=actor),
-            lambda r: (
-                f"{mid} undenied · {len(r.details.get('restored') or [])} record(s) active again" if r.ok else mid
-            ),
+            lambda r: _undenied_text(mid, r) if r.ok else mid,
         )
 
     def action_edit(self) -> None:
@@ -758,3 +756,15 @@ def _text_shown(text: str, whole_key: str) -> list[Text]:
     head = text[: cut if cut > 0 else TEXT_SHOWN].rstrip()
     left = len(text) - len(head)
     return [Text(head), more_marker(left, whole_key)]
+
+
+def _undenied_text(mid: str, r: Receipt) -> str:
+    """What an undeny did: the records active again, and those merged into a record that holds their statement
+    already (captured again while they were denied)."""
+    merged = r.details.get("merged_into") or {}
+    back = len(r.details.get("restored") or []) - len(merged)
+    text = f"{mid} undenied · {_plural(back, 'record')} active again"
+    if merged:
+        into = ", ".join(sorted(set(merged.values())))
+        text += f" · {_plural(len(merged), 'record')} merged into {into}, which holds the statement already"
+    return text
