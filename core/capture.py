@@ -369,6 +369,7 @@ class CaptureOps:
                     redacted,
                     {**noted, "related": related, "reason": best.relation.reason},
                     durable_given=durable_given,
+                    given_title=given_title,
                 )
             if decision == "conflict" and best is not None:
                 rel = best.relation
@@ -612,6 +613,7 @@ class CaptureOps:
                 redacted,
                 {**noted, "declared": declared, "related": related},
                 durable_given=durable_given,
+                given_title=given_title,
             )
         if same_text:
             # A record cannot supersede or contradict its own statement: the conflict would hold one text twice.
@@ -677,6 +679,7 @@ class CaptureOps:
         noted: dict[str, Any] | None = None,
         *,
         durable_given: bool = False,
+        given_title: str = "",
     ) -> Receipt:
         entry = self.store.load(memory_id)
         before: dict[str, Any] = {"reinforcement": entry.reinforcement, "confidence": entry.confidence}
@@ -693,9 +696,8 @@ class CaptureOps:
         # Only the fact of the restatement is noted: a text that differs from the record is never appended to it.
         src = f" ({inc['source_ref']})" if inc.get("source_ref") else ""
         entry.notes.append(f"Consolidated note ({iso(now)}): restated by {actor}{src}")
-        for phrase in inc.get("recall") or []:
-            if phrase not in entry.recall:
-                entry.recall.append(phrase)
+        added = _recall_added(entry, inc.get("recall") or [], given_title)
+        entry.recall += added
         page = self.store.save(entry)
         receipt = make_receipt(
             "capture",
@@ -714,6 +716,7 @@ class CaptureOps:
                 **(
                     {"expires_at": (iso(entry.expires_at) if entry.expires_at else None)} if renewed is not None else {}
                 ),
+                **({"recall_added": added} if added else {}),
                 **({"redacted": redacted} if redacted else {}),
                 **(noted or {}),
             },
@@ -721,6 +724,22 @@ class CaptureOps:
         self.store.record(receipt, entry.evidence_grade.value)
         self.views.refresh(now)
         return receipt
+
+
+def _recall_added(entry: Entry, recall: Sequence[str], given_title: str) -> list[str]:
+    """The phrases a restatement adds to the record's recall phrases: its own, and the title its agent gave when the
+    record has another (two agents titled one sentence "Public API rate limit" and "Internal API rate limit": the
+    second title was lost, and the record could not be found by it). A phrase the record already has as its title
+    or a recall phrase (in any case) is not added again, and the list stays within the capture limit."""
+    have = {normalize(p).casefold() for p in (entry.title, *entry.recall)}
+    out: list[str] = []
+    for phrase in (*recall, given_title):
+        folded = normalize(phrase).casefold()
+        if not folded or folded in have or len(entry.recall) + len(out) >= MAX_LIST_ITEMS:
+            continue
+        have.add(folded)
+        out.append(phrase)
+    return out
 
 
 def _renewal(

@@ -461,3 +461,23 @@ def test_a_restatement_leaves_a_durable_record_durable(eng):
     assert again.status == "consolidated" and "expires_at" not in again.details
     entry = eng.load(first.details["memory_id"])
     assert entry.memory_class.value == "durable" and entry.expires_at is None
+
+
+def test_a_restatement_under_another_title_keeps_that_title_as_a_recall_phrase(eng):
+    """Two agents titled one sentence differently. The restatement is merged (the text is the same), and the second
+    title is kept as a recall phrase, so the record is found by it; the same title, in any case, is not added."""
+    text = "The API rate limit is 100 requests per minute."
+    first = eng.capture(text, now=T0, title="Public API rate limit")
+    again = eng.capture(text, now=T0 + timedelta(hours=1), title="Internal API rate limit", recall=["throttle"])
+    assert again.status == "consolidated" and again.details["memory_id"] == first.details["memory_id"]
+    assert again.details["recall_added"] == ["throttle", "Internal API rate limit"]
+    entry = eng.load(first.details["memory_id"])
+    assert entry.title == "Public API rate limit"
+    assert entry.recall == ["throttle", "Internal API rate limit"]
+    found = eng.retrieve("internal", now=T0 + timedelta(hours=2), record_access=False)
+    assert [r["memory_id"] for r in found.details["results"]] == [first.details["memory_id"]]
+    third = eng.capture(
+        text, now=T0 + timedelta(hours=3), title="internal api rate LIMIT", recall=["Public API rate limit"]
+    )
+    assert third.status == "consolidated" and "recall_added" not in third.details
+    assert eng.load(first.details["memory_id"]).recall == ["throttle", "Internal API rate limit"]
