@@ -363,7 +363,7 @@ def type_text(c: Conflict) -> str:
 
 
 def render_conflict_page(c: Conflict) -> str:
-    body = [f"# {c.conflict_id} — {c.title}", "", f"**Status**: {c.status} · **Type**: {type_text(c)}", ""]
+    body = [f"# {c.conflict_id} — {single_line(c.title)}", "", f"**Status**: {c.status} · **Type**: {type_text(c)}", ""]
     body += _side_lines("Side A (existing)", c.existing) + [""] + _side_lines("Side B (incoming)", c.incoming)
     body += ["", f"**Detected by**: {c.detected_by} at {c.detected_at} ({c.reason})", ""]
     body.append(f"**Resolution**: {_resolution_text(c)}")

@@ -133,6 +133,11 @@ def parse_iso(value: str | datetime) -> datetime:
 # (U+202A–U+202E, U+2066–U+2069: a title would display other than it reads), and tag characters outside a flag
 # (they spell text nobody sees).
 _JOINERS = frozenset("\u200c\u200d")
+# Invisible hints inside a word, dropped rather than made spaces: SOFT HYPHEN (where a word may be hyphenated: with
+# a space, "Kuber\u00adnetes" became "Kuber netes"), ZERO WIDTH SPACE (where a line may break: Thai, Lao and Khmer
+# write no spaces, and URLs and code names carry it), WORD JOINER and a ZERO WIDTH NO-BREAK SPACE (a byte-order
+# mark pasted inside a text). None of them is seen, and each sits inside a word, which a space would cut in two.
+_HINTS = frozenset("\u00ad\u200b\u2060\ufeff")
 _FLAG_TAGS = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
 
 
@@ -145,6 +150,8 @@ def single_line(value: str) -> str:
     flag = {i for m in _FLAG_TAGS.finditer(value) for i in range(m.start() + 1, m.end())}
     out: list[str] = []
     for i, ch in enumerate(value):
+        if ch in _HINTS:
+            continue
         joins = ch in _JOINERS and bool(out) and not out[-1].isspace()  # after a visible character, joiner or tag
         out.append(ch if ch.isprintable() or joins or i in flag else " ")
     return " ".join("".join(out).split())

@@ -127,6 +127,24 @@ def test_line_breaks_controls_and_bidi_controls_still_go(eng, given, stored):
     assert entry.status.value == "active"
 
 
+@pytest.mark.parametrize(
+    ("given", "stored"),
+    [
+        ("Kuber\u00adnetes upgrade plan", "Kubernetes upgrade plan"),  # a soft hyphen: where the word may break
+        ("payments\u200bsettle window", "paymentssettle window"),  # a zero-width space inside a code name
+        ("ภาษา\u200bไทย notes", "ภาษาไทย notes"),  # Thai writes no spaces; the break hint is not one
+        ("Word\u2060joiner and \ufeffmark", "Wordjoiner and mark"),
+    ],
+)
+def test_invisible_break_hints_inside_a_word_are_dropped_not_made_spaces(eng, given, stored):
+    """A soft hyphen or a zero-width space sits inside a word; made a space, it cut the word in two ("Kuber netes"),
+    and the title was found by neither half of a query for the whole word."""
+    r = eng.capture("The summer trip is booked for July in Lisbon.", now=T0, title=given, tags=[given])
+    assert r.status == "captured", r.details
+    entry = parse_entry((eng.root / r.details["page"]).read_text(encoding="utf-8"))
+    assert (entry.title, entry.tags) == (stored, [stored])
+
+
 # --- the conflicts view -------------------------------------------------------------------------------------------
 
 FORGED = (
