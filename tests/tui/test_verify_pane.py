@@ -49,6 +49,14 @@ def plain(widget) -> str:
     return console.export_text()
 
 
+PR_TEXT = "Priya prefers pull requests under 400 lines with a linked issue."
+
+
+def restate_pr(engine, source_ref: str):
+    """An agent states the `pr` record's text again, from `source_ref`."""
+    return engine.capture(PR_TEXT, now=NOW, actor="agent:scribe", title="PR size", source_ref=source_ref)
+
+
 @pytest.fixture
 def small(tmp_path) -> tuple[MemkeeperApp, dict[str, str]]:
     """Four pending agent-inferred records; `twin` has the same title and text as `staging` in another zone."""
@@ -68,7 +76,7 @@ def small(tmp_path) -> tuple[MemkeeperApp, dict[str, str]]:
                 "Staging reset",
                 "trusted_collaborator",
             ),
-            ("pr", "Priya prefers pull requests under 400 lines with a linked issue.", "PR size", "private_self"),
+            ("pr", PR_TEXT, "PR size", "private_self"),
             ("region", "The billing service deploys to the Frankfurt region.", "Billing region", "private_self"),
         ]
     ):
@@ -127,13 +135,7 @@ async def test_deny_then_undeny_from_the_denied_list(small):
         assert app.undo_stack("verify")[-1].status == "denied"
         assert ids["pr"] not in listed(pane)
         # the suppression key now holds: an agent restating it is suppressed
-        again = engine.capture(
-            "Priya prefers pull requests under 400 lines with a linked issue.",
-            now=NOW,
-            actor="agent:scribe",
-            title="PR size",
-            source_ref="raw/notes-2.md#L3",
-        )
+        again = restate_pr(engine, "raw/notes-2.md#L3")
         assert again.status == "suppressed"
 
         await pilot.press("a")
@@ -672,13 +674,7 @@ async def test_an_undeny_says_when_the_record_came_back_merged_into_the_one_that
         assert pane.table.select_key(ids["pr"])
         await pilot.press("d")
         await decided(pilot)
-        again = engine.capture(
-            "Priya prefers pull requests under 400 lines with a linked issue.",
-            now=NOW,
-            actor="agent:scribe",
-            title="PR size",
-            source_ref="raw/other-notes.md#L8",
-        )
+        again = restate_pr(engine, "raw/other-notes.md#L8")
         assert again.status == "captured"
         await pilot.press("a")
         assert pane.table.select_key(ids["pr"])
