@@ -494,11 +494,12 @@ def _says_the_same(a: Any, b: Any) -> bool:
     conflict, or a possible one, stays two records (for `capture` to put to a person; SPEC §5.1). Nor do two that
     give one amount differently within the drift ("10 people" / "11 people"): merging would lose a number."""
     from .relation import Statement, relate
-    from .relation.decision import amounts_near
+    from .relation.decision import amounts_near, set_aside_differ
     from .slots import analyze
 
-    if amounts_near(analyze(a["content"]), analyze(b["content"])):
-        return False
+    ca, cb = analyze(a["content"]), analyze(b["content"])
+    if amounts_near(ca, cb) or set_aside_differ(ca, cb):
+        return False  # (nor two that differ in a value neither asserts: "not open on Mondays" / "on Tuesdays")
     rel = relate(
         Statement(a["content"], a["title"] or "", a["category"], a["source_ref"]),
         Statement(b["content"], b["title"] or "", b["category"], b["source_ref"]),

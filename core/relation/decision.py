@@ -46,7 +46,18 @@ from ..slots.markdown import plain_blocks
 from ..slots.tokens import is_function, match_any
 from ..slots.values import time_unit
 from ..subjects import Side, SubjectMatch, compare, matches, one_root, same_term, side
-from .agreement import DRIFT, Diff, compare_values, exact_near, live, same_unit, slot_of, times_apart, value_agrees
+from .agreement import (
+    DRIFT,
+    Diff,
+    compare_values,
+    exact_near,
+    live,
+    same_unit,
+    slot_of,
+    times_apart,
+    value_agrees,
+    value_same,
+)
 from .exclusive import clash as exclusive_clash
 from .frame import complement, subject_end, substitution
 from .polarity import from_matches, new_cues, nominal_flips, polarity_flips, state_flips, whole_stems
@@ -359,6 +370,19 @@ def _only_one(old: Statement, new: Statement, rel: Relation) -> Relation | None:
     x, y, by_head = found
     conf = (EXCLUSIVE_HEAD if by_head else EXCLUSIVE_NAME) * (0.85 if a.hedged or b.hedged else 1.0)
     return _conflict("mutually_exclusive", conf, rel.score, f"one says it is the only one: {x} / {y}")
+
+
+def set_aside_differ(a: Analysis, b: Analysis) -> bool:
+    """The values the two give without asserting them differ: negated ("not on Mondays"), or the old side of a
+    change ("moved from 2 to 3", "the old job number 0"). `compare_values` leaves them out, as what is claimed; a
+    restatement says the same values, those too, or a statement that differs only there was merged into the other
+    and stored nowhere."""
+
+    def aside(x: Analysis) -> list[Value]:
+        return [replace(v, negated=False, role=None) for v in x.values if v.negated or v.role == "from"]
+
+    xa, xb = aside(a), aside(b)
+    return not (all(value_same(v, xb) for v in xa) and all(value_same(v, xa) for v in xb))
 
 
 def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
@@ -826,6 +850,7 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
         and not loose_b
         and not near
         and not _refined(a, b)
+        and not set_aside_differ(a, b)
     ):
         return Relation(
             "restatement",

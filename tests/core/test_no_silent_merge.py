@@ -82,6 +82,10 @@ def differing_pairs(draw) -> tuple[str, str, str]:
                 "version",
                 "polarity",
                 "task",
+                "negated_weekday",
+                "negated_time",
+                "retired_version",
+                "old_number",
             ]
         )
     )
@@ -127,6 +131,24 @@ def differing_pairs(draw) -> tuple[str, str, str]:
     if kind == "version":
         v1, v2 = draw(st.tuples(st.integers(1, 9), st.integers(1, 9)).filter(lambda p: p[0] != p[1]))
         return f"{S} runs version {v1}.2.", f"{S} runs version {v2}.2.", kind
+    # The value differs where neither side asserts it, negated or the old side of a change: those values were left
+    # out of the comparison, and "is not open on Mondays" / "is not open on Tuesdays" came back the same claim.
+    if kind == "negated_weekday":
+        d1, d2 = draw(_distinct(WEEKDAYS))
+        return f"{S} is not open on {d1}s.", f"{S} is not open on {d2}s.", kind
+    if kind == "negated_time":
+        h1, h2 = draw(st.tuples(st.integers(6, 21), st.integers(6, 21)).filter(lambda p: p[0] != p[1]))
+        return f"{S} no longer runs at {h1:02d}:00.", f"{S} no longer runs at {h2:02d}:00.", kind
+    if kind == "retired_version":
+        v1, v2 = draw(st.tuples(st.integers(1, 9), st.integers(1, 9)).filter(lambda p: p[0] != p[1]))
+        return f"{S} is no longer on version {v1}.2.", f"{S} is no longer on version {v2}.2.", kind
+    if kind == "old_number":
+        n1, n2 = draw(st.tuples(st.integers(0, 99), st.integers(0, 99)).filter(lambda p: p[0] != p[1]))
+        return (
+            f"The old {s} number {n1} wrote to the shared drive.",
+            f"The old {s} number {n2} wrote to the shared drive.",
+            kind,
+        )
     if kind == "task":  # a ticked and an unticked task box on the same item
         boxes = draw(st.sampled_from([("x", " "), (" ", "x"), ("X", " ")]))
         return f"- [{boxes[0]}] Inspect {s}", f"- [{boxes[1]}] Inspect {s}", kind
