@@ -539,16 +539,36 @@ class Engine:
     def confirm(self, ref: str, *, now: datetime, actor: str) -> Receipt:
         return self.verification_queue.confirm(ref, now=now, actor=actor)
 
-    def deny(self, ref: str, *, now: datetime, actor: str, reason: str | None = None, redact: bool = False) -> Receipt:
-        return self.verification_queue.deny(ref, now=now, actor=actor, reason=reason, redact=redact)
+    def deny(
+        self,
+        ref: str,
+        *,
+        now: datetime,
+        actor: str,
+        reason: str | None = None,
+        redact: bool = False,
+        pending_only: bool = False,
+    ) -> Receipt:
+        return self.verification_queue.deny(
+            ref, now=now, actor=actor, reason=reason, redact=redact, pending_only=pending_only
+        )
 
     def confirm_many(self, refs: list[str], *, now: datetime, actor: str) -> Receipt:
         return self.verification_queue.confirm_many(refs, now=now, actor=actor)
 
     def deny_many(
-        self, refs: list[str], *, now: datetime, actor: str, reason: str | None = None, redact: bool = False
+        self,
+        refs: list[str],
+        *,
+        now: datetime,
+        actor: str,
+        reason: str | None = None,
+        redact: bool = False,
+        pending_only: bool = False,
     ) -> Receipt:
-        return self.verification_queue.deny_many(refs, now=now, actor=actor, reason=reason, redact=redact)
+        return self.verification_queue.deny_many(
+            refs, now=now, actor=actor, reason=reason, redact=redact, pending_only=pending_only
+        )
 
     def undeny(self, ref: str, *, now: datetime, actor: str) -> Receipt:
         return self.verification_queue.undeny(ref, now=now, actor=actor)

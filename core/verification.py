@@ -497,11 +497,23 @@ class VerificationQueue:
         clean, redacted = redact_secrets(reason or "")
         return clean, redacted, None
 
-    def deny(self, ref: str, *, now: datetime, actor: str, reason: str | None = None, redact: bool = False) -> Receipt:
+    def deny(
+        self,
+        ref: str,
+        *,
+        now: datetime,
+        actor: str,
+        reason: str | None = None,
+        redact: bool = False,
+        pending_only: bool = False,
+    ) -> Receipt:
         """Set `status: denied` and record a suppression key = sha256(source_ref + normalised content); a later capture
         with the same key is `suppressed`. Receipt details: memory_id, suppression_key, undo.
 
-        A reason holding a secret is refused (`secret_detected`) unless `redact`, which stores it redacted."""
+        A reason holding a secret is refused (`secret_detected`) unless `redact`, which stores it redacted.
+        `pending_only` (a desk acting on the verification queue): a record no longer pending, confirmed or no longer
+        active since the queue was read (by someone else, or from the command line), is refused (`_not_pending`)
+        rather than denied over that decision. Without it a person may deny a record they confirmed earlier."""
         now = at(now)
         actor = validate_actor(actor)
         if not actor.startswith("human:"):
@@ -511,8 +523,11 @@ class VerificationQueue:
             return rejected
         with self.store.writing():
             mid = self.store.resolve_id(ref)
-            if self.store.load(mid).status is Status.denied:
+            entry = self.store.load(mid)
+            if entry.status is Status.denied:
                 return make_receipt("deny", "reject", now, actor, {"reason": "already_denied", "memory_id": mid})
+            if pending_only and (why := _not_pending(entry)):
+                return make_receipt("deny", "reject", now, actor, {**why, "memory_id": mid})
             prior_status, key = self._deny_one(mid, now, actor, reason)
             receipt = make_receipt(
                 "deny",
@@ -532,10 +547,18 @@ class VerificationQueue:
             return receipt
 
     def deny_many(
-        self, refs: list[str], *, now: datetime, actor: str, reason: str | None = None, redact: bool = False
+        self,
+        refs: list[str],
+        *,
+        now: datetime,
+        actor: str,
+        reason: str | None = None,
+        redact: bool = False,
+        pending_only: bool = False,
     ) -> Receipt:
-        """Deny many records under one receipt, atomically (all or none); a record already denied rejects the batch.
-        Human actors only. Receipt details: memory_ids, suppression_keys ({memory id: key}), reason, count, undo."""
+        """Deny many records under one receipt, atomically (all or none); a record already denied rejects the batch,
+        and with `pending_only` (as `deny`) so does one no longer pending. Human actors only. Receipt details:
+        memory_ids, suppression_keys ({memory id: key}), reason, count, undo."""
         now = at(now)
         actor = validate_actor(actor)
         if not actor.startswith("human:"):
@@ -552,13 +575,13 @@ class VerificationQueue:
         with self.store.writing():
             mids = list(dict.fromkeys(self.store.resolve_id(r) for r in refs))
             for mid in mids:
-                if self.store.load(mid).status is Status.denied:
+                entry = self.store.load(mid)
+                why = {"reason": "already_denied"} if entry.status is Status.denied else None
+                if why is None and pending_only:
+                    why = _not_pending(entry)
+                if why:
                     return make_receipt(
-                        "deny_many",
-                        "reject",
-                        now,
-                        actor,
-                        {"reason": "already_denied", "memory_id": mid, "memory_ids": mids},
+                        "deny_many", "reject", now, actor, {**why, "memory_id": mid, "memory_ids": mids}
                     )
             prior: dict[str, Any] = {}
             keys: dict[str, str] = {}
@@ -598,18 +621,16 @@ class VerificationQueue:
             return None
         return str(max(same, key=lambda r: (r["created_at"] or "", r["memory_id"]))["memory_id"])
 
-    def _back(self, e: Entry, now: datetime, note: str, exclude: Iterable[str], *, noted: bool = True) -> str | None:
+    def _back(self, e: Entry, now: datetime, note: str, exclude: Iterable[str]) -> str | None:
         """Make a denied record active again (`note` on its page). When another active record already holds its
         statement (captured while it was denied), it comes back merged into that one instead (archived, with
         `merged_into`), as `consolidate` would merge the pair: two active copies of one statement, each quizzed
-        and retrieved, is what the person would then have to clean up. The merge is always noted on its page;
-        the plain return only when `noted`. Returns the record it was merged into."""
+        and retrieved, is what the person would then have to clean up. Returns the record it was merged into."""
         twin = self._twin(e, exclude)
         e.updated_at = now
         if twin is None:
             e.status = Status.active
-            if noted:
-                e.notes.append(note)
+            e.notes.append(note)
         else:
             e.status = Status.archived
             e.merged_into = twin
@@ -782,7 +803,8 @@ class VerificationQueue:
         for m, state in prior.items():
             e = self.store.load(m)
             if not confirming and state["status"] == Status.active.value:
-                twin = self._back(e, now, f"Denial undone by {actor} ({iso(now)})", prior, noted=False)
+                # (noted: its page said "Denied by …", and agents read the page)
+                twin = self._back(e, now, f"Denial undone by {actor} ({iso(now)})", prior)
                 if twin is not None:
                     merged[m] = twin
                 continue
@@ -834,3 +856,19 @@ class VerificationQueue:
                 ],
             )
         return {"restored": sorted(prior), **({"merged_into": merged} if merged else {})}
+
+
+def _not_pending(entry: Entry) -> dict[str, Any] | None:
+    """Why a record the verification queue listed is no longer in it, or None: confirmed (by whom, when), or no
+    longer active (archived, superseded), in the words `confirm` refuses a record that is not active in."""
+    if entry.status is not Status.active:
+        return {"reason": f"record_is_{entry.status.value}"}
+    if entry.verified is not None:
+        by, when = entry.verified.by, iso(entry.verified.at)
+        return {
+            "reason": "record_is_confirmed",
+            "confirmed_by": by,
+            "confirmed_at": when,
+            "detail": f"{by} confirmed it at {when}; `memkeeper verify deny` overrules a confirmation",
+        }
+    return None

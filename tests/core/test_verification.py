@@ -352,3 +352,27 @@ def test_an_undeny_with_nothing_holding_the_statement_makes_the_record_active(en
     u = eng.undeny(a, now=T0 + timedelta(minutes=1), actor=HUMAN)
     assert "merged_into" not in u.details and eng.load(a).status.value == "active"
     assert eng.load(other).status.value == "active"
+
+
+def test_a_deny_for_the_queue_refuses_a_record_no_longer_pending(eng):
+    """`pending_only` (the desk acting on its list): a record confirmed since is refused with who confirmed it; one
+    denied as part of a batch rejects the batch. Without it, a person may still overrule a confirmation."""
+    a = capture(eng)
+    b = capture(eng, "The design review moved to Wednesdays at 15:00 Berlin time.")
+    eng.confirm(a, now=T0, actor="human:bob")
+    r = eng.deny(a, now=T0 + timedelta(minutes=1), actor=HUMAN, pending_only=True)
+    assert (r.status, r.details["reason"], r.details["confirmed_by"]) == ("reject", "record_is_confirmed", "human:bob")
+    assert "human:bob confirmed it" in r.details["detail"]
+    r = eng.deny_many([b, a], now=T0 + timedelta(minutes=1), actor=HUMAN, pending_only=True)
+    assert (r.status, r.details["memory_id"]) == ("reject", a)
+    assert eng.load(a).status.value == "active" and eng.load(b).status.value == "active"
+    assert eng.deny(a, now=T0 + timedelta(minutes=2), actor=HUMAN).status == "denied"  # overruled on purpose
+
+
+def test_undoing_a_deny_notes_it_on_the_page(eng):
+    """The page said "Denied by …" after the undo as well, and agents read the page."""
+    a = capture(eng)
+    r = eng.deny(a, now=T0, actor=HUMAN)
+    eng.undo(r.receipt_sha256, now=T0 + timedelta(minutes=1), actor=HUMAN)
+    notes = eng.load(a).notes
+    assert notes[-2].startswith("Denied by human:alice") and notes[-1].startswith("Denial undone by human:alice")

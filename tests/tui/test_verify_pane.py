@@ -733,3 +733,95 @@ async def test_a_long_record_shows_its_start_in_the_detail_and_v_shows_it_whole(
         assert "".join(text.split()) in whole and ref in whole
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is pane, 5, "the pane again")
+
+
+async def test_deny_does_not_overrule_a_confirmation_made_elsewhere_since_the_list_was_read(small):
+    """Another person confirmed the record from the command line while the desk listed it as pending: `d` is
+    refused with who confirmed it, and the record stays confirmed and active (it was denied over the confirmation,
+    "✓ denied", a page both denied and user_confirmed)."""
+    app, ids = small
+    engine = app.engine
+    async with app.run_test(size=(120, 34), notifications=True) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        assert pane.table.select_key(ids["region"])
+        engine.confirm(ids["region"], now=NOW, actor="human:bob")  # not yet seen by the pane
+        await pilot.press("d")
+        await decided(pilot)
+        line = pane.status.plain
+        assert "record_is_confirmed" in line and ids["region"] in line and "denied ·" not in line, line
+        e = engine.load(ids["region"])
+        assert e.status.value == "active" and e.verified is not None and e.verified.by == "human:bob"
+        assert any("human:bob confirmed it" in n.message for n in app._notifications), [
+            n.message for n in app._notifications
+        ]
+
+
+async def test_a_decision_on_marks_says_which_marked_records_it_left_out(sourced):
+    """Three marked; one is denied elsewhere before `c`: the two still pending are confirmed, and the line says the
+    third was left out (it said "2 marked records" and nothing of the third)."""
+    app, _ = sourced
+    engine = app.engine
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        first, second, third = listed(pane)[:3]
+        await pilot.press("space", "space", "space")
+        assert pane.marked == {first, second, third}
+        engine.deny(second, now=NOW, actor="human:bob")
+        await pilot.press("c")
+        await decided(pilot)
+        assert engine.load(first).verified is not None and engine.load(third).verified is not None
+        assert engine.load(second).status.value == "denied" and engine.load(second).verified is None
+        line = pane.status.plain
+        assert "2 marked records" in line, line
+        assert f"1 marked record left out, no longer pending (decided elsewhere): {second}" in line, line
+
+
+async def test_when_every_marked_record_was_decided_elsewhere_the_key_says_so(sourced):
+    app, _ = sourced
+    engine = app.engine
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        first = listed(pane)[0]
+        await pilot.press("space")
+        engine.deny(first, now=NOW, actor="human:bob")
+        await pilot.press("c")
+        await pilot.pause()
+        assert app.undo_stack("verify") == []  # nothing was decided
+        assert "1 marked record left out, no longer pending (decided elsewhere)" in pane.status.plain
+        assert pane.marked == set() and first not in listed(pane)
+
+
+async def test_an_expired_record_says_so_in_the_list_and_the_detail(tmp_path):
+    """A temporary fact past its expiry, not yet archived by decay, is still pending: the list marks it and the
+    detail says when it expired and what that means (it looked like any other pending record)."""
+    engine = Engine.init(tmp_path / "w", now=NOW - timedelta(days=30))
+    old = engine.capture(
+        "This week the staging cluster is frozen for the audit.",
+        now=NOW - timedelta(days=20),
+        actor="agent:scribe",
+        title="Staging freeze",
+        source_ref="raw/week.md#L1",
+    )
+    fresh = engine.capture(
+        "The release train leaves on Thursday this week.",
+        now=NOW - timedelta(days=1),
+        actor="agent:scribe",
+        title="Release train",
+        source_ref="raw/week.md#L2",
+    )
+    assert engine.load(old.details["memory_id"]).expires_at < NOW < engine.load(fresh.details["memory_id"]).expires_at
+    engine.close()
+    app = build_app(tmp_path / "w")
+    async with app.run_test(size=(140, 34)) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        cells = {key: item for key, item in rows(pane)}
+        assert str(pane.row_cells(cells[old.details["memory_id"]])[1]).startswith("expired Staging freeze")
+        assert str(pane.row_cells(cells[fresh.details["memory_id"]])[1]) == "Release train"
+        assert pane.table.select_key(old.details["memory_id"])
+        await pilot.pause()
+        detail = plain(pane.query_one("#verify-record"))
+        assert "expired 6d ago: retrieval and the quiz leave it out" in " ".join(detail.split()), detail
+        assert pane.table.select_key(fresh.details["memory_id"])
+        await pilot.pause()
+        detail = " ".join(plain(pane.query_one("#verify-record")).split())
+        assert "expires 2026-12-12 09:00 (in 13d)" in detail, detail

@@ -44,10 +44,13 @@ def failure_text(error: BaseException | None) -> str:
 
 
 def refusal_line(receipt: Receipt) -> str:
-    """The default error toast for a refused decision: what, the status, the receipt, and the engine's reason."""
+    """The default error toast for a refused decision: what, the status, the receipt, and the engine's reason, with
+    what it says to do about it where it says (`detail`: who confirmed a record, which page to mend)."""
     text = f"{receipt.action} · {receipt.status} · {receipt.receipt_sha256[:12]}"
     if receipt.details.get("reason"):
         text += f"\n{receipt.details['reason']}"
+    if isinstance(receipt.details.get("detail"), str):
+        text += f"\n{receipt.details['detail']}"
     return text
 
 

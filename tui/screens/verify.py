@@ -40,7 +40,7 @@ from ..widgets.fmt import ago
 from ..widgets.meta import middle_cut, more_marker
 from ..widgets.query_input import QueryInput
 from ..widgets.virtual_table import Cells, VirtualTable
-from .base import PaneScreen, one_by_one
+from .base import PaneScreen, Summary, one_by_one
 from .modals import ConfirmModal, InputModal, TextModal
 
 PENDING, DENIED = "pending", "denied"
@@ -221,6 +221,7 @@ class VerifyScreen(PaneScreen):
         self.order = ORDERS[0]
         self.filter_text = ""
         self.marked: set[str] = set()  # memory ids: marks survive scrolling, and rows that were never drawn
+        self._gone_note = ""  # what the last `targets` left out, for the decision's line
         self.total = 0  # the whole list (no filter), from a count query
         self.source: QueueSource | None = None
         self._last_key: dict[str, str | None] = {PENDING: None, DENIED: None}
@@ -265,9 +266,13 @@ class VerifyScreen(PaneScreen):
 
     def row_cells(self, e: Entry) -> list[str | Text]:
         conf_style = "green" if e.confidence >= 0.8 else ("yellow" if e.confidence >= 0.6 else "red")
+        title = Text(e.title, no_wrap=True, overflow="ellipsis")
+        if e.expires_at is not None and e.expires_at <= self.now():
+            # a temporary fact past its expiry (decay has not archived it yet): retrieval and the quiz leave it out
+            title = Text.assemble(("expired ", "red"), e.title, no_wrap=True, overflow="ellipsis")
         return [
             MARK if e.memory_id in self.marked else "",
-            Text(e.title, no_wrap=True, overflow="ellipsis"),
+            title,
             Text(short_source(source_of(e)), style="dim", no_wrap=True, overflow="ellipsis"),
             Text(f"{e.confidence:.2f}", style=conf_style),
             ago(e.created_at, self.now()),
@@ -399,6 +404,20 @@ class VerifyScreen(PaneScreen):
         grid.add_row("created", f"{e.created_at:%Y-%m-%d %H:%M} ({ago(e.created_at, self.now())} ago)")
         if e.status.value != "active":
             grid.add_row("status", Text(e.status.value, style="bold red"))
+        if e.expires_at is not None:
+            now = self.now()
+            when = f"{e.expires_at:%Y-%m-%d %H:%M}"
+            if e.expires_at <= now:
+                grid.add_row(
+                    "expires",
+                    Text(
+                        f"{when} · expired {ago(e.expires_at, now)} ago: retrieval and the quiz leave it out, "
+                        "and decay archives it",
+                        style="bold red",
+                    ),
+                )
+            else:
+                grid.add_row("expires", f"{when} (in {ago(now, e.expires_at)})")
         parts: list = [
             Text(e.title, style="bold"),
             Text(""),
@@ -592,15 +611,35 @@ class VerifyScreen(PaneScreen):
     # ------------------------------------------------------------------------------------------------ decisions
 
     def targets(self) -> list[str]:
-        """What a decision key acts on: the marked records in the list's order, else the record under the cursor."""
+        """What a decision key acts on: the marked records in the list's order, else the record under the cursor.
+        Marked records no longer in the list (decided or changed elsewhere since the list was read) are left out,
+        and the decision's line says so (`_noted`); when none is left, the line says that and nothing is done."""
+        self._gone_note = ""
         if self.marked:
-            return self.engine.verify_ids(self.mode, order=self.order, only=sorted(self.marked))
+            ids = self.engine.verify_ids(self.mode, order=self.order, only=sorted(self.marked))
+            gone = sorted(self.marked - set(ids))
+            if gone:
+                self.marked = set(ids)
+                self._gone_note = " · " + _gone_text(gone, self.mode)
+                if not ids:
+                    self.say(_gone_text(gone, self.mode), "yellow")
+                    self.refresh_data()
+            return ids
         e = self.current
         return [e.memory_id] if e is not None else []
 
+    def _noted(self, summary: Summary) -> Summary:
+        """`summary`, with what `targets` left out said after it."""
+        note = self._gone_note
+        if not note:
+            return summary
+        if isinstance(summary, str):
+            return summary + note
+        return lambda r: summary(r) + note
+
     def _confirm_many(self, ids: list[str], what: str) -> None:
         # One receipt for the batch (same-text records an earlier item stamped are skipped): one undo reverses it.
-        self.decide(partial(self.engine.confirm_many, ids, now=self.now(), actor=self.actor), what)
+        self.decide(partial(self.engine.confirm_many, ids, now=self.now(), actor=self.actor), self._noted(what))
 
     def action_confirm(self) -> None:
         if self._nothing_listed():
@@ -624,7 +663,7 @@ class VerifyScreen(PaneScreen):
                     text += f" ({', '.join(propagated[:3])}{' …' if len(propagated) > 3 else ''})"
             return text
 
-        self.decide(partial(self.engine.confirm, mid, now=self.now(), actor=self.actor), summary)
+        self.decide(partial(self.engine.confirm, mid, now=self.now(), actor=self.actor), self._noted(summary))
 
     def action_confirm_source(self) -> None:
         """Confirm every pending record from the selected row's source, after a dialog with the count and titles.
@@ -651,6 +690,7 @@ class VerifyScreen(PaneScreen):
         def done(confirmed: bool | None) -> None:
             if confirmed:
                 ids = self.engine.verify_ids(PENDING, order=self.order, source=source)
+                self._gone_note = ""  # (not the marks: every pending record from the source)
                 self._confirm_many(ids, f"{_plural(len(ids), 'record')} from {source}")
 
         self.app.push_screen(
@@ -658,21 +698,24 @@ class VerifyScreen(PaneScreen):
             done,
         )
 
-    def _deny(self, ids: list[str], reason: str | None) -> None:
+    def _deny(self, ids: list[str], reason: str | None, note: str = "") -> None:
         now, actor = self.now(), self.actor
         why = f" ({reason})" if reason else ""
         if len(ids) == 1:
             self.decide(
-                partial(self.engine.deny, ids[0], now=now, actor=actor, reason=reason),
-                lambda r: f"{ids[0]} denied{why} · same source+text will be suppressed" if r.ok else ids[0],
+                partial(self.engine.deny, ids[0], now=now, actor=actor, reason=reason, pending_only=True),
+                lambda r: (f"{ids[0]} denied{why} · same source+text will be suppressed" if r.ok else ids[0]) + note,
             )
         else:
             self.decide(
-                partial(self.engine.deny_many, ids, now=now, actor=actor, reason=reason),
+                partial(self.engine.deny_many, ids, now=now, actor=actor, reason=reason, pending_only=True),
                 lambda r: (
-                    f"{_plural(len(ids), 'marked record')} denied{why} · same source+text will be suppressed"
-                    if r.ok
-                    else _plural(len(ids), "marked record")
+                    (
+                        f"{_plural(len(ids), 'marked record')} denied{why} · same source+text will be suppressed"
+                        if r.ok
+                        else _plural(len(ids), "marked record")
+                    )
+                    + note
                 ),
             )
 
@@ -681,7 +724,7 @@ class VerifyScreen(PaneScreen):
             return
         ids = self.targets()
         if ids and self.mode == PENDING:
-            self._deny(ids, None)
+            self._deny(ids, None, self._gone_note)
 
     def action_deny_reason(self) -> None:
         if self._nothing_listed():
@@ -691,10 +734,11 @@ class VerifyScreen(PaneScreen):
             return
         one = self.engine.get(ids[0]) if len(ids) == 1 else None
         what = one.title if one is not None else f"{_plural(len(ids), 'marked record')}"
+        note = self._gone_note
 
         def done(reason: str | None) -> None:
             if reason:
-                self._deny(ids, reason)
+                self._deny(ids, reason, note)
 
         self.app.push_screen(
             InputModal(
@@ -715,13 +759,13 @@ class VerifyScreen(PaneScreen):
         if len(ids) > 1:
             self.decide(
                 partial(one_by_one, self.engine.undeny, ids, now=now, actor=actor),
-                f"{_plural(len(ids), 'marked record')} undenied",
+                self._noted(f"{_plural(len(ids), 'marked record')} undenied"),
             )
             return
         mid = ids[0]
         self.decide(
             partial(self.engine.undeny, mid, now=now, actor=actor),
-            lambda r: _undenied_text(mid, r) if r.ok else mid,
+            self._noted(lambda r: _undenied_text(mid, r) if r.ok else mid),
         )
 
     def action_edit(self) -> None:
@@ -768,3 +812,10 @@ def _undenied_text(mid: str, r: Receipt) -> str:
         into = ", ".join(sorted(set(merged.values())))
         text += f" · {_plural(len(merged), 'record')} merged into {into}, which holds the statement already"
     return text
+
+
+def _gone_text(gone: list[str], mode: str) -> str:
+    """Marked records left out of a decision: no longer in the list (decided or changed elsewhere)."""
+    listed = "pending" if mode == PENDING else "denied"
+    first = gone[0] + (" …" if len(gone) > 1 else "")
+    return f"{_plural(len(gone), 'marked record')} left out, no longer {listed} (decided elsewhere): {first}"
