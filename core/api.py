@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # the parts are imported when first used (see Engine): a comm
     from .capture import CaptureOps
     from .conflicts import Conflict, ConflictQueue
     from .exchange import ExchangeOps
-    from .index import BadPage, Index
+    from .index import BadPage, Index, SyncFound
     from .integrity import CheckReport, Integrity
     from .lockfile import FileLock
     from .maintenance import MaintenanceOps
@@ -235,8 +235,13 @@ class Engine:
         (the operation stands: the next write, or `check --repair`, finishes it)."""
         return list(self.store.unfinished)
 
-    def sync(self, progress: Progress | None = None) -> dict[str, int]:
-        return self.store.sync(progress)
+    def sync(self, progress: Progress | None = None, found: SyncFound | None = None) -> dict[str, int]:
+        """Read every page changed since the index last read it (a stat of every page). `found`, when given, gets
+        what this sync found lost: the pages it could not read (malformed, unreadable, not a regular file, a
+        duplicate id) and the active records whose page was gone (deleted or moved by hand: the engine never deletes
+        a page). Each once: a page is read again only when it changes again, and a change another process's sync
+        (or a re-read of the pages an operation uses) read first is not found here; `check` names them all."""
+        return self.store.sync(progress, found=found)
 
     @property
     def root(self) -> Path:
@@ -460,6 +465,13 @@ class Engine:
         self, *, now: datetime | None = None, session: str | None = None, include_resolved: bool = False
     ) -> list[Conflict]:
         return self.conflict_queue.conflicts(now=now, session=session, include_resolved=include_resolved)
+
+    def page_unreadable(self, page: str) -> str:
+        """Why the entry page `page` is there but cannot be read as a record (malformed, unreadable, not a regular
+        file, a duplicate id), as the index last found it: "<page> cannot be read (<why>)", what a decision on a
+        conflict whose side it is refuses with; "" when it is read, or not there (gone). A stat and two primary-key
+        look-ups."""
+        return self.conflict_queue.unreadable_page(page)
 
     def conflict_problems(self) -> list[str]:
         """One line for each conflict record left out of `conflicts()` because it cannot be read (malformed,

@@ -848,7 +848,7 @@ class ConflictQueue:
             except NotFound:
                 # A page still there that cannot be read is not gone: taking the incoming side without it would
                 # leave both statements active once the page is mended.
-                unreadable = self._unreadable_page(str(c.existing.get("page") or ""))
+                unreadable = self.unreadable_page(str(c.existing.get("page") or ""))
                 if unreadable:
                     raise BadInput(
                         f"{c.conflict_id}: its existing side's page {unreadable}; mend the page (memkeeper check names "
@@ -978,9 +978,9 @@ class ConflictQueue:
             ],
         )
 
-    def _unreadable_page(self, page: str) -> str:
+    def unreadable_page(self, page: str) -> str:
         """Why the page `page` (a conflict side's, as recorded) is there but cannot be read as a record; "" when
-        it is not there, or is read."""
+        it is not there, or is read. The desk's Conflicts pane asks it of the side it shows (`Engine.page_unreadable`)."""
         if not page:
             return ""
         try:
@@ -988,9 +988,9 @@ class ConflictQueue:
                 return ""
         except BadInput:
             return ""
-        for bad in self.store.index.bad_pages():
-            if bad.path == page:
-                return f"{page} cannot be read ({bad.error})"
+        bad = self.store.index.bad_page(page)
+        if bad is not None:
+            return f"{page} cannot be read ({bad.error})"
         if self.store.index.scalar("SELECT memory_id FROM records WHERE path=?", (page,)):
             return ""  # read, as another record's page (the name was free again and taken): this side is gone
         return f"{page} cannot be read as a record"

@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,6 +33,37 @@ if TYPE_CHECKING:  # the lock and the page format are imported when first used: 
 class BadPage:
     path: str
     error: str
+
+
+@dataclass(frozen=True)
+class GonePage:
+    """An active record whose page a sync found gone from `entries/`: deleted or moved outside memkeeper (the engine
+    never deletes a page). The sync dropped the record's rows."""
+
+    path: str
+    memory_id: str
+    title: str
+
+
+@dataclass
+class SyncFound:
+    """What a sync found lost since the pages were last read: the pages it could not read (malformed, unreadable,
+    not a regular file, a duplicate id) and the active records whose page it found gone. Each is found once, by the
+    sync that first reads the change: a page that stays as it is is not read again (`Index.sync(found=…)`)."""
+
+    bad: list[BadPage] = field(default_factory=list)
+    gone: list[GonePage] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.bad or self.gone)
+
+    def clear(self) -> None:
+        self.bad.clear()
+        self.gone.clear()
+
+    def extend(self, other: SyncFound) -> None:
+        self.bad.extend(other.bad)
+        self.gone.extend(other.gone)
 
 
 @dataclass(frozen=True)
@@ -446,6 +477,11 @@ class Index:
             for r in self.query("SELECT path, error FROM files WHERE error IS NOT NULL ORDER BY path")
         ]
 
+    def bad_page(self, path: str) -> BadPage | None:
+        """`path` as a bad page (`bad_pages`), or None when the index read it or has no row for it."""
+        rows = self.query("SELECT path, error FROM files WHERE path=? AND error IS NOT NULL", (path,))
+        return BadPage(rows[0]["path"], rows[0]["error"]) if rows else None
+
     # -- maintenance ----------------------------------------------------------------------------------------------
 
     def scan(self, sigs: bool = True) -> dict[str, tuple[int, int]]:
@@ -491,15 +527,17 @@ class Index:
                         refused["entries/" + de.name] = ((st.st_mtime_ns, st.st_size), "not a regular file; not read")
         return seen
 
-    def sync(self, progress=None) -> dict[str, int]:
-        """Bring the cache in line with `entries/` (a full scan). Returns counts of added/updated/removed/bad files.
+    def sync(self, progress=None, found: SyncFound | None = None) -> dict[str, int]:
+        """Bring the cache in line with `entries/` (a full scan). Returns counts of added/updated/removed/bad files;
+        `found`, when given, gets the pages this sync found unreadable and the active records whose page it found
+        gone (`SyncFound`).
 
         Changed files are re-read in transactions of SYNC_CHUNK files; each file is re-checked inside its
         transaction, so a sync running beside a writer never undoes the writer's row. Afterwards the cache is marked
         reconciled with the signature taken before the scan (`is_reconciled`): anything that changed during the scan
         changed the signature too, and makes the next open scan again."""
         sig = self.change_signature()
-        counts = self._guard(lambda: self._sync(progress))
+        counts = self._guard(lambda: self._sync(progress, found))
         self.mark_reconciled(sig)
         return counts
 
@@ -532,7 +570,9 @@ class Index:
         with self._write() as db:
             db.execute("INSERT OR REPLACE INTO meta VALUES ('reconciled', ?)", (sig,))
 
-    def _sync(self, progress=None) -> dict[str, int]:
+    def _sync(self, progress=None, found: SyncFound | None = None) -> dict[str, int]:
+        if found is not None:
+            found.clear()  # a retry after the index was rebuilt (`_guard`) starts over
         known = {r["path"]: (r["mtime_ns"], r["size"]) for r in self.query("SELECT path, mtime_ns, size FROM files")}
         # Every page is new to an empty index: a stat per page (~a third of a second at 100k) would tell nothing.
         seen = self.scan(sigs=bool(known))
@@ -554,13 +594,18 @@ class Index:
             with self._write():
                 for p in lifted:
                     self._remove_path(p)
-                for p, (sig, why) in fresh_refusals.items():
+                for p, (sig, why) in sorted(fresh_refusals.items()):
                     self._remove_path(p)
-                    self._record_bad(p, sig, "", why)
-        rest = self.sync_paths(removed + changed, progress=None if built else progress, total=len(changed))
+                    self._record_bad(p, sig, "", why, found)
+        rest = self.sync_paths(removed + changed, progress=None if built else progress, total=len(changed), found=found)
         if built is not None:
             rest = {k: counts.get(k, 0) + v for k, v in rest.items()}
         rest["bad"] += len(fresh_refusals)
+        if found is not None and found.gone:
+            # A page renamed by hand is gone under its old name and read under the new one: its record is not lost.
+            ids = [g.memory_id for g in found.gone]
+            here = {r[0] for r in self.rows_for(ids, columns="memory_id")}
+            found.gone = [g for g in found.gone if g.memory_id not in here]
         return rest
 
     def _build(self, paths: list[str], progress=None) -> tuple[dict[str, int], list[str]] | None:
@@ -660,8 +705,10 @@ class Index:
             db.close()
         return {"added": added, "updated": 0, "removed": 0, "bad": 0}, left
 
-    def sync_paths(self, paths: list[str], progress=None, total: int | None = None) -> dict[str, int]:
-        """Re-read the given entry pages (added, changed or gone) and update their rows."""
+    def sync_paths(
+        self, paths: list[str], progress=None, total: int | None = None, found: SyncFound | None = None
+    ) -> dict[str, int]:
+        """Re-read the given entry pages (added, changed or gone) and update their rows. `found`: as `sync`'s."""
         counts = {"added": 0, "updated": 0, "removed": 0, "bad": 0}
         # entries/ is opened once (every component checked, no symlink followed) and each page is read relative to
         # it, instead of walking the root's components again for every page of a cold build.
@@ -675,8 +722,11 @@ class Index:
                     progress(i, total if total is not None else len(paths))
                 chunk = paths[i : i + SYNC_CHUNK]
                 pages = _read_new_pages(chunk, dfd)  # outside the transaction: it holds no lock while parsing
+                lost = SyncFound()
                 with self._write():
-                    self._sync_chunk(chunk, pages, counts, dfd)
+                    self._sync_chunk(chunk, pages, counts, dfd, lost)
+                if found is not None:  # what the chunk's transaction committed
+                    found.extend(lost)
         finally:
             if dfd is not None:
                 os.close(dfd)
@@ -728,7 +778,12 @@ class Index:
         return self._moved((p, known.get(p)) for p in paths)
 
     def _sync_chunk(
-        self, paths: list[str], pages: dict[str, NewPage], counts: dict[str, int], entries_fd: int | None
+        self,
+        paths: list[str],
+        pages: dict[str, NewPage],
+        counts: dict[str, int],
+        entries_fd: int | None,
+        found: SyncFound | None = None,
     ) -> None:
         """Sync a chunk of pages inside one transaction. `pages`: those of them read and parsed without a problem
         (`_read_new_pages`). The ones the cache has never seen (all of them on a cold build) are inserted with one
@@ -773,9 +828,11 @@ class Index:
             )
             counts["added"] += len(items)
         for p in sorted(slow):
-            self._sync_one(p, counts, entries_fd)
+            self._sync_one(p, counts, entries_fd, found)
 
-    def _sync_one(self, p: str, counts: dict[str, int], entries_fd: int | None = None) -> None:
+    def _sync_one(
+        self, p: str, counts: dict[str, int], entries_fd: int | None = None, found: SyncFound | None = None
+    ) -> None:
         row = self.db.execute("SELECT mtime_ns, size, sha256 FROM files WHERE path=?", (p,)).fetchone()
         full = self.root / p
         try:
@@ -784,6 +841,12 @@ class Index:
             st = None
         if st is None:  # gone
             if row is not None:
+                if found is not None:
+                    rec = self.db.execute(
+                        "SELECT memory_id, title FROM records WHERE path=? AND status='active'", (p,)
+                    ).fetchone()
+                    if rec is not None:
+                        found.gone.append(GonePage(p, rec[0], rec[1] or ""))
                 self._remove_path(p)
                 counts["removed"] += 1
             return
@@ -795,7 +858,7 @@ class Index:
                     why = f"symlink to {os.readlink(full)}; memkeeper never follows symlinks"
                 except OSError:
                     why = "symlink; memkeeper never follows symlinks"
-            self._record_bad(p, (st.st_mtime_ns, st.st_size), "", why)
+            self._record_bad(p, (st.st_mtime_ns, st.st_size), "", why, found)
             counts["bad"] += 1
             return
         sig = (st.st_mtime_ns, st.st_size)
@@ -814,11 +877,11 @@ class Index:
                     os.close(dfd)
         except BadInput as exc:
             self._remove_path(p)
-            self._record_bad(p, sig, "", _reason(exc, full))
+            self._record_bad(p, sig, "", _reason(exc, full), found)
             counts["bad"] += 1
             return
         except OSError as exc:
-            self._record_bad(p, sig, "", f"unreadable page: {exc.strerror or exc}")
+            self._record_bad(p, sig, "", f"unreadable page: {exc.strerror or exc}", found)
             counts["bad"] += 1
             return
         digest = sha256_hex(raw)
@@ -831,20 +894,24 @@ class Index:
             entry = parse_entry(raw.decode("utf-8"))
         except (PageError, UnicodeDecodeError) as exc:
             self._remove_path(p)
-            self._record_bad(p, sig, digest, str(exc))
+            self._record_bad(p, sig, digest, str(exc), found)
             counts["bad"] += 1
             return
         dup = self.db.execute("SELECT path FROM records WHERE memory_id=? AND path<>?", (entry.memory_id, p)).fetchone()
         if dup is not None and os.path.lexists(self.root / dup[0]):
             self._remove_path(p)
-            self._record_bad(p, sig, digest, f"duplicate memory_id {entry.memory_id} (also {dup[0]})")
+            self._record_bad(p, sig, digest, f"duplicate memory_id {entry.memory_id} (also {dup[0]})", found)
             counts["bad"] += 1
             return
         self._put(p, entry, sig, digest)
         counts["added" if row is None else "updated"] += 1
 
-    def _record_bad(self, path: str, sig: tuple[int, int], digest: str, error: str) -> None:
+    def _record_bad(
+        self, path: str, sig: tuple[int, int], digest: str, error: str, found: SyncFound | None = None
+    ) -> None:
         self.db.execute("INSERT OR REPLACE INTO files VALUES (?,?,?,?,NULL,?)", (path, sig[0], sig[1], digest, error))
+        if found is not None:
+            found.bad.append(BadPage(path, error))
 
     def _remove_path(self, path: str) -> None:
         row = self.db.execute("SELECT memory_id FROM records WHERE path=?", (path,)).fetchone()

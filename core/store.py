@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import journal, receipts
 from .errors import BadInput, NotFound, PageError, WriteFailed
-from .index import Index, is_busy, is_disk_full
+from .index import Index, SyncFound, is_busy, is_disk_full
 from .models import Receipt, SourceType, Status, TrustZone, parse_iso
 from .pages import MAX_PAGE_BYTES, append_lines, atomic_write, read_text
 from .paths import PathEscape, confine, list_files, mkdirs, partition_slug, refuse_wiki_links, slugify
@@ -261,11 +261,14 @@ class Store:
     def close(self) -> None:
         self.index.close()
 
-    def sync(self, progress: Progress | None = None, *, full: bool = True) -> dict[str, int]:
+    def sync(
+        self, progress: Progress | None = None, *, full: bool = True, found: SyncFound | None = None
+    ) -> dict[str, int]:
         """Refresh the derived index from the Markdown. `full`: scan every page (stat each, re-read what changed);
         otherwise scan only when `entries/` or log.md changed since the cache was last reconciled — what opening
         a wiki does, so a command on a big wiki never stats every page. A page rewritten in place (no rename) is
-        picked up by the next full scan (`check`, the desk's start and its watcher).
+        picked up by the next full scan (`check`, the desk's start and its watcher). `found`, when given, gets what
+        the scan found lost (`Index.sync`).
 
         Never fails because a writer is busy: if the index stays locked past its busy timeout the cache is served
         as it is (a consistent snapshot), and the next sync catches up."""
@@ -275,7 +278,7 @@ class Store:
             if not full and self.index.is_reconciled():
                 counts = {"added": 0, "updated": 0, "removed": 0, "bad": 0}
             else:
-                counts = self.index.sync(progress)
+                counts = self.index.sync(progress, found)
         except sqlite3.OperationalError as exc:
             if not is_busy(exc) and not is_disk_error(exc):
                 raise

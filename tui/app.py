@@ -31,6 +31,7 @@ from textual.reactive import var
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from memkeeper.core import Engine, MemkeeperError, Receipt
+from memkeeper.core.index import BadPage, GonePage, SyncFound
 from memkeeper.core.models import REFUSED_STATUSES
 from memkeeper.core.validate import validate_actor
 
@@ -106,6 +107,53 @@ MAINTENANCE = {
 # Operations that first show what they would do (a preview that writes nothing) and ask before running.
 PREVIEWED = frozenset({"decay", "consolidate"})
 MAINTENANCE_LISTED = 10  # titles the confirmation dialog lists before "… and N more"
+
+#: Pages the notice of pages that cannot be read or are gone names before "… and N more"; seconds it stays.
+LOST_NAMED = 2
+LOST_TIMEOUT = 12.0
+#: Characters of a page's problem the notice shows (a YAML error can quote a long line).
+LOST_ERROR_CHARS = 120
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def lost_pages_notice(bad: Sequence[BadPage], gone: Sequence[GonePage]) -> tuple[str, str, Wording]:
+    """(title, message, status line) of the one notice for pages that cannot be read (their records leave every
+    list) and for active records whose page is gone: how many, the first `LOST_NAMED` by name, and that `memkeeper
+    check` names them all. The status line keeps a short mark of it until the next outcome."""
+    parts = []
+    if bad:
+        parts.append(f"{_plural(len(bad), 'page')} cannot be read")
+    if gone:
+        are = "is" if len(gone) == 1 else "are"
+        parts.append(f"{len(gone)} {are} gone" if bad else f"{_plural(len(gone), 'page')} {are} gone")
+    title = ", ".join(parts)
+    lines: list[str] = []
+    named: list[BadPage | GonePage] = []
+    for some in (bad[:1], gone[:1], bad[1:LOST_NAMED], gone[1:LOST_NAMED]):  # one of each kind first
+        named += some
+    del named[LOST_NAMED:]
+    for item in named:
+        if isinstance(item, BadPage):
+            error = item.error if len(item.error) <= LOST_ERROR_CHARS else item.error[: LOST_ERROR_CHARS - 1] + "…"
+            lines.append(f"{item.path}: {error}")
+        else:
+            record = f"{item.memory_id} “{item.title}”" if item.title else item.memory_id
+            lines.append(f"{item.path}: gone (deleted outside memkeeper?), and {record} with it")
+    more = len(bad) + len(gone) - len(named)
+    if more:
+        lines.append(f"… and {more} more")
+    advice = []
+    if bad:
+        advice.append("a record whose page cannot be read is left out of every list until the page is mended")
+    if gone:
+        advice.append("restore a gone page to bring its record back (snapshots/ keeps copies)")
+    advice_line = "; ".join(advice)
+    lines.append(f"{advice_line[:1].upper()}{advice_line[1:]}. memkeeper check names them all.")
+    status: Wording = (f"⚠ {title} · memkeeper check names them", f"⚠ {title} · memkeeper check")
+    return title, "\n".join(lines), status
 
 
 class MemkeeperCommands(Provider):
@@ -346,7 +394,8 @@ class MemkeeperApp(App[int]):
 
     def notify_error(self, message: str, *, title: str = "") -> None:
         """An error toast: short-lived, never markup. Toasts are for errors and the few warnings a person must read
-        (keymap problems, pages skipped at start, a write the disk did not finish); outcomes go to the status line."""
+        (keymap problems, pages that cannot be read or are gone, a write the disk did not finish); outcomes go to the
+        status line."""
         self.notify(message, title=title, severity="error", timeout=ERROR_TIMEOUT, markup=False)
 
     def notify_unfinished(self, notes: Sequence[str]) -> None:
@@ -547,16 +596,9 @@ class MemkeeperApp(App[int]):
             more = f"\n… and {len(self.keymap.errors) - 6} more" if len(self.keymap.errors) > 6 else ""
             self.notify("\n".join(shown) + more, title="Keymap problems", severity="warning", timeout=12, markup=False)
         bad = self.engine.bad_pages()
-        if bad:
-            lines = [f"{b.path}: {b.error}" for b in bad[:4]]
-            more = f"\n… and {len(bad) - 4} more (memkeeper check)" if len(bad) > 4 else ""
-            self.notify(
-                "\n".join(lines) + more,
-                title=f"{len(bad)} page(s) skipped",
-                severity="warning",
-                timeout=12,
-                markup=False,
-            )
+        if bad:  # a sync of the desk names those it finds later (`pages_lost`)
+            title, message, _ = lost_pages_notice(bad, [])
+            self.notify(message, title=title, severity="warning", timeout=LOST_TIMEOUT, markup=False)
         self.switch_mode("browse")
         self.refresh_counts()
 
@@ -812,23 +854,41 @@ class MemkeeperApp(App[int]):
         (the first pane was read from the index as it was); when it finds every page as the index had it, the
         counts and the pane on screen are already right: the pane the person may already be working in is not
         reloaded under their cursor, and the counts are not taken again."""
-        changed = await asyncio.to_thread(self._sync_with_progress)
+        found = SyncFound()
+        changed = await asyncio.to_thread(self._sync_with_progress, found)
         if start and not any(changed.values()):
             return
         self.wiki_changed(paths)
-        if done:
+        if done and not found:  # (else the status line keeps the mark of the notice `pages_lost` gave)
             self.say(done)
 
-    def _sync_with_progress(self) -> dict[str, int]:
+    def pages_lost(self, found: SyncFound) -> None:
+        """A sync of the desk found pages that can no longer be read, or active records whose page is gone: their
+        records have just left every list and count, so one notice names them (SPEC §3: a bad page is reported with
+        a TUI notice). The engine finds each once, by the sync that first reads the change: no later sync names
+        it again while it stays as it is."""
+        title, message, status = lost_pages_notice(found.bad, found.gone)
+        self.notify(message, title=title, severity="warning", timeout=LOST_TIMEOUT, markup=False)
+        self.say(status, "bold yellow")
+
+    def _sync_with_progress(self, found: SyncFound | None = None) -> dict[str, int]:
+        """A full sync, in the calling worker's thread (the sync worker's, the watcher's). What it found lost
+        (`found`) is told from this thread as soon as the sync ends (`pages_lost`): a sync worker that a newer one
+        cancelled (ctrl+r while the start's reading runs) still runs its thread to the end, and the newer sync would
+        not find the same pages again."""
+
         def progress(done: int, total: int) -> None:
             if total >= 1000:  # small syncs finish before a progress text could be read
                 self.call_from_thread(setattr, self, "sync_progress", f"sync {done}/{total}")
 
+        found = SyncFound() if found is None else found
         try:
-            return self.engine.sync(progress=progress)
-        finally:
+            return self.engine.sync(progress=progress, found=found)
+        finally:  # (what chunks committed before a failure was found all the same)
             try:
                 self.call_from_thread(setattr, self, "sync_progress", "")
+                if found:
+                    self.call_from_thread(self.pages_lost, found)
             except RuntimeError:
                 pass
 

@@ -549,3 +549,80 @@ async def test_a_taller_terminal_shows_more_of_a_long_side_and_a_short_one_keeps
         assert 0 < side.outer_size.height <= box.size.height, (side.outer_size, box.size)
         shown = " ".join(_screen_text(app).split())
         assert "2026-11-27" in shown and "more characters · v: whole" in shown
+
+
+def _break(path) -> str:
+    """Malformed frontmatter, in place; returns the page's text as it was."""
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("---\n", "---\nbroken: [unclosed\n", 1), encoding="utf-8")
+    return text
+
+
+async def test_a_side_whose_page_cannot_be_read_says_so_and_gone_only_when_it_is_gone(demo):
+    """A's page made malformed by hand, still on disk: the pane said "A is gone from the wiki" and "gone from the
+    wiki mem_…", while k said the page cannot be read and to mend it. The pane now says what k says; mended, the
+    side is an active record again; deleted, it is gone."""
+    app = demo
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "C", ConflictsScreen)
+        c = pane.current
+        mid, path = c.existing["memory_id"], app.root / c.existing["page"]
+
+        def shown() -> tuple[str, str]:
+            meta = str(pane.query_one("#conflict-meta").render())
+            return meta, " ".join(plain(pane.query_one("#side-existing")).split())
+
+        text = _break(path)
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert pane.table.select_key(c.conflict_id)
+        await pilot.pause()
+        meta, side = shown()
+        assert "A's page cannot be read: mend it (memkeeper check names the problem), then decide" in meta
+        assert f"unreadable record {mid}" in side
+        assert "gone" not in meta and "gone" not in side
+        await pilot.press("k")
+        await decided(pilot)
+        assert "cannot be read" in str(pane.query_one(StatusLine).render())  # what k says, as before
+
+        path.write_text(text, encoding="utf-8")  # mended
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        meta, side = shown()
+        assert f"active record {mid}" in side and "cannot be read" not in meta
+
+        path.unlink()  # deleted: gone, and said so
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        meta, side = shown()
+        assert "A is gone from the wiki" in meta and f"gone from the wiki {mid}" in side
+        assert "cannot be read" not in meta
+
+
+async def test_a_side_whose_page_the_os_refuses_to_read_says_so(demo, monkeypatch):
+    """A page the OS refuses to read (permission denied) keeps its record as last read: the side showed "active
+    record", and every decision refused. It says the page cannot be read."""
+    from memkeeper.core import index as index_mod
+
+    app = demo
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "C", ConflictsScreen)
+        c = pane.current
+        mid, page = c.existing["memory_id"], c.existing["page"]
+        real, name = index_mod.read_at, page.split("/")[-1]
+
+        def read_at(dir_fd, filename, **kw):  # root reads any file: the error an ordinary user gets
+            if filename == name:
+                raise PermissionError(13, "Permission denied")
+            return real(dir_fd, filename, **kw)
+
+        monkeypatch.setattr(index_mod, "read_at", read_at)
+        path = app.root / page
+        path.write_text(path.read_text(encoding="utf-8") + "\n", encoding="utf-8")  # changed: the sync reads it
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert app.engine.get(mid) is not None  # served as last read
+        meta = str(pane.query_one("#conflict-meta").render())
+        side = " ".join(plain(pane.query_one("#side-existing")).split())
+        assert "A's page cannot be read" in meta
+        assert f"unreadable record {mid}" in side and "active record" not in side

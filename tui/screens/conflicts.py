@@ -298,7 +298,13 @@ class ConflictsScreen(PaneScreen):
                 meta.append(" — decide, or it keeps coming back", style="yellow")
         now = self.now()
         # The existing side's expiry is on its record (the conflict holds its text); the incoming side carries its own.
-        existing = self.engine.get(str(c.existing.get("memory_id") or ""))
+        mid = str(c.existing.get("memory_id") or "")
+        existing = self.engine.get(mid)
+        # A page that is there but cannot be read (malformed, permission denied) is not gone: the index keeps it as a
+        # bad page (and a record it could not read again as last read), and every decision on it refuses. Asked of
+        # the engine for the side's page now, else the one the conflict recorded.
+        page = (self.engine.page_of(mid) if existing is not None else None) or str(c.existing.get("page") or "")
+        unreadable = bool(self.engine.page_unreadable(page))
         expiries = {
             "existing": existing.expires_at if existing is not None else None,
             "incoming": _expires(c.incoming.get("expires_at")),
@@ -311,19 +317,24 @@ class ConflictsScreen(PaneScreen):
         # decision), denied or archived since the conflict was opened, and a decision acts on that record.
         held, current = str(c.existing.get("text", "")), _existing_now(c, existing)
         edited = " ".join(current.split()) != " ".join(held.split())
-        state = "gone from the wiki" if existing is None else f"{existing.status.value} record"
-        changes = (
-            ["A is gone from the wiki"]
-            if existing is None
-            else ([] if existing.status.value == "active" else [f"A is {existing.status.value} since it was detected"])
-        )
+        if unreadable:
+            state = "unreadable record"
+            changes = ["A's page cannot be read: mend it (memkeeper check names the problem), then decide"]
+        elif existing is None:
+            state = "gone from the wiki"
+            changes = ["A is gone from the wiki"]
+        else:
+            state = f"{existing.status.value} record"
+            changes = (
+                [] if existing.status.value == "active" else [f"A is {existing.status.value} since it was detected"]
+            )
         if edited:
             changes.append("A was edited since it was detected")
         if changes:
             meta.append("  · " + "; ".join(changes), style="bold yellow")
             self.query_one("#conflict-meta", Static).update(meta)
         a_text, b_text = word_diff(current, str(c.incoming.get("text", "")))
-        mid = c.existing.get("memory_id") or "?"
+        mid = mid or "?"
         a_side = self.query_one("#side-existing", ConflictSide)
         b_side = self.query_one("#side-incoming", ConflictSide)
         fit, whole = self._side_fit(), self.mk.key_for("conflicts.whole")
