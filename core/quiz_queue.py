@@ -6,9 +6,9 @@ Scheduling and the ledger format live in `quiz.py`.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from . import quiz as policy
 from .errors import BadInput
@@ -21,6 +21,9 @@ from .store import Store
 from .undo import UndoHandlers
 from .validate import validate_actor
 from .views import Views
+
+if TYPE_CHECKING:
+    from .record import Entry
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,34 @@ class QuizCard:
     #: The part of ``answer`` the question hides (start, end), when the question is a cloze over the content.
     cloze: tuple[int, int] | None = None
     scheduler: str = "leitner"
+
+
+def card_as_now(card: QuizCard, entry: Entry, page: str) -> QuizCard:
+    """`card` asking and answering from its record as it reads now (`entry`, whose page is `page`): the page is the
+    answer key (SPEC §5.3), and a person or an agent may have corrected it since the session was taken. The question,
+    the answer, its cloze, the title and the source are built as `QuizQueue.quiz_session` builds them; what placed
+    the card in the session (its reason, its ledger row's box and counts, the intervals) is kept. Reads nothing."""
+    candidate = policy.QuizCandidate(
+        page=page,
+        category=entry.category.value,
+        updated_at=entry.updated_at,
+        status=entry.status.value,
+        tier=entry.tier.value,
+        quiz_question=entry.quiz_question,
+        title=entry.title,
+        recall=entry.recall,
+        content=entry.content,
+    )
+    cloze = policy.question_cloze(candidate)
+    return replace(
+        card,
+        page=page,
+        title=entry.title,
+        question=policy.build_question(candidate),
+        answer=entry.content,
+        source=entry.source_ref or page,
+        cloze=None if cloze is None else (cloze.start, cloze.end),
+    )
 
 
 class QuizQueue:

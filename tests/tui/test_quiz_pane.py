@@ -12,6 +12,7 @@ import pytest
 from rich.console import Console
 
 from memkeeper.core.quiz import INTERVALS
+from memkeeper.core.quiz_queue import card_as_now
 from memkeeper.tui.screens.modals import ConfirmModal
 from memkeeper.tui.screens.quiz import QuizScreen, interval_label
 
@@ -658,3 +659,156 @@ async def test_switching_the_scheduler_from_the_desk_keeps_every_row_and_undo_sw
         await settle(pilot)
         assert engine.read_ledger(PERSON).scheduler == before.scheduler == pane.scheduler
         assert all(c.scheduler == before.scheduler for c in pane.cards)
+
+
+# -- a page corrected while the session runs (the page is the answer key) ---------------------------------------------
+
+
+def _correct_page(app, card, content: str) -> None:
+    """Correct a card's page by hand, as a person in an editor or another process would: its `## Content` only."""
+    path = app.engine.root / card.page
+    text = path.read_text(encoding="utf-8")
+    old = f"## Content\n{card.answer}\n"
+    assert old in text
+    path.write_text(text.replace(old, f"## Content\n{content}\n", 1), encoding="utf-8")
+
+
+async def _told(pilot) -> None:
+    """What the watcher does on another process's change: resync the index, refresh the pane on screen; settled."""
+    pilot.app.engine.sync()
+    pilot.app.wiki_changed()
+    await settle(pilot)
+
+
+def _answer_shown(pane: QuizScreen) -> str:
+    return pane.query_one("#quiz-answer-text").content.renderables[0].plain
+
+
+CORRECTED = "Decided: every Lumen incident gets a pager rotation, and no chat channel."
+
+
+def test_a_card_read_again_from_an_unchanged_page_is_the_card_of_the_session(demo):
+    """The re-read builds what the session built: on a page nobody touched it changes nothing (no "page changed")."""
+    engine = demo.engine
+    cards = engine.quiz_session(PERSON, now=NOW)
+    assert any(c.cloze is not None for c in cards) and any(c.cloze is None for c in cards)
+    for card in cards:
+        assert card_as_now(card, engine.load(card.memory_id), engine.page_of(card.memory_id)) == card
+
+
+async def test_an_answer_corrected_by_hand_while_its_card_is_up_is_the_one_revealed(demo_root):
+    """Exploratory pass, 2026-12-04: a card on screen, its page corrected by hand; the watcher saw the change and the
+    engine read the new text, but space revealed the old answer and the grade was recorded against it. The session
+    fixes which cards are asked, not what they say: the card now asks and answers from its page as it is now."""
+    app = build_app(demo_root, watch=True)
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        card = pane.current
+        old = card.answer
+        events = app.watch_events
+        _correct_page(app, card, CORRECTED)
+        await wait_for(pilot, lambda: app.watch_events > events, timeout=15, what="the watcher to see the edit")
+        await settle(pilot)
+        assert pane.current.memory_id == card.memory_id and pane.current.answer == CORRECTED
+        await pilot.press("space")
+        await settle(pilot)
+        assert _answer_shown(pane) == CORRECTED and old not in _screen_text(app)
+        assert CORRECTED in _screen_text(app)
+        await pilot.press("3")
+        await decided(pilot)
+        receipt = app.undo_stack("quiz")[-1]
+        assert (receipt.status, receipt.details["memory_id"]) == ("recorded", card.memory_id)
+
+
+async def test_a_revealed_answer_follows_its_page_and_says_the_page_changed(demo):
+    """The answer on screen when its page is corrected (an agent writes): the panel shows the page as it is now and
+    says it changed; the grade goes to the ledger with the question asked from it (a cloze hides a new value)."""
+    app, engine = demo, demo.engine
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        while pane.current.cloze is None:
+            await pilot.press("b")
+            await decided(pilot)
+        card = pane.current
+        await pilot.press("space")
+        await settle(pilot)
+        assert _answer_shown(pane) == card.answer and not pane.query_one("#quiz-answer").border_subtitle
+        content = "Decided: Tessera authenticates users through Okta, with sessions that last 12 hours."
+        _correct_page(app, card, content)
+        await _told(pilot)
+        now = pane.current
+        assert now.memory_id == card.memory_id and pane.revealed
+        assert _answer_shown(pane) == content and now.question != card.question and "Okta" in now.question
+        assert content[now.cloze[0] : now.cloze[1]] == "12 hours"
+        assert "changed" in pane.query_one("#quiz-answer").border_subtitle
+        assert "its page changed" in pane.status.plain
+        assert now.intervals == card.intervals and now.reason == card.reason  # its place in the session stays
+        await pilot.press("3")
+        await decided(pilot)
+        assert engine.read_ledger(PERSON).item(card.page).last_q == now.question
+
+
+async def test_a_reveal_reads_the_page_when_no_refresh_came(demo, monkeypatch):
+    """The desk was not told of the edit (a watcher event still to come, or one taken for the echo of the desk's own
+    write): the reveal reads the card's record again, in a worker, and shows the page as it is now."""
+    app = demo
+    threads: list[bool] = []
+    original = app.engine.load
+
+    def load(memory_id):
+        threads.append(threading.current_thread() is threading.main_thread())
+        return original(memory_id)
+
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        await pilot.press("space", "3")  # a decision of the desk's own first
+        await decided(pilot)
+        await settle(pilot)
+        card = pane.current
+        _correct_page(app, card, CORRECTED.replace("Lumen", "Quill"))
+        monkeypatch.setattr(app.engine, "load", load)
+        await pilot.press("space")
+        await settle(pilot)
+        assert pane.current.memory_id == card.memory_id
+        assert _answer_shown(pane) == CORRECTED.replace("Lumen", "Quill")
+        assert "changed" in pane.query_one("#quiz-answer").border_subtitle
+        assert threads and not any(threads), "the record is read off the UI thread"
+
+
+async def test_a_card_not_yet_shown_asks_from_its_page_as_it_is_now(demo):
+    app = demo
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        first, later = pane.cards[0], pane.cards[2]
+        await pilot.press("space")
+        _correct_page(app, later, CORRECTED)
+        await _told(pilot)
+        # The card on screen stays as it was (revealed, no note); the later one is read again.
+        assert pane.current == first and pane.revealed and not pane.query_one("#quiz-answer").border_subtitle
+        assert "changed" not in pane.status.plain
+        await _answer(pilot, "33")
+        assert pane.current.memory_id == later.memory_id and pane.current.answer == CORRECTED
+        await pilot.press("space")
+        await settle(pilot)
+        assert _answer_shown(pane) == CORRECTED
+        assert not pane.query_one("#quiz-answer").border_subtitle  # it changed before it came up
+
+
+async def test_a_card_denied_or_deleted_elsewhere_leaves_the_session_when_the_desk_hears_of_it(demo):
+    """Once the desk hears of the change, not only when the card is graded: the card leaves with the same line,
+    and the card on screen stays as it was."""
+    app, engine = demo, demo.engine
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        first, denied, gone = pane.cards[0], pane.cards[2], pane.cards[4]
+        await pilot.press("space")
+        engine.deny(denied.memory_id, now=NOW, actor="human:other")
+        await _told(pilot)
+        assert denied.memory_id not in [c.memory_id for c in pane.cards]
+        assert f"{denied.memory_id} is denied now: the card left this session" in pane.status.plain
+        assert pane.current.memory_id == first.memory_id and pane.revealed
+        (engine.root / gone.page).unlink()
+        await _told(pilot)
+        assert gone.memory_id not in [c.memory_id for c in pane.cards] and len(pane.cards) == 5
+        assert "its page is gone from the wiki" in pane.status.plain
+        assert pane.current.memory_id == first.memory_id and pane.revealed

@@ -19,6 +19,10 @@ Decisions (documented in the help and here):
   into the batch on screen, to be answered again there.
 - A person without a ledger is asked for its scheduler first: `f` FSRS (recommended), `l` Leitner.
 - `F` switches the ledger's scheduler later (after a dialog; every card keeps its box and due date; undoable).
+- The session fixes which cards are asked, not what they say: the page is the answer key. When the wiki changes (an
+  agent writes, a page is corrected by hand), the cards not yet answered are read again from their records (in a
+  worker) and ask and answer what the pages say now; a card whose answer changed on screen says so. A card whose
+  record has left the rotation meanwhile (denied, superseded, archived) or whose page is gone leaves the session.
 """
 
 from __future__ import annotations
@@ -38,8 +42,9 @@ from textual.widget import Widget
 from textual.widgets import Input, ProgressBar, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from memkeeper.core import NotFound, Receipt
-from memkeeper.core.quiz_queue import QuizCard
+from memkeeper.core import MemkeeperError, NotFound, Receipt
+from memkeeper.core.models import Status
+from memkeeper.core.quiz_queue import QuizCard, card_as_now
 
 from .base import PaneScreen
 from .modals import ConfirmModal
@@ -68,6 +73,10 @@ GAP = "[…]"
 #: summary) is the whole page, which filled the screen and pushed the answer and the grade keys off it. The card
 #: shows the passage around the gap; the revealed answer is the whole page.
 CLOZE_CONTEXT = 240
+#: What a card asks and answers, read from its record: what a change to its page can change.
+ASKED = ("page", "title", "question", "answer", "source", "cloze")
+#: The answer panel's subtitle on a card whose page changed while it was on screen.
+CHANGED_NOTE = "the page changed while this card was up: this is it now"
 
 
 def interval_label(days: int) -> str:
@@ -220,6 +229,14 @@ class QuizScreen(PaneScreen):
         self.scheduler: str | None = None
         #: What sessions could still offer today once this one is done (read when the summary shows).
         self.remaining = 0
+        #: The cards whose page changed while they were on screen (the answer panel says so).
+        self.changed: set[str] = set()
+        #: The wiki changed while the session was being taken: its cards are read again once it is in.
+        self._reread_pending = False
+        #: Reads of cards started so far, and for each card the newest read applied: a read that comes back after a
+        #: later one of the same card (two workers) is not applied over it.
+        self._reads = 0
+        self._read_applied: dict[str, int] = {}
 
     # ------------------------------------------------------------------------------------------------ layout
 
@@ -258,6 +275,7 @@ class QuizScreen(PaneScreen):
         self.grades = {}  # new dicts: a batch done (`action_more`) keeps its own
         self.receipts = {}
         self.typed.clear()
+        self.changed.clear()
         self._paint()
         self._session_worker(self.mk.person, self.now(), announce)
 
@@ -283,6 +301,9 @@ class QuizScreen(PaneScreen):
         self._paint()
         if announce:
             self.say(f"Next batch: {len(cards)} cards." if cards else "Nothing else is due today.")
+        if self._reread_pending:  # the wiki changed while it was taken: it may have read a page before the change
+            self._reread_pending = False
+            self._reread()
 
     def _resume_last_batch(self) -> None:
         """No next batch after all: the last one comes back on screen, and with it the sitting's summary."""
@@ -317,22 +338,111 @@ class QuizScreen(PaneScreen):
         card = next((c for c in self.cards if c.memory_id == memory_id), None)
         if card is None:
             return
+        shown = self.current
         at = self.cards.index(card)
         self.cards = [c for c in self.cards if c.memory_id != memory_id]
         self.sent.pop(memory_id, None)
         self.grades.pop(memory_id, None)
         self._resume_last_batch()  # it was the batch's only card: the sitting's summary, not "nothing due"
-        if self.cards and not self.finished:
-            self.index = self._next_ungraded(min(at, len(self.cards) - 1))
-        self.revealed = False
+        ids = [c.memory_id for c in self.cards]
+        if shown is not None and shown.memory_id != memory_id and shown.memory_id in ids:
+            self.index = ids.index(shown.memory_id)  # another card left: the one on screen stays as it is
+        else:
+            if self.cards and not self.finished:
+                self.index = self._next_ungraded(min(at, len(self.cards) - 1))
+            self.revealed = False
         self.say(why, "yellow")
         self._paint()
 
     def refresh_data(self) -> None:
-        # The session is fixed once taken; only an empty one is worth asking for again.
+        # The session's cards are fixed once taken; only an empty session is worth asking for again. What each card
+        # asks and answers is not: the page is the answer key, and it may have been corrected since (`_reread`).
         if not self.cards and not self.loading:
             self._load_session()
+            return
+        self._paint()
+        if self.loading:
+            self._reread_pending = True
         else:
+            self._reread()
+
+    def _reread(self, only: QuizCard | None = None) -> None:
+        """Read the cards not yet answered in the batch on screen (or `only` that one) again from their records, in a
+        worker: a wiki change reads them all; a reveal reads the card revealed (the watcher may not have said, or not
+        yet, that its page changed)."""
+        if self.choosing:  # the session is taken again once the ledger is there
+            return
+        cards = [c for c in self.cards if c.memory_id not in self.grades and c.memory_id not in self.sent]
+        if only is not None:
+            cards = [c for c in cards if c.memory_id == only.memory_id]
+        if cards:
+            self._reads += 1
+            worker = self._reveal_read_worker if only is not None else self._reread_worker
+            worker(cards, self._reads)
+
+    @work(thread=True, exclusive=True, group="quiz-reread", exit_on_error=False)
+    def _reread_worker(self, cards: list[QuizCard], read: int) -> None:
+        self._read_cards(cards, read)
+
+    @work(thread=True, exclusive=True, group="quiz-reveal-read", exit_on_error=False)
+    def _reveal_read_worker(self, cards: list[QuizCard], read: int) -> None:
+        self._read_cards(cards, read)
+
+    def _read_cards(self, cards: list[QuizCard], read: int) -> None:
+        """In a worker: each card as its record reads now, or why it left the rotation."""
+        fresh: dict[str, QuizCard] = {}
+        left: dict[str, str] = {}  # memory_id -> its status now, or "gone"
+        for card in cards:
+            try:
+                entry = self.engine.load(card.memory_id)
+                page = self.engine.page_of(card.memory_id) or card.page
+            except NotFound:
+                left[card.memory_id] = "gone"
+                continue
+            except MemkeeperError:
+                continue  # unreadable just now (a page half saved): the card stays as it was; a grade says why
+            if entry.status is not Status.active:
+                left[card.memory_id] = entry.status.value  # what `quiz_record` would refuse
+            else:
+                fresh[card.memory_id] = card_as_now(card, entry, page)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._reread_taken, fresh, left, read)
+
+    def _reread_taken(self, fresh: dict[str, QuizCard], left: dict[str, str], read: int) -> None:
+        """The cards as their records read now. One answered meanwhile (or its grade on its way) is left as it was
+        graded; one no longer in the batch on screen ("study more" took the next) is not brought back."""
+        shown = self.current
+        changed = False
+        for i, card in enumerate(self.cards):
+            mid = card.memory_id
+            now = fresh.get(mid)
+            if now is None or mid in self.grades or mid in self.sent or self._read_applied.get(mid, 0) > read:
+                continue
+            self._read_applied[mid] = read
+            if any(getattr(now, f) != getattr(card, f) for f in ASKED):
+                # Its place in the session (reason, box, counts, intervals) stays: only what the page says is new.
+                self.cards[i] = replace(card, **{f: getattr(now, f) for f in ASKED})
+                changed = True
+                on_screen = shown is not None and shown.memory_id == mid
+                if on_screen and (now.question, now.answer) != (card.question, card.answer):
+                    self.changed.add(mid)
+                    self.say(
+                        (
+                            f"{now.title}: its page changed; the card shows it as it is now.",
+                            "Its page changed; the card shows it as it is now.",
+                        ),
+                        "yellow",
+                    )
+        for mid, status in left.items():
+            leaving = next((c for c in self.cards if c.memory_id == mid), None)
+            if leaving is None or mid in self.grades or mid in self.sent or self._read_applied.get(mid, 0) > read:
+                continue
+            if status == "gone":
+                self._drop_card(mid, f"{leaving.title}: its page is gone from the wiki; the card left this session.")
+            else:
+                self._drop_card(mid, f"{mid} is {status} now: the card left this session.")
+            changed = False  # repainted
+        if changed:
             self._paint()
 
     # ------------------------------------------------------------------------------------------------ state
@@ -476,7 +586,7 @@ class QuizScreen(PaneScreen):
         if self.revealed:
             answer_box.add_class("-revealed")
             answer_box.border_title = "Answer — the page is the answer key"
-            answer_box.border_subtitle = ""
+            answer_box.border_subtitle = CHANGED_NOTE if card.memory_id in self.changed else ""
             grid = Table.grid(padding=(0, 1))
             grid.add_column(style="dim", no_wrap=True, min_width=8)
             grid.add_column(overflow="fold")
@@ -710,6 +820,7 @@ class QuizScreen(PaneScreen):
         self.set_focus(None)
         self.revealed = True
         self._paint()
+        self._reread(only=self.current)  # the page is the answer key: the answer shown is the page as it is now
 
     def action_answer(self) -> None:
         card = self.current
@@ -769,6 +880,7 @@ class QuizScreen(PaneScreen):
         """Graded (or buried): the next card comes up at once, its answer hidden, while the engine writes."""
         for mid in rows:
             self.grades[mid] = self.sent[mid]
+            self.changed.discard(mid)
         self._advance_past(rows[-1])
         self._paint()
 
@@ -784,6 +896,7 @@ class QuizScreen(PaneScreen):
             if at is not None:
                 self.index = at
                 self.revealed = grade not in ("bury", "skip")  # it was seen when it was graded
+                self._reread()  # its page may have changed while it was away
             self._paint()
 
     def _advance_past(self, memory_id: str) -> None:
@@ -923,6 +1036,7 @@ class QuizScreen(PaneScreen):
                     self.index = at
                     # a buried or skipped card may not have been seen (neither needs a reveal): its answer stays hidden
                     self.revealed = grade not in ("bury", "skip")
+                    self._reread()  # its page may have changed while it was answered
         self._paint()
 
     def undo_summary(self, receipt: Receipt) -> str:
