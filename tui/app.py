@@ -796,7 +796,11 @@ class MemkeeperApp(App[int]):
             waited = self._own_writes_done()
             own = waited or self.engine.last_receipt_sha() in self._own_receipts
             if not own or self._pages_changed(paths):
-                self._sync_with_progress()
+                counts = self._sync_with_progress()
+                # A page edited by hand beside our own write (or after it, with no receipt since: the newest is
+                # still ours) is not ours: the panes re-read. They heard nothing of it, and the quiz revealed an
+                # answer its page no longer gave.
+                own = own and not any(counts.values())
             try:
                 self.call_from_thread(self._wiki_change_seen, paths, own)
             except RuntimeError:
