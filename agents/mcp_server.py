@@ -232,7 +232,12 @@ CAPTURE_PARAMS = (
     Param(
         "contradicts", str | None, None, "The memory id (or its page) this statement contradicts (opens a conflict)."
     ),
-    Param("restates", str | None, None, "The memory id (or its page) this statement restates (consolidates into it)."),
+    Param(
+        "restates",
+        str | None,
+        None,
+        "The memory id (or its page) this statement restates: consolidated into it when it says the same, else refused.",
+    ),
 )
 
 

@@ -568,7 +568,6 @@ class CaptureOps:
         second copy of it (`ConflictQueue.resolve_conflict`)."""
         from .errors import BadInput
         from .relation import Statement, relate
-        from .relation.decision import CONSISTENT
 
         def reject(reason: str, **extra: Any) -> Receipt:
             return make_receipt("capture", "reject", now, actor, {"reason": reason, "declared": how, **extra})
@@ -595,7 +594,7 @@ class CaptureOps:
             same_key=how == "restates",  # the agent says they are about one subject; is the claim the same?
         )
         if how == "restates":
-            if not same_text and rel.kind != "restatement" and rel.reason != CONSISTENT:
+            if not same_text and rel.kind != "restatement":
                 # A consolidation keeps only that it happened: a statement that says anything else (another value,
                 # a detail added, another subject) would be stored nowhere (SPEC §5.1: never merged silently).
                 return reject(

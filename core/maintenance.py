@@ -488,11 +488,13 @@ def _plan_merges(
 
 
 def _says_the_same(a: Any, b: Any) -> bool:
-    """Two near-duplicate rows of one partition may merge only when the pair decision finds nothing that differs
-    (a restatement, or the same claim with a detail added): word overlap alone would merge "the window is on
-    Tuesdays" into "the window is on Thursdays", a contradiction silently resolved. A pair detection holds as a
-    conflict, or a possible one, stays two records (for `capture` to put to a person; SPEC §5.1). Nor do two that
-    give one amount differently within the drift ("10 people" / "11 people"): merging would lose a number."""
+    """Two near-duplicate rows of one partition may merge only when the pair decision calls them a restatement:
+    word overlap alone would merge "the window is on Tuesdays" into "the window is on Thursdays", a contradiction
+    silently resolved. A pair detection holds as a conflict, or a possible one, stays two records (for `capture` to
+    put to a person; SPEC §5.1). Nor do two that give one amount differently within the drift ("10 people" / "11
+    people"): merging would lose a number. Nor a compatible pair: one that adds a detail, or says "at most" where
+    the other says "at least", "used to be" where the other says "is": the merged record was archived, and what
+    it said beyond the other left every list."""
     from .relation import Statement, relate
     from .relation.decision import amounts_near, set_aside_differ
     from .slots import analyze
@@ -505,4 +507,4 @@ def _says_the_same(a: Any, b: Any) -> bool:
         Statement(b["content"], b["title"] or "", b["category"], b["source_ref"]),
         same_key=True,  # one partition: the same key
     )
-    return rel.kind in ("restatement", "compatible")
+    return rel.kind == "restatement"

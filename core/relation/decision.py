@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from dataclasses import dataclass, replace
 
 from ..keys import title_from
@@ -370,6 +371,115 @@ def _only_one(old: Statement, new: Statement, rel: Relation) -> Relation | None:
     x, y, by_head = found
     conf = (EXCLUSIVE_HEAD if by_head else EXCLUSIVE_NAME) * (0.85 if a.hedged or b.hedged else 1.0)
     return _conflict("mutually_exclusive", conf, rel.score, f"one says it is the only one: {x} / {y}")
+
+
+# Words a restatement may leave out or add (`surface_differs`): articles, present forms of "be", "do" and "have",
+# and words that stress. Not the pronouns, "and" and "or" (TRIVIAL has them: there they never make two subjects),
+# which say whose and how many: "He is allergic" / "She is allergic", "Alice and Bob" / "Alice or Bob".
+SURFACE_TRIVIAL = frozenset(
+    """
+    the a an this that these those is are be been being am do does has have also just really very please here there
+    then currently now still actually
+    """.split()
+)
+# Characters that carry a claim outside words: symbols (math, currency, arrows, emoji: "passing ✅" / "passing
+# ❌") and the operators and marks Unicode files as punctuation ("a == b" / "a != b", "~~struck~~", "~5 min").
+_CLAIM_MARKS = frozenset("~=<>&|%@^")
+# Marks of Markdown formatting, which a restatement may drop: emphasis, code ticks, headings, quotes.
+_FORMAT_MARKS = frozenset("*_`#>")
+_NUMBER_GROUP = re.compile(r"\d+(?:[/.:\-]\d+)+")
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+_SHORT_WORD = re.compile(r"(?<![\w])([^\W\d_]{1,3})(?![\w])")
+
+
+def surface_differs(old: str, new: str, a: Analysis, b: Analysis) -> str:
+    """What, read from the two texts as written, a restatement would lose ("" when nothing): the pair decision reads
+    stems, values and names, and some claims live outside what it compares. Each is the kind of difference, not a
+    word list:
+    - a word outside the values, as written (not its stem): another pronoun ("He" / "She", "My" / "Her"), "and" /
+      "or", another tense ("paid" / "pays"), another noun of one stem ("training" / "train", "rating" / "rate");
+      or those words in another order ("the billing service depends on the auth service" / the other way round);
+    - names in another order ("Alice reports to Bob" / "Bob reports to Alice");
+    - another value, or values of one kind in another order ("ET" / "PT"; "staging replicates to production");
+    - a symbol or operator ("✅" / "❌", "==" / "!=", "~~…~~");
+    - a number written as one group (a date with slashes, a version, a phone number) with its parts in another
+      order ("05/03/2026" / "03/05/2026": the values read the three numbers alone);
+    - case, where case is the claim: in a code span ("`-r`" / "`-R`") or a short word ("Mb" / "MB", "mW" / "MW");
+    - a time zone on one side only ("9:00" / "9:00 PST": the times agree as written; the zone would be lost)."""
+    wa = [t.low for t in a.tokens if t.kind == "word" and not t.used and t.low not in SURFACE_TRIVIAL]
+    wb = [t.low for t in b.tokens if t.kind == "word" and not t.used and t.low not in SURFACE_TRIVIAL]
+    if set(wa) != set(wb):
+        return "words"
+    if wa != wb:
+        return "word order"
+    na, nb = [n.key for n in a.names], [n.key for n in b.names]
+    if sorted(na) == sorted(nb) and na != nb:
+        return "name order"
+    va, vb = _values_by_slot(a), _values_by_slot(b)
+    if {k: sorted(v) for k, v in va.items()} != {k: sorted(v) for k, v in vb.items()}:
+        return "values"
+    if va != vb:
+        return "value order"
+    if _marks(old) != _marks(new):
+        return "symbols"
+    if sorted(_number_groups(old)) != sorted(_number_groups(new)):
+        return "number groups"
+    if sorted(_CODE_SPAN.findall(old)) != sorted(_CODE_SPAN.findall(new)):
+        return "code"
+    sa, sb = _short_words(old), _short_words(new)
+    if sorted(w.lower() for w in sa) == sorted(w.lower() for w in sb) and sorted(sa) != sorted(sb):
+        return "case"
+    za = {v.key for v in a.values if v.key.startswith("tz:")}
+    zb = {v.key for v in b.values if v.key.startswith("tz:")}
+    if za != zb:
+        return "time zone"
+    return ""
+
+
+def _values_by_slot(a: Analysis) -> dict[tuple[str, str], list[str]]:
+    """Each value the statement gives, as read (normalised: "5 pm" and "17:00" are one), by its kind and key, in the
+    order it gives them: two of one kind in the other order are two claims ("staging replicates to production")."""
+    out: dict[tuple[str, str], list[str]] = {}
+    for v in a.values:
+        out.setdefault((v.kind, v.key), []).append(f"{v.val}{'!' if v.negated else ''}{v.role or ''}{v.bound or ''}")
+    return out
+
+
+def _marks(text: str) -> list[str]:
+    """The symbols and operator marks of a text, in order (`_CLAIM_MARKS`; not the marks of Markdown formatting)."""
+    return [
+        ch
+        for ch in text
+        if ch not in _FORMAT_MARKS and (ch in _CLAIM_MARKS or unicodedata.category(ch).startswith("S"))
+    ]
+
+
+def _number_groups(text: str) -> list[str]:
+    """Numbers written as one group of parts ("05/03/2026", "1.2.3", "10:00"), each part as a number ("09" is 9);
+    a decimal ("3.50") as its value."""
+    out = []
+    for g in _NUMBER_GROUP.findall(text):
+        parts = re.split(r"([/.:\-])", g)
+        if len(parts) == 3 and parts[1] == ".":
+            out.append(repr(float(g)))
+        else:
+            out.append("".join(p if i % 2 else str(int(p)) for i, p in enumerate(parts)))
+    return out
+
+
+def _short_words(text: str) -> list[str]:
+    """Words of at most three letters outside code spans, not opening a sentence and not trivial: where a change of
+    case changes a unit or a flag ("Mb" / "MB")."""
+    text = _CODE_SPAN.sub(" ", text)
+    out = []
+    for m in _SHORT_WORD.finditer(text):
+        before = text[: m.start()].rstrip()
+        if not before or before[-1] in ".!?:\n":
+            continue  # opens a sentence: its capital says nothing
+        if m.group(1).lower() in TRIVIAL:
+            continue
+        out.append(m.group(1))
+    return out
 
 
 def set_aside_differ(a: Analysis, b: Analysis) -> bool:
@@ -851,6 +961,7 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
         and not near
         and not _refined(a, b)
         and not set_aside_differ(a, b)
+        and not surface_differs(old.text, new.text, a, b)
     ):
         return Relation(
             "restatement",
@@ -1170,8 +1281,10 @@ def _stems_in(text: str) -> set[str]:
 
 
 def _same_text(old: Statement, new: Statement) -> bool:
-    """The same words, whatever the case and the spacing."""
-    return _plain(old.text) == _plain(new.text)
+    """The same text, whatever the spacing. (Not whatever the case: "`-r`" / "`-R`", "100 Mb/s" / "100 MB/s" are
+    two claims; a pair that differs in case only is read as any other pair, and a restatement it is unless the case
+    it differs in says something, `surface_differs`.)"""
+    return old.text.split() == new.text.split()
 
 
 @text_cache(maxsize=1024, max_chars=TEXT_CHARS)

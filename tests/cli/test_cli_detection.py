@@ -212,10 +212,14 @@ def test_a_possible_conflict_is_cleared_by_both_valid_and_remembered(capsys, wik
 def test_declared_relations_are_honoured_and_recorded(capsys, wiki):
     code, a, _ = capture(capsys, wiki, "Release notes are written by the docs guild.", "--title", "Release notes")
     mid = a["details"]["memory_id"]
-    # restates: consolidated into that record, whatever the wording
-    code, r, _ = capture(capsys, wiki, "The docs guild drafts every set of release notes.", "--restates", mid)
+    # restates: consolidated into that record when it says the same ...
+    code, r, _ = capture(capsys, wiki, "The release notes are written by the docs guild.", "--restates", mid)
     assert r["status"] == "consolidated" and r["details"]["memory_id"] == mid
     assert r["details"]["declared"] == {"relation": "restates", "memory_id": mid}
+    # ... and refused, with nothing written, when its words say more ("drafts every set of"): merged, they were lost
+    code, r, err = capture(capsys, wiki, "The docs guild drafts every set of release notes.", "--restates", mid)
+    assert code == 2 and r["status"] == "reject" and r["details"]["reason"] == "not_a_restatement", r
+    assert "capture it without restates" in err
     # supersedes and contradicts: a conflict for a person, nothing resolved
     for option, text in (
         ("--supersedes", "Release notes are now generated from commit messages."),

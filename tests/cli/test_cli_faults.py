@@ -165,8 +165,18 @@ def test_consolidate_lists_a_page_it_cannot_read_and_merges_the_rest(root, capsy
     from tests.core.test_faults import near_duplicates
 
     eng = Engine.open(root)
-    backups = near_duplicates(eng, "backups", "Nightly backups of the billing database run at 02:00 UTC.", "too")
-    near_duplicates(eng, "deploy", "The deploy pipeline runs on GitHub Actions with three parallel jobs.", "today")
+    backups = near_duplicates(
+        eng,
+        "backups",
+        "Nightly backups of the billing database run at 02:00 UTC.",
+        "The nightly backups of the billing database run at 02:00 UTC.",
+    )
+    near_duplicates(
+        eng,
+        "deploy",
+        "The deploy pipeline runs on GitHub Actions with three parallel jobs.",
+        "The deploy pipeline really runs on GitHub Actions with three parallel jobs.",
+    )
     target = root / (eng.page_of(backups[1]) or "")
     eng.close()
     target.write_bytes(target.read_bytes().replace(b"billing database", b"billing\x00database"))

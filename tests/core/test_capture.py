@@ -239,7 +239,7 @@ def test_consolidate_merges_near_duplicates_into_most_reinforced(eng):
         created_at=T0,
         updated_at=T0,
         last_accessed_at=T0,
-        content="Nightly backups of the billing database run at 02:00 UTC to the cold bucket too.",
+        content="The nightly backups of the billing database run at 02:00 UTC to the cold bucket.",
     )
     with eng.writing():
         eng.save(near, "entries/backups-copy.md")

@@ -338,7 +338,7 @@ def test_reinforcement_follows_consolidate_merges(eng):
     )
     eng.capture("Nightly backups of the billing database run at 02:00 UTC to the cold bucket.", now=T0, key="backups")
     near = eng.capture(
-        "Nightly backups of the billing database run at 02:00 UTC to the cold bucket too.",
+        "The nightly backups of the billing database run at 02:00 UTC to the cold bucket.",
         now=T0,
         key="backups-2",
         title="Backups 2",

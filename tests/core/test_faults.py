@@ -551,11 +551,12 @@ def test_a_clock_behind_never_makes_a_record_look_long_unread(eng, wiki, act):
 # ------------------------------------------------------------------------------------------- maintenance meets a bad page
 
 
-def near_duplicates(eng: Engine, key: str, text: str, more: str) -> tuple[str, str]:
-    """Two records of one partition that `consolidate` merges. The second is captured under a key of its own and
-    moved into the partition by hand (a capture into it would consolidate at once), as the maintenance tests do."""
+def near_duplicates(eng: Engine, key: str, text: str, again: str) -> tuple[str, str]:
+    """Two records of one partition that `consolidate` merges: `again` restates `text`. The second is captured under
+    a key of its own and moved into the partition by hand (a capture into it would consolidate at once), as the
+    maintenance tests do."""
     a = eng.capture(text, now=T0, key=key, title=key.title()).details["memory_id"]
-    near = eng.capture(text[:-1] + f" {more}.", now=T0, key=f"{key}-2", title=key.title()).details["memory_id"]
+    near = eng.capture(again, now=T0, key=f"{key}-2", title=key.title()).details["memory_id"]
     e = eng.load(near)
     e.canonical_key = key
     with eng.writing():
@@ -569,9 +570,17 @@ def test_consolidate_skips_a_page_it_cannot_read_and_lists_it(eng, monkeypatch, 
     """One page whose permissions changed, or that a power cut filled with zeros since the index read it, stopped
     the whole run: nothing merged anywhere. It is left out (listed under `skipped`, as decay does) and never
     written; the other near-duplicates merge."""
-    backups = near_duplicates(eng, "backups", "Nightly backups of the billing database run at 02:00 UTC.", "too")
+    backups = near_duplicates(
+        eng,
+        "backups",
+        "Nightly backups of the billing database run at 02:00 UTC.",
+        "The nightly backups of the billing database run at 02:00 UTC.",
+    )
     deploy = near_duplicates(
-        eng, "deploy", "The deploy pipeline runs on GitHub Actions with three parallel jobs.", "today"
+        eng,
+        "deploy",
+        "The deploy pipeline runs on GitHub Actions with three parallel jobs.",
+        "The deploy pipeline really runs on GitHub Actions with three parallel jobs.",
     )
     assert eng.consolidate(now=T1, preview=True).details["count"] == 2
     target = page(eng, backups[1])

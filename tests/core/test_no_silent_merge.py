@@ -86,6 +86,15 @@ def differing_pairs(draw) -> tuple[str, str, str]:
                 "negated_time",
                 "retired_version",
                 "old_number",
+                "pronoun",
+                "and_or",
+                "tense",
+                "status_symbol",
+                "slash_date",
+                "flag_case",
+                "who_to_whom",
+                "direction",
+                "time_zone",
             ]
         )
     )
@@ -149,6 +158,35 @@ def differing_pairs(draw) -> tuple[str, str, str]:
             f"The old {s} number {n2} wrote to the shared drive.",
             kind,
         )
+    # What lives outside stems, values and names (`surface_differs`): another pronoun, conjunction or tense, a
+    # symbol, a date's parts in another order, the case of a flag, who does what to whom, a time zone given.
+    if kind == "pronoun":
+        p1, p2 = draw(_distinct(["He", "She", "They", "I", "We"]))
+        return f"{p1} keeps the spare keys for {s}.", f"{p2} keeps the spare keys for {s}.", kind
+    if kind == "and_or":
+        a, b = draw(_distinct(PEOPLE))
+        return f"{S} needs sign-off from {a} and {b}.", f"{S} needs sign-off from {a} or {b}.", kind
+    if kind == "tense":
+        verb = draw(st.sampled_from([("paid", "pays"), ("met", "meets"), ("used", "uses"), ("kept", "keeps")]))
+        return f"Ayla {verb[0]} the fee for {s}.", f"Ayla {verb[1]} the fee for {s}.", kind
+    if kind == "status_symbol":
+        m1, m2 = draw(_distinct(["✅", "❌", "⚠️", "🚧"]))
+        return f"Status of {s}: {m1}", f"Status of {s}: {m2}", kind
+    if kind == "slash_date":
+        d, m = draw(st.tuples(st.integers(1, 12), st.integers(1, 12)).filter(lambda p: p[0] != p[1]))
+        return f"{S} is booked for {d:02d}/{m:02d}/2026.", f"{S} is booked for {m:02d}/{d:02d}/2026.", kind
+    if kind == "flag_case":
+        f = draw(st.sampled_from(["r", "l", "f", "v"]))
+        return f"Run `sync -{f}` before touching {s}.", f"Run `sync -{f.upper()}` before touching {s}.", kind
+    if kind == "who_to_whom":
+        a, b = draw(_distinct(PEOPLE))
+        return f"{a} reports to {b} about {s}.", f"{b} reports to {a} about {s}.", kind
+    if kind == "direction":
+        return f"Every night {s} copies staging to production.", f"Every night {s} copies production to staging.", kind
+    if kind == "time_zone":
+        h = draw(st.integers(6, 21))
+        zone = draw(st.sampled_from(["UTC", "PST", "CET"]))
+        return f"{S} opens at {h:02d}:00.", f"{S} opens at {h:02d}:00 {zone}.", kind
     if kind == "task":  # a ticked and an unticked task box on the same item
         boxes = draw(st.sampled_from([("x", " "), (" ", "x"), ("X", " ")]))
         return f"- [{boxes[0]}] Inspect {s}", f"- [{boxes[1]}] Inspect {s}", kind
@@ -248,7 +286,7 @@ def test_consolidate_still_merges_a_near_duplicate_and_notes_only_the_fact(tmp_p
     try:
         texts = (
             "Nightly backups of the billing database run at 02:00 UTC to the cold bucket.",
-            "Nightly backups of the billing database run at 02:00 UTC to the cold bucket too.",
+            "The nightly backups of the billing database run at 02:00 UTC to the cold bucket.",
         )
         older, newer = _write_partition(eng, "backups", texts)
         r = eng.consolidate(now=NOW + timedelta(hours=1), actor="agent:cli")
