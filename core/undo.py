@@ -184,6 +184,9 @@ class UndoOps:
                         else "superseded_by_later_decision",
                         "reverses": original["receipt_sha256"],
                         "superseded_by": later["receipt_sha256"],
+                        "detail": f"{later.get('action')} by {later.get('actor')} at {later.get('at')} "
+                        f"(receipt {str(later['receipt_sha256'])[:12]}) came after it"
+                        + ("" if later.get("action") in ("capture", "import") else "; undo that first"),
                     },
                 )
             extra = reversal.handler(original, now, actor)

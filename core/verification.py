@@ -812,7 +812,9 @@ class VerificationQueue:
                 e.source_type = SourceType(state["source_type"])
                 e.verified = Verified(**state["verified"]) if state["verified"] else None
                 e.evidence_grade = EvidenceGrade(state["evidence_grade"])
-                if "strength" in state:
+                if "strength" in state and e.last_accessed_at <= parse_iso(receipt["at"]):
+                    # (only when nothing read or restated the record since: a later access is its own, and the
+                    # undo of the confirmation rewound it, an agent's restatement with it)
                     e.strength = state["strength"]
                     e.last_accessed_at = parse_iso(state["last_accessed_at"])
             else:

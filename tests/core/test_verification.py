@@ -376,3 +376,21 @@ def test_undoing_a_deny_notes_it_on_the_page(eng):
     eng.undo(r.receipt_sha256, now=T0 + timedelta(minutes=1), actor=HUMAN)
     notes = eng.load(a).notes
     assert notes[-2].startswith("Denied by human:alice") and notes[-1].startswith("Denial undone by human:alice")
+
+
+def test_undoing_a_confirmation_keeps_an_access_made_after_it(eng):
+    """A confirmation refreshes strength as an access does, and its undo put back the access time from before it,
+    rewinding an agent's restatement made in between (freshness and decay read it)."""
+    text = "Kenji prefers async standups on Tuesdays and Thursdays."
+    a = capture(eng, text)
+    before = eng.load(a).last_accessed_at
+    r = eng.confirm(a, now=T0 + timedelta(hours=2), actor=HUMAN)
+    again = eng.capture(text, now=T0 + timedelta(hours=3), source_ref="raw/other.md#L1")
+    assert again.status == "consolidated"
+    eng.undo(r.receipt_sha256, now=T0 + timedelta(hours=4), actor=HUMAN)
+    e = eng.load(a)
+    assert e.verified is None and e.last_accessed_at == T0 + timedelta(hours=3)
+    # with nothing in between, the undo puts the access back as it was
+    r = eng.confirm(a, now=T0 + timedelta(hours=5), actor=HUMAN)
+    eng.undo(r.receipt_sha256, now=T0 + timedelta(hours=6), actor=HUMAN)
+    assert eng.load(a).last_accessed_at == T0 + timedelta(hours=3) != before

@@ -825,3 +825,24 @@ async def test_an_expired_record_says_so_in_the_list_and_the_detail(tmp_path):
         await pilot.pause()
         detail = " ".join(plain(pane.query_one("#verify-record")).split())
         assert "expires 2026-12-12 09:00 (in 13d)" in detail, detail
+
+
+async def test_a_refused_undo_names_the_decision_and_what_came_after_it(small):
+    """Another person undenied the record the desk denied: `u` is refused. The line said "✗ reject · undo  ·
+    superseded_by_later_decision", naming nothing, and the next `u` went on to an older decision unannounced."""
+    app, ids = small
+    engine = app.engine
+    async with app.run_test(size=(140, 34), notifications=True) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        assert pane.table.select_key(ids["pr"])
+        await pilot.press("d")
+        await decided(pilot)
+        engine.undeny(ids["pr"], now=NOW, actor="human:other")
+        await pilot.press("u")
+        await decided(pilot)
+        line = pane.status.plain
+        assert f"undo deny {ids['pr']} · off the undo list: u undoes the one before" in line, line
+        assert "superseded_by_later_decision" in line
+        assert any("undeny by human:other" in n.message for n in app._notifications), [
+            n.message for n in app._notifications
+        ]

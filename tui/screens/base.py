@@ -378,7 +378,19 @@ class PaneScreen(Screen):
         batch = self.mk.batch_of(self.PANE_ID, stack[-1])
         shas = [r.receipt_sha256 for r in reversed(batch)]  # newest first: each undo finds its record as it left it
         if len(shas) == 1:
-            self.decide(partial(self.engine.undo, shas[0], now=self.now(), actor=self.actor), self.undo_summary)
+            target = batch[-1]
+
+            def summary(receipt: Receipt) -> str:
+                if receipt.ok:
+                    return self.undo_summary(receipt)
+                # Refused (a later decision or capture changed what it decided): say which decision, and that it
+                # leaves this pane's undo list, so the next `u` is not taken for a second try at it.
+                return (
+                    f"undo {target.action} {_subject(target)}".rstrip()
+                    + " · off the undo list: u undoes the one before"
+                )
+
+            self.decide(partial(self.engine.undo, shas[0], now=self.now(), actor=self.actor), summary)
         else:
             self.decide(
                 partial(one_by_one, self.engine.undo, shas, now=self.now(), actor=self.actor),
@@ -388,3 +400,16 @@ class PaneScreen(Screen):
     def undo_summary(self, receipt: Receipt) -> str:
         """The status line after an undo (runs in the decision worker: use the receipt, not the screen)."""
         return f"undo {receipt.details.get('action', '')}".rstrip()
+
+
+def _subject(receipt: Receipt) -> str:
+    """What a decision was about, as its receipt names it: a conflict, a record, or how many records."""
+    d = receipt.details
+    if isinstance(d.get("conflict_id"), str):
+        return d["conflict_id"]
+    if isinstance(d.get("memory_id"), str):
+        return d["memory_id"]
+    ids = d.get("memory_ids")
+    if isinstance(ids, list) and ids:
+        return ids[0] if len(ids) == 1 else f"{len(ids)} records"
+    return ""
