@@ -16,8 +16,11 @@ from .text import sha256_hex
 
 # One line of receipts/*.jsonl as read back: (file, line number, the receipt or None when not a JSON object, raw line).
 ReceiptLine = tuple[str, int, dict[str, Any] | None, str]
-# Where a tail of receipts/ stopped: file → (byte offset, lines read, sha256 of the bytes before the offset).
-ReceiptCursor = dict[str, tuple[int, int, str]]
+# Where a tail of receipts/ stopped: file → (byte offset, lines read, sha256 of the bytes before the offset, how many
+# times the file was read from its start). A file no longer there has no entry.
+ReceiptCursor = dict[str, tuple[int, int, str, int]]
+
+_EMPTY_SHA = hashlib.sha256().hexdigest()
 
 LOG_HEADER = "# Wiki Log\n\n| time | action | status | count | receipt sha256 |\n|---|---|---|---|---|\n"
 
@@ -89,9 +92,11 @@ def read_receipts(root: Path, cursor: ReceiptCursor | None = None) -> tuple[list
     """Receipts written after `cursor`, oldest first, and the new cursor.
 
     The ledgers are append-only, so a live tail reads only what was appended since the last call. A file whose
-    bytes before the offset changed (edited by hand) is read again from the start.
+    bytes before the offset changed (edited by hand, cut short, replaced) is read again from the start, and its
+    cursor says so (its read count goes up: `reread_files`); a file no longer there leaves the cursor.
     """
-    cursor = dict(cursor or {})
+    before = dict(cursor or {})
+    cursor = {}
     out: list[ReceiptLine] = []
     try:
         names = list_files(root / "receipts", ".jsonl")  # regular files only, never through a symlink
@@ -100,7 +105,7 @@ def read_receipts(root: Path, cursor: ReceiptCursor | None = None) -> tuple[list
     for name in names:
         f = root / "receipts" / name
         rel = f"receipts/{name}"
-        offset, count, tail = cursor.get(rel, (0, 0, ""))
+        offset, count, tail, reads = before.get(rel, (0, 0, _EMPTY_SHA, 0))
         try:
             fh = open_read(f)
         except FileNotFoundError:
@@ -111,8 +116,9 @@ def read_receipts(root: Path, cursor: ReceiptCursor | None = None) -> tuple[list
             # any hand edit, even one that keeps the size.
             seen = hashlib.sha256(fh.read(offset)) if offset <= size else None
             if seen is None or seen.hexdigest() != tail:
-                offset, count, seen = 0, 0, hashlib.sha256()
+                offset, count, seen, reads = 0, 0, hashlib.sha256(), reads + 1
             if size == offset:
+                cursor[rel] = (offset, count, seen.hexdigest(), reads)
                 continue
             fh.seek(offset)
             chunk = fh.read(size - offset)
@@ -127,8 +133,14 @@ def read_receipts(root: Path, cursor: ReceiptCursor | None = None) -> tuple[list
                 data = None
             out.append((rel, count, data if isinstance(data, dict) else None, raw))
         seen.update(whole)
-        cursor[rel] = (offset + len(whole), count, seen.hexdigest())
+        cursor[rel] = (offset + len(whole), count, seen.hexdigest(), reads)
     return out, cursor
+
+
+def reread_files(before: ReceiptCursor | None, after: ReceiptCursor) -> set[str]:
+    """Files of `before` whose lines as read then no longer hold in `after`: gone from receipts/, or read again from
+    their start (edited, cut short or replaced). A tail shows none of what it had read of them."""
+    return {rel for rel, entry in (before or {}).items() if rel not in after or after[rel][3] != entry[3]}
 
 
 def last_receipt_sha(root: Path) -> str | None:

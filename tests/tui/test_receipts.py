@@ -221,3 +221,92 @@ async def test_a_huge_receipt_shows_its_beginning_and_says_where_the_rest_is(dem
         assert shown.startswith('{\n  "action": "tiers_commit"')
         assert f"line {number} of receipts/{ledger.name}" in shown
         assert f"{len(line) // 1024:,} KB" in shown
+
+
+async def reload(pilot: Pilot, screen: ReceiptsScreen) -> None:
+    loads = screen.loads
+    await pilot.press("ctrl+r")
+    await wait_for(pilot, lambda: screen.loads > loads, timeout=10.0, what="the reload")
+    await settle(pilot)
+
+
+async def test_a_reload_shows_what_a_new_desk_would_after_receipts_were_removed(demo_root: Path) -> None:
+    """The tail merged re-read rows by "<file>:<line>": a line removed from a ledger left the file's last receipt
+    listed twice (under its old and new line numbers) and the count unchanged, and a deleted ledger's rows stayed.
+    The pane that is meant to show tampering hid a removal until the desk was opened again."""
+    files = sorted((demo_root / "receipts").glob("*.jsonl"))
+    newest, oldest = files[-1], files[0]
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_receipts(pilot)
+        total = len(screen.rows)
+        lines = newest.read_text(encoding="utf-8").splitlines(keepends=True)
+        removed = json.loads(lines.pop(3))["receipt_sha256"]
+        newest.write_text("".join(lines), encoding="utf-8")
+        await reload(pilot, screen)
+        shas = [r.sha for r in screen.rows]
+        assert len(screen.rows) == total - 1 and removed not in shas
+        assert len(set(shas)) == len(shas)  # nothing listed twice
+        assert screen.query_one("#receipts-list").border_title == f"Receipts {total - 1}"
+
+        gone = sum(1 for line in oldest.read_text(encoding="utf-8").splitlines() if line.strip())
+        oldest.unlink()
+        await reload(pilot, screen)
+        assert not [r for r in screen.rows if r.key.startswith(f"receipts/{oldest.name}:")]
+        assert len(screen.rows) == total - 1 - gone
+
+        newest.write_text("", encoding="utf-8")  # emptied, not deleted
+        await reload(pilot, screen)
+        assert not [r for r in screen.rows if r.key.startswith(f"receipts/{newest.name}:")]
+        after = [(r.key, r.sha) for r in screen.rows]
+
+    fresh = build_app(demo_root)
+    async with fresh.run_test(size=SIZE) as pilot:
+        screen = await open_receipts(pilot)
+        assert [(r.key, r.sha) for r in screen.rows] == after
+
+
+async def deny_and_undo(pilot: Pilot, screen: ReceiptsScreen):
+    app = pilot.app
+    mid = app.engine.pending_verifications(1)[0].memory_id
+    deny = app.engine.deny(mid, now=FIXED_NOW, actor=ACTOR)
+    undo = app.engine.undo(deny.receipt_sha256, now=FIXED_NOW, actor=ACTOR)
+    assert undo.status == "undone" and app.engine.undone_by(deny.receipt_sha256) == undo.receipt_sha256
+    await reload(pilot, screen)
+    return mid, deny, undo
+
+
+async def test_an_undone_decision_reads_undone(demo_root: Path) -> None:
+    """An undone denial read "deny · denied ✓" like one in force, its detail the JSON alone."""
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_receipts(pilot)
+        mid, deny, undo = await deny_and_undo(pilot, screen)
+        index = next(i for i, r in enumerate(screen.shown_rows) if r.sha == deny.receipt_sha256)
+        assert str(screen.table.get_row_at(index)[2]) == "undone"
+        assert str(screen.table.get_row_at(index)[5]) == mid
+        screen.table.move_cursor(row=index, animate=False)
+        await pilot.pause()
+        assert f"undone by undo receipt {undo.receipt_sha256}" in verdict(screen)
+        # the undo receipt itself, and every decision not undone, read as before
+        assert screen.shown_rows[0].sha == undo.receipt_sha256 and str(screen.table.get_row_at(0)[2]) == "undone"
+        statuses = [str(screen.table.get_row_at(i)[2]) for i in range(len(screen.shown_rows))]
+        assert statuses.count("undone") == 2
+
+
+async def test_the_filter_finds_what_a_row_shows(demo_root: Path) -> None:
+    """The filter searched neither the memory id the subject column shows (0 rows) nor the receipt an undo
+    reverses."""
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_receipts(pilot)
+        mid, deny, undo = await deny_and_undo(pilot, screen)
+        await pilot.press("slash", *mid)
+        await pilot.pause()
+        assert deny.receipt_sha256 in [r.sha for r in screen.shown_rows]
+        assert all(mid in r.haystack() for r in screen.shown_rows)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("slash", *deny.receipt_sha256[:12])
+        await pilot.pause()
+        assert {r.sha for r in screen.shown_rows} == {deny.receipt_sha256, undo.receipt_sha256}

@@ -4,7 +4,7 @@ hash recomputed (`verify_receipt`), so a hand-edited or truncated receipt shows 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rich.text import Text
@@ -15,7 +15,7 @@ from textual.content import Content
 from textual.highlight import highlight
 from textual.widgets import DataTable, Input, Static
 
-from memkeeper.core.receipts import receipt_hash, verify_receipt
+from memkeeper.core.receipts import receipt_hash, reread_files, verify_receipt
 
 from ..widgets.query_input import QueryInput
 from ..widgets.queue_table import ListTable
@@ -41,13 +41,15 @@ class ReceiptRow:
     data: dict[str, Any] | None
     raw: str
     verified: bool
+    undone_by: str = ""  # the hash of the undo receipt that reversed this decision, among the rows loaded
 
     @property
     def sha(self) -> str:
         return str((self.data or {}).get("receipt_sha256", ""))
 
     def cells(self, narrow: bool = False) -> tuple[Any, ...]:
-        """The row's cells; `narrow` (80 columns) shortens the time and leaves the hash to the detail panel."""
+        """The row's cells; `narrow` (80 columns) shortens the time and leaves the hash to the detail panel. A
+        decision an undo receipt reversed reads "undone", dimmed."""
         d = self.data or {}
         at = str(d.get("at", "")).replace("T", " ").rstrip("Z")[:16]
         if narrow:
@@ -57,7 +59,9 @@ class ReceiptRow:
         return (
             at or "?",
             str(d.get("action", "?")),
-            Text(status, style=STATUS_STYLES.get(status, "green" if self.verified else "red")),
+            Text("undone", style="dim")
+            if self.undone_by
+            else Text(status, style=STATUS_STYLES.get(status, "green" if self.verified else "red")),
             Text(str(d.get("actor", "")), no_wrap=True, overflow="ellipsis"),
             *(() if narrow else (Text.assemble((self.sha[:12] or "—", "dim" if self.verified else "red"), mark),)),
             Text(self.subject(), no_wrap=True, overflow="ellipsis"),
@@ -78,22 +82,48 @@ class ReceiptRow:
         return ""
 
     def haystack(self) -> str:
+        """What the filter searches: what the row shows (its subject too), the ids the receipt names, the receipt
+        it reverses and, for an undone decision, "undone" and the undo receipt's hash."""
         d = self.data or {}
-        return " ".join(str(d.get(k, "")) for k in ("at", "action", "status", "actor", "receipt_sha256")).lower() + (
-            " " + self.key.lower()
+        details = d.get("details")
+        named = (
+            [str(details.get(k) or "") for k in ("memory_id", "conflict_id", "page", "reverses")]
+            if isinstance(details, dict)
+            else []
         )
+        words = [str(d.get(k, "")) for k in ("at", "action", "status", "actor", "receipt_sha256")]
+        words += [self.subject(), *named, self.key]
+        if self.undone_by:
+            words += ["undone", self.undone_by]
+        return " ".join(words).lower()
 
 
-def read_rows(engine: Any, cursor: dict | None = None) -> tuple[list[ReceiptRow], dict]:
+def mark_undone(rows: list[ReceiptRow]) -> list[ReceiptRow]:
+    """`rows` with each decision an undo receipt among them reversed marked with that receipt's hash (`undone_by`):
+    two passes over the rows, where `Engine.undone_by` reads every ledger for one receipt. Only an undo that took
+    effect (status "undone") and whose own hash verifies counts: a refused undo names the receipt too, and a forged
+    one proves nothing."""
+    undone: dict[str, str] = {}
+    for row in reversed(rows):  # oldest first: the first undo of a receipt is the one that undid it
+        d = row.data
+        if row.verified and d and d.get("action") == "undo" and d.get("status") == "undone":
+            reverses = (d.get("details") or {}).get("reverses")
+            if isinstance(reverses, str) and reverses:
+                undone.setdefault(reverses, row.sha)
+    return [r if r.undone_by == undone.get(r.sha, "") else replace(r, undone_by=undone.get(r.sha, "")) for r in rows]
+
+
+def read_rows(engine: Any, cursor: dict | None = None) -> tuple[list[ReceiptRow], dict, set[str]]:
     """Receipts appended since `cursor` (all of them for None), newest first, each verified against its stored
-    hash; and the cursor to pass next time."""
-    new, cursor = engine.read_receipts(cursor)
+    hash; the cursor to pass next time; and the files whose rows read before no longer hold (gone, or read again
+    from their start: what was read of them now is all they hold)."""
+    new, after = engine.read_receipts(cursor)
     rows = [
         ReceiptRow(f"{f}:{n}", data, raw.rstrip("\n"), bool(data is not None and verify_receipt(data)))
         for f, n, data, raw in new
     ]
     rows.reverse()
-    return rows, cursor
+    return rows, after, reread_files(cursor, after)
 
 
 def pretty_json(data: Any, limit: int = MAX_JSON_LINES) -> tuple[str, bool]:
@@ -192,8 +222,8 @@ class ReceiptsScreen(PaneScreen):
     @work(thread=True, exclusive=True, group="receipts-load", exit_on_error=False)
     def load(self) -> None:
         # A tail: only what was appended since the last load is read and verified.
-        rows, cursor = read_rows(self.engine, self._cursor)
-        self.app.call_from_thread(self._populate, rows, cursor)
+        rows, cursor, reread = read_rows(self.engine, self._cursor)
+        self.app.call_from_thread(self._populate, rows, cursor, reread)
 
     def refresh_data(self) -> None:
         self.load()
@@ -204,16 +234,17 @@ class ReceiptsScreen(PaneScreen):
             return None
         return self.shown_rows[table.cursor_row]
 
-    def _populate(self, new_rows: list[ReceiptRow], cursor: dict) -> None:
+    def _populate(self, new_rows: list[ReceiptRow], cursor: dict, reread: set[str]) -> None:
         # Tail semantics: a cursor on the newest receipt follows new ones; a cursor elsewhere stays on its receipt.
         previous = self.selected()
         at_top = previous is None or self.table.cursor_row == 0
         self._cursor = cursor
-        # A ledger edited by hand is read again whole: its rows replace the ones shown, newest first by position.
+        # A ledger edited, cut short or deleted by hand: none of its rows shown so far hold (a removed line moved
+        # the later ones up; a deleted file has none). What was just read of it, if anything, is all it holds.
         fresh = {r.key for r in new_rows}
-        rows = new_rows + [r for r in self.rows if r.key not in fresh]
+        rows = new_rows + [r for r in self.rows if r.key not in fresh and _position(r)[0] not in reread]
         rows.sort(key=_position, reverse=True)
-        self.rows = rows
+        self.rows = mark_undone(rows)
         self.loads += 1
         self._fill(None if at_top or previous is None else previous.key)
 
@@ -263,19 +294,22 @@ class ReceiptsScreen(PaneScreen):
             body.update(Text(row.raw))
             return
         if row.verified:
-            verdict.update(
-                Content.assemble(
-                    Content.styled("hash verified ✓", "bold $text-success"), Content.styled(f"  {row.sha}", "dim")
-                )
+            said = Content.assemble(
+                Content.styled("hash verified ✓", "bold $text-success"), Content.styled(f"  {row.sha}", "dim")
             )
         else:
             recomputed = receipt_hash(row.data) if isinstance(row.data, dict) else "?"
-            verdict.update(
-                Content.assemble(
-                    Content.styled("hash MISMATCH ✗", "bold $text-error"),
-                    Content.styled(f"  stored {row.sha[:16] or '—'}… recomputed {recomputed[:16]}…", "dim"),
-                )
+            said = Content.assemble(
+                Content.styled("hash MISMATCH ✗", "bold $text-error"),
+                Content.styled(f"  stored {row.sha[:16] or '—'}… recomputed {recomputed[:16]}…", "dim"),
             )
+        if row.undone_by:
+            said = Content.assemble(
+                said,
+                Content.styled("\nundone", "bold $text-warning"),
+                Content.styled(f" by undo receipt {row.undone_by}: this decision no longer holds", "dim"),
+            )
+        verdict.update(said)
         pretty, cut = pretty_json(row.data)
         # Textual's highlighter styles tokens with theme variables, so the JSON follows the active theme.
         shown = highlight(pretty, language="json")
