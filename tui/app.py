@@ -40,7 +40,7 @@ from .screens.base import PaneScreen, failure_text, refusal_line
 from .screens.browse import BrowseScreen
 from .screens.conflicts import ConflictsScreen
 from .screens.help import HelpScreen
-from .screens.modals import ConfirmModal, InputModal
+from .screens.modals import ConfirmModal, InputModal, TextModal
 from .screens.quiz import QuizScreen
 from .screens.receipts import ReceiptsScreen
 from .screens.tiers import TiersScreen
@@ -544,7 +544,7 @@ class MemkeeperApp(App[int]):
     @classmethod
     def binding_classes(cls) -> list[type]:
         """Every class whose bindings are part of the keymap."""
-        return [cls, *PANE_SCREENS.values(), HelpScreen, ConfirmModal, InputModal]
+        return [cls, *PANE_SCREENS.values(), HelpScreen, ConfirmModal, InputModal, TextModal]
 
     @classmethod
     def known_binding_ids(cls) -> set[str]:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from textual.binding import Binding, BindingsMap
 from textual.dom import DOMNode
-from textual.keys import _normalize_key_list
+from textual.keys import KEY_ALIASES, Keys, _character_to_key, _normalize_key_list, key_to_character
 
 PRESETS_PACKAGE = "memkeeper.keymaps"
 DEFAULT_PRESET = "default"
@@ -64,6 +64,52 @@ def display_source(source: str) -> str:
     return user_keymap_display() if source == str(user_keymap_path()) else source
 
 
+#: The modifiers Textual puts before a key name, joined by "+" ("ctrl+shift+up").
+MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
+#: Names people write for keys Textual spells otherwise: offered as the fix.
+KEY_SPELLINGS = {"esc": "escape", "spacebar": "space", "del": "delete", "pgup": "pageup", "pgdn": "pagedown"}
+
+
+def _key_names() -> frozenset[str]:
+    """The names Textual gives a key without its modifiers (`escape`, `up`, `f5`, `space`, `pagedown`, ...)."""
+    names = {key.value.rsplit("+", 1)[-1] for key in Keys if not key.value.startswith("<")}
+    names |= {alias.rsplit("+", 1)[-1] for aliases in KEY_ALIASES.values() for alias in aliases}
+    names |= {_character_to_key(chr(code)) for code in range(32, 127)}  # `slash`, `question_mark`, `minus`
+    return frozenset(names)
+
+
+KEY_NAMES = _key_names()
+
+
+def is_key(key: str) -> bool:
+    """Whether Textual can produce `key`: modifiers joined by "+" to a key name or a single printable character
+    (`k`, `K`, `?`, `question_mark`, `ctrl+b`, `shift+down`)."""
+    if len(key) == 1:
+        return key.isprintable()
+    if key.endswith("++"):  # the plus key itself, modified ("ctrl++")
+        modifiers, name = key[:-2].split("+"), "+"
+    else:
+        *modifiers, name = key.split("+")
+    if not name or any(m not in MODIFIERS for m in modifiers):
+        return False
+    if (len(name) == 1 and name.isprintable()) or name in KEY_NAMES:
+        return True
+    # Another character by its name, as Textual spells it (`pound_sign`); `key_to_character` alone also takes
+    # "Esc" (the control character), which no key press is ever called.
+    character = key_to_character(name)
+    return character is not None and character.isprintable() and _character_to_key(character) == name
+
+
+def key_suggestion(key: str) -> str | None:
+    """A key Textual can produce that `key` was probably meant to be (`ctrl+b` for `ctrl-b`, `escape` for `Esc`)."""
+    for candidate in (key.replace("-", "+"), key.lower(), key.lower().replace("-", "+")):
+        *mods, name = candidate.split("+")
+        candidate = "+".join([*mods, KEY_SPELLINGS.get(name, name)])
+        if candidate != key and is_key(candidate):
+            return candidate
+    return None
+
+
 def parse_keymap_text(text: str, source: str) -> tuple[dict[str, str], list[str]]:
     """Parse a keymap TOML document. Returns (keys, errors); raises KeymapError when it is not TOML at all."""
     try:
@@ -85,6 +131,13 @@ def parse_keymap_text(text: str, source: str) -> tuple[dict[str, str], list[str]
             continue
         if any(not k.strip() for k in value.split(",")):
             errors.append(f"{source}: {binding_id!r} has an empty key in {value!r}")
+            continue
+        # A key Textual cannot produce would be shown in the footer and never work: the binding keeps its default.
+        unknown = [k.strip() for k in value.split(",") if not is_key(k.strip())]
+        if unknown:
+            for key in unknown:
+                hint = f" (did you mean {fix!r}?)" if (fix := key_suggestion(key)) else ""
+                errors.append(f"{source}: {binding_id!r} has an unknown key {key!r}{hint}; it keeps its default")
             continue
         keys[binding_id] = ",".join(k.strip() for k in value.split(","))
     return keys, errors

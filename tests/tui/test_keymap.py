@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+from textual.widgets._footer import FooterKey
 
 from memkeeper.tui.app import PANE_SCREENS, MemkeeperApp
 from memkeeper.tui.keymap import (
@@ -18,8 +19,11 @@ from memkeeper.tui.keymap import (
 )
 from memkeeper.tui.screens.browse import BrowseScreen
 from memkeeper.tui.screens.help import HelpScreen
+from memkeeper.tui.screens.modals import ConfirmModal, InputModal, TextModal
+from memkeeper.tui.screens.verify import VerifyScreen
+from memkeeper.tui.widgets.footer import DeskFooter
 
-from .conftest import settle, wait_for
+from .conftest import open_pane, settle, wait_for
 from .snapshot_app import build_app
 
 pytestmark = pytest.mark.anyio
@@ -155,6 +159,24 @@ def test_bad_values_are_reported() -> None:
     assert len(km.errors) == 3 and km.keys["browse.search"] == "/"
 
 
+def test_key_names_textual_cannot_produce_are_reported() -> None:
+    # "ctrl-b" was accepted without a word: the footer showed it and no key press ever matched it.
+    path = write_user_keymap(
+        '[keys]\n"conflicts.both" = "ctrl-b"\n"verify.clear" = "Esc"\n"browse.zone" = ["z", "spacebar"]\n'
+        '"browse.hot" = ["ctrl+h", "question_mark", "/", "shift+down", "f5"]\n'
+    )
+    km = load_keymap("default", known_ids=MemkeeperApp.known_binding_ids() | set(PANE_DEFAULTS))
+    assert f"{path}: 'conflicts.both' has an unknown key 'ctrl-b' (did you mean 'ctrl+b'?); it keeps its default" in (
+        km.errors
+    )
+    assert any("'verify.clear' has an unknown key 'Esc' (did you mean 'escape'?)" in e for e in km.errors)
+    assert any("'browse.zone' has an unknown key 'spacebar' (did you mean 'space'?)" in e for e in km.errors)
+    assert len(km.errors) == 3, km.errors  # the good names are taken as they are
+    # The binding keeps what it had before the user file (here the preset's key).
+    assert km.keys["conflicts.both"] == "b" and km.keys["verify.clear"] == "escape" and km.keys["browse.zone"] == "z"
+    assert km.keys["browse.hot"] == "ctrl+h,question_mark,/,shift+down,f5"
+
+
 def test_broken_user_file_does_not_stop_the_desk() -> None:
     write_user_keymap("[keys\nnot toml")
     km = load_keymap("default")
@@ -265,3 +287,72 @@ async def test_clashes_are_reported_once(demo_root: Path) -> None:
         await wait_for(pilot, lambda: any("Keymap clash" in n.message for n in app._notifications))
         await pilot.pause()
         assert sum("Keymap clash" in n.message for n in app._notifications) == 1
+
+
+async def test_dialogs_name_the_keys_bound_now(demo_root: Path) -> None:
+    # The buttons said "(y)" / "(esc)" and the input hint "esc to cancel" whatever the keymap bound.
+    write_user_keymap('[keys]\n"modal.confirm" = "Y"\n"modal.cancel" = "n,ctrl+g"\n')
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        assert isinstance(pane, VerifyScreen)
+        await pilot.press("D")  # deny with reason: a one-line input
+        await wait_for(pilot, lambda: isinstance(app.screen, InputModal))
+        hint = str(app.screen.query_one("#dialog-hint").render())
+        assert "^g to cancel" in hint, hint  # n would be typed into the box: the hint names the key that cancels
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "^g to cancel" in str(app.screen.query_one("#dialog-error").render())
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: app.screen is pane)
+        await pilot.press("f")  # confirm the source: a yes/no dialog
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmModal))
+        labels = [str(b.label) for b in app.screen.query("Button")]
+        assert labels[0].endswith("(Y)") and labels[1] == "Cancel (n)", labels
+        await pilot.press("Y")
+        await wait_for(pilot, lambda: app.screen is pane, what="Y confirms")
+
+
+async def test_a_mistyped_key_is_reported_and_the_default_still_works(demo_root: Path) -> None:
+    write_user_keymap('[keys]\n"conflicts.both" = "ctrl-b"\n')
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        await wait_for(
+            pilot,
+            lambda: any("unknown key 'ctrl-b' (did you mean 'ctrl+b'?)" in n.message for n in app._notifications),
+            what="startup notification",
+        )
+        assert app.key_for("conflicts.both") == "b"  # the footer, help and palette name the key that works
+
+
+async def test_the_whole_text_dialog_close_key_can_be_remapped(demo_root: Path) -> None:
+    # modal.close was "an unknown binding id": the app's keymap classes left the whole-text dialog out.
+    write_user_keymap('[keys]\n"modal.close" = "ctrl+w"\n')
+    app = build_app(demo_root)
+    assert app.keymap.errors == []
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        await pilot.press("v")
+        await wait_for(pilot, lambda: isinstance(app.screen, TextModal))
+        hint = str(app.screen.query_one("#dialog-hint").render())
+        assert hint.endswith("· ^w to close"), hint
+        await pilot.press("escape")  # no longer bound: the dialog stays
+        await pilot.pause()
+        assert isinstance(app.screen, TextModal)
+        await pilot.press("ctrl+w")
+        await wait_for(pilot, lambda: app.screen is pane, what="ctrl+w closes")
+
+
+async def test_the_footer_shows_the_remapped_palette_key(demo_root: Path) -> None:
+    # The footer looked the palette up by Textual's fixed ctrl+p and dropped it once the keymap moved it.
+    write_user_keymap('[keys]\n"app.command_palette" = "ctrl+k"\n')
+    app = build_app(demo_root)
+    async with app.run_test(size=(180, 40)) as pilot:
+        await settle(pilot)
+        footer = app.screen.query_one(DeskFooter)
+        await wait_for(pilot, lambda: footer.query("FooterKey"))
+        palette = [k for k in footer.query(FooterKey) if k.has_class("-command-palette")]
+        assert [(k.key_display, k.description) for k in palette] == [("^k", "Palette")]

@@ -8,6 +8,7 @@ user text (titles, page content) can never be read as markup.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from rich.console import RenderableType
 from textual import events
@@ -15,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label, Static
 
 Message = str | Content | RenderableType
@@ -23,6 +24,23 @@ Message = str | Content | RenderableType
 
 #: Below this many rows the dialog drops its inner top and bottom padding.
 SHORT_SCREEN = 30
+
+
+def bound_key(screen: Screen[Any], binding_id: str, *, typing: bool = False) -> str:
+    """The key `binding_id` has now on `screen`, as the footer shows it: what a dialog names on its buttons and hints.
+
+    The screen's own bindings with the app's keymap applied, as Textual resolves a key press there (the desk's
+    `key_for` covers the app and the panes, not the dialogs). Of several keys the first is named. `typing`: the
+    dialog's focus is a text box, which takes a printable key as text, so name a key it does not take (escape
+    rather than n)."""
+    app = screen.app
+    bindings = screen._bindings.copy()
+    if app._keymap:
+        bindings.apply_keymap(app._keymap)
+    displays = [app.get_key_display(b) for bs in bindings.key_to_bindings.values() for b in bs if b.id == binding_id]
+    if typing:
+        displays = [d for d in displays if len(d) > 1 or not d.isprintable()] or displays
+    return displays[0] if displays else ""
 
 
 def _body(message: Message) -> VerticalScroll:
@@ -94,12 +112,12 @@ class ConfirmModal(_FitsTheScreen, ModalScreen[bool]):
                 yield _body(self.message)
             with Horizontal(id="dialog-buttons"):
                 yield Button(
-                    f"{self.confirm_label} (y)",
+                    f"{self.confirm_label} ({bound_key(self, 'modal.confirm')})",
                     id="confirm",
                     variant="error" if self.danger else "primary",
                     disabled=not self.confirm_enabled,
                 )
-                yield Button(f"{self.cancel_label} (esc)", id="cancel")
+                yield Button(f"{self.cancel_label} ({bound_key(self, 'modal.cancel')})", id="cancel")
 
     def on_mount(self) -> None:
         # Focus the safe choice for destructive dialogs: a stray enter must not apply anything.
@@ -151,7 +169,8 @@ class InputModal(_FitsTheScreen, ModalScreen[str | None]):
                 yield _body(self.prompt)
             yield Input(value=self.initial, placeholder=self.placeholder, id="dialog-input")
             yield Label("", id="dialog-error")
-            yield Label(Content("enter to accept · esc to cancel"), id="dialog-hint")
+            cancel = bound_key(self, "modal.cancel", typing=True)
+            yield Label(Content(f"enter to accept · {cancel} to cancel"), id="dialog-hint")
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
@@ -161,7 +180,7 @@ class InputModal(_FitsTheScreen, ModalScreen[str | None]):
         text = event.value.strip()
         error = None
         if not text and not self.allow_empty:
-            error = "A value is required (esc to cancel)."
+            error = f"A value is required ({bound_key(self, 'modal.cancel', typing=True)} to cancel)."
         elif self.validate_text is not None:
             error = self.validate_text(text)
         if error:
@@ -196,7 +215,8 @@ class TextModal(_FitsTheScreen, ModalScreen[None]):
         with Vertical(id="dialog", classes="-wide"):
             yield Label(Content(self.title_text), id="dialog-title")
             yield _body(self.message)
-            yield Label(Content("↑↓ pgup pgdn home end to scroll · esc to close"), id="dialog-hint")
+            close = bound_key(self, "modal.close")
+            yield Label(Content(f"↑↓ pgup pgdn home end to scroll · {close} to close"), id="dialog-hint")
 
     def action_scroll(self, how: str) -> None:
         body = self.query_one("#dialog-body", VerticalScroll)

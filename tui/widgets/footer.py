@@ -15,6 +15,7 @@ from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
 HELP_ID = "app.help"
+PALETTE_ID = "app.command_palette"
 COMPACT_BELOW = 110  # columns; the panes' narrow layout starts at the same width
 
 
@@ -45,7 +46,8 @@ class DeskFooter(Footer):
         self.compact = compact
         palette = None
         if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE:
-            palette = active.get(self.app.COMMAND_PALETTE_BINDING)
+            # By binding id: the keymap may have moved the palette off Textual's fixed `ctrl+p`.
+            palette = next((entry for entry in active.values() if entry[1].id == PALETTE_ID), None)
         total = sum(self._cost(b, compact) for b, _, _ in items)
         palette_cost = self._cost(palette[1], compact) + 2 if palette else 0
         if palette and total + palette_cost > width:
