@@ -156,6 +156,26 @@ def lost_pages_notice(bad: Sequence[BadPage], gone: Sequence[GonePage]) -> tuple
     return title, "\n".join(lines), status
 
 
+def shadowed_app_keys(active: dict[str, str], defaults: dict[str, str]) -> list[str]:
+    """A keymap problem for each key the keymap gives both an app-wide action and a pane's: in that pane the pane's
+    binding wins, so the app's action has no key there (`app.cursor_up = "k"` moved the cursor everywhere but in
+    Conflicts, where k kept the existing side of the conflict under the cursor). Textual reports clashes within one
+    screen only; overlaps the code's own defaults make are meant and are not reported."""
+
+    def keys(value: str) -> set[str]:
+        return {k.strip() for k in value.split(",") if k.strip()}
+
+    out = []
+    for app_id in sorted(b for b in active if b.startswith("app.")):
+        for pane_id in sorted(b for b in active if b.split(".", 1)[0] in PANE_SCREENS):
+            shared = keys(active[app_id]) & keys(active[pane_id])
+            meant = keys(defaults.get(app_id, "")) & keys(defaults.get(pane_id, ""))
+            for key in sorted(shared - meant):
+                pane = PANE_TITLES.get(pane_id.split(".", 1)[0], pane_id.split(".", 1)[0])
+                out.append(f"key {key!r} is bound to {app_id} and {pane_id}: in {pane}, {pane_id} takes it")
+    return out
+
+
 class MemkeeperCommands(Provider):
     """Command palette: every pane switch, every app action, and every action of every pane (with its live key)."""
 
@@ -290,10 +310,12 @@ class MemkeeperApp(App[int]):
         self.keymap: Keymap = load_keymap(keymap, known_ids=self.known_binding_ids())
         # Every id goes to Textual, defaults included: its clash detection only recognises a binding as "kept" when
         # the keymap names that binding's id too, so a partial keymap would hide clashes with unchanged keys.
+        defaults = {bid: normalize_keys(keys) for bid, keys in default_keys(self.binding_classes()).items()}
         self.active_keymap: dict[str, str] = {
-            **{bid: normalize_keys(keys) for bid, keys in default_keys(self.binding_classes()).items()},
+            **defaults,
             **{bid: normalize_keys(keys) for bid, keys in self.keymap.keys.items()},
         }
+        self.keymap.errors.extend(shadowed_app_keys(self.active_keymap, defaults))
         self._undo: dict[str, list[Receipt]] = {pid: [] for pid in PANES}
         self._batches: dict[str, tuple[str, ...]] = {}  # receipt sha -> the shas taken with it by one key press
         self._stale: set[str] = set()
@@ -661,6 +683,12 @@ class MemkeeperApp(App[int]):
                 " for the item under the cursor",
                 markup=False,
             )
+            return
+        name = action.split("(", 1)[0]
+        if pane.check_action(name, ()) is not True:
+            # Textual skips an action its pane disables or dims, without a word: the palette lists every action of
+            # the pane (undeny in the pending list, a grade before the answer shows), and choosing one did nothing.
+            pane.say(f"{label or name}: not available here now.", "yellow")
             return
         await pane.run_action(action)
 

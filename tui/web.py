@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from memkeeper.core import Engine
+from memkeeper.tui.keymap import KeymapError, load_keymap
 
 
 def desk_command(
@@ -47,6 +48,11 @@ def serve_desk(
 ) -> int:
     """Serve the desk on `root` at http://host:port until interrupted (Ctrl+C or SIGTERM)."""
     Engine.open(root, sync=False).close()  # a missing root fails here, once, instead of in every browser tab
+    try:  # and so does a keymap that cannot be read (each tab's desk stopped on it, and the tab stayed blank)
+        load_keymap(keymap, use_user_file=False)
+    except KeymapError as exc:
+        print(f"memkeeper: {exc}", file=sys.stderr)
+        return 2
     from textual_serve.server import Server
 
     if not is_loopback(host):

@@ -356,3 +356,40 @@ async def test_the_footer_shows_the_remapped_palette_key(demo_root: Path) -> Non
         await wait_for(pilot, lambda: footer.query("FooterKey"))
         palette = [k for k in footer.query(FooterKey) if k.has_class("-command-palette")]
         assert [(k.key_display, k.description) for k in palette] == [("^k", "Palette")]
+
+
+async def test_pane_hints_name_the_keys_bound_now(demo_root: Path) -> None:
+    """Tiers' hints said "w restores", "(c)", "space ✓ · a apply" and Conflicts' "b both valid" whatever the
+    keymap: with those keys moved, the keys named did nothing there."""
+    from memkeeper.tui.screens.tiers import TiersScreen
+
+    write_user_keymap(
+        '[keys]\n"tiers.restore" = "r"\n"tiers.commit" = "m"\n"tiers.toggle" = "t"\n"tiers.apply" = "A"\n'
+    )
+    app = build_app(demo_root)
+    async with app.run_test(size=(160, 45)) as pilot:
+        pane = await open_pane(pilot, "T", TiersScreen)
+        await settle(pilot)
+        hint = pane.status.plain
+        assert "r restores them" in hint and "w restores" not in hint, hint
+        keys = pane._keys()
+        assert keys == {"commit": "m", "toggle": "t", "apply": "A", "restore": "r"}
+        cells = [str(c) for c in pane.section_cells("ambiguous", 1)]
+        assert "t ✓ · A apply" in cells, cells
+
+
+async def test_a_key_given_to_an_app_action_and_a_pane_action_is_a_keymap_problem(demo_root: Path) -> None:
+    """`app.cursor_up = "k"` moved the cursor everywhere but in Conflicts, where k kept the existing side of the
+    conflict under the cursor, and nothing said so (Textual reports clashes within one screen only)."""
+    write_user_keymap('[keys]\n"app.cursor_up" = "k"\n')
+    app = build_app(demo_root)
+    assert "key 'k' is bound to app.cursor_up and conflicts.keep: in Conflicts, conflicts.keep takes it" in (
+        app.keymap.errors
+    )
+    async with app.run_test(size=(160, 45), notifications=True) as pilot:
+        await settle(pilot)
+        assert any("conflicts.keep takes it" in n.message for n in app._notifications)
+    # the presets and the code's own defaults make no such problem
+    for preset in ("default", "vim"):
+        write_user_keymap("")
+        assert not build_app(demo_root, keymap=preset).keymap.errors

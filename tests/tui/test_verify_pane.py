@@ -846,3 +846,14 @@ async def test_a_refused_undo_names_the_decision_and_what_came_after_it(small):
         assert any("undeny by human:other" in n.message for n in app._notifications), [
             n.message for n in app._notifications
         ]
+
+
+async def test_a_palette_command_the_pane_cannot_take_now_says_so(small):
+    """The palette lists every action of a pane; "Undeny" chosen in the pending list did nothing and said nothing."""
+    app, _ = small
+    async with app.run_test(size=(140, 34)) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        await app.run_pane_action("verify", "undeny", "verify.undeny", "Undeny")
+        await pilot.pause()
+        assert pane.status.plain == "Undeny: not available here now."
+        assert app.undo_stack("verify") == []

@@ -146,3 +146,8 @@ def test_serve_refuses_a_missing_root_and_a_bad_port(tmp_path):
     assert missing.returncode == 2 and "does not exist" in missing.stderr
     bad_port = run("--root", str(tmp_path), "serve", "--port", "70000")
     assert bad_port.returncode == 2 and "not a port number" in bad_port.stderr
+    # a keymap that cannot be read is said once, here, not in each browser tab's desk (every tab stayed blank)
+    Engine.init(tmp_path / "wiki", now=FIXED_NOW).close()
+    keymap = run("--root", str(tmp_path / "wiki"), "--keymap", "nope", "serve", "--port", str(free_port()))
+    assert keymap.returncode == 2 and "unknown keymap 'nope'" in keymap.stderr, keymap.stderr
+    assert keymap.stderr.count("\n") == 1

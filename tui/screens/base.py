@@ -154,8 +154,13 @@ class PaneScreen(Screen):
 
         yield CountsBar(self.PANE_ID)
         yield from self.compose_body()
-        yield StatusLine(self.STATUS_HINT)
+        yield StatusLine(self.status_hint())
         yield DeskFooter()
+
+    def status_hint(self) -> Wording:
+        """The status line's text until something happens: `STATUS_HINT`, which a pane whose hint names a key
+        overrides to name the key bound now."""
+        return self.STATUS_HINT
 
     def compose_body(self) -> Iterable[Widget]:  # pragma: no cover - overridden
         return []

@@ -272,7 +272,8 @@ class ConflictsScreen(PaneScreen):
             meta.append("possible conflict ", style=f"bold {POSSIBLE_STYLE}")
             if c.suspected:
                 meta.append(f"({c.suspected.replace('_', ' ')}?)", style=POSSIBLE_STYLE)
-            meta.append(" — not sure; b both valid clears it for good", style="yellow")
+            both = self.mk.key_for("conflicts.both") or "conflicts.both"
+            meta.append(f" — not sure; {both} both valid clears it for good", style="yellow")
         else:
             meta.append(c.conflict_type, style="bold magenta")
             if c.declared:

@@ -38,6 +38,7 @@ from memkeeper.core.tier_queue import TierOutline
 from memkeeper.core.tiers import Candidate, Review
 
 from ..widgets.queue_modals import ApplySummary, apply_summary_renderable, commit_summary_renderable, human_bytes
+from ..widgets.status_line import Wording
 from ..widgets.virtual_table import Cells, VirtualTable
 from .base import PaneScreen, failure_text
 from .modals import ConfirmModal
@@ -45,12 +46,12 @@ from .modals import ConfirmModal
 SECTIONS = ("automatic", "ambiguous", "protected", "cold")
 SECTION_HELP = {
     "automatic": "Old superseded records and old milestone / insight / lesson records. They go cold when you commit "
-    "the plan (c); no person needed.",
-    "ambiguous": "Every other record not accessed in over 180 days. Toggle with space (✓ = accept → cold), then "
-    "apply the pending review with a. Ids left unticked stay unchanged.",
+    "the plan ({commit}); no person needed.",
+    "ambiguous": "Every other record not accessed in over 180 days. Toggle with {toggle} (✓ = accept → cold), then "
+    "apply the pending review with {apply}. Ids left unticked stay unchanged.",
     "protected": "Never proposed: category direction / decision / draft, an open conflict, linked from hot.md, "
     "missing or invalid dates, or tier: protected set by hand.",
-    "cold": "Already cold: out of automatic recall, still searchable by metadata. w restores one to warm.",
+    "cold": "Already cold: out of automatic recall, still searchable by metadata. {restore} restores one to warm.",
 }
 SECTION_LABEL = {
     "automatic": "AUTOMATIC → cold",
@@ -164,8 +165,8 @@ class TiersScreen(PaneScreen):
     ANSWERING = frozenset({"toggle_accepted", "restore", "apply", "commit"})
     PANE_TITLE = "Tiers"
     STATUS_HINT = (
-        "Cold is an access tier, not a verdict: pages stay searchable by metadata, and w restores them.",
-        "Cold is an access tier, not a verdict: still searchable; w restores it.",
+        "Cold is an access tier, not a verdict: pages stay searchable by metadata, and {restore} restores them.",
+        "Cold is an access tier, not a verdict: still searchable; {restore} restores it.",
     )
 
     BINDINGS = [
@@ -348,11 +349,11 @@ class TiersScreen(PaneScreen):
             Text(_short_bytes(nbytes), style="dim", justify="right") if nbytes else "",
             Text(
                 {
-                    "automatic": "written by c",
-                    "ambiguous": "space ✓ · a apply",
+                    "automatic": "written by {commit}",
+                    "ambiguous": "{toggle} ✓ · {apply} apply",
                     "protected": "kept",
-                    "cold": "w restores",
-                }[section],
+                    "cold": "{restore} restores",
+                }[section].format(**self._keys()),
                 style="dim italic",
             ),
         ]
@@ -429,7 +430,7 @@ class TiersScreen(PaneScreen):
         section, item = cur
         if item is None:
             box.border_title = SECTION_LABEL[section]
-            out.update(Text(SECTION_HELP[section], style="italic"))
+            out.update(Text(SECTION_HELP[section].format(**self._keys()), style="italic"))
             return
         grid = Table.grid(padding=(0, 1))
         grid.add_column(style="dim", no_wrap=True)
@@ -448,7 +449,11 @@ class TiersScreen(PaneScreen):
                     Text(""),
                     grid,
                     Text(""),
-                    Text("w restores it to warm (a receipt; u undoes)", style="dim"),
+                    Text(
+                        f"{self._key('tiers.restore')} restores it to warm (a receipt; {self._key('tiers.undo')} "
+                        "undoes)",
+                        style="dim",
+                    ),
                 )
             )
             return
@@ -467,7 +472,10 @@ class TiersScreen(PaneScreen):
                 and any(r.candidate_id == c.candidate_id for r in self.view.review.candidates)
             )
             grid.add_row(
-                "review", "in the pending review" if in_review else Text("not in a review yet (c)", style="yellow")
+                "review",
+                "in the pending review"
+                if in_review
+                else Text(f"not in a review yet ({self._key('tiers.commit')})", style="yellow"),
             )
             grid.add_row("accepted", Text("✓ yes", style="bold green") if c.candidate_id in self.accepted else "no")
         reasons = Text("\n".join(f"• {r}" for r in c.reasons))
@@ -493,6 +501,14 @@ class TiersScreen(PaneScreen):
 
     def _key(self, binding_id: str) -> str:
         return self.mk.key_for(binding_id) or binding_id
+
+    def _keys(self) -> dict[str, str]:
+        """The keys the pane's hints name, as bound now (a keymap may move them)."""
+        return {name: self._key(f"tiers.{name}") for name in ("commit", "toggle", "apply", "restore")}
+
+    def status_hint(self) -> Wording:
+        wide, narrow = self.STATUS_HINT
+        return (wide.format(**self._keys()), narrow.format(**self._keys()))
 
     def _planning(self) -> bool:
         """No plan read yet: a decision key says so (the plan worker is still running, or it failed)."""
@@ -678,7 +694,8 @@ class TiersScreen(PaneScreen):
             listing = "\n".join(f"• {cid}  {p}" for cid, p in zip(stale, paths, strict=False))
             return (
                 f"Nothing was written: {len(stale)} accepted page(s) changed since the plan:\n{listing}\n"
-                "They are unticked now: apply again for the rest; they return in the next review (c)."
+                "They are unticked now: apply again for the rest; they return in the next review "
+                f"({self._key('tiers.commit')})."
             )
         errors = d.get("errors") or []
         return "Review refused: " + ("\n".join(str(e) for e in errors[:6]) or str(d.get("reason")))
