@@ -79,8 +79,16 @@ class UndoOps:
         return next(iter(found.values()), None)
 
     def undone_by(self, sha: str) -> str | None:
+        """The undo receipt that reversed `sha`, if any: one that undid it (`undone`) and whose hash holds, as
+        `later_decision` counts them (a refused undo names the receipt it refused to reverse)."""
         for _, _, data, _ in self.store.iter_receipts():
-            if data and data.get("action") == "undo" and data.get("details", {}).get("reverses") == sha:
+            if (
+                data
+                and data.get("action") == "undo"
+                and data.get("status") == "undone"
+                and (data.get("details") or {}).get("reverses") == sha
+                and verify_receipt(data)
+            ):
                 return data.get("receipt_sha256")
         return None
 

@@ -394,3 +394,17 @@ def test_undoing_a_confirmation_keeps_an_access_made_after_it(eng):
     r = eng.confirm(a, now=T0 + timedelta(hours=5), actor=HUMAN)
     eng.undo(r.receipt_sha256, now=T0 + timedelta(hours=6), actor=HUMAN)
     assert eng.load(a).last_accessed_at == T0 + timedelta(hours=3) != before
+
+
+def test_undone_by_names_only_an_undo_that_undid(eng):
+    """A refused undo names the receipt it refused to reverse; only an undo that undid it counts."""
+    from memkeeper.core.receipts import make_receipt
+
+    a = capture(eng)
+    deny = eng.deny(a, now=T0, actor=HUMAN)
+    refused = make_receipt("undo", "reject", T0, HUMAN, {"reason": "x", "reverses": deny.receipt_sha256})
+    with eng.writing():
+        eng.store.record(refused)
+    assert eng.undone_by(deny.receipt_sha256) is None
+    undo = eng.undo(deny.receipt_sha256, now=T0 + timedelta(minutes=1), actor=HUMAN)
+    assert eng.undone_by(deny.receipt_sha256) == undo.receipt_sha256
