@@ -496,12 +496,9 @@ def _says_the_same(a: Any, b: Any) -> bool:
     the other says "at least", "used to be" where the other says "is": the merged record was archived, and what
     it said beyond the other left every list."""
     from .relation import Statement, relate
-    from .relation.decision import amounts_near, set_aside_differ
-    from .slots import analyze
 
-    ca, cb = analyze(a["content"]), analyze(b["content"])
-    if amounts_near(ca, cb) or set_aside_differ(ca, cb):
-        return False  # (nor two that differ in a value neither asserts: "not open on Mondays" / "on Tuesdays")
+    # (a restatement already differs in no amount, however near, and in no value it does not assert:
+    # `decision.surface_differs`)
     rel = relate(
         Statement(a["content"], a["title"] or "", a["category"], a["source_ref"]),
         Statement(b["content"], b["title"] or "", b["category"], b["source_ref"]),

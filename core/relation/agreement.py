@@ -601,16 +601,6 @@ def value_agrees(v: Value, others: list[Value]) -> bool:
     return any(x.val == v.val for x in same)
 
 
-def value_same(v: Value, others: list[Value]) -> bool:
-    """`value_agrees`, with amounts equal, not only within the drift: for the values a restatement must say the
-    same, where no conflict would be held over the difference ("number 5" / "number 6")."""
-    if v.kind not in ("quantity", "duration"):
-        return value_agrees(v, others)
-    return any(
-        x.kind == v.kind and _key_near(v.key, x.key) and _qty_agree(v, x) == (True, 0.0) for x in live(tuple(others))
-    )
-
-
 def address_agree(x: Value, y: Value) -> bool:
     """The same address; a bare handle ("security@") agrees with any address that has its local part."""
     if x.val == y.val:

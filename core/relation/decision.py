@@ -57,7 +57,6 @@ from .agreement import (
     slot_of,
     times_apart,
     value_agrees,
-    value_same,
 )
 from .exclusive import clash as exclusive_clash
 from .frame import complement, subject_end, substitution
@@ -400,7 +399,9 @@ def surface_differs(old: str, new: str, a: Analysis, b: Analysis) -> str:
       "or", another tense ("paid" / "pays"), another noun of one stem ("training" / "train", "rating" / "rate");
       or those words in another order ("the billing service depends on the auth service" / the other way round);
     - names in another order ("Alice reports to Bob" / "Bob reports to Alice");
-    - another value, or values of one kind in another order ("ET" / "PT"; "staging replicates to production");
+    - another value, or values of one kind in another order ("ET" / "PT"; "staging replicates to production"),
+      the values a statement gives without asserting them included (`compare_values` leaves them out): negated
+      ("not open on Mondays" / "… Tuesdays") or the old side of a change ("the old job number 0" / "number 1");
     - a symbol or operator ("✅" / "❌", "==" / "!=", "~~…~~");
     - a number written as one group (a date with slashes, a version, a phone number) with its parts in another
       order ("05/03/2026" / "03/05/2026": the values read the three numbers alone);
@@ -473,26 +474,15 @@ def _short_words(text: str) -> list[str]:
     text = _CODE_SPAN.sub(" ", text)
     out = []
     for m in _SHORT_WORD.finditer(text):
-        before = text[: m.start()].rstrip()
-        if not before or before[-1] in ".!?:\n":
+        j = m.start() - 1
+        while j >= 0 and text[j] in " \t":
+            j -= 1
+        if j < 0 or text[j] in ".!?:\n\r":
             continue  # opens a sentence: its capital says nothing
         if m.group(1).lower() in TRIVIAL:
             continue
         out.append(m.group(1))
     return out
-
-
-def set_aside_differ(a: Analysis, b: Analysis) -> bool:
-    """The values the two give without asserting them differ: negated ("not on Mondays"), or the old side of a
-    change ("moved from 2 to 3", "the old job number 0"). `compare_values` leaves them out, as what is claimed; a
-    restatement says the same values, those too, or a statement that differs only there was merged into the other
-    and stored nowhere."""
-
-    def aside(x: Analysis) -> list[Value]:
-        return [replace(v, negated=False, role=None) for v in x.values if v.negated or v.role == "from"]
-
-    xa, xb = aside(a), aside(b)
-    return not (all(value_same(v, xb) for v in xa) and all(value_same(v, xa) for v in xb))
 
 
 def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
@@ -960,7 +950,6 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
         and not loose_b
         and not near
         and not _refined(a, b)
-        and not set_aside_differ(a, b)
         and not surface_differs(old.text, new.text, a, b)
     ):
         return Relation(
@@ -1284,7 +1273,13 @@ def _same_text(old: Statement, new: Statement) -> bool:
     """The same text, whatever the spacing. (Not whatever the case: "`-r`" / "`-R`", "100 Mb/s" / "100 MB/s" are
     two claims; a pair that differs in case only is read as any other pair, and a restatement it is unless the case
     it differs in says something, `surface_differs`.)"""
-    return old.text.split() == new.text.split()
+    return old.text == new.text or _one_spaced(old.text) == _one_spaced(new.text)
+
+
+@text_cache(maxsize=1024, max_chars=TEXT_CHARS)
+def _one_spaced(text: str) -> str:
+    """The text's words one space apart, as written (each text is compared with many statements: kept)."""
+    return " ".join(text.split())
 
 
 @text_cache(maxsize=1024, max_chars=TEXT_CHARS)

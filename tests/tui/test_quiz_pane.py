@@ -274,10 +274,7 @@ async def test_revealed_leitner_card_shows_the_scheduled_intervals(demo):
 async def test_cloze_question_hides_the_value_and_the_answer_highlights_it(demo):
     app = demo
     async with app.run_test(size=(120, 34)) as pilot:
-        pane = await open_pane(pilot, "Q", QuizScreen)
-        while pane.current.cloze is None:
-            await pilot.press("b")
-            await decided(pilot)
+        pane = await _first_cloze(pilot)
         card = pane.current
         hidden = card.answer[card.cloze[0] : card.cloze[1]]
         question = plain(pane.query_one("#quiz-card"))
@@ -357,14 +354,15 @@ def test_snapshot_quiz_revealed(demo, snap_compare, size):
     assert snap_compare(demo, run_before=run_before, terminal_size=size)
 
 
-async def _first_cloze(pilot) -> None:
-    """Open the quiz and bury cards until one is asked as a cloze; settled, with no toast."""
+async def _first_cloze(pilot) -> QuizScreen:
+    """Open the quiz and bury cards until one is asked as a cloze; settled, with no toast. The pane."""
     pane = await open_pane(pilot, "Q", QuizScreen)
     while pane.current.cloze is None:
         await pilot.press("b")
         await decided(pilot)
     await settle(pilot)
     pilot.app.clear_notifications()
+    return pane
 
 
 @both_sizes
@@ -725,10 +723,7 @@ async def test_a_revealed_answer_follows_its_page_and_says_the_page_changed(demo
     says it changed; the grade goes to the ledger with the question asked from it (a cloze hides a new value)."""
     app, engine = demo, demo.engine
     async with app.run_test(size=(120, 34)) as pilot:
-        pane = await open_pane(pilot, "Q", QuizScreen)
-        while pane.current.cloze is None:
-            await pilot.press("b")
-            await decided(pilot)
+        pane = await _first_cloze(pilot)
         card = pane.current
         await pilot.press("space")
         await settle(pilot)

@@ -628,9 +628,10 @@ class VerifyScreen(PaneScreen):
         e = self.current
         return [e.memory_id] if e is not None else []
 
-    def _noted(self, summary: Summary) -> Summary:
-        """`summary`, with what `targets` left out said after it."""
-        note = self._gone_note
+    def _noted(self, summary: Summary, note: str | None = None) -> Summary:
+        """`summary`, with what `targets` left out said after it (`note`: as the last `targets` left it, when the
+        decision is taken later, after a dialog)."""
+        note = self._gone_note if note is None else note
         if not note:
             return summary
         if isinstance(summary, str):
@@ -698,24 +699,22 @@ class VerifyScreen(PaneScreen):
             done,
         )
 
-    def _deny(self, ids: list[str], reason: str | None, note: str = "") -> None:
+    def _deny(self, ids: list[str], reason: str | None, note: str | None = None) -> None:
         now, actor = self.now(), self.actor
         why = f" ({reason})" if reason else ""
         if len(ids) == 1:
             self.decide(
                 partial(self.engine.deny, ids[0], now=now, actor=actor, reason=reason, pending_only=True),
-                lambda r: (f"{ids[0]} denied{why} · same source+text will be suppressed" if r.ok else ids[0]) + note,
+                self._noted(
+                    lambda r: f"{ids[0]} denied{why} · same source+text will be suppressed" if r.ok else ids[0], note
+                ),
             )
         else:
+            what = _plural(len(ids), "marked record")
             self.decide(
                 partial(self.engine.deny_many, ids, now=now, actor=actor, reason=reason, pending_only=True),
-                lambda r: (
-                    (
-                        f"{_plural(len(ids), 'marked record')} denied{why} · same source+text will be suppressed"
-                        if r.ok
-                        else _plural(len(ids), "marked record")
-                    )
-                    + note
+                self._noted(
+                    lambda r: f"{what} denied{why} · same source+text will be suppressed" if r.ok else what, note
                 ),
             )
 
@@ -724,7 +723,7 @@ class VerifyScreen(PaneScreen):
             return
         ids = self.targets()
         if ids and self.mode == PENDING:
-            self._deny(ids, None, self._gone_note)
+            self._deny(ids, None)
 
     def action_deny_reason(self) -> None:
         if self._nothing_listed():
