@@ -406,9 +406,10 @@ def surface_differs(old: str, new: str, a: Analysis, b: Analysis) -> str:
     - a number written as one group (a date with slashes, a version, a phone number) with its parts in another
       order ("05/03/2026" / "03/05/2026": the values read the three numbers alone);
     - case, where case is the claim: in a code span ("`-r`" / "`-R`") or a short word ("Mb" / "MB", "mW" / "MW");
-    - a time zone on one side only ("9:00" / "9:00 PST": the times agree as written; the zone would be lost)."""
-    wa = [t.low for t in a.tokens if t.kind == "word" and not t.used and t.low not in SURFACE_TRIVIAL]
-    wb = [t.low for t in b.tokens if t.kind == "word" and not t.used and t.low not in SURFACE_TRIVIAL]
+    - a time zone on one side only ("9:00" / "9:00 PST": the times agree as written; the zone would be lost);
+    - a day said relative to now ("ships today" / "ships tomorrow", or on one side only): the time readers mark
+      those words read but give them no value, so neither the values nor the words held them."""
+    wa, wb = _surface_words(a), _surface_words(b)
     if set(wa) != set(wb):
         return "words"
     if wa != wb:
@@ -435,6 +436,17 @@ def surface_differs(old: str, new: str, a: Analysis, b: Analysis) -> str:
     if za != zb:
         return "time zone"
     return ""
+
+
+def _surface_words(a: Analysis) -> list[str]:
+    """The words `surface_differs` compares, in order: those no value reads, and the relative days, which a value
+    reader marks read without giving them a value."""
+    relative = lexicon().relative_days
+    return [
+        t.low
+        for t in a.tokens
+        if t.kind == "word" and (not t.used or t.low in relative) and t.low not in SURFACE_TRIVIAL
+    ]
 
 
 def _values_by_slot(a: Analysis) -> dict[tuple[str, str], list[str]]:

@@ -128,7 +128,7 @@ def near_duplicates(eng) -> tuple[str, str]:
     b = capture(eng, "Kenji prefers async standups on Tuesdays and Thursdays.", key="deploy", title="Deploy")
     p = eng.root / eng.page_of(b)
     e = parse_entry(p.read_text())
-    e.content = "The deploy pipeline runs on GitHub Actions with three parallel jobs today."
+    e.content = "The deploy pipeline currently runs on GitHub Actions with three parallel jobs."
     with eng.writing():
         eng.save(e)
     return a, b

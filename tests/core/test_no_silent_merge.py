@@ -95,6 +95,7 @@ def differing_pairs(draw) -> tuple[str, str, str]:
                 "who_to_whom",
                 "direction",
                 "time_zone",
+                "relative_day",
             ]
         )
     )
@@ -187,6 +188,10 @@ def differing_pairs(draw) -> tuple[str, str, str]:
         h = draw(st.integers(6, 21))
         zone = draw(st.sampled_from(["UTC", "PST", "CET"]))
         return f"{S} opens at {h:02d}:00.", f"{S} opens at {h:02d}:00 {zone}.", kind
+    if kind == "relative_day":
+        # "today", "tomorrow": read as times but given no value, so "ships today" / "ships tomorrow" merged
+        d1, d2 = draw(_distinct(["today", "tomorrow", "yesterday", "tonight", ""]))
+        return f"{S} was checked {d1}.".replace(" .", "."), f"{S} was checked {d2}.".replace(" .", "."), kind
     if kind == "task":  # a ticked and an unticked task box on the same item
         boxes = draw(st.sampled_from([("x", " "), (" ", "x"), ("X", " ")]))
         return f"- [{boxes[0]}] Inspect {s}", f"- [{boxes[1]}] Inspect {s}", kind
