@@ -366,10 +366,15 @@ class MemkeeperApp(App[int]):
         for receipt in receipts:
             details = receipt.details or {}
             if receipt.action == "undo":
-                reversed_ = next((r for r in stack if r.receipt_sha256 == details.get("reverses")), None)
-                if reversed_ is not None:
-                    stack.remove(reversed_)
-                    self._batches.pop(reversed_.receipt_sha256, None)
+                # Off the pane's own stack whatever the status; an undo that took effect (from Receipts, say) takes
+                # the decision off the stack of the pane that took it as well.
+                for pid, pane_stack in self._undo.items():
+                    if pid != pane_id and receipt.status != "undone":
+                        continue
+                    reversed_ = next((r for r in pane_stack if r.receipt_sha256 == details.get("reverses")), None)
+                    if reversed_ is not None:
+                        pane_stack.remove(reversed_)
+                        self._batches.pop(reversed_.receipt_sha256, None)
             if receipt.status == "reject" or receipt.status in REFUSED_STATUSES:
                 refused.append(receipt)
             if receipt.receipt_sha256 and receipt.receipt_sha256 not in self._own_receipts:

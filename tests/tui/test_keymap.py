@@ -58,6 +58,7 @@ PANE_DEFAULTS = {
     "tiers.restore": "w",
     "tiers.replan": "p",
     "tiers.undo": "u",
+    "receipts.undo": "u",
 }
 
 

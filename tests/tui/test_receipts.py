@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
 
+from memkeeper.core import Engine
 from memkeeper.core.receipts import receipt_hash, verify_receipt
+from memkeeper.tui.screens.modals import ConfirmModal
 from memkeeper.tui.screens.receipts import MAX_JSON_LINES, ReceiptsScreen
 
-from .conftest import both_sizes, mounted, settle, wait_for
+from .conftest import both_sizes, decided, mounted, settle, wait_for
 from .snapshot_app import ACTOR, FIXED_NOW, build_app
 
 pytestmark = pytest.mark.anyio
@@ -310,3 +313,226 @@ async def test_the_filter_finds_what_a_row_shows(demo_root: Path) -> None:
         await pilot.press("slash", *deny.receipt_sha256[:12])
         await pilot.pause()
         assert {r.sha for r in screen.shown_rows} == {deny.receipt_sha256, undo.receipt_sha256}
+
+
+# -- undo from the Receipts pane -------------------------------------------------------------------------------------
+
+YESTERDAY = FIXED_NOW + timedelta(minutes=14)  # the decision, taken in an earlier desk session
+TODAY = FIXED_NOW + timedelta(days=1)  # the clock of the desk that undoes it
+
+
+def receipt_count(root: Path) -> int:
+    return sum(1 for f in (root / "receipts").glob("*.jsonl") for line in f.read_text("utf-8").splitlines() if line)
+
+
+async def select(pilot: Pilot, screen: ReceiptsScreen, sha: str) -> int:
+    index = next(i for i, r in enumerate(screen.shown_rows) if r.sha == sha)
+    screen.table.move_cursor(row=index, animate=False)
+    await pilot.pause()
+    assert screen.selected().sha == sha
+    return index
+
+
+def status_text(screen: ReceiptsScreen) -> str:
+    return str(screen.status.render())
+
+
+def resolve_in_an_earlier_session(root: Path) -> tuple[str, str, str]:
+    """Take incoming on the first open conflict through the engine, as a desk closed since did: (conflict id, the
+    existing side's memory id, the resolution's receipt hash)."""
+    engine = Engine.open(root)
+    try:
+        conflict = engine.conflicts(now=YESTERDAY)[0]
+        existing = conflict.existing["memory_id"]
+        assert engine.get(existing).status.value == "active"
+        receipt = engine.resolve_conflict(conflict.conflict_id, "incoming", now=YESTERDAY, actor=ACTOR)
+        assert receipt.ok and engine.get(existing).status.value == "superseded"
+        return conflict.conflict_id, existing, receipt.receipt_sha256
+    finally:
+        engine.close()
+
+
+async def test_u_undoes_a_decision_taken_before_the_desk_restarted(demo_root: Path) -> None:
+    """After a restart the panes' undo stacks are empty (`u` in Conflicts: "Nothing to undo"): the Receipts pane
+    undoes the selected decision, after a dialog naming it, and the row then reads "undone" with the cursor on it."""
+    cid, existing, sha = resolve_in_an_earlier_session(demo_root)
+    app = build_app(demo_root, now=lambda: TODAY)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("C")  # started, so the undo has a pane to tell
+        await wait_for(pilot, lambda: app.current_mode == "conflicts" and app.screen.is_mounted)
+        screen = await open_receipts(pilot)
+        assert not app.is_stale("conflicts")
+        index = await select(pilot, screen, sha)
+        before = receipt_count(demo_root)
+
+        await pilot.press("u")
+        await mounted(pilot, ConfirmModal)
+        dialog = app.screen
+        assert dialog.title_text == f"Undo resolve_conflict {cid} of 2026-11-29 09:14?"
+        assert "Taken 23 hours ago by human:demo" in str(dialog.query_one(".modal-message").render())
+        await pilot.press("y")
+        await wait_for(pilot, lambda: app.screen is screen, what="the dialog to close")
+        await decided(pilot)
+        await wait_for(pilot, lambda: screen.rows[0].data["action"] == "undo", what="the undo in the tail")
+        await settle(pilot)
+
+        # the conflict is open again and the existing side active, as before the resolution
+        assert app.engine.load_conflict(cid).status == "open"
+        assert cid in [c.conflict_id for c in app.engine.conflicts(now=TODAY)]
+        assert app.engine.get(existing).status.value == "active"
+        undo = screen.rows[0].data
+        assert undo["details"]["reverses"] == sha and undo["status"] == "undone" and undo["at"].startswith("2026-11-30")
+        assert app.engine.undone_by(sha) == undo["receipt_sha256"]
+        assert receipt_count(demo_root) == before + 1
+        # the row reads undone, and the cursor stayed on it (one row down: the undo is the newest)
+        assert screen.selected().sha == sha and screen.table.cursor_row == index + 1
+        assert str(screen.table.get_row_at(index + 1)[2]) == "undone"
+        assert "✓ undone · undo resolve_conflict" in status_text(screen)
+        assert app.is_stale("conflicts")  # the other panes re-read when shown
+
+        # pressed again on the same row, it says it is undone already; on the undo receipt, that an undo cannot be
+        await pilot.press("u")
+        await pilot.pause()
+        assert "Already undone" in status_text(screen) and isinstance(app.screen, ReceiptsScreen)
+        await select(pilot, screen, undo["receipt_sha256"])
+        await pilot.press("u")
+        await pilot.pause()
+        assert "An undo cannot itself be undone" in status_text(screen) and isinstance(app.screen, ReceiptsScreen)
+        assert receipt_count(demo_root) == before + 1
+
+
+def demo_resolution(screen: ReceiptsScreen) -> str:
+    """The hash of the demo's one conflict resolution (a decision nothing later superseded)."""
+    return next(r.sha for r in screen.shown_rows if r.data and r.data["action"] == "resolve_conflict")
+
+
+async def test_u_then_no_writes_nothing(demo_root: Path) -> None:
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_receipts(pilot)
+        sha = demo_resolution(screen)
+        cid = app.engine.find_receipt(sha)["details"]["conflict_id"]
+        await select(pilot, screen, sha)
+        before = receipt_count(demo_root)
+        for cancel in ("n", "escape"):
+            screen.say("")
+            await pilot.press("u")
+            await mounted(pilot, ConfirmModal)
+            await pilot.press(cancel)
+            await wait_for(pilot, lambda: "cancelled, nothing written" in status_text(screen), what=cancel)
+            assert app.screen is screen and not screen.deciding
+        await settle(pilot)
+        assert receipt_count(demo_root) == before
+        assert app.engine.undone_by(sha) is None and app.engine.load_conflict(cid).status == "resolved"
+
+
+async def test_u_on_a_receipt_that_is_no_decision_says_why_and_writes_nothing(demo_root: Path) -> None:
+    # A quiz answer (a decision) edited by hand, and a line that is not JSON: neither can be undone either.
+    ledgers = sorted((demo_root / "receipts").glob("*.jsonl"))
+    every = [line for f in ledgers for line in f.read_text(encoding="utf-8").splitlines()]
+    forged = json.loads(next(line for line in every if '"action":"quiz_record"' in line))
+    forged["details"]["box"] = 5
+    with ledgers[-1].open("a", encoding="utf-8") as fh:
+        fh.write(f"{json.dumps(forged)}\n{{not json\n")
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_receipts(pilot)
+        before = receipt_count(demo_root)
+
+        async def says(index: int, why: str) -> None:
+            screen.table.move_cursor(row=index, animate=False)
+            await pilot.pause()
+            undo_key = {b.binding.id: b for b in screen.active_bindings.values()}["receipts.undo"]
+            assert not undo_key.enabled  # dimmed in the footer on this row
+            await pilot.press("u")
+            await pilot.pause()
+            assert app.screen is screen  # no dialog
+            assert why in status_text(screen)
+
+        await says(0, "not valid JSON")
+        await says(1, "hash does not match")
+        capture = next(i for i, r in enumerate(screen.shown_rows) if r.data and r.data["action"] == "capture")
+        await says(capture, "This capture receipt cannot be undone")
+        await select(pilot, screen, demo_resolution(screen))
+        assert {b.binding.id: b for b in screen.active_bindings.values()}["receipts.undo"].enabled
+        assert receipt_count(demo_root) == before
+
+
+async def test_u_on_a_decision_a_later_one_superseded_shows_the_refusal(demo_root: Path) -> None:
+    """Deny, then undeny the same record: undoing the deny would lift a denial the undeny already lifted. The engine
+    refuses; the desk shows its reason and which later decision to undo first, and nothing changes."""
+    engine = Engine.open(demo_root)
+    try:
+        mid = engine.pending_verifications(1)[0].memory_id
+        deny = engine.deny(mid, now=YESTERDAY, actor=ACTOR)
+        undeny = engine.undeny(mid, now=YESTERDAY + timedelta(minutes=1), actor=ACTOR)
+        assert deny.ok and undeny.ok
+    finally:
+        engine.close()
+    app = build_app(demo_root, now=lambda: TODAY)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = await open_receipts(pilot)
+        status = app.engine.get(mid).status
+        before = receipt_count(demo_root)
+        await select(pilot, screen, deny.receipt_sha256)
+        await pilot.press("u")
+        await mounted(pilot, ConfirmModal)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: app.screen is screen, what="the dialog to close")
+        await decided(pilot)
+        await settle(pilot)
+        assert "superseded_by_later_decision" in status_text(screen)
+        toast = [n.message for n in app._notifications if "superseded_by_later_decision" in n.message]
+        assert toast and f"undeny by {ACTOR}" in toast[0] and undeny.receipt_sha256[:12] in toast[0], toast
+        assert receipt_count(demo_root) == before and app.engine.undone_by(deny.receipt_sha256) is None
+        assert app.engine.get(mid).status == status
+        assert screen.selected().sha == deny.receipt_sha256 and not screen.selected().undone_by
+
+
+async def test_undone_here_it_leaves_the_undo_list_of_the_pane_that_decided(demo_root: Path) -> None:
+    """A decision taken in Conflicts and undone from Receipts was still on Conflicts' undo list: its `u` then asked
+    the engine to undo it a second time (refused, already_undone) instead of saying there was nothing to undo."""
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("C")
+        await wait_for(pilot, lambda: app.current_mode == "conflicts" and app.screen.is_mounted)
+        await settle(pilot)
+        conflicts = app.screen
+        await pilot.press("i")
+        await decided(pilot)
+        [resolved] = app.undo_stack("conflicts")
+        screen = await open_receipts(pilot)
+        await select(pilot, screen, resolved.receipt_sha256)
+        await pilot.press("u")
+        await mounted(pilot, ConfirmModal)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: app.screen is screen)
+        await decided(pilot)
+        await settle(pilot)
+        assert app.engine.undone_by(resolved.receipt_sha256)
+        await pilot.press("C")
+        await wait_for(pilot, lambda: app.screen is conflicts)
+        await settle(pilot)
+        await pilot.press("u")
+        await pilot.pause()
+        assert "Nothing to undo in this pane." in str(conflicts.status.render())
+
+
+async def test_the_undo_key_can_be_remapped(demo_root: Path, tmp_path: Path) -> None:
+    keymap = tmp_path / "keys.toml"
+    keymap.write_text('[keys]\n"receipts.undo" = "ctrl+z"\n', encoding="utf-8")
+    app = build_app(demo_root, keymap=str(keymap))
+    assert app.keymap.errors == []
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_receipts(pilot)
+        assert app.key_for("receipts.undo") == "^z"
+        assert "^z undoes the selected decision" in screen.status.plain
+        await select(pilot, screen, demo_resolution(screen))
+        await pilot.press("u")  # no longer bound
+        await pilot.pause()
+        assert app.screen is screen
+        await pilot.press("ctrl+z")
+        await mounted(pilot, ConfirmModal)
+        assert "resolve_conflict" in app.screen.title_text

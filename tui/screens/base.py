@@ -409,7 +409,13 @@ class PaneScreen(Screen):
 
 def _subject(receipt: Receipt) -> str:
     """What a decision was about, as its receipt names it: a conflict, a record, or how many records."""
-    d = receipt.details
+    return decision_subject(receipt.details)
+
+
+def decision_subject(details: Any) -> str:
+    """What a decision was about, from its receipt's details (a stored receipt's too): a conflict, a record, or how
+    many records; "" when they name none of these."""
+    d = details if isinstance(details, dict) else {}
     if isinstance(d.get("conflict_id"), str):
         return d["conflict_id"]
     if isinstance(d.get("memory_id"), str):

@@ -1,10 +1,15 @@
 """Receipts pane (SPEC §6): a live tail of `receipts/*.jsonl`, newest first; the selected receipt as JSON with its
-hash recomputed (`verify_receipt`), so a hand-edited or truncated receipt shows as a MISMATCH."""
+hash recomputed (`verify_receipt`), so a hand-edited or truncated receipt shows as a MISMATCH.
+
+`u` undoes the selected decision, after a confirmation (it may be days old): the one way to undo a decision once
+the desk has restarted, when the panes' undo stacks are empty."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from rich.text import Text
@@ -15,11 +20,15 @@ from textual.content import Content
 from textual.highlight import highlight
 from textual.widgets import DataTable, Input, Static
 
+from memkeeper.core import Receipt
+from memkeeper.core.models import REFUSED_STATUSES
 from memkeeper.core.receipts import receipt_hash, reread_files, verify_receipt
 
 from ..widgets.query_input import QueryInput
 from ..widgets.queue_table import ListTable
-from .base import PaneScreen
+from ..widgets.status_line import Wording
+from .base import PaneScreen, decision_subject
+from .modals import ConfirmModal
 
 MAX_ROWS = 5000  # newest receipts shown; the table stays quick on a wiki with a long history
 #: Lines of a receipt's JSON the detail shows. A receipt can be megabytes (a tier commit at 100k records lists every
@@ -47,11 +56,19 @@ class ReceiptRow:
     def sha(self) -> str:
         return str((self.data or {}).get("receipt_sha256", ""))
 
+    @property
+    def action(self) -> str:
+        return str((self.data or {}).get("action", ""))
+
+    def at(self) -> str:
+        """When the receipt was written, to the minute, as the time column shows it ("2026-12-03 09:14")."""
+        return str((self.data or {}).get("at", "")).replace("T", " ").rstrip("Z")[:16]
+
     def cells(self, narrow: bool = False) -> tuple[Any, ...]:
         """The row's cells; `narrow` (80 columns) shortens the time and leaves the hash to the detail panel. A
         decision an undo receipt reversed reads "undone", dimmed."""
         d = self.data or {}
-        at = str(d.get("at", "")).replace("T", " ").rstrip("Z")[:16]
+        at = self.at()
         if narrow:
             at = at[5:]
         status = str(d.get("status", "—" if self.data is not None else "bad json"))
@@ -148,14 +165,20 @@ def _position(row: ReceiptRow) -> tuple[str, int]:
 class ReceiptsScreen(PaneScreen):
     PANE_ID = "receipts"
     PANE_TITLE = "Receipts"
+    # Undoing the selected receipt is a decision about the row under the cursor: chosen in the palette from another
+    # pane, it only opens this one. Its key is dimmed on a row it cannot undo, and pressed there it says why.
+    CURSOR_DECISIONS = frozenset({"undo_receipt"})
+    ANSWERING = CURSOR_DECISIONS
     STATUS_HINT = (
-        "Every receipt's hash is recomputed here: ✗ marks one that was edited or cut short.",
-        "Every receipt's hash is recomputed here: ✗ marks an edited or cut one.",
+        "Every receipt's hash is recomputed here: ✗ marks one that was edited or cut short. {undo} undoes the "
+        "selected decision.",
+        "Every hash is re-checked (✗: edited or cut); {undo} undoes the selected decision.",
     )
 
     BINDINGS = [
         Binding("slash", "filter", "Filter", id="receipts.filter"),
         Binding("escape", "close_filter", "Clear filter", show=False, id="receipts.close"),
+        Binding("u", "undo_receipt", "Undo…", id="receipts.undo"),
         Binding("f", "newest", "Newest", id="receipts.follow"),
         Binding("y", "copy_hash", "Copy hash", id="receipts.copy"),
     ]
@@ -167,6 +190,12 @@ class ReceiptsScreen(PaneScreen):
         self.filter_text = ""
         self.loads = 0  # completed loads (tests wait on it)
         self._cursor: dict | None = None  # how far the receipt ledgers have been read
+        # After an undo: the row of the decision it reversed, which keeps the cursor until a load has read the undo
+        # receipt (the tail would otherwise follow the new receipt when that row was the newest).
+        self._pin: tuple[str, str] | None = None  # (row key, the undo receipt's hash)
+        # The actions among the rows loaded that the engine can undo (`Engine.is_undoable`, asked in the load worker:
+        # its first call builds every queue that registers an undo, not something for the UI thread to wait on).
+        self._undoable: set[str] = set()
 
     def compose_body(self):
         # List above detail: both get the full width, so the table never scrolls sideways and JSON lines stay whole.
@@ -223,7 +252,8 @@ class ReceiptsScreen(PaneScreen):
     def load(self) -> None:
         # A tail: only what was appended since the last load is read and verified.
         rows, cursor, reread = read_rows(self.engine, self._cursor)
-        self.app.call_from_thread(self._populate, rows, cursor, reread)
+        undoable = {a for a in {r.action for r in rows} if self.engine.is_undoable(a)}
+        self.app.call_from_thread(self._populate, rows, cursor, reread, undoable)
 
     def refresh_data(self) -> None:
         self.load()
@@ -234,19 +264,25 @@ class ReceiptsScreen(PaneScreen):
             return None
         return self.shown_rows[table.cursor_row]
 
-    def _populate(self, new_rows: list[ReceiptRow], cursor: dict, reread: set[str]) -> None:
+    def _populate(self, new_rows: list[ReceiptRow], cursor: dict, reread: set[str], undoable: set[str]) -> None:
         # Tail semantics: a cursor on the newest receipt follows new ones; a cursor elsewhere stays on its receipt.
         previous = self.selected()
-        at_top = previous is None or self.table.cursor_row == 0
+        keep = None if previous is None or self.table.cursor_row == 0 else previous.key
+        pinned = self._pin
+        if pinned is not None and (previous is None or previous.key == pinned[0]):
+            keep = pinned[0]  # the row an undo reversed, though it was the newest
         self._cursor = cursor
+        self._undoable |= undoable
         # A ledger edited, cut short or deleted by hand: none of its rows shown so far hold (a removed line moved
         # the later ones up; a deleted file has none). What was just read of it, if anything, is all it holds.
         fresh = {r.key for r in new_rows}
         rows = new_rows + [r for r in self.rows if r.key not in fresh and _position(r)[0] not in reread]
         rows.sort(key=_position, reverse=True)
         self.rows = mark_undone(rows)
+        if pinned is not None and any(r.sha == pinned[1] for r in self.rows):
+            self._pin = None  # the undo receipt is listed: from here on, the tail's rule holds
         self.loads += 1
-        self._fill(None if at_top or previous is None else previous.key)
+        self._fill(keep)
 
     def _fill(self, keep_key: str | None) -> None:
         table = self.table
@@ -272,12 +308,18 @@ class ReceiptsScreen(PaneScreen):
             title += f" · {bad} ✗"
         self.query_one("#receipts-list").border_title = title
         self._show_detail(self.selected())
+        self.refresh_bindings()  # the undo key applies to some rows only
+
+    def status_hint(self) -> Wording:
+        undo = self.mk.key_for("receipts.undo") or "receipts.undo"
+        return tuple(w.format(undo=undo) for w in self.STATUS_HINT)
 
     # ------------------------------------------------------------------------------------------------ detail
 
     @on(DataTable.RowHighlighted, "#receipts-table")
     def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._show_detail(self.selected())
+        self.refresh_bindings()
 
     def _show_detail(self, row: ReceiptRow | None) -> None:
         verdict = self.query_one("#receipt-verdict", Static)
@@ -363,3 +405,106 @@ class ReceiptsScreen(PaneScreen):
             self.say(
                 (f"Copied {row.sha} to the clipboard.", f"Copied {row.sha[:12]}… (the whole hash) to the clipboard.")
             )
+
+    # ------------------------------------------------------------------------------------------------ undo
+
+    def why_not_undoable(self, row: ReceiptRow | None) -> Wording:
+        """Why `u` cannot undo `row` (wordings, longest first), or "" when the engine is to be asked. The engine
+        still decides: a decision a later one has superseded is refused by it, with the later receipt named."""
+        if row is None:
+            return "No receipt selected: nothing to undo."
+        if row.data is None:
+            return (
+                "This line is not valid JSON (✗): there is no decision in it to undo.",
+                "Not valid JSON (✗): nothing to undo.",
+            )
+        if not row.verified:
+            return (
+                "This receipt's hash does not match (✗): an edited receipt proves nothing and cannot be undone.",
+                "Hash mismatch (✗): an edited receipt cannot be undone.",
+            )
+        action, status = row.action, str(row.data.get("status", ""))
+        if action == "undo":
+            return (
+                "An undo cannot itself be undone: take the decision again in its pane.",
+                "An undo cannot itself be undone.",
+            )
+        if status in REFUSED_STATUSES:
+            return (
+                f"This {action} was refused ({status}): it changed nothing, so there is nothing to undo.",
+                f"A refused {action}: nothing to undo.",
+            )
+        if action not in self._undoable:
+            return (
+                f"This {action or '?'} receipt cannot be undone: it records no decision the engine can reverse.",
+                f"This {action or '?'} receipt cannot be undone: it is no decision.",
+            )
+        if row.undone_by:
+            return (
+                f"Already undone, by undo receipt {row.undone_by[:12]}: this decision no longer holds.",
+                f"Already undone, by receipt {row.undone_by[:12]}.",
+            )
+        return ""
+
+    def applies(self, action: str) -> bool:
+        if action == "undo_receipt":
+            return not self.why_not_undoable(self.selected())
+        return True
+
+    def action_undo_receipt(self) -> None:
+        """Undo the selected decision, however old, after a confirmation: a new receipt that names it (the engine's
+        `undo`, in the decision worker). The panes' undo stacks hold only this session's decisions."""
+        row = self.selected()
+        why = self.why_not_undoable(row)
+        if why or row is None or row.data is None:
+            self.say(why, "yellow")
+            return
+        if self.deciding:  # an undo is still being written
+            self.app.bell()
+            return
+        sha, at, actor = row.sha, row.at(), str(row.data.get("actor", ""))
+        what = f"{row.action} {decision_subject(row.data.get('details')) or row.subject()}".rstrip()
+        ago = _ago(row.data.get("at"), self.now())
+        body = Text.assemble(
+            (f"Taken{f' {ago}' if ago else ''} by {actor} · receipt {sha[:12]}\n", ""),
+            (
+                "A new receipt reverses it and puts back what it changed; this receipt stays. If a later decision "
+                "about the same thing still stands, the engine refuses: undo that one first.",
+                "dim",
+            ),
+        )
+
+        def done(yes: bool | None) -> None:
+            if not yes:
+                self.say(f"Undo {what}: cancelled, nothing written.", "dim")
+                return
+            self.decide(
+                partial(self.engine.undo, sha, now=self.now(), actor=self.actor), f"undo {what} of {at}".rstrip()
+            )
+
+        self.app.push_screen(ConfirmModal(f"Undo {what} of {at}?", body, confirm_label="Undo"), done)
+
+    def after_decision(self, receipt: Receipt) -> None:
+        # The row of the decision an undo reversed keeps the cursor, and reads "undone" once the tail has the undo.
+        reverses = receipt.details.get("reverses")
+        row = next((r for r in self.rows if r.sha == reverses), None) if receipt.action == "undo" else None
+        if row is not None and receipt.ok and receipt.receipt_sha256:
+            self._pin = (row.key, receipt.receipt_sha256)
+        self.refresh_data()
+
+
+def _ago(at: Any, now: datetime) -> str:
+    """How long before `now` a receipt's time (ISO, UTC) was, in the largest whole unit: "3 days ago"; "" when it
+    does not parse or is not before `now`."""
+    try:
+        then = datetime.fromisoformat(str(at))
+    except ValueError:
+        return ""
+    then = then if then.tzinfo else then.replace(tzinfo=UTC)
+    now = now if now.tzinfo else now.replace(tzinfo=UTC)
+    seconds = (now - then).total_seconds()
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size:
+            n = int(seconds // size)
+            return f"{n} {unit}{'' if n == 1 else 's'} ago"
+    return ""
