@@ -700,7 +700,7 @@ class ConflictQueue:
             **({"possible": True, "suspected": suspected} if conflict_type == "possible" else {}),
         }
         same = normalize(incoming["text"])
-        open_c = self._waiting(memory_id, same)
+        open_c = self._waiting(memory_id, incoming["text"])
         if open_c is not None:
             # The same claim again: it is already waiting for a person; one record per disagreement.
             receipt = make_receipt(
@@ -758,17 +758,24 @@ class ConflictQueue:
         against the record `hold` names, as a relation declared after the fact does, and write no receipt: the
         capture's own receipt says so (`CaptureOps.capture`, for a record its zone may not see). Returns the
         conflict and whether it was already open (the same text held against the same record)."""
-        waiting = self._waiting(hold.memory_id, normalize(incoming["text"]))
+        waiting = self._waiting(hold.memory_id, incoming["text"])
         if waiting is not None:
             return waiting, True
         return self._hold(hold, incoming, now, f"capture by {actor}"), False
 
-    def _waiting(self, memory_id: str, normalized_text: str) -> Conflict | None:
-        """The open conflict that already holds this text against this record, if any."""
+    def _waiting(self, memory_id: str, text: str) -> Conflict | None:
+        """The open conflict that already holds this claim against this record, if any: the same text, or a
+        restatement of the text it holds (a retry that only adds a full stop or an article: "… is us-east-1" / "… is
+        us-east-1."). A restatement is strict (`relation.decision.surface_differs`: every word outside articles and
+        the like, every value, symbol and case the same), so the retry says nothing the held text does not."""
+        from .relation import Statement, relate
+
+        normalized = normalize(text)
         for open_c in self.conflicts():
-            if open_c.existing.get("memory_id") == memory_id and (
-                normalize(open_c.incoming.get("text", "")) == normalized_text
-            ):
+            if open_c.existing.get("memory_id") != memory_id:
+                continue
+            held = str(open_c.incoming.get("text", ""))
+            if normalize(held) == normalized or relate(Statement(held), Statement(text)).kind == "restatement":
                 return open_c
         return None
 
@@ -1003,7 +1010,7 @@ class ConflictQueue:
             return None
         incoming = {**c.incoming, "memory_id": kept.memory_id, "page": self.store.page_of(kept.memory_id)}
         hold = self.detect(incoming, {str(c.existing["memory_id"]), kept.memory_id})
-        if hold is None or self._waiting(hold.memory_id, normalize(kept.content)) is not None:
+        if hold is None or self._waiting(hold.memory_id, kept.content) is not None:
             return None
         return self._hold(hold, incoming, now, f"resolution of {c.conflict_id} by {actor}")
 

@@ -207,6 +207,31 @@ def test_the_same_claim_again_joins_the_open_conflict(eng):
     assert [c.conflict_id for c in eng.conflicts(now=T0)] == [cid]
 
 
+@pytest.mark.parametrize(
+    "retry",
+    [
+        "The primary database for billing is MySQL",
+        "The primary database for billing is MySQL!",
+        "the primary database for billing is MySQL.",
+    ],
+)
+def test_a_retry_that_only_adds_a_full_stop_joins_the_open_conflict(eng, retry):
+    """An agent retrying its statement without the key and with other punctuation said the same claim: a second
+    conflict about one pair had the person decide it twice."""
+    mid, cid = make_conflict(eng)
+    again = eng.capture(retry, now=T0 + timedelta(hours=2), source_ref="raw/c.md#L2", actor="agent:notes")
+    assert again.status == "conflict" and again.details["conflict_id"] == cid and again.details["duplicate"]
+    assert [c.conflict_id for c in eng.conflicts(now=T0)] == [cid]
+
+
+def test_another_claim_against_the_same_record_opens_its_own_conflict(eng):
+    mid, cid = make_conflict(eng)
+    other = eng.capture("The primary database for billing is MariaDB.", now=T0 + timedelta(hours=2), key="billing-db")
+    assert other.status == "conflict" and other.details["conflict_id"] != cid, other.details
+    assert not other.details.get("duplicate")
+    assert len(eng.conflicts(now=T0)) == 2
+
+
 def test_another_process_reads_the_parsed_records_and_never_a_stale_one(eng, monkeypatch):
     """Conflict records are kept parsed in .memkeeper/conflicts.json (a capture renders CONFLICTS.md from all of
     them): another engine gets the same records from it, a page edited since is read again, and a broken cache is
