@@ -601,7 +601,7 @@ class CaptureOps:
                     "not_a_restatement",
                     memory_id=mid,
                     relation=rel.kind,
-                    detail=f"{mid} does not say the same ({rel.reason or rel.kind}); capture it without restates, "
+                    detail=f"{mid} does not say the same ({_why_not_the_same(rel)}); capture it without restates, "
                     "or declare supersedes or contradicts",
                 )
             return self._consolidate_into(
@@ -782,3 +782,14 @@ def _ranked(found: list[Candidate]) -> list[Candidate]:
         (c for c in found if c.relation.kind != "unrelated" or c.relation.score >= SUBJECT_SURE),
         key=lambda c: (order.get(c.relation.kind, 3), -c.relation.score, c.memory_id),
     )
+
+
+def _why_not_the_same(rel: Relation) -> str:
+    """Why a declared restatement is none, as the refusal says it. Read as declared (the agent says the two are
+    about one subject), a pair that shares nothing was described as "same subject, adds …": a subject score under
+    the relation's minimum says what it is, little in common."""
+    from .relation.decision import SUBJECT_MIN
+
+    if rel.score < SUBJECT_MIN:
+        return f"little in common with it: subject score {rel.score:.2f}"
+    return str(rel.reason or rel.kind)

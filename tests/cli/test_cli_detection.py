@@ -424,3 +424,14 @@ def test_a_kept_statement_meets_what_was_captured_while_it_waited(capsys, wiki):
     assert len(opened) == 1 and opened[0][-1] == code_rec["details"]["memory_id"], out
     code, listing, _ = run(capsys, wiki, "conflicts", "list")
     assert [line.split()[0] for line in listing.splitlines()] == [opened[0][1]]  # C1 resolved, the new one open
+
+
+def test_a_declared_restatement_about_something_else_is_refused_as_having_little_in_common(capsys, wiki):
+    """Read as declared (one subject, says the agent), a text about a coffee machine was refused as "same subject,
+    adds enum:operating_system": the refusal now says the two have little in common."""
+    code, a, _ = capture(capsys, wiki, "The mobile app minimum iOS version is 15.", "--title", "iOS minimum")
+    mid = a["details"]["memory_id"]
+    code, r, err = capture(capsys, wiki, "Something entirely different about the coffee machine.", "--restates", mid)
+    assert code == 2 and r["details"]["reason"] == "not_a_restatement"
+    assert f"{mid} does not say the same (little in common with it: subject score 0.00)" in err, err
+    assert "same subject" not in err
