@@ -84,6 +84,7 @@ FAILURE_TITLES = {
     "sync": "Reload failed",
     "watch": "Watching the wiki stopped",
     "tiers-plan": "Tier plan failed",
+    "bad-pages": "Reading the index failed",
 }
 
 #: The most pages the echo of our own decision may name and still be checked page by page (else: a full sync).
@@ -622,12 +623,20 @@ class MemkeeperApp(App[int]):
             shown = self.keymap.errors[:6]
             more = f"\n… and {len(self.keymap.errors) - 6} more" if len(self.keymap.errors) > 6 else ""
             self.notify("\n".join(shown) + more, title="Keymap problems", severity="warning", timeout=12, markup=False)
-        bad = self.engine.bad_pages()
-        if bad:  # a sync of the desk names those it finds later (`pages_lost`)
-            title, message, _ = lost_pages_notice(bad, [])
-            self.notify(message, title=title, severity="warning", timeout=LOST_TIMEOUT, markup=False)
+        self._name_bad_pages()
         self.switch_mode("browse")
         self.refresh_counts()
+
+    @work(thread=True, group="bad-pages", exit_on_error=False)
+    def _name_bad_pages(self) -> None:
+        """The pages the index already holds as unreadable, named in one notice at start (read in a worker, as every
+        engine read of the desk; a sync of the desk names those it finds later, `pages_lost`)."""
+        bad = self.engine.bad_pages()
+        if bad:
+            title, message, _ = lost_pages_notice(bad, [])
+            self.call_from_thread(
+                self.notify, message, title=title, severity="warning", timeout=LOST_TIMEOUT, markup=False
+            )
 
     def pane_painted(self) -> None:
         """A pane has been drawn (each pane calls this after its first refresh). The work that grows with the wiki

@@ -157,3 +157,22 @@ def test_the_notice_names_two_pages_and_counts_the_rest() -> None:
     assert status[-1] == "⚠ 3 pages cannot be read, 2 are gone · memkeeper check"
     assert lost_pages_notice([], gone[:1])[0] == "1 page is gone"
     assert lost_pages_notice(bad[:2], [])[0] == "2 pages cannot be read"
+
+
+async def test_pages_the_index_already_holds_as_unreadable_are_named_at_start(demo_root: Path) -> None:
+    """A page broken before the desk opened, which the index already read as bad: the desk names it once at start
+    (read in a worker, not while the first pane is drawn), and its own start-up reading does not name it again."""
+    engine = Engine.open(demo_root)
+    ((_, broken),) = active_pages(engine, 1)
+    break_page(demo_root / broken)
+    engine.close()
+    engine = Engine.open(demo_root)
+    engine.sync()  # another process's sync (a CLI command) read the page as bad, and the index keeps it so
+    assert [b.path for b in engine.bad_pages()] == [broken]
+    app = build_app(demo_root, engine=engine)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await wait_for(pilot, lambda: lost_notices(app), what="the notice")
+        await settle(pilot)
+        [(title, message)] = lost_notices(app)
+        assert title == "1 page cannot be read"
+        assert message.startswith(f"{broken}: malformed YAML frontmatter")
