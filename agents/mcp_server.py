@@ -5,8 +5,9 @@ time, and it never opens a wiki file itself. Who acts and what they may see are 
 
 - the actor is `agent:<NAME>` (`--agent NAME`) and the trust zone is `--zone Z`; no tool takes an actor or a zone,
   and an argument a tool does not declare is refused rather than ignored;
-- captures are stored in the server's zone; retrieval and pages are filtered by it (`core/scoring.py` `zone_allows`):
-  a server for `outside_contact` never returns a `private_self` record nor any `do_not_export` content;
+- captures are stored in the server's zone, in a sensitivity tier the zone reads back (an agent is never told it
+  stored what it may then not read); retrieval and pages are filtered by it (`core/scoring.py` `zone_allows`): a
+  server for `outside_contact` never returns a `private_self` record nor any `do_not_export` content;
 - no tool takes a decision only a person may take (resolve, confirm, deny, undeny, tier apply, undo), and a capture
   cannot claim `source_type: user_confirmed` (that is a person's confirmation);
 - a refused or rejected operation, and a call that cannot produce a receipt, come back as a tool error (`isError`)
@@ -15,12 +16,13 @@ time, and it never opens a wiki file itself. Who acts and what they may see are 
 
 Pages (`read_page`, and the `hot.md` / `index.md` resources): a `private_self` server reads the generated views and
 every entry page as they are. A server for any other zone reads an entry page only when its record is visible to the
-zone, `SCHEMA.md`, and a rendering of `hot.md` and `index.md` filtered for the zone (only the active, unexpired records
-it may see; the owner's queues and every other title are left out), because the generated views list the titles of
-every zone's records. The other views (`index/<category>.md`, `CONFLICTS.md`, `conflicts/`, `DECISIONS.md`,
-`log.md`) are for `private_self` only. Reading writes nothing: the engine has no receipt-producing read for pages or
-queue counts, so `read_page`, the resources and `queue_counts` leave no receipt; `capture` and `retrieve` return the
-engine's receipt (the engine records it when the call changed or touched memory).
+zone (rendered without the person's login or local paths: `limited_entry`), `SCHEMA.md`, and a rendering of `hot.md` and
+`index.md` filtered for the zone (only the active, unexpired records it may see; the owner's queues and every other
+title are left out), because the generated views list the titles of every zone's records. The other views
+(`index/<category>.md`, `CONFLICTS.md`, `conflicts/`, `DECISIONS.md`, `log.md`) are for `private_self` only. Reading
+writes nothing: the engine has no receipt-producing read for pages or queue counts, so `read_page`, the resources and
+`queue_counts` leave no receipt; `capture` and `retrieve` return the engine's receipt (the engine records it when the
+call changed or touched memory).
 
 A server for any other zone than `private_self` is limited (`Desk`): it is not offered `queue_counts` (the person's
 queues count every zone's records), it resolves a capture's declared relation among the records its zone may see
@@ -30,12 +32,12 @@ conflict a capture opened against one of them) and without the receipt hash (`De
 
 The protocol around the tools (`MemkeeperServer`, `agents/stdio.py`): over stdio, a line that is not one JSON-RPC
 message is answered (-32700 or -32600, one line) instead of being dropped, and a client that writes its requests and
-closes stdin gets every answer before the server exits; a request whose params do not have the method's shape is
-told which (-32602, `memkeeper: tools/call: arguments must be an object`); a request before `initialize` is told so
-(-32600); the server offers no prompts (`prompts/*` are -32601, method not found, and no `prompts` capability is
-announced); an unknown resource is named with those there are (-32602, as the SDK answers it). A tool's arguments
-are checked before it runs, every problem said in one line in the server's own words (`argument_problems`), as a
-tool error; a value an error repeats is cut to `clip`'s length.
+closes stdin gets every answer before the server exits; a request whose params do not have the method's shape is told
+which (-32602, `memkeeper: tools/call: arguments must be an object`); a request before `initialize` is told so (-32600),
+and so is a second `initialize`; the server offers no prompts (`prompts/*` are -32601, method not found, and no
+`prompts` capability is announced); an unknown resource is named with those there are (-32602, as the SDK answers it). A
+tool's arguments are checked before it runs, every problem said in one line in the server's own words
+(`argument_problems`), as a tool error; a value an error repeats is cut to `clip`'s length.
 """
 
 from __future__ import annotations
@@ -49,8 +51,8 @@ import os
 import re
 import sys
 import threading
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, cast
@@ -61,8 +63,10 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
+from mcp.shared.dispatcher import as_request_id, coerce_request_id
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, INVALID_REQUEST, CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
+from mcp_types import RequestId
 from mcp_types.methods import SPEC_CLIENT_METHODS, validate_client_request
 from pydantic import AnyUrl, BaseModel, ConfigDict, Field, ValidationError, create_model
 
@@ -70,6 +74,7 @@ from memkeeper.agents import stdio
 from memkeeper.core import BadInput, Engine, Entry, MemkeeperError, Receipt, Refused
 from memkeeper.core.engine import validate_actor
 from memkeeper.core.errors import clip
+from memkeeper.core.lockfile import WaitCancelled
 from memkeeper.core.models import (
     REFUSED_STATUSES,
     Category,
@@ -80,8 +85,11 @@ from memkeeper.core.models import (
     TrustZone,
     iso,
 )
+from memkeeper.core.pagefmt import render_entry
+from memkeeper.core.record import Verified
 from memkeeper.core.retrieve import Listed
 from memkeeper.core.scoring import zone_allows
+from memkeeper.core.store import is_id_prefix
 from memkeeper.tui.cli import VALID_VALUES, error_line, refusal_line
 
 SERVER_NAME = "memkeeper"
@@ -91,7 +99,15 @@ AGENT_SOURCE_TYPES = (SourceType.agent_inferred.value, SourceType.user_stated.va
 MAX_RETRIEVE_LIMIT = 100
 # A hundred years: beyond it a ttl is a mistake (and past ~2.7 million days the date overflows).
 MAX_TTL_DAYS = 36500
+# What to leave out of a capture that asked for a durable record with an expiry (`refusal_line`).
+EXPIRY_HINT = 'leave out memory_class "durable" to store an expiring record, or leave out ttl_days / expires_at'
+# An hour: a shorter ttl is a unit mistake (seconds or minutes given as days) or a record expired before anyone can
+# retrieve it (`1e-9` days is 86 microseconds).
+MIN_TTL_DAYS = 1 / 24
 RELATIONS = ("supersedes", "contradicts", "restates")
+# How often a capture waiting for the session's earlier captures asks whether the client cancelled it (seconds).
+TURN_POLL_S = 0.05
+CAPTURE_CANCELLED = "memkeeper: capture cancelled by the client before it was written; nothing was written"
 # A zone-filtered index lists at most this many records per category; retrieve finds the rest.
 FILTERED_INDEX_PER_CATEGORY = 200
 
@@ -103,6 +119,10 @@ PAGES_HELP = (
     "entries/<slug>.md, hot.md, index.md, SCHEMA.md, and for private_self also index/<category>.md, "
     "CONFLICTS.md, conflicts/C<N>.md, DECISIONS.md, log.md"
 )
+
+
+def _never() -> bool:
+    return False
 
 
 def utc_now() -> datetime:
@@ -193,7 +213,7 @@ CAPTURE_PARAMS = (
         "sensitivity",
         str,
         "normal",
-        "public_safe may reach outside zones; do_not_export never leaves the owner.",
+        "Default normal. public_safe may reach outside zones; do_not_export never leaves the owner.",
         _values(SensitivityTier),
     ),
     Param(
@@ -205,14 +225,16 @@ CAPTURE_PARAMS = (
         _values(MemoryClass),
     ),
     Param("expires_at", str | None, None, "ISO-8601 date or time after now; makes the record expiring."),
-    # The engine takes any number of days; a record that expires before it is stored would never be retrieved, and
-    # NaN, infinity or a date past the year 9999 would be silently dropped or crash the date arithmetic.
+    # The engine takes any number of days; a record that expires before it can be retrieved is never retrieved (at
+    # least an hour, `MIN_TTL_DAYS`), and NaN, infinity or a date past the year 9999 would be silently dropped or
+    # crash the date arithmetic.
     Param(
         "ttl_days",
         float | None,
         None,
-        f"Days until the record expires, more than 0 and at most {MAX_TTL_DAYS} (instead of expires_at).",
-        checked={"gt": 0, "le": MAX_TTL_DAYS, "allow_inf_nan": False},
+        f"Days until the record expires, at least one hour ({MIN_TTL_DAYS:.4f}) and at most {MAX_TTL_DAYS} "
+        "(instead of expires_at).",
+        checked={"ge": MIN_TTL_DAYS, "le": MAX_TTL_DAYS, "allow_inf_nan": False},
     ),
     Param(
         "source_type",
@@ -255,7 +277,10 @@ class StrictArguments(BaseModel):
 
 class StrictTool(Tool):
     """A tool whose arguments are checked before it runs, every problem said in one line, in the server's own words
-    ("capture: argument `text` is required"; the SDK's own message is pydantic's multi-line report)."""
+    ("capture: argument `text` is required"; the SDK's own message is pydantic's multi-line report). An argument
+    required by the server's zone says why (`required_hints`: the clause after "is required")."""
+
+    required_hints: dict[str, str] = Field(default_factory=dict)
 
     async def run(self, arguments: dict[str, Any], context: Any, convert_result: bool = False) -> Any:
         wrong = _wrong_json_types(self, arguments)
@@ -339,6 +364,8 @@ BOUND_PROBLEMS = {
     "less_than": ("lt", "less than"),
     "less_than_equal": ("le", "at most"),
 }
+# A bound said in words where its number is not one a person types (`ttl_days`' hour, 0.041666…).
+BOUND_WORDS: dict[float, str] = {MIN_TTL_DAYS: f"{MIN_TTL_DAYS:.4f} (one hour)"}
 
 
 def _argument_problem(err: Any) -> str:
@@ -352,7 +379,8 @@ def _argument_problem(err: Any) -> str:
         limit = (err.get("ctx") or {}).get(bound)
         if isinstance(limit, float) and limit.is_integer():  # a float argument's bound: 36500, not 36500.0
             limit = int(limit)
-        return f"must be {words} {limit}, got {_given(given)}"
+        shown = BOUND_WORDS.get(limit, limit) if isinstance(limit, float) else limit
+        return f"must be {words} {shown}, got {_given(given)}"
     if kind == "finite_number":
         return f"must be a finite number, got {_given(given)}"
     if kind == "int_from_float":
@@ -367,6 +395,7 @@ def argument_problems(tool: Tool, exc: ValidationError) -> list[tuple[str, str]]
     """Each argument pydantic refused, with its problem in one clause ("argument `text` is required", "argument `tags`
     item 2 must be a string, got a number"): an argument a tool does not declare names those it takes."""
     names = ", ".join(tool.parameters.get("properties", {})) or "no arguments"
+    hints: dict[str, str] = getattr(tool, "required_hints", {})
     problems = []
     for err in exc.errors(include_url=False):
         loc = err["loc"]
@@ -385,11 +414,14 @@ def argument_problems(tool: Tool, exc: ValidationError) -> list[tuple[str, str]]
             for part in loc[1:]
             if not (isinstance(part, str) and _UNION_MEMBER.fullmatch(part))
         )
+        if err["type"] == "missing" and len(loc) == 1 and name in hints:
+            problems.append((name, f"{where} is required {hints[name]}"))
+            continue
         problems.append((name, f"{where} {_argument_problem(err)}"))
     return problems
 
 
-def _strict(tool: Tool) -> StrictTool:
+def _strict(tool: Tool, required_hints: dict[str, str] | None = None) -> StrictTool:
     meta = tool.fn_metadata
     # FieldInfo.annotation is Optional in pydantic's types, but the fields of a model built from a signature always
     # carry one (Any for a parameter without an annotation).
@@ -399,14 +431,15 @@ def _strict(tool: Tool) -> StrictTool:
     # create_model's types cannot say the new class subclasses both bases: arg_model is its first.
     meta.arg_model = cast("type[ArgModelBase]", strict)
     data = {name: getattr(tool, name) for name in Tool.model_fields}
-    return StrictTool(**{**data, "parameters": strict.model_json_schema(by_alias=True), "fn_metadata": meta})
+    schema = strict.model_json_schema(by_alias=True)
+    return StrictTool(**{**data, "parameters": schema, "fn_metadata": meta, "required_hints": required_hints or {}})
 
 
 def _receipt_result(
     r: Receipt, *, redact_hint: str = "redact=true", data: dict[str, Any] | None = None
 ) -> CallToolResult:
     data = r.to_dict() if data is None else data
-    line = refusal_line(r, redact_hint=redact_hint)
+    line = refusal_line(r, redact_hint=redact_hint, expiry_hint=EXPIRY_HINT)
     if line is not None:
         return CallToolResult(content=[TextContent(type="text", text=line)], structured_content=data, is_error=True)
     text = json.dumps(data, ensure_ascii=False, default=str)
@@ -467,7 +500,7 @@ def limited_page(text: str, sees: Callable[[str], bool] = lambda memory_id: True
     person's queue and without the reason the person gave for a denial, and no id of a record the zone may not see
     (`sees`): a note that names the other side of a conflict or a merge ("Took precedence over mem_…", "Merged into
     mem_…", `superseded_by:`) names a record of another zone when that record's page was moved there since. The
-    record itself is served as written."""
+    record is given as `limited_entry` shows it (`Desk.page` renders it so before this)."""
 
     def unnumbered(m: re.Match[str]) -> str:
         for a, b in (("a", "b"), ("c", "d"), ("e", "f"), ("g", "h")):
@@ -482,23 +515,116 @@ def limited_page(text: str, sees: Callable[[str], bool] = lambda memory_id: True
     return _PAGE_MEMORY_ID.sub(unseen, text)
 
 
+# Who acted on a record and where it came from, as a limited zone is shown them (`limited_entry`). A person is an
+# actor `human:<login>`: the login is the person's account name, shown as `human`. An agent's name (`agent:<name>`)
+# is the name a server or a command was started with, not a person's, and stays. A source that is a path on the
+# person's machine (absolute, under `~`, on a drive, a `file:` URL) says where they keep their files (`/home/<login>/
+# …`): it is shown as its last component, the file's name. Any other source (a relative path such as
+# `raw/session.md#L40`, an `https:` URL, a session id) is shown as written.
+_PERSON = re.compile(r"\bhuman:[A-Za-z0-9._@-]{1,64}")
+_LOCAL_PATH = re.compile(r"file:|~|[\\/]|[A-Za-z]:[\\/]", re.I)  # how a source that is a local path begins
+_LOCAL_PATH_IN_TEXT = re.compile(r"(?<![^\s(\[\"'])(?:file:|~|[\\/]|[A-Za-z]:[\\/])\S*", re.I)
+_RESTATED_FROM = re.compile(r"(Consolidated note \([^)]*\): restated by \S+) \((.*)\)", re.S)
+
+
+def _file_name(path: str) -> str:
+    """The last component of a local path ("" when it has none but where it is: `~alice`, `C:`, `file:`)."""
+    parts = [p for p in re.split(r"[\\/]+", path) if p]
+    if parts and (parts[0].startswith("~") or re.fullmatch(r"[A-Za-z]:|file:", parts[0], re.I)):
+        parts = parts[1:]
+    return parts[-1] if parts else ""
+
+
+def shown_source(ref: str) -> str:
+    """A source as a limited zone is shown it: a local path as its file's name, a local path within the text (after a
+    space, a bracket or a quote) likewise, anything else as written. "" when nothing is left to show."""
+    if _LOCAL_PATH.match(ref.strip()):
+        return _file_name(ref.strip())
+    return _LOCAL_PATH_IN_TEXT.sub(lambda m: _file_name(m.group(0)), ref)
+
+
+def shown_actor(text: str) -> str:
+    """An actor, or a line naming actors, with each person shown as `human`; agents as written."""
+    return _PERSON.sub("human", text)
+
+
+def _shown_note(note: str) -> str:
+    restated = _RESTATED_FROM.fullmatch(note)
+    if restated is not None:  # "restated by <actor> (<the restatement's source_ref>)"
+        source = shown_source(restated.group(2))
+        note = restated.group(1) + (f" ({source})" if source else "")
+    else:
+        note = _LOCAL_PATH_IN_TEXT.sub(lambda m: _file_name(m.group(0)), note)
+    return shown_actor(note)
+
+
+def limited_entry(entry: Entry) -> Entry:
+    """A record as a server for a zone other than `private_self` shows it: a copy with every person's login
+    (`verified.by`, `actor`, the notes) shown as `human`, a source that is a local path shown as its file's name
+    (`source_ref`, and the source of a restatement in its note), and none of the frontmatter keys the engine does not
+    know (the person's own additions: `created_by`, `owner`, …). The rest (the statement, its title, tags, recall
+    phrases, times and scores) as the page says."""
+    shown = entry.model_copy(deep=True)
+    if shown.source_ref is not None:
+        shown.source_ref = shown_source(shown.source_ref) or None
+    if shown.verified is not None:
+        shown.verified = Verified(shown_actor(shown.verified.by), shown.verified.at)
+    if shown.actor is not None:
+        shown.actor = shown_actor(shown.actor)
+    shown.notes = [_shown_note(note) for note in shown.notes]
+    shown.extra = {}
+    return shown
+
+
 class Desk:
-    """The operations the server exposes, over one engine, for one identity. Calls are serialised: the engine is
-    shared by the SDK's worker threads.
+    """The operations the server exposes, over one engine, for one identity.
+
+    The SDK runs each tool call in a worker thread, and the engine is shared by them, as the desk's workers share it
+    (the index serialises its connection, the write lock excludes threads as it does processes, and an operation's
+    staged writes belong to its thread). Captures take turns (`_writes`), so a session's captures are written in
+    the order they came; reads (`retrieve`, pages, `queue_counts`) take no turn: they never wait behind a capture,
+    even one that waits for the write lock (a retrieval's own access write waits at most 0.2 s, then is skipped).
+
+    A capture the client cancels (`cancelled`, from `notifications/cancelled`) before it began writing (waiting for
+    its turn or for the write lock) is not written; one that began writing is written whole.
 
     A server for any zone but `private_self` is *limited*: it answers as if the records its zone may not see
     (`zone_allows` on the record's zone and sensitivity, the rule of `read_page`) did not exist, in pages, in the
-    references a capture declares and in the receipts it passes on."""
+    references a capture declares and in the receipts it passes on; it shows a record without the person's login
+    or local paths (`limited_entry`); and it stores a capture only in a tier its zone reads back."""
 
     def __init__(self, engine: Engine, identity: Identity, clock: Callable[[], datetime] = utc_now) -> None:
         self.engine = engine
         self.identity = identity
         self.clock = clock
-        self._lock = threading.Lock()
+        self._writes = threading.Lock()
 
     @property
     def limited(self) -> bool:
         return self.identity.zone is not TrustZone.private_self
+
+    @property
+    def readable_tiers(self) -> tuple[str, ...]:
+        """The sensitivity tiers of the records this zone reads back when it stores them in its own zone."""
+        zone = self.identity.zone
+        return tuple(t.value for t in SensitivityTier if zone_allows(zone, zone, t))
+
+    @property
+    def default_sensitivity(self) -> str | None:
+        """The tier of a capture that gives none: the engine's `normal` when this zone reads such records back, else
+        None (outside_contact, paid_public: they read back only `public_safe` records, which the other outside zone
+        reads too, so the agent says so itself: `sensitivity_required`)."""
+        return SensitivityTier.normal.value if SensitivityTier.normal.value in self.readable_tiers else None
+
+    def sensitivity_required(self) -> str:
+        """The clause of the one-line refusal of a capture that gives no sensitivity where there is no default."""
+        zone, tiers = self.identity.zone, self.readable_tiers
+        readers = [z.value for z in TrustZone if all(zone_allows(z, zone, SensitivityTier(t)) for t in tiers)]
+        who = "every zone" if len(readers) == len(TrustZone) else "zones " + ", ".join(readers)
+        return (
+            f"for zone {zone.value}: give {' or '.join(tiers)} (the only tier this zone reads back; {who} may read "
+            "such a record)"
+        )
 
     def _guarded(self, what: str, call: Callable[[], CallToolResult]) -> CallToolResult:
         """Every tool's answer: an engine error is its one line, anything else `memkeeper: internal error: <Type>`."""
@@ -521,12 +647,27 @@ class Desk:
             log.warning("%s", error_line(exc))
         return line
 
+    def _answer(self, r: Receipt) -> CallToolResult:
+        """A capture receipt as this server shows it."""
+        return self._limited_result(r) if self.limited else _receipt_result(r)
+
     # ------------------------------------------------------------------------------------------------ tools
 
-    def capture(self, **options: Any) -> CallToolResult:
-        return self._guarded("capture", lambda: self._capture(dict(options)))
+    def capture(
+        self, *, cancelled: Callable[[], bool] | None = None, undecodable: Iterable[str] = (), **options: Any
+    ) -> CallToolResult:
+        """`options`: the tool's arguments. `cancelled`: whether the client has cancelled the call (asked before the
+        capture begins writing). `undecodable`: the arguments that arrived with bytes that are not UTF-8 or a lone
+        surrogate escape (read as U+FFFD on the way in: `agents/stdio.py`)."""
+        return self._guarded("capture", lambda: self._capture(dict(options), cancelled or _never, tuple(undecodable)))
 
-    def _capture(self, options: dict[str, Any]) -> CallToolResult:
+    def _capture(
+        self, options: dict[str, Any], cancelled: Callable[[], bool], undecodable: tuple[str, ...]
+    ) -> CallToolResult:
+        if undecodable:
+            order = [p.name for p in CAPTURE_PARAMS]
+            first = min(undecodable, key=lambda name: order.index(name) if name in order else len(order))
+            return self._answer(self._invalid_text(first, "capture"))
         if options.get("source_type") == SourceType.user_confirmed.value:
             return _error(
                 Refused(
@@ -537,37 +678,102 @@ class Desk:
         if options.get("expires_at") is not None and options.get("ttl_days") is not None:
             # The engine would take expires_at and drop ttl_days without a word.
             return _error(BadInput("capture: expires_at and ttl_days: give one of them, not both"))
+        refused = self._unreadable_tier(options)
+        if refused is not None:
+            return _error(refused)
         text = options.pop("text")
-        with self._lock:
-            now = self.clock()
+        if not self._take_turn(cancelled):
+            return self._cancelled()
+        try:
             declared = self._declared(options)
             if declared is not None and self.limited:
                 how, ref = declared
                 memory_id = self._visible_id(ref)
                 if memory_id is None:
-                    return self._limited_result(self._unknown_reference(how, ref, now))
+                    return self._limited_result(self._unknown_reference(how, ref, self.clock()))
                 options[how] = memory_id  # the full id: the engine looks up nothing the zone may not see
-            r = self.engine.capture(text, now=now, actor=self.identity.actor, zone=self.identity.zone, **options)
-            if not self.limited:
-                return _receipt_result(r)
-            if r.status in REFUSED_STATUSES and declared is not None:
-                named = r.details.get("memory_id")
-                if isinstance(named, str) and not self._sees(named):
-                    # The record changed zone between the look-up and the engine's: still nothing to name.
-                    return self._limited_result(self._unknown_reference(*declared, now))
-            return self._limited_result(r)
-
-    def retrieve(self, query: str, limit: int = 10) -> CallToolResult:
-        def run() -> CallToolResult:
-            with self._lock:
-                r = self.engine.retrieve(
-                    query,
-                    zone=self.identity.zone,
-                    limit=limit,
+            if cancelled():
+                return self._cancelled()
+            try:  # the engine's wait for the write lock stops once the client cancels
+                r = self.engine.capture(
+                    text,
                     now=self.clock(),
                     actor=self.identity.actor,
-                    record_access=True,
+                    zone=self.identity.zone,
+                    cancelled=cancelled,
+                    **options,
                 )
+            except WaitCancelled:
+                return self._cancelled()
+        finally:
+            self._writes.release()
+        if not self.limited:
+            return _receipt_result(r)
+        if r.status in REFUSED_STATUSES and declared is not None:
+            named = r.details.get("memory_id")
+            if isinstance(named, str) and not self._sees(named):
+                # The record changed zone between the look-up and the engine's: still nothing to name.
+                return self._limited_result(self._unknown_reference(*declared, self.clock()))
+        return self._limited_result(r)
+
+    def _take_turn(self, cancelled: Callable[[], bool]) -> bool:
+        """Wait for the captures before this one; False when the client cancelled this one meanwhile."""
+        while not self._writes.acquire(timeout=TURN_POLL_S):
+            if cancelled():
+                return False
+        return True
+
+    def _cancelled(self) -> CallToolResult:
+        """What a capture cancelled before it began writing returns (the SDK sends no answer to a cancelled
+        request: JSON-RPC leaves it unanswered)."""
+        log.warning("%s", CAPTURE_CANCELLED)
+        return _error_text(CAPTURE_CANCELLED)
+
+    def _unreadable_tier(self, options: dict[str, Any]) -> MemkeeperError | None:
+        """Why a limited server does not store this capture's tier, if it does not: a record its own zone could not
+        read back would be one the agent was told it stored and could then not read, restate nor find (and each
+        retry a duplicate). The tier is filled in when there is a default (`default_sensitivity`)."""
+        if options.get("sensitivity") is None:
+            default = self.default_sensitivity
+            if default is None:
+                return BadInput(f"capture: argument `sensitivity` is required {self.sensitivity_required()}")
+            options["sensitivity"] = default
+        tier, zone = options["sensitivity"], self.identity.zone.value
+        if tier in self.readable_tiers:
+            return None
+        valid = ", ".join(self.readable_tiers)
+        if tier in _values(SensitivityTier):
+            return Refused(
+                f"capture refused: sensitivity {tier!r} would store a record zone {zone} cannot read back "
+                f"(valid for this zone: {valid})"
+            )
+        return BadInput(
+            f"capture reject: invalid_sensitivity_tier {clip(str(tier))!r} (valid for zone {zone}: {valid})"
+        )
+
+    def _invalid_text(self, name: str, action: str) -> Receipt:
+        """The engine's refusal of text that is not valid UTF-8 (what the command line gets for such bytes), for the
+        argument `name`, which arrived with bytes that are not UTF-8 or a lone surrogate escape."""
+        if action == "retrieve":
+            details: dict[str, Any] = {"reason": "invalid_text", "detail": "the query is not valid UTF-8"}
+        elif name == "text":
+            details = {"reason": "invalid_text", "detail": "text is not valid UTF-8"}
+        else:
+            details = {"reason": "invalid_text", "field": name, "detail": f"{name} is not valid UTF-8"}
+        return Receipt(action=action, status="reject", at=iso(self.clock()), actor=self.identity.actor, details=details)
+
+    def retrieve(self, query: str, limit: int = 10, *, undecodable: Iterable[str] = ()) -> CallToolResult:
+        def run() -> CallToolResult:
+            if "query" in tuple(undecodable):
+                return _receipt_result(self._invalid_text("query", "retrieve"))
+            r = self.engine.retrieve(
+                query,
+                zone=self.identity.zone,
+                limit=limit,
+                now=self.clock(),
+                actor=self.identity.actor,
+                record_access=True,
+            )
             return _receipt_result(r)
 
         return self._guarded("retrieve", run)
@@ -581,8 +787,7 @@ class Desk:
         def run() -> CallToolResult:
             if self.limited:  # not offered to a limited server (build_server); refused should it be called anyway
                 return _error_text(queue_counts_not_offered(self.identity.zone))
-            with self._lock:
-                counts = self.engine.counts(self.clock())
+            counts = self.engine.counts(self.clock())
             return CallToolResult(
                 content=[TextContent(type="text", text=json.dumps(counts))], structured_content=counts
             )
@@ -611,17 +816,18 @@ class Desk:
         return zone_allows(self.identity.zone, entry.trust_zone, entry.sensitivity_tier)
 
     def _visible_id(self, ref: str) -> str | None:
-        """The memory id a reference names among the records this zone may see: a page path, a memory id, or a
-        prefix of exactly one visible id (the engine's `resolve_id`, over what the zone sees). None when it names
-        none or several."""
-        if not ref:
-            return None
+        """The memory id a reference (stripped) names among the records this zone may see, by the engine's rule
+        (`Store.resolve_id`), over what the zone sees: a page path (`entries/…`), a memory id as a record has it, or
+        `mem_` and six to sixteen lower-case hex digits that begin exactly one visible id (`is_id_prefix`: "m",
+        "mem_" or "MEM_…" name nothing). None when it names no visible record, or several; a reference that names
+        only records the zone may not see is one that names none."""
         if ref.startswith("entries/"):
             memory_id = self.engine.memory_id_at(ref)
             return memory_id if memory_id is not None and self._sees(memory_id) else None
-        needle = ref.lower()
-        if re.fullmatch(r"mem_[0-9a-f]{16}", needle):  # a whole id (what `related` gives): no listing to walk
-            return needle if self._sees(needle) else None
+        if self.engine.page_of(ref) is not None:  # a whole id (what `related` gives): taken before any prefix
+            return ref if self._sees(ref) else None
+        if not is_id_prefix(ref):
+            return None
         found: list[str] = []
         for category, _active, total in self.engine.category_counts():
             offset = 0
@@ -630,11 +836,8 @@ class Desk:
                 if not rows:
                     break
                 offset += len(rows)
-                found += [r["memory_id"] for r in rows if r["memory_id"].lower().startswith(needle)]
+                found += [r["memory_id"] for r in rows if r["memory_id"].startswith(ref)]
         visible = [m for m in dict.fromkeys(found) if self._sees(m)]
-        exact = [m for m in visible if m.lower() == needle]
-        if exact:
-            return exact[0]
         return visible[0] if len(visible) == 1 else None
 
     def _unknown_reference(self, how: str, ref: str, now: datetime) -> Receipt:
@@ -681,37 +884,32 @@ class Desk:
         names no page; Refused for a page the zone may not see (the same reason whether or not it exists, and
         whether or not it can be read)."""
         zone = self.identity.zone
-        with self._lock:
-            rel, reachable = self._rel(path)
-            shown = clip(rel)  # as a refusal repeats it
-            owner = zone is TrustZone.private_self
-            if ENTRY_PAGE.fullmatch(rel):
-                # What the engine says of a page that is not there; a limited zone's refusal says the same of a
-                # page it may not see.
-                missing: MemkeeperError = BadInput(f"{shown} does not exist")
-                if not owner:
-                    missing = Refused(f"read_page refused: no page {shown} visible to zone {zone.value}")
-                    if not reachable or not self._visible(rel):
-                        raise missing
-                    try:
-                        return limited_page(self.engine.read_view(rel), self._sees)
-                    except (MemkeeperError, OSError):  # unreadable: as if it were not there
-                        raise missing from None
-                if not reachable:
-                    raise missing
-                return self.engine.read_view(rel)
-            if rel in FILTERED_VIEWS and reachable:
-                return self.engine.read_view(rel) if owner else self._filtered_view(rel)
-            if reachable and (rel in PUBLIC_VIEWS or (owner and OWNER_VIEWS.fullmatch(rel))):
-                return self.engine.read_view(rel)
-            if OWNER_VIEWS.fullmatch(rel) and not owner:
-                raise Refused(
-                    f"read_page refused: {shown} lists records of every zone; a server for zone {zone.value} "
-                    "reads hot.md, index.md, SCHEMA.md and the entry pages it may see"
-                )
-            if not reachable and (rel in FILTERED_VIEWS or rel in PUBLIC_VIEWS or OWNER_VIEWS.fullmatch(rel)):
-                raise BadInput(f"{shown} does not exist")
-            raise BadInput(f"read_page: {shown} is not a wiki page (pages: {PAGES_HELP})")
+        rel, reachable = self._rel(path)
+        shown = clip(rel)  # as a refusal repeats it
+        owner = zone is TrustZone.private_self
+        if ENTRY_PAGE.fullmatch(rel):
+            if not owner:
+                # The record as its page says now, judged and shown from that one reading. A page the zone may not
+                # see, one that is not there and one that cannot be read get the same refusal.
+                entry = self._visible_record(rel) if reachable else None
+                if entry is None:
+                    raise Refused(f"read_page refused: no page {shown} visible to zone {zone.value}")
+                return limited_page(render_entry(limited_entry(entry)), self._sees)
+            if not reachable:
+                raise BadInput(f"{shown} does not exist")  # what the engine says of a page that is not there
+            return self.engine.read_view(rel)
+        if rel in FILTERED_VIEWS and reachable:
+            return self.engine.read_view(rel) if owner else self._filtered_view(rel)
+        if reachable and (rel in PUBLIC_VIEWS or (owner and OWNER_VIEWS.fullmatch(rel))):
+            return self.engine.read_view(rel)
+        if OWNER_VIEWS.fullmatch(rel) and not owner:
+            raise Refused(
+                f"read_page refused: {shown} lists records of every zone; a server for zone {zone.value} "
+                "reads hot.md, index.md, SCHEMA.md and the entry pages it may see"
+            )
+        if not reachable and (rel in FILTERED_VIEWS or rel in PUBLIC_VIEWS or OWNER_VIEWS.fullmatch(rel)):
+            raise BadInput(f"{shown} does not exist")
+        raise BadInput(f"read_page: {shown} is not a wiki page (pages: {PAGES_HELP})")
 
     def _rel(self, path: str) -> tuple[str, bool]:
         """The path relative to the root as the engine resolves it, and whether the file system could be asked about
@@ -722,9 +920,13 @@ class Desk:
         except OSError:
             return "/".join(p for p in re.split(r"[\\/]+", path) if p not in ("", ".")), False
 
-    def _visible(self, rel: str) -> bool:
+    def _visible_record(self, rel: str) -> Entry | None:
+        """The record of the entry page `rel` as its page says now, when this zone may see it; else None."""
         memory_id = self.engine.memory_id_at(rel)
-        return memory_id is not None and self._sees(memory_id)
+        entry = self._on_page(memory_id) if memory_id is not None else None
+        if entry is None or not zone_allows(self.identity.zone, entry.trust_zone, entry.sensitivity_tier):
+            return None
+        return entry
 
     def _visible_entries(self, now: datetime) -> list[Listed]:
         """The active, unexpired records this zone may see (what retrieve could return), with their pages: by the
@@ -800,11 +1002,28 @@ def _iso_order(text: str) -> tuple[str, str]:
     return f"{year.zfill(4)}-{month_day}T{rest[:8]}", rest[8:].rstrip("Z")
 
 
-def _capture_tool(desk: Desk) -> Tool:
-    params = capture_params()
+def _zone_param(desk: Desk, p: Param) -> Param:
+    """A capture argument as a limited desk's tool publishes it: `sensitivity` takes only the tiers its zone reads
+    back, with the default it has there (`Desk.default_sensitivity`), or none: then it is required."""
+    if p.name != "sensitivity" or not desk.limited:
+        return p
+    zone, tiers, default = desk.identity.zone.value, desk.readable_tiers, desk.default_sensitivity
+    if default is None:
+        what = f"Required {desk.sensitivity_required()}."
+    else:
+        what = f"Default {default}. public_safe may reach outside zones."
+    refused = [t for t in _values(SensitivityTier) if t not in tiers]
+    what += f" {' and '.join(refused)} {'is' if len(refused) == 1 else 'are'} refused: zone {zone} could not read "
+    what += "back what it stored."
+    return replace(p, default=REQUIRED if default is None else default, enum=tiers, description=what)
 
-    def capture(**options: Any) -> CallToolResult:
-        return desk.capture(**options)
+
+def _capture_tool(desk: Desk, calls: Calls) -> Tool:
+    params = [_zone_param(desk, p) for p in capture_params()]
+
+    def capture(ctx: Context[Any, Any] | None = None, **options: Any) -> CallToolResult:
+        call = calls.of(ctx)
+        return desk.capture(cancelled=call.cancelled.is_set, undecodable=call.undecodable, **options)
 
     capture.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
         [
@@ -831,18 +1050,86 @@ def _capture_tool(desk: Desk) -> Tool:
         doc += (
             f" As zone {desk.identity.zone.value} you name and are shown only the records this zone may see, and "
             "only they decide the status (a statement about records it may not see is stored as a new memory): a "
-            "conflict is held for the person without its id."
+            "conflict is held for the person without its id. It stores a statement only in a sensitivity tier "
+            f"this zone reads back ({', '.join(desk.readable_tiers)}), so you can always read back what you stored."
         )
+    hints = {"sensitivity": desk.sensitivity_required()} if desk.default_sensitivity is None else {}
     return _strict(
         Tool.from_function(
             capture,
             name="capture",
             description=doc,
+            context_kwarg="ctx",
             annotations=ToolAnnotations(
                 read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
             ),
-        )
+        ),
+        required_hints=hints,
     )
+
+
+@dataclass(frozen=True)
+class Call:
+    """A tool call in flight: set `cancelled` when the client cancels it; `undecodable`: the arguments that arrived
+    with bytes that are not UTF-8 or a lone surrogate escape."""
+
+    cancelled: threading.Event
+    undecodable: tuple[str, ...] = ()
+
+
+class Calls:
+    """The tool calls of a session in flight, by request id (`middleware`), for the tool functions to ask about their
+    own (`of`). The SDK applies `notifications/cancelled` to the request's task and drops its answer, but a tool runs
+    in a worker thread that the cancellation does not reach: a capture waiting for the write lock was written all
+    the same. The middleware sets the call's flag, which the capture asks while it waits. It also reads the mark
+    `agents/stdio.py` puts in a request's `_meta` when arguments arrived undecodable (`stdio.undecodable`)."""
+
+    def __init__(self) -> None:
+        self._calls: dict[RequestId, Call] = {}
+
+    async def middleware(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        if ctx.request_id is None:
+            if ctx.method == "notifications/cancelled" and isinstance(ctx.params, Mapping):
+                rid = as_request_id(ctx.params.get("requestId"))
+                call = self._calls.get(coerce_request_id(rid)) if rid is not None else None
+                if call is not None:
+                    call.cancelled.set()
+            return await call_next(ctx)
+        if ctx.method != "tools/call":
+            return await call_next(ctx)
+        key = coerce_request_id(ctx.request_id)
+        call = Call(threading.Event(), stdio.undecodable(ctx.params))
+        self._calls[key] = call  # (a duplicate id in flight: the latest, as the SDK correlates it)
+        try:
+            return await call_next(ctx)
+        finally:
+            if self._calls.get(key) is call:
+                del self._calls[key]
+
+    def of(self, ctx: Context[Any, Any] | None) -> Call:
+        """The call a tool function runs for (a call outside a request, as from a test: one never cancelled)."""
+        try:
+            request_id = ctx.request_context.request_id if ctx is not None else None
+        except ValueError:  # "Context is not available outside of a request"
+            request_id = None
+        found = self._calls.get(coerce_request_id(request_id)) if request_id is not None else None
+        return found or Call(threading.Event())
+
+
+def already_initialised(version: str) -> str:
+    return (
+        f"memkeeper: the session is already initialised (protocol version {version}); initialize is sent once, "
+        "at the start of a session"
+    )
+
+
+async def refuse_a_second_initialize(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+    """MCP: `initialize` is the first request of a session, and only the first. The SDK answered a second one as the
+    first, and the session then spoke the protocol version it named: it is refused (-32600, the request is not valid
+    in the session's state), and the session goes on as it was."""
+    if ctx.method == "initialize" and ctx.session.client_params is not None:
+        raise MCPError(code=INVALID_REQUEST, message=already_initialised(ctx.protocol_version))
+    return await call_next(ctx)
 
 
 # What the SDK answers a request other than `initialize` and `ping` before the handshake (`ServerRunner`'s gate).
@@ -939,10 +1226,10 @@ class MemkeeperServer(MCPServer[Any]):
     `prompts` capability is not announced (the SDK serves both on every server, and answered an unknown prompt with
     error code 0). Over stdio it runs behind `agents/stdio.py`'s gate (`run_stdio_async`)."""
 
-    def __init__(self, *args: Any, zone: TrustZone, **kwargs: Any) -> None:
-        super().__init__(
-            *args, middleware=[say_the_session_is_not_initialised, name_what_is_wrong_with_the_params], **kwargs
-        )
+    def __init__(self, *args: Any, zone: TrustZone, calls: Calls | None = None, **kwargs: Any) -> None:
+        middleware = [say_the_session_is_not_initialised, refuse_a_second_initialize]
+        middleware += [name_what_is_wrong_with_the_params, (calls or Calls()).middleware]
+        super().__init__(*args, middleware=middleware, **kwargs)
         self.zone = zone
         # The SDK has no call to unregister a method; its capabilities are derived from the methods it serves.
         for method in ("prompts/list", "prompts/get"):
@@ -976,14 +1263,16 @@ class MemkeeperServer(MCPServer[Any]):
 def build_server(engine: Engine, identity: Identity, clock: Callable[[], datetime] = utc_now) -> MCPServer:
     """The MCP server for one engine and one identity (tools, and the hot.md / index.md resources)."""
     desk = Desk(engine, identity, clock)
+    calls = Calls()
     zone = identity.zone.value
     read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
     def retrieve(
         query: Annotated[str, Field(description="What to look for, in words.")],
         limit: Annotated[int, Field(ge=1, le=MAX_RETRIEVE_LIMIT, description="How many results at most.")] = 10,
+        ctx: Context[Any, Any] | None = None,
     ) -> CallToolResult:
-        return desk.retrieve(query, limit)
+        return desk.retrieve(query, limit, undecodable=calls.of(ctx).undecodable)
 
     def read_page(
         path: Annotated[
@@ -1000,11 +1289,12 @@ def build_server(engine: Engine, identity: Identity, clock: Callable[[], datetim
         return desk.queue_counts()
 
     tools = [
-        _capture_tool(desk),
+        _capture_tool(desk, calls),
         _strict(
             Tool.from_function(
                 retrieve,
                 name="retrieve",
+                context_kwarg="ctx",
                 description=f"Search memory as zone {zone}: the best active records for a query, with their score "
                 "components and an excerpt (cold records come as pointers). Returns the receipt.",
                 annotations=ToolAnnotations(read_only_hint=False, idempotent_hint=False, open_world_hint=False),
@@ -1034,6 +1324,7 @@ def build_server(engine: Engine, identity: Identity, clock: Callable[[], datetim
     server: MCPServer = MemkeeperServer(
         SERVER_NAME,
         zone=identity.zone,
+        calls=calls,
         instructions=(
             f"memkeeper: the person's memory wiki. You act as {identity.actor} in trust zone {zone}. "
             "Read hot.md first; retrieve before you assume; capture durable facts, decisions and "

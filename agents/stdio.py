@@ -8,9 +8,11 @@ writes its requests and closes stdin at once (`printf '...' | memkeeper mcp`) ha
 receipts lost. The gate reads stdin in the SDK's place, line by line, and hands it only what it accepts:
 
 - a line that is one JSON-RPC message (what the SDK itself accepts: `jsonrpc_message_adapter`) is passed on as read;
-  a line the SDK's parser refuses only for a lone surrogate escape (`\\ud800` without its pair: valid JSON syntax
-  naming no character) is passed on with each of them read as U+FFFD (`mend_surrogates`), as bytes that are not
-  UTF-8 are decoded, so the request is answered by its id;
+  bytes that are not UTF-8 are read as U+FFFD, and a line the SDK's parser refuses only for a lone surrogate escape
+  (`\\ud800` without its pair: valid JSON syntax naming no character) is passed on with each of them read as U+FFFD
+  (`mend_surrogates`), so the request is answered by its id. A `tools/call` whose arguments held either is marked
+  (`_meta` `memkeeper/undecodable`: the names of those arguments, `damaged_arguments`), and the tool refuses them as
+  the command line refuses such text (`invalid_text`) instead of storing the replacement characters;
 - a line that is not JSON is answered `-32700` (parse error) with id null, and so is JSON nested deeper than the
   parser reads (`MAX_JSON_DEPTH`), saying so; a JSON array (a batch: MCP has taken none since 2025-06-18) `-32600`
   once for each request in it, by its id, or once with id null when it holds none; any other line that is not one
@@ -29,11 +31,12 @@ stdin itself: a handler or a child process that reads stdin gets EOF, never prot
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
 from collections import Counter
-from collections.abc import AsyncIterable, AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from io import TextIOWrapper
 from types import TracebackType
@@ -173,6 +176,56 @@ def mend_surrogates(line: str) -> tuple[str, int]:
     return _ESCAPE.sub(mend, line), count
 
 
+# A lone surrogate in a line as read: a byte that is not UTF-8 (`surrogateescape`), or, once parsed by Python's JSON
+# reader, an escape of half a pair.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# The `_meta` key that marks a request whose `tools/call` arguments arrived undecodable: their names.
+UNDECODABLE = "memkeeper/undecodable"
+
+
+def _holds_surrogate(value: object) -> bool:
+    if isinstance(value, str):
+        return _SURROGATE.search(value) is not None
+    if isinstance(value, list):
+        return any(_holds_surrogate(item) for item in value)
+    if isinstance(value, dict):
+        return any(_holds_surrogate(k) or _holds_surrogate(v) for k, v in value.items())
+    return False
+
+
+def damaged_arguments(raw: str) -> list[str]:
+    """The arguments of a `tools/call` line as read (a byte that is not UTF-8 kept as a lone surrogate) whose text,
+    at any depth, holds a byte that is not UTF-8 or a lone surrogate escape; [] for any other line."""
+    try:
+        value = json.loads(raw)  # (Python's reader takes lone surrogate escapes, and reads them as such)
+    except (ValueError, RecursionError):
+        return []
+    params = value.get("params") if isinstance(value, dict) and value.get("method") == "tools/call" else None
+    arguments = params.get("arguments") if isinstance(params, dict) else None
+    if not isinstance(arguments, dict):
+        return []
+    return [name for name, v in arguments.items() if _holds_surrogate(v)]
+
+
+def _marked(line: str, names: list[str]) -> str:
+    """The (mended) line of a `tools/call` request with `names` in its `_meta` (`UNDECODABLE`); as it is when its
+    `_meta` is not an object (the SDK refuses such params itself)."""
+    value = json.loads(line)
+    params = value["params"]
+    meta = params.setdefault("_meta", {})
+    if not isinstance(meta, dict):
+        return line
+    meta[UNDECODABLE] = names
+    return json.dumps(value, ensure_ascii=False)
+
+
+def undecodable(params: Mapping[str, Any] | None) -> tuple[str, ...]:
+    """The arguments a request's params say arrived undecodable (the gate's mark, `UNDECODABLE`)."""
+    meta = params.get("_meta") if isinstance(params, Mapping) else None
+    names = meta.get(UNDECODABLE) if isinstance(meta, Mapping) else None
+    return tuple(n for n in names if isinstance(n, str)) if isinstance(names, list) else ()
+
+
 class Gate:
     """The lines of stdin the SDK's reader iterates: only JSON-RPC messages, each other line answered, and the end of
     input held back until every request passed on has been answered (see the module docstring)."""
@@ -198,9 +251,13 @@ class Gate:
         return self._lines()
 
     async def _lines(self) -> AsyncIterator[str]:
-        async for line in self._stdin:
-            if not line.strip():
+        async for read in self._stdin:
+            if not read.strip():
                 continue
+            line, damaged = read, _SURROGATE.search(read) is not None
+            if damaged:  # bytes that are not UTF-8, as the SDK reads them
+                line = read.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+                log.warning("memkeeper: bytes that are not UTF-8 read as U+FFFD")
             try:
                 message = jsonrpc_message_adapter.validate_json(line, by_name=False)
             except ValidationError as exc:
@@ -214,10 +271,12 @@ class Gate:
                     await self._refuse(refusals(mended, again))
                     continue
                 log.warning("memkeeper: %d lone surrogate escape(s) read as U+FFFD", count)
-                line = mended
+                line, damaged = mended, True
             if misread := _misread_id(line, message):
                 await self._refuse(misread)
                 continue
+            if damaged and isinstance(message, JSONRPCRequest) and (names := damaged_arguments(read)):
+                line = _marked(line, names)
             self._note(message)
             yield line
         # End of input: the server answers what it was handed first (the SDK would cancel it and drop the answers).
@@ -322,7 +381,8 @@ async def serve(server: Server[Any]) -> None:
     is cut short."""
     with _wire_stdin() as wire:
         served = sorted(server._request_handlers)  # (the SDK has no public list of them)
-        gate = Gate(anyio.wrap_file(TextIOWrapper(wire, encoding="utf-8", errors="replace")), served)
+        # Bytes that are not UTF-8 are kept (as lone surrogates) for the gate to tell where they were.
+        gate = Gate(anyio.wrap_file(TextIOWrapper(wire, encoding="utf-8", errors="surrogateescape")), served)
         try:
             async with stdio_server(stdin=cast("anyio.AsyncFile[str]", gate)) as (read_stream, write_stream):
                 await server.run(read_stream, gate.answers(write_stream), server.create_initialization_options())

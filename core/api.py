@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from datetime import datetime
 from pathlib import Path
@@ -355,9 +355,11 @@ class Engine:
         supersedes: str | None = None,
         contradicts: str | None = None,
         restates: str | None = None,
+        cancelled: Callable[[], bool] | None = None,
     ) -> Receipt:
         """See CaptureOps.capture. `supersedes` / `contradicts` / `restates` name a memory id the statement is
-        declared to relate to (at most one)."""
+        declared to relate to (at most one). `cancelled`: asked while the capture waits for the write lock; once
+        true, the wait stops with `WaitCancelled` and nothing is written."""
         return self.capture_ops.capture(
             text,
             now=now,
@@ -380,6 +382,7 @@ class Engine:
             supersedes=supersedes,
             contradicts=contradicts,
             restates=restates,
+            cancelled=cancelled,
         )
 
     def retrieve(

@@ -12,7 +12,7 @@ consolidates only a restatement, holds anything that differs about the same subj
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, cast
@@ -129,6 +129,7 @@ class CaptureOps:
         supersedes: str | None = None,
         contradicts: str | None = None,
         restates: str | None = None,
+        cancelled: Callable[[], bool] | None = None,
     ) -> Receipt:
         """Capture a statement. Receipt status: captured | consolidated | conflict | suppressed | drop | reject.
 
@@ -142,6 +143,9 @@ class CaptureOps:
         record it may not see (its own partition, when the zone may not read that back), the statement is stored
         (`captured`); a contradiction of such a record opens a conflict between the two records, named in the
         receipt's `opened` (conflict_id, memory_id, conflict_type, reason).
+
+        `cancelled` (an MCP client's cancel) is asked while the capture waits for the write lock: once true, the
+        wait stops with `lockfile.WaitCancelled` and nothing is written. Once the lock is held the capture completes.
         """
         now = at(now)
         actor = validate_actor(actor)
@@ -317,7 +321,7 @@ class CaptureOps:
         seen = file_sig(self.store.root / "log.md")
         early = self.find_related(incoming, given_title, explicit)
 
-        with self.store.writing():
+        with self.store.writing(cancelled=cancelled):
             sup_key = suppression_key(source_ref, content)
             same = file_sig(self.store.root / "log.md") == seen and seen is not None
             candidates = early if same else self.find_related(incoming, given_title, explicit)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 
@@ -32,6 +33,15 @@ class LockTimeout(TimeoutError, Busy):
         self.lock_file = path
 
 
+class WaitCancelled(Exception):
+    """A wait for the lock given up because the waiter said it was cancelled (`cancelled`): nothing was locked, and
+    the operation that waited has not begun."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(f"the wait for the lock {path} was cancelled; nothing was written")
+        self.lock_file = path
+
+
 class _Held:
     """What `acquire()` returns: releases once when used as a context manager."""
 
@@ -48,6 +58,9 @@ class _Held:
 class FileLock:
     """An exclusive, re-entrant (per thread) lock on `path`, waiting up to `timeout` seconds, polling every
     `poll_interval` seconds.
+
+    `cancelled` (given to `acquire`): asked at each poll while the lock is held elsewhere; when it says so, the wait
+    stops with `WaitCancelled` (nothing locked). POSIX only (filelock's wait cannot be stopped).
 
     `anchor`: a directory that is locked too, first (POSIX). A lock file in a folder that may be deleted while it
     is held (`rm -rf .memkeeper`: derived, so allowed) stops excluding anyone: the next writer makes a new file
@@ -73,7 +86,7 @@ class FileLock:
             return bool(self._fallback.is_locked)
         return getattr(self._local, "count", 0) > 0
 
-    def acquire(self, timeout: float | None = None) -> _Held:
+    def acquire(self, timeout: float | None = None, cancelled: Callable[[], bool] | None = None) -> _Held:
         if self._fallback is not None:  # pragma: no cover
             try:
                 self._fallback.acquire(timeout=self.timeout if timeout is None else timeout)
@@ -86,11 +99,11 @@ class FileLock:
             return _Held(self)
         wait = self.timeout if timeout is None else timeout
         deadline = None if wait is None or wait < 0 else time.monotonic() + wait
-        anchor = self._lock_anchor(deadline)
+        anchor = self._lock_anchor(deadline, cancelled)
         try:
             fd = self._open_lock_file()
             try:
-                self._flock(fd, deadline)
+                self._flock(fd, deadline, cancelled)
             except BaseException:
                 os.close(fd)
                 raise
@@ -101,14 +114,14 @@ class FileLock:
         local.fd, local.anchor, local.count = fd, anchor, 1
         return _Held(self)
 
-    def _lock_anchor(self, deadline: float | None) -> int | None:
+    def _lock_anchor(self, deadline: float | None, cancelled: Callable[[], bool] | None) -> int | None:
         """The anchor directory, opened and locked (None without one, or where its file system cannot lock it)."""
         if self.anchor is None:
             return None
         fd = os.open(self.anchor, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | os.O_CLOEXEC)
         try:
-            self._flock(fd, deadline)
-        except LockTimeout:
+            self._flock(fd, deadline, cancelled)
+        except (LockTimeout, WaitCancelled):
             os.close(fd)
             raise
         except OSError:  # EBADF, ENOLCK, EOPNOTSUPP: no directory locks here; the lock file still excludes
@@ -130,12 +143,14 @@ class FileLock:
             os.makedirs(os.path.dirname(self.lock_file), exist_ok=True)
             return os.open(self.lock_file, flags, 0o600)
 
-    def _flock(self, fd: int, deadline: float | None) -> None:
+    def _flock(self, fd: int, deadline: float | None, cancelled: Callable[[], bool] | None) -> None:
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 return
             except BlockingIOError:
+                if cancelled is not None and cancelled():
+                    raise WaitCancelled(self.lock_file) from None
                 if deadline is not None and time.monotonic() >= deadline:
                     raise LockTimeout(self.lock_file) from None
                 time.sleep(self.poll_interval)

@@ -30,6 +30,13 @@ from .text import content_sha256, sha256_hex
 
 _ID_PREFIX = re.compile(r"mem_[0-9a-f]{6,16}")
 
+
+def is_id_prefix(ref: str) -> bool:
+    """Whether `ref` is an id prefix `Store.resolve_id` looks up: `mem_` and six to sixteen lower-case hex digits (a
+    shorter prefix, another case or surrounding spaces are not; `resolve_id` strips the spaces first)."""
+    return _ID_PREFIX.fullmatch(ref) is not None
+
+
 if TYPE_CHECKING:  # imported when first used (a write, a page read): reading the index needs neither
     from .lockfile import FileLock
     from .models import Entry
@@ -306,13 +313,14 @@ class Store:
     # ---------------------------------------------------------------------------------------------------- writing
 
     @contextmanager
-    def writing(self) -> Iterator[None]:
+    def writing(self, cancelled: Callable[[], bool] | None = None) -> Iterator[None]:
         """Hold the cross-process write lock for one operation, whose writes commit as one unit (core/journal.py).
 
         On taking the lock: complete or discard what an interrupted writer left in journal/, and drop the cached
         counts if another process wrote since we last looked (the shared index.db already holds its rows — every
         writer updates it under this lock — so nothing is rescanned). Inside: writes are staged; `record()` commits
-        them with the receipt. An operation that fails before its receipt leaves nothing behind."""
+        them with the receipt. An operation that fails before its receipt leaves nothing behind. `cancelled`: asked
+        while waiting for the lock (`FileLock.acquire`); once true, `WaitCancelled` and nothing is written."""
         if self._txn is not None:  # nested: part of the enclosing operation
             yield
             return
@@ -321,7 +329,7 @@ class Store:
             # Deleted (it is derived: `rm -rf .memkeeper`), and the write lock lives there. Made again; the index
             # is made again from the pages under the lock (`ensure_current`, below).
             mkdirs(self.root / ".memkeeper")
-        with self.lock:
+        with self.lock.acquire(cancelled=cancelled):
             try:
                 if self.index.ensure_current():
                     # Another process rebuilt the file, or it was deleted (and is made again, empty): make sure it
@@ -733,7 +741,7 @@ class Store:
             mid = self.index.scalar("SELECT memory_id FROM records WHERE path=?", (ref,))
         elif exact := self.index.scalar("SELECT memory_id FROM records WHERE memory_id=?", (ref,)):
             mid = exact  # whatever its form (a page written by hand may give any id)
-        elif _ID_PREFIX.fullmatch(ref):
+        elif is_id_prefix(ref):
             hi = ref + "g"  # past every hex digit: the ids that start with `ref` sort between the two
             rows = self.index.query(
                 "SELECT memory_id FROM records WHERE memory_id >= ? AND memory_id < ? LIMIT 2", (ref, hi)

@@ -479,9 +479,14 @@ def _stdin_text() -> str:
         raise BadInput(f"stdin is not valid UTF-8 (byte {exc.start})") from None
 
 
-def refusal_line(r: Receipt, *, redact_hint: str = "--redact") -> str | None:
+# What to do about a durable record given an expiry, in the command line's options (the MCP server names its own).
+EXPIRY_HINT = "leave out --class durable to store an expiring record, or leave out --expires"
+
+
+def refusal_line(r: Receipt, *, redact_hint: str = "--redact", expiry_hint: str = EXPIRY_HINT) -> str | None:
     """The one-line reason for a refused or rejected receipt (None when the operation ran). Shared by the command
-    line (stderr, exit 2) and the MCP server (a tool error); `redact_hint` names the option that redacts a secret."""
+    line (stderr, exit 2) and the MCP server (a tool error); `redact_hint` names the option that redacts a secret,
+    `expiry_hint` what to leave out of a capture that asked for a durable record with an expiry."""
     if r.status not in REFUSED_STATUSES:
         return None
     reason = r.details.get("reason", r.status)
@@ -495,6 +500,8 @@ def refusal_line(r: Receipt, *, redact_hint: str = "--redact") -> str | None:
             f" ({', '.join(r.details.get('secret_classes', []))} in {', '.join(r.details.get('secret_fields', []))};"
             f" {redact_hint} stores it as [REDACTED:<class>])"
         )
+    if reason == "durable_with_expiry":  # which of the two was meant is the caller's to say: name both
+        reason += f" (a durable record does not expire: {expiry_hint})"
     if isinstance(r.details.get("detail"), str):  # what to do about it, where the engine says
         reason += f" ({r.details['detail']})"
     return f"memkeeper: {r.action} {r.status}: {reason}{(' ' + json.dumps(extra)) if extra else ''}"

@@ -38,8 +38,9 @@ def test_a_write_lock_held_elsewhere_is_named_relative_to_the_wiki(root, monkeyp
     other, engine = Engine.open(root), Engine.open(root)
     try:
         desk = Desk(engine, Identity.from_flags("busy", zone), clock=lambda: T0)
+        tier = {} if zone == "private_self" else {"sensitivity": "public_safe"}
         with held_by_another_thread(other.store.lock):
-            result = desk.capture(text="The release train leaves every second Thursday.")
+            result = desk.capture(text="The release train leaves every second Thursday.", **tier)
         line = result.content[0].text
         assert result.is_error
         assert line == (
@@ -203,7 +204,8 @@ async def test_a_long_value_is_repeated_only_in_part(root, zone):
         assert line.startswith(f"memkeeper: unknown tool {clipped(long_name)!r} (tools: capture, retrieve, read_page")
         line, _ = await refusal(client, "retrieve", query="deploys", **{long_name: 1})
         assert line.startswith(f"memkeeper: retrieve: unknown argument `{clipped(long_name)}` (takes: query, limit;")
-        line, receipt = await refusal(client, "capture", text=STATEMENT, category=long_name)
+        tier = {} if zone == "private_self" else {"sensitivity": "public_safe"}
+        line, receipt = await refusal(client, "capture", text=STATEMENT, category=long_name, **tier)
         assert line.startswith(f"memkeeper: capture reject: invalid_category {clipped(long_name)!r} (valid: ")
         assert receipt is not None and receipt["details"]["value"] == long_name  # the receipt keeps what was sent
         with pytest.raises(MCPError) as unknown:
@@ -233,7 +235,11 @@ async def test_a_bad_argument_is_named_in_the_servers_own_words(root):
             ("capture", {"text": 42}, "argument `text` must be a string, got a number"),
             ("capture", {"text": STATEMENT, "tags": "release"}, "argument `tags` must be an array, got a string"),
             ("capture", {"text": STATEMENT, "tags": ["a", 7]}, "argument `tags` item 2 must be a string, got a number"),
-            ("capture", {"text": STATEMENT, "ttl_days": 0}, "argument `ttl_days` must be more than 0, got 0"),
+            (
+                "capture",
+                {"text": STATEMENT, "ttl_days": 0},
+                "argument `ttl_days` must be at least 0.0417 (one hour), got 0",
+            ),
             (
                 "capture",
                 {"text": STATEMENT, "ttl_days": 4e5},
@@ -257,3 +263,84 @@ async def test_a_bad_argument_is_named_in_the_servers_own_words(root):
             line, _ = await refusal(client, tool, **arguments)
             assert line == f"memkeeper: {tool}: {said}", arguments
     assert records(root) == 0
+
+
+@pytest.mark.anyio
+async def test_a_limited_server_stores_a_capture_only_where_its_zone_reads_it_back(root):
+    """An outside_contact agent that captured with the default sensitivity (`normal`) wrote into a partition its
+    zone never reads: it was given a memory_id and a page it was then refused, retrieve found nothing, and each
+    retry stored a duplicate. outside_contact and paid_public read back only public_safe records, which every zone
+    may read: the agent names that tier itself (required, the one value offered). A tier the zone cannot read back
+    is refused, and nothing refused is stored. A trusted collaborator keeps the default, normal."""
+    statement = "Customer Acme prefers invoices sent on the first Monday of each month."
+    for zone in ("outside_contact", "paid_public"):
+        async with agent(root, zone) as client:
+            tool = {t.name: t for t in (await client.list_tools()).tools}["capture"]
+            sensitivity = tool.input_schema["properties"]["sensitivity"]
+            assert "sensitivity" in tool.input_schema["required"] and "default" not in sensitivity
+            assert sensitivity["enum"] == ["public_safe"] and f"Required for zone {zone}" in sensitivity["description"]
+            line, _ = await refusal(client, "capture", text=statement)
+            assert line == (
+                f"memkeeper: capture: argument `sensitivity` is required for zone {zone}: give public_safe (the only "
+                "tier this zone reads back; every zone may read such a record)"
+            )
+            for tier in ("normal", "do_not_export"):
+                line, _ = await refusal(client, "capture", text=statement, sensitivity=tier)
+                assert line == (
+                    f"memkeeper: capture refused: sensitivity {tier!r} would store a record zone {zone} cannot read "
+                    "back (valid for this zone: public_safe)"
+                )
+    assert records(root) == 0
+    async with agent(root, "outside_contact") as client:
+        stored = (
+            await client.call_tool("capture", {"text": statement, "sensitivity": "public_safe"})
+        ).structured_content
+        assert stored is not None and stored["status"] == "captured"
+        memory_id, page = stored["details"]["memory_id"], stored["details"]["page"]
+        read = await client.call_tool("read_page", {"path": page})
+        assert not read.is_error and statement in read.content[0].text
+        found = (await client.call_tool("retrieve", {"query": "Acme invoices"})).structured_content
+        assert found is not None and [r["memory_id"] for r in found["details"]["results"]] == [memory_id]
+        for declared in ({}, {"restates": memory_id}):  # a retry, and a declared restatement: no second copy
+            again = await client.call_tool("capture", {"text": statement, "sensitivity": "public_safe", **declared})
+            assert again.structured_content is not None, again.content
+            assert again.structured_content["status"] == "consolidated", again.structured_content
+            assert again.structured_content["details"]["memory_id"] == memory_id
+    assert records(root) == 1
+    async with agent(root, "trusted_collaborator") as client:
+        tool = {t.name: t for t in (await client.list_tools()).tools}["capture"]
+        sensitivity = tool.input_schema["properties"]["sensitivity"]
+        assert sensitivity["default"] == "normal" and sensitivity["enum"] == ["public_safe", "normal"]
+        assert tool.input_schema["required"] == ["text"] and "Default normal" in sensitivity["description"]
+        stored = (await client.call_tool("capture", {"text": STATEMENT})).structured_content
+        assert stored is not None and stored["details"]["sensitivity"] == "normal"
+        assert not (await client.call_tool("read_page", {"path": stored["details"]["page"]})).is_error
+        line, _ = await refusal(client, "capture", text=STATEMENT, sensitivity="do_not_export")
+        assert line == (
+            "memkeeper: capture refused: sensitivity 'do_not_export' would store a record zone trusted_collaborator "
+            "cannot read back (valid for this zone: public_safe, normal)"
+        )
+    assert records(root) == 2
+
+
+@pytest.mark.anyio
+async def test_a_ttl_is_at_least_an_hour_and_a_durable_record_is_told_what_to_leave_out(root):
+    """`ttl_days: 1e-9` was taken: the record expired 86 microseconds after it was stored, and was never retrieved.
+    A ttl is at least an hour. `memory_class: durable` with a ttl was refused as `durable_with_expiry` with no word of
+    what to do, where every other refusal names what is valid: it says what to leave out, in the tool's words."""
+    async with agent(root) as client:
+        for value, given in ((1e-9, "1e-09"), (0.04, "0.04")):
+            line, _ = await refusal(client, "capture", text=STATEMENT, ttl_days=value)
+            assert line == f"memkeeper: capture: argument `ttl_days` must be at least 0.0417 (one hour), got {given}"
+        hour = await client.call_tool("capture", {"text": STATEMENT, "ttl_days": 1 / 24})
+        assert hour.structured_content is not None and hour.structured_content["status"] == "captured"
+        page = (await client.call_tool("read_page", {"path": hour.structured_content["details"]["page"]})).content
+        assert "expires_at: '2026-11-20T10:00:00Z'" in page[0].text  # T0 plus an hour
+        line, _ = await refusal(
+            client, "capture", text="The canteen closes early for staff parties.", memory_class="durable", ttl_days=3
+        )
+        assert line == (
+            "memkeeper: capture reject: durable_with_expiry (a durable record does not expire: leave out "
+            'memory_class "durable" to store an expiring record, or leave out ttl_days / expires_at)'
+        )
+    assert records(root) == 1

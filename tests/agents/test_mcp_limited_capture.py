@@ -11,6 +11,7 @@ from datetime import timedelta
 
 from memkeeper.agents.mcp_server import Desk, Identity
 from memkeeper.core import Engine
+from memkeeper.core.pagefmt import parse_entry
 from tests.conftest import T0
 
 HIDDEN = [
@@ -35,7 +36,7 @@ def answers(root, seeded: bool, zone: str = "outside_contact") -> list[dict]:
         desk = Desk(eng, Identity.from_flags("eve", zone), clock=lambda: clock[0])
         out = []
         for text in PROBES:
-            result = desk.capture(text=text)
+            result = desk.capture(text=text, sensitivity="public_safe")  # the one tier eve's zone reads back
             assert not result.is_error, result.content
             out.append(result.structured_content)
             clock[0] += timedelta(minutes=1)
@@ -49,16 +50,15 @@ def test_a_limited_servers_capture_answers_as_if_hidden_records_did_not_exist(tm
         alone = answers(tmp_path / f"{zone}-alone", seeded=False, zone=zone)
         beside = answers(tmp_path / f"{zone}-beside", seeded=True, zone=zone)
         assert beside == alone, zone
-        assert all(a["status"] == "captured" and a["details"]["related"] == [] for a in beside)
         shown = json.dumps(beside)
-        assert "opened" not in shown and "conflict" not in shown and '"C1"' not in shown
+        assert "opened" not in shown and "conflict_id" not in shown and '"C1"' not in shown
 
-    # The person's queue holds the two contradictions, each between two stored records.
+    # Eve's records are public_safe, bob's normal: partitions are never reconciled, so nothing is held against bob's
+    # (the one conflict is between two of eve's own statements, which she was told of).
     eng = Engine.open(tmp_path / "paid_public-beside")
     try:
-        conflicts = eng.conflicts()
-        assert len(conflicts) == 2
-        assert all(c.incoming.get("memory_id") and c.incoming["actor"] == "agent:eve" for c in conflicts)
+        held = [eng.get(c.existing["memory_id"]) for c in eng.conflicts()]
+        assert len(held) == 1 and all(e is not None and e.actor == "agent:eve" for e in held)
     finally:
         eng.close()
 
@@ -97,7 +97,7 @@ def test_a_limited_server_serves_its_pages_without_the_queues_numbers_or_the_per
             assert "C4" not in served and "C1" not in served and "vendor lied" not in served, served
             assert served.splitlines()[:3] == written.splitlines()[:3]  # the record itself as written
         assert "[SUPERSEDED by a conflict]" in limited.page(pages[first])
-        assert "- Denied by human:me (" in limited.page(pages[denied])
+        assert "- Denied by human (" in limited.page(pages[denied])  # the person's login is not shown either
     finally:
         eng.close()
 
@@ -126,5 +126,125 @@ def test_a_limited_page_names_no_record_its_zone_may_not_see(tmp_path):
         assert "Took precedence over a record this zone may not see in a conflict" in served
         owner = Desk(eng, Identity.from_flags("me", "private_self"))
         assert f"Took precedence over {first} in C1" in owner.page(eng.page_of(winner))
+    finally:
+        eng.close()
+
+
+def test_a_limited_zone_is_shown_neither_the_persons_login_nor_where_they_keep_their_files(tmp_path):
+    """A page a paid_public agent may read said `source_ref: /home/alice.smith/notes/support.md` and `verified: by:
+    human:alice.smith`: the person's login and where they keep their notes. A limited zone is shown a person as
+    `human`, and a source that is a local path as its file's name; agents, relative sources and URLs as written, and
+    no frontmatter key the engine does not know. The owner's server reads the page as written."""
+    eng = Engine.init(tmp_path / "w", now=T0)
+    try:
+        public = {"zone": "outside_contact", "sensitivity": "public_safe"}
+        person = "human:alice.smith"
+        hours_text = "Our public support hours are 9 to 5 CET on weekdays."
+        pages: dict[str, str] = {}
+
+        def capture(name: str, text: str, minute: int, actor: str, source_ref: str) -> str:
+            r = eng.capture(text, now=T0 + timedelta(minutes=minute), actor=actor, source_ref=source_ref, **public)
+            assert r.status == "captured", r.details
+            pages[name] = r.details["page"]
+            return r.details["memory_id"]
+
+        hours = capture("hours", hours_text, 0, person, "/home/alice.smith/notes/support.md")
+        assert eng.confirm(hours, now=T0 + timedelta(minutes=1), actor=person).ok
+        again = eng.capture(
+            hours_text,
+            now=T0 + timedelta(minutes=2),
+            actor=person,
+            source_ref="file:///home/alice.smith/more.md",
+            **public,
+        )
+        assert again.status == "consolidated"
+        capture(
+            "drive",
+            "The public changelog is published every Tuesday.",
+            3,
+            "agent:scribe",
+            "C:\\Users\\alice.smith\\log.txt",
+        )
+        capture("relative", "The public API allows 100 requests a minute.", 4, "agent:scribe", "raw/session-7.md#L40")
+        capture(
+            "url", "The public status page lists every incident.", 5, "agent:scribe", "https://status.example.com/x"
+        )
+        beta = capture(
+            "denied", "The public beta of the mobile app closes in March.", 6, "agent:scribe", "~alice.smith/b.md"
+        )
+        assert eng.deny(beta, now=T0 + timedelta(minutes=7), actor=person, reason="alice.smith knows better").ok
+        page = eng.root / pages["hours"]
+        page.write_text(page.read_text().replace("\nactor: ", "\ncreated_by: alice.smith\nactor: "))  # by hand
+
+        owner = Desk(eng, Identity.from_flags("me", "private_self"))
+        assert owner.page(pages["hours"]) == page.read_text()
+        for zone in ("trusted_collaborator", "outside_contact", "paid_public"):
+            desk = Desk(eng, Identity.from_flags("ext", zone))
+            served = {name: desk.page(rel) for name, rel in pages.items()}
+            for name, text in served.items():
+                assert "alice" not in text and person not in text, (zone, name, text)
+                assert parse_entry(text).memory_id in text  # still a page
+            hours_page = served["hours"]
+            assert "source_ref: support.md\n" in hours_page and "verified:\n  by: human\n" in hours_page
+            assert "\nactor: human\n" in hours_page and "created_by" not in hours_page
+            assert "restated by human (more.md)" in hours_page and hours_text in hours_page
+            assert "source_ref: log.txt\n" in served["drive"] and "\nactor: agent:scribe\n" in served["drive"]
+            assert "source_ref: raw/session-7.md#L40\n" in served["relative"]
+            assert "source_ref: https://status.example.com/x\n" in served["url"]
+            assert "source_ref: b.md\n" in served["denied"] and "- Denied by human (" in served["denied"]
+            # Nor in what else the zone reads: the results of a search, the filtered views.
+            found = desk.retrieve("public support hours")
+            assert not found.is_error and hours in json.dumps(found.structured_content)
+            assert "alice" not in json.dumps(found.structured_content)
+            assert "alice" not in desk.page("hot.md") + desk.page("index.md")
+    finally:
+        eng.close()
+
+
+def test_a_limited_server_names_a_record_by_the_engines_rule_only(tmp_path):
+    """A limited server resolved a declared relation from any prefix of a visible id, in any case: "m", "mem_",
+    " MEM_ " restated whichever record was alone in the zone (a placeholder opened a conflict against an arbitrary
+    record). It takes what `Store.resolve_id` takes, among the records its zone sees: a page path, a whole id, or
+    `mem_` and at least six lower-case hex digits; anything else names no record, as on the owner's server."""
+    eng = Engine.init(tmp_path / "w", now=T0)
+    try:
+        text = "The public status page lives at status.example.com for customers."
+        public = {"zone": "outside_contact", "sensitivity": "public_safe"}
+        seen = eng.capture(text, now=T0, actor="agent:seed", **public).details
+        hidden = eng.capture("The renewal terms for Harbor are private.", now=T0, zone="outside_contact").details
+        mid = seen["memory_id"]
+        limited = Desk(eng, Identity.from_flags("ext", "outside_contact"), clock=lambda: T0 + timedelta(hours=1))
+        owner = Desk(eng, Identity.from_flags("me", "private_self"), clock=lambda: T0 + timedelta(hours=1))
+
+        def named(desk: Desk, ref: str) -> str | None:
+            """The record a reference names: the one restated, or (the owner's server, whose captures are in
+            another zone) the one the engine says is in another partition; None for `unknown_memory_id`."""
+            r = desk.capture(text=text, restates=ref, sensitivity="public_safe")
+            data = r.structured_content or {}
+            assert data.get("details"), r.content
+            if data["details"].get("reason") == "unknown_memory_id":
+                return None
+            assert data["status"] == "consolidated" or data["details"]["reason"] == "partition_mismatch", data
+            return data["details"]["memory_id"]
+
+        nothing = [
+            "m",
+            "mem_",
+            "MEM_",
+            " mem_ ",
+            "mem_" + mid[4:9],
+            mid.upper(),
+            mid[:10].upper(),
+            "mem_%",
+            "./" + seen["page"],
+        ]
+        for ref in nothing:
+            assert named(limited, ref) is None, ref
+            assert named(owner, ref) is None, ref
+        for ref in (mid, mid[:10], " " + mid[:10] + " ", seen["page"]):
+            assert named(limited, ref) == mid, ref
+            assert named(owner, ref) == mid, ref
+        # A prefix of a record the zone may not see names nothing, for the zone.
+        assert named(limited, hidden["memory_id"][:12]) is None
     finally:
         eng.close()

@@ -10,6 +10,7 @@ import queue
 import subprocess
 import sys
 import threading
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -321,29 +322,41 @@ def test_malformed_tools_call_params_are_named_in_one_line(root):
         assert server.close() == 0
 
 
-def test_a_lone_surrogate_escape_is_read_as_a_replacement_character(root):
-    r"""`\ud800` without its pair is valid JSON syntax naming no character (JSON text from a string cut in the middle
-    of an emoji). The SDK's parser refuses it, and the line was answered -32700 with id null, so the client waiting
-    on the request's id waited forever. It is read as U+FFFD, as bytes that are not UTF-8 are: the request is
-    answered by its id. An escaped backslash before `u` is text, and a pair is its character."""
+def test_text_that_arrives_undecodable_is_refused_as_on_the_command_line(root):
+    r"""A lone surrogate escape (`\ud800` without its pair: JSON text from a string cut in the middle of an emoji)
+    and bytes that are not UTF-8 name no character. The line is still answered by its id (the SDK's parser refused
+    the escape, and the client waited forever), but a capture holding either in any argument is refused as the
+    command line refuses such text, `invalid_text` naming the argument: it was stored with U+FFFD in place of what
+    the agent sent, and nothing said so. An escaped backslash before `u` is text, and a pair is its character."""
     pairs = "\\ud83d\\ude80"  # a rocket, as JSON escapes
+    statement = "The deploy key rotation is quarterly, on a Monday."
     with RawServer(root) as server:
         server.initialize()
-        line = tool_call(7, "capture", text="The deploy key rotation is quarterly, on a Monday.", title="Key")
+        server.write(tool_call(7, "capture", text=statement).replace("quarterly,", "quarterly \\ud800,"))
+        server.write(tool_call(8, "capture", text=statement, title="Caf\u00e9").encode().replace(b"\\u00e9", b"\xe9"))
         server.write(
-            line.replace("quarterly,", "quarterly \\ud800,").replace('"Key"', '"Key \\udfff\\\\udc00 ' + pairs + '"')
+            tool_call(9, "capture", text=statement, tags=["ok", "caf\u00e9"]).encode().replace(b"\\u00e9", b"\xe9")
         )
-        answer = server.read()
-        assert answer["id"] == 7, answer
-        stored = answer["result"]["structuredContent"]
+        server.write(tool_call(10, "retrieve", query="deploy key rotation").replace("rotation", "rotation \\udc00"))
+        answers = {a["id"]: a["result"] for a in (server.read() for _ in range(4))}
+        for rid, said in (
+            (7, "memkeeper: capture reject: invalid_text (text is not valid UTF-8)"),
+            (8, "memkeeper: capture reject: invalid_text (title is not valid UTF-8)"),
+            (9, "memkeeper: capture reject: invalid_text (tags is not valid UTF-8)"),
+            (10, "memkeeper: retrieve reject: invalid_text (the query is not valid UTF-8)"),
+        ):
+            assert answers[rid]["isError"] is True, answers[rid]
+            assert answers[rid]["content"] == [{"type": "text", "text": said}], rid
+            assert answers[rid]["structuredContent"]["details"]["reason"] == "invalid_text"
+        line = tool_call(11, "capture", text=statement, title="Key")
+        server.write(line.replace('"Key"', '"Key \\\\udc00 ' + pairs + '"'))
+        stored = server.read()["result"]["structuredContent"]
         assert stored["status"] == "captured", stored
-        server.write(tool_call(8, "read_page", path=stored["details"]["page"]))
+        server.write(tool_call(12, "read_page", path=stored["details"]["page"]))
         page = server.read()["result"]["content"][0]["text"]
-        assert "quarterly \ufffd, on a Monday" in page
-        assert "Key \ufffd\\udc00 \U0001f680" in page
-        server.write(tool_call(9, "retrieve", query="deploy key rotation").replace("rotation", "rotation \\udc00"))
-        assert server.read()["id"] == 9
+        assert "# Key \\udc00 \U0001f680\n" in page
         assert server.close() == 0
+    assert records(root) == 1
 
 
 def nested(rid: Any, depth: int) -> str:
@@ -411,4 +424,49 @@ def test_a_bad_tool_argument_is_still_a_tool_error_on_the_wire(root):
         assert server.read()["result"]["content"][0]["text"] == "memkeeper: capture: argument `text` is required"
         server.write(request(3, "tools/call", arguments={}))
         assert error(server.read()) == (3, -32602, "memkeeper: tools/call: name is required")
+        assert server.close() == 0
+
+
+def test_a_capture_cancelled_while_it_waits_for_the_write_lock_is_not_written(root):
+    """MCP: the receiver of `notifications/cancelled` should stop processing the request. A capture waiting for the
+    write lock (another process held it) was written once the lock was free, and never answered (JSON-RPC leaves a
+    cancelled request unanswered): the user pressed stop, and the agent could not learn the id of what was stored.
+    It has not begun writing, so it is dropped; the session goes on."""
+    holder = Engine.open(root)
+    try:
+        with RawServer(root) as server:
+            server.initialize()
+            with holder.lock:  # this process: the server is another one
+                server.write(tool_call(77, "capture", text=STATEMENTS[0]))
+                time.sleep(0.5)  # the capture now waits for the lock
+                server.write(notification("notifications/cancelled", requestId=77, reason="the user pressed stop"))
+                server.write(request(78, "ping"))
+                assert server.read() == {"jsonrpc": "2.0", "id": 78, "result": {}}
+                time.sleep(0.2)
+            server.write(tool_call(79, "queue_counts"))
+            answer = server.read()
+            assert answer["id"] == 79 and answer["result"]["structuredContent"]["records"] == 0, answer
+            assert server.close() == 0
+            assert server.rest() == []  # nothing for 77
+    finally:
+        holder.close()
+    assert records(root) == 0
+
+
+def test_a_second_initialize_is_refused_and_the_session_goes_on_as_it_was(root):
+    """MCP: initialize is the first request of a session, and only the first. A second one was answered as the first
+    and the session then spoke the protocol version it named."""
+    with RawServer(root) as server:
+        assert server.initialize()["protocolVersion"] == "2025-06-18"
+        server.write(request(1, "initialize", **{**HELLO, "protocolVersion": "2025-03-26"}))
+        assert error(server.read()) == (
+            1,
+            -32600,
+            "memkeeper: the session is already initialised (protocol version 2025-06-18); initialize is sent once, "
+            "at the start of a session",
+        )
+        server.write(tool_call(2, "queue_counts"))
+        assert server.read()["result"]["structuredContent"]["records"] == 0
+        server.write(request(3, "initialize", **HELLO))  # the same version: refused all the same
+        assert error(server.read())[:2] == (3, -32600)
         assert server.close() == 0

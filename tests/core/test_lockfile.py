@@ -89,3 +89,25 @@ def test_a_lock_whose_folder_is_deleted_while_held_still_excludes(tmp_path):
     shutil.rmtree(folder)  # gone when the next writer comes: made again under the anchor
     with other.acquire(timeout=1):
         assert other.is_locked and (folder / "write.lock").exists()
+
+
+def test_a_capture_cancelled_while_it_waits_for_the_write_lock_writes_nothing(eng):
+    """An MCP client's cancel reaches the engine as `cancelled`: asked while the capture waits for the lock, it stops
+    the wait, and nothing is written (no page, no receipt); uncancelled, the same capture waits and is written."""
+    from memkeeper.core.lockfile import WaitCancelled
+    from tests.conftest import T0
+
+    other = FileLock(eng.store.lock.lock_file, timeout=5)  # another writer's hold on the wiki's write lock
+    pages, receipts = sorted((eng.root / "entries").iterdir()), eng.read_receipts()[0]
+    asked = []
+
+    def cancelled() -> bool:
+        asked.append(1)
+        return len(asked) > 2  # the client cancels while the capture waits
+
+    with held_by_another_thread(other):
+        with pytest.raises(WaitCancelled) as info:
+            eng.capture("The office plants are watered on Fridays.", now=T0, cancelled=cancelled)
+        assert "nothing was written" in str(info.value) and "\n" not in str(info.value)
+    assert sorted((eng.root / "entries").iterdir()) == pages and eng.read_receipts()[0] == receipts
+    assert eng.capture("The office plants are watered on Fridays.", now=T0, cancelled=lambda: False).ok
