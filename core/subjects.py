@@ -45,13 +45,40 @@ class Side:
     lookup: dict[str, _Lookup] = field(default_factory=dict, compare=False, repr=False)
 
 
+def _attribution(c: Analysis) -> set[int]:
+    """The token indices of a source the statement names for itself, from a lead of `[hedges] attribution` to the
+    end of its clause ("According to Alice, …", "Per the runbook, …", "…, per finance."): who said it is not what it
+    is about, and two statements that name one source ("According to Alice, the deploy window is 2 hours" /
+    "According to Alice, the code freeze lasts 3 days") shared it as a subject. A lead of one word counts only at
+    the start of its sentence or after a comma ("two per day" is no source)."""
+    toks = c.tokens
+    out: set[int] = set()
+    for k, t in enumerate(toks):
+        opens = t.initial or (k and toks[k - 1].text == ",")
+        lead = next((p for p in lexicon().attribution if tuple(x.low for x in toks[k : k + len(p)]) == p), None)
+        if lead is None or (len(lead) == 1 and not opens):
+            continue
+        j = k + len(lead)
+        while j < len(toks) and toks[j].sent == t.sent and toks[j].text not in (",", ";", "."):
+            j += 1
+        out.update(range(k, j))
+    return out
+
+
 @text_cache(maxsize=8192, max_chars=READ_CHARS)
 def side(text: str, title: str = "") -> Side:
     c = analyze(text)
     t = analyze(title) if title.strip() else None
     terms = dict(c.terms)
-    words = set(c.words)
     names = list(c.names[:NAMES_READ])
+    said = _attribution(c)
+    if said:
+        inside = {tok.stem or tok.low for tok in c.tokens if tok.i in said}
+        outside = {tok.stem or tok.low for tok in c.tokens if tok.i not in said}
+        for k in inside - outside:
+            terms.pop(k, None)
+        names = [nm for nm in names if nm.start not in said]
+    words = set(c.words)
     seq = [tok.low for tok in c.tokens if tok.kind == "word"]
     modifiers = {k: set(v) for k, v in c.modifiers.items()}
     if t is not None:

@@ -70,6 +70,7 @@ class Lexicon:
     off_movers: frozenset[str]  # verbs that take someone "off" a thing: "took the user off metformin"
     off_not_after: frozenset[str]
     hedges: tuple[tuple[str, ...], ...]
+    attribution: tuple[tuple[str, ...], ...]  # "according to", "per": a source the statement names for itself
     approx: tuple[tuple[str, ...], ...]
     upper: tuple[tuple[str, ...], ...]
     limit_nouns: frozenset[str]
@@ -343,6 +344,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         becoming=tuple(_phrase(p) for p in data["supersession"]["becoming"]),
         change_markers=tuple(_phrase(p) for p in data["supersession"]["markers"]),
         hedges=tuple(_phrase(p) for p in data["hedges"]["phrases"]),
+        attribution=tuple(sorted((_phrase(p) for p in data["hedges"]["attribution"]), key=len, reverse=True)),
         off_movers=frozenset(data["negation"]["off_movers"]),
         off_not_after=frozenset(data["negation"]["off_not_after"]),
         approx=tuple(_phrase(p) for p in data["hedges"]["approx"]),

@@ -1447,3 +1447,32 @@ def test_one_price_in_two_currencies_is_a_possible_conflict():
 def test_a_price_given_in_both_currencies_agrees_with_either():
     r = _relate(("The Netflix plan costs $40 a month.", "The Netflix plan costs $40 (about €37) a month."))
     assert not r.is_conflict, r
+
+
+# A source a statement names for itself is not what it is about: two statements that name one source and say
+# different things of different subjects are unrelated (they shared "Alice" as their subject and conflicted), and a
+# contradiction said with a source still is one.
+SAME_SOURCE_OTHER_SUBJECT = [
+    (
+        "According to Alice, the deploy window for billing is 2 hours.",
+        "According to Alice, the code freeze for search lasts 3 days.",
+    ),
+    ("Per the runbook, the backup job keeps 30 snapshots.", "Per the runbook, the log shipper keeps 7 files."),
+    ("The staging cluster has 12 nodes, per the infra team.", "The analytics team has 5 analysts, per the infra team."),
+]
+SOURCED_CONTRADICTIONS = [
+    ("The backup job keeps 30 snapshots.", "Per the runbook, the backup job keeps 7 snapshots."),
+    ("The boiler was serviced in March.", "According to the landlord, the boiler was serviced in June."),
+]
+
+
+@pytest.mark.parametrize("pair", SAME_SOURCE_OTHER_SUBJECT, ids=lambda p: p[0][:40])
+def test_a_source_named_on_both_sides_is_not_a_shared_subject(pair):
+    rel = relate(Statement(pair[0]), Statement(pair[1]))
+    assert not rel.is_conflict, rel
+
+
+@pytest.mark.parametrize("pair", SOURCED_CONTRADICTIONS, ids=lambda p: p[1][:40])
+def test_a_contradiction_said_with_its_source_still_conflicts(pair):
+    rel = relate(Statement(pair[0]), Statement(pair[1]))
+    assert rel.is_conflict, rel
