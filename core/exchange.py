@@ -7,7 +7,7 @@ import os
 import re
 import sqlite3
 import stat
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from . import keys, scoring
@@ -32,6 +32,9 @@ IMPORT_CONFIDENCE_CAP = 0.7  # an imported statement never arrives above the cap
 # Where an import left an item: `import:<12 hex of the envelope's payload_sha256>:<origin id>`, as the source_ref of
 # a record it made, or in the consolidation note of the record it restated.
 IMPORT_MARK = re.compile(r"import:([0-9a-f]{12}):([^\s()\"]+)")
+_ORIGIN_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+# How far an import's time may be before the envelope's export time (two machines' clocks) before it is refused.
+CLOCK_SKEW = timedelta(hours=1)
 
 
 class ExchangeOps:
@@ -163,14 +166,40 @@ class ExchangeOps:
         except (ValueError, RecursionError) as exc:
             raise BadInput(f"cannot read envelope {envelope_path}: {' '.join(str(exc).split())[:200]}") from None
         header_checked = _checked(os.fspath(envelope_path), data)
+        exported = parse_iso(data["created_at"])
+        if now < exported - CLOCK_SKEW:
+            # Imported "before" it was exported (a --now in the past): its records would be dated before the
+            # envelope existed and an expiring one would live from then.
+            raise BadInput(
+                f"{os.fspath(envelope_path)}: exported at {iso(exported)}, after this import's time {iso(now)}; "
+                "nothing was imported"
+            )
         this = data["payload_sha256"][:12]
         earlier = self._earlier_imports()
+        held = self._held_imports()
+        exported_here = self._exported_here()
+        own = data["payload_sha256"][:8] in exported_here  # this wiki's own envelope, imported back
         created, skipped = [], []
+        said: dict[tuple[str, str, str], Any] = {}  # (normalized content, zone, tier) -> the first item's origin id
         for item in data.get("items") or []:
             content = item.get("content")
             if not content:
                 skipped.append({"memory_id": item.get("memory_id"), "reason": "metadata_only"})
                 continue
+            home = self._from_here(item, content, own, exported_here)
+            if home is not None:
+                # This wiki's own record coming back (an export imported into the wiki it came from, or through a
+                # collaborator's wiki that imported it): no new evidence, and captured it would reinforce itself.
+                skipped.append({"memory_id": item.get("memory_id"), "reason": "from_this_wiki", "record": home})
+                continue
+            where = (normalize(content), str(item.get("trust_zone")), str(item.get("sensitivity_tier")))
+            if where in said:
+                # One envelope says a statement once: a second item with the same text in the same partition (a
+                # hand-made envelope lists it under made-up ids) would consolidate into the first and raise its
+                # confidence past the import cap, once per copy.
+                skipped.append({"memory_id": item.get("memory_id"), "reason": "same_as_item", "item": said[where]})
+                continue
+            said[where] = item.get("memory_id")
             expires = item.get("expires_at")
             if expires is not None and parse_iso(expires) <= now:
                 skipped.append({"memory_id": item.get("memory_id"), "reason": "expired", "expires_at": expires})
@@ -189,6 +218,14 @@ class ExchangeOps:
                 # and raise its confidence, or bring back what a person denied.
                 skipped.append({"memory_id": item.get("memory_id"), "reason": "already_imported", "record": kept})
                 continue
+            decided = next(
+                (c for c in held.get(str(item.get("memory_id")), []) if normalize(c[1]) == normalize(content)), None
+            )
+            if decided is not None:
+                # An earlier import of this origin record is held in a conflict: still open, or a person kept the
+                # existing side. Captured again, it opened the same conflict once more (a decided one reopened).
+                skipped.append({"memory_id": item.get("memory_id"), "reason": decided[2], "conflict": decided[0]})
+                continue
             r = self.capture.capture(
                 content,
                 now=now,
@@ -202,13 +239,22 @@ class ExchangeOps:
                 expires_at=expires,
                 source_type="agent_inferred",
                 source_ref=source_ref,
-                confidence=min(IMPORT_CONFIDENCE_CAP, float(item.get("confidence") or IMPORT_CONFIDENCE_CAP)),
+                confidence=min(
+                    IMPORT_CONFIDENCE_CAP,
+                    IMPORT_CONFIDENCE_CAP if item.get("confidence") is None else float(item["confidence"]),
+                ),
                 recall=item.get("recall"),
                 tags=item.get("tags"),
                 quiz_question=item.get("quiz_question"),
             )
             created.append(
-                {"memory_id": r.details.get("memory_id"), "status": r.status, "origin": item.get("memory_id")}
+                {
+                    "memory_id": r.details.get("memory_id"),
+                    "status": r.status,
+                    "origin": item.get("memory_id"),
+                    # a refused item says why, here only: its capture wrote no receipt of its own
+                    **({"reason": r.details["reason"]} if r.status in ("reject", "drop") else {}),
+                }
             )
         with self.store.writing():
             receipt = make_receipt(
@@ -227,6 +273,46 @@ class ExchangeOps:
                 },
             )
             return self.store.record(receipt)
+
+    def _exported_here(self) -> set[str]:
+        """The first 8 hex of the payload hash of each envelope this wiki exported (its sync/outbound/ file names:
+        `<time>-<zone>-<8 hex>.json`). Memory ids are derived from what is stored, so the same statement captured in
+        two wikis may have one id: an id alone does not say a record came from here, its envelope does."""
+        try:
+            names = os.listdir(self.store.root / "sync" / "outbound")
+        except OSError:
+            return set()
+        return {n.removesuffix(".json").rsplit("-", 1)[-1] for n in names if n.endswith(".json")}
+
+    def _from_here(self, item: dict[str, Any], content: str, own: bool, exported_here: set[str]) -> str | None:
+        """The record of this wiki an item is: from this wiki's own envelope (a backup imported back), its origin
+        record when it is still here; come back through another wiki that imported it (its source names an envelope
+        this wiki exported, `import:<sha>:<id>`), that origin record when it still says the same (a statement the
+        other wiki changed since is new evidence, captured as any item). None otherwise."""
+        origin = str(item.get("memory_id") or "")
+        entry = self.store.get(origin) if own and origin else None
+        if entry is not None:
+            return entry.memory_id
+        for sha, origin in IMPORT_MARK.findall(str(item.get("source_ref") or "")):
+            entry = self.store.get(origin) if sha[:8] in exported_here else None
+            if entry is not None and normalize(entry.content) == normalize(content):
+                return entry.memory_id
+        return None
+
+    def _held_imports(self) -> dict[str, list[tuple[str, str, str]]]:
+        """The conflicts holding what an earlier import brought, by origin id: (conflict id, the text held, why the
+        item is skipped: `awaits_decision` while the conflict is open or snoozed, `already_decided` once a person
+        kept the existing side). A conflict taken or called both valid made a record (`_earlier_imports` finds it);
+        a withdrawn one holds nothing."""
+        found: dict[str, list[tuple[str, str, str]]] = {}
+        for c in self.capture.conflicts.conflicts(include_resolved=True):
+            choice = (c.resolution or {}).get("choice") if c.status == "resolved" else None
+            why = "awaits_decision" if c.status != "resolved" else "already_decided" if choice == "existing" else ""
+            if not why:
+                continue
+            for _sha, origin in IMPORT_MARK.findall(str(c.incoming.get("source_ref") or "")):
+                found.setdefault(origin, []).append((c.conflict_id, str(c.incoming.get("text") or ""), why))
+        return found
 
     def _earlier_imports(self) -> dict[str, list[tuple[str, sqlite3.Row]]]:
         """What earlier imports left in the wiki, by origin id: (12 hex of the envelope's payload_sha256, the record
@@ -358,9 +444,26 @@ def _check_items(where: str, items: Any) -> None:
         return
     if not isinstance(items, list):
         raise BadInput(f"{where}: items is not a list; nothing was imported")
+    seen: dict[str, int] = {}
     for n, item in enumerate(items):
         if not isinstance(item, dict):
             raise BadInput(f"{where}: items[{n}] is not an object; nothing was imported")
+        origin = item.get("memory_id")
+        if origin is not None:
+            # The origin id is written into the record's source (`import:<sha>:<id>`), where `IMPORT_MARK` reads it
+            # back: one with a space or a bracket was read back as another id (never `already_imported`), or as a
+            # second, forged mark. And one origin record is one item: listed twice, each copy consolidated into the
+            # first and raised its confidence past the import cap.
+            if not isinstance(origin, str) or not _ORIGIN_ID.fullmatch(origin):
+                raise BadInput(
+                    f"{where}: items[{n}].memory_id is not a record id (letters, digits, '_', '.', '-', at most 64); "
+                    "nothing was imported"
+                )
+            if origin in seen:
+                raise BadInput(
+                    f"{where}: items[{seen[origin]}] and items[{n}] are one record ({origin}); nothing was imported"
+                )
+            seen[origin] = n
         for name in _ITEM_TEXT:
             if item.get(name) is not None and not isinstance(item[name], str):
                 raise BadInput(f"{where}: items[{n}].{name} is not a string; nothing was imported")

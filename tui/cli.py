@@ -422,9 +422,17 @@ def _skipped_lines(r: Receipt) -> list[str]:
         for x in r.details.get("results") or []:
             tally[str(x.get("status"))] = tally.get(str(x.get("status")), 0) + 1
         out = ["  items: " + ", ".join(f"{n} {status}" for status, n in sorted(tally.items()))] if tally else []
+        out += [  # an item refused or dropped says why: its capture wrote no receipt of its own
+            f"  {x.get('status')}: {x.get('origin')} ({x.get('reason')})"
+            for x in r.details.get("results") or []
+            if x.get("reason")
+        ]
         return out + [
             f"  skipped: {s.get('memory_id')} ({s.get('reason')}"
             + (f" {s['expires_at']}" if s.get("expires_at") else "")
+            + (f" {s['record']}" if s.get("record") else "")
+            + (f" {s['item']}" if s.get("item") else "")
+            + (f" {s['conflict']}" if s.get("conflict") else "")
             + ")"
             for s in r.details.get("skipped") or []
         ]
