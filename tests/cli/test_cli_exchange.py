@@ -81,3 +81,28 @@ def test_the_text_output_says_what_was_left_out_and_what_each_item_became(tmp_pa
     lines = out.splitlines()
     assert lines[1] == "  items: 1 captured"
     assert lines[2].startswith("  skipped: mem_") and lines[2].endswith("(expired 2026-01-12T00:00:00Z)")
+
+
+def test_the_text_output_says_why_an_item_was_refused_and_what_it_skipped(tmp_path, capsys):
+    """`items: 1 reject` was all a person read of an item refused: its capture writes no receipt of its own."""
+    from memkeeper.core.receipts import canonical_json
+    from memkeeper.core.text import sha256_hex
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    now = "2026-01-10T10:00:00Z"
+    for root in (a, b):
+        assert cli(capsys, root, now, "init")[0] == 0
+    cli(capsys, a, now, "capture", "The quarterly planning freeze applies to all infra repos.")
+    code, out, _ = cli(capsys, a, now, "export", "--zone", "private_self", "--include-content")
+    data = json.loads((a / out.split("envelope=")[1].split()[0]).read_text())
+    first = data["items"][0]
+    data["items"] = [{**first, "trust_zone": "everyone"}, {**first, "memory_id": "mem_0000000000000001"}]
+    payload = {k: data.get(k) for k in ("zone", "include_content", "items", "selected_ids", "source_receipt_sha256")}
+    data["payload_sha256"] = sha256_hex(canonical_json(payload))
+    data.pop("header_sha256")
+    made = tmp_path / "made.json"
+    made.write_text(json.dumps(data))
+    code, out, err = cli(capsys, b, now, "import", str(made))
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[1:] == ["  items: 1 captured, 1 reject", f"  reject: {first['memory_id']} (invalid_trust_zone)"], out
