@@ -417,11 +417,23 @@ def _skipped_lines(r: Receipt) -> list[str]:
     """The pages a maintenance run left out because it could not read them (`check` names them too), and the
     records it left alone because a conflict holding them awaits a person's decision."""
     if r.action == "import":
-        # What each item became, then the items left out and why (`expired`, `metadata_only`, ...).
+        # Who exported it and when, unverified when no header hash covered them (anyone may write those two
+        # fields of such an envelope); what each item became; then the items left out and why.
+        by, when = r.details.get("exported_by"), r.details.get("exported_at")
+        head = (
+            [
+                f"  exported by {by} at {when}"
+                + ("" if r.details.get("header_checked") else " (unverified: no header_sha256)")
+            ]
+            if by or when
+            else []
+        )
         tally: dict[str, int] = {}
         for x in r.details.get("results") or []:
             tally[str(x.get("status"))] = tally.get(str(x.get("status")), 0) + 1
-        out = ["  items: " + ", ".join(f"{n} {status}" for status, n in sorted(tally.items()))] if tally else []
+        out = head + (
+            ["  items: " + ", ".join(f"{n} {status}" for status, n in sorted(tally.items()))] if tally else []
+        )
         out += [  # an item refused or dropped says why: its capture wrote no receipt of its own
             f"  {x.get('status')}: {x.get('origin')} ({x.get('reason')})"
             for x in r.details.get("results") or []

@@ -79,8 +79,9 @@ def test_the_text_output_says_what_was_left_out_and_what_each_item_became(tmp_pa
     code, out, _ = cli(capsys, b, "2026-01-20T10:00:00Z", "import", str(envelope))
     assert code == 0
     lines = out.splitlines()
-    assert lines[1] == "  items: 1 captured"
-    assert lines[2].startswith("  skipped: mem_") and lines[2].endswith("(expired 2026-01-12T00:00:00Z)")
+    assert lines[1] == "  exported by agent:cli at 2026-01-10T10:00:00Z"  # its header hash vouches for both
+    assert lines[2] == "  items: 1 captured"
+    assert lines[3].startswith("  skipped: mem_") and lines[3].endswith("(expired 2026-01-12T00:00:00Z)")
 
 
 def test_the_text_output_says_why_an_item_was_refused_and_what_it_skipped(tmp_path, capsys):
@@ -105,4 +106,8 @@ def test_the_text_output_says_why_an_item_was_refused_and_what_it_skipped(tmp_pa
     code, out, err = cli(capsys, b, now, "import", str(made))
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[1:] == ["  items: 1 captured, 1 reject", f"  reject: {first['memory_id']} (invalid_trust_zone)"], out
+    assert lines[1:] == [
+        "  exported by agent:cli at 2026-01-10T10:00:00Z (unverified: no header_sha256)",
+        "  items: 1 captured, 1 reject",
+        f"  reject: {first['memory_id']} (invalid_trust_zone)",
+    ], out
