@@ -226,11 +226,18 @@ class ExchangeOps:
                 # existing side. Captured again, it opened the same conflict once more (a decided one reopened).
                 skipped.append({"memory_id": item.get("memory_id"), "reason": decided[2], "conflict": decided[0]})
                 continue
+            # The envelope does not say whether the source's key was given or derived; one equal to what this
+            # engine derives from the title and text carries nothing beyond them, and given as a key it would carry
+            # authority here (SPEC §4: only an explicit key does): a statement this wiki holds under another title
+            # was kept as a second record instead of consolidated.
+            key = item.get("canonical_key")
+            if key and key == keys.canonical_key(None, single_line(item.get("title") or ""), content.strip()):
+                key = None
             r = self.capture.capture(
                 content,
                 now=now,
                 actor=actor,
-                key=item.get("canonical_key"),
+                key=key,
                 title=item.get("title"),
                 category=item.get("category", "fact"),
                 zone=item.get("trust_zone", "private_self"),

@@ -383,3 +383,18 @@ def test_an_import_held_in_a_conflict_is_not_held_again(source, other):
     later = other.import_envelope(export(source, 4), now=T0 + timedelta(days=5))
     assert [(s["reason"], s["conflict"]) for s in later.details["skipped"]] == [("already_decided", c.conflict_id)]
     assert other.conflicts(now=T0 + timedelta(days=5)) == []
+
+
+def test_a_derived_key_carries_no_authority_on_import(source, other):
+    """The source's key, derived from its title, was passed as an explicit key: a statement the other wiki holds
+    under another title (another derived key) was kept as a second, identical record instead of consolidated."""
+    other.capture(HERON, now=T0, title="Heron mobile releases")
+    source.capture(HERON, now=T0, title="Heron ship cadence")
+    imp = other.import_envelope(export(source, 0), now=T0 + timedelta(days=1))
+    assert [x["status"] for x in imp.details["results"]] == ["consolidated"], imp.details
+    # a key the source was given stays a key
+    source.capture(KESTREL, now=T0, key="kestrel-rollout-waves", title="Kestrel rollout")
+    other.capture(KESTREL, now=T0, title="Kestrel canaries")
+    imp = other.import_envelope(export(source, 2), now=T0 + timedelta(days=3))
+    kept = [x for x in imp.details["results"] if x["status"] == "captured"]
+    assert len(kept) == 1 and other.load(kept[0]["memory_id"]).canonical_key == "kestrel-rollout-waves"
