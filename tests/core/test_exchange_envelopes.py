@@ -398,3 +398,21 @@ def test_a_derived_key_carries_no_authority_on_import(source, other):
     imp = other.import_envelope(export(source, 2), now=T0 + timedelta(days=3))
     kept = [x for x in imp.details["results"] if x["status"] == "captured"]
     assert len(kept) == 1 and other.load(kept[0]["memory_id"]).canonical_key == "kestrel-rollout-waves"
+
+
+def test_a_backup_restores_what_the_wiki_lost_and_skips_what_it_still_holds(source, tmp_path):
+    """Its own export imported back: a record still here is skipped (even edited since: the export is its older
+    word), and one whose page was lost is captured again from the envelope."""
+    kept = source.capture(KESTREL, now=T0).details["memory_id"]
+    lost = source.capture(HERON, now=T0).details["memory_id"]
+    envelope = export(source, 0)
+    edit_page(source, kept, "five percent", "ten percent")
+    (source.root / str(source.page_of(lost))).unlink()
+    source.sync()
+    assert source.get(lost) is None
+    back = source.import_envelope(envelope, now=T0 + timedelta(days=1))
+    assert back.details["skipped"] == [{"memory_id": kept, "reason": "from_this_wiki", "record": kept}]
+    [restored] = back.details["results"]
+    assert restored["origin"] == lost and restored["status"] == "captured"
+    assert source.load(restored["memory_id"]).content == HERON
+    assert "ten percent" in source.load(kept).content
