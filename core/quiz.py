@@ -7,8 +7,9 @@ see one quiz policy.
 
 Decisions beyond the spec, in one place:
 
-- FSRS runs day-granular (no sub-day learning steps) and without interval fuzz: a quiz is a once-a-day ritual where an
-  item answered today is never asked again today, and the ledger must be reproducible from (ledger, grade, now).
+- FSRS runs day-granular (no sub-day learning steps, and every time it reads is the start of its UTC day) and without
+  interval fuzz: a quiz is a once-a-day ritual where an item answered today is never asked again today, and the
+  ledger must be reproducible from (ledger, grade, now).
 - FSRS box = the Leitner box whose interval is nearest the card's new interval (ties to the lower box), for display
   only; the card id is the first 53 bits of sha256(page) (stable, and exact for JavaScript readers).
 - A page met under FSRS without stored card state (new, or carried over from Leitner) starts a fresh card; a Leitner
@@ -520,12 +521,19 @@ def _fsrs_step(
 ) -> tuple[int, date, dict[str, Any]]:
     if now is None or now.tzinfo is None:
         raise ValueError("FSRS scheduling needs an explicit timezone-aware `now`")
-    # fsrs insists on tzinfo == timezone.utc exactly (a ZoneInfo("UTC") is refused), so normalise.
-    at = now.astimezone(UTC)
+    # fsrs insists on tzinfo == timezone.utc exactly (a ZoneInfo("UTC") is refused), so normalise. And the schedule
+    # is counted in days, as the ledger's dates are: every time fsrs reads is the start of its UTC day. fsrs counts
+    # the days elapsed since the last review in whole days rounded down, so a card answered at 08:00 and then, on
+    # its due day, at 07:59 had 0 days elapsed: read as a same-day review, it stayed at one day for good, and the
+    # grade row's intervals (previewed when the card was shown) were not what the answer then gave.
+    at = _day_start(now)
     from fsrs import Card, Rating
 
     if prior is not None and prior.fsrs is not None:
         card = Card.from_dict(prior.fsrs)  # type: ignore[arg-type]
+        card.due = _day_start(card.due)
+        if card.last_review is not None:
+            card.last_review = _day_start(card.last_review)  # (rows written before reviews were day-anchored)
     else:
         # A page first met under FSRS (or carried over from Leitner) starts a fresh card; passing both id and due
         # keeps fsrs from reading the clock or sleeping.
@@ -533,6 +541,12 @@ def _fsrs_step(
     reviewed, _log = _fsrs_scheduler().review_card(card, Rating[_RATING_OF_GRADE[grade]], review_datetime=at)
     days = (reviewed.due - at).total_seconds() / 86400
     return box_for_interval(days), reviewed.due.astimezone(UTC).date(), dict(reviewed.to_dict())
+
+
+def _day_start(moment: datetime) -> datetime:
+    """00:00 UTC of `moment`'s UTC day (a naive moment is taken as UTC)."""
+    at = moment.astimezone(UTC) if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+    return datetime.combine(at.date(), datetime.min.time(), tzinfo=UTC)
 
 
 PREVIEW_GRADES: tuple[Grade, ...] = ("again", "hard", "good", "easy", "skip")

@@ -28,6 +28,7 @@ from memkeeper.core.quiz import (
     parse_grade,
     parse_ledger,
     person_id,
+    preview_intervals,
     prune_vanished,
     record_answer,
     render_ledger,
@@ -1011,3 +1012,43 @@ def test_quiz_values_are_immutable_and_survive_copy_and_pickle() -> None:
     deep = copy.deepcopy(ledger)
     assert deep.items is not ledger.items and deep.items[0] == row
     assert ledger.model_copy(update={"note": "x"}) != ledger and ledger.note != "x"
+
+
+def _fsrs_intervals(answer_times) -> list[int]:
+    """The intervals a card gets, answered "good" on each due day at the time of day `answer_times` gives for the
+    n-th answer (after one "again", so it starts short)."""
+    ledger, it, _ = record_answer(new_ledger("alice", "fsrs"), "entries/a.md", "again", TODAY, "Q?", NOW)
+    out = []
+    for n in range(6):
+        day = max(it.due, TODAY + timedelta(days=1))
+        now = answer_times(n, day)
+        ledger, answered, _ = record_answer(ledger, "entries/a.md", "good", now.date(), "Q?", now)
+        out.append((answered.due - now.date()).days)
+        it = answered
+    return out
+
+
+def test_fsrs_counts_days_not_the_minute_a_card_is_answered() -> None:
+    """fsrs counts the days since the last review rounded down: a card answered at 08:00 and then, on its due day,
+    at 07:59 had 0 days elapsed, was read as a same-day review, and stayed at one day for good (1, 1, 1, 1, 1, 1
+    where 08:00 each day gave 1, 1, 1, 2, 4, 8)."""
+    same = _fsrs_intervals(lambda n, day: datetime.combine(day, NOW.timetz()))
+    earlier = _fsrs_intervals(lambda n, day: datetime.combine(day, NOW.timetz()) - timedelta(minutes=n + 1))
+    around = _fsrs_intervals(
+        lambda n, day: datetime.combine(day, datetime.min.time(), UTC) + timedelta(hours=23 * (n % 2))
+    )
+    assert same == earlier == around
+    assert same[-1] > 1  # it leaves the one-day interval
+
+
+def test_fsrs_grade_row_shows_what_the_answer_gives_later_that_day() -> None:
+    """The grade row is previewed when the card is shown; answered later the same day, the interval is the one it
+    showed (it was not: "good = 1 day", answered 20 s later, gave 5)."""
+    ledger, it, _ = record_answer(new_ledger("alice", "fsrs"), "entries/a.md", "again", TODAY, "Q?", NOW)
+    # shown on its due day 10 s before the time of day of the last answer, answered 20 s later: across 24 hours
+    shown_at = datetime.combine(it.due, NOW.timetz()) - timedelta(seconds=10)
+    shown = preview_intervals("entries/a.md", it, "fsrs", shown_at)
+    for grade in ("again", "hard", "good", "easy"):
+        answered_at = shown_at + timedelta(seconds=20)
+        _, answered, _ = record_answer(ledger, "entries/a.md", grade, answered_at.date(), "Q?", answered_at)
+        assert (answered.due - answered_at.date()).days == shown[grade], grade
