@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from . import quiz as policy
 from .errors import BadInput
-from .models import Receipt, Status, at, iso, iso_floor, parse_iso
+from .models import Receipt, Status, Tier, at, iso, iso_floor, parse_iso
 from .pages import MAX_LEDGER_BYTES, read_text
 from .paths import list_files
 from .receipts import make_receipt
@@ -367,6 +367,26 @@ class QuizQueue:
                     now,
                     actor,
                     {"reason": "record_not_active", "memory_id": mid, "status": entry.status.value},
+                )
+            left = (
+                "draft"
+                if entry.category.value == "draft"
+                else "cold"
+                if entry.tier is Tier.cold
+                else "expired"
+                if entry.expires_at is not None and entry.expires_at <= now
+                else ""
+            )
+            if left:
+                # Out of the rotation as a session selects it (`policy.in_rotation`, and expiry): a draft awaits a
+                # person, a cold page has left automatic recall, a temporary fact that ran out is not rehearsed. An
+                # answer scheduled it all the same and refreshed its strength.
+                return make_receipt(
+                    "quiz_record",
+                    "reject",
+                    now,
+                    actor,
+                    {"reason": "record_not_in_rotation", "memory_id": mid, "why": left},
                 )
             page = self.store.page_of(mid)
             assert page is not None  # load() found it

@@ -370,6 +370,28 @@ def test_an_answer_for_a_record_out_of_the_rotation_is_refused(eng):
     assert eng.read_ledger("alice").item(eng.page_of(ids[0])) == row
 
 
+@pytest.mark.parametrize("why", ["cold", "draft", "expired"])
+def test_an_answer_for_a_cold_draft_or_expired_record_is_refused(eng, why):
+    """A session never offers them, but `quiz record` of a cold or expired record answered "recorded", scheduled
+    it and refreshed its strength."""
+    ids = seed(eng, 2)
+    eng.quiz_record(ids[0], "good", now=T0, actor=HUMAN)
+    e = eng.load(ids[0])
+    if why == "cold":
+        e.tier = e.tier.__class__("cold")
+    elif why == "draft":
+        e.category = e.category.__class__("draft")
+    else:
+        e.expires_at = T0 + timedelta(hours=1)
+    with eng.writing():
+        eng.save(e)
+    row = eng.read_ledger("alice").item(eng.page_of(ids[0]))
+    r = eng.quiz_record(ids[0], "good", now=T0 + timedelta(days=1), actor=HUMAN)
+    assert (r.status, r.details["reason"], r.details["why"]) == ("reject", "record_not_in_rotation", why)
+    assert eng.read_ledger("alice").item(eng.page_of(ids[0])) == row
+    assert eng.quiz_record(ids[1], "good", now=T0 + timedelta(days=1), actor=HUMAN).status == "recorded"
+
+
 def test_a_card_answered_twice_in_one_day_is_promoted_once(eng):
     """Two desks (a terminal and the browser) or a script answer the same card on one day: both answers are counted,
     the second right one does not move the card a box further (it would skip the next interval); a wrong one still
