@@ -394,7 +394,11 @@ class QuizQueue:
             # Every page still there keeps its row: a denied record leaves the rotation, not its history (an undeny
             # brings it back with what was learnt of it), as a superseded or cold one does.
             live = {r[0] for r in self.store.index.query("SELECT path FROM records")}
+            before = ledger
             ledger, pruned = policy.prune_vanished(ledger, live | {page})
+            # (kept for the undo: a page missing for a while, moved by hand or on another branch, had its history
+            # pruned by the next answer of any card, and undoing that answer did not bring it back)
+            pruned_rows = [it.marker() for it in before.items if it.page in set(pruned)]
             q = question or policy.build_question(
                 policy.QuizCandidate(
                     page=page,
@@ -454,6 +458,7 @@ class QuizQueue:
                         "page": page,
                         "prior": prior.marker() if prior else None,
                         **({"record": refreshed} if refreshed else {}),
+                        **({"pruned_rows": pruned_rows} if pruned_rows else {}),
                     },
                     **({"redacted": redacted} if redacted else {}),
                 },
@@ -517,19 +522,10 @@ class QuizQueue:
         ledger = self._writable_ledger(pid)
         items = [it for it in ledger.items if it.page != page]
         if prior is not None:
-            items.append(
-                policy.QuizItem(
-                    page=prior["page"],
-                    box=prior["box"],
-                    due=date.fromisoformat(prior["due"]),
-                    asked=prior["asked"],
-                    correct=prior["correct"],
-                    last=date.fromisoformat(prior["last"]) if prior.get("last") else None,
-                    last_result=prior.get("lastResult"),
-                    last_q=prior.get("lastQ") or "",
-                    fsrs=prior.get("fsrs"),
-                )
-            )
+            items.append(_item_of(prior))
+        # The rows the answer pruned come back (pages gone then), unless a row for the page was written since.
+        held = {it.page for it in items}
+        items += [_item_of(row) for row in undo.get("pruned_rows") or [] if row["page"] not in held]
         items.sort(key=lambda it: (it.due, it.page))
         self.store.write_file(
             self.store.path(policy.ledger_path(pid)), policy.render_ledger(ledger.model_copy(update={"items": items}))
@@ -557,3 +553,18 @@ class QuizQueue:
 
 def _invalid_scheduler(action: str, scheduler: str, now: datetime, actor: str) -> Receipt:
     return make_receipt(action, "reject", now, actor, {"reason": "invalid_scheduler", "value": scheduler})
+
+
+def _item_of(marker: dict[str, Any]) -> policy.QuizItem:
+    """A ledger row from its marker (`QuizItem.marker()`), as a receipt keeps it for an undo."""
+    return policy.QuizItem(
+        page=marker["page"],
+        box=marker["box"],
+        due=date.fromisoformat(marker["due"]),
+        asked=marker["asked"],
+        correct=marker["correct"],
+        last=date.fromisoformat(marker["last"]) if marker.get("last") else None,
+        last_result=marker.get("lastResult"),
+        last_q=marker.get("lastQ") or "",
+        fsrs=marker.get("fsrs"),
+    )

@@ -85,6 +85,25 @@ def test_superseded_and_cold_leave_rotation_and_vanished_pruned(eng):
     assert r.details["pruned"] == ["entries/quiz-fact-2.md"]
 
 
+def test_undoing_an_answer_brings_back_the_rows_it_pruned(eng):
+    """A page missing when another card was answered lost its row (SPEC §5.3 prunes vanished pages); undoing that
+    answer said "the ledger is as before it" and the row stayed gone, its history lost once the page came back."""
+    ids = seed(eng, 3)
+    for m in ids:
+        eng.quiz_record(m, "good", now=T0, actor=HUMAN)
+    page = eng.root / eng.page_of(ids[2])
+    row = eng.read_ledger("alice").item(eng.page_of(ids[2]))
+    text = page.read_text()
+    page.unlink()
+    eng.sync()
+    r = eng.quiz_record(ids[0], "good", now=T0 + timedelta(days=3), actor=HUMAN)
+    assert r.details["pruned"] == ["entries/quiz-fact-2.md"]
+    page.write_text(text)  # restored, as check says to
+    eng.sync()
+    assert eng.undo(r.receipt_sha256, now=T0 + timedelta(days=3, hours=1), actor=HUMAN).status == "undone"
+    assert eng.read_ledger("alice").item("entries/quiz-fact-2.md") == row
+
+
 def test_undo_quiz_record(eng):
     ids = seed(eng, 2)
     eng.quiz_record(ids[0], "good", now=T0, actor=HUMAN)
