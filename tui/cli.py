@@ -775,12 +775,17 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
         person = eng.person_for(actor, getattr(args, "person", None))
         if args.sub == "due":
             cards = eng.quiz_session(person, now=now)
+            due = eng.quiz_due_count(person, now=now)  # what sessions could still offer today (the 7 are a part)
             data = {
                 "person": person,
                 "items": [c.__dict__ for c in cards],
+                "due_today": due,
                 "weak_spots": [w.marker() for w in eng.weak_spots(person)],
             }
-            _emit(args, data, "\n".join(f"{c.memory_id}  [{c.reason}]  {c.question}" for c in cards) or "nothing due")
+            lines = [f"{c.memory_id}  [{c.reason}]  {c.question}" for c in cards]
+            if due > len(cards):
+                lines.append(f"{due} due today: this session is the first {len(cards)}; answer them, then ask again")
+            _emit(args, data, "\n".join(lines) or "nothing due")
             return 0
         if args.sub == "new-ledger":
             return _finish(args, eng.create_ledger(person, args.scheduler, now=now, actor=actor))

@@ -493,3 +493,16 @@ def test_undeny_says_which_record_it_merged_into(capsys, root):
     second = json.loads(out)["details"]["memory_id"]
     code, out, _ = run(capsys, root, "--as", "human:me", "verify", "undeny", first)
     assert code == 0 and f"  merged: {first} into {second} (already holds this statement)" in out, out
+
+
+def test_quiz_due_says_how_many_are_due_beyond_the_session(capsys, root):
+    """After a long absence 40 cards were due and `quiz due` listed 7 without a word of the other 33."""
+    for n in range(10):
+        run(capsys, root, "capture", f"Locker {n + 1} on the third floor holds the spare badge set number {n + 20}.")
+    code, out, _ = run(capsys, root, "--as", "human:alice", "quiz", "due")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 8, out
+    assert lines[-1] == "10 due today: this session is the first 7; answer them, then ask again"
+    code, out, _ = run(capsys, root, "--as", "human:alice", "--json", "quiz", "due")
+    data = json.loads(out)
+    assert (len(data["items"]), data["due_today"]) == (7, 10)
