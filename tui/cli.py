@@ -388,6 +388,8 @@ def _receipt_text(r: Receipt) -> str:
         "conflict_type",
         "suspected",
         "page",
+        "box",  # a quiz answer: where the card is now, and when it comes back
+        "due",
         "review",
         "envelope",
         "snapshot",

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -506,3 +507,10 @@ def test_quiz_due_says_how_many_are_due_beyond_the_session(capsys, root):
     code, out, _ = run(capsys, root, "--as", "human:alice", "--json", "quiz", "due")
     data = json.loads(out)
     assert (len(data["items"]), data["due_today"]) == (7, 10)
+
+
+def test_quiz_record_says_when_the_card_comes_back(capsys, root):
+    run(capsys, root, "capture", "Locker 4 on the third floor holds the spare badge set number 22.")
+    mid = json.loads(run(capsys, root, "--as", "human:alice", "--json", "quiz", "due")[1])["items"][0]["memory_id"]
+    code, out, _ = run(capsys, root, "--as", "human:alice", "quiz", "record", mid, "good")
+    assert code == 0 and re.search(r"^quiz_record: recorded .* box=1 due=\d{4}-\d\d-\d\d ", out), out
