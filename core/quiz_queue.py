@@ -358,36 +358,16 @@ class QuizQueue:
         with self.store.writing():
             mid = self.store.resolve_id(ref)
             entry = self.store.load(mid)
+            # Denied, superseded or archived since the session was taken, or out of the rotation as a session
+            # selects it (SPEC §5.3): an answer would schedule it again and refresh its strength. Its row stays.
             if entry.status is not Status.active:
-                # Denied, superseded or archived since the session was taken: out of the rotation (SPEC §5.3), and
-                # an answer would schedule it again. Its row stays as it is.
-                return make_receipt(
-                    "quiz_record",
-                    "reject",
-                    now,
-                    actor,
-                    {"reason": "record_not_active", "memory_id": mid, "status": entry.status.value},
-                )
-            left = (
-                "draft"
-                if entry.category.value == "draft"
-                else "cold"
-                if entry.tier is Tier.cold
-                else "expired"
-                if entry.expires_at is not None and entry.expires_at <= now
-                else ""
-            )
-            if left:
-                # Out of the rotation as a session selects it (`policy.in_rotation`, and expiry): a draft awaits a
-                # person, a cold page has left automatic recall, a temporary fact that ran out is not rehearsed. An
-                # answer scheduled it all the same and refreshed its strength.
-                return make_receipt(
-                    "quiz_record",
-                    "reject",
-                    now,
-                    actor,
-                    {"reason": "record_not_in_rotation", "memory_id": mid, "why": left},
-                )
+                refused = {"reason": "record_not_active", "status": entry.status.value}
+            elif left := _left_rotation(entry, now):
+                refused = {"reason": "record_not_in_rotation", "why": left}
+            else:
+                refused = {}
+            if refused:
+                return make_receipt("quiz_record", "reject", now, actor, {**refused, "memory_id": mid})
             page = self.store.page_of(mid)
             assert page is not None  # load() found it
             ledger = self._writable_ledger(pid)
@@ -568,3 +548,16 @@ def _item_of(marker: dict[str, Any]) -> policy.QuizItem:
         last_q=marker.get("lastQ") or "",
         fsrs=marker.get("fsrs"),
     )
+
+
+def _left_rotation(entry: Entry, now: datetime) -> str:
+    """Why an active record is out of the rotation a session selects from (`policy.in_rotation`, and expiry): a
+    draft awaits a person, a cold page has left automatic recall, a temporary fact that ran out is not rehearsed;
+    "" when it is in it."""
+    if entry.category.value == "draft":
+        return "draft"
+    if entry.tier is Tier.cold:
+        return "cold"
+    if entry.expires_at is not None and entry.expires_at <= now:
+        return "expired"
+    return ""

@@ -52,10 +52,14 @@ def _attribution(c: Analysis) -> set[int]:
     "According to Alice, the code freeze lasts 3 days") shared it as a subject. A lead of one word counts only at
     the start of its sentence or after a comma ("two per day" is no source)."""
     toks = c.tokens
+    leads = lexicon().attribution
+    firsts = {p[0] for p in leads}
     out: set[int] = set()
     for k, t in enumerate(toks):
+        if t.low not in firsts:  # (a long note's every token was sliced against every lead)
+            continue
         opens = t.initial or (k and toks[k - 1].text == ",")
-        lead = next((p for p in lexicon().attribution if tuple(x.low for x in toks[k : k + len(p)]) == p), None)
+        lead = next((p for p in leads if tuple(x.low for x in toks[k : k + len(p)]) == p), None)
         if lead is None or (len(lead) == 1 and not opens):
             continue
         j = k + len(lead)

@@ -249,18 +249,19 @@ async def test_vim_preset_in_the_desk(demo_root: Path) -> None:
         await wait_for(pilot, lambda: not app.is_running, what="q quits in the vim preset")
 
 
+async def startup_notice(pilot, app, text: str):
+    """The notification that says `text`, once the desk has given it."""
+    await wait_for(pilot, lambda: any(text in n.message for n in app._notifications), what="startup notification")
+    return next(n for n in app._notifications if text in n.message)
+
+
 async def test_unknown_ids_notify_at_startup(demo_root: Path) -> None:
     write_user_keymap('[keys]\n"browse.serch" = "ctrl+f"\n')
     app = build_app(demo_root)
     assert any("browse.serch" in e for e in app.keymap.errors)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await settle(pilot)
-        await wait_for(
-            pilot,
-            lambda: any("unknown binding id 'browse.serch'" in n.message for n in app._notifications),
-            what="startup notification",
-        )
-        note = next(n for n in app._notifications if "browse.serch" in n.message)
+        note = await startup_notice(pilot, app, "unknown binding id 'browse.serch'")
         assert note.severity == "warning" and note.title == "Keymap problems"
 
 
@@ -320,11 +321,7 @@ async def test_a_mistyped_key_is_reported_and_the_default_still_works(demo_root:
     app = build_app(demo_root)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await settle(pilot)
-        await wait_for(
-            pilot,
-            lambda: any("unknown key 'ctrl-b' (did you mean 'ctrl+b'?)" in n.message for n in app._notifications),
-            what="startup notification",
-        )
+        await startup_notice(pilot, app, "unknown key 'ctrl-b' (did you mean 'ctrl+b'?)")
         assert app.key_for("conflicts.both") == "b"  # the footer, help and palette name the key that works
 
 
