@@ -943,6 +943,22 @@ class Index:
 
         self._guard(run)
 
+    def put_quiz_ledger(
+        self, person: str, stamp: str, buried: str, rows: list[tuple[str, str, str | None, int]]
+    ) -> None:
+        """Replace the copy of `person`'s quiz ledger (schema's quiz_ledgers/quiz_rows): the file's `stamp` when it
+        was read, its bury list (JSON) and its rows as (page, due, last, asked), dates as YYYY-MM-DD."""
+
+        def run():
+            with self._write():
+                self.db.execute("DELETE FROM quiz_rows WHERE person=?", (person,))
+                self.db.executemany(
+                    "INSERT OR IGNORE INTO quiz_rows VALUES (?, ?, ?, ?, ?)", [(person, *row) for row in rows]
+                )
+                self.db.execute("INSERT OR REPLACE INTO quiz_ledgers VALUES (?, ?, ?)", (person, stamp, buried))
+
+        self._guard(run)
+
     def verify(self, unreadable: list[tuple[str, str]] | None = None) -> list[str]:
         """Problems that make the cache untrustworthy: corruption, or rows that disagree with the pages' bytes.
         `unreadable` gets (page, why) for each page whose bytes cannot be read (permission denied, an I/O error):

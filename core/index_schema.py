@@ -16,7 +16,7 @@ from .text import ascii_fold
 if TYPE_CHECKING:
     from .record import Entry
 
-SCHEMA_VERSION = "12"  # 12: the full-text index holds the words folded as queries fold them (`fts_fold`)
+SCHEMA_VERSION = "13"  # 13: quiz_ledgers/quiz_rows, the copy of each quiz ledger's rows hot.md's due count reads
 QUIZ_WEIGHTS = {"direction": 4, "decision": 3, "milestone": 1}
 
 # The desk's verification queue (SPEC §5.2) and where a record came from, for grouping it: its source document (the
@@ -42,6 +42,14 @@ CREATE TABLE IF NOT EXISTS records (
     confidence REAL, strength REAL, evidence_grade TEXT, source_ref TEXT, content_sha TEXT, data TEXT,
     quiz_rotation INTEGER, quiz_weight INTEGER, recall TEXT
 );
+-- Each person's quiz ledger as last read (quiz_queue.QuizQueue._mirror): `stamp` is the file's identity and version
+-- when it was read, `buried` its bury list as JSON, and quiz_rows the fields of its rows a due count needs. Kept so
+-- that hot.md's count after every capture does not parse every ledger (SPEC §4: a capture does not grow with the
+-- wiki); a stamp that no longer matches the file means "read it again".
+CREATE TABLE IF NOT EXISTS quiz_ledgers (person TEXT PRIMARY KEY, stamp TEXT, buried TEXT);
+CREATE TABLE IF NOT EXISTS quiz_rows (
+    person TEXT, page TEXT, due TEXT, last TEXT, asked INTEGER, PRIMARY KEY (person, page)
+) WITHOUT ROWID;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (
     memory_id UNINDEXED, title, content, canonical_key, recall, content = 'records', content_rowid = 'rowid',
     tokenize = 'porter unicode61 remove_diacritics 2'

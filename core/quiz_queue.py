@@ -6,6 +6,8 @@ Scheduling and the ledger format live in `quiz.py`.
 from __future__ import annotations
 
 import json
+import os
+import sqlite3
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, cast
@@ -81,6 +83,8 @@ class QuizQueue:
     def __init__(self, store: Store, views: Views, undo: UndoHandlers) -> None:
         self.store = store
         self.views = views
+        # The last ledger text this engine staged for each person, with the ledger it renders (`_save_ledger`).
+        self._written: dict[str, tuple[str, policy.Ledger]] = {}
         undo.register("quiz_record", self._undo_quiz, human_only=False)
         undo.register("quiz_bury", self._undo_bury, human_only=False)
         undo.register("quiz_scheduler", self._undo_scheduler, human_only=False)
@@ -141,7 +145,7 @@ class QuizQueue:
             if path.exists():
                 return make_receipt("quiz_ledger", "reject", now, actor, {"reason": "ledger_exists", "person": pid})
             name = cast(policy.SchedulerName, scheduler)  # one of SCHEDULERS, checked above
-            self.store.write_file(path, policy.render_ledger(policy.new_ledger(pid, name, now.date())))
+            self._save_ledger(pid, policy.new_ledger(pid, name, now.date()))
             receipt = make_receipt(
                 "quiz_ledger",
                 "created",
@@ -201,10 +205,7 @@ class QuizQueue:
     def _write_scheduler(self, pid: str, ledger: policy.Ledger, scheduler: str) -> None:
         """Rewrite the ledger with `scheduler` (one of SCHEDULERS) and nothing else changed."""
         name = cast(policy.SchedulerName, scheduler)
-        self.store.write_file(
-            self.store.path(policy.ledger_path(pid)),
-            policy.render_ledger(ledger.model_copy(update={"scheduler": name})),
-        )
+        self._save_ledger(pid, ledger.model_copy(update={"scheduler": name}))
 
     def _candidates(self, ledger: policy.Ledger, extra: int, now: datetime) -> list[policy.QuizCandidate]:
         """Live pages the session could use: the ledger's own pages plus the best never-quizzed ones, none past its
@@ -299,10 +300,115 @@ class QuizQueue:
 
     def quiz_due_count(self, person: str, now: datetime) -> int:
         """What the person's sessions could still offer today: due items plus the day's remaining new pages, past
-        the 7-item session cap (it falls with every answer or bury)."""
+        the 7-item session cap (it falls with every answer or bury). `quiz.due_count` over the ledger and the
+        live pages, counted from the index's copy of the ledger (`_mirror`): hot.md counts after every capture."""
         now = at(now)
-        ledger = self.read_ledger(policy.person_id(person), strict=False)
-        return policy.due_count(ledger, self._picks(ledger, now), now.date())
+        pid = policy.person_id(person)
+        buried = self._mirror(pid)
+        if buried is None:  # the copy could not be kept current: count from the file
+            ledger = self.read_ledger(pid, strict=False)
+            return policy.due_count(ledger, self._picks(ledger, now), now.date())
+        today = now.date()
+        skip = {page for page, day in buried.items() if day >= today}
+        floor = iso_floor(now)
+
+        def live(row: Any) -> bool:  # the rows of now's second are compared as times (`iso_floor`)
+            return row["page"] not in skip and (row["expires_at"] is None or parse_iso(row["expires_at"]) > now)
+
+        index = self.store.index
+        due = sum(
+            map(
+                live,
+                index.query(
+                    "SELECT q.page AS page, r.expires_at AS expires_at FROM quiz_rows q JOIN records r ON r.path=q.page"
+                    " WHERE q.person=? AND q.due<=? AND (q.last IS NULL OR q.last<>?) AND r.quiz_rotation=1"
+                    " AND (r.expires_at IS NULL OR r.expires_at>?)",
+                    (pid, today.isoformat(), today.isoformat(), floor),
+                ),
+            )
+        )
+        new_today = index.scalar(
+            "SELECT count(*) FROM quiz_rows WHERE person=? AND asked=1 AND last=?", (pid, today.isoformat())
+        )
+        wanted = max(0, policy.NEW_PER_DAY - int(new_today or 0))
+        fresh, limit = 0, wanted + len(skip) + 8
+        while wanted:
+            rows = index.query(
+                "SELECT r.path AS page, r.expires_at AS expires_at FROM records r WHERE r.quiz_rotation=1"
+                " AND (r.expires_at IS NULL OR r.expires_at>?)"
+                " AND NOT EXISTS (SELECT 1 FROM quiz_rows q WHERE q.person=? AND q.page=r.path) LIMIT ?",
+                (floor, pid, limit),
+            )
+            fresh = min(wanted, sum(map(live, rows)))
+            if fresh == wanted or len(rows) < limit:
+                break
+            limit *= 2
+        return due + fresh
+
+    def _ledger_stamp(self, pid: str) -> str | None:
+        """The ledger file's identity and version (device, inode, size, modified and changed times): "absent" when
+        there is none, None when it cannot be looked at."""
+        try:
+            st = os.lstat(self.store.path(policy.ledger_path(pid)))
+        except FileNotFoundError:
+            return "absent"
+        except (OSError, BadInput):
+            return None
+        return f"{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}"
+
+    def _mirror(self, pid: str) -> dict[str, date] | None:
+        """Bring the index's copy of the person's ledger (its rows and bury list) up to the file, reading the file
+        only when it changed since the copy was made; returns the bury list, or None when no copy can be trusted
+        (the file cannot be looked at or read, or it changed while it was being read)."""
+        stamp = self._ledger_stamp(pid)
+        if stamp is None:
+            return None
+        kept = self.store.index.query("SELECT stamp, buried FROM quiz_ledgers WHERE person=?", (pid,))
+        if kept and kept[0]["stamp"] == stamp:
+            return {page: date.fromisoformat(day) for page, day in json.loads(kept[0]["buried"]).items()}
+        written = self._written.pop(pid, None)
+        if written is not None and self._reads_as(pid, written[0]) and self._ledger_stamp(pid) == stamp:
+            return self._keep_mirror(pid, stamp, written[1])  # the file is what this engine wrote: no parse
+        ledger = self.read_ledger(pid, strict=False)
+        if self._ledger_stamp(pid) != stamp or any(p.startswith("unreadable ledger") for p in ledger.problems):
+            return None
+        return self._keep_mirror(pid, stamp, ledger)
+
+    def _reads_as(self, pid: str, text: str) -> bool:
+        try:
+            return (
+                read_text(self.store.path(policy.ledger_path(pid)), limit=MAX_LEDGER_BYTES, what="a quiz ledger")
+                == text
+            )
+        except (BadInput, OSError):
+            return False
+
+    def _keep_mirror(self, pid: str, stamp: str, ledger: policy.Ledger) -> dict[str, date] | None:
+        """Store `ledger` as the copy of the file with `stamp`; its bury list, or None when the index would not
+        take it (busy past its timeout, read-only, a full disk): the count is then taken from the file."""
+        buried = policy.buried_map(ledger)
+        try:
+            self.store.index.put_quiz_ledger(
+                pid,
+                stamp,
+                json.dumps({page: day.isoformat() for page, day in buried.items()}),
+                [
+                    (it.page, it.due.isoformat(), it.last.isoformat() if it.last else None, it.asked)
+                    for it in ledger.items
+                ],
+            )
+        except sqlite3.OperationalError:
+            return None
+        return buried
+
+    def _save_ledger(self, pid: str, ledger: policy.Ledger) -> None:
+        """Stage the person's ledger (written when the operation commits) and remember what it holds: the count
+        hot.md takes after the commit keeps its copy from it once the file is found to hold exactly that text,
+        without parsing the file again. An operation that fails before its commit leaves the file, and so the
+        copy, as they were."""
+        text = policy.render_ledger(ledger)
+        self.store.write_file(self.store.path(policy.ledger_path(pid)), text)
+        self._written[pid] = (text, ledger)
 
     def quiz_due_total(self, now: datetime) -> int:
         return self.quiz_due_most(now)[0]
@@ -394,7 +500,7 @@ class QuizQueue:
                 new_ledger, item, prior = policy.record_answer(ledger, page, result, now.date(), q, now)
             except ValueError as exc:
                 raise BadInput(str(exc)) from None
-            self.store.write_file(self.store.path(policy.ledger_path(pid)), policy.render_ledger(new_ledger))
+            self._save_ledger(pid, new_ledger)
             refreshed = None
             if policy.parse_grade(result) != "skip":
                 # An answer is a review: it refreshes strength as an access does (SPEC §4 decay), so decay does not
@@ -464,7 +570,7 @@ class QuizQueue:
                 new_ledger, prior = policy.bury(ledger, page, today)
             except ValueError as exc:
                 raise BadInput(str(exc)) from None
-            self.store.write_file(self.store.path(policy.ledger_path(pid)), policy.render_ledger(new_ledger))
+            self._save_ledger(pid, new_ledger)
             receipt = make_receipt(
                 "quiz_bury",
                 "buried",
@@ -491,9 +597,7 @@ class QuizQueue:
         buried.pop(page, None)
         if prior:
             buried[page] = date.fromisoformat(prior)
-        self.store.write_file(
-            self.store.path(policy.ledger_path(pid)), policy.render_ledger(policy.with_buried(ledger, buried))
-        )
+        self._save_ledger(pid, policy.with_buried(ledger, buried))
         return {"person": pid, "page": page}
 
     def _undo_quiz(self, receipt: dict[str, Any], now: datetime, actor: str) -> dict[str, Any]:
@@ -507,9 +611,7 @@ class QuizQueue:
         held = {it.page for it in items}
         items += [_item_of(row) for row in undo.get("pruned_rows") or [] if row["page"] not in held]
         items.sort(key=lambda it: (it.due, it.page))
-        self.store.write_file(
-            self.store.path(policy.ledger_path(pid)), policy.render_ledger(ledger.model_copy(update={"items": items}))
-        )
+        self._save_ledger(pid, ledger.model_copy(update={"items": items}))
         record = undo.get("record")
         if record and self.store.page_of(record["memory_id"]):
             entry = self.store.load(record["memory_id"])
