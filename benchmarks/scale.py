@@ -388,7 +388,68 @@ def capture_figures(root: Path, n: int, quick: bool) -> dict[str, float]:
         eng.counts(NOW + timedelta(minutes=6))
         counts.append(time.perf_counter() - t0)
     res["counts_s"] = statistics.median(counts)
+    res.update(_capture_beside_ledgers(eng, n, 10 if quick else 20))
     eng.close()
+    return res
+
+
+LEDGER_PERSONS = ("ann", "bob", "carol", "dave")
+LEDGER_ROWS = 5000
+
+
+def _capture_beside_ledgers(eng, n: int, captures: int) -> dict[str, float]:
+    """Captures beside four people's quiz ledgers of min(n, 5,000) rows each, against captures timed just before
+    with no ledger: hot.md counts every person's due items after each capture, and that count must not grow with
+    the ledgers (SPEC §4). First ledgers of people who keep up (rows spread over the Leitner boxes, last answered
+    within their interval, so about a twentieth are due today), then the same rows all due (people back after a
+    long absence). The ledgers are written as files (not timed) and removed after."""
+    from memkeeper.core import quiz
+
+    pages = [
+        r["path"]
+        for r in eng.store.index.query("SELECT path FROM records WHERE quiz_rotation=1 LIMIT ?", (min(n, LEDGER_ROWS),))
+    ]
+    today = NOW.date()
+
+    def row(i: int, page: str, all_due: bool) -> quiz.QuizItem:
+        box = 1 + i % quiz.MAX_BOX
+        last = today - timedelta(days=quiz.INTERVALS[box] if all_due else i % quiz.INTERVALS[box])
+        return quiz.QuizItem(
+            page=page,
+            box=box,
+            due=last + timedelta(days=quiz.INTERVALS[box]),
+            asked=box,
+            correct=box,
+            last=last,
+            last_result="correct",
+            last_q="q",
+        )
+
+    def timed(tag: str, start: datetime) -> list[float]:
+        out = []
+        for i in range(captures + 1):
+            t0 = time.perf_counter()
+            eng.capture(
+                f"The {tag} relay number {i} listens on port {4000 + i}.",
+                now=start + timedelta(seconds=i),
+                title=f"{tag} relay {i} {n}",
+            )
+            if i:  # the first capture beside new ledgers reads them once
+                out.append(time.perf_counter() - t0)
+        return out
+
+    res = {"capture_noledger_s": statistics.median(timed("Plain", NOW + timedelta(minutes=7)))}
+    paths = [eng.root / quiz.ledger_path(p) for p in LEDGER_PERSONS]
+    for key, all_due, minute in (("capture_ledgers_s", False, 8), ("capture_ledgers_due_s", True, 9)):
+        ledger = quiz.new_ledger("bench").model_copy(
+            update={"items": [row(i, page, all_due) for i, page in enumerate(pages)]}
+        )
+        for path in paths:
+            path.parent.mkdir(exist_ok=True)
+            path.write_text(quiz.render_ledger(ledger), encoding="utf-8")
+        res[key] = statistics.median(timed(f"Ledgered{minute}", NOW + timedelta(minutes=minute)))
+    for path in paths:
+        path.unlink()
     return res
 
 
@@ -674,6 +735,22 @@ ROWS = [
         None,
     ),
     ("desk header counts", "counts_s", "≤ 50 ms", lambda v, r: v <= 0.05, None, None),
+    (
+        f"capture median beside {len(LEDGER_PERSONS)} quiz ledgers of min(n, {LEDGER_ROWS:,}) rows, people who keep up",
+        "capture_ledgers_s",
+        "≤ 1.5× a capture with no ledger",
+        lambda v, r: v <= 1.5 * r[max(r)]["capture_noledger_s"],
+        "capture_noledger_s",
+        "a capture with no ledger",
+    ),
+    (
+        "capture median beside the same ledgers, every row due (back after a long absence)",
+        "capture_ledgers_due_s",
+        "—",
+        lambda v, r: None,
+        "capture_noledger_s",
+        "a capture with no ledger",
+    ),
     ("capture median, a short statement (the long notes' baseline)", "long_base_s", "—", lambda v, r: None, None, None),
     (
         "capture median, ~12 KB summary captured again, one sentence edited",

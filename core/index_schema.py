@@ -16,7 +16,7 @@ from .text import ascii_fold
 if TYPE_CHECKING:
     from .record import Entry
 
-SCHEMA_VERSION = "13"  # 13: quiz_ledgers/quiz_rows, the copy of each quiz ledger's rows hot.md's due count reads
+SCHEMA_VERSION = "14"  # 13: quiz_ledgers/quiz_rows (the copy of each quiz ledger hot.md counts from); 14: their indexes
 QUIZ_WEIGHTS = {"direction": 4, "decision": 3, "milestone": 1}
 
 # The desk's verification queue (SPEC §5.2) and where a record came from, for grouping it: its source document (the
@@ -67,6 +67,9 @@ INDEXES = (
     # alone was one more sort for every build.
     "CREATE INDEX IF NOT EXISTS records_updated ON records (status, category, updated_at)",
     "CREATE INDEX IF NOT EXISTS records_content_sha ON records (content_sha)",
+    # A due count walks a person's due rows and today's, not the whole ledger.
+    "CREATE INDEX IF NOT EXISTS quiz_rows_due ON quiz_rows (person, due, last)",
+    "CREATE INDEX IF NOT EXISTS quiz_rows_last ON quiz_rows (person, last, asked)",
     # The desk's queues, one partial index per order (docs/decisions.md, "The desk").
     f"CREATE INDEX IF NOT EXISTS records_pending_newest ON records (created_at DESC, memory_id) WHERE {PENDING_WHERE}",
     "CREATE INDEX IF NOT EXISTS records_pending_confidence ON records (confidence DESC, created_at DESC, memory_id)"

@@ -309,37 +309,41 @@ class QuizQueue:
             ledger = self.read_ledger(pid, strict=False)
             return policy.due_count(ledger, self._picks(ledger, now), now.date())
         today = now.date()
-        skip = {page for page, day in buried.items() if day >= today}
-        floor = iso_floor(now)
-
-        def live(row: Any) -> bool:  # the rows of now's second are compared as times (`iso_floor`)
-            return row["page"] not in skip and (row["expires_at"] is None or parse_iso(row["expires_at"]) > now)
-
+        skip = sorted(page for page, day in buried.items() if day >= today)
+        # A record expiring after now's second is live; one expiring within it is compared as a time (`iso_floor`).
+        floor, after = iso_floor(now), iso_floor(now + timedelta(seconds=1))
         index = self.store.index
-        due = sum(
-            map(
-                live,
-                index.query(
-                    "SELECT q.page AS page, r.expires_at AS expires_at FROM quiz_rows q JOIN records r ON r.path=q.page"
-                    " WHERE q.person=? AND q.due<=? AND (q.last IS NULL OR q.last<>?) AND r.quiz_rotation=1"
-                    " AND (r.expires_at IS NULL OR r.expires_at>?)",
-                    (pid, today.isoformat(), today.isoformat(), floor),
-                ),
-            )
+        rows_due = (
+            " FROM quiz_rows q JOIN records r ON r.path=q.page WHERE q.person=? AND q.due<=? AND (q.last IS NULL"
+            " OR q.last<>?) AND r.quiz_rotation=1 AND q.page NOT IN (SELECT value FROM json_each(?))"
         )
+        params = (pid, today.isoformat(), today.isoformat(), json.dumps(skip))
+        live, border = index.query(
+            "SELECT coalesce(sum(r.expires_at IS NULL OR r.expires_at>?), 0),"
+            f" coalesce(sum(r.expires_at>? AND NOT r.expires_at>?), 0){rows_due}",
+            (after, floor, after, *params),
+        )[0]
+        due = int(live)
+        if border:
+            due += sum(
+                parse_iso(r[0]) > now
+                for r in index.query(
+                    f"SELECT r.expires_at{rows_due} AND r.expires_at>? AND NOT r.expires_at>?", (*params, floor, after)
+                )
+            )
         new_today = index.scalar(
             "SELECT count(*) FROM quiz_rows WHERE person=? AND asked=1 AND last=?", (pid, today.isoformat())
         )
         wanted = max(0, policy.NEW_PER_DAY - int(new_today or 0))
-        fresh, limit = 0, wanted + len(skip) + 8
+        fresh, limit = 0, wanted + 8
         while wanted:
             rows = index.query(
-                "SELECT r.path AS page, r.expires_at AS expires_at FROM records r WHERE r.quiz_rotation=1"
-                " AND (r.expires_at IS NULL OR r.expires_at>?)"
+                "SELECT r.expires_at FROM records r WHERE r.quiz_rotation=1 AND (r.expires_at IS NULL OR"
+                " r.expires_at>?) AND r.path NOT IN (SELECT value FROM json_each(?))"
                 " AND NOT EXISTS (SELECT 1 FROM quiz_rows q WHERE q.person=? AND q.page=r.path) LIMIT ?",
-                (floor, pid, limit),
+                (floor, json.dumps(skip), pid, limit),
             )
-            fresh = min(wanted, sum(map(live, rows)))
+            fresh = min(wanted, sum(r[0] is None or parse_iso(r[0]) > now for r in rows))
             if fresh == wanted or len(rows) < limit:
                 break
             limit *= 2

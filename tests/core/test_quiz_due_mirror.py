@@ -150,3 +150,25 @@ def test_an_answer_that_fails_before_its_commit_leaves_the_count_as_it_was(eng, 
     monkeypatch.undo()
     assert (eng.root / LEDGER).read_text() == text
     assert eng.quiz_due_count("alice", now=day) == from_file(eng, day) == before
+
+
+def test_records_expiring_within_the_current_second_are_counted_until_they_expire(eng):
+    """Index stamps are text, and "…00.5Z" sorts before "…00Z": records half a second from expiring are counted,
+    as the session still asks them, and not after."""
+    later = T0 + timedelta(days=3)
+    expiring = [
+        eng.capture(
+            f"The {name} relay is in maintenance this week.",
+            now=T0,
+            actor=HUMAN,
+            title=f"{name} maintenance",
+            source_type="user_stated",
+            expires_at=later + timedelta(milliseconds=500),
+        ).details["memory_id"]
+        for name in ("Quokka", "Marlin")
+    ]
+    eng.quiz_record(expiring[0], "good", now=T0, actor=HUMAN)  # due again at `later`; the other one is new
+    assert later.microsecond == 0
+    assert eng.quiz_due_count("alice", now=later) == from_file(eng, later) == 2
+    gone = later + timedelta(milliseconds=600)
+    assert eng.quiz_due_count("alice", now=gone) == from_file(eng, gone) == 0
