@@ -67,7 +67,7 @@ from .slots import Tok, analyze, fold
 from .slots.markdown import plain_blocks
 
 if TYPE_CHECKING:
-    from fsrs import Scheduler
+    from fsrs import Card, Scheduler
 
 __all__ = [  # the ledger format's names, importable from the quiz policy as before
     "LAST_Q_MAX",
@@ -534,13 +534,39 @@ def _fsrs_step(
         card.due = _day_start(card.due)
         if card.last_review is not None:
             card.last_review = _day_start(card.last_review)  # (rows written before reviews were day-anchored)
+    elif (seeded := _card_from_leitner(prior, page)) is not None:
+        card = seeded
     else:
-        # A page first met under FSRS (or carried over from Leitner) starts a fresh card; passing both id and due
-        # keeps fsrs from reading the clock or sleeping.
+        # A page first met under FSRS (or one last answered wrong under Leitner) starts a fresh card; passing both
+        # id and due keeps fsrs from reading the clock or sleeping.
         card = Card(card_id=card_id_for(page), due=at)
     reviewed, _log = _fsrs_scheduler().review_card(card, Rating[_RATING_OF_GRADE[grade]], review_datetime=at)
     days = (reviewed.due - at).total_seconds() / 86400
     return box_for_interval(days), reviewed.due.astimezone(UTC).date(), dict(reviewed.to_dict())
+
+
+def _card_from_leitner(prior: QuizItem | None, page: str) -> Card | None:
+    """The FSRS card a row carried over from Leitner starts from, when its last answer was right: in review, its
+    stability the interval Leitner last gave it (due − last, in days: at FSRS's default 90% retention a card's
+    interval equals its stability), its difficulty the one FSRS gives a new card answered "good", its last review
+    and due the row's. A mature card answered "good" on its due day then goes on to a longer interval, as it would
+    have under Leitner, instead of starting again at one or two days; a switch does not throw away months of right
+    answers. None for a row with nothing to carry (never answered, last answered wrong or skipped: a fresh card, as
+    Leitner's box 0 starts again too)."""
+    if prior is None or prior.last is None or prior.last_result != "correct" or prior.box < 1:
+        return None
+    from fsrs import Card, Rating, State
+
+    last = _day_start(datetime.combine(prior.last, datetime.min.time()))
+    first, _log = _fsrs_scheduler().review_card(Card(card_id=card_id_for(page), due=last), Rating.Good, last)
+    return Card(
+        card_id=card_id_for(page),
+        state=State.Review,
+        stability=float(max(1, (prior.due - prior.last).days)),
+        difficulty=first.difficulty,
+        due=_day_start(datetime.combine(prior.due, datetime.min.time())),
+        last_review=last,
+    )
 
 
 def _day_start(moment: datetime) -> datetime:

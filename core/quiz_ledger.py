@@ -46,6 +46,7 @@ RESULTS: tuple[str, ...] = ("correct", "wrong", "skip")
 
 _DATE_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _MARKER_RE = re.compile(r"<!--\s*quiz:(\{.*\})\s*-->\s*$")
+_VISIBLE_RE = re.compile(r"— box (\d+) · due (\S+) · (\d+)/(\d+)")  # render_row's readable half
 _ITEMS_HEADING_RE = re.compile(r"##\s+Items\s*\((\d+)\)\s*")
 _WS_RE = re.compile(r"\s+")
 _PERSON_BAD_RE = re.compile(r"[^a-z0-9._-]+")
@@ -544,7 +545,7 @@ def _parse_row(line: str) -> tuple[QuizItem | None, str]:
     if asked is None or correct is None or asked < 0 or correct < 0:
         return None, "asked/correct are not non-negative integers"
     last_q = data.get("lastQ")
-    fsrs_state, warning = _read_fsrs(data.get("fsrs"))
+    fsrs_state, fsrs_warning = _read_fsrs(data.get("fsrs"))
     item = QuizItem(
         page=page,
         box=box,
@@ -556,7 +557,27 @@ def _parse_row(line: str) -> tuple[QuizItem | None, str]:
         last_q=sanitize_question(last_q) if isinstance(last_q, str) else "",
         fsrs=fsrs_state,
     )
-    return item, warning
+    warnings = [fsrs_warning, _text_disagrees(line[: m.start()], item)]
+    if correct > asked:
+        warnings.append(f"correct {correct} is more than asked {asked}; both are kept as written")
+    return item, "; ".join(w for w in warnings if w)
+
+
+def _text_disagrees(text: str, item: QuizItem) -> str:
+    """Why the row's readable half (`render_row`'s "box B · due D · C/A") says otherwise than its marker, or "".
+    The marker is the record and the next rewrite writes the text again from it: a hand edit of the text would be
+    undone without a word."""
+    m = _VISIBLE_RE.search(text)
+    if m is None:
+        return ""  # another layout: nothing to compare
+    shown = f"box {m[1]} · due {m[2]} · {m[3]}/{m[4]}"
+    held = f"box {item.box} · due {item.due.isoformat()} · {item.correct}/{item.asked}"
+    if shown == held:
+        return ""
+    return (
+        f"the row's text says {shown} and its marker {held}: the marker is what counts, and the next answer "
+        "writes the text again from it"
+    )
 
 
 def _read_fsrs(value: object) -> tuple[dict[str, Any] | None, str]:

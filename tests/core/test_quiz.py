@@ -317,6 +317,33 @@ def _row(**overrides: object) -> str:
     return f"- whatever  <!-- quiz:{json.dumps(data, ensure_ascii=False)} -->"
 
 
+def _ledger_text(*rows: str) -> str:
+    head = ["---", "kind: quiz-ledger", "person: alice", "scheduler: leitner", "---", "", f"## Items ({len(rows)})", ""]
+    return "\n".join([*head, *rows]) + "\n"
+
+
+def test_a_hand_edit_of_a_rows_text_is_reported_and_the_marker_counts() -> None:
+    """The readable half of a row is written from its marker: "box 1 · due 2026-11-21" edited by hand to box 4
+    and a later due changed nothing, and the next answer wrote the old text back, without a word anywhere."""
+    row = render_row(item("entries/x.md", box=1, due=date(2026, 11, 21), asked=2, correct=1))
+    edited = row.replace("box 1 · due 2026-11-21 · 1/2", "box 4 · due 2026-12-30 · 1/2")
+    assert edited != row
+    ledger = parse_ledger(_ledger_text(edited))
+    (it,) = ledger.items
+    assert (it.box, it.due) == (1, date(2026, 11, 21))  # the marker is the record
+    (problem,) = ledger.problems
+    assert problem.startswith("line 9: the row's text says box 4 · due 2026-12-30 · 1/2 and its marker box 1")
+    assert "\n" not in problem
+    assert parse_ledger(_ledger_text(row)).problems == []  # as written: nothing to say
+    assert parse_ledger(_ledger_text(_row())).problems == []  # another readable half: nothing to compare
+
+
+def test_a_row_with_more_right_answers_than_questions_is_reported_and_kept() -> None:
+    ledger = parse_ledger(_ledger_text(_row(asked=2, correct=5)))
+    assert [(it.asked, it.correct) for it in ledger.items] == [(2, 5)]
+    assert ledger.problems == ["line 9: correct 5 is more than asked 2; both are kept as written"]
+
+
 def test_malformed_rows_are_skipped_and_reported() -> None:
     bad_rows = [
         '- broken  <!-- quiz:{"page":"entries/x.md","box":1,,} -->',
@@ -620,12 +647,40 @@ def test_fsrs_ledger_round_trip_and_review_history() -> None:
     assert it.fsrs is not None and it.fsrs["state"] == 2  # Review
 
 
-def test_leitner_row_carried_into_fsrs_starts_a_fresh_card() -> None:
-    ledger = ledger_with(item("entries/a.md", box=3, asked=4, correct=4), scheduler="fsrs")
+def test_a_mature_leitner_row_carried_into_fsrs_keeps_what_was_learnt() -> None:
+    """Box 5, its 60 days run out today, every answer right: under FSRS "good" goes on past 60 days (it restarted
+    at two days, box 0, before: a switch threw away months of right answers at each card's next answer)."""
+    row = item("entries/a.md", box=5, due=TODAY, last=TODAY - timedelta(days=60), asked=6, correct=6)
+    ledger = ledger_with(row, scheduler="fsrs")
     _, it, prior = record_answer(ledger, "entries/a.md", "good", TODAY, now=NOW)
     assert prior is not None and prior.fsrs is None
-    assert (it.asked, it.correct) == (5, 5)
-    assert it.fsrs is not None and it.fsrs["card_id"] == card_id_for("entries/a.md")
+    assert (it.asked, it.correct) == (7, 7)
+    assert it.due - TODAY > timedelta(days=60) and it.box == 5
+    assert it.fsrs is not None and it.fsrs["card_id"] == card_id_for("entries/a.md") and it.fsrs["state"] == 2
+    # Forgotten after all: a lapse, not a new card's first day, and sooner than a right answer.
+    _, lapsed, _ = record_answer(ledger, "entries/a.md", "again", TODAY, now=NOW)
+    assert lapsed.due < it.due and lapsed.box < it.box
+    # The grade keys show what the answer gives.
+    shown = preview_intervals("entries/a.md", row, "fsrs", NOW)
+    assert shown["good"] == (it.due - TODAY).days and shown["again"] == (lapsed.due - TODAY).days
+
+
+def test_a_leitner_row_with_less_learnt_carries_less() -> None:
+    young = item("entries/a.md", box=1, due=TODAY, last=TODAY - timedelta(days=3))
+    old = item("entries/a.md", box=4, due=TODAY, last=TODAY - timedelta(days=35))
+    _, young_it, _ = record_answer(ledger_with(young, scheduler="fsrs"), "entries/a.md", "good", TODAY, now=NOW)
+    _, old_it, _ = record_answer(ledger_with(old, scheduler="fsrs"), "entries/a.md", "good", TODAY, now=NOW)
+    assert TODAY < young_it.due < old_it.due
+
+
+@pytest.mark.parametrize("result", ["wrong", "skip"])
+def test_a_leitner_row_last_answered_wrong_starts_a_fresh_fsrs_card(result: str) -> None:
+    """Box 0 starts again under Leitner too: the card is a new one to FSRS, as a page never quizzed is."""
+    row = item("entries/a.md", box=0, due=TODAY, last=TODAY - timedelta(days=1), result=result, asked=3, correct=2)
+    _, it, _ = record_answer(ledger_with(row, scheduler="fsrs"), "entries/a.md", "good", TODAY, now=NOW)
+    _, new, _ = record_answer(ledger_with(scheduler="fsrs"), "entries/a.md", "good", TODAY, now=NOW)
+    assert (it.due, it.box, it.fsrs) == (new.due, new.box, new.fsrs)
+    assert (it.asked, it.correct) == (4, 3)
 
 
 @pytest.mark.parametrize(
@@ -892,7 +947,7 @@ _item = st.builds(
     last=_day,
     last_result=st.sampled_from(["correct", "wrong", "skip"]),
     last_q=st.text(max_size=300),
-)
+).map(lambda it: it.model_copy(update={"correct": min(it.correct, it.asked)}))  # never more right than asked
 _scalar = st.one_of(st.none(), st.booleans(), st.integers(-(10**6), 10**6), st.text(max_size=30), _day)
 _frontmatter = st.dictionaries(
     st.text(alphabet="abcdefghijklmnopqrstuvwxyz_", min_size=1, max_size=10),
