@@ -453,8 +453,20 @@ class Engine:
     ) -> Receipt:
         return self.exchange_ops.export(zone=zone, now=now, actor=actor, include_content=include_content)
 
-    def import_envelope(self, envelope_path: str, *, now: datetime, actor: str = "agent:cli") -> Receipt:
-        return self.exchange_ops.import_envelope(envelope_path, now=now, actor=actor)
+    def import_envelope(
+        self,
+        envelope_path: str,
+        *,
+        now: datetime,
+        actor: str = "agent:cli",
+        progress: Callable[[int, int], None] | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> Receipt:
+        """See ExchangeOps.import_envelope. `progress(done, items)` after each item; `cancelled()` asked before
+        each item: once true, the import stops there and its receipt is `partial`."""
+        return self.exchange_ops.import_envelope(
+            envelope_path, now=now, actor=actor, progress=progress, cancelled=cancelled
+        )
 
     def check(self) -> CheckReport:
         return self.integrity.check()

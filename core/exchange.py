@@ -7,6 +7,7 @@ import os
 import re
 import sqlite3
 import stat
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -139,7 +140,15 @@ class ExchangeOps:
             )
             return self.store.record(receipt)
 
-    def import_envelope(self, envelope_path: str, *, now: datetime, actor: str = "agent:cli") -> Receipt:
+    def import_envelope(
+        self,
+        envelope_path: str,
+        *,
+        now: datetime,
+        actor: str = "agent:cli",
+        progress: Callable[[int, int], None] | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> Receipt:
         """Import an envelope: records arrive agent_inferred and unverified, with provenance, never the source's trust.
 
         An envelope imports only as it was exported: its payload must match `payload_sha256` and every other field
@@ -154,7 +163,12 @@ class ExchangeOps:
         time); an item already past it at `now` is skipped as `expired` (with its expires_at): it would be a record
         retrieval never returns. An item's recall phrases, tags and quiz question come with it. An item without these
         fields (an envelope exported before they were carried) imports as it did: an expiring one gets the default
-        expiry from `now`."""
+        expiry from `now`.
+
+        `progress(done, items)` is called after each item. `cancelled()` is asked before each item (an item is one
+        capture: atomic, never stopped half-way): once it is true the import stops, and its receipt is `partial`,
+        with `stopped: {done, items}`. The same import run again brings the rest: what arrived is skipped as
+        `already_imported`."""
         now = at(now)
         actor = validate_actor(actor)
         try:
@@ -181,7 +195,14 @@ class ExchangeOps:
         own = data["payload_sha256"][:8] in exported_here  # this wiki's own envelope, imported back
         created, skipped = [], []
         said: dict[tuple[str, str, str], Any] = {}  # (normalized content, zone, tier) -> the first item's origin id
-        for item in data.get("items") or []:
+        items = data.get("items") or []
+        stopped = None
+        for done, item in enumerate(items):
+            if progress is not None and done:
+                progress(done, len(items))
+            if cancelled is not None and cancelled():
+                stopped = {"done": done, "items": len(items)}
+                break
             content = item.get("content")
             if not content:
                 skipped.append({"memory_id": item.get("memory_id"), "reason": "metadata_only"})
@@ -263,10 +284,12 @@ class ExchangeOps:
                     **({"reason": r.details["reason"]} if r.status in ("reject", "drop") else {}),
                 }
             )
+        if progress is not None and stopped is None and items:
+            progress(len(items), len(items))
         with self.store.writing():
             receipt = make_receipt(
                 "import",
-                "ok",
+                "ok" if stopped is None else "partial",
                 now,
                 actor,
                 {
@@ -277,6 +300,7 @@ class ExchangeOps:
                     "header_checked": header_checked,
                     "results": created,
                     "skipped": skipped,
+                    **({"stopped": stopped} if stopped is not None else {}),
                 },
             )
             return self.store.record(receipt)

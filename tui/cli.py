@@ -543,6 +543,54 @@ def _finish(args, r: Receipt) -> int:
     return 0
 
 
+def _import(args, eng: Engine, now: datetime, actor: str) -> int:
+    """An import, item by item: on a terminal, how far it is (stderr, one line rewritten); the first Ctrl-C stops it
+    before the next item (each item is written whole or not at all) and its receipt says `partial`, the second one
+    stops at once. Exit 130 when it was stopped."""
+    import signal
+    import time
+
+    stop: list[bool] = []
+    shown = [0.0]
+    tty = sys.stderr.isatty()
+
+    def progress(done: int, items: int) -> None:
+        if tty and (time.monotonic() - shown[0] >= 0.2 or done == items):
+            shown[0] = time.monotonic()
+            print(
+                f"\rmemkeeper: importing {done:,}/{items:,} items (Ctrl-C stops after the current one)",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    def interrupted(signum: int, frame: Any) -> None:
+        stop.append(True)
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # a second Ctrl-C stops at once
+
+    try:
+        before = signal.signal(signal.SIGINT, interrupted)
+    except ValueError:  # not the main thread (a test's): Ctrl-C is not ours to catch
+        before = None
+    try:
+        r = eng.import_envelope(args.envelope, now=now, actor=actor, progress=progress, cancelled=lambda: bool(stop))
+    finally:
+        if before is not None:
+            signal.signal(signal.SIGINT, before)
+        if tty and shown[0]:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
+    code = _finish(args, r)
+    if r.status == "partial":
+        s = r.details.get("stopped") or {}
+        print(
+            f"memkeeper: import stopped after {s.get('done', 0):,} of {s.get('items', 0):,} items; run it again to "
+            "bring the rest (what arrived is skipped as already imported)",
+            file=sys.stderr,
+        )
+        return 130
+    return code
+
+
 def _finish_preview(args, r: Receipt) -> int:
     """What a maintenance run would do: counts, then one line per record, and nothing written."""
     d = r.details
@@ -707,7 +755,7 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
     if cmd == "export":
         return _finish(args, eng.export(zone=args.zone, now=now, actor=actor, include_content=args.include_content))
     if cmd == "import":
-        return _finish(args, eng.import_envelope(args.envelope, now=now, actor=actor))
+        return _import(args, eng, now, actor)
     if cmd == "undo":
         return _finish(args, eng.undo(args.receipt, now=now, actor=actor))
     if cmd == "conflicts":

@@ -111,3 +111,46 @@ def test_the_text_output_says_why_an_item_was_refused_and_what_it_skipped(tmp_pa
         "  items: 1 captured, 1 reject",
         f"  reject: {first['memory_id']} (invalid_trust_zone)",
     ], out
+
+
+def test_ctrl_c_stops_an_import_between_items_and_says_how_to_bring_the_rest(tmp_path, capsys, monkeypatch):
+    """The first Ctrl-C during an import stops it before the next item (each item is written whole): the receipt
+    is `partial`, the exit is 130, and the same import run again brings the rest."""
+    import os
+    import signal
+
+    from memkeeper.core.api import Engine
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    day = "2026-01-10T10:00:00Z"
+    for root in (a, b):
+        assert cli(capsys, root, day, "init")[0] == 0
+    for name in ("Kestrel", "Heron", "Osprey"):
+        cli(capsys, a, day, "capture", f"The {name} service keeps access logs for ninety days.", "--title", name)
+    code, out, _ = cli(capsys, a, day, "--json", "export", "--zone", "private_self", "--include-content")
+    envelope = str(a / json.loads(out)["details"]["envelope"])
+
+    real = Engine.import_envelope
+
+    def pressed_after_the_first(self, path, **kw):
+        shown = kw["progress"]
+
+        def progress(done, items):
+            shown(done, items)
+            if done == 1:
+                os.kill(os.getpid(), signal.SIGINT)  # the person presses Ctrl-C
+
+        return real(self, path, **{**kw, "progress": progress})
+
+    monkeypatch.setattr(Engine, "import_envelope", pressed_after_the_first)
+    before = signal.getsignal(signal.SIGINT)
+    code, out, err = cli(capsys, b, day, "import", envelope)
+    assert code == 130 and out.startswith("import: partial") and "items: 1 captured" in out
+    assert err.strip() == (
+        "memkeeper: import stopped after 1 of 3 items; run it again to bring the rest (what arrived is skipped as "
+        "already imported)"
+    )
+    assert signal.getsignal(signal.SIGINT) is before  # Ctrl-C is the shell's again
+    monkeypatch.undo()
+    code, out, err = cli(capsys, b, day, "import", envelope)
+    assert code == 0 and err == "" and "items: 2 captured" in out and "(already_imported" in out

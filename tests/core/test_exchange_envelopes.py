@@ -416,3 +416,38 @@ def test_a_backup_restores_what_the_wiki_lost_and_skips_what_it_still_holds(sour
     assert restored["origin"] == lost and restored["status"] == "captured"
     assert source.load(restored["memory_id"]).content == HERON
     assert "ten percent" in source.load(kept).content
+
+
+# ------------------------------------------------------------------------------------- progress, and stopping
+
+
+STATEMENTS = [
+    f"The {name} service keeps {n} days of access logs in cold storage."
+    for n, name in enumerate(["Kestrel", "Heron", "Osprey", "Plover", "Avocet", "Dunlin"], start=3)
+]
+
+
+def test_an_import_says_how_far_it_is_and_stops_between_items_when_asked(source, other):
+    """5,000 items took a minute and a half with nothing shown, and an import cut short left no receipt saying so.
+    A stopped import's receipt is `partial`; the same import run again brings the rest, once."""
+    for i, text in enumerate(STATEMENTS):
+        source.capture(text, now=T0 + timedelta(minutes=i), title=f"Log retention {i}")
+    envelope = export(source, 1)
+    seen: list[tuple[int, int]] = []
+    r = other.import_envelope(
+        envelope,
+        now=T0 + timedelta(days=2),
+        progress=lambda d, n: seen.append((d, n)),
+        cancelled=lambda: len(seen) >= 2,
+    )
+    assert r.status == "partial" and r.details["stopped"] == {"done": 2, "items": 6}
+    assert [x["status"] for x in r.details["results"]] == ["captured", "captured"]
+    assert seen == [(1, 6), (2, 6)]
+    assert r.receipt_sha256 in (other.root / "log.md").read_text()  # recorded, as far as it went
+    seen.clear()
+    again = other.import_envelope(envelope, now=T0 + timedelta(days=2), progress=lambda d, n: seen.append((d, n)))
+    assert again.status == "ok" and "stopped" not in again.details
+    assert [x["status"] for x in again.details["results"]] == ["captured"] * 4
+    assert [s["reason"] for s in again.details["skipped"]] == ["already_imported"] * 2
+    assert seen == [(d, 6) for d in range(1, 7)]
+    assert other.counts(T0 + timedelta(days=2))["records"] == 6
