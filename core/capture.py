@@ -315,15 +315,18 @@ class CaptureOps:
             evidence_grade=initial_grade(src_e, source_ref).value,
         )
         # Compare with the candidates before taking the lock. Under the lock, if nothing was committed in between
-        # (log.md unchanged: every commit appends to it), that answer stands; otherwise the comparison runs again
-        # (the pair verdicts are cached). Either way the lock is held for milliseconds, not for the detection.
+        # (log.md unchanged: every commit appends to it; and the index unchanged: a commit appends its log.md row
+        # before its pages reach the index, so a comparison made in between read the new log.md beside the old
+        # index), that answer stands; otherwise the comparison runs again (the pair verdicts are cached). Either way
+        # the lock is held for milliseconds, not for the detection.
         explicit = bool(key)
-        seen = file_sig(self.store.root / "log.md")
+        seen = (file_sig(self.store.root / "log.md"), self.store.index.generation())
         early = self.find_related(incoming, given_title, explicit)
 
         with self.store.writing(cancelled=cancelled):
             sup_key = suppression_key(source_ref, content)
-            same = file_sig(self.store.root / "log.md") == seen and seen is not None
+            now_sig = (file_sig(self.store.root / "log.md"), self.store.index.generation())
+            same = now_sig == seen and seen[0] is not None
             candidates = early if same else self.find_related(incoming, given_title, explicit)
             related = [c.related() for c in _ranked(candidates)[:RELATED_IN_RECEIPT]]
             if self.verification.is_suppressed(sup_key, zone_e, content=content, source_ref=source_ref):

@@ -468,6 +468,19 @@ class Index:
         row = self._guard(run)
         return row[0] if row else None
 
+    def generation(self) -> tuple[int, tuple[int, int] | None, int]:
+        """A value that changes when another connection, of this process or another, commits to the file, and when
+        this index reconnects to another file (SQLite's `data_version` is per connection). What a reader compares
+        to tell whether what it read may have changed since; a commit's log.md row is appended before its pages
+        reach the index, so log.md alone does not say that the index has them."""
+        self._fresh()
+
+        def run():
+            with self._lock:
+                return (id(self.db), self._ino, int(self.db.execute("PRAGMA data_version").fetchone()[0]))
+
+        return self._guard(run)
+
     def entry(self, row: sqlite3.Row) -> Entry:
         return schema.entry_from_row(row)
 

@@ -10,6 +10,7 @@ import pytest
 
 from memkeeper.core import Engine
 from memkeeper.core.demo import build_demo
+from tests.conftest import T0
 
 NOW = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
 
@@ -69,3 +70,49 @@ def test_two_processes_write_under_the_lock(tmp_path):
     hot = (eng.root / "hot.md").read_text()
     assert hot.count("Parallel note") == 5
     fresh.close()
+
+
+def test_a_capture_compared_while_another_commit_was_half_applied_is_compared_again(tmp_path):
+    """A capture compares its statement with the wiki before taking the write lock, and under the lock keeps that
+    answer when nothing was committed since. Another process's commit appends its log.md row before it puts its
+    record into the index: a comparison made between the two read the new log.md and the old index, and kept its
+    answer under the lock. Two agents sending one keyed statement at the same instant were both told `captured`,
+    and memory held it twice (two contradicting values under one key were both captured, no conflict)."""
+    import threading
+
+    root = tmp_path / "memory"
+    Engine.init(root, now=T0).close()
+    first, second = Engine.open(root), Engine.open(root)
+    text = "The nightly export job runs at 02:00 UTC on the reporting cluster."
+    compared = threading.Event()
+    results = {}
+    find = second.capture_ops.find_related
+
+    def find_related(*args, **kwargs):
+        found = find(*args, **kwargs)
+        compared.set()
+        return found
+
+    second.capture_ops.find_related = find_related  # type: ignore[method-assign]
+
+    def other_agent():
+        results["second"] = second.capture(text, now=T0, actor="agent:b", key="nightly-export")
+
+    put = first.store._index_written
+    agent = threading.Thread(target=other_agent)
+
+    def half_applied(*args, **kwargs):
+        # log.md has the first record's row; the index does not have the record yet
+        agent.start()
+        assert compared.wait(10)
+        return put(*args, **kwargs)
+
+    first.store._index_written = half_applied  # type: ignore[method-assign]
+    results["first"] = first.capture(text, now=T0, actor="agent:a", key="nightly-export")
+    agent.join(30)
+    assert results["first"].status == "captured"
+    assert results["second"].status == "consolidated", results["second"].details
+    active = first.store.index.query("SELECT memory_id FROM records WHERE canonical_key='nightly-export'")
+    assert len(active) == 1
+    first.close()
+    second.close()
