@@ -488,11 +488,13 @@ _PAGE_CONFLICT_IDS = re.compile(
     r"|(?P<c>Took precedence over \S+ in )C\d+(?P<d> \()"
     r"|(?P<e>Both valid with \S+ \()C\d+(?P<f>, )"
     r"|(?P<g>[Rr]esolution of )C\d+(?P<h> (?:undone|by) )"
+    r"|(?P<i>Kept in )C\d+(?P<j>, whose | beside )"
 )
 _PAGE_DENIAL_REASON = re.compile(r"^(?P<head>- Denied by \S+ \([^)\n]*\)): [^\n]*$", re.M)
 
 
 _PAGE_MEMORY_ID = re.compile(r"\bmem_[0-9a-f]{16}\b")
+WHOLE_ID = len("mem_") + 16  # a memory id as the engine makes it (`store.new_id`)
 
 
 def limited_page(text: str, sees: Callable[[str], bool] = lambda memory_id: True) -> str:
@@ -503,7 +505,7 @@ def limited_page(text: str, sees: Callable[[str], bool] = lambda memory_id: True
     record is given as `limited_entry` shows it (`Desk.page` renders it so before this)."""
 
     def unnumbered(m: re.Match[str]) -> str:
-        for a, b in (("a", "b"), ("c", "d"), ("e", "f"), ("g", "h")):
+        for a, b in (("a", "b"), ("c", "d"), ("e", "f"), ("g", "h"), ("i", "j")):
             if m.group(a) is not None:
                 return m.group(a) + "a conflict" + m.group(b)
         return m.group(0)
@@ -808,7 +810,12 @@ class Desk:
 
     def _sees(self, memory_id: str) -> bool:
         """Whether this server's zone may see the record (the rule of read_page: the zone and sensitivity its page
-        says now, on disk; an unknown id is seen by no one)."""
+        says now, on disk; an unknown id is seen by no one). A record the index holds outside the zone is read
+        from its page only when the page changed since the index read it (a hand edit may have moved it into the
+        zone): otherwise it is refused without reading and parsing its page, nearly as fast as an id that names
+        nothing, so the time taken does not tell that it exists."""
+        if not self._may_see(memory_id):
+            return False
         try:
             entry = self.engine.load(memory_id)
         except (MemkeeperError, OSError):  # a page that cannot be read as a record is nobody's to see but the owner's
@@ -826,19 +833,13 @@ class Desk:
             return memory_id if memory_id is not None and self._sees(memory_id) else None
         if self.engine.page_of(ref) is not None:  # a whole id (what `related` gives): taken before any prefix
             return ref if self._sees(ref) else None
-        if not is_id_prefix(ref):
+        if not is_id_prefix(ref) or len(ref) == WHOLE_ID:  # a whole id that names nothing begins nothing either
             return None
-        found: list[str] = []
-        for category, _active, total in self.engine.category_counts():
-            offset = 0
-            while offset < total:
-                _total, rows = self.engine.category_entries(category, offset=offset, limit=500)
-                if not rows:
-                    break
-                offset += len(rows)
-                found += [r["memory_id"] for r in rows if r["memory_id"].startswith(ref)]
-        visible = [m for m in dict.fromkeys(found) if self._sees(m)]
-        return visible[0] if len(visible) == 1 else None
+        # One range of the index, within the zone's partitions: the ids the zone may not see neither make a prefix
+        # ambiguous nor cost its look-up anything (a walk of every listing took O(wiki), and the time it took told
+        # an agent whether an id it guessed belonged to a record it may not see).
+        memory_id = self.engine.resolve_prefix(ref, self.identity.zone)
+        return memory_id if memory_id is not None and self._sees(memory_id) else None
 
     def _unknown_reference(self, how: str, ref: str, now: datetime) -> Receipt:
         """The engine's refusal of a reference that names no record, for one the zone may not see as well."""
@@ -920,10 +921,20 @@ class Desk:
         except OSError:
             return "/".join(p for p in re.split(r"[\\/]+", path) if p not in ("", ".")), False
 
+    def _may_see(self, memory_id: str, page: str | None = None) -> bool:
+        """Whether the record may be in the zone: the index holds it there, or its page changed since the index
+        read it (then only the page can say)."""
+        if self.engine.seen_by(memory_id, self.identity.zone):
+            return True
+        page = page or self.engine.page_of(memory_id)
+        return page is not None and self.engine.pages_unindexed([page])
+
     def _visible_record(self, rel: str) -> Entry | None:
-        """The record of the entry page `rel` as its page says now, when this zone may see it; else None."""
+        """The record of the entry page `rel` as its page says now, when this zone may see it; else None. A page the
+        index holds outside the zone is read only when it changed since (`_may_see`)."""
         memory_id = self.engine.memory_id_at(rel)
-        entry = self._on_page(memory_id) if memory_id is not None else None
+        seen = memory_id is not None and self._may_see(memory_id, rel)
+        entry = self._on_page(memory_id) if memory_id is not None and seen else None
         if entry is None or not zone_allows(self.identity.zone, entry.trust_zone, entry.sensitivity_tier):
             return None
         return entry

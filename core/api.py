@@ -420,6 +420,12 @@ class Engine:
     def category_of(self, memory_id: str) -> str | None:
         return self.retrieve_ops.category_of(memory_id)
 
+    def seen_by(self, memory_id: str, zone: TrustZone) -> bool:
+        return self.retrieve_ops.seen_by(memory_id, zone)
+
+    def resolve_prefix(self, ref: str, zone: TrustZone) -> str | None:
+        return self.retrieve_ops.resolve_prefix(ref, zone)
+
     def bad_pages(self) -> list[BadPage]:
         return self.retrieve_ops.bad_pages()
 

@@ -301,6 +301,25 @@ class RetrieveOps:
     def category_of(self, memory_id: str) -> str | None:
         return self.store.index.scalar("SELECT category FROM records WHERE memory_id=?", (memory_id,))
 
+    def seen_by(self, memory_id: str, zone: TrustZone) -> bool:
+        """Whether the index holds the record in a partition `zone` may see (as the index last read its page)."""
+        where, params = scoring.zone_sql(zone)
+        sql = "SELECT 1 FROM records WHERE memory_id=?" + (f" AND {where}" if where else "")
+        return self.store.index.scalar(sql, (memory_id, *params)) is not None
+
+    def resolve_prefix(self, ref: str, zone: TrustZone) -> str | None:
+        """The one memory id that the id prefix `ref` (`store.is_id_prefix`) begins among the records `zone` may see,
+        as the index holds them; None when it begins none of them, or several. Records the zone may not see neither
+        make a prefix ambiguous nor cost its look-up anything: one range of the primary key."""
+        where, params = scoring.zone_sql(zone)
+        rows = self.store.index.query(
+            "SELECT memory_id FROM records WHERE memory_id >= ? AND memory_id < ?"
+            + (f" AND {where}" if where else "")
+            + " LIMIT 2",
+            (ref, ref + "g", *params),  # "g" sorts past every hex digit: the ids that begin with `ref` lie between
+        )
+        return rows[0][0] if len(rows) == 1 else None
+
     def bad_pages(self) -> list[BadPage]:
         """Pages skipped because they could not be read as records (file and one-line reason)."""
         return self.store.index.bad_pages()
