@@ -63,17 +63,24 @@ def test_a_limited_servers_capture_answers_as_if_hidden_records_did_not_exist(tm
         eng.close()
 
 
+def private_conflicts(eng: Engine, n: int):
+    """`n` conflicts in the owner's zone, C1-C<n>, which no limited zone may know of; the time after them."""
+    t = T0
+    for i in range(n):
+        for hour in ("7pm", "8pm"):
+            t += timedelta(minutes=1)
+            eng.capture(f"Private office {i} alarm is set at {hour}.", now=t, key=f"alarm-{i}")
+    assert sorted(c.conflict_id for c in eng.conflicts()) == [f"C{i + 1}" for i in range(n)]
+    return t
+
+
 def test_a_limited_server_serves_its_pages_without_the_queues_numbers_or_the_persons_reasons(tmp_path):
     """A page an outside contact may read said "[SUPERSEDED by C4]" and "Took precedence over … in C4": the queue's
     numbers count every zone's conflicts, so three conflicts it may not see were told. A denied page gave the
     person's reason for the denial. Both are served without them; the owner's server reads the page as written."""
     eng = Engine.init(tmp_path / "w", now=T0)
     try:
-        t = T0
-        for i in range(3):  # three private conflicts, C1-C3
-            for hour in ("7pm", "8pm"):
-                t += timedelta(minutes=1)
-                eng.capture(f"Private office {i} alarm is set at {hour}.", now=t, key=f"alarm-{i}")
+        t = private_conflicts(eng, 3)  # C1-C3
         public = {"zone": "outside_contact", "sensitivity": "public_safe", "key": "demo-day"}
         first = eng.capture("The public demo day is on Friday.", now=t, **public).details["memory_id"]
         held = eng.capture("The public demo day is on Monday.", now=t + timedelta(minutes=1), **public)
@@ -256,11 +263,7 @@ def test_a_limited_page_kept_beside_a_denied_record_names_no_conflict_number(tmp
     zones there were."""
     eng = Engine.init(tmp_path / "w", now=T0)
     try:
-        t = T0
-        for i in range(4):  # four private conflicts, C1-C4
-            for amount in ("100", "900"):
-                t += timedelta(minutes=1)
-                eng.capture(f"The private budget line {i} is {amount} dollars.", now=t, key=f"pb{i}")
+        t = private_conflicts(eng, 4)  # C1-C4
         public = {"zone": "outside_contact", "sensitivity": "public_safe", "key": "partner-rate-limit"}
         first = eng.capture("The partner API rate limit is 100 requests per minute.", now=t, **public)
         held = eng.capture("The partner API rate limit is 500 requests per minute.", now=t, **public)
