@@ -957,10 +957,18 @@ class Index:
         self._guard(run)
 
     def put_quiz_ledger(
-        self, person: str, stamp: str, buried: str, rows: list[tuple[str, str, str | None, int]]
+        self,
+        person: str,
+        stamp: str,
+        buried: str,
+        rows: list[tuple[str, str, str | None, int]],
+        *,
+        digest: str,
+        racy: bool,
     ) -> None:
         """Replace the copy of `person`'s quiz ledger (schema's quiz_ledgers/quiz_rows): the file's `stamp` when it
-        was read, its bury list (JSON) and its rows as (page, due, last, asked), dates as YYYY-MM-DD."""
+        was read, its bury list (JSON), its rows as (page, due, last, asked), dates as YYYY-MM-DD, the digest of its
+        text, and whether the stamp alone cannot vouch for it yet (`racy`)."""
 
         def run():
             with self._write():
@@ -968,7 +976,29 @@ class Index:
                 self.db.executemany(
                     "INSERT OR IGNORE INTO quiz_rows VALUES (?, ?, ?, ?, ?)", [(person, *row) for row in rows]
                 )
-                self.db.execute("INSERT OR REPLACE INTO quiz_ledgers VALUES (?, ?, ?)", (person, stamp, buried))
+                self.db.execute(
+                    "INSERT OR REPLACE INTO quiz_ledgers VALUES (?, ?, ?, ?, ?)",
+                    (person, stamp, buried, digest, int(racy)),
+                )
+
+        self._guard(run)
+
+    def forget_quiz_ledgers(self) -> None:
+        """Drop every copy of a quiz ledger: each is made again from its file at the next count."""
+
+        def run():
+            with self._write():
+                self.db.execute("DELETE FROM quiz_rows")
+                self.db.execute("DELETE FROM quiz_ledgers")
+
+        self._guard(run)
+
+    def settle_quiz_ledger(self, person: str, stamp: str) -> None:
+        """The copy of `person`'s ledger at `stamp` is vouched for by its stamp from now on (no longer racy)."""
+
+        def run():
+            with self._write():
+                self.db.execute("UPDATE quiz_ledgers SET racy=0 WHERE person=? AND stamp=?", (person, stamp))
 
         self._guard(run)
 

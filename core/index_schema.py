@@ -16,7 +16,7 @@ from .text import ascii_fold
 if TYPE_CHECKING:
     from .record import Entry
 
-SCHEMA_VERSION = "14"  # 13: quiz_ledgers/quiz_rows (the copy of each quiz ledger hot.md counts from); 14: their indexes
+SCHEMA_VERSION = "15"  # 13: quiz_ledgers/quiz_rows (the quiz ledgers hot.md counts from); 14: indexes; 15: digest
 QUIZ_WEIGHTS = {"direction": 4, "decision": 3, "milestone": 1}
 
 # The desk's verification queue (SPEC §5.2) and where a record came from, for grouping it: its source document (the
@@ -45,8 +45,9 @@ CREATE TABLE IF NOT EXISTS records (
 -- Each person's quiz ledger as last read (quiz_queue.QuizQueue._mirror): `stamp` is the file's identity and version
 -- when it was read, `buried` its bury list as JSON, and quiz_rows the fields of its rows a due count needs. Kept so
 -- that hot.md's count after every capture does not parse every ledger (SPEC §4: a capture does not grow with the
--- wiki); a stamp that no longer matches the file means "read it again".
-CREATE TABLE IF NOT EXISTS quiz_ledgers (person TEXT PRIMARY KEY, stamp TEXT, buried TEXT);
+-- wiki); a stamp that no longer matches the file means "read it again". `digest` is the text's, compared while the
+-- copy is `racy` (made when the file was too recent for its stamp to vouch for it on a coarse-timed filesystem).
+CREATE TABLE IF NOT EXISTS quiz_ledgers (person TEXT PRIMARY KEY, stamp TEXT, buried TEXT, digest TEXT, racy INTEGER);
 CREATE TABLE IF NOT EXISTS quiz_rows (
     person TEXT, page TEXT, due TEXT, last TEXT, asked INTEGER, PRIMARY KEY (person, page)
 ) WITHOUT ROWID;

@@ -583,6 +583,9 @@ class Integrity:
                 rebuilt = index_problems[0]
                 self.store.index.rebuild(f"check --repair: {rebuilt}")
                 self.store.drop_tallies()
+            # The index's copies of the quiz ledgers are read again at the next count: nothing in a copy is checked
+            # against its file, so a repair does not vouch for one.
+            self.store.index.forget_quiz_ledgers()
             # What the recovery above and the views refreshed below regenerate, read after the index is current
             # (index/<category>.md is expected for the categories that have records).
             views = self.missing_views(listed=False)

@@ -388,8 +388,8 @@ def render_ledger(ledger: Ledger) -> str:
     """Write a ledger. Byte-stable: ``render_ledger(parse_ledger(render_ledger(x))) == render_ledger(x)``.
 
     Readable rows are sorted by (due, page); each unreadable line goes back, exactly as it was read, at its position
-    among the lines (past the end: last), and counts in the ``## Items (N)`` heading as the parser counts it (a row
-    does, a remark between rows does not)."""
+    among the lines (past the end: last), but a second row for a page after every row, and counts in the
+    ``## Items (N)`` heading as the parser counts it (a row does, a remark between rows does not)."""
     head: dict[str, Any] = {"kind": LEDGER_KIND, "person": ledger.person, "scheduler": ledger.scheduler}
     if ledger.updated is not None:
         head["updated"] = ledger.updated
@@ -397,8 +397,16 @@ def render_ledger(ledger: Ledger) -> str:
         if key not in ("kind", "person", "scheduler", "updated"):
             head[key] = value
     lines = [render_row(it) for it in sorted(ledger.items, key=lambda it: (it.due, it.page))]
+    # A kept line that reads as a row is a second row for a page (a merge of two ledgers, a hand edit): it goes after
+    # every readable row. Put back at its old place among re-sorted rows, it could come before the page's own row,
+    # and the next reading took it instead: an answer just recorded was read as the stale duplicate's box and due.
+    after = []
     for position, line in sorted(ledger.unreadable):
-        lines.insert(min(position, len(lines)), line)
+        if _parse_row(line)[0] is not None:
+            after.append(line)
+        else:
+            lines.insert(min(position, len(lines)), line)
+    lines += after
     rows = "\n".join(lines) if lines else "(none)"
     count = sum(1 for line in lines if _is_row(line))
     # parse_ledger reads CRLF files as LF; writing the note the same way keeps the round trip byte-stable.

@@ -5,6 +5,7 @@ Scheduling and the ledger format live in `quiz.py`.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sqlite3
@@ -223,11 +224,19 @@ class QuizQueue:
             ):
                 rows[r["path"]] = r
         known = set(pages)
-        for r in self.store.index.query(
-            f"SELECT {cols} FROM records WHERE quiz_rotation=1 AND (expires_at IS NULL OR expires_at > ?)"
-            " ORDER BY quiz_weight DESC, updated_at DESC, path LIMIT ?",
-            (iso_floor(now), extra + len(known)),  # the rows of now's second are compared as times below
-        ):
+        limit = extra + len(known)
+        while True:
+            found = self.store.index.query(
+                f"SELECT {cols} FROM records WHERE quiz_rotation=1 AND (expires_at IS NULL OR expires_at > ?)"
+                " ORDER BY quiz_weight DESC, updated_at DESC, path LIMIT ?",
+                (iso_floor(now), limit),  # the rows of now's second are compared as times below
+            )
+            # Rows expiring within now's second are left out below: they must not take the places of live ones.
+            ended = sum(1 for r in found if r["expires_at"] and parse_iso(r["expires_at"]) <= now)
+            if not ended or len(found) < limit:
+                break
+            limit += ended
+        for r in found:
             rows.setdefault(r["path"], r)
         out = []
         for r in rows.values():
@@ -349,57 +358,102 @@ class QuizQueue:
             limit *= 2
         return due + fresh
 
-    def _ledger_stamp(self, pid: str) -> str | None:
-        """The ledger file's identity and version (device, inode, size, modified and changed times): "absent" when
-        there is none, None when it cannot be looked at."""
+    def _ledger_stamp(self, pid: str) -> tuple[str, int] | None:
+        """The ledger file's identity and version (device, inode, size, modified and changed times), with the later
+        of its two times: ("absent", 0) when there is none, None when it cannot be looked at."""
         try:
             st = os.lstat(self.store.path(policy.ledger_path(pid)))
         except FileNotFoundError:
-            return "absent"
+            return "absent", 0
         except (OSError, BadInput):
             return None
-        return f"{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}"
+        return (
+            f"{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}",
+            max(st.st_mtime_ns, st.st_ctime_ns),
+        )
+
+    def _racy(self, changed_ns: int) -> bool:
+        """Whether a file last changed at `changed_ns` may change again with no change to its stamp: on a
+        filesystem whose times are coarse (FAT's 2 s, a second on ext3 or a network share, a clock tick on older
+        kernels) a rewrite of the same size within the same tick keeps every field of the stamp. The newest time
+        of the index's files, written at every commit, is a time of that filesystem from just before; a file
+        changed more than `RACY_NS` before it cannot be changed within its own tick any more. (Git's "racily
+        clean" index entries, for the same reason.)"""
+        base = self.store.index.path
+        times = []
+        for path in (base, base.with_name(base.name + "-wal")):
+            try:
+                times.append(os.stat(path).st_mtime_ns)
+            except OSError:
+                pass
+        return not times or changed_ns >= max(times) - RACY_NS
 
     def _mirror(self, pid: str) -> dict[str, date] | None:
         """Bring the index's copy of the person's ledger (its rows and bury list) up to the file, reading the file
         only when it changed since the copy was made; returns the bury list, or None when no copy can be trusted
-        (the file cannot be looked at or read, or it changed while it was being read)."""
-        stamp = self._ledger_stamp(pid)
-        if stamp is None:
+        (the file cannot be looked at or read, or it changed while it was being read).
+
+        A copy made while the file was recent (`_racy`) also keeps a digest of its text: while the stamp matches,
+        the file is read and its digest compared (a millisecond or two, no parse) until it is old enough to be
+        trusted by its stamp alone."""
+        stat = self._ledger_stamp(pid)
+        if stat is None:
             return None
-        kept = self.store.index.query("SELECT stamp, buried FROM quiz_ledgers WHERE person=?", (pid,))
+        stamp, changed = stat
+        index = self.store.index
+        kept = index.query("SELECT stamp, buried, digest, racy FROM quiz_ledgers WHERE person=?", (pid,))
         if kept and kept[0]["stamp"] == stamp:
-            return {page: date.fromisoformat(day) for page, day in json.loads(kept[0]["buried"]).items()}
+            row = kept[0]
+            buried = {page: date.fromisoformat(day) for page, day in json.loads(row["buried"]).items()}
+            if not row["racy"]:
+                return buried
+            text = self._text(pid)
+            if text is not None and _digest(text) == row["digest"]:
+                if not self._racy(changed):
+                    try:
+                        index.settle_quiz_ledger(pid, stamp)
+                    except sqlite3.OperationalError:
+                        pass  # asked again next time
+                return buried
         written = self._written.pop(pid, None)
-        if written is not None and self._reads_as(pid, written[0]) and self._ledger_stamp(pid) == stamp:
-            return self._keep_mirror(pid, stamp, written[1])  # the file is what this engine wrote: no parse
-        ledger = self.read_ledger(pid, strict=False)
-        if self._ledger_stamp(pid) != stamp or any(p.startswith("unreadable ledger") for p in ledger.problems):
+        if written is not None and written[1].unreadable:
+            written = None  # lines kept as written: only a reading says what the file holds
+        if written is not None and self._text(pid) == written[0] and self._ledger_stamp(pid) == stat:
+            return self._keep_mirror(pid, stat, written[1], written[0])  # the file is what this engine wrote
+        if stamp == "absent":
+            text, ledger = "", policy.new_ledger(pid)
+        else:
+            read = self._text(pid)
+            if read is None:
+                return None
+            text, ledger = read, policy.parse_ledger(read, person=pid)
+        if self._ledger_stamp(pid) != stat:
             return None
-        return self._keep_mirror(pid, stamp, ledger)
+        return self._keep_mirror(pid, stat, ledger, text)
 
-    def _reads_as(self, pid: str, text: str) -> bool:
+    def _text(self, pid: str) -> str | None:
+        """The ledger file's text, None when it cannot be read (missing, unsafe, too big, not UTF-8)."""
         try:
-            return (
-                read_text(self.store.path(policy.ledger_path(pid)), limit=MAX_LEDGER_BYTES, what="a quiz ledger")
-                == text
-            )
+            return read_text(self.store.path(policy.ledger_path(pid)), limit=MAX_LEDGER_BYTES, what="a quiz ledger")
         except (BadInput, OSError):
-            return False
+            return None
 
-    def _keep_mirror(self, pid: str, stamp: str, ledger: policy.Ledger) -> dict[str, date] | None:
-        """Store `ledger` as the copy of the file with `stamp`; its bury list, or None when the index would not
-        take it (busy past its timeout, read-only, a full disk): the count is then taken from the file."""
+    def _keep_mirror(self, pid: str, stat: tuple[str, int], ledger: policy.Ledger, text: str) -> dict[str, date] | None:
+        """Store `ledger`, read from `text`, as the copy of the file with stamp `stat`; its bury list, or None when
+        the index would not take it (busy past its timeout, read-only, a full disk): the count is then taken from
+        the file."""
         buried = policy.buried_map(ledger)
         try:
             self.store.index.put_quiz_ledger(
                 pid,
-                stamp,
+                stat[0],
                 json.dumps({page: day.isoformat() for page, day in buried.items()}),
                 [
                     (it.page, it.due.isoformat(), it.last.isoformat() if it.last else None, it.asked)
                     for it in ledger.items
                 ],
+                digest=_digest(text),
+                racy=self._racy(stat[1]),
             )
         except sqlite3.OperationalError:
             return None
@@ -635,6 +689,13 @@ class QuizQueue:
             ledger = self.read_ledger(pid, strict=False)
             out.extend(f"{policy.ledger_path(pid)}: {p}" for p in ledger.problems)
         return out
+
+
+RACY_NS = 3_000_000_000  # FAT's 2 s times, and a margin
+
+
+def _digest(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
 
 
 def _invalid_scheduler(action: str, scheduler: str, now: datetime, actor: str) -> Receipt:

@@ -172,3 +172,106 @@ def test_records_expiring_within_the_current_second_are_counted_until_they_expir
     assert eng.quiz_due_count("alice", now=later) == from_file(eng, later) == 2
     gone = later + timedelta(milliseconds=600)
     assert eng.quiz_due_count("alice", now=gone) == from_file(eng, gone) == 0
+
+
+def test_an_answer_is_not_hidden_by_a_second_row_for_its_page(eng):
+    """Two rows for one page (a merge of two ledgers, a hand edit): the first is read, the second kept as written.
+    An answer re-sorted the rows and put the kept line back at its old place, above the page's updated row: the
+    file then read the page as the stale duplicate (the answer lost, the card offered again), while the count's
+    copy, made from what was written, held the answer."""
+    rnd = random.Random(9)
+    ids = [capture(eng, rnd, i, T0, category="fact") for i in range(4)]
+    for m in ids[:3]:
+        eng.quiz_record(m, "good", now=T0, actor=HUMAN)  # due in three days
+    path = eng.root / LEDGER
+    lines = path.read_text().split("\n")
+    n = next(i for i, line in enumerate(lines) if "<!-- quiz:" in line)
+    page = lines[n].split(" — ")[0][2:]
+    lines.insert(n + 1, lines[n].replace('"lastResult":"correct"', '"lastResult":"wrong"'))  # a second row
+    path.write_text("\n".join(lines))
+    later = T0 + timedelta(days=3)
+    answered = eng.quiz_record(eng.memory_id_at(page), "good", now=later, actor=HUMAN)
+    row = eng.quiz_queue.read_ledger("alice").item(page)
+    assert (row.due.isoformat(), row.asked) == (answered.details["due"], 2)
+    assert page not in [c.page for c in eng.quiz_session("alice", now=later)]
+    assert eng.quiz_due_count("alice", now=later) == from_file(eng, later)
+    kept = [line for line in path.read_text().split("\n") if page in line and "<!-- quiz:" in line]
+    assert len(kept) == 2 and '"lastResult":"wrong"' in kept[1]  # the duplicate is kept, after the page's row
+
+
+def test_records_ending_this_second_do_not_take_the_places_of_live_ones(eng):
+    """25 records of the heaviest category expiring at 10:00:00 (as `--expires` gives many records one instant) and
+    25 that do not: at 10:00:00 the session was empty and the count from the file 0, because the query for new
+    pages took its rows up to its limit and the expired ones were left out after it."""
+    ends = T0 + timedelta(days=1)
+    for i in range(25):
+        eng.capture(
+            f"The Zephyr{i} relay is paused until tomorrow.",
+            now=T0,
+            actor=HUMAN,
+            title=f"Zephyr{i} pause",
+            category="direction",
+            source_type="user_stated",
+            expires_at=ends,
+        )
+        eng.capture(
+            f"The Quokka{i} relay listens on port {3000 + i}.",
+            now=T0,
+            actor=HUMAN,
+            title=f"Quokka{i} port",
+            source_type="user_stated",
+        )
+    for now in (ends, ends + timedelta(milliseconds=400)):
+        cards = eng.quiz_session("alice", now=now)
+        assert len(cards) == 7 and all("Quokka" in c.title for c in cards)
+        assert eng.quiz_due_count("alice", now=now) == from_file(eng, now) == 20
+
+
+def test_a_copy_made_while_the_ledger_was_recent_is_checked_by_its_text(eng, monkeypatch):
+    """On a filesystem with coarse times (FAT's 2 s, a second on ext3 or a network share, a clock tick on older
+    kernels) a rewrite of the same size within one tick keeps the whole stamp: the count kept the copy of the old
+    text for good, and `check --repair` did not mend it. A copy made while the file was recent compares the file's
+    text with its digest until the file is old enough for its stamp to vouch for it."""
+    rnd = random.Random(11)
+    ids = [capture(eng, rnd, i, T0, category="fact") for i in range(6)]
+    for m in ids[:4]:
+        eng.quiz_record(m, "good", now=T0, actor=HUMAN)  # due in three days
+    queue = eng.quiz_queue
+    real = queue._ledger_stamp
+    changed: list[int] = []
+
+    def coarse(pid):  # every field of the stamp kept across a rewrite, as such a filesystem may
+        stat = real(pid)
+        return stat if stat is None or stat[0] == "absent" else ("coarse", changed[-1] if changed else stat[1])
+
+    monkeypatch.setattr(queue, "_ledger_stamp", coarse)
+    later = T0 + timedelta(days=1)
+    assert eng.quiz_due_count("alice", now=later) == from_file(eng, later)  # the copy, made now: recent
+    path = eng.root / LEDGER
+    text = path.read_text()
+    due = f'"due":"{(T0 + timedelta(days=3)).date()}"'
+    path.write_text(text.replace(due, f'"due":"{later.date()}"', 2))  # two cards due today, same size
+    assert len(path.read_text()) == len(text)
+    assert eng.quiz_due_count("alice", now=later) == from_file(eng, later) == 2 + 2  # two due, two new
+    # Old enough: the stamp alone vouches for the copy again, and the file is not read.
+    changed.append(0)
+    eng.quiz_due_count("alice", now=later)
+    read = []
+    monkeypatch.setattr(queue, "_text", lambda pid: read.append(pid))
+    assert eng.quiz_due_count("alice", now=later) == 4 and read == []
+
+
+def test_check_repair_makes_every_copy_again_from_its_file(eng):
+    """Nothing checks a copy against its file: a copy changed by hand (or by a filesystem the stamp could not
+    follow) was trusted for good, and `check --repair` said there was nothing to repair."""
+    rnd = random.Random(13)
+    ids = [capture(eng, rnd, i, T0, category="fact") for i in range(5)]
+    for m in ids[:3]:
+        eng.quiz_record(m, "good", now=T0, actor=HUMAN)
+    later = T0 + timedelta(days=3)
+    assert eng.quiz_due_count("alice", now=later) == from_file(eng, later)
+    with eng.store.index._write() as db:  # the copy damaged, its stamp kept
+        db.execute("UPDATE quiz_rows SET due='2099-01-01' WHERE person='alice'")
+    assert eng.quiz_due_count("alice", now=later) != from_file(eng, later)
+    eng.repair(now=later, actor=HUMAN)
+    assert eng.quiz_due_count("alice", now=later) == from_file(eng, later)
