@@ -706,6 +706,9 @@ class Engine:
     def undone_by(self, sha: str) -> str | None:
         return self.undo_ops.undone_by(sha)
 
+    def undone_among(self, shas: list[str]) -> dict[str, str]:
+        return self.undo_ops.undone_among(shas)
+
     def is_undoable(self, action: str) -> bool:
         """Whether receipts of this action can be undone (a queue registered a handler for it)."""
         return action in self.undo_ops.handlers

@@ -526,7 +526,7 @@ class QuizQueue:
             # selects it (SPEC §5.3): an answer would schedule it again and refresh its strength. Its row stays.
             if entry.status is not Status.active:
                 refused = {"reason": "record_not_active", "status": entry.status.value}
-            elif left := _left_rotation(entry, now):
+            elif left := left_rotation(entry, now):
                 refused = {"reason": "record_not_in_rotation", "why": left}
             else:
                 refused = {}
@@ -717,7 +717,7 @@ def _item_of(marker: dict[str, Any]) -> policy.QuizItem:
     )
 
 
-def _left_rotation(entry: Entry, now: datetime) -> str:
+def left_rotation(entry: Entry, now: datetime) -> str:
     """Why an active record is out of the rotation a session selects from (`policy.in_rotation`, and expiry): a
     draft awaits a person, a cold page has left automatic recall, a temporary fact that ran out is not rehearsed;
     "" when it is in it."""

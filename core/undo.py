@@ -9,7 +9,7 @@ otherwise calls the handler inside the operation, then records the undo receipt.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -81,16 +81,23 @@ class UndoOps:
     def undone_by(self, sha: str) -> str | None:
         """The undo receipt that reversed `sha`, if any: one that undid it (`undone`) and whose hash holds, as
         `later_decision` counts them (a refused undo names the receipt it refused to reverse)."""
+        return self.undone_among([sha]).get(sha)
+
+    def undone_among(self, shas: Iterable[str]) -> dict[str, str]:
+        """`undone_by` for several receipts in one reading of the trail: {receipt: the undo that reversed it}."""
+        wanted = set(shas)
+        found: dict[str, str] = {}
         for _, _, data, _ in self.store.iter_receipts():
             if (
                 data
                 and data.get("action") == "undo"
                 and data.get("status") == "undone"
-                and (data.get("details") or {}).get("reverses") == sha
+                and (data.get("details") or {}).get("reverses") in wanted
+                and (data.get("details") or {}).get("reverses") not in found
                 and verify_receipt(data)
             ):
-                return data.get("receipt_sha256")
-        return None
+                found[data["details"]["reverses"]] = str(data.get("receipt_sha256"))
+        return found
 
     def later_decision(self, original: dict[str, Any]) -> dict[str, Any] | None:
         """The receipt of a later curation decision about the same thing (a record, a suppression key, a conflict, a

@@ -27,9 +27,9 @@ Decisions (documented in the help and here):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import date, datetime
 from functools import partial
 
 from rich.console import Group
@@ -44,7 +44,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from memkeeper.core import MemkeeperError, NotFound, Receipt
 from memkeeper.core.models import Status
-from memkeeper.core.quiz_queue import QuizCard, card_as_now
+from memkeeper.core.quiz_queue import QuizCard, card_as_now, left_rotation
 
 from .base import PaneScreen
 from .modals import ConfirmModal
@@ -77,6 +77,29 @@ CLOZE_CONTEXT = 240
 ASKED = ("page", "title", "question", "answer", "source", "cloze")
 #: The answer panel's subtitle on a card whose page changed while it was on screen.
 CHANGED_NOTE = "the page changed while this card was up: this is it now"
+
+
+@dataclass(frozen=True)
+class Aside:
+    """What the summary and the empty state show beside the cards, read in a worker."""
+
+    weak: list  # the person's weak spots (`Engine.weak_spots`)
+    remaining: int  # what sessions could still offer today
+    pages: int  # rows in the person's ledger
+    next_due: date | None
+
+
+LEFT_AS = {"draft": "a draft", "cold": "cold (out of automatic recall)", "expired": "past its expiry"}
+
+
+def _is_card(memory_id: str, card: QuizCard) -> bool:
+    return card.memory_id == memory_id
+
+
+def _left_line(title: str, status: str) -> str:
+    """What the status line says of a card that left the session: its record's status, or why it left the
+    rotation (`left_rotation`)."""
+    return f"{title} is {LEFT_AS.get(status, status or 'out of the rotation')} now: the card left this session."
 
 
 def interval_label(days: int) -> str:
@@ -229,6 +252,11 @@ class QuizScreen(PaneScreen):
         self.scheduler: str | None = None
         #: What sessions could still offer today once this one is done (read when the summary shows).
         self.remaining = 0
+        #: The summary's and the empty state's reads, with the sitting they were read for (`_aside_now`).
+        self._aside: tuple[tuple[object, ...], Aside] | None = None
+        self._aside_wanted: tuple[object, ...] | None = None
+        #: The UTC day the batch on screen was taken for (the quiz's day): a new day is a new sitting.
+        self.day: date | None = None
         #: The cards whose page changed while they were on screen (the answer panel says so).
         self.changed: set[str] = set()
         #: The wiki changed while the session was being taken: its cards are read again once it is in.
@@ -277,7 +305,9 @@ class QuizScreen(PaneScreen):
         self.typed.clear()
         self.changed.clear()
         self._paint()
-        self._session_worker(self.mk.person, self.now(), announce)
+        now = self.now()
+        self.day = now.date()
+        self._session_worker(self.mk.person, now, announce)
 
     @work(thread=True, exclusive=True, group="quiz-session", exit_on_error=False)
     def _session_worker(self, person: str, now: datetime, announce: bool) -> None:
@@ -354,9 +384,22 @@ class QuizScreen(PaneScreen):
         self.say(why, "yellow")
         self._paint()
 
+    def _new_day(self) -> bool:
+        """The quiz's day (UTC) changed since the batch on screen was taken (a desk left open overnight)."""
+        return self.day is not None and self.now().date() != self.day and not self.loading
+
+    def on_screen_resume(self) -> None:
+        super().on_screen_resume()
+        self._check_undone()
+
     def refresh_data(self) -> None:
-        # The session's cards are fixed once taken; only an empty session is worth asking for again. What each card
-        # asks and answers is not: the page is the answer key, and it may have been corrected since (`_reread`).
+        # The session's cards are fixed once taken; only an empty session is worth asking for again, or a finished
+        # one on a new day: yesterday's sitting is over, and its cards (due again today) are today's session. What
+        # each card asks and answers may change: the page is the answer key, and it may have been corrected since.
+        if self._new_day() and (self.finished or not self.cards) and not self.sent:
+            self.batches = []
+            self._load_session()
+            return
         if not self.cards and not self.loading:
             self._load_session()
             return
@@ -378,18 +421,19 @@ class QuizScreen(PaneScreen):
         if cards:
             self._reads += 1
             worker = self._reveal_read_worker if only is not None else self._reread_worker
-            worker(cards, self._reads)
+            worker(cards, self._reads, self.now())
 
     @work(thread=True, exclusive=True, group="quiz-reread", exit_on_error=False)
-    def _reread_worker(self, cards: list[QuizCard], read: int) -> None:
-        self._read_cards(cards, read)
+    def _reread_worker(self, cards: list[QuizCard], read: int, now: datetime) -> None:
+        self._read_cards(cards, read, now)
 
     @work(thread=True, exclusive=True, group="quiz-reveal-read", exit_on_error=False)
-    def _reveal_read_worker(self, cards: list[QuizCard], read: int) -> None:
-        self._read_cards(cards, read)
+    def _reveal_read_worker(self, cards: list[QuizCard], read: int, now: datetime) -> None:
+        self._read_cards(cards, read, now)
 
-    def _read_cards(self, cards: list[QuizCard], read: int) -> None:
-        """In a worker: each card as its record reads now, or why it left the rotation."""
+    def _read_cards(self, cards: list[QuizCard], read: int, now: datetime) -> None:
+        """In a worker: each card as its record reads now, or why it left the rotation (its status, or the engine's
+        `left_rotation`: a draft, a cold page, a record past its expiry, whose answers are refused)."""
         fresh: dict[str, QuizCard] = {}
         left: dict[str, str] = {}  # memory_id -> its status now, or "gone"
         for card in cards:
@@ -403,8 +447,14 @@ class QuizScreen(PaneScreen):
                 continue  # unreadable just now (a page half saved): the card stays as it was; a grade says why
             if entry.status is not Status.active:
                 left[card.memory_id] = entry.status.value  # what `quiz_record` would refuse
+            elif why := left_rotation(entry, now):
+                left[card.memory_id] = why
             else:
                 fresh[card.memory_id] = card_as_now(card, entry, page)
+                if self.day is not None and now.date() != self.day:
+                    # Taken on an earlier day (a desk open overnight): the grade keys' intervals count from today.
+                    days = self.engine.quiz_preview(card.memory_id, self.mk.person, now=now)
+                    fresh[card.memory_id] = replace(fresh[card.memory_id], intervals=days)
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self._reread_taken, fresh, left, read)
 
@@ -419,9 +469,10 @@ class QuizScreen(PaneScreen):
             if now is None or mid in self.grades or mid in self.sent or self._read_applied.get(mid, 0) > read:
                 continue
             self._read_applied[mid] = read
-            if any(getattr(now, f) != getattr(card, f) for f in ASKED):
-                # Its place in the session (reason, box, counts, intervals) stays: only what the page says is new.
-                self.cards[i] = replace(card, **{f: getattr(now, f) for f in ASKED})
+            if any(getattr(now, f) != getattr(card, f) for f in (*ASKED, "intervals")):
+                # Its place in the session (reason, box, counts) stays: what the page says is new, and the grade
+                # keys' intervals when the card was taken on an earlier day.
+                self.cards[i] = replace(card, **{f: getattr(now, f) for f in (*ASKED, "intervals")})
                 changed = True
                 on_screen = shown is not None and shown.memory_id == mid
                 if on_screen and (now.question, now.answer) != (card.question, card.answer):
@@ -440,7 +491,7 @@ class QuizScreen(PaneScreen):
             if status == "gone":
                 self._drop_card(mid, f"{leaving.title}: its page is gone from the wiki; the card left this session.")
             else:
-                self._drop_card(mid, f"{mid} is {status} now: the card left this session.")
+                self._drop_card(mid, _left_line(leaving.title, status))
             changed = False  # repainted
         if changed:
             self._paint()
@@ -719,10 +770,13 @@ class QuizScreen(PaneScreen):
                 )
                 label = "buried" if g == "bury" else g
                 rows.add_row(mark, Text(label, style=GRADE_STYLE.get(g, "")), card.title, nxt)
-        weak = self.engine.weak_spots(self.mk.person)
-        self.remaining = self.engine.quiz_due_count(self.mk.person, now=self.now())
+        aside = self._aside_now()
+        weak = aside.weak if aside is not None else []
+        self.remaining = aside.remaining if aside is not None else 0
         more = self.mk.key_for("quiz.more")
-        if self.remaining:
+        if aside is None:
+            next_batch = Text("Counting what else is due today…", style="dim italic")
+        elif self.remaining:
             next_batch = Text.assemble(
                 (f" {more} ", "bold reverse"),
                 ("  study more", "bold"),
@@ -731,7 +785,9 @@ class QuizScreen(PaneScreen):
         else:
             next_batch = Text("All done for today: nothing else is due.", style="bold green")
         parts: list = [head, Text(""), next_batch, Text(""), counts, Text(""), rows, Text("")]
-        if weak:
+        if aside is None:
+            pass  # the weak spots come with the count
+        elif weak:
             parts.append(Text("Weak spots (asked ≥ 3, under 50% correct)", style="bold yellow"))
             for it in weak[:8]:
                 parts.append(
@@ -746,17 +802,54 @@ class QuizScreen(PaneScreen):
         self.query_one("#quiz-summary-text", Static).update(Group(*parts))
 
     def _render_empty(self) -> None:
+        aside = self._aside_now()
+        if aside is None:
+            later = Text("Reading your ledger…", style="dim italic")
+        else:
+            later = Text(
+                f"{aside.pages} pages in your ledger · next due {aside.next_due.isoformat()}"
+                if aside.next_due is not None
+                else "Your ledger is empty: new pages join as agents write them.",
+                style="dim",
+            )
+        self.query_one("#quiz-empty", Static).update(Text.assemble(("Nothing due today\n\n", "bold"), later))
+
+    def _aside_key(self) -> tuple[object, ...]:
+        """What the summary's and the empty state's reads depend on: the day, and every answer of the sitting."""
+        return (
+            self.now().date(),
+            tuple(sorted(r.receipt_sha256 or "" for b in self.sitting for r in b.receipts.values())),
+        )
+
+    def _aside_now(self) -> Aside | None:
+        """The weak spots, what else is due and the ledger's size for the summary and the empty state, as last
+        read; a read is started (in a worker: a 5,000-row ledger took 80-90 ms a paint on the UI thread) when they
+        are not of the sitting as it is now. None until the first read is in."""
+        key = self._aside_key()
+        if self._aside is None or self._aside[0] != key:
+            if self._aside_wanted != key:
+                self._aside_wanted = key
+                self._aside_worker(self.mk.person, self.now(), key)
+        return self._aside[1] if self._aside is not None else None
+
+    @work(thread=True, exclusive=True, group="quiz-aside", exit_on_error=False)
+    def _aside_worker(self, person: str, now: datetime, key: tuple[object, ...]) -> None:
         from memkeeper.core.quiz import person_id
 
-        ledger = self.engine.read_ledger(person_id(self.mk.person), strict=False)  # shown, not written
-        upcoming = sorted(it.due for it in ledger.items)
-        later = Text(
-            f"{len(ledger.items)} pages in your ledger · next due {upcoming[0].isoformat()}"
-            if upcoming
-            else "Your ledger is empty: new pages join as agents write them.",
-            style="dim",
+        ledger = self.engine.read_ledger(person_id(person), strict=False)  # shown, not written
+        aside = Aside(
+            weak=self.engine.weak_spots(person),
+            remaining=self.engine.quiz_due_count(person, now=now),
+            pages=len(ledger.items),
+            next_due=min((it.due for it in ledger.items), default=None),
         )
-        self.query_one("#quiz-empty", Static).update(Text.assemble(("Nothing due today\n\n", "bold"), later))
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._aside_taken, key, aside)
+
+    def _aside_taken(self, key: tuple[object, ...], aside: Aside) -> None:
+        self._aside = (key, aside)
+        if key == self._aside_key():
+            self._paint()
 
     def _render_setup(self) -> None:
         from memkeeper.core.quiz import INTERVALS, person_id
@@ -899,6 +992,14 @@ class QuizScreen(PaneScreen):
                 self._reread()  # its page may have changed while it was away
             self._paint()
 
+    def _title_of(self, memory_id: str) -> str:
+        """The title of a card of the sitting (its memory id when no batch holds it)."""
+        for batch in self.sitting:
+            for card in batch.cards:
+                if card.memory_id == memory_id:
+                    return card.title
+        return memory_id
+
     def _advance_past(self, memory_id: str) -> None:
         self.query_one("#quiz-answer-input", AnswerInput).display = False
         self.revealed = False
@@ -910,7 +1011,12 @@ class QuizScreen(PaneScreen):
         """The next batch of today's cards, in place (the summary offers it when more is due)."""
         if not self.finished or self.choosing:
             return
-        self.batches.append(self.on_screen)  # done: the summary at the end of the next batch counts it too
+        if self._new_day():
+            # A new day since this sitting began (a desk left open overnight): a new sitting. Yesterday's cards
+            # are due again today, and as cards of an earlier batch they were left out of every next batch.
+            self.batches = []
+        else:
+            self.batches.append(self.on_screen)  # done: the summary at the end of the next batch counts it too
         self._load_session(announce=True)
 
     def action_scheduler(self, scheduler: str) -> None:
@@ -947,7 +1053,8 @@ class QuizScreen(PaneScreen):
                 f"Now {SCHEDULER_NAMES[self.scheduler]}. Every card keeps its box, its due date and its counts, so "
                 "nothing comes due at once; "
                 + (
-                    "a card first answered under FSRS starts a fresh FSRS card."
+                    "a card last answered right goes on from the interval Leitner gave it, one last missed starts "
+                    "a fresh FSRS card."
                     if other == "fsrs"
                     else "under Leitner hard, good and easy all count as correct (one box up)."
                 )
@@ -997,9 +1104,11 @@ class QuizScreen(PaneScreen):
                 self.choosing = False  # the ledger is there: the keys that chose it go now, not with the session
             self._load_session()  # created (or already there): the session starts
             return
-        if receipt.action == "quiz_record" and d.get("reason") == "record_not_active":
-            # denied, superseded or archived since the session was taken: it left the rotation
-            self._drop_card(d["memory_id"], f"{d['memory_id']} is {d.get('status')} now: the card left this session.")
+        if receipt.action == "quiz_record" and d.get("reason") in ("record_not_active", "record_not_in_rotation"):
+            # denied, superseded or archived, or gone cold, draft or past its expiry, since the session was taken:
+            # it left the rotation, and every key on it would be refused the same way
+            mid = d["memory_id"]
+            self._drop_card(mid, _left_line(self._title_of(mid), str(d.get("status") or d.get("why") or "")))
             return
         if receipt.action in ("quiz_record", "quiz_bury") and receipt.ok:
             # Graded: the next ungraded card came up when the key was pressed (`withhold_rows`); one graded some
@@ -1016,27 +1125,49 @@ class QuizScreen(PaneScreen):
                 if mid not in self.sent:
                     self._advance_past(mid)
         elif receipt.action == "undo" and receipt.ok and d.get("page"):
-            # Back to the card whose grade was undone, revealed: it was seen already, so grade it again. Its answer
-            # leaves the sitting's totals; a card of an earlier batch joins the batch on screen.
-            undone = next(
-                (
-                    (batch, card)
-                    for batch in reversed(self.sitting)
-                    for card in batch.cards
-                    if card.page == d["page"] and card.memory_id in batch.grades
-                ),
-                None,
-            )
-            if undone is not None:
-                batch, card = undone
-                grade = batch.grades.pop(card.memory_id)
-                batch.receipts.pop(card.memory_id, None)
-                at = self._bring_back(card.memory_id)
-                if at is not None:
-                    self.index = at
-                    # a buried or skipped card may not have been seen (neither needs a reveal): its answer stays hidden
-                    self.revealed = grade not in ("bury", "skip")
-                    self._reread()  # its page may have changed while it was answered
+            self._answer_undone(lambda card: card.page == d["page"])
+        self._paint()
+
+    def _answer_undone(self, undone_card: Callable[[QuizCard], bool]) -> None:
+        """Back to the card whose grade was undone, revealed: it was seen already, so grade it again. Its answer
+        leaves the sitting's totals; a card of an earlier batch joins the batch on screen."""
+        undone = next(
+            (
+                (batch, card)
+                for batch in reversed(self.sitting)
+                for card in batch.cards
+                if undone_card(card) and card.memory_id in batch.grades
+            ),
+            None,
+        )
+        if undone is None:
+            return
+        batch, card = undone
+        grade = batch.grades.pop(card.memory_id)
+        batch.receipts.pop(card.memory_id, None)
+        at = self._bring_back(card.memory_id)
+        if at is not None:
+            self.index = at
+            # a buried or skipped card may not have been seen (neither needs a reveal): its answer stays hidden
+            self.revealed = grade not in ("bury", "skip")
+            self._reread()  # its page may have changed while it was answered
+
+    def _check_undone(self) -> None:
+        """Answers of the sitting undone elsewhere (the Receipts pane, another desk) leave its totals and come back
+        to be answered again, as an undo with `u` does; read in a worker (one reading of the receipts)."""
+        answered = {r.receipt_sha256: mid for b in self.sitting for mid, r in b.receipts.items() if r.receipt_sha256}
+        if answered:
+            self._undone_worker(answered)
+
+    @work(thread=True, exclusive=True, group="quiz-undone", exit_on_error=False)
+    def _undone_worker(self, answered: dict[str, str]) -> None:
+        undone = self.engine.undone_among(list(answered))
+        if undone and not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._undone_taken, {answered[sha] for sha in undone})
+
+    def _undone_taken(self, memory_ids: set[str]) -> None:
+        for mid in memory_ids:
+            self._answer_undone(partial(_is_card, mid))
         self._paint()
 
     def undo_summary(self, receipt: Receipt) -> str:
