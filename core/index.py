@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import index_schema as schema
-from .errors import BadInput, PageError
+from .errors import BadInput, Busy, PageError
 from .pages import MAX_PAGE_BYTES
 from .paths import mkdirs, open_dir, read_at, refuse_symlink
 from .text import raw_tokens, sha256_hex
@@ -260,6 +260,19 @@ class Index:
             return None
 
     def _open(self) -> sqlite3.Connection:
+        try:
+            return self._open_file()
+        except sqlite3.OperationalError as exc:
+            if not is_busy(exc):
+                raise
+            # Another process holds the file locked past the busy timeout (one that has it open while the file was
+            # truncated under it keeps it so until it closes): one line, not an internal error.
+            raise Busy(
+                f"{self.path.name} is held locked by another process on this wiki ({exc}); nothing was done: "
+                "try again once it lets go, or close it (a desk, an agent's server)"
+            ) from None
+
+    def _open_file(self) -> sqlite3.Connection:
         db = self._connect_existing()
         if db is None:  # no file (a new wiki, or deleted: it is derived): made under the index lock
             return self._create(force=False)

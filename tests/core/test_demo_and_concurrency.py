@@ -116,3 +116,28 @@ def test_a_capture_compared_while_another_commit_was_half_applied_is_compared_ag
     assert len(active) == 1
     first.close()
     second.close()
+
+
+def test_an_index_held_locked_by_another_process_is_one_line_not_an_internal_error(tmp_path, monkeypatch, capsys):
+    """index.db truncated while a desk had it open: every other process waited out the busy timeout and stopped
+    with "internal error: OperationalError: database is locked", `check --repair` too. It is one line (exit 2)
+    that says what holds it; the desk's own engine goes on."""
+    import os
+
+    import memkeeper.core.index as index
+    from memkeeper.core.errors import Busy
+    from memkeeper.tui.cli import main
+
+    monkeypatch.setattr(index, "BUSY_TIMEOUT_S", 0.2)
+    root = tmp_path / "memory"
+    desk = Engine.init(root, now=T0)
+    desk.capture("The Zephyr relay listens on port 4000.", now=T0)
+    os.truncate(root / ".memkeeper" / "index.db", 0)
+    with pytest.raises(Busy) as err:
+        Engine.open(root)
+    assert "index.db is held locked by another process" in str(err.value) and "\n" not in str(err.value)
+    code = main(["--root", str(root), "--now", "2026-11-20T10:00:00Z", "check", "--repair"])
+    out, stderr = capsys.readouterr()
+    assert code == 2 and stderr.startswith("memkeeper: ") and "held locked" in stderr and "internal error" not in stderr
+    desk.close()
+    assert Engine.open(root).check().ok  # once the desk let go, the next process rebuilds the index

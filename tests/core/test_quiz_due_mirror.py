@@ -42,6 +42,16 @@ def capture(eng, rnd, i, now, category=None):
     return r.details.get("memory_id")
 
 
+HALF = timedelta(milliseconds=500)
+
+
+def stated(eng, text: str, title: str, **kwargs) -> str:
+    """A statement the person made at T0; its memory id."""
+    r = eng.capture(text, now=T0, actor=HUMAN, title=title, source_type="user_stated", **kwargs)
+    assert r.status == "captured", r.details
+    return r.details["memory_id"]
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_the_count_is_the_ledger_files_through_a_month_of_use(eng, seed):
     rnd = random.Random(seed)
@@ -157,14 +167,7 @@ def test_records_expiring_within_the_current_second_are_counted_until_they_expir
     as the session still asks them, and not after."""
     later = T0 + timedelta(days=3)
     expiring = [
-        eng.capture(
-            f"The {name} relay is in maintenance this week.",
-            now=T0,
-            actor=HUMAN,
-            title=f"{name} maintenance",
-            source_type="user_stated",
-            expires_at=later + timedelta(milliseconds=500),
-        ).details["memory_id"]
+        stated(eng, f"The {name} relay is in maintenance this week.", f"{name} maintenance", expires_at=later + HALF)
         for name in ("Quokka", "Marlin")
     ]
     eng.quiz_record(expiring[0], "good", now=T0, actor=HUMAN)  # due again at `later`; the other one is new
@@ -205,22 +208,14 @@ def test_records_ending_this_second_do_not_take_the_places_of_live_ones(eng):
     pages took its rows up to its limit and the expired ones were left out after it."""
     ends = T0 + timedelta(days=1)
     for i in range(25):
-        eng.capture(
+        stated(
+            eng,
             f"The Zephyr{i} relay is paused until tomorrow.",
-            now=T0,
-            actor=HUMAN,
-            title=f"Zephyr{i} pause",
+            f"Zephyr{i} pause",
             category="direction",
-            source_type="user_stated",
             expires_at=ends,
         )
-        eng.capture(
-            f"The Quokka{i} relay listens on port {3000 + i}.",
-            now=T0,
-            actor=HUMAN,
-            title=f"Quokka{i} port",
-            source_type="user_stated",
-        )
+        stated(eng, f"The Quokka{i} relay listens on port {3000 + i}.", f"Quokka{i} port")
     for now in (ends, ends + timedelta(milliseconds=400)):
         cards = eng.quiz_session("alice", now=now)
         assert len(cards) == 7 and all("Quokka" in c.title for c in cards)

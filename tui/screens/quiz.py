@@ -681,7 +681,10 @@ class QuizScreen(PaneScreen):
             line = 0
             if offset > 0 and width > 0:
                 line = len(text[:offset].wrap(self.app.console, width)) - 1
-            scroller.scroll_to(y=max(0, line - 1), animate=False, immediate=True)
+            # A line of context above the value, when the box has room for it and for a value wrapped over two
+            # lines (at 80x24 a revealed answer may have two lines: the context line pushed the value's end out).
+            lead = 1 if scroller.scrollable_content_region.height >= 3 else 0
+            scroller.scroll_to(y=max(0, line - lead), animate=False, immediate=True)
 
         scroller.scroll_home(animate=False, immediate=True)
         if offset > 0:
