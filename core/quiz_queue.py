@@ -524,13 +524,7 @@ class QuizQueue:
             entry = self.store.load(mid)
             # Denied, superseded or archived since the session was taken, or out of the rotation as a session
             # selects it (SPEC §5.3): an answer would schedule it again and refresh its strength. Its row stays.
-            if entry.status is not Status.active:
-                refused = {"reason": "record_not_active", "status": entry.status.value}
-            elif left := left_rotation(entry, now):
-                refused = {"reason": "record_not_in_rotation", "why": left}
-            else:
-                refused = {}
-            if refused:
+            if refused := not_askable(entry, now):
                 return make_receipt("quiz_record", "reject", now, actor, {**refused, "memory_id": mid})
             page = self.store.page_of(mid)
             assert page is not None  # load() found it
@@ -623,6 +617,10 @@ class QuizQueue:
             page = self.store.page_of(mid)
             if page is None:
                 raise BadInput(f"no record {ref!r}")
+            # A record no session offers (denied, cold, past its expiry…) is not buried: "back tomorrow" would
+            # not be true of it.
+            if refused := not_askable(self.store.load(mid), now):
+                return make_receipt("quiz_bury", "reject", now, actor, {**refused, "memory_id": mid})
             ledger = self._writable_ledger(pid)
             try:
                 new_ledger, prior = policy.bury(ledger, page, today)
@@ -715,6 +713,16 @@ def _item_of(marker: dict[str, Any]) -> policy.QuizItem:
         last_q=marker.get("lastQ") or "",
         fsrs=marker.get("fsrs"),
     )
+
+
+def not_askable(entry: Entry, now: datetime) -> dict[str, str]:
+    """Why a session would not offer the record (a receipt's refusal details), or {} when it would: its status is
+    not active (`record_not_active`), or it is out of the rotation (`record_not_in_rotation`: `left_rotation`)."""
+    if entry.status is not Status.active:
+        return {"reason": "record_not_active", "status": entry.status.value}
+    if left := left_rotation(entry, now):
+        return {"reason": "record_not_in_rotation", "why": left}
+    return {}
 
 
 def left_rotation(entry: Entry, now: datetime) -> str:

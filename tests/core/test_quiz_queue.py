@@ -181,6 +181,31 @@ def test_bury_hides_a_card_until_tomorrow_without_touching_its_row(eng):
     assert ids[0] in [c.memory_id for c in eng.quiz_session("alice", now=tomorrow)]
 
 
+@pytest.mark.parametrize("how", ["denied", "cold", "expired"])
+def test_a_record_no_session_offers_is_not_buried(eng, how):
+    """Burying a denied, cold or expired record was "buried until tomorrow": a burial written for a card no session
+    would offer, back tomorrow for no one. Refused as an answer to it is, with the same reason."""
+    ids = seed(eng, 2)
+    if how == "denied":
+        eng.deny(ids[0], now=T0, actor=HUMAN)
+    else:
+        e = eng.load(ids[0])
+        if how == "cold":
+            e.tier = e.tier.__class__("cold")
+        else:
+            e.expires_at = T0 - timedelta(minutes=1)
+        with eng.writing():
+            eng.save(e)
+    ledger = eng.root / "quiz" / "quiz-ledger.alice.md"
+    before = ledger.read_text() if ledger.exists() else None
+    r = eng.quiz_bury(ids[0], now=T0, actor=HUMAN)
+    answer = eng.quiz_record(ids[0], "good", now=T0, actor=HUMAN)
+    assert (r.status, r.details["reason"]) == ("reject", answer.details["reason"])
+    assert r.details["reason"] == ("record_not_active" if how == "denied" else "record_not_in_rotation")
+    assert (ledger.read_text() if ledger.exists() else None) == before
+    assert eng.quiz_bury(ids[1], now=T0, actor=HUMAN).status == "buried"  # one in the rotation is
+
+
 def test_undo_bury_puts_the_card_back(eng):
     ids = seed(eng, 2)
     r = eng.quiz_bury(ids[1], now=T0, actor=HUMAN)

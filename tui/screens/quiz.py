@@ -1107,7 +1107,10 @@ class QuizScreen(PaneScreen):
                 self.choosing = False  # the ledger is there: the keys that chose it go now, not with the session
             self._load_session()  # created (or already there): the session starts
             return
-        if receipt.action == "quiz_record" and d.get("reason") in ("record_not_active", "record_not_in_rotation"):
+        if receipt.action in ("quiz_record", "quiz_bury") and d.get("reason") in (
+            "record_not_active",
+            "record_not_in_rotation",
+        ):
             # denied, superseded or archived, or gone cold, draft or past its expiry, since the session was taken:
             # it left the rotation, and every key on it would be refused the same way
             mid = d["memory_id"]
