@@ -4,7 +4,7 @@ import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import settings
@@ -74,3 +74,17 @@ def held_by_another_thread(lock) -> Iterator[None]:
     finally:
         release.set()
         t.join(5)
+
+
+def out_of_rotation(engine: Engine, memory_id: str, how: str, now: datetime) -> None:
+    """Take a record out of the quiz's rotation by editing it as a person would: `cold` (tier) or `expired` (an
+    expiry an hour before `now`)."""
+    from memkeeper.core.models import Tier
+
+    entry = engine.load(memory_id)
+    if how == "cold":
+        entry.tier = Tier.cold
+    else:
+        entry.expires_at = now - timedelta(hours=1)
+    with engine.writing():
+        engine.save(entry)

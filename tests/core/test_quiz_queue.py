@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 
 from memkeeper.core import BadInput, quiz
-from tests.conftest import T0
+from tests.conftest import T0, out_of_rotation
 
 HUMAN = "human:alice"
 TEXTS = [
@@ -189,13 +189,7 @@ def test_a_record_no_session_offers_is_not_buried(eng, how):
     if how == "denied":
         eng.deny(ids[0], now=T0, actor=HUMAN)
     else:
-        e = eng.load(ids[0])
-        if how == "cold":
-            e.tier = e.tier.__class__("cold")
-        else:
-            e.expires_at = T0 - timedelta(minutes=1)
-        with eng.writing():
-            eng.save(e)
+        out_of_rotation(eng, ids[0], how, T0)
     ledger = eng.root / "quiz" / "quiz-ledger.alice.md"
     before = ledger.read_text() if ledger.exists() else None
     r = eng.quiz_bury(ids[0], now=T0, actor=HUMAN)

@@ -15,6 +15,7 @@ from memkeeper.core.quiz import INTERVALS
 from memkeeper.core.quiz_queue import card_as_now
 from memkeeper.tui.screens.modals import ConfirmModal
 from memkeeper.tui.screens.quiz import QuizScreen, interval_label
+from tests.conftest import out_of_rotation
 
 from .conftest import NARROW, both_sizes, decided, mounted, open_pane, settle, wait_for
 from .snapshot_app import FIXED_NOW as NOW
@@ -869,13 +870,7 @@ async def test_a_card_gone_cold_or_expired_on_screen_leaves_the_session(demo, ho
         pane = await open_pane(pilot, "Q", QuizScreen)
         card = pane.current
         prior = engine.read_ledger(PERSON).item(card.page)
-        entry = engine.load(card.memory_id)
-        if how == "cold":
-            entry.tier = entry.tier.__class__("cold")
-        else:
-            entry.expires_at = NOW - timedelta(hours=1)
-        with engine.writing():
-            engine.save(entry)
+        out_of_rotation(engine, card.memory_id, how, NOW)
         await pilot.press("space", "3")
         await decided(pilot)
         assert card.memory_id not in [c.memory_id for c in pane.cards]
