@@ -402,6 +402,7 @@ class QuizQueue:
         stamp, changed = stat
         index = self.store.index
         kept = index.query("SELECT stamp, buried, digest, racy FROM quiz_ledgers WHERE person=?", (pid,))
+        text: str | None = "" if stamp == "absent" else None
         if kept and kept[0]["stamp"] == stamp:
             row = kept[0]
             buried = {page: date.fromisoformat(day) for page, day in json.loads(row["buried"]).items()}
@@ -415,18 +416,17 @@ class QuizQueue:
                     except sqlite3.OperationalError:
                         pass  # asked again next time
                 return buried
-        written = self._written.pop(pid, None)
-        if written is not None and written[1].unreadable:
-            written = None  # lines kept as written: only a reading says what the file holds
-        if written is not None and self._text(pid) == written[0] and self._ledger_stamp(pid) == stat:
-            return self._keep_mirror(pid, stat, written[1], written[0])  # the file is what this engine wrote
-        if stamp == "absent":
-            text, ledger = "", policy.new_ledger(pid)
-        else:
-            read = self._text(pid)
-            if read is None:
+        if text is None:
+            text = self._text(pid)
+            if text is None:
                 return None
-            text, ledger = read, policy.parse_ledger(read, person=pid)
+        written = self._written.pop(pid, None)
+        if stamp == "absent":
+            ledger = policy.new_ledger(pid)
+        elif written is not None and written[0] == text and not written[1].unreadable:
+            ledger = written[1]  # the file is what this engine wrote: no parse (lines kept as written need one)
+        else:
+            ledger = policy.parse_ledger(text, person=pid)
         if self._ledger_stamp(pid) != stat:
             return None
         return self._keep_mirror(pid, stat, ledger, text)
@@ -536,7 +536,8 @@ class QuizQueue:
             ledger, pruned = policy.prune_vanished(ledger, live | {page})
             # (kept for the undo: a page missing for a while, moved by hand or on another branch, had its history
             # pruned by the next answer of any card, and undoing that answer did not bring it back)
-            pruned_rows = [it.marker() for it in before.items if it.page in set(pruned)]
+            gone = set(pruned)
+            pruned_rows = [it.marker() for it in before.items if it.page in gone]
             q = question or policy.build_question(
                 policy.QuizCandidate(
                     page=page,

@@ -97,6 +97,8 @@ class UndoOps:
                 and verify_receipt(data)
             ):
                 found[data["details"]["reverses"]] = str(data.get("receipt_sha256"))
+                if len(found) == len(wanted):
+                    break  # every one found: the rest of the trail is not read
         return found
 
     def later_decision(self, original: dict[str, Any]) -> dict[str, Any] | None:
