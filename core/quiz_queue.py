@@ -215,14 +215,8 @@ class QuizQueue:
         Selecting from this subset gives the same session as selecting from every page, without an O(wiki) scan.
         """
         cols = "path, category, updated_at, status, tier, title, content, data, expires_at"
-        rows = {}
         pages = [it.page for it in ledger.items]
-        for i in range(0, len(pages), 500):
-            chunk = pages[i : i + 500]
-            for r in self.store.index.query(
-                f"SELECT {cols} FROM records WHERE path IN ({','.join('?' * len(chunk))})", chunk
-            ):
-                rows[r["path"]] = r
+        rows = {r["path"]: r for r in self._rows_at(pages, cols)}
         known = set(pages)
         limit = extra + len(known)
         while True:
@@ -255,6 +249,16 @@ class QuizQueue:
                     recall=fm.get("recall") or [],
                     content=r["content"] or "",
                 )
+            )
+        return out
+
+    def _rows_at(self, pages: list[str], cols: str) -> list[Any]:
+        """The index's rows (`cols`) of those of `pages` it holds, 500 pages to a query."""
+        out: list[Any] = []
+        for i in range(0, len(pages), 500):
+            chunk = pages[i : i + 500]
+            out += self.store.index.query(
+                f"SELECT {cols} FROM records WHERE path IN ({','.join('?' * len(chunk))})", chunk
             )
         return out
 
@@ -531,7 +535,8 @@ class QuizQueue:
             ledger = self._writable_ledger(pid)
             # Every page still there keeps its row: a denied record leaves the rotation, not its history (an undeny
             # brings it back with what was learnt of it), as a superseded or cold one does.
-            live = {r[0] for r in self.store.index.query("SELECT path FROM records")}
+            # (the ledger's own pages looked up, not every page of the wiki: 139 ms an answer at 100k records)
+            live = {r["path"] for r in self._rows_at([it.page for it in ledger.items], "path")}
             before = ledger
             ledger, pruned = policy.prune_vanished(ledger, live | {page})
             # (kept for the undo: a page missing for a while, moved by hand or on another branch, had its history
