@@ -72,9 +72,9 @@ class PageError(ValueError):
     Not an engine error but the page format's (`pagefmt` raises it); defined here so that code handling it need
     not import the YAML reader.
 
-    `line` is the file line it points at, when known; `kind` (missing, unclosed, alias, yaml, mapping, field, nul) and
-    `reason` (the message without the line) let formats that word their problems their own way (quiz ledgers,
-    review files) do so.
+    `line` is the file line it points at, when known; `kind` (missing, unclosed, alias, yaml, mapping, field, nul,
+    secret) and `reason` (the message without the line) let formats that word their problems their own way (quiz
+    ledgers, review files) do so.
     """
 
     def __init__(

@@ -36,6 +36,7 @@ from frontmatter.default_handlers import YAMLHandler
 from . import pagetext
 from .errors import PageError
 from .record import Entry, EntryError
+from .text import content_sha256
 
 try:  # libyaml: several times faster on a cold index build; the pure-Python classes behave the same.
     from yaml import CBaseLoader as _StringLoader
@@ -501,7 +502,39 @@ def parse_entry_block(text: str) -> tuple[Entry, dict[str, Any] | None]:
         notes_count = None  # hand-edited or absent: read the body by the tolerant rule
     entry.content, body_notes = split_body(body, entry, notes_count)
     entry.notes = [str(n) for n in fm_notes or []] + body_notes
+    if content_sha256(entry.title, entry.content) != entry.normalized_content_sha256:
+        _refuse_secrets(entry)
     return entry, data if fast is not None else None
+
+
+def _refuse_secrets(entry: Entry) -> None:
+    """A page whose title or content is not what the engine wrote (its `normalized_content_sha256` disagrees: an
+    edit by hand, or a page written outside memkeeper) is scanned for secrets as a capture is (`secrets`), in every
+    free-text field. One that holds a secret is not read: loaded, it would be served to every agent whose zone sees
+    it and carried out by an export, where a capture of the same text is refused (`secret_detected`). The page stays
+    as it is on disk; `check` names it (the classes and fields, never the value) until the secret is taken out.
+    A page the engine wrote is not scanned again: every text it writes was scanned when it arrived."""
+    from .secrets import find_in_fields  # (its rules and the detect-secrets plugins load on the first hand edit)
+
+    found = find_in_fields(
+        {
+            "content": entry.content,
+            "title": entry.title,
+            "canonical_key": entry.canonical_key,
+            "tags": list(entry.tags),
+            "recall": list(entry.recall or ()),
+            "quiz_question": entry.quiz_question,
+            "source_ref": entry.source_ref,
+            "notes": list(entry.notes),
+        }
+    )
+    if found:
+        classes = sorted({c for cs in found.values() for c in cs})
+        raise PageError(
+            f"holds a secret ({', '.join(classes)} in {', '.join(found)}) not written by memkeeper: not read, so never"
+            " served or exported, until it is taken out of the page",
+            kind="secret",
+        )
 
 
 def _line_of(text: str, key: str) -> int | None:

@@ -203,3 +203,71 @@ def test_a_short_password_word_in_prose_is_refused_and_prose_about_pwd_is_kept(e
     assert "Sup3rS3cret" not in wiki_text(eng.root)
     for text in ("the pwd command prints the working directory", "my PIN is in 1Password"):
         assert eng.capture(text, now=T0).status == "captured", text
+
+
+# --- a secret typed into a page by hand -----------------------------------------------------------------------------
+
+
+def _hand_edit(engine: Engine, page: Path, old: str, new: str) -> Path:
+    text = page.read_text(encoding="utf-8")
+    assert old in text
+    page.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return page
+
+
+def _shared_record(engine: Engine) -> str:
+    r = engine.capture(STATEMENT, title="Release bot", zone="trusted_collaborator", sensitivity="public_safe", now=T0)
+    assert r.status == "captured"
+    return r.details["memory_id"]
+
+
+def test_a_secret_typed_into_a_page_by_hand_is_never_served_nor_exported(eng):
+    """A page the engine wrote, edited by hand to hold a token, is not read: `check` names it (classes and field,
+    never the value), no zone retrieves it, an export carries nothing of it, and loading it refuses. The page is
+    left as it is on disk; taking the secret out makes it a record again."""
+    mid = _shared_record(eng)
+    page = _hand_edit(eng, eng.root / str(eng.page_of(mid)), STATEMENT, f"{STATEMENT} Deploy with token {GITHUB}.")
+    report = eng.check()
+    lines = [p for p in report.problems if page.name in p]
+    assert len(lines) == 1 and "github_token in content" in lines[0]
+    assert GITHUB not in "\n".join(report.problems)
+    for zone in ("private_self", "trusted_collaborator", "outside_contact"):
+        r = eng.retrieve("release notes bot", zone=zone, now=T0, record_access=False)
+        assert GITHUB not in json.dumps(r.to_dict()), zone
+        assert mid not in json.dumps(r.to_dict()), zone
+    exported = eng.export(zone="trusted_collaborator", include_content=True, now=T0)
+    envelope = (eng.root / exported.details["envelope"]).read_text(encoding="utf-8")
+    assert GITHUB not in envelope and mid not in envelope
+    assert eng.get(mid) is None  # held as a bad page, as a malformed one is
+    assert GITHUB in page.read_text(encoding="utf-8"), "the page is never edited by the engine"
+    _hand_edit(eng, page, f" Deploy with token {GITHUB}.", "")
+    assert eng.check().ok
+    assert mid in json.dumps(eng.retrieve("release notes bot", zone="outside_contact", now=T0).to_dict())
+
+
+@pytest.mark.parametrize("field", ["title", "tags", "source_ref"])
+def test_a_secret_in_another_field_of_a_hand_edited_page_is_found(eng, field):
+    mid = _shared_record(eng)
+    page = eng.root / str(eng.page_of(mid))
+    text = page.read_text(encoding="utf-8")
+    # the content edited too (the page is no longer as the engine wrote it), and the secret in the field
+    text = text.replace(STATEMENT, STATEMENT + " Edited by hand.", 1)
+    if field == "title":
+        text = text.replace("title: Release bot", f"title: Release bot {GITHUB}", 1)
+    elif field == "tags":
+        text = text.replace("tags: []", f"tags: [{GITHUB}]", 1)
+    else:
+        text = text.replace("source_ref: null", "source_ref: https://ci:Zq8rT2wPx4@ci.example.com/job/42", 1)
+    page.write_text(text, encoding="utf-8")
+    lines = [p for p in eng.check().problems if page.name in p]
+    assert len(lines) == 1 and "holds a secret" in lines[0] and f"in {field}" in lines[0], lines
+
+
+def test_a_hand_edit_without_a_secret_and_a_redacted_capture_are_read(eng):
+    mid = _shared_record(eng)
+    _hand_edit(eng, eng.root / str(eng.page_of(mid)), STATEMENT, STATEMENT + " The notes link to the changelog.")
+    r = eng.capture(f"The staging bot uses token {GITHUB} for tags.", redact=True, now=T0)
+    assert r.status == "captured"
+    assert eng.check().ok
+    assert "changelog" in eng.load(mid).content
+    assert "[REDACTED:github_token]" in eng.load(r.details["memory_id"]).content
