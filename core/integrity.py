@@ -298,11 +298,16 @@ class Integrity:
         every view (an intent with a receipt time: `Store._recover`)."""
         jdir = self.store.root / journal.JOURNAL_DIR
         completing = False
+        named: set[str] = set()  # staged files the intent applies: part of a committed write, never to be removed
         if (self.store.root / journal.INTENT).exists():
             try:
                 intent = journal.read_intent(self.store.root)
                 sha = intent.get("receipt_sha256") or "none"
                 completing = bool(intent.get("at"))
+                named = {
+                    str(step.get("stage") if step.get("op") == "write" else step.get("path"))
+                    for step in intent["steps"]
+                }
                 report.add(
                     "journal",
                     f"{journal.INTENT}: an interrupted write (receipt {sha[:12]}…) is not complete yet "
@@ -311,7 +316,9 @@ class Integrity:
             except (OSError, ValueError) as exc:
                 report.add("journal", f"{journal.INTENT}: unreadable intent ({exc}); the next write sets it aside")
         for rel in journal.leftover_stage(self.store.root):
-            report.add("journal", f"{rel}: staged by a write that never committed (the next write discards it)")
+            # (a staged file the intent names is what completing it applies; a temp file is reported as one below)
+            if rel not in named and not journal.TMP_NAME.match(rel.rpartition("/")[2]):
+                report.add("journal", f"{rel}: staged by a write that never committed (the next write discards it)")
         if jdir.is_dir():
             for p in sorted(jdir.glob("unreadable-intent-*.json")):
                 report.add(

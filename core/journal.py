@@ -39,8 +39,9 @@ STAGE_DIR = "journal/stage"
 INTENT_SCHEMA = "memkeeper.intent.v1"
 
 # `atomic_write` names its temp files `.<name>.<random>.tmp`; a process killed between creating one and renaming it
-# leaves it behind.
-TMP_NAME = re.compile(r"^\..+\.tmp$")
+# leaves it behind. The random part is 8 characters (8 hex digits; `tempfile.mkstemp`'s 8 of [a-z0-9_] where there
+# is no `dir_fd`): a person's own hidden `.notes.tmp` is not one, and is never removed.
+TMP_NAME = re.compile(r"^\..+\.[0-9a-z_]{8}\.tmp$")
 
 
 def file_sha256(path: Path) -> str | None:

@@ -159,14 +159,47 @@ def last_receipt_sha(root: Path) -> str | None:
     return None
 
 
-def commit_order(root: Path) -> dict[str, int]:
-    """Receipt sha → its position in log.md, which is appended in commit order (receipt times can be anything
-    `--now` said; files under receipts/ are per receipt date)."""
-    order: dict[str, int] = {}
+def commit_order(root: Path, lines: list[ReceiptLine] | None = None) -> dict[str, float]:
+    """Receipt sha → its place in commit order: its position in log.md, which is appended in commit order (receipt
+    times can be anything `--now` said; files under receipts/ are per receipt date).
+
+    Given the receipts' `lines` (`read_receipts`), a receipt log.md does not place (its row deleted by hand, or
+    appended again at the end by a repair: `log_rows_added`, out of order by design) takes the place just after the
+    receipt before it in its own receipts file, which is appended in commit order too; without lines, or with none
+    before it in its file, it comes after every row. Undo asks this whether a decision is the latest about its
+    record: a row repaired to the end of log.md made an older decision look like the latest."""
+    rows: list[str] = []
     log = root / "log.md"
     if log.exists():
         for line in log.read_text(encoding="utf-8").splitlines():
             row = parse_log_row(line) if line.startswith("|") else None
             if row is not None:
-                order.setdefault(row[4], len(order))
+                rows.append(row[4])
+    if not lines:
+        order: dict[str, float] = {}
+        for sha in rows:
+            order.setdefault(sha, len(order))
+        return order
+    repaired: set[str] = set()
+    for _, _, data, _ in lines:
+        details = data.get("details") if data else None
+        if data and data.get("action") == "repair" and isinstance(details, dict):
+            repaired.update(s for s in details.get("log_rows_added") or [] if isinstance(s, str))
+    order = {}
+    for sha in rows:
+        if sha not in repaired:
+            order.setdefault(sha, len(order))
+    end = float(len(order))
+    placed: dict[str, float] = {}
+    last: dict[str, float] = {}  # receipts file → the place of its latest receipt read so far
+    step = 1.0 / (len(lines) + 1)
+    for k, (rel, _, data, _) in enumerate(lines):
+        named = data.get("receipt_sha256") if data else None
+        if not isinstance(named, str):
+            continue
+        if named in order:
+            last[rel] = order[named]
+        elif named not in placed:
+            placed[named] = last[rel] = (last[rel] if rel in last else end + k) + step
+    order.update(placed)
     return order

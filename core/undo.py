@@ -113,11 +113,12 @@ class UndoOps:
         # a statement an agent restated into one of them since (a capture or an import that consolidated) would be
         # undone with it, and its receipt would no longer be true. Such a capture stops the undo too.
         restates = original.get("action") in RESTORES_COUNTS
-        order = commit_order(self.store.root)
+        lines = list(self.store.iter_receipts())
+        order = commit_order(self.store.root, lines)
         here = order.get(original["receipt_sha256"])
         undone = set()
         later = []
-        for n, (_, _, data, _) in enumerate(self.store.iter_receipts()):
+        for n, (_, _, data, _) in enumerate(lines):
             if not data or not verify_receipt(data):
                 continue
             if data.get("action") == "undo" and data.get("status") == "undone":

@@ -62,6 +62,38 @@ def last_receipt(root):
 # ---------------------------------------------------------------------------------------------------- the journal
 
 
+def test_check_does_not_call_the_staged_page_of_a_committed_write_uncommitted(eng, monkeypatch):
+    """Killed after its intent was written and before its page was put in place: the staged page belongs to a
+    committed write, which the next write completes. check says so once, and never that the staged file "never
+    committed" (a person deleting it on that word would lose the page of a receipt)."""
+    eng.capture(TEXT, now=T0)
+    kill_when(monkeypatch, journal, "_apply_write", lambda root, step, target, out: step["path"].startswith("entries/"))
+    with pytest.raises(Killed):
+        eng.capture("The heron rollout pauses on Fridays before the code freeze.", now=T0, title="Heron rollout")
+    monkeypatch.undo()
+    staged = journal.leftover_stage(eng.root)
+    assert staged
+    fresh = Engine.open(eng.root)
+    problems = fresh.check().problems
+    assert [p for p in problems if p.startswith("journal/intent.json: an interrupted write")], problems
+    assert not [p for p in problems if "never committed" in p], problems
+    fresh.capture("The osprey rollout ships on Mondays after the review.", now=T0 + timedelta(minutes=1))
+    assert (eng.root / "entries" / "heron-rollout.md").exists()
+    assert fresh.check().ok, fresh.check().problems
+    fresh.close()
+
+
+def test_check_names_an_uncommitted_staged_file_once(eng):
+    eng.capture(TEXT, now=T0)
+    stage = eng.root / journal.STAGE_DIR
+    stage.mkdir(parents=True, exist_ok=True)
+    (stage / "0-entries-x.md").write_text("half")
+    (stage / ".0-entries-x.md.a1b2c3d4.tmp").write_text("half")
+    problems = eng.check().problems
+    assert [p for p in problems if "0-entries-x.md: staged by a write that never committed" in p], problems
+    assert len([p for p in problems if "a1b2c3d4" in p]) == 1, problems
+
+
 def test_kill_between_receipt_and_log_is_repaired(eng, monkeypatch):
     eng.capture(TEXT, now=T0)
     kill_when(monkeypatch, journal, "append_lines", lambda path, lines: path.name == "log.md")
@@ -302,6 +334,21 @@ def test_repair_removes_leftover_temp_files_and_nothing_else(eng):
     assert fix.details["tmp_removed"] == ["entries/.kestrel.md.k3j2h1g0.tmp"]
     assert not tmp.exists() and raw.exists()
     assert eng.check().ok, eng.check().problems
+
+
+def test_a_persons_own_hidden_tmp_files_are_not_taken_for_leftovers(eng):
+    """Only names `atomic_write` makes (`.<name>.<8 random>.tmp`) are leftovers: an editor's or a person's own
+    hidden `.tmp` file in a folder the engine writes is never reported, nor removed by a repair or by the next
+    write's recovery."""
+    eng.capture(TEXT, now=T0)
+    own = [eng.root / ".atlas-notes.tmp", eng.root / "entries" / ".draft-page.tmp", eng.root / "journal" / ".x.tmp"]
+    for p in own:
+        p.parent.mkdir(exist_ok=True)
+        p.write_text("the person's own file")
+    assert not [p for p in eng.check().problems if ".tmp" in p]
+    eng.repair(now=T0, actor="agent:cli")
+    eng.capture("The Kestrel backups run from the second data centre.", now=T0)
+    assert all(p.exists() for p in own)
 
 
 def test_check_reports_a_page_no_receipt_names(eng):

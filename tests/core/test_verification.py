@@ -3,6 +3,8 @@ from __future__ import annotations
 import json
 from datetime import timedelta
 
+import pytest
+
 from memkeeper.core.pagefmt import parse_entry
 from tests.conftest import T0
 
@@ -178,6 +180,24 @@ def test_superseded_decision_order_follows_the_log_not_the_clock(eng):
     r = eng.undo(first.receipt_sha256, now=T0, actor=HUMAN)
     assert r.details.get("reason") == "superseded_by_later_decision"
     assert eng.load(a).status.value == "denied"
+
+
+@pytest.mark.parametrize("repaired", [False, True], ids=["row_deleted", "row_repaired_to_the_end"])
+def test_a_log_row_deleted_by_hand_does_not_make_an_older_decision_the_latest(eng, repaired):
+    """log.md is the commit order undo reads; a row deleted by hand (and appended again at the end by a repair)
+    must not make the older decision look like the latest: the receipts file it sits in keeps its place."""
+    a = capture(eng)
+    confirm = eng.confirm(a, now=T0, actor=HUMAN)
+    eng.deny(a, now=T0 + timedelta(minutes=1), actor=HUMAN)
+    log = eng.root / "log.md"
+    log.write_text("".join(x for x in log.read_text().splitlines(True) if confirm.receipt_sha256 not in x))
+    if repaired:
+        assert eng.repair(now=T0 + timedelta(minutes=2), actor=HUMAN).details["log_rows_added"]
+        assert eng.check().ok
+    r = eng.undo(confirm.receipt_sha256, now=T0 + timedelta(minutes=3), actor=HUMAN)
+    assert r.details.get("reason") == "superseded_by_later_decision", r.details
+    got = eng.load(a)
+    assert (got.status.value, got.source_type.value) == ("denied", "user_confirmed")
 
 
 def test_undo_of_a_decision_about_other_records_is_not_blocked(eng):
