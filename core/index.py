@@ -364,14 +364,26 @@ class Index:
             ident = self._identity()
             if ident is not None and ident == self._ino:
                 return False  # another thread of this process reconnected meanwhile
-            self._prepare()  # the folder made again if it was deleted; a symlink put there is refused
+            # The new connection is made before the old one is closed: the folder can be deleted again between
+            # the two (a person's `rm -rf .memkeeper` while a desk or a server reads), and an open that fails then
+            # left this index on a closed connection ("Cannot operate on a closed database" for every later query
+            # of a long-lived process). It is tried again when the folder vanished under it; should it still fail,
+            # the old connection stays, and the next query tries again (its file is still not this one).
+            for attempt in range(3):
+                self._prepare()  # the folder made again if it was deleted; a symlink put there is refused
+                try:
+                    fresh = self._open()
+                    break
+                except sqlite3.OperationalError:
+                    if attempt == 2 or self.path.parent.is_dir():
+                        raise
+            old, self.db = self.db, fresh
             try:
                 # SQLite neither checkpoints nor removes the -wal and -shm of a file that was moved or removed
                 # when it closes it (they are another file's now, or gone).
-                self.db.close()
+                old.close()
             except sqlite3.Error:
                 pass
-            self.db = self._open()
         self.on_replaced()
         return True
 
@@ -387,7 +399,7 @@ class Index:
         if ident is not None and ident == self._ino:
             return
         with self._lock:
-            if self._refreshing or self._rebuilding or self.db.in_transaction:
+            if self._refreshing or self._rebuilding or self._in_transaction():
                 return
             self._refreshing = True
             try:
@@ -406,6 +418,19 @@ class Index:
             finally:
                 self._refreshing = False
 
+    def _in_transaction(self) -> bool:
+        try:
+            return self.db.in_transaction
+        except sqlite3.ProgrammingError:
+            return False  # closed: a connection that failed to open again (`_lost`); the next query reconnects
+
+    def _lost(self) -> None:
+        """The connection was closed and a new one could not be made (the folder deleted again meanwhile: a
+        person's `rm -rf .memkeeper` under a desk or a server). The file it had open is forgotten, so that the
+        next query connects again (`ensure_current`) instead of failing on a closed connection for the rest of the
+        process's life."""
+        self._ino = None
+
     def rebuild(self, reason: str) -> dict[str, int]:
         """Delete the file and build it again from the pages."""
         with self._lock:
@@ -415,7 +440,11 @@ class Index:
                     self.db.close()
                 except sqlite3.Error:
                     pass
-                self.db = self._create(force=True)
+                try:
+                    self.db = self._create(force=True)
+                except BaseException:
+                    self._lost()
+                    raise
                 self.rebuilt = reason
                 return self.sync()
             finally:
@@ -667,7 +696,11 @@ class Index:
                         refuse_symlink(self.path)
                         os.replace(tmp, self.path)
                     finally:
-                        self.db = self._connect()  # the new file, or the old one if the swap failed
+                        try:
+                            self.db = self._connect()  # the new file, or the old one if the swap failed
+                        except BaseException:
+                            self._lost()
+                            raise
                     if not self._schema_ok(self.db):
                         raise sqlite3.DatabaseError("the index just built has no schema")
                     self._ino = self._identity()

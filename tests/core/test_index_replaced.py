@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 from datetime import timedelta
 
 import pytest
@@ -127,6 +128,39 @@ def test_a_read_after_the_index_was_deleted_makes_it_again(tmp_path, what):
     y = other.capture(Y, now=T0 + timedelta(minutes=2)).details["memory_id"]
     assert _found(eng, Y_QUERY, T0 + timedelta(minutes=3)) == [y]
     other.close()
+    eng.close()
+
+
+@pytest.mark.parametrize("step", ["reconnect", "rebuild"])
+def test_a_connection_that_could_not_be_made_again_is_tried_again_by_the_next_query(tmp_path, monkeypatch, step):
+    """The folder deleted again while the index made its new connection (`rm -rf .memkeeper` under a reading
+    desk or server): that one query may fail, in one line, but the index is never left on a closed connection
+    ("Cannot operate on a closed database" for every later query of the process)."""
+    eng = Engine.init(tmp_path / "m", now=T0)
+    root = eng.root
+    x = eng.capture(X, now=T0).details["memory_id"]
+    ix = eng.index
+    real = ix._open if step == "reconnect" else ix._create
+    failures = [1]
+
+    def vanished(*args, **kwargs):
+        if failures:
+            failures.pop()
+            shutil.rmtree(root / ".memkeeper", ignore_errors=True)
+            raise sqlite3.OperationalError("unable to open database file")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(ix, "_open" if step == "reconnect" else "_create", vanished)
+    if step == "reconnect":
+        _remove(root, "folder")
+        # tried again at once: the folder is made again and the second open succeeds
+        assert _found(eng, "payroll Finch", T0 + timedelta(minutes=1)) == [x]
+    else:
+        with pytest.raises(sqlite3.OperationalError):
+            ix.rebuild("a test")
+        assert _found(eng, "payroll Finch", T0 + timedelta(minutes=1)) == [x]
+    assert not failures
+    assert eng.check().ok
     eng.close()
 
 
