@@ -265,7 +265,10 @@ class Txn:
         if isinstance(step, _Write):
             try:
                 os.unlink(self.root / step.stage)
-            except FileNotFoundError:
+            except OSError:
+                # Gone already, or the disk refuses this too (a file system turned read-only): a staged file no
+                # intent names is discarded by the next write, and the error that stopped the operation is the one
+                # to tell (it is being handled when this runs).
                 pass
 
     # -- commit ---------------------------------------------------------------------------------------------------

@@ -106,16 +106,29 @@ def disk_error_line(root: Path, exc: BaseException, then: str) -> str:
     if isinstance(exc, OSError):
         why = exc.strerror or str(exc)
         where = None
-        name = exc.filename
-        if isinstance(name, str | bytes | os.PathLike):
+        # A rename names the staged file first and its target second ("entries/x.md": a folder that refuses writes
+        # is named by the file it refused, not by the engine's own staging file).
+        for name in (exc.filename, exc.filename2):
+            if not isinstance(name, str | bytes | os.PathLike):
+                continue
             full = os.path.abspath(os.fsdecode(name))
             if full.startswith(os.fspath(root) + os.sep):
                 rel = os.path.relpath(full, root).replace(os.sep, "/")
                 if not rel.startswith(journal.JOURNAL_DIR + "/") and not journal.TMP_NAME.match(rel.rpartition("/")[2]):
                     where = rel
+                    break
             elif full != os.fspath(root):
                 where = full
-        hint = " (free some space, then try again)" if exc.errno in _NO_SPACE else ""
+                break
+        if exc.errno in _NO_SPACE:
+            hint = " (free some space, then try again)"
+        elif exc.errno in (errno.EACCES, errno.EPERM):
+            folder = where.rpartition("/")[0] if where and "/" in where else None
+            hint = f" (check the permissions of {folder + '/' if folder else 'the wiki folder'})"
+        else:
+            hint = ""
+        if where is None and exc.errno in (errno.EACCES, errno.EPERM):
+            where = "a write was not permitted"
     else:
         where, why = ".memkeeper/index.db", str(exc)
         hint = " (is the disk full? free some space, then try again)" if is_disk_full(exc) else ""
@@ -378,6 +391,19 @@ class Store:
                     os.unlink(self.root / journal.INTENT)
                 except FileNotFoundError:
                     pass
+                except OSError as exc:
+                    if not is_disk_error(exc):
+                        raise
+                    # Applied whole; only its intent could not be removed (a file system turned read-only): the
+                    # next writer finds every step done and removes it. The operation stands, as after a kill.
+                    self.unfinished.append(
+                        disk_error_line(
+                            self.root,
+                            exc,
+                            "the operation is recorded and stands; the next write, or memkeeper check --repair, "
+                            "finishes it",
+                        )
+                    )
             self._log_sig = file_sig(self.root / "log.md")
             self._notify([])  # the operation is over (lock still held): log.md is where this process left it
 

@@ -75,7 +75,10 @@ def test_an_unreadable_conflict_record_is_one_line(root, ids, capsys, monkeypatc
     code, out, err = run(capsys, root, *H, "conflicts", "resolve", "C1", "--keep", "existing")
     monkeypatch.undo()
     assert code == 2 and out == ""
-    assert err == "memkeeper: conflicts/C1.md: Permission denied; nothing was written\n"
+    assert (
+        err
+        == "memkeeper: conflicts/C1.md: Permission denied; nothing was written (check the permissions of conflicts/)\n"
+    )
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_FSIZE")

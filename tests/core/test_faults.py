@@ -720,3 +720,81 @@ def test_repair_reads_pages_changed_by_hand_instead_of_rebuilding_the_index(eng,
     assert eng.check().ok, eng.check().problems
     again = eng.repair(now=T1, actor=H)
     assert again.details["index_synced"] is None and again.status != "repaired"
+
+
+def _read_only(path: object = None) -> OSError:
+    return OSError(errno.EROFS, os.strerror(errno.EROFS), None if path is None else str(path))
+
+
+def _refuse_unlink(monkeypatch, part: str) -> None:
+    """os.unlink fails with EROFS for paths holding `part` (a file system turned read-only also refuses removals)."""
+    real = os.unlink
+
+    def unlink(path, *args, **kwargs):
+        if part in str(path):
+            raise _read_only(path)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "unlink", unlink)
+
+
+def test_a_read_only_file_system_before_the_commit_point_is_one_line(eng, wiki, monkeypatch):
+    """The staged files cannot be removed either: the error told is the one that stopped the operation, in one
+    line, and the staged file left behind is discarded by the next write."""
+    real = journal.atomic_write
+    staged: list[str] = []
+
+    def write(path, text, **kwargs):
+        if journal.JOURNAL_DIR in Path(path).parts:
+            if staged:
+                raise _read_only(path)
+            staged.append(str(path))
+        return real(path, text, **kwargs)
+
+    monkeypatch.setattr(journal, "atomic_write", write)
+    _refuse_unlink(monkeypatch, journal.STAGE_DIR)
+    before = {k: v for k, v in wiki_files(eng.root).items() if not k.startswith(journal.STAGE_DIR)}
+    with pytest.raises(WriteFailed) as failed:
+        eng.resolve_conflict("C1", "incoming", now=T1, actor=H)
+    monkeypatch.undo()
+    message = str(failed.value)
+    assert "\n" not in message and "Read-only file system" in message and "nothing was written" in message
+    assert {k: v for k, v in wiki_files(eng.root).items() if not k.startswith(journal.STAGE_DIR)} == before
+    assert eng.resolve_conflict("C1", "incoming", now=T1, actor=H).status == "resolved"
+    assert not journal.leftover_stage(eng.root)
+    assert eng.check().ok, eng.check().problems
+
+
+def test_an_intent_the_disk_refuses_to_remove_leaves_the_operation_standing(eng, wiki, monkeypatch):
+    """Applied whole, and only its intent could not be removed: the receipt is returned with a note (a caller told
+    it failed would capture again, and reinforce its own record), and the next write finishes it."""
+    _refuse_unlink(monkeypatch, journal.INTENT)
+    r = eng.capture("The osprey job retries uploads four times.", now=T1)
+    monkeypatch.undo()
+    assert r.status == "captured"
+    assert [n for n in eng.unfinished_writes if "Read-only file system" in n and "stands" in n]
+    eng.capture("The walrus queue drains every hour on the hour.", now=T1 + timedelta(minutes=5))
+    assert not (eng.root / journal.INTENT).exists()
+    assert trail_count(eng.root, r.receipt_sha256) == (1, 1, 1)
+    assert eng.load(r.details["memory_id"]).reinforcement == 1
+    assert eng.check().ok, eng.check().problems
+
+
+def test_a_folder_that_refuses_writes_is_named_by_the_file_it_refused(eng, wiki, monkeypatch):
+    """A rename names the staged file first and its target second: the line names the target's folder."""
+    real = os.replace
+
+    def replace(src, dst, *args, **kwargs):
+        if "entries" in Path(dst).parts and journal.JOURNAL_DIR in Path(src).parts:
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(src), None, str(dst))
+        return real(src, dst, *args, **kwargs)
+
+    monkeypatch.setattr(os, "replace", replace)
+    eng.capture("The osprey job retries uploads four times.", now=T1)
+    note = " ".join(eng.unfinished_writes)
+    assert "entries/" in note and "Permission denied" in note and "check the permissions of entries/" in note, note
+    with pytest.raises(WriteFailed, match=r"^entries/.*Permission denied.*check the permissions of entries/"):
+        eng.capture("The walrus queue drains every hour on the hour.", now=T1)
+    monkeypatch.undo()
+    eng.capture("The walrus queue drains every hour on the hour.", now=T1)
+    assert eng.check().ok, eng.check().problems
