@@ -184,14 +184,36 @@ class TierQueue:
         return prior
 
     def _restore_tier_state(self, memory_id: str, prior: dict[str, Any]) -> None:
+        """Put back what the tier change changed: its tier, and the one note it added (at `prior["notes"]`). Notes
+        added since (an agent's restatement, consolidated: "restated by … (source)") stay, and with them the time
+        and the access they brought: cutting the notes back to their old count deleted them, and nothing on the
+        page explained the reinforcement they left."""
         entry = self.store.load(memory_id)
+        k = int(prior["notes"])
+        later = len(entry.notes) > k + 1
         entry.tier = Tier(prior["tier"])
-        entry.updated_at = parse_iso(prior["updated_at"])
-        entry.notes = entry.notes[: prior["notes"]]
-        if "last_accessed_at" in prior:  # a restore's access, taken back with it
-            entry.strength = prior["strength"]
-            entry.last_accessed_at = parse_iso(prior["last_accessed_at"])
+        entry.notes = entry.notes[:k] + entry.notes[k + 1 :]
+        if not later:
+            entry.updated_at = parse_iso(prior["updated_at"])
+            if "last_accessed_at" in prior:  # a restore's access, taken back with it
+                entry.strength = prior["strength"]
+                entry.last_accessed_at = parse_iso(prior["last_accessed_at"])
         self.store.save(entry)
+
+    def _protected_now(self, candidates: list[policy.ReviewCandidate]) -> dict[str, str]:
+        """Candidate id → why, for the candidates whose record an open conflict or a hot.md link protects now."""
+        if not candidates:
+            return {}
+        in_conflict, hot = self.in_conflict(), self._hot_links()
+        out: dict[str, str] = {}
+        for c in candidates:
+            mid = self.store.index.scalar("SELECT memory_id FROM records WHERE path=?", (c.path,))
+            why = [
+                r for r, hit in (("open conflict", mid in in_conflict), ("linked from hot.md", c.path in hot)) if hit
+            ]
+            if why:
+                out[c.candidate_id] = "; ".join(why)
+        return out
 
     def commit_tiers(self, *, now: datetime, actor: str, owner: str | None = None) -> Receipt:
         """Write the automatic tier changes and, when there are ambiguous candidates, review/tier-review-<date>.md.
@@ -251,8 +273,16 @@ class TierQueue:
                 raise BadInput(f"review file {review!r} is outside the wiki root")
         path = self.store.path(rel)
         rel = self.store.rel(path)
+        if rel.startswith("review/applied/"):
+            # Answered: its rejected ids wait for the next review, and applying it again made them cold.
+            raise BadInput(f"{rel} was applied already; the records it left out come back in the next review")
         if not rel.startswith("review/") or not path.is_file():
-            raise BadInput(f"review file {review!r} is not a file under review/")
+            done = self.store.path(f"review/applied/{rel.split('/', 1)[1]}") if rel.startswith("review/") else None
+            if done is not None and done.is_file():
+                raise BadInput(f"{rel} was applied already (moved to {self.store.rel(done)})")
+            raise BadInput(
+                f"review file {review!r} is not a file under review/ (a relative path is read from the wiki root)"
+            )
         try:
             text = read_text(path, limit=MAX_LEDGER_BYTES, what="a review file")
         except OSError as exc:
@@ -288,6 +318,11 @@ class TierQueue:
                 except (OSError, BadInput):
                     hashes[c.path] = None  # missing or unreadable: stale
             stale = policy.stale_ids(parsed, accepted_ids, hashes)
+            # What protects a record and is not on its page: an open conflict, a link from hot.md. Opening a
+            # conflict leaves the page as it was (SPEC §5.1), so the hashes cannot tell that a record the plan
+            # offered is now protected; such an id is held back as a stale one is (SPEC §5.4: protection wins).
+            protected = self._protected_now([c for c in accepted if c.candidate_id not in stale])
+            stale += list(protected)
             if stale:
                 return make_receipt(
                     "tiers_apply",
@@ -299,6 +334,7 @@ class TierQueue:
                         "review": rel,
                         "stale_ids": stale,
                         "stale_paths": [c.path for c in accepted if c.candidate_id in stale],
+                        "protected": protected,
                     },
                 )
             prior: dict[str, dict[str, Any]] = {}

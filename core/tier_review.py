@@ -285,11 +285,17 @@ def validate_review(review: Review, accepted_ids: list[str] | None) -> list[str]
     if not review.candidates:
         errors.append("review has no candidates")
     seen: set[str] = set()
+    pages: set[str] = set()
     for c in review.candidates:
         errors.extend(_candidate_problems(c))
         if c.candidate_id in seen:
             errors.append(f"duplicate candidate id {c.candidate_id!r}")
+        elif c.path in pages:
+            # A page is what a review decides, once: two lines for one page (a hand edit, with the id recomputed)
+            # wrote it twice, and the second write's undo state took the first's place, so undo left it cold.
+            errors.append(f"{c.path} is a candidate twice (id {c.candidate_id!r}): a review decides each page once")
         seen.add(c.candidate_id)
+        pages.add(c.path)
     answer = effective_accepted(review, accepted_ids)
     if answer is None:
         errors.append("review is unanswered")

@@ -172,7 +172,10 @@ def test_a_review_file_given_by_an_absolute_path_outside_the_root_is_named_as_gi
     outside.write_text("---\nkind: cleanup\n---\n")
     with pytest.raises(BadInput, match=r"review file '.*outside-review\.md' is outside the wiki root$"):
         eng.apply_tiers(str(outside), [], now=T0, actor="human:alice")
-    with pytest.raises(BadInput, match=r"review file '.*missing\.md' is not a file under review/$"):
+    with pytest.raises(
+        BadInput,
+        match=r"review file '.*missing\.md' is not a file under review/ \(a relative path is read from the wiki root\)$",
+    ):
         eng.apply_tiers(str(eng.root / "review" / "missing.md"), [], now=T0, actor="human:alice")
 
 

@@ -2,7 +2,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from memkeeper.core import tiers
+from memkeeper.core.errors import BadInput
 from tests.conftest import T0
 
 HUMAN = "human:alice"
@@ -178,3 +181,77 @@ def test_a_commit_cannot_be_undone_while_the_apply_of_its_review_stands(eng):
     assert eng.undo(applied.receipt_sha256, now=T0 + timedelta(minutes=3), actor=HUMAN).status == "undone"
     assert eng.undo(commit.receipt_sha256, now=T0 + timedelta(minutes=4), actor=HUMAN).status == "undone"
     assert eng.pending_reviews() == []
+
+
+# --- apply against what happened since the plan (from an exploratory pass of tier review) ---------------------------
+
+
+def _committed(eng):
+    ids = seed(eng)
+    review = eng.commit_tiers(now=T0, actor=HUMAN).details["review"]
+    by_path = {c.path: c.candidate_id for c in tiers.parse_review((eng.root / review).read_text()).candidates}
+    return ids, review, {name: by_path.get(eng.page_of(mid)) for name, mid in ids.items()}
+
+
+def test_apply_holds_back_a_record_an_open_conflict_protects_now(eng):
+    """Opening a conflict leaves the page as it was, so its hash still matches the plan: the record is held back
+    as a stale one is (nothing written), and the rest applies once it is unticked."""
+    ids, review, cand = _committed(eng)
+    held = eng.capture(
+        "Tier test fact: the fact record about the harbor deploy pipeline is wrong, it was retired.",
+        now=T0,
+        contradicts=ids["fact"],
+    )
+    assert held.status == "conflict", held.details
+    r = eng.apply_tiers(review, [cand["fact"], cand["pref"]], now=T0, actor=HUMAN)
+    assert (r.status, r.details["reason"]) == ("reject", "stale_pages")
+    assert r.details["stale_ids"] == [cand["fact"]] and r.details["protected"] == {cand["fact"]: "open conflict"}
+    assert eng.load(ids["fact"]).tier.value == "warm" and eng.load(ids["pref"]).tier.value == "warm"
+    assert eng.apply_tiers(review, [cand["pref"]], now=T0, actor=HUMAN).status == "applied"
+    assert eng.load(ids["fact"]).tier.value == "warm"
+
+
+def test_an_applied_review_is_not_applied_again(eng):
+    ids, review, cand = _committed(eng)
+    a = eng.apply_tiers(review, [cand["fact"]], now=T0, actor=HUMAN)
+    for path in (a.details["moved_to"], review):
+        with pytest.raises(BadInput, match="was applied already"):
+            eng.apply_tiers(path, [cand["pref"]], now=T0, actor=HUMAN)
+    assert eng.load(ids["pref"]).tier.value == "warm"
+    assert not (eng.root / "review" / "applied" / "applied").exists()
+
+
+def test_a_review_listing_one_page_twice_is_refused(eng):
+    ids, review, cand = _committed(eng)
+    path = eng.page_of(ids["fact"])
+    text = (eng.root / review).read_text()
+    line = next(x for x in text.splitlines() if path in x)
+    reason = "edited by hand"
+    twin_id = tiers.candidate_id(path, "cold", reason)
+    head, tail = line.split(" | reason: ", 1)
+    twin = head.replace(cand["fact"], twin_id) + f" | reason: {reason} | risk: " + tail.split(" | risk: ", 1)[1]
+    (eng.root / review).write_text(text.replace(line, line + "\n" + twin))
+    r = eng.apply_tiers(review, [cand["fact"], twin_id], now=T0, actor=HUMAN)
+    assert (r.status, r.details["reason"]) == ("reject", "invalid_review")
+    assert any("is a candidate twice" in e for e in r.details["errors"]), r.details["errors"]
+    assert eng.load(ids["fact"]).tier.value == "warm"
+
+
+def test_undo_of_an_apply_keeps_a_note_an_agent_added_since(eng):
+    ids, review, cand = _committed(eng)
+    before = eng.load(ids["fact"]).notes
+    a = eng.apply_tiers(review, [cand["fact"]], now=T0, actor=HUMAN)
+    again = eng.capture(
+        "Tier test fact: the fact record about the harbor deploy pipeline.",
+        now=T0 + timedelta(minutes=5),
+        source_ref="raw/other-session.md#L3",
+    )
+    assert again.status == "consolidated", again.details
+    restated = eng.load(ids["fact"]).notes[-1]
+    assert "raw/other-session.md#L3" in restated
+    u = eng.undo(a.receipt_sha256, now=T0 + timedelta(minutes=10), actor=HUMAN)
+    assert u.status == "undone", u.details
+    after = eng.load(ids["fact"])
+    assert after.tier.value == "warm"
+    assert after.notes == [*before, restated]
+    assert not any("Cold by tier review" in n for n in after.notes)

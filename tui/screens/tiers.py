@@ -691,9 +691,14 @@ class TiersScreen(PaneScreen):
         if d.get("reason") == "stale_pages":
             stale = list(d.get("stale_ids") or [])
             paths = list(d.get("stale_paths") or [])
-            listing = "\n".join(f"• {cid}  {p}" for cid, p in zip(stale, paths, strict=False))
+            protected = d.get("protected") or {}
+            listing = "\n".join(
+                f"• {cid}  {p}" + (f"  (now protected: {protected[cid]})" if cid in protected else "")
+                for cid, p in zip(stale, paths, strict=False)
+            )
             return (
-                f"Nothing was written: {len(stale)} accepted page(s) changed since the plan:\n{listing}\n"
+                f"Nothing was written: {len(stale)} accepted page(s) changed or became protected since the plan:\n"
+                f"{listing}\n"
                 "They are unticked now: apply again for the rest; they return in the next review "
                 f"({self._key('tiers.commit')})."
             )
