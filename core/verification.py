@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import heapq
 import json
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -121,6 +122,26 @@ def ledger_gaps(root: Path, receipts: Iterable[dict[str, Any]]) -> list[str]:
                     f"{str(data.get('receipt_sha256'))[:12]}…): the ledger lost it, and verify rebuild would forget it"
                 )
     return gaps
+
+
+def _pending(e: Entry) -> bool:
+    """What a confirmation stamps: an agent's inference no person has confirmed (SPEC §5.2's queue, when active)."""
+    return e.source_type is SourceType.agent_inferred and e.verified is None
+
+
+def _settled(e: Entry) -> dict[str, Any]:
+    """Why an active record is not confirmed again: a person's stamp is theirs (a second confirm replaced bob's
+    with alice's), and a person's own statement is not made a confirmed inference (`record_is_user_stated`)."""
+    why = _not_pending(e) or {"reason": f"record_is_{e.source_type.value}"}
+    return {**why, "memory_id": e.memory_id}
+
+
+def _event_time(d: dict[str, Any]) -> datetime:
+    """A ledger line's time, for merging the two ledgers (a line without a readable one sorts first)."""
+    try:
+        return at(parse_iso(str(d.get("at", ""))))
+    except (ValueError, TypeError):
+        return datetime.min.replace(tzinfo=UTC)
 
 
 class VerificationQueue:
@@ -353,6 +374,8 @@ class VerificationQueue:
         targets = [mid] + [m for m in self._same_text(entry, ("active",)) if m != mid and m not in prior]
         for m in targets:
             e = self.store.load(m)
+            if m != mid and not _pending(e):
+                continue  # stated by a person, or confirmed already: its stamp and provenance stay
             prior[m] = {
                 "source_type": e.source_type.value,
                 "verified": e.verified.to_dict() if e.verified else None,
@@ -367,6 +390,7 @@ class VerificationQueue:
             e.updated_at = now
             e.touch(now)
             self.store.save(e)
+        targets = [m for m in targets if m in prior]
         line = {
             "action": "confirm",
             "memory_id": mid,
@@ -392,6 +416,8 @@ class VerificationQueue:
                 return make_receipt(
                     "confirm", "reject", now, actor, {"reason": f"record_is_{entry.status.value}", "memory_id": mid}
                 )
+            if not _pending(entry):
+                return make_receipt("confirm", "reject", now, actor, _settled(entry))
             prior: dict[str, Any] = {}
             targets = self._stamp_confirmed(mid, now, actor, prior)
             receipt = make_receipt(
@@ -422,8 +448,12 @@ class VerificationQueue:
             )
         with self.store.writing():
             mids = [self.store.resolve_id(r) for r in refs]
+            settled: dict[str, dict[str, Any]] = {}  # confirmed already, or stated by a person: left as they are
             for mid in mids:
-                status = self.store.load(mid).status
+                e = self.store.load(mid)
+                status = e.status
+                if status is Status.active and not _pending(e):
+                    settled[mid] = _settled(e)
                 if status is not Status.active:
                     return make_receipt(
                         "confirm_many",
@@ -436,7 +466,7 @@ class VerificationQueue:
             confirmed: list[str] = []
             skipped: list[str] = []
             for mid in mids:
-                if mid in prior:
+                if mid in prior or mid in settled:
                     skipped.append(mid)
                     continue
                 self._stamp_confirmed(mid, now, actor, prior)
@@ -449,6 +479,7 @@ class VerificationQueue:
                 {
                     "confirmed": confirmed,
                     "skipped": skipped,
+                    "not_pending": settled,
                     "memory_ids": list(prior),
                     "count": len(prior),
                     "undo": {"prior": prior},
@@ -707,9 +738,15 @@ class VerificationQueue:
                     actor,
                     {"reason": "ledger_lines_missing", "errors": gaps[:20], "count": len(gaps)},
                 )
-            events = [(d.get("at", ""), 0, d) for d in _read_jsonl(self.store.root / CONFIRMATIONS)]
-            events += [(d.get("at", ""), 1, d) for d in _read_jsonl(self.store.root / DENIALS)]
-            events.sort(key=lambda x: (x[0], x[1]))
+            # Each ledger is appended in commit order, which is kept: sorted by the text of `at`, "…T10:00:00Z"
+            # came after "…T10:00:00.5Z" (a time is written without its fraction when it has none), and a time
+            # set back (`--now`) put a deny after its own undeny. The two ledgers are merged by the time each line
+            # gives (parsed), each keeping its own order.
+            events = heapq.merge(
+                ((_event_time(d), 0, d) for d in _read_jsonl(self.store.root / CONFIRMATIONS)),
+                ((_event_time(d), 1, d) for d in _read_jsonl(self.store.root / DENIALS)),
+                key=lambda x: (x[0], x[1]),
+            )
             rows = self.store.index.query("SELECT data, content FROM records")
             entries = {e.memory_id: e for e in (self.store.index.entry(r) for r in rows)}
             by_sha: dict[str, list[Entry]] = {}
@@ -717,6 +754,9 @@ class VerificationQueue:
                 by_sha.setdefault(e.normalized_content_sha256, []).append(e)
             verified: dict[str, dict[str, str] | None] = {m: None for m in entries}
             denied: dict[str, bool] = {m: False for m in entries}
+            # The records each suppression key names, made once: an undeny walked every record (32 s at 20k
+            # records after the undo of a bulk deny of 2,000).
+            by_key: dict[str, list[str]] = {}
             for _, _, d in events:
                 act = d.get("action")
                 if act == "confirm":
@@ -729,10 +769,11 @@ class VerificationQueue:
                 elif act == "deny" and d.get("memory_id") in entries:
                     denied[d["memory_id"]] = True
                 elif act == "undeny":
-                    key = d.get("suppression_key")
-                    for e in entries.values():
-                        if denied.get(e.memory_id) and suppression_key(e.source_ref, e.content) == key:
-                            denied[e.memory_id] = False
+                    if not by_key:
+                        for e in entries.values():
+                            by_key.setdefault(suppression_key(e.source_ref, e.content), []).append(e.memory_id)
+                    for m in by_key.get(str(d.get("suppression_key")), ()):
+                        denied[m] = False
             changed = []
             for m, e in sorted(entries.items()):
                 want_v = verified[m]

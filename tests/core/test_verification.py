@@ -428,3 +428,43 @@ def test_undone_by_names_only_an_undo_that_undid(eng):
     assert eng.undone_by(deny.receipt_sha256) is None
     undo = eng.undo(deny.receipt_sha256, now=T0 + timedelta(minutes=1), actor=HUMAN)
     assert eng.undone_by(deny.receipt_sha256) == undo.receipt_sha256
+
+
+@pytest.mark.parametrize("later", [timedelta(milliseconds=500), -timedelta(days=1)], ids=["fraction", "clock_back"])
+def test_rebuild_replays_a_ledger_in_the_order_it_was_written(eng, later):
+    """ "…T10:00:00Z" sorts after "…T10:00:00.5Z" as text, and a clock set back writes an earlier time after a later
+    one: the undeny of a deny is replayed after it all the same, and the record stays active."""
+    a = capture(eng)
+    eng.deny(a, now=T0, actor=HUMAN)
+    eng.undeny(a, now=T0 + later, actor=HUMAN)
+    assert eng.load(a).status.value == "active"
+    r = eng.rebuild_verification(now=T0 + timedelta(hours=1))
+    assert r.details["changed"] == [] and eng.load(a).status.value == "active"
+
+
+def test_a_confirmed_record_keeps_the_stamp_of_the_person_who_confirmed_it(eng):
+    """A second confirm (another person, another desk) is refused with who confirmed it; in a batch it is
+    skipped, and the rest is stamped. A same-text record confirmed already is not stamped again by propagation."""
+    a = capture(eng, title="Standups")
+    b = capture(eng, "Priya owns the quarterly billing reconciliation for EMEA.")
+    twin = capture(eng, title="Standups", zone="trusted_collaborator")
+    assert eng.confirm(twin, now=T0, actor="human:bob").status == "confirmed"  # propagates to a
+    assert eng.load(a).verified.by == "human:bob"
+    r = eng.confirm(a, now=T0 + timedelta(minutes=1), actor=HUMAN)
+    assert (r.status, r.details["reason"], r.details["confirmed_by"]) == ("reject", "record_is_confirmed", "human:bob")
+    many = eng.confirm_many([a, b], now=T0 + timedelta(minutes=2), actor=HUMAN)
+    assert many.status == "confirmed"
+    assert many.details["confirmed"] == [b] and many.details["skipped"] == [a]
+    assert many.details["not_pending"][a]["confirmed_by"] == "human:bob"
+    assert eng.load(a).verified.by == "human:bob" and eng.load(b).verified.by == HUMAN
+    # the undo of the batch takes back only what it stamped
+    assert eng.undo(many.receipt_sha256, now=T0 + timedelta(minutes=3), actor=HUMAN).status == "undone"
+    assert eng.load(a).verified.by == "human:bob" and eng.load(b).verified is None
+
+
+def test_a_persons_own_statement_is_not_made_a_confirmed_inference(eng):
+    s = capture(eng, "Dana said the offsite is in Lisbon in March next year.", source_type="user_stated")
+    r = eng.confirm(s, now=T0, actor=HUMAN)
+    assert (r.status, r.details["reason"]) == ("reject", "record_is_user_stated")
+    got = eng.load(s)
+    assert (got.source_type.value, got.verified) == ("user_stated", None)
