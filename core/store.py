@@ -135,6 +135,15 @@ def disk_error_line(root: Path, exc: BaseException, then: str) -> str:
     return f"{where or 'the disk refused a write'}: {why}; {then}{hint}"
 
 
+def _review_order(rel: str) -> tuple[str, int, str]:
+    """A review file's place, oldest first: by its date, then its number (`tier-review-<date>-<n>.md`, the first of
+    a day having none). By name, "…-2.md" came before "….md" and "-10" before "-2", so the newest was not last."""
+    m = re.fullmatch(r"review/tier-review-(\d{4}-\d{2}-\d{2})(?:-(\d+))?\.md", rel)
+    if m is None:
+        return ("", 0, rel)
+    return (m.group(1), int(m.group(2) or 1), rel)
+
+
 def file_sig(path: Path) -> tuple[int, int] | None:
     """(mtime_ns, size) of a file or directory, None when it is missing: what the caches compare."""
     try:
@@ -594,7 +603,7 @@ class Store:
             names = list_files(self.root / "review", ".md")  # regular files only, never through a symlink
         except BadInput:
             return []  # review/ is a symlink: check reports it
-        return [f"review/{n}" for n in names if n.startswith("tier-review-")]
+        return sorted((f"review/{n}" for n in names if n.startswith("tier-review-")), key=_review_order)
 
     def tmp_files(self, dirs: tuple[str, ...] = ENGINE_DIRS) -> list[str]:
         """Temp files an interrupted atomic write left in the directories the engine writes."""

@@ -225,6 +225,21 @@ class TierQueue:
         if not actor.startswith("human:"):  # a tier change is a person's review (SPEC §7)
             return make_receipt("tiers_commit", "refused", now, actor, {"reason": "human_actor_required"})
         with self.store.writing():
+            pending = self.store.pending_reviews()
+            if pending:
+                # One review at a time, as the desk has it: a second one repeated every candidate of the first, and
+                # whichever was applied second went stale for every id the first accepted.
+                return make_receipt(
+                    "tiers_commit",
+                    "reject",
+                    now,
+                    actor,
+                    {
+                        "reason": "review_pending",
+                        "pending": pending,
+                        "detail": f"apply {pending[-1]} first (accepting no id sets it aside)",
+                    },
+                )
             plan = self.plan_tiers(now=now)
             prior: dict[str, dict[str, Any]] = {}
             for c in plan.automatic:

@@ -255,3 +255,27 @@ def test_undo_of_an_apply_keeps_a_note_an_agent_added_since(eng):
     assert after.tier.value == "warm"
     assert after.notes == [*before, restated]
     assert not any("Cold by tier review" in n for n in after.notes)
+
+
+def test_a_new_plan_is_not_committed_while_a_review_is_pending(eng):
+    """As the desk has it: one review at a time (a second one repeated every candidate of the first)."""
+    ids, review, cand = _committed(eng)
+    again = eng.commit_tiers(now=T0 + timedelta(days=1), actor=HUMAN)
+    assert (again.status, again.details["reason"], again.details["pending"]) == ("reject", "review_pending", [review])
+    assert eng.pending_reviews() == [review]
+    assert eng.apply_tiers(review, [], now=T0 + timedelta(days=1), actor=HUMAN).status == "applied"
+    assert eng.commit_tiers(now=T0 + timedelta(days=1), actor=HUMAN).status == "ok"
+
+
+def test_pending_reviews_are_listed_oldest_first(eng):
+    (eng.root / "review").mkdir(exist_ok=True)
+    names = ["tier-review-2026-11-20-2.md", "tier-review-2026-11-20.md", "tier-review-2026-11-20-10.md"]
+    names += ["tier-review-2026-11-19.md"]
+    for name in names:
+        (eng.root / "review" / name).write_text("---\nkind: cleanup\n---\n")
+    assert eng.pending_reviews() == [
+        "review/tier-review-2026-11-19.md",
+        "review/tier-review-2026-11-20.md",
+        "review/tier-review-2026-11-20-2.md",
+        "review/tier-review-2026-11-20-10.md",
+    ]
