@@ -10,6 +10,7 @@ import argparse
 import getpass
 import json
 import os
+import re
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -310,7 +311,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     ta = t.add_parser("apply")
     ta.add_argument("review")
-    ta.add_argument("--accept", default=None, help="comma-separated candidate ids (empty string = reject all)")
+    ta.add_argument(
+        "--accept",
+        default=None,
+        help="comma-separated candidate ids (empty string = reject all; - reads them from stdin, one or more a line)",
+    )
     t.add_parser("restore").add_argument("id")
 
     e = add("export")
@@ -495,6 +500,23 @@ def _stdin_text() -> str:
     raw = sys.stdin.buffer.read(STDIN_LIMIT + 1)
     if len(raw) > STDIN_LIMIT:
         raise BadInput(f"stdin holds more than {STDIN_LIMIT} bytes; a capture takes at most 64 KiB")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"stdin is not valid UTF-8 (byte {exc.start})") from None
+
+
+IDS_LIMIT = 16 * 1024 * 1024  # a review's every id (33k of them at 100k records) is under 0.5 MB
+
+
+def _stdin_ids() -> str:
+    """`tiers apply --accept -`: the accepted ids from stdin (commas or white space between them), bounded: a
+    review of tens of thousands of candidates does not fit one argument (Linux caps one at 128 KiB)."""
+    if sys.stdin is None:
+        raise BadInput("--accept - reads the ids from stdin, and stdin is closed")
+    raw = sys.stdin.buffer.read(IDS_LIMIT + 1)
+    if len(raw) > IDS_LIMIT:
+        raise BadInput(f"stdin holds more than {IDS_LIMIT} bytes of ids")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -875,7 +897,8 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
             return 0
         if args.sub == "restore":
             return _finish(args, eng.restore_tier(args.id, now=now, actor=actor))
-        accepted = None if args.accept is None else [x for x in args.accept.split(",") if x.strip()]
+        given = _stdin_ids() if args.accept == "-" else args.accept
+        accepted = None if given is None else [x for x in re.split(r"[,\s]+", given) if x]
         return _finish(args, eng.apply_tiers(args.review, accepted, now=now, actor=actor))
     raise UsageError(f"unknown command {cmd!r}")
 

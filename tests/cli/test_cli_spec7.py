@@ -164,3 +164,25 @@ def test_verify_confirm_of_several_ids_is_one_batch_with_one_receipt_and_one_und
     assert code == 0 and json.loads(out)["status"] == "undone"
     code, out, _ = run(capsys, root, "--json", "verify", "list")
     assert sorted(item["memory_id"] for item in json.loads(out)) == sorted(ids)
+
+
+def test_tier_apply_reads_the_accepted_ids_from_stdin(capsys, root, monkeypatch):
+    """A review of tens of thousands of candidates does not fit one argument: `--accept -` reads the ids from
+    stdin, one or more a line, commas or white space between them."""
+    for n, word in enumerate(["harbor", "lumen", "quill"]):
+        run(capsys, root, "--now", f"2026-03-0{n + 1}T09:00:00Z", "capture", f"The {word} report goes out on Fridays.")
+    for n in range(5):  # hot.md links the last five captures (protected): push the old ones out of it
+        run(capsys, root, "capture", f"Fresh note number {n} about the kestrel rollout waves.")
+    code, out, _ = run(capsys, root, "--as", "human:alice", "--json", "tiers", "plan", "--commit")
+    review = json.loads(out)["details"]["review"]
+    ids = [
+        line.split("candidate: ", 1)[1][:12]
+        for line in (root / review).read_text().splitlines()
+        if "candidate: " in line
+    ]
+    assert len(ids) == 3
+    given = f"{ids[0]}, {ids[1]}\n{ids[2]}\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(given.encode("utf-8"))))
+    code, out, err = run(capsys, root, "--as", "human:alice", "--json", "tiers", "apply", review, "--accept", "-")
+    assert code == 0, err
+    assert sorted(json.loads(out)["details"]["accepted_ids"]) == sorted(ids)
