@@ -65,6 +65,7 @@ class Review:
     candidates: list[ReviewCandidate]
     accepted_ids: list[str] | None  # None = unanswered ("(none)", blank or no decision line)
     problems: list[str]  # structural problems found while parsing; validate_review reports them
+    ticked: tuple[str, ...] = ()  # ids of candidate lines an editor made ticked tasks ("- [x] candidate: …")
 
 
 def review_path(date: str | dt.date) -> str:
@@ -164,10 +165,14 @@ def _normalize_ids(ids: list[str]) -> list[str]:
     return list(seen)
 
 
+_BULLET_RE = re.compile(r"^\s*[-*+]\s+(\[[ xX]\]\s+)?(candidate\b.*)$")
+
+
 def parse_review(text: str) -> Review:
     """Read a review file. Never raises: anything structurally wrong ends up in `problems`.
 
-    A candidate line is any body line starting with `- candidate`; it must have exactly the six `key: value` fields
+    A candidate line is any body line starting with `- candidate` (or `* `, `+ `, `- [ ] `, `- [x] `: a Markdown
+    editor's bullets); it must have exactly the six `key: value` fields
     (candidate, path, hash, action, reason, risk) separated by " | ". Values are checked by `validate_review`.
     """
     text = text.removeprefix("\ufeff")
@@ -175,13 +180,18 @@ def parse_review(text: str) -> Review:
     body = text[body_offset:]
     first_line = text.count("\n", 0, body_offset) + 1
     candidates: list[ReviewCandidate] = []
+    ticked: list[str] = []
     for number, raw in enumerate(body.splitlines(), start=first_line):
-        line = raw.strip()
-        if not line.startswith("- candidate"):
+        # A Markdown editor may re-bullet a list ("* ", "+ ") or make it a task list ("- [x] "): such a line is
+        # still a candidate line (it was dropped without a word, the candidate neither accepted nor reported).
+        m = _BULLET_RE.match(raw)
+        if m is None:
             continue
+        line = m.group(2).strip()
+        tick = (m.group(1) or "").strip().lower() == "[x]"
         fields: dict[str, str] = {}
         unexpected: list[str] = []
-        for part in line[2:].split(_FIELD_SEP):
+        for part in line.split(_FIELD_SEP):
             key, sep, value = part.partition(":")
             key = key.strip()
             if not sep or key not in _CANDIDATE_FIELDS or key in fields:
@@ -197,6 +207,8 @@ def parse_review(text: str) -> Review:
                 detail.append(f"unexpected {', '.join(unexpected)}")
             problems.append(f"line {number}: malformed candidate line ({'; '.join(detail)})")
             continue
+        if tick:
+            ticked.append(fields["candidate"])
         candidates.append(
             ReviewCandidate(
                 candidate_id=fields["candidate"],
@@ -211,7 +223,9 @@ def parse_review(text: str) -> Review:
     if len(decisions) > 1:
         problems.append(f"review has {len(decisions)} '{DECISION_PREFIX}' lines; expected one")
     accepted = _parse_ids(decisions[0]) if decisions else None
-    return Review(frontmatter=frontmatter, candidates=candidates, accepted_ids=accepted, problems=problems)
+    return Review(
+        frontmatter=frontmatter, candidates=candidates, accepted_ids=accepted, problems=problems, ticked=tuple(ticked)
+    )
 
 
 def path_problem(path: str) -> str | None:
@@ -303,6 +317,14 @@ def validate_review(review: Review, accepted_ids: list[str] | None) -> list[str]
         for cid in answer:
             if cid not in seen:
                 errors.append(f"unknown id {cid!r} is malformed: it is not a candidate in this review")
+        # A tick reads as "accept" to a person, and is not what the review reads: one the answer leaves out would
+        # be rejected without a word.
+        for cid in review.ticked:
+            if cid not in answer:
+                errors.append(
+                    f"candidate {cid!r} is ticked ([x]) but not accepted: ticks are not read; list its id on the "
+                    "decision line, or untick it"
+                )
     return errors
 
 

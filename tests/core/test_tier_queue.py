@@ -279,3 +279,21 @@ def test_pending_reviews_are_listed_oldest_first(eng):
         "review/tier-review-2026-11-20-2.md",
         "review/tier-review-2026-11-20-10.md",
     ]
+
+
+def test_a_review_an_editor_re_bulleted_is_read_whole(eng):
+    """ "* candidate: …" and "- [x] candidate: …" (a Markdown editor's bullets and task lists) are candidate lines;
+    a ticked one the answer leaves out is refused, since a tick reads as "accept" and is not what the review reads."""
+    ids, review, cand = _committed(eng)
+    text = (eng.root / review).read_text()
+    fact_line = next(x for x in text.splitlines() if cand["fact"] in x)
+    pref_line = next(x for x in text.splitlines() if cand["pref"] in x)
+    text = text.replace(fact_line, fact_line.replace("- candidate", "* candidate", 1))
+    text = text.replace(pref_line, pref_line.replace("- candidate", "- [x] candidate", 1))
+    (eng.root / review).write_text(text)
+    r = eng.apply_tiers(review, [cand["fact"]], now=T0, actor=HUMAN)
+    assert (r.status, r.details["reason"]) == ("reject", "invalid_review")
+    assert any("is ticked ([x]) but not accepted" in e for e in r.details["errors"]), r.details["errors"]
+    r = eng.apply_tiers(review, [cand["fact"], cand["pref"]], now=T0, actor=HUMAN)
+    assert r.status == "applied", r.details
+    assert eng.load(ids["fact"]).tier.value == "cold" and eng.load(ids["pref"]).tier.value == "cold"
