@@ -736,7 +736,13 @@ class VerificationQueue:
                     "refused",
                     now,
                     actor,
-                    {"reason": "ledger_lines_missing", "errors": gaps[:20], "count": len(gaps)},
+                    {
+                        "reason": "ledger_lines_missing",
+                        "errors": gaps[:20],
+                        "count": len(gaps),
+                        "detail": "put the lines back from a copy (memkeeper snapshot keeps one in snapshots/); "
+                        "memkeeper check names every one, and the pages keep their state meanwhile",
+                    },
                 )
             # Each ledger is appended in commit order, which is kept: sorted by the text of `at`, "…T10:00:00Z"
             # came after "…T10:00:00.5Z" (a time is written without its fraction when it has none), and a time

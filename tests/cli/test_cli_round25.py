@@ -105,6 +105,7 @@ def test_check_names_decisions_a_ledger_lost_and_rebuild_will_not_forget_them(ca
     assert not any(line.startswith("stated/confirmations.jsonl") for line in out.splitlines())
     code, _, err = run(capsys, root, "--as", "human:me", "verify", "rebuild")
     assert code == 2 and "ledger_lines_missing" in err and err.count("\n") == 1
+    assert "put the lines back from a copy" in err
     page = next((root / "entries").glob("the-staging-cluster*.md")).read_text(encoding="utf-8")
     assert "\nstatus: denied\n" in page  # the denial still holds
 
