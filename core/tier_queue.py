@@ -192,7 +192,10 @@ class TierQueue:
         k = int(prior["notes"])
         later = len(entry.notes) > k + 1
         entry.tier = Tier(prior["tier"])
-        entry.notes = entry.notes[:k] + entry.notes[k + 1 :]
+        # The note is at `k` unless notes before it were edited out by hand since: the first tier note from there.
+        own = next((i for i in range(min(k, len(entry.notes)), len(entry.notes)) if _tier_note(entry.notes[i])), None)
+        if own is not None:
+            entry.notes = entry.notes[:own] + entry.notes[own + 1 :]
         if not later:
             entry.updated_at = parse_iso(prior["updated_at"])
             if "last_accessed_at" in prior:  # a restore's access, taken back with it
@@ -477,6 +480,14 @@ class TierOutline:
     @property
     def projected_bytes_removed(self) -> int:
         return self.bytes["automatic"]
+
+
+_TIER_NOTES = ("Cold by tier cleanup: ", "Cold by tier review ", "Restored to warm (")
+
+
+def _tier_note(note: str) -> bool:
+    """A note a tier change wrote (`_set_tier`): what its undo takes off the page."""
+    return note.startswith(_TIER_NOTES)
 
 
 def _dt(value: str | None) -> datetime | None:
