@@ -53,6 +53,7 @@ PANE_DEFAULTS = {
     "quiz.answer": "a",
     "quiz.undo": "u",
     "tiers.toggle": "space",
+    "tiers.tick_all": "*",
     "tiers.apply": "a",
     "tiers.commit": "c",
     "tiers.restore": "w",

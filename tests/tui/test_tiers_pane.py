@@ -131,6 +131,30 @@ async def test_commit_then_apply_toggled_ids(demo):
         assert engine.load(target).tier.value == "cold"
 
 
+async def test_star_ticks_every_ambiguous_record_and_the_apply_takes_them_all(demo):
+    """A review at scale holds tens of thousands of ambiguous records: `*` ticks them all (the candidates read in a
+    worker, so the apply dialog names each), `*` again unticks them."""
+    app, engine = demo, demo.engine
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "T", TiersScreen)
+        await commit_and_toggle(pilot, pane, 1)
+        ambiguous = full_plan(app).ambiguous
+        await pilot.press("asterisk")
+        await wait_for(pilot, lambda: len(pane.accepted) == len(ambiguous), what="every ambiguous record ticked")
+        assert pane.accepted == {c.candidate_id for c in ambiguous}
+        assert "ticked" in status_line(pane)
+        await pilot.press("asterisk")
+        assert pane.accepted == set()
+        await pilot.press("asterisk")
+        await wait_for(pilot, lambda: len(pane.accepted) == len(ambiguous), what="ticked again")
+        summary = pane._apply_summary(pane.view.plan, pane.view.review_path, pane.view.review)
+        assert {title for _, title in summary.accepted} == {c.title for c in ambiguous}
+        await confirm_apply(pilot)
+        receipt = app.undo_stack("tiers")[-1]
+        assert (receipt.action, receipt.status) == ("tiers_apply", "applied")
+        assert all(engine.load(c.memory_id).tier.value == "cold" for c in ambiguous)
+
+
 async def test_undo_an_apply_restores_the_tiers(demo):
     app, engine = demo, demo.engine
     async with app.run_test(size=(120, 34)) as pilot:

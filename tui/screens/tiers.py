@@ -171,6 +171,7 @@ class TiersScreen(PaneScreen):
 
     BINDINGS = [
         Binding("space", "toggle_accepted", "Toggle ✓", id="tiers.toggle"),
+        Binding("asterisk", "tick_all", "Tick all ambiguous", show=False, id="tiers.tick_all"),
         Binding("a", "apply", "Apply review…", id="tiers.apply"),
         Binding("c", "commit", "Commit plan", id="tiers.commit"),
         Binding("w", "restore", "Restore warm", id="tiers.restore"),
@@ -535,6 +536,49 @@ class TiersScreen(PaneScreen):
         else:
             self.accepted.add(c.candidate_id)
             self._accepted_items[c.candidate_id] = c
+        self.table.forget()
+        self._show_summary()
+        self._show_detail()
+
+    def action_tick_all(self) -> None:
+        """Tick every ambiguous record of the plan (a review at scale holds tens of thousands: one at a time was the
+        only way); when they are all ticked already, untick them. The candidates (titles, bytes, for the apply
+        dialog) are read in a worker."""
+        view = self.view
+        if view is None:
+            self._planning()
+            return
+        ids = view.plan.candidate_ids["ambiguous"]
+        if not ids:
+            self.say("No ambiguous record to tick.", "yellow")
+            return
+        if all(cid in self.accepted for cid in ids):
+            self.accepted -= set(ids)
+            self._accepted_items = {k: v for k, v in self._accepted_items.items() if k in self.accepted}
+            self._ticks_shown()
+            self.say(f"{len(ids)} ambiguous record(s) unticked.")
+            return
+        self.say(f"Ticking {len(ids)} ambiguous record(s)…")
+        self._tick_all_worker(view)
+
+    @work(thread=True, group="tiers-tick", exit_on_error=False)
+    def _tick_all_worker(self, view: PlanView) -> None:
+        found = self.engine.plan_candidates(view.plan.paths["ambiguous"], now=view.plan.now)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._ticked_all, view, found)
+
+    def _ticked_all(self, view: PlanView, found: list[Candidate]) -> None:
+        if self.view is not view:
+            self.say("The plan changed meanwhile: nothing was ticked; tick again.", "yellow")
+            return
+        ambiguous = [c for c in found if c.candidate_id in set(view.plan.candidate_ids["ambiguous"])]
+        for c in ambiguous:
+            self.accepted.add(c.candidate_id)
+            self._accepted_items[c.candidate_id] = c
+        self._ticks_shown()
+        self.say(f"✓ {len(ambiguous)} ambiguous record(s) ticked ({self._key('tiers.apply')} applies them).")
+
+    def _ticks_shown(self) -> None:
         self.table.forget()
         self._show_summary()
         self._show_detail()
