@@ -73,7 +73,7 @@ from pydantic import AnyUrl, BaseModel, ConfigDict, Field, ValidationError, crea
 from memkeeper.agents import stdio
 from memkeeper.core import BadInput, Engine, Entry, MemkeeperError, Receipt, Refused
 from memkeeper.core.engine import validate_actor
-from memkeeper.core.errors import clip
+from memkeeper.core.errors import PageError, clip
 from memkeeper.core.lockfile import WaitCancelled
 from memkeeper.core.models import (
     REFUSED_STATUSES,
@@ -85,7 +85,7 @@ from memkeeper.core.models import (
     TrustZone,
     iso,
 )
-from memkeeper.core.pagefmt import render_entry
+from memkeeper.core.pagefmt import parse_entry, render_entry
 from memkeeper.core.record import Verified
 from memkeeper.core.retrieve import Listed
 from memkeeper.core.scoring import zone_allows
@@ -817,7 +817,7 @@ class Desk:
         if not self._may_see(memory_id):
             return False
         try:
-            entry = self.engine.load(memory_id)
+            entry = self.engine.load(memory_id, scan=True)
         except (MemkeeperError, OSError):  # a page that cannot be read as a record is nobody's to see but the owner's
             return False
         return zone_allows(self.identity.zone, entry.trust_zone, entry.sensitivity_tier)
@@ -898,7 +898,16 @@ class Desk:
                 return limited_page(render_entry(limited_entry(entry)), self._sees)
             if not reachable:
                 raise BadInput(f"{shown} does not exist")  # what the engine says of a page that is not there
-            return self.engine.read_view(rel)
+            text = self.engine.read_view(rel)
+            try:
+                parse_entry(text, edited=True)
+            except PageError as exc:
+                # The owner's server shows a malformed page as it is (so that its agent can say what is wrong with
+                # it), but not a secret typed into it by hand: the engine reads no such page, serves it to no zone
+                # and exports none of it (`pagefmt`), and an agent of the owner's zone is an agent all the same.
+                if exc.kind == "secret":
+                    raise Refused(f"read_page refused: {shown} {exc}") from None
+            return text
         if rel in FILTERED_VIEWS and reachable:
             return self.engine.read_view(rel) if owner else self._filtered_view(rel)
         if reachable and (rel in PUBLIC_VIEWS or (owner and OWNER_VIEWS.fullmatch(rel))):
@@ -963,7 +972,7 @@ class Desk:
         """The record as its page says now, or None when the page cannot be read as that record (what `read_page`
         refuses as if it were not there)."""
         try:
-            entry = self.engine.load(memory_id)
+            entry = self.engine.load(memory_id, scan=True)  # served as it is now: a secret typed in by hand is not
         except (MemkeeperError, OSError):
             return None
         return entry if entry.memory_id == memory_id else None

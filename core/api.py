@@ -273,8 +273,8 @@ class Engine:
     def save(self, entry: Entry, page: str | None = None) -> str:
         return self.store.save(entry, page)
 
-    def load(self, memory_id: str) -> Entry:
-        return self.store.load(memory_id)
+    def load(self, memory_id: str, *, scan: bool = False) -> Entry:
+        return self.store.load(memory_id, scan=scan)
 
     def get(self, memory_id: str) -> Entry | None:
         return self.store.get(memory_id)

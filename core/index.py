@@ -950,7 +950,8 @@ class Index:
         from .pagefmt import parse_entry
 
         try:
-            entry = parse_entry(raw.decode("utf-8"))
+            # (a page the index held, changed since without the engine's write: edited by hand, scanned whole)
+            entry = parse_entry(raw.decode("utf-8"), edited=row is not None)
         except (PageError, UnicodeDecodeError) as exc:
             self._remove_path(p)
             self._record_bad(p, sig, digest, str(exc), found)

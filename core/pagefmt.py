@@ -456,12 +456,13 @@ _FAST_LINES: dict[str, tuple[str, Any]] = {}
 _FAST_LINES_MAX = 4096
 
 
-def parse_entry(text: str) -> Entry:
-    """The entry a page holds. Raises PageError naming the line of a malformed block or an invalid field."""
-    return parse_entry_block(text)[0]
+def parse_entry(text: str, *, edited: bool = False) -> Entry:
+    """The entry a page holds. Raises PageError naming the line of a malformed block or an invalid field.
+    `edited`: the page is known to have been changed outside the engine (`_refuse_secrets`)."""
+    return parse_entry_block(text, edited=edited)[0]
 
 
-def parse_entry_block(text: str) -> tuple[Entry, dict[str, Any] | None]:
+def parse_entry_block(text: str, *, edited: bool = False) -> tuple[Entry, dict[str, Any] | None]:
     """`parse_entry`, and the frontmatter mapping the entry was validated from when the page is in the engine's
     own line forms (`fast_block`: plain JSON values), else None. The index stores that mapping as the row's
     frontmatter instead of rendering `entry.frontmatter()` again (both validate to the same entry)."""
@@ -502,7 +503,7 @@ def parse_entry_block(text: str) -> tuple[Entry, dict[str, Any] | None]:
         notes_count = None  # hand-edited or absent: read the body by the tolerant rule
     entry.content, body_notes = split_body(body, entry, notes_count)
     entry.notes = [str(n) for n in fm_notes or []] + body_notes
-    if content_sha256(entry.title, entry.content) != entry.normalized_content_sha256:
+    if edited or content_sha256(entry.title, entry.content) != entry.normalized_content_sha256:
         _refuse_secrets(entry)
     return entry, data if fast is not None else None
 
@@ -513,7 +514,9 @@ def _refuse_secrets(entry: Entry) -> None:
     free-text field. One that holds a secret is not read: loaded, it would be served to every agent whose zone sees
     it and carried out by an export, where a capture of the same text is refused (`secret_detected`). The page stays
     as it is on disk; `check` names it (the classes and fields, never the value) until the secret is taken out.
-    A page the engine wrote is not scanned again: every text it writes was scanned when it arrived."""
+    A page the engine wrote is not scanned again: every text it writes was scanned when it arrived. The hash covers
+    the title and the content; a page the index held and finds changed since without the engine's write
+    (`edited`: an edit by hand to its tags, recall phrases, source ref, question or notes) is scanned whole."""
     from .secrets import find_in_fields  # (its rules and the detect-secrets plugins load on the first hand edit)
 
     found = find_in_fields(

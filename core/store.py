@@ -749,15 +749,17 @@ class Store:
             return self._txn.pages_by_id[memory_id]
         return self.index.scalar("SELECT path FROM records WHERE memory_id=?", (memory_id,))
 
-    def load(self, memory_id: str) -> Entry:
-        """Read a record from its page on disk (the source of truth), as this operation has staged it."""
+    def load(self, memory_id: str, *, scan: bool = False) -> Entry:
+        """Read a record from its page on disk (the source of truth), as this operation has staged it. `scan`: look
+        for secrets in every free-text field whatever the page's hash says (`pagefmt._refuse_secrets`): for a page
+        about to be served as it is now, which the index may not have read since an edit by hand."""
         page = self.page_of(memory_id)
         if page is None:
             raise NotFound(f"unknown memory id {memory_id!r}")
         try:
             from .pagefmt import parse_entry
 
-            return parse_entry(self.read_text(self.path(page)))
+            return parse_entry(self.read_text(self.path(page)), edited=scan)
         except FileNotFoundError:  # deleted or moved by hand since the index last read the folder
             raise NotFound(f"{memory_id}: its page {page} is gone (deleted or moved outside memkeeper)") from None
         except (OSError, PageError) as exc:  # a symlink or an oversized file raises its own BadInput

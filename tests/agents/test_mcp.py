@@ -776,3 +776,30 @@ async def test_a_number_or_a_flag_sent_as_a_string_is_refused(root):
         kept = await receipt(client, "capture", text=statement, confidence=0.9, ttl_days=None, redact=False)
         assert kept["status"] == "captured"
         assert not (await call(client, "retrieve", query="octopuses", limit=2.0)).is_error
+
+
+def test_no_server_serves_a_page_holding_a_secret_typed_in_by_hand(root):
+    """The owner's server shows a malformed page as it is, but not one holding a secret typed in by hand (in its
+    content, or in a field the page's hash does not cover), even before the index has read the edit; a limited
+    server refuses it as a page it may not see."""
+    from memkeeper.agents.mcp_server import Desk, Identity
+
+    token = "ghp_" + "Xy7Qw3Rt9Zk2Lm5Np8Vb4Hc6Jd1Fg0Sa2UeK"
+    engine = Engine.open(root)
+    try:
+        r = engine.capture(
+            "The release pipeline publishes wheels to the internal index every Tuesday.",
+            zone="trusted_collaborator",
+            sensitivity="public_safe",
+            now=datetime(2026, 11, 20, tzinfo=UTC),
+        )
+        rel = r.details["page"]
+        page = root / rel
+        page.write_text(page.read_text().replace("tags: []", f"tags: [{token}]", 1))
+        for zone in ("private_self", "trusted_collaborator"):
+            result = Desk(engine, Identity.from_flags("probe", zone)).read_page(rel)
+            shown = text(result)
+            assert result.is_error and token not in shown, (zone, shown)
+            assert "refused" in shown
+    finally:
+        engine.close()

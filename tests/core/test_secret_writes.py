@@ -271,3 +271,18 @@ def test_a_hand_edit_without_a_secret_and_a_redacted_capture_are_read(eng):
     assert eng.check().ok
     assert "changelog" in eng.load(mid).content
     assert "[REDACTED:github_token]" in eng.load(r.details["memory_id"]).content
+
+
+def test_a_secret_typed_into_the_tags_of_an_indexed_page_is_found(eng):
+    """The title and content as the engine wrote them, a token added to the tags by hand: the hash cannot tell, but
+    the index held the page and finds it changed without the engine's write, so it reads the page whole."""
+    mid = _shared_record(eng)
+    page = eng.root / str(eng.page_of(mid))
+    text = page.read_text(encoding="utf-8")
+    assert "tags: []" in text
+    page.write_text(text.replace("tags: []", f"tags: [{GITHUB}]", 1), encoding="utf-8")
+    lines = [p for p in eng.check().problems if page.name in p]
+    assert len(lines) == 1 and "github_token in tags" in lines[0], lines
+    exported = eng.export(zone="trusted_collaborator", include_content=True, now=T0)
+    assert GITHUB not in (eng.root / exported.details["envelope"]).read_text(encoding="utf-8")
+    assert eng.get(mid) is None  # held as a bad page
