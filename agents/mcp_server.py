@@ -72,7 +72,6 @@ from pydantic import AnyUrl, BaseModel, ConfigDict, Field, ValidationError, crea
 
 from memkeeper.agents import stdio
 from memkeeper.core import BadInput, Engine, Entry, MemkeeperError, Receipt, Refused
-from memkeeper.core.engine import validate_actor
 from memkeeper.core.errors import PageError, clip
 from memkeeper.core.lockfile import WaitCancelled
 from memkeeper.core.models import (
@@ -90,6 +89,7 @@ from memkeeper.core.record import Verified
 from memkeeper.core.retrieve import Listed
 from memkeeper.core.scoring import zone_allows
 from memkeeper.core.store import is_id_prefix
+from memkeeper.core.validate import validate_named_actor
 from memkeeper.tui.cli import VALID_VALUES, error_line, refusal_line
 
 SERVER_NAME = "memkeeper"
@@ -146,7 +146,7 @@ class Identity:
 
     @classmethod
     def from_flags(cls, agent: str, zone: str) -> Identity:
-        actor = validate_actor(f"agent:{agent}")
+        actor = validate_named_actor(f"agent:{agent}")
         try:
             zone_e = TrustZone(zone)
         except ValueError:

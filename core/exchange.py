@@ -17,9 +17,10 @@ from .errors import BadInput
 from .models import Receipt, SensitivityTier, TrustZone, at, iso, parse_iso, single_line
 from .pages import MAX_ENVELOPE_BYTES
 from .receipts import canonical_json, make_receipt
+from .secrets import find_secrets
 from .store import Store
 from .text import lf_line_endings, normalize, sha256_hex
-from .validate import parse_enum, validate_actor
+from .validate import parse_enum, validate_actor, validate_named_actor
 
 SCHEMA = "memkeeper.memory_update.v1"
 # What `payload_sha256` covers. `header_sha256` covers every other field of the envelope but the two hashes (its
@@ -447,6 +448,11 @@ def _checked(where: str, data: Any) -> bool:
             f"{where}: its actor and created_at are not an actor and an ISO-8601 time, as an export writes them; "
             "nothing was imported"
         ) from None
+    # The exporter is written into the import's receipt (`exported_by`), which nothing ever edits.
+    try:
+        validate_named_actor(str(by))
+    except BadInput as exc:
+        raise BadInput(f"{where}: its actor is not one: {exc}") from None
     return checked
 
 
@@ -489,6 +495,14 @@ def _check_items(where: str, items: Any) -> None:
                 raise BadInput(
                     f"{where}: items[{n}].memory_id is not a record id (letters, digits, '_', '.', '-', at most 64); "
                     "nothing was imported"
+                )
+            # Written into the record's source and the import's receipt (even for an item refused as a secret):
+            # an id that is a token ("ghp_…", "AKIA…") is no id.
+            found = find_secrets(origin)
+            if found:
+                raise BadInput(
+                    f"{where}: items[{n}].memory_id is a secret ({', '.join(found)}), not a record id; nothing was "
+                    "imported"
                 )
             if origin in seen:
                 raise BadInput(

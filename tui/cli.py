@@ -28,7 +28,7 @@ from memkeeper.core.models import (
     TrustZone,
     parse_iso,
 )
-from memkeeper.core.validate import validate_actor
+from memkeeper.core.validate import validate_named_actor
 
 if TYPE_CHECKING:
     from memkeeper.core.models import Receipt
@@ -635,7 +635,7 @@ def run(argv: list[str]) -> int:
     cmd = args.command or "tui"
     now = _now(args)
     if args.actor:  # refused before any command runs, a read-only one too: it would be taken for someone
-        validate_actor(args.actor)
+        validate_named_actor(args.actor)
     actor = args.actor or ("agent:cli")
     root = _root(args)
 

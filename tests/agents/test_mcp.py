@@ -803,3 +803,12 @@ def test_no_server_serves_a_page_holding_a_secret_typed_in_by_hand(root):
             assert "refused" in shown
     finally:
         engine.close()
+
+
+def test_a_server_named_by_a_secret_is_refused():
+    from memkeeper.agents.mcp_server import Identity
+    from memkeeper.core import BadInput
+
+    with pytest.raises(BadInput, match=r"its name is a secret \(aws_access_key\)") as caught:
+        Identity.from_flags("AKIAZ7QWERTY4LMN8PQR", "private_self")
+    assert "AKIAZ7QWERTY4LMN8PQR" not in str(caught.value)

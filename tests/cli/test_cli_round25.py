@@ -43,6 +43,14 @@ def test_an_invalid_actor_is_refused_by_every_command(capsys, root, argv):
     assert err == "memkeeper: invalid actor 'ana': expected human:<login> or agent:<name>\n"
 
 
+def test_an_actor_named_by_a_secret_is_refused_without_repeating_it(capsys, root):
+    """Every receipt, page and export would carry it, and no field is scanned for it."""
+    token = "ghp_" + "Xy7Qw3Rt9Zk2Lm5Np8Vb4Hc6Jd1Fg0Sa2UeK"
+    code, out, err = run(capsys, root, "--as", f"agent:{token}", "capture", "The staging cluster runs in eu-west-1.")
+    assert code == 2 and out == "" and token not in err and "its name is a secret (github_token)" in err
+    assert not list((root / "receipts").iterdir())
+
+
 def test_a_page_of_an_unknown_entry_schema_is_reported_and_left_as_it_is(capsys, root):
     code, out, _ = run(capsys, root, "--json", "capture", "The staging cluster runs in eu-west-1.")
     page = root / json.loads(out)["details"]["page"]

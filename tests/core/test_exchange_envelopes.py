@@ -279,8 +279,12 @@ def rehashed(data: dict, path: Path) -> str:
         (lambda items: items.append(dict(items[0])), "items[0] and items[1] are one record"),
         (lambda items: items[0].update(memory_id="mem_x) import:aaaaaaaaaaaa:mem_y"), "items[0].memory_id is not"),
         (lambda items: items[0].update(memory_id="has a space"), "items[0].memory_id is not a record id"),
+        (
+            lambda items: items[0].update(memory_id="ghp_" + "Xy7Qw3Rt9Zk2Lm5Np8Vb4Hc6Jd1Fg0Sa2UeK"),
+            "items[0].memory_id is a secret (github_token), not a record id",
+        ),
     ],
-    ids=["listed-twice", "forged-mark", "space"],
+    ids=["listed-twice", "forged-mark", "space", "a-token"],
 )
 def test_an_origin_id_listed_twice_or_not_an_id_refuses_the_envelope(source, other, tmp_path, edit, said):
     """One origin record listed three times raised the imported record to 0.78, and an id with a space or a bracket
@@ -451,3 +455,15 @@ def test_an_import_says_how_far_it_is_and_stops_between_items_when_asked(source,
     assert [s["reason"] for s in again.details["skipped"]] == ["already_imported"] * 2
     assert seen == [(d, 6) for d in range(1, 7)]
     assert other.counts(T0 + timedelta(days=2))["records"] == 6
+
+
+def test_an_envelope_whose_exporter_is_a_secret_refuses_the_import(source, other, tmp_path):
+    """The exporter is written into the import's receipt (`exported_by`), which nothing edits."""
+    source.capture(KESTREL, now=T0)
+    data = json.loads(Path(export(source, 0)).read_text())
+    data["actor"] = "agent:ghp_" + "Xy7Qw3Rt9Zk2Lm5Np8Vb4Hc6Jd1Fg0Sa2UeK"
+    before = files_outside_index(other.root)
+    with pytest.raises(BadInput, match="its name is a secret") as caught:
+        other.import_envelope(rehashed(data, tmp_path / "made.json"), now=T0 + timedelta(days=1))
+    assert "Xy7Qw3Rt9Zk2" not in str(caught.value)
+    assert files_outside_index(other.root) == before
