@@ -156,12 +156,34 @@ def _literal(check: Callable[[str], bool]) -> Callable[[str], bool]:
     return vetted
 
 
+# A reference in code to where a secret is kept, not the secret: a call or a subscript (`os.getenv(`,
+# `os.environ[`, `getpass.getpass()`, `load_token()`), or a dotted name that starts in lower case
+# (`process.env.DB_PASSWORD`, `settings.SECRET_KEY`, `config.auth.token`). Agents write such lines in notes on
+# configuration, and refusing them lost the fact. A quoted value is a literal, and is never such a reference.
+_CODE_REFERENCE = re.compile(r"[a-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+")
+
+
+def _not_code(check: Callable[[str], bool]) -> Callable[[str], bool]:
+    """`check`, for an unquoted value of an assignment: never a reference in code to where the secret is kept."""
+
+    def vetted(value: str) -> bool:
+        v = value.rstrip(".,;:)]}")
+        reference = _CODE_REFERENCE.fullmatch(v) is not None and _DIGIT_INSIDE.search(v) is None
+        return _EXPRESSION.match(value) is None and not reference and check(value)
+
+    return vetted
+
+
+# A digit between letters ("s3cr3t.Pa55word"): what a password does and a name in code seldom does ("S3_KEY").
+_DIGIT_INSIDE = re.compile(r"[A-Za-z]\d+[A-Za-z]")
+
+
 # Which check applies to which value group of an assignment.
 _ASSIGNED: dict[str, Callable[[str], bool]] = {
-    "tight": _tight_value,
+    "tight": _not_code(_tight_value),
     "dq": credential_like,
     "sq": credential_like,
-    "bare": credential_like,
+    "bare": _not_code(credential_like),
 }
 
 
@@ -240,7 +262,7 @@ _I = re.IGNORECASE
 # Keywords of an assignment. Matched anywhere in a key (`POSTGRES_PASSWORD`, `bindPassword`, `X-API-Key`), but the
 # key must end with the keyword: `password_hash`, `secretName`, `max_tokens` are not secrets.
 _PASSWORD_KEYS = r"pass(?:word|wd|phrase)|pwd"
-_SECRET_KEYS = r"secret(?:[_.-]?key)?|api[_.-]?key|apikey|access[_.-]?key|token|credentials?"
+_SECRET_KEYS = r"secret(?:[_.-]?key)?|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|token|credentials?"
 _BARE = r"[^\s\"'`,;&<>]"
 # `key=value` written tight is code or config, not prose, and is read with a laxer check (`tight`).
 _ASSIGN = r"(?![A-Za-z0-9_])(?:=(?P<tight>" + _BARE + r"{8,256})(?!" + _BARE + r")|[\"'\]]?[ \t]*(?:=>|:=|=|:)[ \t]*"
@@ -409,8 +431,10 @@ RULES: list[Rule] = [
     # A header without its footer takes the key material that follows it.
     _r(
         "private_key",
-        r"-{4,5} ?BEGIN [A-Z0-9 _-]{0,40}?PRIVATE KEY(?: BLOCK)? ?-{4,5}"
-        r"(?:[\s\S]*?-{4,5} ?END [A-Z0-9 _-]{0,40}?PRIVATE KEY(?: BLOCK)? ?-{4,5}|[A-Za-z0-9+/=\s:,.\\\"-]*)",
+        # (the dashes optional: a Markdown renderer turns a line of them into a rule, and the key read without them
+        # was redacted as its header alone, its body kept)
+        r"(?:-{4,5} ?)?BEGIN [A-Z0-9 _-]{0,40}?PRIVATE KEY(?: BLOCK)?(?: ?-{4,5})?"
+        r"(?:[\s\S]*?(?:-{4,5} ?)?END [A-Z0-9 _-]{0,40}?PRIVATE KEY(?: BLOCK)?(?: ?-{4,5})?|[A-Za-z0-9+/=\s:,.\\\"-]*)",
         hints=("private key",),
     ),
     _r("private_key", r"PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC: ?[0-9a-fA-F]+|\Z)", hints=("putty-user-key",)),
@@ -582,7 +606,8 @@ RULES: list[Rule] = [
     # names a product, "the pwd command is …" a command (`_PASSWORD_NAMED`).
     _r(
         "password_assignment",
-        _PASSWORD_NAMED + r"\b(?:is|was)[ \t]+[\"'`]?(?P<v>[^\s\"'`,;]+)",
+        # ("is" or "was", then a space or a colon: "the wifi password is: …")
+        _PASSWORD_NAMED + r"\b(?:is|was)(?:[ \t]*:[ \t]*|[ \t]+)[\"'`]?(?P<v>[^\s\"'`,;]+)",
         group="v",
         check=credential_like,
         flags=_I,

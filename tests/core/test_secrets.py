@@ -629,3 +629,43 @@ def test_a_redacted_aws_key_pair_leaves_no_secret_in_the_page_or_its_file_name(t
         if path.is_file():
             text = path.read_text(encoding="utf-8", errors="replace")
             assert _AWS_SECRET not in text and "wJalrXUtnFEMI" not in text, path
+
+
+# --- from an exploratory pass over secrets (agent notes, benchmarks/data/secret_notes.jsonl, dev half) ------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "client = OpenAI(api_key=os.environ['OPENAI_API_KEY'])",
+        "password = os.getenv('DB_PASSWORD')",
+        "const password = process.env.DB_PASSWORD;",
+        "secret_key = settings.SECRET_KEY",
+        "password=getpass.getpass()",
+        "token = request.headers.get('X-Token')",
+        "aws_secret = config.S3_SECRET_KEY",
+    ],
+)
+def test_code_that_reads_a_secret_from_elsewhere_is_a_fact(text):
+    """A call, a subscript or a dotted name in code says where the secret is kept; refusing it lost the fact."""
+    assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password = s3cr3t.Pa55word",
+        'password = "settings.SECRET_KEY"',  # quoted: a literal
+        "The wifi password is: Blu3Heron!77",
+        "[Interface]\nPrivateKey = 8LXHFersvUaQ2W1gTqmD0zBvYhK3sJwE6pNcRx5tLm4=\nAddress = 10.0.0.2/24",
+    ],
+)
+def test_a_literal_secret_beside_those_is_still_found(text):
+    assert find_secrets(text)
+
+
+def test_a_private_key_without_its_dashes_is_redacted_whole():
+    """A Markdown renderer turns the dashes into rules: the key was redacted as its header, its body kept."""
+    body = "MIIEowIBAAKCAQEAx7Qw3Rt9Zk2Lm5Np8Vb4Hc6Jd1Fg0Sa2UeK\nAbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefghij"
+    clean, classes = redact_secrets(f"Key for the box:\nBEGIN RSA PRIVATE KEY\n{body}\nEND RSA PRIVATE KEY\nThanks.")
+    assert classes == ["private_key"] and clean == "Key for the box:\n[REDACTED:private_key]\nThanks."
