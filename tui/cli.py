@@ -493,13 +493,17 @@ def _repair_text(r: Receipt) -> str:
 STDIN_LIMIT = 1024 * 1024  # more than capture accepts (64 KiB): the engine refuses it with oversize_text
 
 
-def _stdin_text() -> str:
-    """`capture -`: the statement from stdin, bounded, UTF-8."""
+def _stdin_text(
+    what: str = "capture - reads the statement",
+    limit: int = STDIN_LIMIT,
+    too_much: str = "a capture takes at most 64 KiB",
+) -> str:
+    """What a command reads from stdin (`capture -`: the statement), bounded, UTF-8."""
     if sys.stdin is None:  # started with stdin closed (`<&-`)
-        raise BadInput("capture - reads the statement from stdin, and stdin is closed")
-    raw = sys.stdin.buffer.read(STDIN_LIMIT + 1)
-    if len(raw) > STDIN_LIMIT:
-        raise BadInput(f"stdin holds more than {STDIN_LIMIT} bytes; a capture takes at most 64 KiB")
+        raise BadInput(f"{what} from stdin, and stdin is closed")
+    raw = sys.stdin.buffer.read(limit + 1)
+    if len(raw) > limit:
+        raise BadInput(f"stdin holds more than {limit} bytes; {too_much}")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -510,17 +514,9 @@ IDS_LIMIT = 16 * 1024 * 1024  # a review's every id (33k of them at 100k records
 
 
 def _stdin_ids() -> str:
-    """`tiers apply --accept -`: the accepted ids from stdin (commas or white space between them), bounded: a
-    review of tens of thousands of candidates does not fit one argument (Linux caps one at 128 KiB)."""
-    if sys.stdin is None:
-        raise BadInput("--accept - reads the ids from stdin, and stdin is closed")
-    raw = sys.stdin.buffer.read(IDS_LIMIT + 1)
-    if len(raw) > IDS_LIMIT:
-        raise BadInput(f"stdin holds more than {IDS_LIMIT} bytes of ids")
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise BadInput(f"stdin is not valid UTF-8 (byte {exc.start})") from None
+    """`tiers apply --accept -`: the accepted ids from stdin (commas or white space between them): a review of tens
+    of thousands of candidates does not fit one argument (Linux caps one at 128 KiB)."""
+    return _stdin_text("--accept - reads the ids", IDS_LIMIT, "that is more ids than any review holds")
 
 
 # What to do about a durable record given an expiry, in the command line's options (the MCP server names its own).
