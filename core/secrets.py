@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import json
 import re
 import unicodedata
@@ -796,7 +797,9 @@ def _library_findings(text: str) -> Iterator[Finding]:
 
 def _folded(text: str) -> tuple[str, list[int]]:
     """The text as the rules read it when it is not plain ASCII: each character in its compatibility form
-    (NFKC: full-width "ｐａｓｓｗｏｒｄ＝" is "password="), invisible format characters (zero-width spaces and joiners,
+    (NFKC: full-width "ｐａｓｓｗｏｒｄ＝" is "password="), a Cyrillic or Greek letter that looks like a Latin one as
+    that letter (`_confusables`: the slugifier transliterated "ghр_" into a page name, the rules let it pass),
+    invisible format characters (zero-width spaces and joiners,
     soft hyphens, direction marks) left out, so a secret cannot hide from the rules behind them; and for each
     character of that text, the index of the character of `text` it comes from."""
     out: list[str] = []
@@ -809,9 +812,17 @@ def _folded(text: str) -> tuple[str, list[int]]:
         if unicodedata.category(ch) == "Cf":
             continue
         form = unicodedata.normalize("NFKC", ch)
+        form = _confusables().get(form, form)  # a Cyrillic "р" in "ghр_", an "а" in "pаssword"
         out.append(form)
         where.extend([i] * len(form))
     return "".join(out), where
+
+
+@functools.cache
+def _confusables() -> dict[str, str]:
+    """Letters of other scripts that look like one ASCII letter (`data/confusables.json`)."""
+    data = json.loads((Path(__file__).parent / "data" / "confusables.json").read_text(encoding="utf-8"))
+    return dict(data["letters"])
 
 
 def _findings(text: str) -> list[Finding]:

@@ -669,3 +669,23 @@ def test_a_private_key_without_its_dashes_is_redacted_whole():
     body = "MIIEowIBAAKCAQEAx7Qw3Rt9Zk2Lm5Np8Vb4Hc6Jd1Fg0Sa2UeK\nAbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefghij"
     clean, classes = redact_secrets(f"Key for the box:\nBEGIN RSA PRIVATE KEY\n{body}\nEND RSA PRIVATE KEY\nThanks.")
     assert classes == ["private_key"] and clean == "Key for the box:\n[REDACTED:private_key]\nThanks."
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "release token gh\u0440_Xq7Rt2Lm9Vb4Np6Ws8Yz1Ka3Jd5Hf0Gc2Ue7Io",  # a Cyrillic "р" in the prefix
+        "the wifi p\u0430ssw\u043erd is Blu3Heron!77",  # a Cyrillic "а" and "о" in the word
+    ],
+)
+def test_a_look_alike_letter_of_another_script_hides_no_secret(text):
+    """The slugifier read "ghр_" as "ghr"; the rules read a Cyrillic or Greek letter that looks like a Latin one as
+    that letter, and the redaction covers the text as written."""
+    assert find_secrets(text)
+    clean, _ = redact_secrets(text)
+    assert "Xq7Rt2" not in clean and "Blu3Heron" not in clean
+
+
+def test_text_in_cyrillic_or_greek_is_not_a_secret_for_its_letters():
+    assert find_secrets("Пароль для гостевой сети меняется каждый месяц.") == []
+    assert find_secrets("Ο κωδικός αλλάζει κάθε μήνα, είπε η Μαρία.") == []
