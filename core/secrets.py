@@ -82,6 +82,13 @@ def _tight_value(value: str) -> bool:
     return len(v) >= 8 and not _PLACEHOLDER.search(v) and any(c.isupper() for c in v) and any(c.islower() for c in v)
 
 
+def _long_credential(value: str) -> bool:
+    """A value named in prose as a token or a secret: 16 characters or more, letters and digits both, and a
+    credential by `credential_like`."""
+    v = value.strip("\"'`.,;:)]}")
+    return len(v) >= 16 and _has_digit(v) and any(c.isalpha() for c in v) and credential_like(v)
+
+
 def _mixed(value: str) -> bool:
     """Random-looking: upper case, lower case and digits all present."""
     return any(c.isupper() for c in value) and any(c.islower() for c in value) and any(c.isdigit() for c in value)
@@ -601,6 +608,35 @@ RULES: list[Rule] = [
         check=_ASSIGNED,
         flags=_I,
         hints=("secret", "key", "token", "credential"),
+    ),
+    # Prose about a token or a secret, as about a password: "the signing secret is …", "the auth token was: …",
+    # and a token named right before it ("auth token 9c1d…", "session token eyJ…"). Only a long value that mixes
+    # letters and digits (`_long_credential`): "the token is valid for a day", "the secret is out" are prose.
+    _r(
+        "secret_assignment",
+        r"\b(?:" + _SECRET_KEYS + r")\b[^.\n]{0,30}?\b(?:is|was)(?:[ \t]*:[ \t]*|[ \t]+)[\"'`]?(?P<v>[^\s\"'`,;]+)",
+        group="v",
+        check=_long_credential,
+        flags=_I,
+        hints=("secret", "token", "key", "credential"),
+    ),
+    _r(
+        "secret_assignment",
+        r"\b(?:auth|access|api|refresh|session|bearer|bot|app)[ _-]?token[ \t]+(?P<v>[A-Za-z0-9._~+/=-]{20,256})"
+        + _END,
+        group="v",
+        check=_long_credential,
+        flags=_I,
+        hints=("token",),
+    ),
+    # A session cookie: the credential of a signed-in session ("Cookie: sessionid=…; csrftoken=…").
+    _r(
+        "session_cookie",
+        r"\b(?:session[_-]?(?:id|token|key)?|sess(?:ion)?id|sid|php_?sessid|jsessionid|connect\.sid)=(?P<v>[A-Za-z0-9%._~+/-]{16,256})",
+        group="v",
+        check=_long_credential,
+        flags=_I,
+        hints=("sess", "sid"),
     ),
     # Prose: "the wifi password for the office is …", "my mysql pwd is …" (the first is/was after the keyword,
     # within one clause). Not when the keyword qualifies the noun after it: "our password manager is 1Password"

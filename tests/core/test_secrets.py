@@ -689,3 +689,26 @@ def test_a_look_alike_letter_of_another_script_hides_no_secret(text):
 def test_text_in_cyrillic_or_greek_is_not_a_secret_for_its_letters():
     assert find_secrets("Пароль для гостевой сети меняется каждый месяц.") == []
     assert find_secrets("Ο κωδικός αλλάζει κάθε μήνα, είπε η Μαρία.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Twilio SID AC3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c auth token 9c1d9c1d8e7f6a5b4c3d2e1f0a9b8c7d", "9c1d9c1d"),
+        ("xoxb-1234 and the signing secret is 8f14e45fceea167a5a36dedd4bea2543", "8f14e45f"),
+        ("Cookie: sessionid=a8f5f167f44f4964e6c998dee827110c; csrftoken=Zx9", "a8f5f167"),
+    ],
+)
+def test_redaction_takes_the_secret_beside_an_identifier(text, kept):
+    """`--redact` took the public half of a pair (the account id) and kept the secret: a token or a secret named
+    in prose, and a session cookie, are secrets of their own."""
+    clean, classes = redact_secrets(text)
+    assert classes and kept not in clean, clean
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["the token is valid for 24 hours", "the secret is out: we ship on Monday", "the API key is in the vault"],
+)
+def test_prose_about_a_token_is_not_one(text):
+    assert find_secrets(text) == []
