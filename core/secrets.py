@@ -499,6 +499,13 @@ RULES: list[Rule] = [
     # Version control (GitLab: the library's rules).
     _r("github_token", r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}" + _END, hints=("gh",)),
     _r("github_token", r"\bgithub_pat_[A-Za-z0-9_]{22,}", hints=("github_pat_",)),
+    # GitLab's routable tokens carry a suffix after dots (".01.<id>"), which the library's pattern stops before:
+    # redacted, the token kept its tail.
+    _r(
+        "gitlab_token",
+        r"\b(?:glpat|gldt|glft|glsoat|glrt)-[A-Za-z0-9_-]{20,}\.[0-9a-z]{2}\.[0-9A-Za-z]{7,12}" + _END,
+        hints=("gl",),
+    ),
     # Package registries.
     _r("npm_token", r"\bnpm_[A-Za-z0-9]{36}" + _END, hints=("npm_",)),
     _r(

@@ -697,6 +697,7 @@ def test_text_in_cyrillic_or_greek_is_not_a_secret_for_its_letters():
         ("Twilio SID AC3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c auth token 9c1d9c1d8e7f6a5b4c3d2e1f0a9b8c7d", "9c1d9c1d"),
         ("xoxb-1234 and the signing secret is 8f14e45fceea167a5a36dedd4bea2543", "8f14e45f"),
         ("Cookie: sessionid=a8f5f167f44f4964e6c998dee827110c; csrftoken=Zx9", "a8f5f167"),
+        ("deploy token glpat-Ab3dEf6hIj9kLm2nOp5q.01.rS7tUv9wX for CI", "rS7tUv9wX"),  # a routable token's tail
     ],
 )
 def test_redaction_takes_the_secret_beside_an_identifier(text, kept):
