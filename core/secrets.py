@@ -466,6 +466,17 @@ RULES: list[Rule] = [
         flags=_I,
         hints=("secret",),
     ),
+    # The secret of a pair named a secret in its own note, its key id refused or given elsewhere ("IAM secret for
+    # reports (pairs with the key id above): …"): 40 characters shaped as an AWS secret after "secret" and a colon,
+    # an equals sign or "is", in one line.
+    _r(
+        "aws_secret_key",
+        r"\bsecret\b[^\n:=]{0,60}?(?:[=:]|\bis\b)[ \t]*[\"'`]?(?P<v>[A-Za-z0-9/+]{40})" + _AWS_SECRET_END,
+        group="v",
+        check=_aws_secret,
+        flags=_I,
+        hints=("secret",),
+    ),
     # The secret of a key pair given after its key id: "AKIA… with secret …", "AKIA… / …", "AKIA…:…".
     _r(
         "aws_secret_key",

@@ -713,3 +713,10 @@ def test_redaction_takes_the_secret_beside_an_identifier(text, kept):
 )
 def test_prose_about_a_token_is_not_one(text):
     assert find_secrets(text) == []
+
+
+def test_the_secret_of_an_aws_pair_named_in_its_own_note_is_found():
+    """An agent whose capture of the key id was refused sent the secret alone, in a second note."""
+    text = "IAM secret for reports (pairs with the key id above): wJa9Xr+T4bN2cLq8Vz/Kp3Ms7Dh1Fg6Yt0Ue5RiO"
+    assert find_secrets(text) == ["aws_secret_key"]
+    assert find_secrets("secret sha: 3f786850e387550fdab836ed7e6dc881de23001b") == []  # one case: a digest
