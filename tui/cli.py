@@ -534,6 +534,8 @@ def refusal_line(r: Receipt, *, redact_hint: str = "--redact", expiry_hint: str 
     if reason in VALID_VALUES:
         given = r.details.get("value")
         given = clip(given) if isinstance(given, str) else given  # a value of thousands of characters, in part
+        if isinstance(given, str) and _holds_secret(given):
+            given = "<a value holding a secret>"  # pasted into the wrong field: never said back
         reason += (f" {given!r}" if given not in (None, "") else "") + f" (valid: {VALID_VALUES[reason]})"
     if reason == "secret_detected":  # say which kinds and where, never the value
         reason += (
@@ -545,6 +547,12 @@ def refusal_line(r: Receipt, *, redact_hint: str = "--redact", expiry_hint: str 
     if isinstance(r.details.get("detail"), str):  # what to do about it, where the engine says
         reason += f" ({r.details['detail']})"
     return f"memkeeper: {r.action} {r.status}: {reason}{(' ' + json.dumps(extra)) if extra else ''}"
+
+
+def _holds_secret(text: str) -> bool:
+    from memkeeper.core.secrets import find_secrets
+
+    return bool(find_secrets(text))
 
 
 def error_line(exc: BaseException) -> str:

@@ -155,3 +155,11 @@ def test_check_names_a_deleted_decision_log(capsys, root):
     code, out, _ = run(capsys, root, "check")
     assert code == 2
     assert any(line.startswith("DECISIONS.md: gone, though 1 decision(s) were recorded") for line in out.splitlines())
+
+
+def test_a_secret_pasted_into_an_enum_field_is_not_said_back(capsys, root):
+    token = "ghp_" + "Xy7Qw3Rt9Zk2Lm5Np8Vb4Hc6Jd1Fg0Sa2UeK"
+    code, _, err = run(capsys, root, "capture", "The deploy bot posts notes after each tag.", "--category", token)
+    assert code == 2 and token not in err and "invalid_category '<a value holding a secret>'" in err
+    code, _, err = run(capsys, root, "capture", "The deploy bot posts notes after each tag.", "--category", "factz")
+    assert code == 2 and "invalid_category 'factz'" in err
