@@ -468,3 +468,23 @@ def test_a_persons_own_statement_is_not_made_a_confirmed_inference(eng):
     assert (r.status, r.details["reason"]) == ("reject", "record_is_user_stated")
     got = eng.load(s)
     assert (got.source_type.value, got.verified) == ("user_stated", None)
+
+
+@pytest.mark.parametrize("bound", [500, 2])
+def test_the_ids_of_many_marks_come_in_the_lists_order(eng, monkeypatch, bound):
+    """Marks past the ids a query takes are read as the whole list kept to them: same ids, same order."""
+    import memkeeper.core.verification as verification
+
+    monkeypatch.setattr(verification, "ONLY_IN_QUERY", bound)
+    texts = [
+        "Kenji prefers async standups on Tuesdays and Thursdays.",
+        "Priya owns the quarterly billing reconciliation for EMEA.",
+        "The staging cluster is rebuilt from scratch every Sunday night.",
+        "Marta reviews every pull request that touches the payments schema.",
+    ]
+    ids = [capture(eng, t) for t in texts]
+    listed = eng.verify_ids("pending")
+    marks = [ids[3], ids[0], ids[2]]
+    assert eng.verify_ids("pending", only=marks) == [m for m in listed if m in marks]
+    eng.confirm(ids[0], now=T0, actor=HUMAN)
+    assert eng.verify_ids("pending", only=marks) == [m for m in listed if m in (ids[3], ids[2])]
