@@ -709,6 +709,9 @@ class Engine:
     def undone_among(self, shas: list[str]) -> dict[str, str]:
         return self.undo_ops.undone_among(shas)
 
+    def undos_since(self, cursor: ReceiptCursor | None = None) -> tuple[dict[str, str], ReceiptCursor]:
+        return self.undo_ops.undos_since(cursor)
+
     def is_undoable(self, action: str) -> bool:
         """Whether receipts of this action can be undone (a queue registered a handler for it)."""
         return action in self.undo_ops.handlers

@@ -16,7 +16,7 @@ from typing import Any
 
 from .errors import BadInput
 from .models import Receipt, at
-from .receipts import commit_order, make_receipt, verify_receipt
+from .receipts import ReceiptCursor, commit_order, make_receipt, verify_receipt
 from .store import Store
 from .validate import validate_actor
 from .views import Views
@@ -82,6 +82,20 @@ class UndoOps:
         """The undo receipt that reversed `sha`, if any: one that undid it (`undone`) and whose hash holds, as
         `later_decision` counts them (a refused undo names the receipt it refused to reverse)."""
         return self.undone_among([sha]).get(sha)
+
+    def undos_since(self, cursor: ReceiptCursor | None = None) -> tuple[dict[str, str], ReceiptCursor]:
+        """The undos written after `cursor` (`read_receipts`): {receipt reversed: the undo that reversed it}, and the
+        cursor to ask from next time. A reader that asks again and again (the desk's quiz pane, after each return to
+        it) reads only what was appended since, where `undone_among` reads the whole trail each time."""
+        lines, cursor = self.store.read_receipts(cursor)
+        found: dict[str, str] = {}
+        for _, _, data, _ in lines:
+            if not data or data.get("action") != "undo" or data.get("status") != "undone":
+                continue
+            reverses = (data.get("details") or {}).get("reverses")
+            if isinstance(reverses, str) and reverses not in found and verify_receipt(data):
+                found[reverses] = str(data.get("receipt_sha256"))
+        return found, cursor
 
     def undone_among(self, shas: Iterable[str]) -> dict[str, str]:
         """`undone_by` for several receipts in one reading of the trail: {receipt: the undo that reversed it}."""

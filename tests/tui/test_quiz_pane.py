@@ -908,6 +908,40 @@ async def test_a_card_revealed_the_next_day_shows_that_days_intervals(demo_root)
         assert (row.due - tomorrow.date()).days == preview["good"]
 
 
+async def test_answers_undone_in_the_receipts_pane_on_two_visits_both_come_back(demo):
+    """The pane reads the receipts from where its last reading stopped: an answer undone on a second visit to the
+    Receipts pane is found as the first was."""
+    from memkeeper.tui.screens.receipts import ReceiptsScreen
+
+    app = demo
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        cards = list(pane.cards[:2])
+        await _grade_batch(pilot, pane, "3333333")
+        shas = {c.memory_id: pane.receipts[c.memory_id].receipt_sha256 for c in cards}
+        for card in cards:
+            await pilot.press("R")
+            await mounted(pilot, ReceiptsScreen)
+            receipts = app.screen
+            sha = shas[card.memory_id]
+            await wait_for(pilot, lambda: any(r.sha == sha for r in receipts.shown_rows), what="the answer's receipt")
+            receipts.table.move_cursor(row=next(i for i, r in enumerate(receipts.shown_rows) if r.sha == sha))
+            await pilot.pause()
+            await pilot.press("u")
+            await mounted(pilot, ConfirmModal)
+            await pilot.press("y")
+            await decided(pilot)
+            await settle(pilot)
+            await pilot.press("Q")
+            await mounted(pilot, QuizScreen)
+            await settle(pilot)
+            assert pane.current is not None and pane.current.memory_id == card.memory_id and pane.revealed
+            await pilot.press("1")
+            await decided(pilot)
+            await settle(pilot)
+        assert "7 cards · accuracy 71% (5/7 graded)" in summary_text(pane)
+
+
 async def test_an_answer_undone_in_the_receipts_pane_leaves_the_sitting_and_comes_back(demo):
     """An older answer undone in the Receipts pane: the summary still counted it, and "study more" left its card
     out as one an earlier batch held. Back in the pane, the answer leaves the totals and the card is asked again."""

@@ -45,6 +45,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from memkeeper.core import MemkeeperError, NotFound, Receipt
 from memkeeper.core.models import Status
 from memkeeper.core.quiz_queue import QuizCard, card_as_now, left_rotation
+from memkeeper.core.receipts import ReceiptCursor
 
 from .base import PaneScreen
 from .modals import ConfirmModal
@@ -265,6 +266,10 @@ class QuizScreen(PaneScreen):
         #: later one of the same card (two workers) is not applied over it.
         self._reads = 0
         self._read_applied: dict[str, int] = {}
+        #: The undos read so far ({receipt reversed: its undo}) and where the receipts were read to: each return to
+        #: the pane reads only the receipts written since (`_check_undone`).
+        self._undos: dict[str, str] = {}
+        self._undo_cursor: ReceiptCursor | None = None
 
     # ------------------------------------------------------------------------------------------------ layout
 
@@ -1160,19 +1165,27 @@ class QuizScreen(PaneScreen):
 
     def _check_undone(self) -> None:
         """Answers of the sitting undone elsewhere (the Receipts pane, another desk) leave its totals and come back
-        to be answered again, as an undo with `u` does; read in a worker (one reading of the receipts)."""
+        to be answered again, as an undo with `u` does; read in a worker, from where the last reading stopped (the
+        whole trail was read at each return to the pane: seconds of a thread's work at a large wiki, which holds the
+        interpreter's lock against the UI thread)."""
         answered = {r.receipt_sha256: mid for b in self.sitting for mid, r in b.receipts.items() if r.receipt_sha256}
         if answered:
-            self._undone_worker(answered)
+            self._undone_worker(answered, self._undo_cursor)
 
     @work(thread=True, exclusive=True, group="quiz-undone", exit_on_error=False)
-    def _undone_worker(self, answered: dict[str, str]) -> None:
-        undone = self.engine.undone_among(list(answered))
-        if undone and not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._undone_taken, {answered[sha] for sha in undone})
+    def _undone_worker(self, answered: dict[str, str], cursor: ReceiptCursor | None) -> None:
+        found, cursor = self.engine.undos_since(cursor)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._undone_taken, answered, found, cursor)
 
-    def _undone_taken(self, memory_ids: set[str]) -> None:
-        for mid in memory_ids:
+    def _undone_taken(self, answered: dict[str, str], found: dict[str, str], cursor: ReceiptCursor) -> None:
+        for sha, undo in found.items():
+            self._undos.setdefault(sha, undo)
+        self._undo_cursor = cursor
+        undone = {answered[sha] for sha in answered if sha in self._undos}
+        if not undone:
+            return
+        for mid in undone:
             self._answer_undone(partial(_is_card, mid))
         self._paint()
 
