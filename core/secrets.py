@@ -488,6 +488,8 @@ RULES: list[Rule] = [
     _r("google_api_key", r"\bAIza[0-9A-Za-z_-]{35}" + _END, hints=("aiza",)),
     _r("google_oauth_secret", r"\bGOCSPX-[0-9A-Za-z_-]{28}" + _END, hints=("gocspx-",)),
     _r("google_oauth_token", r"\bya29\.[0-9A-Za-z_-]{30,}", hints=("ya29.",)),
+    # Firebase Cloud Messaging's legacy server key: "AAAA" and 7 characters, a colon, "APA91b" and the key.
+    _r("firebase_server_key", r"\bAAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{100,}", hints=("apa91b",)),
     _r(
         "azure_storage_key",
         r"\b(?:AccountKey|SharedAccessKey|SharedAccessSignature)[ \t]*=[ \t]*"
@@ -632,7 +634,8 @@ RULES: list[Rule] = [
     # letters and digits (`_long_credential`): "the token is valid for a day", "the secret is out" are prose.
     _r(
         "secret_assignment",
-        r"\b(?:" + _SECRET_KEYS + r")\b[^.\n]{0,30}?\b(?:is|was)(?:[ \t]*:[ \t]*|[ \t]+)[\"'`]?(?P<v>[^\s\"'`,;]+)",
+        r"\b(?:" + _SECRET_KEYS + r")\b[^.\n]{0,30}?\b(?:is|was)(?:[ \t]*:[ \t]*|[ \t]+)[\"'`]?"
+        r"(?P<v>[^\s\"'`,;]*[^\s\"'`,;.?!:)\]])",  # (not the sentence's end: "Which token is ghp_…?")
         group="v",
         check=_long_credential,
         flags=_I,
@@ -655,6 +658,36 @@ RULES: list[Rule] = [
         check=_long_credential,
         flags=_I,
         hints=("sess", "sid"),
+    ),
+    # A password given to a command-line client as its flag ("mysql -u root -pS3cret", "sshpass -p 'S3cret'",
+    # "docker login -u deploy -p S3cret", "--password=S3cret"): the flag within the client's command line.
+    _r(
+        "password_assignment",
+        r"\b(?:mysql|mysqldump|mysqladmin|mariadb|sshpass|docker[ \t]+login|podman[ \t]+login|mongo(?:sh|dump)?"
+        r"|redis-cli|smbclient|htpasswd)\b[^\n`|;]{0,80}?[ \t](?:-p[ \t]?|-a[ \t]|--pass(?:word)?[= \t])"
+        r"[\"']?(?P<v>[^\s\"'`]+)",
+        group="v",
+        check=credential_like,
+        hints=("mysql", "mariadb", "sshpass", "login", "mongo", "redis-cli", "smbclient", "htpasswd"),
+    ),
+    # A wallet's recovery (seed) phrase: twelve to twenty-four plain words after its name and a colon or "is".
+    _r(
+        "seed_phrase",
+        r"\b(?:recovery|seed|mnemonic|backup|secret)[ \t-]+(?:phrase|words)\b[^:\n=]{0,60}?(?:[:=]|\b(?:is|was)\b)"
+        r"[ \t]*[\"'`]?(?P<v>[a-z]{3,8}(?:[ \t]+[a-z]{3,8}){11,23})\b",
+        group="v",
+        flags=_I,
+        hints=("phrase", "words"),
+    ),
+    # Recovery or backup codes listed after their name: "recovery codes: 4f9e2-8c1a7 b07d3-55e19 …", one a line.
+    _r(
+        "recovery_codes",
+        r"\b(?:recovery|backup|2fa|mfa|one-time)[ \t-]+codes?\b[^\n]{0,60}\n?(?P<v>(?:[ \t]*(?:[-*+][ \t]+)?"
+        r"[0-9A-Za-z]{4,10}(?:-[0-9A-Za-z]{4,10})?[ \t]*[,;]?[ \t]*\n?){3,})",
+        group="v",
+        check=lambda v: sum(c.isdigit() for c in v) >= 6,
+        flags=_I,
+        hints=("codes",),
     ),
     # Prose: "the wifi password for the office is …", "my mysql pwd is …" (the first is/was after the keyword,
     # within one clause). Not when the keyword qualifies the noun after it: "our password manager is 1Password"

@@ -720,3 +720,39 @@ def test_the_secret_of_an_aws_pair_named_in_its_own_note_is_found():
     text = "IAM secret for reports (pairs with the key id above): wJa9Xr+T4bN2cLq8Vz/Kp3Ms7Dh1Fg6Yt0Ue5RiO"
     assert find_secrets(text) == ["aws_secret_key"]
     assert find_secrets("secret sha: 3f786850e387550fdab836ed7e6dc881de23001b") == []  # one case: a digest
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "kept"),
+    [
+        (
+            "User's wallet recovery phrase (asked me to keep it safe): ocean timber gallery velvet raccoon uniform "
+            "blanket harbor ripple absent stadium lounge",
+            "seed_phrase",
+            "raccoon",
+        ),
+        ("Backup codes for the admin account:\n- 7f1e2-9c3a7\n- c08d3-66e19\n- 1a6c4-e2f80", "recovery_codes", "9c3a7"),
+        ("Ran `mysql -h 10.0.0.4 -u admin -pZ9x!Quartz77 orders` to check the table.", "password_assignment", "Quartz"),
+        ("Logged in with docker login -u deploy -p Hb7#kLm2Qr9 registry.local", "password_assignment", "Hb7#"),
+        ("Push key: AAAAbCdEf12:APA91b" + "x1Y2z3" * 24, "firebase_server_key", "x1Y2z3"),
+    ],
+)
+def test_secrets_agents_write_that_no_rule_read(text, kind, kept):
+    """From the dev half of the agent-notes set: a wallet's seed phrase, recovery codes, a password given to a
+    command-line client, an FCM server key."""
+    assert kind in find_secrets(text)
+    assert kept not in redact_secrets(text)[0]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Run mysql -u root -p to be asked for the password.",
+        "The recovery phrase is written on the card in the safe.",
+        "Backup codes are printed and stored in the safe.",
+        "Release codes: 2024-01, 2024-02, 2024-03",
+        'sshpass -p "$SSH_PASS" ssh deploy@host',
+    ],
+)
+def test_talk_about_those_is_not_one(text):
+    assert find_secrets(text) == []
