@@ -749,7 +749,10 @@ RULES: list[Rule] = [
     _r(
         "pin_code",
         _PIN_NAMES + r"(?![ \t]+" + _PIN_QUALIFIED + r")"
-        r"(?:[^.;:!?\n\d]{0,30}?\b(?P<verb>is|was)[ \t]+|[ \t]*[:=][ \t]*|[ \t]+)[\"'`]?(?P<v>\d{4,8})(?![\w.,/-]*\w)",
+        # (what it unlocks may come between: "Unlock code for the test iPhone: 274913", as "the wifi password for
+        # the office is …")
+        r"(?:[^.;:!?\n\d]{0,30}?\b(?P<verb>is|was)[ \t]+|(?:[ \t]+for[ \t]+[^.;:!?\n\d=]{1,40}?)?[ \t]*[:=][ \t]*"
+        r"|[ \t]+)[\"'`]?(?P<v>\d{4,8})(?![\w.,/-]*\w)",
         group="v",
         flags=_I,
         hints=_PIN_HINTS,
