@@ -924,7 +924,11 @@ async def test_answers_undone_in_the_receipts_pane_on_two_visits_both_come_back(
             await mounted(pilot, ReceiptsScreen)
             receipts = app.screen
             sha = shas[card.memory_id]
-            await wait_for(pilot, lambda: any(r.sha == sha for r in receipts.shown_rows), what="the answer's receipt")
+            await wait_for(
+                pilot,
+                lambda receipts=receipts, sha=sha: any(r.sha == sha for r in receipts.shown_rows),
+                what="the answer's receipt",
+            )
             receipts.table.move_cursor(row=next(i for i, r in enumerate(receipts.shown_rows) if r.sha == sha))
             await pilot.pause()
             await pilot.press("u")
