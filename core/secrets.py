@@ -89,6 +89,14 @@ def _long_credential(value: str) -> bool:
     return len(v) >= 16 and _has_digit(v) and any(c.isalpha() for c in v) and credential_like(v)
 
 
+def _given_bare(value: str) -> bool:
+    """A password given with no separator before it: a credential that mixes both cases and a digit, or holds a
+    symbol (not a word, a size or a path)."""
+    v = value.rstrip(".,;:)]}")
+    symbols = any(not c.isalnum() and c not in _SEPARATORS for c in v)
+    return credential_like(v) and (_mixed(v) or symbols)
+
+
 def _mixed(value: str) -> bool:
     """Random-looking: upper case, lower case and digits all present."""
     return any(c.isupper() for c in value) and any(c.islower() for c in value) and any(c.isdigit() for c in value)
@@ -739,6 +747,17 @@ RULES: list[Rule] = [
         _SHORT_PASSWORD_WORDS + r"(?:" + _ASSIGN + _VALUE + r"|[ \t]+(?:is|was)[ \t]+[\"'`]?(?P<prose>[^\s\"'`,;]+))",
         group=_VALUE_GROUPS + "|prose",
         check={g: _literal(c) for g, c in {**_ASSIGNED, "prose": credential_like}.items()},
+        flags=_I,
+        hints=_SHORT_PASSWORD_HINTS,
+    ),
+    # ... and with nothing but a space before the value, as a login is given in a chat ("it's jo@x.com, pw
+    # Sunflower#88"): only a value no measure or name is, both cases of letters and a digit, or a symbol
+    # (`_given_bare`: "pw 1920x1080", "PW runner" are not).
+    _r(
+        "password_assignment",
+        _SHORT_PASSWORD_WORDS + r"[ \t]+(?P<v>[^\s\"'`,;]{6,64})(?![^\s\"'`,;])",
+        group="v",
+        check=_literal(lambda v: _given_bare(v)),
         flags=_I,
         hints=_SHORT_PASSWORD_HINTS,
     ),

@@ -736,6 +736,7 @@ def test_the_secret_of_an_aws_pair_named_in_its_own_note_is_found():
         ("Logged in with docker login -u deploy -p Hb7#kLm2Qr9 registry.local", "password_assignment", "Hb7#"),
         ("Push key: AAAAbCdEf12:APA91b" + "x1Y2z3" * 24, "firebase_server_key", "x1Y2z3"),
         ("Unlock code for the demo tablet: 815263", "pin_code", "815263"),  # what it unlocks, before the colon
+        ("user: remember my login? it's kim@example.org, pw Marigold!42", "password_assignment", "Marigold"),
     ],
 )
 def test_secrets_agents_write_that_no_rule_read(text, kind, kept):
@@ -755,6 +756,8 @@ def test_secrets_agents_write_that_no_rule_read(text, kind, kept):
         'sshpass -p "$SSH_PASS" ssh deploy@host',
         "door code for the studio: 4471",  # a door code is a fact
         "pin for the GPIO header: 1234",
+        "pw 1920x1080 for the banner",
+        "the pw column is empty",
     ],
 )
 def test_talk_about_those_is_not_one(text):
