@@ -571,7 +571,8 @@ class TiersScreen(PaneScreen):
         if self.view is not view:
             self.say("The plan changed meanwhile: nothing was ticked; tick again.", "yellow")
             return
-        ambiguous = [c for c in found if c.candidate_id in set(view.plan.candidate_ids["ambiguous"])]
+        offered = set(view.plan.candidate_ids["ambiguous"])  # (once: built per candidate it took 42 s at 33k)
+        ambiguous = [c for c in found if c.candidate_id in offered]
         for c in ambiguous:
             self.accepted.add(c.candidate_id)
             self._accepted_items[c.candidate_id] = c
