@@ -10,6 +10,7 @@ of them reaches `worker_failed`, the desk's one guard, which shows it as one lin
 from __future__ import annotations
 
 import asyncio
+import gc
 import secrets
 import sys
 import threading
@@ -653,10 +654,22 @@ class MemkeeperApp(App[int]):
         if self._background_started or not self._painted.is_set() or self.counts is None:
             return
         self._background_started = True
+        self.settle_heap()
         if not self.engine.synced:
             self._sync_worker((), "", start=True)
         if self.watch_enabled:
             self.watch_wiki()
+
+    def settle_heap(self) -> None:
+        """What the desk holds for as long as it runs (the engine's caches and word lists, a pane's loaded rows) is
+        moved out of the garbage collector's sight (`gc.freeze`): a full collection walked every object the desk
+        holds, 0.3-0.45 s at 100k records (326 ms with the Receipts pane's rows loaded), on whichever thread
+        allocated, and the UI thread stood still while it ran. Called when the desk is ready and after a large
+        load; the freeze itself is a splice of lists, no walk. Objects frozen and dropped later are freed by their
+        reference counts as ever; only a cycle among them is kept until the desk ends. Not in a headless run (a
+        test process runs many desks one after the other: each one's widgets, in cycles, would be kept)."""
+        if not self.is_headless:
+            gc.freeze()
 
     def on_unmount(self) -> None:
         self._watch_stop.set()

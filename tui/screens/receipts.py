@@ -283,6 +283,8 @@ class ReceiptsScreen(PaneScreen):
             self._pin = None  # the undo receipt is listed: from here on, the tail's rule holds
         self.loads += 1
         self._fill(keep)
+        if len(new_rows) > 1000:  # a large load: its rows stay for as long as the pane does
+            self.app.call_later(self.mk.settle_heap)
 
     def _fill(self, keep_key: str | None) -> None:
         table = self.table
