@@ -16,7 +16,7 @@ from typing import Any
 
 from .errors import BadInput
 from .models import Receipt, at
-from .receipts import ReceiptCursor, commit_order, make_receipt, verify_receipt
+from .receipts import ReceiptCursor, ReceiptLine, commit_order, make_receipt, verify_receipt
 from .store import Store
 from .validate import validate_actor
 from .views import Views
@@ -64,14 +64,15 @@ class UndoOps:
         self.views = views
         self.handlers = UndoHandlers()
 
-    def find_receipt(self, sha: str) -> dict[str, Any] | None:
+    def find_receipt(self, sha: str, lines: list[ReceiptLine] | None = None) -> dict[str, Any] | None:
         """The receipt with this sha256, or with this unique prefix of at least 8 hex characters (the desk shows
-        12). BadInput when a prefix is too short, not hex, or names more than one receipt."""
+        12). BadInput when a prefix is too short, not hex, or names more than one receipt. `lines`: the trail as
+        already read (`undo` reads it once for its three questions)."""
         sha = sha.strip().lower()
         if not re.fullmatch(r"[0-9a-f]{8,64}", sha):
             raise BadInput(f"receipt {sha!r}: give the full sha256 or a unique prefix of at least 8 hex characters")
         found: dict[str, dict[str, Any]] = {}
-        for _, _, data, _ in self.store.iter_receipts():
+        for _, _, data, _ in self.store.iter_receipts() if lines is None else lines:
             if data and isinstance(data.get("receipt_sha256"), str) and data["receipt_sha256"].startswith(sha):
                 found[data["receipt_sha256"]] = data
         if len(found) > 1:
@@ -97,11 +98,11 @@ class UndoOps:
                 found[reverses] = str(data.get("receipt_sha256"))
         return found, cursor
 
-    def undone_among(self, shas: Iterable[str]) -> dict[str, str]:
+    def undone_among(self, shas: Iterable[str], lines: list[ReceiptLine] | None = None) -> dict[str, str]:
         """`undone_by` for several receipts in one reading of the trail: {receipt: the undo that reversed it}."""
         wanted = set(shas)
         found: dict[str, str] = {}
-        for _, _, data, _ in self.store.iter_receipts():
+        for _, _, data, _ in self.store.iter_receipts() if lines is None else lines:
             if (
                 data
                 and data.get("action") == "undo"
@@ -115,7 +116,7 @@ class UndoOps:
                     break  # every one found: the rest of the trail is not read
         return found
 
-    def later_decision(self, original: dict[str, Any]) -> dict[str, Any] | None:
+    def later_decision(self, original: dict[str, Any], lines: list[ReceiptLine] | None = None) -> dict[str, Any] | None:
         """The receipt of a later curation decision about the same thing (a record, a suppression key, a conflict, a
         quiz item) that is still in effect, if there is one. Undo reverses only the latest decision about a thing:
         undoing an older one would also undo what the later one decided (deny, undeny, deny again, then undo the
@@ -127,7 +128,8 @@ class UndoOps:
         # a statement an agent restated into one of them since (a capture or an import that consolidated) would be
         # undone with it, and its receipt would no longer be true. Such a capture stops the undo too.
         restates = original.get("action") in RESTORES_COUNTS
-        lines = list(self.store.iter_receipts())
+        if lines is None:
+            lines = list(self.store.iter_receipts())
         order = commit_order(self.store.root, lines)
         here = order.get(original["receipt_sha256"])
         undone = set()
@@ -159,7 +161,10 @@ class UndoOps:
         now = at(now)
         actor = validate_actor(actor)
         with self.store.writing():
-            original = self.find_receipt(receipt_sha256)
+            # The trail, read once for the three questions below (which receipt, undone already, a later decision):
+            # each read it whole, and at a large wiki the garbage of three readings held the UI thread's lock.
+            trail = list(self.store.iter_receipts())
+            original = self.find_receipt(receipt_sha256, trail)
             if original is None:
                 return make_receipt(
                     "undo", "reject", now, actor, {"reason": "unknown_receipt", "reverses": receipt_sha256}
@@ -194,7 +199,7 @@ class UndoOps:
                     actor,
                     {"reason": "human_actor_required", "reverses": original["receipt_sha256"]},
                 )
-            prior_undo = self.undone_by(original["receipt_sha256"])
+            prior_undo = self.undone_among([original["receipt_sha256"]], trail).get(original["receipt_sha256"])
             if prior_undo:
                 return make_receipt(
                     "undo",
@@ -203,7 +208,7 @@ class UndoOps:
                     actor,
                     {"reason": "already_undone", "reverses": original["receipt_sha256"], "undone_by": prior_undo},
                 )
-            later = self.later_decision(original)
+            later = self.later_decision(original, trail)
             if later:
                 return make_receipt(
                     "undo",
