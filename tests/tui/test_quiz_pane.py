@@ -908,10 +908,26 @@ async def test_a_card_revealed_the_next_day_shows_that_days_intervals(demo_root)
         assert (row.due - tomorrow.date()).days == preview["good"]
 
 
+async def undo_in_the_receipts_pane(pilot, sha: str) -> None:
+    """Open the Receipts pane, put the cursor on the receipt `sha` and undo it there (after its confirmation)."""
+    from memkeeper.tui.screens.receipts import ReceiptsScreen
+
+    await pilot.press("R")
+    await mounted(pilot, ReceiptsScreen)
+    receipts = pilot.app.screen
+    await wait_for(pilot, lambda: any(r.sha == sha for r in receipts.shown_rows), what="the answer's receipt")
+    receipts.table.move_cursor(row=next(i for i, r in enumerate(receipts.shown_rows) if r.sha == sha))
+    await pilot.pause()
+    await pilot.press("u")
+    await mounted(pilot, ConfirmModal)
+    await pilot.press("y")
+    await decided(pilot)
+    await settle(pilot)
+
+
 async def test_answers_undone_in_the_receipts_pane_on_two_visits_both_come_back(demo):
     """The pane reads the receipts from where its last reading stopped: an answer undone on a second visit to the
     Receipts pane is found as the first was."""
-    from memkeeper.tui.screens.receipts import ReceiptsScreen
 
     app = demo
     async with app.run_test(size=(120, 34)) as pilot:
@@ -920,22 +936,7 @@ async def test_answers_undone_in_the_receipts_pane_on_two_visits_both_come_back(
         await _grade_batch(pilot, pane, "3333333")
         shas = {c.memory_id: pane.receipts[c.memory_id].receipt_sha256 for c in cards}
         for card in cards:
-            await pilot.press("R")
-            await mounted(pilot, ReceiptsScreen)
-            receipts = app.screen
-            sha = shas[card.memory_id]
-            await wait_for(
-                pilot,
-                lambda receipts=receipts, sha=sha: any(r.sha == sha for r in receipts.shown_rows),
-                what="the answer's receipt",
-            )
-            receipts.table.move_cursor(row=next(i for i, r in enumerate(receipts.shown_rows) if r.sha == sha))
-            await pilot.pause()
-            await pilot.press("u")
-            await mounted(pilot, ConfirmModal)
-            await pilot.press("y")
-            await decided(pilot)
-            await settle(pilot)
+            await undo_in_the_receipts_pane(pilot, shas[card.memory_id])
             await pilot.press("Q")
             await mounted(pilot, QuizScreen)
             await settle(pilot)
@@ -949,7 +950,6 @@ async def test_answers_undone_in_the_receipts_pane_on_two_visits_both_come_back(
 async def test_an_answer_undone_in_the_receipts_pane_leaves_the_sitting_and_comes_back(demo):
     """An older answer undone in the Receipts pane: the summary still counted it, and "study more" left its card
     out as one an earlier batch held. Back in the pane, the answer leaves the totals and the card is asked again."""
-    from memkeeper.tui.screens.receipts import ReceiptsScreen
 
     app = demo
     async with app.run_test(size=(120, 34)) as pilot:
@@ -958,18 +958,7 @@ async def test_an_answer_undone_in_the_receipts_pane_leaves_the_sitting_and_come
         prior = app.engine.read_ledger(PERSON).item(first.page)
         await _grade_batch(pilot, pane, "3333333")
         assert "7 cards · accuracy 100% (7/7 graded)" in summary_text(pane)
-        sha = pane.receipts[first.memory_id].receipt_sha256
-        await pilot.press("R")
-        await mounted(pilot, ReceiptsScreen)
-        receipts = app.screen
-        await wait_for(pilot, lambda: any(r.sha == sha for r in receipts.shown_rows), what="the answer's receipt")
-        receipts.table.move_cursor(row=next(i for i, r in enumerate(receipts.shown_rows) if r.sha == sha))
-        await pilot.pause()
-        await pilot.press("u")
-        await mounted(pilot, ConfirmModal)
-        await pilot.press("y")
-        await decided(pilot)
-        await settle(pilot)
+        await undo_in_the_receipts_pane(pilot, pane.receipts[first.memory_id].receipt_sha256)
         assert app.engine.read_ledger(PERSON).item(first.page) == prior  # the engine undid it
         await pilot.press("Q")
         await mounted(pilot, QuizScreen)
