@@ -706,9 +706,6 @@ class Engine:
     def undone_by(self, sha: str) -> str | None:
         return self.undo_ops.undone_by(sha)
 
-    def undone_among(self, shas: list[str]) -> dict[str, str]:
-        return self.undo_ops.undone_among(shas)
-
     def undos_since(self, cursor: ReceiptCursor | None = None) -> tuple[dict[str, str], ReceiptCursor]:
         return self.undo_ops.undos_since(cursor)
 

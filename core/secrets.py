@@ -161,13 +161,13 @@ _EXPRESSION = re.compile(r"[A-Za-z_][\w.]*[(\[]|\s")
 
 def _literal(check: Callable[[str], bool]) -> Callable[[str], bool]:
     """`check`, for a short key such as "pw" that names many things besides a password (page width, pulse width, a
-    power spectrum, a piecewise function): never a number with a unit ("1920px", "1500us") and never an expression
-    of code, a call or a subscript ("Piecewise((x", "self.passwords[netloc]", "Optional[str]"), nor a quoted value
-    that starts with a space."""
+    power spectrum, a piecewise function): never a number with a unit ("1920px", "1500us"), and never code
+    (`_not_code`: "Piecewise((x", "self.passwords[netloc]", "Optional[str]"), nor a quoted value that starts with a
+    space."""
+    not_code = _not_code(check)
 
     def vetted(value: str) -> bool:
-        v = value.rstrip(".,;:)]}")
-        return _MEASURE.fullmatch(v) is None and _EXPRESSION.match(value) is None and check(value)
+        return _MEASURE.fullmatch(value.rstrip(".,;:)]}")) is None and not_code(value)
 
     return vetted
 
@@ -194,13 +194,14 @@ def _not_code(check: Callable[[str], bool]) -> Callable[[str], bool]:
 _DIGIT_INSIDE = re.compile(r"[A-Za-z]\d+[A-Za-z]")
 
 
-# Which check applies to which value group of an assignment.
-_ASSIGNED: dict[str, Callable[[str], bool]] = {
-    "tight": _not_code(_tight_value),
+# Which check applies to which value group of an assignment (`_ASSIGNED`: an unquoted one is never code).
+_VALUE_CHECKS: dict[str, Callable[[str], bool]] = {
+    "tight": _tight_value,
     "dq": credential_like,
     "sq": credential_like,
-    "bare": _not_code(credential_like),
+    "bare": credential_like,
 }
+_ASSIGNED = {g: _not_code(c) if g in ("tight", "bare") else c for g, c in _VALUE_CHECKS.items()}
 
 
 # --- own rules ---------------------------------------------------------------------------------------------------
@@ -746,7 +747,7 @@ RULES: list[Rule] = [
         "password_assignment",
         _SHORT_PASSWORD_WORDS + r"(?:" + _ASSIGN + _VALUE + r"|[ \t]+(?:is|was)[ \t]+[\"'`]?(?P<prose>[^\s\"'`,;]+))",
         group=_VALUE_GROUPS + "|prose",
-        check={g: _literal(c) for g, c in {**_ASSIGNED, "prose": credential_like}.items()},
+        check={g: _literal(c) for g, c in {**_VALUE_CHECKS, "prose": credential_like}.items()},
         flags=_I,
         hints=_SHORT_PASSWORD_HINTS,
     ),

@@ -203,14 +203,15 @@ class TierQueue:
                 entry.last_accessed_at = parse_iso(prior["last_accessed_at"])
         self.store.save(entry)
 
-    def _protected_now(self, candidates: list[policy.ReviewCandidate]) -> dict[str, str]:
-        """Candidate id → why, for the candidates whose record an open conflict or a hot.md link protects now."""
+    def _protected_now(self, candidates: list[policy.ReviewCandidate], mids: dict[str, str]) -> dict[str, str]:
+        """Candidate id → why, for the candidates whose record (`mids`: by page) an open conflict or a hot.md link
+        protects now."""
         if not candidates:
             return {}
         in_conflict, hot = self.in_conflict(), self._hot_links()
         out: dict[str, str] = {}
         for c in candidates:
-            mid = self.store.index.scalar("SELECT memory_id FROM records WHERE path=?", (c.path,))
+            mid = mids.get(c.path)
             why = [
                 r for r, hit in (("open conflict", mid in in_conflict), ("linked from hot.md", c.path in hot)) if hit
             ]
@@ -339,9 +340,16 @@ class TierQueue:
             # What protects a record and is not on its page: an open conflict, a link from hot.md. Opening a
             # conflict leaves the page as it was (SPEC §5.1), so the hashes cannot tell that a record the plan
             # offered is now protected; such an id is held back as a stale one is (SPEC §5.4: protection wins).
-            protected = self._protected_now([c for c in accepted if c.candidate_id not in stale])
+            # (each accepted page's record, looked up once: the check below and the writes both need it)
+            mids = {
+                c.path: self.store.index.scalar("SELECT memory_id FROM records WHERE path=?", (c.path,))
+                for c in accepted
+            }
+            fresh = set(stale)
+            protected = self._protected_now([c for c in accepted if c.candidate_id not in fresh], mids)
             stale += list(protected)
             if stale:
+                held = set(stale)
                 return make_receipt(
                     "tiers_apply",
                     "reject",
@@ -351,14 +359,14 @@ class TierQueue:
                         "reason": "stale_pages",
                         "review": rel,
                         "stale_ids": stale,
-                        "stale_paths": [c.path for c in accepted if c.candidate_id in stale],
+                        "stale_paths": [c.path for c in accepted if c.candidate_id in held],
                         "protected": protected,
                     },
                 )
             prior: dict[str, dict[str, Any]] = {}
             ids: list[str] = []
             for c in accepted:
-                mid = self.store.index.scalar("SELECT memory_id FROM records WHERE path=?", (c.path,))
+                mid = mids[c.path]
                 prior[mid] = self._set_tier(mid, Tier.cold, now, f"Cold by tier review {rel} ({c.candidate_id})")
                 ids.append(c.candidate_id)
             text = self.store.read_text(self.store.path(rel), limit=MAX_LEDGER_BYTES)

@@ -58,6 +58,15 @@ class UndoHandlers:
         return frozenset(a for a, r in self._by_action.items() if r.human_only)
 
 
+def _reversed_by(data: dict[str, Any] | None) -> str | None:
+    """The receipt an undo receipt reversed, when this line is one that did (`undone`: a refused undo names the
+    receipt it refused to reverse); None for any other line. Its hash is the caller's to check."""
+    if not data or data.get("action") != "undo" or data.get("status") != "undone":
+        return None
+    reverses = (data.get("details") or {}).get("reverses")
+    return reverses if isinstance(reverses, str) else None
+
+
 class UndoOps:
     def __init__(self, store: Store, views: Views) -> None:
         self.store = store
@@ -87,15 +96,13 @@ class UndoOps:
     def undos_since(self, cursor: ReceiptCursor | None = None) -> tuple[dict[str, str], ReceiptCursor]:
         """The undos written after `cursor` (`read_receipts`): {receipt reversed: the undo that reversed it}, and the
         cursor to ask from next time. A reader that asks again and again (the desk's quiz pane, after each return to
-        it) reads only what was appended since, where `undone_among` reads the whole trail each time."""
+        it) reads only what was appended since, where `undone_among` reads the whole trail."""
         lines, cursor = self.store.read_receipts(cursor)
         found: dict[str, str] = {}
         for _, _, data, _ in lines:
-            if not data or data.get("action") != "undo" or data.get("status") != "undone":
-                continue
-            reverses = (data.get("details") or {}).get("reverses")
-            if isinstance(reverses, str) and reverses not in found and verify_receipt(data):
-                found[reverses] = str(data.get("receipt_sha256"))
+            reverses = _reversed_by(data)
+            if data and reverses is not None and reverses not in found and verify_receipt(data):
+                found[reverses] = str(data["receipt_sha256"])
         return found, cursor
 
     def undone_among(self, shas: Iterable[str], lines: list[ReceiptLine] | None = None) -> dict[str, str]:
@@ -103,15 +110,9 @@ class UndoOps:
         wanted = set(shas)
         found: dict[str, str] = {}
         for _, _, data, _ in self.store.iter_receipts() if lines is None else lines:
-            if (
-                data
-                and data.get("action") == "undo"
-                and data.get("status") == "undone"
-                and (data.get("details") or {}).get("reverses") in wanted
-                and (data.get("details") or {}).get("reverses") not in found
-                and verify_receipt(data)
-            ):
-                found[data["details"]["reverses"]] = str(data.get("receipt_sha256"))
+            reverses = _reversed_by(data)
+            if data and reverses in wanted and reverses not in found and verify_receipt(data):
+                found[reverses] = str(data["receipt_sha256"])
                 if len(found) == len(wanted):
                     break  # every one found: the rest of the trail is not read
         return found
@@ -137,8 +138,8 @@ class UndoOps:
         for n, (_, _, data, _) in enumerate(lines):
             if not data or not verify_receipt(data):
                 continue
-            if data.get("action") == "undo" and data.get("status") == "undone":
-                undone.add((data.get("details") or {}).get("reverses"))
+            if (reverses := _reversed_by(data)) is not None:
+                undone.add(reverses)
             elif (
                 (data.get("action") in self.handlers or restates and data.get("action") in ("capture", "import"))
                 and data.get("status") not in ("reject", "refused")
