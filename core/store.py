@@ -383,6 +383,17 @@ class Store:
                 raise
             finally:
                 self._txn = None
+            if txn.committed and txn.unfinished is None:
+                try:
+                    os.unlink(self.root / journal.INTENT)
+                except FileNotFoundError:
+                    pass
+                except OSError as exc:
+                    if not is_disk_error(exc):
+                        raise
+                    # Applied whole; only its intent could not be removed (a file system turned read-only): the
+                    # next writer finds every step done and removes it. The operation stands, as after a kill.
+                    txn.unfinished = exc
             if txn.unfinished is not None:
                 # Committed, not finished: the intent stays for the next writer or check --repair to finish (it
                 # regenerates the views and re-reads the pages into the index); the caches start over.
@@ -395,24 +406,6 @@ class Store:
                 )
                 self.rows_resynced()
                 self._category_patches = {}
-            elif txn.committed:
-                try:
-                    os.unlink(self.root / journal.INTENT)
-                except FileNotFoundError:
-                    pass
-                except OSError as exc:
-                    if not is_disk_error(exc):
-                        raise
-                    # Applied whole; only its intent could not be removed (a file system turned read-only): the
-                    # next writer finds every step done and removes it. The operation stands, as after a kill.
-                    self.unfinished.append(
-                        disk_error_line(
-                            self.root,
-                            exc,
-                            "the operation is recorded and stands; the next write, or memkeeper check --repair, "
-                            "finishes it",
-                        )
-                    )
             self._log_sig = file_sig(self.root / "log.md")
             self._notify([])  # the operation is over (lock still held): log.md is where this process left it
 
