@@ -536,9 +536,7 @@ class TiersScreen(PaneScreen):
         else:
             self.accepted.add(c.candidate_id)
             self._accepted_items[c.candidate_id] = c
-        self.table.forget()
-        self._show_summary()
-        self._show_detail()
+        self._ticks_shown()
 
     def action_tick_all(self) -> None:
         """Tick every ambiguous record of the plan (a review at scale holds tens of thousands: one at a time was the
