@@ -281,18 +281,22 @@ def bench_secrets() -> bool:
     fp = [r for r in neg if find_secrets(r["text"])]
     print(f"false positives {len(fp)}/{len(neg)} negatives")
     # Agent-style notes (benchmarks/data/secret_notes.jsonl), through `capture`: the front door an agent uses.
-    notes = [json.loads(x) for x in (Path(__file__).resolve().parent / "data" / "secret_notes.jsonl").open()]
-    notes = [r for r in notes if "label" in r]
-    with tempfile.TemporaryDirectory() as tmp:
-        eng = Engine.init(Path(tmp) / "w", now=NOW)
-        refused = {r["id"]: eng.capture(r["text"], now=NOW).details.get("reason") == "secret_detected" for r in notes}
-        eng.close()
-    for split in ("dev", "heldout"):
-        sec = [r for r in notes if r["split"] == split and r["label"] == "secret"]
-        ben = [r for r in notes if r["split"] == split and r["label"] == "benign"]
-        hit = sum(refused[r["id"]] for r in sec)
-        wrong = sum(refused[r["id"]] for r in ben)
-        print(f"agent notes through capture, {split:8} recall {hit}/{len(sec)}, false positives {wrong}/{len(ben)}")
+    # Two sets, each split into halves before it was measured (benchmarks/data/secret_notes*.md).
+    for name, label in (("secret_notes.jsonl", "agent notes"), ("secret_notes_second.jsonl", "second set")):
+        notes = [json.loads(x) for x in (Path(__file__).resolve().parent / "data" / name).open()]
+        notes = [r for r in notes if "label" in r]
+        with tempfile.TemporaryDirectory() as tmp:
+            eng = Engine.init(Path(tmp) / "w", now=NOW)
+            refused = {
+                r["id"]: eng.capture(r["text"], now=NOW).details.get("reason") == "secret_detected" for r in notes
+            }
+            eng.close()
+        for split in ("dev", "heldout"):
+            sec = [r for r in notes if r["split"] == split and r["label"] == "secret"]
+            ben = [r for r in notes if r["split"] == split and r["label"] == "benign"]
+            hit = sum(refused[r["id"]] for r in sec)
+            wrong = sum(refused[r["id"]] for r in ben)
+            print(f"{label} through capture, {split:8} recall {hit}/{len(sec)}, false positives {wrong}/{len(ben)}")
     statement = (
         "The billing service reads its configuration from the vault at start-up; the staging database lives "
         "on db-staging.internal and the deploy bot posts to the #deploys channel after every release. Rotate "
