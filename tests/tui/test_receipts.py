@@ -51,7 +51,7 @@ async def test_newest_first_and_verified(demo_root: Path) -> None:
         assert all(r.verified for r in screen.shown_rows)
         assert screen.table.cursor_row == 0
         assert "hash verified ✓" in verdict(screen)
-        row = [str(c) for c in screen.table.get_row_at(0)]
+        row = [str(c) for c in screen.table.cells_at(0)]
         newest = newest_receipt(demo_root)
         assert row[1] == newest["action"] and row[2] == newest["status"] and row[3] == newest["actor"]
         assert row[4].startswith(newest["receipt_sha256"][:12]) and row[4].endswith("✓")
@@ -79,7 +79,7 @@ async def test_tampered_receipt_shows_mismatch(demo_root: Path) -> None:
         await pilot.pause()
         assert screen.selected() is forged and not forged.verified
         assert "hash MISMATCH ✗" in verdict(screen)
-        assert str(screen.table.get_row_at(1)[4]).endswith("✗")
+        assert str(screen.table.cells_at(1)[4]).endswith("✗")
         assert "2 ✗" in screen.query_one("#receipts-list").border_title
         await pilot.press("down")
         await pilot.pause()
@@ -129,7 +129,7 @@ async def test_decision_in_another_pane_shows_in_the_tail(demo_root: Path) -> No
         app.decision_made(receipt, "conflicts")
         await pilot.press("R")
         await wait_for(pilot, lambda: screen.shown_rows[0].sha == receipt.receipt_sha256, what="decision on top")
-        assert "resolve_conflict" in str(screen.table.get_row_at(0)[1])
+        assert "resolve_conflict" in str(screen.table.cells_at(0)[1])
 
 
 async def test_filter(demo_root: Path) -> None:
@@ -189,9 +189,15 @@ async def test_the_columns_fit_the_table_once_the_rows_are_measured(demo_root: P
         screen = await open_receipts(pilot)
         table = screen.table
         await pilot.pause()
-        used = sum(c.get_render_width(table) for c in table.columns.values())
+        widths = table._widths
+        used = sum(widths[key] + 2 for _, key, _ in table.columns)  # each cell is padded by one on either side
         room = table.content_region.width - table.styles.scrollbar_size_vertical
         assert used <= room
+        # The fixed columns hold what the rows put in them, uncut.
+        for row in range(table.row_count):
+            for (_, key, _), cell in zip(table.columns, table.cells_at(row), strict=True):
+                if key in ("time", "action", "status", "receipt"):
+                    assert len(str(cell)) <= widths[key], (key, str(cell))
 
 
 async def test_a_huge_receipt_shows_its_beginning_and_says_where_the_rest_is(demo_root: Path) -> None:
@@ -224,6 +230,41 @@ async def test_a_huge_receipt_shows_its_beginning_and_says_where_the_rest_is(dem
         assert shown.startswith('{\n  "action": "tiers_commit"')
         assert f"line {number} of receipts/{ledger.name}" in shown
         assert f"{len(line) // 1024:,} KB" in shown
+
+
+async def test_a_long_history_is_listed_whole_and_the_filter_searches_all_of_it(demo_root: Path) -> None:
+    """A wiki with a long history: every receipt is in the list (End reaches the oldest, which a 5,000-row cap
+    left out), the list holds only the pages of rows it drew, and the filter finds a receipt far down the history."""
+    ledger = demo_root / "receipts" / "2024-01-01.jsonl"  # older than every demo receipt
+    lines = []
+    for i in range(6000):
+        data = {
+            "schema": "memkeeper.receipt.v1",
+            "action": "quiz_record",
+            "status": "recorded",
+            "at": f"2024-01-01T{i // 3600:02d}:{i // 60 % 60:02d}:{i % 60:02d}Z",
+            "actor": ACTOR,
+            "details": {"memory_id": f"mem_{i:016x}"},
+        }
+        data["receipt_sha256"] = receipt_hash(data)
+        lines.append(json.dumps(data, sort_keys=True, separators=(",", ":")))
+    ledger.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    app = build_app(demo_root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_receipts(pilot)
+        total = sum(1 for _ in app.engine.iter_receipts())
+        assert len(screen.shown_rows) == total > 6000
+        assert screen.table.cached_rows <= 800  # the rows drawn, not the history
+        await pilot.press("end")
+        await pilot.pause()
+        oldest = screen.selected()
+        assert oldest is not None and oldest.key == f"receipts/{ledger.name}:1"
+        assert "mem_0000000000000000" in str(screen.query_one("#receipt-json").render())
+        await pilot.press("slash", *"mem_00000000000000a7")
+        await wait_for(pilot, lambda: len(screen.shown_rows) == 1, what="the filter's one match")
+        assert screen.selected().key == f"receipts/{ledger.name}:{0xA7 + 1}"
+        assert screen.query_one("#receipts-list").border_title.startswith(f"Receipts 1 of {total}")
 
 
 async def reload(pilot: Pilot, screen: ReceiptsScreen) -> None:
@@ -286,14 +327,14 @@ async def test_an_undone_decision_reads_undone(demo_root: Path) -> None:
         screen = await open_receipts(pilot)
         mid, deny, undo = await deny_and_undo(pilot, screen)
         index = next(i for i, r in enumerate(screen.shown_rows) if r.sha == deny.receipt_sha256)
-        assert str(screen.table.get_row_at(index)[2]) == "undone"
-        assert str(screen.table.get_row_at(index)[5]) == mid
-        screen.table.move_cursor(row=index, animate=False)
+        assert str(screen.table.cells_at(index)[2]) == "undone"
+        assert str(screen.table.cells_at(index)[5]) == mid
+        screen.table.move_cursor(index)
         await pilot.pause()
         assert f"undone by undo receipt {undo.receipt_sha256}" in verdict(screen)
         # the undo receipt itself, and every decision not undone, read as before
-        assert screen.shown_rows[0].sha == undo.receipt_sha256 and str(screen.table.get_row_at(0)[2]) == "undone"
-        statuses = [str(screen.table.get_row_at(i)[2]) for i in range(len(screen.shown_rows))]
+        assert screen.shown_rows[0].sha == undo.receipt_sha256 and str(screen.table.cells_at(0)[2]) == "undone"
+        statuses = [str(screen.table.cells_at(i)[2]) for i in range(len(screen.shown_rows))]
         assert statuses.count("undone") == 2
 
 
@@ -327,7 +368,7 @@ def receipt_count(root: Path) -> int:
 
 async def select(pilot: Pilot, screen: ReceiptsScreen, sha: str) -> int:
     index = next(i for i, r in enumerate(screen.shown_rows) if r.sha == sha)
-    screen.table.move_cursor(row=index, animate=False)
+    screen.table.move_cursor(index)
     await pilot.pause()
     assert screen.selected().sha == sha
     return index
@@ -387,7 +428,7 @@ async def test_u_undoes_a_decision_taken_before_the_desk_restarted(demo_root: Pa
         assert receipt_count(demo_root) == before + 1
         # the row reads undone, and the cursor stayed on it (one row down: the undo is the newest)
         assert screen.selected().sha == sha and screen.table.cursor_row == index + 1
-        assert str(screen.table.get_row_at(index + 1)[2]) == "undone"
+        assert str(screen.table.cells_at(index + 1)[2]) == "undone"
         assert "✓ undone · undo resolve_conflict" in status_text(screen)
         assert app.is_stale("conflicts")  # the other panes re-read when shown
 
@@ -441,7 +482,7 @@ async def test_u_on_a_receipt_that_is_no_decision_says_why_and_writes_nothing(de
         before = receipt_count(demo_root)
 
         async def says(index: int, why: str) -> None:
-            screen.table.move_cursor(row=index, animate=False)
+            screen.table.move_cursor(index)
             await pilot.pause()
             undo_key = {b.binding.id: b for b in screen.active_bindings.values()}["receipts.undo"]
             assert not undo_key.enabled  # dimmed in the footer on this row

@@ -18,19 +18,38 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.highlight import highlight
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import Input, Static
+from textual.worker import get_current_worker
 
 from memkeeper.core import Receipt
 from memkeeper.core.models import REFUSED_STATUSES
 from memkeeper.core.receipts import receipt_hash, reread_files, verify_receipt
 
 from ..widgets.query_input import QueryInput
-from ..widgets.queue_table import ListTable
 from ..widgets.status_line import Wording
+from ..widgets.virtual_table import Cells, VirtualTable
 from .base import PaneScreen, decision_subject
 from .modals import ConfirmModal
 
-MAX_ROWS = 5000  # newest receipts shown; the table stays quick on a wiki with a long history
+#: The list's columns, wide and at 80 columns (the hash goes to the detail panel and the time loses its year), as
+#: (label, width). Action and status are as wide as the widest the rows hold (`column_widths`); subject and actor
+#: take what the others leave, so the list never scrolls sideways.
+FLEX = {"subject": (1, 10, 200), "actor": (1, 12, 20)}
+
+
+def columns(narrow: bool, action: int, status: int) -> tuple[tuple[str, int], ...]:
+    time = ("time", 11 if narrow else 16)
+    middle = (("action", action), ("status", status), ("actor", 12))
+    return (time, *middle, ("subject", 20)) if narrow else (time, *middle, ("receipt", 14), ("subject", 30))
+
+
+def column_widths(rows: list[ReceiptRow]) -> tuple[int, int]:
+    """The action and status columns' widths: the widest value among `rows`, at least the header's."""
+    action = max((len(r.action) for r in rows), default=0)
+    status = max((len(r.status()) for r in rows), default=0)
+    return max(action, len("action")), max(status, len("status"))
+
+
 #: Lines of a receipt's JSON the detail shows. A receipt can be megabytes (a tier commit at 100k records lists every
 #: page it moved, with its prior tier: 98k lines indented): drawn whole it held the desk for half a minute.
 MAX_JSON_LINES = 300
@@ -71,18 +90,24 @@ class ReceiptRow:
         at = self.at()
         if narrow:
             at = at[5:]
-        status = str(d.get("status", "—" if self.data is not None else "bad json"))
+        status = self.status()
         mark = Text(" ✓", style="green") if self.verified else Text(" ✗", style="bold red")
         return (
             at or "?",
             str(d.get("action", "?")),
-            Text("undone", style="dim")
+            Text(status, style="dim")
             if self.undone_by
             else Text(status, style=STATUS_STYLES.get(status, "green" if self.verified else "red")),
             Text(str(d.get("actor", "")), no_wrap=True, overflow="ellipsis"),
             *(() if narrow else (Text.assemble((self.sha[:12] or "—", "dim" if self.verified else "red"), mark),)),
             Text(self.subject(), no_wrap=True, overflow="ellipsis"),
         )
+
+    def status(self) -> str:
+        """The status column's word: "undone" for a decision an undo receipt reversed."""
+        if self.undone_by:
+            return "undone"
+        return str((self.data or {}).get("status", "—" if self.data is not None else "bad json"))
 
     def subject(self) -> str:
         """What the receipt is about, in a few words: the refusal reason, else the first id or page it names."""
@@ -100,7 +125,14 @@ class ReceiptRow:
 
     def haystack(self) -> str:
         """What the filter searches: what the row shows (its subject too), the ids the receipt names, the receipt
-        it reverses and, for an undone decision, "undone" and the undo receipt's hash."""
+        it reverses and, for an undone decision, "undone" and the undo receipt's hash. Built once per row (the load
+        worker builds it for new rows), so a filter key searches 20k rows in a few milliseconds."""
+        cached = self.__dict__.get("_haystack")
+        if cached is None:
+            cached = self.__dict__["_haystack"] = self._haystack()  # a frozen row: its own cache, past __setattr__
+        return cached
+
+    def _haystack(self) -> str:
         d = self.data or {}
         details = d.get("details")
         named = (
@@ -162,6 +194,55 @@ def _position(row: ReceiptRow) -> tuple[str, int]:
     return (file, int(line))
 
 
+@dataclass(frozen=True)
+class Loaded:
+    """What a load worker read and made of it, for `ReceiptsScreen._populate` on the UI thread."""
+
+    base: list[ReceiptRow]  # the rows the worker merged into: a result made from other rows is stale
+    rows: list[ReceiptRow]  # every row, newest first, undone ones marked
+    cursor: dict
+    undoable: set[str]
+    new: int  # rows read this time
+    bad: int  # rows whose hash does not verify (or that are not JSON)
+    widths: tuple[int, int]  # the action and status columns'
+
+
+def merge(base: list[ReceiptRow], new_rows: list[ReceiptRow], reread: set[str]) -> list[ReceiptRow]:
+    """`new_rows` added to `base`, newest first, undone decisions marked. A ledger edited, cut short or deleted by
+    hand (`reread`): none of its rows in `base` hold (a removed line moved the later ones up; a deleted file has
+    none); what was just read of it, if anything, is all it holds."""
+    if not new_rows and not reread:
+        return base
+    fresh = {r.key for r in new_rows}
+    rows = new_rows + [r for r in base if r.key not in fresh and _position(r)[0] not in reread]
+    rows.sort(key=_position, reverse=True)
+    return mark_undone(rows)
+
+
+class ReceiptsSource:
+    """The list as the `VirtualTable` reads it: the rows the filter keeps, held in memory (20k receipts are a few
+    MB); only the visible ones are drawn."""
+
+    def __init__(self, rows: list[ReceiptRow], narrow: bool) -> None:
+        self.shown = rows
+        self.narrow = narrow
+        self._where: dict[str, int] | None = None
+
+    def count(self) -> int:
+        return len(self.shown)
+
+    def rows(self, start: int, stop: int) -> list[tuple[str, Any]]:
+        return [(r.key, r) for r in self.shown[start:stop]]
+
+    def cells(self, key: str, item: Any) -> Cells:
+        return item.cells(self.narrow)
+
+    def index_of(self, key: str) -> int | None:
+        if self._where is None:
+            self._where = {r.key: i for i, r in enumerate(self.shown)}
+        return self._where.get(key)
+
+
 class ReceiptsScreen(PaneScreen):
     PANE_ID = "receipts"
     PANE_TITLE = "Receipts"
@@ -190,6 +271,9 @@ class ReceiptsScreen(PaneScreen):
         self.filter_text = ""
         self.loads = 0  # completed loads (tests wait on it)
         self._cursor: dict | None = None  # how far the receipt ledgers have been read
+        self._bad = 0  # rows whose hash does not verify
+        self._widths = column_widths([])  # the action and status columns'
+        self._source = ReceiptsSource([], narrow=False)
         # After an undo: the row of the decision it reversed, which keeps the cursor until a load has read the undo
         # receipt (the tail would otherwise follow the new receipt when that row was the newest).
         self._pin: tuple[str, str] | None = None  # (row key, the undo receipt's hash)
@@ -198,7 +282,9 @@ class ReceiptsScreen(PaneScreen):
         self._undoable: set[str] = set()
 
     def compose_body(self):
-        # List above detail: both get the full width, so the table never scrolls sideways and JSON lines stay whole.
+        # List above detail: both get the full width, so the list never scrolls sideways and JSON lines stay whole.
+        # The list is a `VirtualTable`: it draws the visible rows only, so a filter key, a resize or a load of 20k
+        # receipts costs the rows on screen, not the whole history.
         with Vertical(id="receipts-body"):
             with Vertical(id="receipts-list", classes="panel"):
                 yield QueryInput(
@@ -206,43 +292,24 @@ class ReceiptsScreen(PaneScreen):
                     list_id="receipts-table",
                     id="receipts-filter",
                 )
-                yield ListTable(id="receipts-table", cursor_type="row", zebra_stripes=True)
+                yield VirtualTable(*columns(False, *self._widths), id="receipts-table", flex=FLEX)
             with Vertical(id="receipts-detail", classes="panel"):
                 yield Static(id="receipt-verdict")
                 with VerticalScroll(id="receipt-scroll"):
                     yield Static(id="receipt-json")
 
     @property
-    def table(self) -> ListTable:
-        return self.query_one("#receipts-table", ListTable)
-
-    def _add_columns(self) -> None:
-        # Subject (and actor) take what the other columns leave, so the table never scrolls sideways. At 80 columns
-        # the hash column goes (the detail panel shows the hash) and the time loses its year.
-        table = self.table
-        table.flex = {"subject": (1, 10, 200), "actor": (1, 12, 20)}
-        for key in (
-            "time",
-            "action",
-            "status",
-            "actor",
-            *(() if self.has_class("-narrow") else ("receipt",)),
-            "subject",
-        ):
-            table.add_column(key, key=key)
+    def table(self) -> VirtualTable:
+        return self.query_one("#receipts-table", VirtualTable)
 
     def narrow_changed(self, narrow: bool) -> None:
-        if not self.table.columns:
-            return  # not mounted yet: on_mount adds the columns for the width it finds
-        keep = self.selected()
-        self.table.clear(columns=True)
-        self._add_columns()
-        self._fill(keep.key if keep else None)
+        self._source.narrow = narrow
+        self.table.set_columns(*columns(narrow, *self._widths))
 
     def on_mount(self) -> None:
         self.query_one("#receipts-filter").display = False
         self.query_one("#receipts-detail").border_title = "Receipt"
-        self._add_columns()
+        self.narrow_changed(self.has_class("-narrow"))
         self.table.focus()
         self.load()
 
@@ -250,64 +317,63 @@ class ReceiptsScreen(PaneScreen):
 
     @work(thread=True, exclusive=True, group="receipts-load", exit_on_error=False)
     def load(self) -> None:
-        # A tail: only what was appended since the last load is read and verified.
-        rows, cursor, reread = read_rows(self.engine, self._cursor)
-        undoable = {a for a in {r.action for r in rows} if self.engine.is_undoable(a)}
-        self.app.call_from_thread(self._populate, rows, cursor, reread, undoable)
+        # A tail: only what was appended since the last load is read and verified. The merge, the sort and the
+        # undone marks run here too, over the rows the pane holds now; the UI thread only swaps the list in.
+        base, cursor = self.rows, self._cursor
+        new_rows, after, reread = read_rows(self.engine, cursor)
+        undoable = {a for a in {r.action for r in new_rows} if self.engine.is_undoable(a)}
+        rows = merge(base, new_rows, reread)
+        for row in new_rows:
+            row.haystack()
+        if rows is base:
+            bad, widths = self._bad, self._widths
+        else:
+            bad, widths = sum(1 for r in rows if not r.verified), column_widths(rows)
+        if get_current_worker().is_cancelled:
+            return  # a newer load runs: it reads the same and more
+        loaded = Loaded(base, rows, after, undoable, len(new_rows), bad, widths)
+        self.app.call_from_thread(self._populate, loaded)
 
     def refresh_data(self) -> None:
         self.load()
 
     def selected(self) -> ReceiptRow | None:
-        table = self.table
-        if not table.row_count or table.cursor_row < 0 or table.cursor_row >= len(self.shown_rows):
-            return None
-        return self.shown_rows[table.cursor_row]
+        item = self.table.current_item
+        return item if isinstance(item, ReceiptRow) else None
 
-    def _populate(self, new_rows: list[ReceiptRow], cursor: dict, reread: set[str], undoable: set[str]) -> None:
+    def _populate(self, loaded: Loaded) -> None:
+        if loaded.base is not self.rows:
+            self.load()  # merged into rows another load has replaced since: read again from what is held now
+            return
         # Tail semantics: a cursor on the newest receipt follows new ones; a cursor elsewhere stays on its receipt.
         previous = self.selected()
         keep = None if previous is None or self.table.cursor_row == 0 else previous.key
         pinned = self._pin
         if pinned is not None and (previous is None or previous.key == pinned[0]):
             keep = pinned[0]  # the row an undo reversed, though it was the newest
-        self._cursor = cursor
-        self._undoable |= undoable
-        # A ledger edited, cut short or deleted by hand: none of its rows shown so far hold (a removed line moved
-        # the later ones up; a deleted file has none). What was just read of it, if anything, is all it holds.
-        fresh = {r.key for r in new_rows}
-        rows = new_rows + [r for r in self.rows if r.key not in fresh and _position(r)[0] not in reread]
-        rows.sort(key=_position, reverse=True)
-        self.rows = mark_undone(rows)
+        self._cursor = loaded.cursor
+        self._undoable |= loaded.undoable
+        self.rows, self._bad = loaded.rows, loaded.bad
+        if loaded.widths != self._widths:
+            self._widths = loaded.widths
+            self.narrow_changed(self.has_class("-narrow"))
         if pinned is not None and any(r.sha == pinned[1] for r in self.rows):
             self._pin = None  # the undo receipt is listed: from here on, the tail's rule holds
         self.loads += 1
         self._fill(keep)
-        if len(new_rows) > 1000:  # a large load: its rows stay for as long as the pane does
+        if loaded.new > 1000:  # a large load: its rows stay for as long as the pane does
             self.app.call_later(self.mk.settle_heap)
 
     def _fill(self, keep_key: str | None) -> None:
-        table = self.table
         needle = self.filter_text.lower()
-        matching = [r for r in self.rows if needle in r.haystack()] if needle else self.rows
-        self.shown_rows = matching[:MAX_ROWS]
-        table.clear()
-        narrow = self.has_class("-narrow")
-        table.add_rows([r.cells(narrow) for r in self.shown_rows])
-        table.fit_columns()
-        index = 0
-        if keep_key is not None:
-            index = next((i for i, r in enumerate(self.shown_rows) if r.key == keep_key), 0)
-        if self.shown_rows:
-            table.move_cursor(row=index, animate=False)
-        bad = sum(1 for r in self.rows if not r.verified)
-        title = f"Receipts {len(matching)}"
+        self.shown_rows = [r for r in self.rows if needle in r.haystack()] if needle else self.rows
+        self._source = ReceiptsSource(self.shown_rows, narrow=self.has_class("-narrow"))
+        self.table.reload(self._source, prefer=keep_key, keep=False, new_list=True)
+        title = f"Receipts {len(self.shown_rows)}"
         if needle:
             title += f" of {len(self.rows)} · filter “{self.filter_text}”"
-        if len(matching) > MAX_ROWS:
-            title += f" · newest {MAX_ROWS} shown"
-        if bad:
-            title += f" · {bad} ✗"
+        if self._bad:
+            title += f" · {self._bad} ✗"
         self.query_one("#receipts-list").border_title = title
         self._show_detail(self.selected())
         self.refresh_bindings()  # the undo key applies to some rows only
@@ -318,8 +384,8 @@ class ReceiptsScreen(PaneScreen):
 
     # ------------------------------------------------------------------------------------------------ detail
 
-    @on(DataTable.RowHighlighted, "#receipts-table")
-    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+    @on(VirtualTable.RowHighlighted, "#receipts-table")
+    def _row_highlighted(self, event: VirtualTable.RowHighlighted) -> None:
         self._show_detail(self.selected())
         self.refresh_bindings()
 
@@ -398,7 +464,7 @@ class ReceiptsScreen(PaneScreen):
 
     def action_newest(self) -> None:
         if self.shown_rows:
-            self.table.move_cursor(row=0, animate=False)
+            self.table.move_cursor(0)
 
     def action_copy_hash(self) -> None:
         row = self.selected()

@@ -134,16 +134,27 @@ class VirtualTable(ScrollView, can_focus=True):
         super().__init__(id=id, classes=classes)
         #: (label, key, width); `flex` columns share what the fixed ones leave: key -> (weight, min, max).
         self.columns: list[tuple[str, str, int]] = []
-        for label, width in columns:
-            key = label.strip().lower() or f"col{len(self.columns)}"
-            self.columns.append((label, key, width))
+        self._widths: dict[str, int] = {}
         self.flex = flex or {}
+        self._set_columns(columns)
         self.source: RowSource = EmptySource()
         self.row_count = 0
         self._pages: OrderedDict[int, list[tuple[str, Any]]] = OrderedDict()
-        self._widths: dict[str, int] = {key: width for _, key, width in self.columns}
         #: (top, row) of `open_at`, held until the cursor leaves `row`.
         self._held: tuple[int, int] | None = None
+
+    def _set_columns(self, columns: Sequence[tuple[str, int]]) -> None:
+        self.columns = []
+        for label, width in columns:
+            key = label.strip().lower() or f"col{len(self.columns)}"
+            self.columns.append((label, key, width))
+        self._widths = {key: width for _, key, width in self.columns}
+
+    def set_columns(self, *columns: tuple[str, int]) -> None:
+        """Other columns (a pane that drops one at 80 columns): the source's cells must follow them."""
+        self._set_columns(columns)
+        self.fit_columns()
+        self.refresh()
 
     # ------------------------------------------------------------------------------------------------ data
 
@@ -203,6 +214,11 @@ class VirtualTable(ScrollView, can_focus=True):
     def current_item(self) -> Any:
         item = self.item_at(self.cursor_row)
         return item[1] if item else None
+
+    def cells_at(self, row: int) -> Cells:
+        """The cells drawn for a row position (empty past the end)."""
+        item = self.item_at(row)
+        return self.source.cells(*item) if item else []
 
     @property
     def cached_rows(self) -> int:
