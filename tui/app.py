@@ -86,6 +86,8 @@ FAILURE_TITLES = {
     "watch": "Watching the wiki stopped",
     "tiers-plan": "Tier plan failed",
     "bad-pages": "Reading the index failed",
+    "tree-read": "Reading the index failed",
+    "tree-rebuild": "Reading the index failed",
 }
 
 #: The most pages the echo of our own decision may name and still be checked page by page (else: a full sync).

@@ -205,6 +205,69 @@ async def test_tree_loads_categories_lazily_in_pages(demo_root: Path, monkeypatc
         assert [c.data.kind for c in fact.children].count("entry") == 10
 
 
+async def test_the_tree_reads_entries_off_the_ui_thread(demo_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A category's entries (25-180 ms at 100k records) are read in a worker: while a read is out the category says
+    "…" and the cursor still moves; a next page and a rebuild after a sync are read the same way."""
+    monkeypatch.setattr(indextree.IndexTree, "page_size", 5)
+    app = build_app(demo_root)
+    threads: list[bool] = []
+    gate = threading.Event()
+    gate.set()
+    read = app.engine.category_entries
+
+    def category_entries(*args, **kwargs):
+        threads.append(threading.current_thread() is threading.main_thread())
+        gate.wait(10)
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(app.engine, "category_entries", category_entries)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_browse(pilot)
+        tree = screen.index_tree
+        fact = tree.find(NodeRef("category", "fact"))
+        tree.move_cursor(fact)
+        await pilot.pause()
+        gate.clear()  # the next read waits
+        fact.expand()
+        await wait_for(pilot, lambda: str(fact.label).endswith("…"), what="the category reading")
+        await pilot.press("up")
+        await wait_for(pilot, lambda: tree.cursor_node is not fact, what="the cursor moving during the read")
+        assert not fact.children
+        gate.set()
+        await wait_for(pilot, lambda: len(fact.children) == 6, what="the first page")
+        assert not str(fact.label).endswith("…")
+        tree.select_node(fact.children[-1])
+        await wait_for(pilot, lambda: len(fact.children) == 11, what="the next page")
+        reads = tree.reads
+        screen.refresh_data()
+        await wait_for(pilot, lambda: tree.reads > reads, what="the rebuild")
+        fact = tree.find(NodeRef("category", "fact"))
+        assert fact.is_expanded and [c.data.kind for c in fact.children].count("entry") == 10
+    assert len(threads) >= 3 and not any(threads)
+
+
+async def test_a_failed_tree_read_says_so_and_leaves_the_tree_usable(
+    demo_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = build_app(demo_root)
+
+    def category_entries(*args, **kwargs):
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(app.engine, "category_entries", category_entries)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = await open_browse(pilot)
+        tree = screen.index_tree
+        fact = tree.find(NodeRef("category", "fact"))
+        fact.expand()
+        await wait_for(pilot, lambda: app._notifications, what="the error")
+        await wait_for(pilot, lambda: not str(fact.label).endswith("…"), what="the category no longer reading")
+        assert any("Reading the index failed" in (n.title or "") for n in app._notifications)
+        assert not fact.children
+        await pilot.press("down")  # the desk is still there
+        assert isinstance(app.screen, BrowseScreen)
+
+
 @pytest.mark.long
 async def test_tree_stays_responsive_with_20000_records(demo_root: Path) -> None:
     # The tree reads the derived index only; fill a test copy of the cache with 20k rows in one category.
