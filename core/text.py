@@ -101,6 +101,68 @@ ACKNOWLEDGEMENTS = frozenset(
 _ACK_FILLERS = frozenset({"again", "really", "much", "lot", "now", "all"})
 # Clitics of a contraction, so "that's", "I'm", "we'll" read as the function word before them.
 _CLITIC = re.compile(r"'(?:s|re|ll|ve|m|d)\Z")
+# Acknowledgements in Chinese, Japanese and Korean. Chinese and Japanese put no space between words, so these are
+# found as substrings of the text (longest first), and the particles and pronouns an acknowledgement wraps them in
+# (`_WIDE_FILLERS`: "谢谢你了", "了解です") are then all that may be left of it.
+WIDE_ACKNOWLEDGEMENTS = (
+    # Chinese
+    "好的",
+    "好吧",
+    "好",
+    "谢谢",
+    "多谢",
+    "感谢",
+    "非常感谢",
+    "收到",
+    "明白",
+    "知道",
+    "没问题",
+    "可以",
+    "行",
+    "嗯",
+    "对",
+    "是的",
+    "不客气",
+    "辛苦",
+    "太好",
+    "没事",
+    "你的帮助",
+    "您的帮助",
+    # Japanese
+    "ありがとうございました",
+    "ありがとうございます",
+    "ありがとう",
+    "どうも",
+    "はい",
+    "了解しました",
+    "了解",
+    "承知しました",
+    "かしこまりました",
+    "わかりました",
+    "分かりました",
+    "大丈夫",
+    "よろしくお願いします",
+    "お疲れ様",
+    "すみません",
+    "いいえ",
+    "オーケー",
+    # Korean
+    "감사합니다",
+    "고맙습니다",
+    "고마워요",
+    "고마워",
+    "네",
+    "예",
+    "알겠습니다",
+    "알겠어요",
+    "좋아요",
+    "좋습니다",
+    "괜찮아요",
+    "수고하셨습니다",
+)
+_WIDE_ACKS = sorted(WIDE_ACKNOWLEDGEMENTS, key=len, reverse=True)
+_WIDE_FILLERS = frozenset("你您了啊吧呢的呀哈哦噢喔很也都啦非常大家ですますねよなさ요")
+
 # The longest text the acknowledgement test reads: past it, a text the word lists see no fact in is kept anyway.
 ACK_MAX_CHARS = 120
 
@@ -247,13 +309,20 @@ def content_sha256(title: str, content: str) -> str:
     return sha256_hex(normalize(title) + "\n" + normalize(content))
 
 
+def _wide_letters(norm: str) -> int:
+    """Letters that take two cells (Chinese, Japanese and Korean script): each carries about a word."""
+    return sum(1 for ch in norm if ord(ch) > 0x10FF and ch.isalnum() and unicodedata.east_asian_width(ch) in "WF")
+
+
 def is_low_signal(text: str) -> bool:
     """Drop rule of capture: normalised text shorter than 16 characters, or a pure acknowledgement
     (`is_acknowledgement`). A short text that states something of something ("User is vegan.", "Sam is 34."; three
     words or more, two of them neither function words nor words of an acknowledgement) is kept: dropping it loses a
-    memory."""
+    memory. A Chinese, Japanese or Korean letter counts as three characters, about what English takes to say as
+    much: "用户喜欢喝绿茶，不喝咖啡。" (twelve letters: the user likes green tea, not coffee) and "我的爱好是游泳" (my
+    hobby is swimming) are memories, where counting characters dropped them."""
     norm = normalize(text)
-    if len(norm) < 16:
+    if len(norm) + 2 * _wide_letters(norm) < 16:
         words = collapse_ws(re.sub(r"[^\w\s']", " ", norm)).split()
         content = [w for w in words if w not in STOPWORDS and w not in NEGATIONS and w not in _ACK_WORDS]
         return len(words) < 3 or len(content) < 2
@@ -269,8 +338,10 @@ def is_acknowledgement(text: str) -> bool:
     norm = normalize(text)
     if len(norm) > ACK_MAX_CHARS or _names_someone(text):
         return False
+    norm, acknowledged = _strip_wide_acknowledgements(norm)
+    if _wide_letters(norm):
+        return False  # a word of a fact in Chinese, Japanese or Korean
     words = collapse_ws(re.sub(r"[^\w\s']", " ", norm.replace("\u2019", "'"))).split()
-    acknowledged = False
     i = 0
     while i < len(words):
         phrase = next((p for p in _ACK_PHRASES if tuple(words[i : i + len(p)]) == p), None)
@@ -284,6 +355,20 @@ def is_acknowledgement(text: str) -> bool:
             return False
         i += 1
     return acknowledged
+
+
+def _strip_wide_acknowledgements(norm: str) -> tuple[str, bool]:
+    """`norm` without the WIDE_ACKNOWLEDGEMENTS it holds (and, when it held one, without the fillers around them),
+    and whether it held one."""
+    if not _wide_letters(norm):
+        return norm, False
+    found = False
+    for phrase in _WIDE_ACKS:
+        if phrase in norm:
+            norm, found = norm.replace(phrase, " "), True
+    if found:
+        norm = "".join(" " if ch in _WIDE_FILLERS else ch for ch in norm)
+    return norm, found
 
 
 _MID_CAPITAL = re.compile(r"(?<![.!?]\s)(?<![.!?])(?<!^)\b([A-Z][\w']+)")

@@ -81,6 +81,41 @@ def test_past_the_cap_a_text_is_not_read_as_an_acknowledgement(eng):
     assert eng.capture(over, now=T0).status == "captured"
 
 
+# Chinese, Japanese and Korean: a letter says about what three English characters do, and acknowledgements are
+# found without spaces between words.
+WIDE_FACTS = [
+    "用户喜欢喝绿茶，不喝咖啡。",  # the user likes green tea, not coffee (12 letters: dropped as "under 16")
+    "我的爱好是游泳",  # my hobby is swimming ("好", a word of "好的", inside a word)
+    "私はベジタリアンです",  # I am a vegetarian
+    "服务器在柏林的机房",  # the server is in the Berlin machine room
+    "好的，服务器在柏林。",  # an acknowledgement, then a fact
+    "서버는 베를린에 있어요",  # the server is in Berlin (Korean)
+]
+WIDE_ACKNOWLEDGEMENTS = [
+    "好的，谢谢！",
+    "非常感谢你的帮助",
+    "ありがとうございます。",
+    "了解しました。ありがとうございます！",
+    "はい、わかりました。よろしくお願いします。",
+    "알겠습니다, 고마워요",
+    "OK, 谢谢",
+]
+
+
+@pytest.mark.parametrize("text", WIDE_FACTS)
+def test_a_short_fact_in_chinese_japanese_or_korean_is_kept(eng, text):
+    r = eng.capture(text, now=T0)
+    assert r.status == "captured", r.details
+    assert parse_entry((eng.root / r.details["page"]).read_text(encoding="utf-8")).content == text
+
+
+@pytest.mark.parametrize("text", WIDE_ACKNOWLEDGEMENTS)
+def test_an_acknowledgement_in_chinese_japanese_or_korean_is_dropped(eng, text):
+    r = eng.capture(text, now=T0)
+    assert (r.status, r.details.get("reason")) == ("drop", "low_signal_short_text")
+    assert list((eng.root / "entries").iterdir()) == []
+
+
 # --- joiners in one-line fields -------------------------------------------------------------------------------------
 
 PERSIAN = "می\u200cخواهم یادداشت"  # "I want" + "note": one word with a ZERO WIDTH NON-JOINER, then another
