@@ -213,7 +213,7 @@ class Rule:
     scan of ~60 rules well under a millisecond). The pattern is compiled when the rule first runs: most texts match
     no rule's hints, and compiling all ~60 cost every capture about 7 ms."""
 
-    __slots__ = ("secret_class", "source", "flags", "group", "check", "where", "hints", "_pattern")
+    __slots__ = ("secret_class", "source", "flags", "group", "check", "where", "hints", "also", "_pattern")
 
     def __init__(
         self,
@@ -224,6 +224,7 @@ class Rule:
         check: Callable[[str], bool] | dict[str, Callable[[str], bool]] | None = None,
         hints: tuple[str, ...] = (),
         where: Callable[[re.Match[str]], bool] | None = None,
+        also: tuple[str, ...] = (),
     ) -> None:
         self.secret_class = secret_class
         self.source = source
@@ -232,6 +233,7 @@ class Rule:
         self.check = check
         self.where = where
         self.hints = hints
+        self.also = also  # and one of these, as written (the sign a value is given with: ":", "/")
         self._pattern: re.Pattern[str] | None = None
 
     @property
@@ -243,11 +245,22 @@ class Rule:
     def __repr__(self) -> str:
         return f"Rule({self.secret_class!r}, {self.source!r})"
 
-    def spans(self, text: str, lowered: str | None = None) -> Iterator[tuple[int, int]]:
+    def spans(
+        self, text: str, lowered: str | None = None, hinted: dict[tuple[str, ...], bool] | None = None
+    ) -> Iterator[tuple[int, int]]:
+        """The spans of the rule's secrets in the text. `hinted` keeps, for one text, whether each tuple of hints is
+        in it: the rules that share a tuple (the names of a password: 20 words) look it up once."""
         if self.hints:
             lowered = text.lower() if lowered is None else lowered
-            if not any(h in lowered for h in self.hints):
+            present = None if hinted is None else hinted.get(self.hints)
+            if present is None:
+                present = any(h in lowered for h in self.hints)
+                if hinted is not None:
+                    hinted[self.hints] = present
+            if not present:
                 return
+        if self.also and not any(a in text for a in self.also):
+            return
         for m in self.pattern.finditer(text):
             group = self.group
             if isinstance(group, str) and "|" in group:  # the first alternative group that matched
@@ -268,8 +281,9 @@ def _r(
     flags: int = 0,
     hints: tuple[str, ...],
     where: Callable[[re.Match[str]], bool] | None = None,
+    also: tuple[str, ...] = (),
 ) -> Rule:
-    return Rule(secret_class, pattern, flags, group, check, hints, where)
+    return Rule(secret_class, pattern, flags, group, check, hints, where, also)
 
 
 _END = r"(?![A-Za-z0-9_-])"  # the token ends here
@@ -280,10 +294,13 @@ _I = re.IGNORECASE
 # key must end with the keyword: `password_hash`, `secretName`, `max_tokens` are not secrets.
 _PASSWORD_KEYS = r"pass(?:word|wd|phrase)|pwd"
 _SECRET_KEYS = r"secret(?:[_.-]?key)?|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|token|credentials?"
+_SECRET_LEAD = r"(?=[sSaApPtTcC])"  # (`_lead` of _SECRET_KEYS)
 _BARE = r"[^\s\"'`,;&<>]"
 # `key=value` written tight is code or config, not prose, and is read with a laxer check (`tight`).
 _ASSIGN = r"(?![A-Za-z0-9_])(?:=(?P<tight>" + _BARE + r"{8,256})(?!" + _BARE + r")|[\"'\]]?[ \t]*(?:=>|:=|=|:)[ \t]*"
-_VALUE = r"(?:\"(?P<dq>[^\"\n]{1,256})\"|'(?P<sq>[^'\n]{1,256})'|(?P<bare>" + _BARE + r"{1,256})))"
+# (an unquoted value after a separator may hold "&" past its first character, "password: Lantern&Reef-30"; a
+# tight `key=value` stops at it, as a URL's query does)
+_VALUE = r"(?:\"(?P<dq>[^\"\n]{1,256})\"|'(?P<sq>[^'\n]{1,256})'|(?P<bare>" + _BARE + r"[^\s\"'`,;<>]{0,255})))"
 _VALUE_GROUPS = "tight|dq|sq|bare"
 # The words of the prose rules (`data/secret_words.json`): names of a password ("password", "pass phrase", "pwd")
 # and of a PIN, and the nouns such a keyword qualifies in prose ("password manager", "pwd command", "pin header"):
@@ -298,25 +315,67 @@ def _words_pattern(words: list[str], plural: bool = False) -> str:
     return "(?:" + "|".join(reversed(phrases)) + ")" + ("s?" if plural else "") + r"\b"
 
 
+def _lead(words: list[str]) -> str:
+    """A lookahead for the first letters of the words, to start a pattern that starts with one of them: sre then
+    skips to those letters instead of trying the whole alternation at every character (a rule on 64 KiB of prose
+    that names a credential took 2-4 ms; with the lead, a half or a third of that)."""
+    letters = {c for w in words for c in (w[:1].lower(), w[:1].upper()) if w}
+    return "(?=[" + "".join(re.escape(c) for c in sorted(letters)) + "])"
+
+
 def _prose_words() -> dict[str, list[str]]:
     data = json.loads(PROSE_WORDS_FILE.read_text(encoding="utf-8"))
     return {k: [str(w).lower() for w in v] for k, v in data.items() if k != "about"}  # a missing list fails loudly
 
 
+def _slips(word: str) -> set[str]:
+    """The slips of typing a word (of 6+ letters) is read through: a letter left out, a letter doubled, two
+    neighbouring letters swapped ("pasword", "passsword", "passowrd")."""
+    out = set()
+    for i in range(len(word)):
+        out.add(word[:i] + word[i + 1 :])
+        out.add(word[:i] + word[i] + word[i:])
+        if i + 1 < len(word):
+            out.add(word[:i] + word[i + 1] + word[i] + word[i + 2 :])
+    return {w for w in out if w != word and len(w) >= 6}
+
+
 _WORDS = _prose_words()
+# A misspelt name of a password names it as well ("the pasword for the NAS: …"): read as one of password_words.
+_WORDS["password_words"] += sorted({s for w in _WORDS["misspelt_words"] for s in _slips(w)})
 _QUALIFIED = _words_pattern(_WORDS["qualified_nouns"], plural=True)
 _PIN_QUALIFIED = _words_pattern(_WORDS["qualified_nouns"] + _WORDS["pin_qualified_nouns"], plural=True)
 _PASSWORD_WORDS = _words_pattern(_WORDS["password_words"], plural=True)
-_PASSWORD_HINTS = tuple(sorted({w.split()[0] for w in _WORDS["password_words"]}))
+_PASSWORD_LEAD = _lead(_WORDS["password_words"])
+# (each name's first word, or "pass" for one that holds it: "mot de passe", "passcode"; a slip of typing that keeps no
+# "pass" by itself: "pssword", "apssword")
+_PASSWORD_HINTS = tuple(sorted({"pass" if "pass" in w else w.split()[0] for w in _WORDS["password_words"]}))
 # A name of a password where it names one ("the wifi password for the office"), not a noun it qualifies ("the
 # password manager", "the pwd command"), and the rest of its clause up to a separator: what the prose rules share.
-_PASSWORD_NAMED = r"\b" + _PASSWORD_WORDS + r"(?![ \t]+" + _QUALIFIED + r")[^.\n]{0,40}?"
+_PASSWORD_NAMED = _PASSWORD_LEAD + r"\b" + _PASSWORD_WORDS + r"(?![ \t]+" + _QUALIFIED + r")[^.\n]{0,40}?"
 _PASSPHRASE_NAMES = _words_pattern(_WORDS["passphrase_words"], plural=True)  # (a passphrase is words by definition)
 # Short names of a password ("pw"): a whole word, or the end of a key after "_" or "-" ("DB_PW"), read only right
 # before ":", "=", "is" or "was" (their rule is after the prose rules): "mpw", "the pw column", "PW runner is
 # node20" name no password.
 _SHORT_PASSWORD_WORDS = r"(?<![A-Za-z0-9])" + _words_pattern(_WORDS["short_password_words"])
 _SHORT_PASSWORD_HINTS = tuple(sorted(set(_WORDS["short_password_words"])))
+# "is" in the languages of password_words ("das Passwort ist …", "le mot de passe est …", "la contraseña es …").
+_COPULAS = _words_pattern(_WORDS["copula_words"])
+# What a secret is for, between its name and the sign that gives it: a phrase that starts with one of for_words
+# ("for the router", "für den Router im Keller") and holds no separator, then a remark in brackets ("(read
+# only)", "(scope:zone:read)"); each optional.
+_FOR_PHRASE = (
+    r"(?:[ \t]+" + _words_pattern(_WORDS["for_words"]) + r"[ \t]+[^.;:!?\n=()<>→\"'`]{1,50}?)?"
+    r"(?:[ \t]*\([^()\n]{1,40}\))?"
+)
+# The sign that gives a value in a note: a colon, "=", an arrow, a dash of punctuation.
+_GIVES = r"[ \t]*(?::|=>|=|->|→|—|–)[ \t]*"
+_GIVES_SIGNS = (":", "=", "->", "→", "—", "–")
+# A value given in prose: up to a space or a quote, not ending on the sentence's punctuation.
+_PROSE_VALUE = r"(?P<v>[^\s\"'`,;]*[^\s\"'`,;.:)\]])"
+_KEY_NAMES = _words_pattern(_WORDS["key_names"])
+# A name of a secret that names something else with the noun after it ("key id", "token name", "secret path").
+_KEY_ELSE = r"(?![ \t_-]*" + _words_pattern(_WORDS["key_name_qualified"], plural=True) + r")"
 # A PIN by name (`_named_pin`): "PIN code" / "pin number" / "passcode" in any case; "PIN" as written in capitals;
 # "pin" in any case right after whose it is or what it unlocks ("my pin", "the bank pin"); "code" / "combination"
 # right after an alarm or a lock that guards someone's things ("alarm code", "the safe combination"). "the pin was
@@ -357,13 +416,26 @@ def _version_pin(m: re.Match[str]) -> bool:
     return _PIN_CONTEXT_WORDS.isdisjoint(words) and not any(p in joined for p in _PIN_CONTEXT_PHRASES)
 
 
+# What ends a clause right after a value ("…2019.", "…2019, then …", the end of the text).
+_CLAUSE_AFTER = re.compile(r"[ \t]*(?:[,;:!?)\]}\n]|\.(?!\w)|\Z)")
+# An owner of a code a clause before it: "the lockbox under the porch, code 3815".
+_CODE_OWNER_CLAUSE = re.compile(
+    r"\b" + _words_pattern(_WORDS["code_owner_words"]) + r"[^.;:!?\n,]{0,40},[ \t]+\Z", re.IGNORECASE
+)
+
+
 def _named_pin(m: re.Match[str]) -> bool:
     """Whether the name a PIN match starts with (group `name`) names a PIN where it stands. The owner is looked for
     only here, on a match: as an alternation at the head of the pattern it was tried at every word of the text."""
     name = m.group("name")
     folded = " ".join(name.lower().split())
     if folded in _CODE_WORDS:
-        return _CODE_OWNER.search(m.string, max(0, m.start() - 40), m.start()) is not None
+        before = max(0, m.start() - 80)
+        if _CODE_OWNER.search(m.string, before, m.start()) is not None:
+            return True
+        # (a clause before it: only a code that ends its clause, "the alarm panel, code 4040 error …" is not one)
+        clause = _CODE_OWNER_CLAUSE.search(m.string, before, m.start()) is not None
+        return clause and _CLAUSE_AFTER.match(m.string, m.end()) is not None
     if folded in _PIN_PHRASES:
         return True
     if name in _PIN_ACRONYMS:
@@ -441,6 +513,71 @@ def _participle(word: str) -> bool:
     """A past participle: one of `passphrase_participles`, or a word of 5+ letters in -ed (not -eed)."""
     w = word.lower()
     return w in _PARTICIPLES or (len(w) >= 5 and w.endswith("ed") and not w.endswith("eed"))
+
+
+_FILE_NAME = re.compile(r"\.[A-Za-z]{2,4}\Z")
+# A slug of words ("summer-sale-2024", "eu-west-1"): a name, not a key.
+_SLUG = re.compile(r"[a-z0-9]+(?:[-_.][a-z0-9]+)+")
+_LICENCE_NAME = re.compile(r"\b(?:key|licen[cs]e|serial|activation|product)\b", re.IGNORECASE)
+
+
+def _query_secret(value: str) -> bool:
+    """A value of a URL's `key=`/`token=`/`secret=` query parameter that is a secret: `_tight_value`, never a path,
+    a file name, or a slug of words."""
+    if "/" in value or _FILE_NAME.search(value) or _SLUG.fullmatch(value):
+        return False
+    return _tight_value(value)
+
+
+def _named_licence(m: re.Match[str]) -> bool:
+    """A product key named as one in its line before it ("Office product key: …", "Activation …")."""
+    start = max(0, m.string.rfind("\n", 0, m.start()) + 1, m.start() - 80)
+    return _LICENCE_NAME.search(m.string, start, m.start()) is not None
+
+
+def _base32_seed(value: str) -> bool:
+    """A TOTP seed: 16 base32 characters or more (spaces and hyphens between groups), letters and a digit 2-7."""
+    v = value.replace(" ", "").replace("-", "").upper()
+    return len(v) >= 16 and any(c.isalpha() for c in v) and any(c.isdigit() for c in v)
+
+
+def _not_public(m: re.Match[str]) -> bool:
+    """A key's name not after "public" (a public key, a public token: "Public key (for the README): …")."""
+    return not m.string[max(0, m.start() - 8) : m.start()].lower().rstrip(" \t-_").endswith("public")
+
+
+def _bare_password(m: re.Match[str]) -> bool:
+    """A password given with only a space after its name: mixed cases and a digit, or a symbol (`_given_bare`); or
+    letters then two digits or more ("cedarwood42") where the clause ends after it ("password argon2id hash" is
+    prose)."""
+    v = m.group("v").rstrip(".,;:)]}")
+    if _given_bare(v):
+        return True
+    return _LETTERS_DIGITS.fullmatch(v) is not None and _CLAUSE_AFTER.match(m.string, m.end()) is not None
+
+
+_LETTERS_DIGITS = re.compile(r"[a-z]{4,}\d{2,}")
+
+
+def _named_secret(value: str) -> bool:
+    """A token or a secret given in prose after its name: long, letters and digits (`_long_credential`), and not a
+    path or a resource's name (a "/" only in a value that mixes cases and digits, as base64 does)."""
+    v = value.strip("\"'`.,;:)]}")
+    if ":" in v or ("/" in v and not _mixed(v)):
+        return False
+    return _long_credential(v)
+
+
+def _key_value(value: str) -> bool:
+    """The value of a key named as the secret itself: a secret by `_named_secret`, or 8 characters or more that
+    mix cases and a digit or hold a symbol ("8Xq-trellis-Ponder-31"; not "AES-256", "YubiKey")."""
+    v = value.strip("\"'`.,;:)]}")
+    return _named_secret(v) or (len(v) >= 8 and _given_bare(v) and ":" not in v and "/" not in v)
+
+
+# Between the words of a seed phrase: spaces, a comma, or a line break and a bullet; each word may be numbered.
+_SEED_SEP = r"(?:[ \t]*,?[ \t]+|[ \t]*,?[ \t]*\n[ \t]*(?:[-*+][ \t]+)?)"
+_SEED_NUMBER = r"(?:\d{1,2}[.):][ \t]*)?"
 
 
 RULES: list[Rule] = [
@@ -575,6 +712,8 @@ RULES: list[Rule] = [
     _r("vault_token", r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}", hints=("hvs.", "hvb.", "hvr.")),
     _r("shopify_token", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b", hints=("shp",)),
     _r("square_token", r"\b(?:sq0atp|sq0csp)-[A-Za-z0-9_-]{22,}", hints=("sq0",)),
+    _r("square_token", r"\bEAAA[A-Za-z0-9_-]{22,}" + _END, check=_mixed, hints=("eaaa",)),  # its access tokens
+    _r("facebook_token", r"\bEAA[A-Za-z0-9]{100,}" + _END, check=_mixed, hints=("eaa",)),
     _r("atlassian_token", r"\bATATT3[A-Za-z0-9_=-]{40,}", hints=("atatt3",)),
     _r("openai_key", r"\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}", hints=("sk-",)),
     _r("openai_key", r"\bsk-[A-Za-z0-9]{32,}" + _END, check=_mixed, hints=("sk-",)),
@@ -624,7 +763,7 @@ RULES: list[Rule] = [
     # Assignments: password=…, passwd: …, secret=…, api_key=…, token: …, "password": "…".
     _r(
         "password_assignment",
-        r"(?:" + _PASSWORD_KEYS + ")" + _ASSIGN + _VALUE,
+        _lead(["p"]) + r"(?:" + _PASSWORD_KEYS + ")" + _ASSIGN + _VALUE,
         group=_VALUE_GROUPS,
         check=_ASSIGNED,
         flags=_I,
@@ -632,18 +771,113 @@ RULES: list[Rule] = [
     ),
     _r(
         "secret_assignment",
-        r"(?:" + _SECRET_KEYS + ")" + _ASSIGN + _VALUE,
+        _SECRET_LEAD + r"(?:" + _SECRET_KEYS + ")" + _ASSIGN + _VALUE,
         group=_VALUE_GROUPS,
         check=_ASSIGNED,
         flags=_I,
         hints=("secret", "key", "token", "credential"),
+    ),
+    # The same keys as elements and attributes of XML (Maven's settings.xml, a .NET app.config, NuGet.Config):
+    # "<password>…</password>", "<apiToken>…</apiToken>", '<add key="SmtpPassword" value="…"/>'.
+    *(
+        _r(
+            secret_class,
+            r"<(?P<tag>[\w.:-]*?(?:" + keys + r"))(?:[ \t][^<>\n]*)?>[ \t]*(?P<v>[^<>\n]{1,256}?)[ \t]*</(?P=tag)>",
+            group="v",
+            check=credential_like,
+            flags=_I,
+            hints=("</",),
+        )
+        for secret_class, keys in (("password_assignment", _PASSWORD_KEYS), ("secret_assignment", _SECRET_KEYS))
+    ),
+    _r(
+        "secret_assignment",
+        r"\b(?:key|name)[ \t]*=[ \t]*\"[\w.:-]*?(?:" + _PASSWORD_KEYS + "|" + _SECRET_KEYS + r")\"[ \t]+"
+        r"value[ \t]*=[ \t]*\"(?P<v>[^\"\n]{1,256})\"",
+        group="v",
+        check=credential_like,
+        flags=_I,
+        hints=("value",),
+    ),
+    # "pass" as a key in code or configuration, not in prose ("boarding pass: …"): a quoted key ('"pass": "…"'),
+    # the end of a key after "_", "." or "-" ("DB_PASS=…", "smtp.pass: …"), or right before "=".
+    _r(
+        "password_assignment",
+        r"(?:(?<=[\"'])pass(?=[\"'])|(?<=[A-Za-z0-9][_.-])pass|(?<![A-Za-z0-9])pass(?==))" + _ASSIGN + _VALUE,
+        group=_VALUE_GROUPS,
+        check=_ASSIGNED,
+        flags=_I,
+        hints=("pass",),
+    ),
+    # Credential files of their own syntax: a .netrc entry ("machine host login user password …"), a .pgpass line
+    # ("host:port:database:user:password"), a docker config's "auth" (base64 of "user:password").
+    _r(
+        "password_assignment",
+        r"\bmachine[ \t]+\S+\s+login[ \t]+\S+\s+password[ \t]+(?P<v>\S+)",
+        group="v",
+        check=_tight_value,
+        hints=("machine",),
+    ),
+    _r(
+        "password_assignment",
+        r"(?m)^[ \t]*[A-Za-z0-9.*_-]+:(?:\d{1,5}|\*):[\w*.-]+:[\w*.@-]+:(?P<v>[^\s]+?)[ \t]*$",
+        group="v",
+        check=_url_password,
+        hints=("pgpass", ":5432:", ":5433:", ":6432:", ":*:"),
+    ),
+    _r(
+        "basic_auth_header",
+        r"\"auth\"[ \t]*:[ \t]*\"(?P<v>[A-Za-z0-9+/]{8,}={0,2})\"",
+        group="v",
+        check=_basic_credentials,
+        hints=('"auth"',),
+    ),
+    # A secret in a URL's query: "?key=…", "&access_token=…", "?secret=…" (a deploy hook, a TOTP otpauth:// URI),
+    # with the checks of a tight `key=value`, never a path or a file name.
+    _r(
+        "url_token",
+        r"[?&](?:key|api[_-]?key|apikey|token|access[_-]?token|auth[_-]?token|auth|secret|client[_-]?secret"
+        r"|private[_-]?token|signature)=(?P<v>[^\s&#\"'<>]{8,256})",
+        group="v",
+        check=_query_secret,
+        flags=_I,
+        hints=("key=", "token=", "auth=", "secret=", "signature="),
+    ),
+    # Licence keys that grant the software: a licence block ("----- BEGIN LICENSE -----" … "END LICENSE"), and a
+    # product key of five groups of five (Windows, Office) in a text that names a key, a licence or a serial.
+    _r(
+        "license_key",
+        r"-{3,}[ \t]*BEGIN[ \t]+(?:[A-Z]+[ \t]+)?LICEN[SC]E(?:[ \t]+(?:KEY|FILE))?[ \t]*-{3,}"
+        r"(?:[\s\S]*?-{3,}[ \t]*END[ \t]+(?:[A-Z]+[ \t]+)?LICEN[SC]E(?:[ \t]+(?:KEY|FILE))?[ \t]*-{3,}"
+        r"|(?:\n[ \t]*[A-Za-z0-9+/=:. -]+){1,40})",
+        flags=_I,
+        hints=("begin license", "begin licence"),
+    ),
+    _r(
+        "license_key",
+        r"(?<![A-Za-z0-9-])[A-Z0-9]{5}(?:-[A-Z0-9]{5}){4}(?![A-Za-z0-9-])",
+        check=lambda v: _has_digit(v) and any(c.isalpha() for c in v),
+        hints=("key", "licen", "serial", "activation"),
+        where=_named_licence,
+    ),
+    # A TOTP seed in prose: base32 after the name of an authenticator's secret ("the 2FA seed for the bank: JBSW
+    # Y3DP …"); the otpauth:// URI is read by the query rule above.
+    _r(
+        "totp_seed",
+        r"\b(?:totp|otp|2fa|mfa|authenticator|two[ -]factor)\b[^\n:=]{0,40}?\b(?:seed|secret|setup[ \t]+key|key)\b"
+        r"[^\n:=]{0,20}?(?:[:=]|\b(?:is|was)\b)[ \t]*[\"'`]?(?P<v>[A-Z2-7]{4,}(?:[ -]?[A-Z2-7]{4,}){0,15})"
+        r"(?![A-Za-z0-9])",
+        group="v",
+        check=_base32_seed,
+        flags=_I,
+        hints=("totp", "otp", "2fa", "mfa", "authenticator", "two"),
     ),
     # Prose about a token or a secret, as about a password: "the signing secret is …", "the auth token was: …",
     # and a token named right before it ("auth token 9c1d…", "session token eyJ…"). Only a long value that mixes
     # letters and digits (`_long_credential`): "the token is valid for a day", "the secret is out" are prose.
     _r(
         "secret_assignment",
-        r"\b(?:" + _SECRET_KEYS + r")\b[^.\n]{0,30}?\b(?:is|was)(?:[ \t]*:[ \t]*|[ \t]+)[\"'`]?"
+        _SECRET_LEAD + r"\b(?:" + _SECRET_KEYS + r")\b[^.\n]{0,30}?\b(?:is|was)(?:[ \t]*:[ \t]*|[ \t]+)[\"'`]?"
         r"(?P<v>[^\s\"'`,;]*[^\s\"'`,;.?!:)\]])",  # (not the sentence's end: "Which token is ghp_…?")
         group="v",
         check=_long_credential,
@@ -652,21 +886,34 @@ RULES: list[Rule] = [
     ),
     _r(
         "secret_assignment",
-        r"\b(?:auth|access|api|refresh|session|bearer|bot|app)[ _-]?token[ \t]+(?P<v>[A-Za-z0-9._~+/=-]{20,256})"
+        r"(?=[aArRsSbB])\b(?:auth|access|api|refresh|session|bearer|bot|app)[ _-]?token[ \t]+(?P<v>[A-Za-z0-9._~+/=-]{20,256})"
         + _END,
         group="v",
         check=_long_credential,
         flags=_I,
         hints=("token",),
     ),
-    # A session cookie: the credential of a signed-in session ("Cookie: sessionid=…; csrftoken=…").
+    # A session cookie: the credential of a signed-in session ("Cookie: sessionid=…; csrftoken=…"), also under an
+    # application's own name ("forum_session=…", "_myapp_session=…", "app.sid=…").
     _r(
         "session_cookie",
-        r"\b(?:session[_-]?(?:id|token|key)?|sess(?:ion)?id|sid|php_?sessid|jsessionid|connect\.sid)=(?P<v>[A-Za-z0-9%._~+/-]{16,256})",
+        r"(?<![A-Za-z0-9])(?:[A-Za-z0-9]+[_.-])?(?:session[_-]?(?:id|token|key)?|sess(?:ion)?id|sid|php_?sessid|jsessionid|connect\.sid)=(?P<v>[A-Za-z0-9%._~+/-]{16,256})",
         group="v",
         check=_long_credential,
         flags=_I,
         hints=("sess", "sid"),
+    ),
+    # A cookie as a server sets it, whatever its name: a long opaque value and a cookie's attributes after it,
+    # HttpOnly among them ("auth=…; Path=/; HttpOnly"): what a script may not read is a session's credential, not
+    # an analytics id ("_ga=GA1.2.…; Path=/").
+    _r(
+        "session_cookie",
+        r"(?<![\w.-])[A-Za-z_][\w.-]{0,40}=(?P<v>[A-Za-z0-9%._~+/-]{24,256});[ \t]*"
+        r"(?:(?:Path|Domain|SameSite|Expires|Max-Age)=[^;\n]*;[ \t]*|Secure;[ \t]*){0,6}HttpOnly\b",
+        group="v",
+        check=_long_credential,
+        flags=_I,
+        hints=("httponly",),
     ),
     # A password given to a command-line client as its flag ("mysql -u root -pS3cret", "sshpass -p 'S3cret'",
     # "docker login -u deploy -p S3cret", "--password=S3cret"): the flag within the client's command line.
@@ -679,11 +926,37 @@ RULES: list[Rule] = [
         check=credential_like,
         hints=("mysql", "mariadb", "sshpass", "login", "mongo", "redis-cli", "smbclient", "htpasswd"),
     ),
+    # An HTTP client's credentials as its flag: "curl -u deploy:S3cret", "http -a admin:…", "wget --user x
+    # --password …", "--http-password=…": the password after the user's colon, or the password flag's value.
+    _r(
+        "password_assignment",
+        r"(?<![\w./-])(?:curl|https?|xh|xhs|wget|httpie|aria2c)(?=[ \t])[^\n`|;]{0,120}?[ \t]"
+        r"(?:(?:-u|--user|-a|--auth)(?:[ \t]+|=)[\"']?[^\s:\"'@]+:(?P<v>[^\s\"'`]+)"
+        r"|--(?:http-|ftp-|proxy-)?pass(?:word)?(?:[ \t]+|=)[\"']?(?P<w>[^\s\"'`]+))",
+        group="v|w",
+        check=_url_password,
+        hints=("curl", "http ", "https ", "xh ", "xhs ", "wget", "aria2c"),
+    ),
+    # PowerShell's password in the clear: ConvertTo-SecureString "…" -AsPlainText.
+    _r(
+        "password_assignment",
+        r"ConvertTo-SecureString[ \t]+(?:-String[ \t]+)?(?:\"(?P<v>[^\"\n]+)\"|'(?P<w>[^'\n]+)')",
+        group="v|w",
+        check=_url_password,
+        flags=_I,
+        hints=("convertto-securestring",),
+    ),
     # A wallet's recovery (seed) phrase: twelve to twenty-four plain words after its name and a colon or "is".
     _r(
         "seed_phrase",
         r"\b(?:recovery|seed|mnemonic|backup|secret)[ \t-]+(?:phrase|words)\b[^:\n=]{0,60}?(?:[:=]|\b(?:is|was)\b)"
-        r"[ \t]*[\"'`]?(?P<v>[a-z]{3,8}(?:[ \t]+[a-z]{3,8}){11,23})\b",
+        # (on one line, or one word a line, numbered or bulleted: "1. book\n2. adult\n…")
+        r"[ \t]*[\"'`]?\s*(?P<v>"
+        + _SEED_NUMBER
+        + r"[a-z]{3,8}(?:"
+        + _SEED_SEP
+        + _SEED_NUMBER
+        + r"[a-z]{3,8}){11,23})\b",
         group="v",
         flags=_I,
         hints=("phrase", "words"),
@@ -704,11 +977,107 @@ RULES: list[Rule] = [
     _r(
         "password_assignment",
         # ("is" or "was", then a space or a colon: "the wifi password is: …")
-        _PASSWORD_NAMED + r"\b(?:is|was)(?:[ \t]*:[ \t]*|[ \t]+)[\"'`]?(?P<v>[^\s\"'`,;]+)",
+        _PASSWORD_NAMED + r"\b" + _COPULAS + r"(?:[ \t]*:[ \t]*|[ \t]+)[\"'`]?(?P<v>[^\s\"'`,;]+)",
         group="v",
         check=credential_like,
         flags=_I,
         hints=_PASSWORD_HINTS,
+    ),
+    # A password given with a sign after what it is for: "password for the router: …", "Kennwort für den Router im
+    # Keller: …", "password (guest network) → …" (an arrow, a dash, a colon or "=": `_FOR_PHRASE`, `_GIVES`).
+    _r(
+        "password_assignment",
+        _PASSWORD_LEAD
+        + r"\b"
+        + _PASSWORD_WORDS
+        + r"(?![ \t]+"
+        + _QUALIFIED
+        + r")"
+        + _FOR_PHRASE
+        + _GIVES
+        + r"[\"'`]?"
+        + _PROSE_VALUE,
+        group="v",
+        check=_not_code(credential_like),
+        flags=_I,
+        hints=_PASSWORD_HINTS,
+        also=_GIVES_SIGNS,
+    ),
+    # A password with only a space after its name, as a login is given in a list ("user kasse, Passwort
+    # Laterne88!", "SSID PineHollow, password cedarwood42"): a value that mixes cases and a digit or holds a symbol
+    # (`_given_bare`), or letters then digits ending the clause (`_bare_password`).
+    _r(
+        "password_assignment",
+        _PASSWORD_LEAD
+        + r"\b"
+        + _PASSWORD_WORDS
+        + r"(?![ \t]+"
+        + _QUALIFIED
+        + r")[ \t]+(?P<v>[^\s\"'`,;]{6,64})(?![^\s\"'`,;])",
+        group="v",
+        check=_literal(lambda v: True),
+        flags=_I,
+        hints=_PASSWORD_HINTS,
+        where=_bare_password,
+    ),
+    # A password spelled out with a space between its characters ("the pw is 'h u n t e r 4 2' without the
+    # spaces"): six characters or more, read joined, after a name of a password (also "pw") in its clause.
+    _r(
+        "password_assignment",
+        r"(?:\b" + _PASSWORD_WORDS + r"|" + _SHORT_PASSWORD_WORDS + r")(?![ \t]+" + _QUALIFIED + r")[^.\n]{0,40}?"
+        r"(?:\b" + _COPULAS + r"[ \t]*:?|[:=→])[ \t]*[\"'`]?(?P<v>[^\s\"'`](?: [^\s\"'`]){5,63})(?![^\s\"'`])",
+        group="v",
+        check=lambda v: credential_like(v.replace(" ", "")),
+        flags=_I,
+        hints=_PASSWORD_HINTS + _SHORT_PASSWORD_HINTS,
+    ),
+    # A user and a password after the name of a login: "her bank login is d.okafor77@example.net / Marigold#19",
+    # "credentials: admin / Tr0ub4dor!" (a value that mixes cases and a digit, or holds a symbol: `_given_bare`).
+    _r(
+        "password_assignment",
+        r"(?=[lLsScC])\b(?:login|log-in|logon|sign-in|credentials?|creds)\b[^\n:=]{0,40}?(?:\b(?:is|are|was|were)\b|[:=])"
+        r"[ \t]*[\"'`]?[^\s/\"'`]{2,64}[ \t]*/[ \t]*[\"'`]?(?P<v>[^\s\"'`,;]+)",
+        group="v",
+        check=lambda v: _given_bare(v) and "/" not in v,
+        flags=_I,
+        hints=("login", "log-in", "logon", "sign-in", "cred"),
+        also=("/",),
+    ),
+    # A token, a secret or a key named in prose, given with a sign after what it is for: "Mapping service API token
+    # for the tile cache (read only): …", "access token for the kiosk integration → …". A long value mixing
+    # letters and digits (`_named_secret`), never a path, an ARN or a name in code.
+    _r(
+        "secret_assignment",
+        _SECRET_LEAD + r"\b(?:" + _SECRET_KEYS + r")\b" + _KEY_ELSE + _FOR_PHRASE + _GIVES + r"[\"'`]?" + _PROSE_VALUE,
+        group="v",
+        check=_not_code(_named_secret),
+        flags=_I,
+        hints=("secret", "key", "token", "credential"),
+        where=_not_public,
+        also=_GIVES_SIGNS,
+    ),
+    # A key that is itself the secret, by name (`key_names`: a network's key, a licence's or product key, a signing
+    # key): "WPA2 key for the workshop (guests ok): …", "licence key for the audio editor: …", "the wireless key is
+    # …". A value of 8 characters or more that mixes cases and a digit or holds a symbol, or is long (`_key_value`).
+    _r(
+        "secret_assignment",
+        _lead(_WORDS["key_names"])
+        + r"\b"
+        + _KEY_NAMES
+        + _KEY_ELSE
+        + _FOR_PHRASE
+        + r"(?:"
+        + _GIVES
+        + r"|[ \t]+"
+        + _COPULAS
+        + r"(?:[ \t]*:)?[ \t]+)[\"'`]?"
+        + _PROSE_VALUE,
+        group="v",
+        check=_not_code(_key_value),
+        flags=_I,
+        hints=("key", "psk", "secret"),
+        where=_not_public,
+        also=(*_GIVES_SIGNS, *(f" {c} " for c in _WORDS["copula_words"])),
     ),
     # Prose: a passphrase of plain words after "password/passphrase … is", ":" or "=": four or more words
     # ("correct horse battery staple"), or three or more joined by hyphens ("ember-lagoon-whistle"), none of them a
@@ -772,7 +1141,7 @@ RULES: list[Rule] = [
         # (what it unlocks may come between: "Unlock code for the test iPhone: 274913", as "the wifi password for
         # the office is …")
         r"(?:[^.;:!?\n\d]{0,30}?\b(?P<verb>is|was)[ \t]+|(?:[ \t]+for[ \t]+[^.;:!?\n\d=]{1,40}?)?[ \t]*[:=][ \t]*"
-        r"|[ \t]+)[\"'`]?(?P<v>\d{4,8})(?![\w.,/-]*\w)",
+        r"|[ \t]+)[\"'`]?(?P<v>\d{4,8}|\d(?:-\d){3,7})(?![\w.,/-]*\w)",  # (or digit by digit: "1-9-0-7")
         group="v",
         flags=_I,
         hints=_PIN_HINTS,
@@ -935,11 +1304,25 @@ def _confusables() -> dict[str, str]:
     return dict(data["letters"])
 
 
+# A run of one character, eight or more: what a placeholder in a token's format is made of.
+_RUN = re.compile(r"([A-Za-z0-9*])\1{7,}")
+
+
+def _filler(value: str) -> bool:
+    """A placeholder written in a token's own format: runs of one character make half of it or more
+    ("sk_test_xxxxxxxxxxxxxxxxxxxxxxxx", "ghp_000000000000…", "AKIAXXXXXXXXXXXXXXXX"). No generated secret has
+    such a run (a private key's body has runs of "A", a small part of it)."""
+    return sum(len(m.group()) for m in _RUN.finditer(value)) * 2 >= len(value)
+
+
 def _findings(text: str) -> list[Finding]:
     lowered = text.lower()
-    found = [Finding(s, e, rule.secret_class, 0) for rule in RULES for s, e in rule.spans(text, lowered) if e > s]
+    hinted: dict[tuple[str, ...], bool] = {}
+    found = [
+        Finding(s, e, rule.secret_class, 0) for rule in RULES for s, e in rule.spans(text, lowered, hinted) if e > s
+    ]
     found.extend(_library_findings(text))
-    return found
+    return [f for f in found if not _filler(text[f.start : f.end])]
 
 
 def scan(text: str) -> list[Finding]:
