@@ -198,7 +198,7 @@ async def test_snoozed_conflicts_can_be_listed_and_decided_there(demo):
         assert pane.mode == "snoozed"
         assert set(pane._by_id) == {release.conflict_id, docker.conflict_id}
         assert pane.table.border_title == "Snoozed conflicts (2)"
-        assert str(pane.table.columns["age"].label) == "Until"
+        assert pane.table.label_of("age") == "Until"
         assert str(pane.table.get_row(release.conflict_id)[3]) == (NOW + timedelta(days=7)).strftime("%m-%d")
         assert str(pane.table.get_row(docker.conflict_id)[3]) == "session"
         assert pane.table.select_key(release.conflict_id)

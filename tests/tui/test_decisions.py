@@ -125,7 +125,7 @@ async def test_a_batch_that_fails_part_way_finishes_once_and_the_next_decision_k
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         pane = await open_pane(pilot, "C", ConflictsScreen)
         ids = list(pane.table.rows)
-        first, queued = ids[-1].value, ids[0].value
+        first, queued = ids[-1], ids[0]
         kwargs = dict(now=app.now(), actor=app.actor)
         pane.decide(partial(one_by_one, resolve_or_fail, [first, "no-such"], **kwargs), "batch")
         pane.decide(partial(held, queued, "keep", **kwargs), "queued", rows=(queued,))

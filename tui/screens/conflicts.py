@@ -19,7 +19,7 @@ from textual import events
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from memkeeper.core import Receipt
 from memkeeper.core.conflicts import SNOOZE_WARN_AFTER, Conflict, existing_text
@@ -216,10 +216,9 @@ class ConflictsScreen(PaneScreen):
         withheld = self.table.withheld  # decided, the receipt on its way
         conflicts = [c for c in conflicts if c.conflict_id not in withheld]
         self._by_id = {c.conflict_id: c for c in conflicts}
-        age = self.table.columns.get("age")  # type: ignore[call-overload]
-        if age is not None:
-            age.label = Text("Until" if self.mode == SNOOZED else "Age")
-        self.table.rebuild(((c.conflict_id, self._row(c)) for c in conflicts), prefer=prefer)
+        self.table.set_label("age", "Until" if self.mode == SNOOZED else "Age")
+        # The cells are drawn for the rows on screen only (`_row`), however long the queue.
+        self.table.rebuild(((c.conflict_id, c) for c in conflicts), self._row, prefer=prefer)
         if self.mode == OPEN:
             title = f"Open conflicts ({len(conflicts)})"
             warned = sum(1 for c in conflicts if c.snooze_count >= SNOOZE_WARN_AFTER)
@@ -403,7 +402,7 @@ class ConflictsScreen(PaneScreen):
             ]
         self.app.push_screen(TextModal(f"{c.conflict_id} · both statements whole", Group(*parts)))
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+    def on_virtual_table_row_highlighted(self, event: QueueTable.RowHighlighted) -> None:
         self._show_detail()
 
     def applies(self, action: str) -> bool:

@@ -1,25 +1,23 @@
-"""Row-cursor tables: `ListTable` (Home/End move the cursor) and, on it, `QueueTable` for the curation queues:
-rebuilt wholesale from (key, cells), cursor kept by key.
+"""Row-cursor tables: `ListTable` (a `DataTable` whose Home/End move the cursor) for short lists, and `QueueTable`
+for the curation queues: a `VirtualTable` rebuilt wholesale from (key, item) pairs, the cursor kept by key.
 
 Queues are re-read from the engine after every decision and whenever an agent writes from another process. A
-rebuild (`clear()` + one `add_row` per item) is cheap at thousands of rows; keeping the cursor by key means the
-person's place survives a refresh, and when the selected item left the queue (it was just decided) the cursor stays
-at the same position, which is the next item — the lazygit/Anki rhythm of "decide, decide, decide".
+rebuild swaps the list and draws the rows on screen, so it costs the same at thousands of rows; keeping the cursor by
+key means the person's place survives a refresh, and when the selected item left the queue (it was just decided) the
+cursor stays at the same position, which is the next item — the lazygit/Anki rhythm of "decide, decide, decide".
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from rich.text import Text
 from textual import events
 from textual.binding import Binding
-from textual.coordinate import Coordinate
 from textual.widgets import DataTable
-from textual.widgets.data_table import CellDoesNotExist, RowDoesNotExist, RowKey
+from textual.widgets.data_table import RowKey
 
-Cells = Sequence[str | Text]
+from .virtual_table import Cells, VirtualTable, flex_widths
 
 
 class ListTable(DataTable):
@@ -93,111 +91,80 @@ class ListTable(DataTable):
             self.move_cursor(row=self.row_count - 1, animate=False, scroll=True)
 
 
-def flex_widths(flex: dict[str, tuple[int, int, int]], free: int) -> dict[str, int]:
-    """Share `free` cells among flexible columns (`key: (weight, min, max)`) by weight, each within its bounds; what
-    the caps leave over goes to the first column that can take it (the title, by convention)."""
-    total = sum(weight for weight, _, _ in flex.values()) or 1
-    widths = {k: max(lo, min(hi, free * weight // total)) for k, (weight, lo, hi) in flex.items()}
-    spare = free - sum(widths.values())
-    for k, (_, _lo, hi) in flex.items():
-        if spare <= 0:
-            break
-        grow = min(spare, hi - widths[k])
-        widths[k] += grow
-        spare -= grow
-    return widths
+class ListSource:
+    """A `QueueTable`'s rows: (key, item) pairs held in memory, drawn by `cells(item)` only when on screen."""
+
+    def __init__(self, items: list[tuple[str, Any]], cells: Callable[[Any], Cells]) -> None:
+        self.items = items
+        self.draw = cells
+        self._where: dict[str, int] | None = None
+
+    def count(self) -> int:
+        return len(self.items)
+
+    def rows(self, start: int, stop: int) -> list[tuple[str, Any]]:
+        return self.items[start:stop]
+
+    def cells(self, key: str, item: Any) -> Cells:
+        return self.draw(item)
+
+    def index_of(self, key: str) -> int | None:
+        if self._where is None:
+            self._where = {k: i for i, (k, _) in enumerate(self.items)}
+        return self._where.get(key)
 
 
-class QueueTable(ListTable):
-    """`ListTable(cursor_type="row")` with `rebuild()` that keeps the cursor by row key."""
-
-    DEFAULT_CSS = """
-    QueueTable {
-        height: 1fr;
-        border: round $panel-lighten-2;
-        border-title-color: $text-muted;
-        background: $surface;
-        scrollbar-size-vertical: 1;
-    }
-    QueueTable:focus {
-        border: round $accent;
-        border-title-color: $accent;
-        border-title-style: bold;
-        background-tint: initial;
-    }
-    QueueTable > .datatable--header {
-        color: $text-muted;
-        text-style: bold;
-        background: $surface;
-    }
-    """
+class QueueTable(VirtualTable):
+    """A curation queue's list: rebuilt wholesale from (key, item) pairs after every read, the cursor kept by key;
+    rows a decision in flight took out stay out (`withhold`) until `release`. Only the rows on screen are drawn, so
+    a queue of thousands costs a decision what one screen does."""
 
     def __init__(
         self,
-        *columns: tuple[str, int | None],
+        *columns: tuple[str, int],
         id: str | None = None,
         classes: str | None = None,
         flex: dict[str, tuple[int, int, int]] | None = None,
     ) -> None:
-        super().__init__(cursor_type="row", zebra_stripes=False, id=id, classes=classes)
+        super().__init__(*columns, id=id, classes=classes, flex=flex)
         self.withheld: set[str] = set()  # rows a decision in flight took out: no rebuild shows them
-        if flex:
-            self.flex = flex
-        for label, width in columns:
-            self.add_column(label, width=width, key=label.strip().lower() or f"col{len(self.columns)}")
+        self._labels: dict[str, str] = {}
 
     @property
-    def current_key(self) -> str | None:
-        """The key of the row under the cursor, or None when the table is empty."""
-        if self.row_count == 0:
-            return None
-        try:
-            return self.coordinate_to_cell_key(Coordinate(self.cursor_row, 0)).row_key.value
-        except CellDoesNotExist:  # the cursor can briefly point past the end during a rebuild
-            return None
+    def rows(self) -> dict[str, Any]:
+        """The rows listed, key -> item, in order."""
+        items = self.source.items if isinstance(self.source, ListSource) else []
+        return dict(items)
 
-    def rebuild(self, rows: Iterable[tuple[str, Cells]], *, prefer: str | None = None) -> None:
+    def get_row(self, key: str) -> Cells:
+        """The cells drawn for a key's row (empty when it is not listed)."""
+        index = self.source.index_of(key)
+        return self.cells_at(index) if index is not None else []
+
+    def set_label(self, key: str, label: str) -> None:
+        """Another header for a column (the Conflicts list's "Age" reads "Until" over snoozed conflicts)."""
+        self.columns = [(label if k == key else old, k, w) for old, k, w in self.columns]
+        self.refresh()
+
+    def label_of(self, key: str) -> str:
+        return next((label for label, k, _ in self.columns if k == key), "")
+
+    def rebuild(
+        self, items: Iterable[tuple[str, Any]], cells: Callable[[Any], Cells], *, prefer: str | None = None
+    ) -> None:
         """Replace every row. The cursor goes to `prefer` if given and present, else stays on the same key, else
         stays at the same position (clamped)."""
-        keep = self.current_key
-        index = self.cursor_row
-        self.clear()
-        for key, cells in rows:
-            if key not in self.withheld:
-                self.add_row(*cells, key=key)
-        self.fit_columns()
-        if self.row_count == 0:
-            return
-        target = min(max(index, 0), self.row_count - 1)
-        for wanted in (prefer, keep):
-            if wanted is None:
-                continue
-            try:
-                target = self.get_row_index(wanted)
-                break
-            except RowDoesNotExist:
-                continue
-        self.move_cursor(row=target, animate=False, scroll=True)
+        rows = [(key, item) for key, item in items if key not in self.withheld]
+        self.reload(ListSource(rows, cells), prefer=prefer)
 
     def withhold(self, keys: Iterable[str]) -> None:
         """Take rows out now (a decision on them is being written); the cursor stays at the same position, on the
         row that followed, clamped to the end. Rebuilds leave them out until `release`."""
-        index = self.cursor_row
-        for key in keys:
-            self.withheld.add(key)
-            try:
-                self.remove_row(key)
-            except RowDoesNotExist:
-                continue
-        if self.row_count:
-            self.move_cursor(row=min(max(index, 0), self.row_count - 1), animate=False, scroll=True)
+        self.withheld.update(keys)
+        source = self.source
+        if isinstance(source, ListSource):
+            rows = [(key, item) for key, item in source.items if key not in self.withheld]
+            self.reload(ListSource(rows, source.draw), keep=False)
 
     def release(self, keys: Iterable[str]) -> None:
         self.withheld.difference_update(keys)
-
-    def select_key(self, key: str) -> bool:
-        try:
-            self.move_cursor(row=self.get_row_index(key), animate=False, scroll=True)
-        except RowDoesNotExist:
-            return False
-        return True

@@ -28,12 +28,25 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from .queue_table import flex_widths
-
 Cells = Sequence[str | Text]
 #: Rows a page holds, and how many pages stay cached (the widget's memory does not grow with the list).
 PAGE_SIZE = 100
 CACHED_PAGES = 8
+
+
+def flex_widths(flex: dict[str, tuple[int, int, int]], free: int) -> dict[str, int]:
+    """Share `free` cells among flexible columns (`key: (weight, min, max)`) by weight, each within its bounds; what
+    the caps leave over goes to the first column that can take it (the title, by convention)."""
+    total = sum(weight for weight, _, _ in flex.values()) or 1
+    widths = {k: max(lo, min(hi, free * weight // total)) for k, (weight, lo, hi) in flex.items()}
+    spare = free - sum(widths.values())
+    for k, (_, _lo, hi) in flex.items():
+        if spare <= 0:
+            break
+        grow = min(spare, hi - widths[k])
+        widths[k] += grow
+        spare -= grow
+    return widths
 
 
 class RowSource(Protocol):
