@@ -26,6 +26,7 @@ from memkeeper.core.models import REFUSED_STATUSES
 from memkeeper.core.receipts import receipt_hash, reread_files, verify_receipt
 
 from ..widgets.query_input import QueryInput
+from ..widgets.queue_table import ListSource
 from ..widgets.status_line import Wording
 from ..widgets.virtual_table import Cells, VirtualTable
 from .base import PaneScreen, decision_subject
@@ -219,30 +220,6 @@ def merge(base: list[ReceiptRow], new_rows: list[ReceiptRow], reread: set[str]) 
     return mark_undone(rows)
 
 
-class ReceiptsSource:
-    """The list as the `VirtualTable` reads it: the rows the filter keeps, held in memory (20k receipts are a few
-    MB); only the visible ones are drawn."""
-
-    def __init__(self, rows: list[ReceiptRow], narrow: bool) -> None:
-        self.shown = rows
-        self.narrow = narrow
-        self._where: dict[str, int] | None = None
-
-    def count(self) -> int:
-        return len(self.shown)
-
-    def rows(self, start: int, stop: int) -> list[tuple[str, Any]]:
-        return [(r.key, r) for r in self.shown[start:stop]]
-
-    def cells(self, key: str, item: Any) -> Cells:
-        return item.cells(self.narrow)
-
-    def index_of(self, key: str) -> int | None:
-        if self._where is None:
-            self._where = {r.key: i for i, r in enumerate(self.shown)}
-        return self._where.get(key)
-
-
 class ReceiptsScreen(PaneScreen):
     PANE_ID = "receipts"
     PANE_TITLE = "Receipts"
@@ -273,7 +250,6 @@ class ReceiptsScreen(PaneScreen):
         self._cursor: dict | None = None  # how far the receipt ledgers have been read
         self._bad = 0  # rows whose hash does not verify
         self._widths = column_widths([])  # the action and status columns'
-        self._source = ReceiptsSource([], narrow=False)
         # After an undo: the row of the decision it reversed, which keeps the cursor until a load has read the undo
         # receipt (the tail would otherwise follow the new receipt when that row was the newest).
         self._pin: tuple[str, str] | None = None  # (row key, the undo receipt's hash)
@@ -303,8 +279,7 @@ class ReceiptsScreen(PaneScreen):
         return self.query_one("#receipts-table", VirtualTable)
 
     def narrow_changed(self, narrow: bool) -> None:
-        self._source.narrow = narrow
-        self.table.set_columns(*columns(narrow, *self._widths))
+        self.table.set_columns(*columns(narrow, *self._widths))  # the rows are drawn for the class they find
 
     def on_mount(self) -> None:
         self.query_one("#receipts-filter").display = False
@@ -367,8 +342,9 @@ class ReceiptsScreen(PaneScreen):
     def _fill(self, keep_key: str | None) -> None:
         needle = self.filter_text.lower()
         self.shown_rows = [r for r in self.rows if needle in r.haystack()] if needle else self.rows
-        self._source = ReceiptsSource(self.shown_rows, narrow=self.has_class("-narrow"))
-        self.table.reload(self._source, prefer=keep_key, keep=False, new_list=True)
+        # In memory (20k receipts are a few MB); only the visible rows are drawn.
+        source = ListSource([(r.key, r) for r in self.shown_rows], self._cells)
+        self.table.reload(source, prefer=keep_key, keep=False, new_list=True)
         title = f"Receipts {len(self.shown_rows)}"
         if needle:
             title += f" of {len(self.rows)} · filter “{self.filter_text}”"
@@ -377,6 +353,9 @@ class ReceiptsScreen(PaneScreen):
         self.query_one("#receipts-list").border_title = title
         self._show_detail(self.selected())
         self.refresh_bindings()  # the undo key applies to some rows only
+
+    def _cells(self, row: ReceiptRow) -> Cells:
+        return row.cells(self.has_class("-narrow"))
 
     def status_hint(self) -> Wording:
         undo = self.mk.key_for("receipts.undo") or "receipts.undo"
