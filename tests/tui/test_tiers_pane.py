@@ -198,6 +198,31 @@ async def test_stale_page_refuses_the_whole_apply(demo):
         assert engine.load(stale.memory_id).tier.value == "warm"
 
 
+async def test_a_decay_after_the_ticks_leaves_a_way_out_of_the_review(demo):
+    """A decay run between the commit and the apply rewrites every page it reads: every ticked record is stale.
+    The refusal says that an apply with nothing ticked closes the review and that `c` then plans again; both work
+    (a pending review refuses `c`, and nothing said how to close it)."""
+    app, engine = demo, demo.engine
+    async with app.run_test(size=(120, 34), notifications=True) as pilot:
+        pane = await open_pane(pilot, "T", TiersScreen)
+        chosen = await commit_and_toggle(pilot, pane, 2)
+        review = engine.pending_reviews()[0]
+        assert engine.decay(now=pane.now(), actor="human:demo").ok
+        await confirm_apply(pilot)
+        messages = [f"{n.title} {n.message}" for n in app._notifications]
+        assert any("nothing else is ticked: a now closes this review" in m for m in messages), messages
+        assert not pane.accepted
+        await confirm_apply(pilot)
+        receipt = app.undo_stack("tiers")[-1]
+        assert receipt.status == "applied" and receipt.details["accepted_ids"] == []
+        assert review not in engine.pending_reviews()
+        for c in chosen:
+            assert engine.load(c.memory_id).tier.value == "warm"
+        await replanned(pilot)
+        await pilot.press("c")  # no longer refused as "a review is pending"; decay archived what was old
+        await wait_for(pilot, lambda: "Nothing to commit" in pane.status.plain, what="the commit's answer")
+
+
 async def test_apply_without_a_review_and_commit_with_one_pending_are_refused(demo):
     """A key that does not apply is dimmed in the footer, and pressed it says why in one line (at 80 columns too):
     a person who read the keymap and presses it never meets silence."""

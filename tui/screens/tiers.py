@@ -739,11 +739,22 @@ class TiersScreen(PaneScreen):
                 f"• {cid}  {p}" + (f"  (now protected: {protected[cid]})" if cid in protected else "")
                 for cid, p in zip(stale, paths, strict=False)
             )
+            commit, apply = self._key("tiers.commit"), self._key("tiers.apply")
+            if self.accepted - set(stale):
+                way_on = (
+                    "They are unticked now: apply again for the rest; the next review "
+                    f"({commit}) lists them again if they are still candidates."
+                )
+            else:
+                # Every tick went stale (a decay run rewrites every page it reads, and archives what it finds unread):
+                # a pending review refuses a new commit, so say how to close this one.
+                way_on = (
+                    f"They are unticked now, and nothing else is ticked: {apply} now closes this review with nothing "
+                    f"made cold; {commit} then plans again."
+                )
             return (
                 f"Nothing was written: {len(stale)} accepted page(s) changed or became protected since the plan:\n"
-                f"{listing}\n"
-                "They are unticked now: apply again for the rest; they return in the next review "
-                f"({self._key('tiers.commit')})."
+                f"{listing}\n{way_on}"
             )
         errors = d.get("errors") or []
         return "Review refused: " + ("\n".join(str(e) for e in errors[:6]) or str(d.get("reason")))
