@@ -35,6 +35,8 @@ CONFLICT_CACHE_VERSION = 2  # 2: records are validated field by field when parse
 SNOOZE_WARN_AFTER = 3
 TWIN_CANDIDATES = 20  # records whose words match a held statement best, searched for one that holds its text
 
+_RECORD_NAME = re.compile(r"C\d+\.md")  # a conflict record file
+
 
 @dataclass(frozen=True)
 class Hold:
@@ -498,13 +500,20 @@ class ConflictQueue:
         """Each conflict record file (`C<N>.md`, by number) with its (mtime_ns, size): what the caches compare. The
         folder's own mtime changes when a record is added, renamed or removed, not when one is edited in place (an
         editor that writes without a rename), so a long-running desk kept showing a hand edit's old text, and kept
-        listing a record the edit broke, until some other write. A stat per record file."""
+        listing a record the edit broke, until some other write. A stat per record file, so once per write
+        operation between its commits (`Txn.memo`): a capture asks for it several times, and resolved records stay."""
+        txn = self.store.txn
+        if txn is not None and "conflicts_sig" in txn.memo:
+            return txn.memo["conflicts_sig"]
         try:
             # regular files only, never through a symlink
             sigs = list_file_sigs(self.store.root / "conflicts", ".md")
         except BadInput:
             return ()  # conflicts/ is a symlink: check reports it
-        return tuple(sorted((s for s in sigs if re.fullmatch(r"C\d+\.md", s[0])), key=lambda s: int(s[0][1:-3])))
+        sig = tuple(sorted((s for s in sigs if _RECORD_NAME.fullmatch(s[0])), key=lambda s: int(s[0][1:-3])))
+        if txn is not None:
+            txn.memo["conflicts_sig"] = sig
+        return sig
 
     def load_conflict(self, conflict_id: str, _dir: Path | None = None) -> Conflict:
         """The conflict record `conflict_id` as its page holds it: a copy of the parsed record, the caller's to

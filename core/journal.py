@@ -155,6 +155,10 @@ class Txn:
         # stands, its intent stays in journal/ for the next writer (or check --repair) to finish.
         self.unfinished: BaseException | None = None
         self.receipt_sha256: str | None = None  # of the last commit with a receipt
+        # What readers worked out from files this operation has not changed since (the lock keeps other writers
+        # out): emptied as each commit is applied. The conflicts folder's signature is one (a stat per record file,
+        # asked several times by one capture).
+        self.memo: dict[str, Any] = {}
 
     # -- staging --------------------------------------------------------------------------------------------------
 

@@ -432,6 +432,7 @@ class Store:
         # Whether the cache is reconciled with the pages before this write: if so, it stays so after it (every page
         # this operation writes is put below, under the same lock).
         reconciled = self.index.is_reconciled()
+        txn.memo.clear()  # the files change now
         try:
             out = journal.apply_intent(self.root, intent, txn.resolve, fresh=True)
         except Exception as exc:
