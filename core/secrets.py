@@ -361,6 +361,25 @@ _SHORT_PASSWORD_WORDS = r"(?<![A-Za-z0-9])" + _words_pattern(_WORDS["short_passw
 _SHORT_PASSWORD_HINTS = tuple(sorted(set(_WORDS["short_password_words"])))
 # "is" in the languages of password_words ("das Passwort ist …", "le mot de passe est …", "la contraseña es …").
 _COPULAS = _words_pattern(_WORDS["copula_words"])
+# Names of a password in other scripts written with spaces (`password_words_other_scripts`), after an optional
+# Hebrew prefix letter ("הסיסמה": the password), and what may give the value after them: a colon or "=", their "is"
+# where the language writes one (`other_script_copulas`), or a dash ("Сэм — …"). In Chinese, Japanese and Korean
+# (`password_words_unspaced`) the name stands inside a run of letters, and a particle may join it to the value.
+_OTHER_PASSWORD = r"(?<!\w)(?:[הלבמשו]{1,2})?(?=\w)" + _words_pattern(_WORDS["password_words_other_scripts"])
+_OTHER_GIVES = (
+    r"(?:[ \t]*[:=][ \t]*|[ \t]+" + _words_pattern(_WORDS["other_script_copulas"]) + r"[ \t]+|[ \t]+[—–][ \t]+)"
+)
+_UNSPACED_PASSWORD = (
+    "(?:"
+    + "|".join(re.escape(w) for w in sorted(_WORDS["password_words_unspaced"], key=len, reverse=True))
+    + ")(?:[ \t]*(?:"
+    + "|".join(re.escape(p) for p in _WORDS["unspaced_particles"])
+    + "))?[ \t]*"
+)
+# A value written in Latin letters, digits and signs, ending at a space, a quote, a clause's end or a letter of
+# another script ("密码是Qx7!mPz92kLw。").
+_ASCII_VALUE = r"[\"'`«「『]?(?P<v>[!-~]{6,64}?)(?=[\s\"'`»」』,;，。、]|[.!?](?:\s|$)|$|[^\x00-\x7f])"
+_OTHER_HINTS = tuple(sorted({w.split()[0] for w in _WORDS["password_words_other_scripts"]}))
 # What a secret is for, between its name and the sign that gives it: a phrase that starts with one of for_words
 # ("for the router", "für den Router im Keller") and holds no separator, then a remark in brackets ("(read
 # only)", "(scope:zone:read)"); each optional.
@@ -1043,6 +1062,34 @@ RULES: list[Rule] = [
         hints=("login", "log-in", "logon", "sign-in", "cred"),
         also=("/",),
     ),
+    # A password named in another script, given with a sign or an "is" after up to a few words of what it is for
+    # ("Пароль сервера: …", "كلمة المرور للخادم هي …", "הסיסמה לשרת היא …"), or with only a space after its name,
+    # as Hindi puts the "is" last ("सर्वर का पासवर्ड … है", `_bare_password`); and one in Chinese, Japanese or
+    # Korean, joined to its value by a particle or a colon ("服务器密码：…", "パスワードは …", "비밀번호는 …").
+    _r(
+        "password_assignment",
+        _OTHER_PASSWORD + r"[^\n.:=!?]{0,30}?" + _OTHER_GIVES + _ASCII_VALUE,
+        group="v",
+        check=_not_code(credential_like),
+        flags=_I,
+        hints=_OTHER_HINTS,
+    ),
+    _r(
+        "password_assignment",
+        _OTHER_PASSWORD + r"[ \t]+" + _ASCII_VALUE,
+        group="v",
+        check=_literal(lambda v: True),
+        flags=_I,
+        hints=_OTHER_HINTS,
+        where=_bare_password,
+    ),
+    _r(
+        "password_assignment",
+        _UNSPACED_PASSWORD + _ASCII_VALUE,
+        group="v",
+        check=_not_code(credential_like),
+        hints=tuple(_WORDS["password_words_unspaced"]),
+    ),
     # A token, a secret or a key named in prose, given with a sign after what it is for: "Mapping service API token
     # for the tile cache (read only): …", "access token for the kiosk integration → …". A long value mixing
     # letters and digits (`_named_secret`), never a path, an ARN or a name in code.
@@ -1246,6 +1293,13 @@ def _plugins() -> list[tuple[tuple[re.Pattern[str], ...], str | Callable[[str], 
     return out
 
 
+def _word_char(ch: str) -> bool:
+    """Whether a character beside a bounded match makes it part of a longer word: a Latin letter or digit. Chinese
+    and Japanese write the next word without a space, and Korean joins its particles to a value
+    ("…AKIAQ3EGT7ZPWXN4KR2D입니다."): letters of those scripts end a key, as a space does."""
+    return ch.isascii() and ch.isalnum()
+
+
 def _library_findings(text: str) -> Iterator[Finding]:
     for regexes, secret_class, mode in _plugins():
         for rx in regexes:
@@ -1261,7 +1315,7 @@ def _library_findings(text: str) -> Iterator[Finding]:
                     tail = _TOKEN_CHARS.match(text, end)
                     end = tail.end() if tail else end  # `*`: it always matches
                 elif mode == "bounded" and (
-                    (start > 0 and text[start - 1].isalnum()) or (end < len(text) and text[end].isalnum())
+                    (start > 0 and _word_char(text[start - 1])) or (end < len(text) and _word_char(text[end]))
                 ):
                     continue
                 value = text[start:end]

@@ -93,6 +93,38 @@ ACKNOWLEDGEMENTS = frozenset(
         "works for me",
         "that works",
         "anytime",
+        # In languages written in other scripts, whose short facts need no "is" ("Сэм — веган.": two words keep a
+        # text written in them, see is_low_signal): their commonest thanks and okays.
+        "спасибо",
+        "спасибо большое",
+        "большое спасибо",
+        "ок",
+        "окей",
+        "хорошо",
+        "понял",
+        "поняла",
+        "понятно",
+        "ладно",
+        "отлично",
+        "договорились",
+        "شكرا",
+        "شكرا جزيلا",
+        "حسنا",
+        "تمام",
+        "تم",
+        "תודה",
+        "תודה רבה",
+        "בסדר",
+        "אוקיי",
+        "סבבה",
+        "מעולה",
+        "धन्यवाद",
+        "शुक्रिया",
+        "ठीक है",
+        "ठीक",
+        "समझ गया",
+        "teşekkürler",
+        "tamam",
     }
 )
 
@@ -320,13 +352,35 @@ def is_low_signal(text: str) -> bool:
     words or more, two of them neither function words nor words of an acknowledgement) is kept: dropping it loses a
     memory. A Chinese, Japanese or Korean letter counts as three characters, about what English takes to say as
     much: "用户喜欢喝绿茶，不喝咖啡。" (twelve letters: the user likes green tea, not coffee) and "我的爱好是游泳" (my
-    hobby is swimming) are memories, where counting characters dropped them."""
+    hobby is swimming) are memories, where counting characters dropped them. Russian, Hebrew, Arabic or Korean say
+    "Sam is vegan" in two words ("Сэм — веган.", "סאם טבעוני."): a short text written mostly in a script other than
+    Latin is kept with two words that are no acknowledgement's, and one in Chinese or Japanese with four letters
+    ("山姆吃素。"), unless it is an acknowledgement."""
     norm = normalize(text)
-    if len(norm) + 2 * _wide_letters(norm) < 16:
-        words = collapse_ws(re.sub(r"[^\w\s']", " ", norm)).split()
+    wide = _wide_letters(norm)
+    if len(norm) + 2 * wide < 16:
+        if wide >= 4:
+            return is_acknowledgement(text)
+        words = _words(norm)
         content = [w for w in words if w not in STOPWORDS and w not in NEGATIONS and w not in _ACK_WORDS]
+        if _other_script(norm):
+            return len(content) < 2 or is_acknowledgement(text)
         return len(words) < 3 or len(content) < 2
     return is_acknowledgement(text)
+
+
+def _words(norm: str) -> list[str]:
+    """The words of a normalised text: runs of letters, digits, underscores, apostrophes and marks (a Devanagari
+    vowel sign is no `\\w`: "ठीक" is one word)."""
+    return "".join(
+        ch if ch.isalnum() or ch in "'_" or unicodedata.category(ch)[0] == "M" else " " for ch in norm
+    ).split()
+
+
+def _other_script(norm: str) -> bool:
+    """Whether most of a text's letters are of a script other than Latin."""
+    letters = [ch for ch in norm if ch.isalpha()]
+    return sum(1 for ch in letters if ord(ch) >= 0x0370) * 2 > len(letters)
 
 
 def is_acknowledgement(text: str) -> bool:
@@ -341,7 +395,7 @@ def is_acknowledgement(text: str) -> bool:
     norm, acknowledged = _strip_wide_acknowledgements(norm)
     if _wide_letters(norm):
         return False  # a word of a fact in Chinese, Japanese or Korean
-    words = collapse_ws(re.sub(r"[^\w\s']", " ", norm.replace("\u2019", "'"))).split()
+    words = _words(norm.replace("\u2019", "'"))
     i = 0
     while i < len(words):
         phrase = next((p for p in _ACK_PHRASES if tuple(words[i : i + len(p)]) == p), None)

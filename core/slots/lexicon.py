@@ -492,11 +492,28 @@ def _with_plurals(words: dict[str, str]) -> dict[str, str]:
     return out
 
 
+#: Letters below this code point (Latin, IPA, Greek, Cyrillic) lose their accents when folded (Tomás -> Tomas). The
+#: marks of other scripts are letters' own: Japanese voicing marks (カトウ / ガトウ, バス / パス are two names, two
+#: words), the Devanagari virama. Dropped, they made two different values one claim, and the second was lost.
+_ACCENTED_BELOW = 0x0530
+
+
 def fold(s: str) -> str:
-    """NFKC, typographic apostrophes and dashes made plain, accents dropped (Tomás -> Tomas)."""
+    """NFKC, typographic apostrophes and dashes made plain, accents of Latin, Greek and Cyrillic letters dropped
+    (Tomás -> Tomas); the marks of other scripts kept, recomposed (NFC)."""
     s = unicodedata.normalize("NFKC", s).replace("\u2019", "'").replace("\u2018", "'")
-    s = unicodedata.normalize("NFKD", s)
-    return "".join(c for c in s if not unicodedata.combining(c))
+    if s.isascii():
+        return s
+    out: list[str] = []
+    accented = False  # whether the last base letter's marks are dropped
+    for c in unicodedata.normalize("NFKD", s):
+        if unicodedata.combining(c):
+            if not accented:
+                out.append(c)
+            continue
+        accented = ord(c) < _ACCENTED_BELOW
+        out.append(c)
+    return unicodedata.normalize("NFC", "".join(out))
 
 
 def _canonical(word: str) -> str:

@@ -55,7 +55,7 @@ FACTS = [
 
 
 # Chinese, Japanese and Korean: a letter says about what three English characters do, and acknowledgements are
-# found without spaces between words.
+# found without spaces between words. Russian, Hebrew, Arabic, Hindi: a short fact needs no "is".
 WIDE_FACTS = [
     "用户喜欢喝绿茶，不喝咖啡。",  # the user likes green tea, not coffee (12 letters: dropped as "under 16")
     "我的爱好是游泳",  # my hobby is swimming ("好", a word of "好的", inside a word)
@@ -63,6 +63,14 @@ WIDE_FACTS = [
     "服务器在柏林的机房",  # the server is in the Berlin machine room
     "好的，服务器在柏林。",  # an acknowledgement, then a fact
     "서버는 베를린에 있어요",  # the server is in Berlin (Korean)
+    "山姆吃素。",  # Sam eats no meat (four letters)
+    "샘은 비건.",  # Sam is vegan (Korean: two words, the particle joined)
+    # Languages that need no "is": two words say it
+    "Сэм — веган.",
+    "Аня аллергик.",
+    "סאם טבעוני.",
+    "سام نباتي.",
+    "सैम शाकाहारी है।",  # Hindi (its vowel signs are no \w: one word each all the same)
 ]
 WIDE_ACKNOWLEDGEMENTS = [
     "好的，谢谢！",
@@ -72,6 +80,11 @@ WIDE_ACKNOWLEDGEMENTS = [
     "はい、わかりました。よろしくお願いします。",
     "알겠습니다, 고마워요",
     "OK, 谢谢",
+    "Спасибо большое!",
+    "👍 спасибо большое!",
+    "תודה רבה!",
+    "شكرا جزيلا",
+    "ठीक है, धन्यवाद",
 ]
 
 
@@ -103,7 +116,7 @@ def test_past_the_cap_a_text_is_not_read_as_an_acknowledgement(eng):
 
 
 @pytest.mark.parametrize("text", WIDE_ACKNOWLEDGEMENTS)
-def test_an_acknowledgement_in_chinese_japanese_or_korean_is_dropped(eng, text):
+def test_an_acknowledgement_in_another_script_is_dropped(eng, text):
     r = eng.capture(text, now=T0)
     assert (r.status, r.details.get("reason")) == ("drop", "low_signal_short_text")
     assert list((eng.root / "entries").iterdir()) == []
