@@ -11,12 +11,13 @@ import sqlite3
 from typing import TYPE_CHECKING, Any
 
 from .models import iso
-from .text import ascii_fold
+from .text import search_fold
 
 if TYPE_CHECKING:
     from .record import Entry
 
-SCHEMA_VERSION = "15"  # 13: quiz_ledgers/quiz_rows (the quiz ledgers hot.md counts from); 14: indexes; 15: digest
+SCHEMA_VERSION = "16"  # 13: quiz_ledgers/quiz_rows (the quiz ledgers hot.md counts from); 14: indexes; 15: digest;
+# 16: a Latin word written against Chinese, Japanese or Korean letters is a word of its own (`text.search_fold`)
 QUIZ_WEIGHTS = {"direction": 4, "decision": 3, "milestone": 1}
 
 # The desk's verification queue (SPEC §5.2) and where a record came from, for grouping it: its source document (the
@@ -107,10 +108,10 @@ INSERT_FTS_AFTER = f"INSERT INTO fts (rowid, {_FTS_COLUMNS}) SELECT rowid, {_FTS
 
 def fts_fold(value: str | None) -> str | None:
     """A column's text as the full-text index holds it: as written when it is ASCII (most text, and no change to
-    how it was indexed before), else folded as a query is (`text.ascii_fold`)."""
+    how it was indexed before), else folded as a query is (`text.search_fold`)."""
     if value is None or value.isascii():
         return value
-    return ascii_fold(value)
+    return search_fold(value)
 
 
 def register_fold(db: sqlite3.Connection) -> None:

@@ -228,9 +228,29 @@ def ascii_fold(text: str) -> str:
     return unidecode(unicodedata.normalize("NFKC", text))
 
 
+# Where Chinese, Japanese or Korean letters meet a Latin letter or digit: Chinese and Japanese write a Latin word
+# against the letters around it ("用Redis做缓存", "IPアドレスは10.0.0.5です"), and Korean joins its particles to one
+# ("10.0.0.7입니다"). Transliterated as they stand, the Latin word was glued to the next syllable ("rediszuo").
+_WIDE_EDGE = re.compile(
+    "(?<=[A-Za-z0-9])(?=[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff])"
+    "|(?<=[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff])(?=[A-Za-z0-9])"
+)
+
+
+def search_fold(text: str) -> str:
+    """`ascii_fold` for search (the tokens of a query and of what the index holds), a space set where a Chinese,
+    Japanese or Korean letter meets a Latin one or a digit. Slugs and keys keep `ascii_fold` as it was: an agent's
+    key names the same partition it always did."""
+    text = unicodedata.normalize("NFKC", text)
+    if not text.isascii():
+        text = _WIDE_EDGE.sub(" ", text)
+    return ascii_fold(text)
+
+
 def raw_tokens(text: str) -> list[str]:
-    """All tokens in order, lower-cased and ASCII-folded; punctuation dropped (apostrophes kept inside words)."""
-    folded = ascii_fold(text).lower().replace("\u2019", "'")
+    """All tokens in order, lower-cased and ASCII-folded (`search_fold`); punctuation dropped (apostrophes kept
+    inside words)."""
+    folded = search_fold(text).lower().replace("\u2019", "'")
     return _TOKEN.findall(folded)
 
 

@@ -109,3 +109,28 @@ def test_a_password_named_in_another_language_is_refused(eng, text):
 )
 def test_a_note_about_a_password_in_another_language_is_kept(eng, text):
     assert eng.capture(text, now=T0).status == "captured"
+
+
+@pytest.mark.parametrize(
+    ("text", "query"),
+    [
+        ("我们用Redis做缓存，用Kafka做消息队列。", "Redis"),
+        ("我们用Redis做缓存，用Kafka做消息队列。", "kafka"),
+        ("本番サーバーのIPアドレスは10.0.0.5です。", "10.0.0.5"),
+        ("このデータベースはPostgreSQL 16で動いています。", "PostgreSQL"),
+        ("서버 주소는 10.0.0.7입니다.", "10.0.0.7"),
+    ],
+)
+def test_a_latin_word_written_against_cjk_letters_is_found(eng, text, query):
+    """Chinese and Japanese write a Latin word against the letters around it, and Korean joins its particles to
+    one: transliterated as they stood, "Redis做" was one token ("rediszuo") and a search for Redis found nothing."""
+    mid = eng.capture(text, now=T0).details["memory_id"]
+    found = eng.retrieve(query, now=T0, record_access=False).details["results"]
+    assert mid in [r["memory_id"] for r in found]
+
+
+def test_a_key_with_latin_and_cjk_letters_names_the_partition_it_always_did():
+    """Search splits the two scripts; slugs and keys do not (an agent's key names the same partition as before)."""
+    from memkeeper.core.paths import slugify
+
+    assert slugify("用Redis做缓存") == "yong-rediszuo-huan-cun"
