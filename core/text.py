@@ -223,9 +223,13 @@ def normalize(text: str) -> str:
 
 
 def ascii_fold(text: str) -> str:
+    return _unidecode(unicodedata.normalize("NFKC", text))
+
+
+def _unidecode(text: str) -> str:
     from unidecode import unidecode
 
-    return unidecode(unicodedata.normalize("NFKC", text))
+    return unidecode(text)
 
 
 # Where Chinese, Japanese or Korean letters meet a Latin letter or digit: Chinese and Japanese write a Latin word
@@ -244,7 +248,7 @@ def search_fold(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
     if not text.isascii():
         text = _WIDE_EDGE.sub(" ", text)
-    return ascii_fold(text)
+    return _unidecode(text)
 
 
 def raw_tokens(text: str) -> list[str]:
@@ -377,7 +381,8 @@ def is_low_signal(text: str) -> bool:
     Latin is kept with two words that are no acknowledgement's, and one in Chinese or Japanese with four letters
     ("山姆吃素。"), unless it is an acknowledgement."""
     norm = normalize(text)
-    wide = _wide_letters(norm)
+    # (wide letters only lengthen a text: counted for a short one alone, not over every capture's whole text)
+    wide = _wide_letters(norm) if len(norm) < 16 else 0
     if len(norm) + 2 * wide < 16:
         if wide >= 4:
             return is_acknowledgement(text)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.pilot import Pilot
@@ -114,3 +117,28 @@ async def open_pane(pilot: Pilot, key: str, cls: type) -> object:
     await mounted(pilot, cls)
     await settle(pilot)
     return pilot.app.screen
+
+
+@dataclass
+class Held:
+    """An engine call held by a test: each call waits for `gate` (open unless the test clears it, or set the test
+    sets it at the end), and `on_ui_thread` says, call by call, whether it ran on the UI thread."""
+
+    gate: threading.Event
+    on_ui_thread: list[bool] = field(default_factory=list)
+
+
+def hold(monkeypatch: pytest.MonkeyPatch, engine: Any, name: str, *, timeout: float, closed: bool = False) -> Held:
+    """Replace `engine.<name>` with a call that records its thread and waits for the gate (up to `timeout`)."""
+    held = Held(threading.Event())
+    if not closed:
+        held.gate.set()
+    original = getattr(engine, name)
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        held.on_ui_thread.append(threading.current_thread() is threading.main_thread())
+        held.gate.wait(timeout)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(engine, name, call)
+    return held

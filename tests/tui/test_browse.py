@@ -19,7 +19,7 @@ from memkeeper.tui.widgets import indextree
 from memkeeper.tui.widgets.indextree import NodeRef
 from memkeeper.tui.widgets.wikiread import resolve_link
 
-from .conftest import NARROW, WIDE, both_sizes, settle, wait_for
+from .conftest import NARROW, WIDE, both_sizes, hold, settle, wait_for
 from .snapshot_app import FIXED_NOW, build_app
 
 pytestmark = pytest.mark.anyio
@@ -210,17 +210,8 @@ async def test_the_tree_reads_entries_off_the_ui_thread(demo_root: Path, monkeyp
     "…" and the cursor still moves; a next page and a rebuild after a sync are read the same way."""
     monkeypatch.setattr(indextree.IndexTree, "page_size", 5)
     app = build_app(demo_root)
-    threads: list[bool] = []
-    gate = threading.Event()
-    gate.set()
-    read = app.engine.category_entries
-
-    def category_entries(*args, **kwargs):
-        threads.append(threading.current_thread() is threading.main_thread())
-        gate.wait(10)
-        return read(*args, **kwargs)
-
-    monkeypatch.setattr(app.engine, "category_entries", category_entries)
+    read = hold(monkeypatch, app.engine, "category_entries", timeout=10)
+    gate, threads = read.gate, read.on_ui_thread
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_browse(pilot)
         tree = screen.index_tree

@@ -17,7 +17,7 @@ from memkeeper.tui.screens.modals import ConfirmModal
 from memkeeper.tui.screens.quiz import QuizScreen, interval_label
 from tests.conftest import out_of_rotation
 
-from .conftest import NARROW, both_sizes, decided, mounted, open_pane, settle, wait_for
+from .conftest import NARROW, both_sizes, decided, hold, mounted, open_pane, settle, wait_for
 from .snapshot_app import FIXED_NOW as NOW
 from .snapshot_app import PERSON, build_app
 
@@ -194,16 +194,8 @@ async def test_the_session_is_taken_off_the_ui_thread(demo, monkeypatch):
     visit, and again for every "study more", with the desk deaf to keys meanwhile. It is taken in a worker; the pane
     says so until the first card is up."""
     app = demo
-    gate = threading.Event()
-    threads: list[bool] = []
-    original = app.engine.quiz_session
-
-    def session(*args, **kwargs):
-        threads.append(threading.current_thread() is threading.main_thread())
-        gate.wait(2)
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(app.engine, "quiz_session", session)
+    session = hold(monkeypatch, app.engine, "quiz_session", timeout=2, closed=True)
+    gate, threads = session.gate, session.on_ui_thread
     async with app.run_test(size=(120, 34)) as pilot:
         await settle(pilot)
         await pilot.press("Q")
