@@ -15,7 +15,7 @@ from memkeeper.tui.screens.conflicts import ConflictsScreen
 from memkeeper.tui.screens.modals import InputModal, TextModal
 from memkeeper.tui.widgets.status_line import StatusLine
 
-from .conftest import NARROW, both_sizes, decided, mounted, open_pane, settle, wait_for
+from .conftest import NARROW, both_sizes, decided, hold, mounted, open_pane, settle, wait_for
 from .snapshot_app import FIXED_NOW as NOW
 from .snapshot_app import SESSION, build_app
 
@@ -626,3 +626,43 @@ async def test_a_side_whose_page_the_os_refuses_to_read_says_so(demo, monkeypatc
         side = " ".join(plain(pane.query_one("#side-existing")).split())
         assert "A's page cannot be read" in meta
         assert f"unreadable record {mid}" in side and "active record" not in side
+
+
+async def test_the_queue_and_its_sides_are_read_off_the_ui_thread(demo, monkeypatch):
+    """At thousands of conflicts a read of the queue takes tens of milliseconds, and each side's record a read of
+    its own: both run in workers. While the queue is being read the pane says so (not "No open conflicts"); while a
+    side's record is being read the side shows the statement as the conflict holds it and says it is reading."""
+    app = demo
+    expected = [c.conflict_id for c in app.engine.conflicts(now=NOW, session=SESSION)]
+    listed = hold(monkeypatch, app.engine, "conflicts", timeout=10, closed=True)
+    records = hold(monkeypatch, app.engine, "get", timeout=10)
+    async with app.run_test(size=(120, 34)) as pilot:
+        await pilot.press("C")
+        await mounted(pilot, ConflictsScreen)
+        pane = app.screen
+        await wait_for(pilot, lambda: listed.on_ui_thread, what="the queue being read")
+        await pilot.pause()
+        assert "(…)" in str(pane.table.border_title)
+        assert not pane.query_one("#conflict-empty").display
+        listed.gate.set()
+        await settle(pilot)
+        assert list(pane.table.rows) == expected and len(expected) >= 2
+        assert "reading" not in str(pane.query_one("#conflict-meta").render())
+
+        records.gate.clear()  # the next side's record waits
+        pane._existing.clear()  # as if the next conflict were far down a long queue
+        await pilot.press("down")
+        await wait_for(pilot, lambda: pane.table.current_key == expected[1], what="the cursor moving")
+        await pilot.pause()
+        meta, side = str(pane.query_one("#conflict-meta").render()), plain(pane.query_one("#side-existing"))
+        assert "reading A as memory holds it now" in meta
+        held = str(pane.current.existing["text"]).split()[0]
+        assert held in side
+        records.gate.set()
+        await settle(pilot)
+        meta = str(pane.query_one("#conflict-meta").render())
+        assert "reading" not in meta and "record" in plain(pane.query_one("#side-existing"))
+        await pilot.press("up")
+        await settle(pilot)
+    assert listed.on_ui_thread and not any(listed.on_ui_thread)
+    assert records.on_ui_thread and not any(records.on_ui_thread)

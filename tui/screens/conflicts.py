@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 
 from rich.console import Group, RenderableType
 from rich.text import Text
-from textual import events
+from textual import events, work
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Static
+from textual.worker import get_current_worker
 
-from memkeeper.core import Receipt
+from memkeeper.core import Engine, Receipt
 from memkeeper.core.conflicts import SNOOZE_WARN_AFTER, Conflict, existing_text
 from memkeeper.core.models import Entry, parse_iso
 
@@ -45,6 +47,39 @@ POSSIBLE_STYLE = "italic yellow"
 WIDE_SIDE_ROWS = 16
 #: Conflict records that cannot be read, listed above the queue before "… and N more".
 PROBLEMS_SHOWN = 2
+#: Rows after (and one before) the cursor whose existing records a read brings along, so that moving down the queue
+#: shows each next conflict without waiting for a read of its own.
+AHEAD = 3
+
+
+@dataclass(frozen=True)
+class Existing:
+    """A conflict's existing side as memory holds it now, read in a worker: its record (None when gone), the page it
+    is on, and whether that page is there but cannot be read."""
+
+    entry: Entry | None
+    page: str
+    unreadable: bool
+
+
+def read_existing(engine: Engine, c: Conflict) -> Existing:
+    mid = str(c.existing.get("memory_id") or "")
+    entry = engine.get(mid)
+    # A page that is there but cannot be read (malformed, permission denied) is not gone: the index keeps it as a
+    # bad page (and a record it could not read again as last read), and every decision on it refuses. Asked of the
+    # engine for the side's page now, else the one the conflict recorded.
+    page = (engine.page_of(mid) if entry is not None else None) or str(c.existing.get("page") or "")
+    return Existing(entry, page, bool(engine.page_unreadable(page)))
+
+
+@dataclass(frozen=True)
+class Queue:
+    """What one read of the queue found (`ConflictsScreen._load`)."""
+
+    mode: str
+    open_now: list[Conflict]
+    snoozed: list[Conflict]
+    existing: dict[str, Existing]
 
 
 def type_cell(c: Conflict) -> Text:
@@ -137,6 +172,14 @@ class ConflictsScreen(PaneScreen):
         self._last_key: dict[str, str | None] = {OPEN: None, SNOOZED: None}
         #: The screen size the sides were last cut for (`_side_fit`); None until they are first shown.
         self._shown_for: tuple[int, int] | None = None
+        #: Existing sides read in workers, by conflict id: those about the cursor as of the last read.
+        self._existing: dict[str, Existing] = {}
+        #: The last read of the queue (None until the first is in): the pane draws from it, never from the engine.
+        self._queue: Queue | None = None
+        #: The conflicts whose existing sides a worker is reading now, and how many reads of the queue are in: a side
+        #: read before the last one is not taken.
+        self._reading: set[str] = set()
+        self._generation = 0
 
     # ------------------------------------------------------------------------------------------------ layout
 
@@ -160,6 +203,9 @@ class ConflictsScreen(PaneScreen):
             yield Static(id="conflict-empty", classes="empty-state")
 
     def on_mount(self) -> None:
+        # Until the first read is in: the list's frame, and no "No open conflicts" that may not be true.
+        self.query_one("#conflict-empty").display = False
+        self.table.border_title = "Open conflicts (…)"
         self.refresh_data()
 
     # ------------------------------------------------------------------------------------------------ data
@@ -184,12 +230,6 @@ class ConflictsScreen(PaneScreen):
             Text(str(c.incoming.get("actor") or ""), no_wrap=True, overflow="ellipsis"),
         ]
 
-    def snoozed_now(self) -> list[Conflict]:
-        """Conflicts snoozed at this moment (a snooze that ran out, or a session snooze of an earlier session, is
-        open again and is in the open list instead). Read from the engine's list of unresolved conflicts."""
-        now, session = self.now(), self.mk.session_id
-        return [c for c in self.engine.conflicts() if c.status == "snoozed" and not c.is_open_at(now, session)]
-
     def show_problems(self) -> None:
         """One line for each conflict record the queue leaves out because it cannot be read: the desk never lists a
         queue short of a record without saying so. The lines come from the engine, read by the app's count worker
@@ -209,9 +249,70 @@ class ConflictsScreen(PaneScreen):
         widget.update(text)
 
     def refresh_data(self, prefer: str | None = None) -> None:
+        """Read the queue again, in a worker (`_load`): at thousands of conflicts a read takes tens of milliseconds,
+        and the desk never waits on the engine on its UI thread. The list on screen stays until the read is in."""
         self.show_problems()
-        open_now = self.engine.conflicts(now=self.now(), session=self.mk.session_id)
-        snoozed = self.snoozed_now()
+        # The rows the cursor may sit on when the read is in: the one asked for, the one it is on, and (the one it is
+        # on decided meanwhile) those after it.
+        wanted = ([prefer] if prefer else []) + self._around()
+        self._load(self.mode, self.now(), self.mk.session_id, wanted)
+
+    def _around(self) -> list[str]:
+        """The keys from the row above the cursor to AHEAD rows below it."""
+        table, at = self.table, self.table.cursor_row
+        return [item[0] for row in range(max(0, at - 1), at + AHEAD + 1) if (item := table.item_at(row))]
+
+    @work(thread=True, exclusive=True, group="conflicts-load", exit_on_error=False)
+    def _load(self, mode: str, now: datetime, session: str | None, wanted: list[str]) -> None:
+        engine = self.engine
+        unresolved = engine.conflicts()
+        open_now = [c for c in unresolved if c.is_open_at(now, session)]
+        # Snoozed at this moment: a snooze that ran out, or a session snooze of an earlier session, is open again.
+        snoozed = [c for c in unresolved if c.status == "snoozed" and not c.is_open_at(now, session)]
+        listed = open_now if mode == OPEN else snoozed
+        by_id = {c.conflict_id: c for c in listed}
+        # The first rows too: the cursor goes to the top of a list it was not on.
+        ids = [k for k in wanted if k in by_id] + [c.conflict_id for c in listed[: AHEAD + 1]]
+        existing = {k: read_existing(engine, by_id[k]) for k in dict.fromkeys(ids)}
+        if get_current_worker().is_cancelled:
+            return  # a newer read runs: it reads the same and more
+        self.app.call_from_thread(self._loaded, Queue(mode, open_now, snoozed, existing), wanted)
+
+    def _loaded(self, queue: Queue, wanted: list[str]) -> None:
+        if queue.mode != self.mode:
+            return  # the person switched lists meanwhile; that switch started a read of its own
+        prefer = wanted[0] if wanted else None
+        self._queue = queue
+        self._existing = dict(queue.existing)
+        self._generation += 1
+        self._reading = set()
+        self._show_queue(prefer if prefer in {c.conflict_id for c in queue.open_now + queue.snoozed} else None)
+
+    def _read_ahead(self) -> None:
+        """Read, in a worker, the existing sides about the cursor that are neither held nor being read."""
+        missing = [k for k in self._around() if k not in self._existing and k not in self._reading and k in self._by_id]
+        if missing:
+            self._reading.update(missing)
+            self._read_existing(self._generation, [self._by_id[k] for k in missing])
+
+    @work(thread=True, group="conflicts-read", exit_on_error=False)
+    def _read_existing(self, generation: int, conflicts: list[Conflict]) -> None:
+        found = {c.conflict_id: read_existing(self.engine, c) for c in conflicts}
+        self.app.call_from_thread(self._existing_read, generation, found)
+
+    def _existing_read(self, generation: int, found: dict[str, Existing]) -> None:
+        if generation != self._generation:
+            return  # read before the queue was read again: that read's sides are newer
+        self._reading.difference_update(found)
+        self._existing.update(found)
+        if self.table.current_key in found:
+            self._show_detail()
+
+    def _show_queue(self, prefer: str | None = None) -> None:
+        queue = self._queue
+        if queue is None:
+            return
+        open_now, snoozed = queue.open_now, queue.snoozed
         conflicts = open_now if self.mode == OPEN else snoozed
         withheld = self.table.withheld  # decided, the receipt on its way
         conflicts = [c for c in conflicts if c.conflict_id not in withheld]
@@ -299,12 +400,11 @@ class ConflictsScreen(PaneScreen):
         now = self.now()
         # The existing side's expiry is on its record (the conflict holds its text); the incoming side carries its own.
         mid = str(c.existing.get("memory_id") or "")
-        existing = self.engine.get(mid)
-        # A page that is there but cannot be read (malformed, permission denied) is not gone: the index keeps it as a
-        # bad page (and a record it could not read again as last read), and every decision on it refuses. Asked of
-        # the engine for the side's page now, else the one the conflict recorded.
-        page = (self.engine.page_of(mid) if existing is not None else None) or str(c.existing.get("page") or "")
-        unreadable = bool(self.engine.page_unreadable(page))
+        known = self._existing.get(c.conflict_id)
+        if known is None:
+            self._read_ahead()  # shown as the conflict holds it until the read is in
+        existing = known.entry if known is not None else None
+        unreadable = known is not None and known.unreadable
         expiries = {
             "existing": existing.expires_at if existing is not None else None,
             "incoming": _expires(c.incoming.get("expires_at")),
@@ -317,7 +417,10 @@ class ConflictsScreen(PaneScreen):
         # decision), denied or archived since the conflict was opened, and a decision acts on that record.
         held, current = str(c.existing.get("text", "")), _existing_now(c, existing)
         edited = " ".join(current.split()) != " ".join(held.split())
-        if unreadable:
+        if known is None:
+            state, changes = "record", ["reading A as memory holds it now…"]
+            edited = False
+        elif unreadable:
             state = "unreadable record"
             changes = ["A's page cannot be read: mend it (memkeeper check names the problem), then decide"]
         elif existing is None:
@@ -385,7 +488,11 @@ class ConflictsScreen(PaneScreen):
         c = self._decidable()
         if c is None:
             return
-        existing = self.engine.get(str(c.existing.get("memory_id") or ""))
+        known = self._existing.get(c.conflict_id)
+        if known is None:
+            self.say("Still reading the existing record; ask again in a moment.", "yellow")
+            return
+        existing = known.entry
         a_text, b_text = word_diff(_existing_now(c, existing), str(c.incoming.get("text", "")))
         now = self.now()
         parts: list[RenderableType] = []
@@ -403,6 +510,7 @@ class ConflictsScreen(PaneScreen):
         self.app.push_screen(TextModal(f"{c.conflict_id} · both statements whole", Group(*parts)))
 
     def on_virtual_table_row_highlighted(self, event: QueueTable.RowHighlighted) -> None:
+        self._read_ahead()
         self._show_detail()
 
     def applies(self, action: str) -> bool:
