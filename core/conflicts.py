@@ -19,7 +19,7 @@ from typing import Any
 from .errors import BadInput, NotFound, PageError
 from .incoming import Incoming, entry_from_incoming
 from .models import Entry, Receipt, Status, at, iso, parse_iso, single_line
-from .pages import MAX_LEDGER_BYTES, MAX_PAGE_BYTES, atomic_write, iter_lines, read_text
+from .pages import MAX_LEDGER_BYTES, MAX_PAGE_BYTES, append_lines, atomic_write, iter_lines, read_text
 from .paths import list_file_sigs
 from .receipts import make_receipt
 from .record import EntryError
@@ -30,8 +30,12 @@ from .validate import validate_actor
 from .views import Views
 
 CHOICES = ("existing", "incoming", "both")
-CONFLICT_CACHE = ".memkeeper/conflicts.json"  # the parsed records, keyed by each page's mtime and size
-CONFLICT_CACHE_VERSION = 2  # 2: records are validated field by field when parsed
+# The parsed records, keyed by each page's mtime and size: a header line, then a line appended for each record
+# parsed ([id, mtime_ns, size, fields]; a later line for an id replaces an earlier one), rewritten whole when it has
+# grown to twice the records it holds. Version 2's file (one JSON document) is removed when this one is first written.
+CONFLICT_CACHE = ".memkeeper/conflicts.jsonl"
+OLD_CONFLICT_CACHE = ".memkeeper/conflicts.json"
+CONFLICT_CACHE_VERSION = 3  # 2: records validated field by field when parsed; 3: lines appended
 SNOOZE_WARN_AFTER = 3
 TWIN_CANDIDATES = 20  # records whose words match a held statement best, searched for one that holds its text
 
@@ -445,25 +449,25 @@ def _opened_summary(c: Conflict) -> dict[str, Any]:
     return {"memory_id": c.existing["memory_id"], "conflict_type": c.conflict_type, "reason": c.reason}
 
 
-def render_conflicts_view(conflicts: list[Conflict], now: datetime) -> str:
-    lines = [
-        "# Conflicts",
-        "",
-        f"_Generated {iso(now)}. Open: {sum(1 for c in conflicts if c.status != 'resolved')}._",
-        "",
-    ]
-    for c in sorted(conflicts, key=lambda c: (c.status == "resolved", -c.number)):
-        lines.append(f"### {c.conflict_id} — {c.detected_at[:10]} — {_one(c.title)}")
-        lines.append(f"**Status**: {c.status}")
-        lines += _side_lines("Side A", c.existing) + _side_lines("Side B", c.incoming)
-        lines.append(f"**Detected by**: {_one(c.detected_by)} ({_one(type_text(c))}: {_one(c.reason)})")
-        lines.append(f"**Resolution**: {_one(_resolution_text(c))}")
-        if c.snooze_count >= SNOOZE_WARN_AFTER and c.status != "resolved":
-            lines.append(f"> Snoozed {c.snooze_count} times: decide or it will keep coming back.")
-        lines.append("")
-    if not conflicts:
-        lines.append("No conflicts.")
-    return "\n".join(lines) + "\n"
+def render_conflict_section(c: Conflict) -> str:
+    """One conflict's part of CONFLICTS.md, with the blank line after it."""
+    lines = [f"### {c.conflict_id} — {c.detected_at[:10]} — {_one(c.title)}", f"**Status**: {c.status}"]
+    lines += _side_lines("Side A", c.existing) + _side_lines("Side B", c.incoming)
+    lines.append(f"**Detected by**: {_one(c.detected_by)} ({_one(type_text(c))}: {_one(c.reason)})")
+    lines.append(f"**Resolution**: {_one(_resolution_text(c))}")
+    if c.snooze_count >= SNOOZE_WARN_AFTER and c.status != "resolved":
+        lines.append(f"> Snoozed {c.snooze_count} times: decide or it will keep coming back.")
+    return "\n".join(lines) + "\n\n"
+
+
+def render_conflicts_view(
+    conflicts: list[Conflict], now: datetime, section: Callable[[Conflict], str] = render_conflict_section
+) -> str:
+    """CONFLICTS.md: open and snoozed conflicts first, then resolved ones, newest first in each. `section` renders
+    one conflict (the queue passes one that keeps each record's part while the record is unchanged)."""
+    head = f"# Conflicts\n\n_Generated {iso(now)}. Open: {sum(1 for c in conflicts if c.status != 'resolved')}._\n\n"
+    ordered = sorted(conflicts, key=lambda c: (c.status == "resolved", -c.number))
+    return head + "".join(section(c) for c in ordered) + ("" if conflicts else "No conflicts.\n")
 
 
 #: The conflict record files as the caches compare them: (name, mtime_ns, size) of each `C<N>.md`, by number.
@@ -481,7 +485,12 @@ class ConflictQueue:
         # The records as last parsed, kept across processes in .memkeeper/ (derived data): every capture renders
         # CONFLICTS.md from all of them, resolved ones too, and parsing each page's YAML again grew with the queue.
         self._disk: dict[str, list[Any]] | None = None
-        self._disk_dirty = False
+        self._disk_new: list[str] = []  # ids parsed since the cache was last written
+        self._disk_lines = 0  # record lines in the cache file as last read or written
+        self._disk_rewrite = False  # the file is missing, of another version, or broken at its head
+        # Each record's part of CONFLICTS.md, kept with the parsed record it was rendered from (a record parsed
+        # again is another object): a new conflict renders one part, not every record's again.
+        self._sections: dict[str, tuple[Conflict, str]] = {}
         # Every readable record and one line for each that is not, kept while no record file changed (`_folder_sig`).
         self._all_conflicts_cache: tuple[FolderSig, list[Conflict], list[str]] | None = None
         self._compat_cache: tuple[tuple[int, int] | None, set[tuple[str, str]]] | None = None
@@ -521,18 +530,24 @@ class ConflictQueue:
         in the process that tried it — the desk — a decision that was never written.)"""
         return copy.deepcopy(self._load_cached(conflict_id, _dir))
 
-    def _load_cached(self, conflict_id: str, _dir: Path | None = None) -> Conflict:
-        """The parsed record, shared with the caches: never changed in place."""
+    def _load_cached(
+        self, conflict_id: str, _dir: Path | None = None, listed: tuple[int, int] | None = None
+    ) -> Conflict:
+        """The parsed record, shared with the caches: never changed in place. `listed`: the page's (mtime_ns, size)
+        as a listing of the folder just read it (no stat of its own)."""
         cid = conflict_id.strip().upper()
         if not re.fullmatch(r"C\d+", cid):
             raise BadInput(f"invalid conflict id {conflict_id!r} (expected C<N>)")
         # The id is validated above, so only the directory needs confining.
         path = (_dir or self.store.path("conflicts")) / f"{cid}.md"
-        try:
-            st = path.lstat()
-        except FileNotFoundError:
-            raise NotFound(f"unknown conflict {cid}") from None
-        sig = (st.st_mtime_ns, st.st_size)
+        if listed is not None:
+            sig = listed
+        else:
+            try:
+                st = path.lstat()
+            except FileNotFoundError:
+                raise NotFound(f"unknown conflict {cid}") from None
+            sig = (st.st_mtime_ns, st.st_size)
         cached = self._conflict_cache.get(cid)
         if cached and cached[0] == sig:
             return cached[1]
@@ -541,6 +556,8 @@ class ConflictQueue:
             try:
                 c = parse_conflict_page(read_text(path, limit=MAX_PAGE_BYTES, what="a conflict record"), cid)
             except FileNotFoundError:
+                if listed is not None:
+                    raise NotFound(f"unknown conflict {cid}") from None  # removed since the listing
                 raise BadInput(f"unknown conflict {cid}") from None
             except (PageError, OSError) as exc:
                 raise BadInput(f"conflicts/{cid}.md: {getattr(exc, 'strerror', None) or exc}") from None
@@ -548,16 +565,33 @@ class ConflictQueue:
         self._conflict_cache[cid] = (sig, c)
         return c
 
+    def _read_disk(self) -> dict[str, list[Any]]:
+        """The cache file's records: {id: [mtime_ns, size, fields]}, the last line of each id winning. A missing
+        file, another version or a broken head reads as empty (and is rewritten whole); a broken line (a power cut
+        during an append: the lines are written without a flush) is skipped."""
+        self._disk_lines, self._disk_rewrite = 0, True
+        records: dict[str, list[Any]] = {}
+        try:
+            lines = read_text(self.store.root / CONFLICT_CACHE, limit=MAX_LEDGER_BYTES).splitlines()
+            head = json.loads(lines[0]) if lines else None
+        except (OSError, BadInput, ValueError):
+            return records
+        if not (isinstance(head, dict) and head.get("version") == CONFLICT_CACHE_VERSION):
+            return records
+        for line in lines[1:]:
+            try:
+                got = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(got, list) and len(got) == 4 and isinstance(got[0], str):
+                records[got[0]] = got[1:]
+        self._disk_lines, self._disk_rewrite = len(lines) - 1, False
+        return records
+
     def _from_disk(self, cid: str, sig: tuple[int, int]) -> Conflict | None:
         """The record as parsed before, when its page has not changed since (same mtime and size)."""
         if self._disk is None:
-            self._disk = {}
-            try:
-                data = json.loads(read_text(self.store.root / CONFLICT_CACHE, limit=MAX_LEDGER_BYTES))
-                if isinstance(data, dict) and data.get("version") == CONFLICT_CACHE_VERSION:
-                    self._disk = data.get("records") or {}
-            except (OSError, BadInput, ValueError):
-                pass
+            self._disk = self._read_disk()
         got = self._disk.get(cid)
         if not (isinstance(got, list) and len(got) == 3 and got[:2] == list(sig) and isinstance(got[2], dict)):
             return None
@@ -576,22 +610,34 @@ class ConflictQueue:
             self._disk.pop(cid, None)
             return
         self._disk[cid] = [sig[0], sig[1], fields]
-        self._disk_dirty = True
+        self._disk_new.append(cid)
 
     def _save_disk(self, names: set[str]) -> None:
-        """Write the cache when a record was parsed (best effort: it is derived data), keeping only `names`."""
-        if not self._disk_dirty or self._disk is None:
+        """Add the records parsed since the last save to the cache (best effort: it is derived data): a line each,
+        appended; the whole file, of `names` only, when it is new or has grown to twice the records it holds.
+        Without a flush: a missing or broken cache is read from the pages. Two processes appending at once each
+        write whole lines; a rewrite meanwhile may drop the other's line, which is parsed again the next time."""
+        if not self._disk_new or self._disk is None:
             return
+        new = [cid for cid in dict.fromkeys(self._disk_new) if cid in names and cid in self._disk]
         self._disk = {k: v for k, v in self._disk.items() if k in names}
+        self._disk_new = []
+        path = self.store.root / CONFLICT_CACHE
+
+        def line(cid: str) -> str:
+            return json.dumps([cid, *self._disk[cid]], separators=(",", ":"))  # type: ignore[index]
+
         try:
-            atomic_write(
-                self.store.root / CONFLICT_CACHE,
-                json.dumps({"version": CONFLICT_CACHE_VERSION, "records": self._disk}, separators=(",", ":")),
-                durable=False,  # derived: a missing or broken cache is read from the pages
-            )
-            self._disk_dirty = False
+            if self._disk_rewrite or self._disk_lines + len(new) > 2 * len(self._disk) + 64:
+                head = json.dumps({"version": CONFLICT_CACHE_VERSION})
+                atomic_write(path, "\n".join([head, *map(line, self._disk)]) + "\n", durable=False)
+                self._disk_lines, self._disk_rewrite = len(self._disk), False
+                (self.store.root / OLD_CONFLICT_CACHE).unlink(missing_ok=True)  # version 2's, replaced by this
+            elif new:
+                append_lines(path, [line(cid) for cid in new], durable=False)
+                self._disk_lines += len(new)
         except (OSError, BadInput):
-            pass
+            self._disk_rewrite = True
 
     def _all_conflicts(self) -> list[Conflict]:
         """Every readable conflict record, cached on the record files' signature (`_folder_sig`)."""
@@ -605,9 +651,14 @@ class ConflictQueue:
         out = []
         problems = []
         cdir = self.store.path("conflicts")
-        for name, _, _ in sig:
+        parsed = self._conflict_cache
+        for name, mtime_ns, size in sig:
+            hit = parsed.get(name[:-3])
+            if hit is not None and hit[0] == (mtime_ns, size):
+                out.append(hit[1])  # unchanged since parsed (most of them: a capture adds one)
+                continue
             try:
-                out.append(self._load_cached(name[:-3], cdir))
+                out.append(self._load_cached(name[:-3], cdir, (mtime_ns, size)))
             except NotFound:
                 continue  # removed since the listing
             except BadInput as exc:
@@ -680,7 +731,19 @@ class ConflictQueue:
         if self._view_sig == sig and (self.store.root / "CONFLICTS.md").exists():
             return None
         self._pending_view_sig = sig
-        return render_conflicts_view(self.conflicts(include_resolved=True), now)
+        conflicts = self.conflicts(include_resolved=True)
+        sections = self._sections
+        kept = {c.conflict_id: sections[c.conflict_id] for c in conflicts if c.conflict_id in sections}
+
+        def section(c: Conflict) -> str:
+            got = kept.get(c.conflict_id)
+            if got is None or got[0] is not c:
+                got = kept[c.conflict_id] = (c, render_conflict_section(c))
+            return got[1]
+
+        text = render_conflicts_view(conflicts, now, section)
+        self._sections = kept  # records gone from the folder leave with their parts
+        return text
 
     def conflicts_view_written(self) -> None:
         self._view_sig = self._pending_view_sig

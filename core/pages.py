@@ -183,12 +183,12 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[n:]
 
 
-def append_lines(path: Path, lines: list[str]) -> None:
+def append_lines(path: Path, lines: list[str], *, durable: bool = True) -> None:
     """Append whole lines in one write (O_APPEND), so concurrent readers never see half a line.
 
     Never through a symlink (the file is opened with O_NOFOLLOW in a directory reached without following links),
     and only to a regular file (a FIFO or a device where a ledger should be is refused). Inside `synced_together`
-    the fsync is left to the end of that block.
+    the fsync is left to the end of that block; `durable=False` (derived data, rebuilt when lost) skips it.
     """
     if not lines:
         return
@@ -216,7 +216,9 @@ def append_lines(path: Path, lines: list[str]) -> None:
             # appended would be glued onto its last line, and a reader would drop both as one bad line.
             data = b"\n" + data
         _write_all(fd, data)
-        if deferred is None:
+        if not durable:
+            pass
+        elif deferred is None:
             os.fsync(fd)
         else:
             deferred.append(fd)

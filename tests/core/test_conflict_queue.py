@@ -233,7 +233,7 @@ def test_another_claim_against_the_same_record_opens_its_own_conflict(eng):
 
 
 def test_another_process_reads_the_parsed_records_and_never_a_stale_one(eng, monkeypatch):
-    """Conflict records are kept parsed in .memkeeper/conflicts.json (a capture renders CONFLICTS.md from all of
+    """Conflict records are kept parsed in .memkeeper/conflicts.jsonl (a capture renders CONFLICTS.md from all of
     them): another engine gets the same records from it, a page edited since is read again, and a broken cache is
     ignored."""
     from memkeeper.core import Engine
@@ -274,6 +274,55 @@ def test_another_process_reads_the_parsed_records_and_never_a_stale_one(eng, mon
             assert [c.conflict_id for c in got] == [c.conflict_id for c in expected]
         finally:
             other.close()
+
+
+def test_conflicts_md_is_what_a_fresh_render_of_every_record_gives(eng):
+    """Each record's part of CONFLICTS.md is kept while its record is unchanged: after new conflicts, a decision, a
+    snooze and a hand edit of a record's page, the view is what rendering every record anew gives."""
+    from memkeeper.core.conflicts import render_conflicts_view
+
+    make_conflict(eng)
+    make_conflict(eng, "Invoices go out on the 1st.", "Invoices go out on the 15th.")
+    make_conflict(eng, "The office opens at 8:00.", "The office opens at 9:30.")
+    later = T0 + timedelta(hours=3)
+    eng.resolve_conflict("C1", "existing", now=later, actor=HUMAN)
+    eng.snooze_conflict("C2", now=later, actor=HUMAN, until=later + timedelta(days=2))
+    page = eng.root / "conflicts" / "C3.md"
+    page.write_text(page.read_text().replace("Billing database", "Billing database (edited by hand)"))
+    last = eng.capture("The car park closes at midnight.", now=later + timedelta(hours=1), key="car-park")
+    assert last.status == "captured"
+    view = (eng.root / "CONFLICTS.md").read_text()
+    assert "(edited by hand)" in view and "**Status**: snoozed" in view and "**Status**: resolved" in view
+    assert view == render_conflicts_view(eng.conflicts(include_resolved=True), later + timedelta(hours=1))
+
+
+def test_the_parsed_records_cache_grows_by_a_line_a_record_and_is_rewritten_when_twice_its_records(eng):
+    """A new conflict appends its record to .memkeeper/conflicts.jsonl (at 3,000 records, rewriting the whole file
+    for each took most of a conflicting capture); records parsed again (each decision rewrites its page) add lines
+    until the file holds twice its records and more, then it is written anew. A line cut short is skipped."""
+    from memkeeper.core import Engine
+    from memkeeper.core.conflicts import CONFLICT_CACHE
+
+    make_conflict(eng)
+    make_conflict(eng, "Invoices go out on the 1st.", "Invoices go out on the 15th.")
+    cache = eng.root / CONFLICT_CACHE
+    lines = cache.read_text().splitlines()
+    assert len(lines) == 3 and '"version"' in lines[0]  # a head, a line a record
+    with cache.open("a") as f:
+        f.write('["C9", 1, 2, {"conflict_id"\n')  # a power cut during an append
+    sizes = []
+    for i in range(80):  # each snooze rewrites C1's page: parsed again, a line more
+        now = T0 + timedelta(hours=2, minutes=i)
+        eng.snooze_conflict("C1", now=now, actor=HUMAN, until=now + timedelta(minutes=1))
+        eng.conflicts(include_resolved=True)
+        sizes.append(len(cache.read_text().splitlines()))
+    assert max(sizes) <= 1 + 2 * 2 + 64 + 1 and sizes[-1] < max(sizes)  # rewritten once it had grown
+    assert any(b == a + 1 for a, b in zip(sizes, sizes[1:], strict=False))  # appended in between
+    other = Engine.open(eng.root)
+    try:
+        assert other.conflicts(include_resolved=True) == eng.conflicts(include_resolved=True)
+    finally:
+        other.close()
 
 
 # -- a record kept from a conflict meets the records captured while it waited ------------------------------------------
