@@ -40,7 +40,8 @@ from .receipts import make_receipt
 from .scoring import zone_allows
 from .secrets import FieldValue, find_in_fields, redact_fields, secret_details
 from .store import Store, file_sig
-from .text import content_sha256, has_temporal_cue, is_low_signal, lf_line_endings, normalize, sha256_hex
+from .temporal import has_temporal_cue
+from .text import content_sha256, is_low_signal, lf_line_endings, normalize, sha256_hex
 from .validate import parse_enum, validate_actor
 from .verification import VerificationQueue
 from .views import Views

@@ -1202,7 +1202,7 @@ class Index:
         and is left out, and the ranked query then matches at most len(words) × `common` records.
         """
         rare = []
-        for w in dict.fromkeys(p for t in words for p in raw_tokens(t)):
+        for w in dict.fromkeys(p for t in words for p in raw_tokens(t, query=True)):
             n = self.scalar(
                 f"SELECT count(*) FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT {int(common) + 1})", (f'"{w}"',)
             )
@@ -1372,12 +1372,19 @@ def _reason(exc: Exception, path: Path) -> str:
 
 def _match_all(term: str) -> str:
     """The FTS5 query for one term: all of its parts (an empty string when it has none)."""
-    return " ".join(f'"{p}"' for p in raw_tokens(term))
+    return " ".join(f'"{p}"' for p in _parts(term))
 
 
 def _match_any(terms: list[str]) -> str:
-    parts = sorted({p for t in terms for p in raw_tokens(t)})
+    parts = sorted({p for t in terms for p in _parts(t)})
     return " OR ".join(f'"{p}"' for p in parts)
+
+
+def _parts(term: str) -> list[str]:
+    """The tokens of a term (itself a token: a query's or a record's), as the full-text index holds them. A token of
+    another script than Latin is one already, and is not cut again: the pair "核心" is not looked up as 核, 核心 and
+    心, nor a Russian stem as a word whose ending is taken off once more."""
+    return raw_tokens(term) if term.isascii() else [term]
 
 
 def _file_digest(path: Path) -> tuple[str | None, str | None]:

@@ -11,13 +11,14 @@ import sqlite3
 from typing import TYPE_CHECKING, Any
 
 from .models import iso
-from .text import search_fold
+from .text import raw_tokens
 
 if TYPE_CHECKING:
     from .record import Entry
 
-SCHEMA_VERSION = "16"  # 13: quiz_ledgers/quiz_rows (the quiz ledgers hot.md counts from); 14: indexes; 15: digest;
-# 16: a Latin word written against Chinese, Japanese or Korean letters is a word of its own (`text.search_fold`)
+SCHEMA_VERSION = "17"  # 13: quiz_ledgers/quiz_rows (the quiz ledgers hot.md counts from); 14: indexes; 15: digest;
+# 16: a Latin word written against Chinese, Japanese or Korean letters is a word of its own (`text.search_fold`);
+# 17: each script's letters are its own tokens, CJK as letters and pairs, emoji as words (`text.raw_tokens`)
 QUIZ_WEIGHTS = {"direction": 4, "decision": 3, "milestone": 1}
 
 # The desk's verification queue (SPEC §5.2) and where a record came from, for grouping it: its source document (the
@@ -54,7 +55,7 @@ CREATE TABLE IF NOT EXISTS quiz_rows (
 ) WITHOUT ROWID;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (
     memory_id UNINDEXED, title, content, canonical_key, recall, content = 'records', content_rowid = 'rowid',
-    tokenize = 'porter unicode61 remove_diacritics 2'
+    tokenize = 'porter unicode61 remove_diacritics 2 categories ''L* N* Co M* So'''
 );
 """
 # The records table's secondary indexes. A cold build creates them after the bulk insert (one sort each, instead of
@@ -92,15 +93,21 @@ INSERT_RECORD = f"INSERT INTO records VALUES ({','.join('?' * 26)})"
 # deleted (delete_rows). A cold build indexes a chunk of rows at a time (INSERT_FTS_AFTER). Never VACUUM the index: it may
 # renumber the rowids the two tables share.
 #
-# The words are indexed as a query's are read (`text.raw_tokens`: NFKC, then transliterated to ASCII): each text
-# column goes through FOLD (`fts_fold`, registered on every connection that writes the index) on its way in, and
-# on its way out (the 'delete' must give FTS5 the values it indexed). Indexed as written, "Сервер базы данных" was
-# the token "сервер", which no query could ask for ("сервер" is read "server"), and "東京オフィスの住所は渋谷区です"
-# one token of fourteen characters: such records were found by no word. So FTS5's own 'rebuild' and
-# 'integrity-check' commands, which read the records' columns as they are, must not be used on this table.
+# The words are indexed as a query's are read (`text.raw_tokens`: NFKC; Latin letters, digits and symbols
+# transliterated to ASCII, every other script's letters kept, Chinese, Japanese, Korean and Thai as single letters and
+# pairs): each text column goes through FOLD (`fts_fold`, registered on every connection that writes the index) on
+# its way in, and on its way out (the 'delete' must give FTS5 the values it indexed). Indexed as written,
+# "東京オフィスの住所は渋谷区です" was one token of fourteen characters, found by no word of it. So FTS5's own
+# 'rebuild' and 'integrity-check' commands, which read the records' columns as they are, must not be used on this
+# table. The tokenizer keeps marks (M*) and symbols (So) inside a token, so a Devanagari word with its vowel signs
+# and an emoji are one token each, as `raw_tokens` gives them; an ASCII text has neither, and is split as before.
+#
+# The canonical key is indexed as search reads it (`keys.searched_key`, through KEY): not at all when it was made
+# from a title or text in another script than Latin, whose words it transliterates.
 FOLD = "mk_fold"
+KEY = "mk_key"
 _FTS_COLUMNS = "memory_id, title, content, canonical_key, recall"
-_FTS_VALUES = f"memory_id, {FOLD}(title), {FOLD}(content), {FOLD}(canonical_key), {FOLD}(recall)"
+_FTS_VALUES = f"memory_id, {FOLD}(title), {FOLD}(content), {KEY}(canonical_key, title, content), {FOLD}(recall)"
 INSERT_FTS = f"INSERT INTO fts (rowid, {_FTS_COLUMNS}) SELECT rowid, {_FTS_VALUES} FROM records WHERE memory_id=?"
 # A cold build indexes each chunk's words from its rows (those past the rowid before the chunk) in one statement.
 INSERT_FTS_AFTER = f"INSERT INTO fts (rowid, {_FTS_COLUMNS}) SELECT rowid, {_FTS_VALUES} FROM records WHERE rowid > ?"
@@ -108,14 +115,22 @@ INSERT_FTS_AFTER = f"INSERT INTO fts (rowid, {_FTS_COLUMNS}) SELECT rowid, {_FTS
 
 def fts_fold(value: str | None) -> str | None:
     """A column's text as the full-text index holds it: as written when it is ASCII (most text, and no change to
-    how it was indexed before), else folded as a query is (`text.search_fold`)."""
+    how it was indexed before), else its tokens (`text.raw_tokens`) between spaces."""
     if value is None or value.isascii():
         return value
-    return search_fold(value)
+    return " ".join(raw_tokens(value))
+
+
+def searched_key(key: str, title: str, content: str) -> str:
+    """`keys.searched_key`, imported on first use: the command line's start-up does not load the key rules."""
+    from .keys import searched_key
+
+    return searched_key(key, title, content)
 
 
 def register_fold(db: sqlite3.Connection) -> None:
     db.create_function(FOLD, 1, fts_fold, deterministic=True)
+    db.create_function(KEY, 3, searched_key, deterministic=True)
 
 
 def record_row(path: str, entry: Entry, fm: dict[str, Any] | None = None) -> tuple[Any, ...]:

@@ -32,12 +32,16 @@ Decisions beyond the spec, in one place:
 from __future__ import annotations
 
 import hashlib
+import json
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from datetime import UTC, date, datetime, timedelta
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
+from . import unspaced
 from .quiz_ledger import (
     LAST_Q_MAX,
     LEDGER_KIND,
@@ -307,6 +311,7 @@ def build_question(candidate: QuizCandidate) -> str:
 # --- cloze questions ------------------------------------------------------------------------------------------------
 
 CLOZE_GAP = "[…]"
+FUNCTION_WORDS_FILE = Path(__file__).parent / "data" / "function_words.json"
 
 # How much a kind of value is the point of a statement, best first: a quantity with its unit, a date, a time, a weekday, a
 # person (a name of two words or more), a member of a value class (a database, a language, a time zone...), then a
@@ -326,7 +331,7 @@ _CLOZE_RANK: dict[str, int] = {
 _NAME_RANK, _SINGLE_NAME_RANK = 4, 6
 _SPELLED_RANK = 7  # an amount written without digits ("an hour", "twelve partners") is rarely the point
 _NUMERIC_KINDS = frozenset({"quantity", "duration", "rate", "date", "time"})
-_CLOZE_MIN_WORDS_LEFT = 2  # a question must keep some context besides the gap
+_CLOZE_MIN_WORDS_LEFT = 2  # a question must keep some context besides the gap (`unspaced.word_count`)
 
 
 def _folded_with_origins(content: str) -> tuple[str, list[int]]:
@@ -348,6 +353,121 @@ def _folded_with_origins(content: str) -> tuple[str, list[int]]:
     return "".join(chars), origin
 
 
+# --- Chinese, Japanese and Korean for the readers ---
+# The slot readers read English: a run of Chinese or Japanese letters is one word to them ("生产数据库运行在5432端口"),
+# and they know dates, times and weekdays written in English. For a cloze, a note in these scripts is read as spaced
+# at each edge of a run of their letters ("生产数据库运行在 5432 端口"), with its dates, times and weekdays written as
+# the readers know them ("2026年3月15日" as "2026-03-15", "周三" as "Wednesday", "下午3点" as "15:00"); what a
+# reader finds there is hidden in the note as written.
+
+_WIDE_OR_HANGUL = re.compile(f"[{unspaced.LETTERS}\uac00-\ud7a3]")
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_MONTHS = tuple("January February March April May June July August September October November December".split())
+_CJK_WEEKDAY = {c: d for c, d in zip("一二三四五六日天", (*_WEEKDAYS, "Sunday"), strict=True)}
+_JA_WEEKDAY = {c: d for c, d in zip("月火水木金土日", _WEEKDAYS, strict=True)}
+_KO_WEEKDAY = {c: d for c, d in zip("월화수목금토일", _WEEKDAYS, strict=True)}
+_LATER_HALF = ("下午", "晚上", "傍晚", "午後", "夜", "오후", "저녁", "밤")
+_CJK_VALUE = re.compile(
+    r"(?P<y>\d{4})\s?[年년]\s?(?P<ym>\d{1,2})\s?[月월]\s?(?P<yd>\d{1,2})\s?[日号號일]"
+    r"|(?<!\d)(?P<m>\d{1,2})\s?[月월]\s?(?P<d>\d{1,2})\s?[日号號일]"
+    r"|(?:星期|礼拜|禮拜|周|週)(?P<zw>[一二三四五六日天])"
+    r"|(?P<jw>[月火水木金土日])曜日?"
+    r"|(?<![\uac00-\ud7a3])(?P<kw>[월화수목금토일])요일"
+    r"|(?P<half>上午|早上|凌晨|中午|下午|晚上|傍晚|午前|午後|夜|오전|오후|저녁|밤)?\s?"
+    r"(?<!\d)(?P<h>\d{1,2})\s?(?:[点點时時](?![间間])|시(?!간))(?:\s?(?P<min>\d{1,2})\s?[分분]|(?P<half_hour>半|반))?"
+)
+_CJK_STOPS = {"。": ".", "、": ","}
+
+
+def _cjk_value(m: re.Match[str]) -> str | None:
+    """What the readers read for a date, weekday or time of Chinese, Japanese or Korean; None for none."""
+    if m.group("y"):
+        month, day = int(m.group("ym")), int(m.group("yd"))
+        return f"{m.group('y')}-{month:02d}-{day:02d}" if 1 <= month <= 12 and 1 <= day <= 31 else None
+    if m.group("m"):
+        month, day = int(m.group("m")), int(m.group("d"))
+        return f"{_MONTHS[month - 1]} {day}" if 1 <= month <= 12 and 1 <= day <= 31 else None
+    if m.group("zw"):
+        return _CJK_WEEKDAY[m.group("zw")]
+    if m.group("jw"):
+        return _JA_WEEKDAY[m.group("jw")]
+    if m.group("kw"):
+        return _KO_WEEKDAY[m.group("kw")]
+    hour, minute = int(m.group("h")), int(m.group("min") or (30 if m.group("half_hour") else 0))
+    if m.group("half") in _LATER_HALF and hour < 12:
+        hour += 12
+    return f"{hour:02d}:{minute:02d}" if hour <= 24 and minute < 60 else None
+
+
+def _spaced_for_readers(text: str, first: list[int], last: list[int]) -> tuple[str, list[int], list[int]]:
+    """``text`` (the folded content, with the first and last character of the content each of its characters came
+    from) as the readers are given a note in Chinese, Japanese or Korean; each character written for a date, time
+    or weekday comes from all of what it stands for."""
+    chars: list[str] = []
+    lo: list[int] = []
+    hi: list[int] = []
+
+    def put(out: str, a: int, b: int) -> None:
+        for ch in out:
+            chars.append(ch)
+            lo.append(a)
+            hi.append(b)
+
+    at = 0
+    for m in _CJK_VALUE.finditer(text):
+        value = _cjk_value(m)
+        if value is None or not m.group(0).strip():
+            continue
+        for i in range(at, m.start()):
+            put(_CJK_STOPS.get(text[i], text[i]), first[i], last[i])
+        put(value, first[m.start()], last[m.end() - 1])
+        at = m.end()
+    for i in range(at, len(text)):
+        put(_CJK_STOPS.get(text[i], text[i]), first[i], last[i])
+    # a space at each edge of a run of these letters: "在5432端口" reads as "在 5432 端口"
+    out: list[str] = []
+    out_lo: list[int] = []
+    out_hi: list[int] = []
+    for i, ch in enumerate(chars):
+        if i and not ch.isspace() and not chars[i - 1].isspace():
+            if bool(_WIDE_OR_HANGUL.match(ch)) != bool(_WIDE_OR_HANGUL.match(chars[i - 1])):
+                out.append(" ")
+                out_lo.append(lo[i])
+                out_hi.append(hi[i])
+        out.append(ch)
+        out_lo.append(lo[i])
+        out_hi.append(hi[i])
+    return "".join(out), out_lo, out_hi
+
+
+# A word after a number the readers take for what it counts ("3 replicas"), when it may as well be a word of
+# grammar of another language ("5432 mit 16 GB", "5432 पर 16 GB", "5432 포트에서 실행됩니다"): the readers know
+# the function words of English only. Such a number is read as a bare number (never hidden on its own), as English's
+# "port 5432 with 16 GB" is.
+def _counts_a_foreign_word(toks: Sequence[Tok], span: tuple[int, int]) -> int | None:
+    """Where the word after the number of a counted quantity (``span``) stands when it is a word of another
+    language's grammar or of a script other than Latin; None when it is neither."""
+    for k in range(span[0] + 1, span[1]):
+        t = toks[k]
+        if t.kind != "word":
+            continue
+        if t.low in _other_function_words() or any(c.isalpha() and not _latin(c) for c in t.text):
+            return k
+        return None
+    return None
+
+
+@cache
+def _latin(ch: str) -> bool:
+    return unicodedata.name(ch, "").startswith("LATIN")
+
+
+@cache
+def _other_function_words() -> frozenset[str]:
+    data = json.loads(FUNCTION_WORDS_FILE.read_text(encoding="utf-8"))
+    return frozenset(w.lower() for words in data["languages"].values() for w in words)
+
+
 def _token_span(toks: Sequence[Tok], start: int, text: str) -> tuple[int, int] | None:
     """The tokens ``start..stop`` whose texts joined by spaces are ``text`` (how the readers write a value), or None."""
     parts: list[str] = []
@@ -367,6 +487,10 @@ def build_cloze(content: str, title: str = "") -> Cloze | None:
     text, origin = _folded_with_origins(content)
     if not text or fold(text) != text:
         return None  # the readers would see other characters than the map describes
+    # the first and the last character of the content each character of the text comes from
+    came_first, came_last = origin, origin
+    if _WIDE_OR_HANGUL.search(text):
+        text, came_first, came_last = _spaced_for_readers(text, origin, origin)
     analysis = analyze(text)
     plain = "\n\n".join(plain_blocks(text))  # what the readers read (the offsets of their tokens)
     toks = analysis.tokens
@@ -375,6 +499,9 @@ def build_cloze(content: str, title: str = "") -> Cloze | None:
     for v in analysis.values:
         span = _token_span(toks, v.start, v.text)
         if span is None:
+            continue
+        if v.key.startswith("n:") and (foreign := _counts_a_foreign_word(toks, span)) is not None:
+            spans.append((span[0], foreign))  # the number alone: the word after it is no value
             continue
         spans.append(span)
         rank = _CLOZE_RANK.get(v.kind)
@@ -410,12 +537,13 @@ def build_cloze(content: str, title: str = "") -> Cloze | None:
         if at < 0:
             continue
         lo, hi = at, at + len(hidden)
-        if text[lo:hi].lower() in folded_title:
+        start, end = came_first[lo], came_last[hi - 1] + 1
+        if text[lo:hi].lower() in folded_title or (
+            came_first is not origin and fold(" ".join(content[start:end].split())).lower() in folded_title
+        ):
+            continue  # (a date of Chinese is read as "2026-03-15": the title has it as written)
+        if unspaced.word_count(text[:lo] + " " + text[hi:]) < _CLOZE_MIN_WORDS_LEFT:
             continue
-        left = (text[:lo] + " " + text[hi:]).split()
-        if sum(1 for w in left if any(c.isalnum() for c in w)) < _CLOZE_MIN_WORDS_LEFT:
-            continue
-        start, end = origin[lo], origin[hi - 1] + 1
         return Cloze(text=content[:start] + CLOZE_GAP + content[end:], start=start, end=end, hidden=content[start:end])
     return None
 

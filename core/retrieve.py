@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from . import scoring
 from .errors import BadInput, Busy, WriteFailed, clip
 from .index import CANDIDATES, BadPage, ZoneRows, is_busy
+from .index_schema import searched_key
 from .models import Receipt, SensitivityTier, Status, Tier, TrustZone, at, iso, parse_iso
 from .pages import MAX_LEDGER_BYTES, read_text
 from .receipts import make_receipt
@@ -354,9 +355,8 @@ def _score(
         return None, False
     if row["expires_at"] and parse_iso(row["expires_at"]) <= now:
         return None, False  # past its expiry: never returned, even before decay archives it (SPEC §4)
-    rterms = scoring.term_set(
-        f"{row['title']} {row['content']} {row['canonical_key'].replace('-', ' ')} {row['recall']}"
-    )
+    key = searched_key(row["canonical_key"], row["title"], row["content"])
+    rterms = scoring.term_set(f"{row['title']} {row['content']} {key.replace('-', ' ')} {row['recall']}")
     sem = scoring.semantic(terms, weights, rterms)
     if sem <= 0:
         return None, False

@@ -1,7 +1,9 @@
 """Retrieval policy: zone eligibility and the score formula (SPEC §4 retrieve). Pure functions.
 
 Terms are the text module's tokens with only plurals folded (`text.stem(..., plural_only=True)`): "deploys" finds
-"deploy", while the terms stay close to what the person typed.
+"deploy", while the terms stay close to what the person typed. A query's terms are its tokens as looked up (`tokens(...,
+query=True)`: a Chinese, Japanese or Korean query by its pairs of letters), a record's as indexed (its single letters
+and pairs both), so a query's pair is among the terms of every record that holds it.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ def term_set(text: str) -> set[str]:
 
 def query_terms(query: str) -> list[str]:
     seen: dict[str, None] = {}
-    for t in tokens(query):
+    for t in tokens(query, query=True):
         seen.setdefault(stem(t, plural_only=True), None)
     return list(seen)
 

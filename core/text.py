@@ -6,6 +6,7 @@ lives in `secrets.py`.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import unicodedata
@@ -251,20 +252,257 @@ def search_fold(text: str) -> str:
     return _unidecode(text)
 
 
-def raw_tokens(text: str) -> list[str]:
-    """All tokens in order, lower-cased and ASCII-folded (`search_fold`); punctuation dropped (apostrophes kept
-    inside words)."""
-    folded = search_fold(text).lower().replace("\u2019", "'")
-    return _TOKEN.findall(folded)
+def raw_tokens(text: str, *, query: bool = False) -> list[str]:
+    """All tokens in order, lower-cased; punctuation dropped (apostrophes kept inside words). Latin letters, digits
+    and symbols are ASCII-folded as they always were (`search_fold`: "café" is read "cafe", "½" "1/2"); the letters
+    of every other script are kept as written, each script's word its own token (`_script_tokens`).
+
+    `query`: the tokens a query is looked up by, which differ from a text's in two ways only: Chinese, Japanese,
+    Korean and Thai letters are looked up by their pairs (a single letter by itself) where a text is indexed by its
+    single letters and pairs both, and an Arabic or Hebrew word is looked up as written where a text is indexed with
+    its article or one-letter prefix taken off too."""
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)  # "…" is "...", a fullwidth "Ａ" an "A"
+        if not text.isascii():
+            return _script_tokens(text, query)
+    return _TOKEN.findall(text.lower())  # what `search_fold` gives an ASCII text, without its passes
 
 
-def tokens(text: str) -> list[str]:
-    """Content tokens in order: raw tokens minus stopwords."""
-    return [t for t in raw_tokens(text) if t not in STOPWORDS]
+def tokens(text: str, *, query: bool = False) -> list[str]:
+    """Content tokens in order: raw tokens minus stopwords (English function words, and the Japanese particles
+    that stand alone between two words of other scripts: "東京のサーバー")."""
+    return [t for t in raw_tokens(text, query=query) if t not in _STOP]
 
 
 def token_set(text: str) -> frozenset[str]:
     return frozenset(tokens(text))
+
+
+def folded_tokens(text: str) -> list[str]:
+    """Content tokens with every script transliterated to ASCII (`search_fold`), as search read all text before it
+    kept each script's own letters: what a key derived from content is made of (`keys.key_from`), so that it names
+    the partition it always named."""
+    folded = search_fold(text).lower().replace("\u2019", "'")
+    return [t for t in _TOKEN.findall(folded) if t not in STOPWORDS]
+
+
+def has_script_letters(text: str) -> bool:
+    """Whether a text holds letters of a script other than Latin, which search keeps as they are written."""
+    return not text.isascii() and _holds(_LETTERS, unicodedata.normalize("NFKC", text))
+
+
+# --- tokens of scripts other than Latin -----------------------------------------------------------------------------
+#
+# Transliterated to ASCII, other scripts met each other and English through homophones: 核 and 和 are both "he" (an
+# English stopword), 平 finds "pings", Arabic س and ص are both "s", Hebrew קל finds Arabic كل, and a Japanese kana
+# run was one token with its particles ("サーバーの" -> "sa-ba-no"). So only Latin letters (and digits, symbols and
+# punctuation of any script) are folded; every other script's letters stay its own, and a query in a script finds
+# the same letters in that script. How each script is cut into tokens:
+# - Chinese, Japanese, Korean and Thai write no space between words (Korean joins its particles to the word): a run
+#   of the script is indexed as its single letters and its pairs of neighbouring letters, and a query is looked up
+#   by its pairs (a one-letter run by its letter), as Lucene's CJKBigramFilter and most CJK search do. 核心 finds
+#   the records holding 核心, not those holding 核 and 心 apart; 河 finds 河边; 서버 finds 서버는.
+# - Japanese runs of kanji, hiragana and katakana are cut where the script changes ("本番|サーバー|の|IP"), so a
+#   katakana word is not glued to the particle after it; a particle standing alone is a stopword (`_PARTICLES`).
+# - Every other script (Cyrillic, Greek, Arabic, Hebrew, Devanagari, ...) writes words between spaces: a word is a
+#   run of its letters and marks, lower-cased; Greek, Arabic and Hebrew without their optional marks (tonos,
+#   harakat, niqqud), Arabic with its alef forms, ى and ة as Lucene's Arabic normaliser writes them, Russian ё as
+#   е and without one case or plural ending (Москве -> москв, as Москва). An Arabic word is also indexed without
+#   its article (المشروع also as مشروع), a Hebrew one without a one-letter prefix (בבית also as בית).
+# - Emoji are words of their own (🥜 finds "🥜🚫 Ana: severe peanut allergy"; a flag is its pair of letters); skin
+#   tones, variation selectors and joiners are not part of any word.
+# A single Greek letter against Latin letters or digits is a unit or a symbol of Latin text ("5µs", "Δt") and is
+# folded with it, as before.
+# Each character's class (`_CLASSES`, filled on first sight): "w" a Latin letter or a digit, "a" anything else
+# folded (space, punctuation, a symbol), "m" a mark or a joiner (it belongs to the run before it), "H" a Chinese
+# character (kanji), "h" hiragana, "k" katakana, "K" the prolonged sound mark ー (kana of either kind), "g" Hangul,
+# "t" Thai, Lao, Khmer or Myanmar, "y" Greek, "o" a letter of another script, "e" an emoji, "r" a flag's letter.
+_SCRIPTS = (  # (first, last, class): a letter or letter number outside these is of another script ("o")
+    (0x0080, 0x036F, "w"),
+    (0x0370, 0x03FF, "y"),
+    (0x0E00, 0x0EFF, "t"),
+    (0x1000, 0x109F, "t"),
+    (0x1100, 0x11FF, "g"),
+    (0x1780, 0x17FF, "t"),
+    (0x1A20, 0x1AAF, "t"),
+    (0x1D00, 0x1DBF, "w"),
+    (0x1E00, 0x1EFF, "w"),
+    (0x1F00, 0x1FFF, "y"),
+    (0x2070, 0x218F, "w"),
+    (0x2C60, 0x2C7F, "w"),
+    (0x2E80, 0x2FDF, "H"),
+    (0x3005, 0x3007, "H"),
+    (0x3021, 0x3029, "H"),
+    (0x3038, 0x303B, "H"),
+    (0x3041, 0x309F, "h"),
+    (0x30FC, 0x30FC, "K"),
+    (0x30A0, 0x30FF, "k"),
+    (0x3130, 0x318F, "g"),
+    (0x31F0, 0x31FF, "k"),
+    (0x3400, 0x4DBF, "H"),
+    (0x4E00, 0x9FFF, "H"),
+    (0xA720, 0xA7FF, "w"),
+    (0xA960, 0xA97F, "g"),
+    (0xA9E0, 0xA9FF, "t"),
+    (0xAA60, 0xAA7F, "t"),
+    (0xAB30, 0xAB6F, "w"),
+    (0xAC00, 0xD7FF, "g"),
+    (0xF900, 0xFAFF, "H"),
+    (0xFB00, 0xFB06, "w"),
+    (0xFF00, 0xFFEF, "w"),
+    (0x1B000, 0x1B16F, "h"),
+    (0x1D400, 0x1D7FF, "w"),
+    (0x20000, 0x3FFFF, "H"),
+)
+
+
+def _char_class(cp: int) -> str:
+    ch = chr(cp)
+    cat = unicodedata.category(ch)
+    if cat[0] == "M" or cp in (0x200C, 0x200D) or 0x1F3FB <= cp <= 0x1F3FF or 0xE0000 <= cp <= 0xE0FFF:
+        return "m"
+    if 0x1F1E6 <= cp <= 0x1F1FF:
+        return "r"
+    if cat == "So":  # a symbol transliteration has letters for is folded as before ("©" -> "(c)", "°" -> "deg")
+        return "a" if _unidecode(ch) else "e"
+    if cat[0] != "L" and cat != "Nl":
+        return "w" if cat[0] == "N" else "a"  # a digit of any script is folded ("٣" -> "3")
+    for first, last, kind in _SCRIPTS:
+        if first <= cp <= last:
+            return kind
+    return "o"
+
+
+class _ClassTable(dict[int, str]):
+    """`str.translate`'s table from a code point to its class letter, each computed on first sight."""
+
+    def __missing__(self, cp: int) -> str:
+        kind = self[cp] = _char_class(cp)
+        return kind
+
+
+_CLASSES = _ClassTable((cp, "w" if chr(cp).isalnum() else "a") for cp in range(128))
+_RUN = re.compile(r"[awm]+|H[Hm]*|[hK][hKm]*|k[kKm]*|g[gm]*|t[tm]*|[oy][oym]*|e[em]*|r[rm]*")
+_KEPT = re.compile(r"[^awm]")
+# Runs of characters other than those always folded (Latin letters and marks, general punctuation such as ’ — …,
+# currency): only these are classed to learn whether a text is folded as a whole, as most Latin text is.
+_MAYBE_KEPT = re.compile("[^\x00-\u036f\u1d00-\u1dbf\u1e00-\u1eff\u2000-\u20ff]+")
+_LETTERS = re.compile(r"[HhKkgtoy]")
+_LONE_GREEK = re.compile(r"(?<=w)y(?![oym])|(?<![oym])y(?=w)")
+# Not part of a word: joiners, variation selectors (of emoji and of kanji). Folded, they were nothing already.
+_UNJOINED = re.compile("[\u200c\u200d\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+_PARTICLES = frozenset("はがをにでともへやのか")
+_STOP = STOPWORDS | _PARTICLES
+
+
+def _script_tokens(text: str, query: bool) -> list[str]:
+    """`raw_tokens` of an NFKC text that is not ASCII."""
+    if not _holds(_KEPT, text):
+        # Latin letters, digits and symbols only: folded as a whole, as before
+        return _TOKEN.findall(_unidecode(text).lower().replace("\u2019", "'"))
+    text = _UNJOINED.sub("", text)
+    classes = text.translate(_CLASSES)
+    if "y" in classes:
+        classes = _LONE_GREEK.sub("w", classes)
+    out: list[str] = []
+    for m in _RUN.finditer(classes):
+        start, end = m.span()
+        kind, run = classes[start], text[start:end]
+        if kind in "HhKkgt":
+            out += _pairs(run, query) if end - start > 16 else _short_pairs(run, query)
+        elif kind in "awm":
+            out += _fold(run) if end - start > 16 else _short_fold(run)
+        elif kind in "oy":
+            out += _script_word(run, query)
+        else:  # emoji one by one, a flag's two letters together
+            letters = "".join(ch for ch, c in zip(run, classes[start:end], strict=True) if c == kind)
+            step = 2 if kind == "r" else 1
+            out += [letters[i : i + step] for i in range(0, len(letters), step)]
+    return out
+
+
+def _fold(run: str) -> list[str]:
+    """The tokens of a run of Latin letters, digits, punctuation and symbols: ASCII-folded."""
+    return _TOKEN.findall((run if run.isascii() else _unidecode(run)).lower().replace("\u2019", "'"))
+
+
+def _holds(kind: re.Pattern[str], text: str) -> bool:
+    """Whether an NFKC text holds a character of a class `kind` matches."""
+    return any(kind.search(m.group().translate(_CLASSES)) for m in _MAYBE_KEPT.finditer(text))
+
+
+def _pairs(run: str, query: bool) -> list[str]:
+    """A run of Chinese, Japanese, Korean or Thai letters: each letter and each pair of neighbours, in order; a
+    query's run by its pairs alone (by its letter when it has one)."""
+    n = len(run)
+    if n < 2:
+        return [run] if run else []
+    pairs = [run[i : i + 2] for i in range(n - 1)]
+    if query:
+        return pairs
+    out = [""] * (2 * n - 1)
+    out[::2] = run
+    out[1::2] = pairs
+    return out
+
+
+# The short runs a text is mostly made of (a particle, a word, the punctuation between), each cut once.
+_short_pairs = functools.lru_cache(maxsize=8192)(lambda run, query: tuple(_pairs(run, query)))
+_short_fold = functools.lru_cache(maxsize=8192)(lambda run: tuple(_fold(run)))
+
+
+@functools.lru_cache(maxsize=8192)
+def _script_word(run: str, query: bool) -> tuple[str, ...]:
+    """A word of a script written with spaces (Cyrillic, Greek, Arabic, Hebrew, Devanagari, ...): lower-cased,
+    without the marks its script writes optionally, and as indexed, also without its article or prefix."""
+    word = run.lower()
+    if not word:
+        return ()
+    first = ord(word[0])
+    if 0x0400 <= first <= 0x052F:  # Cyrillic
+        word = _ru_stem(word.replace("\u0301", "").replace("\u0300", "").replace("ё", "е"))
+    elif 0x0370 <= first <= 0x03FF or 0x1F00 <= first <= 0x1FFF:  # Greek
+        word = unicodedata.normalize(
+            "NFC", "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
+        ).replace("ς", "σ")
+    elif 0x0590 <= first <= 0x05FF:  # Hebrew
+        word = word.translate(_HEBREW_POINTS)
+        if not query and len(word) > 3 and word[0] in "בהוכלמש":
+            return (word, word[1:])
+    elif 0x0600 <= first <= 0x06FF or 0x0750 <= first <= 0x077F or 0x08A0 <= first <= 0x08FF:  # Arabic
+        word = word.translate(_ARABIC_NORMAL)
+        if not query:
+            bare = _ARABIC_ARTICLE.sub("", word)
+            if bare != word and len(bare) >= 2:
+                return (word, bare)
+    return (word,) if word else ()
+
+
+_HEBREW_POINTS = dict.fromkeys(range(0x0591, 0x05C8))
+for _cp in (0x05BE, 0x05C0, 0x05C3, 0x05C6):  # maqaf, paseq, sof pasuq, nun hafukha: punctuation, not points
+    del _HEBREW_POINTS[_cp]
+_ARABIC_NORMAL: dict[int, int | None] = {
+    **dict.fromkeys([0x0640, *range(0x064B, 0x0653), 0x0670]),  # tatweel, harakat, superscript alef
+    0x0622: 0x0627,  # آ -> ا
+    0x0623: 0x0627,  # أ -> ا
+    0x0625: 0x0627,  # إ -> ا
+    0x0671: 0x0627,  # ٱ -> ا
+    0x0649: 0x064A,  # ى -> ي
+    0x0629: 0x0647,  # ة -> ه
+}
+_ARABIC_ARTICLE = re.compile("^(?:[وبكف]?ال|لل)")
+# Russian case and number endings (of nouns and adjectives; verbs are left alone): the longest that leaves three
+# letters is taken off a word of Russian letters, when a vowel stays.
+_RU_ENDING = re.compile(
+    "^([а-я]{3,}?)(?:иями|ями|ами|ого|его|ому|ему|ыми|ими|иях|иям|ием|ией|ой|ей|ий|ый|ая|яя|ое|ее|ые|ие|ую|юю|ом|ем"
+    "|ам|ям|ах|ях|ов|ев|ью|ия|ья|ье|ии|ию|ых|их|ым|им|ою|ею|а|я|о|е|и|ы|у|ю|ь|й)$"
+)
+_RU_VOWEL = re.compile("[аеиоуыэюя]")
+
+
+def _ru_stem(word: str) -> str:
+    m = _RU_ENDING.match(word)
+    return m.group(1) if m and _RU_VOWEL.search(m.group(1)) else word
 
 
 def jaccard(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> float:
@@ -463,14 +701,3 @@ def _names_someone(text: str) -> bool:
         if word not in _ACK_WORDS and word not in _ACK_FILLERS:
             return True
     return False
-
-
-# --- temporal cues -------------------------------------------------------------------------------------------------
-
-TEMPORAL_CUE = re.compile(
-    r"\b(?:today|tonight|tomorrow|this week|this sprint|for now|temporary|temporarily|until\s+\S+)\b", re.IGNORECASE
-)
-
-
-def has_temporal_cue(text: str) -> bool:
-    return bool(TEMPORAL_CUE.search(text))

@@ -40,7 +40,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, replace
 
-from ..keys import title_from
+from ..keys import is_derived_title
 from ..memo import TEXT_CHARS, text_cache
 from ..slots import Analysis, Name, Value, fold, lexicon, stem
 from ..slots.markdown import plain_blocks
@@ -259,7 +259,7 @@ def _claim_words(text: str) -> frozenset[str]:
 
 def _own_title(s: Statement) -> str:
     """The statement's title, or "" when it is only the opening of its text (`keys.title_from`)."""
-    return "" if s.title and s.title == title_from(s.text) else s.title
+    return "" if s.title and is_derived_title(s.title, s.text) else s.title
 
 
 def _names_another_subject(old: Statement, new: Statement) -> bool:

@@ -1,0 +1,235 @@
+"""Temporal cues: whether a note states a temporary state ("down until tomorrow morning", "do not deploy for now"),
+in any of the languages of `data/temporal_cues.json`. Capture stores a note with a cue as expiring with the default
+expiry (SPEC.md, capture), and a note without one as durable. Pure functions; the word lists are data."""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+CUES_FILE = Path(__file__).parent / "data" / "temporal_cues.json"
+
+# A written date after a spaced language's "until" ("bis 2026-03-15", "hasta 15/03/2026"); a bare number is a range or
+# an amount ("bis 16 GB", "8000 bis 8080"), never read as one.
+_WRITTEN_DATE = r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{2,4}"
+# What a cue read only at the start of a clause may come right after.
+_CLAUSE_START = r"(?:^|(?<=[.!?;:,(\[—–-])|(?<=[.!?;:,(\[—–-] ))"
+_HANGUL = "\uac00-\ud7a3"
+_NEAR = 40  # how far before or after a cue what cancels it is looked for (the longest is "a partire da")
+
+
+@dataclass(frozen=True)
+class _Cue:
+    pattern: str  # the cue as a regex
+    literal: str  # a word the cue holds (lower case): a text without it is not searched for the cue
+    not_after: tuple[str, ...]  # what cancels the cue right before it
+    not_before: tuple[str, ...]  # what cancels the cue right after it
+
+
+@dataclass(frozen=True)
+class _Until:
+    pattern: re.Pattern[str]  # "until" and the time it is until
+    literals: tuple[str, ...]  # the until words: a text with none of them is not searched
+    time_at: str  # the group that holds the time ("time"), or "" when the until word comes first
+    range_word: re.Pattern[str] | None  # spaced: a word before "until" that makes it a range ("Montag bis Freitag")
+    range_from: tuple[str, ...]  # unspaced: what before the time makes it a range ("月曜から金曜まで")
+
+
+@dataclass(frozen=True)
+class _Language:
+    writing: str
+    cues: tuple[_Cue, ...]
+    until: _Until | None
+
+
+def _phrase(entry: str, spaced: bool) -> str:
+    """A cue or time as a regex: words joined by any whitespace, a final * for any ending."""
+    words = []
+    for word in entry.split():
+        stem = word.endswith("*")
+        body = re.escape(word.rstrip("*"))
+        words.append(body + (r"\w*" if stem else ""))
+    return (r"\s+" if spaced else r"\s?").join(words)
+
+
+def _bounded(body: str, entry: str, writing: str) -> str:
+    """``body`` read as a whole word (spaced), as the start of a word (particles), or anywhere (unspaced)."""
+    if writing == "unspaced":
+        return body
+    if writing == "particles":
+        return f"(?<![{_HANGUL}]){body}"
+    return rf"(?<!\w){body}" + ("" if entry.endswith("'") else r"(?!\w)")
+
+
+def _cue_pattern(entry: str, writing: str) -> str:
+    if entry.startswith("^"):  # only at the start of a clause, or before a comma
+        body = _phrase(entry[1:], writing == "spaced")
+        return rf"{_CLAUSE_START}{body}(?!\w)|(?<!\w){body}(?=\s?,)"
+    return _bounded(_phrase(entry, writing == "spaced"), entry, writing)
+
+
+def _literal(entry: str) -> str:
+    """The longest word of a cue, without its *: every text the cue matches holds it (in lower case)."""
+    return max((w.rstrip("*") for w in entry.lstrip("^").split()), key=len).lower()
+
+
+def _compile_cues(
+    spec: dict[str, Any], writing: str, not_after: dict[str, list[str]], not_before: dict[str, list[str]]
+) -> tuple[_Cue, ...]:
+    out = []
+    for entry in (str(c) for c in spec.get("cues", [])):
+        name = entry.lstrip("^")
+        out.append(
+            _Cue(
+                pattern=_cue_pattern(entry, writing),
+                literal=_literal(entry),
+                not_after=tuple(w.lower() for w in not_after.get(name, ())),
+                not_before=tuple(w.lower() for w in not_before.get(name, ())),
+            )
+        )
+    # English's "until" says a temporary state whatever follows it ("until Friday", "until the audit is done").
+    for word in (str(u) for u in spec.get("until_any", [])):
+        out.append(
+            _Cue(pattern=rf"(?<!\w){re.escape(word)}\s+\S+\b", literal=word.lower(), not_after=(), not_before=())
+        )
+    return tuple(out)
+
+
+def _compile_until(spec: dict[str, Any], writing: str) -> _Until | None:
+    times = [str(t) for t in spec.get("times", [])]
+    if not times:
+        return None
+    spaced = writing == "spaced"
+    time_alts = [_phrase(t, spaced) for t in times]
+    if spaced:
+        words = [str(u) for u in spec.get("until", [])]
+        until = "|".join(re.escape(u) + ("" if u.endswith("'") else r"(?!\w)") for u in words)
+        time = "|".join(time_alts + [_WRITTEN_DATE])
+        pattern = rf"(?<!\w)(?:{until})\s*(?:\S+\s+){{0,2}}?(?:{time})(?!\w)"
+        ranges = "|".join(_phrase(t, spaced) for t in times)
+        return _Until(
+            pattern=re.compile(pattern, re.IGNORECASE),
+            literals=tuple(w.lower() for w in words),
+            time_at="",
+            range_word=re.compile(rf"(?:{ranges})|.*\d.*", re.IGNORECASE),
+            range_from=(),
+        )
+    # Unspaced and particles: the until comes after its time ("金曜まで", "금요일까지"); a time with a number is one
+    # of numbered_times ("#月#日": a month and a day), never a bare number ("最大3日まで" is up to three days).
+    numbered = [
+        r"(?<!\d)" + r"\d{1,2}".join(re.escape(part) for part in t.split("#")).replace(r"\ ", r"\s?")
+        for t in spec.get("numbered_times", [])
+    ]
+    time = "|".join([_bounded(t, "", writing) for t in time_alts] + numbered)
+    afters = [str(a) for a in spec.get("until_after", [])]
+    if not afters:
+        return None
+    after = "|".join(re.escape(a) for a in afters)
+    return _Until(
+        pattern=re.compile(rf"(?P<time>{time})\s?(?:{after})", re.IGNORECASE),
+        literals=tuple(a.lower() for a in afters),
+        time_at="time",
+        range_word=None,
+        range_from=tuple(str(r) for r in spec.get("range_from", [])),
+    )
+
+
+@lru_cache(maxsize=1)
+def _languages() -> tuple[_Language, ...]:
+    data = json.loads(CUES_FILE.read_text(encoding="utf-8"))
+    # Every language's cues are read in every note: a cue written alike in two languages ("morgen", German and
+    # Dutch) is cancelled by what cancels it in either ("jeden Morgen", "elke morgen").
+    not_after: dict[str, list[str]] = {}
+    not_before: dict[str, list[str]] = {}
+    for spec in data["languages"].values():
+        for merged, key in ((not_after, "not_after"), (not_before, "not_before")):
+            for cue, words in spec.get(key, {}).items():
+                merged.setdefault(cue, []).extend(words)
+    out = []
+    for spec in data["languages"].values():
+        writing = spec.get("writing", "spaced")
+        cues = _compile_cues(spec, writing, not_after, not_before)
+        out.append(_Language(writing, cues, _compile_until(spec, writing)))
+    return tuple(out)
+
+
+def _prepared(text: str) -> str:
+    """The text cues are read in: compatibility forms folded (fullwidth letters and digits), a typographic apostrophe
+    as ', whitespace runs as one space."""
+    return " ".join(unicodedata.normalize("NFKC", text).replace("’", "'").split())
+
+
+def _ends_with_word(before: str, word: str, spaced: bool) -> bool:
+    if not before.endswith(word):
+        return False
+    if not spaced or len(before) == len(word):
+        return True
+    prev = before[-len(word) - 1]
+    return not (prev.isalnum() or (word[0] == "'" and prev == "'"))
+
+
+def _starts_with_word(after: str, word: str, spaced: bool) -> bool:
+    if not after.startswith(word):
+        return False
+    return not spaced or len(after) == len(word) or not after[len(word)].isalnum()
+
+
+@lru_cache(maxsize=512)
+def _cues_regex(cues: tuple[_Cue, ...]) -> re.Pattern[str]:
+    """One regex of ``cues``, cue i in group "c<i>" (built for the cues whose literal a text holds: a regex of all
+    the cues, tried at every character, is slow on a long note)."""
+    return re.compile("|".join(f"(?P<c{i}>{c.pattern})" for i, c in enumerate(cues)), re.IGNORECASE)
+
+
+def _cue_found(cues: tuple[_Cue, ...], text: str, lowered: str, spaced: bool) -> bool:
+    present = tuple(c for c in cues if c.literal in lowered)
+    if not present:
+        return False
+    pattern = _cues_regex(present)
+    pos = 0
+    while (m := pattern.search(text, pos)) is not None:
+        cue = present[int((m.lastgroup or "c0")[1:])]
+        before = text[max(0, m.start() - _NEAR) : m.start()].rstrip(" ").lower()
+        after = text[m.end() : m.end() + _NEAR].lstrip(" ").lower()
+        if not any(_ends_with_word(before, w, spaced) for w in cue.not_after) and not any(
+            _starts_with_word(after, w, spaced) for w in cue.not_before
+        ):
+            return True
+        pos = m.start() + 1
+    return False
+
+
+def _until_found(until: _Until, text: str, lowered: str) -> bool:
+    if not any(w in lowered for w in until.literals):
+        return False
+    pos = 0
+    while (m := until.pattern.search(text, pos)) is not None:
+        pos = m.start() + 1
+        if until.range_word is not None:
+            words = text[max(0, m.start() - _NEAR) : m.start()].split()
+            if words and until.range_word.fullmatch(words[-1].strip(",;")):
+                continue  # "Montag bis Freitag", "von 9 bis 17 Uhr": a range, not an until
+        elif until.time_at:
+            before = text[max(0, m.start(until.time_at) - _NEAR) : m.start(until.time_at)].rstrip(" ")
+            if any(before.endswith(r) for r in until.range_from):
+                continue  # "月曜から金曜まで": opening days
+        return True
+    return False
+
+
+def has_temporal_cue(text: str) -> bool:
+    """Whether ``text`` says it states a temporary state: today, tonight, tomorrow, this week, this sprint, for now,
+    temporary/temporarily, or until a time, in any language of `data/temporal_cues.json`."""
+    prepared = _prepared(text)
+    lowered = prepared.lower()
+    for lang in _languages():
+        if _cue_found(lang.cues, prepared, lowered, lang.writing == "spaced"):
+            return True
+        if lang.until is not None and _until_found(lang.until, prepared, lowered):
+            return True
+    return False

@@ -1,0 +1,114 @@
+"""Temporal cues in other languages than English (`core/data/temporal_cues.json`): a note that says a temporary state
+is stored as expiring with the default expiry, in any language; a durable fact stays durable, in English too."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from memkeeper.core.capture import DEFAULT_EXPIRY_DAYS
+from tests.conftest import T0
+
+TEMPORARY = [
+    # today / tonight / tomorrow
+    "Der Staging-Server ist bis morgen früh wegen Wartung nicht erreichbar.",
+    "Le serveur de staging est en maintenance jusqu'à demain matin.",
+    "El servidor de staging está en mantenimiento hasta mañana por la mañana.",
+    "O servidor de staging está fora do ar até amanhã de manhã.",
+    "Il server di staging è in manutenzione fino a domani mattina.",
+    "De stagingserver is tot morgenochtend in onderhoud.",
+    "Сервер staging на обслуживании до завтрашнего утра.",
+    "测试服务器今天在维护，暂时不要部署，明天早上恢复。",
+    "ステージングサーバーは今日メンテナンス中なので、デプロイしないでください。",
+    "스테이징 서버는 오늘 점검 중이니 배포하지 마세요.",
+    # this week / this sprint
+    "Diese Woche übernimmt Lena die Rufbereitschaft.",
+    "Cette semaine, Paul est d'astreinte.",
+    "本周由李雷值班。",
+    "今週は田中さんが当番です。",
+    "이번 주는 김민수가 당번입니다.",
+    # for now / temporarily
+    "Pour l'instant, on déploie à la main.",
+    "Por enquanto, use o banco de réplica.",
+    "Per ora usiamo il database di replica.",
+    "De API is tijdelijk uitgeschakeld.",
+    "Пока что используем реплику.",
+    "当面はレプリカを使います。",
+    "당분간 복제본을 사용합니다.",
+    # until a time
+    "Merges sind bis Ende März eingefroren.",
+    "Hasta el viernes no se despliega a producción.",
+    "До конца недели деплои запрещены.",
+    "金曜日までマージ禁止。",
+    "3월 15일까지 배포 동결.",
+]
+
+DURABLE = [
+    # the other sense of a cue word: every morning, up to an amount, a range, to the end of something, nowadays
+    "Das Backup läuft jeden Morgen um 3 Uhr.",
+    "De back-up draait elke morgen om 3 uur.",
+    "El backup se ejecuta cada mañana a las 3.",
+    "Die Instanz hat bis zu 16 GB RAM.",
+    "La instancia admite hasta 16 GB de RAM.",
+    "Инстанс поддерживает до 16 GB памяти.",
+    "Der Support ist Montag bis Freitag von 9 bis 17 Uhr erreichbar.",
+    "Die Ports 8000 bis 8080 sind für interne Dienste reserviert.",
+    "Support is bereikbaar van maandag tot vrijdag.",
+    "サポートは月曜から金曜まで対応しています。",
+    "지원은 월요일부터 금요일까지입니다.",
+    "Der Parser liest bis zum Ende der Datei.",
+    "Il servizio gestisce 1000 richieste per ora.",
+    "Временная зона сервера — UTC.",
+    "Hoy en día todos los servicios usan Kubernetes.",
+    "오늘날 모든 서비스는 쿠버네티스에서 실행됩니다.",
+    # from today on, to date: no temporary state
+    "Ab heute gilt die neue Namenskonvention.",
+    "从今天起使用新的命名规范。",
+    "到目前为止没有问题。",
+    # plain durable facts
+    "Die Produktionsdatenbank läuft auf Port 5432 mit 16 GB RAM.",
+    "生产数据库运行在5432端口，版本是PostgreSQL 16。",
+    "프로덕션 데이터베이스는 5432 포트에서 실행됩니다.",
+    "We use Temporal for workflow orchestration.",
+]
+
+
+@pytest.mark.parametrize("text", TEMPORARY)
+def test_a_temporary_state_in_another_language_is_expiring_with_the_default_expiry(eng, text):
+    r = eng.capture(text, now=T0)
+    assert r.status == "captured", r.details
+    assert r.details["class"] == "expiring", text
+    assert eng.load(r.details["memory_id"]).expires_at == T0 + timedelta(days=DEFAULT_EXPIRY_DAYS)
+
+
+@pytest.mark.parametrize("text", DURABLE)
+def test_a_durable_fact_in_another_language_stays_durable(eng, text):
+    r = eng.capture(text, now=T0)
+    assert r.status == "captured", r.details
+    assert r.details["class"] == "durable", text
+    assert eng.load(r.details["memory_id"]).expires_at is None
+
+
+def test_today_is_a_cue_in_german_as_in_english(eng):
+    # English reads "today" as a cue whatever the sentence says ("... lives in docs/release.md today."): so does
+    # German's "heute". "ab heute" (from today on) is English's "from now on", which has no cue.
+    for text in ("Today Sam works from home.", "Heute arbeitet Sam von zu Hause."):
+        assert eng.capture(text, now=T0).details["class"] == "expiring", text
+
+
+@pytest.mark.parametrize(
+    ("text", "cls"),
+    [
+        ("The staging server is down until tomorrow morning for maintenance.", "expiring"),
+        ("Use the staging cluster for demos this week.", "expiring"),
+        ("Freeze merges until 2026-12-01 for the audit.", "expiring"),
+        ("Temporarily route exports through the old worker.", "expiring"),
+        ("For now, deploys go through the old pipeline.", "expiring"),
+        ("The billing service is written in Go and deployed weekly.", "durable"),
+        ("The production database runs PostgreSQL 16 on port 5432.", "durable"),
+        ("Support is open Monday to Friday, 9 to 5.", "durable"),
+    ],
+)
+def test_english_cues_are_unchanged(eng, text, cls):
+    assert eng.capture(text, now=T0).details["class"] == cls
