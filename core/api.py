@@ -13,7 +13,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -622,6 +622,18 @@ class Engine:
 
     def set_scheduler(self, person: str, scheduler: str, *, now: datetime, actor: str) -> Receipt:
         return self.quiz_queue.set_scheduler(person, scheduler, now=now, actor=actor)
+
+    def set_quiz_zone(self, person: str, zone: str | None, *, now: datetime, actor: str) -> Receipt:
+        """The time zone whose days are the person's quiz days (IANA name; None: UTC days). Undoable."""
+        return self.quiz_queue.set_zone(person, zone, now=now, actor=actor)
+
+    def quiz_zone(self, person: str) -> str:
+        """The name of the time zone whose days are the person's quiz days ("UTC" without one)."""
+        return self.quiz_queue.zone_of(person)
+
+    def quiz_day(self, person: str, *, now: datetime) -> date:
+        """The person's quiz day at `now` (their time zone's date; the UTC date without one)."""
+        return self.quiz_queue.quiz_day(person, now)
 
     def quiz_session(self, person: str, *, now: datetime, limit: int | None = None) -> list[QuizCard]:
         """Today's session: at most `limit` items (default and ceiling: the quiz policy's MAX_SESSION)."""

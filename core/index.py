@@ -1012,10 +1012,11 @@ class Index:
         *,
         digest: str,
         racy: bool,
+        zone: str = "UTC",
     ) -> None:
         """Replace the copy of `person`'s quiz ledger (schema's quiz_ledgers/quiz_rows): the file's `stamp` when it
         was read, its bury list (JSON), its rows as (page, due, last, asked), dates as YYYY-MM-DD, the digest of its
-        text, and whether the stamp alone cannot vouch for it yet (`racy`)."""
+        text, whether the stamp alone cannot vouch for it yet (`racy`), and the time zone of its days."""
 
         def run():
             with self._write():
@@ -1024,8 +1025,8 @@ class Index:
                     "INSERT OR IGNORE INTO quiz_rows VALUES (?, ?, ?, ?, ?)", [(person, *row) for row in rows]
                 )
                 self.db.execute(
-                    "INSERT OR REPLACE INTO quiz_ledgers VALUES (?, ?, ?, ?, ?)",
-                    (person, stamp, buried, digest, int(racy)),
+                    "INSERT OR REPLACE INTO quiz_ledgers VALUES (?, ?, ?, ?, ?, ?)",
+                    (person, stamp, buried, digest, int(racy), zone),
                 )
 
         self._guard(run)

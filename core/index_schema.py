@@ -16,9 +16,10 @@ from .text import raw_tokens
 if TYPE_CHECKING:
     from .record import Entry
 
-SCHEMA_VERSION = "17"  # 13: quiz_ledgers/quiz_rows (the quiz ledgers hot.md counts from); 14: indexes; 15: digest;
+SCHEMA_VERSION = "18"  # 13: quiz_ledgers/quiz_rows (the quiz ledgers hot.md counts from); 14: indexes; 15: digest;
 # 16: a Latin word written against Chinese, Japanese or Korean letters is a word of its own (`text.search_fold`);
-# 17: each script's letters are its own tokens, CJK as letters and pairs, emoji as words (`text.raw_tokens`)
+# 17: each script's letters are its own tokens, CJK as letters and pairs, emoji as words (`text.raw_tokens`);
+# 18: quiz_ledgers.zone (the person's time zone, whose days are their quiz days)
 QUIZ_WEIGHTS = {"direction": 4, "decision": 3, "milestone": 1}
 
 # The desk's verification queue (SPEC §5.2) and where a record came from, for grouping it: its source document (the
@@ -49,7 +50,9 @@ CREATE TABLE IF NOT EXISTS records (
 -- that hot.md's count after every capture does not parse every ledger (SPEC §4: a capture does not grow with the
 -- wiki); a stamp that no longer matches the file means "read it again". `digest` is the text's, compared while the
 -- copy is `racy` (made when the file was too recent for its stamp to vouch for it on a coarse-timed filesystem).
-CREATE TABLE IF NOT EXISTS quiz_ledgers (person TEXT PRIMARY KEY, stamp TEXT, buried TEXT, digest TEXT, racy INTEGER);
+CREATE TABLE IF NOT EXISTS quiz_ledgers (
+    person TEXT PRIMARY KEY, stamp TEXT, buried TEXT, digest TEXT, racy INTEGER, zone TEXT
+);
 CREATE TABLE IF NOT EXISTS quiz_rows (
     person TEXT, page TEXT, due TEXT, last TEXT, asked INTEGER, PRIMARY KEY (person, page)
 ) WITHOUT ROWID;

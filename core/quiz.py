@@ -50,6 +50,7 @@ from .quiz_ledger import (
     PERSON_ID_MAX,
     RESULTS,
     SCHEDULERS,
+    ZONE_KEY,
     Ledger,
     QuizItem,
     Result,
@@ -57,15 +58,19 @@ from .quiz_ledger import (
     Value,
     is_clean_page,
     ledger_path,
+    ledger_zone,
     notebook_header,
     notebook_path,
     parse_ledger,
     person_id,
+    quiz_day,
     render_ledger,
     render_notebook_entry,
     render_notebook_undo,
     render_row,
     sanitize_question,
+    with_zone,
+    zone_named,
 )
 from .slots import Tok, analyze, fold
 from .slots.markdown import plain_blocks
@@ -74,6 +79,11 @@ if TYPE_CHECKING:
     from fsrs import Card, Scheduler
 
 __all__ = [  # the ledger format's names, importable from the quiz policy as before
+    "ZONE_KEY",
+    "ledger_zone",
+    "quiz_day",
+    "with_zone",
+    "zone_named",
     "LAST_Q_MAX",
     "LEDGER_KIND",
     "MAX_BOX",
@@ -618,7 +628,7 @@ def record_answer(
     prior = ledger.item(page)
 
     if ledger.scheduler == "fsrs":
-        box, due, fsrs_state = _fsrs_step(prior, page, g, now)
+        box, due, fsrs_state = _fsrs_step(prior, page, g, now, today)
     elif result == "correct" and prior is not None and prior.last == today:
         # Answered already today (a second desk, a script): the answer is counted, the card is not promoted twice
         # in one day — a second right answer minutes later says nothing of the interval (docs/decisions.md, Quiz).
@@ -645,16 +655,18 @@ def record_answer(
 
 
 def _fsrs_step(
-    prior: QuizItem | None, page: str, grade: Grade, now: datetime | None
+    prior: QuizItem | None, page: str, grade: Grade, now: datetime | None, today: date
 ) -> tuple[int, date, dict[str, Any]]:
     if now is None or now.tzinfo is None:
         raise ValueError("FSRS scheduling needs an explicit timezone-aware `now`")
     # fsrs insists on tzinfo == timezone.utc exactly (a ZoneInfo("UTC") is refused), so normalise. And the schedule
-    # is counted in days, as the ledger's dates are: every time fsrs reads is the start of its UTC day. fsrs counts
-    # the days elapsed since the last review in whole days rounded down, so a card answered at 08:00 and then, on
-    # its due day, at 07:59 had 0 days elapsed: read as a same-day review, it stayed at one day for good, and the
-    # grade row's intervals (previewed when the card was shown) were not what the answer then gave.
-    at = _day_start(now)
+    # is counted in days, as the ledger's dates are: every time fsrs reads is the start of a day. fsrs counts the
+    # days elapsed since the last review in whole days rounded down, so a card answered at 08:00 and then, on its
+    # due day, at 07:59 had 0 days elapsed: read as a same-day review, it stayed at one day for good, and the grade
+    # row's intervals (previewed when the card was shown) were not what the answer then gave. The day is the
+    # person's quiz day (`today`, of their time zone), given to fsrs as 00:00 UTC of that date: fsrs counts days
+    # between dates, and a day of the person's calendar that a summer-time change makes 23 hours long still counts.
+    at = _day_start(datetime.combine(today, datetime.min.time()))
     from fsrs import Card, Rating
 
     if prior is not None and prior.fsrs is not None:
@@ -706,15 +718,19 @@ def _day_start(moment: datetime) -> datetime:
 PREVIEW_GRADES: tuple[Grade, ...] = ("again", "hard", "good", "easy", "skip")
 
 
-def preview_intervals(page: str, item: QuizItem | None, scheduler: SchedulerName, now: datetime) -> dict[str, int]:
+def preview_intervals(
+    page: str, item: QuizItem | None, scheduler: SchedulerName, now: datetime, today: date | None = None
+) -> dict[str, int]:
     """Days until the page is due again for each grade, as the ledger's scheduler would set them if it were answered
-    at ``now`` (UTC-aware); nothing is written. ``item`` is the page's ledger row (None for a new page)."""
+    at ``now`` (UTC-aware) on the person's quiz day ``today`` (default: the UTC day of ``now``); nothing is written.
+    ``item`` is the page's ledger row (None for a new page)."""
     at = now.astimezone(UTC) if now.tzinfo is not None else now.replace(tzinfo=UTC)
+    day = today if today is not None else at.date()
     ledger = Ledger(scheduler=scheduler, items=[item] if item is not None else [])
     out: dict[str, int] = {}
     for grade in PREVIEW_GRADES:
-        _ledger, answered, _prior = record_answer(ledger, page, grade, at.date(), now=at)
-        out[grade] = (answered.due - at.date()).days
+        _ledger, answered, _prior = record_answer(ledger, page, grade, day, now=at)
+        out[grade] = (answered.due - day).days
     return out
 
 

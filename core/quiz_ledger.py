@@ -19,6 +19,9 @@ Decisions beyond the spec, in one place:
 - A row that cannot be read (its marker does not parse, its page is not clean, its box or a date is out of range, it
   has no marker) is skipped and reported, and carried through every rewrite exactly as written, at its position among
   the rows (``Ledger.unreadable``): the engine never deletes what it cannot read; a person fixes or removes it.
+- A person's quiz day is the calendar day of their own time zone, kept as ``time_zone`` (an IANA name) in the
+  ledger frontmatter; without one it is the UTC day. Every date the ledger holds (due, last, buried, updated) and
+  the notebook's file name is a day of that calendar (:func:`quiz_day`).
 """
 
 from __future__ import annotations
@@ -26,8 +29,10 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, tzinfo
+from functools import cache
 from typing import Any, Literal, Self, TypeGuard
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 # --- constants ------------------------------------------------------------------------------------------------------
 
@@ -321,6 +326,7 @@ def parse_ledger(text: str, *, person: str | None = None) -> Ledger:
     if named not in (None, *SCHEDULERS):
         damaged = damaged or problems[-1]
     updated = _read_updated(fm.pop("updated", None), problems)
+    _read_zone(fm.get(ZONE_KEY), problems)  # kept among the other keys, as written
 
     body = lines[body_start:]
     heading_at = next((i for i, line in enumerate(body) if _ITEMS_HEADING_RE.fullmatch(line)), None)
@@ -450,6 +456,61 @@ def _read_frontmatter(text: str, problems: list[str]) -> tuple[dict[str, Any], i
             problems.append(f"line {error.line or 1}: frontmatter does not parse: {error.reason}")
         return {}, block.close + 1, True
     return {str(k): v for k, v in block.data.items()}, block.close + 1, False
+
+
+ZONE_KEY = "time_zone"
+"""The ledger frontmatter key naming the person's time zone (IANA, "Europe/Berlin"): their quiz day's calendar."""
+
+
+@cache
+def zone_named(name: str) -> tzinfo:
+    """The time zone of an IANA name ("UTC", "Europe/Berlin", "America/Los_Angeles"); ValueError with a one-line
+    reason for anything else (fixed offsets and abbreviations such as "CET" or "+02:00" are not days' calendars:
+    they do not follow a place's summer time)."""
+    if not isinstance(name, str) or not name or name != name.strip() or len(name) > 64:
+        raise ValueError(f"unknown time zone {name!r}: give an IANA name such as Europe/Berlin or UTC")
+    if name.upper() == "UTC":
+        return UTC
+    try:
+        if "/" not in name:  # "CET", "EST5EDT": legacy names the tz database keeps, not places
+            raise ZoneInfoNotFoundError(name)
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        raise ValueError(f"unknown time zone {name!r}: give an IANA name such as Europe/Berlin or UTC") from None
+
+
+def ledger_zone(ledger: Ledger) -> tuple[str, tzinfo]:
+    """The ledger's time zone as (name, zone): ("UTC", UTC) when it names none, or one this machine does not know
+    (`parse_ledger` reports that)."""
+    name = ledger.frontmatter.get(ZONE_KEY)
+    if isinstance(name, str):
+        try:
+            return name, zone_named(name)
+        except ValueError:
+            pass
+    return "UTC", UTC
+
+
+def with_zone(ledger: Ledger, name: str | None) -> Ledger:
+    """The ledger with its time zone set (None: the key dropped, UTC days); rows and other keys untouched."""
+    fm = {k: v for k, v in ledger.frontmatter.items() if k != ZONE_KEY}
+    if name is not None:
+        fm[ZONE_KEY] = name
+    return ledger.model_copy(update={"frontmatter": fm})
+
+
+def quiz_day(now: datetime, zone: tzinfo = UTC) -> date:
+    """The calendar day `now` falls on in `zone` (a naive `now` is taken as UTC)."""
+    return (now if now.tzinfo is not None else now.replace(tzinfo=UTC)).astimezone(zone).date()
+
+
+def _read_zone(value: object, problems: list[str]) -> None:
+    if value is None:
+        return
+    try:
+        zone_named(value if isinstance(value, str) else repr(value))
+    except ValueError as exc:
+        problems.append(f"line 1: {exc}; quiz days are UTC days until it is mended")
 
 
 def _read_person(value: object, fallback: str | None, problems: list[str]) -> str:

@@ -10,7 +10,7 @@ import json
 import os
 import sqlite3
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING, Any, cast
 
 from . import quiz as policy
@@ -89,6 +89,7 @@ class QuizQueue:
         undo.register("quiz_record", self._undo_quiz, human_only=False)
         undo.register("quiz_bury", self._undo_bury, human_only=False)
         undo.register("quiz_scheduler", self._undo_scheduler, human_only=False)
+        undo.register("quiz_zone", self._undo_zone, human_only=False)
 
     def person_for(self, actor: str | None, person: str | None = None) -> str:
         if person:
@@ -195,6 +196,83 @@ class QuizQueue:
             )
             return self.store.record(receipt)
 
+    def set_zone(self, person: str, zone: str | None, *, now: datetime, actor: str) -> Receipt:
+        """Set the time zone whose calendar days are the person's quiz days (an IANA name: "Europe/Berlin"); None
+        goes back to UTC days. Every date the ledger holds stays as it is: a card due on the 5th is due on the 5th of
+        the new calendar. Creates the ledger (Leitner) if the person has none. Undoable. Receipt details: person,
+        zone, prior, today (the person's quiz day at `now`), ledger."""
+        now, actor = at(now), validate_actor(actor)
+        pid = policy.person_id(person)
+        if zone is not None:
+            try:
+                policy.zone_named(zone)
+            except ValueError:
+                shown = zone if len(zone) <= 64 else zone[:64] + "…"
+                return make_receipt(
+                    "quiz_zone",
+                    "reject",
+                    now,
+                    actor,
+                    {
+                        "reason": "unknown_time_zone",
+                        "zone": shown,
+                        "detail": f"{shown!r} is no IANA time zone name: give one such as Europe/Berlin, or UTC",
+                    },
+                )
+        with self.store.writing():
+            exists = self.store.path(policy.ledger_path(pid)).exists()
+            ledger = self._writable_ledger(pid) if exists else policy.new_ledger(pid, today=now.date())
+            prior = ledger.frontmatter.get(policy.ZONE_KEY)
+            prior = prior if isinstance(prior, str) else None
+            if prior == zone:
+                return make_receipt(
+                    "quiz_zone",
+                    "reject",
+                    now,
+                    actor,
+                    {
+                        "reason": "zone_unchanged",
+                        "person": pid,
+                        "zone": zone,
+                        "detail": f"{pid}'s quiz days are {zone or 'UTC'} days already",
+                    },
+                )
+            self._save_ledger(pid, policy.with_zone(ledger, zone))
+            today = policy.quiz_day(now, policy.zone_named(zone) if zone else UTC)
+            receipt = make_receipt(
+                "quiz_zone",
+                "changed",
+                now,
+                actor,
+                {
+                    "person": pid,
+                    "zone": zone or "UTC",
+                    "prior": prior or "UTC",
+                    "today": today.isoformat(),
+                    "ledger": policy.ledger_path(pid),
+                    "undo": {"person": pid, "prior": prior},
+                },
+            )
+            self.store.record(receipt)
+            self.views.refresh(now)
+            return receipt
+
+    def _undo_zone(self, receipt: dict[str, Any], now: datetime, actor: str) -> dict[str, Any]:
+        undo = receipt["details"]["undo"]
+        pid, prior = undo["person"], undo["prior"]
+        if prior is not None:
+            policy.zone_named(prior)  # ValueError: refused, nothing written
+        self._save_ledger(pid, policy.with_zone(self._writable_ledger(pid), prior))
+        return {"person": pid, "zone": prior or "UTC"}
+
+    def zone_of(self, person: str) -> str:
+        return policy.ledger_zone(self.read_ledger(policy.person_id(person), strict=False))[0]
+
+    def quiz_day(self, person: str, now: datetime) -> date:
+        """The person's quiz day at `now`: the date in their time zone (UTC without one)."""
+        ledger = self.read_ledger(policy.person_id(person), strict=False)
+        return policy.quiz_day(at(now), policy.ledger_zone(ledger)[1])
+
     def _undo_scheduler(self, receipt: dict[str, Any], now: datetime, actor: str) -> dict[str, Any]:
         undo = receipt["details"]["undo"]
         pid, prior = undo["person"], undo["prior"]
@@ -262,15 +340,16 @@ class QuizQueue:
             )
         return out
 
-    def _picks(self, ledger: policy.Ledger, now: datetime) -> list[policy.QuizCandidate]:
+    def _picks(self, ledger: policy.Ledger, now: datetime, today: date) -> list[policy.QuizCandidate]:
         # Enough never-quizzed candidates for the day's new pages, past the ones buried today.
-        return self._candidates(ledger, policy.NEW_PER_DAY + len(policy.buried_pages(ledger, now.date())), now)
+        return self._candidates(ledger, policy.NEW_PER_DAY + len(policy.buried_pages(ledger, today)), now)
 
     def quiz_session(self, person: str, *, now: datetime, limit: int = policy.MAX_SESSION) -> list[QuizCard]:
         """Today's session (at most 7): due wrong/skip, other due, then never-quizzed pages. Writes nothing."""
         now = at(now)
         ledger = self.read_ledger(policy.person_id(person), strict=False)
-        picks = policy.select_session(ledger, self._picks(ledger, now), now.date(), limit)
+        today = policy.quiz_day(now, policy.ledger_zone(ledger)[1])
+        picks = policy.select_session(ledger, self._picks(ledger, now, today), today, limit)
         cards = []
         for s in picks:
             row = self.store.index.query(
@@ -292,7 +371,7 @@ class QuizQueue:
                     box=s.item.box if s.item else None,
                     asked=s.item.asked if s.item else 0,
                     correct=s.item.correct if s.item else 0,
-                    intervals=policy.preview_intervals(s.page, s.item, ledger.scheduler, now),
+                    intervals=policy.preview_intervals(s.page, s.item, ledger.scheduler, now, today),
                     cloze=(cloze.start, cloze.end)
                     if cloze is not None and r["content"] == s.candidate.content
                     else None,
@@ -309,7 +388,8 @@ class QuizQueue:
         page = self.store.page_of(self.store.resolve_id(ref))
         if page is None:
             raise BadInput(f"no record {ref!r}")
-        return policy.preview_intervals(page, ledger.item(page), ledger.scheduler, now)
+        today = policy.quiz_day(now, policy.ledger_zone(ledger)[1])
+        return policy.preview_intervals(page, ledger.item(page), ledger.scheduler, now, today)
 
     def quiz_due_count(self, person: str, now: datetime) -> int:
         """What the person's sessions could still offer today: due items plus the day's remaining new pages, past
@@ -317,11 +397,13 @@ class QuizQueue:
         live pages, counted from the index's copy of the ledger (`_mirror`): hot.md counts after every capture."""
         now = at(now)
         pid = policy.person_id(person)
-        buried = self._mirror(pid)
-        if buried is None:  # the copy could not be kept current: count from the file
+        mirrored = self._mirror(pid)
+        if mirrored is None:  # the copy could not be kept current: count from the file
             ledger = self.read_ledger(pid, strict=False)
-            return policy.due_count(ledger, self._picks(ledger, now), now.date())
-        today = now.date()
+            today = policy.quiz_day(now, policy.ledger_zone(ledger)[1])
+            return policy.due_count(ledger, self._picks(ledger, now, today), today)
+        buried, zone = mirrored
+        today = policy.quiz_day(now, zone)
         skip = sorted(page for page, day in buried.items() if day >= today)
         # A record expiring after now's second is live; one expiring within it is compared as a time (`iso_floor`).
         floor, after = iso_floor(now), iso_floor(now + timedelta(seconds=1))
@@ -392,10 +474,10 @@ class QuizQueue:
                 pass
         return not times or changed_ns >= max(times) - RACY_NS
 
-    def _mirror(self, pid: str) -> dict[str, date] | None:
-        """Bring the index's copy of the person's ledger (its rows and bury list) up to the file, reading the file
-        only when it changed since the copy was made; returns the bury list, or None when no copy can be trusted
-        (the file cannot be looked at or read, or it changed while it was being read).
+    def _mirror(self, pid: str) -> tuple[dict[str, date], tzinfo] | None:
+        """Bring the index's copy of the person's ledger (its rows, bury list and time zone) up to the file, reading
+        the file only when it changed since the copy was made; returns the bury list and the zone, or None when no
+        copy can be trusted (the file cannot be looked at or read, or it changed while it was being read).
 
         A copy made while the file was recent (`_racy`) also keeps a digest of its text: while the stamp matches,
         the file is read and its digest compared (a millisecond or two, no parse) until it is old enough to be
@@ -405,13 +487,17 @@ class QuizQueue:
             return None
         stamp, changed = stat
         index = self.store.index
-        kept = index.query("SELECT stamp, buried, digest, racy FROM quiz_ledgers WHERE person=?", (pid,))
+        kept = index.query("SELECT stamp, buried, digest, racy, zone FROM quiz_ledgers WHERE person=?", (pid,))
         text: str | None = "" if stamp == "absent" else None
         if kept and kept[0]["stamp"] == stamp:
             row = kept[0]
             buried = {page: date.fromisoformat(day) for page, day in json.loads(row["buried"]).items()}
+            try:
+                zone = policy.zone_named(row["zone"] or "UTC")
+            except ValueError:  # known when the copy was made; not to this machine's tz database now
+                zone = UTC
             if not row["racy"]:
-                return buried
+                return buried, zone
             text = self._text(pid)
             if text is not None and _digest(text) == row["digest"]:
                 if not self._racy(changed):
@@ -419,7 +505,7 @@ class QuizQueue:
                         index.settle_quiz_ledger(pid, stamp)
                     except sqlite3.OperationalError:
                         pass  # asked again next time
-                return buried
+                return buried, zone
         if text is None:
             text = self._text(pid)
             if text is None:
@@ -442,11 +528,14 @@ class QuizQueue:
         except (BadInput, OSError):
             return None
 
-    def _keep_mirror(self, pid: str, stat: tuple[str, int], ledger: policy.Ledger, text: str) -> dict[str, date] | None:
-        """Store `ledger`, read from `text`, as the copy of the file with stamp `stat`; its bury list, or None when
-        the index would not take it (busy past its timeout, read-only, a full disk): the count is then taken from
-        the file."""
+    def _keep_mirror(
+        self, pid: str, stat: tuple[str, int], ledger: policy.Ledger, text: str
+    ) -> tuple[dict[str, date], tzinfo] | None:
+        """Store `ledger`, read from `text`, as the copy of the file with stamp `stat`; its bury list and time zone,
+        or None when the index would not take it (busy past its timeout, read-only, a full disk): the count is then
+        taken from the file."""
         buried = policy.buried_map(ledger)
+        zone_name, zone = policy.ledger_zone(ledger)
         try:
             self.store.index.put_quiz_ledger(
                 pid,
@@ -458,10 +547,11 @@ class QuizQueue:
                 ],
                 digest=_digest(text),
                 racy=self._racy(stat[1]),
+                zone=zone_name,
             )
         except sqlite3.OperationalError:
             return None
-        return buried
+        return buried, zone
 
     def _save_ledger(self, pid: str, ledger: policy.Ledger) -> None:
         """Stage the person's ledger (written when the operation commits) and remember what it holds: the count
@@ -554,8 +644,9 @@ class QuizQueue:
                     content=entry.content,
                 )
             )
+            today = policy.quiz_day(now, policy.ledger_zone(ledger)[1])
             try:
-                new_ledger, item, prior = policy.record_answer(ledger, page, result, now.date(), q, now)
+                new_ledger, item, prior = policy.record_answer(ledger, page, result, today, q, now)
             except ValueError as exc:
                 raise BadInput(str(exc)) from None
             self._save_ledger(pid, new_ledger)
@@ -570,7 +661,8 @@ class QuizQueue:
                 }
                 entry.touch(now)
                 self.store.save(entry)
-            nb = self.store.path(policy.notebook_path(now.date(), pid))
+            notebook = policy.notebook_path(today, pid)
+            nb = self.store.path(notebook)
             self.store.append_file(
                 nb,
                 policy.render_notebook_entry(
@@ -579,7 +671,7 @@ class QuizQueue:
                 .rstrip("\n")
                 .split("\n")
                 + [""],
-                create=policy.notebook_header(now.date(), pid),
+                create=policy.notebook_header(today, pid),
             )
             receipt = make_receipt(
                 "quiz_record",
@@ -600,6 +692,7 @@ class QuizQueue:
                     "undo": {
                         "person": pid,
                         "page": page,
+                        "notebook": notebook,  # named by the person's quiz day, which a later zone may not give
                         "prior": prior.marker() if prior else None,
                         **({"record": refreshed} if refreshed else {}),
                         **({"pruned_rows": pruned_rows} if pruned_rows else {}),
@@ -617,7 +710,6 @@ class QuizQueue:
         Receipt details: memory_id, page, person, buried_on, until (the day it is offered again)."""
         now, actor = at(now), validate_actor(actor)
         pid = self.person_for(actor, person)
-        today = now.date()
         with self.store.writing():
             mid = self.store.resolve_id(ref)
             page = self.store.page_of(mid)
@@ -628,6 +720,7 @@ class QuizQueue:
             if refused := not_askable(self.store.load(mid), now):
                 return make_receipt("quiz_bury", "reject", now, actor, {**refused, "memory_id": mid})
             ledger = self._writable_ledger(pid)
+            today = policy.quiz_day(now, policy.ledger_zone(ledger)[1])
             try:
                 new_ledger, prior = policy.bury(ledger, page, today)
             except ValueError as exc:
@@ -681,7 +774,10 @@ class QuizQueue:
             entry.last_accessed_at = parse_iso(record["last_accessed_at"])
             self.store.save(entry)
         answered = parse_iso(receipt["at"])
-        nb = self.store.path(policy.notebook_path(answered.date(), pid))
+        notebook = undo.get("notebook")
+        if not (isinstance(notebook, str) and notebook == policy.notebook_path(_notebook_day(notebook), pid)):
+            notebook = policy.notebook_path(answered.date(), pid)  # (receipts from before the person's own day)
+        nb = self.store.path(notebook)
         if nb.is_file():  # the answer's entry says it was taken back (the notebook is never edited)
             line = policy.render_notebook_undo(answered, str(receipt["details"].get("result") or ""), page, now)
             self.store.append_file(nb, [line.rstrip("\n"), ""])
@@ -696,6 +792,14 @@ class QuizQueue:
 
 
 RACY_NS = 3_000_000_000  # FAT's 2 s times, and a margin
+
+
+def _notebook_day(path: str) -> date:
+    """The day a notebook path names (`quiz/<YYYY-MM-DD>.<person>.md`); 1970-01-01 when it names none."""
+    try:
+        return date.fromisoformat(path.removeprefix("quiz/")[:10])
+    except ValueError:
+        return date(1970, 1, 1)
 
 
 def _digest(text: str) -> str:

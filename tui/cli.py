@@ -302,6 +302,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     qs.add_argument("scheduler", choices=["leitner", "fsrs"])
     qs.add_argument("--person")
+    qz = q.add_parser(
+        "zone",
+        help="the time zone whose days are your quiz days (IANA name, e.g. Europe/Berlin; undoable); "
+        "without one, say which it is",
+    )
+    qz.add_argument("zone", nargs="?")
+    qz.add_argument("--person")
 
     t = add("tiers").add_subparsers(dest="sub", required=True)
     tp = t.add_parser("plan")
@@ -867,6 +874,17 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
             return _finish(args, eng.create_ledger(person, args.scheduler, now=now, actor=actor))
         if args.sub == "scheduler":
             return _finish(args, eng.set_scheduler(person, args.scheduler, now=now, actor=actor))
+        if args.sub == "zone":
+            if args.zone is not None:
+                return _finish(args, eng.set_quiz_zone(person, args.zone, now=now, actor=actor))
+            zone = eng.quiz_zone(person)
+            today = eng.quiz_day(person, now=now)
+            _emit(
+                args,
+                {"person": person, "zone": zone, "today": today.isoformat()},
+                f"{person}: quiz days are {zone} days (today is {today.isoformat()})",
+            )
+            return 0
         if args.sub == "bury":
             return _finish(args, eng.quiz_bury(args.id, now=now, actor=actor, person=person))
         return _finish(

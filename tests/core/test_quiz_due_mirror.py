@@ -23,7 +23,8 @@ def from_file(eng, now) -> int:
     """The count as the ledger file gives it (what the count was before it had a copy to read)."""
     queue = eng.quiz_queue
     ledger = queue.read_ledger("alice", strict=False)
-    return quiz.due_count(ledger, queue._picks(ledger, now), now.date())
+    today = quiz.quiz_day(now, quiz.ledger_zone(ledger)[1])  # the person's own day (`quiz zone`)
+    return quiz.due_count(ledger, queue._picks(ledger, now, today), today)
 
 
 def capture(eng, rnd, i, now, category=None):
@@ -94,6 +95,9 @@ def test_the_count_is_the_ledger_files_through_a_month_of_use(eng, seed):
                 path.write_text("".join(lines))
         elif op < 0.80 and (eng.root / LEDGER).exists() and rnd.random() < 0.3:
             eng.set_scheduler("alice", rnd.choice(["fsrs", "leitner"]), now=now, actor=HUMAN)
+        elif op < 0.84:  # the day turns at another hour: the copy's zone follows the file's
+            zone = rnd.choice(["Asia/Tokyo", "America/Los_Angeles", "Pacific/Kiritimati", "UTC"])
+            receipts.append(eng.set_quiz_zone("alice", zone, now=now, actor=HUMAN).receipt_sha256)
         else:
             now += timedelta(hours=rnd.choice([1, 7, 20, 26, 49, 75]))
         assert eng.quiz_due_count("alice", now=now) == from_file(eng, now), f"step {step}"

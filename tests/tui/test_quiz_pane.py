@@ -853,6 +853,30 @@ async def test_a_desk_left_open_overnight_takes_the_new_days_session(demo_root):
         assert [c.memory_id for c in pane.cards] == [c.memory_id for c in app.engine.quiz_session(PERSON, now=clock[0])]
 
 
+async def test_the_desk_turns_the_quiz_day_at_the_persons_own_midnight(demo_root):
+    """With the person's zone set (`memkeeper quiz zone Asia/Tokyo`), a batch missed at 18:00 in Tokyo comes back
+    after midnight there (16:00 UTC, the same UTC day): `m` takes the new day's session."""
+    from memkeeper.core import Engine
+
+    eng = Engine.open(demo_root)
+    try:
+        assert eng.set_quiz_zone(PERSON, "Asia/Tokyo", now=NOW, actor="human:demo").status == "changed"
+    finally:
+        eng.close()
+    clock = [NOW]
+    app = build_app(demo_root, now=lambda: clock[0])
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        first = [c.memory_id for c in pane.cards]
+        await _grade_batch(pilot, pane, "1111111")  # all missed: due again on the 30th, Tokyo's
+        clock[0] = NOW + timedelta(hours=6)  # 00:00 UTC is 9 hours away; 00:00 in Tokyo was an hour ago
+        await pilot.press("m")
+        await settle(pilot)
+        due = [c.memory_id for c in app.engine.quiz_session(PERSON, now=clock[0])]
+        assert [c.memory_id for c in pane.cards] == due and set(first) <= set(due)
+        assert "Next batch:" in pane.status.plain
+
+
 @pytest.mark.parametrize("how", ["cold", "expired"])
 async def test_a_card_gone_cold_or_expired_on_screen_leaves_the_session(demo, how):
     """Its record made cold (or past its expiry) while the card was on screen: every grade and skip was refused

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import date, datetime
+from datetime import UTC, date, datetime, tzinfo
 from functools import partial
 
 from rich.console import Group
@@ -44,6 +44,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from memkeeper.core import MemkeeperError, NotFound, Receipt
 from memkeeper.core.models import Status
+from memkeeper.core.quiz_ledger import quiz_day, zone_named
 from memkeeper.core.quiz_queue import QuizCard, card_as_now, left_rotation
 from memkeeper.core.receipts import ReceiptCursor
 
@@ -256,8 +257,10 @@ class QuizScreen(PaneScreen):
         #: The summary's and the empty state's reads, with the sitting they were read for (`_aside_now`).
         self._aside: tuple[tuple[object, ...], Aside] | None = None
         self._aside_wanted: tuple[object, ...] | None = None
-        #: The UTC day the batch on screen was taken for (the quiz's day): a new day is a new sitting.
+        #: The person's quiz day the batch on screen was taken for: a new day is a new sitting.
         self.day: date | None = None
+        #: The person's time zone, whose days are their quiz days (read with the session: `_session_worker`).
+        self.zone: tzinfo = UTC
         #: The cards whose page changed while they were on screen (the answer panel says so).
         self.changed: set[str] = set()
         #: The wiki changed while the session was being taken: its cards are read again once it is in.
@@ -311,20 +314,32 @@ class QuizScreen(PaneScreen):
         self.changed.clear()
         self._paint()
         now = self.now()
-        self.day = now.date()
+        self.day = self.today(now)  # the day of the zone last read; the session's read says which it is
         self._session_worker(self.mk.person, now, announce)
 
     @work(thread=True, exclusive=True, group="quiz-session", exit_on_error=False)
     def _session_worker(self, person: str, now: datetime, announce: bool) -> None:
         choosing = not self.engine.has_ledger(person)
         scheduler = None if choosing else self.engine.read_ledger(person, strict=False).scheduler
+        zone = self.engine.quiz_zone(person)
         cards = list(self.engine.quiz_session(person, now=now))
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._session_taken, choosing, cards, announce, scheduler)
+            self.app.call_from_thread(self._session_taken, choosing, cards, announce, scheduler, (zone, now))
 
     def _session_taken(
-        self, choosing: bool, cards: list[QuizCard], announce: bool, scheduler: str | None = None
+        self,
+        choosing: bool,
+        cards: list[QuizCard],
+        announce: bool,
+        scheduler: str | None = None,
+        zoned: tuple[str, datetime] | None = None,
     ) -> None:
+        if zoned is not None:
+            try:
+                self.zone = zone_named(zoned[0])
+            except ValueError:
+                self.zone = UTC  # as the engine reads a zone this machine does not know
+            self.day = self.today(zoned[1])
         self.loading = False
         self.choosing = choosing
         self.scheduler = scheduler
@@ -390,8 +405,12 @@ class QuizScreen(PaneScreen):
         self._paint()
 
     def _new_day(self) -> bool:
-        """The quiz's day (UTC) changed since the batch on screen was taken (a desk left open overnight)."""
-        return self.day is not None and self.now().date() != self.day and not self.loading
+        """The person's quiz day changed since the batch on screen was taken (a desk left open overnight)."""
+        return self.day is not None and self.today(self.now()) != self.day and not self.loading
+
+    def today(self, now: datetime) -> date:
+        """The person's quiz day at `now`: the date in their time zone (`memkeeper quiz zone`), UTC without one."""
+        return quiz_day(now, self.zone)
 
     def on_screen_resume(self) -> None:
         super().on_screen_resume()
@@ -456,7 +475,7 @@ class QuizScreen(PaneScreen):
                 left[card.memory_id] = why
             else:
                 fresh[card.memory_id] = card_as_now(card, entry, page)
-                if self.day is not None and now.date() != self.day:
+                if self.day is not None and self.today(now) != self.day:
                     # Taken on an earlier day (a desk open overnight): the grade keys' intervals count from today.
                     days = self.engine.quiz_preview(card.memory_id, self.mk.person, now=now)
                     fresh[card.memory_id] = replace(fresh[card.memory_id], intervals=days)
@@ -825,7 +844,7 @@ class QuizScreen(PaneScreen):
     def _aside_key(self) -> tuple[object, ...]:
         """What the summary's and the empty state's reads depend on: the day, and every answer of the sitting."""
         return (
-            self.now().date(),
+            self.today(self.now()),
             tuple(sorted(r.receipt_sha256 or "" for b in self.sitting for r in b.receipts.values())),
         )
 

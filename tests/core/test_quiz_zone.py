@@ -1,0 +1,150 @@
+"""A person's quiz day is the day of their own time zone (`memkeeper quiz zone`), not the UTC day.
+
+A person in Tokyo quizzes at 08:00 local, which is 23:00 UTC of the day before. With UTC days, a card they answered
+wrong then was due again at 09:00 local (a new UTC day had begun) and the morning's notebook was named by the day
+before; with their zone set, the day turns at their midnight.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from memkeeper.core import Engine
+from memkeeper.tui.cli import main
+
+HUMAN = "human:aiko"
+MORNING = datetime(2026, 12, 5, 23, 0, tzinfo=UTC)  # 08:00 on the 6th in Tokyo
+LATER = MORNING + timedelta(hours=2)  # 10:00 on the 6th in Tokyo; 01:00 on the 6th in UTC
+
+
+def _wiki(tmp_path) -> tuple[Engine, str]:
+    eng = Engine.init(tmp_path / "memory", now=MORNING - timedelta(days=1))
+    r = eng.capture(
+        "The staging cluster runs 12 worker nodes behind the internal load balancer.",
+        now=MORNING - timedelta(days=1),
+        actor="agent:notes",
+    )
+    assert r.status == "captured", r.details
+    return eng, r.details["memory_id"]
+
+
+@pytest.mark.parametrize(("zone", "back_at_ten"), [("Asia/Tokyo", False), (None, True)])
+def test_a_card_answered_wrong_in_the_morning_is_not_due_again_the_same_morning(tmp_path, zone, back_at_ten):
+    eng, mid = _wiki(tmp_path)
+    try:
+        if zone:
+            assert eng.set_quiz_zone("aiko", zone, now=MORNING, actor=HUMAN).status == "changed"
+        assert [c.memory_id for c in eng.quiz_session("aiko", now=MORNING)] == [mid]
+        r = eng.quiz_record(mid, "wrong", now=MORNING, actor=HUMAN)
+        assert r.status == "recorded"
+        assert r.details["due"] == ("2026-12-07" if zone else "2026-12-06")
+        again = [c.memory_id for c in eng.quiz_session("aiko", now=LATER)]
+        assert (mid in again) is back_at_ten
+        assert (eng.quiz_due_count("aiko", now=LATER) > 0) is back_at_ten  # hot.md's count, from the index's copy
+        notebook = "quiz/2026-12-06.aiko.md" if zone else "quiz/2026-12-05.aiko.md"
+        assert (eng.root / notebook).is_file()
+        assert eng.quiz_day("aiko", now=MORNING).isoformat() == ("2026-12-06" if zone else "2026-12-05")
+    finally:
+        eng.close()
+
+
+def test_the_zone_is_kept_in_the_ledger_read_by_another_process_and_undone(tmp_path):
+    eng, mid = _wiki(tmp_path)
+    try:
+        r = eng.set_quiz_zone("aiko", "Asia/Tokyo", now=MORNING, actor=HUMAN)
+        assert r.details["zone"] == "Asia/Tokyo" and r.details["today"] == "2026-12-06" and r.details["prior"] == "UTC"
+        assert "time_zone: Asia/Tokyo" in (eng.root / "quiz" / "quiz-ledger.aiko.md").read_text()
+        other = Engine.open(eng.root)
+        try:
+            assert other.quiz_zone("aiko") == "Asia/Tokyo"
+            assert other.quiz_due_count("aiko", now=MORNING) == 1  # a new process: the count from the index's copy
+        finally:
+            other.close()
+        eng.quiz_record(mid, "wrong", now=MORNING, actor=HUMAN)
+        undone = eng.undo(r.receipt_sha256, now=LATER, actor=HUMAN)
+        assert undone.status == "undone", undone.details
+        assert eng.quiz_zone("aiko") == "UTC"
+        assert "time_zone" not in (eng.root / "quiz" / "quiz-ledger.aiko.md").read_text()
+        assert eng.quiz_day("aiko", now=MORNING).isoformat() == "2026-12-05"  # UTC days again
+        assert eng.quiz_day("aiko", now=LATER).isoformat() == "2026-12-06"
+    finally:
+        eng.close()
+
+
+def test_an_undone_answer_is_marked_in_the_notebook_of_its_own_day(tmp_path):
+    eng, mid = _wiki(tmp_path)
+    try:
+        eng.set_quiz_zone("aiko", "Asia/Tokyo", now=MORNING, actor=HUMAN)
+        r = eng.quiz_record(mid, "good", now=MORNING, actor=HUMAN)
+        eng.set_quiz_zone("aiko", "America/Los_Angeles", now=MORNING, actor=HUMAN)  # its day is the 5th there
+        assert eng.undo(r.receipt_sha256, now=LATER, actor=HUMAN).status == "undone"
+        notebook = eng.root / "quiz" / "2026-12-06.aiko.md"
+        assert "Undone at" in notebook.read_text()
+        assert not (eng.root / "quiz" / "2026-12-05.aiko.md").exists()
+    finally:
+        eng.close()
+
+
+def test_a_zone_that_is_no_place_is_refused_and_a_bad_one_written_by_hand_is_reported(tmp_path):
+    eng, mid = _wiki(tmp_path)
+    try:
+        for bad in ("Mars/Olympus", "CET", "+09:00", "", "Asia/Tokyo "):
+            r = eng.set_quiz_zone("aiko", bad, now=MORNING, actor=HUMAN)
+            assert (r.status, r.details["reason"]) == ("reject", "unknown_time_zone"), bad
+        assert not (eng.root / "quiz" / "quiz-ledger.aiko.md").exists()  # nothing written
+        eng.set_quiz_zone("aiko", "Asia/Tokyo", now=MORNING, actor=HUMAN)
+        ledger = eng.root / "quiz" / "quiz-ledger.aiko.md"
+        ledger.write_text(ledger.read_text().replace("time_zone: Asia/Tokyo", "time_zone: Atlantis/Capital"))
+        assert eng.quiz_zone("aiko") == "UTC"  # read as UTC days
+        assert any("Atlantis/Capital" in p for p in eng.check().problems)  # `memkeeper check` names it
+        r = eng.quiz_record(mid, "good", now=MORNING, actor=HUMAN)
+        assert r.status == "recorded"  # the answer is taken on the UTC day, the hand-written key kept as written
+        assert "time_zone: Atlantis/Capital" in ledger.read_text()
+    finally:
+        eng.close()
+
+
+def test_fsrs_counts_the_persons_days_across_a_summer_time_change(tmp_path):
+    """Europe/Berlin's 29 March 2026 has 23 hours. An FSRS card answered at 00:30 local on the 29th and again at
+    23:45 local on the 30th is one day on: the previews shown with the card are what the answer gives."""
+    eng = Engine.init(tmp_path / "memory", now=datetime(2026, 3, 27, tzinfo=UTC))
+    try:
+        mid = eng.capture(
+            "The payroll export runs on the 28th of each month at 06:00.",
+            now=datetime(2026, 3, 27, tzinfo=UTC),
+            actor="agent:notes",
+        ).details["memory_id"]
+        eng.create_ledger("aiko", "fsrs", now=datetime(2026, 3, 27, tzinfo=UTC), actor=HUMAN)
+        eng.set_quiz_zone("aiko", "Europe/Berlin", now=datetime(2026, 3, 27, tzinfo=UTC), actor=HUMAN)
+        first = datetime(2026, 3, 28, 23, 30, tzinfo=UTC)  # 00:30 on the 29th in Berlin (CET)
+        r = eng.quiz_record(mid, "good", now=first, actor=HUMAN)
+        assert r.details["due"] >= "2026-03-30"
+        second = datetime(2026, 3, 30, 21, 45, tzinfo=UTC)  # 23:45 on the 30th in Berlin (CEST)
+        assert eng.quiz_day("aiko", now=second).isoformat() == "2026-03-30"
+        shown = eng.quiz_preview(mid, "aiko", now=second)
+        answered = eng.quiz_record(mid, "good", now=second, actor=HUMAN)
+        due = datetime.fromisoformat(answered.details["due"]).date()
+        assert (due - eng.quiz_day("aiko", now=second)).days == shown["good"]
+    finally:
+        eng.close()
+
+
+def test_the_command_line_sets_and_says_the_zone(tmp_path, capsys):
+    root = str(tmp_path / "memory")
+    at = ["--root", root, "--now", "2026-12-05T23:00:00Z", "--as", HUMAN]
+    assert main([*at, "init"]) == 0
+    capsys.readouterr()
+    assert main([*at, "quiz", "zone"]) == 0
+    assert "aiko: quiz days are UTC days (today is 2026-12-05)" in capsys.readouterr().out
+    assert main([*at, "quiz", "zone", "Asia/Tokyo"]) == 0
+    capsys.readouterr()
+    assert main([*at, "quiz", "zone"]) == 0
+    assert "aiko: quiz days are Asia/Tokyo days (today is 2026-12-06)" in capsys.readouterr().out
+    assert main([*at, "quiz", "zone", "Tokyo"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        "memkeeper: quiz_zone reject: unknown_time_zone ('Tokyo' is no IANA time zone name: give one such "
+        "as Europe/Berlin, or UTC)"
+    ]
