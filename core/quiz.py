@@ -478,6 +478,12 @@ def _other_function_words() -> frozenset[str]:
     return frozenset(w.lower() for words in data["languages"].values() for w in words)
 
 
+@cache
+def _articles() -> frozenset[str]:
+    data = json.loads(FUNCTION_WORDS_FILE.read_text(encoding="utf-8"))
+    return frozenset(w.lower() for words in data["articles"].values() for w in words)
+
+
 def _token_span(toks: Sequence[Tok], start: int, text: str) -> tuple[int, int] | None:
     """The tokens ``start..stop`` whose texts joined by spaces are ``text`` (how the readers write a value), or None."""
     parts: list[str] = []
@@ -510,6 +516,8 @@ def build_cloze(content: str, title: str = "") -> Cloze | None:
         span = _token_span(toks, v.start, v.text)
         if span is None:
             continue
+        if v.text.islower() and v.text in _other_function_words():
+            continue  # German "mit" is no MIT licence: another language's word of grammar is no value
         if v.key.startswith("n:") and (foreign := _counts_a_foreign_word(toks, span)) is not None:
             spans.append((span[0], foreign))  # the number alone: the word after it is no value
             continue
@@ -524,6 +532,8 @@ def build_cloze(content: str, title: str = "") -> Cloze | None:
         span = _token_span(toks, n.start, n.text)
         if span is None or n.initial or n.negated:
             continue
+        if span[1] - span[0] > 1 and toks[span[0]].low in _articles():
+            span = (span[0] + 1, span[1])  # "Die Datenbank": German's capitals make a name of an article and a noun
         rank = _NAME_RANK if span[1] - span[0] > 1 else _SINGLE_NAME_RANK
         ranked.append((rank, n.scoped, span[0], span))
     folded_title = fold(" ".join(title.split())).lower()

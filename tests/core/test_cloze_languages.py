@@ -40,6 +40,21 @@ def test_a_word_of_grammar_after_a_number_is_not_its_unit(eng, text, title):
     assert "5432" in card.question
 
 
+@pytest.mark.parametrize(
+    ("text", "title", "value"),
+    [
+        # German writes its nouns with a capital: "Die Datenbank" was read as a name of two words and hidden.
+        ("Die Datenbank des Projekts läuft auf PostgreSQL 16 im Rechenzentrum.", "Projekt", "PostgreSQL 16"),
+        ("Das Team von Anna Schmidt betreut den Kunden seit dem Frühjahr.", "Kundenbetreuung", "Anna Schmidt"),
+        # and "mit" is German's "with", not the MIT licence: it was hidden with the version beside it
+        ("Der Server steht im Keller und läuft mit Debian 12.", "Kellerserver", "Debian 12"),
+    ],
+)
+def test_an_article_or_a_word_of_grammar_is_no_part_of_a_german_value(eng, text, title, value):
+    _r, card = card_for(eng, text, title)
+    assert hidden(card) == value
+
+
 def test_korean_number_before_its_noun_is_not_a_count(eng):
     # "프로덕션 데이터베이스는 5432 포트에서 실행됩니다" is English's "the production database runs on port 5432": no value
     # to hide (a port number is a label), never "5432 포트에서 실행됩니다" (the number and half the sentence).
