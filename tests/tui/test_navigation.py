@@ -112,3 +112,27 @@ async def test_every_footer_keeps_whole_keys_and_help(demo, size):
                 listing = pane.query_one("#verify-left" if key == "V" else "#tier-list")
                 detail = pane.query_one("#verify-detail" if key == "V" else "#tier-detail")
                 assert detail.region.y >= listing.region.bottom and detail.region.width >= 76, key
+
+
+async def test_the_footer_is_built_again_only_when_its_keys_change(demo_root):
+    """Every key, decision and focus change updates a screen's bindings; the footer built its keys again each time
+    (a dozen widgets styled as they mount: a third of the UI thread's time in a quiz sitting). It keeps them while
+    what it shows is the same, and shows the new keys when they change."""
+    from .conftest import settle
+
+    app = build_app(demo_root)
+    async with app.run_test(size=(160, 45)) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        footer = pane.query_one(DeskFooter)
+        await wait_for(pilot, lambda: footer.query(FooterKey), what="the footer keys")
+        before = list(footer.query(FooterKey))
+        for _ in range(3):
+            pane.refresh_bindings()  # as every decision and many keys do: the keys shown stay the same
+            await settle(pilot)
+        assert list(footer.query(FooterKey)) == before  # the same widgets: nothing built again
+        await pilot.resize_terminal(80, 24)  # narrower: compact, and fewer keys
+        await settle(pilot)
+        await wait_for(pilot, lambda: footer.compact and footer.query(FooterKey), what="the narrow footer")
+        keys = list(footer.query(FooterKey))
+        assert not set(keys) & set(before)  # built again
+        assert all(k.region.right <= footer.region.right for k in keys) and "app.help" in footer.shown_ids

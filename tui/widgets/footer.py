@@ -25,16 +25,24 @@ class DeskFooter(Footer):
         self._fitted_width = 0
         #: The binding ids shown after the last fit (tests read it).
         self.shown_ids: list[str] = []
+        #: What the keys on show were composed from (`_fit`): a recompose that would show the same is skipped.
+        self._shown: tuple[object, ...] | None = None
 
     def _cost(self, binding: Binding, compact: bool) -> int:
         # FooterKey: " key " + "description " normally; "key" + " description" + a one-cell margin when compact.
         return len(self.app.get_key_display(binding)) + len(binding.description) + (2 if compact else 3)
 
-    def compose(self) -> ComposeResult:
-        if not self._bindings_ready:
+    async def recompose(self) -> None:
+        """Compose again only when what it would show changed. Every decision, key and focus change updates the
+        screen's bindings, and a new set of keys (a dozen widgets, each styled as it mounts) took a third of the
+        UI thread's time in a quiz sitting, though the keys shown were the same most of the time."""
+        if self._bindings_ready and self.is_attached and self._shown is not None and self._fit()[0] == self._shown:
             return
+        await super().recompose()
+
+    def _fit(self) -> tuple[tuple[object, ...], bool, list[tuple[Binding, bool, str]], tuple | None]:
+        """What the footer shows at its width now: (a signature of it, compact, the keys, the palette key)."""
         width = self.size.width or self.app.size.width
-        self._fitted_width = width
         active = self.screen.active_bindings
         # One key per action, as Textual's footer shows them (quiz reveal is space and enter: space is shown).
         by_action: dict[str, tuple[Binding, bool, str]] = {}
@@ -43,7 +51,6 @@ class DeskFooter(Footer):
                 by_action[binding.action] = (binding, enabled, tooltip)
         items = list(by_action.values())
         compact = width < COMPACT_BELOW or sum(self._cost(b, False) for b, _, _ in items) > width
-        self.compact = compact
         palette = None
         if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE:
             # By binding id: the keymap may have moved the palette off Textual's fixed `ctrl+p`.
@@ -62,6 +69,22 @@ class DeskFooter(Footer):
                     continue
                 items.remove(item)
                 total -= self._cost(binding, compact)
+        shown = [(b, e, t) for b, e, t in items] + ([palette[1:]] if palette is not None else [])
+        signature = (
+            width,
+            compact,
+            palette is not None,
+            tuple((b.key, self.app.get_key_display(b), b.description, b.action, e, t) for b, e, t in shown),
+        )
+        return signature, compact, items, palette
+
+    def compose(self) -> ComposeResult:
+        if not self._bindings_ready:
+            return
+        signature, compact, items, palette = self._fit()
+        self._fitted_width = signature[0]  # type: ignore[assignment]
+        self._shown = signature
+        self.compact = compact
         self.shown_ids = [b.id or b.action for b, _, _ in items]
         for binding, enabled, tooltip in items:
             yield FooterKey(
