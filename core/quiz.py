@@ -70,6 +70,7 @@ from .quiz_ledger import (
     render_row,
     sanitize_question,
     with_zone,
+    zone_key,
     zone_named,
 )
 from .slots import Tok, analyze, fold
@@ -83,6 +84,7 @@ __all__ = [  # the ledger format's names, importable from the quiz policy as bef
     "ledger_zone",
     "quiz_day",
     "with_zone",
+    "zone_key",
     "zone_named",
     "LAST_Q_MAX",
     "LEDGER_KIND",

@@ -469,14 +469,21 @@ def zone_named(name: str) -> tzinfo:
     they do not follow a place's summer time)."""
     if not isinstance(name, str) or not name or name != name.strip() or len(name) > 64:
         raise ValueError(f"unknown time zone {name!r}: give an IANA name such as Europe/Berlin or UTC")
-    if name.upper() == "UTC":
+    if zone_key(name) == "UTC":
         return UTC
     try:
-        if "/" not in name:  # "CET", "EST5EDT": legacy names the tz database keeps, not places
+        # "CET", "EST5EDT": legacy names the tz database keeps, not places; "posix/…", "right/…": its other trees
+        # (right/ counts leap seconds), not names
+        if "/" not in name or name.split("/", 1)[0] in ("posix", "right"):
             raise ZoneInfoNotFoundError(name)
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, OSError):
         raise ValueError(f"unknown time zone {name!r}: give an IANA name such as Europe/Berlin or UTC") from None
+
+
+def zone_key(name: str) -> str:
+    """The name a zone is kept under: UTC as "UTC" however it is written ("utc", "Etc/UTC"), others as given."""
+    return "UTC" if name.upper() in ("UTC", "ETC/UTC", "ETC/UCT", "ETC/ZULU", "UCT", "ZULU") else name
 
 
 def ledger_zone(ledger: Ledger) -> tuple[str, tzinfo]:
@@ -491,8 +498,9 @@ def ledger_zone(ledger: Ledger) -> tuple[str, tzinfo]:
     return "UTC", UTC
 
 
-def with_zone(ledger: Ledger, name: str | None) -> Ledger:
-    """The ledger with its time zone set (None: the key dropped, UTC days); rows and other keys untouched."""
+def with_zone(ledger: Ledger, name: object) -> Ledger:
+    """The ledger with its time zone key set to `name` (None: the key dropped, UTC days; an undo puts back a value
+    written by hand as it was); rows and other keys untouched."""
     fm = {k: v for k, v in ledger.frontmatter.items() if k != ZONE_KEY}
     if name is not None:
         fm[ZONE_KEY] = name

@@ -206,6 +206,7 @@ class QuizQueue:
         if zone is not None:
             try:
                 policy.zone_named(zone)
+                zone = policy.zone_key(zone)
             except ValueError:
                 shown = zone if len(zone) <= 64 else zone[:64] + "…"
                 return make_receipt(
@@ -222,8 +223,8 @@ class QuizQueue:
         with self.store.writing():
             exists = self.store.path(policy.ledger_path(pid)).exists()
             ledger = self._writable_ledger(pid) if exists else policy.new_ledger(pid, today=now.date())
+            # As written: a value written by hand that names no zone (or is no text) comes back as it was on undo.
             prior = ledger.frontmatter.get(policy.ZONE_KEY)
-            prior = prior if isinstance(prior, str) else None
             if prior == zone:
                 return make_receipt(
                     "quiz_zone",
@@ -247,7 +248,7 @@ class QuizQueue:
                 {
                     "person": pid,
                     "zone": zone or "UTC",
-                    "prior": prior or "UTC",
+                    "prior": prior if isinstance(prior, str) else "UTC" if prior is None else repr(prior),
                     "today": today.isoformat(),
                     "ledger": policy.ledger_path(pid),
                     "undo": {"person": pid, "prior": prior},
@@ -260,10 +261,9 @@ class QuizQueue:
     def _undo_zone(self, receipt: dict[str, Any], now: datetime, actor: str) -> dict[str, Any]:
         undo = receipt["details"]["undo"]
         pid, prior = undo["person"], undo["prior"]
-        if prior is not None:
-            policy.zone_named(prior)  # ValueError: refused, nothing written
+        # The ledger's key as it was, even a value written by hand that names no zone (`check` reports it again).
         self._save_ledger(pid, policy.with_zone(self._writable_ledger(pid), prior))
-        return {"person": pid, "zone": prior or "UTC"}
+        return {"person": pid, "zone": prior if isinstance(prior, str) else "UTC"}
 
     def zone_of(self, person: str) -> str:
         return policy.ledger_zone(self.read_ledger(policy.person_id(person), strict=False))[0]

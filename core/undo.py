@@ -246,8 +246,8 @@ RESTORES_COUNTS = frozenset({"consolidate", "resolve_conflict"})
 
 def decision_subjects(receipt: dict[str, Any]) -> set[str]:
     """What a curation decision changed: records (`mem:`), suppression keys (`key:`), conflicts (`conflict:`), quiz
-    items (`quiz:<person>:<page>`), their burials (`quiz-bury:<person>:<page>`) and ledgers' schedulers
-    (`quiz-scheduler:<person>`)."""
+    items (`quiz:<person>:<page>`), their burials (`quiz-bury:<person>:<page>`) and ledgers' schedulers and time zones
+    (`quiz-scheduler:<person>`, `quiz-zone:<person>`)."""
     action = receipt.get("action")
     d: dict[str, Any] = receipt.get("details") or {}
     undo: dict[str, Any] = d["undo"] if isinstance(d.get("undo"), dict) else {}
@@ -282,6 +282,8 @@ def decision_subjects(receipt: dict[str, Any]) -> set[str]:
         out.add(f"quiz-bury:{d.get('person')}:{d.get('page')}")
     elif action == "quiz_scheduler":
         out.add(f"quiz-scheduler:{d.get('person')}")
+    elif action == "quiz_zone":
+        out.add(f"quiz-zone:{d.get('person')}")
     elif action == "decay":
         mems += list(d.get("archived") or [])
     elif action == "consolidate":

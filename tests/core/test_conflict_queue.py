@@ -296,6 +296,36 @@ def test_conflicts_md_is_what_a_fresh_render_of_every_record_gives(eng):
     assert view == render_conflicts_view(eng.conflicts(include_resolved=True), later + timedelta(hours=1))
 
 
+@pytest.mark.parametrize(
+    ("field", "junk"), [("existing", "x"), ("status", 5), ("title", None), ("history", "h"), ("detected_at", 3)]
+)
+def test_a_wrong_typed_line_of_the_parsed_records_cache_is_not_trusted(eng, field, junk):
+    """The cache is derived data anyone can write: a line with the page's own mtime and size but a value of another
+    type was taken as the record (a capture then failed with an internal error, or the queue listed status 5)."""
+    import json
+    import os
+
+    from memkeeper.core import Engine
+    from memkeeper.core.conflicts import CONFLICT_CACHE
+
+    make_conflict(eng)
+    expected = eng.conflicts(include_resolved=True)
+    cache = eng.root / CONFLICT_CACHE
+    head, line = cache.read_text().splitlines()[:2]
+    record = json.loads(line)
+    st = os.stat(eng.root / "conflicts" / "C1.md")
+    record[1], record[2] = st.st_mtime_ns, st.st_size
+    record[3][field] = junk
+    cache.write_text(head + "\n" + json.dumps(record) + "\n")
+    other = Engine.open(eng.root)
+    try:
+        assert other.conflicts(include_resolved=True) == expected  # read from the page
+        r = other.capture("Invoices go out on the 1st.", now=T0 + timedelta(hours=3), key="invoices")
+        assert r.status == "captured"
+    finally:
+        other.close()
+
+
 def test_the_parsed_records_cache_grows_by_a_line_a_record_and_is_rewritten_when_twice_its_records(eng):
     """A new conflict appends its record to .memkeeper/conflicts.jsonl (at 3,000 records, rewriting the whole file
     for each took most of a conflicting capture); records parsed again (each decision rewrites its page) add lines

@@ -148,3 +148,49 @@ def test_the_command_line_sets_and_says_the_zone(tmp_path, capsys):
         "memkeeper: quiz_zone reject: unknown_time_zone ('Tokyo' is no IANA time zone name: give one such "
         "as Europe/Berlin, or UTC)"
     ]
+
+
+def test_an_older_zone_change_is_not_undone_over_a_later_one(tmp_path):
+    """Tokyo, then Berlin: undoing Tokyo said "undone" and put UTC back, silently dropping Berlin (as undoing an
+    older scheduler change over a later one is refused)."""
+    eng, _mid = _wiki(tmp_path)
+    try:
+        tokyo = eng.set_quiz_zone("aiko", "Asia/Tokyo", now=MORNING, actor=HUMAN)
+        berlin = eng.set_quiz_zone("aiko", "Europe/Berlin", now=MORNING + timedelta(minutes=1), actor=HUMAN)
+        refused = eng.undo(tokyo.receipt_sha256, now=LATER, actor=HUMAN)
+        assert (refused.status, refused.details.get("reason")) == ("reject", "superseded_by_later_decision")
+        assert eng.quiz_zone("aiko") == "Europe/Berlin"
+        assert eng.undo(berlin.receipt_sha256, now=LATER, actor=HUMAN).status == "undone"
+        assert eng.quiz_zone("aiko") == "Asia/Tokyo"
+    finally:
+        eng.close()
+
+
+def test_undoing_a_zone_set_over_one_written_by_hand_puts_that_back(tmp_path):
+    """A `time_zone` written by hand that names no zone, replaced by `quiz zone`, then the change undone: the undo
+    failed with an internal error. It puts back what was written, which `check` reports again."""
+    eng, _mid = _wiki(tmp_path)
+    try:
+        eng.set_quiz_zone("aiko", "Asia/Tokyo", now=MORNING, actor=HUMAN)
+        ledger = eng.root / "quiz" / "quiz-ledger.aiko.md"
+        ledger.write_text(ledger.read_text().replace("time_zone: Asia/Tokyo", "time_zone: [Tokyo, Osaka]"))
+        r = eng.set_quiz_zone("aiko", "Asia/Tokyo", now=MORNING + timedelta(minutes=1), actor=HUMAN)
+        assert r.status == "changed" and r.details["prior"] == "['Tokyo', 'Osaka']"
+        assert eng.undo(r.receipt_sha256, now=LATER, actor=HUMAN).status == "undone"
+        assert "time_zone: [Tokyo, Osaka]" in ledger.read_text()
+        assert eng.quiz_zone("aiko") == "UTC"
+        assert any("time_zone" in p or "Tokyo" in p for p in eng.check().problems)
+    finally:
+        eng.close()
+
+
+@pytest.mark.parametrize("typed", ["utc", "Etc/UTC", "UTC"])
+def test_utc_is_one_zone_however_it_is_written(tmp_path, typed):
+    eng, _mid = _wiki(tmp_path)
+    try:
+        assert eng.set_quiz_zone("aiko", typed, now=MORNING, actor=HUMAN).details["zone"] == "UTC"
+        assert eng.quiz_zone("aiko") == "UTC"
+        for other in ("right/UTC", "posix/Asia/Tokyo"):  # the tz database's other trees, not names of places
+            assert eng.set_quiz_zone("aiko", other, now=MORNING, actor=HUMAN).details["reason"] == "unknown_time_zone"
+    finally:
+        eng.close()
