@@ -25,6 +25,7 @@ _LINE_MARKER = re.compile(r"^\s*(?:#{1,6}|[-*+]|\d{1,3}[.)]|>)(?:\s+|$)")
 # Where a clause ends in Chinese or Japanese: a fullwidth mark, or an ASCII one written right after a letter.
 _CLAUSE_END = re.compile(rf"[。，、；：！？]|(?<=[{unspaced.LETTERS}])[,;:!?.](?!\d)")
 _TITLE_WORDS = 10
+_TITLE_MIN_WORDS = 3  # a first clause shorter than this is a label: the title takes the next one too
 
 
 def title_from(content: str) -> str:
@@ -57,9 +58,16 @@ def _title_from(content: str, *, unspaced_clause: bool) -> str:
 
 
 def _unspaced_title(line: str) -> str:
-    """The first clause of ``line``, up to ten words; the whole line when it is no longer."""
-    end = _CLAUSE_END.search(line, 1)
-    clause = line[: end.start()].rstrip() if end else line
+    """The first clause of ``line``, up to ten words; the whole line when it is no longer. A clause of fewer than
+    three words is a label or a reply ("注意：", "更新：", "はい、"), which names nothing (every note that opens with
+    it got the same title, and a quiz asked about "注意…"): the title goes on to the end of the next clause."""
+    start = 1
+    while True:
+        end = _CLAUSE_END.search(line, start)
+        clause = line[: end.start()].rstrip() if end else line
+        if end is None or unspaced.word_count(clause) >= _TITLE_MIN_WORDS:
+            break
+        start = end.end()
     cut = bool(line[len(clause) :].strip(" 。．.！!？?"))  # more than the mark that ends the line
     count, stop = 0.0, 0
     for _start, piece_end, words in unspaced.pieces(clause):

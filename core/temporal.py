@@ -12,7 +12,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .text import STOPWORDS
+
 CUES_FILE = Path(__file__).parent / "data" / "temporal_cues.json"
+FUNCTION_WORDS_FILE = Path(__file__).parent / "data" / "function_words.json"
 
 # A written date after a spaced language's "until" ("bis 2026-03-15", "hasta 15/03/2026"); a bare number is a range or
 # an amount ("bis 16 GB", "8000 bis 8080"), never read as one.
@@ -42,9 +45,13 @@ class _Until:
 
 @dataclass(frozen=True)
 class _Language:
+    code: str
     writing: str
     cues: tuple[_Cue, ...]
     until: _Until | None
+    #: Words of this language's grammar that English does not write and that are no cue of its own: a note in
+    #: English words with none of them is not read for this language's cues (`_read_for`).
+    evidence: frozenset[str] = frozenset()
 
 
 def _phrase(entry: str, spaced: bool) -> str:
@@ -150,12 +157,58 @@ def _languages() -> tuple[_Language, ...]:
         for merged, key in ((not_after, "not_after"), (not_before, "not_before")):
             for cue, words in spec.get(key, {}).items():
                 merged.setdefault(cue, []).extend(words)
+    grammar = _grammar()
     out = []
-    for spec in data["languages"].values():
+    for code, spec in data["languages"].items():
         writing = spec.get("writing", "spaced")
         cues = _compile_cues(spec, writing, not_after, not_before)
-        out.append(_Language(writing, cues, _compile_until(spec, writing)))
+        own = {
+            w.lower().rstrip("*")
+            for key in ("cues", "until", "until_any")
+            for c in spec.get(key, [])
+            for w in str(c).lstrip("^").split()
+        }
+        evidence = frozenset(w.lower() for w in grammar.get(code, ())) - STOPWORDS - own
+        out.append(_Language(code, writing, cues, _compile_until(spec, writing), evidence))
     return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def _grammar() -> dict[str, list[str]]:
+    """Each language's words of grammar in `function_words.json`: its function words and its articles."""
+    data = json.loads(FUNCTION_WORDS_FILE.read_text(encoding="utf-8"))
+    out: dict[str, list[str]] = {}
+    for key in ("languages", "articles"):
+        for code, words in data.get(key, {}).items():
+            out.setdefault(code, []).extend(w.lower() for w in words)
+    return out
+
+
+@lru_cache(maxsize=1)
+def _english_words() -> frozenset[str]:
+    """English's words of grammar that no other language of `function_words.json` writes ("the", "our", "was"; not
+    "in", "is", which Dutch or German write too, nor a word of one letter, "a" and "i")."""
+    others = {w for words in _grammar().values() for w in words}
+    return frozenset(w for w in STOPWORDS - others if len(w) > 1)
+
+
+_KANA = re.compile("[\u3040-\u30ff]")
+_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+
+
+def _read_for(lang: _Language, lowered: str, words: set[str], kana: bool) -> bool:
+    """Whether a note is read for `lang`'s cues. A note is not told its language, and a cue of one language is a name
+    or a word in another: "Morgen Witzel is the CFO" (German and Dutch "morgen"), "我们和客户当面签了合同" (Japanese
+    当面, "for now"; Chinese, "in person"). So Japanese cues are read only in a note with kana, Chinese ones only in
+    one without; the other Latin-script languages' cues not in a note of English words that has none of that
+    language's own words of grammar ("der", "ist", "het", "avec")."""
+    if lang.code == "ja":
+        return kana
+    if lang.code == "zh":
+        return not kana
+    if lang.writing != "spaced" or lang.code == "en" or not lang.evidence:
+        return True
+    return not (words & _english_words()) or bool(words & lang.evidence)
 
 
 def _prepared(text: str) -> str:
@@ -212,8 +265,9 @@ def _until_found(until: _Until, text: str, lowered: str) -> bool:
         pos = m.start() + 1
         if until.range_word is not None:
             words = text[max(0, m.start() - _NEAR) : m.start()].split()
-            if words and until.range_word.fullmatch(words[-1].strip(",;")):
-                continue  # "Montag bis Freitag", "von 9 bis 17 Uhr": a range, not an until
+            # "Montag bis Freitag", "von 9 bis 17 Uhr", "von Montag, 8 Uhr, bis Freitag": a range, not an until
+            if any(until.range_word.fullmatch(w.strip(",;")) for w in words[-3:]):
+                continue
         elif until.time_at:
             before = text[max(0, m.start(until.time_at) - _NEAR) : m.start(until.time_at)].rstrip(" ")
             if any(before.endswith(r) for r in until.range_from):
@@ -227,7 +281,11 @@ def has_temporal_cue(text: str) -> bool:
     temporary/temporarily, or until a time, in any language of `data/temporal_cues.json`."""
     prepared = _prepared(text)
     lowered = prepared.lower()
+    words = set(_WORD.findall(lowered))
+    kana = _KANA.search(prepared) is not None
     for lang in _languages():
+        if not _read_for(lang, lowered, words, kana):
+            continue
         if _cue_found(lang.cues, prepared, lowered, lang.writing == "spaced"):
             return True
         if lang.until is not None and _until_found(lang.until, prepared, lowered):

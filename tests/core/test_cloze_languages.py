@@ -118,3 +118,22 @@ def test_english_derived_titles_are_unchanged(eng):
     assert title_of(eng, r) == "The production database runs PostgreSQL 16 on port 5432 with…"
     r2, _card = card_for(eng, "The release date is April 1, 2026.")
     assert title_of(eng, r2) == "The release date is April 1, 2026."
+
+
+def test_a_first_clause_that_is_only_a_label_does_not_title_the_note(eng):
+    """ "注意：…" and "更新：…" were titled "注意…" and "更新…": every note that opens with the label got the same
+    title (and the same quiz question); the title goes on to the next clause."""
+    titles = []
+    for text in (
+        "注意：生产数据库运行在5432端口。",
+        "注意：备份每天凌晨三点运行。",
+        "はい、本番サーバーのIPは10.0.0.5です。",
+    ):
+        r = eng.capture(text, now=T0)
+        assert r.status == "captured", r.details
+        titles.append(title_of(eng, r))
+    assert titles == [
+        "注意：生产数据库运行在5432端口。",
+        "注意：备份每天凌晨三点运行。",
+        "はい、本番サーバーのIPは10.0.0.5です。",
+    ]

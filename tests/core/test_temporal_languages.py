@@ -112,3 +112,36 @@ def test_today_is_a_cue_in_german_as_in_english(eng):
 )
 def test_english_cues_are_unchanged(eng, text, cls):
     assert eng.capture(text, now=T0).details["class"] == cls
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a cue of another language that is a name or a word of the note's own: English with German/Dutch "morgen",
+        # Dutch "tot", Italian "domani"; Chinese 当面 ("in person"; Japanese "for the time being")
+        "Morgen Witzel is the CFO of Acme.",
+        "Our tot loves the weekend market.",
+        "We always book Domani for the team dinner.",
+        "我们和客户当面签了三年的合同。",
+        # opening hours: ranges, with the day's long form and with clock times between
+        "A loja abre de segunda-feira até sábado.",
+        "Die Filiale ist von Montag, 8 Uhr, bis Freitag, 18 Uhr geöffnet.",
+    ],
+)
+def test_a_cue_of_another_language_or_a_range_leaves_a_fact_durable(eng, text):
+    r = eng.capture(text, now=T0)
+    assert r.status == "captured", r.details
+    assert r.details["class"] == "durable", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Server morgen down, Wartung.",  # no English words: read for every language, as before
+        "本番サーバーは当面使えません。",  # Japanese (kana): its 当面 is "for the time being"
+        "O servidor fica fora do ar até sexta-feira.",
+    ],
+)
+def test_the_same_cues_still_read_in_their_own_language(eng, text):
+    r = eng.capture(text, now=T0)
+    assert r.details["class"] == "expiring", text
