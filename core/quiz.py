@@ -16,9 +16,10 @@ Decisions beyond the spec, in one place:
   answer drops any stored FSRS state, which would be stale if the ledger switched back.
 - Only ``active`` pages rotate (superseded/denied/archived are the other statuses; an unknown one fails closed).
 - A session never exceeds 7 items whatever ``limit`` asks (the spec's ceiling; llmwiki's is fixed the same way).
-- At most 20 never-quizzed pages join the rotation per UTC day (Anki's default new-card limit): a page whose first
-  answer is today (``asked == 1``, ``last == today``) uses one of them. So "due today" is a number a person can
-  finish, and it falls with every answer.
+- At most 20 never-quizzed pages join the rotation per quiz day (Anki's default new-card limit): a page whose first
+  answer is today (``asked == 1``, ``last >= today``) uses one of them. So "due today" is a number a person can
+  finish, and it falls with every answer. "Today" is the person's day (``quiz_day``: UTC, or their ``time_zone``);
+  a ``last`` after it (the zone moved west since) counts as today: the card is not asked or promoted again.
 - ``due_count`` counts what sessions could offer today (due items plus the day's remaining new pages), past the
   7-item session cap; ``session_counts`` splits it.
 - A buried page (``buried: {page: date}`` in the ledger frontmatter, the UTC day it was buried) is left out of that
@@ -641,7 +642,7 @@ def record_answer(
 
     if ledger.scheduler == "fsrs":
         box, due, fsrs_state = _fsrs_step(prior, page, g, now, today)
-    elif result == "correct" and prior is not None and prior.last == today:
+    elif result == "correct" and prior is not None and prior.last is not None and prior.last >= today:
         # Answered already today (a second desk, a script): the answer is counted, the card is not promoted twice
         # in one day — a second right answer minutes later says nothing of the interval (docs/decisions.md, Quiz).
         box, due, fsrs_state = prior.box, prior.due, None
@@ -794,7 +795,7 @@ def bury(ledger: Ledger, page: str, today: date) -> tuple[Ledger, date | None]:
 
 def new_today(ledger: Ledger, today: date) -> int:
     """How many pages had their first answer today (each used one of the day's new pages)."""
-    return sum(1 for it in ledger.items if it.asked == 1 and it.last == today)
+    return sum(1 for it in ledger.items if it.asked == 1 and it.last is not None and it.last >= today)
 
 
 def prune_vanished(ledger: Ledger, live_pages: Iterable[str]) -> tuple[Ledger, list[str]]:
@@ -843,7 +844,7 @@ def _ranked(ledger: Ledger, candidates: Sequence[QuizCandidate], today: date) ->
     for page in buried_pages(ledger, today):
         live.pop(page, None)
 
-    due = [it for it in ledger.items if it.page in live and it.last != today and it.due <= today]
+    due = [it for it in ledger.items if it.page in live and (it.last is None or it.last < today) and it.due <= today]
     due.sort(key=lambda it: (it.due, it.page))
     wrong = [it for it in due if it.last_result in ("wrong", "skip")]
     review = [it for it in due if it.last_result not in ("wrong", "skip")]

@@ -222,7 +222,8 @@ class QuizQueue:
                 )
         with self.store.writing():
             exists = self.store.path(policy.ledger_path(pid)).exists()
-            ledger = self._writable_ledger(pid) if exists else policy.new_ledger(pid, today=now.date())
+            day = policy.quiz_day(now, policy.zone_named(zone) if zone else UTC)
+            ledger = self._writable_ledger(pid) if exists else policy.new_ledger(pid, today=day)
             # As written: a value written by hand that names no zone (or is no text) comes back as it was on undo.
             prior = ledger.frontmatter.get(policy.ZONE_KEY)
             if prior == zone:
@@ -239,7 +240,6 @@ class QuizQueue:
                     },
                 )
             self._save_ledger(pid, policy.with_zone(ledger, zone))
-            today = policy.quiz_day(now, policy.zone_named(zone) if zone else UTC)
             receipt = make_receipt(
                 "quiz_zone",
                 "changed",
@@ -249,7 +249,7 @@ class QuizQueue:
                     "person": pid,
                     "zone": zone or "UTC",
                     "prior": prior if isinstance(prior, str) else "UTC" if prior is None else repr(prior),
-                    "today": today.isoformat(),
+                    "today": day.isoformat(),
                     "ledger": policy.ledger_path(pid),
                     "undo": {"person": pid, "prior": prior},
                 },
@@ -410,7 +410,7 @@ class QuizQueue:
         index = self.store.index
         rows_due = (
             " FROM quiz_rows q JOIN records r ON r.path=q.page WHERE q.person=? AND q.due<=? AND (q.last IS NULL"
-            " OR q.last<>?) AND r.quiz_rotation=1 AND q.page NOT IN (SELECT value FROM json_each(?))"
+            " OR q.last<?) AND r.quiz_rotation=1 AND q.page NOT IN (SELECT value FROM json_each(?))"
         )
         params = (pid, today.isoformat(), today.isoformat(), json.dumps(skip))
         live, border = index.query(
@@ -427,7 +427,7 @@ class QuizQueue:
                 )
             )
         new_today = index.scalar(
-            "SELECT count(*) FROM quiz_rows WHERE person=? AND asked=1 AND last=?", (pid, today.isoformat())
+            "SELECT count(*) FROM quiz_rows WHERE person=? AND asked=1 AND last>=?", (pid, today.isoformat())
         )
         wanted = max(0, policy.NEW_PER_DAY - int(new_today or 0))
         fresh, limit = 0, wanted + 8

@@ -194,3 +194,21 @@ def test_utc_is_one_zone_however_it_is_written(tmp_path, typed):
             assert eng.set_quiz_zone("aiko", other, now=MORNING, actor=HUMAN).details["reason"] == "unknown_time_zone"
     finally:
         eng.close()
+
+
+def test_a_zone_moved_west_after_an_answer_does_not_ask_or_promote_the_card_again(tmp_path):
+    """Answered on the 6th in Tokyo (23:00 UTC on the 5th), then the zone set to Los Angeles, where it is still the
+    5th: the row's last answer is dated after "today". It counts as answered today: not offered again, and a right
+    answer minutes later does not promote it twice."""
+    eng, mid = _wiki(tmp_path)
+    try:
+        eng.set_quiz_zone("aiko", "Asia/Tokyo", now=MORNING, actor=HUMAN)
+        first = eng.quiz_record(mid, "good", now=MORNING, actor=HUMAN)
+        eng.set_quiz_zone("aiko", "America/Los_Angeles", now=MORNING, actor=HUMAN)
+        soon = MORNING + timedelta(minutes=5)
+        assert eng.quiz_day("aiko", now=soon).isoformat() == "2026-12-05"
+        assert mid not in [c.memory_id for c in eng.quiz_session("aiko", now=soon)]
+        again = eng.quiz_record(mid, "good", now=soon, actor=HUMAN)
+        assert (again.details["box"], again.details["due"]) == (first.details["box"], first.details["due"])
+    finally:
+        eng.close()
