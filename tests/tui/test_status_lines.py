@@ -120,3 +120,14 @@ async def test_a_receipt_line_drops_details_before_it_is_cut():
         assert str(fit_parts(line.parts, 78)) == "✓ applied · 3 → cold · 5 unchanged · receipt e7ffae95a490 · u undo"
         assert str(fit_parts(line.parts, 40)) == "✓ applied · 3 → cold · 5 unchanged"
         assert str(fit_parts(line.parts, 200)) == line.plain
+        # A refused or rejected decision wrote nothing, its receipt included: no hash for `undo` to look for.
+        rejected = Receipt(
+            action="resolve_conflict",
+            status="reject",
+            at="2026-11-29T09:00:00Z",
+            actor="human:demo",
+            receipt_sha256="3ba4b72087d5" + "0" * 52,
+            details={"reason": "not_open"},
+        )
+        line.show_receipt(rejected, "C1 keep existing", "u")
+        assert line.plain == "✗ reject · C1 keep existing · not_open · nothing recorded"

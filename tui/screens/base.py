@@ -21,6 +21,7 @@ from textual.widget import Widget
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from memkeeper.core import Engine, MemkeeperError, Receipt
+from memkeeper.core.models import UNRECORDED_STATUSES
 
 from ..messages import DecisionMade
 from ..widgets.footer import COMPACT_BELOW, DeskFooter
@@ -46,7 +47,8 @@ def failure_text(error: BaseException | None) -> str:
 def refusal_line(receipt: Receipt) -> str:
     """The default error toast for a refused decision: what, the status, the receipt, and the engine's reason, with
     what it says to do about it where it says (`detail`: who confirmed a record, which page to mend)."""
-    text = f"{receipt.action} · {receipt.status} · {receipt.receipt_sha256[:12]}"
+    recorded = "nothing recorded" if receipt.status in UNRECORDED_STATUSES else receipt.receipt_sha256[:12]
+    text = f"{receipt.action} · {receipt.status} · {recorded}"
     if receipt.details.get("reason"):
         text += f"\n{receipt.details['reason']}"
     if isinstance(receipt.details.get("detail"), str):

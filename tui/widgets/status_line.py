@@ -15,6 +15,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from memkeeper.core import Receipt
+from memkeeper.core.models import UNRECORDED_STATUSES
 
 #: (text, style, priority): priority 0 is never dropped; higher numbers go first when the line is too narrow.
 Part = tuple[str, str, int]
@@ -126,7 +127,10 @@ class StatusLine(Static):
             parts += summary_parts(summary)
         if not ok and receipt.details.get("reason"):
             parts.append((f" · {receipt.details['reason']}", "red", 1))
-        if receipt.receipt_sha256:
+        if receipt.status in UNRECORDED_STATUSES:
+            # refused, rejected or dropped: nothing was written, this receipt included (undo would not find it)
+            parts.append((" · nothing recorded", "dim", 2))
+        elif receipt.receipt_sha256:
             parts.append((f" · receipt {receipt.receipt_sha256[:12]}", "dim", 2))
         if ok and receipt.action != "undo" and undo_key:
             parts.append((f" · {undo_key} undo", "dim", 3))
