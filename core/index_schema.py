@@ -16,10 +16,10 @@ from .text import raw_tokens
 if TYPE_CHECKING:
     from .record import Entry
 
-SCHEMA_VERSION = "18"  # 13: quiz_ledgers/quiz_rows (the quiz ledgers hot.md counts from); 14: indexes; 15: digest;
+SCHEMA_VERSION = "19"  # 13: quiz_ledgers/quiz_rows (the quiz ledgers hot.md counts from); 14: indexes; 15: digest;
 # 16: a Latin word written against Chinese, Japanese or Korean letters is a word of its own (`text.search_fold`);
 # 17: each script's letters are its own tokens, CJK as letters and pairs, emoji as words (`text.raw_tokens`);
-# 18: quiz_ledgers.zone (the person's time zone, whose days are their quiz days)
+# 18: quiz_ledgers.zone (the person's time zone, whose days are their quiz days); 19: "µ" before a unit is "u"
 QUIZ_WEIGHTS = {"direction": 4, "decision": 3, "milestone": 1}
 
 # The desk's verification queue (SPEC §5.2) and where a record came from, for grouping it: its source document (the

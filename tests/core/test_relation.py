@@ -157,6 +157,16 @@ def test_units_are_compared_after_conversion():
     assert rel("The lease runs for 6 months.", "The lease runs for 2 years.").is_conflict
 
 
+def test_microseconds_and_nanoseconds_are_times():
+    # "5 µs" against "5 ms" was compatible: µs and ns were no units, so the two read as the same bare 5
+    r = rel(
+        "The p99 latency budget for the pricing cache is 5 ms.", "The p99 latency budget for the pricing cache is 5 µs."
+    )
+    assert (r.kind, r.conflict_type) == ("conflict", "quantitative_drift"), r
+    assert rel("The timer resolution is 100 ns.", "The timer resolution is 100 μs.").is_conflict
+    assert not rel("The cache answers in 800 µs.", "The cache answers in 0.8 ms.").is_conflict
+
+
 # -- change over time ------------------------------------------------------------------------------------------------------
 
 

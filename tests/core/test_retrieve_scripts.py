@@ -310,8 +310,19 @@ def test_english_ranking_is_unchanged(eng, query):
 
 
 @pytest.mark.parametrize(
-    ("query", "name"), [("cafe", "cafe"), ("Dusseldorf", "dus"), ("5ms", "units"), ("sam's", "quotes")]
+    ("query", "name"),
+    [("cafe", "cafe"), ("Dusseldorf", "dus"), ("5us", "units"), ("5µs", "units"), ("sam's", "quotes")],
 )
 def test_latin_accents_and_symbols_still_fold(eng, query, name):
     ids = _capture_all(eng, ENGLISH)
     assert [r["memory_id"] for r in _retrieve(eng, query).details["results"]][:1] == [ids[name]]
+
+
+def test_microseconds_are_not_searched_as_milliseconds(eng):
+    """NFKC makes the micro sign the Greek mu, which transliterates to "m": "5 µs" was indexed and searched as
+    "5 ms", a thousand times more. The micro prefix of a unit is "u", as ASCII writes it."""
+    micro = eng.capture("The trading gateway adds 5µs of latency per hop.", now=T0).details["memory_id"]
+    milli = eng.capture("The reporting proxy adds 5ms of latency per request.", now=T0).details["memory_id"]
+    assert _found(eng, "5µs") == [micro]
+    assert _found(eng, "5 μs latency")[:1] == [micro]
+    assert _found(eng, "5ms") == [milli]
