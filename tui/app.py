@@ -29,6 +29,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.reactive import var
+from textual.widget import AwaitMount
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from memkeeper.core import Engine, MemkeeperError, Receipt
@@ -256,6 +257,7 @@ class MemkeeperApp(App[int]):
     """The curation desk. See the module docstring; panes rely on the attributes and methods documented below."""
 
     TITLE = "memkeeper"
+    _warm_switch = False  # set for the length of a switch to a pane already opened (`switch_mode`)
     CSS_PATH = "app.tcss"
     MODES = dict(PANE_SCREENS)
     COMMANDS = App.COMMANDS | {MemkeeperCommands}
@@ -587,6 +589,20 @@ class MemkeeperApp(App[int]):
             if isinstance(screen, PaneScreen):
                 return screen
         return None
+
+    def switch_mode(self, mode: str) -> AwaitMount:
+        """Textual holds every frame back for 50 ms when it switches modes (`delay_update`), to hide a new screen's
+        widgets mounting one by one. A pane already opened mounts nothing: its switch shows at once."""
+        self._warm_switch = mode in self._screen_stacks
+        try:
+            return super().switch_mode(mode)
+        finally:
+            self._warm_switch = False
+
+    def delay_update(self, delay: float = 0.05) -> None:
+        if self._warm_switch:
+            return
+        super().delay_update(delay)
 
     def pane_started(self, pane_id: str) -> bool:
         # A mode's screen exists only once it has been opened; a pane that was never opened has nothing stale.

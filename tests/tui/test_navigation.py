@@ -12,7 +12,7 @@ from memkeeper.tui.screens.tiers import TiersScreen
 from memkeeper.tui.screens.verify import VerifyScreen
 from memkeeper.tui.widgets.footer import DeskFooter, FooterKey
 
-from .conftest import open_pane, wait_for
+from .conftest import mounted, open_pane, wait_for
 from .snapshot_app import build_app
 
 pytestmark = pytest.mark.anyio
@@ -136,3 +136,61 @@ async def test_the_footer_is_built_again_only_when_its_keys_change(demo_root):
         keys = list(footer.query(FooterKey))
         assert not set(keys) & set(before)  # built again
         assert all(k.region.right <= footer.region.right for k in keys) and "app.help" in footer.shown_ids
+
+
+async def test_a_pane_already_open_shows_at_once(demo_root):
+    """Textual holds every frame back for 50 ms on a mode switch, to hide a new screen mounting. A pane opened
+    before mounts nothing, and was held back all the same: the desk's own pane keys took 55-65 ms to show
+    anything. Back to a pane already opened, frames are written at once; a pane never opened keeps the hold."""
+    app = build_app(demo_root)
+    async with app.run_test(size=(120, 34)) as pilot:
+        await open_pane(pilot, "V", VerifyScreen)
+        await open_pane(pilot, "C", ConflictsScreen)
+        written: list[object] = []
+        display = app._display
+
+        def record(screen, renderable):  # what `_display` writes: a frame held back in a batch is dropped
+            if renderable is not None and not app._batch_count:
+                written.append(screen)
+            return display(screen, renderable)
+
+        app._display = record  # type: ignore[method-assign]
+        app.action_switch_pane("verify")  # the pane key's action
+        assert not app._batch_count  # nothing held back
+        await pilot.pause()
+        assert isinstance(app.screen, VerifyScreen) and app.screen in written
+        written.clear()
+        app.action_switch_pane("tiers")  # never opened: its widgets mount behind the hold, then it shows
+        assert app._batch_count
+        await wait_for(pilot, lambda: isinstance(app.screen, TiersScreen) and app.screen in written, what="Tiers")
+
+
+async def test_a_pane_shown_again_is_styled_again_only_after_a_change_outside_it(demo_root):
+    """Textual styled every widget of a pane again each time a pane key brought it back, though a class or
+    pseudo-class change styles a widget at once, shown or not: Browse's page of a hundred widgets and more held the
+    switch 70-130 ms. Only a change outside the pane while it was away (the app's focus, theme, classes) calls for
+    it, and still gets it."""
+    app = build_app(demo_root)
+    async with app.run_test(size=(120, 34)) as pilot:
+        browse = await open_pane(pilot, "B", BrowseScreen)
+        await wait_for(pilot, lambda: len(list(browse.walk_children())) > 60, what="the page on view")
+        await open_pane(pilot, "C", ConflictsScreen)
+        styled: list[object] = []
+        apply = app.stylesheet.apply
+
+        def count(node, *args, **kwargs):
+            if node.screen is browse:
+                styled.append(node)
+            return apply(node, *args, **kwargs)
+
+        app.stylesheet.apply = count  # type: ignore[method-assign]
+        await open_pane(pilot, "B", BrowseScreen)
+        assert len(styled) < 20, len(styled)  # the few whose focus or hover changed, not the whole pane
+        await open_pane(pilot, "C", ConflictsScreen)
+        app.app_focus = False  # the terminal lost focus while Browse was away: Textual restyles the pane on show
+        await pilot.pause()
+        styled.clear()
+        app.action_switch_pane("browse")  # (a key press in the test would give the app its focus back)
+        await mounted(pilot, BrowseScreen)
+        await pilot.pause()
+        assert len(styled) > 60, len(styled)
