@@ -631,6 +631,11 @@ class Engine:
         """The name of the time zone whose days are the person's quiz days ("UTC" without one)."""
         return self.quiz_queue.zone_of(person)
 
+    def quiz_zone_problem(self, person: str) -> str | None:
+        """Why the time zone the person's ledger names (written by hand) is not read, its days being UTC days; None
+        when it names none or a zone this machine knows."""
+        return self.quiz_queue.zone_problem(person)
+
     def quiz_day(self, person: str, *, now: datetime) -> date:
         """The person's quiz day at `now` (their time zone's date; the UTC date without one)."""
         return self.quiz_queue.quiz_day(person, now)

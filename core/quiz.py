@@ -60,6 +60,7 @@ from .quiz_ledger import (
     is_clean_page,
     ledger_path,
     ledger_zone,
+    ledger_zone_problem,
     notebook_header,
     notebook_path,
     parse_ledger,
@@ -83,6 +84,7 @@ if TYPE_CHECKING:
 __all__ = [  # the ledger format's names, importable from the quiz policy as before
     "ZONE_KEY",
     "ledger_zone",
+    "ledger_zone_problem",
     "quiz_day",
     "with_zone",
     "zone_key",

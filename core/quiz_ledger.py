@@ -498,6 +498,19 @@ def ledger_zone(ledger: Ledger) -> tuple[str, tzinfo]:
     return "UTC", UTC
 
 
+def ledger_zone_problem(ledger: Ledger) -> str | None:
+    """Why the time zone the ledger names is not read (its days are then UTC days), or None when it names none or
+    one this machine knows: a value written by hand ("CET", "Mars/Olympus")."""
+    value = ledger.frontmatter.get(ZONE_KEY)
+    if value is None:
+        return None
+    try:
+        zone_named(value if isinstance(value, str) else repr(value))
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
 def with_zone(ledger: Ledger, name: object) -> Ledger:
     """The ledger with its time zone key set to `name` (None: the key dropped, UTC days; an undo puts back a value
     written by hand as it was); rows and other keys untouched."""

@@ -268,6 +268,9 @@ class QuizQueue:
     def zone_of(self, person: str) -> str:
         return policy.ledger_zone(self.read_ledger(policy.person_id(person), strict=False))[0]
 
+    def zone_problem(self, person: str) -> str | None:
+        return policy.ledger_zone_problem(self.read_ledger(policy.person_id(person), strict=False))
+
     def quiz_day(self, person: str, now: datetime) -> date:
         """The person's quiz day at `now`: the date in their time zone (UTC without one)."""
         ledger = self.read_ledger(policy.person_id(person), strict=False)

@@ -879,10 +879,13 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
                 return _finish(args, eng.set_quiz_zone(person, args.zone, now=now, actor=actor))
             zone = eng.quiz_zone(person)
             today = eng.quiz_day(person, now=now)
+            unread_zone = eng.quiz_zone_problem(person)
+            # A zone written by hand that this machine cannot read: say so, or "UTC days" reads as what was asked.
+            unread = f"; the ledger's {unread_zone}" if unread_zone else ""
             _emit(
                 args,
-                {"person": person, "zone": zone, "today": today.isoformat()},
-                f"{person}: quiz days are {zone} days (today is {today.isoformat()})",
+                {"person": person, "zone": zone, "today": today.isoformat(), "problem": unread_zone},
+                f"{person}: quiz days are {zone} days (today is {today.isoformat()}){unread}",
             )
             return 0
         if args.sub == "bury":

@@ -7,6 +7,7 @@ before; with their zone set, the day turns at their midnight.
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -164,6 +165,28 @@ def test_an_older_zone_change_is_not_undone_over_a_later_one(tmp_path):
         assert eng.quiz_zone("aiko") == "Asia/Tokyo"
     finally:
         eng.close()
+
+
+def test_the_command_line_says_why_a_zone_written_by_hand_is_not_read(tmp_path, capsys):
+    """`quiz zone` said "quiz days are UTC days" of a ledger whose hand-written zone it could not read: what the
+    person wrote looked taken, or ignored without a reason. It names the value and why (as `check` does)."""
+    root = str(tmp_path / "memory")
+    at = ["--root", root, "--now", "2026-12-05T23:00:00Z", "--as", HUMAN]
+    assert main([*at, "init"]) == 0
+    assert main([*at, "quiz", "zone", "Asia/Tokyo"]) == 0
+    ledger = tmp_path / "memory" / "quiz" / "quiz-ledger.aiko.md"
+    ledger.write_text(ledger.read_text().replace("time_zone: Asia/Tokyo", "time_zone: CET"))
+    capsys.readouterr()
+    assert main([*at, "quiz", "zone"]) == 0
+    out = capsys.readouterr().out.strip()
+    assert out.startswith("aiko: quiz days are UTC days (today is 2026-12-05); the ledger's unknown time zone 'CET'")
+    assert main([*at, "--json", "quiz", "zone"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["zone"] == "UTC" and "'CET'" in shown["problem"]
+    assert main([*at, "quiz", "zone", "Europe/Berlin"]) == 0
+    capsys.readouterr()
+    assert main([*at, "--json", "quiz", "zone"]) == 0
+    assert json.loads(capsys.readouterr().out)["problem"] is None
 
 
 def test_undoing_a_zone_set_over_one_written_by_hand_puts_that_back(tmp_path):
