@@ -393,6 +393,8 @@ _GIVES_SIGNS = (":", "=", "->", "→", "—", "–")
 # A value given in prose: up to a space or a quote, not ending on the sentence's punctuation.
 _PROSE_VALUE = r"(?P<v>[^\s\"'`,;]*[^\s\"'`,;.:)\]])"
 _KEY_NAMES = _words_pattern(_WORDS["key_names"])
+_NETWORK_KEY_NAMES = _words_pattern(_WORDS["network_key_names"])
+_NETWORK_SECURITY = frozenset(_WORDS["network_security_words"])
 # A name of a secret that names something else with the noun after it ("key id", "token name", "secret path").
 _KEY_ELSE = r"(?![ \t_-]*" + _words_pattern(_WORDS["key_name_qualified"], plural=True) + r")"
 # A PIN by name (`_named_pin`): "PIN code" / "pin number" / "passcode" in any case; "PIN" as written in capitals;
@@ -592,6 +594,15 @@ def _key_value(value: str) -> bool:
     mix cases and a digit or hold a symbol ("8Xq-trellis-Ponder-31"; not "AES-256", "YubiKey")."""
     v = value.strip("\"'`.,;:)]}")
     return _named_secret(v) or (len(v) >= 8 and _given_bare(v) and ":" not in v and "/" not in v)
+
+
+def _network_key_value(value: str) -> bool:
+    """A wireless network's key: a password (`credential_like`) of WPA's 8 characters or more, or a key by
+    `_key_value`."""
+    v = value.strip("\"'`.,;:)]}")
+    if all(part.lower() in _NETWORK_SECURITY for part in re.split(r"[-_/+ ]+", v) if part):
+        return False  # how the network is secured ("WPA2-PSK"), not its key
+    return (len(v) >= 8 and credential_like(v) and ":" not in v and "/" not in v) or _key_value(v)
 
 
 # Between the words of a seed phrase: spaces, a comma, or a line break and a bullet; each word may be numbered.
@@ -1123,6 +1134,29 @@ RULES: list[Rule] = [
         check=_not_code(_key_value),
         flags=_I,
         hints=("key", "psk", "secret"),
+        where=_not_public,
+        also=(*_GIVES_SIGNS, *(f" {c} " for c in _WORDS["copula_words"])),
+    ),
+    # A wireless network's key (`network_key_names`) is a passphrase: its value is read as a password's, 8
+    # characters or more (WPA's least), letters with a digit or a symbol ("the wifi key is sunflower42", "WPA2 key:
+    # homenet2024"), where the rule above asks another key's value to mix cases or hold a symbol.
+    _r(
+        "secret_assignment",
+        _lead(_WORDS["network_key_names"])
+        + r"\b"
+        + _NETWORK_KEY_NAMES
+        + _KEY_ELSE
+        + _FOR_PHRASE
+        + r"(?:"
+        + _GIVES
+        + r"|[ \t]+"
+        + _COPULAS
+        + r"(?:[ \t]*:)?[ \t]+)[\"'`]?"
+        + _PROSE_VALUE,
+        group="v",
+        check=_not_code(_network_key_value),
+        flags=_I,
+        hints=("key", "psk"),
         where=_not_public,
         also=(*_GIVES_SIGNS, *(f" {c} " for c in _WORDS["copula_words"])),
     ),

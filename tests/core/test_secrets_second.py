@@ -108,6 +108,31 @@ def test_a_token_or_a_key_named_with_what_it_is_for(text, secret):
     assert [t for t in KEYS_NAMED_WITHOUT_A_VALUE if find_secrets(t)] == []
 
 
+@pytest.mark.parametrize(
+    "text, secret",
+    [
+        ("the wifi key is sunflower42", "sunflower42"),
+        ("WPA2 key: homenet2024", "homenet2024"),
+        ("The network key for the guest network is marigold88.", "marigold88"),
+    ],
+)
+def test_a_wireless_networks_key_is_read_as_a_password(text, secret):
+    """A network's key is a passphrase, and people pick them as they pick passwords: "the wifi key is sunflower42"
+    was kept whole where "the wifi password is sunflower42" was refused (a key's value had to mix cases or hold a
+    symbol). How the network is secured is not its key."""
+    assert _found(text) == [(secret, "secret_assignment")]
+    _redacts(text, secret)
+    for near in (
+        "The network key is WPA2-PSK",
+        "wifi key type: WPA3-SAE",
+        "the wifi key is stored in the vault",
+        "WPA2 key length is 256 bits",
+        "the PSK is rotated every quarter",
+        "the product key is abcd1234efgh",  # not a network's: a licence key's value still has to mix cases
+    ):
+        assert find_secrets(near) == [], near
+
+
 KEYS_NAMED_WITHOUT_A_VALUE = [
     "API key for the maps widget (public, restricted by referrer): see config",
     "Token for the runner: projects/acme-prod/secrets/runner-token/versions/12",
