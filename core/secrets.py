@@ -392,8 +392,6 @@ _GIVES = r"[ \t]*(?::|=>|=|->|→|—|–)[ \t]*"
 _GIVES_SIGNS = (":", "=", "->", "→", "—", "–")
 # A value given in prose: up to a space or a quote, not ending on the sentence's punctuation.
 _PROSE_VALUE = r"(?P<v>[^\s\"'`,;]*[^\s\"'`,;.:)\]])"
-_KEY_NAMES = _words_pattern(_WORDS["key_names"])
-_NETWORK_KEY_NAMES = _words_pattern(_WORDS["network_key_names"])
 _NETWORK_SECURITY = frozenset(_WORDS["network_security_words"])
 # A name of a secret that names something else with the noun after it ("key id", "token name", "secret path").
 _KEY_ELSE = r"(?![ \t_-]*" + _words_pattern(_WORDS["key_name_qualified"], plural=True) + r")"
@@ -603,6 +601,30 @@ def _network_key_value(value: str) -> bool:
     if all(part.lower() in _NETWORK_SECURITY for part in re.split(r"[-_/+ ]+", v) if part):
         return False  # how the network is secured ("WPA2-PSK"), not its key
     return (len(v) >= 8 and credential_like(v) and ":" not in v and "/" not in v) or _key_value(v)
+
+
+def _named_key_rule(names: str, value: Callable[[str], bool], hints: tuple[str, ...]) -> Rule:
+    """A key named as the secret itself (a list of `secret_words.json`), then a sign or "is", then its value."""
+    return _r(
+        "secret_assignment",
+        _lead(_WORDS[names])
+        + r"\b"
+        + _words_pattern(_WORDS[names])
+        + _KEY_ELSE
+        + _FOR_PHRASE
+        + r"(?:"
+        + _GIVES
+        + r"|[ \t]+"
+        + _COPULAS
+        + r"(?:[ \t]*:)?[ \t]+)[\"'`]?"
+        + _PROSE_VALUE,
+        group="v",
+        check=_not_code(value),
+        flags=_I,
+        hints=hints,
+        where=_not_public,
+        also=(*_GIVES_SIGNS, *(f" {c} " for c in _WORDS["copula_words"])),
+    )
 
 
 # Between the words of a seed phrase: spaces, a comma, or a line break and a bullet; each word may be numbered.
@@ -1117,49 +1139,11 @@ RULES: list[Rule] = [
     # A key that is itself the secret, by name (`key_names`: a network's key, a licence's or product key, a signing
     # key): "WPA2 key for the workshop (guests ok): …", "licence key for the audio editor: …", "the wireless key is
     # …". A value of 8 characters or more that mixes cases and a digit or holds a symbol, or is long (`_key_value`).
-    _r(
-        "secret_assignment",
-        _lead(_WORDS["key_names"])
-        + r"\b"
-        + _KEY_NAMES
-        + _KEY_ELSE
-        + _FOR_PHRASE
-        + r"(?:"
-        + _GIVES
-        + r"|[ \t]+"
-        + _COPULAS
-        + r"(?:[ \t]*:)?[ \t]+)[\"'`]?"
-        + _PROSE_VALUE,
-        group="v",
-        check=_not_code(_key_value),
-        flags=_I,
-        hints=("key", "psk", "secret"),
-        where=_not_public,
-        also=(*_GIVES_SIGNS, *(f" {c} " for c in _WORDS["copula_words"])),
-    ),
+    _named_key_rule("key_names", _key_value, ("key", "psk", "secret")),
     # A wireless network's key (`network_key_names`) is a passphrase: its value is read as a password's, 8
     # characters or more (WPA's least), letters with a digit or a symbol ("the wifi key is sunflower42", "WPA2 key:
     # homenet2024"), where the rule above asks another key's value to mix cases or hold a symbol.
-    _r(
-        "secret_assignment",
-        _lead(_WORDS["network_key_names"])
-        + r"\b"
-        + _NETWORK_KEY_NAMES
-        + _KEY_ELSE
-        + _FOR_PHRASE
-        + r"(?:"
-        + _GIVES
-        + r"|[ \t]+"
-        + _COPULAS
-        + r"(?:[ \t]*:)?[ \t]+)[\"'`]?"
-        + _PROSE_VALUE,
-        group="v",
-        check=_not_code(_network_key_value),
-        flags=_I,
-        hints=("key", "psk"),
-        where=_not_public,
-        also=(*_GIVES_SIGNS, *(f" {c} " for c in _WORDS["copula_words"])),
-    ),
+    _named_key_rule("network_key_names", _network_key_value, ("key", "psk")),
     # Prose: a passphrase of plain words after "password/passphrase … is", ":" or "=": four or more words
     # ("correct horse battery staple"), or three or more joined by hyphens ("ember-lagoon-whistle"), none of them a
     # function word or a word about the password ("is changed every quarter", "is eight characters long", "is
