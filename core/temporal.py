@@ -36,10 +36,10 @@ class _Cue:
 
 @dataclass(frozen=True)
 class _Until:
-    pattern: re.Pattern[str]  # "until" and the time it is until
+    pattern: str  # "until" and the time it is until (compiled on first use: `_regex`)
     literals: tuple[str, ...]  # the until words: a text with none of them is not searched
     time_at: str  # the group that holds the time ("time"), or "" when the until word comes first
-    range_word: re.Pattern[str] | None  # spaced: a word before "until" that makes it a range ("Montag bis Freitag")
+    range_word: str | None  # spaced: a word before "until" that makes it a range ("Montag bis Freitag")
     range_from: tuple[str, ...]  # unspaced: what before the time makes it a range ("月曜から金曜まで")
 
 
@@ -120,10 +120,10 @@ def _compile_until(spec: dict[str, Any], writing: str) -> _Until | None:
         pattern = rf"(?<!\w)(?:{until})\s*(?:\S+\s+){{0,2}}?(?:{time})(?!\w)"
         ranges = "|".join(_phrase(t, spaced) for t in times)
         return _Until(
-            pattern=re.compile(pattern, re.IGNORECASE),
+            pattern=pattern,
             literals=tuple(w.lower() for w in words),
             time_at="",
-            range_word=re.compile(rf"(?:{ranges})|.*\d.*", re.IGNORECASE),
+            range_word=rf"(?:{ranges})|.*\d.*",
             range_from=(),
         )
     # Unspaced and particles: the until comes after its time ("金曜まで", "금요일까지"); a time with a number is one
@@ -138,7 +138,7 @@ def _compile_until(spec: dict[str, Any], writing: str) -> _Until | None:
         return None
     after = "|".join(re.escape(a) for a in afters)
     return _Until(
-        pattern=re.compile(rf"(?P<time>{time})\s?(?:{after})", re.IGNORECASE),
+        pattern=rf"(?P<time>{time})\s?(?:{after})",
         literals=tuple(a.lower() for a in afters),
         time_at="time",
         range_word=None,
@@ -257,16 +257,26 @@ def _cue_found(cues: tuple[_Cue, ...], text: str, lowered: str, spaced: bool) ->
     return False
 
 
+@lru_cache(maxsize=64)
+def _regex(source: str) -> re.Pattern[str]:
+    """A pattern compiled on first use: the ten languages' until patterns, compiled with the cues as they were read,
+    were 60 ms of every command's start (a `capture` from the command line), most of them for languages the note
+    was not in."""
+    return re.compile(source, re.IGNORECASE)
+
+
 def _until_found(until: _Until, text: str, lowered: str) -> bool:
     if not any(w in lowered for w in until.literals):
         return False
+    pattern = _regex(until.pattern)
+    range_word = _regex(until.range_word) if until.range_word is not None else None
     pos = 0
-    while (m := until.pattern.search(text, pos)) is not None:
+    while (m := pattern.search(text, pos)) is not None:
         pos = m.start() + 1
-        if until.range_word is not None:
+        if range_word is not None:
             words = text[max(0, m.start() - _NEAR) : m.start()].split()
             # "Montag bis Freitag", "von 9 bis 17 Uhr", "von Montag, 8 Uhr, bis Freitag": a range, not an until
-            if any(until.range_word.fullmatch(w.strip(",;")) for w in words[-3:]):
+            if any(range_word.fullmatch(w.strip(",;")) for w in words[-3:]):
                 continue
         elif until.time_at:
             before = text[max(0, m.start(until.time_at) - _NEAR) : m.start(until.time_at)].rstrip(" ")
