@@ -312,6 +312,8 @@ class Index:
             return False  # no meta table: a new or foreign file
         if version is None or version[0] != schema.SCHEMA_VERSION:
             return False
+        if any(schema.columns_of(db, t) != cols for t, cols in schema.table_columns().items()):
+            return False  # this version's number on another table set: a table or a column missing or changed
         db.execute("SELECT count(*) FROM files").fetchone()  # touches the b-tree a sync reads first
         return True
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from .models import iso
@@ -86,6 +87,28 @@ INDEXES = (
     f"CREATE INDEX IF NOT EXISTS records_cold ON records (updated_at DESC, memory_id) WHERE {COLD_WHERE}",
 )
 DDL = TABLES + "".join(f"{ddl};\n" for ddl in INDEXES)
+
+
+@cache
+def table_columns() -> dict[str, tuple[str, ...]]:
+    """Each table of `TABLES` with its columns in order, as SQLite reports them (`PRAGMA table_info`): what an index
+    file of this version must hold. A file whose meta says this version but lacks one (a table dropped, a column
+    change that shipped without a new version) is no index of it: rebuilt, not an internal error on every query."""
+    db = sqlite3.connect(":memory:")
+    try:
+        db.executescript(TABLES)
+        return {table: columns_of(db, table) for table in _table_names(db)}
+    finally:
+        db.close()
+
+
+def columns_of(db: sqlite3.Connection, table: str) -> tuple[str, ...]:
+    return tuple(row[1] for row in db.execute(f"PRAGMA table_info({table})"))
+
+
+def _table_names(db: sqlite3.Connection) -> list[str]:
+    rows = db.execute("SELECT name FROM sqlite_master WHERE type='table' AND sql LIKE 'CREATE %TABLE%'")
+    return sorted(name for (name,) in rows if not name.startswith("fts_"))  # fts5's own shadow tables
 
 
 INSERT_RECORD = f"INSERT INTO records VALUES ({','.join('?' * 26)})"

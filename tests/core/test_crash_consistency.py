@@ -464,6 +464,31 @@ def test_corrupt_index_db_is_rebuilt(eng, damage, capsys):
     assert main(["--root", root, "check"]) == 0
 
 
+@pytest.mark.parametrize(
+    "damage",
+    ["DROP TABLE fts", "DROP TABLE records", "ALTER TABLE quiz_ledgers DROP COLUMN zone"],
+    ids=["no_fts", "no_records", "no_zone_column"],
+)
+def test_an_index_of_this_version_missing_a_table_or_column_is_rebuilt(eng, damage, capsys):
+    """The index's meta said this schema version while a table or a column was gone (dropped by hand, or a column
+    change that shipped without a new version): every query ended in an internal error, a capture was written and
+    then failed with its write unfinished, and check said ok or failed the same way. Such a file is no index of
+    this version: it is rebuilt from the pages, as a damaged one is."""
+    r = eng.capture(TEXT, now=T0)
+    eng.close()
+    db = sqlite3.connect(eng.root / ".memkeeper" / "index.db")
+    db.execute(damage)
+    db.commit()
+    db.close()
+    root = str(eng.root)
+    assert main(["--root", root, "--json", "retrieve", "kestrel rollout canary", "--preview"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [x["memory_id"] for x in out["details"]["results"]] == [r.details["memory_id"]]
+    assert main(["--root", root, "capture", "The heron rollout pauses on Fridays before the code freeze."]) == 0
+    assert main(["--root", root, "check"]) == 0
+    assert journal.leftover_stage(eng.root) == [] and not (eng.root / "journal" / "intent.json").exists()
+
+
 def test_index_corrupted_while_open_is_rebuilt_on_the_next_query(eng):
     r = eng.capture(TEXT, now=T0)
     other = Engine.open(eng.root)
