@@ -18,7 +18,21 @@ from typing import Any
 
 from .errors import BadInput, NotFound, PageError
 from .incoming import Incoming, entry_from_incoming
-from .models import Entry, Receipt, Status, at, iso, parse_iso, single_line
+from .models import (
+    Category,
+    Entry,
+    EvidenceGrade,
+    MemoryClass,
+    Receipt,
+    SensitivityTier,
+    SourceType,
+    Status,
+    TrustZone,
+    at,
+    iso,
+    parse_iso,
+    single_line,
+)
 from .pages import MAX_LEDGER_BYTES, MAX_PAGE_BYTES, append_lines, atomic_write, iter_lines, read_text
 from .paths import list_file_sigs
 from .receipts import make_receipt
@@ -286,9 +300,15 @@ def _cached_record(cid: str, d: dict[str, Any]) -> Conflict | None:
 
     def when(key: str, optional: bool = False) -> bool:
         v = d.get(key)
-        return (optional and v is None) or (
-            isinstance(v, str) and (_ISO_TIME.match(v) is not None or v.startswith("session:"))
-        )
+        if optional and v is None or isinstance(v, str) and v.startswith("session:"):
+            return True
+        if not isinstance(v, str) or _ISO_TIME.match(v) is None:
+            return False
+        try:  # a time of the right shape may be none ("2026-13-45T99:99"): it failed every read of the queue
+            parse_iso(v)
+        except ValueError:
+            return False
+        return True
 
     sides = (d.get("existing"), d.get("incoming"))
     count, confidence, history = d.get("snooze_count"), d.get("confidence"), d.get("history")
@@ -304,6 +324,7 @@ def _cached_record(cid: str, d: dict[str, Any]) -> Conflict | None:
         and count >= 0
         and all(isinstance(side, dict) for side in sides)
         and isinstance(sides[0].get("memory_id"), str)  # type: ignore[union-attr]
+        and _incoming_at_a_glance(sides[1])  # type: ignore[arg-type]
         and (d.get("resolution") is None or isinstance(d.get("resolution"), dict))
         and isinstance(history, list)
         and all(isinstance(h, dict) for h in history)
@@ -314,6 +335,27 @@ def _cached_record(cid: str, d: dict[str, Any]) -> Conflict | None:
         return Conflict(**d)
     except TypeError:  # a field of another name
         return None
+
+
+_INCOMING_ENUMS = {
+    "zone": frozenset(z.value for z in TrustZone),
+    "sensitivity": frozenset(t.value for t in SensitivityTier),
+    "category": frozenset(c.value for c in Category),
+    "memory_class": frozenset(m.value for m in MemoryClass),
+    "evidence_grade": frozenset(g.value for g in EvidenceGrade),
+    "source_type": frozenset(t.value for t in SourceType),
+}
+
+
+def _incoming_at_a_glance(incoming: dict[str, Any]) -> bool:
+    """The held statement as the cache holds it has every field a record is made from, its text and title as text
+    and its enums among their values (`_check_incoming` validates it in full as a record, for a page)."""
+    return (
+        all(key in incoming for key in _INCOMING_FIELDS)
+        and isinstance(incoming["text"], str)
+        and isinstance(incoming["title"], str)
+        and all(incoming[key] in values for key, values in _INCOMING_ENUMS.items())
+    )
 
 
 def _check_incoming(incoming: dict[str, Any]) -> None:
@@ -567,17 +609,24 @@ class ConflictQueue:
             txn.memo["conflicts_sig"] = sig
         return sig
 
-    def load_conflict(self, conflict_id: str, _dir: Path | None = None) -> Conflict:
+    def load_conflict(self, conflict_id: str, _dir: Path | None = None, *, fresh: bool = False) -> Conflict:
         """The conflict record `conflict_id` as its page holds it: a copy of the parsed record, the caller's to
         change. (The decisions change it before they commit: an operation that then failed left the queue showing,
-        in the process that tried it — the desk — a decision that was never written.)"""
-        return copy.deepcopy(self._load_cached(conflict_id, _dir))
+        in the process that tried it — the desk — a decision that was never written.) `fresh`: parsed from the page
+        now, whatever the caches hold — what a decision acts on and writes back (a cache keyed on the page's time
+        and size misses an edit that kept both, and a cache file is anyone's to write)."""
+        return copy.deepcopy(self._load_cached(conflict_id, _dir, fresh=fresh))
 
     def _load_cached(
-        self, conflict_id: str, _dir: Path | None = None, listed: tuple[int, int] | None = None
+        self,
+        conflict_id: str,
+        _dir: Path | None = None,
+        listed: tuple[int, int] | None = None,
+        *,
+        fresh: bool = False,
     ) -> Conflict:
         """The parsed record, shared with the caches: never changed in place. `listed`: the page's (mtime_ns, size)
-        as a listing of the folder just read it (no stat of its own)."""
+        as a listing of the folder just read it (no stat of its own). `fresh`: the page parsed again."""
         cid = conflict_id.strip().upper()
         if not re.fullmatch(r"C\d+", cid):
             raise BadInput(f"invalid conflict id {conflict_id!r} (expected C<N>)")
@@ -592,9 +641,9 @@ class ConflictQueue:
                 raise NotFound(f"unknown conflict {cid}") from None
             sig = (st.st_mtime_ns, st.st_size)
         cached = self._conflict_cache.get(cid)
-        if cached and cached[0] == sig:
+        if cached and cached[0] == sig and not fresh:
             return cached[1]
-        c = self._from_disk(cid, sig)
+        c = None if fresh else self._from_disk(cid, sig)
         if c is None:
             try:
                 c = parse_conflict_page(read_text(path, limit=MAX_PAGE_BYTES, what="a conflict record"), cid)
@@ -605,6 +654,12 @@ class ConflictQueue:
             except (PageError, OSError) as exc:
                 raise BadInput(f"conflicts/{cid}.md: {getattr(exc, 'strerror', None) or exc}") from None
             self._to_disk(cid, sig, c)
+        if fresh and (cached is None or cached[1] != c):
+            # A reading the caches did not hold (an edit that kept the page's time and size, a cache line someone
+            # wrote): the listing is made again with it, and the cache file takes it.
+            self._all_conflicts_cache = None
+            self._conflict_cache[cid] = (sig, c)
+            self._save_disk(set(self._disk or ()) | {cid})
         self._conflict_cache[cid] = (sig, c)
         return c
 
@@ -951,7 +1006,7 @@ class ConflictQueue:
                 {"reason": "human_actor_required", "conflict_id": conflict_id},
             )
         with self.store.writing():
-            c = self.load_conflict(conflict_id)
+            c = self.load_conflict(conflict_id, fresh=True)
             if c.status == "resolved":
                 return make_receipt(
                     "resolve_conflict",
@@ -1264,7 +1319,7 @@ class ConflictQueue:
                 "snooze_conflict", "reject", now, actor, {"reason": "snooze_date_past", "value": str(until)}
             )
         with self.store.writing():
-            c = self.load_conflict(conflict_id)
+            c = self.load_conflict(conflict_id, fresh=True)
             if c.status == "resolved":
                 return make_receipt(
                     "snooze_conflict",
@@ -1291,10 +1346,32 @@ class ConflictQueue:
             self.views.refresh(now)
             return receipt
 
+    def _same_conflict_there(self, prior: Conflict, receipt: dict[str, Any]) -> None:
+        """Refuse (BadInput) to write `prior` back over a record file that now holds another conflict: one deleted
+        by hand gives its id to the next conflict opened (the highest file's number + 1), and writing the old one
+        back over it lost that conflict's held statement, which only its record holds. The same conflict is the
+        one detected at the same time with the same incoming statement."""
+        try:
+            now_there = self.load_conflict(prior.conflict_id, fresh=True)
+        except NotFound:
+            return  # gone: written back (check reported it gone)
+        except BadInput:
+            return  # unreadable (check reports it): the receipt's copy is what can be put back
+        if now_there.detected_at == prior.detected_at and normalize(now_there.incoming.get("text") or "") == normalize(
+            prior.incoming.get("text") or ""
+        ):
+            return
+        raise BadInput(
+            f"conflicts/{prior.conflict_id}.md now holds another conflict (detected {now_there.detected_at}) than the "
+            f"one receipt {str(receipt.get('receipt_sha256'))[:12]} decided (detected {prior.detected_at}): its id was "
+            "given again after that record was removed; nothing was undone"
+        )
+
     def _undo_conflict(self, receipt: dict[str, Any], now: datetime, actor: str) -> dict[str, Any]:
         """Restore a conflict (and the records a resolution touched) to the state before `receipt`."""
         undo = receipt["details"]["undo"]
         prior = Conflict.from_frontmatter(undo["conflict"])
+        self._same_conflict_there(prior, receipt)
         touched = []
         if receipt["action"] == "resolve_conflict":
             # Each side a resolution touched gets its state back; the incoming side only when it was a record.
@@ -1306,7 +1383,7 @@ class ConflictQueue:
             if opened:
                 # Opened by the resolution undone: its incoming side is no record any more. Withdrawn, not deleted;
                 # a person's decision on it would have stopped this undo (`UndoOps.later_decision`).
-                later = self.load_conflict(opened)
+                later = self.load_conflict(opened, fresh=True)
                 if later.status != "resolved":
                     later.status = "resolved"
                     later.resolution = {

@@ -203,10 +203,19 @@ class Integrity:
                 missing.append(f"index/{cat}.md")
         return missing
 
+    def _detected_at(self, cid: str) -> str | None:
+        try:
+            return self.conflicts.load_conflict(cid).detected_at
+        except Exception:  # unreadable: reported as such by `_check_conflicts`
+            return None
+
     def _check_conflicts(self, report: CheckReport) -> None:
+        """Every conflict record read from its page, not through the parse cache (`.memkeeper/conflicts.jsonl`,
+        keyed on each page's time and size): an edit that kept both, or a cache line written by anyone, is read
+        as the page holds it, and the cache takes that reading, as a sync brings the index up to date."""
         for name in self.conflicts.conflict_files():
             try:
-                self.conflicts.load_conflict(name[:-3])
+                self.conflicts.load_conflict(name[:-3], fresh=True)
             except Exception as exc:  # BadInput: one line per bad record
                 report.add("conflict", str(exc))
 
@@ -554,12 +563,22 @@ class Integrity:
             for cid in cids:
                 if isinstance(cid, str) and re.fullmatch(r"C\d+", cid) and cid not in seen:
                     seen.add(cid)
+                    sha = str(data.get("receipt_sha256"))[:12]
                     if f"{cid}.md" not in present:
                         report.add(
                             "conflict_gone",
-                            f"conflicts/{cid}.md: opened by receipt {str(data.get('receipt_sha256'))[:12]}… and no "
-                            "longer there (deleted outside memkeeper?); its held statement is only in that file: "
-                            "restore it from snapshots/ or your backups",
+                            f"conflicts/{cid}.md: opened by receipt {sha}… and no longer there (deleted outside "
+                            "memkeeper?); its held statement is only in that file: restore it from snapshots/ or your "
+                            "backups",
+                        )
+                    elif (detected := self._detected_at(cid)) is not None and detected != data.get("at"):
+                        # The file was removed and its id given to the next conflict opened (the highest + 1): the
+                        # first one's held statement is gone all the same.
+                        report.add(
+                            "conflict_gone",
+                            f"conflicts/{cid}.md: holds a conflict detected at {detected}, not the one receipt {sha}… "
+                            f"opened at {data.get('at')} (its record was removed and the id given again?); that "
+                            "one's held statement was only in its record: restore it from snapshots/ or your backups",
                         )
 
     # ---------------------------------------------------------------------------------------------- repair

@@ -1,9 +1,13 @@
 from __future__ import annotations
 
+import json
+import os
 from datetime import timedelta
 
 import pytest
 
+from memkeeper.core import Engine
+from memkeeper.core.errors import BadInput
 from tests.conftest import T0
 
 HUMAN = "human:alice"
@@ -528,3 +532,85 @@ def test_a_long_running_engine_sees_a_conflict_record_edited_in_place(eng):
     _edit_record(path, _drop("status"))
     assert eng.conflicts(now=T0) == [] and eng.conflicts(include_resolved=True) == []
     assert eng.conflict_problems() == ["conflicts/C1.md: malformed conflict record: missing field status"]
+
+
+def test_undo_never_writes_a_decided_conflict_over_the_one_that_took_its_id(eng):
+    """A resolved record deleted by hand gives its id to the next conflict opened (the highest file + 1). Undoing
+    the old resolution wrote the old record back over the new one, and the new conflict's held statement, which
+    only its record holds, was gone; check said ok. The undo is refused and check names the record."""
+    _mid, cid = make_conflict(eng)
+    decided = eng.resolve_conflict(cid, "existing", now=T0 + timedelta(hours=2), actor=HUMAN)
+    assert decided.status == "resolved"
+    (eng.root / "conflicts" / f"{cid}.md").unlink()  # by hand
+    eng.capture(
+        "The build server for the kiln project is hosted in Frankfurt.", now=T0 + timedelta(hours=3), key="kiln-ci"
+    )
+    held = "The build server for the kiln project is hosted in Singapore."
+    reuse = eng.capture(held, now=T0 + timedelta(hours=4), key="kiln-ci", actor="agent:notes")
+    assert (reuse.status, reuse.details["conflict_id"]) == ("conflict", cid)  # the id given again
+    problems = eng.check().problems
+    assert any(p.startswith(f"conflicts/{cid}.md: holds a conflict detected at") for p in problems), problems
+    with pytest.raises(BadInput, match="now holds another conflict"):
+        eng.undo(decided.receipt_sha256, now=T0 + timedelta(hours=5), actor=HUMAN)
+    assert held in (eng.root / "conflicts" / f"{cid}.md").read_text()
+    assert [c.incoming["text"] for c in eng.conflicts(now=T0 + timedelta(hours=5))] == [held]
+
+
+def _reopen(eng):
+    eng.close()
+    return Engine.open(eng.root)
+
+
+def test_a_hand_edit_that_keeps_the_pages_time_and_size_is_what_a_decision_takes(eng):
+    """The parse cache is keyed on a record page's (mtime, size): an edit that kept both (a restore, a tool that
+    keeps times) was never read again, and "take incoming" stored the old text and wrote it back over the edit.
+    A decision reads the page it writes back; check reads every page, and the cache takes what it read."""
+    _mid, cid = make_conflict(eng)
+    page = eng.root / "conflicts" / f"{cid}.md"
+    st = page.stat()
+    page.write_text(page.read_text().replace("billing is MySQL", "billing is MSSQL"))  # same length
+    os.utime(page, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert page.stat().st_size == st.st_size
+    eng = _reopen(eng)
+    try:
+        assert [c.incoming["text"] for c in eng.conflicts(now=T0)] == ["The primary database for billing is MySQL."]
+        eng.check()  # reads the page, and the listing and the cache take it
+        assert [c.incoming["text"] for c in eng.conflicts(now=T0)] == ["The primary database for billing is MSSQL."]
+        other = Engine.open(eng.root)  # another process: the cache file it reads holds the edit
+        try:
+            assert [c.incoming["text"] for c in other.conflicts(now=T0)] == [
+                "The primary database for billing is MSSQL."
+            ]
+        finally:
+            other.close()
+        took = eng.resolve_conflict(cid, "incoming", now=T0 + timedelta(hours=2), actor=HUMAN)
+        assert took.status == "resolved"
+        assert eng.get(took.details["winner"]).content == "The primary database for billing is MSSQL."
+        assert "billing is MSSQL" in page.read_text() and "billing is MySQL" not in page.read_text()
+    finally:
+        eng.close()
+
+
+def test_a_cache_line_with_a_time_that_is_no_time_is_not_taken(eng):
+    """A line of `.memkeeper/conflicts.jsonl` (derived data, anyone's to write) with a snooze time of the right
+    shape that is no time ("2026-13-45T99:99") failed the queue's every read, each capture after its write, and
+    check --repair: one line, no internal error, nothing lost."""
+    _mid, cid = make_conflict(eng)
+    eng.conflicts(now=T0)
+    eng = _reopen(eng)
+    cache = eng.root / ".memkeeper" / "conflicts.jsonl"
+    lines = cache.read_text().splitlines()
+    for i, line in enumerate(lines[1:], 1):
+        got = json.loads(line)
+        got[3].update(status="snoozed", snooze_until="2026-13-45T99:99")
+        lines[i] = json.dumps(got)
+    cache.write_text("\n".join(lines) + "\n")
+    eng.close()
+    eng = _reopen(eng)
+    try:
+        assert [c.conflict_id for c in eng.conflicts(now=T0)] == [cid]  # read from the page: open
+        assert eng.capture("The coffee machine on floor three is descaled on Mondays.", now=T0).status == "captured"
+        assert eng.check().ok
+        assert eng.repair(now=T0).status in ("repaired", "ok", "nothing_to_repair")
+    finally:
+        eng.close()
