@@ -13,6 +13,7 @@ from rich.console import Console
 from memkeeper.core import Engine
 from memkeeper.tui.screens.conflicts import ConflictsScreen
 from memkeeper.tui.screens.modals import InputModal, TextModal
+from memkeeper.tui.screens.verify import VerifyScreen
 from memkeeper.tui.widgets.status_line import StatusLine
 
 from .conftest import NARROW, both_sizes, decided, hold, mounted, open_pane, settle, wait_for
@@ -584,6 +585,8 @@ async def test_a_side_whose_page_cannot_be_read_says_so_and_gone_only_when_it_is
         await pilot.press("k")
         await decided(pilot)
         assert "cannot be read" in str(pane.query_one(StatusLine).render())  # what k says, as before
+        await settle(pilot)
+        assert pane.table.current_key == c.conflict_id  # the cursor back on the conflict k could not decide
 
         path.write_text(text, encoding="utf-8")  # mended
         await pilot.press("ctrl+r")
@@ -666,3 +669,62 @@ async def test_the_queue_and_its_sides_are_read_off_the_ui_thread(demo, monkeypa
         await settle(pilot)
     assert listed.on_ui_thread and not any(listed.on_ui_thread)
     assert records.on_ui_thread and not any(records.on_ui_thread)
+
+
+async def test_the_cursor_keeps_its_row_through_decisions_and_reads_of_the_queue(tmp_path):
+    """Every read of the queue (after a decision, ctrl+r, another process's write) put the cursor on the row above
+    the one it was on: pressed three times from the sixth row, `b` decided the sixth conflict, then the fifth and
+    the fourth, which the person had passed over. The cursor stays on its row: the next conflict comes up into it."""
+    root = tmp_path / "memory"
+    eng = Engine.init(root, now=NOW - timedelta(days=3))
+    for i in range(10):
+        first = f"The build server for project {i} is hosted in Frankfurt."
+        eng.capture(first, now=NOW - timedelta(days=2, minutes=-i), key=f"build-{i}", actor="agent:a")
+        second = eng.capture(
+            first.replace("Frankfurt", "Singapore"), now=NOW - timedelta(days=1, minutes=-i), key=f"build-{i}"
+        )
+        assert second.status == "conflict", second.details
+    eng.close()
+    app = build_app(root)
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "C", ConflictsScreen)
+        for _ in range(5):
+            await pilot.press("down")
+        await settle(pilot)
+        rows = [pane.table.item_at(i)[0] for i in range(10)]
+        assert pane.table.current_key == rows[5]
+        for expected in rows[5:8]:
+            assert pane.table.current_key == expected
+            await pilot.press("b")
+            await decided(pilot)
+            await settle(pilot)
+            assert app.undo_stack("conflicts")[-1].details["conflict_id"] == expected
+        assert (pane.table.cursor_row, pane.table.current_key) == (5, rows[8])
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert (pane.table.cursor_row, pane.table.current_key) == (5, rows[8])
+
+
+@pytest.mark.parametrize("pane_key", ["C", "V"])
+async def test_the_list_has_the_keys_again_after_an_empty_second_list(tmp_path, pane_key):
+    """Conflicts' snoozed list and Verify's denied list, opened empty with `a` and left with `a`: the list hidden
+    for its "nothing here" panel had lost the focus, and the arrows, Home and End did nothing until tab."""
+    root = tmp_path / "memory"
+    eng = Engine.init(root, now=NOW - timedelta(days=3))
+    for i in range(4):
+        first = f"The build server for project {i} is hosted in Frankfurt."
+        eng.capture(first, now=NOW - timedelta(days=2, minutes=-i), key=f"build-{i}", actor="agent:a")
+        eng.capture(first.replace("Frankfurt", "Singapore"), now=NOW - timedelta(days=1, minutes=-i), key=f"build-{i}")
+    eng.close()
+    app = build_app(root)
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, pane_key, ConflictsScreen if pane_key == "C" else VerifyScreen)
+        table = pane.table
+        assert table.row_count >= 4 and table.cursor_row == 0
+        await pilot.press("a")  # the second list: empty
+        await settle(pilot)
+        await pilot.press("a")  # back
+        await settle(pilot)
+        await pilot.press("end")
+        await settle(pilot)
+        assert table.cursor_row == table.row_count - 1

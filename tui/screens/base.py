@@ -227,6 +227,13 @@ class PaneScreen(Screen):
         name = rel.rsplit("/", 1)[-1]
         self.mk.reload_after_edit(rel, (f"Edited {rel}{exited}; re-read.", f"Edited {name}{exited}; re-read."))
 
+    def focus_list_again(self, table: Widget) -> None:
+        """Give a list shown again the focus, when nothing has it: hiding a list for its "nothing here" panel (an
+        empty second list, a queue emptied) takes the focus from it, and the arrows, Home and End then did nothing
+        until tab, while the decision keys acted on its first row."""
+        if self.focused is None and table.display:
+            table.focus()
+
     def _style_context(self) -> tuple[object, ...]:
         """What, outside this screen, its widgets' styles may depend on: the app's CSS generation (a theme or CSS
         change), its classes and its pseudo-classes (focus, dark or light, ANSI colours)."""
@@ -365,16 +372,17 @@ class PaneScreen(Screen):
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         decision = event.worker.group == "decision"
+        if event.state == WorkerState.ERROR:
+            # Textual reports a worker's state only to the node that started it: failures go on to the app's guard.
+            self.mk.worker_failed(event.worker)
+            if decision:
+                self.status.show_error(failure_text(event.worker.error))
+                self.after_failure(event.worker.error)
+                self.refresh_data()  # the call may have failed half way, or on a record that has gone: show that
         if decision and event.state in (WorkerState.ERROR, WorkerState.CANCELLED):
+            # Last: the rows come back with the cursor on the first of them (the pane's own re-read, started after
+            # the one above, is the one that lands), as after a refusal.
             self._decision_done(event.worker, failed=True)
-        if event.state != WorkerState.ERROR:
-            return
-        # Textual reports a worker's state only to the node that started it: failures go on to the app's one guard.
-        self.mk.worker_failed(event.worker)
-        if decision:
-            self.status.show_error(failure_text(event.worker.error))
-            self.after_failure(event.worker.error)
-            self.refresh_data()  # the call may have failed half way, or on a record that has gone: show what is there
 
     def after_failure(self, error: BaseException | None) -> None:
         """A pane's own answer to a decision the engine could not take (the status line has said why)."""

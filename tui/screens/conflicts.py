@@ -258,9 +258,11 @@ class ConflictsScreen(PaneScreen):
         self._load(self.mode, self.now(), self.mk.session_id, wanted)
 
     def _around(self) -> list[str]:
-        """The keys from the row above the cursor to AHEAD rows below it."""
+        """The key under the cursor, those of the AHEAD rows below it, then the row above: the sides read ahead,
+        and, in this order, where the cursor goes when the queue is read again (`_loaded`: the first still listed)."""
         table, at = self.table, self.table.cursor_row
-        return [item[0] for row in range(max(0, at - 1), at + AHEAD + 1) if (item := table.item_at(row))]
+        rows = [*range(at, at + AHEAD + 1), *([at - 1] if at > 0 else [])]
+        return [item[0] for row in rows if (item := table.item_at(row))]
 
     @work(thread=True, exclusive=True, group="conflicts-load", exit_on_error=False)
     def _load(self, mode: str, now: datetime, session: str | None, wanted: list[str]) -> None:
@@ -281,12 +283,17 @@ class ConflictsScreen(PaneScreen):
     def _loaded(self, queue: Queue, wanted: list[str]) -> None:
         if queue.mode != self.mode:
             return  # the person switched lists meanwhile; that switch started a read of its own
-        prefer = wanted[0] if wanted else None
+        # The row asked for, else the one under the cursor, else (decided meanwhile) the first after it still listed.
+        # (The first of `wanted` alone was the row above the cursor when none was asked for: every read, after a
+        # decision, a refresh or another process's write, moved the cursor up a row, onto a conflict passed over.)
+        listed = {c.conflict_id for c in (queue.open_now if queue.mode == OPEN else queue.snoozed)}
+        listed -= set(self.table.withheld)
+        prefer = next((k for k in wanted if k in listed), None)
         self._queue = queue
         self._existing = dict(queue.existing)
         self._generation += 1
         self._reading = set()
-        self._show_queue(prefer if prefer in {c.conflict_id for c in queue.open_now + queue.snoozed} else None)
+        self._show_queue(prefer)
 
     def _read_ahead(self) -> None:
         """Read, in a worker, the existing sides about the cursor that are neither held nor being read."""
@@ -335,6 +342,8 @@ class ConflictsScreen(PaneScreen):
         for sel in ("#conflict-list", "#conflict-meta", "#conflict-sides"):
             self.query_one(sel).display = not empty
         self.query_one("#conflict-empty").display = empty
+        if not empty:
+            self.focus_list_again(self.table)
         if empty:
             key = self.mk.key_for("conflicts.toggle_snoozed") or "a"
             self.query_one("#conflict-empty", Static).update(

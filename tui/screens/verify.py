@@ -329,6 +329,8 @@ class VerifyScreen(PaneScreen):
         empty = not self.total
         self.query_one("#verify-body").display = not empty
         self.query_one("#verify-empty").display = empty
+        if not empty:
+            self.focus_list_again(self.table)
         if empty:
             self.query_one("#verify-empty", Static).update(
                 Text.assemble(
