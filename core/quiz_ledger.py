@@ -474,7 +474,8 @@ def zone_named(name: str) -> tzinfo:
     try:
         # "CET", "EST5EDT": legacy names the tz database keeps, not places; "posix/…", "right/…": its other trees
         # (right/ counts leap seconds), not names
-        if "/" not in name or name.split("/", 1)[0] in ("posix", "right"):
+        # "Etc/GMT+5": a fixed offset (and, by POSIX, five hours *behind* UTC), no place's calendar
+        if "/" not in name or name.split("/", 1)[0] in ("posix", "right") or name.lower().startswith("etc/gmt"):
             raise ZoneInfoNotFoundError(name)
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, OSError):
@@ -483,7 +484,8 @@ def zone_named(name: str) -> tzinfo:
 
 def zone_key(name: str) -> str:
     """The name a zone is kept under: UTC as "UTC" however it is written ("utc", "Etc/UTC"), others as given."""
-    return "UTC" if name.upper() in ("UTC", "ETC/UTC", "ETC/UCT", "ETC/ZULU", "UCT", "ZULU") else name
+    utc = ("UTC", "ETC/UTC", "ETC/UCT", "ETC/ZULU", "UCT", "ZULU", "ETC/UNIVERSAL", "ETC/GREENWICH")
+    return "UTC" if name.upper() in utc or name.upper() in ("ETC/GMT", "ETC/GMT0", "ETC/GMT+0", "ETC/GMT-0") else name
 
 
 def ledger_zone(ledger: Ledger) -> tuple[str, tzinfo]:

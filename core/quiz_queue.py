@@ -261,8 +261,19 @@ class QuizQueue:
     def _undo_zone(self, receipt: dict[str, Any], now: datetime, actor: str) -> dict[str, Any]:
         undo = receipt["details"]["undo"]
         pid, prior = undo["person"], undo["prior"]
+        ledger = self._writable_ledger(pid)
+        now_there = ledger.frontmatter.get(policy.ZONE_KEY)
+        shown = now_there if isinstance(now_there, str) else "UTC" if now_there is None else repr(now_there)
+        if shown != receipt["details"].get("zone"):
+            # Written by hand since (a later `quiz zone` is refused as a later decision): putting the prior value
+            # back would drop it without a word.
+            raise BadInput(
+                f"{pid}'s quiz days are {shown} days now, not the {receipt['details'].get('zone')} days this change "
+                "set (the ledger's time_zone was written since); nothing was undone: `memkeeper quiz zone NAME` sets "
+                "the zone you want"
+            )
         # The ledger's key as it was, even a value written by hand that names no zone (`check` reports it again).
-        self._save_ledger(pid, policy.with_zone(self._writable_ledger(pid), prior))
+        self._save_ledger(pid, policy.with_zone(ledger, prior))
         return {"person": pid, "zone": prior if isinstance(prior, str) else "UTC"}
 
     def zone_of(self, person: str) -> str:

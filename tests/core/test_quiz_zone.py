@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from memkeeper.core import Engine
+from memkeeper.core.errors import BadInput
 from memkeeper.tui.cli import main
 
 HUMAN = "human:aiko"
@@ -91,7 +92,7 @@ def test_an_undone_answer_is_marked_in_the_notebook_of_its_own_day(tmp_path):
 def test_a_zone_that_is_no_place_is_refused_and_a_bad_one_written_by_hand_is_reported(tmp_path):
     eng, mid = _wiki(tmp_path)
     try:
-        for bad in ("Mars/Olympus", "CET", "+09:00", "", "Asia/Tokyo "):
+        for bad in ("Mars/Olympus", "CET", "+09:00", "", "Asia/Tokyo ", "Etc/GMT+5", "Etc/GMT-9"):
             r = eng.set_quiz_zone("aiko", bad, now=MORNING, actor=HUMAN)
             assert (r.status, r.details["reason"]) == ("reject", "unknown_time_zone"), bad
         assert not (eng.root / "quiz" / "quiz-ledger.aiko.md").exists()  # nothing written
@@ -207,7 +208,7 @@ def test_undoing_a_zone_set_over_one_written_by_hand_puts_that_back(tmp_path):
         eng.close()
 
 
-@pytest.mark.parametrize("typed", ["utc", "Etc/UTC", "UTC"])
+@pytest.mark.parametrize("typed", ["utc", "Etc/UTC", "UTC", "Etc/GMT"])
 def test_utc_is_one_zone_however_it_is_written(tmp_path, typed):
     eng, _mid = _wiki(tmp_path)
     try:
@@ -233,5 +234,20 @@ def test_a_zone_moved_west_after_an_answer_does_not_ask_or_promote_the_card_agai
         assert mid not in [c.memory_id for c in eng.quiz_session("aiko", now=soon)]
         again = eng.quiz_record(mid, "good", now=soon, actor=HUMAN)
         assert (again.details["box"], again.details["due"]) == (first.details["box"], first.details["due"])
+    finally:
+        eng.close()
+
+
+def test_undoing_a_zone_change_over_a_zone_written_by_hand_since_is_refused(tmp_path):
+    """Tokyo set, then Berlin written into the ledger by hand, then the Tokyo change undone: the person was put back
+    on UTC days and Berlin dropped without a word. The undo is refused, and nothing changes."""
+    eng, _mid = _wiki(tmp_path)
+    try:
+        r = eng.set_quiz_zone("aiko", "Asia/Tokyo", now=MORNING, actor=HUMAN)
+        ledger = eng.root / "quiz" / "quiz-ledger.aiko.md"
+        ledger.write_text(ledger.read_text().replace("time_zone: Asia/Tokyo", "time_zone: Europe/Berlin"))
+        with pytest.raises(BadInput, match="Europe/Berlin days now, not the Asia/Tokyo days"):
+            eng.undo(r.receipt_sha256, now=LATER, actor=HUMAN)
+        assert eng.quiz_zone("aiko") == "Europe/Berlin" and "time_zone: Europe/Berlin" in ledger.read_text()
     finally:
         eng.close()
