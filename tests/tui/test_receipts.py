@@ -116,6 +116,9 @@ async def test_tail_follows_new_receipts_and_keeps_a_moved_cursor(demo_root: Pat
         await pilot.press("f")
         await pilot.pause()
         assert screen.table.cursor_row == 0
+        await pilot.press("f")  # on the newest already: the key says so instead of doing nothing to see
+        await pilot.pause()
+        assert "On the newest" in str(screen.status.render())
 
 
 async def test_decision_in_another_pane_shows_in_the_tail(demo_root: Path) -> None:

@@ -442,7 +442,12 @@ class ReceiptsScreen(PaneScreen):
         self._fill(None)
 
     def action_newest(self) -> None:
-        if self.shown_rows:
+        if not self.shown_rows:
+            self.say("No receipts to show.", "dim")
+        elif self.table.cursor_row == 0:
+            # Pressed on the newest, the key did nothing to see: say so, as the other keys that do not apply do.
+            self.say(("On the newest receipt already; new ones come in at the top.", "On the newest already."), "dim")
+        else:
             self.table.move_cursor(0)
 
     def action_copy_hash(self) -> None:

@@ -26,7 +26,7 @@ from typing import Any
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widget import Widget
@@ -382,27 +382,41 @@ class TiersScreen(PaneScreen):
             return
         plan = view.plan
         acc_bytes = sum(c.excerpt_bytes for c in self._accepted_items.values())
-        line = Text()
-        line.append("automatic ", style="dim")
-        line.append(f"{plan.count('automatic')}", style=SECTION_STYLE["automatic"])
-        line.append(f" · {_short_bytes(plan.projected_bytes_removed)}", style="dim")
-        line.append(" │ ambiguous ", style="dim")
-        line.append(f"{plan.count('ambiguous')}", style=SECTION_STYLE["ambiguous"])
-        line.append(f" · ✓{len(self.accepted)}", style="bold green" if self.accepted else "dim")
-        line.append(f" · {_short_bytes(acc_bytes)}", style="dim")
-        line.append(" │ protected ", style="dim")
-        line.append(f"{plan.count('protected')}", style=SECTION_STYLE["protected"])
-        line.append(f" │ unchanged {plan.unchanged_count} │ ", style="dim")
-        if view.review_error:
-            line.append(f"review unreadable: {view.review_error}", style="bold red")
-        elif view.review_path:
-            line.append("pending ", style="dim")
-            line.append(view.review_path, style="bold")
-            line.append(f" ({len(view.review.candidates) if view.review else 0} ids) · a applies", style="dim")
-        else:
-            line.append("no review pending · c commits the plan", style="dim")
+        # Two wordings, the longer where it fits on one line: at 80 columns the long one wrapped between a label and
+        # its count ("unchanged" at the end of one line, "357" at the start of the next). The short one leaves out
+        # the sizes and says less around the keys.
+        width = max(20, (self.size.width or self.app.size.width) - 2)
+        for short in (False, True):
+            line = Text()
+            line.append("automatic ", style="dim")
+            line.append(f"{plan.count('automatic')}", style=SECTION_STYLE["automatic"])
+            if not short:
+                line.append(f" · {_short_bytes(plan.projected_bytes_removed)}", style="dim")
+            line.append(" │ ambiguous ", style="dim")
+            line.append(f"{plan.count('ambiguous')}", style=SECTION_STYLE["ambiguous"])
+            line.append(f" · ✓{len(self.accepted)}", style="bold green" if self.accepted else "dim")
+            if not short:
+                line.append(f" · {_short_bytes(acc_bytes)}", style="dim")
+            line.append(" │ protected ", style="dim")
+            line.append(f"{plan.count('protected')}", style=SECTION_STYLE["protected"])
+            line.append(f" │ unchanged {plan.unchanged_count} │ ", style="dim")
+            if view.review_error:
+                line.append(f"review unreadable: {view.review_error}", style="bold red")
+            elif view.review_path:
+                line.append("pending ", style="dim")
+                line.append(view.review_path, style="bold")
+                ids = len(view.review.candidates) if view.review else 0
+                line.append(f" ({ids} ids) · {self._key('tiers.apply')} applies", style="dim")
+            else:
+                commit = self._key("tiers.commit")
+                line.append(f"{commit} commits" if short else f"no review pending · {commit} commits the plan", "dim")
+            if line.cell_len <= width:
+                break
         self.query_one("#tier-summary", Static).update(line)
         self._show_title()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._show_summary()  # its wording fits the width (PaneScreen's own handler runs too: Textual calls both)
 
     def _show_title(self) -> None:
         title = "Tier plan"
