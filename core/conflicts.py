@@ -651,8 +651,12 @@ class ConflictQueue:
                 if listed is not None:
                     raise NotFound(f"unknown conflict {cid}") from None  # removed since the listing
                 raise BadInput(f"unknown conflict {cid}") from None
-            except (PageError, OSError) as exc:
-                raise BadInput(f"conflicts/{cid}.md: {getattr(exc, 'strerror', None) or exc}") from None
+            except OSError as exc:
+                if fresh:
+                    raise  # a decision's: its write says it in one line, that nothing was written and what to check
+                raise BadInput(f"conflicts/{cid}.md: {exc.strerror or exc}") from None
+            except PageError as exc:
+                raise BadInput(f"conflicts/{cid}.md: {exc}") from None
             self._to_disk(cid, sig, c)
         if fresh and (cached is None or cached[1] != c):
             # A reading the caches did not hold (an edit that kept the page's time and size, a cache line someone

@@ -216,6 +216,8 @@ class Integrity:
         for name in self.conflicts.conflict_files():
             try:
                 self.conflicts.load_conflict(name[:-3], fresh=True)
+            except OSError as exc:  # unreadable (read fresh, it is not made a BadInput)
+                report.add("conflict", f"conflicts/{name}: {exc.strerror or exc}")
             except Exception as exc:  # BadInput: one line per bad record
                 report.add("conflict", str(exc))
 
