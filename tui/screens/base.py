@@ -423,8 +423,12 @@ class PaneScreen(Screen):
                     + " · off the undo list: u undoes the one before"
                 )
 
+            # Said at once: an undo writes back a record, a conflict and the views (0.1-0.2 s at scale), and the pane
+            # showed nothing of it meanwhile.
+            self.say(f"Undoing {target.action} {_subject(target)}…".replace(" …", "…"), "dim")
             self.decide(partial(self.engine.undo, shas[0], now=self.now(), actor=self.actor), summary)
         else:
+            self.say(f"Undoing {len(shas)} × {batch[-1].action}…", "dim")
             self.decide(
                 partial(one_by_one, self.engine.undo, shas, now=self.now(), actor=self.actor),
                 f"undo {len(shas)} × {batch[-1].action}",
