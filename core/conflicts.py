@@ -1354,17 +1354,23 @@ class ConflictQueue:
         """Refuse (BadInput) to write `prior` back over a record file that now holds another conflict: one deleted
         by hand gives its id to the next conflict opened (the highest file's number + 1), and writing the old one
         back over it lost that conflict's held statement, which only its record holds. The same conflict is the
-        one detected at the same time with the same incoming statement."""
+        one detected at the same time with the same incoming statement (the same one edited by hand since is refused
+        too, said as such: the undo would write the old statement back over the edit)."""
         try:
             now_there = self.load_conflict(prior.conflict_id, fresh=True)
         except NotFound:
             return  # gone: written back (check reported it gone)
         except BadInput:
             return  # unreadable (check reports it): the receipt's copy is what can be put back
-        if now_there.detected_at == prior.detected_at and normalize(now_there.incoming.get("text") or "") == normalize(
-            prior.incoming.get("text") or ""
-        ):
+        same_text = normalize(now_there.incoming.get("text") or "") == normalize(prior.incoming.get("text") or "")
+        if now_there.detected_at == prior.detected_at and same_text:
             return
+        if now_there.detected_at == prior.detected_at:
+            raise BadInput(
+                f"conflicts/{prior.conflict_id}.md: its held statement was edited since receipt "
+                f"{str(receipt.get('receipt_sha256'))[:12]} decided it; undoing would write the old one back over the "
+                "edit; nothing was undone"
+            )
         raise BadInput(
             f"conflicts/{prior.conflict_id}.md now holds another conflict (detected {now_there.detected_at}) than the "
             f"one receipt {str(receipt.get('receipt_sha256'))[:12]} decided (detected {prior.detected_at}): its id was "

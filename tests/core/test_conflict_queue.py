@@ -614,3 +614,16 @@ def test_a_cache_line_with_a_time_that_is_no_time_is_not_taken(eng):
         assert eng.repair(now=T0).status in ("repaired", "ok", "nothing_to_repair")
     finally:
         eng.close()
+
+
+def test_undo_says_so_when_the_held_statement_was_edited_since_the_decision(eng):
+    """An undo writes the record back as it was before the decision: over a held statement edited by hand since, it
+    would put the old text back over the edit. Refused, saying that, and nothing written."""
+    _mid, cid = make_conflict(eng)
+    decided = eng.resolve_conflict(cid, "existing", now=T0 + timedelta(hours=2), actor=HUMAN)
+    page = eng.root / "conflicts" / f"{cid}.md"
+    page.write_text(page.read_text().replace("billing is MySQL", "billing is MySQL 8.4"))
+    before = page.read_text()
+    with pytest.raises(BadInput, match="held statement was edited since receipt"):
+        eng.undo(decided.receipt_sha256, now=T0 + timedelta(hours=3), actor=HUMAN)
+    assert page.read_text() == before
