@@ -658,13 +658,12 @@ class ConflictQueue:
             except PageError as exc:
                 raise BadInput(f"conflicts/{cid}.md: {exc}") from None
             self._to_disk(cid, sig, c)
+        self._conflict_cache[cid] = (sig, c)
         if fresh and (cached is None or cached[1] != c):
             # A reading the caches did not hold (an edit that kept the page's time and size, a cache line someone
             # wrote): the listing is made again with it, and the cache file takes it.
             self._all_conflicts_cache = None
-            self._conflict_cache[cid] = (sig, c)
             self._save_disk(set(self._disk or ()) | {cid})
-        self._conflict_cache[cid] = (sig, c)
         return c
 
     def _read_disk(self) -> dict[str, list[Any]]:

@@ -120,6 +120,8 @@ class PaneScreen(Screen):
     #: True from a decision key until its receipt has been handled (or its call failed). A second decision meanwhile
     #: would act on a cursor and an undo stack that are about to change, so it is refused with a bell.
     deciding: bool = False  # a decision is being written (or queued behind one)
+    #: What the pane's styles were made under when it was last put away (`_style_context`); None before that.
+    _styled_in: tuple[object, ...] | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -249,7 +251,7 @@ class PaneScreen(Screen):
         pane styled every widget of it again, though a class or pseudo-class change styles its widgets at once,
         suspended or not: only a change outside the screen while it was away calls for it. Browse's page of fifty
         list items is some 230 widgets, and styling them all held every switch back to Browse 70-130 ms."""
-        if event.refresh_styles and getattr(self, "_styled_in", None) == self._style_context():
+        if event.refresh_styles and self._styled_in == self._style_context():
             event.refresh_styles = False
 
     def on_screen_resume(self) -> None:
@@ -425,7 +427,7 @@ class PaneScreen(Screen):
 
             # Said at once: an undo writes back a record, a conflict and the views (0.1-0.2 s at scale), and the pane
             # showed nothing of it meanwhile.
-            self.say(f"Undoing {target.action} {_subject(target)}…".replace(" …", "…"), "dim")
+            self.say(f"Undoing {target.action} {_subject(target)}".rstrip() + "…", "dim")
             self.decide(partial(self.engine.undo, shas[0], now=self.now(), actor=self.actor), summary)
         else:
             self.say(f"Undoing {len(shas)} × {batch[-1].action}…", "dim")
