@@ -546,6 +546,16 @@ class SubjectMatch:
     spelled: frozenset[str] = frozenset()  # terms matched as an acronym and the words it abbreviates
 
 
+def _nested(m: str, head: str, x: Side, other: Side) -> bool:
+    """`m` qualifies a nearer word of `head`'s phrase that `other` has too: it is that word's qualifier, compared
+    there, not one of `head` ("The Ferrous HTTP client timeout" / "Ferrous client: request timeout": "HTTP" says
+    which client; "request" is no rival of it)."""
+    return any(
+        w != m and m in x.modifiers.get(w, frozenset()) and (w in other.modifiers or w in other.terms)
+        for w in x.modifiers[head]
+    )
+
+
 def _after(word: str, shared: frozenset[str], s: Side) -> bool:
     """`word` stands after every word of its group that both statements have, and qualifies none of them."""
     return (
@@ -602,10 +612,20 @@ def compare(a: Side, b: Side, drop: frozenset[str] = frozenset()) -> SubjectMatc
         if head not in shared and head not in b.terms:
             continue
         qa = [
-            m for m in a.modifiers[head] if not said_in(m, a, hits_a, b) and m not in b.words and m not in matched_names
+            m
+            for m in a.modifiers[head]
+            if not said_in(m, a, hits_a, b)
+            and m not in b.words
+            and m not in matched_names
+            and not _nested(m, head, a, b)
         ]
         qb = [
-            m for m in b.modifiers[head] if not said_in(m, b, hits_b, a) and m not in a.words and m not in matched_names
+            m
+            for m in b.modifiers[head]
+            if not said_in(m, b, hits_b, a)
+            and m not in a.words
+            and m not in matched_names
+            and not _nested(m, head, b, a)
         ]
         # A word after every word the two groups share, where the other group has no word but its owner, is the
         # group's own head noun, not a qualifier ("The car insurance policy renews" / "User's car insurance

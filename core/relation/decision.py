@@ -662,6 +662,12 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
             dims["holder"] = Diff("holder", "mutually_exclusive", 0.8, pa, me)
         elif pb and not _others(subj.only_a_names) and (me := _self_holds(a, ea)) and not _self_holds(b, eb):
             dims["holder"] = Diff("holder", "mutually_exclusive", 0.8, me, pb)
+        # or each names a person who holds it, and the one the older names is named on the newer side too, doing
+        # something else ("Ruth runs the ops review" / "The ops review is chaired by Dev since Ruth went on leave")
+        elif (
+            (ha := _role_holders(a)) and (hb := _role_holders(b)) and not any(_one_person(x, y) for x in ha for y in hb)
+        ):
+            dims["holder"] = Diff("holder", "mutually_exclusive", 0.8, ", ".join(ha), ", ".join(hb))
         if "holder" in dims and "qualifier" in dims:
             # the two holders read as qualifiers of the role's verb too ("The user owns" / "Priya owns"): one
             # difference, not two
@@ -1364,6 +1370,36 @@ def _named_people(a: Analysis, words: tuple[str, ...]) -> bool:
     """Every word is a word of a name `a` gives, written whose ("Nora's"), or joined to one ("Leo and Nora's")."""
     named = {w for n in a.names for w in n.words}
     return bool(words) and all(w in named for w in words)
+
+
+def _role_holders(a: Analysis) -> list[str]:
+    """The names doing the role's verb ("Ruth runs the review": a role word with a determiner or a name after it)
+    or after "by" right after a role word ("chaired by Dev"), with the names joined to them ("led by Mara and
+    Kai"): who `a` says holds the role. A name only near one holds nothing ("a Loom for Laura (their PM)"), nor
+    does one before a role word used as a noun ("the Quill on-call rotation")."""
+    roles, toks, lex = _role_stems(), a.tokens, lexicon()
+    starts = {n.start for n in a.names}
+    out: list[str] = []
+    for n in a.names:
+        if n.possessive:
+            continue
+        k, after = n.start - 1, n.start + len(n.words) + 1
+        does = n.next_stem in roles and after < len(toks) and (toks[after].low in lex.determiners or after in starts)
+        by_role = k >= 1 and toks[k].low == "by" and (toks[k - 1].stem or stem(toks[k - 1].low)) in roles
+        joined = bool(out) and k >= 0 and toks[k].low in ("and", "&", ",") and _ends_name(a, out[-1], k)
+        if does or by_role or joined:
+            out.append(n.text)
+    return out
+
+
+def _ends_name(a: Analysis, text: str, k: int) -> bool:
+    """A name written `text` ends right before token `k`."""
+    return any(n.text == text and n.start + len(n.words) == k for n in a.names)
+
+
+def _one_person(x: str, y: str) -> bool:
+    """Two names that share a word may be one person ("Ruth" / "Ruth Ekwueme")."""
+    return bool({w.lower() for w in x.split()} & {w.lower() for w in y.split()})
 
 
 def _others(names: tuple[Name, ...]) -> list[Name]:

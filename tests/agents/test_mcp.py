@@ -201,14 +201,14 @@ async def test_an_agent_reads_related_and_declares_a_contradiction_after_the_fac
     capture the same text again with `contradicts`. The conflict's incoming side is the memory the first capture
     made; a person taking it makes no second copy."""
     async with mcp(root, "--agent", "claude") as client:
-        old = await receipt(client, "capture", text="The Ferrous HTTP client timeout is 5 seconds.")
-        new = await receipt(client, "capture", text="Ferrous client: request timeout set to 60 s.")
+        old = await receipt(client, "capture", text="Vega's error tracker is Sentry.")
+        new = await receipt(client, "capture", text="Vega exceptions are reported to Rollbar.")
         listed = {r["memory_id"] for r in new["details"]["related"]}
         assert new["status"] == "captured" and old["details"]["memory_id"] in listed
         declared = await receipt(
             client,
             "capture",
-            text="Ferrous client: request timeout set to 60 s.",
+            text="Vega exceptions are reported to Rollbar.",
             contradicts=old["details"]["memory_id"],
         )
     assert declared["status"] == "conflict"

@@ -241,13 +241,13 @@ def test_declared_relations_are_honoured_and_recorded(capsys, wiki):
 def _declared_after_the_fact(capsys, wiki):
     """An agent captures a statement detection does not relate to the record it contradicts, finds that record in
     the receipt's `related`, and captures the same statement again declaring the contradiction."""
-    code, a, _ = capture(capsys, wiki, "The Ferrous HTTP client timeout is 5 seconds.", "--title", "Ferrous timeout")
-    code, b, _ = capture(capsys, wiki, "Ferrous client: request timeout set to 60 s.", "--title", "Client timeout")
+    code, a, _ = capture(capsys, wiki, "Vega's error tracker is Sentry.", "--title", "Vega error tracker")
+    code, b, _ = capture(capsys, wiki, "Vega exceptions are reported to Rollbar.", "--title", "Vega exceptions")
     old, new = a["details"]["memory_id"], b["details"]["memory_id"]
     assert b["status"] == "captured", b
     assert old in [r["memory_id"] for r in b["details"]["related"]], b["details"]["related"]
     code, c, _ = capture(
-        capsys, wiki, "Ferrous client: request timeout set to 60 s.", "--title", "Client timeout", "--contradicts", old
+        capsys, wiki, "Vega exceptions are reported to Rollbar.", "--title", "Vega exceptions", "--contradicts", old
     )
     assert c["status"] == "conflict" and c["details"]["declared"] == {"relation": "contradicts", "memory_id": old}
     page = (wiki / "conflicts" / f"{c['details']['conflict_id']}.md").read_text()
@@ -288,7 +288,7 @@ def test_a_relation_declared_after_the_fact_makes_no_second_copy(capsys, wiki, k
     else:
         assert after[old][0] == after[new][0] == "active"
         # the pair is remembered: the statement again is not held a second time
-        code, again, _ = capture(capsys, wiki, "Ferrous client: request timeout set to 60 s.", "--title", "Again")
+        code, again, _ = capture(capsys, wiki, "Vega exceptions are reported to Rollbar.", "--title", "Again")
         assert again["status"] != "conflict", again
         assert again["status"] == "consolidated", again
         # the undo would write back the record as it was before the decision, and the restatement with it

@@ -42,6 +42,13 @@ CONTRADICTIONS = [
     # a setting written in prose with its key as in code says what KEY=value says
     ("LOG_LEVEL is set to debug in staging.", "Staging runs with LOG_LEVEL=warn."),
     ("max_connections is 100 on the primary.", "The primary runs with max_connections=200."),
+    # who holds a role, when the newer statement also names the older one's holder doing something else
+    ("Kai leads the design review.", "The design review is led by Mara, with Kai taking notes."),
+    ("Kai leads the design review.", "The design review is run by Mara while Kai is on leave."),
+    # a word that says which of a nearer word the other names too qualifies that word, not the head: no rival of
+    # the other's qualifier of the head
+    ("The Vega REST API timeout is 10 seconds.", "Vega API: read timeout set to 45 s."),
+    ("The Quill mobile app session length is 15 minutes.", "Quill app: idle session length set to 2 hours."),
     # an inflected verb, or a word after a modal or a negated auxiliary, is no qualifier of the noun after it
     ("The Kestrel app supports Android 12 and later.", "Kestrel requires Android 14 or newer."),
     ("Omar prefers aisle seats on trains.", "On trains, Omar always books a window seat and dislikes the aisle."),
@@ -648,6 +655,11 @@ CONTRADICTIONS = [
 ]
 
 CONSISTENT = [
+    # the older statement's holder among the newer one's: a second holder beside the first
+    ("Kai leads the design review.", "The design review is led by Mara and Kai."),
+    ("Kai leads the design review.", "Mara and Kai lead the design review together."),
+    # a name before a role word used as a noun holds no role ("on-call rotation")
+    ("The Vega on-call rotation hands over on Mondays.", "Noor owns the Vega service, including on-call."),
     # a name after the verb that qualifies no word the other's name qualifies: another detail
     ("Priya works at Google in London.", "Priya works at Google in the King's Cross office."),
     # names a role verb takes, qualifying one word: two things one person holds
@@ -961,6 +973,9 @@ CONSISTENT = [
     ("Maya's dentist is Dr. Hart.", "Leo's dentist is Dr. Osei."),
     ("The kitchen tap drips when it's cold.", "The bathroom tap was replaced in May."),
     ("The iOS app is written in Swift.", "The Android app is written in Kotlin."),
+    # a nearer word qualified two ways still says which one, however long the phrase
+    ("The production database server is in Frankfurt.", "The staging database server is in Dublin."),
+    ("The iOS app build time is 12 minutes.", "The Android app build time is 30 minutes."),
     ("Our EU customers are billed in euros.", "Our US customers are billed in dollars."),
     ("The front door key is on the blue hook.", "The garage key is in the kitchen drawer."),
     ("The newsletter goes out monthly.", "The changelog goes out weekly."),

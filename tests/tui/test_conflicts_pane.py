@@ -250,8 +250,8 @@ async def test_an_incoming_side_that_is_a_record_already_says_so_and_take_keeps_
     """An agent captured a statement, then declared that it contradicts a record: side B is that record (not held
     text), the pane says so, and taking it supersedes A by it without making a copy."""
     engine = Engine.init(tmp_path / "wiki", now=NOW - timedelta(days=3))
-    old = engine.capture("The Ferrous HTTP client timeout is 5 seconds.", now=NOW - timedelta(days=2), actor="agent:a")
-    text = "Ferrous client: request timeout set to 60 s."
+    old = engine.capture("Vega's error tracker is Sentry.", now=NOW - timedelta(days=2), actor="agent:a")
+    text = "Vega exceptions are reported to Rollbar."
     new = engine.capture(text, now=NOW - timedelta(days=1), actor="agent:a")
     assert new.status == "captured", new
     r = engine.capture(text, now=NOW - timedelta(days=1), actor="agent:a", contradicts=old.details["memory_id"])
