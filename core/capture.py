@@ -436,18 +436,51 @@ class CaptureOps:
 
     def find_related(self, inc: Incoming, given_title: str = "", explicit_key: bool = False) -> list[Candidate]:
         """Active records of the incoming statement's zone and tier that are about its subject, each with its
-        relation to it. Candidates: the records that share the subject's words (the index, best first, at most
-        CANDIDATES), and the records under the same key when the agent gave the key."""
+        relation to it. Candidates (`_candidate_rows`): the records that hold its text, those that share the
+        subject's words (the index, best first, at most CANDIDATES), and the records under the same key when the
+        agent gave the key."""
         # Imported on first use: reading the word lists costs milliseconds that commands which never capture
         # should not pay at start-up.
         from .relation import Statement, relate
+
+        rows = self._candidate_rows(inc, given_title, explicit_key)
+        # A candidate's page edited in place since the index read it (an editor that saves without a rename leaves
+        # the directory as it was, so no rescan noticed) is read again first: the statement is weighed against what
+        # the page says now, never merged into or held against text the page no longer holds.
+        stale = self.store.index.changed(sorted({r["path"] for r in rows.values()}))
+        if stale:
+            self.store.index.sync_paths(stale)
+            rows = self._candidate_rows(inc, given_title, explicit_key)
+        new = Statement(inc["text"], given_title, inc["category"], inc["source_ref"])
+        out = []
+        for mid, row in rows.items():
+            same_key = explicit_key and row["canonical_key"] == inc["canonical_key"]
+            old = Statement(row["content"], row["title"] or "", row["category"], row["source_ref"])
+            out.append(Candidate(mid, row, relate(old, new, same_key=same_key), same_key))
+        return out
+
+    def _candidate_rows(
+        self,
+        inc: Incoming,
+        given_title: str,
+        explicit_key: bool,
+    ) -> dict[str, sqlite3.Row]:
+        """The active records of the statement's zone and tier it is compared with: those that already hold its
+        text (whatever the search ranks first: a hundred notes that differ only in a number share every other
+        word), the records under its key when the agent gave the key, and the best subject matches."""
         from .relation.decision import claims
         from .subjects import search_words
 
         zone, sens = inc["zone"], inc["sensitivity"]
         rows: dict[str, sqlite3.Row] = {}
+        for r in self.store.index.query(
+            "SELECT * FROM records WHERE content_sha=? AND trust_zone=? AND sensitivity_tier=? AND status='active'",
+            (content_sha256(inc["title"], inc["text"]), zone, sens),
+        ):
+            rows[r["memory_id"]] = r
         if explicit_key:
-            rows.update((r["memory_id"], r) for r in self.partition_rows(inc["canonical_key"], zone, sens))
+            for r in self.partition_rows(inc["canonical_key"], zone, sens):
+                rows.setdefault(r["memory_id"], r)
         words = search_words(inc["text"], given_title, limit=SEARCH_WORDS)
         for r in self.store.index.subject_candidates(words, zone, sens, limit=CANDIDATES):
             rows.setdefault(r["memory_id"], r)
@@ -459,13 +492,7 @@ class CaptureOps:
                 part_words = search_words(part, "", limit=CLAIM_WORDS)
                 for r in self.store.index.subject_candidates(part_words, zone, sens, limit=CLAIM_CANDIDATES):
                     rows.setdefault(r["memory_id"], r)
-        new = Statement(inc["text"], given_title, inc["category"], inc["source_ref"])
-        out = []
-        for mid, row in rows.items():
-            same_key = explicit_key and row["canonical_key"] == inc["canonical_key"]
-            old = Statement(row["content"], row["title"] or "", row["category"], row["source_ref"])
-            out.append(Candidate(mid, row, relate(old, new, same_key=same_key), same_key))
-        return out
+        return rows
 
     def _decide(self, inc: Incoming, found: list[Candidate], explicit_key: bool) -> tuple[str, Candidate | None]:
         """consolidate (a restatement) | conflict (typed or possible) | new. A pair a person called "both valid" is

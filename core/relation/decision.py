@@ -849,8 +849,10 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
         counted = {k: d for k, d in dims.items() if not (k.startswith("name") and initial)}
         if flips and all(f in a.rejected or f in b.rejected for f in flips):
             counted = {k: d for k, d in counted.items() if not k.startswith("name")}
+        # (A label that says which one, "Ticket 4411" / "Ticket 4412", is another subject as a name is.)
         if not any(
-            (k.startswith("name") and d.ctype == "subject") or k in ("qualifier", "holder") for k, d in counted.items()
+            (k.startswith(("name", "label:")) and d.ctype == "subject") or k in ("qualifier", "holder")
+            for k, d in counted.items()
         ):
             counted = {k: d for k, d in counted.items() if k != "polarity"}
     if "polarity" in counted and "qualifier" in counted and qual_head:

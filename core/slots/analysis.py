@@ -136,8 +136,17 @@ def _analyze(text: str) -> Analysis:
                 break
     # Values a negation covers are negated values: "not part of 2.0", "never on a Saturday"; so are the values a
     # negated passive is said of ("Node 18 is no longer used": 18 is what is not used).
-    neg_values = neg_idx | rejected_idx | _negated_passive_subjects(toks)
-    values = [v if v.start not in neg_values else replace(v, negated=True) for v in values]
+    # (Not a label that says which one the passive is said of: "Ticket 4412 is not fixed" denies it of ticket 4412,
+    # it does not deny "4412".)
+    passive = _negated_passive_subjects(toks)
+    neg_values = neg_idx | rejected_idx | passive
+    values = [
+        v
+        if v.start not in neg_values
+        or (v.kind == "label" and v.role is None and v.start in passive - neg_idx - rejected_idx)
+        else replace(v, negated=True)
+        for v in values
+    ]
     names = [n if not (n.start in neg_idx or n.start in rejected_idx) else replace(n, negated=True) for n in names]
     for n in names:
         if n.negated:

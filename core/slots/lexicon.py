@@ -124,6 +124,7 @@ class Lexicon:
     roles: tuple[tuple[str, ...], ...]
     object_verbs: frozenset[str]  # role words only before a determiner ("runs the weekly demo")
     label_heads: frozenset[str]
+    label_always: frozenset[str]  # a whole number after one always says which one ("pipeline number 3")
     slot_nouns: dict[str, frozenset[str]]  # slot -> words naming that kind of value ("address:email" -> email)
     value_before: frozenset[str]
     value_preps: frozenset[str]
@@ -402,6 +403,7 @@ def build_fields(source: bytes) -> dict[str, Any]:
         roles=tuple(_phrase(p) for p in data["roles"]["words"]),
         object_verbs=frozenset(data["roles"]["object_verbs"]),
         label_heads=frozenset(data["labels"]["heads"]),
+        label_always=frozenset(data["labels"]["always"]),
         slot_nouns={k: frozenset(v) for k, v in data["slot_nouns"].items()},
         value_before=frozenset(data["roles"]["value_before"]),
         value_preps=frozenset(data["roles"]["value_preps"]),

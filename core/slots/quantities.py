@@ -272,7 +272,9 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
                 and prev.low not in lex.number_words
                 and prev.low not in lex.age_before  # "aged 42", "turns 30": an age
                 and prev.low not in ("between", "from", "to", "of", "than")  # "between 3 and 12": a range
-                and not prev.text[:1].isupper()
+                # (a capitalised word names a thing, "Python 3", unless it is a label noun that opens its sentence:
+                # "Ticket 4411 is fixed")
+                and (not prev.text[:1].isupper() or (prev.initial and prev.low in lex.label_heads))
                 and (not counted or _names_which(toks, i))
                 and unit_at(toks, i + 1) is None  # "lasts 6 h": an amount of a unit
                 and bound_before(toks, i) == (None, False)
@@ -588,6 +590,8 @@ def read_versions(toks: list[Tok], values: list[Value]) -> None:
                     capitalised(prev)
                     and prev.low not in lex.numbered_places
                     and prev.low not in lex.honorifics
+                    # (a label noun opening its sentence, "Ticket 4411 is fixed", says which one: a label)
+                    and not (prev.initial and prev.low in lex.label_heads and not decimal)
                     and not currency_code(prev)  # "GBP 600": an amount
                 )
             )
@@ -616,6 +620,8 @@ def _names_which(toks: list[Tok], i: int) -> bool:
     if i < 2 or not re.fullmatch(r"\d+", toks[i].low):
         return False
     noun, before = toks[i - 1], toks[i - 2]
+    if noun.low in lex.label_always and noun.clause == toks[i].clause:
+        return True  # "Pipeline number 3 deploys": a number after "number" says which one, whatever stands before
     return (
         noun.kind == "word"
         and noun.text.isalpha()

@@ -1420,7 +1420,25 @@ WHICH_ONE = [
     ("The release freeze for service 1 starts on Monday.", "The release freeze for service 2 starts on Monday."),
     ("The build 14 failed on the linux runner.", "The build 15 failed on the linux runner."),
     ("During sprint 12 Maya pairs with Tom.", "During sprint 13 Maya pairs with Tom."),
+    # a label noun opening its sentence, or "number" before the number, says which one too; and a negation says
+    # nothing of which one it is said of
+    ("Case 5512 about the refund was closed.", "Case 5513 about the refund was not closed."),
+    ("Order 88 from Brightline was paid by card.", "Order 91 from Brightline was not paid by card."),
+    ("Runner number 2 builds every night.", "Runner number 7 builds every night."),
 ]
+
+# The same labelled one, said and denied, is a contradiction.
+SAME_LABEL_DENIED = [
+    ("Case 5512 about the refund was closed.", "Case 5512 about the refund was not closed."),
+    ("Rack number 4 holds the backup servers.", "Rack number 4 no longer holds the backup servers."),
+]
+
+
+@pytest.mark.parametrize("pair", SAME_LABEL_DENIED)
+def test_the_same_labelled_one_said_and_denied_conflicts(pair):
+    r = _relate(pair)
+    assert r.is_conflict, r
+
 
 # A number after a word that counts, or after a verb, is still how many.
 STILL_COUNTS = [
