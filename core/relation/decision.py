@@ -123,7 +123,27 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
 
     Long notes are read within bounds, so that the cost stays linear in their length: two texts whose token counts
     multiplied pass WHOLE_TOKENS are not read whole (`_not_read_whole`), and past CLAIM_PAIRS pairs of claims each
-    claim meets only some of the other's (`_neighbours`)."""
+    claim meets only some of the other's (`_neighbours`).
+
+    A statement that only asks ("Question: does Chen want to be cc'd on the weekly report?") asserts nothing: it is
+    never held against a record, nor a record against it (`_asks`)."""
+    rel = _relate_statements(old, new, same_key)
+    if rel.is_conflict and (_asks(old.text) or _asks(new.text)):
+        return Relation("compatible", None, rel.score, rel.score, "a question: it asserts nothing")
+    return rel
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def _asks(text: str) -> bool:
+    """Every sentence of `text` is a question (ends with "?")."""
+    parts = [p.strip() for p in _SENTENCE_END.split(text) if p.strip()]
+    return bool(parts) and all(p.endswith("?") for p in parts)
+
+
+def _relate_statements(old: Statement, new: Statement, same_key: bool) -> Relation:
+    """`relate` without the question check."""
     if _same_text(old, new):
         # a note captured again says all it said: its claims are not held against one another
         return _relate(old, new, same_key)
@@ -752,6 +772,10 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
         or bool(states)
         or bool(nominal)
     )
+    # Only the memory's own person in common ("The user's dentist appointment is on December 3" / "The user's gym
+    # membership renews in January"; "The user is allergic to peanuts" / "The user is learning Portuguese"): two
+    # things of theirs, at two times or put two ways, not two answers to one question.
+    own_only = bool(shared) and set(shared) <= lexicon().own and not same_key
     hedged = a.hedged or b.hedged
     decision = old.category == "decision" and new.category == "decision"
     # How sure the subject match is: 0.3 at SUBJECT_MIN, 1.0 from SUBJECT_SURE on; 0 without an anchor.
@@ -818,6 +842,8 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
 
     # When one starts and when it ends are two times, not two answers ("Registration opens on Monday" /
     # "Registration closes on Friday"; "leaves at 06:40" / "lands at 09:15").
+    if own_only and set(dims) == {"when"} and not (_birth_date(a) and _birth_date(b)) and not (cues or moved):
+        return Relation("unrelated", None, 0.0, score, f"only the owner in common: {dims['when'].a} / {dims['when'].b}")
     if set(dims) == {"when"} and None not in (ends := (_span_end(a), _span_end(b))) and ends[0] != ends[1]:
         return Relation("compatible", None, round(score, 3), score, f"two ends of one span: {ends[0]} / {ends[1]}")
     # "Millie, our other labrador, eats 300 g" against "Max, our labrador, eats 250 g": the other one of a kind the
@@ -926,8 +952,8 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
         return _conflict("decision_supersession", 0.6, score, "a new decision for this key says something else")
     # No value list knows the words, but the two put one span in the same frame differently: a `possible`
     # conflict for a person to look at, never a merge and never a silent "compatible".
-    swapped = substitution(a, b) if anchored else None
-    if swapped is None and anchored and score >= CUE_SUBJECT:
+    swapped = substitution(a, b) if anchored and not own_only else None
+    if swapped is None and anchored and not own_only and score >= CUE_SUBJECT:
         swapped = complement(a, b, same_term)
     if swapped is not None and (_adds(a, final_only=True) or _adds(b, final_only=True)):
         swapped = None  # "The repo has no README either": a second fact beside the first, not another answer

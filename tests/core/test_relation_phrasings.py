@@ -42,6 +42,9 @@ CONTRADICTIONS = [
     # a setting written in prose with its key as in code says what KEY=value says
     ("LOG_LEVEL is set to debug in staging.", "Staging runs with LOG_LEVEL=warn."),
     ("max_connections is 100 on the primary.", "The primary runs with max_connections=200."),
+    # the owner's one birthday; and a note that asks something beside what it says still says it
+    ("The user's birthday is on 14 March.", "The user was born on 3 April."),
+    ("The Vega backup starts at 01:00.", "The Vega backup starts at 03:00. Can we move it earlier?"),
     # who holds a role, when the newer statement also names the older one's holder doing something else
     ("Kai leads the design review.", "The design review is led by Mara, with Kai taking notes."),
     ("Kai leads the design review.", "The design review is run by Mara while Kai is on leave."),
@@ -658,6 +661,11 @@ CONSISTENT = [
     # the older statement's holder among the newer one's: a second holder beside the first
     ("Kai leads the design review.", "The design review is led by Mara and Kai."),
     ("Kai leads the design review.", "Mara and Kai lead the design review together."),
+    # only the memory's own person in common: two things of theirs at two times, or put two ways
+    ("The user's eye test is on 4 February.", "The user's car insurance renews in June."),
+    ("The user is allergic to shellfish.", "The user is learning Japanese."),
+    # a question asserts nothing
+    ("The Vega backup runs nightly at 01:00.", "Question: should the Vega backup report go out weekly?"),
     # a name before a role word used as a noun holds no role ("on-call rotation")
     ("The Vega on-call rotation hands over on Mondays.", "Noor owns the Vega service, including on-call."),
     # a name after the verb that qualifies no word the other's name qualifies: another detail
