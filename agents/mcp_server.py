@@ -446,6 +446,14 @@ def _receipt_result(
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
 
 
+# What a capture receipt adds when its write committed and the disk did not let it finish (`Desk._noted`).
+UNFINISHED_UNTIL = "until then, read_page and retrieve may not find it: do not capture it again"
+UNFINISHED_LIMITED = (
+    "the disk did not let this operation finish; it is recorded and stands, and the next write, or memkeeper check "
+    f"--repair, finishes it (the server's log names the file); {UNFINISHED_UNTIL}"
+)
+
+
 def _error(exc: BaseException) -> CallToolResult:
     return _error_text(error_line(exc))
 
@@ -686,6 +694,7 @@ class Desk:
         text = options.pop("text")
         if not self._take_turn(cancelled):
             return self._cancelled()
+        mark = len(self.engine.unfinished_writes)
         try:
             declared = self._declared(options)
             if declared is not None and self.limited:
@@ -709,14 +718,38 @@ class Desk:
                 return self._cancelled()
         finally:
             self._writes.release()
+        unfinished = self.engine.unfinished_writes_since(mark)
         if not self.limited:
-            return _receipt_result(r)
+            return self._noted(_receipt_result(r), unfinished)
         if r.status in REFUSED_STATUSES and declared is not None:
             named = r.details.get("memory_id")
             if isinstance(named, str) and not self._sees(named):
                 # The record changed zone between the look-up and the engine's: still nothing to name.
                 return self._limited_result(self._unknown_reference(*declared, self.clock()))
-        return self._limited_result(r)
+        return self._noted(self._limited_result(r), unfinished)
+
+    def _noted(self, result: CallToolResult, unfinished: list[str]) -> CallToolResult:
+        """A capture that committed and that the disk did not let finish (`Engine.unfinished_writes`): it stands, and
+        the next write or `memkeeper check --repair` finishes it; until then its page may not be there. The command
+        line says so on stderr and the desk in a toast; the agent gets it beside the receipt, as `unfinished` (one
+        line each), so it does not take its memory for lost and capture it again, and the server's log has the
+        engine's own line. The owner's server gives that line (a file under the wiki named relative to its root); a
+        limited one does not name the file, which may be another zone's page or the person's conflict record."""
+        for line in unfinished:
+            log.warning("capture recorded, not finished on disk: %s", line)
+        if not unfinished or result.structured_content is None or result.is_error:
+            return result
+        notes = []
+        for line in unfinished:
+            if self.limited:
+                notes.append(UNFINISHED_LIMITED)
+            else:
+                for root in dict.fromkeys((str(self.engine.root), os.path.realpath(self.engine.root))):
+                    line = line.replace(root.rstrip(os.sep) + os.sep, "")
+                notes.append(f"{line}; {UNFINISHED_UNTIL}")
+        data = {**result.structured_content, "unfinished": list(dict.fromkeys(notes))}
+        text = json.dumps(data, ensure_ascii=False, default=str)
+        return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
 
     def _take_turn(self, cancelled: Callable[[], bool]) -> bool:
         """Wait for the captures before this one; False when the client cancelled this one meanwhile."""

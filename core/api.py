@@ -235,6 +235,14 @@ class Engine:
         (the operation stands: the next write, or `check --repair`, finishes it)."""
         return list(self.store.unfinished)
 
+    def unfinished_writes_since(self, mark: int) -> list[str]:
+        """The lines `unfinished_writes` gained from position `mark` on (its length before an operation) for the
+        operations the calling thread ran: an MCP server's tool calls run in threads that share one engine, and a
+        note belongs to the call whose write it is."""
+        me = threading.get_ident()
+        pairs = list(zip(self.store.unfinished, self.store.unfinished_threads, strict=False))[mark:]
+        return [line for line, thread in pairs if thread == me]
+
     def sync(self, progress: Progress | None = None, found: SyncFound | None = None) -> dict[str, int]:
         """Read every page changed since the index last read it (a stat of every page). `found`, when given, gets
         what this sync found lost: the pages it could not read (malformed, unreadable, not a regular file, a

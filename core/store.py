@@ -168,6 +168,7 @@ class Store:
         # One line for each operation of this process that committed but that the disk refused to finish applying:
         # it stands, and the next write (or check --repair) finishes it. What a front door tells the person.
         self.unfinished: list[str] = []
+        self.unfinished_threads: list[int] = []  # the thread that ran each of them (`threading.get_ident`)
         self._log_sig: tuple[int, int] | None = None
         self._category_patches: dict[str, CategoryPatch] = {}
         self.synced = False
@@ -404,6 +405,7 @@ class Store:
                         "the operation is recorded and stands; the next write, or memkeeper check --repair, finishes it",
                     )
                 )
+                self.unfinished_threads.append(threading.get_ident())
                 self.rows_resynced()
                 self._category_patches = {}
             self._log_sig = file_sig(self.root / "log.md")

@@ -5,6 +5,7 @@ bounded length."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -344,3 +345,72 @@ async def test_a_ttl_is_at_least_an_hour_and_a_durable_record_is_told_what_to_le
             'memory_class "durable" to store an expiring record, or leave out ttl_days / expires_at)'
         )
     assert records(root) == 1
+
+
+@pytest.mark.parametrize("zone", ["private_self", "trusted_collaborator"])
+def test_a_capture_the_disk_did_not_finish_says_so_beside_its_receipt(root, monkeypatch, caplog, zone):
+    """entries/ refuses the page's rename after the commit point: the capture stands (the next write, or check
+    --repair, finishes it) and its page is not there yet. The command line notes it on stderr and the desk in a
+    toast; over MCP the agent got a plain `captured` receipt, read_page then said the page does not exist, and the
+    server's log said nothing. The answer now carries `unfinished` beside the receipt, and the log has the engine's
+    line. The owner's server names the file relative to the root; a limited one names no file."""
+    import errno
+    import logging
+    import os
+
+    from memkeeper.core import journal
+
+    real = os.replace
+
+    def replace(src, dst, *args, **kwargs):
+        if "entries" in Path(dst).parts and journal.JOURNAL_DIR in Path(src).parts:
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(src), None, str(dst))
+        return real(src, dst, *args, **kwargs)
+
+    engine = Engine.open(root)
+    try:
+        desk = Desk(engine, Identity.from_flags("claude", zone), clock=lambda: T0)
+        monkeypatch.setattr(os, "replace", replace)
+        with caplog.at_level(logging.WARNING, logger="memkeeper.agents.mcp_server"):
+            result = desk.capture(text=STATEMENT)
+        monkeypatch.undo()
+        data = result.structured_content
+        assert not result.is_error and data["status"] == "captured"
+        assert json.loads(result.content[0].text) == data
+        [note] = data["unfinished"]
+        assert "recorded and stands" in note and "check --repair" in note and "do not capture it again" in note
+        assert str(root) not in note and "lena" not in note
+        if zone == "private_self":
+            assert note.startswith("entries/") and "Permission denied" in note
+        else:
+            assert "entries/" not in note and "Permission denied" not in note
+        logged = [r.getMessage() for r in caplog.records]
+        assert any("Permission denied" in m and "recorded and stands" in m for m in logged), logged
+        # the next capture finishes it, and says nothing more
+        follow = desk.capture(text="The walrus queue drains every hour on the hour.")
+        assert not follow.is_error and "unfinished" not in follow.structured_content
+        page = desk.read_page(data["details"]["page"])
+        assert not page.is_error and STATEMENT in page.content[0].text
+        assert engine.check().ok, engine.check().problems
+    finally:
+        engine.close()
+
+
+def test_an_unfinished_note_belongs_to_the_thread_whose_write_it_is(root):
+    """A server's tool calls run in threads that share one engine: a note another thread's write left is not this
+    capture's."""
+    import threading
+
+    engine = Engine.open(root)
+    try:
+        mark = len(engine.unfinished_writes)
+        other = threading.Thread(target=lambda: engine.store.unfinished_threads.append(-1))
+        engine.store.unfinished.append("log.md: No space left on device; the operation is recorded and stands")
+        other.start()
+        other.join()
+        assert engine.unfinished_writes_since(mark) == []
+        engine.store.unfinished.append("entries/x.md: Permission denied; the operation is recorded and stands")
+        engine.store.unfinished_threads.append(threading.get_ident())
+        assert engine.unfinished_writes_since(mark) == [engine.unfinished_writes[-1]]
+    finally:
+        engine.close()
