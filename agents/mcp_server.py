@@ -112,11 +112,13 @@ CAPTURE_CANCELLED = "memkeeper: capture cancelled by the client before it was wr
 FILTERED_INDEX_PER_CATEGORY = 200
 
 ENTRY_PAGE = re.compile(r"entries/[^/]+\.md")
+MEMORY_ID = re.compile(r"mem_[0-9a-f]{16}")  # a whole id as the engine makes it (`store.new_id`): read_page takes it
 OWNER_VIEWS = re.compile(r"(index/[^/]+\.md|CONFLICTS\.md|conflicts/[^/]+\.md|DECISIONS\.md|log\.md)")
 FILTERED_VIEWS = ("hot.md", "index.md")
 PUBLIC_VIEWS = ("SCHEMA.md",)
 PAGES_HELP = (
-    "entries/<slug>.md, hot.md, index.md, SCHEMA.md, and for private_self also index/<category>.md, "
+    "entries/<slug>.md or a memory id (mem_ and 16 hex), hot.md, index.md, SCHEMA.md, and for private_self also "
+    "index/<category>.md, "
     "CONFLICTS.md, conflicts/C<N>.md, DECISIONS.md, log.md"
 )
 
@@ -918,29 +920,20 @@ class Desk:
         names no page; Refused for a page the zone may not see (the same reason whether or not it exists, and
         whether or not it can be read)."""
         zone = self.identity.zone
+        owner = zone is TrustZone.private_self
+        if MEMORY_ID.fullmatch(path):
+            # A record by its id (what a receipt's `related` gives): its page, by the rules of a page. An id this
+            # zone may not see and one that names nothing get the refusal a page the zone may not see gets.
+            page = self.engine.page_of(path)
+            if page is None:
+                if owner:
+                    raise BadInput(f"{path} does not exist")
+                raise Refused(f"read_page refused: no page {path} visible to zone {zone.value}")
+            return self._entry_page(page, path)
         rel, reachable = self._rel(path)
         shown = clip(rel)  # as a refusal repeats it
-        owner = zone is TrustZone.private_self
         if ENTRY_PAGE.fullmatch(rel):
-            if not owner:
-                # The record as its page says now, judged and shown from that one reading. A page the zone may not
-                # see, one that is not there and one that cannot be read get the same refusal.
-                entry = self._visible_record(rel) if reachable else None
-                if entry is None:
-                    raise Refused(f"read_page refused: no page {shown} visible to zone {zone.value}")
-                return limited_page(render_entry(limited_entry(entry)), self._sees)
-            if not reachable:
-                raise BadInput(f"{shown} does not exist")  # what the engine says of a page that is not there
-            text = self.engine.read_view(rel)
-            try:
-                parse_entry(text, edited=True)
-            except PageError as exc:
-                # The owner's server shows a malformed page as it is (so that its agent can say what is wrong with
-                # it), but not a secret typed into it by hand: the engine reads no such page, serves it to no zone
-                # and exports none of it (`pagefmt`), and an agent of the owner's zone is an agent all the same.
-                if exc.kind == "secret":
-                    raise Refused(f"read_page refused: {shown} {exc}") from None
-            return text
+            return self._entry_page(rel, shown, reachable)
         if rel in FILTERED_VIEWS and reachable:
             return self.engine.read_view(rel) if owner else self._filtered_view(rel)
         if reachable and (rel in PUBLIC_VIEWS or (owner and OWNER_VIEWS.fullmatch(rel))):
@@ -953,6 +946,30 @@ class Desk:
         if not reachable and (rel in FILTERED_VIEWS or rel in PUBLIC_VIEWS or OWNER_VIEWS.fullmatch(rel)):
             raise BadInput(f"{shown} does not exist")
         raise BadInput(f"read_page: {shown} is not a wiki page (pages: {PAGES_HELP})")
+
+    def _entry_page(self, rel: str, shown: str, reachable: bool = True) -> str:
+        """An entry page (`rel`, named `shown` in a refusal: the path or the id as the agent gave it) as this zone may
+        see it."""
+        zone = self.identity.zone
+        if zone is not TrustZone.private_self:
+            # The record as its page says now, judged and shown from that one reading. A page the zone may not
+            # see, one that is not there and one that cannot be read get the same refusal.
+            entry = self._visible_record(rel) if reachable else None
+            if entry is None:
+                raise Refused(f"read_page refused: no page {shown} visible to zone {zone.value}")
+            return limited_page(render_entry(limited_entry(entry)), self._sees)
+        if not reachable:
+            raise BadInput(f"{shown} does not exist")  # what the engine says of a page that is not there
+        text = self.engine.read_view(rel)
+        try:
+            parse_entry(text, edited=True)
+        except PageError as exc:
+            # The owner's server shows a malformed page as it is (so that its agent can say what is wrong with
+            # it), but not a secret typed into it by hand: the engine reads no such page, serves it to no zone
+            # and exports none of it (`pagefmt`), and an agent of the owner's zone is an agent all the same.
+            if exc.kind == "secret":
+                raise Refused(f"read_page refused: {shown} {exc}") from None
+        return text
 
     def _rel(self, path: str) -> tuple[str, bool]:
         """The path relative to the root as the engine resolves it, and whether the file system could be asked about
@@ -1091,8 +1108,9 @@ def _capture_tool(desk: Desk, calls: Calls) -> Tool:
         "receipt: status captured (a new memory), consolidated (the same statement was already known; it was "
         "reinforced), conflict (it disagrees with a memory: a person will arbitrate; nothing was stored), "
         "suppressed (a person denied this statement before) or drop (too short to keep). The receipt names "
-        "the memory_id and page, and lists related memories when the engine finds them: read them (an "
-        "'unrelated' one shares most of the words; decide yourself whether it says the same thing)."
+        "the memory_id and page, and lists related memories when the engine finds them: read them (read_page "
+        "takes a memory_id; an 'unrelated' one shares most of the words; decide yourself whether it says the same "
+        "thing)."
     )
     if relations:
         doc += (
@@ -1332,7 +1350,8 @@ def build_server(engine: Engine, identity: Identity, clock: Callable[[], datetim
             str,
             Field(
                 description="A page path relative to the wiki root, e.g. hot.md or "
-                "entries/<slug>.md (the `page` of a receipt or a result)."
+                "entries/<slug>.md (the `page` of a receipt or a result), or a record's memory id "
+                "(the `memory_id` of a receipt, a result or a `related` record)."
             ),
         ],
     ) -> CallToolResult:

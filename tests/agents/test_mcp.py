@@ -224,6 +224,71 @@ async def test_an_agent_reads_related_and_declares_a_contradiction_after_the_fac
         eng.close()
 
 
+def test_read_page_takes_the_memory_id_a_related_record_is_listed_by(root):
+    """A `related` entry names a record by id, a title cut at ~55 characters, a relation and a score, and the agent
+    is told to read it before declaring a relation: read_page refused an id ("is not a wiki page"). It takes a whole
+    memory id now and serves that record's page, by the rules of its page."""
+    from memkeeper.agents.mcp_server import Desk, Identity
+
+    engine = Engine.open(root)
+    try:
+        desk = Desk(engine, Identity.from_flags("claude", "private_self"), clock=lambda: datetime.now(UTC))
+        old = desk.capture(text="The Ferrous HTTP client timeout is 5 seconds for every outbound call to billing.")
+        new = desk.capture(text="Ferrous client: request timeout set to 60 s.").structured_content
+        [related] = [
+            r for r in new["details"]["related"] if r["memory_id"] == old.structured_content["details"]["memory_id"]
+        ]
+        page = desk.read_page(related["memory_id"])
+        assert not page.is_error
+        assert "for every outbound call to billing" in page.content[0].text  # past the cut title
+        assert page.content[0].text == desk.read_page(old.structured_content["details"]["page"]).content[0].text
+        missing = desk.read_page("mem_0000000000000000")
+        assert missing.is_error and missing.content[0].text == "memkeeper: mem_0000000000000000 does not exist"
+    finally:
+        engine.close()
+
+
+def test_a_limited_server_refuses_a_memory_id_it_may_not_see_exactly_as_a_missing_one(root):
+    """read_page by id keeps the zone rule of read_page by path: a record of a zone the agent may not read (held
+    there by the index, or moved there by hand since the index read it) gets the refusal an id that names nothing
+    gets, word for word but for the id it repeats; a visible one is shown as its page is (`limited_entry`)."""
+    from memkeeper.agents.mcp_server import Desk, Identity
+
+    seeds = seed_zones(root)
+    engine = Engine.open(root)
+    try:
+        desk = Desk(engine, Identity.from_flags("contact", "outside_contact"), clock=lambda: datetime.now(UTC))
+        zone = "outside_contact"
+
+        def refusal(ref: str) -> str:
+            result = desk.read_page(ref)
+            assert result.is_error, ref
+            return result.content[0].text.replace(ref, "<ref>")
+
+        nothing = refusal("mem_0123456789abcdef")
+        assert nothing == f"memkeeper: read_page refused: no page <ref> visible to zone {zone}"
+        for name, seed in seeds.items():
+            if name == "outside_public":
+                continue
+            assert refusal(seed["memory_id"]) == nothing, name
+            assert refusal(seed["page"]) == nothing, name  # as its page is refused
+        visible = seeds["outside_public"]
+        shown = desk.read_page(visible["memory_id"])
+        assert not shown.is_error and visible["text"] in shown.content[0].text
+        assert shown.content[0].text == desk.read_page(visible["page"]).content[0].text
+        # the person moves it out of the zone by hand, in place: refused as a missing one at once
+        path = root / visible["page"]
+        text = path.read_text(encoding="utf-8")
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text.replace("sensitivity_tier: public_safe", "sensitivity_tier: normal"))
+        assert refusal(visible["memory_id"]) == nothing
+        # an id in another case or a prefix is no id here (declared relations take prefixes, read_page does not)
+        assert "is not a wiki page" in desk.read_page(visible["memory_id"].upper()).content[0].text
+        assert "is not a wiki page" in desk.read_page(visible["memory_id"][:10]).content[0].text
+    finally:
+        engine.close()
+
+
 # ------------------------------------------------------------------------------------------------ zones
 
 
