@@ -18,6 +18,7 @@ from .models import Receipt, SensitivityTier, TrustZone, at, iso, parse_iso, sin
 from .pages import MAX_ENVELOPE_BYTES
 from .receipts import canonical_json, make_receipt
 from .secrets import find_secrets
+from .shown import SHOWN_PERSON, shown_actor, shown_source
 from .store import Store
 from .text import lf_line_endings, normalize, sha256_hex
 from .validate import parse_enum, validate_actor, validate_named_actor
@@ -54,7 +55,11 @@ class ExchangeOps:
         Each item carries its `expires_at` (an absolute ISO time, null for a durable record), so that an import keeps
         the record's own expiry. An item whose content is carried also carries what finds and quizzes it: its recall
         phrases, tags and quiz question. A metadata-only item (outside_contact, paid_public, an export without
-        content, a do_not_export record) carries none of them: they repeat the text."""
+        content, a do_not_export record) carries none of them: they repeat the text.
+
+        An envelope for any zone but `private_self` carries what that zone's MCP server shows (`core/shown.py`): a
+        person as `human` (the envelope's `actor`) and a source that is a local path as its file's name. A
+        `private_self` envelope (the person's own) carries both as they are."""
         now = at(now)
         actor = validate_actor(actor)
         zone_e = parse_enum(TrustZone, zone)
@@ -64,6 +69,7 @@ class ExchangeOps:
             return make_receipt(
                 "export", "reject", now, actor, {"reason": "content_not_allowed_for_zone", "zone": zone_e.value}
             )
+        owner = zone_e is TrustZone.private_self  # a limited zone is shown neither logins nor local paths
         with self.store.writing():
             items = []
             expired = 0
@@ -88,7 +94,9 @@ class ExchangeOps:
                     "sensitivity_tier": sens.value,
                     "content_sha256": entry.normalized_content_sha256,
                     "source_type": entry.source_type.value,
-                    "source_ref": entry.source_ref,
+                    "source_ref": entry.source_ref
+                    if owner or entry.source_ref is None
+                    else shown_source(entry.source_ref) or None,
                     "created_at": iso(entry.created_at),
                     "expires_at": iso(entry.expires_at) if entry.expires_at else None,
                     "confidence": entry.confidence,
@@ -116,7 +124,7 @@ class ExchangeOps:
             envelope: dict[str, Any] = {
                 "schema": SCHEMA,
                 "created_at": iso(now),
-                "actor": actor,
+                "actor": actor if owner else shown_actor(actor),
                 **payload,
                 "payload_sha256": sha256_hex(canonical_json(payload)),
             }
@@ -440,6 +448,16 @@ def _checked(where: str, data: Any) -> bool:
         checked = False
     _check_items(where, data.get("items"))
     by, when = data.get("actor"), data.get("created_at")
+    if by == SHOWN_PERSON:
+        # A person, as an envelope for a limited zone names its exporter (`shown.shown_actor`): no login to check.
+        try:
+            parse_iso(when if isinstance(when, str) else "")
+        except ValueError:
+            raise BadInput(
+                f"{where}: its actor and created_at are not an actor and an ISO-8601 time, as an export writes them; "
+                "nothing was imported"
+            ) from None
+        return checked
     try:
         validate_actor(by if isinstance(by, str) else "")
         parse_iso(when if isinstance(when, str) else "")

@@ -247,6 +247,58 @@ def test_a_private_self_envelope_carries_nothing_that_repeats_a_do_not_export_te
         assert item["sensitivity_tier"] == "do_not_export" and item["content_sha256"]
 
 
+def test_an_envelope_for_a_limited_zone_shows_the_person_as_that_zones_server_does(tmp_path, eng):
+    """An export for trusted_collaborator (with content), outside_contact and paid_public (metadata) carried the
+    person's login (`actor: human:alice.smith`) and full local paths (`/home/alice.smith/Documents/clients/…`), while
+    the MCP server of the same zone shows `human` and the file's name (`limited_entry`). The envelope now carries
+    what that zone's server shows, by the same code; the owner's own envelope carries both as they are, and an
+    envelope naming its exporter `human` imports."""
+    from memkeeper.core import Engine
+    from memkeeper.core.shown import limited_entry
+
+    alice = "human:alice.smith"
+    local = "/home/alice.smith/Documents/clients/acme-confidential/sirius-plan.md"
+    relative = "raw/session-2026-11-20.md#L40"
+    plan = eng.capture(
+        "The Sirius migration moves billing to the new ledger in Q3.",
+        now=T0,
+        actor=alice,
+        zone="trusted_collaborator",
+        sensitivity="public_safe",
+        source_ref=local,
+    ).details["memory_id"]
+    kept = eng.capture(
+        "The Vega status page is refreshed every five minutes.",
+        now=T0,
+        actor=alice,
+        zone="trusted_collaborator",
+        sensitivity="public_safe",
+        source_ref=relative,
+    ).details["memory_id"]
+    envelopes = {}
+    for zone, content in (("trusted_collaborator", True), ("outside_contact", False), ("paid_public", False)):
+        r = eng.export(zone=zone, now=T0, actor=alice, include_content=content)
+        raw = (eng.root / r.details["envelope"]).read_text()
+        assert "alice.smith" not in raw and "/home" not in raw and "acme-confidential" not in raw, (zone, raw)
+        env = json.loads(raw)
+        items = {i["memory_id"]: i for i in env["items"]}
+        assert env["actor"] == "human"
+        assert items[plan]["source_ref"] == "sirius-plan.md" == limited_entry(eng.load(plan)).source_ref
+        assert items[kept]["source_ref"] == relative  # a relative source says nothing of the person: as written
+        envelopes[zone] = eng.root / r.details["envelope"]
+    own = json.loads((eng.root / eng.export(zone="private_self", now=T0, actor=alice).details["envelope"]).read_text())
+    assert own["actor"] == alice
+    assert {i["memory_id"]: i["source_ref"] for i in own["items"]}[plan] == local
+    other = Engine.init(tmp_path / "other", now=T0)
+    try:
+        imp = other.import_envelope(str(envelopes["trusted_collaborator"]), now=T0 + timedelta(hours=1))
+        assert imp.status == "ok" and imp.details["exported_by"] == "human" and imp.details["header_checked"]
+        refs = {x["origin"]: other.load(x["memory_id"]).source_ref for x in imp.details["results"]}
+        assert refs[plan].endswith(f":{plan} (sirius-plan.md)") and refs[kept].endswith(f":{kept} ({relative})"), refs
+    finally:
+        other.close()
+
+
 def test_import_arrives_unverified(tmp_path, zoned):
     eng, ids = zoned
     mid = ids[("private_self", "normal")]
