@@ -147,14 +147,31 @@ def single_line(value: str) -> str:
     any character that is not printable, so they can neither open a key nor end a line."""
     if value.isprintable() and "  " not in value and value[:1] != " " and value[-1:] != " ":
         return value  # already one line: a printable string's only whitespace is the ASCII space
+    return " ".join(_visible(value).split())
+
+
+def terminal_text(text: str) -> str:
+    """Text for a terminal, by the rule of `single_line` but for two things: its line breaks (`\n`) stay, and its
+    spaces are not collapsed (a listing's columns). Every other character that is not printable is a space: an ESC
+    or a BEL, the other C0 and C1 controls (ESC [ 8 m hides text, OSC 0 sets the window's title, OSC 52 writes the
+    clipboard), and the bidirectional controls (a line would display other than it reads). What the command line
+    prints of stored text goes through it; its `--json` keeps the text exact, escaped."""
+    if all(line.isprintable() for line in text.split("\n")):
+        return text
+    return _visible(text, keep="\n")
+
+
+def _visible(value: str, keep: str = "") -> str:
+    """`value` with each character that is not printable made a space (but those in `keep`, the joiners after a
+    visible character and a flag's tags), and the break hints dropped."""
     flag = {i for m in _FLAG_TAGS.finditer(value) for i in range(m.start() + 1, m.end())}
     out: list[str] = []
     for i, ch in enumerate(value):
         if ch in _HINTS:
             continue
         joins = ch in _JOINERS and bool(out) and not out[-1].isspace()  # after a visible character, joiner or tag
-        out.append(ch if ch.isprintable() or joins or i in flag else " ")
-    return " ".join("".join(out).split())
+        out.append(ch if ch.isprintable() or ch in keep or joins or i in flag else " ")
+    return "".join(out)
 
 
 @dataclass

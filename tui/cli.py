@@ -27,6 +27,8 @@ from memkeeper.core.models import (
     SourceType,
     TrustZone,
     parse_iso,
+    single_line,
+    terminal_text,
 )
 from memkeeper.core.validate import validate_named_actor
 
@@ -383,11 +385,30 @@ def _more(n: int) -> str:
     return f"\n… and {n} more (--limit)" if n > 0 else ""
 
 
+# What JSON written with ensure_ascii=False leaves unescaped and a terminal may act on: DEL, the C1 controls (U+009B
+# is CSI, U+009D OSC, for a terminal that reads them) and the bidirectional controls. Escaped, the value is the same.
+_UNESCAPED_CONTROLS = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def json_text(data: Any) -> str:
+    """`--json` output: exact (every string as stored, read back by any JSON parser), and nothing in it a terminal
+    acts on. json.dumps escapes the C0 controls; the others it leaves raw are escaped here (`\\u009b`), which is
+    valid wherever they stand, since outside a string JSON is ASCII."""
+    text = json.dumps(data, indent=2, ensure_ascii=False, default=str)
+    return _UNESCAPED_CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def say(text: str, *, err: bool = False) -> None:
+    """Print a line (or lines) for a person: stored text in it (a statement, a title, a file name) may hold what an
+    agent wrote, and a control character of it is a space (`terminal_text`, the rule titles are stored by)."""
+    print(terminal_text(text), file=sys.stderr if err else sys.stdout)
+
+
 def _emit(args, data: Any, text: str) -> None:
     if args.json:
-        print(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+        print(json_text(data))
     elif text:
-        print(text)
+        say(text)
 
 
 def _receipt_text(r: Receipt) -> str:
@@ -571,7 +592,7 @@ def _finish(args, r: Receipt) -> int:
     _emit(args, r.to_dict(), _receipt_text(r))
     line = refusal_line(r)
     if line is not None:
-        print(line, file=sys.stderr)
+        say(line, err=True)
         return 2
     return 0
 
@@ -663,10 +684,10 @@ def run(argv: list[str]) -> int:
         if args.no_tui:
             eng = Engine.open(args.dir)
             try:
-                print(eng.read_view("hot.md"))
+                say(eng.read_view("hot.md"))
                 r = eng.retrieve("deploy", zone="trusted_collaborator", now=now, record_access=False)
                 for res in r.details["results"][:5]:
-                    print(f"{res['score']:.3f}  {res['title']}  ({res['page']})")
+                    say(f"{res['score']:.3f}  {res['title']}  ({res['page']})")
             finally:
                 eng.close()
             return 0
@@ -695,7 +716,7 @@ def run(argv: list[str]) -> int:
     try:
         code = _dispatch(eng, args, cmd, now, actor)
         for note in eng.unfinished_writes:  # the operation stands: said, not an error
-            print(f"memkeeper: note: {note}", file=sys.stderr)
+            say(f"memkeeper: note: {note}", err=True)
         return code
     finally:
         eng.close()
@@ -743,7 +764,7 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
         if not args.json and r.status not in REFUSED_STATUSES:
             for res in r.details["results"]:
                 c = res["components"]
-                print(
+                say(
                     f"{res['score']:.3f}  {res['title']}  [{res['page']}]  sem={c['semantic']:.2f} "
                     f"fresh={c['freshness']:.2f} reinf={c['reinforcement']:.2f} conf={c['confidence']:.2f}"
                 )
@@ -810,7 +831,7 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
             _emit(args, listed, text)
             # A record that cannot be read is left out of the list: said here, one line each, not only by check.
             for problem in eng.conflict_problems():
-                print(f"memkeeper: warning: {problem}; not listed (fix the file)", file=sys.stderr)
+                say(f"memkeeper: warning: {problem}; not listed (fix the file)", err=True)
             return 0
         if args.snooze is not None:
             return _finish(
@@ -865,7 +886,7 @@ def _dispatch(eng: Engine, args, cmd: str, now: datetime, actor: str) -> int:
                 "due_today": due,
                 "weak_spots": [w.marker() for w in eng.weak_spots(person)],
             }
-            lines = [f"{c.memory_id}  [{c.reason}]  {c.question}" for c in cards]
+            lines = [f"{c.memory_id}  [{c.reason}]  {single_line(c.question)}" for c in cards]
             if due > len(cards):
                 lines.append(f"{due} due today: this session is the first {len(cards)}; answer them, then ask again")
             _emit(args, data, "\n".join(lines) or "nothing due")
@@ -933,7 +954,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         code = run(argv)
     except (UsageError, MemkeeperError) as exc:  # bad input, not found, refused, stale: one line, exit 2
-        print(error_line(exc), file=sys.stderr)
+        say(error_line(exc), err=True)
         code = 2
     except KeyboardInterrupt:
         code = 130
@@ -944,7 +965,7 @@ def main(argv: list[str] | None = None) -> int:
             pass
         code = 0
     except Exception as exc:  # an internal failure: say what, exit 1
-        print(f"memkeeper: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        say(f"memkeeper: internal error: {type(exc).__name__}: {exc}", err=True)
         if os.environ.get("MEMKEEPER_DEBUG"):
             raise
         code = 1
