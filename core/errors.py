@@ -61,6 +61,12 @@ class Busy(MemkeeperError):
     """The write lock stayed held by another process for the whole wait: nothing was done; try again."""
 
 
+class ImportStopped(MemkeeperError):
+    """An import stopped between items by a busy write lock or a disk error after it had written some of them, and
+    whose own receipt could not be written either: what arrived stands (each item with its capture's receipt); the
+    same import run again brings the rest. The message says how far it went."""
+
+
 class WriteFailed(MemkeeperError):
     """The disk refused an operation before its commit point (full, over quota, an I/O error, read-only, permission
     denied on a file it needed): nothing was written. A failure after the commit point is no error: the operation
@@ -88,6 +94,7 @@ class PageError(ValueError):
 
 __all__ = [
     "BadInput",
+    "ImportStopped",
     "MemkeeperError",
     "NotFound",
     "PageError",

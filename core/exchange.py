@@ -13,13 +13,14 @@ from typing import Any
 
 from . import keys, scoring
 from .capture import CaptureOps
-from .errors import BadInput
-from .models import Receipt, SensitivityTier, TrustZone, at, iso, parse_iso, single_line
+from .errors import BadInput, Busy, ImportStopped, WriteFailed
+from .lockfile import LockTimeout
+from .models import UNRECORDED_STATUSES, Receipt, SensitivityTier, TrustZone, at, iso, parse_iso, single_line
 from .pages import MAX_ENVELOPE_BYTES
 from .receipts import canonical_json, make_receipt
 from .secrets import find_secrets
 from .shown import SHOWN_PERSON, shown_actor, shown_source
-from .store import Store
+from .store import Store, disk_error_line
 from .text import lf_line_endings, normalize, sha256_hex
 from .validate import parse_enum, validate_actor, validate_named_actor
 
@@ -176,8 +177,15 @@ class ExchangeOps:
 
         `progress(done, items)` is called after each item. `cancelled()` is asked before each item (an item is one
         capture: atomic, never stopped half-way): once it is true the import stops, and its receipt is `partial`,
-        with `stopped: {done, items}`. The same import run again brings the rest: what arrived is skipped as
-        `already_imported`."""
+        with `stopped: {done, items, reason: "cancelled"}`. The same import run again brings the rest: what arrived
+        is skipped as `already_imported`.
+
+        An item whose capture finds the write lock held past the wait (`Busy`) or the disk refusing it
+        (`WriteFailed`: nothing of that item was written) stops the import there the same way, `stopped.reason`
+        `write_lock_busy` or `write_failed`, once an earlier item was written: its receipt is `partial` when it can
+        be recorded (it waits for the lock once more, as any write does). When it cannot, `ImportStopped` says how
+        far the import went and that running it again brings the rest. Stopped before anything was written, the
+        error is raised as it is ("nothing was written", which is then true)."""
         now = at(now)
         actor = validate_actor(actor)
         try:
@@ -205,12 +213,13 @@ class ExchangeOps:
         created, skipped = [], []
         said: dict[tuple[str, str, str], Any] = {}  # (normalized content, zone, tier) -> the first item's origin id
         items = data.get("items") or []
-        stopped = None
+        stopped: dict[str, Any] | None = None
+        failure: Busy | WriteFailed | None = None
         for done, item in enumerate(items):
             if progress is not None and done:
                 progress(done, len(items))
             if cancelled is not None and cancelled():
-                stopped = {"done": done, "items": len(items)}
+                stopped = {"done": done, "items": len(items), "reason": "cancelled"}
                 break
             content = item.get("content")
             if not content:
@@ -263,27 +272,34 @@ class ExchangeOps:
             key = item.get("canonical_key")
             if key and key == keys.canonical_key(None, single_line(item.get("title") or ""), content.strip()):
                 key = None
-            r = self.capture.capture(
-                content,
-                now=now,
-                actor=actor,
-                key=key,
-                title=item.get("title"),
-                category=item.get("category", "fact"),
-                zone=item.get("trust_zone", "private_self"),
-                sensitivity=item.get("sensitivity_tier", "normal"),
-                memory_class=memory_class,
-                expires_at=expires,
-                source_type="agent_inferred",
-                source_ref=source_ref,
-                confidence=min(
-                    IMPORT_CONFIDENCE_CAP,
-                    IMPORT_CONFIDENCE_CAP if item.get("confidence") is None else float(item["confidence"]),
-                ),
-                recall=item.get("recall"),
-                tags=item.get("tags"),
-                quiz_question=item.get("quiz_question"),
-            )
+            try:
+                r = self.capture.capture(
+                    content,
+                    now=now,
+                    actor=actor,
+                    key=key,
+                    title=item.get("title"),
+                    category=item.get("category", "fact"),
+                    zone=item.get("trust_zone", "private_self"),
+                    sensitivity=item.get("sensitivity_tier", "normal"),
+                    memory_class=memory_class,
+                    expires_at=expires,
+                    source_type="agent_inferred",
+                    source_ref=source_ref,
+                    confidence=min(
+                        IMPORT_CONFIDENCE_CAP,
+                        IMPORT_CONFIDENCE_CAP if item.get("confidence") is None else float(item["confidence"]),
+                    ),
+                    recall=item.get("recall"),
+                    tags=item.get("tags"),
+                    quiz_question=item.get("quiz_question"),
+                )
+            except (Busy, WriteFailed) as exc:
+                # Nothing of this item was written (a write is whole or nothing); those before it stand.
+                reason = "write_lock_busy" if isinstance(exc, Busy) else "write_failed"
+                stopped = {"done": done, "items": len(items), "reason": reason}
+                failure = exc
+                break
             created.append(
                 {
                     "memory_id": r.details.get("memory_id"),
@@ -295,12 +311,14 @@ class ExchangeOps:
             )
         if progress is not None and stopped is None and items:
             progress(len(items), len(items))
-        with self.store.writing():
-            receipt = make_receipt(
-                "import",
-                "ok" if stopped is None else "partial",
+        written = sum(1 for x in created if x["status"] not in UNRECORDED_STATUSES)
+        if failure is not None and not written:
+            raise failure  # stopped before anything was written: its own line ("nothing was written") is true
+        try:
+            return self._record_import(
                 now,
                 actor,
+                stopped,
                 {
                     "envelope": os.fspath(envelope_path),
                     "payload_sha256": data["payload_sha256"],
@@ -309,10 +327,44 @@ class ExchangeOps:
                     "header_checked": header_checked,
                     "results": created,
                     "skipped": skipped,
-                    **({"stopped": stopped} if stopped is not None else {}),
                 },
             )
+        except (Busy, WriteFailed) as exc:
+            if not written:
+                raise
+            raise ImportStopped(self._stopped_line(failure or exc, stopped, len(items), written)) from exc
+
+    def _record_import(
+        self, now: datetime, actor: str, stopped: dict[str, Any] | None, details: dict[str, Any]
+    ) -> Receipt:
+        with self.store.writing():
+            receipt = make_receipt(
+                "import",
+                "ok" if stopped is None else "partial",
+                now,
+                actor,
+                {**details, **({"stopped": stopped} if stopped is not None else {})},
+            )
             return self.store.record(receipt)
+
+    def _stopped_line(self, exc: BaseException, stopped: dict[str, Any] | None, items: int, written: int) -> str:
+        """The one line of an import that wrote some of its items and could not record its own receipt."""
+        done = stopped["done"] if stopped is not None else items
+        how_far = (
+            f"the import stopped after {done:,} of {items:,} items"
+            if done < items
+            else f"all {items:,} items were read"
+        )
+        then = (
+            f"{how_far} and {written:,} were written, each with its capture's receipt, but not the import's own "
+            f"receipt; run it again to {'bring the rest' if done < items else 'record it'} (what arrived is skipped "
+            "as already imported)"
+        )
+        if isinstance(exc, LockTimeout):
+            return f"the write lock {exc.lock_file} is held by another process: {then}"
+        if isinstance(exc, WriteFailed) and exc.__cause__ is not None:
+            return disk_error_line(self.store.root, exc.__cause__, then)
+        return f"{exc}: {then}"
 
     def _exported_here(self) -> set[str]:
         """The first 8 hex of the payload hash of each envelope this wiki exported (its sync/outbound/ file names:

@@ -636,13 +636,23 @@ def _import(args, eng: Engine, now: datetime, actor: str) -> int:
     code = _finish(args, r)
     if r.status == "partial":
         s = r.details.get("stopped") or {}
+        why = IMPORT_STOPPED_BY.get(str(s.get("reason")), "")
         print(
-            f"memkeeper: import stopped after {s.get('done', 0):,} of {s.get('items', 0):,} items; run it again to "
-            "bring the rest (what arrived is skipped as already imported)",
+            f"memkeeper: import stopped after {s.get('done', 0):,} of {s.get('items', 0):,} items{why}; run it "
+            "again to bring the rest (what arrived is skipped as already imported)",
             file=sys.stderr,
         )
-        return 130
+        # Ctrl-C: 130, as the shell has it. A busy lock or a disk error: 2, as when it stops a command before it
+        # writes, so that a script retries; what arrived stands, and its receipt says how far it went.
+        return 2 if why else 130
     return code
+
+
+# Why an import stopped between items, when it was not Ctrl-C (`stopped.reason` of its partial receipt).
+IMPORT_STOPPED_BY = {
+    "write_lock_busy": ": the write lock was held by another process past the wait",
+    "write_failed": ": the disk refused a write",
+}
 
 
 def _finish_preview(args, r: Receipt) -> int:

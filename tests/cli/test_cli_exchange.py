@@ -4,6 +4,7 @@ recall phrases, and leaves home what has already expired (SPEC §4, §7)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from memkeeper.tui.cli import main
 
@@ -154,3 +155,131 @@ def test_ctrl_c_stops_an_import_between_items_and_says_how_to_bring_the_rest(tmp
     monkeypatch.undo()
     code, out, err = cli(capsys, b, day, "import", envelope)
     assert code == 0 and err == "" and "items: 2 captured" in out and "(already_imported" in out
+
+
+SERVICES = (
+    "The Kestrel service keeps access logs for ninety days.",
+    "Heron invoices are sent on the first Monday of each month.",
+    "The Osprey build agents run Debian twelve with sixteen gigabytes of memory.",
+    "Plover release notes are written in the wiki by the on-call engineer.",
+)
+
+
+def envelope_of_four(capsys, tmp_path, day: str) -> tuple[Path, str]:
+    a, b = tmp_path / "a", tmp_path / "b"
+    for root in (a, b):
+        assert cli(capsys, root, day, "init")[0] == 0
+    for text in SERVICES:
+        assert cli(capsys, a, day, "capture", text)[0] == 0
+    code, out, _ = cli(capsys, a, day, "--json", "export", "--zone", "private_self", "--include-content")
+    return b, str(a / json.loads(out)["details"]["envelope"])
+
+
+def imports(root: Path) -> list[dict]:
+    return [
+        json.loads(line)
+        for f in sorted((root / "receipts").glob("*.jsonl"))
+        for line in f.read_text().splitlines()
+        if json.loads(line)["action"] == "import"
+    ]
+
+
+def test_an_import_a_busy_lock_stops_half_way_says_what_arrived_and_records_a_partial_receipt(
+    tmp_path, capsys, monkeypatch
+):
+    """The write lock held by another writer past the wait at the third item: the import said "nothing was written,
+    try again" and exited 2 after writing two records, with no import receipt. It now stops there as Ctrl-C stops
+    it: a `partial` receipt (`stopped.reason: write_lock_busy`), a line that says how far it went, and the same
+    import again brings the rest. Exit 2, as a busy lock gives: a script retries. Stopped at the first item, when
+    nothing was written, the lock's own line stands."""
+    from memkeeper.core.capture import CaptureOps
+    from memkeeper.core.lockfile import LockTimeout
+
+    day = "2026-01-10T10:00:00Z"
+    b, envelope = envelope_of_four(capsys, tmp_path, day)
+    real = CaptureOps.capture
+    calls: list[int] = []
+
+    def busy_at(n: int):
+        def capture(self, *args, **kwargs):
+            calls.append(1)
+            if len(calls) == n:
+                raise LockTimeout(str(b / ".memkeeper" / "write.lock"))
+            return real(self, *args, **kwargs)
+
+        return capture
+
+    monkeypatch.setattr(CaptureOps, "capture", busy_at(1))
+    code, out, err = cli(capsys, b, day, "import", envelope)
+    assert (code, out) == (2, "") and err.strip().endswith("nothing was written, try again"), err
+    assert not list((b / "entries").glob("*.md")) and imports(b) == []
+
+    calls.clear()
+    monkeypatch.setattr(CaptureOps, "capture", busy_at(3))
+    code, out, err = cli(capsys, b, day, "import", envelope)
+    assert code == 2 and out.startswith("import: partial") and "items: 2 captured" in out, out
+    assert err.strip() == (
+        "memkeeper: import stopped after 2 of 4 items: the write lock was held by another process past the wait; "
+        "run it again to bring the rest (what arrived is skipped as already imported)"
+    )
+    [partial] = imports(b)
+    assert partial["status"] == "partial"
+    assert partial["details"]["stopped"] == {"done": 2, "items": 4, "reason": "write_lock_busy"}
+    assert len(list((b / "entries").glob("*.md"))) == 2
+    monkeypatch.undo()
+    code, out, err = cli(capsys, b, day, "import", envelope)
+    assert code == 0 and err == "" and "items: 2 captured" in out and out.count("(already_imported") == 2, out
+    assert len(list((b / "entries").glob("*.md"))) == 4
+
+
+def test_an_import_whose_own_receipt_waits_out_a_busy_lock_says_how_many_items_arrived(tmp_path, capsys, monkeypatch):
+    """Another writer takes the lock after two items and keeps it: the third item waits out the lock, and so does
+    the import's receipt. No receipt can be written without the lock, so the line must be true on its own: two were
+    written, the import's receipt was not, and running it again brings the rest."""
+    import threading
+
+    from memkeeper.core import store
+    from memkeeper.core.api import Engine
+
+    day = "2026-01-10T10:00:00Z"
+    b, envelope = envelope_of_four(capsys, tmp_path, day)
+    monkeypatch.setattr(store, "LOCK_TIMEOUT_S", 0.2)
+    other = Engine.open(b)
+    held, release = threading.Event(), threading.Event()
+
+    def holder() -> None:
+        with other.store.lock:
+            held.set()
+            release.wait(10)
+
+    real = Engine.import_envelope
+    thread = threading.Thread(target=holder)
+
+    def taken_after_two(self, path, **kw):
+        shown = kw["progress"]
+
+        def progress(done, items):
+            shown(done, items)
+            if done == 2:  # another writer takes the lock and keeps it
+                thread.start()
+                assert held.wait(5)
+
+        return real(self, path, **{**kw, "progress": progress})
+
+    monkeypatch.setattr(Engine, "import_envelope", taken_after_two)
+    try:
+        code, out, err = cli(capsys, b, day, "import", envelope)
+    finally:
+        release.set()
+        thread.join(5)
+        other.close()
+    assert (code, out) == (2, "")
+    assert err.strip() == (
+        f"memkeeper: the write lock {b / '.memkeeper' / 'write.lock'} is held by another process: the import stopped "
+        "after 2 of 4 items and 2 were written, each with its capture's receipt, but not the import's own receipt; "
+        "run it again to bring the rest (what arrived is skipped as already imported)"
+    )
+    assert len(list((b / "entries").glob("*.md"))) == 2 and imports(b) == []
+    monkeypatch.undo()
+    code, out, err = cli(capsys, b, day, "import", envelope)
+    assert code == 0 and "items: 2 captured" in out and out.count("(already_imported") == 2, out

@@ -444,7 +444,7 @@ def test_an_import_says_how_far_it_is_and_stops_between_items_when_asked(source,
         progress=lambda d, n: seen.append((d, n)),
         cancelled=lambda: len(seen) >= 2,
     )
-    assert r.status == "partial" and r.details["stopped"] == {"done": 2, "items": 6}
+    assert r.status == "partial" and r.details["stopped"] == {"done": 2, "items": 6, "reason": "cancelled"}
     assert [x["status"] for x in r.details["results"]] == ["captured", "captured"]
     assert seen == [(1, 6), (2, 6)]
     assert r.receipt_sha256 in (other.root / "log.md").read_text()  # recorded, as far as it went
