@@ -848,6 +848,11 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
         return Relation("compatible", None, round(score, 3), score, f"two ends of one span: {ends[0]} / {ends[1]}")
     # "Millie, our other labrador, eats 300 g" against "Max, our labrador, eats 250 g": the other one of a kind the
     # two share is another subject.
+    # "The data pipeline team holds its standup at 9:15" against "The data pipeline runs nightly at 02:00": a group
+    # named by the thing the other statement is about is another subject, the people, not the thing.
+    group = "" if (_in_role(sa) or _in_role(sb) or same_key) else (_group_of(a, b, ea) or _group_of(b, a, eb))
+    if group:
+        return Relation("unrelated", None, 0.0, score, f"about a group named after it: {group}")
     other = _another_of(a, b) or _another_of(b, a)
     if other and not same_key:
         return Relation("unrelated", None, 0.0, score, f"about another one: {other}")
@@ -1423,6 +1428,35 @@ def _role_holders(a: Analysis) -> list[str]:
 def _ends_name(a: Analysis, text: str, k: int) -> bool:
     """A name written `text` ends right before token `k`."""
     return any(n.text == text and n.start + len(n.words) == k for n in a.names)
+
+
+def _group_of(x: Analysis, y: Analysis, end: int | None) -> str:
+    """`x`, before its first verb, names a group (`[roles] holders`: team, squad, department) by a word `y` says of
+    the thing itself and never of such a group ("the data pipeline team" / "the data pipeline"): the words, or "".
+    Not a name's team ("the Sable team" / "Sable engineers": a project's or a company's people either way)."""
+    holders = _holder_stems()
+    stems_y = {t.stem or stem(t.low) for t in y.tokens if t.kind == "word"}
+    grouped_y = {
+        y.tokens[i - 1].stem or stem(y.tokens[i - 1].low)
+        for i in range(1, len(y.tokens))
+        if (y.tokens[i].stem or stem(y.tokens[i].low)) in holders
+    }
+    toks = x.tokens
+    for i in range(1, len(toks) if end is None else min(end, len(toks))):
+        t, prev = toks[i], toks[i - 1]
+        here, before = t.stem or stem(t.low), prev.stem or stem(prev.low)
+        if (
+            t.kind == "word"
+            and prev.kind == "word"
+            and here in holders
+            and here not in stems_y
+            and before in stems_y
+            and before not in grouped_y
+            and not is_function(prev.low)
+            and prev.text.islower()  # (a team named after a project or a company, "the Sable team", is its people)
+        ):
+            return f"{prev.text} {t.text}"
+    return ""
 
 
 def _one_person(x: str, y: str) -> bool:

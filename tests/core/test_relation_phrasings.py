@@ -42,6 +42,8 @@ CONTRADICTIONS = [
     # a setting written in prose with its key as in code says what KEY=value says
     ("LOG_LEVEL is set to debug in staging.", "Staging runs with LOG_LEVEL=warn."),
     ("max_connections is 100 on the primary.", "The primary runs with max_connections=200."),
+    # a team named after a project is the project's people
+    ("The Orbit team can expense train travel.", "Orbit engineers are not allowed to expense train travel."),
     # the owner's one birthday; and a note that asks something beside what it says still says it
     ("The user's birthday is on 14 March.", "The user was born on 3 April."),
     ("The Vega backup starts at 01:00.", "The Vega backup starts at 03:00. Can we move it earlier?"),
@@ -664,6 +666,8 @@ CONSISTENT = [
     # only the memory's own person in common: two things of theirs at two times, or put two ways
     ("The user's eye test is on 4 February.", "The user's car insurance renews in June."),
     ("The user is allergic to shellfish.", "The user is learning Japanese."),
+    # a team named after the thing the other is about is its people, not the thing
+    ("The search index rebuilds nightly at 03:00.", "The search team holds its retro on Fridays at 15:00."),
     # a question asserts nothing
     ("The Vega backup runs nightly at 01:00.", "Question: should the Vega backup report go out weekly?"),
     # a name before a role word used as a noun holds no role ("on-call rotation")
