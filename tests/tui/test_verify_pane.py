@@ -518,6 +518,27 @@ async def test_a_new_filter_starts_at_the_top_of_its_matches(sourced):
         assert pane.marked == {listed(pane)[0]}
 
 
+async def test_a_filter_that_matches_nothing_clears_the_detail(sourced):
+    """Exploratory pass, 2026-12-05: a filter that matched nothing left the last record's detail on screen (its
+    title, text and source) beside an empty list, as if a decision key would act on it. The detail says no record is
+    selected and why; a filter that matches again shows its first match."""
+    app, _by_source = sourced
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        first = pane.current
+        assert first is not None and first.title in plain(pane.query_one("#verify-record"))
+        await pilot.press("slash", *"zzzqx")
+        await settle(pilot)
+        assert pane.shown_count == 0 and pane.current is None
+        detail = plain(pane.query_one("#verify-record"))
+        assert first.title not in detail and first.memory_id != pane.query_one("#verify-detail").border_title
+        assert "No record selected" in detail and "Nothing matches “zzzqx” (esc clears the filter)" in detail
+        await pilot.press("ctrl+u", *"backup")
+        await settle(pilot)
+        assert [e.title for e in shown(pane)] == ["Backup time"]
+        assert "Backup time" in plain(pane.query_one("#verify-record"))
+
+
 async def test_a_batch_that_fails_part_way_writes_nothing(sourced, monkeypatch):
     app, by_source = sourced
     engine = app.engine

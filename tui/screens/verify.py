@@ -389,6 +389,7 @@ class VerifyScreen(PaneScreen):
             return
         e = self.current
         if e is None:
+            self._show_no_record()
             return
         box.border_title = e.memory_id
         box.border_subtitle = ""
@@ -431,6 +432,22 @@ class VerifyScreen(PaneScreen):
         if notes:
             parts += [Text(""), Text("notes", style="dim")] + [Text(f"· {n}", style="italic") for n in notes]
         self.query_one("#verify-record", Static).update(Group(*parts))
+
+    def _show_no_record(self) -> None:
+        """No record under the cursor (a filter that matches nothing): the detail says so. It kept the last record
+        shown, which read as the one a decision key would act on."""
+        box = self.query_one("#verify-detail")
+        box.border_title = ""
+        box.border_subtitle = ""
+        if self.filter_text and self._shown() == 0:
+            clear = self.mk.key_for("verify.clear") or "escape"
+            text = Text.assemble(
+                ("No record selected\n\n", "bold"),
+                (f"Nothing matches “{self.filter_text}” ({clear} clears the filter).", "dim"),
+            )
+        else:
+            text = Text("No record selected", style="bold")
+        self.query_one("#verify-record", Static).update(text)
 
     def _whole_key(self) -> str:
         return self.mk.key_for("verify.whole") or "v"
