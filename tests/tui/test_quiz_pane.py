@@ -163,11 +163,13 @@ async def test_a_card_denied_elsewhere_leaves_the_session_when_graded(demo):
         pane = await open_pane(pilot, "Q", QuizScreen)
         denied = pane.cards[1]
         prior = engine.read_ledger(PERSON).item(denied.page)
-        engine.deny(denied.memory_id, now=NOW, actor="human:other")
         await pilot.press("space", "3")
         await decided(pilot)
         assert pane.current.memory_id == denied.memory_id
-        await pilot.press("space", "3")
+        await pilot.press("space")
+        await settle(pilot)  # revealed, its page read: denied only now, the grade is what finds it out
+        engine.deny(denied.memory_id, now=NOW, actor="human:other")
+        await pilot.press("3")
         await decided(pilot)
         assert denied.memory_id not in [c.memory_id for c in pane.cards]
         assert pane.current is not None and "is denied now: the card left this session" in pane.status.plain
@@ -886,8 +888,10 @@ async def test_a_card_gone_cold_or_expired_on_screen_leaves_the_session(demo, ho
         pane = await open_pane(pilot, "Q", QuizScreen)
         card = pane.current
         prior = engine.read_ledger(PERSON).item(card.page)
+        await pilot.press("space")
+        await settle(pilot)  # revealed, its page read: out of the rotation only now, the grade finds it out
         out_of_rotation(engine, card.memory_id, how, NOW)
-        await pilot.press("space", "3")
+        await pilot.press("3")
         await decided(pilot)
         assert card.memory_id not in [c.memory_id for c in pane.cards]
         assert pane.current is not None and pane.current.memory_id != card.memory_id
@@ -985,3 +989,52 @@ async def test_an_answer_undone_in_the_receipts_pane_leaves_the_sitting_and_come
         await decided(pilot)
         await settle(pilot)
         assert "7 cards · accuracy 86% (6/7 graded)" in summary_text(pane)
+
+
+def _footer(pane: QuizScreen, action: str) -> bool | None:
+    """How the footer shows a pane key: True (live), False (dimmed), None (not shown at all)."""
+    for active in pane.active_bindings.values():
+        if active.binding.action == action:
+            return active.enabled
+    return None
+
+
+def _line(pane: QuizScreen) -> str:
+    """What the status line shows, asserting it is not cut at its width."""
+    text = str(pane.status.render())
+    assert len(text) <= pane.status.content_size.width, f"cut: {text!r}"
+    return text
+
+
+@pytest.mark.parametrize("size", [NARROW, (120, 34)], ids=["80x24", "120x34"])
+async def test_a_card_key_that_does_nothing_is_dimmed_and_pressed_says_why(demo, size):
+    """Exploratory pass, 2026-12-05: a grade before the reveal, and every card key on the summary, did nothing and
+    said nothing (the footer only dimmed them), which reads as a broken key. Each is dimmed in the footer and,
+    pressed, says why in one whole line; nothing is recorded."""
+    app = demo
+    async with app.run_test(size=size) as pilot:
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        card = pane.current
+        for key, action in [("1", "grade('again')"), ("3", "grade('good')"), ("4", "grade('easy')")]:
+            assert _footer(pane, action) is False, action
+            pane.say("")
+            await pilot.press(key)
+            assert _line(pane).startswith("Reveal first (space)"), (key, _line(pane))
+        assert _footer(pane, "grade('skip')") and _footer(pane, "bury") and _footer(pane, "reveal")
+        assert pane.current == card and not pane.revealed and not pane.grades and not app.undo_stack("quiz")
+        await pilot.press("space")
+        assert _footer(pane, "grade('good')") and _footer(pane, "reveal") is False
+        pane.say("")
+        await pilot.press("space")
+        assert _line(pane).startswith(("The answer is shown: grade it (1-4)", "Grade it (1-4)")), _line(pane)
+        await _grade_batch(pilot, pane, "3333333")
+        assert pane.query_one("#quiz-summary").display and pane.remaining
+        receipts = len(app.undo_stack("quiz"))
+        for key, action in [("space", "reveal"), ("3", "grade('good')"), ("s", "grade('skip')"), ("b", "bury")]:
+            assert _footer(pane, action) is False, action
+            pane.say("")
+            await pilot.press(key)
+            assert _line(pane).startswith("Session done: m studies more"), (key, _line(pane))
+        await pilot.press("a")
+        assert _line(pane).startswith("Session done: m studies more") and app.focused is None
+        assert len(app.undo_stack("quiz")) == receipts and pane.finished

@@ -3,8 +3,8 @@
 Decisions (documented in the help and here):
 - The session is taken once, when the pane mounts, and kept: re-querying between cards would reshuffle it (an
   answered item leaves "due"). A refresh only re-reads when the session was empty (an agent may have written since).
-- Like Anki, a card is graded only after its answer is revealed (1–4 are disabled until then); skip (`s`) works at any
-  time, because "not now" needs no answer key.
+- Like Anki, a card is graded only after its answer is revealed (1–4 are dimmed until then and, pressed, say so);
+  skip (`s`) works at any time, because "not now" needs no answer key. Every card key that does nothing says why.
 - `a` opens an answer box: type, enter reveals; the typed text goes to the dated quiz notebook with the verdict.
 - Accuracy in the summary = correct / graded, where again is wrong, hard/good/easy are correct and skips are left out.
 - Undo (`u`) reverses the last grade in the ledger and returns to that card, revealed, to grade it again; an undone
@@ -48,6 +48,7 @@ from memkeeper.core.quiz_ledger import quiz_day, zone_named
 from memkeeper.core.quiz_queue import QuizCard, card_as_now, left_rotation
 from memkeeper.core.receipts import ReceiptCursor
 
+from ..widgets.status_line import Wording
 from .base import PaneScreen
 from .modals import ConfirmModal
 
@@ -159,6 +160,9 @@ class AnswerInput(Input):
 class QuizScreen(PaneScreen):
     PANE_ID = "quiz"
     CURSOR_DECISIONS = frozenset({"grade", "bury"})
+    #: The card keys: dimmed in the footer when they do not apply (a grade before the reveal, any of them on the
+    #: summary or with nothing due); pressed, they say why in the status line (`_why_not`).
+    ANSWERING = frozenset({"reveal", "answer", "bury", *(f"grade('{g}')" for g in GRADES)})
     PANE_TITLE = "Quiz"
     AUTO_FOCUS = ""  # keys go to the pane; the answer box takes focus only when asked for (a)
 
@@ -909,7 +913,6 @@ class QuizScreen(PaneScreen):
     # ------------------------------------------------------------------------------------------------ actions
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        card = self.current
         # The ledger choice and "study more" belong to one moment each: hidden from the footer the rest of the time;
         # while the ledger is being chosen, the card keys are hidden too.
         if action == "scheduler":
@@ -918,21 +921,61 @@ class QuizScreen(PaneScreen):
             return True if self.finished and not self.choosing and self.remaining else False
         if self.choosing and action in ("bury", "reveal", "answer", "grade"):
             return False
-        if action == "bury":
-            return True if card is not None else None
-        if action in ("reveal", "answer"):
-            return True if card is not None and not self.revealed else None
-        if action == "grade":
-            if card is None:
-                return None
-            if parameters and parameters[0] == "skip":
-                return True
-            return True if self.revealed else None  # Anki: reveal before grading
+        # The card keys answer even when they do not apply (`ANSWERING`): dimmed by `applies`, pressed they say why.
+        return True
+
+    def applies(self, action: str) -> bool:
+        if action not in self.ANSWERING:
+            return True
+        name, _, rest = action.partition("(")
+        return self._why_not(name, "skip" in rest) is None
+
+    def _key(self, binding_id: str) -> str:
+        """The first key bound to `binding_id` now (a keymap may move it), as the footer shows it."""
+        return (self.mk.key_for(binding_id) or binding_id).split("/")[0]
+
+    def _why_not(self, action: str, skip: bool = False) -> Wording | None:
+        """Why a card key (`reveal`, `answer`, `grade`, `bury`; `skip`: the skip grade) does nothing now, as the status
+        line says it; None when it acts. Like Anki, a grade needs the answer shown first; skip and bury do not."""
+        if self.choosing:
+            keys = f"{self._key('quiz.fsrs')} FSRS or {self._key('quiz.leitner')} Leitner"
+            return f"No quiz ledger yet: {keys} starts one."
+        if self.loading:
+            return "Taking today's session…"
+        card = self.current
+        if card is None:
+            if not self.finished:
+                return "Nothing due today: no card to answer."
+            more = self._key("quiz.more")
+            if self.remaining:
+                return (
+                    f"Session done: {more} studies more ({self.remaining} more due today).",
+                    f"Session done: {more} studies more.",
+                )
+            if self._aside is not None and self._aside[0] == self._aside_key():
+                return "Session done: nothing else is due today."
+            return "Session done."
+        if action in ("reveal", "answer") and self.revealed:
+            grades = f"{self._key('quiz.again')}-{self._key('quiz.easy')}"
+            s, b = self._key("quiz.skip"), self._key("quiz.bury")
+            return (f"The answer is shown: grade it ({grades}), {s} skips, {b} buries.", f"Grade it ({grades}).")
+        if action == "grade" and not skip and not self.revealed:
+            reveal, s, b = self._key("quiz.reveal"), self._key("quiz.skip"), self._key("quiz.bury")
+            return (f"Reveal first ({reveal}); {s} skips, {b} buries.", f"Reveal first ({reveal}).")
+        return None
+
+    def _refused(self, action: str, skip: bool = False) -> bool:
+        """The key does nothing now: the status line says why (a key that does nothing silently reads as broken)."""
+        why = self._why_not(action, skip)
+        if why is None:
+            return False
+        self.say(why, "yellow")
         return True
 
     def action_reveal(self) -> None:
-        if self.current is None or self.revealed:
+        if self._refused("reveal"):
             return
+        assert self.current is not None
         box = self.query_one("#quiz-answer-input", AnswerInput)
         if box.display and box.value.strip():
             self.typed[self.current.memory_id] = " ".join(box.value.split())
@@ -944,7 +987,7 @@ class QuizScreen(PaneScreen):
 
     def action_answer(self) -> None:
         card = self.current
-        if card is None or self.revealed:
+        if self._refused("answer") or card is None:
             return
         box = self.query_one("#quiz-answer-input", AnswerInput)
         box.value = self.typed.get(card.memory_id, "")
@@ -957,7 +1000,7 @@ class QuizScreen(PaneScreen):
 
     def action_grade(self, grade: str) -> None:
         card = self.current
-        if card is None or (grade != "skip" and not self.revealed):
+        if self._refused("grade", grade == "skip") or card is None:
             return
         box = self.query_one("#quiz-answer-input", AnswerInput)
         if box.display and box.value.strip():
@@ -987,7 +1030,7 @@ class QuizScreen(PaneScreen):
 
     def action_bury(self) -> None:
         card = self.current
-        if card is None:
+        if self._refused("bury") or card is None:
             return
         self.sent[card.memory_id] = "bury"
         self.decide(
