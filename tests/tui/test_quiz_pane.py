@@ -104,6 +104,46 @@ async def test_typed_answer_goes_to_the_notebook(demo):
     assert "split along billing" in notebook and first.question.split("(")[0].strip() in notebook
 
 
+SECRET = "ghp_" + "1234567890abcdefghijklmnopqrstuvwxyzAB"
+
+
+@pytest.mark.parametrize("retyped", ["split along billing", ""], ids=["retyped", "left-empty"])
+async def test_a_typed_answer_refused_as_a_secret_is_typed_again_and_graded(demo, retyped):
+    """Exploratory pass, 2026-12-05: an answer typed with a token in it made every grade refused (`secret_detected`),
+    `a` did nothing once the answer was shown, and the line never said the typed answer was the problem. The line
+    says so; `a` opens the answer box again, empty, on the revealed card; the answer typed again (or none) is
+    graded, and the secret is written nowhere."""
+    app, engine = demo, demo.engine
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        first = pane.current
+        prior = engine.read_ledger(PERSON).item(first.page)
+        await pilot.press("a", *f"my token {SECRET}", "enter")
+        assert pane.revealed
+        for key in ("3", "s"):
+            await pilot.press(key)
+            await decided(pilot)
+            await settle(pilot)
+            assert pane.current.memory_id == first.memory_id and pane.revealed, key
+            assert "Your typed answer looks like a secret" in pane.status.plain, pane.status.plain
+            assert "a types it again" in pane.status.plain
+        assert engine.read_ledger(PERSON).item(first.page) == prior and not app.undo_stack("quiz")
+        assert any("typed answer looks like a secret" in n.message for n in app._notifications)
+        box = pane.query_one("#quiz-answer-input")
+        await pilot.press("a")
+        assert box.display and app.focused is box and box.value == ""
+        assert SECRET not in _screen_text(app)
+        await pilot.press(*retyped, "enter")
+        assert not box.display and pane.revealed and pane.current.memory_id == first.memory_id
+        await pilot.press("3")
+        await decided(pilot)
+        receipt = app.undo_stack("quiz")[-1]
+        assert (receipt.status, receipt.details["page"]) == ("recorded", first.page)
+        assert pane.current.memory_id != first.memory_id
+    notebook = (engine.root / "quiz" / f"2026-11-29.{PERSON}.md").read_text(encoding="utf-8")
+    assert SECRET not in notebook and (retyped in notebook if retyped else True)
+
+
 async def test_undo_returns_to_the_card_and_restores_the_ledger(demo):
     app, engine = demo, demo.engine
     async with app.run_test(size=(120, 34)) as pilot:

@@ -5,7 +5,8 @@ Decisions (documented in the help and here):
   answered item leaves "due"). A refresh only re-reads when the session was empty (an agent may have written since).
 - Like Anki, a card is graded only after its answer is revealed (1–4 are dimmed until then and, pressed, say so);
   skip (`s`) works at any time, because "not now" needs no answer key. Every card key that does nothing says why.
-- `a` opens an answer box: type, enter reveals; the typed text goes to the dated quiz notebook with the verdict.
+- `a` opens an answer box: type, enter reveals; the typed text goes to the dated quiz notebook with the verdict. A
+  typed answer the engine refuses as a secret is typed again: `a` opens the box again, empty, on the revealed card.
 - Accuracy in the summary = correct / graded, where again is wrong, hard/good/easy are correct and skips are left out.
 - Undo (`u`) reverses the last grade in the ledger and returns to that card, revealed, to grade it again; an undone
   bury returns to the card unrevealed.
@@ -248,7 +249,12 @@ class QuizScreen(PaneScreen):
         self.grades: dict[str, str] = {}  # memory_id -> grade
         self.receipts: dict[str, Receipt] = {}
         self.sent: dict[str, str] = {}  # memory_id -> the grade (or "bury") whose receipt is on its way
+        #: Of those, the cards whose answer was shown when the key was pressed: a refused one comes back as it was.
+        self.sent_revealed: set[str] = set()
         self.typed: dict[str, str] = {}
+        #: Cards whose typed answer the engine refused as a secret (`secret_detected`): `a` opens the answer box again
+        #: on them, revealed, so the person retypes it (or leaves it empty) and grades.
+        self.secret_typed: set[str] = set()
         self._loaded = False
         #: True while today's session is being taken (`_session_worker`).
         self.loading = False
@@ -315,6 +321,7 @@ class QuizScreen(PaneScreen):
         self.grades = {}  # new dicts: a batch done (`action_more`) keeps its own
         self.receipts = {}
         self.typed.clear()
+        self.secret_typed.clear()
         self.changed.clear()
         self._paint()
         now = self.now()
@@ -676,7 +683,11 @@ class QuizScreen(PaneScreen):
                 answer.stylize(GAP_STYLE, *card.cloze)
             parts: list = [answer, Text(""), grid]
             if typed:
-                parts += [Text(""), Text.assemble(("you said  ", "dim"), (typed, "italic"))]
+                said = Text.assemble(("you said  ", "dim"), (typed, "italic"))
+                if card.memory_id in self.secret_typed:
+                    a = self._key("quiz.answer")
+                    said.append(f"\nlooks like a secret, not recorded: {a} types it again", style="yellow")
+                parts += [Text(""), said]
             answer_text.update(Group(*parts))
             # The value the gap hid, in view: on a long page it is far below the panel's first lines.
             self._keep_in_view(answer_box, answer_text, answer, card.cloze[0] if card.cloze is not None else 0)
@@ -955,6 +966,8 @@ class QuizScreen(PaneScreen):
             if self._aside is not None and self._aside[0] == self._aside_key():
                 return "Session done: nothing else is due today."
             return "Session done."
+        if action == "answer" and self.revealed and card.memory_id in self.secret_typed:
+            return None  # the typed answer was refused as a secret: typed again
         if action in ("reveal", "answer") and self.revealed:
             grades = f"{self._key('quiz.again')}-{self._key('quiz.easy')}"
             s, b = self._key("quiz.skip"), self._key("quiz.bury")
@@ -977,8 +990,10 @@ class QuizScreen(PaneScreen):
             return
         assert self.current is not None
         box = self.query_one("#quiz-answer-input", AnswerInput)
-        if box.display and box.value.strip():
-            self.typed[self.current.memory_id] = " ".join(box.value.split())
+        if box.display:
+            self.secret_typed.discard(self.current.memory_id)  # typed again
+            if box.value.strip():
+                self.typed[self.current.memory_id] = " ".join(box.value.split())
         box.display = False
         self.set_focus(None)
         self.revealed = True
@@ -990,13 +1005,37 @@ class QuizScreen(PaneScreen):
         if self._refused("answer") or card is None:
             return
         box = self.query_one("#quiz-answer-input", AnswerInput)
+        if card.memory_id in self.secret_typed:  # refused as a secret: typed again, the box starts empty
+            self.typed.pop(card.memory_id, None)
+            self._paint()
         box.value = self.typed.get(card.memory_id, "")
         box.display = True
         box.focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.action_reveal()
+        if self.revealed and self.current is not None:
+            self._retyped(self.current)
+        else:
+            self.action_reveal()
+
+    def _retyped(self, card: QuizCard) -> None:
+        """The answer typed again on a revealed card (its first was refused as a secret): kept for the grade, or none
+        when the box is left empty."""
+        box = self.query_one("#quiz-answer-input", AnswerInput)
+        text = " ".join(box.value.split())
+        if text:
+            self.typed[card.memory_id] = text
+        else:
+            self.typed.pop(card.memory_id, None)
+        self.secret_typed.discard(card.memory_id)
+        box.display = False
+        self.set_focus(None)
+        self._paint()
+        grades = f"{self._key('quiz.again')}-{self._key('quiz.easy')}"
+        self.say(
+            f"Answer typed again: grade it ({grades})." if text else f"No typed answer: grade it ({grades}).", "dim"
+        )
 
     def action_grade(self, grade: str) -> None:
         card = self.current
@@ -1013,6 +1052,8 @@ class QuizScreen(PaneScreen):
             return text
 
         self.sent[card.memory_id] = grade
+        if self.revealed:
+            self.sent_revealed.add(card.memory_id)
         self.decide(
             partial(
                 self.engine.quiz_record,
@@ -1033,6 +1074,8 @@ class QuizScreen(PaneScreen):
         if self._refused("bury") or card is None:
             return
         self.sent[card.memory_id] = "bury"
+        if self.revealed:
+            self.sent_revealed.add(card.memory_id)
         self.decide(
             partial(self.engine.quiz_bury, card.memory_id, now=self.now(), actor=self.actor, person=self.mk.person),
             f"{card.title}: buried until tomorrow",
@@ -1051,6 +1094,8 @@ class QuizScreen(PaneScreen):
         """The receipt is in. A grade the engine did not record is taken back: that card comes up again."""
         for mid in rows:
             grade = self.sent.pop(mid, "")
+            shown = mid in self.sent_revealed
+            self.sent_revealed.discard(mid)
             batch = self._earlier(mid) or self.on_screen
             if mid in batch.receipts:
                 continue
@@ -1058,7 +1103,8 @@ class QuizScreen(PaneScreen):
             at = self._bring_back(mid)
             if at is not None:
                 self.index = at
-                self.revealed = grade not in ("bury", "skip")  # it was seen when it was graded
+                # it was seen when it was graded (a skip or a bury may come before the reveal)
+                self.revealed = grade not in ("bury", "skip") or shown
                 self._reread()  # its page may have changed while it was away
             self._paint()
 
@@ -1174,6 +1220,9 @@ class QuizScreen(PaneScreen):
                 self.choosing = False  # the ledger is there: the keys that chose it go now, not with the session
             self._load_session()  # created (or already there): the session starts
             return
+        if receipt.action == "quiz_record" and d.get("reason") == "secret_detected":
+            self._secret_refused(str(d.get("memory_id") or ""), d)
+            return
         if receipt.action in ("quiz_record", "quiz_bury") and d.get("reason") in (
             "record_not_active",
             "record_not_in_rotation",
@@ -1200,6 +1249,49 @@ class QuizScreen(PaneScreen):
         elif receipt.action == "undo" and receipt.ok and d.get("page"):
             self._answer_undone(lambda card: card.page == d["page"])
         self._paint()
+
+    def _secret_refused(self, memory_id: str, details: dict) -> None:
+        """A grade refused because what it would write looks like a secret (nothing recorded; the card comes back
+        revealed, `release_rows`). The typed answer: `a` types it again (or leaves it empty). The question, read from
+        the card's page: no retyping helps; `b` buries the card and the page wants mending."""
+        classes = ", ".join(str(c).replace("_", " ") for c in details.get("secret_classes") or []) or "a secret"
+        if "answer" in (details.get("secret_fields") or []):
+            self.secret_typed.add(memory_id)
+            a = self._key("quiz.answer")
+            self.say(
+                (
+                    f"✗ Your typed answer looks like a secret ({classes}): nothing recorded; {a} types it again, "
+                    "then grade.",
+                    f"✗ Your typed answer looks like a secret: {a} types it again, then grade.",
+                    f"✗ Typed answer looks like a secret: {a} retypes.",
+                ),
+                "red",
+            )
+        else:
+            b = self._key("quiz.bury")
+            self.say(
+                (
+                    f"✗ This card's question, from its page, looks like a secret ({classes}): nothing recorded. "
+                    f"{b} buries the card; the page wants mending.",
+                    f"✗ The card's page looks like it holds a secret: {b} buries it.",
+                ),
+                "red",
+            )
+
+    def refusal_text(self, receipt: Receipt) -> str:
+        d = receipt.details
+        if receipt.action == "quiz_record" and d.get("reason") == "secret_detected":
+            classes = ", ".join(str(c).replace("_", " ") for c in d.get("secret_classes") or [])
+            if "answer" in (d.get("secret_fields") or []):
+                return (
+                    f"Your typed answer looks like a secret{f' ({classes})' if classes else ''}: nothing recorded.\n"
+                    f"{self._key('quiz.answer')} types it again (or leave it empty), then grade."
+                )
+            return (
+                f"The card's question, from its page, looks like a secret{f' ({classes})' if classes else ''}: "
+                f"nothing recorded.\n{self._key('quiz.bury')} buries the card."
+            )
+        return super().refusal_text(receipt)
 
     def _answer_undone(self, undone_card: Callable[[QuizCard], bool]) -> None:
         """Back to the card whose grade was undone, revealed: it was seen already, so grade it again. Its answer
