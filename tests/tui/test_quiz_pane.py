@@ -1078,3 +1078,42 @@ async def test_a_card_key_that_does_nothing_is_dimmed_and_pressed_says_why(demo,
         await pilot.press("a")
         assert _line(pane).startswith("Session done: m studies more") and app.focused is None
         assert len(app.undo_stack("quiz")) == receipts and pane.finished
+
+
+async def test_a_card_answered_or_buried_elsewhere_today_leaves_the_session(demo):
+    """Exploratory pass, 2026-12-05: a card graded from the command line while the desk showed it stayed "new · never
+    asked", its grade keys promised the first answer's intervals, and a grade recorded a second answer the same day
+    with another interval. Once the desk hears of it (a refresh, or the reveal's read of the card), a card answered
+    or buried today elsewhere leaves the batch with a line that says so; the card on screen gives way to the next."""
+    app, engine = demo, demo.engine
+    other = f"human:{PERSON}"
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        first, later, buried = pane.cards[0], pane.cards[2], pane.cards[3]
+        engine.quiz_record(first.memory_id, "again", now=NOW, actor=other, person=PERSON)
+        engine.quiz_bury(later.memory_id, now=NOW, actor=other, person=PERSON)
+        await _told(pilot)
+        ids = [c.memory_id for c in pane.cards]
+        assert first.memory_id not in ids and later.memory_id not in ids and len(ids) == 5
+        assert pane.current is not None and pane.current.memory_id == pane.cards[0].memory_id and not pane.revealed
+        assert "was answered elsewhere today" in pane.status.plain or "was buried elsewhere today" in pane.status.plain
+        # Not told (no watcher event yet): the reveal reads the card and finds it answered.
+        engine.quiz_record(buried.memory_id, "good", now=NOW, actor=other, person=PERSON)
+        while pane.current.memory_id != buried.memory_id:
+            await pilot.press("space", "3")
+            await decided(pilot)
+        await pilot.press("space")
+        await settle(pilot)
+        assert buried.memory_id not in [c.memory_id for c in pane.cards]
+        assert f"{buried.title} was answered elsewhere today" in pane.status.plain
+        assert pane.current is not None and pane.current.memory_id != buried.memory_id and not pane.revealed
+        # The card now on screen records the interval its key shows.
+        card = pane.current
+        await pilot.press("space")
+        await settle(pilot)
+        await pilot.press("3")
+        await decided(pilot)
+        row = engine.read_ledger(PERSON).item(card.page)
+        assert (row.due - NOW.date()).days == card.intervals["good"]
+    ledger = engine.read_ledger(PERSON)
+    assert ledger.item(first.page).asked == (first.asked + 1) and ledger.item(buried.page).asked == buried.asked + 1

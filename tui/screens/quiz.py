@@ -23,7 +23,9 @@ Decisions (documented in the help and here):
 - The session fixes which cards are asked, not what they say: the page is the answer key. When the wiki changes (an
   agent writes, a page is corrected by hand), the cards not yet answered are read again from their records (in a
   worker) and ask and answer what the pages say now; a card whose answer changed on screen says so. A card whose
-  record has left the rotation meanwhile (denied, superseded, archived) or whose page is gone leaves the session.
+  record has left the rotation meanwhile (denied, superseded, archived) or whose page is gone leaves the session,
+  and so does a card answered or buried today outside this desk (another desk, the command line): a second answer
+  today would not be scheduled as its grade keys say.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from memkeeper.core import MemkeeperError, NotFound, Receipt
 from memkeeper.core.models import Status
-from memkeeper.core.quiz_ledger import quiz_day, zone_named
+from memkeeper.core.quiz_ledger import ledger_zone, quiz_day, zone_named
 from memkeeper.core.quiz_queue import QuizCard, card_as_now, left_rotation
 from memkeeper.core.receipts import ReceiptCursor
 
@@ -93,6 +95,9 @@ class Aside:
     next_due: date | None
 
 
+#: Why a card left the session when its answer (or bury) for today was written outside this desk.
+ANSWERED, BURIED = "answered elsewhere", "buried elsewhere"
+
 LEFT_AS = {"draft": "a draft", "cold": "cold (out of automatic recall)", "expired": "past its expiry"}
 
 
@@ -104,6 +109,16 @@ def _left_line(title: str, status: str) -> str:
     """What the status line says of a card that left the session: its record's status, or why it left the
     rotation (`left_rotation`)."""
     return f"{title} is {LEFT_AS.get(status, status or 'out of the rotation')} now: the card left this session."
+
+
+def _elsewhere_line(title: str, why: str) -> Wording:
+    """What the status line says of a card answered (or buried) today outside this desk: it left the session, since a
+    second answer today would be scheduled from the first, not as its grade keys say."""
+    return (
+        f"{title} was {why} today (another desk or the command line): the card left this session.",
+        f"{title} was {why} today: the card left this session.",
+        f"A card was {why} today: it left this session.",
+    )
 
 
 def interval_label(days: int) -> str:
@@ -388,7 +403,7 @@ class QuizScreen(PaneScreen):
                 card.memory_id, f"{card.title}: its page is gone from the wiki; the card left this session."
             )
 
-    def _drop_card(self, memory_id: str, why: str) -> None:
+    def _drop_card(self, memory_id: str, why: Wording) -> None:
         earlier = self._earlier(memory_id)
         if earlier is not None:  # answered in an earlier batch, refused once the next one was taken
             self._leave_earlier(earlier, memory_id)
@@ -468,10 +483,23 @@ class QuizScreen(PaneScreen):
 
     def _read_cards(self, cards: list[QuizCard], read: int, now: datetime) -> None:
         """In a worker: each card as its record reads now, or why it left the rotation (its status, or the engine's
-        `left_rotation`: a draft, a cold page, a record past its expiry, whose answers are refused)."""
+        `left_rotation`: a draft, a cold page, a record past its expiry, whose answers are refused), or that it was
+        answered or buried today elsewhere (another desk, the command line): the person's ledger says so."""
+        from memkeeper.core.quiz import buried_pages, person_id
+
         fresh: dict[str, QuizCard] = {}
-        left: dict[str, str] = {}  # memory_id -> its status now, or "gone"
+        left: dict[str, str] = {}  # memory_id -> its status now, "gone", "answered" or "buried"
+        ledger = self.engine.read_ledger(person_id(self.mk.person), strict=False)  # read, not written
+        today = quiz_day(now, ledger_zone(ledger)[1])
+        buried = buried_pages(ledger, today)
         for card in cards:
+            item = ledger.item(card.page)
+            if item is not None and item.last is not None and item.last >= today:
+                left[card.memory_id] = ANSWERED  # a second answer today would not be the interval its keys show
+                continue
+            if card.page in buried:
+                left[card.memory_id] = BURIED
+                continue
             try:
                 entry = self.engine.load(card.memory_id)
                 page = self.engine.page_of(card.memory_id) or card.page
@@ -525,6 +553,8 @@ class QuizScreen(PaneScreen):
                 continue
             if status == "gone":
                 self._drop_card(mid, f"{leaving.title}: its page is gone from the wiki; the card left this session.")
+            elif status in (ANSWERED, BURIED):
+                self._drop_card(mid, _elsewhere_line(leaving.title, status))
             else:
                 self._drop_card(mid, _left_line(leaving.title, status))
             changed = False  # repainted
