@@ -738,6 +738,14 @@ class Engine:
         """Whether receipts of this action can be undone (a queue registered a handler for it)."""
         return action in self.undo_ops.handlers
 
+    def can_undo(self, receipt: Receipt) -> bool:
+        """Whether `undo` would take this receipt as a decision to reverse: its action has a handler, and it was taken
+        and kept what to put back (`undo.keeps_a_reversal`). `undo` may still refuse it for what came after (already
+        undone, a later decision); a receipt this says no to is refused as `not_undoable`."""
+        from .undo import keeps_a_reversal
+
+        return self.is_undoable(receipt.action) and keeps_a_reversal(receipt.action, receipt.status, receipt.details)
+
     # ---------------------------------------------------------------------------------------------- the header
 
     def queue_counts_for_hot(self, now: datetime) -> dict[str, Any]:

@@ -26,6 +26,16 @@ from .views import Views
 UndoHandler = Callable[[dict[str, Any], datetime, str], dict[str, Any]]
 
 
+def keeps_a_reversal(action: str, status: str, details: Any) -> bool:
+    """Whether a receipt holds a decision that `undo` can reverse, its action's handler aside: it was not refused or
+    rejected, and it kept what to put back (`details.undo`; an undeny is reversed from its own details). A run that
+    changed nothing (a consolidate with nothing to merge, a decay that moved no record) keeps nothing to put back, and
+    its undo is refused as `not_undoable`: what offers an undo asks this first (`Engine.can_undo`)."""
+    if status in ("reject", "refused"):
+        return False
+    return action == "undeny" or (isinstance(details, dict) and "undo" in details)
+
+
 @dataclass(frozen=True)
 class Reversal:
     handler: UndoHandler
@@ -175,11 +185,8 @@ class UndoOps:
                     "undo", "reject", now, actor, {"reason": "receipt_hash_mismatch", "reverses": receipt_sha256}
                 )
             reversal = self.handlers.get(original.get("action", ""))
-            if (
-                reversal is None
-                or original.get("status") in ("reject", "refused")
-                or "undo" not in original.get("details", {})
-                and original["action"] != "undeny"
+            if reversal is None or not keeps_a_reversal(
+                str(original.get("action", "")), str(original.get("status", "")), original.get("details", {})
             ):
                 return make_receipt(
                     "undo",

@@ -120,6 +120,16 @@ LOST_TIMEOUT = 12.0
 LOST_ERROR_CHARS = 120
 
 
+def _nothing_to_run(op: str, details: dict[str, Any]) -> str:
+    """What a previewed maintenance run would do when that is nothing ("nothing to merge"), else "": a consolidate
+    with no merge, a decay that changes no record's strength, grade or status."""
+    if op == "consolidate" and not details.get("count"):
+        return "nothing to merge"
+    if op == "decay" and not any(details.get(k) for k in ("decayed_count", "regraded_count", "archived_count")):
+        return "nothing to change"
+    return ""
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -385,7 +395,7 @@ class MemkeeperApp(App[int]):
                 refused.append(receipt)
             if receipt.receipt_sha256 and receipt.receipt_sha256 not in self._own_receipts:
                 self._own_receipts.append(receipt.receipt_sha256)  # noted by the worker already, as a rule
-            if receipt.ok and self.engine.is_undoable(receipt.action) and receipt.receipt_sha256:
+            if receipt.ok and self.engine.can_undo(receipt) and receipt.receipt_sha256:
                 stack.append(receipt)
                 batch.append(receipt.receipt_sha256)
         if len(batch) > 1:
@@ -488,6 +498,9 @@ class MemkeeperApp(App[int]):
     def _ask_maintenance(self, op: str, preview: Receipt) -> None:
         """The confirmation dialog for a previewed operation: what it would do, then y runs it for real."""
         d = preview.details
+        # A run that would write nothing is not offered: it wrote a receipt of nothing, offered `u`, and the engine
+        # refused that undo (`not_undoable`: the run kept nothing to put back).
+        idle = _nothing_to_run(op, d)
         if op == "decay":
             n = d.get("archived_count", 0)
             title = f"Run decay: archive {n} record{'' if n == 1 else 's'}?"
@@ -502,6 +515,13 @@ class MemkeeperApp(App[int]):
             n = d.get("count", 0)
             title = f"Consolidate: merge {n} near-duplicate{'' if n == 1 else 's'}?"
             head = "Each is archived into the record it repeats:\n" if n else "Nothing to merge.\n"
+        if idle:
+            title = f"{MAINTENANCE[op]}: {idle}"
+            head = (
+                "No record's strength, evidence grade or status would change.\n"
+                if op == "decay"
+                else "No two active records say the same thing.\n"
+            )
             names = d.get("titles") or {}
             items = [f"{names.get(m['source'], m['source'])} → {m['target']}" for m in d.get("merges") or []]
         body = Text(head)
@@ -529,27 +549,33 @@ class MemkeeperApp(App[int]):
                 body.append(f"  … and {len(held) - 3} more\n", style="dim")
         pane = self.current_pane()
         undo_key = self.key_for(f"{pane.PANE_ID}.undo") if pane is not None else ""
-        body.append(
-            f"Nothing is written until you confirm; one undo{f' ({undo_key})' if undo_key else ''} "
-            "reverses the whole run.",
-            style="dim",
-        )
+        if idle:
+            body.append("There is nothing to run: nothing is written.", style="dim")
+        else:
+            body.append(
+                f"Nothing is written until you confirm; one undo{f' ({undo_key})' if undo_key else ''} "
+                "reverses the whole run.",
+                style="dim",
+            )
 
         def done(yes: bool | None) -> None:
-            if yes:
+            if yes and not idle:
                 self.run_maintenance(op, True)
+            elif idle:
+                self.say(f"{MAINTENANCE[op]}: {idle}, nothing written", "dim")
             else:
                 self.say(f"{MAINTENANCE[op]}: cancelled, nothing written", "dim")
 
+        if idle:
+            self.push_screen(ConfirmModal(title, body, confirm_label=None, cancel_label="Close"), done)
+            return
         self.push_screen(ConfirmModal(title, body, confirm_label=f"Run {op}", danger=bool(n)), done)
 
     def _maintenance_done(self, op: str, receipt: Receipt, unfinished: tuple[str, ...] = ()) -> None:
         pane = self.current_pane()
         self.decision_made(receipt, pane.PANE_ID if pane else "browse")
         if pane is not None:
-            pane.status.show_receipt(
-                receipt, MAINTENANCE[op], self.key_for(f"{pane.PANE_ID}.undo"), unfinished=bool(unfinished)
-            )
+            pane.status.show_receipt(receipt, MAINTENANCE[op], pane.undo_offer([receipt]), unfinished=bool(unfinished))
         self.notify_unfinished(unfinished)
         self.wiki_changed()
 

@@ -158,6 +158,27 @@ def test_consolidate_preview_and_undo(eng):
     assert eng.check().ok, eng.check().problems
 
 
+def test_can_undo_says_what_undo_takes(eng):
+    """`Engine.can_undo` is the question the desk asks before it offers an undo: a run that changed nothing (a
+    consolidate with nothing to merge, a decay that moved no record) kept nothing to put back, and `undo` refuses it
+    as `not_undoable`; a run that merged is one `undo` takes. The two agree."""
+    capture(eng, "Kenji prefers async standups on Tuesdays and Thursdays.")
+    empty = eng.consolidate(now=T0 + timedelta(minutes=1))
+    idle = eng.decay(now=T0)  # at the capture's own time: no strength falls, nothing is archived
+    assert (empty.status, empty.details["count"]) == ("ok", 0)
+    assert (idle.status, idle.details["decayed_count"], idle.details["archived_count"]) == ("ok", 0, 0)
+    for r in (empty, idle):
+        assert eng.is_undoable(r.action) and not eng.can_undo(r)
+        u = eng.undo(r.receipt_sha256, now=T0 + timedelta(hours=1), actor=HUMAN)
+        assert (u.status, u.details["reason"]) == ("reject", "not_undoable")
+    a, b = near_duplicates(eng)
+    merged = eng.consolidate(now=T0 + timedelta(hours=2))
+    assert merged.details["count"] == 1 and eng.can_undo(merged)
+    assert eng.undo(merged.receipt_sha256, now=T0 + timedelta(hours=3), actor=HUMAN).status == "undone"
+    rejected = eng.consolidate(now=T0 + timedelta(hours=4), threshold=2.0)
+    assert rejected.status == "reject" and not eng.can_undo(rejected)
+
+
 def test_check_reports_pages_it_never_reads_and_repair_leaves_them_where_they_are(eng):
     """Exploratory pass (2026-12-03): a page in a subfolder of entries/ was ignored without a word. `check` names
     every Markdown file under entries/ and conflicts/ that memkeeper does not read, one line each saying what to do;

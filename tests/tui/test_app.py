@@ -701,3 +701,56 @@ async def test_a_failed_count_is_shown_and_the_header_stops_waiting(demo_root: P
             lambda: any(n.title == "Counting failed" and "Input/output error" in n.message for n in app._notifications),
         )
         assert app.is_running
+
+
+@pytest.mark.parametrize("op", ["consolidate", "decay"])
+async def test_a_maintenance_run_with_nothing_to_do_is_not_offered(empty_root: Path, op: str) -> None:
+    """Exploratory pass, 2026-12-05: consolidate with nothing to merge still offered "Run consolidate (y)" and "one
+    undo reverses the whole run"; y wrote a receipt of nothing, the status line offered `u undo`, and u was refused as
+    `not_undoable` with an error toast. With nothing to do the dialog says so and offers only Close; nothing is
+    written and nothing offers an undo."""
+    app = build_app(empty_root)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        pane = app.current_pane()
+        preview = getattr(app.engine, op)(now=app.now(), actor=ACTOR, preview=True)
+        assert not preview.details.get("count") and not preview.details.get("decayed_count")
+        app.run_maintenance(op)
+        await mounted(pilot, ConfirmModal, timeout=15)
+        await pilot.pause()
+        dialog = app.screen
+        assert dialog.title_text.endswith("nothing to merge" if op == "consolidate" else "nothing to change")
+        assert not dialog.query("#confirm") and "Close" in str(dialog.query_one("#cancel").label)
+        assert "undo" not in str(dialog.message)
+        await pilot.press("y")  # there is nothing to confirm
+        await pilot.pause()
+        assert app.screen is dialog
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmModal))
+        await settle(pilot)
+        assert "nothing written" in pane.status.plain and "u undo" not in pane.status.plain
+        assert app.engine.last_receipt_sha() is None and not app.undo_stack(pane.PANE_ID)
+        await pilot.press("u")
+        assert pane.status.plain == "Nothing to undo in this pane."
+        assert not [n for n in app._notifications if n.severity == "error"]
+
+
+async def test_the_status_line_offers_an_undo_only_for_a_receipt_the_engine_would_undo(empty_root: Path) -> None:
+    """A receipt the engine cannot undo (a new quiz ledger) offered `u undo` all the same; `u` then found nothing.
+    The line offers the undo key only for a receipt that went on the pane's undo stack (`Engine.can_undo`)."""
+    from memkeeper.tui.screens.quiz import QuizScreen
+
+    app = build_app(empty_root)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("Q")
+        await mounted(pilot, QuizScreen)
+        await settle(pilot)
+        pane = app.screen
+        await pilot.press("f")
+        await decided(pilot)
+        await settle(pilot)
+        assert pane.status.plain.startswith("✓") and "quiz ledger" in pane.status.plain
+        assert "u undo" not in pane.status.plain and not app.undo_stack("quiz")
+        await pilot.press("F", "y")  # a switch of scheduler is undoable: offered
+        await decided(pilot)
+        assert app.undo_stack("quiz") and pane.status.plain.endswith("u undo")

@@ -503,6 +503,28 @@ async def test_u_on_a_receipt_that_is_no_decision_says_why_and_writes_nothing(de
         assert receipt_count(demo_root) == before
 
 
+async def test_u_on_a_run_that_changed_nothing_says_so_and_offers_no_undo(empty_root: Path) -> None:
+    """A consolidate with nothing to merge (run from the command line) writes a receipt that keeps nothing to put
+    back: `u` on it opened the dialog and the engine refused the undo as `not_undoable`. It is dimmed and says why,
+    as the engine decides (`undo.keeps_a_reversal`)."""
+    engine = Engine.open(empty_root)
+    try:
+        r = engine.consolidate(now=FIXED_NOW, actor=ACTOR)
+        assert r.ok and r.details["count"] == 0 and not engine.can_undo(r)
+    finally:
+        engine.close()
+    app = build_app(empty_root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_receipts(pilot)
+        await select(pilot, screen, r.receipt_sha256)
+        assert not {b.binding.id: b for b in screen.active_bindings.values()}["receipts.undo"].enabled
+        await pilot.press("u")
+        await pilot.pause()
+        assert app.screen is screen  # no dialog
+        assert "This consolidate changed nothing" in status_text(screen)
+        assert receipt_count(empty_root) == 1
+
+
 async def test_u_on_a_decision_a_later_one_superseded_shows_the_refusal(demo_root: Path) -> None:
     """Deny, then undeny the same record: undoing the deny would lift a denial the undeny already lifted. The engine
     refuses; the desk shows its reason and which later decision to undo first, and nothing changes."""

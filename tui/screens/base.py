@@ -356,12 +356,20 @@ class PaneScreen(Screen):
         receipts = list(message.batch) or [message.receipt]
         self.mk.decisions_made(receipts, message.pane, self.refusal_text)
         self.status.show_receipts(
-            receipts, message.summary, self.mk.key_for(f"{self.PANE_ID}.undo"), unfinished=bool(message.unfinished)
+            receipts, message.summary, self.undo_offer(receipts), unfinished=bool(message.unfinished)
         )
         self.mk.notify_unfinished(message.unfinished)
         self.after_decision(message.receipt)
         # After the pane has seen the receipt: a refused one puts its rows back.
         self._decision_done(message.worker, failed=not all(r.ok for r in receipts))
+
+    def undo_offer(self, receipts: Sequence[Receipt]) -> str:
+        """The undo key the status line offers after these receipts: the pane's, when `u` would undo them (they went
+        on its undo stack: the engine takes them as decisions to reverse, `Engine.can_undo`); else "" (a run that
+        changed nothing, or a receipt of no decision, offered an undo the engine then refused as `not_undoable`)."""
+        if not any(r.ok and r.receipt_sha256 and self.engine.can_undo(r) for r in receipts):
+            return ""
+        return self.mk.key_for(f"{self.PANE_ID}.undo")
 
     def refusal_text(self, receipt: Receipt) -> str:
         """What the error toast says when the engine refused a decision (the status line says it too, in one line)."""

@@ -79,7 +79,8 @@ class _FitsTheScreen:
 
 
 class ConfirmModal(_FitsTheScreen, ModalScreen[bool]):
-    """Ask a yes/no question. Dismisses with True (confirm) or False (cancel / escape)."""
+    """Ask a yes/no question. Dismisses with True (confirm) or False (cancel / escape). With `confirm_label=None` it
+    only tells (there is nothing to confirm): one button, the cancel one, named `cancel_label` ("Close")."""
 
     BINDINGS = [
         Binding("y", "confirm", "Confirm", id="modal.confirm"),
@@ -91,7 +92,7 @@ class ConfirmModal(_FitsTheScreen, ModalScreen[bool]):
         title: str,
         message: Message = "",
         *,
-        confirm_label: str = "Confirm",
+        confirm_label: str | None = "Confirm",
         cancel_label: str = "Cancel",
         danger: bool = False,
         confirm_enabled: bool = True,
@@ -103,7 +104,7 @@ class ConfirmModal(_FitsTheScreen, ModalScreen[bool]):
         self.cancel_label = cancel_label
         self.danger = danger
         # A dialog may explain why the action cannot go ahead (e.g. stale pages) and offer only "cancel".
-        self.confirm_enabled = confirm_enabled
+        self.confirm_enabled = confirm_enabled and confirm_label is not None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="-danger" if self.danger else ""):
@@ -111,12 +112,13 @@ class ConfirmModal(_FitsTheScreen, ModalScreen[bool]):
             if self.message:
                 yield _body(self.message)
             with Horizontal(id="dialog-buttons"):
-                yield Button(
-                    f"{self.confirm_label} ({bound_key(self, 'modal.confirm')})",
-                    id="confirm",
-                    variant="error" if self.danger else "primary",
-                    disabled=not self.confirm_enabled,
-                )
+                if self.confirm_label is not None:
+                    yield Button(
+                        f"{self.confirm_label} ({bound_key(self, 'modal.confirm')})",
+                        id="confirm",
+                        variant="error" if self.danger else "primary",
+                        disabled=not self.confirm_enabled,
+                    )
                 yield Button(f"{self.cancel_label} ({bound_key(self, 'modal.cancel')})", id="cancel")
 
     def on_mount(self) -> None:

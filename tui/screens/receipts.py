@@ -24,6 +24,7 @@ from textual.worker import get_current_worker
 from memkeeper.core import Receipt
 from memkeeper.core.models import REFUSED_STATUSES
 from memkeeper.core.receipts import receipt_hash, reread_files, verify_receipt
+from memkeeper.core.undo import keeps_a_reversal
 
 from ..widgets.query_input import QueryInput
 from ..widgets.queue_table import ListSource
@@ -490,6 +491,12 @@ class ReceiptsScreen(PaneScreen):
             return (
                 f"This {action or '?'} receipt cannot be undone: it records no decision the engine can reverse.",
                 f"This {action or '?'} receipt cannot be undone: it is no decision.",
+            )
+        if not keeps_a_reversal(action, status, row.data.get("details")):
+            # (the engine's own test: `undo` would refuse it as not_undoable)
+            return (
+                f"This {action} changed nothing (a run with nothing to do): there is nothing to undo.",
+                f"This {action} changed nothing: nothing to undo.",
             )
         if row.undone_by:
             return (
