@@ -1302,7 +1302,10 @@ class ConflictQueue:
         until: datetime | str | None = None,
         session: str | None = None,
     ) -> Receipt:
-        """Snooze until a date, or (until=None) until the end of the given TUI session. Warns after 3 snoozes."""
+        """Snooze until a date, or (until=None) until the end of the given TUI session. Warns after 3 snoozes.
+
+        A conflict still snoozed at `now` (as `session` sees it) is re-dated: its snooze ends at the new time and
+        `snooze_count` stays (details `redated`, `was_until`); the count is how often it came back and was snoozed."""
         now = at(now)
         actor = validate_actor(actor)
         if not actor.startswith("human:"):
@@ -1332,15 +1335,25 @@ class ConflictQueue:
                     {"reason": "already_resolved", "conflict_id": c.conflict_id},
                 )
             prior = c.to_frontmatter()
+            # Still snoozed at `now` (its date not reached, or snoozed for this same session): the snooze's end
+            # moves, and it is not one more snooze. The count is how often the conflict came back and was put off
+            # again (SPEC §5.1: after 3 snoozes the queue warns that it keeps coming back); re-dating a snooze from
+            # the snoozed list counted every change of date as a return.
+            redated = c.status == "snoozed" and not c.is_open_at(now, session)
+            was = c.snooze_until
             c.status = "snoozed"
             c.snooze_until = until_s
-            c.snooze_count += 1
-            c.history.append({"event": "snoozed", "until": until_s, "by": actor, "at": iso(now)})
+            if not redated:
+                c.snooze_count += 1
+            event = {"event": "snooze_moved", "from": was} if redated else {"event": "snoozed"}
+            c.history.append({**event, "until": until_s, "by": actor, "at": iso(now)})
             details = {
                 "conflict_id": c.conflict_id,
                 "until": until_s,
                 "snooze_count": c.snooze_count,
                 "warning": "snoozed_3_times" if c.snooze_count >= SNOOZE_WARN_AFTER else None,
+                # a snooze still running when this one was taken: its end moved, the count did not
+                **({"redated": True, "was_until": was} if redated else {}),
                 "undo": {"conflict": prior},
             }
             receipt = make_receipt("snooze_conflict", "snoozed", now, actor, details)

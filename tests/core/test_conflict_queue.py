@@ -106,9 +106,50 @@ def test_snooze_session_and_date_and_warning(eng):
     eng.snooze_conflict(cid, now=T0, actor=HUMAN, until=T0 + timedelta(days=2))
     assert eng.conflicts(now=T0 + timedelta(days=1)) == []
     assert [c.conflict_id for c in eng.conflicts(now=T0 + timedelta(days=3))] == [cid]
-    r = eng.snooze_conflict(cid, now=T0, actor=HUMAN, until=T0 + timedelta(days=4))
+    # back on day 3 (its snooze ran out), snoozed a third time
+    r = eng.snooze_conflict(cid, now=T0 + timedelta(days=3), actor=HUMAN, until=T0 + timedelta(days=4))
     assert r.details["snooze_count"] == 3 and r.details["warning"] == "snoozed_3_times"
     assert "Snoozed 3 times" in (eng.root / "CONFLICTS.md").read_text()
+
+
+def test_a_snooze_still_running_is_re_dated_not_counted(eng):
+    """Exploratory pass, 2026-12-05: changing the date of a snooze from the desk's snoozed list counted as one more
+    snooze each time (1× → 2× → 3×) and ended with "decide it soon: it keeps coming back", though the conflict never
+    came back. SPEC §5.1's "after 3 snoozes the queue warns" counts returns: a snooze of a conflict whose snooze is
+    still running moves its end and keeps the count, and its receipt says so. Undo puts the earlier date back."""
+    _, cid = make_conflict(eng)
+    first = eng.snooze_conflict(cid, now=T0, actor=HUMAN, until=T0 + timedelta(days=14), session="s1")
+    assert first.details["snooze_count"] == 1 and "redated" not in first.details
+    shorter = eng.snooze_conflict(cid, now=T0 + timedelta(hours=1), actor=HUMAN, until=T0 + timedelta(days=7))
+    later = eng.snooze_conflict(
+        cid, now=T0 + timedelta(hours=2), actor=HUMAN, until=T0 + timedelta(days=3), session="s1"
+    )
+    for r, was in ((shorter, first.details["until"]), (later, shorter.details["until"])):
+        assert r.status == "snoozed" and r.details["snooze_count"] == 1 and r.details["warning"] is None
+        assert (r.details["redated"], r.details["was_until"]) == (True, was)
+    c = eng.load_conflict(cid)
+    assert (c.snooze_count, c.snooze_until) == (1, later.details["until"])
+    assert [h["event"] for h in c.history if "snooze" in h["event"]] == ["snoozed", "snooze_moved", "snooze_moved"]
+    assert "snooze_count: 1" in (eng.root / "conflicts" / f"{cid}.md").read_text()
+    assert "Snoozed" not in (eng.root / "CONFLICTS.md").read_text().split(f"{cid} ")[1].split("###")[0]
+    # A session snooze re-dated in its own session is re-dated; seen from another session it has ended: counted.
+    eng.snooze_conflict(cid, now=T0 + timedelta(hours=3), actor=HUMAN, session="s1")
+    assert eng.load_conflict(cid).snooze_count == 1
+    assert eng.snooze_conflict(cid, now=T0 + timedelta(hours=4), actor=HUMAN, session="s2").details["snooze_count"] == 2
+    # Undo of a re-date puts the earlier end and count back.
+    moved = eng.snooze_conflict(
+        cid, now=T0 + timedelta(hours=5), actor=HUMAN, until=T0 + timedelta(days=9), session="s2"
+    )
+    assert moved.details["redated"] and moved.details["snooze_count"] == 2
+    assert eng.undo(moved.receipt_sha256, now=T0 + timedelta(hours=6), actor=HUMAN).status == "undone"
+    c = eng.load_conflict(cid)
+    assert (c.status, c.snooze_until, c.snooze_count) == ("snoozed", "session:s2", 2)
+    # Back once the snooze ran out: a new snooze counts.
+    back = T0 + timedelta(days=20)
+    assert [x.conflict_id for x in eng.conflicts(now=back)] == [cid]
+    again = eng.snooze_conflict(cid, now=back, actor=HUMAN, until=back + timedelta(days=1))
+    assert again.details["snooze_count"] == 3 and "redated" not in again.details
+    assert eng.check().ok, eng.check().problems
 
 
 @pytest.mark.parametrize("choice", ["existing", "incoming", "both"])

@@ -173,6 +173,50 @@ async def test_third_snooze_warns_and_marks_the_row(demo):
         assert "snoozed 3+" in pane.table.border_title
 
 
+async def test_a_new_date_for_a_snooze_from_the_snoozed_list_is_not_another_snooze(demo):
+    """Exploratory pass, 2026-12-05: `S` on a snoozed conflict, from the snoozed list, counted each change of date
+    as one more snooze (1× → 2× → 3×), ended with "decide it soon: it keeps coming back" and wrote `snooze_count: 3`
+    to the conflict's page, though it never came back. The dialog says it moves the snooze, the line says the count
+    stays, the page keeps 1, and undo puts the earlier date back."""
+    app, engine = demo, demo.engine
+
+    async def snooze_for(days: str) -> None:
+        await pilot.press("S")
+        await mounted(pilot, InputModal)
+        app.screen.query_one("Input").value = days
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConflictsScreen))
+        await decided(pilot)
+        await settle(pilot)
+
+    async with app.run_test(size=(120, 34), notifications=True) as pilot:
+        pane = await open_pane(pilot, "C", ConflictsScreen)
+        target = pane.table.current_key
+        await snooze_for("14d")
+        assert "(1×)" in pane.status.plain
+        await pilot.press("a")
+        await settle(pilot)
+        assert pane.mode == "snoozed" and pane.table.select_key(target)
+        await pilot.press("S")
+        await mounted(pilot, InputModal)
+        assert app.screen.title_text == f"Move {target}'s snooze to"
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConflictsScreen))
+        for days, day in (("7d", NOW + timedelta(days=7)), ("3d", NOW + timedelta(days=3))):
+            await snooze_for(days)
+            assert f"{target} snooze moved to {day:%Y-%m-%d %H:%M} (still 1×)" in pane.status.plain, pane.status.plain
+            assert "keeps coming back" not in pane.status.plain
+        c = engine.load_conflict(target)
+        assert (c.snooze_count, c.snooze_until) == (1, (NOW + timedelta(days=3)).strftime("%Y-%m-%dT%H:%M:%SZ"))
+        assert "snooze_count: 1" in (engine.root / "conflicts" / f"{target}.md").read_text(encoding="utf-8")
+        assert "⚠" not in str(pane.table.get_row(target)[4])
+        await pilot.press("u")
+        await decided(pilot)
+        c = engine.load_conflict(target)
+        assert (c.snooze_count, c.snooze_until) == (1, (NOW + timedelta(days=7)).strftime("%Y-%m-%dT%H:%M:%SZ"))
+        assert notifications(app) == []
+
+
 async def test_resolving_as_an_agent_is_refused_and_nothing_changes(demo):
     app, engine = demo, demo.engine
     async with app.run_test(size=(120, 34)) as pilot:

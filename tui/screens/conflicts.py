@@ -590,7 +590,10 @@ class ConflictsScreen(PaneScreen):
                 session=self.mk.session_id,
             ),
             lambda r: (
-                f"{conflict_id} snoozed until {when} ({r.details.get('snooze_count', 0)}×)"
+                # A snooze still running moves its end: not one more snooze (the count is of returns)
+                f"{conflict_id} snooze moved to {when} (still {r.details.get('snooze_count', 0)}×)"
+                if r.details.get("redated")
+                else f"{conflict_id} snoozed until {when} ({r.details.get('snooze_count', 0)}×)"
                 + (" — decide it soon: it keeps coming back" if r.details.get("warning") else "")
             ),
             rows=(conflict_id,) if self.mode == OPEN else (),
@@ -612,10 +615,19 @@ class ConflictsScreen(PaneScreen):
             if text:
                 self._snooze(cid, parse_until(text, now))
 
+        snoozed = c.status == "snoozed" and not c.is_open_at(now, self.mk.session_id)
         self.app.push_screen(
             InputModal(
-                f"Snooze {cid} until",
-                Text.assemble((c.title, "bold"), ("\nIt reopens then; after 3 snoozes the queue warns.", "dim")),
+                f"Move {cid}'s snooze to" if snoozed else f"Snooze {cid} until",
+                Text.assemble(
+                    (c.title, "bold"),
+                    (
+                        "\nIt reopens then; a new date for a snooze still running is not another snooze."
+                        if snoozed
+                        else "\nIt reopens then; after 3 snoozes the queue warns.",
+                        "dim",
+                    ),
+                ),
                 placeholder="YYYY-MM-DD, an ISO time, or 7d",
                 value=default,
                 validate=lambda t: snooze_error(t, now),
