@@ -80,9 +80,10 @@ async def test_keep_take_both_and_undo(demo):
         assert old.status.value == "superseded" and old.superseded_by == new.memory_id
         assert new.status.value == "active" and new.content == budget.incoming["text"]
 
-        # undo the take: record restored, conflict open again and selected
+        # undo the take: record restored, conflict open again and selected (once the queue is read again)
         await pilot.press("u")
         await decided(pilot)
+        await settle(pilot)
         assert engine.load_conflict(budget.conflict_id).status == "open"
         restored = engine.load(budget.existing["memory_id"])
         assert restored.status.value == "active" and restored.superseded_by is None
@@ -99,6 +100,33 @@ async def test_keep_take_both_and_undo(demo):
         assert engine.load(docker.existing["memory_id"]).status.value == "active"
         assert engine.load(receipt.details["created"]).status.value == "active"
         assert engine.load_conflict(docker.conflict_id).status == "resolved"
+
+
+async def test_after_an_undo_the_cursor_follows_the_reopened_conflict_when_another_read_comes_in(demo):
+    """The undo asks the queue's read to put the cursor on the conflict it reopened. A read that comes in right after
+    (the watcher hearing another process's write, or the undo's own files) cancels that one: it takes the request
+    over, and the cursor still lands on the reopened conflict, not on the row it was on."""
+    app, engine = demo, demo.engine
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "C", ConflictsScreen)
+        budget = _by_title(engine, "Q1 infrastructure budget")
+        assert pane.table.select_key(budget.conflict_id)
+        await pilot.press("i")
+        await decided(pilot)
+        await settle(pilot)
+        assert pane.table.current_key != budget.conflict_id
+        after = pane.after_decision
+
+        def and_another_read(receipt):
+            after(receipt)
+            pane.refresh_data()  # as the watcher does, before the undo's read is in
+
+        pane.after_decision = and_another_read
+        await pilot.press("u")
+        await decided(pilot)
+        await settle(pilot)
+        assert engine.load_conflict(budget.conflict_id).status == "open"
+        assert pane.table.current_key == budget.conflict_id
 
 
 async def test_snooze_for_the_session_leaves_the_list(demo):

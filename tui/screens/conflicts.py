@@ -180,6 +180,9 @@ class ConflictsScreen(PaneScreen):
         #: read before the last one is not taken.
         self._reading: set[str] = set()
         self._generation = 0
+        #: The conflict a read was asked to put the cursor on (an undo's reopened one) until a read has come in: a
+        #: newer read (another process's write, heard by the watcher) cancels the one that asked, and takes it over.
+        self._prefer: str | None = None
 
     # ------------------------------------------------------------------------------------------------ layout
 
@@ -252,9 +255,10 @@ class ConflictsScreen(PaneScreen):
         """Read the queue again, in a worker (`_load`): at thousands of conflicts a read takes tens of milliseconds,
         and the desk never waits on the engine on its UI thread. The list on screen stays until the read is in."""
         self.show_problems()
-        # The rows the cursor may sit on when the read is in: the one asked for, the one it is on, and (the one it is
-        # on decided meanwhile) those after it.
-        wanted = ([prefer] if prefer else []) + self._around()
+        # The rows the cursor may sit on when the read is in: the one asked for (now, or by a read this one cancels),
+        # the one it is on, and (the one it is on decided meanwhile) those after it.
+        self._prefer = prefer or self._prefer
+        wanted = ([self._prefer] if self._prefer else []) + self._around()
         self._load(self.mode, self.now(), self.mk.session_id, wanted)
 
     def _around(self) -> list[str]:
@@ -289,6 +293,7 @@ class ConflictsScreen(PaneScreen):
         listed = {c.conflict_id for c in (queue.open_now if queue.mode == OPEN else queue.snoozed)}
         listed -= set(self.table.withheld)
         prefer = next((k for k in wanted if k in listed), None)
+        self._prefer = None
         self._queue = queue
         self._existing = dict(queue.existing)
         self._generation += 1
