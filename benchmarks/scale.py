@@ -665,7 +665,7 @@ def _capture_at_bound(eng, n: int, rng: random.Random, captures: int) -> dict[st
 def desk_figures(root: Path, quick: bool) -> dict[str, float]:
     res: dict[str, float] = {}
     probe = subprocess.run(
-        [PY, str(HERE / "desk_probe.py"), str(root), "--switches", "6" if quick else "12"],
+        [PY, str(HERE / "desk_probe.py"), str(root), "--switches", "6" if quick else "30"],
         capture_output=True,
         text=True,
     )
