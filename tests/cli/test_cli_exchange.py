@@ -232,6 +232,42 @@ def test_an_import_a_busy_lock_stops_half_way_says_what_arrived_and_records_a_pa
     assert len(list((b / "entries").glob("*.md"))) == 4
 
 
+def test_an_import_the_disk_refuses_half_way_says_what_arrived_and_records_a_partial_receipt(
+    tmp_path, capsys, monkeypatch
+):
+    """The disk refuses the third item's write (full, read-only): the two before it stand, the import stops there
+    with a `partial` receipt (`stopped.reason: write_failed`) and a line that says how far it went and why, exit 2;
+    the same import again, once the disk takes writes, brings the rest."""
+    from memkeeper.core.capture import CaptureOps
+    from memkeeper.core.errors import WriteFailed
+
+    day = "2026-01-10T10:00:00Z"
+    b, envelope = envelope_of_four(capsys, tmp_path, day)
+    real = CaptureOps.capture
+    calls: list[int] = []
+
+    def refused_at_third(self, *args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise WriteFailed("entries/: No space left on device; nothing was written")
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(CaptureOps, "capture", refused_at_third)
+    code, out, err = cli(capsys, b, day, "import", envelope)
+    assert code == 2 and out.startswith("import: partial") and "items: 2 captured" in out, out
+    assert err.strip() == (
+        "memkeeper: import stopped after 2 of 4 items: the disk refused a write; "
+        "run it again to bring the rest (what arrived is skipped as already imported)"
+    )
+    [partial] = imports(b)
+    assert partial["details"]["stopped"] == {"done": 2, "items": 4, "reason": "write_failed"}
+    assert len(list((b / "entries").glob("*.md"))) == 2
+    monkeypatch.undo()
+    code, out, err = cli(capsys, b, day, "import", envelope)
+    assert code == 0 and err == "" and "items: 2 captured" in out and out.count("(already_imported") == 2, out
+    assert len(list((b / "entries").glob("*.md"))) == 4
+
+
 def test_an_import_whose_own_receipt_waits_out_a_busy_lock_says_how_many_items_arrived(tmp_path, capsys, monkeypatch):
     """Another writer takes the lock after two items and keeps it: the third item waits out the lock, and so does
     the import's receipt. No receipt can be written without the lock, so the line must be true on its own: two were
