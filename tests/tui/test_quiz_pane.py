@@ -127,6 +127,7 @@ async def test_a_typed_answer_refused_as_a_secret_is_typed_again_and_graded(demo
             assert pane.current.memory_id == first.memory_id and pane.revealed, key
             assert "Your typed answer looks like a secret" in pane.status.plain, pane.status.plain
             assert "a types it again" in pane.status.plain
+            assert SECRET not in _screen_text(app)  # refused: no longer shown beside "you said"
         assert engine.read_ledger(PERSON).item(first.page) == prior and not app.undo_stack("quiz")
         assert any("typed answer looks like a secret" in n.message for n in app._notifications)
         box = pane.query_one("#quiz-answer-input")

@@ -715,7 +715,9 @@ class QuizScreen(PaneScreen):
             if typed:
                 said = Text.assemble(("you said  ", "dim"), (typed, "italic"))
                 if card.memory_id in self.secret_typed:
+                    # refused as a secret: not shown again (a screen is read over a shoulder, shared, recorded)
                     a = self._key("quiz.answer")
+                    said = Text.assemble(("you said  ", "dim"), ("•" * min(len(typed), 12), "italic"))
                     said.append(f"\nlooks like a secret, not recorded: {a} types it again", style="yellow")
                 parts += [Text(""), said]
             answer_text.update(Group(*parts))
