@@ -691,14 +691,9 @@ class CaptureOps:
                 and normalize(r["content"]) == text
             ]
 
-        # The candidates nearly always hold it (the same text matches its own subject best); the index is asked
-        # only when they do not.
-        same = holding([c.row for c in candidates]) or holding(
-            self.store.index.query(
-                "SELECT * FROM records WHERE content_sha=? AND trust_zone=? AND sensitivity_tier=? AND status='active'",
-                (content_sha256(inc["title"], inc["text"]), inc["zone"], inc["sensitivity"]),
-            )
-        )
+        # The candidates hold every record with the statement's text and title (`_candidate_rows` asks the index
+        # for them first), and those the subject search found with its text under another title.
+        same = holding([c.row for c in candidates])
         if not same:
             return None
         return str(max(same, key=lambda r: (r["created_at"] or "", r["memory_id"]))["memory_id"])

@@ -142,3 +142,20 @@ def hold(monkeypatch: pytest.MonkeyPatch, engine: Any, name: str, *, timeout: fl
 
     monkeypatch.setattr(engine, name, call)
     return held
+
+
+def footer_state(pane: Any, action: str) -> bool | None:
+    """How the footer shows a pane key: True (live), False (dimmed), None (not shown at all)."""
+    for active in pane.active_bindings.values():
+        if active.binding.action == action:
+            return active.enabled
+    return None
+
+
+def status_line(pane: Any) -> str:
+    """What the status line shows, asserting it is not cut at its width."""
+    from rich.cells import cell_len
+
+    text = str(pane.status.render())
+    assert cell_len(text) <= pane.status.content_size.width, f"cut: {text!r}"
+    return text

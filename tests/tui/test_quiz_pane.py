@@ -17,7 +17,7 @@ from memkeeper.tui.screens.modals import ConfirmModal
 from memkeeper.tui.screens.quiz import QuizScreen, interval_label
 from tests.conftest import out_of_rotation
 
-from .conftest import NARROW, both_sizes, decided, hold, mounted, open_pane, settle, wait_for
+from .conftest import NARROW, both_sizes, decided, footer_state, hold, mounted, open_pane, settle, status_line, wait_for
 from .snapshot_app import FIXED_NOW as NOW
 from .snapshot_app import PERSON, build_app
 
@@ -1032,21 +1032,6 @@ async def test_an_answer_undone_in_the_receipts_pane_leaves_the_sitting_and_come
         assert "7 cards · accuracy 86% (6/7 graded)" in summary_text(pane)
 
 
-def _footer(pane: QuizScreen, action: str) -> bool | None:
-    """How the footer shows a pane key: True (live), False (dimmed), None (not shown at all)."""
-    for active in pane.active_bindings.values():
-        if active.binding.action == action:
-            return active.enabled
-    return None
-
-
-def _line(pane: QuizScreen) -> str:
-    """What the status line shows, asserting it is not cut at its width."""
-    text = str(pane.status.render())
-    assert len(text) <= pane.status.content_size.width, f"cut: {text!r}"
-    return text
-
-
 @pytest.mark.parametrize("size", [NARROW, (120, 34)], ids=["80x24", "120x34"])
 async def test_a_card_key_that_does_nothing_is_dimmed_and_pressed_says_why(demo, size):
     """Exploratory pass, 2026-12-05: a grade before the reveal, and every card key on the summary, did nothing and
@@ -1057,27 +1042,29 @@ async def test_a_card_key_that_does_nothing_is_dimmed_and_pressed_says_why(demo,
         pane = await open_pane(pilot, "Q", QuizScreen)
         card = pane.current
         for key, action in [("1", "grade('again')"), ("3", "grade('good')"), ("4", "grade('easy')")]:
-            assert _footer(pane, action) is False, action
+            assert footer_state(pane, action) is False, action
             pane.say("")
             await pilot.press(key)
-            assert _line(pane).startswith("Reveal first (space)"), (key, _line(pane))
-        assert _footer(pane, "grade('skip')") and _footer(pane, "bury") and _footer(pane, "reveal")
+            assert status_line(pane).startswith("Reveal first (space)"), (key, status_line(pane))
+        assert footer_state(pane, "grade('skip')") and footer_state(pane, "bury") and footer_state(pane, "reveal")
         assert pane.current == card and not pane.revealed and not pane.grades and not app.undo_stack("quiz")
         await pilot.press("space")
-        assert _footer(pane, "grade('good')") and _footer(pane, "reveal") is False
+        assert footer_state(pane, "grade('good')") and footer_state(pane, "reveal") is False
         pane.say("")
         await pilot.press("space")
-        assert _line(pane).startswith(("The answer is shown: grade it (1-4)", "Grade it (1-4)")), _line(pane)
+        assert status_line(pane).startswith(("The answer is shown: grade it (1-4)", "Grade it (1-4)")), status_line(
+            pane
+        )
         await _grade_batch(pilot, pane, "3333333")
         assert pane.query_one("#quiz-summary").display and pane.remaining
         receipts = len(app.undo_stack("quiz"))
         for key, action in [("space", "reveal"), ("3", "grade('good')"), ("s", "grade('skip')"), ("b", "bury")]:
-            assert _footer(pane, action) is False, action
+            assert footer_state(pane, action) is False, action
             pane.say("")
             await pilot.press(key)
-            assert _line(pane).startswith("Session done: m studies more"), (key, _line(pane))
+            assert status_line(pane).startswith("Session done: m studies more"), (key, status_line(pane))
         await pilot.press("a")
-        assert _line(pane).startswith("Session done: m studies more") and app.focused is None
+        assert status_line(pane).startswith("Session done: m studies more") and app.focused is None
         assert len(app.undo_stack("quiz")) == receipts and pane.finished
 
 

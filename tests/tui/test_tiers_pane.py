@@ -6,7 +6,6 @@ import io
 import threading
 
 import pytest
-from rich.cells import cell_len
 from rich.console import Console
 
 from memkeeper.tui.screens import tiers as tiers_screen
@@ -15,7 +14,7 @@ from memkeeper.tui.screens.modals import ConfirmModal
 from memkeeper.tui.screens.tiers import TiersScreen
 from memkeeper.tui.widgets.queue_modals import human_bytes
 
-from .conftest import NARROW, both_sizes, mounted, open_pane, settle, wait_for
+from .conftest import NARROW, both_sizes, footer_state, mounted, open_pane, settle, status_line, wait_for
 
 pytestmark = pytest.mark.anyio
 
@@ -26,21 +25,6 @@ pytestmark = pytest.mark.anyio
 def full_plan(app):
     """The whole plan, from the engine (the pane keeps only an outline and pages of it)."""
     return app.engine.plan_tiers(now=app.now())
-
-
-def footer_state(pane: TiersScreen, action: str) -> bool | None:
-    """How the footer shows a pane key: True (live), False (dimmed), None (not shown at all)."""
-    for active in pane.active_bindings.values():
-        if active.binding.action == action:
-            return active.enabled
-    return None
-
-
-def status_line(pane: TiersScreen) -> str:
-    """What the status line shows, asserting it is not cut at its width."""
-    text = str(pane.status.render())
-    assert cell_len(text) <= pane.status.content_size.width, f"cut: {text!r}"
-    return text
 
 
 def as_text(renderable, width: int = 64) -> str:
