@@ -244,6 +244,8 @@ def read_names(toks: list[Tok]) -> list[Name]:
             )
             if v.kind == "word" and v.low in lex.place_verbs:
                 placed_by = v.i
+        if not value_like and _after_label(toks, words[0].i, words[-1].i):
+            value_like = True
         passive = False
         if k0 >= 1 and toks[k0].low in lex.passive_value_preps:
             v = toks[k0 - 1]
@@ -271,3 +273,38 @@ def read_names(toks: list[Tok]) -> list[Name]:
         )
         j = k
     return names
+
+
+_LIST_OR_PLACE = frozenset({"and", "or", "nor", "of", "for", "to", "via", "by", "near"})
+
+
+def _after_label(toks: list[Tok] | tuple[Tok, ...], i: int, last: int) -> bool:
+    """The name at `i`..`last` stands after the colon of a label that opens its sentence ("Outbound: 12 June, 07:15
+    from Gatwick", "Dentist: Dr. Fell at Smile Studio"): what follows a label is its value. Not the subject of a
+    sentence the label introduces ("Decided: Harbor authenticates users through ...", "Decided: Wren uses a Redis
+    stream"): a name right after the colon followed by a word that neither lists nor places (a verb, as a rule)."""
+    sent = toks[i].sent
+    k = i - 1
+    while k >= 0 and toks[k].sent == sent and not (toks[k].kind == "punct" and toks[k].low == ":"):
+        k -= 1
+    if k < 1 or toks[k].sent != sent:
+        return False
+    label = k - 1
+    while label >= 0 and toks[label].sent == sent:
+        if toks[label].kind != "word":
+            return False
+        label -= 1
+    if not 1 <= k - label - 1 <= 3:
+        return False
+    first = all(t.kind == "word" and t.low in lexicon().before_name for t in toks[k + 1 : i])
+    nxt = toks[last + 1] if last + 1 < len(toks) else None
+    opens_a_clause = (
+        first
+        and nxt is not None
+        and nxt.sent == sent
+        and nxt.kind == "word"
+        and not nxt.text[:1].isupper()
+        and nxt.low not in _LIST_OR_PLACE
+        and nxt.low not in lexicon().value_preps
+    )
+    return not opens_a_clause

@@ -1521,3 +1521,48 @@ def test_a_source_named_on_both_sides_is_not_a_shared_subject(pair):
 def test_a_contradiction_said_with_its_source_still_conflicts(pair):
     rel = relate(Statement(pair[0]), Statement(pair[1]))
     assert rel.is_conflict, rel
+
+
+# What follows a label that opens its line ("Hotel: Arlo SoHo", "- Outbound: 12 June, 07:15 from Gatwick") is the
+# label's value: a name there is a value as a name after "is" is, not a second subject. Agents write notes as such
+# lists; two labels that are different things stay unrelated.
+LABELLED_CONTRADICTIONS = [
+    ("Hotel: Arlo SoHo", "The hotel for the offsite is the Moxy Chelsea."),
+    ("Venue: Birch Room", "Venue: Oak Room"),
+    ("- Outbound flight: 12 June, 07:15 from Gatwick", "The 12 June flight leaves from Stansted at 7:15am."),
+    ("Accountant: Dana Whitfield", "The user's accountant is Omar Haddad."),
+]
+LABELLED_OTHERS = [
+    ("Hotel: Arlo SoHo", "Restaurant: Nobu Downtown"),
+    ("Dentist: Dr. Fell at Smile Studio.", "Doctor: Dr. Patel at Riverside Clinic."),
+    ("- Outbound: 12 June from Gatwick", "- Return: 16 June from Lisbon"),
+    ("Owner: Priya Natarajan", "Reviewer: Marcus Chen"),
+    # a label that opens a sentence: the name after it is that sentence's subject
+    (
+        "Decided: Harbor authenticates users through the company OIDC provider.",
+        "Decided: Tessera authenticates users through the company OIDC provider.",
+    ),
+    (
+        "Decided: Wren uses a Redis stream for background jobs.",
+        "Decided: Lumen uses a Redis stream for background jobs.",
+    ),
+]
+
+
+@pytest.mark.parametrize("pair", LABELLED_CONTRADICTIONS, ids=lambda p: p[0][:30])
+def test_a_name_after_a_label_is_its_value(pair):
+    rel = relate(Statement(pair[0]), Statement(pair[1]))
+    assert rel.is_conflict, rel
+
+
+@pytest.mark.parametrize("pair", LABELLED_OTHERS, ids=lambda p: p[0][:30])
+def test_two_labels_with_their_values_are_two_things(pair):
+    rel = relate(Statement(pair[0]), Statement(pair[1]))
+    assert not rel.is_conflict, rel
+
+
+def test_a_flight_that_leaves_from_another_airport_is_another_answer():
+    rel = relate(
+        Statement("The flight to Oslo leaves from Gatwick."), Statement("The flight to Oslo leaves from Luton.")
+    )
+    assert rel.is_conflict, rel
