@@ -624,8 +624,14 @@ def is_low_signal(text: str) -> bool:
     hobby is swimming) are memories, where counting characters dropped them. Russian, Hebrew, Arabic or Korean say
     "Sam is vegan" in two words ("Сэм — веган.", "סאם טבעוני."): a short text written mostly in a script other than
     Latin is kept with two words that are no acknowledgement's, and one in Chinese or Japanese with four letters
-    ("山姆吃素。"), unless it is an acknowledgement."""
-    norm = normalize(text)
+    ("山姆吃素。"), unless it is an acknowledgement.
+
+    Only what shows counts (`_visible`): zero-width spaces, bidi and other format or control characters, and blank
+    letters (Hangul fillers, the blank Braille pattern) are no text, and a text without a letter, a digit or a
+    pictograph says nothing ("# \n## \n###", an empty code fence, a row of dashes)."""
+    norm = _visible(normalize(text))
+    if not any(ch.isalnum() or unicodedata.category(ch) == "So" for ch in norm):
+        return True
     # (wide letters only lengthen a text: counted for a short one alone, not over every capture's whole text)
     wide = _wide_letters(norm) if len(norm) < 16 else 0
     if len(norm) + 2 * wide < 16:
@@ -637,6 +643,31 @@ def is_low_signal(text: str) -> bool:
             return len(content) < 2 or is_acknowledgement(text)
         return len(words) < 3 or len(content) < 2
     return is_acknowledgement(text)
+
+
+# Letters and symbols that draw nothing: Hangul fillers, the blank Braille pattern, the Mongolian vowel separator.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e")
+# Characters that take no place of their own: controls, format characters (zero-width spaces and joiners, bidi
+# controls, tag characters), surrogates, private-use and unassigned code points, combining and enclosing marks.
+_INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me"})
+
+
+def _visible(norm: str) -> str:
+    """`norm` without the characters that show nothing ("\u200b" forty times is no text; a mark stays with the letter
+    it sits on). A text of visible characters only is returned as it is."""
+    if norm.isascii() and norm.isprintable():
+        return norm
+    out: list[str] = []
+    for ch in norm:
+        if ch in _BLANK_LETTERS:
+            out.append(" ")
+            continue
+        cat = unicodedata.category(ch)
+        if cat in ("Mn", "Me") and out and out[-1] not in " ":
+            out.append(ch)  # a mark on a letter: part of that letter's word
+        elif cat not in _INVISIBLE:
+            out.append(ch)
+    return collapse_ws("".join(out))
 
 
 def _words(norm: str) -> list[str]:

@@ -30,6 +30,40 @@ def test_a_short_statement_of_something_is_kept(eng):
         assert eng.capture(text, now=T0).status == "drop", text
 
 
+INVISIBLE_NOTES = [
+    "\u200b" * 40,  # zero-width spaces
+    "\u202e" * 40,  # right-to-left overrides
+    "\x01\x02\x03\x04" * 10,  # control characters
+    "\ufe0f" * 40,  # variation selectors
+    "\U000e0041" * 40,  # tag characters
+    "\u3164" * 40,  # Hangul fillers
+    "\u2800" * 40,  # blank Braille patterns
+    "# \n## \n### \n#### \n##### ",  # empty headings
+    "```\n```\n```\n```\n```",  # empty code fences
+    "-" * 40,
+]
+
+
+@pytest.mark.parametrize("text", INVISIBLE_NOTES, ids=lambda t: f"U+{ord(t[0]):04X}x{len(t)}")
+def test_a_note_that_shows_nothing_is_dropped(eng, text):
+    # forty invisible characters were stored as a record titled "untitled", a verification item and a quiz card
+    r = eng.capture(text, now=T0)
+    assert (r.status, r.details.get("reason")) == ("drop", "low_signal_short_text")
+    assert list((eng.root / "entries").iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Deploy\u200b freeze starts on 20 December.",
+        "سام نباتی است و ماهی نمی\u200cخورد",
+        "सैम शाकाहारी है और मछली नहीं खाता",
+    ],
+)
+def test_a_note_with_invisible_characters_among_its_words_is_kept(eng, text):
+    assert eng.capture(text, now=T0).status == "captured", text
+
+
 def test_durable_capture_writes_page_and_trail(eng):
     r = eng.capture(
         "Always use absolute paths in handoff artifacts.",
