@@ -565,7 +565,9 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
             if not ({f.lower()} | set(f.lower().split())) & diff_words and not any(f == stem(w) for w in diff_words)
         ]
         if own and not apart:
-            dims["polarity"] = Diff("polarity", "direct_negation", 1.0, "", ", ".join(own))
+            dims["polarity"] = Diff(
+                "polarity", "direct_negation", 1.0, "", ", ".join(dict.fromkeys(_as_written(f, b, a) for f in own))
+            )
     nominal = nominal_flips(a, b) if not flips else []
     if nominal and "polarity" not in dims:
         # "has no allergies" / "is allergic to penicillin"; qualified ("no food allergies"), a `possible` conflict
@@ -1457,6 +1459,15 @@ def _group_of(x: Analysis, y: Analysis, end: int | None) -> str:
         ):
             return f"{prev.text} {t.text}"
     return ""
+
+
+def _as_written(term: str, *sides: Analysis) -> str:
+    """A flipped term as the statements write it: the first word whose stem it is ("lin" is "line"), else itself."""
+    for a in sides:
+        for t in a.tokens:
+            if t.kind == "word" and (t.stem or stem(t.low)) == term:
+                return t.text
+    return term
 
 
 def _one_person(x: str, y: str) -> bool:

@@ -10,6 +10,8 @@ that fails here names a gap in a reader, never a word to add for it.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from memkeeper.core.relation import Statement, relate
@@ -1566,3 +1568,21 @@ def test_a_flight_that_leaves_from_another_airport_is_another_answer():
         Statement("The flight to Oslo leaves from Gatwick."), Statement("The flight to Oslo leaves from Luton.")
     )
     assert rel.is_conflict, rel
+
+
+@pytest.mark.parametrize(
+    "pair",
+    [
+        ("The parser reads the first line of each file.", "The parser never reads the first line of each file."),
+        ("The office opens on public holidays.", "The office doesn't open on public holidays."),
+        ("Guests can bring pets to the cabin.", "Guests cannot bring pets to the cabin."),
+    ],
+    ids=lambda p: p[1][:30],
+)
+def test_a_negation_is_explained_in_the_statements_words(pair):
+    # the reason read "negates: lin, read": the stems the detector compares, not words a person wrote
+    rel = relate(Statement(pair[0]), Statement(pair[1]))
+    assert rel.is_conflict, rel
+    said = set(re.findall(r"[\w']+", (pair[0] + " " + pair[1]).lower()))
+    shown = set(re.findall(r"[\w']+", rel.reason.split(":", 1)[1].lower()))
+    assert shown and shown <= said, rel.reason

@@ -570,7 +570,7 @@ async def test_the_watcher_does_not_rescan_while_our_decision_is_still_being_wri
 
         def slow(*args, **kwargs):
             receipt = original(*args, **kwargs)
-            gate.wait(5)  # written, not yet returned
+            gate.wait(60)  # written, not yet returned
             return receipt
 
         app.engine.resolve_conflict = slow  # type: ignore[method-assign]
@@ -668,7 +668,7 @@ async def test_the_tier_count_runs_one_at_a_time_and_the_quick_counts_do_not_wai
             with lock:
                 running[0] += 1
                 most[0] = max(most[0], running[0])
-            gate.wait(5)
+            gate.wait(60)
             try:
                 return original(*args, **kwargs)
             finally:

@@ -416,7 +416,7 @@ async def test_a_search_says_it_is_running_until_its_results_are_in(demo_root: P
         screen = await open_browse(pilot)
         gate = threading.Event()
         original = app.engine.preview_all_zones
-        monkeypatch.setattr(app.engine, "preview_all_zones", lambda *a, **k: (gate.wait(5), original(*a, **k))[1])
+        monkeypatch.setattr(app.engine, "preview_all_zones", lambda *a, **k: (gate.wait(60), original(*a, **k))[1])
         runs = screen.search_runs
         await pilot.press("slash", *"deploy", "enter")
         await pilot.pause(0.1)

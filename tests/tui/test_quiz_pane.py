@@ -563,7 +563,7 @@ async def test_study_more_while_the_last_grade_is_written_counts_it_once(demo, m
     original = app.engine.quiz_record
 
     def record(*args, **kwargs):
-        gate.wait(5)
+        gate.wait(60)
         return original(*args, **kwargs)
 
     async with app.run_test(size=(120, 34)) as pilot:

@@ -442,7 +442,7 @@ async def test_a_replan_keeps_the_plan_on_screen_until_the_next_one_is_read(demo
         await settle(pilot)
         gate = threading.Event()
         original = app.engine.plan_outline
-        monkeypatch.setattr(app.engine, "plan_outline", lambda **kw: (gate.wait(5), original(**kw))[1])
+        monkeypatch.setattr(app.engine, "plan_outline", lambda **kw: (gate.wait(60), original(**kw))[1])
         await pilot.press("T")
         await mounted(pilot, TiersScreen)
         await pilot.pause()
@@ -470,7 +470,7 @@ async def test_one_plan_is_read_at_a_time(demo, monkeypatch):
             running[0] += 1
             calls[0] += 1
             most[0] = max(most[0], running[0])
-        gate.wait(5)
+        gate.wait(60)
         try:
             return original(**kwargs)
         finally:

@@ -480,7 +480,7 @@ async def test_typing_a_filter_reads_the_queue_one_scan_at_a_time(sourced, monke
             running[0] += 1
             most[0] = max(most[0], running[0])
             needles.append(kwargs["needle"])
-        gate.wait(5)
+        gate.wait(60)
         try:
             return original(mode, **kwargs)
         finally:
