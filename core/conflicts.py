@@ -1118,7 +1118,8 @@ class ConflictQueue:
                     **({"incoming": prior_stored} if prior_stored is not None else {}),
                 },
             }
-            receipt = make_receipt("resolve_conflict", "resolved", now, actor, details)
+            # Its hash goes into the record and DECISIONS.md before it is recorded: settled first (`own_hash`).
+            receipt = self.store.own_hash(make_receipt("resolve_conflict", "resolved", now, actor, details))
             c.status = "resolved"
             c.resolution = {
                 "choice": choice,

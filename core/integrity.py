@@ -13,6 +13,7 @@ What check finds, and what repair does about it:
 | leftover `.<name>.<random>.tmp` files of atomic writes    | removed                                         |
 | index.db corrupt, or rows that disagree with the pages    | index.db rebuilt from the pages                 |
 | a receipt line that is not JSON or whose hash is wrong    | reported (a receipt is never rewritten)         |
+| one receipt hash on two or more lines of receipts/        | reported (the trail is append-only)             |
 | a log.md row whose receipt is missing                     | reported (a receipt cannot be made up)          |
 | log.md rows out of commit order (moved by hand)           | reported (log.md is append-only: the person     |
 |                                                           |   puts the rows back)                           |
@@ -366,6 +367,7 @@ class Integrity:
                 f"{name}: the last line is not terminated (a torn append; the receipt on it is not read until a "
                 "person mends or removes it)",
             )
+        places: dict[str, list[str]] = {}  # sha → every file:line that holds it
         for f, n, data, _ in lines:
             report.receipts += 1
             if data is None:
@@ -377,6 +379,10 @@ class Integrity:
                 if sha not in receipts:
                     filed.setdefault(f, []).append(sha)
                 receipts[sha] = (f"{f}:{n}", data)
+                places.setdefault(sha, []).append(f"{f}:{n}")
+        for sha, held in places.items():
+            if len(held) > 1:
+                report.add("receipt_repeated", _repeated_line(sha, held))
         order: list[str] = []
         logged: set[str] = set()
         log_rows: list[tuple[int, str]] = []
@@ -429,7 +435,8 @@ class Integrity:
         different days (receipts/ cannot), and is believed only while it agrees with every receipts file. Left out:
         rows and events repair appended (at the end, so out of order by design: `log_rows_added`,
         `patterns_added`), and a receipt's rows or events after its first (identical receipts, such as two compiles
-        at one `now`, have one row each). One line, for the first row out of place; repair leaves it to a person."""
+        at one `now` in a wiki written before each receipt had its own hash, have one row each; such a pair is
+        reported on its own). One line, for the first row out of place; repair leaves it to a person."""
         repaired_rows: set[str] = set()
         repaired_events: set[str] = set()
         for _, data in trail.receipts.values():
@@ -811,6 +818,17 @@ def _report_unreadable(report: CheckReport, unreadable: list[tuple[str, str]]) -
             f"{page}: unreadable ({why}); its record is served as last read, and nothing can change it until the "
             "page can be read (check its permissions)",
         )
+
+
+def _repeated_line(sha: str, where: list[str]) -> str:
+    """The problem of one receipt hash on several lines of receipts/: operations alike in one second, recorded
+    before each receipt was given a hash of its own (`Store._own_hash`), or a line copied by hand."""
+    return (
+        f"receipt {sha[:12]}… is on {len(where)} lines ({', '.join(where)}): operations alike in one second, "
+        "recorded before each had its own hash (or a line copied); undo takes them for one and cannot reverse the "
+        "later: to reverse it, make the opposite decision (an undeny for a deny); the trail is append-only, and "
+        "repair leaves it"
+    )
 
 
 def _under_link(rel: str, links: set[str]) -> bool:

@@ -232,6 +232,11 @@ class Txn:
     def has(self, rel: str) -> bool:
         return isinstance(self.steps.get(rel), _Write | _Append) or rel in self.renamed_to
 
+    def appending(self, rel: str) -> str:
+        """What this operation has staged to append to `rel` and not yet committed ("" when nothing)."""
+        step = self.steps.get(rel)
+        return step.data if isinstance(step, _Append) else ""
+
     def read_text(self, rel: str) -> str | None:
         """The text `rel` will have after this operation, or None when the operation has not touched it."""
         step = self.steps.get(rel)

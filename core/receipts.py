@@ -47,6 +47,77 @@ def verify_receipt(data: dict[str, Any]) -> bool:
     return isinstance(data, dict) and data.get("receipt_sha256") == receipt_hash(data)
 
 
+def distinguish(receipt: Receipt, taken: set[str]) -> bool:
+    """Give `receipt` a hash none of `taken` has: when its own is taken (an operation alike in the same second: deny,
+    undo, deny again), it gets `details.repeat` = 2, 3, … — the first that makes it new — and is hashed again. A
+    receipt whose hash is free is left as it is. Returns whether it changed. The caller holds the write lock."""
+    if receipt.receipt_sha256 not in taken:
+        return False
+    n = 2
+    while True:
+        receipt.details["repeat"] = n
+        receipt.receipt_sha256 = receipt_hash(receipt.body())
+        if receipt.receipt_sha256 not in taken:
+            return True
+        n += 1
+
+
+_TAIL_CHUNK = 1 << 16
+
+
+def _second(at: str) -> str:
+    """A receipt time to the second ("2026-12-05T09:00:00"), for comparing times of one receipts file."""
+    return at.partition(".")[0].rstrip("Z")
+
+
+def hashes_at_or_after(root: Path, at: str, staged: str = "") -> set[str]:
+    """The hashes of the receipts in receipts/<at[:10]>.jsonl timed in `at`'s second or later that are at the end
+    of the file, read backwards in chunks from its end until a receipt of an earlier second; and those of `staged`
+    (lines the operation in progress will append to that file). A receipt alike in every field to one recorded at
+    `at` has `at` too, and so is in that file, after every receipt of an earlier second as long as the clock did
+    not go back: a clock set back in between can leave one of an earlier second after it, where this stops (`check`
+    reports such a pair).
+
+    A line that is not a receipt (torn, not JSON, without a time) is passed over, never a reason to stop."""
+    want = _second(at)
+    out: set[str] = set()
+
+    def take(raw: bytes | str) -> bool:
+        """Note the line's hash; False when it is a receipt of an earlier second (nothing before it is read)."""
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            return True
+        if not isinstance(data, dict) or not isinstance(data.get("at"), str):
+            return True
+        if _second(data["at"]) < want:
+            return False
+        if isinstance(data.get("receipt_sha256"), str):
+            out.add(data["receipt_sha256"])
+        return True
+
+    for line in staged.splitlines():
+        if line.strip():
+            take(line)
+    try:
+        fh = open_read(root / "receipts" / f"{at[:10]}.jsonl")
+    except FileNotFoundError:
+        return out
+    with fh:
+        end = os.fstat(fh.fileno()).st_size
+        rest = b""  # the start of a line whose beginning is in the chunk before
+        while end > 0:
+            start = max(0, end - _TAIL_CHUNK)
+            fh.seek(start)
+            pieces = (fh.read(end - start) + rest).split(b"\n")
+            end = start
+            rest = pieces[0] if start > 0 else b""
+            for raw in reversed(pieces if start == 0 else pieces[1:]):
+                if raw.strip() and not take(raw):
+                    return out
+    return out
+
+
 def receipt_count(receipt: Receipt) -> int:
     """The `count` column of log.md: how many records the operation touched."""
     d = receipt.details

@@ -658,9 +658,30 @@ class Store:
         return read_text(path, limit=limit, what="a page" if limit == MAX_PAGE_BYTES else "this file")
 
     def _stage_receipt(self, txn: journal.Txn, receipt: Receipt, evidence_grade: str) -> None:
+        self._own_hash(txn, receipt)
         txn.append(f"receipts/{receipt.at[:10]}.jsonl", [canonical_json(receipt.to_dict())])
         txn.append("log.md", [log_row(receipt)], create=LOG_HEADER)
         txn.append("patterns/PATTERNS.jsonl", [pattern_event(receipt, evidence_grade)])
+
+    def _own_hash(self, txn: journal.Txn, receipt: Receipt) -> None:
+        """Give the receipt about to be recorded a hash no receipt in the trail has (lock held). Two operations
+        alike in one second (deny, undo, deny again: the doors give time to the second) made one receipt twice, and
+        undo, which knows a decision by its hash, took the later for the undone earlier. Such a receipt gets
+        `details.repeat` (2, 3, …) and its hash again (`receipts.distinguish`); every other receipt is as before.
+        It is changed in place: whoever holds it sees the hash recorded. The trail is read from the end of the
+        receipt's own day file back to an earlier second (`receipts.hashes_at_or_after`), never whole."""
+        rel = f"receipts/{receipt.at[:10]}.jsonl"
+        receipts.distinguish(receipt, receipts.hashes_at_or_after(self.root, receipt.at, txn.appending(rel)))
+
+    def own_hash(self, receipt: Receipt) -> Receipt:
+        """Settle the hash of a receipt the operation in progress is about to record (lock held), for an operation
+        that writes the hash into a page before it records the receipt (a conflict's resolution names its receipt):
+        `record` would otherwise give it another one there. Recording it later keeps the hash settled here."""
+        txn = self._txn
+        if txn is None:
+            raise RuntimeError("own_hash: only inside writing(), whose lock keeps the hash free until it is recorded")
+        self._own_hash(txn, receipt)
+        return receipt
 
     def record(self, receipt: Receipt, evidence_grade: str = "medium") -> Receipt:
         """Commit the operation: its staged writes, then the receipt in receipts/<date>.jsonl, its row in log.md and

@@ -169,12 +169,12 @@ def test_check_names_rows_of_different_days_out_of_order(eng):
 
 def test_no_false_alarm_on_a_log_the_engine_wrote(eng):
     """Rows out of time order are not rows out of commit order: `now` going backwards (within a day and across
-    days), rows repair appended at the end, identical receipts (compile twice at one `now`)."""
+    days), rows repair appended at the end, two compiles at one `now` (alike but for `details.repeat`)."""
     _capture(eng, 1, now=T0 + timedelta(hours=5))
     _capture(eng, 2, now=T0 + timedelta(hours=1))  # the same day, earlier
     _capture(eng, 3, now=T0 - timedelta(days=3))  # an earlier day, written later
     eng.compile(now=T0)
-    eng.compile(now=T0)  # the same receipt twice: two lines, two rows, two events
+    eng.compile(now=T0)  # the same operation twice in one second: two receipts, each with its own hash
     late = _capture(eng, 4, now=T0 + timedelta(days=1))
     _capture(eng, 5, now=T0 - timedelta(days=1))
     # a lost log row and a lost PATTERNS event, appended at the end by repair

@@ -1032,6 +1032,27 @@ async def test_an_answer_undone_in_the_receipts_pane_leaves_the_sitting_and_come
         assert "7 cards · accuracy 86% (6/7 graded)" in summary_text(pane)
 
 
+async def test_an_answer_given_again_in_the_second_of_its_undo_stands_after_a_return_to_the_pane(demo):
+    """`3 u 3` inside one second (the desk's clock is fixed here): the second answer's receipt was the first one's,
+    which the undo names, so back in the pane the standing answer was taken for undone and left the totals."""
+
+    app = demo
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "Q", QuizScreen)
+        first = pane.current
+        for keys in (("space", "3"), ("u",), ("3",)):
+            await pilot.press(*keys)
+            await decided(pilot)
+        assert list(pane.grades) == [first.memory_id]
+        await pilot.press("B")
+        await settle(pilot)
+        await pilot.press("Q")
+        await mounted(pilot, QuizScreen)
+        await settle(pilot)
+        assert list(pane.grades) == [first.memory_id]
+        assert app.engine.read_ledger(PERSON).item(first.page).last_result == "correct"
+
+
 @pytest.mark.parametrize("size", [NARROW, (120, 34)], ids=["80x24", "120x34"])
 async def test_a_card_key_that_does_nothing_is_dimmed_and_pressed_says_why(demo, size):
     """Exploratory pass, 2026-12-05: a grade before the reveal, and every card key on the summary, did nothing and

@@ -182,6 +182,27 @@ async def test_undo_a_denial_puts_the_record_back_under_the_cursor(small):
         assert pane.table.current_key == ids["pr"]
 
 
+async def test_deny_undo_deny_undo_in_one_second_leaves_the_record_active(small):
+    """`d u d u` inside one second (the desk's clock is fixed here): the second deny was the first one's receipt,
+    byte for byte, so its undo was refused as already undone and the record stayed denied."""
+    app, ids = small
+    engine = app.engine
+    async with app.run_test(size=(120, 34), notifications=True) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        assert pane.table.select_key(ids["pr"])
+        for key in "dud":
+            await pilot.press(key)
+            await decided(pilot)
+        assert engine.load(ids["pr"]).status.value == "denied"
+        await pilot.press("u")
+        await decided(pilot)
+        assert engine.load(ids["pr"]).status.value == "active"
+        assert not app._notifications  # no "already_undone" toast
+        assert not app.undo_stack("verify")  # both denies undone: nothing left to undo
+    denies = [r for r in engine.iter_receipts() if r[2] and r[2]["action"] == "deny"]
+    assert len({d[2]["receipt_sha256"] for d in denies}) == 2
+
+
 async def test_keys_that_do_not_apply_to_the_list_do_nothing(small):
     app, ids = small
     engine = app.engine
