@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from .errors import BadInput
+from .errors import BadInput, clip
 from .models import Receipt, at
 from .receipts import ReceiptCursor, ReceiptLine, commit_order, make_receipt, verify_receipt
 from .store import Store
@@ -87,9 +87,13 @@ class UndoOps:
         """The receipt with this sha256, or with this unique prefix of at least 8 hex characters (the desk shows
         12). BadInput when a prefix is too short, not hex, or names more than one receipt. `lines`: the trail as
         already read (`undo` reads it once for its three questions)."""
+        given = sha
         sha = sha.strip().lower()
         if not re.fullmatch(r"[0-9a-f]{8,64}", sha):
-            raise BadInput(f"receipt {sha!r}: give the full sha256 or a unique prefix of at least 8 hex characters")
+            # (quoted as given: "Receipt-XYZ", not the lower-cased form it is compared in)
+            raise BadInput(
+                f"receipt {clip(given)!r}: give the full sha256 or a unique prefix of at least 8 hex characters"
+            )
         found: dict[str, dict[str, Any]] = {}
         for _, _, data, _ in self.store.iter_receipts() if lines is None else lines:
             if data and isinstance(data.get("receipt_sha256"), str) and data["receipt_sha256"].startswith(sha):

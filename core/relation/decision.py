@@ -59,7 +59,7 @@ from .agreement import (
     value_agrees,
 )
 from .exclusive import clash as exclusive_clash
-from .frame import complement, subject_end, substitution
+from .frame import complement, subject_end, substitution, which_thing
 from .polarity import from_matches, new_cues, nominal_flips, polarity_flips, state_flips, whole_stems
 
 CONFLICT_TYPES = (
@@ -855,6 +855,15 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
     group = "" if (_in_role(sa) or _in_role(sb) or same_key) else (_group_of(a, b, ea) or _group_of(b, a, eb))
     if group:
         return Relation("unrelated", None, 0.0, score, f"about a group named after it: {group}")
+    # "We deploy the frontend on Fridays" / "We deploy the backend on Mondays": one frame, a value said of two things.
+    if (
+        not same_key
+        and (things := which_thing(a, b))
+        # (words the subject match takes for one: "dentist" / "dental")
+        and not any(matches(stem(w), sb) for w in things[0].split())
+        and not any(matches(stem(w), sa) for w in things[1].split())
+    ):
+        return Relation("unrelated", None, 0.0, score, f"about another one: {things[0]} / {things[1]}")
     other = _another_of(a, b) or _another_of(b, a)
     if other and not same_key:
         return Relation("unrelated", None, 0.0, score, f"about another one: {other}")

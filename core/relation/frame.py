@@ -240,3 +240,50 @@ def subject_end(a: Analysis) -> int | None:
         if t.clause != first:
             return k if k >= 2 and t.kind == "punct" and t.low in (":", "(") else None
     return None
+
+
+def which_thing(a: Analysis, b: Analysis) -> tuple[str, str] | None:
+    """Two statements of one frame that differ in two places, a value and the thing it is said of ("We deploy the
+    frontend on Fridays" / "We deploy the backend on Mondays"): the words naming the two things, else None. Two facts
+    of one kind, not two answers to one question. Every other word stands in both, in order; the thing's span is of
+    content words (at most `MAX_SPAN`) neither statement says elsewhere, and the value's span on each side is a
+    measured value. Not the head of the phrase a statement is about after a shared modifier ("Rubbish pickup" /
+    "Trash collection"): another noun for one thing as often as another thing."""
+    wa, wb = _words(a), _words(b)
+    if not wa or not wb:
+        return None
+    sa, sb = [w[0] for w in wa], [w[0] for w in wb]
+    ops = [op for op in difflib.SequenceMatcher(None, sa, sb, autojunk=False).get_opcodes() if op[0] != "equal"]
+    if len(ops) != 2 or any(op[0] != "replace" for op in ops):
+        return None
+    pos_a = [k for k, t in enumerate(a.tokens) if t.kind != "punct"]
+    ea = subject_end(a)
+    thing: tuple[str, str] | None = None
+    valued = False
+    for _op, i1, i2, j1, j2 in ops:
+        span_a, span_b = wa[i1:i2], wb[j1:j2]
+        if all(m for *_x, m in span_a) and all(m for *_x, m in span_b):
+            valued = True
+            continue
+        ca = [s for s, _w, c, _m in span_a if c]
+        cb = [s for s, _w, c, _m in span_b if c]
+        if (
+            len(ca) != len(span_a)
+            or len(cb) != len(span_b)
+            or not ca
+            or len(ca) > MAX_SPAN
+            or len(cb) > MAX_SPAN
+            or set(ca) & set(sb)
+            or set(cb) & set(sa)
+            or _polar(a, span_a)
+            or _polar(b, span_b)
+            or (len(ca) == len(cb) == 1 and _same_word(ca[0], cb[0]))
+        ):
+            return None
+        if ea is not None and pos_a[i2 - 1] < ea and i2 < len(wa) and pos_a[i2] >= ea:
+            # the head of the phrase a statement is about, after words the two share ("Rubbish pickup" / "Trash
+            # collection"): as often another noun for the same thing as another thing of the same kind
+            if any(c for _s, _w, c, _m in wa[:i1]):
+                return None
+        thing = (" ".join(w for _s, w, _c, _m in span_a), " ".join(w for _s, w, _c, _m in span_b))
+    return thing if valued else None

@@ -47,3 +47,12 @@ def test_an_error_line_repeats_no_control_character(root, capsys, tmp_path):
     code, out, err = run(capsys, root, "import", str(tmp_path / "a\x1b]0;owned\x07.json"))
     assert code == 2 and err.startswith("memkeeper: cannot read envelope ") and "owned" in err
     assert not controls(out + err), err
+
+
+def test_undo_quotes_a_malformed_receipt_as_given(capsys, root):
+    # the refusal quoted 'receipt-xyz' for 'Receipt-XYZ': the lower-cased form it is compared in
+    code, _out, err = run(capsys, root, "undo", "Receipt-XYZ")
+    assert code == 2
+    assert err.strip().splitlines() == [
+        "memkeeper: receipt 'Receipt-XYZ': give the full sha256 or a unique prefix of at least 8 hex characters"
+    ]

@@ -1586,3 +1586,30 @@ def test_a_negation_is_explained_in_the_statements_words(pair):
     said = set(re.findall(r"[\w']+", (pair[0] + " " + pair[1]).lower()))
     shown = set(re.findall(r"[\w']+", rel.reason.split(":", 1)[1].lower()))
     assert shown and shown <= said, rel.reason
+
+
+# One frame, a value said of two things: two facts of one kind, not two answers to one question. The same thing
+# with another value still conflicts.
+ONE_FRAME_TWO_THINGS = [
+    ("We deploy the frontend on Fridays.", "We deploy the backend on Mondays."),
+    ("The kitchen lights switch off at 22:00.", "The garden lights switch off at 23:30."),
+    ("Maria waters the tomatoes every Tuesday.", "Maria waters the roses every Thursday."),
+    ("The API gateway times out after 30 seconds.", "The database client times out after 5 seconds."),
+]
+ONE_FRAME_ONE_THING = [
+    ("We deploy the frontend on Fridays.", "We deploy the frontend every Monday."),
+    ("The kitchen lights switch off at 22:00.", "The kitchen lights switch off at 23:30."),
+    ("Maria waters the tomatoes every Tuesday.", "Maria waters the tomatoes every Thursday."),
+]
+
+
+@pytest.mark.parametrize("pair", ONE_FRAME_TWO_THINGS, ids=lambda p: p[1][:30])
+def test_one_frame_said_of_two_things_is_no_conflict(pair):
+    rel = relate(Statement(pair[0]), Statement(pair[1]))
+    assert not rel.is_conflict, rel
+
+
+@pytest.mark.parametrize("pair", ONE_FRAME_ONE_THING, ids=lambda p: p[1][:30])
+def test_one_frame_said_of_one_thing_with_another_value_conflicts(pair):
+    rel = relate(Statement(pair[0]), Statement(pair[1]))
+    assert rel.is_conflict, rel
