@@ -347,6 +347,112 @@ _NAME_RANK, _SINGLE_NAME_RANK = 4, 6
 _SPELLED_RANK = 7  # an amount written without digits ("an hour", "twelve partners") is rarely the point
 _NUMERIC_KINDS = frozenset({"quantity", "duration", "rate", "date", "time"})
 _CLOZE_MIN_WORDS_LEFT = 2  # a question must keep some context besides the gap (`unspaced.word_count`)
+# Values written side by side are hidden together when they are parts of one value: one moment or schedule (a date, a
+# weekday, a time, a part of the day, how often, a time zone: "Friday 15:00 UTC", "every Monday morning"), one amount
+# ("5 hours 30 minutes"), or one thing (a name, a member of a value class, its version, the kind of place it is:
+# "PostgreSQL 16", "Harbor Street", "Oakwood Primary School"). A bare number is part of whatever value it is written
+# beside ("18 °C", "PostgreSQL 16" where the readers take 16 for a count). Values of different families are different
+# values ("ops-team@example.com every Monday morning" is an address and a schedule), and an address or a label is a
+# whole value on its own.
+_FAMILY: dict[str, str] = {
+    "date": "when",
+    "time": "when",
+    "weekday": "when",
+    "daypart": "when",
+    "frequency": "when",
+    "quantity": "amount",
+    "duration": "amount",
+    "rate": "amount",
+    "enum": "thing",
+    "version": "thing",
+    "place": "thing",
+}
+_NAME_FAMILY = "thing"
+_BARE_NUMBER = "number"  # joins any family
+
+
+def _family(kind: str, key: str) -> str | None:
+    """The family of values a value of ``kind`` (and class ``key``) is hidden together with; None: none."""
+    if kind == "quantity" and not key:
+        return _BARE_NUMBER
+    return "when" if kind == "enum" and key == "time_zone" else _FAMILY.get(kind)
+
+
+# --- code: never read for a cloze ---
+# A note's code (a fenced block with its fence lines and info string, an inline code span with its backticks) is
+# written for a machine: its values are not the statement's, and a gap in it breaks what it says ("image:
+# postgres:[…]: always"). The readers are given the note with its code blanked; a gap never touches code.
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})([^\n]*)$", re.M)
+_TICKS_OR_BLANK_LINE = re.compile(r"`+|\n[ \t\r]*(?=\n)")
+
+
+def _code_ranges(content: str) -> list[tuple[int, int]]:
+    """Where ``content`` is code, as (start, end) in order: fenced blocks, from their opening fence's line to their
+    closing fence's (to the end of the note when it is never closed, as CommonMark reads it; a fence may be indented,
+    as in a list item), and inline code spans, from a run of backticks to the next run of as many in the same
+    paragraph (an unmatched run is a backtick as written). Indented code blocks are not told from indented lines."""
+    out: list[tuple[int, int]] = []
+    at = 0  # where the prose after the last fenced block starts
+    opened: tuple[str, int, int] | None = None  # the fence's character, its length, where its line starts
+    for m in _FENCE.finditer(content):
+        run, rest = m.group(1), m.group(2)
+        if opened is None:
+            if run[0] == "`" and "`" in rest:
+                continue  # "```x```": code in a line, not a fence
+            out.extend(_inline_code(content, at, m.start()))
+            opened = (run[0], len(run), m.start())
+        elif run[0] == opened[0] and len(run) >= opened[1] and not rest.strip():
+            out.append((opened[2], m.end()))
+            at, opened = m.end(), None
+    if opened is not None:
+        out.append((opened[2], len(content)))
+    else:
+        out.extend(_inline_code(content, at, len(content)))
+    return out
+
+
+def _inline_code(content: str, lo: int, hi: int) -> list[tuple[int, int]]:
+    """The inline code spans of ``content[lo:hi]`` (prose outside fenced blocks)."""
+    runs: list[tuple[int, int]] = []  # backtick runs, a blank line as (position, 0)
+    for m in _TICKS_OR_BLANK_LINE.finditer(content, lo, hi):
+        runs.append((m.start(), m.end() - m.start() if m.group(0)[0] == "`" else 0))
+    # for each run, the next run of as many backticks in its paragraph
+    following: list[int | None] = [None] * len(runs)
+    seen: dict[int, int] = {}
+    for i in range(len(runs) - 1, -1, -1):
+        size = runs[i][1]
+        if size == 0:
+            seen.clear()
+            continue
+        following[i] = seen.get(size)
+        seen[size] = i
+    out: list[tuple[int, int]] = []
+    i = 0
+    while i < len(runs):
+        j = following[i]
+        if j is None:
+            i += 1
+            continue
+        out.append((runs[i][0], runs[j][0] + runs[j][1]))
+        i = j + 1
+    return out
+
+
+def _blank_code(content: str, code: Sequence[tuple[int, int]]) -> str:
+    """``content`` with each character of its code a space (each line break kept): offsets stay those of the note."""
+    if not code:
+        return content
+    parts: list[str] = []
+    at = 0
+    for a, b in code:
+        parts.append(content[at:a])
+        parts.append(re.sub(r"[^\n]", " ", content[a:b]))
+        at = b
+    parts.append(content[at:])
+    return "".join(parts)
+
+
+_LINE_BREAK = re.compile(r"[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")  # where `str.splitlines` ends a line
 
 
 def _folded_with_origins(content: str) -> tuple[str, list[int]]:
@@ -502,10 +608,13 @@ def _token_span(toks: Sequence[Tok], start: int, text: str) -> tuple[int, int] |
 def build_cloze(content: str, title: str = "") -> Cloze | None:
     """A cloze over the key value of ``content``: the value the slot readers find that best carries the statement
     (see ``_CLOZE_RANK``; never one a negation covers — "not X" says what is not the case; a name the statement is
-    about, after "for", "of", "about", comes after a name it states; then the first in the text), widened over values
-    written right next to it ("14" + "March 2027", "05:30" + "UTC"). None when there is no such value, when every candidate also
-    appears in ``title`` (the question would give it away), or when hiding it leaves too little to go on."""
-    text, origin = _folded_with_origins(content)
+    about, after "for", "of", "about", comes after a name it states; then the first in the text), widened over the
+    values written right next to it that are parts of one value with it (``_FAMILY``: "14" + "March 2027", "05:30" +
+    "UTC"). The note's code is never read and a gap never touches it (``_code_ranges``), nor crosses a line break.
+    None when there is no such value, when every candidate also appears in ``title`` (the question would give it
+    away), or when hiding it leaves too little to go on."""
+    code = _code_ranges(content)
+    text, origin = _folded_with_origins(_blank_code(content, code))
     if not text or fold(text) != text:
         return None  # the readers would see other characters than the map describes
     # the first and the last character of the content each character of the text comes from
@@ -515,8 +624,28 @@ def build_cloze(content: str, title: str = "") -> Cloze | None:
     analysis = analyze(text)
     plain = "\n\n".join(plain_blocks(text))  # what the readers read (the offsets of their tokens)
     toks = analysis.tokens
-    spans: list[tuple[int, int]] = []  # token ranges of every value, to widen the chosen one
-    ranked: list[tuple[int, bool, int, tuple[int, int]]] = []  # (rank, what it is about, position, tokens)
+
+    def written(first: int, stop: int) -> tuple[int, int, int, int] | None:
+        """Where the tokens ``first..stop`` stand in the text (lo, hi) and in the content as written (start, end);
+        None when the Markdown marks cut through them ("**20** minutes"), or when there they cross a line break or
+        touch code."""
+        # The readers read the content with its Markdown marks dropped: find what they read in the content as written
+        # (the same occurrence of the same words).
+        lo, hi = toks[first].at, toks[stop - 1].end
+        hidden = plain[lo:hi]
+        at = -1
+        for _ in range(plain.count(hidden, 0, lo) + 1):
+            at = text.find(hidden, at + 1)
+            if at < 0:
+                return None
+        lo, hi = at, at + len(hidden)
+        start, end = came_first[lo], came_last[hi - 1] + 1
+        if _LINE_BREAK.search(content, start, end) or any(a < end and start < b for a, b in code):
+            return None
+        return lo, hi, start, end
+
+    spans: list[tuple[int, int, str | None]] = []  # token ranges of every value and its family, to widen the chosen one
+    ranked: list[tuple[int, bool, int, tuple[int, int], str | None]] = []  # (rank, about, position, tokens, family)
     for v in analysis.values:
         span = _token_span(toks, v.start, v.text)
         if span is None:
@@ -524,15 +653,16 @@ def build_cloze(content: str, title: str = "") -> Cloze | None:
         if v.text.islower() and v.text in _other_function_words():
             continue  # German "mit" is no MIT licence: another language's word of grammar is no value
         if v.key.startswith("n:") and (foreign := _counts_a_foreign_word(toks, span)) is not None:
-            spans.append((span[0], foreign))  # the number alone: the word after it is no value
+            spans.append((span[0], foreign, _BARE_NUMBER))  # the number alone: the word after it is no value
             continue
-        spans.append(span)
+        family = _family(v.kind, v.key)
+        spans.append((*span, family))
         rank = _CLOZE_RANK.get(v.kind)
         if rank is None or v.negated or (v.kind == "quantity" and not v.key):
             continue
         if v.kind in _NUMERIC_KINDS and not any(c.isdigit() for c in v.text):
             rank = _SPELLED_RANK
-        ranked.append((rank, False, span[0], span))
+        ranked.append((rank, False, span[0], span, family))
     for n in analysis.names:
         span = _token_span(toks, n.start, n.text)
         if span is None or n.initial or n.negated:
@@ -540,29 +670,23 @@ def build_cloze(content: str, title: str = "") -> Cloze | None:
         if span[1] - span[0] > 1 and toks[span[0]].low in _articles():
             span = (span[0] + 1, span[1])  # "Die Datenbank": German's capitals make a name of an article and a noun
         rank = _NAME_RANK if span[1] - span[0] > 1 else _SINGLE_NAME_RANK
-        ranked.append((rank, n.scoped, span[0], span))
+        ranked.append((rank, n.scoped, span[0], span, _NAME_FAMILY))
     folded_title = fold(" ".join(title.split())).lower()
-    for _rank, _negated, _at, (first, stop) in sorted(ranked):
-        # Values written right next to each other read as one ("14 March 2027"): hide them together.
-        grown = True
+    for _rank, _about, _at, (first, stop), family in sorted(ranked):
+        where = written(first, stop)
+        if where is None:
+            continue
+        # Values written right next to each other that are parts of one value read as one ("14 March 2027"): hide
+        # them together, on the value's line.
+        grown = family is not None
         while grown:
             grown = False
-            for a, b in spans:
-                if (b == first or a == stop) and (a, b) != (first, stop):
-                    first, stop, grown = min(first, a), max(stop, b), True
-        # The readers read the content with its Markdown marks dropped: find what they hid in the content as written
-        # (the same occurrence of the same words); a value the marks cut through ("**20** minutes") is passed over.
-        lo, hi = toks[first].at, toks[stop - 1].end
-        hidden = plain[lo:hi]
-        at = -1
-        for _ in range(plain.count(hidden, 0, lo) + 1):
-            at = text.find(hidden, at + 1)
-            if at < 0:
-                break
-        if at < 0:
-            continue
-        lo, hi = at, at + len(hidden)
-        start, end = came_first[lo], came_last[hi - 1] + 1
+            for a, b, kin in spans:
+                if kin in (family, _BARE_NUMBER) and (b == first or a == stop) and not (first <= a and b <= stop):
+                    wider = written(min(first, a), max(stop, b))
+                    if wider is not None:
+                        first, stop, where, grown = min(first, a), max(stop, b), wider, True
+        lo, hi, start, end = where
         if text[lo:hi].lower() in folded_title or (
             came_first is not origin and fold(" ".join(content[start:end].split())).lower() in folded_title
         ):

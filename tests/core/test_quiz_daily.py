@@ -120,6 +120,93 @@ def test_a_cloze_over_markdown_hides_the_value_as_written(content: str, hidden: 
     assert cloze.text == content.replace(hidden, "[…]", 1)
 
 
+@pytest.mark.parametrize(
+    "content",
+    [
+        # a fence's info string, a compose file (the gap took "15\n    restart"), a cron line, a query
+        'Use this snippet to connect:\n\n```python\nclient = Redis(host="cache", port=6379, timeout=30)\n```\n',
+        "The compose file for the ledger service:\n```yaml\nservices:\n  db:\n    image: postgres:15\n"
+        "    restart: always\n```\n",
+        "Backup cron entry on the db host:\n```\n0 3 * * 1 /usr/local/bin/backup.sh  # Monday 03:00\n```\n",
+        "~~~sql\nSELECT * FROM users WHERE created_at > '2026-01-01' LIMIT 100;\n~~~",
+        # a fence never closed runs to the end of the note
+        "The migration script:\n```python\nbatch = 500\nsleep(2.5)\n",
+        # inline code
+        "Run `sleep 30 seconds && deploy` before each release.",
+    ],
+)
+def test_a_note_whose_values_are_all_code_is_asked_by_its_title(content: str) -> None:
+    """Code is written for a machine: its values are not the statement's, and a gap in it breaks what it says."""
+    assert build_cloze(content, "Snippet") is None
+    assert build_question(cand("entries/a.md", content=content, title="Snippet")) == (
+        "What do you remember about “Snippet”?"
+    )
+
+
+@pytest.mark.parametrize(
+    "content, hidden, code",
+    [
+        (
+            "```bash\nrestic forget --keep-daily 7 --keep-weekly 4\n```\nThe nightly backup keeps 30 days of snapshots.",
+            "30 days",
+            "```bash\nrestic forget --keep-daily 7 --keep-weekly 4\n```",
+        ),
+        (
+            "- Restart the worker:\n  ```\n  systemctl restart worker --timeout 90 seconds\n  ```\n"
+            "- The worker drains in 5 minutes.",
+            "5 minutes",
+            "  ```\n  systemctl restart worker --timeout 90 seconds\n  ```",
+        ),
+        (
+            "Run `sleep 30 seconds && deploy` before the release on the staging box.",
+            "staging box",
+            "`sleep 30 seconds && deploy`",
+        ),
+    ],
+)
+def test_a_cloze_hides_a_value_of_the_prose_and_leaves_the_code_whole(content: str, hidden: str, code: str) -> None:
+    cloze = build_cloze(content, "")
+    assert cloze is not None and cloze.hidden == content[cloze.start : cloze.end] == hidden
+    assert code in cloze.text
+
+
+@pytest.mark.parametrize(
+    "content, hidden",
+    [
+        ("1) Lunch is at 12:30\n2) Coffee at 15:00", "12:30"),  # it hid "12:30\n2"
+        ("Orchid team tooling:\n1. Issues in Linear\n2. Docs in Notion", "Linear"),  # "Linear\n2"
+        ("# Atlas\n\nAtlas staging uses Postgres 15.", "staging"),  # "Atlas\n\nAtlas staging"
+    ],
+)
+def test_a_gap_never_crosses_a_line_break(content: str, hidden: str) -> None:
+    cloze = build_cloze(content, "")
+    assert cloze is not None and cloze.hidden == hidden
+    assert cloze.text.count("\n") == content.count("\n")
+
+
+@pytest.mark.parametrize(
+    "content, hidden",
+    [
+        # values of different kinds are different values: an address and a schedule, an environment and a schedule,
+        # a dose and a schedule
+        ("Send the weekly report to ops-team@example.com every Monday morning.", "every Monday morning"),
+        ("Lumen ships to production every Thursday afternoon.", "every Thursday afternoon"),
+        ("Dad is on amlodipine, 5 mg every morning.", "5 mg"),
+        ("Invoices are exported as CSV every Friday.", "every Friday"),
+        # the parts of one value still hide together
+        ("Deploys happen Friday 15:00 UTC after the freeze.", "Friday 15:00 UTC"),
+        ("Dentist booked: Tuesday 14 May, 11:00am.", "Tuesday 14 May"),
+        ("The build takes 5 hours 30 minutes on the old runners.", "5 hours 30 minutes"),
+        ("Backend services target Python 3.12.", "Python 3.12"),
+        ("The book launch is at Foyles on Charing Cross Road.", "Charing Cross Road"),
+        ("The freezer is at 18 °C.", "18 °C"),
+    ],
+)
+def test_values_written_side_by_side_hide_together_only_as_parts_of_one_value(content: str, hidden: str) -> None:
+    cloze = build_cloze(content, "")
+    assert cloze is not None and cloze.hidden == hidden
+
+
 def test_question_prefers_the_explicit_question_then_the_cloze_then_the_title() -> None:
     content = "The design review happens on Thursdays at 16:00 in the small room."
     assert build_question(cand("entries/a.md", content=content, quiz_question="When is design review?")) == (
