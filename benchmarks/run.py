@@ -8,6 +8,8 @@
    The same halves again in a crowd (benchmarks/crowd.py): every pair of a half in one wiki, where a loose subject
    match opens conflicts between notes of different pairs.
 4. secret detection: recall on the dev and held-out halves of the corpus, false positives, cost per call.
+   The quiz: a card's question (its cloze) from notes of 500 to 5,000 lines, beside a one-line note's, and a session
+   over three 5,000-line notes.
 5. scale (benchmarks/scale.py, issue 10): cold build, warm open, CLI wall times, capture, header counts, the desk's
    ready time, pane switch and RSS at 1,000 and 100,000 records, beside the floors measured in the same run, with
    PASS/FAIL against the issue's goals.
@@ -314,6 +316,59 @@ def bench_secrets() -> bool:
     return not fp
 
 
+def _log_note(lines: int, tag: str, head: str = "") -> str:
+    """A note of `lines` list lines, as an agent's migration log is written (11 characters a line)."""
+    return head + "\n".join(f"- {tag}{i:04d} ok" for i in range(lines))
+
+
+def bench_quiz() -> bool:
+    """A quiz card's question from a long note. Its cloze reads and shows the note's opening only
+    (`quiz.CLOZE_CHARS`); it read the whole note, 1.6 s for a 4,000-line one. Each note is new to the readers' memo
+    (another first line each run). Goal: a card from a 5,000-line note costs about what one from 500 lines does."""
+    from memkeeper.core import quiz
+    from memkeeper.core.slots import analysis
+
+    def question(content: str, title: str) -> float:
+        cand = quiz.QuizCandidate(page="entries/log.md", category="fact", updated_at=NOW, title=title, content=content)
+        t = time.perf_counter()
+        quiz.build_question(cand)
+        return time.perf_counter() - t
+
+    runs = 5
+    question(_log_note(500, "w"), "Warm-up")  # the readers' word lists load on first use
+    floor = statistics.median(
+        question(f"The nightly export {k} writes 12 GB of parquet files to the archive bucket.", "Export")
+        for k in range(runs)
+    )
+    print(f"build_question, median of {runs}: a one-line note {floor * 1000:.1f} ms (the floor)")
+    medians = {}
+    for lines in (500, 1_000, 5_000):
+        medians[lines] = statistics.median(
+            question(_log_note(lines, "a", f"Migration log {lines}/{k}\n"), "Migration log") for k in range(runs)
+        )
+        size = len(_log_note(lines, "a"))
+        took = medians[lines]
+        print(f"  a {lines:,}-line note ({size / 1000:.0f} KB): {took * 1000:.1f} ms ({took / floor:.1f}× the floor)")
+    ratio = medians[5_000] / medians[500]
+    print(f"5,000 lines against 500: {ratio:.2f}× (goal about 1×: {'met' if ratio <= 1.5 else 'NOT met'})")
+    with tempfile.TemporaryDirectory() as tmp:
+        eng = Engine.init(Path(tmp) / "w", now=NOW)
+        for n in range(3):
+            eng.capture(_log_note(5_000, "abc"[n]), now=NOW, actor="agent:bench", title=f"Migration log {n + 1}")
+        times = []
+        for _ in range(3):
+            analysis._analyze.cache_clear()  # each session reads its notes afresh
+            t = time.perf_counter()
+            cards = eng.quiz_session("bench", now=NOW)
+            times.append(time.perf_counter() - t)
+        eng.close()
+    print(
+        f"quiz_session over three 5,000-line notes (55 KB each): median of 3 {statistics.median(times) * 1000:.0f} ms, "
+        f"{len(cards)} cards, longest question {max(len(c.question) for c in cards):,} characters"
+    )
+    return True
+
+
 RESULTS = Path(__file__).resolve().parent / "results.md"
 
 
@@ -357,6 +412,7 @@ if __name__ == "__main__":
         and ok
     )
     ok = section("secret detection (corpus, dev / held-out)", bench_secrets, results) and ok
+    ok = section("quiz: a card's question from a long note", bench_quiz, results) and ok
     ok = section("capture / retrieve scaling", bench_scale, results) and ok
     ok = (
         section("capture with detection running (statements about subjects the wiki holds)", bench_detection, results)

@@ -26,8 +26,8 @@ Decisions beyond the spec, in one place:
   day's sessions and counts, with its row untouched; entries from earlier days are pruned on the next bury.
 - ``preview_intervals`` runs the ledger's own scheduler for every grade without writing: what Anki shows on its
   answer buttons.
-- A question is the page's ``quiz_question``, else a cloze over the key value of its content (``build_cloze``), else
-  the title prompt.
+- A question is the page's ``quiz_question``, else a cloze over the key value of its content (``build_cloze``; of a
+  long page, its first ``CLOZE_CHARS`` characters), else the title prompt.
 """
 
 from __future__ import annotations
@@ -223,8 +223,8 @@ class QuizCandidate(Value):
 
 
 class Cloze(NamedTuple):
-    """A question that hides the key value of a page's content: ``text`` is the content with ``content[start:end]``
-    replaced by ``[…]``."""
+    """A question that hides the key value of a page's content: ``text`` is the content (of a long one, its opening
+    and " …": ``CLOZE_CHARS``) with ``content[start:end]`` replaced by ``[…]``."""
 
     text: str
     start: int
@@ -326,6 +326,32 @@ def build_question(candidate: QuizCandidate) -> str:
 # --- cloze questions ------------------------------------------------------------------------------------------------
 
 CLOZE_GAP = "[…]"
+# A question shows, and its cloze is read from, at most a note's first 1,000 characters (`_opening`): about a dozen
+# lines of a terminal, past which a question is no longer one a person reads through (the desk shows 240 characters
+# either side of the gap; `quiz due` prints a question on one line). A longer note is asked from its opening, "…"
+# marking that it goes on; the revealed answer is the whole page. Reading the whole note cost its length: analyze()
+# over a 55 KB list took seconds.
+CLOZE_CHARS = 1_000
+CLOZE_MORE = " …"
+_SENTENCE_END = re.compile(r"[.!?][\"'”’)\]]*\s|[。！？]")
+
+
+def _opening(content: str) -> int:
+    """Where the part of ``content`` a question shows ends: all of a note of up to ``CLOZE_CHARS`` characters; of a
+    longer one, its first ``CLOZE_CHARS`` cut at their last line break, or, when that leaves less than half of them
+    (one long line), after their last sentence, else at their last space."""
+    if len(content) <= CLOZE_CHARS:
+        return len(content)
+    half = CLOZE_CHARS // 2
+    cut = content.rfind("\n", half, CLOZE_CHARS + 1)
+    if cut < 0:
+        ends = [m.end() for m in _SENTENCE_END.finditer(content, half, CLOZE_CHARS + 1)]
+        cut = ends[-1] if ends else content.rfind(" ", half, CLOZE_CHARS + 1)
+    if cut < 0:
+        return CLOZE_CHARS
+    return len(content[:cut].rstrip())
+
+
 FUNCTION_WORDS_FILE = Path(__file__).parent / "data" / "function_words.json"
 
 # How much a kind of value is the point of a statement, best first: a quantity with its unit, a date, a time, a weekday, a
@@ -612,9 +638,12 @@ def build_cloze(content: str, title: str = "") -> Cloze | None:
     values written right next to it that are parts of one value with it (``_FAMILY``: "14" + "March 2027", "05:30" +
     "UTC"). The note's code is never read and a gap never touches it (``_code_ranges``), nor crosses a line break.
     None when there is no such value, when every candidate also appears in ``title`` (the question would give it
-    away), or when hiding it leaves too little to go on."""
-    code = _code_ranges(content)
-    text, origin = _folded_with_origins(_blank_code(content, code))
+    away), or when hiding it leaves too little to go on. Of a long note, only its opening is read and shown
+    (``_opening``): the cost is that of the opening, whatever the note's length."""
+    shown = _opening(content)
+    # (code is looked for a little past the opening: an inline span may close there)
+    code = [(a, min(b, shown)) for a, b in _code_ranges(content[: shown + CLOZE_CHARS]) if a < shown]
+    text, origin = _folded_with_origins(_blank_code(content[:shown], code))
     if not text or fold(text) != text:
         return None  # the readers would see other characters than the map describes
     # the first and the last character of the content each character of the text comes from
@@ -693,7 +722,9 @@ def build_cloze(content: str, title: str = "") -> Cloze | None:
             continue  # (a date of Chinese is read as "2026-03-15": the title has it as written)
         if unspaced.word_count(text[:lo] + " " + text[hi:]) < _CLOZE_MIN_WORDS_LEFT:
             continue
-        return Cloze(text=content[:start] + CLOZE_GAP + content[end:], start=start, end=end, hidden=content[start:end])
+        more = CLOZE_MORE if shown < len(content) else ""
+        question = content[:start] + CLOZE_GAP + content[end:shown] + more
+        return Cloze(text=question, start=start, end=end, hidden=content[start:end])
     return None
 
 

@@ -509,6 +509,21 @@ def test_quiz_due_says_how_many_are_due_beyond_the_session(capsys, root):
     assert (len(data["items"]), data["due_today"]) == (7, 10)
 
 
+def test_quiz_due_asks_a_long_note_from_its_opening(capsys, root):
+    """`quiz due` printed a long note's whole text as its question, on one line (55 KB for a 5,000-line log)."""
+    log = "The nightly export writes 12 GB of parquet files.\n" + "\n".join(
+        f"- checked the archive bucket after batch {i}" for i in range(400)
+    )
+    run(capsys, root, "capture", log, "--title", "Export log")
+    code, out, _ = run(capsys, root, "--as", "human:alice", "quiz", "due")
+    (line,) = out.splitlines()
+    assert code == 0 and "The nightly export writes […] of parquet files." in line, line
+    assert line.endswith(" …") and len(line) < 1_100, len(line)
+    code, out, _ = run(capsys, root, "--as", "human:alice", "--json", "quiz", "due")
+    (card,) = json.loads(out)["items"]
+    assert card["answer"] == log and card["answer"][slice(*card["cloze"])] == "12 GB"
+
+
 def test_quiz_record_says_when_the_card_comes_back(capsys, root):
     run(capsys, root, "capture", "Locker 4 on the third floor holds the spare badge set number 22.")
     mid = json.loads(run(capsys, root, "--as", "human:alice", "--json", "quiz", "due")[1])["items"][0]["memory_id"]

@@ -6,7 +6,9 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
+from memkeeper.core import quiz
 from memkeeper.core.quiz import (
+    CLOZE_CHARS,
     CLOZE_GAP,
     INTERVALS,
     NEW_PER_DAY,
@@ -147,7 +149,8 @@ def test_a_note_whose_values_are_all_code_is_asked_by_its_title(content: str) ->
     "content, hidden, code",
     [
         (
-            "```bash\nrestic forget --keep-daily 7 --keep-weekly 4\n```\nThe nightly backup keeps 30 days of snapshots.",
+            "```bash\nrestic forget --keep-daily 7 --keep-weekly 4\n```\n"
+            "The nightly backup keeps 30 days of snapshots.",
             "30 days",
             "```bash\nrestic forget --keep-daily 7 --keep-weekly 4\n```",
         ),
@@ -205,6 +208,51 @@ def test_a_gap_never_crosses_a_line_break(content: str, hidden: str) -> None:
 def test_values_written_side_by_side_hide_together_only_as_parts_of_one_value(content: str, hidden: str) -> None:
     cloze = build_cloze(content, "")
     assert cloze is not None and cloze.hidden == hidden
+
+
+def _checked(lines: int) -> str:
+    return "\n".join(f"- checked the archive bucket after batch {i}" for i in range(lines))
+
+
+def test_a_long_notes_question_is_its_opening() -> None:
+    """A question of 55 KB is no question: a long note is asked from its opening, cut at a line, "…" saying that it
+    goes on; the gap still points into the note, whose whole text is the answer."""
+    opening = "The nightly export writes 12 GB of parquet files to the archive bucket."
+    content = opening + "\n" + _checked(5000)
+    cloze = build_cloze(content, "Export")
+    assert cloze is not None and cloze.hidden == content[cloze.start : cloze.end] == "12 GB"
+    assert cloze.text.startswith(opening.replace("12 GB", CLOZE_GAP) + "\n- checked the archive bucket after batch 0")
+    assert cloze.text.endswith(" …") and len(cloze.text) <= CLOZE_CHARS + len(" …")
+    shown = cloze.text.removesuffix(" …").replace(CLOZE_GAP, "12 GB")
+    assert content.startswith(shown + "\n")  # whole lines of the note
+    assert build_question(cand("entries/a.md", content=content, title="Export")) == cloze.text
+    # a note of up to CLOZE_CHARS characters is shown whole, as before
+    short = (opening + "\n" + _checked(100))[:CLOZE_CHARS]
+    assert build_cloze(short, "Export").text == short.replace("12 GB", CLOZE_GAP)  # type: ignore[union-attr]
+
+
+def test_a_value_past_a_long_notes_opening_is_not_asked() -> None:
+    content = _checked(5000) + "\nThe export takes 20 minutes."
+    assert build_cloze(content, "Export checks") is None
+    assert build_question(cand("entries/a.md", content=content, title="Export checks")) == (
+        "What do you remember about “Export checks”?"
+    )
+
+
+def test_a_long_note_is_read_only_as_far_as_its_question_shows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a cloze costs is its opening's reading, whatever the note's length (the readers over a 55 KB note took
+    seconds, for each card of a session). No timing here: benchmarks/run.py times it."""
+    read: list[int] = []
+    real = quiz.analyze
+
+    def counted(text: str):  # type: ignore[no-untyped-def]
+        read.append(len(text))
+        return real(text)
+
+    monkeypatch.setattr(quiz, "analyze", counted)
+    content = "Weekly migration log, 5,000 lines.\n" + "\n".join(f"- a{i:04d} ok" for i in range(5000))
+    assert build_cloze(content, "Migration log") is not None
+    assert read and max(read) <= CLOZE_CHARS
 
 
 def test_question_prefers_the_explicit_question_then_the_cloze_then_the_title() -> None:

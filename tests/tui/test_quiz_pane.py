@@ -595,15 +595,15 @@ async def test_study_more_while_the_last_grade_is_written_counts_it_once(demo, m
 
 
 def _session_summary(passes: int = 190) -> str:
-    """An agent's ~12 KB session summary: a heading, a line per pass over the logs, and at its very end the one fact a
-    cloze can hide (far below the first lines of any panel)."""
-    lines = ["# Session summary 2026-11-28", "", "## What happened"]
-    lines += [
+    """An agent's ~12 KB session summary: a heading, a line per pass over the logs, and the one fact a cloze can hide
+    at the end of the note's opening (the first `quiz.CLOZE_CHARS` characters, all a cloze reads: a value past them is
+    not asked), below the first lines of any panel; then the rest of the passes."""
+    lines = [
         f"- Looked at the ingest worker logs again, pass {chr(97 + i % 26)}{chr(97 + i // 26)}; nothing new in them."
         for i in range(passes)
     ]
-    lines += ["", "## Outcome", "The retry budget of the ingest worker is 45 attempts."]
-    return "\n".join(lines)
+    outcome = ["", "## Outcome", "The retry budget of the ingest worker is 45 attempts.", "", "## Later passes"]
+    return "\n".join(["# Session summary 2026-11-28", "", "## What happened", *lines[:10], *outcome, *lines[10:]])
 
 
 def _screen_text(app) -> str:
