@@ -161,6 +161,30 @@ def terminal_text(text: str) -> str:
     return _visible(text, keep="\n")
 
 
+# What a terminal acts on rather than shows: the C0 controls but the line break and the tab, DEL and the C1 controls
+# (ESC opens the sequences that clear the screen, hide text or set the window's title; U+009B is CSI for a terminal
+# that reads 8-bit controls), the line and paragraph separators, and the bidirectional formatting characters (the
+# marks U+061C, U+200E, U+200F, the embeddings and overrides U+202A–U+202E, the isolates U+2066–U+2069: a line would
+# display other than it reads). Letters of a right-to-left script are none of these.
+TERMINAL_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def inert_text(text: str) -> str:
+    """Stored text as the desk draws it: each character of `TERMINAL_CONTROLS` a space, one for one, so that an
+    offset into the text (a cloze's gap, where a long text is cut) still points where it did. Line breaks and tabs
+    stay (a pane lays them out), and so does every other character: unlike `terminal_text`, which also makes any
+    other character that is not printable a space and drops the break hints, for a terminal the command line
+    writes to as it is."""
+    return TERMINAL_CONTROLS.sub(" ", text) if TERMINAL_CONTROLS.search(text) else text
+
+
+def json_inert(text: str) -> str:
+    """JSON text (json.dumps with ensure_ascii=False) with each character of `TERMINAL_CONTROLS` it left raw
+    escaped (`\\u009b`): the same value for any parser (outside a string JSON is ASCII, and json.dumps escaped the
+    C0 controls in strings), and nothing in it a terminal acts on."""
+    return TERMINAL_CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def _visible(value: str, keep: str = "") -> str:
     """`value` with each character that is not printable made a space (but those in `keep`, the joiners after a
     visible character and a flag's tags), and the break hints dropped."""

@@ -28,13 +28,14 @@ from textual import work
 from textual.app import App
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.notifications import SeverityLevel
 from textual.reactive import var
 from textual.widget import AwaitMount
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from memkeeper.core import Engine, MemkeeperError, Receipt
 from memkeeper.core.index import BadPage, GonePage, SyncFound
-from memkeeper.core.models import REFUSED_STATUSES
+from memkeeper.core.models import REFUSED_STATUSES, inert_text
 from memkeeper.core.validate import validate_actor
 
 from .keymap import Keymap, KeymapError, binding_ids, default_keys, live_bindings, load_keymap, normalize_keys
@@ -434,6 +435,19 @@ class MemkeeperApp(App[int]):
         pane = self.current_pane()
         if pane is not None and worker.group in FAILURE_TITLES:  # a pane's own failures are in its status line
             pane.status.show_error(f"{title}: {failure_text(worker.error)}")
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Textual's toast, less what a terminal would act on: a toast may name stored text (a page, a title, what
+        the engine refused), and a pane's `notify` comes here too."""
+        super().notify(inert_text(message), title=inert_text(title), severity=severity, timeout=timeout, markup=markup)
 
     def notify_error(self, message: str, *, title: str = "") -> None:
         """An error toast: short-lived, never markup. Toasts are for errors and the few warnings a person must read

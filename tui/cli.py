@@ -26,6 +26,7 @@ from memkeeper.core.models import (
     SensitivityTier,
     SourceType,
     TrustZone,
+    json_inert,
     parse_iso,
     single_line,
     terminal_text,
@@ -385,17 +386,12 @@ def _more(n: int) -> str:
     return f"\n… and {n} more (--limit)" if n > 0 else ""
 
 
-# What JSON written with ensure_ascii=False leaves unescaped and a terminal may act on: DEL, the C1 controls (U+009B
-# is CSI, U+009D OSC, for a terminal that reads them) and the bidirectional controls. Escaped, the value is the same.
-_UNESCAPED_CONTROLS = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-
-
 def json_text(data: Any) -> str:
     """`--json` output: exact (every string as stored, read back by any JSON parser), and nothing in it a terminal
-    acts on. json.dumps escapes the C0 controls; the others it leaves raw are escaped here (`\\u009b`), which is
-    valid wherever they stand, since outside a string JSON is ASCII."""
-    text = json.dumps(data, indent=2, ensure_ascii=False, default=str)
-    return _UNESCAPED_CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    acts on. json.dumps escapes the C0 controls; what it leaves raw with ensure_ascii=False (DEL, the C1 controls,
+    U+009B is CSI and U+009D OSC for a terminal that reads them, and the bidirectional controls) is escaped here
+    (`json_inert`, as the desk's Receipts pane shows a receipt)."""
+    return json_inert(json.dumps(data, indent=2, ensure_ascii=False, default=str))
 
 
 def say(text: str, *, err: bool = False) -> None:

@@ -22,7 +22,7 @@ from textual.widgets.data_table import CellDoesNotExist
 from textual.worker import Worker, WorkerState
 
 from memkeeper.core import BadInput, Entry, Receipt
-from memkeeper.core.models import TrustZone
+from memkeeper.core.models import TrustZone, inert_text
 from memkeeper.core.scoring import zone_allows
 
 from ..widgets.indextree import IndexTree, NodeRef
@@ -242,7 +242,8 @@ class BrowseScreen(PaneScreen):
         self.current_entry = entry
         self._render_page_title()
         self.refresh_bindings()  # "back" becomes available once there is history
-        await self.markdown.update(body)
+        # The agent's text as written, less what a terminal would act on (an escape sequence, a bidi override).
+        await self.markdown.update(inert_text(body))
         if keep_scroll:
             scroll.scroll_to(y=y, animate=False)
         else:
@@ -447,7 +448,7 @@ class BrowseScreen(PaneScreen):
             and bool(self.query_one("#search-panel").display)
             and not zone_allows(TrustZone(self.zone), entry.trust_zone, entry.sensitivity_tier)
         )
-        path = Content(self.current_path)
+        path = Content(inert_text(self.current_path))
         self.query_one("#page-panel").border_title = (
             Content.assemble(
                 Content.styled(f"⚠ {self.zone} would not see this page", "bold $text-warning"), " · ", path
@@ -495,7 +496,7 @@ class BrowseScreen(PaneScreen):
         for res in receipt.details.get("results", []):
             c = res.get("components", {})
             zone = res.get("zone", "")
-            title = Text(res.get("title", ""), no_wrap=True, overflow="ellipsis")
+            title = Text(inert_text(str(res.get("title", ""))), no_wrap=True, overflow="ellipsis")
             rows.append(
                 (
                     f"{res.get('score', 0):.3f}",

@@ -25,7 +25,7 @@ from textual.worker import get_current_worker
 
 from memkeeper.core import Engine, Receipt
 from memkeeper.core.conflicts import SNOOZE_WARN_AFTER, Conflict, existing_text
-from memkeeper.core.models import Entry, parse_iso
+from memkeeper.core.models import Entry, inert_text, parse_iso
 
 from ..widgets.fmt import ago
 from ..widgets.queue_modals import parse_until, snooze_error
@@ -86,7 +86,7 @@ def type_cell(c: Conflict) -> Text:
     """The Type column: a possible conflict is marked (detection is not sure; "both valid" clears it)."""
     if c.possible:
         return Text(TYPE_LABELS["possible"], style=POSSIBLE_STYLE)
-    return Text(TYPE_LABELS.get(c.conflict_type, c.conflict_type) + ("*" if c.declared else ""))
+    return Text(TYPE_LABELS.get(c.conflict_type, inert_text(c.conflict_type)) + ("*" if c.declared else ""))
 
 
 CHOICE_LABELS = {"existing": "keep existing", "incoming": "take incoming", "both": "both valid"}
@@ -227,10 +227,10 @@ class ConflictsScreen(PaneScreen):
         return [
             Text(c.conflict_id, style="bold"),
             type_cell(c),
-            Text(c.title, no_wrap=True, overflow="ellipsis"),
+            Text(inert_text(c.title), no_wrap=True, overflow="ellipsis"),
             _until(c, self.now().year) if self.mode == SNOOZED else _age(c.detected_at, self.now()),
             snoozed,
-            Text(str(c.incoming.get("actor") or ""), no_wrap=True, overflow="ellipsis"),
+            Text(inert_text(str(c.incoming.get("actor") or "")), no_wrap=True, overflow="ellipsis"),
         ]
 
     def show_problems(self) -> None:
@@ -245,7 +245,7 @@ class ConflictsScreen(PaneScreen):
         text = Text()
         for line in problems[:PROBLEMS_SHOWN]:
             text.append("⚠ not listed: ", style="bold")
-            text.append(line + "\n")
+            text.append(inert_text(line) + "\n")
         if len(problems) > PROBLEMS_SHOWN:
             text.append(f"… and {len(problems) - PROBLEMS_SHOWN} more (memkeeper check lists them)\n")
         text.rstrip()
@@ -385,17 +385,17 @@ class ConflictsScreen(PaneScreen):
         if c.possible:
             meta.append("possible conflict ", style=f"bold {POSSIBLE_STYLE}")
             if c.suspected:
-                meta.append(f"({c.suspected.replace('_', ' ')}?)", style=POSSIBLE_STYLE)
+                meta.append(f"({inert_text(c.suspected.replace('_', ' '))}?)", style=POSSIBLE_STYLE)
             both = self.mk.key_for("conflicts.both") or "conflicts.both"
             meta.append(f" — not sure; {both} both valid clears it for good", style="yellow")
         else:
-            meta.append(c.conflict_type, style="bold magenta")
+            meta.append(inert_text(c.conflict_type), style="bold magenta")
             if c.declared:
-                meta.append(f" (declared: {c.declared})", style="magenta")
+                meta.append(f" (declared: {inert_text(c.declared)})", style="magenta")
         if c.confidence is not None:
             meta.append(f"  confidence {c.confidence:.2f}", style="dim")
-        meta.append(f"  {c.reason}")
-        meta.append(f"  · {c.detected_by} · {c.detected_at[:16].replace('T', ' ')}", style="dim")
+        meta.append(f"  {inert_text(c.reason)}")
+        meta.append(f"  · {inert_text(c.detected_by)} · {c.detected_at[:16].replace('T', ' ')}", style="dim")
         if c.snooze_count:
             style = "bold yellow" if c.snooze_count >= SNOOZE_WARN_AFTER else "dim"
             meta.append(f"  · snoozed {c.snooze_count}×", style=style)
@@ -625,7 +625,7 @@ class ConflictsScreen(PaneScreen):
             InputModal(
                 f"Move {cid}'s snooze to" if snoozed else f"Snooze {cid} until",
                 Text.assemble(
-                    (c.title, "bold"),
+                    (inert_text(c.title), "bold"),
                     (
                         "\nIt reopens then; a new date for a snooze still running is not another snooze."
                         if snoozed

@@ -19,6 +19,8 @@ from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label, Static
 
+from memkeeper.core.models import inert_text
+
 Message = str | Content | RenderableType
 
 
@@ -45,7 +47,7 @@ def bound_key(screen: Screen[Any], binding_id: str, *, typing: bool = False) -> 
 
 def _body(message: Message) -> VerticalScroll:
     """The message, in a box that scrolls when the screen is too short for all of it (`_FitsTheScreen`)."""
-    text = Static(Content(message) if isinstance(message, str) else message, classes="modal-message")
+    text = Static(Content(inert_text(message)) if isinstance(message, str) else message, classes="modal-message")
     return VerticalScroll(text, id="dialog-body", can_focus=False)
 
 
@@ -108,7 +110,7 @@ class ConfirmModal(_FitsTheScreen, ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="-danger" if self.danger else ""):
-            yield Label(Content(self.title_text), id="dialog-title")
+            yield Label(Content(inert_text(self.title_text)), id="dialog-title")
             if self.message:
                 yield _body(self.message)
             with Horizontal(id="dialog-buttons"):
@@ -166,7 +168,7 @@ class InputModal(_FitsTheScreen, ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Label(Content(self.title_text), id="dialog-title")
+            yield Label(Content(inert_text(self.title_text)), id="dialog-title")
             if self.prompt:
                 yield _body(self.prompt)
             yield Input(value=self.initial, placeholder=self.placeholder, id="dialog-input")
@@ -215,7 +217,7 @@ class TextModal(_FitsTheScreen, ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="-wide"):
-            yield Label(Content(self.title_text), id="dialog-title")
+            yield Label(Content(inert_text(self.title_text)), id="dialog-title")
             yield _body(self.message)
             close = bound_key(self, "modal.close")
             yield Label(Content(f"↑↓ pgup pgdn home end to scroll · {close} to close"), id="dialog-hint")

@@ -46,7 +46,7 @@ from textual.widgets import Input, ProgressBar, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from memkeeper.core import MemkeeperError, NotFound, Receipt
-from memkeeper.core.models import Status
+from memkeeper.core.models import Status, inert_text
 from memkeeper.core.quiz_ledger import ledger_zone, quiz_day, zone_named
 from memkeeper.core.quiz_queue import QuizCard, card_as_now, left_rotation
 from memkeeper.core.receipts import ReceiptCursor
@@ -706,9 +706,9 @@ class QuizScreen(PaneScreen):
             grid = Table.grid(padding=(0, 1))
             grid.add_column(style="dim", no_wrap=True, min_width=8)
             grid.add_column(overflow="fold")
-            grid.add_row("source", Text(card.source, style="underline"))
-            grid.add_row("page", card.page)
-            answer = Text(card.answer)
+            grid.add_row("source", Text(inert_text(card.source), style="underline"))
+            grid.add_row("page", inert_text(card.page))
+            answer = Text(inert_text(card.answer))  # one for one: the cloze's offsets still point at its value
             if card.cloze is not None:
                 answer.stylize(GAP_STYLE, *card.cloze)
             parts: list = [answer, Text(""), grid]
@@ -764,9 +764,9 @@ class QuizScreen(PaneScreen):
     def _question_text(self, card: QuizCard) -> Text:
         """The question in bold; a cloze names its page and shows its gap highlighted."""
         if card.cloze is None:
-            return Text(card.question, style="bold")
-        out = Text.assemble((card.title, "dim italic"), "\n")
-        question = Text(cloze_passage(card.question), style="bold")
+            return Text(inert_text(card.question), style="bold")
+        out = Text.assemble((inert_text(card.title), "dim italic"), "\n")
+        question = Text(cloze_passage(inert_text(card.question)), style="bold")
         start = question.plain.find(GAP)
         while start >= 0:
             question.stylize(GAP_STYLE, start, start + len(GAP))
@@ -843,7 +843,7 @@ class QuizScreen(PaneScreen):
                     else (Text("✗", style="red") if g == "again" else Text("·", style="dim"))
                 )
                 label = "buried" if g == "bury" else g
-                rows.add_row(mark, Text(label, style=GRADE_STYLE.get(g, "")), card.title, nxt)
+                rows.add_row(mark, Text(label, style=GRADE_STYLE.get(g, "")), inert_text(card.title), nxt)
         aside = self._aside_now()
         weak = aside.weak if aside is not None else []
         self.remaining = aside.remaining if aside is not None else 0
@@ -867,7 +867,7 @@ class QuizScreen(PaneScreen):
                 parts.append(
                     Text.assemble(
                         ("  ⚠ ", "yellow"),
-                        (it.page, ""),
+                        (inert_text(it.page), ""),
                         (f"  {it.correct}/{it.asked} ({round(100 * it.correct / it.asked)}%)", "dim"),
                     )
                 )

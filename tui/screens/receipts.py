@@ -22,7 +22,7 @@ from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
 from memkeeper.core import Receipt
-from memkeeper.core.models import REFUSED_STATUSES
+from memkeeper.core.models import REFUSED_STATUSES, inert_text, json_inert
 from memkeeper.core.receipts import receipt_hash, reread_files, verify_receipt
 from memkeeper.core.undo import keeps_a_reversal
 
@@ -87,22 +87,27 @@ class ReceiptRow:
 
     def cells(self, narrow: bool = False) -> tuple[Any, ...]:
         """The row's cells; `narrow` (80 columns) shortens the time and leaves the hash to the detail panel. A
-        decision an undo receipt reversed reads "undone", dimmed."""
+        decision an undo receipt reversed reads "undone", dimmed. What the ledger holds is shown less what a terminal
+        would act on (`inert_text`: a receipt repeats what it was given, and a ledger may be edited by hand)."""
         d = self.data or {}
         at = self.at()
         if narrow:
             at = at[5:]
-        status = self.status()
+        status = inert_text(self.status())
         mark = Text(" ✓", style="green") if self.verified else Text(" ✗", style="bold red")
         return (
-            at or "?",
-            str(d.get("action", "?")),
+            inert_text(at) or "?",
+            inert_text(str(d.get("action", "?"))),
             Text(status, style="dim")
             if self.undone_by
             else Text(status, style=STATUS_STYLES.get(status, "green" if self.verified else "red")),
-            Text(str(d.get("actor", "")), no_wrap=True, overflow="ellipsis"),
-            *(() if narrow else (Text.assemble((self.sha[:12] or "—", "dim" if self.verified else "red"), mark),)),
-            Text(self.subject(), no_wrap=True, overflow="ellipsis"),
+            Text(inert_text(str(d.get("actor", ""))), no_wrap=True, overflow="ellipsis"),
+            *(
+                ()
+                if narrow
+                else (Text.assemble((inert_text(self.sha[:12]) or "—", "dim" if self.verified else "red"), mark),)
+            ),
+            Text(inert_text(self.subject()), no_wrap=True, overflow="ellipsis"),
         )
 
     def status(self) -> str:
@@ -179,7 +184,8 @@ def read_rows(engine: Any, cursor: dict | None = None) -> tuple[list[ReceiptRow]
 
 def pretty_json(data: Any, limit: int = MAX_JSON_LINES) -> tuple[str, bool]:
     """`data` as indented JSON, at most `limit` lines, and whether it was cut. The encoder is read lazily, so a huge
-    receipt costs what is shown, not what it holds."""
+    receipt costs what is shown, not what it holds. Exact, as the command line's `--json` is: what a terminal would
+    act on and the encoder leaves raw (C1 controls, bidi overrides) is escaped (`json_inert`)."""
     chunks: list[str] = []
     lines = 0
     for chunk in json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(data):
@@ -187,8 +193,8 @@ def pretty_json(data: Any, limit: int = MAX_JSON_LINES) -> tuple[str, bool]:
         lines += chunk.count("\n")
         if lines >= limit:
             head = "".join(chunks).split("\n")[:limit]
-            return "\n".join(head), True
-    return "".join(chunks), False
+            return json_inert("\n".join(head)), True
+    return json_inert("".join(chunks)), False
 
 
 def _position(row: ReceiptRow) -> tuple[str, int]:
@@ -378,10 +384,10 @@ class ReceiptsScreen(PaneScreen):
             body.update("")
             detail.border_title = "Receipt"
             return
-        detail.border_title = row.key
+        detail.border_title = inert_text(row.key)
         if row.data is None:
             verdict.update(Content.styled("not valid JSON ✗", "bold $text-error"))
-            body.update(Text(row.raw))
+            body.update(Text(inert_text(row.raw)))
             return
         if row.verified:
             said = Content.assemble(
@@ -391,7 +397,7 @@ class ReceiptsScreen(PaneScreen):
             recomputed = receipt_hash(row.data) if isinstance(row.data, dict) else "?"
             said = Content.assemble(
                 Content.styled("hash MISMATCH ✗", "bold $text-error"),
-                Content.styled(f"  stored {row.sha[:16] or '—'}… recomputed {recomputed[:16]}…", "dim"),
+                Content.styled(f"  stored {inert_text(row.sha[:16]) or '—'}… recomputed {recomputed[:16]}…", "dim"),
             )
         if row.undone_by:
             said = Content.assemble(
@@ -404,7 +410,7 @@ class ReceiptsScreen(PaneScreen):
         # Textual's highlighter styles tokens with theme variables, so the JSON follows the active theme.
         shown = highlight(pretty, language="json")
         if cut:
-            file, _, line = row.key.rpartition(":")
+            file, _, line = inert_text(row.key).rpartition(":")
             shown = Content.assemble(
                 shown,
                 Content.styled(
@@ -521,8 +527,8 @@ class ReceiptsScreen(PaneScreen):
         if self.deciding:  # an undo is still being written
             self.app.bell()
             return
-        sha, at, actor = row.sha, row.at(), str(row.data.get("actor", ""))
-        what = f"{row.action} {decision_subject(row.data.get('details')) or row.subject()}".rstrip()
+        sha, at, actor = row.sha, inert_text(row.at()), inert_text(str(row.data.get("actor", "")))
+        what = inert_text(f"{row.action} {decision_subject(row.data.get('details')) or row.subject()}".rstrip())
         ago = _ago(row.data.get("at"), self.now())
         body = Text.assemble(
             (f"Taken{f' {ago}' if ago else ''} by {actor} · receipt {sha[:12]}\n", ""),

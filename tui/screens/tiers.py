@@ -34,6 +34,7 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from memkeeper.core import Entry, Receipt
+from memkeeper.core.models import inert_text
 from memkeeper.core.tier_queue import TierOutline
 from memkeeper.core.tiers import Candidate, Review
 
@@ -83,7 +84,7 @@ def _short_bytes(n: int) -> str:
 
 def _cell(text: str, style: str = "") -> Text:
     """A cell cut with an ellipsis at whatever width its column has (Title and Why share the table's width)."""
-    return Text(text, style=style, no_wrap=True, overflow="ellipsis")
+    return Text(inert_text(text), style=style, no_wrap=True, overflow="ellipsis")
 
 
 class PlanSource:
@@ -401,10 +402,10 @@ class TiersScreen(PaneScreen):
             line.append(f"{plan.count('protected')}", style=SECTION_STYLE["protected"])
             line.append(f" │ unchanged {plan.unchanged_count} │ ", style="dim")
             if view.review_error:
-                line.append(f"review unreadable: {view.review_error}", style="bold red")
+                line.append(f"review unreadable: {inert_text(view.review_error)}", style="bold red")
             elif view.review_path:
                 line.append("pending ", style="dim")
-                line.append(view.review_path, style="bold")
+                line.append(inert_text(view.review_path), style="bold")
                 ids = len(view.review.candidates) if view.review else 0
                 line.append(f" ({ids} ids) · {self._key('tiers.apply')} applies", style="dim")
             else:
@@ -460,7 +461,7 @@ class TiersScreen(PaneScreen):
             grid.add_row("accessed", f"{e.last_accessed_at:%Y-%m-%d}")
             out.update(
                 Group(
-                    Text(e.title, style="bold"),
+                    Text(inert_text(e.title), style="bold"),
                     Text(""),
                     grid,
                     Text(""),
@@ -475,7 +476,7 @@ class TiersScreen(PaneScreen):
         c: Candidate = item
         box.border_title = f"{section} · {c.candidate_id}"
         grid.add_row("memory", c.memory_id)
-        grid.add_row("path", c.path)
+        grid.add_row("path", inert_text(c.path))
         grid.add_row("category", c.category)
         grid.add_row("age", f"{_age(c.age_days)} since last access")
         grid.add_row("excerpt", human_bytes(c.excerpt_bytes))
@@ -493,8 +494,9 @@ class TiersScreen(PaneScreen):
                 else Text(f"not in a review yet ({self._key('tiers.commit')})", style="yellow"),
             )
             grid.add_row("accepted", Text("✓ yes", style="bold green") if c.candidate_id in self.accepted else "no")
-        reasons = Text("\n".join(f"• {r}" for r in c.reasons))
-        out.update(Group(Text(c.title, style="bold"), Text(""), grid, Text(""), Text("reasons", style="dim"), reasons))
+        reasons = Text("\n".join(f"• {inert_text(r)}" for r in c.reasons))
+        title = Text(inert_text(c.title), style="bold")
+        out.update(Group(title, Text(""), grid, Text(""), Text("reasons", style="dim"), reasons))
 
     def on_virtual_table_row_highlighted(self, event: VirtualTable.RowHighlighted) -> None:
         self._show_detail()

@@ -35,6 +35,7 @@ from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState
 
 from memkeeper.core import Entry, Receipt
+from memkeeper.core.models import inert_text
 
 from ..widgets.fmt import ago
 from ..widgets.meta import middle_cut, more_marker
@@ -141,7 +142,11 @@ class QueueSource:
         if isinstance(item, Entry):
             return self.pane.row_cells(item)
         src, n = item
-        return ["", Text(src, style="bold", no_wrap=True, overflow="ellipsis"), Text(_plural(n, "record"), style="dim")]
+        return [
+            "",
+            Text(inert_text(src), style="bold", no_wrap=True, overflow="ellipsis"),
+            Text(_plural(n, "record"), style="dim"),
+        ]
 
     def index_of(self, key: str) -> int | None:
         if key.startswith(GROUP):
@@ -266,14 +271,14 @@ class VerifyScreen(PaneScreen):
 
     def row_cells(self, e: Entry) -> list[str | Text]:
         conf_style = "green" if e.confidence >= 0.8 else ("yellow" if e.confidence >= 0.6 else "red")
-        title = Text(e.title, no_wrap=True, overflow="ellipsis")
+        title = Text(inert_text(e.title), no_wrap=True, overflow="ellipsis")
         if e.expires_at is not None and e.expires_at <= self.now():
             # a temporary fact past its expiry (decay has not archived it yet): retrieval and the quiz leave it out
-            title = Text.assemble(("expired ", "red"), e.title, no_wrap=True, overflow="ellipsis")
+            title = Text.assemble(("expired ", "red"), inert_text(e.title), no_wrap=True, overflow="ellipsis")
         return [
             MARK if e.memory_id in self.marked else "",
             title,
-            Text(short_source(source_of(e)), style="dim", no_wrap=True, overflow="ellipsis"),
+            Text(inert_text(short_source(source_of(e))), style="dim", no_wrap=True, overflow="ellipsis"),
             Text(f"{e.confidence:.2f}", style=conf_style),
             ago(e.created_at, self.now()),
         ]
@@ -396,11 +401,11 @@ class VerifyScreen(PaneScreen):
         grid = Table.grid(padding=(0, 1))
         grid.add_column(style="dim", no_wrap=True, min_width=10)
         grid.add_column(overflow="fold")  # only a single token longer than the panel (a long path) is folded
-        ref = middle_cut(e.source_ref) if e.source_ref else "(none)"
+        ref = middle_cut(inert_text(e.source_ref)) if e.source_ref else "(none)"
         grid.add_row("source", Text(ref, style="underline" if e.source_ref else "dim italic"))
-        verified = f"verified by {e.verified.by}" if e.verified else "not verified"
+        verified = f"verified by {inert_text(e.verified.by)}" if e.verified else "not verified"
         grid.add_row("type", f"{e.source_type.value} · {verified}")
-        grid.add_row("actor", e.actor or "—")
+        grid.add_row("actor", inert_text(e.actor or "—"))
         grid.add_row("confidence", f"{e.confidence:.2f} · evidence {e.evidence_grade.value}")
         grid.add_row("category", e.category.value)
         grid.add_row("zone", f"{e.trust_zone.value} · {e.sensitivity_tier.value}")
@@ -422,7 +427,7 @@ class VerifyScreen(PaneScreen):
             else:
                 grid.add_row("expires", f"{when} (in {ago(now, e.expires_at)})")
         parts: list = [
-            Text(e.title, style="bold"),
+            Text(inert_text(e.title), style="bold"),
             Text(""),
             *_text_shown(e.content, self._whole_key()),
             Text(""),
@@ -430,7 +435,9 @@ class VerifyScreen(PaneScreen):
         ]
         notes = [n for n in e.notes if n.strip()][-3:]
         if notes:
-            parts += [Text(""), Text("notes", style="dim")] + [Text(f"· {n}", style="italic") for n in notes]
+            parts += [Text(""), Text("notes", style="dim")] + [
+                Text(f"· {inert_text(n)}", style="italic") for n in notes
+            ]
         self.query_one("#verify-record", Static).update(Group(*parts))
 
     def _show_no_record(self) -> None:
@@ -463,8 +470,12 @@ class VerifyScreen(PaneScreen):
             return
         self.app.push_screen(
             TextModal(
-                f"{e.memory_id} · {e.title}",
-                Group(Text(e.content), Text(""), Text.assemble(("source ", "dim"), e.source_ref or "(none)")),
+                f"{e.memory_id} · {inert_text(e.title)}",
+                Group(
+                    Text(inert_text(e.content)),
+                    Text(""),
+                    Text.assemble(("source ", "dim"), inert_text(e.source_ref or "(none)")),
+                ),
             )
         )
 
@@ -474,14 +485,14 @@ class VerifyScreen(PaneScreen):
         listed = self.engine.verify_page(self.mode, order=self.order, source=source, limit=12)
         box.border_title = "source"
         box.border_subtitle = ""
-        actors = sorted({e.actor or "—" for e in listed})
+        actors = sorted({inert_text(e.actor or "—") for e in listed})
         body = Text()
-        body.append(source + "\n\n", style="bold")
+        body.append(inert_text(source) + "\n\n", style="bold")
         body.append(f"{_plural(count, 'record')} {'pending' if self.mode == PENDING else 'denied'}", style="bold")
         body.append(f" · written by {', '.join(actors)}\n\n", style="dim")
         for e in listed:
             body.append("· ", style="dim")
-            body.append(e.title + "\n")
+            body.append(inert_text(e.title) + "\n")
         if count > len(listed):
             body.append(f"… and {count - len(listed)} more\n", style="dim")
         if self.mode == PENDING:
@@ -698,7 +709,7 @@ class VerifyScreen(PaneScreen):
         listing = Text()
         for e in listed:
             listing.append("  · ", style="dim")
-            listing.append(e.title + "\n")
+            listing.append(inert_text(e.title) + "\n")
         if count > len(listed):
             listing.append(f"  … and {count - len(listed)} more\n", style="dim")
         hidden = count - self.engine.verify_count(PENDING, source=source, needle=self.needle) if self.needle else 0
@@ -714,7 +725,11 @@ class VerifyScreen(PaneScreen):
                 self._confirm_many(ids, f"{_plural(len(ids), 'record')} from {source}")
 
         self.app.push_screen(
-            ConfirmModal(f"Confirm all {count} from {source}?", Group(listing, note), confirm_label=f"Confirm {count}"),
+            ConfirmModal(
+                f"Confirm all {count} from {inert_text(source)}?",
+                Group(listing, note),
+                confirm_label=f"Confirm {count}",
+            ),
             done,
         )
 
@@ -751,7 +766,7 @@ class VerifyScreen(PaneScreen):
         if not ids or self.mode != PENDING:
             return
         one = self.engine.get(ids[0]) if len(ids) == 1 else None
-        what = one.title if one is not None else f"{_plural(len(ids), 'marked record')}"
+        what = inert_text(one.title) if one is not None else f"{_plural(len(ids), 'marked record')}"
         note = self._gone_note
 
         def done(reason: str | None) -> None:
@@ -812,6 +827,7 @@ class VerifyScreen(PaneScreen):
 def _text_shown(text: str, whole_key: str) -> list[Text]:
     """The text whole when it is at most `TEXT_SHOWN` characters; else its start, cut at a space, and a line
     saying how much is left and which key shows it whole."""
+    text = inert_text(text)
     if len(text) <= TEXT_SHOWN:
         return [Text(text)]
     cut = text.rfind(" ", TEXT_SHOWN // 2, TEXT_SHOWN)

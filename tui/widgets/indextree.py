@@ -16,6 +16,8 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 from textual.worker import Worker, WorkerState
 
+from memkeeper.core.models import inert_text
+
 if TYPE_CHECKING:
     from memkeeper.core import Engine
 
@@ -112,7 +114,8 @@ class IndexTree(Tree[NodeRef]):
         if status != "active":
             label.append(f"{status} · ", style="dim italic")
         label.append(
-            title, style=("dim strike" if status in ("denied", "superseded") else "dim") if status != "active" else ""
+            inert_text(title),
+            style=("dim strike" if status in ("denied", "superseded") else "dim") if status != "active" else "",
         )
         return label
 

@@ -10,6 +10,7 @@ from rich.text import Text
 
 from memkeeper.core import Entry
 from memkeeper.core.errors import clip
+from memkeeper.core.models import inert_text
 
 # Colours name the zone everywhere it appears (results, metadata, zone strip) so a leak stands out.
 ZONE_STYLES: dict[str, str] = {
@@ -60,8 +61,8 @@ def entry_meta_table(entry: Entry, narrow: bool = False) -> Group:
     zone = entry.trust_zone.value
     sens = entry.sensitivity_tier.value
     status = entry.status.value
-    verified = f"{entry.verified.by} {short_time(entry.verified.at)}" if entry.verified else "no"
-    ref = entry.source_ref or ""
+    verified = f"{inert_text(entry.verified.by)} {short_time(entry.verified.at)}" if entry.verified else "no"
+    ref = inert_text(entry.source_ref or "")
     source = entry.source_type.value + (f" · {middle_cut(ref) if narrow else ref}" if ref else "")
     pairs = [
         ("zone", v(zone, ZONE_STYLES.get(zone, ""))),

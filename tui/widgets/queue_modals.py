@@ -12,6 +12,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from memkeeper.core.models import inert_text
 from memkeeper.core.tiers import Candidate
 
 
@@ -85,7 +86,7 @@ def commit_summary_renderable(
     pages = Text()
     for c in first[:8]:
         pages.append("  · ", style="dim")
-        pages.append(f"{c.title}\n")
+        pages.append(f"{inert_text(c.title)}\n")
     if automatic > 8:
         pages.append(f"  … and {automatic - 8} more\n", style="dim")
     pages.rstrip()
@@ -98,7 +99,7 @@ def apply_summary_renderable(s: ApplySummary) -> Group:
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold", justify="right", no_wrap=True)
     grid.add_column()
-    grid.add_row("review", s.review)
+    grid.add_row("review", inert_text(s.review))
     grid.add_row(
         "accept → cold", Text(f"{len(s.accepted)} id{'s' if len(s.accepted) != 1 else ''}", style="bold green")
     )
@@ -112,7 +113,7 @@ def apply_summary_renderable(s: ApplySummary) -> Group:
     ids = Text()
     for cid, title in s.accepted[:8]:
         ids.append(f"  ✓ {cid}  ", style="green")
-        ids.append(f"{title}\n")
+        ids.append(f"{inert_text(title)}\n")
     if len(s.accepted) > 8:
         ids.append(f"  … and {len(s.accepted) - 8} more\n", style="dim")
     if not s.accepted:

@@ -12,6 +12,8 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
+from memkeeper.core.models import inert_text
+
 from .meta import middle_cut, more_marker
 
 DIFF_STYLE = {"existing": "bold #e8a33d", "incoming": "bold #3dbde8"}
@@ -22,8 +24,9 @@ SHORT_TYPES = {"agent_inferred": "inferred", "user_stated": "stated", "user_conf
 
 def word_diff(a: str, b: str) -> tuple[Text, Text]:
     """Both texts with the words that differ from the other side emphasised (a word-level diff, like lazygit's).
-    Line breaks are kept (a checklist or a summary stays one item a line); other runs of spaces are one space."""
-    wa, wb = _words(a), _words(b)
+    Line breaks are kept (a checklist or a summary stays one item a line); other runs of spaces are one space. What
+    a terminal would act on (an escape sequence, a bidi override: `inert_text`) is a space."""
+    wa, wb = _words(inert_text(a)), _words(inert_text(b))
     ta, tb = _Runs(), _Runs()
     for op, i1, i2, j1, j2 in SequenceMatcher(None, wa, wb, autojunk=False).get_opcodes():
         same = op == "equal"
@@ -80,35 +83,37 @@ def provenance_grid(
     """Source, type, actor, time, evidence grade, confidence, category (and expiry) — in four rows when `compact`
     (a narrow terminal, where both sides must fit under the queue). A long source ref is cut in its middle unless
     `whole`."""
+
+    def field(key: str) -> str:  # as the side holds it, less what a terminal would act on (`inert_text`)
+        return inert_text(str(side.get(key) or ""))
+
     grid = Table.grid(padding=(0, 1))
     grid.add_column(style="dim", no_wrap=True, min_width=7 if compact else 10)
     grid.add_column(overflow="fold")
-    grade = str(side.get("evidence_grade") or "—")
+    grade = field("evidence_grade") or "—"
     grade_style = {"high": "bold green", "medium": "yellow", "low": "red"}.get(grade, "")
     conf = side.get("confidence")
     conf_text = f"{float(conf):.2f}" if isinstance(conf, (int, float)) else "—"
-    ref = str(side.get("source_ref") or "")
+    ref = field("source_ref")
     # A ref may be 2048 bytes (a URL with its query string): whole, it took every row of the side (the statement's
     # whole view, `conflicts.whole`, shows it unabridged).
     shown = ref if whole else middle_cut(ref, *((COMPACT_SOURCE_SHOWN, COMPACT_SOURCE_TAIL) if compact else ()))
     source = Text(shown or "(none)", style="underline" if ref else "dim")
     if compact:
         grid.add_row("source", source)
-        kind = str(side.get("source_type") or "—")
-        grid.add_row("by", f"{side.get('actor') or '—'} · {SHORT_TYPES.get(kind, kind)}")
-        grid.add_row(
-            "at", Text.assemble(_short_time(side.get("at"))[:10], " · ", (grade, grade_style), f" {conf_text}")
-        )
+        kind = field("source_type") or "—"
+        grid.add_row("by", f"{field('actor') or '—'} · {SHORT_TYPES.get(kind, kind)}")
+        grid.add_row("at", Text.assemble(_short_time(field("at"))[:10], " · ", (grade, grade_style), f" {conf_text}"))
         if expires is not None:
             grid.add_row("expires", expires)
         return grid
     grid.add_row("source", source)
-    grid.add_row("type", str(side.get("source_type") or "—"))
-    grid.add_row("actor", str(side.get("actor") or "—"))
-    grid.add_row("at", _short_time(side.get("at")))
+    grid.add_row("type", field("source_type") or "—")
+    grid.add_row("actor", field("actor") or "—")
+    grid.add_row("at", _short_time(field("at")))
     grid.add_row("evidence", Text(grade, style=grade_style))
     grid.add_row("confidence", conf_text)
-    grid.add_row("category", str(side.get("category") or "—"))
+    grid.add_row("category", field("category") or "—")
     if expires is not None:
         grid.add_row("expires", expires)
     return grid
@@ -144,6 +149,7 @@ class ConflictSide(Static):
         longer than what is left once the provenance is counted is cut, and says how to see it whole: the
         provenance (source, actor, grade) always shows, however long the statement (a 12 KB note filled the side,
         and the box cut off its provenance with nothing to scroll)."""
+        where = inert_text(where)
         if compact:  # where the side lives goes to the border: every row counts at 24 lines
             self.border_subtitle = where
             rest: list[RenderableType] = [provenance_grid(side, expires, compact=True)]

@@ -15,7 +15,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from memkeeper.core import Receipt
-from memkeeper.core.models import UNRECORDED_STATUSES
+from memkeeper.core.models import UNRECORDED_STATUSES, inert_text
 
 #: (text, style, priority): priority 0 is never dropped; higher numbers go first when the line is too narrow.
 Part = tuple[str, str, int]
@@ -95,8 +95,10 @@ class StatusLine(Static):
         return "".join(t for t, _, _ in self.parts)
 
     def _show(self, parts: list[Part], *shorter: list[Part]) -> None:
+        # A line may repeat stored text (a title, a file name, a reason given): less what a terminal would act on.
+        parts, *more = ([(inert_text(t), style, p) for t, style, p in w] for w in (parts, *shorter))
         self.parts = parts
-        self._shorter = list(shorter)
+        self._shorter = more
         self._render_parts()
 
     def _render_parts(self) -> None:
