@@ -19,7 +19,7 @@ from memkeeper.core.models import TrustZone
 from memkeeper.tui.screens.browse import BrowseScreen, ViewRef, clip_view
 from memkeeper.tui.widgets import indextree
 from memkeeper.tui.widgets.indextree import NodeRef
-from memkeeper.tui.widgets.wikiread import resolve_link
+from memkeeper.tui.widgets.wikiread import resolve_link, split_page
 
 from .conftest import NARROW, WIDE, both_sizes, hold, settle, wait_for
 from .snapshot_app import FIXED_NOW, build_app
@@ -186,6 +186,100 @@ async def test_a_long_generated_view_mounts_a_bounded_number_of_blocks(demo_root
         await pilot.pause()
         assert "shortened here" in screen.markdown.source
         assert len(screen.markdown.children) <= 40
+
+
+def long_entries_wiki(root: Path, notes: dict[str, str]) -> dict[str, str]:
+    """A wiki holding `notes` (title: text) as agent captures; their memory ids by title."""
+    engine = Engine.init(root, now=FIXED_NOW)
+    ids = {}
+    for title, text in notes.items():
+        r = engine.capture(text, now=FIXED_NOW, actor="agent:x", title=title)
+        assert r.ok, r
+        ids[title] = r.details["memory_id"]
+    engine.close()
+    return ids
+
+
+async def select_entry(pilot: Pilot, screen: BrowseScreen, title: str) -> None:
+    """Select the fact entry titled `title` in the tree, as a person does, and wait for its page to be shown."""
+    tree = screen.index_tree
+    fact = tree.find(NodeRef("category", "fact"))
+    assert fact is not None
+    if not fact.is_expanded:
+        tree.move_cursor(fact)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: fact.children, what="fact entries")
+    node = next(n for n in fact.children if str(n.label) == title)
+    tree.select_node(node)
+    await wait_for(pilot, lambda: screen.current == ViewRef("entry", node.data.value), what=f"{title} shown")
+    await settle(pilot)
+
+
+@pytest.mark.long
+async def test_a_long_entry_page_shows_its_start_and_a_line_saying_how_to_open_it_whole(tmp_path: Path) -> None:
+    """An entry page went to Textual's Markdown whole: an agent's 5,000-line checklist (55 KB, under the engine's
+    64 KiB) was some 20,000 widgets, and selecting it held the desk 14 s (53 s until it was quiet); a 60 KB line,
+    wrapped whole, 1.5 s. The page shows its start, and its last line says how much is left and which key opens it
+    whole in the editor."""
+    checklist = "\n".join(f"- m{i:04d} ok" for i in range(5000))
+    line = " ".join(f"The migration moved batch {i:05d} without errors." for i in range(1300))[:60_000]
+    long_entries_wiki(tmp_path / "wiki", {"Migration checklist": checklist, "Migration line": line})
+    app = build_app(tmp_path / "wiki")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_browse(pilot)
+        edit = f"{app.key_for('browse.edit')} opens the whole page in your editor."
+        await select_entry(pilot, screen, "Migration checklist")
+        source = screen.markdown.source
+        assert "- m0000 ok\n- m0001 ok" in source and "m4999" not in source
+        last = source.rstrip().splitlines()[-1]
+        assert last.startswith("_… the page continues: ") and "more lines" in last and last.endswith(f"{edit}_")
+        assert len(list(screen.markdown.query("*"))) < 200  # a page's worth of widgets, not 20,000
+        note = screen.markdown.query(MarkdownParagraph).last()
+        assert "the page continues" in str(note.source) and note is screen.markdown.children[-1]
+
+        await select_entry(pilot, screen, "Migration line")
+        source = screen.markdown.source
+        assert "batch 00000 without errors" in source and "batch 01299" not in source
+        assert len(source) < 8_500  # its first 8,000 characters, the page's title and the line that says so
+        body, note_line = source.rstrip().rsplit("\n\n", 1)
+        shown = body.split("## Content\n", 1)[1]  # (the page's title and status line above it)
+        assert line.startswith(shown) and line[len(shown)] == " "  # cut between two words
+        assert note_line.startswith("_… the page continues: ") and note_line.endswith(f"{edit}_")
+
+
+async def test_an_entry_page_of_ordinary_length_is_shown_whole(tmp_path: Path) -> None:
+    """A note, a dozen-item checklist and a 6 KB summary are shown as their pages hold them, with no line saying
+    they continue."""
+    summary = "\n".join(
+        f"Paragraph {i}: the ingest worker logs were read again and nothing new was in them." for i in range(70)
+    )
+    notes = {
+        "CI database": "The CI runner uses Postgres 15 for tests.",
+        "Release checklist": "\n".join(f"- step {i}: done" for i in range(12)),
+        "Ingest summary": summary,
+    }
+    ids = long_entries_wiki(tmp_path / "wiki", notes)
+    app = build_app(tmp_path / "wiki")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_browse(pilot)
+        for title in notes:
+            await select_entry(pilot, screen, title)
+            page = app.engine.page_of(ids[title])
+            _, body = split_page(app.engine.read_view(page))
+            assert screen.markdown.source == body and "continues" not in body, title
+
+
+def test_an_entry_cut_inside_a_code_block_closes_it() -> None:
+    """The line after the cut is not shown as code: the fence the cut left open is closed before it."""
+    from memkeeper.tui.screens.browse import clip_entry
+
+    code = "\n".join(f"    step_{i} = run({i})  # and a comment" for i in range(600))
+    text = f"# Script\n\nThe script:\n\n```python\n{code}\n```\n\nAfter it."
+    shown = clip_entry(text, "e")
+    head, note = shown.rstrip().rsplit("\n\n", 1)
+    assert head.endswith("\n```") and head.count("```") == 2
+    assert note.startswith("_… the page continues: ") and note.endswith("e opens the whole page in your editor._")
+    assert clip_entry("A note.\n\n```\ncode\n```\n", "e") == "A note.\n\n```\ncode\n```\n"
 
 
 # ------------------------------------------------------------------------------------------------ tree

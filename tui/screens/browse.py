@@ -40,6 +40,14 @@ SEARCH_LIMIT = 50
 # (113 blocks) held the desk 1-1.5 s when the tree cursor rested on it, and of index/fact.md (430 links) 3.4 s.
 MAX_VIEW_CHARS = 40_000
 MAX_VIEW_BLOCKS = 40  # top-level blocks and list items
+# An entry page is an agent's Markdown, shown as written (its lists keep Textual's list: `flat_lists` is for the
+# generated views), so it is cut sooner: a list item mounts some four widgets, and a 5,000-line checklist of 55 KB
+# (under the engine's 64 KiB) held the desk 14 s when selected and 53 s until it was quiet; a 60 KB line, wrapped
+# whole, 1.5 s. Its first 8,000 characters or 64 widgets' worth of blocks are shown, and a line says that the page
+# continues and which key opens it whole in the editor.
+MAX_ENTRY_CHARS = 8_000
+MAX_ENTRY_WIDGETS = 64  # a top-level block counts one, a list item (at any depth) ENTRY_ITEM_WIDGETS
+ENTRY_ITEM_WIDGETS = 4
 LOG_TAIL_ROWS = 200
 HIGHLIGHT_DELAY = 0.12  # seconds the tree cursor must rest on a node before its page renders
 
@@ -66,16 +74,62 @@ def clip_view(rel: str, text: str) -> str:
         return text
     if rel == "hot.md":
         return text  # the engine keeps it under 500 words: read first, always whole
-    end = len(text)
-    if end > MAX_VIEW_CHARS:
-        cut = text.rfind("\n", 0, MAX_VIEW_CHARS)
-        end = cut if cut > 0 else MAX_VIEW_CHARS
-    line = _block_budget_line(text[:end])
-    if line is not None:  # markdown-it counts lines split at "\n" only
-        end = min(end, sum(len(ln) + 1 for ln in text[:end].split("\n")[:line]))
+    end = _cut(text, MAX_VIEW_CHARS, MAX_VIEW_BLOCKS)
     if end >= len(text):
         return text
     return text[:end].rstrip("\n") + f"\n\n_… {rel} continues ({len(text):,} characters); shortened here._\n"
+
+
+def clip_entry(text: str, edit_key: str) -> str:
+    """What an entry page renders: its body whole when it is at most `MAX_ENTRY_CHARS` characters and
+    `MAX_ENTRY_WIDGETS` widgets' worth of blocks; else its start (cut where a block starts, else at a line break,
+    else at a space), a code fence left open closed, and a last line saying how much is left and that `edit_key`
+    opens the whole page in the editor."""
+    end = _cut(text, MAX_ENTRY_CHARS, MAX_ENTRY_WIDGETS, ENTRY_ITEM_WIDGETS)
+    left = text[end:]
+    if not left.strip():
+        return text
+    head = text[:end].rstrip()
+    fence = _open_fence(head)
+    lines = left.strip("\n").count("\n") + 1
+    more = f"{len(left):,} more characters" + (f" in {lines:,} more lines" if lines > 1 else "")
+    closed = f"{head}\n{fence}" if fence else head
+    return f"{closed}\n\n_… the page continues: {more}. {edit_key} opens the whole page in your editor._\n"
+
+
+def _cut(text: str, max_chars: int, max_blocks: int, item: int = 1) -> int:
+    """Where a long text is cut: after at most `max_chars` characters, at the last line break in their second half,
+    else at the last space there (a single long line), else at `max_chars`; then sooner, where the block past
+    `max_blocks` starts (`_block_budget_line`)."""
+    end = len(text)
+    if end > max_chars:
+        cut = text.rfind("\n", 0, max_chars)
+        if cut < max_chars // 2:
+            cut = max(cut, text.rfind(" ", max_chars // 2, max_chars))
+        end = cut if cut > 0 else max_chars
+    line = _block_budget_line(text[:end], max_blocks, item)
+    if line is not None:  # markdown-it counts lines split at "\n" only
+        end = min(end, sum(len(ln) + 1 for ln in text[:end].split("\n")[:line]))
+    return end
+
+
+_FENCE = re.compile(r"\s*(`{3,}|~{3,})")
+
+
+def _open_fence(text: str) -> str:
+    """The line that closes a code fence `text` leaves open, or "" when it leaves none (a text cut inside a code
+    block would show the line after the cut as code)."""
+    opened = ""
+    for line in text.split("\n"):
+        m = _FENCE.match(line)
+        if m is None:
+            continue
+        marker = m.group(1)
+        if not opened:
+            opened = marker
+        elif marker[0] == opened[0] and len(marker) >= len(opened) and not line[m.end() :].strip():
+            opened = ""
+    return opened
 
 
 _ITEM = re.compile(r"[-*+] (?=\S)")
@@ -110,17 +164,21 @@ def flat_lists(text: str) -> str:
     return "\n".join(out)
 
 
-def _block_budget_line(text: str) -> int | None:
-    """The line where the block past `MAX_VIEW_BLOCKS` starts (a top-level block or a list item each count), or None
+def _block_budget_line(text: str, budget: int = MAX_VIEW_BLOCKS, item: int = 1) -> int | None:
+    """The line where the block past `budget` starts (a top-level block counts one, a list item `item`), or None
     when the text holds no more."""
     blocks = 0
     for token in MarkdownIt("gfm-like").parse(text):
         if token.map is None or token.nesting != 1:
             continue
-        if token.level == 0 or token.type == "list_item_open":
+        if token.type == "list_item_open":
+            blocks += item
+        elif token.level == 0:
             blocks += 1
-            if blocks > MAX_VIEW_BLOCKS:
-                return token.map[0]
+        else:
+            continue
+        if blocks > budget:
+            return token.map[0]
     return None
 
 
@@ -223,6 +281,8 @@ class BrowseScreen(PaneScreen):
                 _, body = split_page(read_view(self.engine, page))
             except BadInput as exc:
                 body = f"*Cannot read {page}: {exc}*"
+            else:
+                body = clip_entry(body, self.mk.key_for("browse.edit") or "browse.edit")
             meta.update(entry_meta_table(entry, narrow=self.has_class("-narrow")))
             meta.display = True
             path = page
