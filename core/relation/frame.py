@@ -14,8 +14,9 @@ sides are the same word written shorter ("Jan" / "January"), nor one of negation
 compares ("isn't public" / "private").
 
 Also here, from the same reading of a sentence's shape: `complement` ("<S> is <X>" / "<S> is <Y>", two answers to
-"what is S" when the two share too few words for a frame) and `subject_end` (where the phrase a statement is
-about ends)."""
+"what is S" when the two share too few words for a frame), `which_thing` (one frame with a value said of two
+things: "We deploy the frontend on Fridays" / "We deploy the backend on Mondays", two facts) and `subject_end`
+(where the phrase a statement is about ends)."""
 
 from __future__ import annotations
 
