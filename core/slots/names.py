@@ -125,6 +125,7 @@ def _apposed_to_kin(toks: list[Tok], first: int, last: int) -> bool:
 def read_names(toks: list[Tok]) -> list[Name]:
     lex = lexicon()
     names: list[Name] = []
+    labels = _label_colons(toks)
     j = 0
     n = len(toks)
     while j < n:
@@ -244,7 +245,7 @@ def read_names(toks: list[Tok]) -> list[Name]:
             )
             if v.kind == "word" and v.low in lex.place_verbs:
                 placed_by = v.i
-        if not value_like and _after_label(toks, words[0].i, words[-1].i):
+        if not value_like and _after_label(toks, words[0].i, words[-1].i, labels):
             value_like = True
         passive = False
         if k0 >= 1 and toks[k0].low in lex.passive_value_preps:
@@ -278,23 +279,44 @@ def read_names(toks: list[Tok]) -> list[Name]:
 _LIST_OR_PLACE = frozenset({"and", "or", "nor", "of", "for", "to", "via", "by", "near"})
 
 
-def _after_label(toks: list[Tok] | tuple[Tok, ...], i: int, last: int) -> bool:
+def _label_colons(toks: list[Tok]) -> dict[int, tuple[int, int]]:
+    """Each sentence that opens with a label (one to three words, then a colon: "Hotel:", "- Outbound:"): its
+    sentence number → (the colon's index, the index where what the label says ends: the sentence's next colon, or
+    past its end). One pass over the tokens."""
+    out: dict[int, tuple[int, int]] = {}
+    first: dict[int, int] = {}  # sentence → index of its first token
+    ok: dict[int, bool] = {}  # sentence → only words so far, before its first colon
+    for k, t in enumerate(toks):
+        s = t.sent
+        if s not in first:
+            first[s], ok[s] = k, True
+        if s in out:
+            c, end = out[s]
+            if end == len(toks) and t.kind == "punct" and t.low == ":":
+                out[s] = (c, k)
+            continue
+        if not ok[s]:
+            continue
+        if t.kind == "punct" and t.low == ":":
+            ok[s] = False
+            if 1 <= k - first[s] <= 3:
+                out[s] = (k, len(toks))
+        elif t.kind != "word":
+            ok[s] = False
+    return out
+
+
+def _after_label(toks: list[Tok], i: int, last: int, labels: dict[int, tuple[int, int]]) -> bool:
     """The name at `i`..`last` stands after the colon of a label that opens its sentence ("Outbound: 12 June, 07:15
-    from Gatwick", "Dentist: Dr. Fell at Smile Studio"): what follows a label is its value. Not the subject of a
-    sentence the label introduces ("Decided: Harbor authenticates users through ...", "Decided: Wren uses a Redis
-    stream"): a name right after the colon followed by a word that neither lists nor places (a verb, as a rule)."""
+    from Gatwick", "Dentist: Dr. Fell at Smile Studio"; `labels`, from `_label_colons`): what follows a label is its
+    value. Not the subject of a sentence the label introduces ("Decided: Harbor authenticates users through ...",
+    "Decided: Wren uses a Redis stream"): a name right after the colon followed by a word that neither lists nor
+    places (a verb, as a rule)."""
     sent = toks[i].sent
-    k = i - 1
-    while k >= 0 and toks[k].sent == sent and not (toks[k].kind == "punct" and toks[k].low == ":"):
-        k -= 1
-    if k < 1 or toks[k].sent != sent:
+    if sent not in labels:
         return False
-    label = k - 1
-    while label >= 0 and toks[label].sent == sent:
-        if toks[label].kind != "word":
-            return False
-        label -= 1
-    if not 1 <= k - label - 1 <= 3:
+    k, end = labels[sent]
+    if not k < i < end:
         return False
     first = all(t.kind == "word" and t.low in lexicon().before_name for t in toks[k + 1 : i])
     nxt = toks[last + 1] if last + 1 < len(toks) else None
