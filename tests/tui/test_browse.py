@@ -247,6 +247,38 @@ async def test_a_long_entry_page_shows_its_start_and_a_line_saying_how_to_open_i
         assert note_line.startswith("_… the page continues: ") and note_line.endswith(f"{edit}_")
 
 
+async def test_a_page_is_read_off_the_ui_thread_and_the_last_selected_page_wins(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Showing a page read it through the engine on the UI thread: a slow disk (a synced folder, a network home)
+    froze the desk for as long as the read took. The read runs in a thread; while it is out the cursor moves, and a
+    page selected meanwhile is the one shown when both reads are in, whichever finishes last."""
+    long_entries_wiki(tmp_path / "wiki", {"Alpha note": "Alpha is the first.", "Beta note": "Beta is the second."})
+    app = build_app(tmp_path / "wiki")
+    read = hold(monkeypatch, app.engine, "read_view", timeout=10)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_browse(pilot)
+        await select_entry(pilot, screen, "Alpha note")
+        tree = screen.index_tree
+        fact = tree.find(NodeRef("category", "fact"))
+        alpha, beta = (next(n for n in fact.children if str(n.label) == t) for t in ("Alpha note", "Beta note"))
+        read.gate.clear()  # the next reads wait
+        reads, shown = len(read.on_ui_thread), screen.pages_shown
+        tree.select_node(beta)
+        await wait_for(pilot, lambda: len(read.on_ui_thread) > reads, what="Beta's read to start")
+        tree.select_node(alpha)  # the person changes their mind while Beta is being read
+        await pilot.press("up")
+        await wait_for(pilot, lambda: tree.cursor_node is not alpha, what="the cursor moving during the read")
+        assert "Alpha is the first." in screen.markdown.source and screen.pages_shown == shown
+        read.gate.set()
+        await wait_for(pilot, lambda: screen.pages_shown > shown, what="a page shown")
+        await settle(pilot)
+        assert screen.pages_shown == shown + 1  # Beta's read, overtaken, showed nothing
+        assert screen.current == ViewRef("entry", alpha.data.value)
+        assert "Alpha is the first." in screen.markdown.source and "Beta" not in screen.markdown.source
+    assert read.on_ui_thread and not any(read.on_ui_thread)
+
+
 async def test_an_entry_page_of_ordinary_length_is_shown_whole(tmp_path: Path) -> None:
     """A note, a dozen-item checklist and a 6 KB summary are shown as their pages hold them, with no line saying
     they continue."""

@@ -6,6 +6,7 @@ on view (the engine's zone rule), so a page that zone may not read never passes 
 
 from __future__ import annotations
 
+import asyncio
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -211,6 +212,9 @@ class BrowseScreen(PaneScreen):
         self.previews: dict[str, Receipt] = {}
         self._searching: str | None = None  # the query a preview is running for (the strip says so)
         self._highlight_timer: Timer | None = None
+        self._show_seq = 0  # shows begun; a page read that finishes after a later show began is dropped
+        self.pages_shown = 0  # shows completed (tests wait on it)
+        self._asked: ViewRef | None = None  # the page last asked for: on screen, or being read
         self.search_runs = 0  # completed searches (tests wait on it)
 
     # ------------------------------------------------------------------------------------------------ layout
@@ -258,41 +262,63 @@ class BrowseScreen(PaneScreen):
         self._add_result_columns()
         self.index_tree.build()
         self.index_tree.focus()
-        await self.show(HOT, remember=False)
+        self.open_page(HOT, remember=False)
         hot = self.index_tree.find(NodeRef("view", "hot.md"))
         if hot is not None:
             self.index_tree.call_after_refresh(self.index_tree.move_cursor, hot)
 
     # ------------------------------------------------------------------------------------------------ showing pages
 
-    async def show(self, ref: ViewRef, *, remember: bool = True, keep_scroll: bool = False) -> None:
-        """Render a generated view or an entry page (frontmatter stripped; entries get the metadata grid)."""
-        meta = self.query_one("#page-meta", Static)
-        scroll = self.query_one("#page-scroll", VerticalScroll)
-        y = scroll.scroll_y if keep_scroll else 0
-        entry: Entry | None = None
+    def _read(self, ref: ViewRef, edit_key: str) -> tuple[Entry | None, str, str] | None:
+        """What `show` puts on screen for `ref`: (the record or None, its path, the body to render); None when the
+        record has left the index. Runs off the UI thread: it reads the page through the engine and clips it."""
         if ref.kind == "entry":
             entry = self.engine.get(ref.value)
             page = self.engine.page_of(ref.value)
             if entry is None or page is None:
-                self.say(f"{ref.value} is no longer in the index.", "yellow")
-                return
+                return None
             try:
                 _, body = split_page(read_view(self.engine, page))
             except BadInput as exc:
                 body = f"*Cannot read {page}: {exc}*"
             else:
-                body = clip_entry(body, self.mk.key_for("browse.edit") or "browse.edit")
+                body = clip_entry(body, edit_key)
+            return entry, page, inert_text(body)
+        try:
+            _, body = split_page(read_view(self.engine, ref.value))
+            body = flat_lists(clip_view(ref.value, body))
+        except BadInput as exc:
+            body = f"*{exc}*"
+        return None, ref.value, inert_text(body)
+
+    def open_page(self, ref: ViewRef, *, remember: bool = True, keep_scroll: bool = False) -> None:
+        """Show `ref` without holding this screen's messages while its page is read: keys, the tree's events and a
+        next selection go on being handled, and the last page asked for is the one shown (`show`)."""
+        self.run_worker(self.show(ref, remember=remember, keep_scroll=keep_scroll), group="browse-page")
+
+    async def show(self, ref: ViewRef, *, remember: bool = True, keep_scroll: bool = False) -> None:
+        """Render a generated view or an entry page (frontmatter stripped; entries get the metadata grid). The page
+        is read in a thread (a long page is milliseconds of disk and clipping); when another `show` began meanwhile,
+        this one gives way to it."""
+        self._show_seq += 1
+        seq = self._show_seq
+        self._asked = ref
+        edit_key = self.mk.key_for("browse.edit") or "browse.edit"
+        read = await asyncio.to_thread(self._read, ref, edit_key)
+        if seq != self._show_seq:
+            return  # a later show owns the page
+        if read is None:
+            self._asked = self.current
+            self.say(f"{ref.value} is no longer in the index.", "yellow")
+            return
+        entry, path, body = read
+        meta = self.query_one("#page-meta", Static)
+        scroll = self.query_one("#page-scroll", VerticalScroll)
+        y = scroll.scroll_y if keep_scroll else 0
+        if entry is not None:
             meta.update(entry_meta_table(entry, narrow=self.has_class("-narrow")))
             meta.display = True
-            path = page
         else:
-            path = ref.value
-            try:
-                _, body = split_page(read_view(self.engine, path))
-                body = flat_lists(clip_view(path, body))
-            except BadInput as exc:
-                body = f"*{exc}*"
             meta.display = False
         if remember and self.current is not None and self.current != ref:
             self.history.append(self.current)
@@ -303,11 +329,12 @@ class BrowseScreen(PaneScreen):
         self._render_page_title()
         self.refresh_bindings()  # "back" becomes available once there is history
         # The agent's text as written, less what a terminal would act on (an escape sequence, a bidi override).
-        await self.markdown.update(inert_text(body))
+        await self.markdown.update(body)
         if keep_scroll:
             scroll.scroll_to(y=y, animate=False)
         else:
             scroll.scroll_home(animate=False)
+        self.pages_shown += 1
 
     def show_entry_in_tree(self, memory_id: str) -> None:
         category = self.engine.category_of(memory_id)
@@ -322,20 +349,20 @@ class BrowseScreen(PaneScreen):
         if self._highlight_timer is not None:
             self._highlight_timer.stop()
         ref = self._ref_for(event.node.data)
-        if ref is not None and ref != self.current:
+        if ref is not None and ref != self._asked:
             self._highlight_timer = self.set_timer(HIGHLIGHT_DELAY, lambda: self._show_later(ref))
 
-    async def _show_later(self, ref: ViewRef) -> None:
-        if ref != self.current:
-            await self.show(ref)
+    def _show_later(self, ref: ViewRef) -> None:
+        if ref != self._asked:
+            self.open_page(ref)
 
     @on(Tree.NodeSelected, "#index-tree")
-    async def _node_selected(self, event: Tree.NodeSelected[NodeRef]) -> None:
+    def _node_selected(self, event: Tree.NodeSelected[NodeRef]) -> None:
         ref = self._ref_for(event.node.data)
-        if ref is not None and ref != self.current:
+        if ref is not None and ref != self._asked:
             if self._highlight_timer is not None:
                 self._highlight_timer.stop()
-            await self.show(ref)
+            self.open_page(ref)
 
     @staticmethod
     def _ref_for(data: NodeRef | None) -> ViewRef | None:
@@ -349,7 +376,7 @@ class BrowseScreen(PaneScreen):
 
     # ------------------------------------------------------------------------------------------------ links
 
-    async def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:
+    def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:
         event.stop()
         target = resolve_link(self.current_path, event.href)
         if target is None:
@@ -361,10 +388,10 @@ class BrowseScreen(PaneScreen):
             if memory_id is None:
                 self.say(f"{target} is not in the index.", "yellow")
                 return
-            await self.show(ViewRef("entry", memory_id))
+            self.open_page(ViewRef("entry", memory_id))
             self.show_entry_in_tree(memory_id)
             return
-        await self.show(ViewRef("view", target))
+        self.open_page(ViewRef("view", target))
 
     # ------------------------------------------------------------------------------------------------ search
 
@@ -541,7 +568,7 @@ class BrowseScreen(PaneScreen):
         self._add_result_columns()
         self._render_results(self._selected_result())
         if self.current is not None and self.current.kind == "entry":
-            self.call_later(self.show, self.current, remember=False, keep_scroll=True)
+            self.open_page(self.current, remember=False, keep_scroll=True)
 
     def _render_results(self, keep_row: str | None = None) -> None:
         self._render_zone_strip()
@@ -578,15 +605,15 @@ class BrowseScreen(PaneScreen):
             table.move_cursor(row=keys.index(keep_row), animate=False)
 
     @on(DataTable.RowSelected, "#results")
-    async def _result_selected(self, event: DataTable.RowSelected) -> None:
+    def _result_selected(self, event: DataTable.RowSelected) -> None:
         memory_id = str(event.row_key.value)
-        await self.show(ViewRef("entry", memory_id))
+        self.open_page(ViewRef("entry", memory_id))
         self.show_entry_in_tree(memory_id)
 
     # ------------------------------------------------------------------------------------------------ navigation
 
-    async def action_hot(self) -> None:
-        await self.show(HOT)
+    def action_hot(self) -> None:
+        self.open_page(HOT)
         node = self.index_tree.find(NodeRef("view", "hot.md"))
         if node is not None:
             self.index_tree.move_cursor(node)
@@ -605,9 +632,9 @@ class BrowseScreen(PaneScreen):
             return
         self.edit_page(self.current_path)
 
-    async def action_back(self) -> None:
+    def action_back(self) -> None:
         if self.history:
-            await self.show(self.history.pop(), remember=False)
+            self.open_page(self.history.pop(), remember=False)
 
     # ------------------------------------------------------------------------------------------------ refresh
 
@@ -616,7 +643,7 @@ class BrowseScreen(PaneScreen):
         and re-run the search so counts and results are current."""
         self.index_tree.refresh_from_index()
         if self.current is not None:
-            self.call_later(self.show, self.current, remember=False, keep_scroll=True)
+            self.open_page(self.current, remember=False, keep_scroll=True)
         if self.query_text:
             self._refresh_search(self.query_text, self._selected_result())
 
