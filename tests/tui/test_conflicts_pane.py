@@ -281,7 +281,8 @@ async def test_snoozed_conflicts_can_be_listed_and_decided_there(demo):
         await pilot.press("b")  # decided early, from the snoozed list
         await decided(pilot)
         assert engine.load_conflict(release.conflict_id).status == "resolved"
-        assert set(pane._by_id) == {docker.conflict_id}
+        # (the pane's reload after a decision is a worker of its own: under load it lands after the decision does)
+        await wait_for(pilot, lambda: set(pane._by_id) == {docker.conflict_id}, what="the decided conflict to leave")
         await pilot.press("a")
         assert pane.mode == "open" and docker.conflict_id not in pane._by_id
 
