@@ -199,7 +199,10 @@ def _date_order(v: Value) -> tuple[float, float]:
 
 def _dates_agree(x: Value, y: Value) -> bool:
     """Two dates agree when every part both give matches (a date with parts missing stands for every date it could
-    be: "the 15th" agrees with "October 15"). A bound agrees with any date on its side of it."""
+    be: "the 15th" agrees with "October 15"). A bound agrees with any date on its side of it. A date the text allows
+    two readings of ("05/12/2026") agrees when either reading does."""
+    if x.alt is not None or y.alt is not None:
+        return any(_dates_agree(p, q) for p in _readings(x) for q in _readings(y))
     xy, xm, xd = _date_parts(x)
     yy, ym, yd = _date_parts(y)
     if x.bound != y.bound and (x.bound or y.bound) and xm and ym:
@@ -213,6 +216,11 @@ def _dates_agree(x: Value, y: Value) -> bool:
     if xm and ym and not (xm[0] <= ym[1] and ym[0] <= xm[1]):
         return False
     return not (xd and yd and not (xd[0] <= yd[1] and yd[0] <= xd[1]))
+
+
+def _readings(v: Value) -> list[Value]:
+    """A value as each reading of it: itself, and its other reading when the text allows two."""
+    return [v] if v.alt is None else [replace(v, alt=None), replace(v, val=v.alt, alt=None)]
 
 
 def _drift(x: float, y: float) -> float:
@@ -568,7 +576,7 @@ def _unmatched(xs: list[Value], ys: list[Value]) -> tuple[list[Value], list[Valu
     left = list(ys)
     rest = []
     for x in xs:
-        twin = next((y for y in left if y.val == x.val), None)
+        twin = next((y for y in left if y.val == x.val or {x.val, x.alt} & {y.val, y.alt} - {None}), None)
         if twin is None:
             rest.append(x)
         else:

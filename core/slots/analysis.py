@@ -31,7 +31,14 @@ from .polarity import (
 from .quantities import read_grades, read_quantities, read_versions
 from .tokens import Tok, clause_spans, is_function, match_any, tokenize
 from .values import Value, add_value
-from .when import read_calendar, read_frequencies, read_month_days, read_relative_periods, read_times
+from .when import (
+    numeric_date,
+    read_calendar,
+    read_frequencies,
+    read_month_days,
+    read_relative_periods,
+    read_times,
+)
 
 
 @dataclass(frozen=True)
@@ -247,6 +254,10 @@ def _read_values(toks: list[Tok], values: list[Value]) -> None:
         elif t.kind == "isodate":
             y, mo, d = (int(x) for x in t.low.split("-"))
             add_value(values, toks, "date", "", (y, mo, d), t.i, t.i + 1)
+        elif t.kind == "numdate":
+            read = numeric_date(t.low)
+            if read is not None:
+                add_value(values, toks, "date", "", read[0], t.i, t.i + 1, alt=read[1])
     _read_prose_settings(toks, values)
     read_grades(toks, values)
     read_times(toks, values)

@@ -25,6 +25,8 @@ _TOKEN = re.compile(
    |(?P<assign>\b[A-Za-z_][A-Za-z0-9_]*=[^\s,;)]*[^\s,;).])
    |(?P<path>(?<![\w/])(?:~|\.{1,2})?/[\w@-]+(?:\.[\w-]+)*(?:/[\w.@-]+)*(?:/|\.[A-Za-z0-9]+)(?![\w/]))
    |(?P<isodate>\d{4}-\d{2}-\d{2})
+   |(?P<numdate>(?<![\w/.])(?:\d{4}/\d{1,2}/\d{1,2}|\d{1,2}/\d{1,2}/(?:\d{4}|\d{2})|\d{1,2}\.\d{1,2}\.\d{4})
+                 (?![\w/]|\.\d))
    |(?P<ratio>\b\d:\d\b)
    |(?P<time>\d{1,2}:\d{2}(?:\s?(?i:[ap]\.?m)\b)?|\b\d{1,2}\s?(?i:[ap]\.?m)\b)
    |(?P<money>[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|mm|bn|million|billion|thousand)\b)?)
@@ -47,8 +49,8 @@ class Tok:
     i: int
     text: str  # as written
     low: str  # folded, lower-case
-    kind: str  # word | num | time | money | email | handle | url | channel | assign | path | isodate | ratio | alnum
-    # | punct
+    kind: str  # word | num | time | money | email | handle | url | channel | assign | path | isodate | numdate | ratio
+    # | alnum | punct
     sent: int = 0
     clause: int = 0
     initial: bool = False  # first word of its sentence

@@ -32,6 +32,7 @@ class Value:
     of: str = ""  # for an amount of money or a share: the stem of what it is ("a £200 deposit", "the limit is $12k")
     limit: str | None = None  # "upper" | "lower": an amount a limit word is said to be ("the lunch budget is £15",
     # "requires 12 characters"): see `limit_before`
+    alt: Any = None  # a second reading of `val` the text allows as well: "05/12/2026" is 5 December or May 12
 
 
 def number(tok: Tok) -> float | None:

@@ -3,13 +3,14 @@
 - clock times: "09:30", "5 pm", "quarter past three", "at 9" next to a day or part of the day, ranges
   ("01:00-03:00", "9 to 5"); an unmarked hour may be am or pm;
 - parts of the day ("mornings", "the evening") and weekdays, alone, in groups ("weekdays") or ranges ("Mon-Fri");
-- dates with only the parts given: ISO dates are read in `analysis`; here "December 2025", "March 3", "the 14th",
+- dates with only the parts given: ISO dates are read in `analysis`, numeric dates in `numeric_date`; here "December 2025", "March 3", "the 14th",
   "Friday the 14th", quarters ("Q3 2026"), seasons, "mid-2027", years after a preposition;
 - frequencies: "weekly", "twice a week", "3 times per day", "every other Monday", "every two weeks".
 """
 
 from __future__ import annotations
 
+import calendar
 import functools
 import re
 from dataclasses import replace
@@ -17,6 +18,33 @@ from dataclasses import replace
 from .lexicon import lexicon
 from .tokens import ORDINAL, Tok, bare_short_month, match_any, phrases_of
 from .values import Value, add_value, number, time_unit, unit_at
+
+
+def numeric_date(low: str) -> tuple[tuple[int, int, int], tuple[int, int, int] | None] | None:
+    """A date written in digits with slashes or dots ("2026/12/06", "12/05/2026", "05.12.2026", "5/12/26"; not
+    "2026.12.06", a calendar version as often as a date) as
+    (year, month, day), and the other reading when the text allows two: day and month both 12 or less and not equal
+    are read both ways (month first, as an American writes it, then day first; with dots day first, then month), so
+    "12/05/2026" stands for 5 December and 12 May alike. None when no reading is a day of the calendar. A year of
+    two digits is of this century below 70, of the last one from 70."""
+    parts = [int(x) for x in re.split(r"[/.]", low)]
+    if len(parts) != 3:
+        return None
+    if len(str(low).split("/" if "/" in low else ".")[0]) == 4:
+        readings = [(parts[0], parts[1], parts[2])]
+    else:
+        a, b, year = parts
+        if year < 100:
+            year += 2000 if year < 70 else 1900
+        firsts = ((a, b), (b, a)) if "/" in low else ((b, a), (a, b))
+        readings = [(year, m, d) for m, d in firsts]
+    valid = []
+    for y, m, d in readings:
+        if 1000 <= y <= 9999 and 1 <= m <= 12 and 1 <= d <= calendar.monthrange(y, m)[1] and (y, m, d) not in valid:
+            valid.append((y, m, d))
+    if not valid:
+        return None
+    return valid[0], valid[1] if len(valid) > 1 else None
 
 
 def _time_of(tok: Tok) -> int | None:

@@ -435,3 +435,38 @@ def test_a_declared_restatement_about_something_else_is_refused_as_having_little
     assert code == 2 and r["details"]["reason"] == "not_a_restatement"
     assert f"{mid} does not say the same (little in common with it: subject score 0.00)" in err, err
     assert "same subject" not in err
+
+
+@pytest.mark.parametrize(
+    "first, second",
+    [
+        ("The Atlas launch date is 2026-12-05.", "The Atlas launch date is now 2026/12/06."),
+        ("The Atlas launch date is 2026-12-05.", "The Atlas launch date is now 12/06/2026."),
+        ("The Atlas launch date is 12/05/2026.", "The Atlas launch date is now 12/06/2026."),
+        ("The Atlas launch date is 12/20/2026.", "The Atlas launch date is now 12/22/2026."),
+        ("The Atlas launch date is 05.12.2026.", "The Atlas launch date is now 06.12.2026."),
+        ("The Atlas launch date is 25/12/2026.", "The Atlas launch date is now 5/1/27."),
+    ],
+)
+def test_a_date_written_in_digits_with_slashes_or_dots_is_a_date(capsys, wiki, first, second):
+    """A date such as "12/05/2026" was three numbers: a day or two later was within the amounts' tolerance ("compatible", both
+    records kept under one subject) and 20 days later a "quantitative drift". A date in digits is a date, read both
+    ways when day and month could be either."""
+    capture(capsys, wiki, first, "--title", "Atlas launch")
+    code, b, _ = capture(capsys, wiki, second, "--title", "Atlas launch moved", "--as", "agent:other")
+    assert code == 0 and b["status"] == "conflict", b
+    assert b["details"]["conflict_type"] == "mutually_exclusive", b
+
+
+@pytest.mark.parametrize(
+    "first, second",
+    [
+        ("The Atlas launch date is 12/05/2026.", "The Atlas launch is on 2026-12-05."),  # month first
+        ("The Atlas launch date is 05/12/2026.", "The Atlas launch is on 2026-12-05."),  # day first
+        ("The Atlas launch date is 25/12/2026.", "The Atlas launch is on 12/25/2026."),  # each way, one reading
+    ],
+)
+def test_a_date_in_digits_that_one_reading_makes_the_same_day_is_not_held(capsys, wiki, first, second):
+    capture(capsys, wiki, first, "--title", "Atlas launch")
+    code, b, _ = capture(capsys, wiki, second, "--title", "Atlas launch day", "--as", "agent:other")
+    assert code == 0 and b["status"] != "conflict", b

@@ -1277,3 +1277,27 @@ def test_a_member_word_written_as_a_first_name_is_the_name(text, name):
 )
 def test_a_member_before_a_capitalised_word_is_still_a_member(text, member):
     assert [v for v in analyze(text).values if v.kind == "enum" and v.text == member]
+
+
+@pytest.mark.parametrize(
+    "text, val, alt",
+    [
+        ("Due 2026/12/06.", (2026, 12, 6), None),
+        ("Due 12/05/2026.", (2026, 12, 5), (2026, 5, 12)),  # month first, then day first
+        ("Due 05.12.2026.", (2026, 12, 5), (2026, 5, 12)),  # with dots: day first, then month
+        ("Due 25/12/2026.", (2026, 12, 25), None),  # no 25th month
+        ("Due 5/1/27.", (2027, 5, 1), (2027, 1, 5)),
+        ("Due 7/7/2026.", (2026, 7, 7), None),
+    ],
+)
+def test_a_date_in_digits_is_read_each_way_it_can_be(text, val, alt):
+    (date,) = [v for v in analyze(text).values if v.kind == "date"]
+    assert (date.val, date.alt) == (val, alt)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["We scored 3/4 on the test.", "Python 3.12.1 is installed.", "certifi 2024.12.14 is pinned.", "Due 31/02/2026."],
+)
+def test_fractions_versions_and_impossible_days_are_no_dates(text):
+    assert not [v for v in analyze(text).values if v.kind == "date"]
