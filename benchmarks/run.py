@@ -6,7 +6,9 @@
 3. contradiction detection end to end through `capture` (benchmarks/contradictions.py): the dev and held-out halves
    of the agent-style pairs, and the fixture. Its targets are reported, met or not; they do not fail the run.
    The same halves again in a crowd (benchmarks/crowd.py): every pair of a half in one wiki, where a loose subject
-   match opens conflicts between notes of different pairs.
+   match opens conflicts between notes of different pairs. And false conflicts on a consistent corpus
+   (benchmarks/consistent.py): one persona's notes over three months, none contradicting another, captured in order
+   into one wiki per half; every conflict that opens is false.
 4. secret detection: recall on the dev and held-out halves of the corpus, false positives, cost per call.
    The quiz: a card's question (its cloze) from notes of 500 to 5,000 lines, beside a one-line note's, and a session
    over three 5,000-line notes.
@@ -267,6 +269,13 @@ def bench_crowd() -> bool:
     return True
 
 
+def bench_consistent() -> bool:
+    import consistent
+
+    print(consistent.format_report(consistent.run()))
+    return True
+
+
 def bench_secrets() -> bool:
     import json
 
@@ -408,6 +417,15 @@ if __name__ == "__main__":
     ok = (
         section(
             "contradiction detection in a crowd (every pair of a half in one wiki)", bench_crowd, results, markdown=True
+        )
+        and ok
+    )
+    ok = (
+        section(
+            "false conflicts on a consistent corpus (notes that never contradict, one wiki per half)",
+            bench_consistent,
+            results,
+            markdown=True,
         )
         and ok
     )

@@ -12,6 +12,8 @@ import json
 from datetime import datetime
 from pathlib import Path
 
+import pytest
+
 DATA = Path(__file__).resolve().parents[2] / "benchmarks" / "data"
 FIELDS = {
     "id",
@@ -93,3 +95,19 @@ def test_the_note_level_split_follows_the_stated_rule():
     for n in _notes():
         even = int(hashlib.sha256(n["id"].encode()).hexdigest(), 16) % 2 == 0
         assert n["split"] == ("dev" if even else "heldout"), n["id"]
+
+
+def test_the_bench_lists_a_dev_half_and_never_a_held_out_one():
+    import sys
+
+    sys.path.insert(0, str(DATA.parent))
+    import consistent
+
+    dev = consistent.Consistent("dev", notes=2, conflicts=[("possible", "n1", "n2", "differs: a / b")])
+    dev.texts = {"n1": "Atlas deploys on Fridays.", "n2": "Orbit deploys on Mondays."}
+    assert "Orbit deploys on Mondays." in consistent.list_half(dev)
+    held = consistent.Consistent("heldout", notes=2, conflicts=dev.conflicts, texts=dev.texts)
+    report = consistent.format_report([dev, held])
+    assert "| heldout | 2 | 1 | 500.0 |" in report and "Orbit" not in report
+    with pytest.raises(ValueError):
+        consistent.list_half(held)
