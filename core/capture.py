@@ -451,11 +451,11 @@ class CaptureOps:
         if stale:
             self.store.index.sync_paths(stale)
             rows = self._candidate_rows(inc, given_title, explicit_key)
-        new = Statement(inc["text"], given_title, inc["category"], inc["source_ref"])
+        new = Statement(inc["text"], given_title, inc["category"], inc["source_ref"], inc.get("at"))
         out = []
         for mid, row in rows.items():
             same_key = explicit_key and row["canonical_key"] == inc["canonical_key"]
-            old = Statement(row["content"], row["title"] or "", row["category"], row["source_ref"])
+            old = Statement(row["content"], row["title"] or "", row["category"], row["source_ref"], row["created_at"])
             out.append(Candidate(mid, row, relate(old, new, same_key=same_key), same_key))
         return out
 

@@ -39,6 +39,7 @@ import functools
 import re
 import unicodedata
 from dataclasses import dataclass, replace
+from datetime import date
 
 from ..keys import is_derived_title
 from ..memo import TEXT_CHARS, text_cache
@@ -87,6 +88,9 @@ FRAME_CONFIDENCE = 0.45  # one span substituted in a shared frame, no value list
 # exclusive ("their only car" / "User's car is ..."), a conflict; by a name both give alone, `possible`.
 EXCLUSIVE_HEAD = 0.6
 EXCLUSIVE_NAME = 0.5
+# A day named without its year is a day a statement reports when it is at most this many days before its capture
+# (`_reported_days`); further back, it is as likely the next year's.
+REPORTED_DAYS = 31
 
 
 @dataclass(frozen=True)
@@ -95,6 +99,7 @@ class Statement:
     title: str = ""
     category: str = "fact"
     source_ref: str | None = None
+    at: str | None = None  # when it was captured (ISO): a day it names on or before then is a day it reports
 
 
 @dataclass(frozen=True)
@@ -130,7 +135,72 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
     rel = _relate_statements(old, new, same_key)
     if rel.is_conflict and (_asks(old.text) or _asks(new.text)):
         return Relation("compatible", None, rel.score, rel.score, "a question: it asserts nothing")
+    if rel.is_conflict and rel.conflict_type != "decision_supersession":
+        days = _two_occasions(old, new)
+        if days:
+            return Relation("compatible", None, rel.score, rel.score, f"two occasions: {days}")
     return rel
+
+
+def _reported_days(s: Statement) -> list[tuple[date, date]] | None:
+    """The days a statement reports, as (first, last) spans: the days of the month it names (a day, a span of
+    days), all of them on or before the day it was captured. A day without its year is read in the year of the
+    capture, and only within REPORTED_DAYS before it: "on 21 Nov" captured on 23 Nov is a day just gone, "June 12"
+    captured in November as likely next June's (an anniversary, a renewal). None when it names no such day, or
+    names one still to come or one it cannot place (a plan, a deadline, a booking: what it says of that day is a
+    claim that another statement can contradict)."""
+    if not s.at:
+        return None
+    try:
+        captured = date.fromisoformat(s.at[:10])
+    except ValueError:
+        return None
+    spans = []
+    for v in side(s.text, s.title).content.values:
+        if v.kind != "date" or v.key != "" or v.bound or not isinstance(v.val, tuple) or len(v.val) != 3:
+            continue
+        y, m, d = v.val
+        if not isinstance(m, int) or d is None:
+            continue
+        first, last = (d, d) if isinstance(d, int) else d
+        try:
+            span = (date(y or captured.year, m, first), date(y or captured.year, m, last))
+        except ValueError:
+            continue
+        if span[1] > captured or (y is None and (captured - span[0]).days > REPORTED_DAYS):
+            return None
+        spans.append(span)
+    return spans or None
+
+
+def _two_occasions(old: Statement, new: Statement) -> str:
+    """The days of two statements that each report a day gone by, none of one's days among the other's ("Parkrun, 5
+    Sep: 25:40" / "Parkrun, 21 Nov: 24:31"; "Mentoring with Dara, 24 Sep: …" / "…, 19 Nov: …"): two occasions, and
+    what differs between them is what differed between the days, not a contradiction. "" otherwise."""
+    a, b = _reported_days(old), _reported_days(new)
+    if a and not b and _habit(new):
+        return f"{_days_text(a)} / a habit"
+    if b and not a and _habit(old):
+        return f"a habit / {_days_text(b)}"
+    if not a or not b:
+        return ""
+    if any(x[0] <= y[1] and y[0] <= x[1] for x in a for y in b):
+        return ""
+    return f"{_days_text(a)} / {_days_text(b)}"
+
+
+def _habit(s: Statement) -> bool:
+    """A statement of what recurs ("runs parkrun most Saturdays at 09:00", "every other Thursday", "weekly") that
+    names no day of the month: one occasion on a day gone by, done otherwise, is an exception to it, not a
+    contradiction ("Parkrun, 21 Nov: 24:31"; "an extra Wednesday lesson on 25 Nov")."""
+    values = side(s.text, s.title).content.values
+    if any(v.kind == "date" and v.key == "" for v in values):
+        return False
+    return any(v.kind == "frequency" or (v.kind == "weekday" and v.text.lower().endswith("s")) for v in values)
+
+
+def _days_text(spans: list[tuple[date, date]]) -> str:
+    return ", ".join(x.isoformat() if x == y else f"{x.isoformat()}..{y.isoformat()}" for x, y in spans)
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")

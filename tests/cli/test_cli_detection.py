@@ -470,3 +470,55 @@ def test_a_date_in_digits_that_one_reading_makes_the_same_day_is_not_held(capsys
     capture(capsys, wiki, first, "--title", "Atlas launch")
     code, b, _ = capture(capsys, wiki, second, "--title", "Atlas launch day", "--as", "agent:other")
     assert code == 0 and b["status"] != "conflict", b
+
+
+def capture_at(capsys, root, text, now, *args):
+    code, out, err = run(capsys, root, "--json", "--now", now, "capture", text, *args)
+    return code, json.loads(out), err
+
+
+@pytest.mark.parametrize(
+    "first, second",
+    [
+        ("Parkrun at Roundhay, 5 Nov: 25:40.", "Parkrun, 19 Nov: 24:31, a best for the autumn."),
+        ("Mentoring with Dara, 5 Nov: code review etiquette.", "Mentoring with Dara, 19 Nov: reading query plans."),
+        ("Deployed Atlas v2.1 to prod on 5 Nov.", "Deployed Atlas v2.2 to prod on 19 Nov."),
+        ("Lena runs parkrun most Saturdays at 09:00.", "Parkrun on 19 Nov at 10:30 (a late start)."),
+    ],
+)
+def test_two_days_gone_by_are_two_occasions_not_a_contradiction(capsys, wiki, first, second):
+    """An agent that keeps a log writes what happened on a day, on that day: "Parkrun, 5 Nov: 25:40", two weeks
+    later "Parkrun, 19 Nov: 24:31". Both were held as a contradiction of the first (a third of the notes of a
+    consistent three-month log were held so). Days that each statement reports, gone by when it was captured and
+    none shared, are two occasions; an occasion against a habit is an exception to it."""
+    code, a, _ = capture_at(capsys, wiki, first, "2026-11-05T20:00:00Z", "--title", "Log one")
+    assert code == 0 and a["status"] == "captured", a
+    code, b, _ = capture_at(capsys, wiki, second, "2026-11-19T20:00:00Z", "--title", "Log two", "--as", "agent:other")
+    assert code == 0 and b["status"] == "captured", b
+
+
+@pytest.mark.parametrize(
+    "first, second, first_at, second_at",
+    [
+        # the day is the claim: a plan, a deadline (still to come when captured)
+        ("The Atlas kickoff is on 24 Nov.", "The Atlas kickoff is on 26 Nov.", "2026-11-05", "2026-11-19"),
+        # a day without its year long before the capture is as likely next year's: an anniversary, a renewal
+        (
+            "The Datadog contract renews on June 1.",
+            "The Datadog renewal is on September 1.",
+            "2026-11-05",
+            "2026-11-19",
+        ),
+        # one day both report, told two ways
+        (
+            "The Atlas retro on 3 Nov was at 14:00.",
+            "The Atlas retro on 3 Nov was at 16:00.",
+            "2026-11-05",
+            "2026-11-19",
+        ),
+    ],
+)
+def test_a_day_that_is_the_claim_still_conflicts(capsys, wiki, first, second, first_at, second_at):
+    capture_at(capsys, wiki, first, first_at + "T09:00:00Z", "--title", "Plan one")
+    code, b, _ = capture_at(capsys, wiki, second, second_at + "T09:00:00Z", "--title", "Plan two", "--as", "agent:o")
+    assert code == 0 and b["status"] == "conflict", b
