@@ -294,7 +294,9 @@ class BrowseScreen(PaneScreen):
     def open_page(self, ref: ViewRef, *, remember: bool = True, keep_scroll: bool = False) -> None:
         """Show `ref` without holding this screen's messages while its page is read: keys, the tree's events and a
         next selection go on being handled, and the last page asked for is the one shown (`show`)."""
-        self.run_worker(self.show(ref, remember=remember, keep_scroll=keep_scroll), group="browse-page")
+        self.run_worker(
+            self.show(ref, remember=remember, keep_scroll=keep_scroll), group="browse-page", exit_on_error=False
+        )
 
     async def show(self, ref: ViewRef, *, remember: bool = True, keep_scroll: bool = False) -> None:
         """Render a generated view or an entry page (frontmatter stripped; entries get the metadata grid). The page
@@ -305,8 +307,8 @@ class BrowseScreen(PaneScreen):
         self._asked = ref
         edit_key = self.mk.key_for("browse.edit") or "browse.edit"
         read = await asyncio.to_thread(self._read, ref, edit_key)
-        if seq != self._show_seq:
-            return  # a later show owns the page
+        if seq != self._show_seq or not self.is_attached:
+            return  # a later show owns the page, or the desk closed while it was read
         if read is None:
             self._asked = self.current
             self.say(f"{ref.value} is no longer in the index.", "yellow")
