@@ -352,10 +352,20 @@ def _partners(x: Value, qa: list[Value], qb: list[Value], a: Analysis, b: Analys
     alone = one_vague if x.key in vague else len(qa) == 1
     if not partners and alone and len(qb) == 1 and (qb[0].key in vague or x.key in vague):
         # (A vague amount whose number the other side writes too is that number, not an amount in the other's
-        # unit: "runs 5k three times a week" / "best 5k time is 24 minutes".)
-        if not (x.key in vague and _writes(b, x)) and not (qb[0].key in vague and _writes(a, qb[0])):
+        # unit: "runs 5k three times a week" / "best 5k time is 24 minutes". A count of people is never an amount in
+        # a unit: "30 minutes" / "about 120 people in the room" are two things.)
+        if (
+            not (x.key in vague and _writes(b, x))
+            and not (qb[0].key in vague and _writes(a, qb[0]))
+            and not _people_and_unit(x.key, qb[0].key)
+        ):
             partners = qb
     return partners
+
+
+def _people_and_unit(a: str, b: str) -> bool:
+    """One key counts people (a counted noun) and the other is a unit's dimension (time, mass, money, …)."""
+    return any(x.startswith("n:") and y and not y.startswith("n:") and y != BARE_RATE for x, y in ((a, b), (b, a)))
 
 
 def _one_vague(qa: list[Value]) -> bool:

@@ -25,6 +25,7 @@ _TOKEN = re.compile(
    |(?P<assign>\b[A-Za-z_][A-Za-z0-9_]*=[^\s,;)]*[^\s,;).])
    |(?P<path>(?<![\w/])(?:~|\.{1,2})?/[\w@-]+(?:\.[\w-]+)*(?:/[\w.@-]+)*(?:/|\.[A-Za-z0-9]+)(?![\w/]))
    |(?P<isodate>\d{4}-\d{2}-\d{2})
+   |(?P<degree>°\s?[CcFfKk](?![\w]))
    |(?P<numdate>(?<![\w/.])(?:\d{4}/\d{1,2}/\d{1,2}|\d{1,2}/\d{1,2}/(?:\d{4}|\d{2})|\d{1,2}\.\d{1,2}\.\d{4})
                  (?![\w/]|\.\d))
    |(?P<ratio>\b\d:\d\b)
@@ -70,6 +71,11 @@ def tokenize(text: str) -> list[Tok]:
     folded = fold(text)
     for m in _TOKEN.finditer(folded):
         kind = m.lastgroup or "word"
+        if kind == "degree":
+            # "21 °C", "70°F": the unit with its sign (the units table's "°c"), which no word holds
+            s = m.group(0)
+            toks.append(Tok(len(toks), s, "°" + s[-1].lower(), "unit", at=m.start(), end=m.end()))
+            continue
         if kind == "minus":
             kind = "word"  # a letter with a minus ("A-", "B-", "AB-"): a grade or a blood group, one word as "A+" is
         s = m.group(0)

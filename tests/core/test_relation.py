@@ -1301,3 +1301,22 @@ def test_a_date_in_digits_is_read_each_way_it_can_be(text, val, alt):
 )
 def test_fractions_versions_and_impossible_days_are_no_dates(text):
     assert not [v for v in analyze(text).values if v.kind == "date"]
+
+
+@pytest.mark.parametrize(
+    "text, key, val",
+    [("Cascais was dry and 21 °C.", "celsius", 21.0), ("It was 70°F by noon.", "fahrenheit", 70.0)],
+)
+def test_a_temperature_keeps_its_unit(text, key, val):
+    """ "21 °C" was the bare number 21 (the sign dropped, "C" a word), so it was held against any other number the
+    other statement gave alone ("Thu 29: beach at Cascais" / "Cascais on 29 Oct: 21 °C")."""
+    (q,) = [v for v in analyze(text).values if v.kind == "quantity"]
+    assert (q.key, q.val) == (key, val)
+
+
+def test_a_count_of_people_is_not_an_amount_in_a_unit():
+    """A count of people pairs with the other side's only amount when nothing else does ("40 staff" / "about 120
+    people"), but never with an amount in a unit: a talk's 30 minutes and 120 people in the room are two things."""
+    old = Statement('Lena is speaking at the summit: "Double-entry at scale", 30 minutes.')
+    new = Statement('Lena gave "Double-entry at scale" at the summit; about 120 people in the room.')
+    assert relate(old, new).kind not in ("conflict", "possible")
