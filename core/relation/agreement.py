@@ -325,9 +325,16 @@ def _vague_keys() -> frozenset[str]:
     return frozenset({"", BARE_RATE} | {"n:" + stem(w) for w in lexicon().counted_light})
 
 
+# The units table's temperature scales (a dimension each: they convert by more than a factor).
+_TEMPERATURES = frozenset({"celsius", "fahrenheit"})
+
+
 def _key_near(a: str, b: str) -> bool:
-    """Two quantity keys count the same thing: the same unit dimension, or counted nouns sharing a stem."""
+    """Two quantity keys count the same thing: the same unit dimension, or counted nouns sharing a stem; and a
+    temperature in a scale against plain "degrees" ("set to 4 °C" / "set to 8 degrees")."""
     if a == b:
+        return True
+    if {a, b} & _TEMPERATURES and {a, b} - _TEMPERATURES == {"n:" + stem("degrees")}:
         return True
     if a.startswith("n:") and b.startswith("n:") and a.endswith("/time") == b.endswith("/time"):
         ra = set(a[2:].split("/")[0].split("+"))
