@@ -547,7 +547,8 @@ class Index:
         build stats each page as it reads it)."""
         entries_dir = self.root / "entries"
         seen: dict[str, tuple[int, int]] = {}
-        # Pages that are not regular files (a symlink, wherever it points; a FIFO) are never read: reported as bad.
+        # Pages that are not regular files (a symlink, wherever it points; a directory; a FIFO) are never read:
+        # reported as bad.
         refused: dict[str, tuple[tuple[int, int], str]] = {}
         self._refused = refused
         if entries_dir.is_symlink() or (os.path.lexists(entries_dir) and not entries_dir.is_dir()):
@@ -580,8 +581,8 @@ class Index:
                         )
                     elif de.is_file(follow_symlinks=False):
                         seen["entries/" + de.name] = (st.st_mtime_ns, st.st_size)
-                    elif not de.is_dir(follow_symlinks=False):
-                        refused["entries/" + de.name] = ((st.st_mtime_ns, st.st_size), "not a regular file; not read")
+                    else:  # a directory named like a page, a FIFO, a socket, a device
+                        refused["entries/" + de.name] = ((st.st_mtime_ns, st.st_size), not_a_page(st.st_mode))
         return seen
 
     def sync(self, progress=None, found: SyncFound | None = None) -> dict[str, int]:
@@ -913,7 +914,7 @@ class Index:
             return
         if not stat.S_ISREG(st.st_mode):  # a symlink (wherever it points) or not a file: never read, reported
             self._remove_path(p)
-            why = "not a regular file; not read"
+            why = not_a_page(st.st_mode)
             if stat.S_ISLNK(st.st_mode):
                 try:
                     why = f"symlink to {os.readlink(full)}; memkeeper never follows symlinks"
@@ -1318,6 +1319,15 @@ def _parsed_chunks(root: Path, paths: list[str]) -> Iterator[tuple[list[str], di
             chunks = chunks[done:]
     for chunk in chunks:
         yield chunk, _parse_names((str(root), chunk))
+
+
+def not_a_page(mode: int) -> str:
+    """What the bad-page list says of something in entries/ named like a page that is not a file. A directory is
+    named as such: skipped without a word, one put where a page was (an unzip, a sync tool) made its record vanish
+    once the index was rebuilt, and `check` then said the wiki was fine."""
+    if stat.S_ISDIR(mode):
+        return "a directory named like a page; not read (a page is a file: move the directory out of entries/)"
+    return "not a regular file; not read"
 
 
 def _casefold(value: str | None) -> str | None:

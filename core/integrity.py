@@ -26,7 +26,7 @@ What check finds, and what repair does about it:
 |   (in a subfolder, `.MD`, not named `C<N>.md`), and a     |                                                 |
 |   quiz ledger or tier review memkeeper does not find      |                                                 |
 | a record the receipts made whose page is gone             | reported (never made up); a person's repair     |
-|   (deleted by hand)                                       |   records the deletion in its receipt           |
+|   (deleted by hand, or a directory put in its place)      |   records the deletion in its receipt           |
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -263,7 +264,7 @@ class Integrity:
         created it) whose page is gone: the engine never deletes a page, so it was deleted (or renamed out of
         entries/) by hand, and the next sync forgot the record without a word. A page still there under its name
         (a bad page, an unreadable one, a symlink) or a file reported as never read that holds its id is reported
-        as that, not twice. A person's repair that recorded the deletion (`pages_gone` in its receipt) silences it,
+        as that, not twice; a directory or a FIFO in its place holds no page, and the record is gone. A person's repair that recorded the deletion (`pages_gone` in its receipt) silences it,
         until a later receipt names the record again (restored, then deleted again)."""
         made: dict[str, str | None] = {}
         recorded: set[str] = set()
@@ -290,12 +291,14 @@ class Integrity:
             return []
         present = {r[0] for r in self.store.index.query("SELECT memory_id FROM records")}
         gone = {m: page for m, page in made.items() if m not in present and m not in recorded}
-        gone = {m: page for m, page in gone.items() if page is None or not os.path.lexists(self.store.root / page)}
+        gone = {m: page for m, page in gone.items() if page is None or not _holds_page(self.store.root / page)}
         if not gone:
             return []
         # A page moved where memkeeper does not read it, or damaged: reported as such already.
         holders = unread + [b.path for b in self.store.index.bad_pages()]
         for rel in holders:
+            if not os.path.isfile(self.store.root / rel):
+                continue  # a directory or a FIFO named like a page holds no record (and a FIFO would block the read)
             try:
                 with open(self.store.root / rel, "rb") as fh:
                     text = fh.read(MAX_PAGE_BYTES).decode("utf-8", "replace")
@@ -798,6 +801,17 @@ def _disorder_by_file(seq: list[str], filed: dict[str, list[str]]) -> tuple[int,
         if found is not None and (first is None or idx[found[0]] < first[0]):
             first = (idx[found[0]], found[1], name)
     return first
+
+
+def _holds_page(path: Path) -> bool:
+    """Whether something that may hold a record's page is at `path`: a file, or a symlink (reported as such). A
+    directory put where the page was holds none: taken for the page, the record vanished without a word once the
+    index was rebuilt (`check --repair`, `.memkeeper/` deleted), where a deleted page stays reported."""
+    try:
+        mode = os.lstat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    return stat.S_ISREG(mode) or stat.S_ISLNK(mode)
 
 
 def _gone_line(memory_id: str, page: str | None) -> str:

@@ -670,6 +670,38 @@ def test_a_page_deleted_by_hand_is_reported_until_restored_or_a_person_records_i
     fresh.close()
 
 
+@pytest.mark.parametrize("rebuild", ["repair", "index deleted"])
+def test_a_directory_put_where_a_page_was_keeps_its_record_reported_as_gone(eng, wiki, rebuild):
+    """A directory named like the page (an unzip, a sync tool) was skipped by the scan and taken for the page by the
+    gone-record check: once the index was rebuilt (an agent's repair, `.memkeeper/` deleted) `check` said ok and no
+    receipt recorded the loss. The directory is a bad page, and the record stays reported as gone, as a deleted
+    page's is, until a person's repair records it."""
+    target = page(eng, wiki["kestrel"])
+    rel = eng.rel(target)
+    target.unlink()
+    target.mkdir()
+    gone = (
+        f"{rel}: the page of {wiki['kestrel']} is gone (deleted outside memkeeper?) and its memory with it; restore "
+        "the page (snapshots/ keeps copies), or, if it was deleted on purpose, memkeeper check --repair --as "
+        "human:<you> records that"
+    )
+    directory = f"{rel}: a directory named like a page; not read (a page is a file: move the directory out of entries/)"
+    assert eng.check().problems == [directory, gone]
+    eng.close()
+    if rebuild == "repair":
+        fresh = Engine.open(eng.root)
+        assert gone in fresh.repair(now=T1, actor="agent:cli").details["remaining"]
+    else:
+        for f in (eng.root / ".memkeeper").iterdir():
+            f.unlink()
+        fresh = Engine.open(eng.root)
+    assert fresh.check().problems == [directory, gone]
+    by_person = fresh.repair(now=T1 + timedelta(hours=1), actor=H)
+    assert by_person.details["pages_gone"] == [{"memory_id": wiki["kestrel"], "page": rel}]
+    assert fresh.check().problems == [directory]  # the directory itself stays the person's to move
+    fresh.close()
+
+
 def test_a_page_moved_or_damaged_by_hand_is_one_problem_not_two(eng, wiki):
     """A page moved into a subfolder is reported as not read, and a page holding a NUL byte as a bad page: neither
     is also reported as gone."""
