@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import sqlite3
 import stat
 import sys
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING
 from . import index_schema as schema
 from .errors import BadInput, Busy, PageError
 from .pages import MAX_PAGE_BYTES
-from .paths import mkdirs, open_dir, read_at, refuse_symlink
+from .paths import mkdirs, open_dir, page_rank, read_at, refuse_symlink
 from .text import raw_tokens, sha256_hex
 
 if TYPE_CHECKING:  # the lock and the page format are imported when first used: reading the index needs neither
@@ -210,6 +211,9 @@ class Index:
         self._index_lock: FileLock | None = None
         self._index_lock_made = threading.Lock()
         self.rebuilt: str | None = None  # why this process rebuilt the file, if it did
+        # Memory ids whose record a sync removed (`_remove_path`, `_put`): a copy set aside for one of them may hold
+        # it now (`_promote_copies`).
+        self._vacated: set[str] = set()
         self._ino: tuple[int, int] | None = None
         # Called (with no argument) when this index reconnected to another file than the one it had open: the rows
         # may have been read again, so the caches kept from them start over. Set by the store.
@@ -674,7 +678,7 @@ class Index:
         a half-built index that looks valid. Runs under the index lock, so two processes never build at once; None
         when another process filled or replaced the index meanwhile (the ordinary sync then does what is left).
         Returns the counts and the pages left for the ordinary sync: those that could not be read or parsed, and
-        later pages with a memory id already taken (it reports them)."""
+        later pages with a memory id already taken (it keeps the one `page_rank` puts first and reports the other)."""
         with self._file_lock():
             if self._identity() != self._ino:
                 self.ensure_current()  # another process replaced the file (built or rebuilt it): read that one
@@ -789,6 +793,12 @@ class Index:
                     self._sync_chunk(chunk, pages, counts, dfd, lost)
                 if found is not None:  # what the chunk's transaction committed
                     found.extend(lost)
+            if self._vacated:
+                lost = SyncFound()
+                with self._write():
+                    self._promote_copies(counts, dfd, lost)
+                if found is not None:
+                    found.extend(lost)
         finally:
             if dfd is not None:
                 os.close(dfd)
@@ -862,7 +872,7 @@ class Index:
             if page is None or p in known:
                 continue
             if page.memory_id in taken:
-                slow.append(p)  # two new pages with one id: the second is reported as a duplicate
+                slow.append(p)  # two new pages with one id: `_sync_one` keeps the better-named one (`page_rank`)
                 continue
             taken.add(page.memory_id)
             fresh[p] = page
@@ -962,10 +972,15 @@ class Index:
             return
         dup = self.db.execute("SELECT path FROM records WHERE memory_id=? AND path<>?", (entry.memory_id, p)).fetchone()
         if dup is not None and os.path.lexists(self.root / dup[0]):
-            self._remove_path(p)
-            self._record_bad(p, sig, digest, f"duplicate memory_id {entry.memory_id} (also {dup[0]})", found)
+            # Two pages hold one memory id (a sync tool's conflicted copy, a copy made by hand): the one `page_rank`
+            # puts first holds the record, whichever was read first, and the other is a bad page naming it.
+            if page_rank(dup[0]) < page_rank(p):
+                self._remove_path(p)
+                self._record_bad(p, sig, digest, _copy_error(entry.memory_id, dup[0]), found)
+                counts["bad"] += 1
+                return
+            self._set_aside(dup[0], entry.memory_id, p, found)
             counts["bad"] += 1
-            return
         self._put(p, entry, sig, digest)
         counts["added" if row is None else "updated"] += 1
 
@@ -980,7 +995,36 @@ class Index:
         row = self.db.execute("SELECT memory_id FROM records WHERE path=?", (path,)).fetchone()
         if row is not None:
             schema.delete_rows(self.db, row[0])
+            self._vacated.add(row[0])
         self.db.execute("DELETE FROM files WHERE path=?", (path,))
+
+    def _set_aside(self, path: str, memory_id: str, record_page: str, found: SyncFound | None) -> None:
+        """The page at `path` held `memory_id`, and `record_page`, which `page_rank` puts first, holds it too: `path`
+        becomes a bad page, a copy of `record_page` (its signature and digest as last read, so that it is read
+        again only when it changes)."""
+        row = self.db.execute("SELECT mtime_ns, size, sha256 FROM files WHERE path=?", (path,)).fetchone()
+        self._remove_path(path)
+        self._vacated.discard(memory_id)  # `record_page` takes it
+        sig = (row[0], row[1]) if row is not None else (0, 0)
+        self._record_bad(path, sig, row[2] if row is not None else "", _copy_error(memory_id, record_page), found)
+
+    def _promote_copies(self, counts: dict[str, int], entries_fd: int | None, found: SyncFound | None) -> None:
+        """Copies set aside for a record whose page no longer holds it (deleted, moved, no longer read, given another
+        id) are read again, best `page_rank` first: the first holds the record, as a rebuild would make it, and the
+        others are copies of that one. Without it, a person who deleted the page and kept its copy had no record
+        until the copy changed. One scan of the bad pages, only after a sync that removed a record."""
+        vacated, self._vacated = self._vacated, set()
+        gone = {
+            m for m in vacated if self.db.execute("SELECT 1 FROM records WHERE memory_id=?", (m,)).fetchone() is None
+        }
+        if not gone:
+            return
+        rows = self.db.execute("SELECT path, error FROM files WHERE error LIKE 'duplicate memory_id %'").fetchall()
+        copies = [r[0] for r in rows if (m := _COPY_ERROR.match(r[1])) is not None and m[1] in gone]
+        for p in sorted(copies, key=page_rank):
+            self.db.execute("DELETE FROM files WHERE path=?", (p,))  # read again, whatever its signature
+            self._sync_one(p, counts, entries_fd, found)
+        self._vacated.clear()
 
     def put(self, path: str, entry: Entry, raw: bytes) -> None:
         """Record a page the engine has just written (keeps the cache current without a rescan)."""
@@ -1091,6 +1135,8 @@ class Index:
         old = self.db.execute("SELECT memory_id FROM records WHERE path=? OR memory_id=?", (path, entry.memory_id))
         for row in old.fetchall():
             schema.delete_rows(self.db, row[0])
+            if row[0] != entry.memory_id:
+                self._vacated.add(row[0])  # the page was given another id: a copy of the old one may hold it now
         self.db.execute(schema.INSERT_RECORD, schema.record_row(path, entry))
         self.db.execute(schema.INSERT_FTS, schema.fts_row(entry))
         self.db.execute("INSERT OR REPLACE INTO files VALUES (?,?,?,?,?,NULL)", (path, *sig, digest, entry.memory_id))
@@ -1319,6 +1365,19 @@ def _parsed_chunks(root: Path, paths: list[str]) -> Iterator[tuple[list[str], di
             chunks = chunks[done:]
     for chunk in chunks:
         yield chunk, _parse_names((str(root), chunk))
+
+
+# The bad-page error of a page set aside as a copy (`_copy_error`; before it, "duplicate memory_id <id> (also …)").
+_COPY_ERROR = re.compile(r"duplicate memory_id (\S+?):? ")
+
+
+def _copy_error(memory_id: str, record_page: str) -> str:
+    """What the bad-page list says of a page that holds the memory id another page holds (`page_rank` chose that one):
+    which page is the record's, and what the person does about the copy."""
+    return (
+        f"duplicate memory_id {memory_id}: a copy of {record_page}, which holds the record; not read: merge into "
+        f"{record_page} what you want to keep of this copy, then delete the copy"
+    )
 
 
 def not_a_page(mode: int) -> str:

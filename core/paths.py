@@ -27,6 +27,7 @@ __all__ = [
     "confine",
     "slugify",
     "partition_slug",
+    "page_rank",
     "open_dir",
     "read_file",
     "read_at",
@@ -403,6 +404,22 @@ def slugify(title: str, fallback: str = "entry") -> str:
     if slug in RESERVED_SLUGS:
         slug = f"{slug}-entry"
     return slug
+
+
+# The page names the engine writes (`Store.new_page`): a slug, `--<zone>--<tier>` and `--<id part>` after it, and a
+# `-<n>` suffix: lower-case ASCII letters and digits in runs joined by one or two hyphens.
+ENGINE_PAGE_NAME = re.compile(r"[a-z0-9]+(?:--?[a-z0-9]+)*\.md")
+
+
+def page_rank(path: str) -> tuple[int, int, str]:
+    """Which of several pages that hold one memory id is the record's page: the lowest. A sync tool's copy of a page
+    adds to its name (Dropbox "x (conflicted copy 2026-12-05).md", iCloud "x 2.md", Syncthing
+    "x.sync-conflict-20261205-101010-ABCDEF.md", OneDrive "x-HOSTNAME.md"), with spaces, parentheses, dots or upper
+    case the engine never writes. So: a name the engine could have written first, then the shorter name, then the
+    name. It depends on the names alone, never on which page the index read first: a rebuilt index and one kept up
+    to date page by page name the same page."""
+    name = path.rpartition("/")[2]
+    return (0 if ENGINE_PAGE_NAME.fullmatch(name) else 1, len(name), name)
 
 
 def partition_slug(slug: str, zone: str, sensitivity: str) -> str:
