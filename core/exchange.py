@@ -14,6 +14,7 @@ from typing import Any
 from . import keys, scoring
 from .capture import CaptureOps
 from .errors import BadInput, Busy, ImportStopped, WriteFailed
+from .ledgers import DENIALS, denials_in_force
 from .lockfile import LockTimeout
 from .models import UNRECORDED_STATUSES, Receipt, SensitivityTier, TrustZone, at, iso, parse_iso, single_line
 from .pages import MAX_ENVELOPE_BYTES
@@ -74,11 +75,18 @@ class ExchangeOps:
         with self.store.writing():
             items = []
             expired = 0
+            # A record the denials ledger denies stays home whatever its page says (one put back from an older copy
+            # says active; `check` names it): the person's no is the ledger's (SPEC §5.2).
+            denied = {m for ids in denials_in_force(self.store.root / DENIALS)[1].values() for m in ids}
+            left_denied = 0
             for row in self.store.index.query("SELECT * FROM records WHERE status='active' ORDER BY memory_id"):
                 sens = SensitivityTier(row["sensitivity_tier"])
                 if sens is SensitivityTier.do_not_export and zone_e is not TrustZone.private_self:
                     continue
                 if not scoring.zone_allows(zone_e, TrustZone(row["trust_zone"]), sens):
+                    continue
+                if row["memory_id"] in denied:
+                    left_denied += 1  # (counted among what the zone may see: a limited zone learns of no other)
                     continue
                 entry = self.store.index.entry(row)
                 if entry.expires_at is not None and entry.expires_at <= now:
@@ -144,6 +152,7 @@ class ExchangeOps:
                     "zone": zone_e.value,
                     "count": len(items),
                     "expired_left_out": expired,
+                    **({"denied_left_out": left_denied} if left_denied else {}),
                     "payload_sha256": envelope["payload_sha256"],
                     "include_content": include_content,
                 },

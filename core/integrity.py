@@ -20,6 +20,8 @@ What check finds, and what repair does about it:
 | an entry page that no receipt names                       | reported (written outside the engine)           |
 | reinforcement that disagrees with the receipts            | reported (the page is the person's to correct)  |
 | a line of stated/*.jsonl that is not a JSON object        | reported (the ledgers are append-only)          |
+| a page whose denial or stamp disagrees with the ledgers   | reported (`verify rebuild` puts the ledgers'    |
+|   (put back by `git checkout`, edited by hand)            |   state back on the page)                       |
 | malformed pages, conflict records, quiz ledger rows       | reported (never rewritten by the engine)        |
 | an entry page that cannot be read (permission, I/O error) | reported (the person fixes the file)            |
 | a Markdown file under entries/ or conflicts/ never read   | reported (never moved: the person decides)      |
@@ -44,8 +46,9 @@ from typing import Any
 from . import journal
 from .conflicts import ConflictQueue
 from .errors import BadInput
+from .ledgers import CONFIRMATIONS, DENIALS
 from .lockfile import LockTimeout
-from .models import Category, Receipt, at
+from .models import Category, Receipt, at, iso
 from .pages import MAX_LEDGER_BYTES, MAX_PAGE_BYTES, iter_lines, read_text
 from .paths import list_files, open_read, symlinks_under
 from .quiz_ledger import person_id
@@ -53,7 +56,7 @@ from .quiz_queue import QuizQueue
 from .receipts import LOG_HEADER, log_row, make_receipt, parse_log_row, pattern_event, verify_receipt
 from .store import Store
 from .validate import validate_actor
-from .verification import ledger_gaps
+from .verification import Drift, ledger_drift, ledger_gaps
 from .views import Views
 
 # A lock-free check that found something looks again holding the write lock (a writer may have been part-way
@@ -555,6 +558,13 @@ class Integrity:
         receipts = [trail.receipts[sha][1] for sha in trail.order]
         for gap in ledger_gaps(self.store.root, receipts):
             report.add("ledger_gap", gap)
+        try:
+            drifts = ledger_drift(self.store)
+        except (BadInput, OSError):
+            drifts = []  # a ledger that cannot be read safely is reported as such
+        for drift in drifts:
+            for line in _drift_lines(drift):
+                report.add("ledger_drift", line)
         decided = [d for d in receipts if d.get("action") == "resolve_conflict" and d.get("status") == "resolved"]
         if decided and not os.path.lexists(self.store.root / "DECISIONS.md"):
             report.add(
@@ -812,6 +822,35 @@ def _holds_page(path: Path) -> bool:
     except (FileNotFoundError, NotADirectoryError):
         return False
     return stat.S_ISREG(mode) or stat.S_ISLNK(mode)
+
+
+def _drift_lines(drift: Drift) -> list[str]:
+    """What `check` says of a record whose page disagrees with the verification ledgers (`ledger_drift`): both
+    states, and the fix. The ledgers are the record of verification (SPEC §5.2); `verify rebuild` puts their state
+    on the pages, and is refused while a ledger misses a line its receipts record (`ledger_gap`)."""
+    e = drift.entry
+    mid = e.memory_id
+    why = "the page put back from an older copy (git checkout, git stash, a backup) or edited by hand?"
+    out = []
+    if drift.denial_differs and drift.denial is not None:
+        d = drift.denial
+        out.append(
+            f"{drift.page}: active on its page, but {DENIALS} denies {mid} (by {d.get('by')} at {d.get('at')}): {why} "
+            f"Retrieval leaves it out meanwhile; memkeeper verify rebuild denies it again (or memkeeper verify undeny "
+            f"{mid} lifts the denial)"
+        )
+    elif drift.denial_differs:
+        out.append(
+            f"{drift.page}: denied on its page, but {DENIALS} does not deny {mid}: {why} memkeeper verify rebuild "
+            "makes it active again, as the ledger says (to keep it denied, deny it once it is active)"
+        )
+    if drift.stamp_differs:
+        has = f"confirmed by {e.verified.by} at {iso(e.verified.at)}" if e.verified else "not confirmed"
+        want = drift.stamp
+        says = f"confirms {mid} (by {want['by']} at {want['at']})" if want else f"holds no confirmation of {mid}"
+        fix = "puts the ledger's stamp back" if want else "removes the stamp, as the ledger says"
+        out.append(f"{drift.page}: {has} on its page, but {CONFIRMATIONS} {says}: {why} memkeeper verify rebuild {fix}")
+    return out
 
 
 def _gone_line(memory_id: str, page: str | None) -> str:

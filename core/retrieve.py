@@ -14,10 +14,11 @@ from . import scoring
 from .errors import BadInput, Busy, WriteFailed, clip
 from .index import CANDIDATES, BadPage, ZoneRows, is_busy
 from .index_schema import searched_key
+from .ledgers import DENIALS, denials_in_force
 from .models import Receipt, SensitivityTier, Status, Tier, TrustZone, at, iso, parse_iso
 from .pages import MAX_LEDGER_BYTES, read_text
 from .receipts import make_receipt
-from .store import Store
+from .store import Store, file_sig
 from .text import sha256_hex
 from .validate import parse_enum, validate_actor
 
@@ -38,6 +39,26 @@ Ranked = tuple[tuple[float, str], dict[str, Any]]
 class RetrieveOps:
     def __init__(self, store: Store) -> None:
         self.store = store
+        # The records stated/denials.jsonl denies, as of the file's (mtime, size) when it was read (`_denied`).
+        self._denials: tuple[tuple[int, int] | None, frozenset[str]] = (None, frozenset())
+
+    def _denied(self) -> frozenset[str]:
+        """The records the denials ledger denies, whatever their pages say. A page put back from an older copy (`git
+        checkout`, `git stash`) says active while the ledger, the record of the person's no (SPEC §5.2), still says
+        denied: such a record is never served (`check` names it, and `verify rebuild` puts the denial back on its
+        page). Read again only when the file changed: a stat per retrieve. A ledger that cannot be read safely (a
+        symlink) leaves the pages to say (check reports it, and every write refuses)."""
+        path = self.store.root / DENIALS
+        sig = file_sig(path)
+        if sig is None:
+            return frozenset()
+        if sig != self._denials[0]:
+            try:
+                _, by_key = denials_in_force(path)
+            except (BadInput, OSError):
+                by_key = {}
+            self._denials = (sig, frozenset(m for ids in by_key.values() for m in ids))
+        return self._denials[1]
 
     def retrieve(
         self,
@@ -158,7 +179,10 @@ class RetrieveOps:
         if not ids:
             return [], hidden, bounded
         ranked: list[Ranked] = []
+        denied = self._denied()
         for row in index.rows_for(ids, "status='active'", (), _COLUMNS):
+            if row["memory_id"] in denied:
+                continue  # active on its page, denied in the ledger (`_denied`)
             item, concealed = _score(row, terms, weights, zone, now)
             hidden += concealed
             if item is not None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import heapq
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from typing import Any
 from .errors import BadInput
 from .index_schema import PENDING_WHERE, SOURCE_SQL
 from .keys import suppression_key
+from .ledgers import CONFIRMATIONS, DENIALS, denials_in_force, read_jsonl
 from .models import (
     Entry,
     EvidenceGrade,
@@ -25,7 +27,6 @@ from .models import (
     iso,
     parse_iso,
 )
-from .pages import iter_lines
 from .receipts import make_receipt
 from .scoring import zone_allows
 from .secrets import find_in_fields, redact_secrets, secret_details
@@ -35,7 +36,6 @@ from .undo import UndoHandlers
 from .validate import validate_actor
 from .views import Views
 
-CONFIRMATIONS = "stated/confirmations.jsonl"
 # The desk's two verification lists, as index conditions (each has its indexes: index_schema.py).
 QUEUE_MODES = {"pending": PENDING_WHERE, "denied": "status='denied'"}
 QUEUE_ORDERS = ("newest", "source", "confidence")
@@ -68,25 +68,6 @@ def _order_sql(mode: str, order: str) -> str:
     return ", ".join(f"{expr}{' DESC' if desc else ''}" for expr, desc in cols)
 
 
-DENIALS = "stated/denials.jsonl"
-
-
-def _read_jsonl(path: Path) -> list[dict[str, Any]]:
-    # Line by line (bounded), never through a symlink; a refused ledger raises BadInput rather than being
-    # read as empty, so a denial is never forgotten.
-    out = []
-    for _, line in iter_lines(path):
-        if line is None:
-            continue
-        try:
-            d = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(d, dict):
-            out.append(d)
-    return out
-
-
 # What each verification receipt wrote to a ledger: (ledger, action of the line, the ids given a line).
 _LEDGER_LINES = {
     "confirm": (CONFIRMATIONS, "confirm", lambda d: [d.get("memory_id")]),
@@ -105,7 +86,7 @@ def ledger_gaps(root: Path, receipts: Iterable[dict[str, Any]]) -> list[str]:
     for name in (CONFIRMATIONS, DENIALS):
         try:
             held.update(
-                (str(d.get("action")), str(d.get("memory_id")), str(d.get("at"))) for d in _read_jsonl(root / name)
+                (str(d.get("action")), str(d.get("memory_id")), str(d.get("at"))) for d in read_jsonl(root / name)
             )
         except (BadInput, OSError):
             continue  # unreadable: reported as such
@@ -142,6 +123,124 @@ def _event_time(d: dict[str, Any]) -> datetime:
         return at(parse_iso(str(d.get("at", ""))))
     except (ValueError, TypeError):
         return datetime.min.replace(tzinfo=UTC)
+
+
+def ledger_events(root: Path) -> Iterator[dict[str, Any]]:
+    """The lines of both verification ledgers in the order `verify rebuild` replays them. Each ledger is appended in
+    commit order, which is kept: sorted by the text of `at`, "…T10:00:00Z" came after "…T10:00:00.5Z" (a time is
+    written without its fraction when it has none), and a time set back (`--now`) put a deny after its own undeny.
+    The two ledgers are merged by the time each line gives (parsed), each keeping its own order. BadInput when a
+    ledger cannot be read safely (a symlink)."""
+    merged = heapq.merge(
+        ((_event_time(d), 0, d) for d in read_jsonl(root / CONFIRMATIONS)),
+        ((_event_time(d), 1, d) for d in read_jsonl(root / DENIALS)),
+        key=lambda x: (x[0], x[1]),
+    )
+    return (d for _, _, d in merged)
+
+
+def _stamp(d: dict[str, Any]) -> dict[str, str] | None:
+    """A confirm line's stamp, {by, at} with the time as the engine writes it; None when it gives no person or no
+    readable time (a line written by hand: replayed, it stopped `verify rebuild` with an internal error)."""
+    by, when = d.get("by"), d.get("at")
+    if not isinstance(by, str) or not isinstance(when, str):
+        return None
+    try:
+        return {"by": by, "at": iso(at(parse_iso(when)))}
+    except (ValueError, TypeError):
+        return None
+
+
+def replay_ledgers(
+    events: Iterable[dict[str, Any]], entry_of: Callable[[str], Entry | None]
+) -> tuple[dict[str, dict[str, str] | None], dict[str, dict[str, Any] | None]]:
+    """What the verification ledgers say of each record a line names: its stamp ({by, at}; None: not confirmed) and
+    the deny line in force (None: not denied). A record no line names is neither. `entry_of` gives a record as its
+    page holds it, None when there is none: a confirmation holds for every record it names (whatever its text has
+    become since, as the stamp on its page does), and an undeny lifts every record denied under its suppression key
+    (as its text gives it)."""
+    verified: dict[str, dict[str, str] | None] = {}
+    denied: dict[str, dict[str, Any] | None] = {}
+    # The records denied under each suppression key since it was last lifted: an undeny walked every record (32 s
+    # at 20k records after the undo of a bulk deny of 2,000).
+    by_key: dict[str, set[str]] = {}
+    for d in events:
+        act = d.get("action")
+        if act == "confirm":
+            stamp = _stamp(d)
+            named: list[Any] = d["propagated_to"] if isinstance(d.get("propagated_to"), list) else []
+            for m in [d.get("memory_id"), *named]:
+                e = entry_of(m) if isinstance(m, str) else None
+                if stamp and e is not None:
+                    verified[e.memory_id] = stamp
+        elif act == "unconfirm":
+            listed = d.get("memory_ids")
+            ids: list[Any] = listed if isinstance(listed, list) and listed else [d.get("memory_id")]
+            for m in ids:
+                if isinstance(m, str):
+                    verified[m] = None
+        elif act == "deny":
+            m = d.get("memory_id")
+            e = entry_of(m) if isinstance(m, str) else None
+            if e is not None:
+                denied[e.memory_id] = d
+                by_key.setdefault(suppression_key(e.source_ref, e.content), set()).add(e.memory_id)
+        elif act == "undeny":
+            for m in by_key.pop(str(d.get("suppression_key")), ()):
+                denied[m] = None
+    return verified, denied
+
+
+@dataclass(frozen=True)
+class Drift:
+    """A record whose page disagrees with the verification ledgers (`ledger_drift`): the entry as its page holds
+    it, and what the ledgers say — its stamp and the deny line in force."""
+
+    entry: Entry
+    page: str
+    stamp: dict[str, str] | None
+    denial: dict[str, Any] | None
+
+    @property
+    def stamp_differs(self) -> bool:
+        e = self.entry
+        return self.stamp != ({"by": e.verified.by, "at": iso(e.verified.at)} if e.verified else None)
+
+    @property
+    def denial_differs(self) -> bool:
+        """Only between active and denied: an archived or superseded record keeps its status (`verify rebuild`
+        moves records between those two alone; an undenied record merged into its twin stays archived)."""
+        status = self.entry.status
+        return status in (Status.active, Status.denied) and (self.denial is not None) != (status is Status.denied)
+
+
+def ledger_drift(store: Store) -> list[Drift]:
+    """The records whose page says other than the verification ledgers, by memory id: exactly what `verify rebuild`
+    changes. A page put back from an older copy (`git checkout`, `git stash`, a backup) brought a denied record back
+    to active, served to agents, and a confirmed one back to pending, while the ledgers (SPEC §5.2: the record of
+    verification) still said denied and confirmed. Only the records a ledger line names, or whose page carries a
+    stamp or a denial, are read: the others agree with ledgers that say nothing of them. BadInput when a ledger
+    cannot be read safely."""
+    cache: dict[str, Entry | None] = {}
+
+    def entry_of(m: str) -> Entry | None:
+        if m not in cache:
+            cache[m] = store.get(m)
+        return cache[m]
+
+    verified, denied = replay_ledgers(ledger_events(store.root), entry_of)
+    ids = set(verified) | set(denied)
+    ids.update(r[0] for r in store.index.query("SELECT memory_id FROM records WHERE verified=1 OR status='denied'"))
+    out = []
+    for m in sorted(ids):
+        e = entry_of(m)
+        page = store.page_of(m) if e is not None else None
+        if e is None or page is None:
+            continue
+        drift = Drift(e, page, verified.get(m), denied.get(m))
+        if drift.stamp_differs or drift.denial_differs:
+            out.append(drift)
+    return out
 
 
 # Up to this many ids of `only` are asked for in the query (SQLite's bound parameters); more are read as the whole
@@ -306,18 +405,7 @@ class VerificationQueue:
         sig = file_sig(path)
         if cached and cached[0] == sig:
             return cached[1]
-        keys: dict[str, dict[str, Any]] = {}
-        denied: dict[str, list[str]] = {}
-        for d in _read_jsonl(path):
-            k = d.get("suppression_key")
-            if not k:
-                continue
-            if d.get("action") == "deny":
-                keys[k] = d
-                denied.setdefault(k, []).append(str(d.get("memory_id") or ""))
-            elif d.get("action") == "undeny":
-                keys.pop(k, None)
-                denied.pop(k, None)
+        keys, denied = denials_in_force(path)
         self._denial_cache = (sig, keys)
         self._denied_by_key = denied
         return keys
@@ -722,7 +810,8 @@ class VerificationQueue:
             return receipt
 
     def rebuild_verification(self, *, now: datetime, actor: str = "agent:cli") -> Receipt:
-        """Reconstruct verification state (stamps, denied status) from stated/*.jsonl by replaying them in order.
+        """Reconstruct verification state (stamps, denied status) from stated/*.jsonl by replaying them in order:
+        the pages `ledger_drift` finds (what `check` names) are written as the ledgers say.
 
         Receipt details: changed (memory ids whose page was corrected), count.
         """
@@ -745,65 +834,23 @@ class VerificationQueue:
                         "memkeeper check names every one, and the pages keep their state meanwhile",
                     },
                 )
-            # Each ledger is appended in commit order, which is kept: sorted by the text of `at`, "…T10:00:00Z"
-            # came after "…T10:00:00.5Z" (a time is written without its fraction when it has none), and a time
-            # set back (`--now`) put a deny after its own undeny. The two ledgers are merged by the time each line
-            # gives (parsed), each keeping its own order.
-            events = heapq.merge(
-                ((_event_time(d), 0, d) for d in _read_jsonl(self.store.root / CONFIRMATIONS)),
-                ((_event_time(d), 1, d) for d in _read_jsonl(self.store.root / DENIALS)),
-                key=lambda x: (x[0], x[1]),
-            )
-            rows = self.store.index.query("SELECT data, content FROM records")
-            entries = {e.memory_id: e for e in (self.store.index.entry(r) for r in rows)}
-            by_sha: dict[str, list[Entry]] = {}
-            for e in entries.values():
-                by_sha.setdefault(e.normalized_content_sha256, []).append(e)
-            verified: dict[str, dict[str, str] | None] = {m: None for m in entries}
-            denied: dict[str, bool] = {m: False for m in entries}
-            # The records each suppression key names, made once: an undeny walked every record (32 s at 20k
-            # records after the undo of a bulk deny of 2,000).
-            by_key: dict[str, list[str]] = {}
-            for _, _, d in events:
-                act = d.get("action")
-                if act == "confirm":
-                    for e in by_sha.get(d.get("content_sha256", ""), []):
-                        if e.memory_id == d.get("memory_id") or e.memory_id in (d.get("propagated_to") or []):
-                            verified[e.memory_id] = {"by": d["by"], "at": d["at"]}
-                elif act == "unconfirm":
-                    for m in d.get("memory_ids") or [d.get("memory_id")]:
-                        verified[m] = None
-                elif act == "deny" and d.get("memory_id") in entries:
-                    denied[d["memory_id"]] = True
-                elif act == "undeny":
-                    if not by_key:
-                        for e in entries.values():
-                            by_key.setdefault(suppression_key(e.source_ref, e.content), []).append(e.memory_id)
-                    for m in by_key.get(str(d.get("suppression_key")), ()):
-                        denied[m] = False
             changed = []
-            for m, e in sorted(entries.items()):
-                want_v = verified[m]
-                have_v = {"by": e.verified.by, "at": iso(e.verified.at)} if e.verified else None
-                want_denied = denied[m]
-                is_denied = e.status is Status.denied
-                dirty = False
-                if want_v != have_v:
-                    e.verified = Verified(by=want_v["by"], at=parse_iso(want_v["at"])) if want_v else None
+            for drift in ledger_drift(self.store):
+                e = drift.entry
+                if drift.stamp_differs:
+                    want = drift.stamp
+                    e.verified = Verified(by=want["by"], at=parse_iso(want["at"])) if want else None
                     e.source_type = (
                         SourceType.user_confirmed
-                        if want_v
+                        if want
                         else (
                             SourceType.agent_inferred if e.source_type is SourceType.user_confirmed else e.source_type
                         )
                     )
-                    dirty = True
-                if want_denied != is_denied and e.status in (Status.active, Status.denied):
-                    e.status = Status.denied if want_denied else Status.active
-                    dirty = True
-                if dirty:
-                    self.store.save(e)
-                    changed.append(m)
+                if drift.denial_differs:
+                    e.status = Status.denied if drift.denial is not None else Status.active
+                self.store.save(e)
+                changed.append(e.memory_id)
             receipt = make_receipt("verify_rebuild", "ok", now, actor, {"changed": changed, "count": len(changed)})
             self.store.record(receipt)
             self.views.refresh(now, full=bool(changed))

@@ -488,3 +488,81 @@ def test_the_ids_of_many_marks_come_in_the_lists_order(eng, monkeypatch, bound):
     assert eng.verify_ids("pending", only=marks) == [m for m in listed if m in marks]
     eng.confirm(ids[0], now=T0, actor=HUMAN)
     assert eng.verify_ids("pending", only=marks) == [m for m in listed if m in (ids[3], ids[2])]
+
+
+def _put_back(eng, saved: dict[str, bytes]) -> None:
+    """Pages put back as they were before the decisions (`git checkout -- entries/`, `git stash`, a backup): the
+    ledgers in stated/ and the receipts are left as they are."""
+    for page, raw in saved.items():
+        (eng.root / page).write_bytes(raw)
+    eng.sync()
+
+
+def test_pages_put_back_from_an_older_copy_are_named_and_a_denied_record_is_never_served(eng):
+    """A denied record came back active (served by retrieve) and a confirmed one pending, while the ledgers still
+    said denied and confirmed, and check said ok. check names each record whose page disagrees with the ledgers,
+    with both states and the fix; retrieval never serves, nor export ships, what the denials ledger denies; verify
+    rebuild, the fix named, puts the ledgers' state back, after which check is clean."""
+    denied = capture(eng, "The release train ships every second Thursday from main.", title="Release cadence")
+    confirmed = capture(eng, "The project database is Postgres 15 on the main cluster.", title="Project database")
+    saved = {eng.page_of(m): (eng.root / eng.page_of(m)).read_bytes() for m in (denied, confirmed)}
+    assert eng.deny(denied, now=T0 + timedelta(minutes=1), actor=HUMAN).status == "denied"
+    assert eng.confirm(confirmed, now=T0 + timedelta(minutes=2), actor=HUMAN).status == "confirmed"
+    assert eng.check().ok, eng.check().problems
+    _put_back(eng, saved)
+    assert eng.load(denied).status.value == "active" and eng.load(confirmed).verified is None
+    why = "the page put back from an older copy (git checkout, git stash, a backup) or edited by hand?"
+    assert sorted(eng.check().problems) == [
+        f"{eng.page_of(confirmed)}: not confirmed on its page, but stated/confirmations.jsonl confirms {confirmed} "
+        f"(by {HUMAN} at 2026-11-20T09:02:00Z): {why} memkeeper verify rebuild puts the ledger's stamp back",
+        f"{eng.page_of(denied)}: active on its page, but stated/denials.jsonl denies {denied} (by {HUMAN} at "
+        f"2026-11-20T09:01:00Z): {why} Retrieval leaves it out meanwhile; memkeeper verify rebuild denies it again "
+        f"(or memkeeper verify undeny {denied} lifts the denial)",
+    ]
+    hits = eng.retrieve("release train thursday", now=T0 + timedelta(hours=1), record_access=False)
+    assert hits.details["results"] == []
+    shipped = eng.export(zone="private_self", now=T0 + timedelta(hours=1), include_content=True)
+    assert shipped.details["denied_left_out"] == 1
+    assert "release train" not in (eng.root / shipped.details["envelope"]).read_text(encoding="utf-8")
+    r = eng.rebuild_verification(now=T0 + timedelta(hours=1))
+    assert sorted(r.details["changed"]) == sorted([denied, confirmed])
+    assert eng.load(denied).status.value == "denied" and eng.load(confirmed).verified.by == HUMAN
+    assert eng.check().ok, eng.check().problems
+
+
+def test_a_page_that_says_more_than_the_ledgers_is_named_too(eng):
+    """The other way round: a page denied or confirmed by hand (or put back from a newer copy), which no ledger line
+    records: verify rebuild would undo it, so check says so before anyone runs it."""
+    a = capture(eng, "The release train ships every second Thursday from main.", title="Release cadence")
+    b = capture(eng, "The project database is Postgres 15 on the main cluster.", title="Project database")
+    for mid, old, new in (
+        (a, b"status: active", b"status: denied"),
+        (b, b"verified: null", b"verified: {by: 'human:bob', at: '2026-11-20T10:00:00Z'}"),
+    ):
+        page = eng.root / eng.page_of(mid)
+        page.write_bytes(page.read_bytes().replace(old, new))
+    eng.sync()
+    assert sorted(eng.check().problems) == [
+        f"{eng.page_of(b)}: confirmed by human:bob at 2026-11-20T10:00:00Z on its page, but "
+        f"stated/confirmations.jsonl holds no confirmation of {b}: the page put back from an older copy (git "
+        "checkout, git stash, a backup) or edited by hand? memkeeper verify rebuild removes the stamp, as the ledger "
+        "says",
+        f"{eng.page_of(a)}: denied on its page, but stated/denials.jsonl does not deny {a}: the page put back from an "
+        "older copy (git checkout, git stash, a backup) or edited by hand? memkeeper verify rebuild makes it active "
+        "again, as the ledger says (to keep it denied, deny it once it is active)",
+    ]
+
+
+def test_a_confirmed_record_superseded_since_keeps_its_stamp_through_a_rebuild(eng):
+    """verify rebuild kept a confirmation only while the record's text hashed as it did when confirmed: a confirmed
+    record that lost a conflict (its text gains "[SUPERSEDED by C1]") lost its stamp to a rebuild, though every
+    decision left it there. The ledgers and the page agree, so check is clean and a rebuild changes nothing."""
+    old = capture(eng, "The billing database is Postgres.", key="billing-db", title="Billing database")
+    assert eng.confirm(old, now=T0 + timedelta(minutes=1), actor=HUMAN).status == "confirmed"
+    held = eng.capture("The billing database is MySQL.", now=T0 + timedelta(minutes=2), key="billing-db")
+    assert held.status == "conflict"
+    eng.resolve_conflict("C1", "incoming", now=T0 + timedelta(minutes=3), actor=HUMAN)
+    assert eng.load(old).status.value == "superseded" and eng.load(old).verified.by == HUMAN
+    assert eng.check().ok, eng.check().problems
+    assert eng.rebuild_verification(now=T0 + timedelta(hours=1)).details["changed"] == []
+    assert eng.load(old).verified.by == HUMAN
