@@ -79,7 +79,7 @@ class PageError(ValueError):
     not import the YAML reader.
 
     `line` is the file line it points at, when known; `kind` (missing, unclosed, alias, yaml, mapping, field, nul,
-    secret) and `reason` (the message without the line) let formats that word their problems their own way (quiz
+    secret, merge) and `reason` (the message without the line) let formats that word their problems their own way (quiz
     ledgers, review files) do so.
     """
 

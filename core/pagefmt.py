@@ -503,9 +503,42 @@ def parse_entry_block(text: str, *, edited: bool = False) -> tuple[Entry, dict[s
         notes_count = None  # hand-edited or absent: read the body by the tolerant rule
     entry.content, body_notes = split_body(body, entry, notes_count)
     entry.notes = [str(n) for n in fm_notes or []] + body_notes
-    if edited or content_sha256(entry.title, entry.content) != entry.normalized_content_sha256:
+    hand_written = content_sha256(entry.title, entry.content) != entry.normalized_content_sha256
+    if hand_written:
+        _refuse_merge_markers(text)
+    if edited or hand_written:
         _refuse_secrets(entry)
     return entry, data if fast is not None else None
+
+
+_MERGE_OPEN = re.compile(r"<{7} ")
+_MERGE_CLOSE = re.compile(r">{7} ")
+
+
+def _refuse_merge_markers(text: str) -> None:
+    """A page a merge left unresolved (`git merge`, `git stash pop`, `git rebase`): a line starting `<<<<<<< `, a line
+    `=======`, a line starting `>>>>>>> `, in that order. Read as content, the record held both sides — two statements
+    that may contradict each other — was served to agents, and a person could confirm it; markers in the frontmatter
+    already failed as YAML. Such a page is a bad page, named with the lines of its markers, until a person keeps one
+    side. Only a page whose title or content is not what the engine wrote is looked at (its
+    `normalized_content_sha256` disagrees): a note captured about merge conflicts may quote the markers."""
+    lines = text.split("\n")
+    opened = middle = None
+    for n, line in enumerate(lines, 1):
+        if opened is None:
+            if _MERGE_OPEN.match(line):
+                opened = n
+        elif middle is None:
+            if line.rstrip() == "=======":
+                middle = n
+        elif _MERGE_CLOSE.match(line):
+            raise PageError(
+                f"unresolved merge markers (<<<<<<< at line {opened}, ======= at line {middle}, >>>>>>> at line "
+                f"{n}): a merge left both sides in the page; not read until a person keeps one side and removes the "
+                "marker lines",
+                kind="merge",
+                line=opened,
+            )
 
 
 def _refuse_secrets(entry: Entry) -> None:

@@ -804,8 +804,26 @@ class Store:
         else:
             mid = None
         if mid is None:
-            raise NotFound(f"unknown memory id {ref!r}")
+            raise NotFound(self._unread_holder(ref) or f"unknown memory id {ref!r}")
         return mid
+
+    def _unread_holder(self, ref: str) -> str | None:
+        """What to say of `ref` (a page path or a whole memory id) that names no record because its page is a bad
+        page (unresolved merge markers, a NUL byte, malformed frontmatter): the page and why it is not read, where
+        "unknown memory id" left a person to guess why a decision on a record they could see was refused. Looked up
+        only after a reference failed: the bad pages are few, and each is read once, without following a link."""
+        if ref.startswith("entries/"):
+            bad = self.index.bad_page(ref)
+            return f"{ref} cannot be read: {bad.error}" if bad is not None else None
+        line = re.compile(rf"^memory_id:[ \t]*(['\"]?){re.escape(ref)}\1[ \t\r]*$", re.MULTILINE)
+        for bad in self.index.bad_pages():
+            try:
+                text = read_text(self.root / bad.path, limit=MAX_PAGE_BYTES, what="a page")
+            except (OSError, ValueError, BadInput):
+                continue
+            if line.search(text):
+                return f"{ref}: its page {bad.path} cannot be read: {bad.error}"
+        return None
 
     def new_page(
         self, title: str, zone: str, sensitivity: str, fallback: str = "entry", unique: str | None = None

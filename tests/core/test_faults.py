@@ -484,6 +484,53 @@ def test_a_page_holding_a_nul_byte_is_reported_and_never_rewritten(eng, wiki):
     fresh.close()
 
 
+def test_a_page_a_merge_left_unresolved_is_reported_and_never_served_or_confirmed(eng, wiki):
+    """`git merge` (or `git stash pop`) left conflict markers in a page's body: the record held both sides, two
+    statements, and was served to agents as one text, and a person could stamp it confirmed, while check said ok.
+    It is a bad page named with its markers' lines; a decision on it says why it is refused; the person keeps one
+    side and the record is back."""
+    target = page(eng, wiki["kestrel"])
+    before = target.read_bytes()
+    side = b"The kestrel rollout uses canary waves of five percent.\n"
+    assert side in before
+    merged = before.replace(
+        side,
+        b"<<<<<<< HEAD\n" + side + b"=======\nThe kestrel rollout uses canary waves of ten percent.\n>>>>>>> laptop\n",
+    )
+    target.write_bytes(merged)
+    first = merged.decode().split("\n").index("<<<<<<< HEAD") + 1
+    why = (
+        f"unresolved merge markers (<<<<<<< at line {first}, ======= at line {first + 2}, >>>>>>> at line "
+        f"{first + 4}): a merge left both sides in the page; not read until a person keeps one side and removes the "
+        "marker lines"
+    )
+    fresh = Engine.open(eng.root)
+    assert fresh.check().problems == [f"{fresh.rel(target)}: {why}"]
+    assert fresh.retrieve("kestrel canary", now=T1).details["results"] == []
+    with pytest.raises(NotFound) as refused:
+        fresh.confirm(wiki["kestrel"], now=T1, actor=H)
+    assert str(refused.value) == f"{wiki['kestrel']}: its page {fresh.rel(target)} cannot be read: {why}"
+    with pytest.raises(NotFound) as by_page:
+        fresh.deny(fresh.rel(target), now=T1, actor=H)
+    assert str(by_page.value) == f"{fresh.rel(target)} cannot be read: {why}"
+    fresh.decay(now=T1 + timedelta(days=400))
+    fresh.repair(now=T1, actor=H)
+    assert target.read_bytes() == merged  # never rewritten
+    target.write_bytes(before)  # the person keeps one side
+    assert fresh.check().ok, fresh.check().problems
+    assert fresh.confirm(wiki["kestrel"], now=T1 + timedelta(hours=1), actor=H).status == "confirmed"
+    # Only a page that is not what the engine wrote is looked at: a note captured about resolving merge conflicts,
+    # markers and all, is an ordinary record.
+    text = "To resolve a conflict, keep one side:\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> topic\nthen commit."
+    r = fresh.capture(text, now=T1, title="Resolving merge conflicts")
+    assert r.status == "captured"
+    fresh.close()
+    again = Engine.open(eng.root)
+    assert again.load(r.details["memory_id"]).content == text
+    assert again.check().ok, again.check().problems
+    again.close()
+
+
 def test_a_nul_byte_in_a_capture_is_not_stored(eng):
     r = eng.capture("The osprey job writes a\x00 marker before each record it uploads.", now=T0)
     raw = (eng.root / r.details["page"]).read_bytes()
