@@ -29,6 +29,9 @@ What check finds, and what repair does about it:
 |   quiz ledger or tier review memkeeper does not find      |                                                 |
 | a record the receipts made whose page is gone             | reported (never made up); a person's repair     |
 |   (deleted by hand, or a directory put in its place)      |   records the deletion in its receipt           |
+| a copy of a ledger memkeeper never reads (a sync tool's   | reported (never merged: the person merges and   |
+|   conflicted copy of a receipts day file, stated/*.jsonl, |   deletes it)                                   |
+|   PATTERNS.jsonl, log.md, DECISIONS.md)                   |                                                 |
 """
 
 from __future__ import annotations
@@ -53,8 +56,17 @@ from .pages import MAX_LEDGER_BYTES, MAX_PAGE_BYTES, iter_lines, read_text
 from .paths import list_files, open_read, symlinks_under
 from .quiz_ledger import person_id
 from .quiz_queue import QuizQueue
-from .receipts import LOG_HEADER, log_row, make_receipt, parse_log_row, pattern_event, verify_receipt
-from .store import Store
+from .receipts import (
+    DAY_FILE,
+    LOG_HEADER,
+    log_row,
+    make_receipt,
+    parse_log_row,
+    pattern_event,
+    receipt_files,
+    verify_receipt,
+)
+from .store import DECISIONS_HEADER, Store
 from .validate import validate_actor
 from .verification import Drift, ledger_drift, ledger_gaps
 from .views import Views
@@ -73,6 +85,10 @@ _CONFLICT_FILE = re.compile(r"C\d+\.md")
 _LEDGER_FILE = re.compile(r"quiz-ledger\.(.+)\.md")
 # A category's line in index.md (`compile.render_index`).
 _CATEGORY_LINK = re.compile(r"^- \[([a-z]+)\]\(index/([a-z]+)\.md\) — \d+$", re.MULTILINE)
+
+# The verification and arbitration ledgers in stated/ (`ledgers.py`, `conflicts.py`); any other `.jsonl` there is a
+# copy (`_check_stray_copies`).
+STATED_LEDGERS = ("compatible.jsonl", "confirmations.jsonl", "denials.jsonl")
 
 # Kinds of problem `repair` fixes.
 REPAIRABLE = frozenset({"journal", "log_row_missing", "pattern_missing", "tmp", "index", "view_missing"})
@@ -179,6 +195,7 @@ class Integrity:
         _report_unreadable(report, unreadable)
         self._check_conflicts(report)
         unread = self._check_unread(report)
+        self._check_stray_copies(report)
         for mid, page in self.gone_records(trail, unread):
             report.add("page_gone", _gone_line(mid, page))
         for problem in self.quiz.quiz_problems():
@@ -261,6 +278,34 @@ class Integrity:
                     report.add("unread", f"{rel}: {reason}")
                     out.append(rel)
         return out
+
+    def _check_stray_copies(self, report: CheckReport) -> None:
+        """Copies of the append-only ledgers under names memkeeper never reads, one line each with what to do: a sync
+        tool that saw a ledger appended on two machines keeps the second version beside it (Dropbox "2026-12-01
+        (conflicted copy 2026-12-05).jsonl", iCloud "denials 2.jsonl", Syncthing "PATTERNS.sync-conflict-….jsonl",
+        OneDrive "log-HOSTNAME.md"), and what only the copy holds (a receipt, a denial made on the other machine) is
+        missing from the trail. In receipts/ every file but the day files is one (`receipts.receipt_files`: a copy
+        was read as part of the trail, its receipts counted twice); in stated/ and patterns/ every `.jsonl` but the
+        ledgers'; at the top, a file named as a copy of log.md or DECISIONS.md that starts as they do (a person's
+        own `log-notes.md` is theirs). Hidden files (a leading dot) and other files (an OS's `Thumbs.db`) are left
+        alone. Never moved or merged: which lines belong is the person's to say."""
+        root = self.store.root
+        for name in _plain_files(root / "receipts"):
+            if DAY_FILE.fullmatch(name):
+                continue
+            day = re.match(r"\d{4}-\d{2}-\d{2}", name)
+            if day or name.lower().endswith(".jsonl"):
+                report.add("stray_copy", _stray_line(f"receipts/{name}", f"receipts/{day[0]}.jsonl" if day else None))
+        for folder, ledgers in (("stated", STATED_LEDGERS), ("patterns", ("PATTERNS.jsonl",))):
+            for name in _plain_files(root / folder):
+                if name in ledgers or not name.lower().endswith(".jsonl"):
+                    continue
+                of = next((f"{folder}/{led}" for led in ledgers if _named_as_copy(name, led)), None)
+                report.add("stray_copy", _stray_line(f"{folder}/{name}", of, folder))
+        for name in _plain_files(root):
+            for original, first in (("log.md", LOG_HEADER), ("DECISIONS.md", DECISIONS_HEADER)):
+                if _named_as_copy(name, original) and _starts_with(root / name, first.split("\n", 1)[0]):
+                    report.add("stray_copy", _stray_line(name, original))
 
     def gone_records(self, trail: _Trail, unread: list[str]) -> list[tuple[str, str | None]]:
         """(memory id, page or None) of each record the receipts made (a capture that stored it, a resolution that
@@ -512,8 +557,8 @@ class Integrity:
         if stated.is_symlink() or not stated.is_dir():
             return  # a symlinked stated/ is reported with every other symlink
         for f in sorted(stated.glob("*.jsonl")):
-            if f.is_symlink() or not f.is_file():
-                continue
+            if f.is_symlink() or not f.is_file() or f.name not in STATED_LEDGERS:
+                continue  # (a copy of a ledger is named as such: `_check_stray_copies`)
             try:
                 text = f.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError) as exc:
@@ -536,7 +581,7 @@ class Integrity:
         appending it, so a torn one was never reported until another receipt was appended after it."""
         out = []
         try:
-            names = list_files(self.store.root / "receipts", ".jsonl")
+            names = receipt_files(self.store.root)
         except BadInput:
             return []  # a symlinked receipts/ is reported with every other symlink
         for name in names:
@@ -811,6 +856,51 @@ def _disorder_by_file(seq: list[str], filed: dict[str, list[str]]) -> tuple[int,
         if found is not None and (first is None or idx[found[0]] < first[0]):
             first = (idx[found[0]], found[1], name)
     return first
+
+
+def _plain_files(folder: Path) -> list[str]:
+    """The regular files directly in `folder` whose names do not start with a dot; [] when it is missing or a
+    symlink (reported as one)."""
+    try:
+        return [n for n in list_files(folder) if not n.startswith(".")]
+    except (BadInput, OSError):
+        return []
+
+
+def _named_as_copy(name: str, original: str) -> bool:
+    """Whether `name` is `original` as a sync tool names its copy: the stem, then a space, a dot, a hyphen, an
+    underscore or a parenthesis and more, and the same extension (any case)."""
+    stem, _, ext = original.rpartition(".")
+    return (
+        len(name) > len(original)
+        and name.startswith(stem)
+        and name[len(stem)] in " ._(-"
+        and name.lower().endswith("." + ext.lower())
+    )
+
+
+def _starts_with(path: Path, line: str) -> bool:
+    """Whether the file's first line is `line` (read without following a link, at most a few bytes)."""
+    try:
+        with open_read(path) as fh:
+            head = fh.read(len(line.encode("utf-8")) + 2)
+    except (OSError, BadInput):
+        return False
+    return head.decode("utf-8", "replace").lstrip("\ufeff").split("\n", 1)[0].rstrip("\r") == line
+
+
+def _stray_line(rel: str, original: str | None, folder: str = "receipts") -> str:
+    """What `check` says of a copy of a ledger that memkeeper never reads (`_check_stray_copies`)."""
+    if original is None:
+        where = "receipts/<date>.jsonl" if folder == "receipts" else f"its ledgers ({folder}/)"
+        return (
+            f"{rel}: not a file memkeeper reads (the audit trail is {where}); a copy of one (a sync tool's "
+            "conflicted copy?): merge what only it holds into the file it copies, then delete it"
+        )
+    return (
+        f"{rel}: a copy of {original} (a sync tool's conflicted copy?) that memkeeper never reads: what only it holds "
+        f"is not in the audit trail; merge that into {original}, then delete the copy"
+    )
 
 
 def _holds_page(path: Path) -> bool:

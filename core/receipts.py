@@ -159,6 +159,19 @@ def parse_log_row(line: str) -> tuple[str, str, str, str, str] | None:
 # ---------------------------------------------------------------------------------------------- reading the trail
 
 
+# The files of receipts/ the engine writes: one per day, named by the receipt's date (`Store._stage_receipt`).
+DAY_FILE = re.compile(r"\d{4}-\d{2}-\d{2}\.jsonl")
+
+
+def receipt_files(root: Path) -> list[str]:
+    """The day files of receipts/ (`YYYY-MM-DD.jsonl`, regular files only, never through a symlink), sorted: the
+    audit trail. Any other file there is not part of it: a sync tool's conflicted copy of a day file ("2026-12-01
+    (conflicted copy 2026-12-05).jsonl") holds the same receipts again, and read as the trail it doubled them and
+    `check` blamed operations alike in one second (`check` names such a file as a stray copy). PathEscape when
+    receipts/ is a symlink."""
+    return [name for name in list_files(root / "receipts", ".jsonl") if DAY_FILE.fullmatch(name)]
+
+
 def read_receipts(root: Path, cursor: ReceiptCursor | None = None) -> tuple[list[ReceiptLine], ReceiptCursor]:
     """Receipts written after `cursor`, oldest first, and the new cursor.
 
@@ -170,7 +183,7 @@ def read_receipts(root: Path, cursor: ReceiptCursor | None = None) -> tuple[list
     cursor = {}
     out: list[ReceiptLine] = []
     try:
-        names = list_files(root / "receipts", ".jsonl")  # regular files only, never through a symlink
+        names = receipt_files(root)  # the day files only, never through a symlink
     except PathEscape:
         names = []  # receipts/ is a symlink: nothing is read through it (check reports it)
     for name in names:

@@ -5,7 +5,6 @@ holds the same lines. Which file is the record must not depend on the index's hi
 
 from __future__ import annotations
 
-import json
 import shutil
 from datetime import timedelta
 from pathlib import Path
@@ -107,3 +106,44 @@ def test_a_third_copy_names_the_page_that_holds_the_record(tmp_path):
     ]
     eng.close()
 
+
+def _stray(rel: str, original: str) -> str:
+    return (
+        f"{rel}: a copy of {original} (a sync tool's conflicted copy?) that memkeeper never reads: what only it holds "
+        f"is not in the audit trail; merge that into {original}, then delete the copy"
+    )
+
+
+def test_a_copy_of_a_ledger_is_named_and_never_read_as_the_trail(eng):
+    """A sync tool's copy of a receipts day file was read as part of the audit trail: its receipts counted twice,
+    and check blamed "operations alike in one second". Only the engine's day files are the trail; a copy of a day
+    file, of a verification ledger, of PATTERNS.jsonl, of log.md or of DECISIONS.md is named with the file it
+    copies and what to do. An OS's droppings and a person's own files there are left alone."""
+    mid = eng.capture(TEXT, now=T0, title="Project database").details["memory_id"]
+    eng.confirm(mid, now=T0 + timedelta(minutes=1), actor=H)
+    root = eng.root
+    before = eng.check()
+    assert before.ok, before.problems
+    trail = list(eng.iter_receipts())
+    day = f"receipts/{T0:%Y-%m-%d}.jsonl"
+    copies = {
+        f"receipts/{T0:%Y-%m-%d} (conflicted copy 2026-12-05).jsonl": day,
+        f"receipts/{T0:%Y-%m-%d} 2.jsonl": day,
+        "stated/confirmations.sync-conflict-20261205-101010-ABCDEF.jsonl": "stated/confirmations.jsonl",
+        "patterns/PATTERNS-LAPTOP.jsonl": "patterns/PATTERNS.jsonl",
+        "log (conflicted copy 2026-12-05).md": "log.md",
+        "DECISIONS 2.md": "DECISIONS.md",
+    }
+    for copy, original in copies.items():
+        shutil.copy(root / original, root / copy)
+    for dropping in ("receipts/Thumbs.db", "receipts/.DS_Store", "stated/desktop.ini", "log-notes.md"):
+        (root / dropping).write_text("x\n", encoding="utf-8")
+    report = eng.check()
+    assert sorted(report.problems) == sorted(_stray(copy, original) for copy, original in copies.items())
+    assert report.receipts == before.receipts
+    assert list(eng.iter_receipts()) == trail
+    eng.close()
+    again = Engine.open(root)  # another process: a copy is not read there either
+    assert [r[0] for r in again.iter_receipts()] == [r[0] for r in trail]
+    assert again.undo(trail[-1][2]["receipt_sha256"], now=T0 + timedelta(hours=1), actor=H).status == "undone"
+    again.close()
