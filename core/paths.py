@@ -138,7 +138,9 @@ def refuse_symlink(path: str | os.PathLike[str]) -> None:
 
 # What write operations touch at fixed places in a wiki. `refuse_wiki_links` checks them (and the files directly in
 # the SCANNED directories) before every write operation, so a planted symlink refuses the operation up front instead
-# of part-way through it. `snapshots/` and `sync/` are left out: only snapshot and export write there, and they are
+# of part-way through it. A dot-named file in a SCANNED directory is left out: the engine never names one there (its
+# files there are dated, per person, per category or fixed names) and never reads through a link, and an editor keeps
+# its lock there (Emacs's `.#<name>`, a dangling link to `user@host.pid:boot`) while a person edits the file beside it. `snapshots/` and `sync/` are left out: only snapshot and export write there, and they are
 # refused (before writing anything) by the file helpers, so a person who links them elsewhere can still capture.
 WIKI_PATHS = (
     ".memkeeper",
@@ -164,7 +166,8 @@ SCANNED = ("stated", "patterns", "receipts", "index", "quiz")
 
 
 def refuse_wiki_links(root: str | os.PathLike[str]) -> None:
-    """Raise PathEscape naming the first symlink among WIKI_PATHS and the files in SCANNED under `root`."""
+    """Raise PathEscape naming the first symlink among WIKI_PATHS and the files in SCANNED under `root` (dot-named
+    files there excepted: the engine neither reads nor writes one)."""
     for rel in WIKI_PATHS:
         full = os.path.join(root, rel)
         if os.path.islink(full):
@@ -172,7 +175,7 @@ def refuse_wiki_links(root: str | os.PathLike[str]) -> None:
     for d in SCANNED:
         try:
             with os.scandir(os.path.join(root, d)) as it:
-                links = sorted(de.name for de in it if de.is_symlink())
+                links = sorted(de.name for de in it if de.is_symlink() and not de.name.startswith("."))
         except (FileNotFoundError, NotADirectoryError):
             continue
         if links:

@@ -138,6 +138,26 @@ def test_other_writers_through_symlinked_dirs_are_refused(capsys, wiki, outside,
     assert _snapshot_tree(outside) == before
 
 
+@pytest.mark.parametrize("rel", ["quiz/.#quiz-ledger.alice.md", "stated/.#denials.jsonl", "index/.#fact.md"])
+def test_an_editors_lock_beside_a_ledger_refuses_no_write(capsys, wiki, rel):
+    """Emacs keeps `.#<name>`, a dangling link to `user@host.pid:boot`, beside a file a person is editing. The
+    engine never reads or writes a dot-named file there, so the lock must not stop every capture and decision
+    until the buffer is saved (it did: "quiz/.#… is a symlink … remove it")."""
+    eng = Engine.open(wiki)
+    mid = eng.index.scalar("SELECT memory_id FROM records")
+    eng.close()
+    os.symlink("alice@laptop.12345:1733400000", wiki / rel)
+    code, out, err = run(capsys, wiki, "capture", "The heron rollout pauses on Fridays before the freeze.")
+    assert code == 0 and "captured" in out, err
+    code, out, err = run(capsys, wiki, "--as", "human:alice", "quiz", "record", mid, "good", "--person", "alice")
+    assert code == 0, err
+    assert os.readlink(wiki / rel) == "alice@laptop.12345:1733400000"  # the editor's lock is left alone
+    # a link under a name the engine may read or write is still refused before anything is written
+    os.symlink("alice@laptop.12345:1733400000", wiki / Path(rel).parent / "x.md")
+    code, _, err = run(capsys, wiki, "capture", "The kite rollout pauses on Mondays before the freeze.")
+    _assert_refused(code, err, f"{Path(rel).parent}/x.md")
+
+
 def test_symlinked_snapshots_dir_refuses_only_snapshot(capsys, wiki, outside):
     _replace_with_link(wiki / "snapshots", outside / "snapshots")
     assert run(capsys, wiki, "capture", "The heron rollout pauses on Fridays before the freeze.")[0] == 0
