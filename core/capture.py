@@ -39,7 +39,7 @@ from .paths import slugify
 from .receipts import make_receipt
 from .scoring import zone_allows
 from .secrets import FieldValue, find_in_fields, redact_fields, secret_details
-from .store import Store, file_sig
+from .store import Store, file_sig, read_only_line
 from .temporal import has_temporal_cue
 from .text import content_sha256, is_low_signal, lf_line_endings, normalize, sha256_hex
 from .validate import parse_enum, validate_actor
@@ -711,6 +711,17 @@ class CaptureOps:
         given_title: str = "",
     ) -> Receipt:
         entry = self.store.load(memory_id)
+        held = self.store.page_of(memory_id)
+        if held is not None and self.store.read_only(held):
+            # A restatement of a page made read-only by hand: the page is not replaced (`Store.save`), and the
+            # statement it already holds is not stored twice. Refused with a receipt, so an import lists the item.
+            return make_receipt(
+                "capture",
+                "reject",
+                now,
+                actor,
+                {"reason": "read_only_page", "memory_id": memory_id, "page": held, "detail": read_only_line(held)},
+            )
         before: dict[str, Any] = {"reinforcement": entry.reinforcement, "confidence": entry.confidence}
         entry.reinforcement += 1
         entry.confidence = round(min(0.99, max(entry.confidence, inc["confidence"]) + 0.04), 4)

@@ -49,6 +49,10 @@ class NotFound(BadInput):
     """An unknown memory id, conflict id, receipt or file."""
 
 
+class ReadOnlyPage(BadInput):
+    """A page its owner made read-only (`pages.read_only`): the engine does not replace it; nothing was written."""
+
+
 class Refused(MemkeeperError):
     """A decision only a person may take, asked by an agent."""
 
@@ -99,6 +103,7 @@ __all__ = [
     "NotFound",
     "PageError",
     "PathEscape",
+    "ReadOnlyPage",
     "Refused",
     "Stale",
     "UnsafeFile",

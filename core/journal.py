@@ -31,7 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .pages import append_lines, atomic_write, synced_together
+from .pages import append_lines, atomic_write, keep_mode, synced_together
 
 JOURNAL_DIR = "journal"
 INTENT = "journal/intent.json"
@@ -383,6 +383,7 @@ def _apply_write(root: Path, step: dict[str, Any], target: Path, out: Outcome) -
         out.skipped.append({"path": step["path"], "reason": "staged_text_missing"})
         return
     target.parent.mkdir(parents=True, exist_ok=True)
+    keep_mode(stage, target)
     os.replace(stage, target)
     out.written.append(step["path"])
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import journal
 from .conflicts import ConflictQueue
-from .errors import BadInput
+from .errors import BadInput, ReadOnlyPage
 from .grading import regrade
 from .models import EvidenceGrade, Receipt, Status, at, iso, iso_floor, parse_iso
 from .pages import atomic_write
@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 CONSOLIDATE_THRESHOLD = 0.82
 DECAY_HALF_LIFE_DAYS = 60.0
 ARCHIVE_BELOW_STRENGTH = 0.15
+# Why a maintenance run left out a record whose page was made read-only by hand (`Store.save` would refuse it).
+READ_ONLY = "read-only, left as it is; make it writable to let memkeeper change it"
 
 
 class MaintenanceOps:
@@ -89,7 +91,7 @@ class MaintenanceOps:
                     for mid in (m["source"], m["target"]):
                         if mid in loaded or mid in skipped:
                             continue
-                        got = self._load_or_skip(mid, skipped)
+                        got = self._load_or_skip(mid, skipped, writable=True)
                         if got is not None:
                             loaded[mid] = got
                 if not any(mid in skipped for m in merges for mid in (m["source"], m["target"])):
@@ -176,15 +178,23 @@ class MaintenanceOps:
         self.store.rows_resynced()
         return [r for r in self.store.index.query(sql) if r["memory_id"] not in skipped], skipped
 
-    def _load_or_skip(self, memory_id: str, skipped: dict[str, dict[str, Any]]) -> Entry | None:
+    def _load_or_skip(
+        self, memory_id: str, skipped: dict[str, dict[str, Any]], *, writable: bool = False
+    ) -> Entry | None:
         """The record as its page holds it, or None when the page cannot be read (permission denied, a NUL byte, not
-        UTF-8, gone): then it is added to `skipped` with the page and the reason."""
+        UTF-8, gone), or, `writable`, was made read-only by hand: then it is added to `skipped` with the page and the
+        reason."""
         try:
-            return self.store.load(memory_id)
+            entry = self.store.load(memory_id)
         except BadInput as exc:
             page = self.store.page_of(memory_id) or ""
             skipped[memory_id] = {"memory_id": memory_id, "page": page, "reason": str(exc).removeprefix(f"{page}: ")}
             return None
+        page = self.store.page_of(memory_id) or ""
+        if writable and page and self.store.read_only(page):
+            skipped[memory_id] = {"memory_id": memory_id, "page": page, "reason": READ_ONLY}
+            return None
+        return entry
 
     def _undo_consolidate(self, receipt: dict[str, Any], now: datetime, actor: str) -> dict[str, Any]:
         """Un-merge: each source back to its status (active) and unmerged, each keeper back to its reinforcement
@@ -262,10 +272,16 @@ class MaintenanceOps:
                         # not open is listed as skipped here too (a stat would not tell; the run reads each page).
                         with open(self.store.path(row["path"]), "rb"):
                             pass
+                        if self.store.read_only(row["path"]):
+                            raise ReadOnlyPage(row["path"])
                 except PermissionError as exc:
                     # A page memkeeper may not open (check reports it): one unreadable page never stops the
                     # decay of the others, and it is not written over blind.
                     skipped.append({"memory_id": entry.memory_id, "page": row["path"], "reason": exc.strerror})
+                    continue
+                except ReadOnlyPage:
+                    # Made read-only by hand: left as it is, and named, as an unreadable page is.
+                    skipped.append({"memory_id": entry.memory_id, "page": row["path"], "reason": READ_ONLY})
                     continue
                 prior[entry.memory_id] = {
                     "strength": before[0],

@@ -73,12 +73,14 @@ def atomic_write_many(files: Sequence[tuple[Path, str | bytes]], *, durable: boo
         for path, data in items:
             dfd = open_dir(path.parent, create=True)
             try:
-                _refuse_link_at(dfd, path)
+                mode = _refuse_link_at(dfd, path)
                 tmp, fd = _create_temp(dfd, path)
             except BaseException:
                 os.close(dfd)
                 raise
             opened.append([dfd, tmp, fd, path, False])
+            if mode is not None:
+                os.fchmod(fd, mode)  # a rewrite keeps the file's permission bits (a new file is 0600)
             _write_all(fd, data)
         if durable:
             fsync_all([o[2] for o in opened])
@@ -157,16 +159,42 @@ def _atomic_write_by_name(path: Path, data: bytes, durable: bool = True) -> None
         raise
 
 
-def _refuse_link_at(dfd: int, path: Path) -> None:
+def _refuse_link_at(dfd: int, path: Path) -> int | None:
+    """Refuse a symlink where `path` should be written; the permission bits of the regular file there, if any."""
     try:
         st = os.lstat(path.name, dir_fd=dfd)
     except FileNotFoundError:
-        return
+        return None
     if stat.S_ISLNK(st.st_mode):
         raise PathEscape(
             f"{path} is a symlink (-> {_readlink_at(dfd, path.name)}); memkeeper never reads or writes "
             "through symlinks in a wiki"
         )
+    return stat.S_IMODE(st.st_mode) if stat.S_ISREG(st.st_mode) else None
+
+
+def keep_mode(src: Path, target: Path) -> None:
+    """Give `src` (a staged file about to be renamed over `target`) the permission bits of the regular file at
+    `target`, if there is one: a rewrite keeps a page's mode (a group's read, a person's read-only)."""
+    try:
+        st = os.lstat(target)
+    except FileNotFoundError:
+        return
+    if stat.S_ISREG(st.st_mode):
+        os.chmod(src, stat.S_IMODE(st.st_mode))
+
+
+def read_only(path: Path) -> bool:
+    """Whether the regular file at `path` is read-only: it has no write permission bit at all, or none this process
+    holds (vim's test: root, whom the bits do not stop, still sees a `chmod a-w` page as read-only). False when there
+    is no regular file there."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return False
+    if not stat.S_ISREG(st.st_mode):
+        return False
+    return not st.st_mode & 0o222 or not os.access(path, os.W_OK)
 
 
 def _readlink_at(dfd: int, name: str) -> str:

@@ -14,7 +14,7 @@ from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING, Any, cast
 
 from . import quiz as policy
-from .errors import BadInput
+from .errors import BadInput, ReadOnlyPage
 from .models import Receipt, Status, Tier, at, iso, iso_floor, parse_iso
 from .pages import MAX_LEDGER_BYTES, read_text
 from .paths import list_files
@@ -674,7 +674,10 @@ class QuizQueue:
                     "last_accessed_at": iso(entry.last_accessed_at),
                 }
                 entry.touch(now)
-                self.store.save(entry)
+                try:
+                    self.store.save(entry)
+                except ReadOnlyPage:
+                    refreshed = None  # a page made read-only by hand is not rewritten: the answer is recorded alone
             notebook = policy.notebook_path(today, pid)
             nb = self.store.path(notebook)
             self.store.append_file(

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from . import scoring
-from .errors import BadInput, Busy, WriteFailed, clip
+from .errors import BadInput, Busy, ReadOnlyPage, WriteFailed, clip
 from .index import CANDIDATES, BadPage, ZoneRows, is_busy
 from .index_schema import searched_key
 from .ledgers import DENIALS, denials_in_force
@@ -121,16 +121,30 @@ class RetrieveOps:
             details.update(access_recorded=False, access_skipped="write_lock_busy")
             return make_receipt("retrieve", "ok", now, actor, details)
         with held:
-            receipt = make_receipt("retrieve", "ok", now, actor, {**details, "access_recorded": True})
             try:
                 with self.store.writing():  # takes the lock again: re-entrant, no second wait
+                    read_only: list[str] = []
                     for _, r in ranked:
                         try:
                             entry = self.store.load(r["memory_id"])
                         except BadInput:
                             continue
                         entry.touch(now)
-                        self.store.save(entry, r["page"])
+                        try:
+                            self.store.save(entry, r["page"])
+                        except ReadOnlyPage:
+                            read_only.append(r["page"])  # made read-only by hand: served, its access not written
+                    receipt = make_receipt(
+                        "retrieve",
+                        "ok",
+                        now,
+                        actor,
+                        {
+                            **details,
+                            "access_recorded": True,
+                            **({"access_not_recorded": {"read_only": read_only}} if read_only else {}),
+                        },
+                    )
                     self.store.record(receipt)
             except WriteFailed:
                 # The disk refused the access write before its commit point (full, an I/O error): nothing was

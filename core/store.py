@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import journal, receipts
-from .errors import BadInput, NotFound, PageError, WriteFailed
+from .errors import BadInput, NotFound, PageError, ReadOnlyPage, WriteFailed
 from .index import Index, SyncFound, is_busy, is_disk_full
 from .models import Receipt, SourceType, Status, TrustZone, parse_iso
-from .pages import MAX_PAGE_BYTES, append_lines, atomic_write, read_text
+from .pages import MAX_PAGE_BYTES, append_lines, atomic_write, read_only, read_text
 from .paths import PathEscape, confine, list_files, mkdirs, partition_slug, refuse_wiki_links, slugify
 from .receipts import LOG_HEADER, ReceiptCursor, ReceiptLine, canonical_json, log_row, make_receipt, pattern_event
 from .text import content_sha256, sha256_hex
@@ -133,6 +133,12 @@ def disk_error_line(root: Path, exc: BaseException, then: str) -> str:
         where, why = ".memkeeper/index.db", str(exc)
         hint = " (is the disk full? free some space, then try again)" if is_disk_full(exc) else ""
     return f"{where or 'the disk refused a write'}: {why}; {then}{hint}"
+
+
+def read_only_line(page: str) -> str:
+    """What a write refused by a read-only page says (`ReadOnlyPage`)."""
+    how = f"make it writable: chmod u+w {page}"
+    return f"{page} is read-only, so nothing was written; to let memkeeper change it, {how}"
 
 
 def _review_order(rel: str) -> tuple[str, int, str]:
@@ -711,6 +717,10 @@ class Store:
                 f"{page} would be larger than the {MAX_PAGE_BYTES // (1024 * 1024)} MiB page limit; nothing was written"
             )
         target = self.path(page)
+        if read_only(target):
+            # Made read-only by hand ("don't touch this"): not replaced behind the person's back. Raised while the
+            # operation is only staged, so nothing of it is written.
+            raise ReadOnlyPage(read_only_line(page))
         if self._txn is not None:
             self._txn.write(self.rel(target), text, entry.model_copy(deep=True))
             return page
@@ -760,6 +770,10 @@ class Store:
             t[f"cat:{entry.category.value}"] = t.get(f"cat:{entry.category.value}", 0) + 1
             if entry.source_type is SourceType.agent_inferred and entry.verified is None:
                 t["pending"] += 1
+
+    def read_only(self, page: str) -> bool:
+        """Whether the page was made read-only by hand (`pages.read_only`): `save` refuses to replace it."""
+        return read_only(self.path(page))
 
     def page_of(self, memory_id: str) -> str | None:
         if self._txn is not None and memory_id in self._txn.pages_by_id:

@@ -545,8 +545,8 @@ class MemkeeperApp(App[int]):
         if len(items) > MAINTENANCE_LISTED:
             body.append(f"  … and {len(items) - MAINTENANCE_LISTED} more\n", style="dim")
         skipped = [f"{x.get('page')} ({x.get('reason')})" for x in d.get("skipped") or []]
-        if skipped:  # records whose page cannot be read take no part (the receipt lists them too)
-            body.append(f"Left out, their pages cannot be read ({len(skipped)}):\n", style="yellow")
+        if skipped:  # records whose page cannot be read, or is read-only, take no part (the receipt lists them too)
+            body.append(f"Left out, their pages cannot be read or are read-only ({len(skipped)}):\n", style="yellow")
             for item in skipped[:3]:
                 body.append(f"  · {item}\n", style="yellow")
             if len(skipped) > 3:

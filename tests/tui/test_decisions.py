@@ -3,6 +3,7 @@ are shown as one line with the desk left open, and one undo method serves every 
 
 from __future__ import annotations
 
+import os
 import threading
 from functools import partial
 
@@ -136,6 +137,30 @@ async def test_a_batch_that_fails_part_way_finishes_once_and_the_next_decision_k
         await decided(pilot)
         assert engine.load_conflict(queued).status == "resolved"
         assert not pane.deciding and pane.table.withheld == set() and queued not in pane.table.rows
+
+
+async def test_a_confirm_of_a_read_only_page_says_so_in_one_line_and_writes_nothing(demo):
+    """A page its owner made read-only is not replaced by a decision from the desk (it was, and its mode reset to
+    0600): the notice names the page and how to allow writes, the item stays, and once writable it goes through."""
+    app, engine = demo, demo.engine
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        target = pane.table.current_key
+        page = engine.root / engine.page_of(target)
+        os.chmod(page, 0o444)
+        before = page.read_bytes()
+        await pilot.press("c")
+        await decided(pilot)
+        line = f"{engine.rel(page)} is read-only, so nothing was written"
+        await wait_for(pilot, lambda: any(m.startswith(line) for m in messages(app)), what="the read-only notice")
+        assert app.is_running and isinstance(app.screen, VerifyScreen)
+        assert page.read_bytes() == before and not app.undo_stack("verify")
+        await settle(pilot)
+        assert pane.table.current_key == target  # the item is back, to decide once the page is writable
+        os.chmod(page, 0o644)
+        await pilot.press("c")
+        await decided(pilot)
+        assert app.undo_stack("verify")[-1].details["memory_id"] == target
 
 
 async def test_a_refused_decision_puts_its_item_back(demo, monkeypatch):
