@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from .errors import BadInput, clip
+from .errors import BadInput, NotFound, clip
 from .models import Receipt, at
 from .receipts import ReceiptCursor, ReceiptLine, commit_order, make_receipt, verify_receipt
 from .store import Store
@@ -238,7 +238,10 @@ class UndoOps:
                         + ("" if later.get("action") in ("capture", "import") else "; undo that first"),
                     },
                 )
-            extra = reversal.handler(original, now, actor)
+            try:
+                extra = reversal.handler(original, now, actor)
+            except NotFound as exc:
+                raise self._page_gone(original, trail, exc) from None
             receipt = make_receipt(
                 "undo",
                 "undone",
@@ -249,6 +252,30 @@ class UndoOps:
             self.store.record(receipt, "high")
             self.views.refresh(now)
             return receipt
+
+    def _page_gone(self, original: dict[str, Any], trail: list[ReceiptLine], exc: NotFound) -> NotFound:
+        """What an undo says when a record it would put back is no longer in the wiki: its page was deleted (or
+        moved out of entries/) by hand since the decision. The handler only knew an id it could not find ("unknown
+        memory id 'mem_…'"), though the receipt being undone names the record."""
+        gone = [
+            m[len("mem:") :]
+            for m in sorted(decision_subjects(original))
+            if m.startswith("mem:") and m[len("mem:") :] in str(exc)
+        ]
+        if not gone:
+            return exc
+        mid = gone[0]
+        page = self.store.page_of(mid)
+        if page is None:  # forgotten by the index since: where the receipts last put it
+            for _, _, data, _ in trail:
+                d = (data or {}).get("details")
+                if isinstance(d, dict) and d.get("memory_id") == mid and isinstance(d.get("page"), str):
+                    page = d["page"]
+        where = f"its page {page}" if page else "its page"
+        return NotFound(
+            f"{mid}: {where} was deleted or moved outside memkeeper, so receipt {original['receipt_sha256'][:12]}… "
+            "cannot be undone; restore the page (snapshots/ keeps copies) and undo again"
+        )
 
 
 # Decisions whose undo writes back a record's reinforcement, confidence and notes as they were before it.

@@ -749,6 +749,33 @@ def test_a_directory_put_where_a_page_was_keeps_its_record_reported_as_gone(eng,
     fresh.close()
 
 
+@pytest.mark.parametrize("process", ["this one", "another"])
+def test_undoing_a_decision_about_a_record_whose_page_was_deleted_says_so(eng, wiki, process):
+    """The undo of a confirm whose record's page was deleted by hand said only "unknown memory id 'mem_…'" (in a
+    process whose index had forgotten it) or nothing of what to do: it names the page, says it was deleted outside
+    memkeeper and how to undo it after all. Nothing is written."""
+    kestrel = wiki["kestrel"]
+    r = eng.confirm(kestrel, now=T1, actor=H)
+    target = page(eng, kestrel)
+    rel, saved = eng.rel(target), target.read_bytes()
+    target.unlink()
+    fresh = Engine.open(eng.root) if process == "another" else eng  # another process reads the folder afresh
+    before = wiki_files(eng.root)
+    with pytest.raises(NotFound) as gone:
+        fresh.undo(r.receipt_sha256, now=T1 + timedelta(minutes=1), actor=H)
+    assert str(gone.value) == (
+        f"{kestrel}: its page {rel} was deleted or moved outside memkeeper, so receipt {r.receipt_sha256[:12]}… "
+        "cannot be undone; restore the page (snapshots/ keeps copies) and undo again"
+    )
+    assert wiki_files(eng.root) == before
+    target.write_bytes(saved)  # restored, as the line says: the undo goes through
+    fresh.sync()
+    assert fresh.undo(r.receipt_sha256, now=T1 + timedelta(minutes=2), actor=H).status == "undone"
+    assert fresh.load(kestrel).verified is None
+    if fresh is not eng:
+        fresh.close()
+
+
 def test_a_page_moved_or_damaged_by_hand_is_one_problem_not_two(eng, wiki):
     """A page moved into a subfolder is reported as not read, and a page holding a NUL byte as a bad page: neither
     is also reported as gone."""
