@@ -589,7 +589,8 @@ def split_body(body: str, entry: Entry, notes_count: int | None) -> tuple[str, l
     Exact for pages the engine wrote: the head is regenerated from the frontmatter, and `notes_count` says how
     many list lines at the end belong to `## Notes`, so content that itself holds a `## Notes` heading, list items
     or `---` lines comes back byte for byte. A page edited by hand (the count no longer matches the layout) or
-    written before the count existed is read by a rule that never loses text: see `_tolerant_tail`.
+    written before the count existed is read by a rule that never loses text: see `_tolerant_tail`. What a person
+    appended after the generated links (a section of their own at the end) is content too (`_after_links`).
     """
     head = _head(entry)
     if body.startswith(head):
@@ -601,11 +602,41 @@ def split_body(body: str, entry: Entry, notes_count: int | None) -> tuple[str, l
         if match is None:
             return _tolerant_tail(body)
         rest = body[match.end() :]
+    return _tail_of(rest, notes_count)
+
+
+def _tail_of(rest: str, notes_count: int | None) -> tuple[str, list[str]]:
+    """(content, notes) of what follows `## Content`."""
     if notes_count is not None:
         exact = _exact_tail(rest, notes_count)
         if exact is not None:
             return exact
+        # A section a person appended after the generated links: the layout up to them is the engine's.
+        after = _after_links(rest)
+        if after is not None:
+            exact = _exact_tail(rest[: len(rest) - len(after)], notes_count)
+            if exact is not None:
+                return _with_appended(exact[0], after), exact[1]
     return _tolerant_tail(rest)
+
+
+def _after_links(text: str) -> str | None:
+    """What follows the last generated `## Traversal Links` section (at a line start), when that is not blank: a
+    person's text appended at the end of the page. None when there is no such section or nothing after it."""
+    at = text.rfind(_TRAILER)
+    if at != -1:
+        at += 1
+    elif text.startswith(TRAVERSAL):
+        at = 0
+    else:
+        return None
+    after = text[at + len(TRAVERSAL) :]
+    return after if after.strip() else None
+
+
+def _with_appended(content: str, after: str) -> str:
+    after = after.strip("\n")
+    return content + "\n\n" + after if content else after
 
 
 _CONTENT_HEADING = re.compile(r"(?m)^## Content[ \t]*\n")
@@ -634,10 +665,15 @@ def _exact_tail(rest: str, notes_count: int) -> tuple[str, list[str]] | None:
 def _tolerant_tail(rest: str) -> tuple[str, list[str]]:
     """Content and notes of a body whose layout is not exactly the generated one. Nothing is ever dropped:
 
-    - a trailing `## Traversal Links` section is removed only when it is exactly the generated one;
+    - a trailing `## Traversal Links` section is removed only when it is exactly the generated one; text a person
+      added after the generated section is content, after the content above it (`_after_links`);
     - the last `## Notes` heading starts the notes only when every non-blank line under it is a `- ` list item;
     - everything else is content (an ambiguous block stays content), with surrounding blank lines trimmed.
     """
+    after = _after_links(rest)
+    if after is not None:
+        above, above_notes = _tolerant_tail(rest[: len(rest) - len(after)])
+        return _with_appended(above, after), above_notes
     text = rest
     stripped = text.rstrip("\n")
     generated = TRAVERSAL.rstrip("\n")

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import atexit
+import json
 import shutil
 import tempfile
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -129,6 +131,42 @@ def test_hand_edited_page_never_loses_content_text(eng):
     page2.write_text(page2.read_text().replace("\n\n## Traversal Links", "\n\n## Notes\n- mine\n\n## Traversal Links"))
     entry = Engine.open(eng.root).load(r2.details["memory_id"])
     assert entry.content == "The osprey queue drains every night at two.\n\n## Notes\n- mine" and entry.notes == []
+
+
+LINKS = "## Traversal Links\n- [Wiki Index](../index.md) · [Wiki Log](../log.md)\n"
+DB = "The project database is Postgres 15 on the main cluster."
+MINE = "## My notes\nAsk Bob before touching the cluster."
+
+
+@pytest.mark.parametrize("count", ["notes_count", "no notes_count"])
+def test_a_section_appended_after_the_links_is_content_and_the_links_stay_one(eng, count):
+    """A person appends a section of their own at the end, after the generated links: the links became content
+    (retrieval excerpts, quiz answers and exports carried them) and the next write added a second links section."""
+    r = eng.capture(DB, now=T0, key="project-db", title="Project database")
+    mid = r.details["memory_id"]
+    eng.capture(DB, now=T0 + timedelta(hours=1), key="project-db", title="Project database")  # one real note
+    page = _page(eng, mid)
+    text = page.read_text() + "\n" + MINE + "\n"
+    if count == "no notes_count":  # a page written before the count, or the count deleted by hand
+        text = text.replace("notes_count: 1\n", "")
+    page.write_text(text)
+    fresh = Engine.open(eng.root)
+    entry = fresh.load(mid)
+    assert entry.content == DB + "\n\n" + MINE
+    assert len(entry.notes) == 1 and entry.notes[0].startswith("Consolidated note")
+    got = fresh.retrieve("project database cluster", now=T0 + timedelta(hours=2))  # record_access rewrites the page
+    [hit] = got.details["results"]
+    assert "Ask Bob" in hit["excerpt"] and "Wiki Index" not in hit["excerpt"]
+    env = fresh.export(zone="private_self", now=T0 + timedelta(hours=2), include_content=True)
+    [item] = [
+        i for i in json.loads((fresh.root / env.details["envelope"]).read_text())["items"] if i["memory_id"] == mid
+    ]
+    assert "Ask Bob" in item["content"] and "Traversal" not in item["content"]
+    after = page.read_text()
+    assert after.count("## Traversal Links") == 1 and after.endswith("\n" + LINKS)
+    assert MINE in after and _disk_content(fresh, mid) == DB + "\n\n" + MINE
+    assert fresh.load(mid).notes == entry.notes
+    fresh.close()
 
 
 def test_page_without_notes_count_is_read_by_the_tolerant_rule():
