@@ -590,9 +590,11 @@ def split_body(body: str, entry: Entry, notes_count: int | None) -> tuple[str, l
     many list lines at the end belong to `## Notes`, so content that itself holds a `## Notes` heading, list items
     or `---` lines comes back byte for byte. A page edited by hand (the count no longer matches the layout) or
     written before the count existed is read by a rule that never loses text: see `_tolerant_tail`. What a person
-    appended after the generated links (a section of their own at the end) is content too (`_after_links`).
+    wrote in the head (a note above `## Content`, a heading retitled) and after the generated links (a section
+    appended at the end) is content too (`_hand_head`, `_after_links`).
     """
     head = _head(entry)
+    above = ""
     if body.startswith(head):
         rest = body[len(head) :]
     else:
@@ -602,7 +604,13 @@ def split_body(body: str, entry: Entry, notes_count: int | None) -> tuple[str, l
         if match is None:
             return _tolerant_tail(body)
         rest = body[match.end() :]
-    return _tail_of(rest, notes_count)
+        above = body[: match.start()]
+    content, notes = _tail_of(rest, notes_count)
+    if above:
+        kept = _hand_head(above, entry, content)
+        if kept:
+            content = kept + "\n\n" + content if content else kept
+    return content, notes
 
 
 def _tail_of(rest: str, notes_count: int | None) -> tuple[str, list[str]]:
@@ -639,8 +647,32 @@ def _with_appended(content: str, after: str) -> str:
     return content + "\n\n" + after if content else after
 
 
+def _hand_head(above: str, entry: Entry, content: str) -> str:
+    """What a person wrote in a page's head, above `## Content`: its lines but the generated title line and status
+    line, which are written again from the frontmatter. A title line is the generated one when it names the record's
+    title, or the title the engine last wrote (the frontmatter's retitled by hand since: the content hash of that
+    title and the content still holds). A retitled heading is the person's, as is any note."""
+    lines = above.split("\n")
+    drop: set[int] = set()
+    titled = f"# {entry.title}"
+    headings = [i for i, line in enumerate(lines) if line.startswith("# ")]
+    own = next((i for i in headings if lines[i] == titled), None)
+    if own is None and headings:
+        first = headings[0]
+        if content_sha256(lines[first][2:], content) == entry.normalized_content_sha256:
+            own = first
+    if own is not None:
+        drop.add(own)
+    status = next((i for i, line in enumerate(lines) if _STATUS_LINE.fullmatch(line)), None)
+    if status is not None:
+        drop.add(status)
+    kept = "\n".join(line for i, line in enumerate(lines) if i not in drop)
+    return kept.strip("\n") if kept.strip() else ""
+
+
 _CONTENT_HEADING = re.compile(r"(?m)^## Content[ \t]*\n")
 _NOTES_LINE = re.compile(r"(?m)^## Notes[ \t]*$")
+_STATUS_LINE = re.compile(r"Status: \S+ · Class: \S+ · Zone: \S+ · Confidence: \S+")
 _TRAILER = "\n" + TRAVERSAL
 
 

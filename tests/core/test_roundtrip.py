@@ -169,6 +169,40 @@ def test_a_section_appended_after_the_links_is_content_and_the_links_stay_one(en
     fresh.close()
 
 
+def test_a_note_above_content_and_a_retitled_heading_are_kept(eng):
+    """A note written under the title, above `## Content`, and the `# heading` retitled by hand were dropped by the
+    next write of the record, without a word. They are the person's text: read as the start of the content (found by
+    retrieval), and written under `## Content` from then on. The generated title and status lines are still written
+    again from the frontmatter."""
+    r = eng.capture(DB, now=T0, key="project-db", title="Project database")
+    mid = r.details["memory_id"]
+    eng.capture("The osprey queue drains every night at two.", now=T0)  # (a word in every record weighs nothing)
+    page = _page(eng, mid)
+    note = "> NOTE (alice): we migrate to Postgres 16 in Q1, ask Bob first."
+    text = page.read_text()
+    text = text.replace("# Project database\n", "# Project DB (PROD)\n", 1)
+    text = text.replace("Confidence: 0.70\n", f"Confidence: 0.70\n\n{note}\n", 1)
+    page.with_suffix(".tmp").write_text(text)
+    page.with_suffix(".tmp").replace(page)  # saved as most editors do: the folder changes, a command rescans it
+    fresh = Engine.open(eng.root)
+    kept = f"# Project DB (PROD)\n\n{note}\n\n{DB}"
+    assert fresh.load(mid).content == kept
+    assert [x["memory_id"] for x in fresh.retrieve("migrate", now=T0, record_access=False).details["results"]] == [mid]
+    assert fresh.confirm(mid, now=T0 + timedelta(hours=1), actor="human:alice").status == "confirmed"
+    after = page.read_text()
+    assert after.split("---\n", 2)[2].startswith("# Project database\nStatus: active · ")  # the generated head
+    assert _disk_content(fresh, mid) == kept and fresh.load(mid).title == "Project database"
+    assert fresh.check().ok, fresh.check().problems
+    # Retitled in the frontmatter only, the heading is the title the engine last wrote (the content hash says so):
+    # written again, not kept as the person's text.
+    page.write_text(page.read_text().replace("title: Project database\n", "title: Main database\n", 1))
+    fresh.sync()
+    assert fresh.load(mid).content == kept and fresh.load(mid).title == "Main database"
+    fresh.undo(fresh.last_receipt_sha(), now=T0 + timedelta(hours=2), actor="human:alice")
+    assert "# Main database\n" in page.read_text() and "# Project database" not in page.read_text()
+    fresh.close()
+
+
 def test_page_without_notes_count_is_read_by_the_tolerant_rule():
     e = Entry(
         memory_id="mem_0123456789abcdef",
