@@ -251,6 +251,28 @@ class Engine:
         (or a re-read of the pages an operation uses) read first is not found here; `check` names them all."""
         return self.store.sync(progress, found=found)
 
+    def reread_gone(self, found: SyncFound) -> dict[str, int]:
+        """Read again the pages of the records a sync found gone (`found.gone`), and keep there only those still
+        gone: an editor that saves by moving the page away and writing it anew (vim's rename-and-write) has it back
+        under its name a moment later. A page back that cannot be read joins `found.bad`. Returns the counts of the
+        re-read (a record back is `added`); a busy index re-reads nothing (the next sync does)."""
+        if not found.gone:
+            return {"added": 0, "updated": 0, "removed": 0, "bad": 0}
+        lost = type(found)()
+        index = self.store.index
+        try:
+            counts = index.sync_paths(sorted({g.path for g in found.gone}), found=lost)
+        except sqlite3.OperationalError as exc:
+            if not is_busy(exc):
+                raise
+            return {"added": 0, "updated": 0, "removed": 0, "bad": 0}
+        if any(counts.values()):
+            self.store.rows_resynced()  # as a sync that changed rows: counts and caches start over
+        here = {r[0] for r in index.rows_for([g.memory_id for g in found.gone], columns="memory_id")}
+        found.gone = [g for g in found.gone if g.memory_id not in here]
+        found.bad.extend(lost.bad)
+        return counts
+
     @property
     def root(self) -> Path:
         return self.store.root

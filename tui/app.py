@@ -117,6 +117,10 @@ MAINTENANCE_LISTED = 10  # titles the confirmation dialog lists before "… and 
 #: Pages the notice of pages that cannot be read or are gone names before "… and N more"; seconds it stays.
 LOST_NAMED = 2
 LOST_TIMEOUT = 12.0
+#: Seconds a page a sync found gone has to come back before the desk says so (an editor's rename-and-write save
+#: leaves it gone for a moment), and how often it is looked for meanwhile (`MemkeeperApp._await_gone`).
+GONE_GRACE = 1.5
+GONE_POLL = 0.1
 #: Characters of a page's problem the notice shows (a YAML error can quote a long line).
 LOST_ERROR_CHARS = 120
 
@@ -1000,7 +1004,10 @@ class MemkeeperApp(App[int]):
 
         found = SyncFound() if found is None else found
         try:
-            return self.engine.sync(progress=progress, found=found)
+            counts = self.engine.sync(progress=progress, found=found)
+            if found.gone:
+                counts = self._await_gone(found, counts)
+            return counts
         finally:  # (what chunks committed before a failure was found all the same)
             try:
                 self.call_from_thread(setattr, self, "sync_progress", "")
@@ -1008,6 +1015,19 @@ class MemkeeperApp(App[int]):
                     self.call_from_thread(self.pages_lost, found)
             except RuntimeError:
                 pass
+
+    def _await_gone(self, found: SyncFound, counts: dict[str, int]) -> dict[str, int]:
+        """In the sync's worker thread, never the UI thread: give the pages a sync found gone `GONE_GRACE` seconds to
+        come back before the desk says they are gone. An editor that saves by moving the page away and writing it
+        anew (vim's `backupcopy=auto`) has it gone for as long as it takes between the two steps, and a watcher step
+        between them is a sync that finds it gone: the desk warned "1 page is gone" for a page back a moment later.
+        A page back is read in again (`Engine.reread_gone`) and not named; one still gone after the grace is."""
+        deadline = time.monotonic() + GONE_GRACE
+        while found.gone and time.monotonic() < deadline and not self._watch_stop.is_set():
+            self._watch_stop.wait(GONE_POLL)
+            back = self.engine.reread_gone(found)
+            counts = {k: counts.get(k, 0) + back.get(k, 0) for k in counts.keys() | back.keys()}
+        return counts
 
     def wiki_changed(self, paths: Iterable[str] = ()) -> None:
         """The index was resynced: recount, refresh the active pane in place, mark the other panes stale."""

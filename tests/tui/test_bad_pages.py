@@ -5,13 +5,15 @@ the page as it was does not tell it again."""
 
 from __future__ import annotations
 
+import os
+import threading
 from pathlib import Path
 
 import pytest
 
 from memkeeper.core import Engine
 from memkeeper.core.index import BadPage, GonePage
-from memkeeper.tui.app import lost_pages_notice
+from memkeeper.tui.app import GONE_GRACE, lost_pages_notice
 from memkeeper.tui.screens.verify import VerifyScreen
 
 from .conftest import open_pane, settle, wait_for
@@ -92,6 +94,44 @@ async def test_a_page_broken_then_one_deleted_while_verify_is_open_are_each_name
         assert title == "1 page is gone"
         assert f"{gone_page}: gone (deleted outside memkeeper?), and {gone_id} “{title_of}” with it" in message
         assert "restore a gone page" in message.lower() and "memkeeper check names them all" in message
+
+
+async def test_a_page_saved_by_moving_it_away_and_writing_it_anew_is_not_named_gone(demo_root: Path) -> None:
+    """vim saves (`backupcopy=auto`) by renaming the page to `page~`, writing the page anew, then removing `page~`.
+    An editor taking longer than a watcher step between the first two left a watcher sync finding the page gone,
+    and the desk warned "1 page is gone" for a page back a moment later. A page back within the grace is read in
+    and not named; the desk waits for it in the watcher's thread, never the UI thread."""
+    app = build_app(demo_root, watch=True)
+    rereads: list[threading.Thread] = []
+    original = app.engine.reread_gone
+
+    def reread_gone(found):
+        rereads.append(threading.current_thread())
+        return original(found)
+
+    app.engine.reread_gone = reread_gone  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        await wait_for(pilot, lambda: any(w.group == "watch" for w in app.workers), what="the watcher to start")
+        await pilot.pause(0.3)  # (setting the watch up walks the wiki's folders, in its thread)
+        target = pane.table.current_key
+        rel = app.engine.page_of(target)
+        page = demo_root / rel
+        before = pane.source.count()
+        text = page.read_text(encoding="utf-8")
+        events = app.watch_events
+        os.rename(page, f"{page}~")
+        await pilot.pause(0.5)  # the editor takes its time (several watcher steps); the desk goes on meanwhile
+        page.write_text(text.replace("## Content\n", "## Content\nEdited in vim.\n", 1), encoding="utf-8")
+        os.unlink(f"{page}~")
+        await wait_for(pilot, lambda: app.watch_events > events, timeout=10, what="the watcher to see the save")
+        await pilot.pause(GONE_GRACE + 0.5)  # whatever the watcher still had to see of it
+        await settle(pilot)
+        assert lost_notices(app) == [], app._notifications
+        assert app.engine.page_of(target) == rel and app.engine.get(target).content.startswith("Edited in vim.")
+        assert pane.source.count() == before
+        # (looked for from the watcher's thread: none when its sync already found the page back)
+        assert threading.main_thread() not in rereads and threading.current_thread() not in rereads
 
 
 async def test_ctrl_r_names_what_it_found_and_never_again(demo_root: Path) -> None:
