@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from . import compile as render
-from .models import Category
+from .models import Category, iso_floor, parse_iso
 from .pages import MAX_LEDGER_BYTES, atomic_write_many, read_text
 from .store import Store, is_disk_error
 
@@ -99,20 +99,25 @@ class Views:
         self.refresh(now, full=True)
 
     def hot_inputs(self, now: datetime) -> render.HotInputs:
-        index = self.store.index
         # Capture times are to the second: captures within one second are told apart by the order the index took
         # them in (its rowid follows the writes; a rebuilt index has the order it read the pages in), not by their
         # ids, which are hashes.
-        last = index.query(
-            "SELECT title, path FROM records WHERE status='active' ORDER BY created_at DESC, rowid DESC LIMIT 5"
-        )
-        commitments = index.query(
-            "SELECT title, path FROM records WHERE status='active' AND category='commitment' "
-            "ORDER BY updated_at DESC LIMIT 40"
-        )
-        return render.HotInputs(
-            now=now,
-            last_captures=[(r[0], r[1]) for r in last],
-            commitments=[(r[0], r[1]) for r in commitments],
-            **self._queue_counts(now),
-        )
+        last = self._live("status='active'", "created_at DESC, rowid DESC", 5, now)
+        commitments = self._live("status='active' AND category='commitment'", "updated_at DESC", 40, now)
+        return render.HotInputs(now=now, last_captures=last, commitments=commitments, **self._queue_counts(now))
+
+    def _live(self, where: str, order: str, limit: int, now: datetime) -> list[tuple[str, str]]:
+        """(title, path) of the first `limit` records by `order` that match `where` and are not past their
+        `expires_at` at `now`: an expired record is never returned (SPEC §4 retrieve), and hot.md listed an
+        expired commitment as in flight. Rows expiring within now's second are compared as times (`iso_floor`)."""
+        fetch = limit
+        while True:
+            rows = self.store.index.query(
+                f"SELECT title, path, expires_at FROM records WHERE {where} AND (expires_at IS NULL OR expires_at > ?)"
+                f" ORDER BY {order} LIMIT ?",
+                (iso_floor(now), fetch),
+            )
+            live = [(r[0], r[1]) for r in rows if not r[2] or parse_iso(r[2]) > now]
+            if len(live) >= limit or len(rows) < fetch:
+                return live[:limit]
+            fetch += limit - len(live)
