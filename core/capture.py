@@ -269,7 +269,7 @@ class CaptureOps:
             return refuse("reject", "durable_with_expiry", value=iso(exp))
         durable_given = cls_e is MemoryClass.durable  # said so, not only the default (a restatement keeps the record)
         if cls_e is None:
-            cls_e = MemoryClass.expiring if (exp is not None or has_temporal_cue(text)) else MemoryClass.durable
+            cls_e = MemoryClass.expiring if (exp is not None or has_temporal_cue(text, now)) else MemoryClass.durable
         if cls_e is MemoryClass.expiring and exp is None:
             exp = now + timedelta(days=DEFAULT_EXPIRY_DAYS)
         if key and not slugify(key, fallback=""):

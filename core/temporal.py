@@ -8,6 +8,7 @@ import json
 import re
 import unicodedata
 from dataclasses import dataclass
+from datetime import date, datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ class _Cue:
     literal: str  # a word the cue holds (lower case): a text without it is not searched for the cue
     not_after: tuple[str, ...]  # what cancels the cue right before it
     not_before: tuple[str, ...]  # what cancels the cue right after it
+    until: bool = False  # English's "until": not a cue when the time it names is already past (`_past_until`)
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,13 @@ def _compile_cues(
     # English's "until" says a temporary state whatever follows it ("until Friday", "until the audit is done").
     for word in (str(u) for u in spec.get("until_any", [])):
         out.append(
-            _Cue(pattern=rf"(?<!\w){re.escape(word)}\s+\S+\b", literal=word.lower(), not_after=(), not_before=())
+            _Cue(
+                pattern=rf"(?<!\w){re.escape(word)}\s+\S+\b",
+                literal=word.lower(),
+                not_after=(),
+                not_before=(),
+                until=True,
+            )
         )
     return tuple(out)
 
@@ -239,7 +247,51 @@ def _cues_regex(cues: tuple[_Cue, ...]) -> re.Pattern[str]:
     return re.compile("|".join(f"(?P<c{i}>{c.pattern})" for i, c in enumerate(cues)), re.IGNORECASE)
 
 
-def _cue_found(cues: tuple[_Cue, ...], text: str, lowered: str, spaced: bool) -> bool:
+# What an until names that may already be past: a written date (ISO, or day and month either way with a four-digit
+# year), else a year, within its first words up to the clause's end ("until 2019", "until March 5, 2019", "until the
+# end of 2019", "bis 15.03.2019", "bis März 2019").
+_UNTIL_WORDS = 5
+_CLAUSE_END = re.compile(r"[.;:!?]\s|[.;:!?]$|,(?!\s*\d)|\s[—–-]\s")
+_ISO_DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
+_DMY_DATE = re.compile(r"(\d{1,2})[./](\d{1,2})[./](\d{4})")
+_YEAR = re.compile(r"(?:19|20|21)\d{2}")  # not "until 1500 requests are processed"
+
+
+def _day(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _after(text: str, start: int) -> str:
+    """The text an until's time is read in: a few words' worth from `start` (a long note is not copied whole)."""
+    return text[start : start + 3 * _NEAR]
+
+
+def _past_until(after: str, now: datetime) -> bool:
+    """Whether the time an until names in ``after`` (the text right after its until word) had ended at `now`: a
+    date before now's date, or a year before now's year ("Until 2019 the team used Jenkins", captured in 2026, is a
+    historical fact, not a temporary state). Day and month written with slashes or dots count as past only when
+    both readings are (03/05/2026 is 3 May or 5 March). Anything else (a weekday, "the audit is done", a date to
+    come, the current year) is no past time."""
+    end = _CLAUSE_END.search(after)
+    for word in (after[: end.start()] if end else after).split()[:_UNTIL_WORDS]:
+        word = word.strip("()[]'\"")
+        if m := _ISO_DATE.fullmatch(word):
+            day = _day(int(m[1]), int(m[2]), int(m[3]))
+            if day is not None:
+                return day < now.date()
+        elif m := _DMY_DATE.fullmatch(word):
+            days = [d for d in (_day(int(m[3]), int(m[2]), int(m[1])), _day(int(m[3]), int(m[1]), int(m[2]))) if d]
+            if days:
+                return all(d < now.date() for d in days)
+        elif _YEAR.fullmatch(word):
+            return int(word) < now.year
+    return False
+
+
+def _cue_found(cues: tuple[_Cue, ...], text: str, lowered: str, spaced: bool, now: datetime | None = None) -> bool:
     present = tuple(c for c in cues if c.literal in lowered)
     if not present:
         return False
@@ -249,8 +301,10 @@ def _cue_found(cues: tuple[_Cue, ...], text: str, lowered: str, spaced: bool) ->
         cue = present[int((m.lastgroup or "c0")[1:])]
         before = text[max(0, m.start() - _NEAR) : m.start()].rstrip(" ").lower()
         after = text[m.end() : m.end() + _NEAR].lstrip(" ").lower()
-        if not any(_ends_with_word(before, w, spaced) for w in cue.not_after) and not any(
-            _starts_with_word(after, w, spaced) for w in cue.not_before
+        if (
+            not any(_ends_with_word(before, w, spaced) for w in cue.not_after)
+            and not any(_starts_with_word(after, w, spaced) for w in cue.not_before)
+            and not (cue.until and now is not None and _past_until(_after(text, m.start() + len(cue.literal)), now))
         ):
             return True
         pos = m.start() + 1
@@ -265,7 +319,7 @@ def _regex(source: str) -> re.Pattern[str]:
     return re.compile(source, re.IGNORECASE)
 
 
-def _until_found(until: _Until, text: str, lowered: str) -> bool:
+def _until_found(until: _Until, text: str, lowered: str, now: datetime | None = None) -> bool:
     if not any(w in lowered for w in until.literals):
         return False
     pattern = _regex(until.pattern)
@@ -282,13 +336,19 @@ def _until_found(until: _Until, text: str, lowered: str) -> bool:
             before = text[max(0, m.start(until.time_at) - _NEAR) : m.start(until.time_at)].rstrip(" ")
             if any(before.endswith(r) for r in until.range_from):
                 continue  # "月曜から金曜まで": opening days
+        if range_word is not None and now is not None:
+            word = text[m.start() : m.start() + _NEAR].split(maxsplit=1)[0]  # the until word ("bis", "jusqu'au")
+            if _past_until(_after(text, m.start() + len(word)), now):
+                continue  # "bis 15.03.2019", "bis März 2019": a time already past
         return True
     return False
 
 
-def has_temporal_cue(text: str) -> bool:
+def has_temporal_cue(text: str, now: datetime | None = None) -> bool:
     """Whether ``text`` says it states a temporary state: today, tonight, tomorrow, this week, this sprint, for now,
-    temporary/temporarily, or until a time, in any language of `data/temporal_cues.json`."""
+    temporary/temporarily, or until a time, in any language of `data/temporal_cues.json`. Given the time the note is
+    written at (`now`), an until whose date or year had already ended then is no cue: the note tells history
+    ("Until 2019 the team used Jenkins")."""
     prepared = _prepared(text)
     lowered = prepared.lower()
     words = set(_WORD.findall(lowered))
@@ -296,8 +356,8 @@ def has_temporal_cue(text: str) -> bool:
     for lang in _languages():
         if not _read_for(lang, lowered, words, kana):
             continue
-        if _cue_found(lang.cues, prepared, lowered, lang.writing == "spaced"):
+        if _cue_found(lang.cues, prepared, lowered, lang.writing == "spaced", now):
             return True
-        if lang.until is not None and _until_found(lang.until, prepared, lowered):
+        if lang.until is not None and _until_found(lang.until, prepared, lowered, now):
             return True
     return False
