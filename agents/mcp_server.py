@@ -226,7 +226,13 @@ CAPTURE_PARAMS = (
         "text carries a temporal cue such as 'this week').",
         _values(MemoryClass),
     ),
-    Param("expires_at", str | None, None, "ISO-8601 date or time after now; makes the record expiring."),
+    Param(
+        "expires_at",
+        str | None,
+        None,
+        "When the record expires, after now; makes it expiring. An ISO-8601 time, a date (the record lasts through "
+        "that day in the person's quiz time zone, UTC without one), or a number of days or weeks (7d, 2w).",
+    ),
     # The engine takes any number of days; a record that expires before it can be retrieved is never retrieved (at
     # least an hour, `MIN_TTL_DAYS`), and NaN, infinity or a date past the year 9999 would be silently dropped or
     # crash the date arithmetic.

@@ -106,6 +106,7 @@ class Engine:
             # A record a resolution makes from a held statement meets the others through capture's detection
             # (built when first needed).
             queue.detect = lambda incoming, exclude: self.capture_ops.contradicted(incoming, exclude)
+            queue.person_zone = self.person_zone
             return queue
 
         return self._part("conflict_queue", build)
@@ -144,7 +145,9 @@ class Engine:
         def build() -> CaptureOps:
             from .capture import CaptureOps
 
-            return CaptureOps(self.store, self.views, self.conflict_queue, self.verification_queue)
+            ops = CaptureOps(self.store, self.views, self.conflict_queue, self.verification_queue)
+            ops.person_zone = self.person_zone
+            return ops
 
         return self._part("capture_ops", build)
 
@@ -660,6 +663,13 @@ class Engine:
     def quiz_zone(self, person: str) -> str:
         """The name of the time zone whose days are the person's quiz days ("UTC" without one)."""
         return self.quiz_queue.zone_of(person)
+
+    def person_zone(self, actor: str) -> str:
+        """The time zone a date or a time without an offset that `actor` types (an expiry, a snooze) is read in
+        (`until.read_until`): the quiz zone of the actor's person when their ledger names one; else the one zone
+        the wiki's quiz ledgers name, when they name exactly one (an agent writes for the wiki's person); else
+        UTC. Reads the ledgers: the desk asks in a worker."""
+        return self.quiz_queue.person_zone(actor)
 
     def quiz_zone_problem(self, person: str) -> str | None:
         """Why the time zone the person's ledger names (written by hand) is not read, its days being UTC days; None

@@ -34,6 +34,7 @@ from .models import (
     iso,
     parse_iso,
     single_line,
+    utc,
 )
 from .paths import slugify
 from .receipts import make_receipt
@@ -42,6 +43,7 @@ from .secrets import FieldValue, find_in_fields, redact_fields, secret_details
 from .store import Store, file_sig, read_only_line
 from .temporal import has_temporal_cue
 from .text import content_sha256, is_low_signal, lf_line_endings, normalize, sha256_hex
+from .until import OutOfRange, read_until
 from .validate import parse_enum, validate_actor
 from .verification import VerificationQueue
 from .views import Views
@@ -105,6 +107,8 @@ class CaptureOps:
         self.views = views
         self.conflicts = conflicts
         self.verification = verification
+        # The time zone a date the actor types is read in (`Engine.person_zone`, given by the engine); UTC alone.
+        self.person_zone: Callable[[str], str] = lambda actor: "UTC"
 
     def capture(
         self,
@@ -144,6 +148,9 @@ class CaptureOps:
         record it may not see (its own partition, when the zone may not read that back), the statement is stored
         (`captured`); a contradiction of such a record opens a conflict between the two records, named in the
         receipt's `opened` (conflict_id, memory_id, conflict_type, reason).
+
+        `expires_at`: a datetime, taken as it is, or text as a person or an agent typed it, read by
+        `until.read_until` (a date alone lasts through that day in the person's time zone, `7d` is a week from now).
 
         `cancelled` (an MCP client's cancel) is asked while the capture waits for the write lock: once true, the
         wait stops with `lockfile.WaitCancelled` and nothing is written. Once the lock is held the capture completes.
@@ -254,13 +261,20 @@ class CaptureOps:
             # Redaction keeps each field's shape (a string stays a string, a list a list, None None).
             text, title, key, source_ref, recall, tags, quiz_question = cast("dict[str, Any]", clean).values()
         exp: datetime | None = None
-        if expires_at is not None:
-            try:
-                exp = parse_iso(expires_at)
-            except ValueError:
-                return refuse("reject", "invalid_expires_at", value=str(expires_at))
+        if isinstance(expires_at, datetime):
+            exp = utc(expires_at)
             if exp <= now:  # an expiry already past would store a record retrieval never returns
-                return refuse("reject", "expires_in_past", value=str(expires_at))
+                return refuse("reject", "expires_in_past", value=iso(exp))
+        elif expires_at is not None:
+            # As the person or agent typed it: a date alone lasts through that day of the person's time zone.
+            try:
+                until = read_until(str(expires_at), now=now, zone=lambda: self.person_zone(actor), day_end=True)
+            except ValueError as exc:
+                said = {"detail": str(exc)} if isinstance(exc, OutOfRange) else {}
+                return refuse("reject", "invalid_expires_at", value=str(expires_at), **said)
+            if until.at <= now:
+                return refuse("reject", "expires_in_past", value=str(expires_at), detail=until.not_after(now))
+            exp = until.at
         elif ttl_days is not None:
             exp = now + timedelta(days=float(ttl_days))
         if cls_e is MemoryClass.durable and exp is not None:

@@ -32,6 +32,7 @@ from .models import (
     iso,
     parse_iso,
     single_line,
+    utc,
 )
 from .pages import MAX_LEDGER_BYTES, MAX_PAGE_BYTES, append_lines, atomic_write, iter_lines, read_text
 from .paths import list_file_sigs
@@ -40,6 +41,7 @@ from .record import EntryError
 from .store import DECISIONS_HEADER, Store, file_sig
 from .text import content_sha256, normalize, sha256_hex, tokens
 from .undo import UndoHandlers
+from .until import OutOfRange, read_until
 from .validate import validate_actor
 from .views import Views
 
@@ -582,6 +584,8 @@ class ConflictQueue:
         self._view_sig: FolderSig | None = None
         self._pending_view_sig: FolderSig | None = None
         self.detect: Detector | None = None
+        # The time zone a date the actor types is read in (`Engine.person_zone`, given by the engine); UTC alone.
+        self.person_zone: Callable[[str], str] = lambda actor: "UTC"
         undo.register("resolve_conflict", self._undo_conflict, human_only=True)
         undo.register("snooze_conflict", self._undo_conflict, human_only=True)
 
@@ -1303,7 +1307,9 @@ class ConflictQueue:
         until: datetime | str | None = None,
         session: str | None = None,
     ) -> Receipt:
-        """Snooze until a date, or (until=None) until the end of the given TUI session. Warns after 3 snoozes.
+        """Snooze until a time, or (until=None) until the end of the given TUI session. Warns after 3 snoozes. A
+        text `until` is read as `until.read_until` says, a date alone until that day begins in the person's time
+        zone: the command line and the desk's dialog give the text as typed.
 
         A conflict still snoozed at `now` (as `session` sees it) is re-dated: its snooze ends at the new time and
         `snooze_count` stays (details `redated`, `was_until`); the count is how often it came back and was snoozed."""
@@ -1313,17 +1319,24 @@ class ConflictQueue:
             return make_receipt("snooze_conflict", "refused", now, actor, {"reason": "human_actor_required"})
         if until is None and not session:
             return make_receipt("snooze_conflict", "reject", now, actor, {"reason": "snooze_needs_date_or_session"})
-        try:
-            until_dt = parse_iso(until) if until is not None else None
-        except ValueError:
-            return make_receipt(
-                "snooze_conflict", "reject", now, actor, {"reason": "invalid_date", "value": str(until)}
-            )
+        until_dt: datetime | None = None
+        said: dict[str, str] = {}
+        if isinstance(until, datetime):
+            until_dt = utc(until)
+        elif until is not None:
+            try:
+                read = read_until(str(until), now=now, zone=lambda: self.person_zone(actor), day_end=False)
+            except ValueError as exc:
+                said = {"detail": str(exc)} if isinstance(exc, OutOfRange) else {}
+                return make_receipt(
+                    "snooze_conflict", "reject", now, actor, {"reason": "invalid_date", "value": str(until), **said}
+                )
+            until_dt, said = read.at, {"detail": read.not_after(now)}
         until_s = iso(until_dt) if until_dt is not None else f"session:{session}"
         if until_dt is not None and until_dt <= now:
             # A snooze that has already run out snoozes nothing, yet the conflict would list as snoozed.
             return make_receipt(
-                "snooze_conflict", "reject", now, actor, {"reason": "snooze_date_past", "value": str(until)}
+                "snooze_conflict", "reject", now, actor, {"reason": "snooze_date_past", "value": str(until), **said}
             )
         with self.store.writing():
             c = self.load_conflict(conflict_id, fresh=True)

@@ -279,6 +279,18 @@ class QuizQueue:
     def zone_of(self, person: str) -> str:
         return policy.ledger_zone(self.read_ledger(policy.person_id(person), strict=False))[0]
 
+    def person_zone(self, actor: str) -> str:
+        """`Engine.person_zone`: the actor's own quiz zone, else the one zone the ledgers name, else "UTC"."""
+        own = self.read_ledger(self.person_for(actor), strict=False)
+        if own.frontmatter.get(policy.ZONE_KEY) is not None:
+            return policy.ledger_zone(own)[0]
+        named = set()
+        for person in self.ledger_persons():
+            ledger = self.read_ledger(person, strict=False)
+            if ledger.frontmatter.get(policy.ZONE_KEY) is not None:
+                named.add(policy.ledger_zone(ledger)[0])
+        return named.pop() if len(named) == 1 else "UTC"
+
     def zone_problem(self, person: str) -> str | None:
         return policy.ledger_zone_problem(self.read_ledger(policy.person_id(person), strict=False))
 

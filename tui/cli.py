@@ -31,6 +31,7 @@ from memkeeper.core.models import (
     single_line,
     terminal_text,
 )
+from memkeeper.core.until import FORMS as UNTIL_FORMS
 from memkeeper.core.validate import validate_named_actor
 
 if TYPE_CHECKING:
@@ -112,12 +113,12 @@ VALID_VALUES = {
     "invalid_memory_class": _values(MemoryClass),
     "invalid_source_type": _values(SourceType),
     "invalid_confidence": "a number from 0 to 1",
-    "invalid_expires_at": "an ISO-8601 date or time after --now, e.g. 2027-01-31 or 2027-01-31T18:00:00Z",
-    "expires_in_past": "an ISO-8601 date or time after --now, e.g. 2027-01-31 or 2027-01-31T18:00:00Z",
+    "invalid_expires_at": f"{UNTIL_FORMS}, after --now; a date lasts through that day",
+    "expires_in_past": f"{UNTIL_FORMS}, after --now; a date lasts through that day",
     "invalid_result": QUIZ_RESULTS,
     "invalid_scheduler": "leitner, fsrs",
     "invalid_choice": "existing, incoming, both",
-    "invalid_date": "an ISO-8601 date or time, e.g. 2027-01-31",
+    "invalid_date": f"{UNTIL_FORMS}; a date holds until that day begins",
     "invalid_threshold": "a number above 0 and at most 1",
     "invalid_key": "letters or digits (a key is slugified: a-z, 0-9 and -)",
 }
@@ -216,7 +217,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     c.add_argument(
         "--class", dest="memory_class", help=f"one of: {_values(MemoryClass)} (default: from --expires and the text)"
     )
-    c.add_argument("--expires", help="ISO-8601 date or time after --now; makes the record expiring")
+    c.add_argument(
+        "--expires",
+        metavar="WHEN",
+        help="makes the record expiring: an ISO-8601 time, a date (through that day in your quiz time zone), or 7d, 2w",
+    )
     c.add_argument(
         "--source-type", default="agent_inferred", help=f"one of: {_values(SourceType)} (default agent_inferred)"
     )
@@ -273,7 +278,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     rs.add_argument("id")
     g = rs.add_mutually_exclusive_group(required=True)
     g.add_argument("--keep", choices=["existing", "incoming", "both"])
-    g.add_argument("--snooze", nargs="?", const="", metavar="UNTIL")
+    g.add_argument(
+        "--snooze",
+        nargs="?",
+        const="",
+        metavar="UNTIL",
+        help="until an ISO-8601 time, a date (as it begins in your quiz time zone), or 7d, 2w",
+    )
 
     v = add("verify").add_subparsers(dest="sub", required=True)
     v.add_parser("list").add_argument("--limit", type=_positive_int, default=None, help=LIST_LIMIT_HELP)

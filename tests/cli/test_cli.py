@@ -453,6 +453,47 @@ def test_a_snooze_until_a_date_already_past_is_refused(capsys, root):
     assert code == 0
 
 
+def test_a_date_typed_for_an_expiry_or_a_snooze_is_a_day_of_the_persons_time_zone(capsys, root):
+    """Exploratory pass, 2026-12-05: `--expires 2026-03-02` meant 00:00 UTC with the person's quiz zone set, so at
+    17:30 in Los Angeles "tomorrow" was refused as past, and a record captured that morning left retrieval in the
+    evening; `--snooze 7d` was refused though the desk took it. A date is a day of the person's quiz time zone (an
+    agent's capture too: the wiki's one zone): an expiry lasts through it, a snooze holds until it begins, and a
+    refusal says how the text was read."""
+
+    def at(when: str, *args: str) -> tuple[int, str, str]:
+        code = main(["--root", str(root), "--now", when, *args])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    assert at("2026-11-20T09:00:00Z", "--as", "human:alice", "quiz", "zone", "America/Los_Angeles")[0] == 0
+    evening = "2026-11-20T17:30:00-08:00"  # 01:30 UTC on the 21st; the 20th in Los Angeles
+    text = "Staging is frozen for the Acme audit, do not deploy."
+    code, out, err = at(evening, "--json", "capture", text, "--expires", "2026-11-21")
+    assert code == 0, err
+    page = (root / json.loads(out)["details"]["page"]).read_text(encoding="utf-8")
+    assert "expires_at: '2026-11-22T08:00:00Z'" in page  # when the 22nd begins in Los Angeles
+    for when, found in (("2026-11-21T23:59:00-08:00", "1 result(s)"), ("2026-11-22T00:00:00-08:00", "0 result(s)")):
+        code, out, _ = at(when, "retrieve", "staging frozen Acme audit", "--preview")
+        assert out.splitlines()[-1] == found, when
+    code, _, err = at(evening, "capture", "The Acme audit room is booked all week.", "--expires", "2026-11-19")
+    assert code == 2 and err.count("\n") == 1, err
+    assert (
+        "('2026-11-19' is read as the end of 2026-11-19 in America/Los_Angeles (2026-11-20T08:00:00Z), which is not "
+        "after now (2026-11-21T01:30:00Z))" in err
+    )
+    at(evening, "capture", "The primary database for billing is Postgres.", "--key", "billing-db")
+    at(evening, "capture", "The primary database for billing is MySQL.", "--key", "billing-db")
+    for until, end in (
+        ("2026-12-10", "2026-12-10T08:00:00Z"),
+        ("7d", "2026-11-28T01:30:00Z"),
+        ("+2w", "2026-12-05T01:30:00Z"),
+    ):
+        code, out, err = at(evening, "--as", "human:alice", "--json", "conflicts", "resolve", "C1", "--snooze", until)
+        assert code == 0 and json.loads(out)["details"]["until"] == end, (until, err)
+    code, _, err = at(evening, "--as", "human:alice", "conflicts", "resolve", "C1", "--snooze", "2026-11-20")
+    assert code == 2 and "'2026-11-20' is read as the start of 2026-11-20 in America/Los_Angeles" in err, err
+
+
 def test_a_hidden_count_at_its_bound_is_shown_as_a_floor(capsys, root, monkeypatch):
     """The owner previewing a zone is told how many matches it hides, counted among a bounded number of them: at
     the bound the line says "N+" (it said "300 hidden" for tens of thousands)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import io
 import re
+import shutil
 from datetime import timedelta
 
 import pytest
@@ -152,14 +153,56 @@ async def test_snooze_until_a_date_through_the_modal(demo):
         target = pane.table.current_key
         await pilot.press("S")
         await wait_for(pilot, lambda: isinstance(app.screen, InputModal))
-        await pilot.press("enter")  # the default: a week from now
+        await pilot.press("enter")  # the default: the date a week from today, until it begins (UTC: no quiz zone)
         await wait_for(pilot, lambda: isinstance(app.screen, ConflictsScreen))
         await decided(pilot)
         c = engine.load_conflict(target)
-        assert c.status == "snoozed" and c.snooze_until == "2026-12-06T09:00:00Z"
+        assert c.status == "snoozed" and c.snooze_until == "2026-12-06T00:00:00Z"
         assert target not in pane._by_id
         # It comes back once the date has passed.
         assert target in {x.conflict_id for x in engine.conflicts(now=NOW + timedelta(days=8), session=SESSION)}
+
+
+async def test_a_snooze_date_ends_when_the_command_lines_does_in_the_persons_time_zone(demo, tmp_path):
+    """Exploratory pass, 2026-12-05: the dialog read "2026-12-10" as now's time of day on that date (15:10 UTC) and
+    `conflicts resolve --snooze 2026-12-10` as 00:00 UTC, and only the dialog took "7d". Both give the text to the
+    engine, which reads a date until it begins in the person's quiz time zone."""
+    app, engine = demo, demo.engine
+    assert engine.set_quiz_zone(app.person, "America/Los_Angeles", now=NOW, actor=app.actor).status == "changed"
+    copy = tmp_path / "copy"
+    shutil.copytree(engine.root, copy)
+
+    async def snooze(text: str) -> None:
+        await pilot.press("S")
+        await mounted(pilot, InputModal)
+        app.screen.query_one("Input").value = text
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConflictsScreen))
+        await decided(pilot)
+
+    async with app.run_test(size=(120, 34)) as pilot:
+        pane = await open_pane(pilot, "C", ConflictsScreen)
+        first = pane.table.current_key
+        await snooze("2026-12-10")
+        second = pane.table.current_key
+        await snooze("2w")
+        await pilot.press("S")
+        await mounted(pilot, InputModal)
+        app.screen.query_one("Input").value = "2026-11-29"  # today in Los Angeles: it has begun
+        await pilot.press("enter")
+        await pilot.pause()
+        error = str(app.screen.query_one("#dialog-error").render())
+        assert "'2026-11-29' is read as the start of 2026-11-29 in America/Los_Angeles" in error, error
+        await pilot.press("escape")
+    assert engine.load_conflict(first).snooze_until == "2026-12-10T08:00:00Z"  # midnight in Los Angeles
+    assert engine.load_conflict(second).snooze_until == "2026-12-13T09:00:00Z"
+    other = Engine.open(copy)
+    try:
+        for cid, text in ((first, "2026-12-10"), (second, "2w")):
+            r = other.snooze_conflict(cid, now=NOW, actor=app.actor, until=text)
+            assert r.details["until"] == engine.load_conflict(cid).snooze_until, text
+    finally:
+        other.close()
 
 
 async def test_snooze_until_rejects_a_past_date(demo):

@@ -26,9 +26,10 @@ from textual.worker import get_current_worker
 from memkeeper.core import Engine, Receipt
 from memkeeper.core.conflicts import SNOOZE_WARN_AFTER, Conflict, existing_text
 from memkeeper.core.models import Entry, inert_text, parse_iso
+from memkeeper.core.quiz_ledger import zone_named
 
 from ..widgets.fmt import ago
-from ..widgets.queue_modals import parse_until, snooze_error
+from ..widgets.queue_modals import snooze_error
 from ..widgets.queue_sides import ConflictSide, expiry_text, provenance_grid, word_diff
 from ..widgets.queue_table import QueueTable
 from .base import PaneScreen
@@ -583,8 +584,15 @@ class ConflictsScreen(PaneScreen):
     def action_both(self) -> None:
         self._resolve("both")
 
-    def _snooze(self, conflict_id: str, until: datetime | None) -> None:
-        when = "the end of this session" if until is None else until.strftime("%Y-%m-%d %H:%M")
+    def _snooze(self, conflict_id: str, until: str | None) -> None:
+        """Snooze for this session (`until` None), or until what the person typed, given to the engine as typed (as
+        the command line's `--snooze` gives it): the engine reads it, and its receipt says when the snooze ends."""
+
+        def when(r: Receipt) -> str:
+            return (
+                "the end of this session" if until is None else str(r.details.get("until", ""))[:16].replace("T", " ")
+            )
+
         self.decide(
             partial(
                 self.engine.snooze_conflict,
@@ -596,9 +604,9 @@ class ConflictsScreen(PaneScreen):
             ),
             lambda r: (
                 # A snooze still running moves its end: not one more snooze (the count is of returns)
-                f"{conflict_id} snooze moved to {when} (still {r.details.get('snooze_count', 0)}×)"
+                f"{conflict_id} snooze moved to {when(r)} (still {r.details.get('snooze_count', 0)}×)"
                 if r.details.get("redated")
-                else f"{conflict_id} snoozed until {when} ({r.details.get('snooze_count', 0)}×)"
+                else f"{conflict_id} snoozed until {when(r)} ({r.details.get('snooze_count', 0)}×)"
                 + (" — decide it soon: it keeps coming back" if r.details.get("warning") else "")
             ),
             rows=(conflict_id,) if self.mode == OPEN else (),
@@ -611,14 +619,24 @@ class ConflictsScreen(PaneScreen):
 
     def action_snooze_until(self) -> None:
         c = self._decidable()
-        if c is None:
-            return
-        cid, now = c.conflict_id, self.now()
-        default = (now + timedelta(days=7)).date().isoformat()
+        if c is not None:
+            self._ask_snooze_until(c, self.actor, self.now())
+
+    @work(thread=True, exclusive=True, group="conflicts-zone", exit_on_error=False)
+    def _ask_snooze_until(self, c: Conflict, actor: str, now: datetime) -> None:
+        # The dialog reads a date in the person's time zone, as the engine will: the zone is in their quiz ledger,
+        # read here rather than on the UI thread.
+        zone = self.engine.person_zone(actor)
+        if not get_current_worker().is_cancelled:  # `S` again meanwhile: that one opens the dialog
+            self.app.call_from_thread(self._snooze_dialog, c, now, zone)
+
+    def _snooze_dialog(self, c: Conflict, now: datetime, zone: str) -> None:
+        cid = c.conflict_id
+        default = (now.astimezone(zone_named(zone)) + timedelta(days=7)).date().isoformat()
 
         def done(text: str | None) -> None:
             if text:
-                self._snooze(cid, parse_until(text, now))
+                self._snooze(cid, text)
 
         snoozed = c.status == "snoozed" and not c.is_open_at(now, self.mk.session_id)
         self.app.push_screen(
@@ -635,7 +653,7 @@ class ConflictsScreen(PaneScreen):
                 ),
                 placeholder="YYYY-MM-DD, an ISO time, or 7d",
                 value=default,
-                validate=lambda t: snooze_error(t, now),
+                validate=lambda t: snooze_error(t, now, zone),
             ),
             done,
         )

@@ -1,12 +1,11 @@
-"""What the queue panes put in the app's generic dialogs (`screens/modals.py`): parsing a snooze date, and the
-body of the tier-apply confirmation."""
+"""What the queue panes put in the app's generic dialogs (`screens/modals.py`): checking a snooze date as the engine
+reads it, and the body of the tier-apply confirmation."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
+from datetime import datetime
 
 from rich.console import Group
 from rich.table import Table
@@ -14,30 +13,19 @@ from rich.text import Text
 
 from memkeeper.core.models import inert_text
 from memkeeper.core.tiers import Candidate
+from memkeeper.core.until import OutOfRange, read_until
 
 
-def parse_until(text: str, now: datetime) -> datetime:
-    """A snooze end from what the person typed: `YYYY-MM-DD` (at the current time of day, so the default "+7 days"
-    is exactly a week), a full ISO time, or a number of days (`7`, `7d`, `+7d`). Raises ValueError."""
-    raw = text.strip()
-    m = re.fullmatch(r"\+?(\d{1,4})\s*d?", raw)
-    if m:
-        return now + timedelta(days=int(m.group(1)))
-    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", raw):
-        day = date.fromisoformat(raw)
-        return datetime.combine(day, now.timetz()).astimezone(UTC)
-    value = datetime.fromisoformat(raw[:-1] + "+00:00" if raw.endswith("Z") else raw)
-    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
-
-
-def snooze_error(text: str, now: datetime) -> str | None:
-    """Why `text` is not a usable snooze end (for the input dialog's validation), or None."""
+def snooze_error(text: str, now: datetime, zone: str) -> str | None:
+    """Why `text` is not a usable snooze end (for the input dialog's validation), or None. Read as the engine reads
+    it (`until.read_until`: a date until it begins in the person's time zone `zone`), so what the dialog takes the
+    engine takes, and ends at the same time as the command line's `--snooze` with the same text."""
     try:
-        until = parse_until(text, now)
-    except ValueError:
-        return f"Not a date: {text!r} (YYYY-MM-DD, an ISO time, or 7d)"
-    if until <= now:
-        return "Pick a time after now."
+        until = read_until(text, now=now, zone=zone, day_end=False)
+    except ValueError as exc:
+        return str(exc) if isinstance(exc, OutOfRange) else f"Not a date: {text!r} (YYYY-MM-DD, an ISO time, or 7d)"
+    if until.at <= now:
+        return f"Pick a time after now: {until.not_after(now)}."
     return None
 
 
