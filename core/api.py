@@ -330,6 +330,13 @@ class Engine:
     def last_receipt_sha(self) -> str | None:
         return self.store.last_receipt_sha()
 
+    def in_commit_order(self, lines: list[ReceiptLine]) -> list[ReceiptLine]:
+        """Receipt lines oldest first in the order they were committed (log.md's), the order undo reads: not their
+        files' dates, which follow each receipt's time (a clock set back). Reads log.md."""
+        from .receipts import in_commit_order
+
+        return in_commit_order(self.store.root, lines)
+
     def pages_unindexed(self, pages: list[str]) -> bool:
         """Whether any of these entry pages differs from what the index holds for it (gone, or another size or
         mtime): a stat each. True too when the index cannot tell (busy, unreadable, a page that cannot be

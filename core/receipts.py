@@ -243,6 +243,28 @@ def last_receipt_sha(root: Path) -> str | None:
     return None
 
 
+def _log_places(root: Path, lines: list[ReceiptLine] | None) -> dict[str, float]:
+    """Receipt sha → its row's place in log.md, less the rows a repair appended at its end (`log_rows_added` of a
+    repair receipt among `lines`: out of commit order by design)."""
+    rows: list[str] = []
+    log = root / "log.md"
+    if log.exists():
+        for line in log.read_text(encoding="utf-8").splitlines():
+            row = parse_log_row(line) if line.startswith("|") else None
+            if row is not None:
+                rows.append(row[4])
+    repaired: set[str] = set()
+    for _, _, data, _ in lines or ():
+        details = data.get("details") if data else None
+        if data and data.get("action") == "repair" and isinstance(details, dict):
+            repaired.update(s for s in details.get("log_rows_added") or [] if isinstance(s, str))
+    order: dict[str, float] = {}
+    for sha in rows:
+        if sha not in repaired:
+            order.setdefault(sha, len(order))
+    return order
+
+
 def commit_order(root: Path, lines: list[ReceiptLine] | None = None) -> dict[str, float]:
     """Receipt sha → its place in commit order: its position in log.md, which is appended in commit order (receipt
     times can be anything `--now` said; files under receipts/ are per receipt date).
@@ -252,27 +274,9 @@ def commit_order(root: Path, lines: list[ReceiptLine] | None = None) -> dict[str
     receipt before it in its own receipts file, which is appended in commit order too; without lines, or with none
     before it in its file, it comes after every row. Undo asks this whether a decision is the latest about its
     record: a row repaired to the end of log.md made an older decision look like the latest."""
-    rows: list[str] = []
-    log = root / "log.md"
-    if log.exists():
-        for line in log.read_text(encoding="utf-8").splitlines():
-            row = parse_log_row(line) if line.startswith("|") else None
-            if row is not None:
-                rows.append(row[4])
+    order = _log_places(root, lines)
     if not lines:
-        order: dict[str, float] = {}
-        for sha in rows:
-            order.setdefault(sha, len(order))
         return order
-    repaired: set[str] = set()
-    for _, _, data, _ in lines:
-        details = data.get("details") if data else None
-        if data and data.get("action") == "repair" and isinstance(details, dict):
-            repaired.update(s for s in details.get("log_rows_added") or [] if isinstance(s, str))
-    order = {}
-    for sha in rows:
-        if sha not in repaired:
-            order.setdefault(sha, len(order))
     end = float(len(order))
     placed: dict[str, float] = {}
     last: dict[str, float] = {}  # receipts file → the place of its latest receipt read so far
@@ -287,3 +291,33 @@ def commit_order(root: Path, lines: list[ReceiptLine] | None = None) -> dict[str
             placed[named] = last[rel] = (last[rel] if rel in last else end + k) + step
     order.update(placed)
     return order
+
+
+def in_commit_order(root: Path, lines: list[ReceiptLine]) -> list[ReceiptLine]:
+    """`lines` (as `read_receipts` gives them: by file, then line) oldest first in commit order: each receipt at its
+    row's place in log.md, the order undo judges which decision is the latest by (`commit_order`). A clock set back
+    writes a later receipt into an earlier date's file, so (file, line) is not the order they were written in.
+
+    A line log.md does not place (no row, a row a repair appended, a second line with a hash already placed, a line
+    that is not JSON) stays where its file puts it: just after the line before it in its own file, and the first
+    line of a file just after the latest receipt of the files before it (files are named by date)."""
+    order = _log_places(root, lines)
+    placed: set[str] = set()
+    last: dict[str, float] = {}  # receipts file → the place of its line before
+    before = latest = -1.0  # the latest place among the lines of the files before this one; of those read so far
+    keyed = []
+    for k, line in enumerate(lines):
+        rel, _, data, _ = line
+        if rel not in last:
+            before = latest
+        named = data.get("receipt_sha256") if data else None
+        place = order.get(named) if isinstance(named, str) and named not in placed else None
+        if place is not None:
+            placed.add(str(named))
+        else:
+            place = last.get(rel, before)
+        last[rel] = place
+        latest = max(latest, place)
+        keyed.append((place, k, line))
+    keyed.sort(key=lambda item: (item[0], item[1]))
+    return [line for _, _, line in keyed]

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -339,6 +340,41 @@ async def test_an_undone_decision_reads_undone(demo_root: Path) -> None:
         assert screen.shown_rows[0].sha == undo.receipt_sha256 and str(screen.table.cells_at(0)[2]) == "undone"
         statuses = [str(screen.table.cells_at(i)[2]) for i in range(len(screen.shown_rows))]
         assert statuses.count("undone") == 2
+
+
+async def test_newest_first_is_commit_order_after_a_clock_set_back(tmp_path: Path) -> None:
+    """Exploratory pass, 2026-12-05: a deny at 00:30 UTC, then an undeny with the clock set back to 23:40 the day
+    before, and the pane listed the undeny (the decision in effect, which undo knows came last) below the capture,
+    as the oldest row: it ordered by (file date, line). It lists in commit order, as the engine's undo reads, on
+    opening and as new receipts come in."""
+    at = partial(datetime, tzinfo=UTC)
+    engine = Engine.init(tmp_path / "wiki", now=at(2026, 10, 25, 0, 0))
+    try:
+        mid = engine.capture("The billing service uses Postgres 16 for its ledger.", now=at(2026, 10, 25, 0, 10))
+        memory_id = mid.details["memory_id"]
+        deny = engine.deny(memory_id, now=at(2026, 10, 25, 0, 30), actor=ACTOR)
+        undeny = engine.undeny(memory_id, now=at(2026, 10, 24, 23, 40), actor=ACTOR)  # the clock set back an hour
+        assert undeny.status == "undenied"
+    finally:
+        engine.close()
+    app = build_app(tmp_path / "wiki", now=lambda: at(2026, 10, 25, 1, 0))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_receipts(pilot)
+        newest_first = [undeny.receipt_sha256, deny.receipt_sha256, mid.receipt_sha256]
+        assert [r.sha for r in screen.shown_rows] == newest_first
+        again = app.engine.deny(memory_id, now=at(2026, 10, 24, 23, 50), actor=ACTOR)  # still an hour behind
+        await reload(pilot, screen)
+        assert [r.sha for r in screen.shown_rows] == [again.receipt_sha256, *newest_first]
+        later = app.engine.undeny(memory_id, now=at(2026, 10, 25, 1, 5), actor=ACTOR)  # the clock right again
+        await reload(pilot, screen)
+        assert [r.sha for r in screen.shown_rows] == [later.receipt_sha256, again.receipt_sha256, *newest_first]
+        last = app.engine.deny(memory_id, now=at(2026, 10, 24, 23, 55), actor=ACTOR)  # and back once more
+        await reload(pilot, screen)
+        assert [r.sha for r in screen.shown_rows][:3] == [
+            last.receipt_sha256,
+            later.receipt_sha256,
+            again.receipt_sha256,
+        ]
 
 
 async def test_the_filter_finds_what_a_row_shows(demo_root: Path) -> None:

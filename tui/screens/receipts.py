@@ -1,5 +1,5 @@
-"""Receipts pane (SPEC §6): a live tail of `receipts/*.jsonl`, newest first; the selected receipt as JSON with its
-hash recomputed (`verify_receipt`), so a hand-edited or truncated receipt shows as a MISMATCH.
+"""Receipts pane (SPEC §6): a live tail of `receipts/*.jsonl`, newest first in commit order; the selected receipt as
+JSON with its hash recomputed (`verify_receipt`), so a hand-edited or truncated receipt shows as a MISMATCH.
 
 `u` undoes the selected decision, after a confirmation (it may be days old): the one way to undo a decision once
 the desk has restarted, when the panes' undo stacks are empty."""
@@ -7,6 +7,7 @@ the desk has restarted, when the panes' undo stacks are empty."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import partial
@@ -23,7 +24,7 @@ from textual.worker import get_current_worker
 
 from memkeeper.core import Receipt
 from memkeeper.core.models import REFUSED_STATUSES, inert_text, json_inert
-from memkeeper.core.receipts import receipt_hash, reread_files, verify_receipt
+from memkeeper.core.receipts import ReceiptLine, receipt_hash, reread_files, verify_receipt
 from memkeeper.core.undo import keeps_a_reversal
 
 from ..widgets.query_input import QueryInput
@@ -215,16 +216,32 @@ class Loaded:
     widths: tuple[int, int]  # the action and status columns'
 
 
-def merge(base: list[ReceiptRow], new_rows: list[ReceiptRow], reread: set[str]) -> list[ReceiptRow]:
-    """`new_rows` added to `base`, newest first, undone decisions marked. A ledger edited, cut short or deleted by
-    hand (`reread`): none of its rows in `base` hold (a removed line moved the later ones up; a deleted file has
-    none); what was just read of it, if anything, is all it holds."""
+def merge(
+    base: list[ReceiptRow],
+    new_rows: list[ReceiptRow],
+    reread: set[str],
+    in_commit_order: Callable[[list[ReceiptLine]], list[ReceiptLine]],
+) -> list[ReceiptRow]:
+    """`new_rows` added to `base`, newest first in commit order (`Engine.in_commit_order`, the order undo reads: a
+    clock set back writes the latest decision into an earlier date's file), undone decisions marked. A ledger
+    edited, cut short or deleted by hand (`reread`): none of its rows in `base` hold (a removed line moved the later
+    ones up; a deleted file has none); what was just read of it, if anything, is all it holds.
+
+    Rows read since the last load were committed after those held, and one file's lines are in commit order: rows
+    of one file, a file not before the newest row's, go on top as they are, without reading log.md. Otherwise (the
+    first load, rows of several files, a file read again) the engine orders them all."""
     if not new_rows and not reread:
         return base
     fresh = {r.key for r in new_rows}
-    rows = new_rows + [r for r in base if r.key not in fresh and _position(r)[0] not in reread]
-    rows.sort(key=_position, reverse=True)
-    return mark_undone(rows)
+    kept = [r for r in base if r.key not in fresh and _position(r)[0] not in reread]
+    files = {_position(r)[0] for r in new_rows}
+    if not reread and len(files) == 1 and (not kept or _position(kept[0])[0] <= next(iter(files))):
+        return mark_undone(new_rows + kept)
+    by_key = {r.key: r for r in new_rows + kept}
+    lines = [(*_position(r), r.data, r.raw) for r in sorted(by_key.values(), key=_position)]
+    ordered = [by_key[f"{rel}:{n}"] for rel, n, _, _ in in_commit_order(lines)]
+    ordered.reverse()
+    return mark_undone(ordered)
 
 
 class ReceiptsScreen(PaneScreen):
@@ -304,7 +321,7 @@ class ReceiptsScreen(PaneScreen):
         base, cursor = self.rows, self._cursor
         new_rows, after, reread = read_rows(self.engine, cursor)
         undoable = {a for a in {r.action for r in new_rows} if self.engine.is_undoable(a)}
-        rows = merge(base, new_rows, reread)
+        rows = merge(base, new_rows, reread, self.engine.in_commit_order)
         for row in new_rows:
             row.haystack()
         if rows is base:
