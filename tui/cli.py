@@ -26,6 +26,7 @@ from memkeeper.core.models import (
     SensitivityTier,
     SourceType,
     TrustZone,
+    at,
     json_inert,
     parse_iso,
     single_line,
@@ -727,6 +728,9 @@ def run(argv: list[str]) -> int:
     if cmd == "serve":
         from memkeeper.tui.web import serve_desk
 
+        if args.now:
+            at(now)  # refused here, once, as the desk of every browser tab would refuse it (`_tui`)
+
         return serve_desk(root, host=args.host, port=args.port, actor=args.actor, now=args.now, keymap=args.keymap)
 
     eng = Engine.open(root)
@@ -742,7 +746,9 @@ def run(argv: list[str]) -> int:
 def _tui(root: Path, args, person: str | None = None) -> int:
     from memkeeper.tui.app import run_app
 
-    now = parse_iso(args.now) if args.now else None
+    # Out of the years an operation acts at: one line and exit 2, as every command that writes says it, not a desk
+    # whose first count fails.
+    now = at(parse_iso(args.now)) if args.now else None
     return run_app(root, actor=args.actor or default_human(), keymap=args.keymap, now=now, person=person)
 
 

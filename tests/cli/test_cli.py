@@ -82,6 +82,24 @@ def test_a_time_out_of_range_is_refused_before_anything_is_written(capsys, root,
     assert code == 2 and "out of range" in err and not (tmp_path / "new").exists()
 
 
+@pytest.mark.parametrize("when", ["0999-01-01", "9999-01-01"])
+def test_the_desk_refuses_a_time_out_of_range_as_every_command_does(capsys, root, monkeypatch, when):
+    """Exploratory pass, 2026-12-05: `memkeeper --now 0999-01-01 tui` opened the desk, which showed "Counting
+    failed: time … is out of range" notices, where every command that acts at `--now` exits 2 with one line. The
+    desk (and `serve`, which starts one for each browser tab) says the same line before it opens."""
+    import memkeeper.tui.app
+    import memkeeper.tui.web
+
+    opened = []
+    monkeypatch.setattr(memkeeper.tui.app, "run_app", lambda *a, **kw: opened.append("desk") or 0)
+    monkeypatch.setattr(memkeeper.tui.web, "serve_desk", lambda *a, **kw: opened.append("server") or 0)
+    for command in ("tui", "serve"):
+        code, out, err = run(capsys, root, "--now", when, command)
+        assert code == 2 and out == "" and err.count("\n") == 1 and "is out of range" in err, (command, err)
+    assert opened == []
+    assert run(capsys, root, "--now", "2026-11-20T09:00:00Z", "tui")[0] == 0 and opened == ["desk"]
+
+
 def test_durable_with_an_expiry_is_refused(capsys, root):
     """Stored, such a record said `durable` and expired all the same (retrieval stopped returning it, decay archived
     it). The same check serves the MCP server's `ttl_days`."""
