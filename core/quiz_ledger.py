@@ -472,8 +472,10 @@ def zone_named(name: str) -> tzinfo:
     if zone_key(name) == "UTC":
         return UTC
     try:
-        # "CET", "EST5EDT": legacy names the tz database keeps, not places; "posix/…", "right/…": its other trees
-        # (right/ counts leap seconds), not names
+        # "CET", "EST", "EST5EDT": abbreviations the tz database keeps, no place's calendar (EST is five hours
+        # behind UTC all year, a New Yorker's summer included; "IST" and "CST" would each be three places), and its
+        # country names kept for old systems ("Japan", "GB"): Asia/Tokyo and Europe/London say them as places.
+        # "posix/…", "right/…": its other trees (right/ counts leap seconds), not names
         # "Etc/GMT+5": a fixed offset (and, by POSIX, five hours *behind* UTC), no place's calendar
         if "/" not in name or name.split("/", 1)[0] in ("posix", "right") or name.lower().startswith("etc/gmt"):
             raise ZoneInfoNotFoundError(name)
@@ -482,10 +484,19 @@ def zone_named(name: str) -> tzinfo:
         raise ValueError(f"unknown time zone {name!r}: give an IANA name such as Europe/Berlin or UTC") from None
 
 
+# The names the tz database gives UTC (its `etcetera` and `backward` links), in upper case: each is UTC at every
+# time, whatever a person's habit calls it ("GMT", "Zulu"). Other names without a "/" stay refused (`zone_named`).
+UTC_NAMES = frozenset(
+    prefix + name
+    for prefix in ("", "ETC/")
+    for name in ("UTC", "UCT", "ZULU", "UNIVERSAL", "GMT", "GMT0", "GMT+0", "GMT-0", "GREENWICH")
+)
+
+
 def zone_key(name: str) -> str:
-    """The name a zone is kept under: UTC as "UTC" however it is written ("utc", "Etc/UTC"), others as given."""
-    utc = ("UTC", "ETC/UTC", "ETC/UCT", "ETC/ZULU", "UCT", "ZULU", "ETC/UNIVERSAL", "ETC/GREENWICH")
-    return "UTC" if name.upper() in utc or name.upper() in ("ETC/GMT", "ETC/GMT0", "ETC/GMT+0", "ETC/GMT-0") else name
+    """The name a zone is kept under: UTC as "UTC" however it is written ("utc", "Etc/UTC", "GMT", "Zulu"), others
+    as given."""
+    return "UTC" if name.upper() in UTC_NAMES else name
 
 
 def ledger_zone(ledger: Ledger) -> tuple[str, tzinfo]:

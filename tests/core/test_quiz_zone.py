@@ -208,7 +208,7 @@ def test_undoing_a_zone_set_over_one_written_by_hand_puts_that_back(tmp_path):
         eng.close()
 
 
-@pytest.mark.parametrize("typed", ["utc", "Etc/UTC", "UTC", "Etc/GMT"])
+@pytest.mark.parametrize("typed", ["utc", "Etc/UTC", "UTC", "Etc/GMT", "GMT", "gmt", "GMT0", "Greenwich", "Universal"])
 def test_utc_is_one_zone_however_it_is_written(tmp_path, typed):
     eng, _mid = _wiki(tmp_path)
     try:
@@ -216,6 +216,30 @@ def test_utc_is_one_zone_however_it_is_written(tmp_path, typed):
         assert eng.quiz_zone("aiko") == "UTC"
         for other in ("right/UTC", "posix/Asia/Tokyo"):  # the tz database's other trees, not names of places
             assert eng.set_quiz_zone("aiko", other, now=MORNING, actor=HUMAN).details["reason"] == "unknown_time_zone"
+    finally:
+        eng.close()
+
+
+def test_the_tz_databases_names_of_utc_are_taken_and_its_abbreviations_are_not(tmp_path):
+    """Exploratory pass, 2026-12-05: `quiz zone GMT` was refused as no IANA name while UTC and Etc/GMT were taken.
+    Every name the tz database gives UTC (this machine's zoneinfo knows each, at offset zero) is UTC; its
+    abbreviations and country names without a "/" stay refused: EST is five hours behind UTC all year, a summer
+    in New York included, and Asia/Tokyo says "Japan" as a place."""
+    from zoneinfo import ZoneInfo, available_timezones
+
+    from memkeeper.core.quiz_ledger import UTC_NAMES
+
+    known = {name.upper(): name for name in available_timezones()}
+    for name in UTC_NAMES:
+        zone = ZoneInfo(known[name])
+        assert all(
+            zone.utcoffset(datetime(year, month, 1)) == timedelta(0) for year in (1990, 2026) for month in (1, 7)
+        )
+    eng, _mid = _wiki(tmp_path)
+    try:
+        for bad in ("EST", "PST", "CET", "EET", "MST", "EST5EDT", "PST8PDT", "Japan", "Factory", "localtime"):
+            r = eng.set_quiz_zone("aiko", bad, now=MORNING, actor=HUMAN)
+            assert (r.status, r.details["reason"]) == ("reject", "unknown_time_zone"), bad
     finally:
         eng.close()
 
