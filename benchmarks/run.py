@@ -292,8 +292,12 @@ def bench_secrets() -> bool:
     fp = [r for r in neg if find_secrets(r["text"])]
     print(f"false positives {len(fp)}/{len(neg)} negatives")
     # Agent-style notes (benchmarks/data/secret_notes.jsonl), through `capture`: the front door an agent uses.
-    # Two sets, each split into halves before it was measured (benchmarks/data/secret_notes*.md).
-    for name, label in (("secret_notes.jsonl", "agent notes"), ("secret_notes_second.jsonl", "second set")):
+    # Three sets, each split into halves before it was measured (benchmarks/data/secret_notes*.md).
+    for name, label in (
+        ("secret_notes.jsonl", "agent notes"),
+        ("secret_notes_second.jsonl", "second set"),
+        ("secret_notes_third.jsonl", "third set"),
+    ):
         notes = [json.loads(x) for x in (Path(__file__).resolve().parent / "data" / name).open()]
         notes = [r for r in notes if "label" in r]
         with tempfile.TemporaryDirectory() as tmp:
