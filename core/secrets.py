@@ -245,11 +245,9 @@ class Rule:
     def __repr__(self) -> str:
         return f"Rule({self.secret_class!r}, {self.source!r})"
 
-    def spans(
-        self, text: str, lowered: str | None = None, hinted: dict[tuple[str, ...], bool] | None = None
-    ) -> Iterator[tuple[int, int]]:
-        """The spans of the rule's secrets in the text. `hinted` keeps, for one text, whether each tuple of hints is
-        in it: the rules that share a tuple (the names of a password: 20 words) look it up once."""
+    def runs(self, text: str, lowered: str | None, hinted: dict[tuple[str, ...], bool] | None) -> bool:
+        """Whether the text holds one of the rule's hints (and of `also`). `hinted` keeps, for one text, whether each
+        tuple of hints is in it: the rules that share a tuple (the names of a password: 20 words) look it up once."""
         if self.hints:
             lowered = text.lower() if lowered is None else lowered
             present = None if hinted is None else hinted.get(self.hints)
@@ -258,8 +256,14 @@ class Rule:
                 if hinted is not None:
                     hinted[self.hints] = present
             if not present:
-                return
-        if self.also and not any(a in text for a in self.also):
+                return False
+        return not self.also or any(a in text for a in self.also)
+
+    def spans(
+        self, text: str, lowered: str | None = None, hinted: dict[tuple[str, ...], bool] | None = None
+    ) -> Iterator[tuple[int, int]]:
+        """The spans of the rule's secrets in the text, when it holds one of the hints (`runs`)."""
+        if not self.runs(text, lowered, hinted):
             return
         for m in self.pattern.finditer(text):
             group = self.group
@@ -1390,8 +1394,13 @@ def _filler(value: str) -> bool:
 def _findings(text: str) -> list[Finding]:
     lowered = text.lower()
     hinted: dict[tuple[str, ...], bool] = {}
+    # (the hints are looked up before a rule's generator is made: most rules meet none of theirs in a text)
     found = [
-        Finding(s, e, rule.secret_class, 0) for rule in RULES for s, e in rule.spans(text, lowered, hinted) if e > s
+        Finding(s, e, rule.secret_class, 0)
+        for rule in RULES
+        if rule.runs(text, lowered, hinted)
+        for s, e in rule.spans(text, lowered, hinted)
+        if e > s
     ]
     found.extend(_library_findings(text))
     return [f for f in found if not _filler(text[f.start : f.end])]
