@@ -11,6 +11,10 @@ Pure functions: text in, findings out. Two sources of rules, merged into one lis
   `Authorization` headers, and prose: "the wifi password is …", "pw: …", a passphrase of plain words, "my bank PIN:
   4821", "card PIN 4821", "alarm code 9051" (the words of these rules are in `data/secret_words.json`).
 
+A finding that holds no usable credential is dropped: a placeholder written in a token's format, a value vendors
+publish as an example (`data/secret_examples.json`), a private key's header with no key material, the public key of a
+Firebase web app's config.
+
 Measured on `tests/core/fixtures/secrets/` (see docs/decisions.md): every format of the corpus, no false positive
 on the negatives, the demo wiki or the contradiction fixtures; about 0.1 ms for a 300-character statement.
 
@@ -1391,6 +1395,63 @@ def _filler(value: str) -> bool:
     return sum(len(m.group()) for m in _RUN.finditer(value)) * 2 >= len(value)
 
 
+@functools.cache
+def _published_examples() -> tuple[str, ...]:
+    """Values vendors publish as examples of a credential (`data/secret_examples.json`)."""
+    data = json.loads((Path(__file__).parent / "data" / "secret_examples.json").read_text(encoding="utf-8"))
+    return tuple(e.strip("=") for e in data["published_examples"])  # (a finding may leave out base64's padding)
+
+
+def _published(value: str) -> bool:
+    """A value its vendor publishes as an example: one that holds "EXAMPLE" in capitals (AWS's documentation:
+    "AKIAIOSFODNN7EXAMPLE", "…/bPxRfiCYEXAMPLEKEY"; no generated token holds a seven-letter word in capitals), or
+    one of `data/secret_examples.json` (jwt.io's sample token, the Azure storage emulator's account key)."""
+    return "EXAMPLE" in value or any(e in value for e in _published_examples())
+
+
+# What ends a private key's header ("-----BEGIN RSA PRIVATE KEY-----", "PuTTY-User-Key-File-3:"), and key material
+# after it: a run of base64 with letters and digits (a line of a key's body; prose and file names have none).
+_KEY_HEADER_END = re.compile(r"PRIVATE KEY(?: BLOCK)?(?: ?-{4,5})?|PuTTY-User-Key-File-\d+")
+_KEY_MATERIAL = re.compile(r"[A-Za-z0-9+/=]{16,}")
+_KEY_REACH = 400  # how far after a header its material is looked for
+
+
+def _no_key_material(text: str, f: Finding) -> bool:
+    """A private key's header with no key material after it (in an error message, in prose about a format): no
+    key. A body, whole or cut after a line, is one."""
+    header = _KEY_HEADER_END.search(text, f.start, max(f.end, f.start + 80))
+    if header is None:
+        return False
+    end = max(f.end, header.end() + _KEY_REACH)
+    return not any(
+        _has_digit(run.group()) and any(c.isalpha() for c in run.group())
+        for run in _KEY_MATERIAL.finditer(text, header.end(), end)
+    )
+
+
+_GOOGLE_KEY = re.compile(r"AIza[0-9A-Za-z_-]{35}")
+
+
+def _public_web_key(text: str, f: Finding) -> bool:
+    """A Google API key as the `apiKey` of a Firebase web app's config (beside its `authDomain`): it identifies
+    the app to Google and ships in every page that uses it; Firebase's documentation says it is not a secret."""
+    value = text[f.start : f.end]
+    if _GOOGLE_KEY.fullmatch(value.strip("\"'")) is None:
+        return False
+    return "authDomain" in text[max(0, f.start - 300) : f.end + 300]
+
+
+def _not_a_secret(text: str, f: Finding) -> bool:
+    """A finding that holds no usable credential: a placeholder in a token's format, a value vendors publish as an
+    example, a private key's header alone, a Firebase web config's public key."""
+    value = text[f.start : f.end]
+    if _filler(value) or _published(value):
+        return True
+    if f.secret_class == "private_key" and _no_key_material(text, f):
+        return True
+    return _public_web_key(text, f)
+
+
 def _findings(text: str) -> list[Finding]:
     lowered = text.lower()
     hinted: dict[tuple[str, ...], bool] = {}
@@ -1403,7 +1464,7 @@ def _findings(text: str) -> list[Finding]:
         if e > s
     ]
     found.extend(_library_findings(text))
-    return [f for f in found if not _filler(text[f.start : f.end])]
+    return [f for f in found if not _not_a_secret(text, f)]
 
 
 def scan(text: str) -> list[Finding]:

@@ -1,0 +1,66 @@
+"""Classes of credential read since the third set of agent notes, and values that are no credential (docs/decisions.md,
+2026-12-05, "Secret detection: the third set of agent notes"). Every sentence here is written for the test, none
+copied from a set; each test ends with its near misses, which must stay stored."""
+
+from __future__ import annotations
+
+import pytest
+
+from memkeeper.core.secrets import find_secrets, redact_secrets, scan
+
+
+def _found(text: str) -> list[tuple[str, str]]:
+    return [(text[f.start : f.end], f.secret_class) for f in scan(text)]
+
+
+def _redacts(text: str, secret: str) -> None:
+    redacted, classes = redact_secrets(text)
+    assert secret not in redacted and classes, redacted
+
+
+def _none(*texts: str) -> None:
+    assert [t for t in texts if find_secrets(t)] == []
+
+
+# --- values that are no credential -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The key pair AWS's documentation shows in every example.
+        "IAM docs example: AKIAIOSFODNN7EXAMPLE / wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "aws_access_key_id = AKIAIOSFODNN7EXAMPLE",
+        # jwt.io's sample token.
+        "Paste this into the debugger: eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG"
+        "4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+        # The Azure storage emulator's account key, the same on every machine.
+        "Azurite: DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEt"
+        "lCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==;BlobEndpoint=http://127.0.0.1:10000/",
+    ],
+)
+def test_values_vendors_publish_as_examples_are_no_secret(text):
+    assert find_secrets(text) == []
+    # (a made-up key beside one is still found)
+    assert find_secrets(f"{text}; prod uses AKIAJ7QX2MPL4VWZ9R3T") == ["aws_access_key"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "openssl said: expected '-----BEGIN EC PRIVATE KEY-----' and found none; the file is PKCS#12.",
+        "-----BEGIN RSA PRIVATE KEY-----\n...\n-----END RSA PRIVATE KEY-----",
+        "The header line BEGIN OPENSSH PRIVATE KEY marks the new format.",
+    ],
+)
+def test_a_private_keys_header_without_key_material_is_no_key(text):
+    assert find_secrets(text) == []
+    key = "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIB7tq2Xz9Lk4Pw8Vn3Rm6Yc1Hd0Fs5Gj\n-----END EC PRIVATE KEY-----"
+    assert find_secrets(f"{text}\n{key}") == ["private_key"]
+
+
+def test_a_firebase_web_configs_api_key_is_public():
+    key = "AIzaSyB7kQ2mX9pR4tW8zN3cL6jH1vF5gD0sA2e"
+    config = f'const firebaseConfig = {{\n  apiKey: "{key}",\n  authDomain: "garden-log.firebaseapp.com",\n}};'
+    assert find_secrets(config) == []
+    assert find_secrets(f"Maps server key for the geocoder: {key}") != []
