@@ -635,6 +635,25 @@ def _named_key_rule(names: str, value: Callable[[str], bool], hints: tuple[str, 
     )
 
 
+def _flag_token(value: str) -> bool:
+    """The value of a command-line flag named as a token or a secret ("--auth …", "--api-key …"): a long value
+    of letters and digits (`_named_secret`), never a slug of words ("--secret my-app-secret-2")."""
+    return _named_secret(value) and _SLUG.fullmatch(value) is None
+
+
+# What follows the name of a client that a password flag belongs to ("redis-cli -h cache -p 6380 -a …"): read
+# from the flag back to its client, so a flag of the same letter before it (redis-cli's "-p" is its port) does not
+# hide it.
+_CLIENT_BEFORE = re.compile(
+    r"\b(?:mysql|mysqldump|mysqladmin|mariadb|sshpass|docker[ \t]+login|podman[ \t]+login|mongo(?:sh|dump)?"
+    r"|redis-cli|smbclient|htpasswd)\b[^\n`|;]{0,80}\Z"
+)
+
+
+def _after_client(m: re.Match[str]) -> bool:
+    return _CLIENT_BEFORE.search(m.string, max(0, m.start() - 120), m.start()) is not None
+
+
 # Between the words of a seed phrase: spaces, a comma, or a line break and a bullet; each word may be numbered.
 _SEED_SEP = r"(?:[ \t]*,?[ \t]+|[ \t]*,?[ \t]*\n[ \t]*(?:[-*+][ \t]+)?)"
 _SEED_NUMBER = r"(?:\d{1,2}[.):][ \t]*)?"
@@ -714,6 +733,7 @@ RULES: list[Rule] = [
     ),
     _r("digitalocean_token", r"\bdo[opr]_v1_[a-f0-9]{64}\b", hints=("_v1_",)),
     _r("heroku_api_key", r"\bHRKU-[A-Za-z0-9_-]{20,}", hints=("hrku-",)),
+    _r("netlify_token", r"\bnfp_[A-Za-z0-9]{36,}" + _END, check=_mixed, hints=("nfp_",)),
     _r("alibaba_access_key", r"\bLTAI[A-Za-z0-9]{12,20}\b", check=_mixed, hints=("ltai",)),
     # Version control (GitLab: the library's rules).
     _r("github_token", r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}" + _END, hints=("gh",)),
@@ -802,6 +822,19 @@ RULES: list[Rule] = [
         group="v",
         check=_url_password,
         hints=("://",),
+    ),
+    # Oracle's connect string: "sqlplus hr_app/…@//db:1521/PDB", "CONNECT scott/…@orcl", JDBC's thin driver
+    # ("jdbc:oracle:thin:ledger/…@//host:1521/SVC"): the password between the user's slash and the "@".
+    _r(
+        "url_password",
+        r"(?:\b(?:sqlplus|sqlcl|rman|expdp|impdp|sqlldr|dgmgrl)(?:[ \t]+-[A-Za-z]+)*"
+        r"(?:[ \t]+(?:target|catalog|auxiliary))?[ \t]+|\bjdbc:oracle:(?:thin|oci8?):|\bconn(?:ect)?[ \t]+)"
+        r"[\"']?[A-Za-z][\w$#.]*/(?P<v>[^\s@/\"']+)@",
+        group="v",
+        check=_url_password,
+        flags=_I,
+        hints=("sqlplus", "sqlcl", "rman", "expdp", "impdp", "sqlldr", "dgmgrl", "jdbc:oracle", "conn"),
+        also=("@",),
     ),
     # Authorization headers and bearer tokens.
     _r(
@@ -977,14 +1010,35 @@ RULES: list[Rule] = [
     ),
     # A password given to a command-line client as its flag ("mysql -u root -pS3cret", "sshpass -p 'S3cret'",
     # "docker login -u deploy -p S3cret", "--password=S3cret"): the flag within the client's command line.
+    # (each flag is read with its client before it in the line, so redis-cli's "-p 6380", its port, does not hide the
+    # "-a …" after it)
     _r(
         "password_assignment",
-        r"\b(?:mysql|mysqldump|mysqladmin|mariadb|sshpass|docker[ \t]+login|podman[ \t]+login|mongo(?:sh|dump)?"
-        r"|redis-cli|smbclient|htpasswd)\b[^\n`|;]{0,80}?[ \t](?:-p[ \t]?|-a[ \t]|--pass(?:word)?[= \t])"
-        r"[\"']?(?P<v>[^\s\"'`]+)",
+        r"[ \t](?:-p[ \t]?|-a[ \t]|--pass(?:word)?[= \t])[\"']?(?P<v>[^\s\"'`]+)",
         group="v",
         check=credential_like,
         hints=("mysql", "mariadb", "sshpass", "login", "mongo", "redis-cli", "smbclient", "htpasswd"),
+        where=_after_client,
+    ),
+    # OpenSSL's pass phrase argument given in the clear: "-passin pass:…", "-passout pass:…", "-password pass:…"
+    # ("env:VAR" and "file:path" name where it is kept).
+    _r(
+        "password_assignment",
+        r"(?<![\w-])-pass(?:in|out|word)?[ \t]+[\"']?pass:(?P<v>[^\s\"'`]+)",
+        group="v",
+        check=_tight_value,  # (not a word of the documentation's examples: "pass:sample", "pass:changeit")
+        hints=("pass",),
+    ),
+    # A command-line flag named as a token or a secret, its value after a space ("--auth …", "--api-key …",
+    # "--webhook-secret …"; written "--token=…" it is an assignment).
+    _r(
+        "secret_assignment",
+        r"(?<![\w-])--(?:[a-z0-9]+-)*(?:token|auth|secret|api-?key|access-key|secret-key)[ \t]+[\"']?"
+        r"(?P<v>[A-Za-z0-9._~+/-]{16,}=*)(?![^\s\"'`])",
+        group="v",
+        check=_flag_token,
+        flags=_I,
+        hints=("--",),
     ),
     # An HTTP client's credentials as its flag: "curl -u deploy:S3cret", "http -a admin:…", "wget --user x
     # --password …", "--http-password=…": the password after the user's colon, or the password flag's value.

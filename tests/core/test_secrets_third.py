@@ -22,6 +22,52 @@ def _none(*texts: str) -> None:
     assert [t for t in texts if find_secrets(t)] == []
 
 
+@pytest.mark.parametrize(
+    "text, secret, secret_class",
+    [
+        # A client's password flag after another flag of the same letter (redis-cli's "-p" is its port).
+        ("redis-cli -h queue.internal -p 6390 -a Wq7vLr2pXz --stat", "Wq7vLr2pXz", "password_assignment"),
+        # A command-line flag named as a token or a secret, its value after a space.
+        ("hookctl register --webhook-secret Fk29QmX7tLp4Wz8Rn3Vb", "Fk29QmX7tLp4Wz8Rn3Vb", "secret_assignment"),
+        ("run it with --api-key 8f3KqL2mXv9pR4tW7zN1 against staging", "8f3KqL2mXv9pR4tW7zN1", "secret_assignment"),
+        # OpenSSL's pass phrase argument in the clear.
+        (
+            "openssl enc -aes-256-cbc -pass pass:R1verStone88 -in a.tar -out a.enc",
+            "R1verStone88",
+            "password_assignment",
+        ),
+        ("openssl pkcs12 -in b.p12 -passin 'pass:Moth&Lamp19' -nodes", "Moth&Lamp19", "password_assignment"),
+        # Oracle's connect strings.
+        ("SQL> CONNECT scott/Tiger2024@orcl", "Tiger2024", "url_password"),
+        ("rman target sys/Orca7Lake@prod", "Orca7Lake", "url_password"),
+        ("url: jdbc:oracle:thin:billing/Qz8wLm4v@//db7:1521/BILL", "Qz8wLm4v", "url_password"),
+        # A Netlify personal access token.
+        (
+            "NETLIFY token nfp_Ab3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6",
+            "nfp_Ab3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6",
+            "netlify_token",
+        ),
+    ],
+)
+def test_credentials_given_on_a_command_line(text, secret, secret_class):
+    assert (secret, secret_class) in _found(text)
+    _redacts(text, secret)
+    _none(
+        "redis-cli -h queue.internal -p 6390 --stat",
+        "docker build --secret id=npmrc,src=$HOME/.npmrc .",
+        "vercel --token $VERCEL_TOKEN deploy",
+        "gpg --recv-key 3AA5C34371567BD2 --keyserver keys.openpgp.org",
+        "restic --secret my-backup-secret-name-2 init",
+        "terraform apply --auth-mode managed-identity-v2",
+        "openssl rsa -in k.pem -passin env:KEY_PASS -out plain.pem",
+        "openssl pkcs12 -export -passout file:/run/pw.txt -out b.p12",
+        "openssl req -new -passin pass:changeit",
+        "sqlplus / as sysdba",
+        "sqlplus hr_app@//oradb01:1521/ORCLPDB1",
+        "sqlplus hr/${HR_PASSWORD}@//db:1521/X",
+    )
+
+
 # --- values that are no credential -------------------------------------------------------------------------------
 
 
