@@ -635,6 +635,54 @@ def _named_key_rule(names: str, value: Callable[[str], bool], hints: tuple[str, 
     )
 
 
+def _assigned_key_rule(names: str, value: Callable[[str], bool]) -> Rule:
+    """A key that is itself the secret by name (`key_names`), as the key of an assignment in code or configuration:
+    its words joined by "_", ".", "-" or nothing ("JWT_SIGNING_KEY=…", '"SigningKey": "…"', "licence-key: …"),
+    the key ending with them, and a value the prose rule takes (`_key_value`: "AES-256" names an algorithm)."""
+    keys = sorted({r"[_.-]?".join(re.escape(w) for w in n.split()) for n in _WORDS[names]}, key=len, reverse=True)
+    return _r(
+        "secret_assignment",
+        _lead(_WORDS[names]) + r"(?:" + "|".join(keys) + ")" + _ASSIGN + _VALUE,
+        group=_VALUE_GROUPS,
+        check={g: _not_code(value) if g in ("tight", "bare") else value for g in _VALUE_CHECKS},
+        flags=_I,
+        hints=tuple(sorted({n.split()[-1] for n in _WORDS[names]})),
+    )
+
+
+# A Kubernetes manifest's kind, and its `data:` block: the lines under it indented more (`_SecretDataRule`).
+_MANIFEST_REACH = 4000
+_SECRET_KIND = re.compile(r"(?m)^[ \t]*kind:[ \t]*[\"']?Secret[\"']?[ \t]*$")
+_DATA_BLOCK = r"(?m)^(?P<ind>[ \t]*)data:[ \t]*\n(?P<block>(?:(?P=ind)[ \t]+[^\n]*(?:\n|\Z))+)"
+_DATA_VALUE = re.compile(r"(?m)^[ \t]+[\w.-]+:[ \t]*[\"']?(?P<v>[A-Za-z0-9+/]{4,}={0,2})[\"']?[ \t]*$")
+
+
+def _base64_text(value: str) -> bool:
+    """Base64 of printable text (a password, a token, a docker config, a PEM key), not a placeholder."""
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return False
+    d = decoded.strip()
+    if len(d) < 3 or (not d.startswith('{"') and _PLACEHOLDER.search(d)):  # (a docker config is JSON)
+        return False
+    return all(line.isprintable() for line in d.splitlines())
+
+
+def _braced_password(value: str) -> bool:
+    """The value of an ODBC connection string's `Pwd={…}` (braces quote a value that holds ";" or "}"): a
+    credential, never a name in a format string (`{password}`, `{DB_PASSWORD}`: a name in one case, or with no
+    digit between its letters)."""
+    if _FORMAT_FIELD.fullmatch(value) and not (_DIGIT_INSIDE.search(value) and _mixed(value)):
+        return False
+    return _CALL.match(value) is None and credential_like(value)
+
+
+# A replacement field of a format string ("password", "DB_PASSWORD", "cfg.pwd!r", "pw:>12"), and a call in code.
+_FORMAT_FIELD = re.compile(r"[A-Za-z_][\w.]*(?:\[[^\]]*\])?(?:![rsa])?(?::[^{}]*)?")
+_CALL = re.compile(r"[A-Za-z_][\w.]*\(")
+
+
 def _flag_token(value: str) -> bool:
     """The value of a command-line flag named as a token or a secret ("--auth …", "--api-key …"): a long value
     of letters and digits (`_named_secret`), never a slug of words ("--secret my-app-secret-2")."""
@@ -652,6 +700,113 @@ _CLIENT_BEFORE = re.compile(
 
 def _after_client(m: re.Match[str]) -> bool:
     return _CLIENT_BEFORE.search(m.string, max(0, m.start() - 120), m.start()) is not None
+
+
+_PASSWORD_STORES = frozenset(" ".join(w.split()) for w in _WORDS["password_store_names"])
+# A Markdown table: a header row, its row of dashes, and the rows under it.
+_TABLE = (
+    r"(?m)^(?P<head>[ \t]*\|?[^\n|]*(?:\|[^\n|]*)+)\n[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*"
+    r"(?P<body>(?:\n[^\n]*\|[^\n]*)+)"
+)
+# The name of a column of passwords or secrets: it ends with a name of a password ("Password", "Admin pw",
+# "Passwort (neu)") or of a token or a secret (`table_secret_columns`), as an assignment's key does.
+_PASSWORD_COLUMN = re.compile(
+    r"(?:[^|]{0,30}[ \t_-])?(?:"
+    + _PASSWORD_WORDS
+    + "|"
+    + _words_pattern(_WORDS["short_password_words"] + ["pass"])
+    + r")(?:[ \t]*\([^()]*\))?",
+    re.IGNORECASE,
+)
+_SECRET_COLUMN = re.compile(
+    r"(?:[^|]{0,30}[ \t_-])?" + _words_pattern(_WORDS["table_secret_columns"], plural=True) + r"(?:[ \t]*\([^()]*\))?",
+    re.IGNORECASE,
+)
+
+
+_PIPE = re.compile(r"(?<!\\)\|")  # (not an escaped "\|" inside a cell)
+
+
+def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The cells of a table's row text[start:end] as spans of their stripped text (outer pipes dropped)."""
+    bounds = [start - 1] + [p.start() for p in _PIPE.finditer(text, start, end)] + [end]
+    cells = []
+    for a, b in zip(bounds, bounds[1:], strict=False):
+        a += 1
+        while a < b and text[a] in " \t`*":
+            a += 1
+        while b > a and text[b - 1] in " \t`*":
+            b -= 1
+        cells.append((a, b))
+    if text[start:end].lstrip().startswith("|"):
+        cells = cells[1:]
+    if text[start:end].rstrip().endswith("|") and cells:
+        cells = cells[:-1]
+    return cells
+
+
+def _table_password(value: str) -> bool:
+    """A cell of a password column: one credential (`credential_like`, not a reference in code), never a phrase or
+    the name of where the password is kept ("1Password", "see vault")."""
+    if not value or any(c.isspace() for c in value) or value.lower() in _PASSWORD_STORES:
+        return False
+    return _not_code(credential_like)(value)
+
+
+class _TableRule(Rule):
+    """A Markdown table whose header names a column of passwords or of secrets: the cells of that column that hold
+    one (a password by `_table_password`, a token or a secret by `_named_secret`)."""
+
+    __slots__ = ()
+
+    def spans(
+        self, text: str, lowered: str | None = None, hinted: dict[tuple[str, ...], bool] | None = None
+    ) -> Iterator[tuple[int, int]]:
+        if not self.runs(text, lowered, hinted):
+            return
+        for m in self.pattern.finditer(text):
+            columns: dict[int, Callable[[str], bool]] = {}
+            for i, (a, b) in enumerate(_cells(text, *m.span("head"))):
+                name = text[a:b]
+                if _PASSWORD_COLUMN.fullmatch(name):
+                    columns[i] = _table_password
+                elif _SECRET_COLUMN.fullmatch(name):
+                    columns[i] = _not_code(_named_secret)
+            if not columns:
+                continue
+            row = m.start("body") + 1
+            while row < m.end("body"):
+                end = text.find("\n", row, m.end("body"))
+                end = m.end("body") if end < 0 else end
+                for i, (a, b) in enumerate(_cells(text, row, end)):
+                    check = columns.get(i)
+                    if check is not None and check(text[a:b]):
+                        yield a, b
+                row = end + 1
+
+
+class _SecretDataRule(Rule):
+    """The values of a Kubernetes Secret's `data:` (base64 is only their encoding): each value in base64 of
+    printable text (`_base64_text`) of a `data:` block in a YAML document that says `kind: Secret` (not a
+    ConfigMap, an ExternalSecret, nor a SealedSecret's `encryptedData:`, which is encrypted)."""
+
+    __slots__ = ()
+
+    def spans(
+        self, text: str, lowered: str | None = None, hinted: dict[tuple[str, ...], bool] | None = None
+    ) -> Iterator[tuple[int, int]]:
+        if not self.runs(text, lowered, hinted):
+            return
+        for m in self.pattern.finditer(text):
+            # (its document: from the "---" before it to the one after, read at most `_MANIFEST_REACH` either side)
+            lo, hi = max(0, m.start() - _MANIFEST_REACH), min(len(text), m.end() + _MANIFEST_REACH)
+            doc_start = max(lo, text.rfind("\n---", lo, m.start()))
+            doc_end = text.find("\n---", m.end(), hi)
+            if _SECRET_KIND.search(text, doc_start, hi if doc_end < 0 else doc_end) is None:
+                continue
+            for v in _DATA_VALUE.finditer(text, m.start("block"), m.end("block")):
+                if _base64_text(v.group("v")):
+                    yield v.span("v")
 
 
 # Between the words of a seed phrase: spaces, a comma, or a line break and a bullet; each word may be numbered.
@@ -902,6 +1057,25 @@ RULES: list[Rule] = [
         flags=_I,
         hints=("pass",),
     ),
+    # An ODBC connection string quotes a value in braces ("Driver={…};Uid=etl;Pwd={Qx;7}…"): the value inside them.
+    # (a pair of the string, a ";" before or after it: "password={password!r}" is a format string)
+    _r(
+        "password_assignment",
+        r"(?:;[ \t]*(?:pwd|passw(?:or)?d|pass)[ \t]*=[ \t]*\{(?P<v>(?:[^{}\n]|\}\})+)\}"
+        r"|(?<![A-Za-z0-9_])(?:pwd|passw(?:or)?d|pass)[ \t]*=[ \t]*\{(?P<w>(?:[^{}\n]|\}\})+)\}(?=[ \t]*;))",
+        group="v|w",
+        check=_braced_password,
+        flags=_I,
+        hints=("pass", "pwd"),
+        also=("={", "= {"),
+    ),
+    # Keys that are the secret by name, assigned in code or configuration ('"SigningKey": "…"', "LICENSE_KEY=…",
+    # "wifi_psk: …"): `key_names` with their words joined, the value read as in prose.
+    _assigned_key_rule("key_names", _key_value),
+    _assigned_key_rule("network_key_names", _network_key_value),
+    # A Kubernetes Secret's data: every value of its `data:` is the secret, in base64 (a pull secret's
+    # `.dockerconfigjson`, a `password:`, a `tls.key:`).
+    _SecretDataRule("secret_assignment", _DATA_BLOCK, hints=("secret",)),
     # Credential files of their own syntax: a .netrc entry ("machine host login user password …"), a .pgpass line
     # ("host:port:database:user:password"), a docker config's "auth" (base64 of "user:password").
     _r(
@@ -1257,6 +1431,17 @@ RULES: list[Rule] = [
         check=_literal(lambda v: _given_bare(v)),
         flags=_I,
         hints=_SHORT_PASSWORD_HINTS,
+    ),
+    # A Markdown table with a column of passwords or secrets (`_TableRule`).
+    _TableRule("password_assignment", _TABLE, hints=("|",)),
+    # A Wi-Fi network's QR code as text: "WIFI:T:WPA;S:<network>;P:<key>;;" (its P field is the key).
+    _r(
+        "password_assignment",
+        r"\bWIFI:(?:[^;\n]*;){0,6}?P:(?P<v>(?:\\.|[^;\\\n])+)",
+        group="v",
+        check=_url_password,
+        flags=_I,
+        hints=("wifi:",),
     ),
     # Prose: "my bank PIN is 4821", "PIN: 4821", "PIN=4821", "card PIN 4821", "alarm code 9051". A PIN is 4 to 8
     # digits right after is/was, in the same clause with no digit between (not "GPIO pin 18 is 3300"), right after a

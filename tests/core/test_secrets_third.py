@@ -4,6 +4,8 @@ copied from a set; each test ends with its near misses, which must stay stored."
 
 from __future__ import annotations
 
+import base64
+
 import pytest
 
 from memkeeper.core.secrets import find_secrets, redact_secrets, scan
@@ -65,6 +67,77 @@ def test_credentials_given_on_a_command_line(text, secret, secret_class):
         "sqlplus / as sysdba",
         "sqlplus hr_app@//oradb01:1521/ORCLPDB1",
         "sqlplus hr/${HR_PASSWORD}@//db:1521/X",
+    )
+
+
+@pytest.mark.parametrize(
+    "text, secret, secret_class",
+    [
+        # An ODBC connection string quotes a value in braces (";" and "}}" inside it).
+        ("Driver={PostgreSQL};Server=db;Uid=app;Pwd={Gh7;q}}Lm2};Port=5432", "Gh7;q}}Lm2", "password_assignment"),
+        # A key that is the secret by name, assigned in configuration.
+        ('{"Crypto": {"EncryptionKey": "Vb7qK2mX9pR4tW8zN3cL6jH1"}}', "Vb7qK2mX9pR4tW8zN3cL6jH1", "secret_assignment"),
+        ("HMAC_KEY=qL5vT8nW2xR7mK4p", "qL5vT8nW2xR7mK4p", "secret_assignment"),
+        ("jwt_signing_key: Zt5!pQ9wLm2x", "Zt5!pQ9wLm2x", "secret_assignment"),
+        # A Wi-Fi network's QR code as text.
+        ("the sticker's QR says WIFI:S:Barn;T:WPA;P:hayloft-cider-77;;", "hayloft-cider-77", "password_assignment"),
+    ],
+)
+def test_configuration_syntaxes(text, secret, secret_class):
+    assert (secret, secret_class) in _found(text)
+    _redacts(text, secret)
+    _none(
+        'conn = f"Server={host};Uid={user};Pwd={password};"',
+        "Driver={ODBC Driver 18};Server=db;Pwd={DB_PASSWORD};Encrypt=yes",
+        'print(f"password={password!r}")',
+        "encryption_key: AES-256-GCM",
+        '"encryptionKey": "aes256gcm"',
+        "SIGNING_KEY=${SIGNING_KEY}",
+        "license_key_path=/etc/app/license.key",
+        "signing_key = load_key(path)",
+        "wifi_psk: WPA2-PSK",
+        "WIFI:T:nopass;S:Cafe-Guest;;",
+        "WIFI:S:Home;T:WPA;P:<password>;;",
+    )
+
+
+def _b64(value: str) -> str:
+    return base64.b64encode(value.encode()).decode()
+
+
+def test_a_kubernetes_secrets_data():
+    token = _b64("Zr81kQm0xPw4Lb7Tn2Vc9HdY")
+    config = _b64('{"auths":{"registry.example.io":{"auth":"' + _b64("bot:Fennel-Quartz-31") + '"}}}')
+    text = (
+        "apiVersion: v1\nkind: Secret\nmetadata:\n  name: relay\ntype: Opaque\ndata:\n"
+        f"  relay-token: {token}\n  .dockerconfigjson: {config}\n"
+    )
+    assert _found(text) == [(token, "secret_assignment"), (config, "secret_assignment")]
+    _redacts(text, token)
+    _none(
+        f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: banner\ndata:\n  motd: {_b64('Welcome to the lab')}\n",
+        "apiVersion: bitnami.com/v1alpha1\nkind: SealedSecret\nspec:\n  encryptedData:\n"
+        "    relay: AgBy8hCi8oL7Xw3QfZ2k9mN4pR6sT1uV\n",
+        f"apiVersion: v1\nkind: Secret\nmetadata:\n  name: x\n  labels:\n    tier: {_b64('backend')}\n",
+        "apiVersion: external-secrets.io/v1beta1\nkind: ExternalSecret\nspec:\n  data:\n"
+        "    - secretKey: relay-token\n      remoteRef: {key: prod/relay}\n",
+    )
+
+
+def test_a_markdown_tables_column_of_passwords_or_tokens():
+    text = (
+        "| Host | Login | Pass |\n|---|---|---|\n| vpn | ana | Kq8!vRt2 |\n| nas | admin | `Wren-Lake-58` |\n\n"
+        "| App | Token |\n|:--|:--|\n| ci | Zr81kQm0xPw4Lb7Tn2Vc9HdY |\n"
+    )
+    assert [s for s, _ in _found(text)] == ["Kq8!vRt2", "Wren-Lake-58", "Zr81kQm0xPw4Lb7Tn2Vc9HdY"]
+    _redacts(text, "Wren-Lake-58")
+    _none(
+        "| Service | Password |\n|---|---|\n| NAS | in 1Password |\n| Router | see the sticker |",
+        "| Service | Password |\n|---|---|\n| NAS | 1Password |\n| Router | Bitwarden |",
+        "| Key | Action |\n|-----|--------|\n| Ctrl+S | save |\n| Alt+F4 | quit |",
+        "| Token | Meaning |\n|---|---|\n| IDENT_2 | a name |\n| NUM_10 | a number |",
+        "| Password hint | Owner |\n|---|---|\n| first car + year 2 | mum |",
+        "| User | Password |\n|---|---|\n| admin | ******** |\n| ops | `${OPS_PASSWORD}` |",
     )
 
 
