@@ -8,8 +8,10 @@ Pure functions: text in, findings out. Two sources of rules, merged into one lis
   plugin are not used: the wiki is full of sha256 hex, `mem_` ids and receipts, and prose must never be flagged;
 - the rules below for what the library misses or matches too narrowly: whole private-key blocks of every kind,
   vendor-prefixed tokens (after gitleaks' rules), webhooks, connection strings, `password=` / `token:` assignments,
-  `Authorization` headers, and prose: "the wifi password is …", "pw: …", a passphrase of plain words, "my bank PIN:
-  4821", "card PIN 4821", "alarm code 9051" (the words of these rules are in `data/secret_words.json`).
+  `Authorization` headers, configuration and command-line syntaxes (a Kubernetes Secret's data, a Markdown table's
+  password column, ODBC and Oracle connect strings, OpenSSL's "pass:"), and prose: "the wifi password is …", "pw:
+  …", a passphrase of plain words, a password dictated one character at a time, "my bank PIN: 4821", "card PIN
+  4821", "alarm code 9051" (the words of these rules are in `data/secret_words.json`).
 
 A finding that holds no usable credential is dropped: a placeholder written in a token's format, a value vendors
 publish as an example (`data/secret_examples.json`), a private key's header with no key material, the public key of a
@@ -650,6 +652,56 @@ def _assigned_key_rule(names: str, value: Callable[[str], bool]) -> Rule:
     )
 
 
+# A password dictated one character at a time ("capital Q, lowercase r, seven, hash, m, m, …"): a letter with its case
+# or alone, a digit or a number's name, a symbol's name (`data/secret_words.json`: spelling_*), each maybe after
+# "a"/"an"/"the", joined by commas, "then" or "followed by".
+_NUMBER_WORDS = _WORDS["spelling_number_words"]  # (zero to nine, in order)
+_SYMBOL_WORDS = frozenset(" ".join(w.split()) for w in _WORDS["spelling_symbol_words"])
+_CASE_WORDS = _words_pattern(_WORDS["spelling_case_words"])
+_SPELLED_END = r"(?![\w'’-])"
+_SPELLED_WORDS = _words_pattern(_WORDS["spelling_number_words"] + _WORDS["spelling_symbol_words"])
+_SPELLED_ITEM = (
+    r"(?:(?:an?|the)[ \t]+)?(?:"
+    + _CASE_WORDS
+    + r"[ \t]+[A-Za-z]|"
+    + _SPELLED_WORDS
+    + r"|\d{1,6}|[A-Za-z])"
+    + _SPELLED_END
+)
+_SPELLED_SEP = (
+    r"(?:[ \t]*,[ \t]*(?:(?:and[ \t]+)?then[ \t]+|and[ \t]+)?|[ \t]+(?:and[ \t]+)?then[ \t]+"
+    r"|[ \t]+followed[ \t]+by[ \t]+)"
+)
+_DICTATED_ITEM = re.compile(
+    r"(?:(?:an?|the)[ \t]+)?(?:(?P<case>"
+    + _CASE_WORDS
+    + r")[ \t]+(?P<letter>[A-Za-z])|(?P<w>"
+    + _SPELLED_WORDS
+    + r"|\d{1,6}|[A-Za-z]))"
+    + _SPELLED_END,
+    re.IGNORECASE,
+)
+
+
+def _dictated(value: str) -> bool:
+    """What a run of dictated characters spells is a credential (`credential_like`: letters with a digit or a
+    symbol, six characters or more)."""
+    spelled = []
+    for item in _DICTATED_ITEM.finditer(value):
+        if item.group("letter"):
+            lower = item.group("case").lower().startswith(("lower", "small"))
+            spelled.append(item.group("letter").lower() if lower else item.group("letter").upper())
+            continue
+        word = " ".join(item.group("w").lower().split())
+        if word in _NUMBER_WORDS:
+            spelled.append(str(_NUMBER_WORDS.index(word)))
+        elif word in _SYMBOL_WORDS:
+            spelled.append("#")
+        else:
+            spelled.append(item.group("w"))
+    return credential_like("".join(spelled))
+
+
 # A Kubernetes manifest's kind, and its `data:` block: the lines under it indented more (`_SecretDataRule`).
 _MANIFEST_REACH = 4000
 _SECRET_KIND = re.compile(r"(?m)^[ \t]*kind:[ \t]*[\"']?Secret[\"']?[ \t]*$")
@@ -687,6 +739,23 @@ def _flag_token(value: str) -> bool:
     """The value of a command-line flag named as a token or a secret ("--auth …", "--api-key …"): a long value
     of letters and digits (`_named_secret`), never a slug of words ("--secret my-app-secret-2")."""
     return _named_secret(value) and _SLUG.fullmatch(value) is None
+
+
+def _after_email(m: re.Match[str]) -> bool:
+    """The "@" of the match ends an address's local part ("ana.k@…"), not a handle or a mention ("@ana")."""
+    return m.start() > 0 and (m.string[m.start() - 1].isalnum() or m.string[m.start() - 1] in "._+-")
+
+
+def _pair_password(value: str) -> bool:
+    """A password given after an account's address and a slash: mixed cases and a digit, or a symbol and a digit,
+    8 characters or more (`_given_bare`); never another address, a domain, a channel or a path."""
+    v = value.rstrip(".,;:)]}")
+    if len(v) < 8 or v[0] in "#@" or "/" in v or _ADDRESS.fullmatch(v):
+        return False
+    return _given_bare(v) and _has_digit(v)
+
+
+_ADDRESS = re.compile(r"(?:[\w.+-]+@)?[\w-]+(?:\.[\w-]+)+")
 
 
 # What follows the name of a client that a password flag belongs to ("redis-cli -h cache -p 6380 -a …"): read
@@ -1331,6 +1400,30 @@ RULES: list[Rule] = [
         hints=("login", "log-in", "logon", "sign-in", "cred"),
         also=("/",),
     ),
+    # "pass" as the name of a password in a login given as a pair: "user ci-bot, pass …", "login: kiosk / pass: …"
+    # (alone, "pass" is a boarding pass, a mountain pass, "pass the test").
+    _r(
+        "password_assignment",
+        # (a sign between the user and "pass", or after "pass": "allow user to pass execution_id" is prose)
+        r"(?=[uUlL])\b(?:user(?:name)?|login)\b[ \t]*[:=]?[ \t]*[\"']?[\w.@+-]{2,64}[\"']?"
+        r"(?:[ \t]*[,;/|][ \t]*pass\b[ \t]*[:=]?|[ \t]+pass[ \t]*[:=])[ \t]*[\"'`]?(?P<v>[^\s\"'`,;<>]+)",
+        group="v",
+        check=_given_bare,
+        flags=_I,
+        hints=("pass",),
+    ),
+    # An account's address, a slash, and its password, as a login is handed over ("ana.k@school.example /
+    # …"): mixed cases and a digit or a symbol and a digit, 8 characters or more (`_pair_password`).
+    _r(
+        "password_assignment",
+        # (a space beside the slash: "https://ana@host.example/Reports2024" is a URL's path)
+        r"@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?:[ \t]+/[ \t]*|/[ \t]+)[\"'`]?(?P<v>[^\s\"'`,;]+)",
+        group="v",
+        check=_pair_password,
+        hints=("@",),
+        also=("/",),
+        where=_after_email,
+    ),
     # A password named in another script, given with a sign or an "is" after up to a few words of what it is for
     # ("Пароль сервера: …", "كلمة المرور للخادم هي …", "הסיסמה לשרת היא …"), or with only a space after its name,
     # as Hindi puts the "is" last ("सर्वर का पासवर्ड … है", `_bare_password`); and one in Chinese, Japanese or
@@ -1431,6 +1524,33 @@ RULES: list[Rule] = [
         check=_literal(lambda v: _given_bare(v)),
         flags=_I,
         hints=_SHORT_PASSWORD_HINTS,
+    ),
+    # ... and with what it is for before the sign, as a password's name is ("Admin pw for the shop backend: …").
+    _r(
+        "password_assignment",
+        _SHORT_PASSWORD_WORDS + _FOR_PHRASE + _GIVES + r"[\"'`]?" + _PROSE_VALUE,
+        group="v",
+        check=_literal(credential_like),
+        flags=_I,
+        hints=_SHORT_PASSWORD_HINTS,
+        also=_GIVES_SIGNS,
+    ),
+    # A password dictated one character at a time: "capital Q, lowercase r, seven, hash, m, m, capital Z, two,
+    # zero" (six items or more from a letter given with its case; `_dictated` reads what they spell).
+    _r(
+        "password_assignment",
+        _lead(_WORDS["spelling_case_words"])
+        + r"\b"
+        + _CASE_WORDS
+        + r"[ \t]+[A-Za-z]"
+        + _SPELLED_END
+        + r"(?:"
+        + _SPELLED_SEP
+        + _SPELLED_ITEM
+        + r"){5,}",
+        check=_dictated,
+        flags=_I,
+        hints=("capital", "case", "small", "big"),  # ("upper-case", "lower case", "lowercase": "case")
     ),
     # A Markdown table with a column of passwords or secrets (`_TableRule`).
     _TableRule("password_assignment", _TABLE, hints=("|",)),

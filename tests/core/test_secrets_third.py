@@ -25,6 +25,58 @@ def _none(*texts: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "text, secret",
+    [
+        # The prepositions and the "is" of the other languages a password is named in.
+        ("Hasło do skrzynki pocztowej: Brzoza!2024", "Brzoza!2024"),
+        ("hasło dla drukarki na piętrze = Sowa7Kruk", "Sowa7Kruk"),
+        ("heslo pro server v garáži: Lipa-77x", "Lipa-77x"),
+        ("password della stampante: Gufo#481", "Gufo#481"),
+        ("senha da conta do banco: Pato9!Lagoa", "Pato9!Lagoa"),
+        ("Hasło jest Dzik9!Las", "Dzik9!Las"),
+    ],
+)
+def test_a_password_named_in_another_language_with_what_it_is_for(text, secret):
+    assert _found(text) == [(secret, "password_assignment")]
+    _redacts(text, secret)
+    _none(
+        "Hasło do banku: w menedżerze haseł.",
+        "Heslo pro wifi: na lednici.",
+        "La password della mail è nel gestore.",
+        "Hasło jest długie i bezpieczne.",
+        "Zmieniłam hasło do poczty, nowe jest w sejfie.",
+    )
+
+
+@pytest.mark.parametrize(
+    "text, secret",
+    [
+        # "pw" with what it is for before the sign, as a password's name.
+        ("Shop pw for the back office: Cobalt-Fern-82", "Cobalt-Fern-82"),
+        # "pass" as the name of a password, in a login given as a pair.
+        ("the kiosk: user admin, pass Qw9!lake", "Qw9!lake"),
+        ("login: kiosk / pass: Tr4mline!x", "Tr4mline!x"),
+        # An account's address, a slash, and its password.
+        ("Library portal: maria.s@mail.example / Lighthouse#72", "Lighthouse#72"),
+    ],
+)
+def test_a_password_in_a_login_given_as_a_pair(text, secret):
+    assert (secret, "password_assignment") in _found(text)
+    _redacts(text, secret)
+    _none(
+        "pw for the page: 1920px",
+        "PW for the suite: see the runbook",
+        "the user needs a day pass for the gym",
+        "allow user to pass execution_async_id",
+        "user jo, pass the salt",
+        "ops@example.com / #ops-alerts",
+        "alice@example.com / bob@example.com are the owners",
+        "billing@acme.example / Acme Finance Team",
+        "https://ana@host.example/Reports2024",
+    )
+
+
+@pytest.mark.parametrize(
     "text, secret, secret_class",
     [
         # A client's password flag after another flag of the same letter (redis-cli's "-p" is its port).
@@ -138,6 +190,17 @@ def test_a_markdown_tables_column_of_passwords_or_tokens():
         "| Token | Meaning |\n|---|---|\n| IDENT_2 | a name |\n| NUM_10 | a number |",
         "| Password hint | Owner |\n|---|---|\n| first car + year 2 | mum |",
         "| User | Password |\n|---|---|\n| admin | ******** |\n| ops | `${OPS_PASSWORD}` |",
+    )
+
+
+def test_a_password_dictated_one_character_at_a_time():
+    text = "Read back over the phone as: lowercase k, capital T, four, dash, z, z, nine."
+    assert _found(text) == [("lowercase k, capital T, four, dash, z, z, nine", "password_assignment")]
+    _none(
+        "The capital A, B, C, D, E and F blocks are on the left",
+        "Use a capital letter, a lowercase letter, a digit, a dash and a dot in the name",
+        "Spell it in capitals: A, B, C, D, E, F.",
+        "lower case a, then b, then c, then d, then e, then f",
     )
 
 
