@@ -142,20 +142,22 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
     return rel
 
 
-def _reported_days(s: Statement) -> list[tuple[date, date]] | None:
+def _reported_days(s: Statement) -> tuple[list[tuple[date, date]], bool] | None:
     """The days a statement reports, as (first, last) spans: the days of the month it names (a day, a span of
-    days), all of them on or before the day it was captured. A day without its year is read in the year of the
-    capture, and only within REPORTED_DAYS before it: "on 21 Nov" captured on 23 Nov is a day just gone, "June 12"
-    captured in November as likely next June's (an anniversary, a renewal). None when it names no such day, or
-    names one still to come or one it cannot place (a plan, a deadline, a booking: what it says of that day is a
-    claim that another statement can contradict)."""
+    days) that were gone by, or were that day, when it was captured; and whether it names a day still to come as
+    well (a plan, a deadline, a booking: what it says of that day is a claim another statement can contradict). A
+    day without its year is read in the year of the capture: "on 21 Nov" captured on 23 Nov is a day just gone, but
+    "June 12" captured in November is as likely next June's (an anniversary, a renewal), and a day more than
+    REPORTED_DAYS before the capture makes the statement one whose days cannot be placed. None when it names no day
+    gone by, or one it cannot place."""
     if not s.at:
         return None
     try:
         captured = date.fromisoformat(s.at[:10])
     except ValueError:
         return None
-    spans = []
+    spans: list[tuple[date, date]] = []
+    ahead: list[tuple[date, date]] = []
     for v in side(s.text, s.title).content.values:
         if v.kind != "date" or v.key != "" or v.bound or not isinstance(v.val, tuple) or len(v.val) != 3:
             continue
@@ -167,23 +169,29 @@ def _reported_days(s: Statement) -> list[tuple[date, date]] | None:
             span = (date(y or captured.year, m, first), date(y or captured.year, m, last))
         except ValueError:
             continue
-        if span[1] > captured or (y is None and (captured - span[0]).days > REPORTED_DAYS):
+        if y is None and (captured - span[0]).days > REPORTED_DAYS:
             return None
+        if span[1] > captured:
+            ahead.append(span)
+            continue
         spans.append(span)
-    return spans or None
+    return (spans, bool(ahead)) if spans else None
 
 
 def _two_occasions(old: Statement, new: Statement) -> str:
     """The days of two statements that each report a day gone by, none of one's days among the other's ("Parkrun, 5
     Sep: 25:40" / "Parkrun, 21 Nov: 24:31"; "Mentoring with Dara, 24 Sep: …" / "…, 19 Nov: …"): two occasions, and
-    what differs between them is what differed between the days, not a contradiction. "" otherwise."""
-    a, b = _reported_days(old), _reported_days(new)
-    if a and not b and _habit(new):
-        return f"{_days_text(a)} / a habit"
-    if b and not a and _habit(old):
-        return f"a habit / {_days_text(b)}"
-    if not a or not b:
-        return ""
+    what differs between them is what differed between the days, not a contradiction; unless both also name a day
+    still to come (two plans made on two days may be two answers for one). A report against a habit
+    (`_habit`) is an exception to it. "" otherwise."""
+    ra, rb = _reported_days(old), _reported_days(new)
+    if ra and not rb and _habit(new):
+        return f"{_days_text(ra[0])} / a habit"
+    if rb and not ra and _habit(old):
+        return f"a habit / {_days_text(rb[0])}"
+    if not ra or not rb or (ra[1] and rb[1]):
+        return ""  # (two reports that each name a day still to come may give two answers for it: a plan changed)
+    a, b = ra[0], rb[0]
     if any(x[0] <= y[1] and y[0] <= x[1] for x in a for y in b):
         return ""
     return f"{_days_text(a)} / {_days_text(b)}"

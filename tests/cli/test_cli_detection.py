@@ -484,6 +484,11 @@ def capture_at(capsys, root, text, now, *args):
         ("Mentoring with Dara, 5 Nov: code review etiquette.", "Mentoring with Dara, 19 Nov: reading query plans."),
         ("Deployed Atlas v2.1 to prod on 5 Nov.", "Deployed Atlas v2.2 to prod on 19 Nov."),
         ("Lena runs parkrun most Saturdays at 09:00.", "Parkrun on 19 Nov at 10:30 (a late start)."),
+        # a report that also names days to come is still a report of its own day
+        (
+            "Physio, 5 Nov: knee improving, 3 sets of 12.",
+            "Physio, 19 Nov: knee fine. Two more sessions: 26 Nov, 3 Dec.",
+        ),
     ],
 )
 def test_two_days_gone_by_are_two_occasions_not_a_contradiction(capsys, wiki, first, second):
@@ -506,6 +511,13 @@ def test_two_days_gone_by_are_two_occasions_not_a_contradiction(capsys, wiki, fi
         (
             "The Datadog contract renews on June 1.",
             "The Datadog renewal is on September 1.",
+            "2026-11-05",
+            "2026-11-19",
+        ),
+        # two reports that each name a day to come may give two answers for it: a plan changed
+        (
+            "On 3 Nov the team agreed the Atlas kickoff is on 24 Nov.",
+            "On 18 Nov the team agreed the Atlas kickoff is on 26 Nov.",
             "2026-11-05",
             "2026-11-19",
         ),
