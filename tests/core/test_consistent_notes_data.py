@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from memkeeper.core.models import Category
+
 DATA = Path(__file__).resolve().parents[2] / "benchmarks" / "data"
 FIELDS = {
     "id",
@@ -29,20 +31,7 @@ FIELDS = {
     "sensitivity",
     "source_type",
 }
-CATEGORIES = {
-    "preference",
-    "project",
-    "decision",
-    "direction",
-    "fact",
-    "insight",
-    "lesson",
-    "milestone",
-    "commitment",
-    "risk",
-    "question",
-    "draft",
-}
+CATEGORIES = {c.value for c in Category}  # the engine's own list
 
 
 def _generator():
