@@ -146,6 +146,32 @@ async def test_link_clicked_navigates_to_entries_and_back(demo_root: Path) -> No
         await wait_for(pilot, lambda: screen.current == ViewRef("view", "hot.md"))
 
 
+async def test_a_page_revealed_in_the_tree_late_is_not_shown_over_the_next_one(
+    demo_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Following a link to an entry moves the tree's cursor to it, once a worker has read its category. When that
+    read came back after the person had already followed another link, the cursor's arrival showed the entry again
+    over the page on view, and `back` then went to the wrong page (seen under load)."""
+    app = build_app(demo_root)
+    read = hold(monkeypatch, app.engine, "category_entries", timeout=10)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_browse(pilot)
+        page = app.engine.index.scalar("SELECT path FROM records WHERE status='active' ORDER BY path LIMIT 1")
+        mid = app.engine.index.scalar("SELECT memory_id FROM records WHERE path=?", (page,))
+        read.gate.clear()  # the category's entries are read slowly
+        screen.markdown.post_message(Markdown.LinkClicked(screen.markdown, page))
+        await wait_for(pilot, lambda: screen.current == ViewRef("entry", mid), what="linked entry")
+        screen.markdown.post_message(Markdown.LinkClicked(screen.markdown, "../index.md"))
+        await wait_for(pilot, lambda: screen.current == ViewRef("view", "index.md"), what="index.md")
+        read.gate.set()  # the read comes back: the cursor moves to the entry
+        await wait_for(pilot, lambda: screen.index_tree.cursor_node.data == NodeRef("entry", mid), what="the cursor")
+        await pilot.pause(0.5)  # past the highlight's delay
+        await settle(pilot)
+        assert screen.current == ViewRef("view", "index.md")
+        await pilot.press("backspace")
+        await wait_for(pilot, lambda: screen.current == ViewRef("entry", mid), what="back to the entry")
+
+
 def test_resolve_link_stays_inside_the_wiki() -> None:
     assert resolve_link("entries/a.md", "../index.md") == "index.md"
     assert resolve_link("hot.md", "entries/b.md#x") == "entries/b.md"

@@ -215,6 +215,7 @@ class BrowseScreen(PaneScreen):
         self._show_seq = 0  # shows begun; a page read that finishes after a later show began is dropped
         self.pages_shown = 0  # shows completed (tests wait on it)
         self._asked: ViewRef | None = None  # the page last asked for: on screen, or being read
+        self._revealed: str | None = None  # the entry the tree's cursor is being moved to (`show_entry_in_tree`)
         self.search_runs = 0  # completed searches (tests wait on it)
 
     # ------------------------------------------------------------------------------------------------ layout
@@ -293,7 +294,9 @@ class BrowseScreen(PaneScreen):
 
     def open_page(self, ref: ViewRef, *, remember: bool = True, keep_scroll: bool = False) -> None:
         """Show `ref` without holding this screen's messages while its page is read: keys, the tree's events and a
-        next selection go on being handled, and the last page asked for is the one shown (`show`)."""
+        next selection go on being handled, and the last page asked for is the one shown (`show`). What is asked
+        for is known at once (`_asked`): the tree's highlight, handled before the worker starts, must not ask again."""
+        self._asked = ref
         self.run_worker(
             self.show(ref, remember=remember, keep_scroll=keep_scroll), group="browse-page", exit_on_error=False
         )
@@ -341,6 +344,10 @@ class BrowseScreen(PaneScreen):
     def show_entry_in_tree(self, memory_id: str) -> None:
         category = self.engine.category_of(memory_id)
         if category:
+            # The cursor goes to the page asked for, maybe once a worker has read its category (a moment later):
+            # that highlight shows where the page is and asks for nothing (by then another page may have been asked
+            # for, and the late highlight would show this one again over it).
+            self._revealed = memory_id
             self.index_tree.reveal_entry(memory_id, category)
 
     # ------------------------------------------------------------------------------------------------ tree events
@@ -351,6 +358,9 @@ class BrowseScreen(PaneScreen):
         if self._highlight_timer is not None:
             self._highlight_timer.stop()
         ref = self._ref_for(event.node.data)
+        if ref is not None and ref.kind == "entry" and ref.value == self._revealed:
+            self._revealed = None
+            return
         if ref is not None and ref != self._asked:
             self._highlight_timer = self.set_timer(HIGHLIGHT_DELAY, lambda: self._show_later(ref))
 
