@@ -178,34 +178,6 @@ def _reported_days(s: Statement) -> tuple[list[tuple[date, date]], bool] | None:
     return (spans, bool(ahead)) if spans else None
 
 
-def _planned_days(s: Statement) -> bool:
-    """The statement names days of the month, every one still to come when it was captured (a plan, a rota, a
-    booking)."""
-    if not s.at:
-        return False
-    try:
-        captured = date.fromisoformat(s.at[:10])
-    except ValueError:
-        return False
-    days = [
-        v.val
-        for v in side(s.text, s.title).content.values
-        if v.kind == "date" and v.key == "" and isinstance(v.val, tuple) and len(v.val) == 3 and v.val[2] is not None
-    ]
-    if not days:
-        return False
-    for y, m, d in days:
-        if not isinstance(m, int):
-            return False
-        first = d if isinstance(d, int) else d[0]
-        try:
-            if date(y or captured.year, m, first) <= captured:
-                return False
-        except ValueError:
-            return False
-    return True
-
-
 def _two_occasions(old: Statement, new: Statement) -> str:
     """The days of two statements that each report a day gone by, none of one's days among the other's ("Parkrun, 5
     Sep: 25:40" / "Parkrun, 21 Nov: 24:31"; "Mentoring with Dara, 24 Sep: …" / "…, 19 Nov: …"): two occasions, and
@@ -217,8 +189,6 @@ def _two_occasions(old: Statement, new: Statement) -> str:
         return f"{_days_text(ra[0])} / a habit"
     if rb and not ra and _habit(old):
         return f"a habit / {_days_text(rb[0])}"
-    if ra and not ra[1] and not rb and _planned_days(new):
-        return f"{_days_text(ra[0])} / days to come"  # a report, then a plan for later days (a rota, a booking)
     if not ra or not rb or (ra[1] and rb[1]):
         return ""  # (two reports that each name a day still to come may give two answers for it: a plan changed)
     a, b = ra[0], rb[0]
@@ -232,8 +202,8 @@ def _habit(s: Statement) -> bool:
     names no day of the month: one occasion on a day gone by, done otherwise, is an exception to it, not a
     contradiction ("Parkrun, 21 Nov: 24:31"; "an extra Wednesday lesson on 25 Nov")."""
     values = side(s.text, s.title).content.values
-    if any(v.kind == "date" and v.key == "" and isinstance(v.val, tuple) and v.val[-1] is not None for v in values):
-        return False  # (a month or a year it names is no day: "joined in June 2026; mentored every other Thursday")
+    if any(v.kind == "date" and v.key == "" for v in values):
+        return False
     return any(v.kind == "frequency" or (v.kind == "weekday" and v.text.lower().endswith("s")) for v in values)
 
 
