@@ -1320,3 +1320,10 @@ def test_a_count_of_people_is_not_an_amount_in_a_unit():
     old = Statement('Lena is speaking at the summit: "Double-entry at scale", 30 minutes.')
     new = Statement('Lena gave "Double-entry at scale" at the summit; about 120 people in the room.')
     assert relate(old, new).kind not in ("conflict", "possible")
+
+
+def test_wet_weather_is_no_time_zone():
+    """The word "wet" is an everyday word before it is Western European Time: in lower case it is no time zone (as "west"
+    and "est" are not), so "the parkrun was wet" holds no time zone against another note's "09:00"."""
+    assert not [v for v in analyze("Parkrun on Saturday was wet and cold.").values if v.key == "time_zone"]
+    assert [v for v in analyze("The call is at 9:00 WET.").values if v.kind == "time"]
