@@ -27,10 +27,11 @@ def numeric_date(low: str) -> tuple[tuple[int, int, int], tuple[int, int, int] |
     are read both ways (month first, as an American writes it, then day first; with dots day first, then month), so
     "12/05/2026" stands for 5 December and 12 May alike. None when no reading is a day of the calendar. A year of
     two digits is of this century below 70, of the last one from 70."""
-    parts = [int(x) for x in re.split(r"[/.]", low)]
-    if len(parts) != 3:
+    texts = re.split(r"[/.]", low)
+    if len(texts) != 3:
         return None
-    if len(str(low).split("/" if "/" in low else ".")[0]) == 4:
+    parts = [int(x) for x in texts]
+    if len(texts[0]) == 4:  # year first ("2026/12/06")
         readings = [(parts[0], parts[1], parts[2])]
     else:
         a, b, year = parts
