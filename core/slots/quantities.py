@@ -413,6 +413,8 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
             if noun:
                 key = "n:" + noun
                 j += used
+            elif t.kind == "num" and hi is None:
+                key = _elided_noun(toks, values, i, j)
         # a rate: "per minute", "a week", "/s", "each day"
         rate = slashed
         if rate is None and j < n and (toks[j].low in lex.rate_words or toks[j].low == "/"):
@@ -476,6 +478,31 @@ def read_quantities(toks: list[Tok], values: list[Value]) -> None:
             # a measure of a thing it names right after: "40 GB of storage" / "95 GB of memory" are two things
             values[-1] = replace(values[-1], of=_measure_of(toks, j))
         i = j
+
+
+def _elided_noun(toks: list[Tok], values: list[Value], i: int, j: int) -> str:
+    """The counted noun a bare number leaves out because the count it is joined to said it ("runs 6 replicas in prod
+    and 2 in staging": 2 replicas): its key, or "". The number follows "and", "or" or a comma, the count before it in
+    its sentence is of a noun, and what follows the number is a preposition or the clause's end (so the number
+    stands alone: "6 replicas and 2 of them idle" is no count of its own either way)."""
+    lex = lexicon()
+    if i < 1 or toks[i - 1].low not in ("and", "or", ",", "but"):
+        return ""
+    nxt = toks[j] if j < len(toks) else None
+    if nxt is not None and nxt.sent == toks[i].sent and nxt.kind != "punct" and nxt.low not in lex.value_preps:
+        return ""
+    # (the amount read last before it, which must be that count: "6 replicas, 20 GB and 2 in staging" is not)
+    last = max(
+        (v for v in values if v.kind in ("quantity", "duration") and v.start < i), key=lambda v: v.start, default=None
+    )
+    if (
+        last is None
+        or toks[last.start].sent != toks[i].sent
+        or not last.key.startswith("n:")
+        or last.key.endswith("/time")
+    ):
+        return ""
+    return last.key
 
 
 def _measure_of(toks: list[Tok], j: int) -> str:

@@ -104,6 +104,14 @@ def tokenize(text: str) -> list[Tok]:
                 )
                 at += len(part)
             continue
+        md = _MONTH_DAY.fullmatch(s) if kind == "word" else None
+        if md and _month_word(md.group(1)):
+            # "30 Nov-7 Dec", "26 Oct-2 Nov": a span across two months, its dash and second day as if spaced
+            at = m.start()
+            for part, k in ((md.group(1), "word"), ("-", "punct"), (md.group(2), "num")):
+                toks.append(Tok(len(toks), part, part.lower(), k, at=at, end=at + len(part)))
+                at += len(part)
+            continue
         toks.append(Tok(len(toks), s, s.lower(), kind, at=m.start(), end=m.end()))
     for t in toks:
         if t.kind == "word" and 0 < t.at and t.end < len(folded):
@@ -111,6 +119,16 @@ def tokenize(text: str) -> list[Tok]:
     # a blank line ends a sentence (`analyze` gives each Markdown block as a paragraph of its own)
     _segment(toks, [m.end() for m in _BLANK_LINE.finditer(folded)])
     return toks
+
+
+_MONTH_DAY = re.compile(r"([A-Za-z]{3,9})-(\d{1,2})")
+
+
+def _month_word(word: str) -> bool:
+    """A month's name or abbreviation (one that is also an English word only capitalised, as everywhere)."""
+    lex = lexicon()
+    low = word.lower()
+    return low in lex.months and (low not in lex.calendar_case or word[:1].isupper())
 
 
 def _day_list(word: str) -> bool:

@@ -181,7 +181,7 @@ def unit_at(toks: list[Tok], j: int) -> tuple[str, float, int] | None:
                 (c in lex.glued_units or len(c) == 1)
                 and t.kind != "unit"
                 and c not in ("$", "%", "€", "£")
-                and not (c == low and c in lex.apart_units and j and toks[j - 1].kind == "num")
+                and not (c == low and t.text in lex.apart_units and j and toks[j - 1].kind == "num")
             ):
                 continue
             dim, f = lex.units[c]

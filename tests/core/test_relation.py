@@ -447,6 +447,47 @@ def test_a_unit_symbol_one_space_after_its_number_is_that_unit():
     assert not _values("Set it to 5 m.", "duration")
 
 
+def test_grams_one_space_after_the_number_are_a_mass():
+    # "80 g of wet food" was a bare 80, paired with "a day" of the other statement as a drift of 107,900 %
+    q = _values("Pepper gets 80 g of wet food twice a day.", "quantity")[0]
+    assert q.key == "mass" and q.val == pytest.approx(80)
+    assert not rel("Pepper gets 80 g of wet food twice a day.", "Pepper eats 160 g of wet food a day.").is_conflict
+    r = rel("Pepper gets 80 g of wet food twice a day.", "Pepper eats 300 g of wet food a day.")
+    assert r.conflict_type == "quantitative_drift", r
+    # spelled as SI spells it: a capital G one space after a number is no mass
+    assert not [v for v in analyze("We keep 5 G of headroom.").values if v.key == "mass"]
+
+
+def test_a_span_of_days_across_two_months_is_two_days_not_a_count():
+    # "30 Nov-7 Dec" was the number 30 counting "nov-7 dec"
+    days = [v.val for v in analyze("Omar is on billing on-call 30 Nov-7 Dec.").values if v.kind == "date"]
+    assert days == [(None, 11, 30), (None, 12, 7)]
+    assert not [v for v in analyze("Omar covers 26 Oct-2 Nov.").values if v.kind == "quantity"]
+    r = rel(
+        "On-call, night of 2-3 Sep: billing queue depth above 500 for 4 minutes.",
+        "Omar is on billing on-call 30 Nov-7 Dec.",
+    )
+    assert r.conflict_type != "quantitative_drift", r
+
+
+def test_a_bare_number_joined_to_a_count_counts_the_same_noun():
+    # "6 replicas in prod and 2 in staging": 2 replicas, not a bare 2 that any other amount could be
+    two = _values("The billing api runs 6 replicas in prod and 2 in staging.", "quantity")[1]
+    assert (two.val, two.key) == (2, "n:replica")
+    assert rel(
+        "The billing api runs 6 replicas in prod and 2 in staging.",
+        "The billing api runs 6 replicas in prod and 3 in staging.",
+    ).is_conflict
+    for other in (
+        "For the capacity sheet: billing prod database roughly 0.2 TB.",
+        "Billing prod keeps snapshots for 35 days; staging keeps them for 7.",
+    ):
+        assert not rel("The billing api runs 6 replicas in prod and 2 in staging.", other).is_conflict, other
+    # a number with a noun of its own, or after an amount in a unit, keeps its own reading
+    assert [v.key for v in analyze("We have 3 cats and 2 dogs.").values] == ["n:cat", "n:dog"]
+    assert [v.key for v in analyze("Ran 5 km and 3 in the rain.").values if v.kind == "quantity"] == ["length", ""]
+
+
 def test_numeric_ordinal_floors_rates_in_one_word_and_numbers_before_a_comma():
     assert _values("Accounts sit on the 3rd floor.", "place")[0].val == "floor#3"
     assert rel("Accounts sit on the 3rd floor.", "Accounts moved down to the 1st floor.").is_conflict
