@@ -35,6 +35,7 @@ The thresholds are below; docs/decisions.md explains them.
 
 from __future__ import annotations
 
+import calendar
 import functools
 import re
 import unicodedata
@@ -142,55 +143,70 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
     return rel
 
 
-def _reported_days(s: Statement) -> tuple[list[tuple[date, date]], bool] | None:
+def _reported_days(s: Statement) -> tuple[list[tuple[date, date]], bool, bool] | None:
     """The days a statement reports, as (first, last) spans: the days of the month it names (a day, a span of
     days) that were gone by, or were that day, when it was captured; and whether it names a day still to come as
     well (a plan, a deadline, a booking: what it says of that day is a claim another statement can contradict). A
     day without its year is read in the year of the capture: "on 21 Nov" captured on 23 Nov is a day just gone, but
     "June 12" captured in November is as likely next June's (an anniversary, a renewal), and a day more than
-    REPORTED_DAYS before the capture makes the statement one whose days cannot be placed. None when it names no day
-    gone by, or one it cannot place."""
+    REPORTED_DAYS before the capture makes the statement one whose days cannot be placed. A statement that names no
+    day of a month reports the months and years it names, each as all its days ("set in April 2024", "joined in
+    June 2026"; "in October" under the same rule as a day without its year); one that names days is read by its
+    days alone ("November in short: … 9-16 Nov …" reports those days, not all of November). None when it names
+    nothing gone by, or something it cannot place; else the spans, whether a day is still to come, and whether the
+    spans are months or years (no day named)."""
     if not s.at:
         return None
     try:
         captured = date.fromisoformat(s.at[:10])
     except ValueError:
         return None
-    spans: list[tuple[date, date]] = []
-    ahead: list[tuple[date, date]] = []
+    days: list[tuple[date, date, bool]] = []  # (first, last, year given)
+    coarse: list[tuple[date, date, bool]] = []
     for v in side(s.text, s.title).content.values:
         if v.kind != "date" or v.key != "" or v.bound or not isinstance(v.val, tuple) or len(v.val) != 3:
             continue
         y, m, d = v.val
-        if not isinstance(m, int) or d is None:
-            continue
-        first, last = (d, d) if isinstance(d, int) else d
+        year = y or captured.year
         try:
-            span = (date(y or captured.year, m, first), date(y or captured.year, m, last))
+            if isinstance(m, int) and d is not None:
+                first, last = (d, d) if isinstance(d, int) else d
+                days.append((date(year, m, first), date(year, m, last), y is not None))
+            elif isinstance(m, int):
+                coarse.append((date(year, m, 1), date(year, m, calendar.monthrange(year, m)[1]), y is not None))
+            elif isinstance(y, int) and m is None and d is None:
+                coarse.append((date(y, 1, 1), date(y, 12, 31), True))
         except ValueError:
             continue
-        if y is None and (captured - span[0]).days > REPORTED_DAYS:
+    spans: list[tuple[date, date]] = []
+    ahead = False
+    for first, last, year_given in days or coarse:
+        if not year_given and (captured - last).days > REPORTED_DAYS:
             return None
-        if span[1] > captured:
-            ahead.append(span)
-            continue
-        spans.append(span)
-    return (spans, bool(ahead)) if spans else None
+        if last > captured:
+            ahead = True
+        else:
+            spans.append((first, last))
+    return (spans, ahead, not days) if spans else None
 
 
 def _two_occasions(old: Statement, new: Statement) -> str:
     """The days of two statements that each report a day gone by, none of one's days among the other's ("Parkrun, 5
     Sep: 25:40" / "Parkrun, 21 Nov: 24:31"; "Mentoring with Dara, 24 Sep: …" / "…, 19 Nov: …"): two occasions, and
     what differs between them is what differed between the days, not a contradiction; unless both also name a day
-    still to come (two plans made on two days may be two answers for one). A report against a habit
-    (`_habit`) is an exception to it. "" otherwise."""
+    still to come (two plans made on two days may be two answers for one), or both name months or years and no day
+    (as likely one event dated two ways). A report of a day against a habit (`_habit`) is an exception to it. ""
+    otherwise."""
     ra, rb = _reported_days(old), _reported_days(new)
-    if ra and not rb and _habit(new):
+    # (an occasion is a day: a month or a year against a habit is no exception to it)
+    if ra and not ra[2] and not rb and _habit(new):
         return f"{_days_text(ra[0])} / a habit"
-    if rb and not ra and _habit(old):
+    if rb and not rb[2] and not ra and _habit(old):
         return f"a habit / {_days_text(rb[0])}"
     if not ra or not rb or (ra[1] and rb[1]):
         return ""  # (two reports that each name a day still to come may give two answers for it: a plan changed)
+    if ra[2] and rb[2]:
+        return ""  # (two months or years: as likely one event dated two ways, "moved in 2024" / "moved in 2025")
     a, b = ra[0], rb[0]
     if any(x[0] <= y[1] and y[0] <= x[1] for x in a for y in b):
         return ""

@@ -69,7 +69,7 @@ def polarity_flips(a: Analysis, b: Analysis) -> list[str]:
     def said_of_other(this: Analysis, x: Value, other: Analysis) -> bool:
         """The negation of `x` is held only where the other statement says the same of what it is said of ("Parking
         is not included in the day rate" says nothing against "The day rate includes lunch")."""
-        heads = [this.negated_tail.get(stem(w)) for w in x.text.lower().split()]
+        heads = [this.negated_tail.get(stem(w)) for w in x.text.lower().split() if not w.isdigit()]
         if not heads or any(h is None for h in heads):
             return True
         aff = other.affirmed & whole_stems(other)

@@ -489,6 +489,13 @@ def capture_at(capsys, root, text, now, *args):
             "Physio, 5 Nov: knee improving, 3 sets of 12.",
             "Physio, 19 Nov: knee fine. Two more sessions: 26 Nov, 3 Dec.",
         ),
+        # a note that names a month and no day reports that month: a day of another is another occasion
+        (
+            "Nadia joined the Orbit team in March 2026. Theo pairs with her every other Tuesday at 14:00.",
+            "Pairing with Nadia, 17 Nov: she drove the schema migration.",
+        ),
+        # a day a negation names is held only where the other says the same of it (what "no" denies is swimming)
+        ("Ola's judo grading is on Sat 14 Nov at 10:00.", "No swimming on 14 Nov: Ola had her judo grading."),
     ],
 )
 def test_two_days_gone_by_are_two_occasions_not_a_contradiction(capsys, wiki, first, second):
@@ -521,6 +528,14 @@ def test_two_days_gone_by_are_two_occasions_not_a_contradiction(capsys, wiki, fi
             "2026-11-05",
             "2026-11-19",
         ),
+        # two months or years and no day: as likely one event dated two ways
+        (
+            "Kestrel moved to the new data centre in 2024.",
+            "Kestrel moved to the new data centre in 2025.",
+            "2026-11-05",
+            "2026-11-19",
+        ),
+        ("Kestrel went live in March 2026.", "Kestrel went live in May 2026.", "2026-11-05", "2026-11-19"),
         # one day both report, told two ways
         (
             "The Atlas retro on 3 Nov was at 14:00.",
