@@ -136,10 +136,13 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
     rel = _relate_statements(old, new, same_key)
     if rel.is_conflict and (_asks(old.text) or _asks(new.text)):
         return Relation("compatible", None, rel.score, rel.score, "a question: it asserts nothing")
-    if rel.is_conflict and rel.conflict_type != "decision_supersession":
-        days = _two_occasions(old, new)
+    if rel.is_conflict:
+        days = _two_occasions(old, new) if rel.conflict_type != "decision_supersession" else ""
         if days:
             return Relation("compatible", None, rel.score, rel.score, f"two occasions: {days}")
+        days = _exception(old, new)
+        if days:
+            return Relation("compatible", None, rel.score, rel.score, f"an exception to a habit: {days}")
     return rel
 
 
@@ -195,14 +198,8 @@ def _two_occasions(old: Statement, new: Statement) -> str:
     Sep: 25:40" / "Parkrun, 21 Nov: 24:31"; "Mentoring with Dara, 24 Sep: …" / "…, 19 Nov: …"): two occasions, and
     what differs between them is what differed between the days, not a contradiction; unless both also name a day
     still to come (two plans made on two days may be two answers for one), or both name months or years and no day
-    (as likely one event dated two ways). A report of a day against a habit (`_habit`) is an exception to it. ""
-    otherwise."""
+    (as likely one event dated two ways). "" otherwise. (An occasion against a habit: `_exception`.)"""
     ra, rb = _reported_days(old), _reported_days(new)
-    # (an occasion is a day: a month or a year against a habit is no exception to it)
-    if ra and not ra[2] and not rb and _habit(new):
-        return f"{_days_text(ra[0])} / a habit"
-    if rb and not rb[2] and not ra and _habit(old):
-        return f"a habit / {_days_text(rb[0])}"
     if not ra or not rb or (ra[1] and rb[1]):
         return ""  # (two reports that each name a day still to come may give two answers for it: a plan changed)
     if ra[2] and rb[2]:
@@ -211,6 +208,31 @@ def _two_occasions(old: Statement, new: Statement) -> str:
     if any(x[0] <= y[1] and y[0] <= x[1] for x in a for y in b):
         return ""
     return f"{_days_text(a)} / {_days_text(b)}"
+
+
+def _exception(old: Statement, new: Statement) -> str:
+    """One statement tells of one occasion, on days it names (gone by or to come), the other of a habit (`_habit`):
+    the occasion is an exception to the habit, not a contradiction of it, whatever changed on that day ("Parkrun on
+    19 Nov at 10:30" / "runs parkrun most Saturdays at 09:00"; "No release on Fri 30 Oct: half-term" / "the release
+    train goes out on Fridays"; "Swimming on 30 Sep was cancelled" / "swimming on Wednesdays"). A day that bounds a
+    time ("from 3 Nov", "until 1 Dec", "starting Monday 7 Dec") says when the habit changes: no exception. The
+    occasion, as the habit's days "" otherwise."""
+    for one, other, text in ((old, new, "{} / a habit"), (new, old, "a habit / {}")):
+        days = _occasion_days(one)
+        if days and _habit(other):
+            return text.format(days)
+    return ""
+
+
+def _occasion_days(s: Statement) -> str:
+    """The days of the month a statement names, when it names some and none of its dates is a bound; "" else."""
+    dates = [v for v in side(s.text, s.title).content.values if v.kind == "date" and v.key == ""]
+    if not dates or any(v.bound for v in dates):
+        return ""
+    days = [v for v in dates if isinstance(v.val, tuple) and len(v.val) == 3 and isinstance(v.val[1], int)]
+    if len(days) != len(dates) or any(v.val[2] is None for v in days):
+        return ""  # (a month or a year is no occasion)
+    return ", ".join(v.text for v in days)
 
 
 def _habit(s: Statement) -> bool:
@@ -859,6 +881,10 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
         and {t for t in _lead(b, eb) if not matches(t, sa)} - subj.spelled
     ):
         name_stems = name_stems | openers
+    if shared and set(shared) <= name_stems:
+        # (nor, when a name is all the two share, does a time both give: "Noor's piano lesson is on Saturdays at
+        # 10:30" / "Noor's screen time: 2 hours a day at weekends" are two things of hers)
+        anchor_agreed -= {"when", "frequency"}
     anchored = (
         same_key
         or len(shared) >= 2

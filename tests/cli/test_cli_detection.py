@@ -510,6 +510,39 @@ def test_two_days_gone_by_are_two_occasions_not_a_contradiction(capsys, wiki, fi
 
 
 @pytest.mark.parametrize(
+    "habit, occasion, held",
+    [
+        # one occasion on a named day, gone by or to come, done otherwise: an exception to the habit
+        (
+            "The Kestrel release train goes out on Thursdays at 15:00.",
+            "No Kestrel release on Thu 26 Nov: the team is at the offsite.",
+            False,
+        ),
+        (
+            "Ola's swimming lesson is on Tuesdays at 17:00.",
+            "Ola's swimming lesson on 3 Nov was cancelled: the pool was closed.",
+            False,
+        ),
+        (
+            "Kestrel standup is at 09:30 on weekdays.",
+            "Kestrel standup on Fri 13 Nov is at 11:00, after the all-hands.",
+            False,
+        ),
+        # a day that bounds a time says when the habit changes
+        ("Kestrel standup is at 09:30 on weekdays.", "From Mon 16 Nov the Kestrel standup moves to 10:00.", True),
+        ("Kestrel standup is at 09:30 on weekdays.", "Starting 16 Nov, Kestrel standup is at 10:00 on weekdays.", True),
+    ],
+)
+def test_an_occasion_is_an_exception_to_a_habit_unless_it_says_when_the_habit_changes(
+    capsys, wiki, habit, occasion, held
+):
+    code, a, _ = capture_at(capsys, wiki, habit, "2026-11-01T09:00:00Z", "--title", "The habit")
+    assert code == 0 and a["status"] == "captured", a
+    code, b, _ = capture_at(capsys, wiki, occasion, "2026-11-10T09:00:00Z", "--title", "One day", "--as", "agent:o")
+    assert code == 0 and (b["status"] == "conflict") == held, b
+
+
+@pytest.mark.parametrize(
     "first, second, first_at, second_at",
     [
         # the day is the claim: a plan, a deadline (still to come when captured)

@@ -234,6 +234,20 @@ def test_the_same_attribute_of_another_subject_is_unrelated(old, new):
     assert rel(old, new).kind == "unrelated"
 
 
+def test_a_time_both_give_does_not_make_two_things_of_one_name_one_subject():
+    # a name is all the two share; "Saturdays" agreeing with "weekends" said nothing of which thing they are about
+    r = rel(
+        "Idris's violin lesson is on Saturdays at 09:00 and lasts 40 minutes.",
+        "Idris's tablet time: 1 hour on school days, 2 hours a day at weekends.",
+    )
+    assert not r.is_conflict, r
+    r = rel(
+        "Idris's violin lesson is on Saturdays at 09:00 and lasts 40 minutes.",
+        "Idris's violin lesson is on Saturdays at 09:00 and lasts an hour.",
+    )
+    assert r.conflict_type == "quantitative_drift", r
+
+
 def test_statements_about_different_things_are_unrelated():
     assert rel(
         "The espresso machine needs descaling monthly.", "Quarterly taxes are filed by the accountant."
