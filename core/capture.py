@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any, cast
 from . import keys
 from .conflicts import ConflictQueue, Hold
 from .grading import initial_grade
-from .incoming import Incoming, entry_from_incoming
+from .incoming import Incoming, entry_from_incoming, incoming_at
+from .index_schema import statement_at
 from .keys import suppression_key
 from .models import (
     Category,
@@ -135,6 +136,7 @@ class CaptureOps:
         contradicts: str | None = None,
         restates: str | None = None,
         cancelled: Callable[[], bool] | None = None,
+        origin_created_at: datetime | None = None,
     ) -> Receipt:
         """Capture a statement. Receipt status: captured | consolidated | conflict | suppressed | drop | reject.
 
@@ -154,6 +156,11 @@ class CaptureOps:
 
         `cancelled` (an MCP client's cancel) is asked while the capture waits for the write lock: once true, the
         wait stops with `lockfile.WaitCancelled` and nothing is written. Once the lock is held the capture completes.
+
+        `origin_created_at` (an import's item: its origin record's created_at, never after `now`) is when the
+        statement was captured where it was first said. The pair decision reads its days by it instead of by `now`
+        (`relation.Statement.at`: "Parkrun, 5 Sep: 25:40" said on 6 Sep and imported in December reports a day gone
+        by), and the record made keeps it, so that a later statement is compared with it the same way.
         """
         now = at(now)
         actor = validate_actor(actor)
@@ -329,6 +336,9 @@ class CaptureOps:
             at=iso(now),
             evidence_grade=initial_grade(src_e, source_ref).value,
         )
+        if origin_created_at is not None:
+            # (only then: the incoming side of every other capture, from which its memory id is derived, is as it was)
+            incoming["origin_created_at"] = iso(min(utc(origin_created_at), now))
         # Compare with the candidates before taking the lock. Under the lock, if nothing was committed in between
         # (log.md unchanged: every commit appends to it; and the index unchanged: a commit appends its log.md row
         # before its pages reach the index, so a comparison made in between read the new log.md beside the old
@@ -465,11 +475,11 @@ class CaptureOps:
         if stale:
             self.store.index.sync_paths(stale)
             rows = self._candidate_rows(inc, given_title, explicit_key)
-        new = Statement(inc["text"], given_title, inc["category"], inc["source_ref"], inc.get("at"))
+        new = Statement(inc["text"], given_title, inc["category"], inc["source_ref"], incoming_at(inc))
         out = []
         for mid, row in rows.items():
             same_key = explicit_key and row["canonical_key"] == inc["canonical_key"]
-            old = Statement(row["content"], row["title"] or "", row["category"], row["source_ref"], row["created_at"])
+            old = Statement(row["content"], row["title"] or "", row["category"], row["source_ref"], statement_at(row))
             out.append(Candidate(mid, row, relate(old, new, same_key=same_key), same_key))
         return out
 
@@ -637,9 +647,18 @@ class CaptureOps:
             )
         declared = {"relation": how, "memory_id": mid}
         same_text = normalize(entry.content) == normalize(inc["text"])
+        # Each side with when it was captured, as `find_related` compares them: two reports of days gone by are two
+        # occasions, so a declared supersession or contradiction of one by the other is the agent's word alone, its
+        # type the declared one, its reason naming no difference the detection does not hold.
         rel = relate(
-            Statement(entry.content, entry.title, entry.category.value, entry.source_ref),
-            Statement(inc["text"], given_title, inc["category"], inc["source_ref"]),
+            Statement(
+                entry.content,
+                entry.title,
+                entry.category.value,
+                entry.source_ref,
+                iso(entry.origin_created_at or entry.created_at),
+            ),
+            Statement(inc["text"], given_title, inc["category"], inc["source_ref"], incoming_at(inc)),
             same_key=how == "restates",  # the agent says they are about one subject; is the claim the same?
         )
         if how == "restates":

@@ -165,6 +165,7 @@ Every `entries/<slug>.md` page starts with YAML frontmatter validated against th
 | expires_at | ISO-8601 UTC or null |
 | superseded_by | memory_id of the winner, or null |
 | merged_into | memory_id of the keeper (archived by consolidate) |
+| origin_created_at | on a record an import made: its origin record's created_at (when the statement was captured) |
 | recall / tags | lists of phrases |
 | quiz_question | optional question for the quiz |
 | normalized_content_sha256 | sha256 of normalised title + content |

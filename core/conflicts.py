@@ -377,6 +377,7 @@ def _check_incoming(incoming: dict[str, Any]) -> None:
         tags=incoming.get("tags") or [],
         quiz_question=incoming.get("quiz_question"),
         actor=incoming.get("actor"),
+        origin_created_at=incoming.get("origin_created_at"),
     )
     try:
         Entry.model_validate(fields)

@@ -14,6 +14,7 @@ from typing import Any
 from . import keys, scoring
 from .capture import CaptureOps
 from .errors import BadInput, Busy, ImportStopped, WriteFailed
+from .index_schema import statement_at
 from .ledgers import DENIALS, denials_in_force
 from .lockfile import LockTimeout
 from .models import UNRECORDED_STATUSES, Receipt, SensitivityTier, TrustZone, at, iso, parse_iso, single_line
@@ -55,9 +56,11 @@ class ExchangeOps:
         returns them, SPEC §4; decay has not archived them yet), which stay home.
 
         Each item carries its `expires_at` (an absolute ISO time, null for a durable record), so that an import keeps
-        the record's own expiry. An item whose content is carried also carries what finds and quizzes it: its recall
-        phrases, tags and quiz question. A metadata-only item (outside_contact, paid_public, an export without
-        content, a do_not_export record) carries none of them: they repeat the text.
+        the record's own expiry, and its `created_at` (and, for a record an import made, its `origin_created_at`), so
+        that an import knows when the statement was captured (`import_envelope`). An item whose content is carried
+        also carries what finds and quizzes it: its recall phrases, tags and quiz question. A metadata-only item
+        (outside_contact, paid_public, an export without content, a do_not_export record) carries none of them: they
+        repeat the text.
 
         An envelope for any zone but `private_self` carries what that zone's MCP server shows (`core/shown.py`): a
         person as `human` (the envelope's `actor`) and a source that is a local path as its file's name. A
@@ -110,6 +113,10 @@ class ExchangeOps:
                     "expires_at": iso(entry.expires_at) if entry.expires_at else None,
                     "confidence": entry.confidence,
                 }
+                if entry.origin_created_at is not None:
+                    # A record an import made: when its statement was first captured, carried on to the next wiki
+                    # (the import reads it before `created_at`, which is when the statement arrived here).
+                    item["origin_created_at"] = iso(entry.origin_created_at)
                 if include_content and sens is not SensitivityTier.do_not_export:
                     item["content"] = entry.content
                     item["recall"] = list(entry.recall)
@@ -177,6 +184,13 @@ class ExchangeOps:
         (`_already_here`). Receipt details: envelope, payload_sha256, exported_by and exported_at (the envelope's
         actor and time), header_checked (False for an envelope exported before `header_sha256`: nothing vouched for
         its actor and time), results (one per item captured: memory_id, status, origin) and skipped.
+
+        An item is compared with what the wiki holds as of when its statement was captured: its origin record's
+        `origin_created_at` when it carries one (a record the exporting wiki itself imported), else its
+        `created_at`, never after `now`; an item carrying neither, as of `now`. That time decides which days it
+        names were gone by when it was said (`relation.Statement.at`): a log of dated reports ("Parkrun, 5 Sep:
+        25:40", "Parkrun, 21 Nov: 24:31") imported months later is two occasions, not a contradiction, as it was
+        where it was captured. The record made keeps it (`Entry.origin_created_at`) for what is captured later.
 
         An item keeps its `expires_at` (the origin record's absolute expiry, not a new default from the import's
         time); an item already past it at `now` is skipped as `expired` (with its expires_at): it would be a record
@@ -260,7 +274,7 @@ class ExchangeOps:
             source_ref = f"import:{this}:{item.get('memory_id')}" + (
                 f" ({item['source_ref']})" if item.get("source_ref") else ""
             )
-            kept = self._already_here(item, content, source_ref, this, earlier.get(str(item.get("memory_id")), []))
+            kept = self._already_here(item, content, source_ref, this, earlier.get(str(item.get("memory_id")), []), now)
             if kept is not None:
                 # No new evidence: captured again, the item would consolidate into what an import made of it before
                 # and raise its confidence, or bring back what a person denied.
@@ -302,6 +316,7 @@ class ExchangeOps:
                     recall=item.get("recall"),
                     tags=item.get("tags"),
                     quiz_question=item.get("quiz_question"),
+                    origin_created_at=_said_at(item),
                 )
             except (Busy, WriteFailed) as exc:
                 # Nothing of this item was written (a write is whole or nothing); those before it stand.
@@ -431,7 +446,13 @@ class ExchangeOps:
         return found
 
     def _already_here(
-        self, item: dict[str, Any], content: Any, source_ref: str, this: str, earlier: list[tuple[str, sqlite3.Row]]
+        self,
+        item: dict[str, Any],
+        content: Any,
+        source_ref: str,
+        this: str,
+        earlier: list[tuple[str, sqlite3.Row]],
+        now: datetime,
     ) -> str | None:
         """The record an earlier import left this item in, when the item is no new evidence, else None.
 
@@ -455,17 +476,30 @@ class ExchangeOps:
         key = item.get("canonical_key")
         explicit = isinstance(key, str) and bool(key)
         ckey = keys.canonical_key(key, title, text) if explicit else None
-        new = Statement(text, title, str(item.get("category", "fact")), source_ref)
+        said = _said_at(item)
+        new = Statement(
+            text, title, str(item.get("category", "fact")), source_ref, iso(min(said, now) if said else now)
+        )
         zone, tier = item.get("trust_zone", "private_self"), item.get("sensitivity_tier", "normal")
         for _, row in earlier:
             if row["trust_zone"] != zone or row["sensitivity_tier"] != tier:
                 continue  # another partition: never consolidated with, and the item's own there
             if normalize(row["content"] or "") == normalize(text):
                 return str(row["memory_id"])
-            old = Statement(row["content"] or "", row["title"] or "", row["category"], row["source_ref"])
+            old = Statement(
+                row["content"] or "", row["title"] or "", row["category"], row["source_ref"], statement_at(row)
+            )
             if relate(old, new, same_key=explicit and row["canonical_key"] == ckey).kind == "restatement":
                 return str(row["memory_id"])
         return None
+
+
+def _said_at(item: dict[str, Any]) -> datetime | None:
+    """When an item's statement was first captured, as its envelope says: `origin_created_at` (a record the
+    exporting wiki imported), else `created_at` (the origin record's); None when it says neither (an envelope written
+    by hand). `_check_items` has read both as ISO times."""
+    said = item.get("origin_created_at") or item.get("created_at")
+    return parse_iso(said) if said else None
 
 
 def _header(envelope: dict[str, Any]) -> dict[str, Any]:
@@ -547,8 +581,11 @@ _ITEM_TEXT = (
     "memory_class",
     "source_ref",
     "expires_at",
+    "created_at",
+    "origin_created_at",
     "quiz_question",
 )
+_ITEM_TIMES = ("expires_at", "created_at", "origin_created_at")  # ISO-8601 times
 _ITEM_LISTS = ("recall", "tags")  # lists of strings
 
 
@@ -595,13 +632,14 @@ def _check_items(where: str, items: Any) -> None:
             values = item.get(name)
             if values is not None and (not isinstance(values, list) or not all(isinstance(v, str) for v in values)):
                 raise BadInput(f"{where}: items[{n}].{name} is not a list of strings; nothing was imported")
-        if item.get("expires_at") is not None:
-            try:
-                parse_iso(item["expires_at"])
-            except (ValueError, OverflowError):
-                raise BadInput(
-                    f"{where}: items[{n}].expires_at is not an ISO-8601 time; nothing was imported"
-                ) from None
+        for name in _ITEM_TIMES:
+            if item.get(name) is not None:
+                try:
+                    parse_iso(item[name])
+                except (ValueError, OverflowError):
+                    raise BadInput(
+                        f"{where}: items[{n}].{name} is not an ISO-8601 time; nothing was imported"
+                    ) from None
         conf = item.get("confidence")
         if conf is not None and (isinstance(conf, bool) or not isinstance(conf, int | float) or not 0 <= conf <= 1):
             raise BadInput(f"{where}: items[{n}].confidence is not a number from 0 to 1; nothing was imported")

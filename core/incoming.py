@@ -1,7 +1,8 @@
 """An incoming statement: the fields capture derives from what it was given (text, title, category, canonical_key,
 zone, sensitivity, memory_class, expires_at, source_type, source_ref, confidence, recall, tags, quiz_question,
-actor, at, evidence_grade). A conflict record keeps it as its `incoming` side, so a record can be made from it when
-the capture happens or when a person takes the incoming side of a conflict."""
+actor, at, evidence_grade; origin_created_at only for an item an import brings). A conflict record keeps it as its
+`incoming` side, so a record can be made from it when the capture happens or when a person takes the incoming side
+of a conflict."""
 
 from __future__ import annotations
 
@@ -38,4 +39,11 @@ def entry_from_incoming(store: Store, inc: Incoming, now: datetime) -> Entry:
         quiz_question=inc.get("quiz_question"),
         actor=inc.get("actor"),
         content=inc["text"].replace("\x00", ""),  # a statement held before capture dropped NUL bytes (never text)
+        origin_created_at=inc.get("origin_created_at"),
     )
+
+
+def incoming_at(inc: Incoming) -> str | None:
+    """When the incoming statement was captured, as the pair decision reads it (`relation.Statement.at`): the origin
+    record's created_at for an item an import brings (`origin_created_at`), else the capture's own time."""
+    return inc.get("origin_created_at") or inc.get("at")

@@ -202,6 +202,26 @@ def fts_row(entry: Entry) -> tuple[str, ...]:
     return (entry.memory_id,)
 
 
+# When a record's statement was captured, as the pair decision reads it (`relation.Statement.at`: a day it names on
+# or before then is a day it reports): for a record an import made, its origin record's created_at (the import's own
+# time is when the statement arrived, not when it was said); for every other record its own created_at. The SQL
+# reads the JSON only of a row that holds the key.
+STATEMENT_AT_SQL = (
+    "coalesce(CASE WHEN instr(data, '\"origin_created_at\"') > 0 THEN json_extract(data, '$.fm.origin_created_at') END,"
+    " created_at)"
+)
+
+
+def statement_at(row: sqlite3.Row) -> str | None:
+    """`STATEMENT_AT_SQL` for a whole `records` row (one with its `data` column)."""
+    data = row["data"]
+    if data and '"origin_created_at"' in data:
+        said = json.loads(data)["fm"].get("origin_created_at")
+        if isinstance(said, str) and said:
+            return said
+    return row["created_at"]
+
+
 def entry_from_row(row: sqlite3.Row) -> Entry:
     """The entry a `records` row holds (without reading its page)."""
     from .record import Entry  # on first use: retrieving reads rows, never entries

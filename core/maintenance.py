@@ -16,6 +16,7 @@ from . import journal
 from .conflicts import ConflictQueue
 from .errors import BadInput, ReadOnlyPage
 from .grading import regrade
+from .index_schema import STATEMENT_AT_SQL
 from .models import EvidenceGrade, Receipt, Status, at, iso, iso_floor, parse_iso
 from .pages import atomic_write
 from .paths import mkdirs
@@ -73,7 +74,7 @@ class MaintenanceOps:
         with self.store.writing():
             rows, skipped = self._active_rows(
                 "memory_id, path, canonical_key, trust_zone, sensitivity_tier, title, content, reinforcement,"
-                " created_at, category, source_ref"
+                f" created_at, category, source_ref, {STATEMENT_AT_SQL} AS statement_at"
             )
             groups: dict[tuple[str, str, str], list[Any]] = {}
             for row in rows:
@@ -514,10 +515,10 @@ def _says_the_same(a: Any, b: Any) -> bool:
     from .relation import Statement, relate
 
     # (a restatement already differs in no amount, however near, and in no value it does not assert:
-    # `decision.surface_differs`)
+    # `decision.surface_differs`). Each with when it was captured, as capture compares a statement with a record.
     rel = relate(
-        Statement(a["content"], a["title"] or "", a["category"], a["source_ref"]),
-        Statement(b["content"], b["title"] or "", b["category"], b["source_ref"]),
+        Statement(a["content"], a["title"] or "", a["category"], a["source_ref"], a["statement_at"]),
+        Statement(b["content"], b["title"] or "", b["category"], b["source_ref"], b["statement_at"]),
         same_key=True,  # one partition: the same key
     )
     return rel.kind == "restatement"

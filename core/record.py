@@ -255,6 +255,9 @@ _FIELDS: tuple[tuple[str, Any, Any], ...] = (
     ("expires_at", _opt_datetime, None),
     ("superseded_by", _opt_one_line, None),
     ("merged_into", _opt_one_line, None),
+    # On a record an import made: the created_at of the origin record it came from (the envelope item's), when the
+    # statement was captured where it was first said; unset on every other record (`statement_at`).
+    ("origin_created_at", _opt_datetime, None),
     ("recall", _one_line_strings, []),
     ("tags", _one_line_strings, []),
     ("quiz_question", _opt_one_line, None),
@@ -298,6 +301,7 @@ class Entry:
     expires_at: datetime | None
     superseded_by: str | None
     merged_into: str | None
+    origin_created_at: datetime | None
     recall: list[str]
     tags: list[str]
     quiz_question: str | None
@@ -387,6 +391,8 @@ class Entry:
         # Optional keys that are unset stay out of the page to keep it readable.
         if self.merged_into is not None:
             data["merged_into"] = self.merged_into
+        if self.origin_created_at is not None:
+            data["origin_created_at"] = iso(self.origin_created_at)
         data["recall"] = list(self.recall)
         data["tags"] = list(self.tags)
         if self.quiz_question is not None:

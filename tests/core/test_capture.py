@@ -540,3 +540,15 @@ def test_a_restatement_under_another_title_keeps_that_title_as_a_recall_phrase(e
     )
     assert third.status == "consolidated" and "recall_added" not in third.details
     assert eng.load(first.details["memory_id"]).recall == ["throttle", "Internal API rate limit"]
+
+
+def test_a_declared_relation_between_two_occasions_is_the_agents_word_alone(eng):
+    """A declared supersession takes its type and reason from the pair decision when it holds the pair a conflict.
+    It read the two reports without their capture times, and so named a difference ("differs: 21 Nov / 24:31, 30
+    Jan", mutually_exclusive) that the same decision, given them as capture gives them, does not hold: two runs.
+    Compared as capture compares them, the declared relation is the agent's alone: its own type and reason."""
+    first = eng.capture("Parkrun, 21 Nov: 5 km in 25:40", now=T0 + timedelta(days=2)).details["memory_id"]
+    r = eng.capture("Parkrun, 30 Jan: 5 km in 24:31", now=T0 + timedelta(days=72), supersedes=first)
+    assert r.status == "conflict", r.details
+    [c] = eng.conflicts(now=T0 + timedelta(days=72))
+    assert (c.conflict_type, c.reason) == ("decision_supersession", f"declared by agent:cli: supersedes {first}")

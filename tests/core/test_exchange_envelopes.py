@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -227,6 +227,11 @@ def test_an_envelope_whose_items_were_changed_is_still_refused(source, other, tm
         ({"memory_id": "mem_1", "content": HERON, "confidence": "high"}, "items[1].confidence is not a number"),
         ({"memory_id": "mem_1", "content": HERON, "title": 7}, "items[1].title is not a string"),
         ({"memory_id": "mem_1", "content": HERON, "expires_at": "next week"}, "items[1].expires_at is not an ISO-8601"),
+        ({"memory_id": "mem_1", "content": HERON, "created_at": "last week"}, "items[1].created_at is not an ISO-8601"),
+        (
+            {"memory_id": "mem_1", "content": HERON, "origin_created_at": 7},
+            "items[1].origin_created_at is not a string",
+        ),
         (
             {"memory_id": "mem_1", "content": HERON, "recall": "heron release"},
             "items[1].recall is not a list of strings",
@@ -467,3 +472,82 @@ def test_an_envelope_whose_exporter_is_a_secret_refuses_the_import(source, other
         other.import_envelope(rehashed(data, tmp_path / "made.json"), now=T0 + timedelta(days=1))
     assert "Xy7Qw3Rt9Zk2" not in str(caught.value)
     assert files_outside_index(other.root) == before
+
+
+# ------------------------------------------------------------------------ a log of dated reports, imported later
+
+# Two reports of one series, each captured the day after the day it names (`relation.decision._two_occasions`).
+FIRST_RUN, FIRST_AT = "Parkrun, 21 Nov: 5 km in 25:40", datetime(2026, 11, 22, 8, 0, tzinfo=UTC)
+SECOND_RUN, SECOND_AT = "Parkrun, 30 Jan: 5 km in 24:31", datetime(2027, 1, 31, 8, 0, tzinfo=UTC)
+EXPORTED = datetime(2027, 2, 1, 9, 0, tzinfo=UTC)
+IMPORTED = datetime(2027, 3, 15, 9, 0, tzinfo=UTC)  # both days more than a month before: not placeable from here
+
+
+def runs_log(source: Engine) -> str:
+    """The source keeps a log of two runs (two occasions where they were captured) and exports it."""
+    for text, when in ((FIRST_RUN, FIRST_AT), (SECOND_RUN, SECOND_AT)):
+        assert source.capture(text, now=when).status == "captured"
+    r = source.export(zone="private_self", now=EXPORTED, include_content=True)
+    return str(source.root / r.details["envelope"])
+
+
+def said_at(engine: Engine) -> dict[str, tuple[str | None, str]]:
+    """Each active record's text: (its origin_created_at, what the index says its statement's time is)."""
+    from memkeeper.core.index_schema import STATEMENT_AT_SQL
+
+    rows = engine.store.index.query(
+        f"SELECT memory_id, content, {STATEMENT_AT_SQL} AS s FROM records WHERE status='active'"
+    )
+    out = {}
+    for row in rows:
+        at = engine.load(row["memory_id"]).origin_created_at
+        out[row["content"]] = (at.isoformat() if at else None, row["s"])
+    return out
+
+
+def test_a_log_of_dated_reports_imports_as_two_occasions(source, other):
+    """An import compared each item as of the import's time: "Parkrun, 21 Nov: 5 km in 25:40" and "Parkrun, 30 Jan:
+    5 km in 24:31", imported in March, named days too far back to be placed, and the second was held as a
+    contradiction of the first, where the wiki that captured them holds two runs. Each item is compared as of its
+    origin record's created_at, and the record made keeps it: a run captured here later is a third occasion."""
+    results = other.import_envelope(runs_log(source), now=IMPORTED).details["results"]
+    assert [x["status"] for x in results] == ["captured", "captured"], results
+    assert other.conflicts(now=IMPORTED) == []
+    assert said_at(other) == {
+        FIRST_RUN: (FIRST_AT.isoformat(), "2026-11-22T08:00:00Z"),
+        SECOND_RUN: (SECOND_AT.isoformat(), "2027-01-31T08:00:00Z"),
+    }
+    page = (other.root / str(other.page_of(results[0]["memory_id"]))).read_text()
+    assert "origin_created_at:" in page
+    later = other.capture("Parkrun, 13 Mar: 5 km in 24:02", now=IMPORTED + timedelta(days=1))
+    assert later.status == "captured", later.details
+    assert said_at(other)["Parkrun, 13 Mar: 5 km in 24:02"] == (None, later.at)  # captured here: its own time
+
+
+def test_a_log_imported_on_keeps_when_each_report_was_captured(source, other, tmp_path):
+    """A wiki's export of what it imported says when the statement was first captured (`origin_created_at`), not
+    only when it arrived there (`created_at`): imported on, the log is still two runs."""
+    other.import_envelope(runs_log(source), now=IMPORTED)
+    r = other.export(zone="private_self", now=IMPORTED + timedelta(days=1), include_content=True)
+    third = Engine.init(tmp_path / "third", now=T0)
+    try:
+        results = third.import_envelope(str(other.root / r.details["envelope"]), now=IMPORTED + timedelta(days=2))
+        assert [x["status"] for x in results.details["results"]] == ["captured", "captured"], results.details
+        assert third.conflicts(now=IMPORTED + timedelta(days=2)) == []
+        assert {k: v[0] for k, v in said_at(third).items()} == {
+            FIRST_RUN: FIRST_AT.isoformat(),
+            SECOND_RUN: SECOND_AT.isoformat(),
+        }
+    finally:
+        third.close()
+
+
+def test_an_imported_report_of_a_day_told_otherwise_here_still_conflicts(source, other):
+    """Compared as of its capture, an imported report that gives another distance for a run this wiki holds is the
+    same occasion told two ways: a conflict for a person, as any contradiction an import brings."""
+    other.capture("Parkrun, 30 Jan: 3 km in 24:31", now=SECOND_AT + timedelta(hours=3))
+    results = other.import_envelope(runs_log(source), now=IMPORTED).details["results"]
+    assert sorted(x["status"] for x in results) == ["captured", "conflict"], results
+    [conflict] = other.conflicts(now=IMPORTED)
+    assert conflict.incoming["text"] == SECOND_RUN
+    assert conflict.incoming["origin_created_at"] == "2027-01-31T08:00:00Z"
