@@ -143,6 +143,10 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
         days = _exception(old, new)
         if days:
             return Relation("compatible", None, rel.score, rel.score, f"an exception to a habit: {days}")
+    if rel.is_conflict and rel.conflict_type == "decision_supersession":
+        days = _history(old, new)
+        if days:
+            return Relation("compatible", None, rel.score, rel.score, f"a report of days gone by: {days}")
     return rel
 
 
@@ -208,6 +212,21 @@ def _two_occasions(old: Statement, new: Statement) -> str:
     if any(x[0] <= y[1] and y[0] <= x[1] for x in a for y in b):
         return ""
     return f"{_days_text(a)} / {_days_text(b)}"
+
+
+def _history(old: Statement, new: Statement) -> str:
+    """The older statement reports days gone by when it was captured and names none still to come (a log entry:
+    "On-call, 15 Oct: no pages overnight", "Octavia passed its MOT on 12 Nov; advisory on the rear tyres"): what it
+    says happened on them stays true whatever changes after, so a change the newer one tells ("Handed on-call to
+    Marta on 19 Oct", "Replace the rear tyres before Christmas") does not supersede it, unless the newer one
+    reports one of those days itself. Its days, or ""."""
+    ra = _reported_days(old)
+    if not ra or ra[1] or ra[2]:
+        return ""
+    rb = _reported_days(new)
+    if rb and any(x[0] <= y[1] and y[0] <= x[1] for x in ra[0] for y in rb[0]):
+        return ""
+    return _days_text(ra[0])
 
 
 def _exception(old: Statement, new: Statement) -> str:

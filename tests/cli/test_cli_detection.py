@@ -510,6 +510,36 @@ def test_two_days_gone_by_are_two_occasions_not_a_contradiction(capsys, wiki, fi
 
 
 @pytest.mark.parametrize(
+    "report, change, held",
+    [
+        # what a log entry says happened on its day stays true whatever changes after it
+        (
+            "Billing on-call, 3 Nov: no pages overnight; Omar on call.",
+            "Handed billing on-call to Marta at 10:00 on 9 Nov.",
+            False,
+        ),
+        (
+            "The Fiesta passed its MOT on 2 Nov; advisory on the front brake pads.",
+            "Replace the Fiesta's front brake pads before January.",
+            False,
+        ),
+        # a statement of how things are, and a change told of the same day it reports, are superseded
+        ("The billing service runs on Heroku.", "Moved billing from Heroku to Fly.io on 9 Nov.", True),
+        (
+            "On 3 Nov the billing export ran on Heroku.",
+            "On 3 Nov the billing export was moved from Heroku to Fly.io.",
+            True,
+        ),
+    ],
+)
+def test_a_change_told_later_does_not_supersede_a_report_of_a_day_gone_by(capsys, wiki, report, change, held):
+    code, a, _ = capture_at(capsys, wiki, report, "2026-11-03T20:00:00Z", "--title", "The report")
+    assert code == 0 and a["status"] == "captured", a
+    code, b, _ = capture_at(capsys, wiki, change, "2026-11-09T12:00:00Z", "--title", "The change", "--as", "agent:o")
+    assert code == 0 and (b["status"] == "conflict") == held, b
+
+
+@pytest.mark.parametrize(
     "habit, occasion, held",
     [
         # one occasion on a named day, gone by or to come, done otherwise: an exception to the habit
