@@ -137,7 +137,11 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
     if rel.is_conflict and (_asks(old.text) or _asks(new.text)):
         return Relation("compatible", None, rel.score, rel.score, "a question: it asserts nothing")
     if rel.is_conflict:
-        days = _two_occasions(old, new) if rel.conflict_type != "decision_supersession" else ""
+        days = ""
+        if rel.conflict_type != "decision_supersession":
+            # (a plan whose days went by against a report of another day: another occasion, unless the two are
+            # surely about one thing, "The launch is on 24 Nov" / "The launch was on 26 Nov": it slipped)
+            days = _two_occasions(old, new) or (_plan_gone_by(old, new) if rel.score < SUBJECT_SURE else "")
         if days:
             return Relation("compatible", None, rel.score, rel.score, f"two occasions: {days}")
         days = _exception(old, new)
@@ -150,18 +154,30 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
     return rel
 
 
-def _reported_days(s: Statement) -> tuple[list[tuple[date, date]], bool, bool] | None:
-    """The days a statement reports, as (first, last) spans: the days of the month it names (a day, a span of
-    days) that were gone by, or were that day, when it was captured; and whether it names a day still to come as
-    well (a plan, a deadline, a booking: what it says of that day is a claim another statement can contradict). A
+Span = tuple[date, date]
+
+
+def _reported_days(s: Statement) -> tuple[list[Span], bool, bool] | None:
+    """`_named_days` of a statement that reports a day gone by: its spans gone by, whether it names a day still to
+    come, and whether the spans are months or years; None when it reports none."""
+    named = _named_days(s)
+    if named is None or not named[0]:
+        return None
+    return named[0], bool(named[1]), named[2]
+
+
+def _named_days(s: Statement) -> tuple[list[Span], list[Span], bool] | None:
+    """The days of the month a statement names (a day, a span of days), as (first, last) spans, in two lists: those
+    gone by, or that day, when it was captured (the days it reports), and those still to come (a plan, a deadline,
+    a booking: what it says of that day is a claim another statement can contradict). A
     day without its year is read in the year of the capture: "on 21 Nov" captured on 23 Nov is a day just gone, but
     "June 12" captured in November is as likely next June's (an anniversary, a renewal), and a day more than
     REPORTED_DAYS before the capture makes the statement one whose days cannot be placed. A statement that names no
     day of a month reports the months and years it names, each as all its days ("set in April 2024", "joined in
     June 2026"; "in October" under the same rule as a day without its year); one that names days is read by its
     days alone ("November in short: … 9-16 Nov …" reports those days, not all of November). None when it names
-    nothing gone by, or something it cannot place; else the spans, whether a day is still to come, and whether the
-    spans are months or years (no day named)."""
+    nothing, or something it cannot place; else the spans gone by, the spans still to come, and whether they are
+    months or years (no day named)."""
     if not s.at:
         return None
     try:
@@ -186,15 +202,12 @@ def _reported_days(s: Statement) -> tuple[list[tuple[date, date]], bool, bool] |
         except ValueError:
             continue
     spans: list[tuple[date, date]] = []
-    ahead = False
+    ahead: list[tuple[date, date]] = []
     for first, last, year_given in days or coarse:
         if not year_given and (captured - last).days > REPORTED_DAYS:
             return None
-        if last > captured:
-            ahead = True
-        else:
-            spans.append((first, last))
-    return (spans, ahead, not days) if spans else None
+        (ahead if last > captured else spans).append((first, last))
+    return (spans, ahead, not days) if spans or ahead else None
 
 
 def _two_occasions(old: Statement, new: Statement) -> str:
@@ -212,6 +225,27 @@ def _two_occasions(old: Statement, new: Statement) -> str:
     if any(x[0] <= y[1] and y[0] <= x[1] for x in a for y in b):
         return ""
     return f"{_days_text(a)} / {_days_text(b)}"
+
+
+def _plan_gone_by(old: Statement, new: Statement) -> str:
+    """One statement names only days still to come when it was captured (a plan: "Week ahead, 7-13 Sep: …"), all
+    of them gone by when the other was captured, and the other reports days gone by, none of them the plan's
+    ("Parkrun 26 Sep: 24:58"): two occasions (`relate` asks it only of two statements not surely about one thing).
+    Days of a month only. The days, or ""."""
+    for plan, report, text in ((old, new, "{} / {}"), (new, old, "{1} / {0}")):
+        p, r = _named_days(plan), _reported_days(report)
+        if not p or p[0] or p[2] or not p[1] or not r or r[1] or r[2] or not report.at:
+            continue
+        try:
+            told = date.fromisoformat(report.at[:10])
+        except ValueError:
+            continue
+        if any(last >= told for _, last in p[1]):
+            continue
+        if any(x[0] <= y[1] and y[0] <= x[1] for x in p[1] for y in r[0]):
+            continue
+        return text.format(_days_text(p[1]), _days_text(r[0]))
+    return ""
 
 
 def _history(old: Statement, new: Statement) -> str:

@@ -510,6 +510,33 @@ def test_two_days_gone_by_are_two_occasions_not_a_contradiction(capsys, wiki, fi
 
 
 @pytest.mark.parametrize(
+    "plan, report, held",
+    [
+        # a plan whose days went by, against a report of another day, is another occasion
+        (
+            "Week ahead, 9-15 Nov:\n- Mon: planning 11:00, school pickup\n- Thu: office; physio 08:00; mentoring Dara"
+            " 11:00\n- Sat: parkrun, football, piano",
+            "Parkrun 28 Nov: 24:58, first time under 25 minutes this year.",
+            False,
+        ),
+        (
+            "Omar's trip to Porto: 10-14 Nov. Pepper stays with Irene in Harrogate.",
+            "Irene brought Pepper back on Sun 15 Nov and stayed for lunch.",
+            False,
+        ),
+        # unless the two are surely about one thing: the plan slipped
+        ("The Atlas launch is on 24 Nov.", "The Atlas launch was on 26 Nov.", True),
+        ("Noor's piano exam is on Sat 28 Nov at 11:20.", "Noor sat her piano exam on 21 Nov at 11:20.", True),
+    ],
+)
+def test_a_plan_whose_days_went_by_against_a_report_of_another_day(capsys, wiki, plan, report, held):
+    code, a, _ = capture_at(capsys, wiki, plan, "2026-11-08T18:00:00Z")
+    assert code == 0 and a["status"] == "captured", a
+    code, b, _ = capture_at(capsys, wiki, report, "2026-11-30T12:00:00Z", "--as", "agent:o")
+    assert code == 0 and (b["status"] == "conflict") == held, b
+
+
+@pytest.mark.parametrize(
     "report, change, held",
     [
         # what a log entry says happened on its day stays true whatever changes after it
