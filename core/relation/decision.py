@@ -141,7 +141,10 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
         if rel.conflict_type != "decision_supersession":
             # (a plan whose days went by against a report of another day: another occasion, unless the two are
             # surely about one thing, "The launch is on 24 Nov" / "The launch was on 26 Nov": it slipped)
-            days = _two_occasions(old, new) or (_plan_gone_by(old, new) if rel.score < SUBJECT_SURE else "")
+            # (read whole: a claim of a list shares more with a one-line statement than the list does)
+            days = _two_occasions(old, new) or (
+                _plan_gone_by(old, new) if _whole_score(old, new) < SUBJECT_SURE else ""
+            )
         if days:
             return Relation("compatible", None, rel.score, rel.score, f"two occasions: {days}")
         days = _exception(old, new)
@@ -227,10 +230,16 @@ def _two_occasions(old: Statement, new: Statement) -> str:
     return f"{_days_text(a)} / {_days_text(b)}"
 
 
+def _whole_score(old: Statement, new: Statement) -> float:
+    """The subject score of two statements read whole."""
+    return compare(side(old.text, old.title), side(new.text, new.title)).score
+
+
 def _plan_gone_by(old: Statement, new: Statement) -> str:
     """One statement names only days still to come when it was captured (a plan: "Week ahead, 7-13 Sep: …"), all
     of them gone by when the other was captured, and the other reports days gone by, none of them the plan's
-    ("Parkrun 26 Sep: 24:58"): two occasions (`relate` asks it only of two statements not surely about one thing).
+    ("Parkrun 26 Sep: 24:58"); or the report was captured first, of days before all of the plan's ("Noor passed
+    her swimming badge on Wed 9 Sep" / "Week ahead, 30 Nov-6 Dec: … Wed 2 Dec: Noor swimming"): two occasions (`relate` asks it only of two statements not surely about one thing).
     Days of a month only. The days, or ""."""
     for plan, report, text in ((old, new, "{} / {}"), (new, old, "{1} / {0}")):
         p, r = _named_days(plan), _reported_days(report)
@@ -240,7 +249,10 @@ def _plan_gone_by(old: Statement, new: Statement) -> str:
             told = date.fromisoformat(report.at[:10])
         except ValueError:
             continue
-        if any(last >= told for _, last in p[1]):
+        # (the plan's days all gone by when the report was told; or the report told first, of days before them all)
+        if any(last >= told for _, last in p[1]) and not (
+            plan.at and report.at < plan.at and max(y for _, y in r[0]) < min(x for x, _ in p[1])
+        ):
             continue
         if any(x[0] <= y[1] and y[0] <= x[1] for x in p[1] for y in r[0]):
             continue
@@ -471,19 +483,25 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
 def claims(text: str) -> tuple[str, ...]:
     """The claims of a text of MULTI_MIN or more: its Markdown blocks (`slots.markdown`: list items, headings,
     paragraphs, marks dropped), each split into its sentences and at its semicolons; else the text as one claim. A
-    piece of fewer than three words ("Done.", "Billing:") goes with the one before it, or, first, with the one
-    after it."""
-    pieces: list[str] = []
-    for block in plain_blocks(text):
+    piece of fewer than three words ("Done.", "Billing:") goes with the one before it, or, first in the text or in
+    a block that goes on, with the one after it."""
+    pieces: list[tuple[int, str]] = []  # (its block, the piece)
+    for k, block in enumerate(plain_blocks(text)):
         # a semicolon separates claims as a full stop does ("the Starter plan is $9 a month; the Pro plan is $29")
         for sentence in _sentences(block):
-            pieces += _label_list(sentence) or [part.strip() for part in sentence.split(";") if part.strip()]
+            parts = _label_list(sentence) or [part.strip() for part in sentence.split(";") if part.strip()]
+            pieces += [(k, part) for part in parts]
     out: list[str] = []
     lead = ""
-    for piece in pieces:
+    for j, (k, piece) in enumerate(pieces):
         if len(piece.split()) < 3:
-            if out:
+            # (one that opens its block goes with the rest of the block: "- Thu: office; physio 08:00" is Thursday's,
+            # not the item before it)
+            opens = (j == 0 or pieces[j - 1][0] != k) and j + 1 < len(pieces) and pieces[j + 1][0] == k
+            if out and not opens:
                 out[-1] += " " + piece
+            elif out:
+                lead += piece + "; "
             else:  # a heading or a label: a block of its own when it ends with no mark ("Deploys")
                 lead += piece + ("\n\n" if piece[-1].isalnum() else " ")
             continue

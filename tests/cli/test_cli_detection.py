@@ -537,6 +537,24 @@ def test_a_plan_whose_days_went_by_against_a_report_of_another_day(capsys, wiki,
 
 
 @pytest.mark.parametrize(
+    "report",
+    ["Ola passed her Stage 3 swimming badge on Wed 4 Nov.", "Car insurance quote arrived 13 Nov: £468 for the year."],
+)
+def test_a_report_against_a_later_plan_of_days_after_it(capsys, wiki, report):
+    """The report is told first, of days before all of the plan's: another occasion (read whole, a list of plans
+    shares little with it, whatever one of its items shares)."""
+    plan = (
+        "Week ahead, 30 Nov-6 Dec:\n- Mon 30: Atlas planning; Omar on call from 10:00; Beavers\n- Tue 1 Dec: car"
+        " insurance renews; 1:1 with Ana\n- Wed 2 Dec: Grace's birthday; Ola swimming\n- Fri 4 Dec: Atlas release;"
+        " Christmas fair 15:15"
+    )
+    code, a, _ = capture_at(capsys, wiki, report, "2026-11-21T20:00:00Z")
+    assert code == 0 and a["status"] == "captured", a
+    code, b, _ = capture_at(capsys, wiki, plan, "2026-11-29T16:00:00Z", "--as", "agent:o")
+    assert code == 0 and b["status"] == "captured", b
+
+
+@pytest.mark.parametrize(
     "report, change, held",
     [
         # what a log entry says happened on its day stays true whatever changes after it

@@ -863,6 +863,24 @@ def test_sentences_are_split_at_full_stops_not_at_abbreviations_or_initials():
     )
 
 
+def test_a_short_piece_that_opens_a_list_item_goes_with_its_own_item():
+    from memkeeper.core.relation.decision import claims
+
+    # "Thu: office" belonged to the item before it ("Ola swimming 17:30 Thu: office"), so Wednesday's swimming was
+    # read as Thursday's
+    note = (
+        "Week ahead, 9-15 Nov:\n- Tue: office; 1:1 with Ana 15:00\n- Wed: office; Ola swimming 17:30\n"
+        "- Thu: office; physio 08:00; mentoring Dara 11:00"
+    )
+    got = claims(note)
+    assert "Wed: office; Ola swimming 17:30" in got, got
+    assert not any("17:30" in c and "Thu" in c for c in got), got
+    # a short piece after a piece of its own item, or at the end of a text, still goes with the one before it
+    assert claims("First claim is here. Second claim is here. Third claim is here; done.")[-1] == (
+        "Third claim is here done."
+    )
+
+
 def test_a_list_of_claims_is_read_item_by_item():
     from memkeeper.core.relation.decision import claims
 
