@@ -45,6 +45,8 @@ def polarity_flips(a: Analysis, b: Analysis) -> list[str]:
             heads = this.negated_tail.get(t)
             if heads is not None and not any(h in other_aff or any(_same(h, o) for o in other_aff) for h in heads):
                 continue  # "no parking at the office" says nothing against the office
+            if _denied_of_another(this, t, other):
+                continue  # "Ana doesn't drink coffee" says nothing against "Ben drinks coffee all day"
             if t in other_aff or any(_same(t, o) for o in other_aff):
                 out.append(t)
     for pref, other_aff, own_words in ((b.prefixed, a.affirmed, a.words), (a.prefixed, b.affirmed, b.words)):
@@ -89,6 +91,29 @@ def polarity_flips(a: Analysis, b: Analysis) -> list[str]:
             ):
                 out.append(x.text)
     return sorted(set(out))
+
+
+def _denied_of_another(this: Analysis, t: str, other: Analysis) -> bool:
+    """Every clause of `this` that negates `t` with a verb's negation says it of a name, before the cue, that
+    `other` never names ("Orbit will not read from Atlas's replica", "the ReplicaLag alarm never fired in prod",
+    "Ana doesn't drink coffee"), while `other` names a thing of its own: a denial of another subject's doing. A
+    clause whose subject is no name ("The team no longer uses Jira") is held as before: a common noun may be said
+    another way."""
+    clauses = [c for c, ts in this.clause_terms.items() if t in ts and c in this.negated_from]
+    if not clauses:
+        return False
+    # (and `other` names a thing of its own: a sentence of a note that names nothing may be about what the note
+    # names, "TLS is terminated at the load balancer" of "the Wren service config")
+    mine = whole_stems(this)
+    if not any(not n.initial and not any(w in mine for w in n.words) for n in other.names):
+        return False
+    said = whole_stems(other)
+    for c in clauses:
+        cue = this.negated_from[c]
+        names = [n for n in this.names if n.clause == c and n.start < cue and not n.value_like]
+        if not names or any(w in said or any(_same(w, o) for o in said) for n in names for w in n.words):
+            return False
+    return True
 
 
 def nominal_flips(a: Analysis, b: Analysis) -> list[tuple[str, bool]]:

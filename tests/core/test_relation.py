@@ -248,6 +248,21 @@ def test_a_time_both_give_does_not_make_two_things_of_one_name_one_subject():
     assert r.conflict_type == "quantitative_drift", r
 
 
+def test_a_denial_of_what_one_named_does_says_nothing_of_another_named():
+    # the clause that denies it says it of Priya, whom the other never names, and the other names its own person
+    r = rel(
+        "Priya doesn't drink coffee; when she visits Leeds, have green tea in.",
+        "Tomasz Wilk drinks coffee all day, double espressos from the Leeds office machine.",
+    )
+    assert not r.is_conflict, r
+    assert rel(
+        "Priya doesn't drink coffee; when she visits Leeds, have green tea in.", "Priya drinks coffee daily."
+    ).is_conflict
+    # a denial said of no name, or of one a sentence of a note leaves to the note, is held as before
+    assert rel("The team no longer uses Jira.", "Issues are tracked in Jira.").is_conflict
+    assert rel("TLS is terminated at the load balancer.", "Wren's load balancer doesn't terminate TLS.").is_conflict
+
+
 def test_statements_about_different_things_are_unrelated():
     assert rel(
         "The espresso machine needs descaling monthly.", "Quarterly taxes are filed by the accountant."
