@@ -446,9 +446,31 @@ def exact_near(a: Analysis, b: Analysis) -> str:
         if not exact(x) or not partners or not all(exact(y) for y in partners):
             continue
         drifts = [(_qty_agree(x, y), 0.0 if same_unit(x, y) else SAME_AMOUNT) for y in partners]
-        if all(ok and d > floor for (ok, d), floor in drifts):
+        if all(ok and d > floor for (ok, d), floor in drifts) and not any(_rounded(x, y) for y in partners):
             return f"{x.text} / {partners[0].text}"
     return ""
+
+
+def _rounded(x: Value, y: Value) -> bool:
+    """One amount, written with decimals, is the other rounded to those decimals in its own unit ("1.2 GB" / "1,229
+    MB", "3.5 km" / "3,480 m"): one amount, written with less precision. Not two amounts in one unit ("40 GB" / "44
+    GB"), nor a whole number, which may be exact ("1,200 euros" / "EUR 1,150")."""
+    if same_unit(x, y):
+        return False
+    for a, b in ((x, y), (y, x)):
+        m = re.search(r"\d[\d,]*(?:\.(\d+))?", a.text)
+        if m is None or not isinstance(a.val, float) or not isinstance(b.val, float) or not a.val:
+            continue
+        written = float(m.group().replace(",", ""))
+        if not written:
+            continue
+        places = len(m.group(1) or "")
+        if not places:
+            continue  # (a whole number may be exact: "1,200 euros" / "EUR 1,150" are two amounts)
+        in_a = b.val / (a.val / written)
+        if round(in_a, places) == round(written, places):
+            return True
+    return False
 
 
 def compare_values(a: Analysis, b: Analysis) -> tuple[list[Diff], set[str], set[str], set[str]]:

@@ -132,6 +132,13 @@ def test_two_exact_quantities_within_twenty_percent_are_a_possible_conflict():
     assert (r.kind, r.conflict_type) == ("possible", "quantitative_drift"), r
     r = rel("Monthly rent is EUR 1,450.", "Rent for the flat: 1,300 euros a month.")
     assert (r.kind, r.conflict_type) == ("possible", "quantitative_drift"), r
+    # one written with decimals and the other that amount rounded to them is one amount: "1.2 GB" of "1,229 MB"
+    assert not rel("The March export is 1.2 GB.", "The March export file is 1,229 MB.").is_conflict
+    r = rel("The March export is 1.2 GB.", "The March export file is 1,100 MB.")
+    assert (r.kind, r.conflict_type) == ("possible", "quantitative_drift"), r
+    # (a whole number may be exact)
+    r = rel("The grant is 1,200 euros.", "The grant is EUR 1,150.")
+    assert (r.kind, r.conflict_type) == ("possible", "quantitative_drift"), r
 
 
 @pytest.mark.parametrize(
