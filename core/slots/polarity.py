@@ -287,6 +287,8 @@ def change_cues(toks: list[Tok], values: list[Value], names: list[Name]):
             continue  # "laptops are replaced every three years": so is a passive in a clause that says how often
         if p and p in lex.remaining and _rest_of(toks, i, at) is not None:
             continue  # "8 days of leave left": what remains, not a change
+        if p and len(p) == 1 and i and toks[i - 1].low in lex.determiners and i + 1 < n and toks[i + 1].kind == "word":
+            continue  # "her left knee", "the cancelled flight": a word that describes a noun, not a change told
         if p:
             cues.append(" ".join(p))
             continue

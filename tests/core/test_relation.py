@@ -524,6 +524,19 @@ def test_a_bare_number_joined_to_a_count_counts_the_same_noun():
     assert [v.key for v in analyze("Ran 5 km and 3 in the rain.").values if v.kind == "quantity"] == ["length", ""]
 
 
+def test_a_change_word_that_describes_a_noun_is_no_change_told():
+    # "his left knee" said nothing changed; "Kofi left Acme" does
+    assert analyze("Kofi sees the physio about his left knee every other Thursday.").cues == ()
+    assert analyze("The cancelled flight was rebooked for Friday.").cues == ()
+    assert analyze("Kofi left Acme in May.").cues == ("left",)
+    assert analyze("The 07:05 flight was cancelled.").cues == ("cancelled",)
+    r = rel(
+        "Kofi sees the physio about his left knee every other Thursday at 08:00.",
+        "Kofi's week: Thu physio 08:00, Fri football.",
+    )
+    assert r.conflict_type != "decision_supersession", r
+
+
 def test_numeric_ordinal_floors_rates_in_one_word_and_numbers_before_a_comma():
     assert _values("Accounts sit on the 3rd floor.", "place")[0].val == "floor#3"
     assert rel("Accounts sit on the 3rd floor.", "Accounts moved down to the 1st floor.").is_conflict
