@@ -1035,6 +1035,16 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
 
     # When one starts and when it ends are two times, not two answers ("Registration opens on Monday" /
     # "Registration closes on Friday"; "leaves at 06:40" / "lands at 09:15").
+    # A birth date against another day of the same person ("Sam's birthday is 8 November" / "Dinner for Sam's
+    # birthday, Sat 7 Nov"; "Felix lost his first tooth on 22 Oct"): the other day is of another event.
+    if set(dims) == {"when"} and _birth_date(a) != _birth_date(b) and not (cues or moved or same_key):
+        return Relation(
+            "compatible",
+            None,
+            round(score, 3),
+            score,
+            f"a birth date and another day: {dims['when'].a} / {dims['when'].b}",
+        )
     if own_only and set(dims) == {"when"} and not (_birth_date(a) and _birth_date(b)) and not (cues or moved):
         return Relation("unrelated", None, 0.0, score, f"only the owner in common: {dims['when'].a} / {dims['when'].b}")
     if set(dims) == {"when"} and None not in (ends := (_span_end(a), _span_end(b))) and ends[0] != ends[1]:

@@ -270,6 +270,15 @@ def test_a_denial_of_what_one_named_does_says_nothing_of_another_named():
     assert rel("TLS is terminated at the load balancer.", "Wren's load balancer doesn't terminate TLS.").is_conflict
 
 
+def test_a_birth_date_against_another_day_of_the_person_is_another_event():
+    # the dinner, the tooth, the flowers: days of other events, not a second birth date
+    for other in ("Dinner for Omar's birthday, Sat 14 Nov, 19:30, at the Ivy.", "Omar lost his first tooth on 22 Oct."):
+        r = rel("Omar's birthday is 15 November; he turns 40 this year.", other)
+        assert not r.is_conflict, (other, r)
+    # two birth dates of one person are two answers
+    assert rel("Omar's birthday is 15 November.", "Omar was born on 3 April.").is_conflict
+
+
 def test_statements_about_different_things_are_unrelated():
     assert rel(
         "The espresso machine needs descaling monthly.", "Quarterly taxes are filed by the accountant."
