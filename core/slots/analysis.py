@@ -508,6 +508,7 @@ def _is_temporal_word(low: str) -> bool:
     lex = lexicon()
     return (
         low in lex.weekdays
+        or (low,) in lex.weekday_groups  # "weekdays", "weekends", as "Mondays" is
         or low in lex.months
         or low in lex.freq_words
         or low in lex.number_words

@@ -279,6 +279,15 @@ def test_a_birth_date_against_another_day_of_the_person_is_another_event():
     assert rel("Omar's birthday is 15 November.", "Omar was born on 3 April.").is_conflict
 
 
+def test_weekdays_are_what_a_statement_says_not_what_it_is_about():
+    # "on weekdays" is a time, as "on Mondays" is: two things done on weekdays share no subject by it
+    assert "weekday" not in analyze("Nadia gets up at 06:30 on weekdays.").terms
+    r = rel("Kestrel standup is at 09:45 on weekdays.", "Kestrel traffic peaks around 17:00 on weekdays.")
+    assert not r.is_conflict, r
+    assert rel("The café opens at 08:00 on weekdays.", "The café opens at 09:00 on weekdays.").is_conflict
+    assert rel("The weekend rate is £50 a night.", "The weekend rate is £60 a night.").is_conflict
+
+
 def test_statements_about_different_things_are_unrelated():
     assert rel(
         "The espresso machine needs descaling monthly.", "Quarterly taxes are filed by the accountant."
