@@ -223,7 +223,8 @@ CAPTURE_PARAMS = (
         str | None,
         None,
         "durable or expiring (default: expiring when an expiry is given or the "
-        "text carries a temporal cue such as 'this week').",
+        "text carries a temporal cue such as 'this week'; it then lasts 14 days, or through the day an 'until' "
+        "in the text names with its year, as in 'until 2027-03-01'; the receipt gives expires_at).",
         _values(MemoryClass),
     ),
     Param(

@@ -42,7 +42,7 @@ from .receipts import make_receipt
 from .scoring import zone_allows
 from .secrets import FieldValue, find_in_fields, redact_fields, secret_details
 from .store import Store, file_sig, read_only_line
-from .temporal import has_temporal_cue
+from .temporal import has_temporal_cue, until_day
 from .text import content_sha256, is_low_signal, lf_line_endings, normalize, sha256_hex
 from .until import OutOfRange, read_until
 from .validate import parse_enum, validate_actor
@@ -291,6 +291,9 @@ class CaptureOps:
         durable_given = cls_e is MemoryClass.durable  # said so, not only the default (a restatement keeps the record)
         if cls_e is None:
             cls_e = MemoryClass.expiring if (exp is not None or has_temporal_cue(text, now)) else MemoryClass.durable
+        if cls_e is MemoryClass.expiring and exp is None and (day := until_day(text, now)) is not None:
+            # "on parental leave until 2027-03-01": through that day of the person's time zone, not 14 days
+            exp = read_until(day.isoformat(), now=now, zone=lambda: self.person_zone(actor), day_end=True).at
         if cls_e is MemoryClass.expiring and exp is None:
             exp = now + timedelta(days=DEFAULT_EXPIRY_DAYS)
         if key and not slugify(key, fallback=""):
@@ -433,6 +436,8 @@ class CaptureOps:
                 {
                     "memory_id": entry.memory_id,
                     "class": cls_e.value,
+                    # (when it stops being retrieved: the default 14 days, the until day the text names, or as given)
+                    **({"expires_at": iso(entry.expires_at)} if entry.expires_at else {}),
                     "canonical_key": canonical_key,
                     "page": page,
                     "content_sha256": sha256_hex(normalize(content)),

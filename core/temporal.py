@@ -361,3 +361,57 @@ def has_temporal_cue(text: str, now: datetime | None = None) -> bool:
         if lang.until is not None and _until_found(lang.until, prepared, lowered, now):
             return True
     return False
+
+
+# A date written with its month's name and its year after "until": "until 5 March 2027", "until March 5, 2027".
+_NAMED_DATE = re.compile(
+    r"(?:(\d{1,2})(?:st|nd|rd|th)?\s+([a-z]{3,9})\.?,?\s+(\d{4}))|(?:([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4}))"
+)
+_ENGLISH_UNTIL = re.compile(r"(?<!\w)(?:until|till|til)(?!\w)", re.IGNORECASE)
+
+
+def until_day(text: str, now: datetime) -> date | None:
+    """The day an English "until" in ``text`` names, written with its year and still to come at `now` ("on parental
+    leave until 2027-03-01", "until 5 March 2027", "until March 5, 2027", "until 01/03/2027"): the temporary state
+    lasts through it, so a record that says so expires at its end, not after the default 14 days. Day and month
+    written with slashes or dots, when both readings are dates to come, give the later one (a memory that stays a
+    little longer is found; one that drops out of retrieval while still true is lost to the agent). None when no
+    until names such a day ("until Friday", "until the audit is done": the default applies)."""
+    for m in _ENGLISH_UNTIL.finditer(text):
+        after = _after(text, m.end()).lstrip()
+        end = _CLAUSE_END.search(after)
+        head = (after[: end.start()] if end else after).lower()
+        if named := _NAMED_DATE.match(head):
+            d, mon, y = (named[1], named[2], named[3]) if named[1] else (named[5], named[4], named[6])
+            month = _month_number(mon)
+            day = _day(int(y), month, int(d)) if month else None
+            if day is not None and day >= now.date():
+                return day
+            continue
+        for word in head.split()[:_UNTIL_WORDS]:
+            word = word.strip("()[]'\"")
+            if m_iso := _ISO_DATE.fullmatch(word):
+                day = _day(int(m_iso[1]), int(m_iso[2]), int(m_iso[3]))
+                if day is not None and day >= now.date():
+                    return day
+                break
+            if m_dmy := _DMY_DATE.fullmatch(word):
+                days = [
+                    x
+                    for x in (
+                        _day(int(m_dmy[3]), int(m_dmy[2]), int(m_dmy[1])),
+                        _day(int(m_dmy[3]), int(m_dmy[1]), int(m_dmy[2])),
+                    )
+                    if x
+                ]
+                if days and all(x >= now.date() for x in days):
+                    return max(days)
+                break
+    return None
+
+
+def _month_number(word: str) -> int | None:
+    """The month a name or abbreviation says (the readers' calendar table), or None."""
+    from .slots import lexicon  # on first use: a capture with no "until" never loads the readers' tables
+
+    return lexicon().months.get(word)

@@ -1,10 +1,11 @@
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from memkeeper.core import Engine
+from memkeeper.core.models import iso
 from memkeeper.core.pagefmt import parse_entry
 from tests.conftest import T0
 
@@ -207,7 +208,7 @@ def test_oversize_capture_rejected(eng):
     "text",
     [
         "Use the staging cluster for demos this week.",
-        "Freeze merges until 2026-12-01 for the audit.",
+        "Freeze merges until the audit is done.",
         "Temporarily route exports through the old worker.",
     ],
 )
@@ -216,6 +217,25 @@ def test_temporal_cue_makes_expiring_with_14_day_default(eng, text):
     assert r.details["class"] == "expiring"
     entry = eng.load(r.details["memory_id"])
     assert entry.expires_at == T0 + timedelta(days=14)
+    assert r.details["expires_at"] == iso(entry.expires_at)  # the receipt says when it stops being retrieved
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Freeze merges until 2027-01-20 for the audit.",
+        "Alice is on parental leave until 20 January 2027; Bob covers her reviews.",
+        "The side entrance is closed until January 20, 2027 for works.",
+    ],
+)
+def test_an_until_that_names_a_day_to_come_expires_at_the_end_of_that_day(eng, text):
+    """The default 14 days dropped "on parental leave until 20 January 2027" out of retrieval weeks before it ended:
+    an until that names a day, with its year, lasts through that day (of the person's time zone; UTC here)."""
+    r = eng.capture(text, now=T0)
+    entry = eng.load(r.details["memory_id"])
+    assert (r.details["class"], entry.expires_at) == ("expiring", datetime(2027, 1, 21, tzinfo=UTC))
+    found = eng.retrieve("until", now=datetime(2027, 1, 10, tzinfo=UTC), record_access=False)
+    assert [x["memory_id"] for x in found.details["results"]] == [entry.memory_id]
 
 
 def test_explicit_expiry_and_class(eng):
