@@ -259,7 +259,13 @@ CAPTURE_PARAMS = (
     Param("quiz_question", str | None, None, "A question the person can be quizzed with; the memory is the answer."),
     Param("redact", bool, False, "Store a detected secret as [REDACTED:<class>] instead of refusing the capture."),
     # Declared relations: published only when the engine's capture accepts them.
-    Param("supersedes", str | None, None, "The memory id (or its page) this statement replaces."),
+    Param(
+        "supersedes",
+        str | None,
+        None,
+        "The memory id (or its page) this statement replaces: a conflict is opened for the person to arbitrate "
+        "(nothing is replaced until they take this statement).",
+    ),
     Param(
         "contradicts", str | None, None, "The memory id (or its page) this statement contradicts (opens a conflict)."
     ),
@@ -1053,7 +1059,9 @@ def _capture_tool(desk: Desk, calls: Calls) -> Tool:
         f"Remember a statement as {desk.identity.actor}, in trust zone {desk.identity.zone.value}. Returns the "
         "receipt: status captured (a new memory), consolidated (the same statement was already known; it was "
         "reinforced), conflict (it disagrees with a memory: a person will arbitrate; nothing was stored), "
-        "suppressed (a person denied this statement before) or drop (too short to keep). The receipt names "
+        "suppressed (a person denied this statement before), drop (too short, or only an acknowledgement such as "
+        "'thanks', to keep) or reject (refused, with a reason: a credential in it, a bad argument; nothing stored). "
+        "The receipt names "
         "the memory_id and page, and lists related memories when the engine finds them: read them (read_page "
         "takes a memory_id; an 'unrelated' one shares most of the words; decide yourself whether it says the same "
         "thing)."

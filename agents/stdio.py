@@ -85,7 +85,10 @@ def named_method(error: JSONRPCError, served: Sequence[str]) -> JSONRPCError:
     if e.code != METHOD_NOT_FOUND or e.message.startswith("memkeeper:"):
         return error
     method = clip(e.data) if isinstance(e.data, str) else "?"
-    message = f"memkeeper: unknown method {method!r} (this server serves: {', '.join(served)})"
+    # (a method the SDK has a handler for but refuses in this session, "server/discover" under the protocol
+    # version negotiated, is no method it serves)
+    others = ", ".join(m for m in served if m != e.data)
+    message = f"memkeeper: unknown method {method!r} (this server serves: {others})"
     return JSONRPCError(jsonrpc="2.0", id=error.id, error=ErrorData(code=e.code, message=message, data=e.data))
 
 

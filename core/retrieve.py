@@ -94,7 +94,9 @@ class RetrieveOps:
             )
         terms = scoring.query_terms(query)
         if not terms:
-            return make_receipt("retrieve", "reject", now, actor, {"reason": "empty_query"})
+            # (a query of common words only, "the of and", is empty of what could be looked up: say so)
+            said = {"detail": "no word to look up: only common words such as 'the' or 'and'"} if query.strip() else {}
+            return make_receipt("retrieve", "reject", now, actor, {"reason": "empty_query", **said})
         ranked, hidden, bounded = self._rank(terms, zone_e, now, limit, actor.startswith("human:"))
         details = {
             "query_sha256": sha256_hex(query),

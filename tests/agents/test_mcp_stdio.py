@@ -224,6 +224,11 @@ def test_an_unknown_method_is_named_in_the_servers_words_with_those_it_serves(ro
         assert message.startswith("memkeeper: unknown method 'tools/cal' (this server serves: ")
         assert "tools/call" in message and "resources/read" in message and "prompts/list" not in message
         assert error(second)[1] == -32601 and len(error(second)[2]) < 600  # the method repeated in part
+        # a method the SDK knows but refuses in this session is not listed as served in its own refusal
+        server.write(request(4, "server/discover"))
+        rid, code, message = error(server.read())
+        assert (rid, code) == (4, -32601) and "'server/discover' (" in message, message
+        assert "server/discover," not in message and not message.endswith("server/discover)"), message
         server.write(tool_call(3, "queue_counts"))
         assert "result" in server.read()  # and the session goes on
         assert server.close() == 0

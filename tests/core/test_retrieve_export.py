@@ -98,6 +98,9 @@ def test_empty_query_and_unknown_zone_fail_closed(eng):
     log_before = (eng.root / "log.md").read_text()
     r = eng.retrieve("  the  ", now=T0)
     assert (r.status, r.details["reason"]) == ("reject", "empty_query")
+    # a query of common words only is not empty as typed: the refusal says what it lacks
+    assert "only common words" in r.details["detail"]
+    assert "detail" not in eng.retrieve("   ", now=T0).details
     r = eng.retrieve("kestrel", zone="everyone", now=T0)
     assert (r.status, r.details["reason"]) == ("reject", "invalid_trust_zone")
     assert (eng.root / "log.md").read_text() == log_before
