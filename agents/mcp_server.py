@@ -1242,6 +1242,20 @@ def unknown_resource(uri: str, offered: str) -> str:
     return f"memkeeper: unknown resource {clip(uri)!r} (resources: {offered}; read any other page with read_page)"
 
 
+def _plain_log() -> None:
+    """One plain line per logged event on stderr ("WARNING memkeeper: bytes that are not UTF-8 read as U+FFFD"), as
+    the command line writes its errors: the SDK's server, built with a log level, installs a Rich handler when the
+    process has none, which wraps a message over several lines at 80 columns (a path cut in two) and adds a time
+    and a source column an operator's log does not need. Only that handler is replaced; one a host installed stays."""
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        if type(handler).__name__ == "RichHandler":
+            root.removeHandler(handler)
+            plain = logging.StreamHandler(sys.stderr)
+            plain.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
+            root.addHandler(plain)
+
+
 class MemkeeperServer(MCPServer[Any]):
     """The SDK's server, answering a call to a tool it does not offer with a one-line `memkeeper:` reason (the SDK
     says "Unknown tool: x"): a limited server says why it has no `queue_counts`. A resource it does not offer is
@@ -1360,6 +1374,7 @@ def build_server(engine: Engine, identity: Identity, clock: Callable[[], datetim
         tools=tools,
         log_level="WARNING",
     )
+    _plain_log()
 
     def view(rel: str) -> Callable[[], str]:
         def read() -> str:

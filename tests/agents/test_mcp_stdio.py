@@ -362,6 +362,9 @@ def test_text_that_arrives_undecodable_is_refused_as_on_the_command_line(root):
         assert "# Key \\udc00 \U0001f680\n" in page
         assert server.close() == 0
     assert records(root) == 1
+    # the server's log says so in one plain line each (not a table wrapped at 80 columns)
+    warned = [line for line in b"".join(server.stderr).decode().splitlines() if "U+FFFD" in line]
+    assert warned and all(line.startswith("WARNING memkeeper: ") for line in warned), warned
 
 
 def nested(rid: Any, depth: int) -> str:
