@@ -365,7 +365,8 @@ def has_temporal_cue(text: str, now: datetime | None = None) -> bool:
 
 # A date written with its month's name and its year after "until": "until 5 March 2027", "until March 5, 2027".
 _NAMED_DATE = re.compile(
-    r"(?:(\d{1,2})(?:st|nd|rd|th)?\s+([a-z]{3,9})\.?,?\s+(\d{4}))|(?:([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4}))"
+    r"(?:(\d{1,2})(?:st|nd|rd|th)?\s+([a-z]{3,9})\.?,?\s+(\d{4}))"  # "5 March 2027"
+    r"|(?:([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4}))"  # "March 5, 2027"
 )
 _ENGLISH_UNTIL = re.compile(r"(?<!\w)(?:until|till|til)(?!\w)", re.IGNORECASE)
 

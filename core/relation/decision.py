@@ -239,8 +239,8 @@ def _plan_gone_by(old: Statement, new: Statement) -> str:
     """One statement names only days still to come when it was captured (a plan: "Week ahead, 7-13 Sep: …"), all
     of them gone by when the other was captured, and the other reports days gone by, none of them the plan's
     ("Parkrun 26 Sep: 24:58"); or the report was captured first, of days before all of the plan's ("Noor passed
-    her swimming badge on Wed 9 Sep" / "Week ahead, 30 Nov-6 Dec: … Wed 2 Dec: Noor swimming"): two occasions (`relate` asks it only of two statements not surely about one thing).
-    Days of a month only. The days, or ""."""
+    her swimming badge on Wed 9 Sep" / "Week ahead, 30 Nov-6 Dec: … Wed 2 Dec: Noor swimming"): two occasions
+    (`relate` asks it only of two statements not surely about one thing). Days of a month only. The days, or ""."""
     for plan, report, text in ((old, new, "{} / {}"), (new, old, "{1} / {0}")):
         p, r = _named_days(plan), _reported_days(report)
         if not p or p[0] or p[2] or not p[1] or not r or r[1] or r[2] or not report.at:
@@ -281,7 +281,7 @@ def _exception(old: Statement, new: Statement) -> str:
     19 Nov at 10:30" / "runs parkrun most Saturdays at 09:00"; "No release on Fri 30 Oct: half-term" / "the release
     train goes out on Fridays"; "Swimming on 30 Sep was cancelled" / "swimming on Wednesdays"). A day that bounds a
     time ("from 3 Nov", "until 1 Dec", "starting Monday 7 Dec") says when the habit changes: no exception. The
-    occasion, as the habit's days "" otherwise."""
+    occasion's days against "a habit", or ""."""
     for one, other, text in ((old, new, "{} / a habit"), (new, old, "a habit / {}")):
         days = _occasion_days(one)
         if days and _habit(other):
