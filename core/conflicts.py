@@ -895,6 +895,13 @@ class ConflictQueue:
                     "class": incoming["memory_class"],
                     "content_sha256": sha256_hex(same),
                     **(details or {}),
+                    # (declared otherwise than the waiting conflict was: that declaration stands, and says so;
+                    # "supersedes" after "contradicts" is not recorded over it)
+                    **(
+                        {"declared_before": open_c.declared}
+                        if declared and open_c.declared and open_c.declared != declared
+                        else {}
+                    ),
                 },
             )
             return self.store.record(receipt)

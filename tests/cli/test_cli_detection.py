@@ -231,6 +231,12 @@ def test_declared_relations_are_honoured_and_recorded(capsys, wiki):
         assert r["details"]["confidence"] == 1.0
     code, out, _ = run(capsys, wiki, "--json", "conflicts", "list")
     assert {c["declared"] for c in json.loads(out)} == {"supersedes", "contradicts"}
+    # the same statement declared again, otherwise: the waiting conflict and its declaration stand, and it says so
+    text = "Release notes are not written by the docs guild."
+    code, r, _ = capture(capsys, wiki, text, "--supersedes", mid)
+    assert r["details"]["duplicate"] is True and r["details"]["declared_before"] == "contradicts", r
+    code, r, _ = capture(capsys, wiki, text, "--contradicts", mid)
+    assert r["details"]["duplicate"] is True and "declared_before" not in r["details"], r
     from memkeeper.core import Engine
 
     eng = Engine.open(wiki)
