@@ -57,8 +57,8 @@ def _time_of(tok: Tok) -> int | None:
         h += 12
     if ap == "a" and h == 12:
         h = 0
-    if h > 24 or mi > 59:
-        return None
+    if h > 24 or mi > 59 or (h == 24 and mi):
+        return None  # (24:00 is the end of a day; "24:31" is a time taken, a parkrun's, not a time of day)
     return h * 60 + mi
 
 

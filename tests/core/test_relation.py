@@ -474,6 +474,14 @@ def test_clock_times_and_spelled_times():
     assert _values("Maintenance runs 01:00-03:00.", "time")[0].val[:2] == (60, 180)
 
 
+def test_a_time_past_24_00_is_no_time_of_day():
+    # "24:49" is a time taken (a parkrun's), not a clock time to set against "14:00"; 24:00 ends a day
+    assert _values("Parkrun 17 Oct: 24:49, best of the autumn so far.", "time") == []
+    assert _values("The hall is open 09:00-24:00.", "time")[0].val[:2] == (540, 1440)
+    r = rel("Omar's football is on Sat 17 Oct at 14:00.", "Omar's parkrun, 17 Oct: 24:49, best of the autumn.")
+    assert not r.is_conflict, r
+
+
 def test_dates_keep_only_the_parts_given():
     assert _values("It closes on March 9.", "date")[0].val == (None, 3, 9)
     assert _values("Support ends in December 2030.", "date")[0].val == (2030, 12, None)
