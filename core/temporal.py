@@ -269,24 +269,33 @@ def _after(text: str, start: int) -> str:
     return text[start : start + 3 * _NEAR]
 
 
+def _until_words(after: str) -> list[str]:
+    """The first words after an until, up to its clause's end, brackets and quotes stripped."""
+    end = _CLAUSE_END.search(after)
+    return [w.strip("()[]'\"") for w in (after[: end.start()] if end else after).split()[:_UNTIL_WORDS]]
+
+
+def _written_days(word: str) -> list[date] | None:
+    """The day a word writes in digits with its year, ISO or day and month with slashes or dots (both readings
+    when each could be the other: 03/05/2026 is 3 May or 5 March); None for any other word."""
+    if m := _ISO_DATE.fullmatch(word):
+        return [d for d in (_day(int(m[1]), int(m[2]), int(m[3])),) if d]
+    if m := _DMY_DATE.fullmatch(word):
+        return [d for d in (_day(int(m[3]), int(m[2]), int(m[1])), _day(int(m[3]), int(m[1]), int(m[2]))) if d]
+    return None
+
+
 def _past_until(after: str, now: datetime) -> bool:
     """Whether the time an until names in ``after`` (the text right after its until word) had ended at `now`: a
     date before now's date, or a year before now's year ("Until 2019 the team used Jenkins", captured in 2026, is a
     historical fact, not a temporary state). Day and month written with slashes or dots count as past only when
     both readings are (03/05/2026 is 3 May or 5 March). Anything else (a weekday, "the audit is done", a date to
     come, the current year) is no past time."""
-    end = _CLAUSE_END.search(after)
-    for word in (after[: end.start()] if end else after).split()[:_UNTIL_WORDS]:
-        word = word.strip("()[]'\"")
-        if m := _ISO_DATE.fullmatch(word):
-            day = _day(int(m[1]), int(m[2]), int(m[3]))
-            if day is not None:
-                return day < now.date()
-        elif m := _DMY_DATE.fullmatch(word):
-            days = [d for d in (_day(int(m[3]), int(m[2]), int(m[1])), _day(int(m[3]), int(m[1]), int(m[2]))) if d]
-            if days:
-                return all(d < now.date() for d in days)
-        elif _YEAR.fullmatch(word):
+    for word in _until_words(after):
+        days = _written_days(word)
+        if days:
+            return all(d < now.date() for d in days)
+        if days is None and _YEAR.fullmatch(word):
             return int(word) < now.year
     return False
 
@@ -389,22 +398,9 @@ def until_day(text: str, now: datetime) -> date | None:
             if day is not None and day >= now.date():
                 return day
             continue
-        for word in head.split()[:_UNTIL_WORDS]:
-            word = word.strip("()[]'\"")
-            if m_iso := _ISO_DATE.fullmatch(word):
-                day = _day(int(m_iso[1]), int(m_iso[2]), int(m_iso[3]))
-                if day is not None and day >= now.date():
-                    return day
-                break
-            if m_dmy := _DMY_DATE.fullmatch(word):
-                days = [
-                    x
-                    for x in (
-                        _day(int(m_dmy[3]), int(m_dmy[2]), int(m_dmy[1])),
-                        _day(int(m_dmy[3]), int(m_dmy[1]), int(m_dmy[2])),
-                    )
-                    if x
-                ]
+        for word in _until_words(head):
+            days = _written_days(word)
+            if days is not None:
                 if days and all(x >= now.date() for x in days):
                     return max(days)
                 break

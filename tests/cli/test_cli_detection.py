@@ -483,6 +483,19 @@ def capture_at(capsys, root, text, now, *args):
     return code, json.loads(out), err
 
 
+def two_at(capsys, root, first: tuple[str, str], second: tuple[str, str], titled: bool = False) -> dict:
+    """Capture `first` then `second` (text, time), by two agents; the first must be captured. The second's receipt.
+    `titled`: each under a title of its own (else the engine derives one)."""
+    (text_a, at_a), (text_b, at_b) = first, second
+    code, a, _ = capture_at(capsys, root, text_a, at_a, *(("--title", "The first") if titled else ()))
+    assert code == 0 and a["status"] == "captured", a
+    code, b, _ = capture_at(
+        capsys, root, text_b, at_b, *(("--title", "The second") if titled else ()), "--as", "agent:o"
+    )
+    assert code == 0, b
+    return b
+
+
 @pytest.mark.parametrize(
     "first, second",
     [
@@ -536,10 +549,8 @@ def test_two_days_gone_by_are_two_occasions_not_a_contradiction(capsys, wiki, fi
     ],
 )
 def test_a_plan_whose_days_went_by_against_a_report_of_another_day(capsys, wiki, plan, report, held):
-    code, a, _ = capture_at(capsys, wiki, plan, "2026-11-08T18:00:00Z")
-    assert code == 0 and a["status"] == "captured", a
-    code, b, _ = capture_at(capsys, wiki, report, "2026-11-30T12:00:00Z", "--as", "agent:o")
-    assert code == 0 and (b["status"] == "conflict") == held, b
+    second = two_at(capsys, wiki, (plan, "2026-11-08T18:00:00Z"), (report, "2026-11-30T12:00:00Z"))
+    assert (second["status"] == "conflict") == held, second
 
 
 @pytest.mark.parametrize(
@@ -584,10 +595,8 @@ def test_a_report_against_a_later_plan_of_days_after_it(capsys, wiki, report):
     ],
 )
 def test_a_change_told_later_does_not_supersede_a_report_of_a_day_gone_by(capsys, wiki, report, change, held):
-    code, a, _ = capture_at(capsys, wiki, report, "2026-11-03T20:00:00Z", "--title", "The report")
-    assert code == 0 and a["status"] == "captured", a
-    code, b, _ = capture_at(capsys, wiki, change, "2026-11-09T12:00:00Z", "--title", "The change", "--as", "agent:o")
-    assert code == 0 and (b["status"] == "conflict") == held, b
+    second = two_at(capsys, wiki, (report, "2026-11-03T20:00:00Z"), (change, "2026-11-09T12:00:00Z"), titled=True)
+    assert (second["status"] == "conflict") == held, second
 
 
 @pytest.mark.parametrize(
@@ -617,10 +626,8 @@ def test_a_change_told_later_does_not_supersede_a_report_of_a_day_gone_by(capsys
 def test_an_occasion_is_an_exception_to_a_habit_unless_it_says_when_the_habit_changes(
     capsys, wiki, habit, occasion, held
 ):
-    code, a, _ = capture_at(capsys, wiki, habit, "2026-11-01T09:00:00Z", "--title", "The habit")
-    assert code == 0 and a["status"] == "captured", a
-    code, b, _ = capture_at(capsys, wiki, occasion, "2026-11-10T09:00:00Z", "--title", "One day", "--as", "agent:o")
-    assert code == 0 and (b["status"] == "conflict") == held, b
+    second = two_at(capsys, wiki, (habit, "2026-11-01T09:00:00Z"), (occasion, "2026-11-10T09:00:00Z"), titled=True)
+    assert (second["status"] == "conflict") == held, second
 
 
 @pytest.mark.parametrize(
