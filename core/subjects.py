@@ -398,11 +398,26 @@ def _acronym_window(text: str, seq: tuple[str, ...], starts: list[int] | None = 
     return None
 
 
+def acronym_window(text: str, s: Side) -> tuple[str, ...] | None:
+    """The consecutive words of `s` the acronym `text` abbreviates ("EM": engineering, manager), or None."""
+    return _side_window(text, s)
+
+
 def _side_window(text: str, s: Side) -> tuple[str, ...] | None:
-    """`_acronym_window(text, s.sequence)`, through the side's index of first letters when it is long."""
+    """`_acronym_window(text, s.sequence)`, through the side's index of first letters when it is long. An acronym
+    the vocabulary spells out ("QA": quality assurance, "PR": pull request) abbreviates those words only, not
+    others that open with its letters ("quarterly audits", "press releases")."""
     if len(s.sequence) < INDEXED or not text:
-        return _acronym_window(text, s.sequence)
-    return _acronym_window(text, s.sequence, _lookup(s).positions.get(text[:1].lower(), []))
+        window = _acronym_window(text, s.sequence)
+    else:
+        window = _acronym_window(text, s.sequence, _lookup(s).positions.get(text[:1].lower(), []))
+    if window is not None:
+        spelled = lexicon().abbreviations.get(text.lower()) or lexicon().abbreviations.get(
+            text.lower().removesuffix("s")
+        )
+        if spelled and [stem(w) for w in spelled.split()] != [stem(w) for w in window]:
+            return None
+    return window
 
 
 def _spelled_out(x: Side, y: Side, acronyms: list[Name]) -> tuple[set[str], set[str]]:

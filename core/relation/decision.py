@@ -48,7 +48,7 @@ from ..slots import Analysis, Name, Value, fold, lexicon, stem
 from ..slots.markdown import plain_blocks
 from ..slots.tokens import is_function, match_any
 from ..slots.values import time_unit
-from ..subjects import Side, SubjectMatch, compare, matches, one_root, same_term, side
+from ..subjects import Side, SubjectMatch, acronym_window, compare, matches, one_root, same_term, side
 from .agreement import (
     DRIFT,
     Diff,
@@ -134,6 +134,14 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
     A statement that only asks ("Question: does Chen want to be cc'd on the weekly report?") asserts nothing: it is
     never held against a record, nor a record against it (`_asks`)."""
     rel = _relate_statements(old, new, same_key)
+    if not rel.is_conflict:
+        written = _written_out(old, new)
+        if written is not None:
+            # (read again with one's acronyms written as the other's words: "- EM: Noor Hassan" / "Yusuf Kaya is
+            # the engineering manager"; only a conflict found so is kept, what the texts share is read as written)
+            again = _relate_statements(*written, same_key)
+            if again.is_conflict:
+                rel = again
     if rel.is_conflict and (_asks(old.text) or _asks(new.text)):
         return Relation("compatible", None, rel.score, rel.score, "a question: it asserts nothing")
     if rel.is_conflict:
@@ -155,6 +163,46 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
         if days:
             return Relation("compatible", None, rel.score, rel.score, f"a report of days gone by: {days}")
     return rel
+
+
+# (not after a number: "5 PM", "16 GB" are units)
+_CAPITALS = re.compile(r"(?<![\w-])(?<!\d )([A-Z]{2,6})(s?)(?![\w-])")
+
+
+@text_cache(maxsize=8192, max_chars=TEXT_CHARS)
+def _capital_words(text: str) -> tuple[tuple[str, str], ...]:
+    """The words of `text` in two to six capitals, each as (letters, plural "s" or ""), once each, in order."""
+    return tuple(dict.fromkeys(_CAPITALS.findall(text)))
+
+
+def _written_out(old: Statement, new: Statement) -> tuple[Statement, Statement] | None:
+    """`old` and `new`, each word of one written in two to six capitals ("EM", "PTO", "RCs") that abbreviates words
+    the other says ("engineering manager", "paid time off", "release candidates") written as those words; None
+    when neither has one. The words abbreviated open with a word of content, and half of them are ("WFH": "work
+    from home"; "IT" is not "is the")."""
+    sa, sb = side(old.text, old.title), side(new.text, new.title)
+    a, b = _spell(old, sb), _spell(new, sa)
+    return None if a is old and b is new else (a, b)
+
+
+def _spell(st: Statement, other: Side) -> Statement:
+    """`st` with its acronyms that abbreviate words of `other` written as those words (`_written_out`)."""
+    spelled: dict[str, str] = {}
+    for acronym, plural in _capital_words(st.text) + _capital_words(st.title):
+        if acronym.lower() in other.words or (acronym + plural).lower() in other.words:
+            continue  # the other writes it so too
+        window = acronym_window(acronym, other)
+        if window is None or is_function(window[0]) or 2 * sum(is_function(w) for w in window) > len(window):
+            continue
+        spelled[acronym + plural] = " ".join(window)
+    if not spelled:
+        return st
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, spelled)) + r")(?![\w-])")
+
+    def write(text: str) -> str:
+        return pattern.sub(lambda m: spelled[m.group(1)], text)
+
+    return replace(st, text=write(st.text), title=write(st.title))
 
 
 Span = tuple[date, date]

@@ -1613,3 +1613,40 @@ def test_one_frame_said_of_two_things_is_no_conflict(pair):
 def test_one_frame_said_of_one_thing_with_another_value_conflicts(pair):
     rel = relate(Statement(pair[0]), Statement(pair[1]))
     assert rel.is_conflict, rel
+
+
+# An acronym in one statement and the words it stands for in the other are one thing said two ways: a role, a
+# kind of leave, a way of working. An acronym the vocabulary spells out stands for those words only, and a
+# capital unit after a number ("5 PM") is no acronym.
+ACRONYM_SPELLED_OUT = [
+    (
+        "## Infra team\n- EM: Noor Hassan\n- Help channel: #infra-help",
+        "Yusuf Kaya is the engineering manager of the infra team.",
+    ),
+    ("User has 25 days of PTO a year.", "User gets 30 days of paid time off each year."),
+    ("WFH days are Monday and Friday.", "Working from home is allowed on Tuesdays and Thursdays."),
+    ("SRE on-call: Priya.", "The site reliability engineering on-call this week is Marcus."),
+    # the acronym in the newer statement
+    ("Paid time off is 25 days a year.", "User gets 30 days of PTO each year."),
+]
+ACRONYM_OF_OTHER_WORDS = [
+    ("QA signs off releases on Tuesdays.", "Quarterly audits happen on Thursdays."),
+    ("The PR queue is reviewed at 10:00.", "Press releases go out at 14:00."),
+]
+
+
+@pytest.mark.parametrize("pair", ACRONYM_SPELLED_OUT, ids=lambda p: p[1][:30])
+def test_an_acronym_and_the_words_it_stands_for_are_one_thing(pair):
+    rel = relate(Statement(pair[0]), Statement(pair[1]))
+    assert rel.is_conflict, rel
+
+
+@pytest.mark.parametrize("pair", ACRONYM_OF_OTHER_WORDS, ids=lambda p: p[1][:30])
+def test_a_known_acronym_does_not_stand_for_other_words(pair):
+    rel = relate(Statement(pair[0]), Statement(pair[1]))
+    assert not rel.is_conflict, rel
+
+
+def test_a_capital_unit_after_a_number_is_no_acronym():
+    rel = relate(Statement("Standup is at 5 PM."), Statement("The product manager runs standup at 4 pm."))
+    assert rel.is_conflict and "5 PM" in rel.reason, rel
