@@ -73,6 +73,12 @@ def _polar(a: Analysis, span: list[tuple[str, str, bool, bool]]) -> set[str]:
     return out
 
 
+def _denied(a: Analysis, k: int, polar: set[str]) -> bool:
+    """The span at token k is denied: it holds a negation cue, or stands after one in its clause."""
+    cue = a.negated_from.get(a.tokens[k].clause)
+    return "negation" in polar or (cue is not None and cue < k)
+
+
 def _same_word(x: str, y: str) -> bool:
     """One word written shorter: an abbreviation that is a prefix of the other ("jan" / "january")."""
     short, long_ = sorted((x, y), key=len)
@@ -110,6 +116,10 @@ def substitution(a: Analysis, b: Analysis) -> tuple[str, str] | None:
         pa, pb = _polar(a, wa[i1:i2]), _polar(b, wb[j1:j2])
         if pa & pb or ("negation" in pa and pb) or ("negation" in pb and pa):
             return None  # states of one class, or a negation against a state ("isn't public" / "private"): `polarity`
+        if _denied(a, pos_a[i1], pa) != _denied(b, pos_b[j1], pb):
+            # what one denies is no answer to what the other says ("Leo isn't allergic to dogs" / "Leo is allergic
+            # to cats"; "The kitchen has no microwave" / "… has a dishwasher"): both may hold
+            return None
         if found is not None or len(ca) > MAX_SPAN or len(cb) > MAX_SPAN:
             return None  # two substitutions, or a long one: rewording, not one answer traded for another
         if len(ca) == len(cb) == 1 and _same_word(ca[0], cb[0]):

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from ..slots import Analysis, Name, State, Value, lexicon, stem
+from ..slots.tokens import is_function
 from ..subjects import Side
 from .agreement import address_agree, loose_equal, slot_of
 
@@ -37,6 +38,7 @@ def polarity_flips(a: Analysis, b: Analysis) -> list[str]:
     for this, other in ((b, a), (a, b)):
         # A word the other statement has only inside a compound is another word ("not a call" / "on-call duty").
         other_aff = other.affirmed & whole_stems(other)
+        elsewhere = _other_objects(this, other, other_aff)
         for t in sorted(this.negated):
             if not _salient(t) or t in other.negated:
                 continue
@@ -47,6 +49,8 @@ def polarity_flips(a: Analysis, b: Analysis) -> list[str]:
                 continue  # "no parking at the office" says nothing against the office
             if _denied_of_another(this, t, other):
                 continue  # "Ana doesn't drink coffee" says nothing against "Ben drinks coffee all day"
+            if t in elsewhere:
+                continue  # "doesn't eat pork" says nothing against "eats chicken and fish"
             if t in other_aff or any(_same(t, o) for o in other_aff):
                 out.append(t)
     for pref, other_aff, own_words in ((b.prefixed, a.affirmed, a.words), (a.prefixed, b.affirmed, b.words)):
@@ -114,6 +118,79 @@ def _denied_of_another(this: Analysis, t: str, other: Analysis) -> bool:
         if not names or any(w in said or any(_same(w, o) for o in said) for n in names for w in n.words):
             return False
     return True
+
+
+_CIRCUMSTANCES = frozenset({"time", "weekday", "daypart", "date", "duration", "frequency"})
+
+
+def _objects(x: Analysis, verb: str, denied: bool) -> list[list[str]]:
+    """What each use of the verb `verb` takes in `x`, denied by a verb's negation (`denied`) or said: the stems of
+    the content words right after it in its clause, in order, up to a preposition of context, a value or a mark
+    ("doesn't eat pork at home": pork; "calls the search API every minute": search, API; "speaks fluent Spanish":
+    fluent, Spanish)."""
+    lex = lexicon()
+    toks = x.tokens
+    # (where a value says when, how often or how long, the object has ended)
+    when = {k for v in x.values if v.kind in _CIRCUMSTANCES for k in range(v.start, v.start + len(v.text.split()))}
+    out: list[list[str]] = []
+    for t in toks:
+        if t.kind != "word" or (t.stem or stem(t.low)) != verb:
+            continue
+        cue = x.negated_from.get(t.clause)
+        negated = cue is not None and cue < t.i
+        if negated != denied:
+            continue
+        if cue is not None and negated and not (toks[cue].low in lex.verbal_negation or toks[cue].low.endswith("n't")):
+            continue  # a noun's negation ("no parking"): its words are read by `negated_tail`
+        got: list[str] = []
+        for u in toks[t.i + 1 :]:
+            if u.clause != t.clause or u.kind == "punct" or u.low in lex.context_preps or u.i in when:
+                break
+            if u.kind == "word" and not is_function(u.low):
+                got.append(u.stem or stem(u.low))
+        out.append(got)
+    return out
+
+
+def _other_objects(this: Analysis, other: Analysis, other_aff: set[str] | frozenset[str]) -> set[str]:
+    """The verbs `this` denies of another object than `other` says them of (`_another_object`), with the words of
+    the objects denied: none of them is a flip."""
+    out: set[str] = set()
+    for verb in this.negated & other_aff:
+        if _another_object(this, verb, other):
+            out.add(verb)
+            out.update(w for d in _objects(this, verb, True) for w in d)
+    return out
+
+
+def _another_object(this: Analysis, verb: str, other: Analysis) -> bool:
+    """`this` denies the verb `verb` of an object `other` never names, and `other` says it of objects `this` never
+    names ("The user doesn't eat pork" / "User eats chicken and fish"; "Contractors can't access payroll" / "…
+    can access the finance dashboard"), or of one thing qualified two ways ("doesn't call the billing API" / "calls
+    the search API"): two objects, not a yes and a no. A denial of the verb alone ("never drinks") or of an object
+    both name ("doesn't use feature flags" / "uses feature flags for every release"; "doesn't support dark mode" /
+    "supports a dark theme") is held as before."""
+    denied, said = _objects(this, verb, True), _objects(other, verb, False)
+    if not denied or not said or not all(denied) or not all(said):
+        return False
+    words_this, words_other = whole_stems(this), whole_stems(other)
+
+    def named(w: str, where: set[str]) -> bool:
+        return w in where or any(_same(w, o) for o in where)
+
+    def another(d: list[str], s: list[str]) -> bool:
+        if not any(named(w, words_other) for w in d) and not any(named(w, words_this) for w in s):
+            return True
+        # one head, each qualified by a word the other statement never says
+        return (
+            len(d) > 1
+            and len(s) > 1
+            and _same(d[-1], s[-1])
+            and any(not named(w, words_other) for w in d[:-1])
+            and any(not named(w, words_this) for w in s[:-1])
+        )
+
+    return all(another(d, s) for d in denied for s in said)
 
 
 def nominal_flips(a: Analysis, b: Analysis) -> list[tuple[str, bool]]:

@@ -1650,3 +1650,36 @@ def test_a_known_acronym_does_not_stand_for_other_words(pair):
 def test_a_capital_unit_after_a_number_is_no_acronym():
     rel = relate(Statement("Standup is at 5 PM."), Statement("The product manager runs standup at 4 pm."))
     assert rel.is_conflict and "5 PM" in rel.reason, rel
+
+
+# A verb denied of one object and said of another is two objects, not a yes and a no; denied of the object the
+# other names, or with no object, it still conflicts.
+VERB_OF_ANOTHER_OBJECT = [
+    ("The user doesn't eat pork.", "User eats chicken and fish."),
+    ("User doesn't speak French.", "The user speaks fluent Spanish."),
+    ("Contractors can't access payroll.", "Contractors can access the finance dashboard."),
+    ("The Vega service doesn't call the billing API.", "The Vega service calls the search API every minute."),
+    # a denied span in a frame both share is no answer to the other's span there
+    ("Leo isn't allergic to dogs.", "Leo is allergic to cats."),
+    ("The kitchen has no microwave.", "The kitchen has a dishwasher."),
+]
+VERB_OF_THE_SAME_OBJECT = [
+    ("We don't use feature flags.", "The team uses feature flags for every release."),
+    ("User doesn't drink coffee.", "User drinks coffee every morning."),
+    ("Jonas never drinks.", "Jonas drinks wine at dinner."),
+    ("The app doesn't support dark mode.", "The app supports a dark theme."),
+]
+
+
+@pytest.mark.parametrize("pair", VERB_OF_ANOTHER_OBJECT, ids=lambda p: p[1][:30])
+def test_a_verb_denied_of_another_object_is_no_conflict(pair):
+    for a, b in (pair, pair[::-1]):
+        rel = relate(Statement(a), Statement(b))
+        assert not rel.is_conflict, (a, b, rel)
+
+
+@pytest.mark.parametrize("pair", VERB_OF_THE_SAME_OBJECT, ids=lambda p: p[1][:30])
+def test_a_verb_denied_of_the_same_object_conflicts(pair):
+    for a, b in (pair, pair[::-1]):
+        rel = relate(Statement(a), Statement(b))
+        assert rel.is_conflict, (a, b, rel)
