@@ -37,8 +37,10 @@ def polarity_flips(a: Analysis, b: Analysis) -> list[str]:
     out: list[str] = []
     for this, other in ((b, a), (a, b)):
         # A word the other statement has only inside a compound is another word ("not a call" / "on-call duty").
-        other_aff = other.affirmed & whole_stems(other)
+        said = whole_stems(other)
+        other_aff = other.affirmed & said
         elsewhere = _other_objects(this, other, other_aff)
+        when = {stem(w) for v in this.values for w in v.text.lower().split()}
         for t in sorted(this.negated):
             if not _salient(t) or t in other.negated:
                 continue
@@ -47,6 +49,10 @@ def polarity_flips(a: Analysis, b: Analysis) -> list[str]:
             heads = this.negated_tail.get(t)
             if heads is not None and not any(h in other_aff or any(_same(h, o) for o in other_aff) for h in heads):
                 continue  # "no parking at the office" says nothing against the office
+            # (a value after the preposition says when, not where: "took the user off metformin in March")
+            tails = [w for w, hs in this.negated_tail.items() if t in hs and w not in when]
+            if tails and not any(w in said or any(_same(w, o) for o in said) for w in tails):
+                continue  # nor against parking the other puts elsewhere ("at the dentist" / "the office has parking")
             if _denied_of_another(this, t, other):
                 continue  # "Ana doesn't drink coffee" says nothing against "Ben drinks coffee all day"
             if t in elsewhere:

@@ -1662,12 +1662,19 @@ VERB_OF_ANOTHER_OBJECT = [
     # a denied span in a frame both share is no answer to the other's span there
     ("Leo isn't allergic to dogs.", "Leo is allergic to cats."),
     ("The kitchen has no microwave.", "The kitchen has a dishwasher."),
+    # a noun denied at one place is said nothing of at another
+    ("There is no parking at the dentist.", "The office has parking for staff."),
+    ("No smoking on the balcony.", "Smoking is allowed in the garden."),
 ]
 VERB_OF_THE_SAME_OBJECT = [
     ("We don't use feature flags.", "The team uses feature flags for every release."),
     ("User doesn't drink coffee.", "User drinks coffee every morning."),
     ("Jonas never drinks.", "Jonas drinks wine at dinner."),
     ("The app doesn't support dark mode.", "The app supports a dark theme."),
+    ("No smoking on the balcony.", "Smoking is allowed on the balcony."),
+    ("There is no staff parking at the office.", "The office has parking for staff."),
+    # (a value after the preposition says when: the place test leaves it out)
+    ("User is on metformin.", "The doctor took the user off metformin in March."),
 ]
 
 
