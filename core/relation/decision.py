@@ -770,7 +770,12 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
     score, shared_weight = subj.score, subj.shared_weight
     if claimed:
         bare = compare(sa, sb, drop=claimed)
-        if bare.score > score and bare.score >= SUBJECT_SURE and bare.shared_weight >= SHARED_MIN:
+        if (
+            bare.score > score
+            and bare.score >= SUBJECT_SURE
+            and bare.shared_weight >= SHARED_MIN
+            and not _owner_alone(bare, sa, sb, claimed)
+        ):
             score, shared_weight = bare.score, bare.shared_weight
     if not same_key and (score < SUBJECT_MIN or shared_weight < SHARED_MIN):
         return Relation("unrelated", None, 0.0, score, f"little in common ({score:.2f})")
@@ -1303,6 +1308,19 @@ TRIVIAL = frozenset(
     currently now still actually do does has have
     """.split()
 )
+
+
+def _owner_alone(bare: SubjectMatch, sa: Side, sb: Side, claimed: set[str] | frozenset[str]) -> bool:
+    """What two statements share, their claims left out, is the memory's own person alone, and each says another
+    thing of that person the other does not ("The user's dentist is Dr. Alvarez" / "The user's plumber is Dr.
+    Kim"): two things of one person, not one. (One that says nothing but the person, "User lives in Oakland" /
+    "The user moved out of the Bay Area and now lives in Sacramento", is about where that person lives.)"""
+    own = lexicon().own
+    if set(bare.shared) - own:
+        return False
+    rest_a = [t for t in sa.terms if t not in claimed and t not in own and t not in bare.shared]
+    rest_b = [t for t in sb.terms if t not in claimed and t not in own and not matches(t, sa)]
+    return bool(rest_a) and bool(rest_b)
 
 
 def _name_pairs(subj: SubjectMatch, sa: Side, sb: Side) -> list[tuple[Name, Name, bool]]:

@@ -366,6 +366,14 @@ def _word_forms(t: Tok) -> set[str]:
     return out
 
 
+_NAME = stem("name")
+
+
+def naming_verb(toks: list[Tok], i: int) -> bool:
+    """The word at i is a naming verb ("called", "named") before the capitalised word it names."""
+    return toks[i].low in lexicon().naming_verbs and i + 1 < len(toks) and toks[i + 1].text[:1].isupper()
+
+
 def _terms(
     toks: list[Tok], names: list[Name], cue_words: frozenset[str] = frozenset(), hedging: frozenset[int] = frozenset()
 ) -> dict[str, float]:
@@ -393,6 +401,10 @@ def _terms(
         if t.low in lexicon().place_verbs or _relative_time(toks, t.i):
             continue  # "lives in", "sits on"; "last year", "next week", "yesterday": where and when, not what
         whole = t.stem or stem(t.low)
+        if naming_verb(toks, t.i):
+            whole = _NAME  # "The user's cat is called Biscuit" says the cat's name, as "The cat's name is Mochi"
+            out[whole] = max(out.get(whole, 0.0), 1.0)
+            continue
         for st in _stems_of(t):
             weight = name_starts.get(st, 1.0)
             if len(st) <= 2 or st != whole:

@@ -1690,3 +1690,31 @@ def test_a_verb_denied_of_the_same_object_conflicts(pair):
     for a, b in (pair, pair[::-1]):
         rel = relate(Statement(a), Statement(b))
         assert rel.is_conflict, (a, b, rel)
+
+
+def test_a_name_said_with_a_naming_verb_is_the_same_attribute():
+    # "is called" says the name, as "the name is" does; another animal's name is another thing
+    rel = relate(Statement("The cat's name is Mochi."), Statement("The user's cat is called Biscuit."))
+    assert rel.is_conflict and "Mochi" in rel.reason, rel
+    assert not relate(Statement("The cat's name is Mochi."), Statement("The dog is called Biscuit.")).is_conflict
+
+
+@pytest.mark.parametrize(
+    "pair",
+    [
+        ("The user's dentist is Dr. Alvarez.", "The user's plumber is Dr. Kim."),
+        ("The user's dentist is Dr. Alvarez.", "The user's optician is Dr. Kim."),
+    ],
+    ids=lambda p: p[1][:30],
+)
+def test_the_owner_alone_is_no_shared_subject(pair):
+    rel = relate(Statement(pair[0]), Statement(pair[1]))
+    assert not rel.is_conflict, rel
+
+
+def test_the_owner_and_what_is_claimed_of_them_is_one_subject():
+    rel = relate(
+        Statement("User lives in a two-bedroom apartment in Oakland."),
+        Statement("The user recently moved out of the Bay Area and now lives in a house in Sacramento."),
+    )
+    assert rel.is_conflict, rel
