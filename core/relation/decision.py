@@ -133,26 +133,30 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
 
     A statement that only asks ("Question: does Chen want to be cc'd on the weekly report?") asserts nothing: it is
     never held against a record, nor a record against it (`_asks`)."""
-    rel = _relate_statements(old, new, same_key)
+    rel, held = _relate_statements(old, new, same_key)
     if not rel.is_conflict:
         written = _written_out(old, new)
         if written is not None:
             # (read again with one's acronyms written as the other's words: "- EM: Noor Hassan" / "Yusuf Kaya is
             # the engineering manager"; only a conflict found so is kept, what the texts share is read as written)
-            again = _relate_statements(*written, same_key)
+            again, _claims = _relate_statements(*written, same_key)
             if again.is_conflict:
-                rel = again
+                rel, held = again, None  # (its claims are of the texts written out: the occasions read the notes)
     if rel.is_conflict and (_asks(old.text) or _asks(new.text)):
         return Relation("compatible", None, rel.score, rel.score, "a question: it asserts nothing")
+    whole_score = _whole_score(old, new) if rel.is_conflict else 0.0
+    if held is not None:
+        # (the days of the claims in conflict, with their note's lead, not of the note's other claims: "- Boiler
+        # service: booked for 14 March" is no occasion of "- Cleaner: Fridays 9-12" against "The cleaner comes on
+        # Wednesdays now"; "Week ahead, 2-8 Nov:" dates each of its items)
+        old, new = (replace(s, text=_in_context(s.text, claim)) for s, claim in zip((old, new), held, strict=True))
     if rel.is_conflict:
         days = ""
         if rel.conflict_type != "decision_supersession":
             # (a plan whose days went by against a report of another day: another occasion, unless the two are
             # surely about one thing, "The launch is on 24 Nov" / "The launch was on 26 Nov": it slipped)
             # (read whole: a claim of a list shares more with a one-line statement than the list does)
-            days = _two_occasions(old, new) or (
-                _plan_gone_by(old, new) if _whole_score(old, new) < SUBJECT_SURE else ""
-            )
+            days = _two_occasions(old, new) or (_plan_gone_by(old, new) if whole_score < SUBJECT_SURE else "")
         if days:
             return Relation("compatible", None, rel.score, rel.score, f"two occasions: {days}")
         days = _exception(old, new)
@@ -163,6 +167,20 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
         if days:
             return Relation("compatible", None, rel.score, rel.score, f"a report of days gone by: {days}")
     return rel
+
+
+_LIST_ITEM = re.compile(r"([-*+]|\d+[.)])\s")
+
+
+def _in_context(text: str, claim: str) -> str:
+    """A claim of a note with the note's lead before it: its first claim, when the note opens with a heading or a
+    sentence ("Week ahead, 2-8 Nov:", "INC-2389, Wed 11 Nov: …") and not with a list item (an item is a claim of
+    its own, no lead of the others)."""
+    got = claims(text)
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    if len(got) < 2 or claim == got[0] or _LIST_ITEM.match(first):
+        return claim
+    return got[0] + "\n" + claim
 
 
 # (not after a number: "5 PM", "16 GB" are units)
@@ -371,11 +389,12 @@ def _asks(text: str) -> bool:
     return bool(parts) and all(p.endswith("?") for p in parts)
 
 
-def _relate_statements(old: Statement, new: Statement, same_key: bool) -> Relation:
-    """`relate` without the question check."""
+def _relate_statements(old: Statement, new: Statement, same_key: bool) -> tuple[Relation, tuple[str, str] | None]:
+    """`relate` without the question check and the occasions, with the claims of the two (old's, new's) whose
+    conflict is the pair's when it came from one claim of a note (None when read whole)."""
     if _same_text(old, new):
         # a note captured again says all it said: its claims are not held against one another
-        return _relate(old, new, same_key)
+        return _relate(old, new, same_key), None
     sa, sb = side(old.text, old.title), side(new.text, new.title)
     if len(sa.content.tokens) * len(sb.content.tokens) <= WHOLE_TOKENS:
         whole = _relate(old, new, same_key)
@@ -383,7 +402,7 @@ def _relate_statements(old: Statement, new: Statement, same_key: bool) -> Relati
         whole = _not_read_whole(sa, sb, same_key)
     claims_old, claims_new = claims(old.text), claims(new.text)
     if len(claims_old) == 1 and len(claims_new) == 1:
-        return whole
+        return whole, None
     # A title made from the note's opening words (`keys.title_from`, when the agent gave none) says nothing the
     # note does not: given to each claim, it would put the whole note's opening back into every one of them.
     title_old, title_new = (_own_title(s) for s in (old, new))
@@ -396,26 +415,32 @@ def _relate_statements(old: Statement, new: Statement, same_key: bool) -> Relati
         )
 
     if len(claims_old) * len(claims_new) <= CLAIM_PAIRS:
-        by_new = [[pair(a, b) for a in claims_old] for b in claims_new]
+        pairs = [[(a, b) for a in claims_old] for b in claims_new]
     else:
-        by_new = [
-            [pair(claims_old[k], b) for k in ks]
+        pairs = [
+            [(claims_old[k], b) for k in ks]
             for b, ks in zip(claims_new, _neighbours(claims_old, claims_new), strict=True)
         ]
+    by_new = [[pair(a, b) for a, b in row] for row in pairs]
     parts = [r for row in by_new for r in row]
     # Each sentence of the new statement is read against the sentence of the other it is most about (the highest
     # subject score): "Billing deploys are on Tuesdays" meets the note's sentence on deploys, not its sentence on
     # the on-call rotation's Mondays.
     # (a claim read against none of the other's, past the bound, is one the other says nothing of)
-    aligned = [max(row, key=lambda r: (r.score, r.kind != "unrelated")) if row else _UNREAD for row in by_new]
-    held = [r for r in aligned if r.is_conflict]
+    best_of = [
+        max(zip(row, texts, strict=True), key=lambda x: (x[0].score, x[0].kind != "unrelated")) if row else None
+        for row, texts in zip(by_new, pairs, strict=True)
+    ]
+    aligned = [x[0] if x is not None else _UNREAD for x in best_of]
+    held = [x for x in best_of if x is not None and x[0].is_conflict]
     if held and _names_another_subject(old, new):
         held = []  # the note is about one named thing, the statement about another ("Kestrel" / "Orbit")
-    if held and not (whole.kind == "conflict" and whole.confidence > max(r.confidence for r in held)):
-        best = max(held, key=lambda r: (r.kind == "conflict", r.confidence, r.score))
-        return Relation(best.kind, best.conflict_type, best.confidence, best.score, f"{best.reason} (in one sentence)")
+    if held and not (whole.kind == "conflict" and whole.confidence > max(r.confidence for r, _t in held)):
+        best, texts = max(held, key=lambda x: (x[0].kind == "conflict", x[0].confidence, x[0].score))
+        found = Relation(best.kind, best.conflict_type, best.confidence, best.score, f"{best.reason} (in one sentence)")
+        return found, texts
     if whole.kind == "restatement":
-        return whole
+        return whole, None
     if whole.is_conflict:
         # Read whole, a note pools the values of all its claims ("Postgres 16" of prod with "Postgres 15" of
         # staging); when no claim of one differs from a claim of the other, and each claim of the new statement
@@ -423,9 +448,9 @@ def _relate_statements(old: Statement, new: Statement, same_key: bool) -> Relati
         if any(r.is_conflict for r in parts) or not all(
             r.kind in ("restatement", "compatible") and r.score > whole.score for r in aligned
         ):
-            return whole
-        best = max(aligned, key=lambda r: r.score)
-        return Relation("compatible", None, best.confidence, best.score, f"{best.reason} (in one sentence)")
+            return whole, None
+        top = max(aligned, key=lambda r: r.score)
+        return Relation("compatible", None, top.confidence, top.score, f"{top.reason} (in one sentence)"), None
     if all(any(r.kind == "restatement" for r in row) for row in by_new):
         restated = [r for r in parts if r.kind == "restatement"]
         return Relation(
@@ -434,13 +459,13 @@ def _relate_statements(old: Statement, new: Statement, same_key: bool) -> Relati
             min(r.confidence for r in restated),
             max(r.score for r in restated),
             "same claims",
-        )
+        ), None
     if whole.kind == "unrelated":
         near = [r for r in aligned if r.kind in ("restatement", "compatible")]
         if near:
-            best = max(near, key=lambda r: r.score)
-            return Relation("compatible", None, best.confidence, best.score, f"{best.reason} (in one sentence)")
-    return whole
+            top = max(near, key=lambda r: r.score)
+            return Relation("compatible", None, top.confidence, top.score, f"{top.reason} (in one sentence)"), None
+    return whole, None
 
 
 # Bounds of the reading of long notes (decisions.md, Performance). Every note of the labelled sets is read in full:

@@ -1461,3 +1461,27 @@ def test_wet_weather_is_no_time_zone():
     and "est" are not), so "the parkrun was wet" holds no time zone against another note's "09:00"."""
     assert not [v for v in analyze("Parkrun on Saturday was wet and cold.").values if v.key == "time_zone"]
     assert [v for v in analyze("The call is at 9:00 WET.").values if v.kind == "time"]
+
+
+def test_a_date_of_another_claim_of_a_note_is_no_occasion_of_the_claim_in_conflict():
+    # the boiler's date is no day of the cleaner's: the cleaner's new day contradicts the list
+    old = Statement(
+        "## Household admin\n- Bins: Tuesday night\n- Cleaner: Fridays 9-12\n- Boiler service: booked for 14 March\n"
+        "- Window cleaner: every 6 weeks",
+        at="2026-11-20T09:00:00+00:00",
+    )
+    new = Statement("The cleaner comes on Wednesdays now.", at="2026-11-21T09:00:00+00:00")
+    rel = relate(old, new)
+    assert rel.is_conflict and "Fridays" in rel.reason, rel
+
+
+def test_the_lead_of_a_note_dates_the_claim_in_conflict():
+    # the week named in the note's first sentence is when its later sentence happened: an exception to the habit
+    old = Statement("Noor's swimming lessons are on Wednesdays at 17:00.", at="2026-10-01T09:00:00+00:00")
+    new = Statement(
+        "Half-term week, 26-30 Oct, was quiet at home. The pool was closed for repairs. Noor's swimming lesson was "
+        "on Thursday at 16:00 that week.",
+        at="2026-11-02T18:00:00+00:00",
+    )
+    rel = relate(old, new)
+    assert not rel.is_conflict, rel
