@@ -172,15 +172,26 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
 _LIST_ITEM = re.compile(r"([-*+]|\d+[.)])\s")
 
 
-def _in_context(text: str, claim: str) -> str:
-    """A claim of a note with the note's lead before it: its first claim, when the note opens with a heading or a
-    sentence ("Week ahead, 2-8 Nov:", "INC-2389, Wed 11 Nov: …") and not with a list item (an item is a claim of
-    its own, no lead of the others)."""
-    got = claims(text)
+def _note_lead(text: str, got: tuple[str, ...]) -> str:
+    """The lead of a note of claims `got`: its first claim, when the note opens with a heading or a sentence
+    ("Week ahead, 2-8 Nov:", "INC-2389, Wed 11 Nov: …") and not with a list item (an item is a claim of its own,
+    no lead of the others); "" when none."""
     first = next((line.strip() for line in text.splitlines() if line.strip()), "")
-    if len(got) < 2 or claim == got[0] or _LIST_ITEM.match(first):
-        return claim
-    return got[0] + "\n" + claim
+    return got[0] if len(got) >= 2 and not _LIST_ITEM.match(first) else ""
+
+
+def _heading(text: str, got: tuple[str, ...]) -> str:
+    """The heading a note of claims `got` opens with: a Markdown heading, or a first claim that ends with a colon
+    ("Vet summary for Pepper (cat):"); "" when none."""
+    lead = _note_lead(text, got)
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    return lead if lead and (first.startswith("#") or lead.rstrip().endswith(":")) else ""
+
+
+def _in_context(text: str, claim: str) -> str:
+    """A claim of a note with the note's lead before it (`_note_lead`)."""
+    lead = _note_lead(text, claims(text))
+    return claim if not lead or claim == lead else lead + "\n" + claim
 
 
 # (not after a number: "5 PM", "16 GB" are units)
@@ -406,11 +417,15 @@ def _relate_statements(old: Statement, new: Statement, same_key: bool) -> tuple[
     # A title made from the note's opening words (`keys.title_from`, when the agent gave none) says nothing the
     # note does not: given to each claim, it would put the whole note's opening back into every one of them.
     title_old, title_new = (_own_title(s) for s in (old, new))
+    # (a note without a title of its own that opens with a heading, "Vet summary for Pepper (cat):", "## Kestrel
+    # contacts", says in it what its other claims are about: it is their title; an opening sentence is a claim of
+    # its own, "Home: the boiler is a Worcester Bosch", and given to each claim would put itself in every one)
+    lead_old, lead_new = (_heading(s.text, c) for s, c in ((old, claims_old), (new, claims_new)))
 
     def pair(a: str, b: str) -> Relation:
         return _relate(
-            Statement(a, title_old, old.category, old.source_ref),
-            Statement(b, title_new, new.category, new.source_ref),
+            Statement(a, title_old or (lead_old if a != lead_old else ""), old.category, old.source_ref),
+            Statement(b, title_new or (lead_new if b != lead_new else ""), new.category, new.source_ref),
             same_key,
         )
 

@@ -1485,3 +1485,14 @@ def test_the_lead_of_a_note_dates_the_claim_in_conflict():
     )
     rel = relate(old, new)
     assert not rel.is_conflict, rel
+
+
+def test_the_lead_of_a_note_without_a_title_says_what_its_items_are_about():
+    # "Eats …, two meals a day" is Pepper's, as the note's heading says; another animal's meals are not
+    note = (
+        "Vet summary for Pepper (cat):\n- Weight 4.2 kg\n- Vaccinations up to date\n"
+        "- Eats Royal Canin indoor, two meals a day\n- Next check-up in May"
+    )
+    rel = relate(Statement(note), Statement("Pepper only gets one meal a day."))
+    assert rel.is_conflict and "meal" in rel.reason, rel
+    assert not relate(Statement(note), Statement("Biscuit the dog gets one meal a day.")).is_conflict
