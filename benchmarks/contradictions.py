@@ -50,6 +50,9 @@ SUMMARIES = HERE / "data" / "agent_summaries.jsonl"
 # fourth-dev / fourth-heldout.
 PAIRS_THIRD = HERE / "data" / "agent_pairs_third.jsonl"
 PAIRS_FOURTH = HERE / "data" / "agent_pairs_fourth.jsonl"
+# Probe pairs written from general knowledge: probe-dev is training data (rules were written from it), probe-heldout
+# was written after those rules and committed before it was measured (data/README.md).
+PAIRS_PROBE = HERE / "data" / "probe_pairs.jsonl"
 DISTRACTORS = HERE / "data" / "distractors.jsonl"
 FIXTURE = HERE.parent / "tests" / "core" / "fixtures" / "conflict_pairs.jsonl"
 
@@ -137,6 +140,8 @@ def load_pairs(split: str) -> list[Case]:
         path = PAIRS_THIRD
     elif split.startswith("fourth-"):
         path = PAIRS_FOURTH
+    elif split.startswith("probe-"):
+        path = PAIRS_PROBE
     else:
         path = PAIRS_FRESH if split.startswith("fresh-") else PAIRS
     return [
@@ -427,13 +432,15 @@ def list_outcomes(report: Report) -> str:
 AGENT_SETS = ("dev", "heldout", "fresh-dev", "fresh-heldout", "summaries-dev", "summaries-heldout")
 THIRD_SETS = ("third-dev", "third-heldout")  # no domains: kept out of the by-domain table
 FOURTH_SETS = ("fourth-dev", "fourth-heldout")  # likewise
-HELD_OUT = ("heldout", "fresh-heldout", "summaries-heldout", "third-heldout", "fourth-heldout")
+PROBE_SETS = ("probe-dev", "probe-heldout")  # likewise
+HELD_OUT = ("heldout", "fresh-heldout", "summaries-heldout", "third-heldout", "fourth-heldout", "probe-heldout")
 SETS = (
     ("dev", "heldout", "fixture", "fixture-nokeys")
     + (("fresh-dev", "fresh-heldout") if PAIRS_FRESH.exists() else ())
     + (("summaries-dev", "summaries-heldout") if SUMMARIES.exists() else ())
     + (THIRD_SETS if PAIRS_THIRD.exists() else ())
     + (FOURTH_SETS if PAIRS_FOURTH.exists() else ())
+    + (PROBE_SETS if PAIRS_PROBE.exists() else ())
 )
 
 
@@ -452,7 +459,7 @@ def run(sets: tuple[str, ...] = SETS) -> tuple[list[Report], float]:
         work = Path(tmp) / "work"
         work.mkdir()
         for name in sets:
-            if name in AGENT_SETS or name in THIRD_SETS or name in FOURTH_SETS:
+            if name in AGENT_SETS or name in THIRD_SETS or name in FOURTH_SETS or name in PROBE_SETS:
                 cases = load_pairs(name)
             elif name == "fixture":
                 cases = load_fixture(with_keys=True)
@@ -469,7 +476,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sets", default=",".join(SETS), help=f"comma-separated, from {', '.join(SETS)}")
     p.add_argument(
         "--list",
-        choices=("dev", "fresh-dev", "summaries-dev", "third-dev", "fourth-dev", "fixture", "fixture-nokeys"),
+        choices=("dev", "fresh-dev", "summaries-dev", "third-dev", "fourth-dev", "probe-dev", "fixture", "fixture-nokeys"),
         action="append",
         default=[],
         help="also list every pair's outcome for this set (never the held-out half)",
