@@ -476,7 +476,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sets", default=",".join(SETS), help=f"comma-separated, from {', '.join(SETS)}")
     p.add_argument(
         "--list",
-        choices=("dev", "fresh-dev", "summaries-dev", "third-dev", "fourth-dev", "probe-dev", "fixture", "fixture-nokeys"),
+        choices=(
+            "dev",
+            "fresh-dev",
+            "summaries-dev",
+            "third-dev",
+            "fourth-dev",
+            "probe-dev",
+            "fixture",
+            "fixture-nokeys",
+        ),
         action="append",
         default=[],
         help="also list every pair's outcome for this set (never the held-out half)",
