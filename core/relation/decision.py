@@ -134,14 +134,19 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
     A statement that only asks ("Question: does Chen want to be cc'd on the weekly report?") asserts nothing: it is
     never held against a record, nor a record against it (`_asks`)."""
     rel, held = _relate_statements(old, new, same_key)
-    if not rel.is_conflict:
-        written = _written_out(old, new)
+    # Read again with one's acronyms written as the other's words ("- EM: Noor Hassan" / "Yusuf Kaya is the
+    # engineering manager"), then, for two already about one subject, with the head word a class needs that one
+    # gives and the other leaves out ("User is primary on-call" / "the user is secondary that week"; not "Direct
+    # pushes to main are blocked" / "The default branch is master"); only a conflict found so is kept, what the
+    # texts share is read as written. (Its claims are of the texts rewritten: the occasions read the notes.)
+    for rewrite in (_written_out, _headed):
+        if rel.is_conflict or (rewrite is _headed and rel.kind != "compatible"):
+            break
+        written = rewrite(old, new)
         if written is not None:
-            # (read again with one's acronyms written as the other's words: "- EM: Noor Hassan" / "Yusuf Kaya is
-            # the engineering manager"; only a conflict found so is kept, what the texts share is read as written)
             again, _claims = _relate_statements(*written, same_key)
             if again.is_conflict:
-                rel, held = again, None  # (its claims are of the texts written out: the occasions read the notes)
+                rel, held = again, None
     if rel.is_conflict and (_asks(old.text) or _asks(new.text)):
         return Relation("compatible", None, rel.score, rel.score, "a question: it asserts nothing")
     whole_score = _whole_score(old, new) if rel.is_conflict else 0.0
@@ -167,6 +172,42 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
         if days:
             return Relation("compatible", None, rel.score, rel.score, f"a report of days gone by: {days}")
     return rel
+
+
+@functools.cache
+def _headed_classes() -> dict[str, tuple[frozenset[str], frozenset[str]]]:
+    """Each value class that counts only beside one of its head words ("primary" beside "on-call", "Premium" beside
+    "plan"): its one-word members and its heads."""
+    out: dict[str, tuple[set[str], frozenset[str]]] = {}
+    for phrase, members in lexicon().classes.items():
+        for cls, _canon, heads, _cs in members:
+            if heads and len(phrase) == 1:
+                out.setdefault(cls, (set(), heads))[0].add(phrase[0])
+    return {cls: (frozenset(words), heads) for cls, (words, heads) in out.items()}
+
+
+def _headed(old: Statement, new: Statement) -> tuple[Statement, Statement] | None:
+    """`old` and `new`, a member of a class one gives beside its head word ("User is primary on-call") written with
+    that head word in the other, where the other names the member bare ("the user is secondary that week"); None
+    when neither has one to write."""
+    sides = [side(s.text, s.title).content for s in (old, new)]
+    out = [old, new]
+    classes = _headed_classes()
+    for k in (0, 1):
+        given, bare = sides[k], sides[1 - k]
+        have = {v.key for v in bare.values if v.kind == "enum"}
+        for cls in sorted({v.key for v in given.values if v.kind == "enum"} - have):
+            if cls not in classes:
+                continue
+            words, heads = classes[cls]
+            head = next((t.text for t in given.tokens if t.low in heads), None)
+            found = [w for w in sorted(words) if w in bare.words and w not in {t.low for t in given.tokens}]
+            if head is None or not found:
+                continue
+            pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, found)) + r")(?![\w-])", re.IGNORECASE)
+            st = out[1 - k]
+            out[1 - k] = replace(st, text=pattern.sub(r"\1 " + head.replace("\\", r"\\"), st.text))
+    return None if out[0] is old and out[1] is new else (out[0], out[1])
 
 
 _LIST_ITEM = re.compile(r"([-*+]|\d+[.)])\s")

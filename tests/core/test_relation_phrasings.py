@@ -1733,3 +1733,25 @@ def test_no_interest_in_a_thing_denies_wanting_it():
     assert not relate(
         Statement("Sam has no interest in golf."), Statement("Sam wants to move to the platform team.")
     ).is_conflict
+
+
+# A member of a class that counts only beside its head word ("primary" beside "on-call", "Plus" beside "plan"),
+# named bare where the other statement gives it with its head, is that class's member: two answers.
+HEAD_GIVEN_BY_THE_OTHER = [
+    ("Dana is the primary on-call this week.", "Dana is secondary this week; Omar covers the pager."),
+    ("Our Dropbox plan: Business.", "The team is on Dropbox Plus."),
+]
+
+
+@pytest.mark.parametrize("pair", HEAD_GIVEN_BY_THE_OTHER, ids=lambda p: p[1][:30])
+def test_a_bare_member_is_read_with_the_head_the_other_gives(pair):
+    rel = relate(Statement(pair[0]), Statement(pair[1]))
+    assert rel.is_conflict, rel
+
+
+def test_a_bare_member_of_a_statement_about_another_subject_stays_bare():
+    rel = relate(
+        Statement("Direct pushes to main are blocked; changes go through PRs."),
+        Statement("The default branch is master."),
+    )
+    assert not rel.is_conflict, rel
