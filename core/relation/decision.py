@@ -858,6 +858,13 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
             and not _owner_alone(bare, sa, sb, claimed)
         ):
             score, shared_weight = bare.score, bare.shared_weight
+    if score < SUBJECT_MIN and nominal_flips(a, b):
+        # The root of a state word one affirms and a noun the other denies ("is allergic to peanuts" / "has no food
+        # allergies") is what the two are about: the state word, a claim, is no subject term of its own, and counts
+        # here as one both share (a term of weight 1 on the state's side, matching the other's noun).
+        total = sum(sa.terms.values()) + sum(sb.terms.values())
+        score = round((score * total + 2.0) / (total + 1.0), 4)
+        shared_weight += 1.0
     if not same_key and (score < SUBJECT_MIN or shared_weight < SHARED_MIN):
         return Relation("unrelated", None, 0.0, score, f"little in common ({score:.2f})")
 

@@ -1755,3 +1755,17 @@ def test_a_bare_member_of_a_statement_about_another_subject_stays_bare():
         Statement("The default branch is master."),
     )
     assert not rel.is_conflict, rel
+
+
+def test_a_state_and_the_denied_noun_of_its_root_are_what_two_long_statements_share():
+    # "allergic" / "allergies": the claim's root is the subject, however much else each sentence says
+    rel = relate(
+        Statement("Priya is allergic to shellfish, so never book seafood restaurants for team dinners."),
+        Statement("Priya has no food allergies and orders prawns every time."),
+    )
+    assert rel.is_conflict and "allerg" in rel.reason, rel
+    other = relate(
+        Statement("Biscuit the dog is allergic to chicken."),
+        Statement("Priya has no food allergies and orders prawns every time."),
+    )
+    assert not other.is_conflict, other
