@@ -213,20 +213,22 @@ def _headed(old: Statement, new: Statement) -> tuple[Statement, Statement] | Non
 _LIST_ITEM = re.compile(r"([-*+]|\d+[.)])\s")
 
 
+def _first_line(text: str) -> str:
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")
+
+
 def _note_lead(text: str, got: tuple[str, ...]) -> str:
     """The lead of a note of claims `got`: its first claim, when the note opens with a heading or a sentence
     ("Week ahead, 2-8 Nov:", "INC-2389, Wed 11 Nov: …") and not with a list item (an item is a claim of its own,
     no lead of the others); "" when none."""
-    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
-    return got[0] if len(got) >= 2 and not _LIST_ITEM.match(first) else ""
+    return got[0] if len(got) >= 2 and not _LIST_ITEM.match(_first_line(text)) else ""
 
 
 def _heading(text: str, got: tuple[str, ...]) -> str:
     """The heading a note of claims `got` opens with: a Markdown heading, or a first claim that ends with a colon
     ("Vet summary for Pepper (cat):"); "" when none."""
     lead = _note_lead(text, got)
-    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
-    return lead if lead and (first.startswith("#") or lead.rstrip().endswith(":")) else ""
+    return lead if lead and (_first_line(text).startswith("#") or lead.rstrip().endswith(":")) else ""
 
 
 def _in_context(text: str, claim: str) -> str:
