@@ -149,7 +149,7 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
                 rel, held = again, None
     if rel.is_conflict and (_asks(old.text) or _asks(new.text)):
         return Relation("compatible", None, rel.score, rel.score, "a question: it asserts nothing")
-    whole_score = _whole_score(old, new) if rel.is_conflict else 0.0
+    whole = (old, new)  # (the plan rule's bound reads the two whole, as written)
     if held is not None:
         # (the days of the claims in conflict, with their note's lead, not of the note's other claims: "- Boiler
         # service: booked for 14 March" is no occasion of "- Cleaner: Fridays 9-12" against "The cleaner comes on
@@ -161,7 +161,7 @@ def relate(old: Statement, new: Statement, *, same_key: bool = False) -> Relatio
             # (a plan whose days went by against a report of another day: another occasion, unless the two are
             # surely about one thing, "The launch is on 24 Nov" / "The launch was on 26 Nov": it slipped)
             # (read whole: a claim of a list shares more with a one-line statement than the list does)
-            days = _two_occasions(old, new) or (_plan_gone_by(old, new) if whole_score < SUBJECT_SURE else "")
+            days = _two_occasions(old, new) or (_plan_gone_by(old, new) if _whole_score(*whole) < SUBJECT_SURE else "")
         if days:
             return Relation("compatible", None, rel.score, rel.score, f"two occasions: {days}")
         days = _exception(old, new)
@@ -217,18 +217,23 @@ def _first_line(text: str) -> str:
     return next((line.strip() for line in text.splitlines() if line.strip()), "")
 
 
-def _note_lead(text: str, got: tuple[str, ...]) -> str:
+def _note_lead(text: str, got: tuple[str, ...], first: str | None = None) -> str:
     """The lead of a note of claims `got`: its first claim, when the note opens with a heading or a sentence
     ("Week ahead, 2-8 Nov:", "INC-2389, Wed 11 Nov: …") and not with a list item (an item is a claim of its own,
-    no lead of the others); "" when none."""
-    return got[0] if len(got) >= 2 and not _LIST_ITEM.match(_first_line(text)) else ""
+    no lead of the others); "" when none. `first`: the note's first line, when already read."""
+    if len(got) < 2:
+        return ""
+    return "" if _LIST_ITEM.match(_first_line(text) if first is None else first) else got[0]
 
 
 def _heading(text: str, got: tuple[str, ...]) -> str:
     """The heading a note of claims `got` opens with: a Markdown heading, or a first claim that ends with a colon
     ("Vet summary for Pepper (cat):"); "" when none."""
-    lead = _note_lead(text, got)
-    return lead if lead and (_first_line(text).startswith("#") or lead.rstrip().endswith(":")) else ""
+    if len(got) < 2:
+        return ""
+    first = _first_line(text)
+    lead = _note_lead(text, got, first)
+    return lead if lead and (first.startswith("#") or lead.rstrip().endswith(":")) else ""
 
 
 def _in_context(text: str, claim: str) -> str:
@@ -860,7 +865,8 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
             and not _owner_alone(bare, sa, sb, claimed)
         ):
             score, shared_weight = bare.score, bare.shared_weight
-    if score < SUBJECT_MIN and nominal_flips(a, b):
+    nominal_read = nominal_flips(a, b) if score < SUBJECT_MIN else None
+    if nominal_read:
         # The root of a state word one affirms and a noun the other denies ("is allergic to peanuts" / "has no food
         # allergies") is what the two are about: the state word, a claim, is no subject term of its own, and counts
         # here as one both share (a term of weight 1 on the state's side, matching the other's noun).
@@ -898,7 +904,7 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
             dims["polarity"] = Diff(
                 "polarity", "direct_negation", 1.0, "", ", ".join(dict.fromkeys(_as_written(f, b, a) for f in own))
             )
-    nominal = nominal_flips(a, b) if not flips else []
+    nominal = (nominal_read if nominal_read is not None else nominal_flips(a, b)) if not flips else []
     if nominal and "polarity" not in dims:
         # "has no allergies" / "is allergic to penicillin"; qualified ("no food allergies"), a `possible` conflict
         term, qualified = nominal[0]

@@ -163,20 +163,20 @@ def _other_objects(this: Analysis, other: Analysis, other_aff: set[str] | frozen
     the objects denied: none of them is a flip."""
     out: set[str] = set()
     for verb in this.negated & other_aff:
-        if _another_object(this, verb, other):
+        denied = _objects(this, verb, True)
+        if _another_object(this, denied, _objects(other, verb, False), other):
             out.add(verb)
-            out.update(w for d in _objects(this, verb, True) for w in d)
+            out.update(w for d in denied for w in d)
     return out
 
 
-def _another_object(this: Analysis, verb: str, other: Analysis) -> bool:
-    """`this` denies the verb `verb` of an object `other` never names, and `other` says it of objects `this` never
-    names ("The user doesn't eat pork" / "User eats chicken and fish"; "Contractors can't access payroll" / "…
-    can access the finance dashboard"), or of one thing qualified two ways ("doesn't call the billing API" / "calls
-    the search API"): two objects, not a yes and a no. A denial of the verb alone ("never drinks") or of an object
-    both name ("doesn't use feature flags" / "uses feature flags for every release"; "doesn't support dark mode" /
-    "supports a dark theme") is held as before."""
-    denied, said = _objects(this, verb, True), _objects(other, verb, False)
+def _another_object(this: Analysis, denied: list[list[str]], said: list[list[str]], other: Analysis) -> bool:
+    """`this` denies a verb of an object `other` never names (`denied`: the objects of its denials, `_objects`), and
+    `other` says it of objects `this` never names (`said`): "The user doesn't eat pork" / "User eats chicken and
+    fish", "Contractors can't access payroll" / "… can access the finance dashboard"; or of one thing qualified two
+    ways ("doesn't call the billing API" / "calls the search API"): two objects, not a yes and a no. A denial of
+    the verb alone ("never drinks") or of an object both name ("doesn't use feature flags" / "uses feature flags for
+    every release"; "doesn't support dark mode" / "supports a dark theme") is held as before."""
     if not denied or not said or not all(denied) or not all(said):
         return False
     words_this, words_other = whole_stems(this), whole_stems(other)
