@@ -1720,21 +1720,6 @@ def test_the_owner_and_what_is_claimed_of_them_is_one_subject():
     assert rel.is_conflict, rel
 
 
-def test_no_interest_in_a_thing_denies_wanting_it():
-    # "interested in" is a liking, as "wants" is: denied of the same thing, the two conflict; of another, not
-    rel = relate(
-        Statement(
-            "1:1 notes with Sam. Sam wants to move to the platform team next quarter. Sam's review is due in "
-            "April. Sam prefers async updates over meetings."
-        ),
-        Statement("Sam has no interest in joining the platform team."),
-    )
-    assert rel.is_conflict, rel
-    assert not relate(
-        Statement("Sam has no interest in golf."), Statement("Sam wants to move to the platform team.")
-    ).is_conflict
-
-
 # A member of a class that counts only beside its head word ("primary" beside "on-call", "Plus" beside "plan"),
 # named bare where the other statement gives it with its head, is that class's member: two answers.
 HEAD_GIVEN_BY_THE_OTHER = [
