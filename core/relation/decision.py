@@ -46,7 +46,7 @@ from ..keys import is_derived_title
 from ..memo import TEXT_CHARS, text_cache
 from ..slots import Analysis, Name, Value, fold, lexicon, stem
 from ..slots.markdown import plain_blocks
-from ..slots.tokens import is_function, match_any
+from ..slots.tokens import ACRONYM_PLURAL, is_function, match_any
 from ..slots.values import time_unit
 from ..subjects import Side, SubjectMatch, acronym_window, compare, matches, one_root, same_term, side
 from .agreement import (
@@ -873,6 +873,11 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
         total = sum(sa.terms.values()) + sum(sb.terms.values())
         score = round((score * total + 2.0) / (total + 1.0), 4)
         shared_weight += 1.0
+    # "Physio: Dr. Hale at Core Clinic" / "User changed physios; now goes to Stretch Studio": the newer says the
+    # very thing the older is about was changed for another of its kind, however few other words the two share.
+    changed_kind = _changed_kind(b, sa)
+    if changed_kind:
+        score, shared_weight = max(score, SUBJECT_MIN), max(shared_weight, SHARED_MIN)
     if not same_key and (score < SUBJECT_MIN or shared_weight < SHARED_MIN):
         return Relation("unrelated", None, 0.0, score, f"little in common ({score:.2f})")
 
@@ -1152,6 +1157,8 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
         and score >= SUBJECT_SURE
         and not (_own_lead(a, ea, sb) and _own_lead(b, eb, sa))
     )
+    if anchored and changed_kind:
+        subject_factor = 1.0  # the thing changed is the older statement's subject: the match is sure
     if not anchored:
         subject_factor = SINGLE_CLASS_FACTOR if one_each or one_measure else 0.0
     elif one_each:
@@ -1501,13 +1508,21 @@ def _join_adjacent(dims: dict[str, Diff], a: Analysis, b: Analysis) -> None:
 
 
 def _adjacent(a: Analysis, first: str, second: str) -> bool:
-    """The value or name written `first` ends where the one written `second` starts."""
+    """The value or name written `first` ends where the one written `second` starts, or where a preposition that
+    places it starts, before it: "Dr. Alvarez at Bright Smile Dental", a person and where they are."""
+    preps = lexicon().value_preps
 
     def spans(text: str) -> list[tuple[int, int]]:
         out = [(v.start, v.start + len(v.text.split())) for v in a.values if v.text == text]
-        return out + [(n.start, n.start + len(n.text.split())) for n in a.names if n.text == text]
+        return out + names(text)
 
-    return any(end == start for _s, end in spans(first) for start, _e in spans(second))
+    def names(text: str) -> list[tuple[int, int]]:
+        return [(n.start, n.start + len(n.text.split())) for n in a.names if n.text == text]
+
+    # (two values with a preposition between are two things said of the claim: "from home on Tuesdays")
+    return any(end == start for _s, end in spans(first) for start, _e in spans(second)) or any(
+        end + 1 == start and a.tokens[end].low in preps for _s, end in names(first) for start, _e in names(second)
+    )
 
 
 def _claimed_names(
@@ -2150,6 +2165,33 @@ def _owners_of_versions(a: Analysis, b: Analysis) -> set[str]:
     values = [*live(a.values), *live(b.values)]
     owners = {v.key for v in values if v.kind == "version" and v.key}
     return {f"enum:{v.key}" for v in values if v.kind == "enum" and stem(str(v.val)) in owners}
+
+
+@functools.cache
+def _change_verbs() -> frozenset[str]:
+    """The one-word change cues ("switched", "changed", "moved"): `[supersession] strong` and `directional`."""
+    lex = lexicon()
+    return frozenset(p[0] for p in (*lex.strong_cues, *lex.directional_cues) if len(p) == 1)
+
+
+def _changed_kind(b: Analysis, sa: Side) -> str:
+    """The plural noun right after a one-word change verb of `b` ("changed dentists", "switched banks", "swapped
+    energy suppliers" is not read) when it is a subject word of the other side: a change of one thing of that kind
+    for another. "" when there is none."""
+    verbs = _change_verbs()
+    toks = list(b.tokens)
+    for t, nxt in zip(toks, toks[1:], strict=False):
+        if (
+            t.kind == "word"
+            and t.low in verbs
+            and nxt.kind == "word"
+            and (nxt.text.islower() or ACRONYM_PLURAL.fullmatch(nxt.text))  # a noun, not a name ("handed Atlas")
+            and nxt.low.endswith("s")
+            and not nxt.low.endswith(("ss", "'s"))
+            and matches(nxt.stem or stem(nxt.low), sa)
+        ):
+            return nxt.text
+    return ""
 
 
 def _two_attributes(only_a: set[str], only_b: set[str]) -> bool:

@@ -245,6 +245,18 @@ def read_names(toks: list[Tok]) -> list[Name]:
             )
             if v.kind == "word" and v.low in lex.place_verbs:
                 placed_by = v.i
+        if (
+            not value_like
+            and k0 >= 1
+            and toks[k0].kind == "word"
+            and not toks[k0].used
+            and toks[k0].text.islower()
+            and toks[k0].clause == words[0].clause
+            and toks[k0 - 1].low in lex.name_skip_adverbs
+        ):
+            # the word between "now" (or "still", "currently") and the name is a verb and the name its object:
+            # "User now sees Dr. Kim", "the kids still see Dr. Lind"
+            value_like = True
         if not value_like and _after_label(toks, words[0].i, words[-1].i, labels):
             value_like = True
         passive = False

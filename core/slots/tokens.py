@@ -203,11 +203,11 @@ def _segment(toks: list[Tok], blocks: list[int]) -> None:
         if t.kind == "word":
             t.initial = start
             # an acronym's plural is the acronym ("PRs", "APIs", "VMs")
-            t.stem = t.low[:-1] if _ACRONYM_PLURAL.fullmatch(t.text) else stem(t.low)
+            t.stem = stem(t.low[:-1]) if ACRONYM_PLURAL.fullmatch(t.text) else stem(t.low)
         start = False
 
 
-_ACRONYM_PLURAL = re.compile(r"[A-Z][A-Z0-9]+s")
+ACRONYM_PLURAL = re.compile(r"[A-Z][A-Z0-9]+s")
 
 
 def clause_spans(toks: list[Tok]) -> dict[int, tuple[int, int]]:

@@ -1754,3 +1754,62 @@ def test_a_state_and_the_denied_noun_of_its_root_are_what_two_long_statements_sh
         Statement("Priya has no food allergies and orders prawns every time."),
     )
     assert not other.is_conflict, other
+
+
+# Who provides a service and where they are are one answer said in two parts ("Dr. Ames at Elm Dental"): both
+# parts differing is one difference, not another subject.
+def test_a_person_and_the_place_they_are_at_are_one_value():
+    rel = relate(
+        Statement("The kids' orthodontist is Dr. Ames at Elm Dental."),
+        Statement("The kids' orthodontist is Dr. Rossi at Bayview Orthodontics."),
+    )
+    assert rel.is_conflict and "Ames" in rel.reason and "Rossi" in rel.reason, rel
+
+
+# A name after the word that follows "now" (or "still", "currently") is that verb's object, where a value goes.
+NAME_AFTER_A_VERB = [
+    ("User's physio is Dr. Hale.", "User changed physios in May and now sees Dr. Brandt."),
+    ("Mia's piano teacher is Mrs. Lowe.", "Mia changed piano teachers and now sees Mr. Dunn on Saturdays."),
+]
+
+
+@pytest.mark.parametrize("pair", NAME_AFTER_A_VERB, ids=lambda p: p[1][:30])
+def test_a_name_after_now_and_a_verb_is_a_value(pair):
+    rel = relate(Statement(pair[0]), Statement(pair[1]))
+    assert rel.is_conflict, rel
+
+
+def test_a_name_after_a_verb_of_another_person_is_still_theirs():
+    rel = relate(
+        Statement("User's physio is Dr. Hale."),
+        Statement("User's brother changed physios and now sees Dr. Brandt."),
+    )
+    assert not rel.is_conflict, rel
+
+
+# "changed GPs", "switched vets": the plural of a noun the other statement is about, after a change verb, says the
+# very thing it is about was changed for another of its kind.
+CHANGED_KIND = [
+    ("Physio: Dr. Hale at Core Clinic.", "User changed physios and is now registered at Stretch Studio."),
+    ("Barber: Sam at Fade Lab.", "User switched barbers last month; now goes to Clip Joint."),
+    ("User's GP is Dr. Moss.", "User changed GPs in June; now sees Dr. Varga."),
+]
+
+
+def test_a_change_of_that_kind_by_someone_else_is_theirs():
+    rel = relate(Statement("User's bank is Barclays."), Statement("User's parents switched banks to Monzo."))
+    assert not rel.is_conflict, rel
+
+
+@pytest.mark.parametrize("pair", CHANGED_KIND, ids=lambda p: p[1][:30])
+def test_a_change_of_the_kind_the_other_is_about_conflicts(pair):
+    rel = relate(Statement(pair[0]), Statement(pair[1]))
+    assert rel.is_conflict, rel
+
+
+def test_the_plural_of_an_acronym_reads_as_the_acronym():
+    from memkeeper.core.slots.analysis import analyze
+
+    stems = {t.text: t.stem for t in analyze("Both GPs and the TVs were checked.").tokens}
+    single = {t.text: t.stem for t in analyze("The GP checked the TV.").tokens}
+    assert stems["GPs"] == single["GP"] and stems["TVs"] == single["TV"], (stems, single)
