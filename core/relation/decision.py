@@ -854,7 +854,7 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
     if any(not v for _na, _nb, v in pairs) and b.markers:
         # "Tom drives a Honda Civic" / "Tom now drives a Tesla": what the same verb takes, newly, is its value
         pairs = [(na, nb, v or _after_same_word(a, na, b, nb)) for na, nb, v in pairs]
-    claimed = _claimed_words(diffs, pairs) | _where_words(a, b, pairs)
+    claimed = _claimed_words(diffs, pairs) | _where_words(a, b, pairs) | _attached_words(a, b, pairs)
     score, shared_weight = subj.score, subj.shared_weight
     if claimed:
         bare = compare(sa, sb, drop=claimed)
@@ -878,6 +878,14 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
     changed_kind = _changed_kind(b, sa)
     if changed_kind:
         score, shared_weight = max(score, SUBJECT_MIN), max(shared_weight, SHARED_MIN)
+    elif (
+        not same_key
+        and (kinds := (_changed_kind(a), _changed_kind(b)))
+        and all(kinds)
+        and stem(kinds[0]) != stem(kinds[1])
+    ):
+        # "User changed dentists …" / "User changed GPs …": a change of one kind and of another
+        return Relation("unrelated", None, 0.0, score, f"about another one: {kinds[0]} / {kinds[1]}")
     if not same_key and (score < SUBJECT_MIN or shared_weight < SHARED_MIN):
         return Relation("unrelated", None, 0.0, score, f"little in common ({score:.2f})")
 
@@ -1267,6 +1275,16 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
         held = lexicon().object_states
         objects = {w for x, y in states if x.cls in held for w in x.after & y.after}
         counted = {k: d for k, d in counted.items() if k == "state" or not (_stems_in(d.a) ^ _stems_in(d.b)) & objects}
+    placed = {  # (a value on both sides, or a person named with a title: "Dr. Alvarez")
+        f"name{k}"
+        for k, (na, nb, _v) in enumerate(pairs)
+        if (na.value_like or na.titled) and (nb.value_like or nb.titled)
+    }
+    valued = [k for k, d in counted.items() if k in placed and d.ctype != "subject"]
+    if len(valued) > 1 and len(valued) == len(counted):
+        # Every difference is a name where a value goes on both sides ("User's dentist, Dr. Alvarez, works at Elm
+        # Street Surgery" / "… is Dr. Kim at Harbour Practice"): the one answer, given in parts, is another
+        counted = {valued[0]: counted[valued[0]]}
     if not same_key and len(counted) >= 2:
         what = "; ".join(f"{d.a or '·'} / {d.b}" for d in list(dims.values())[:2])
         return Relation("unrelated", None, 0.0, score, f"another subject: differs in {len(dims)} ways ({what})")
@@ -1442,6 +1460,10 @@ def _name_pairs(subj: SubjectMatch, sa: Side, sb: Side) -> list[tuple[Name, Name
         sorted(_prefer_shaped([n for n in names if n.key not in own]), key=lambda n: not n.value_like)
         for names in (subj.only_a_names, subj.only_b_names)
     )
+    if len(only_a) == len(only_b) and sum(n.titled for n in only_a) == sum(n.titled for n in only_b) == 1:
+        # a person's name pairs with a person's, whatever order the rest stands in ("Dr. Alvarez at Elm Street
+        # Surgery" / "works at Harbour Practice"; "Dr. Kim"): one person, one place
+        only_b = [n for k, n in _aligned(only_a, only_b)]
     role = _in_role(sa) and _in_role(sb)
     out = []
     holders = _holder_stems()
@@ -1459,6 +1481,16 @@ def _name_pairs(subj: SubjectMatch, sa: Side, sb: Side) -> list[tuple[Name, Name
         )
         out.append((na, nb, bool(not qualifier and (role or (na.value_like and nb.value_like)))))
     return out
+
+
+def _aligned(only_a: list[Name], only_b: list[Name]) -> list[tuple[int, Name]]:
+    """`only_b` reordered so that its one titled name stands where `only_a`'s does (two lists of one length, each
+    holding one)."""
+    ia = next(k for k, n in enumerate(only_a) if n.titled)
+    ib = next(k for k, n in enumerate(only_b) if n.titled)
+    rest = [n for k, n in enumerate(only_b) if k != ib]
+    rest.insert(ia, only_b[ib])
+    return list(enumerate(rest))
 
 
 def _span_end(a: Analysis) -> str | None:
@@ -1500,16 +1532,20 @@ def _join_adjacent(dims: dict[str, Diff], a: Analysis, b: Analysis) -> None:
                 d.ctype == "subject" and not k.startswith("name") for k, d in ((x, dx), (y, dy))
             ):
                 continue  # two subjects, or a value that says which subject ("the printer on floor 2")
-            if _adjacent(a, dx.a, dy.a) and _adjacent(b, dx.b, dy.b):
+            # (a place joined by a preposition belongs to a name where a value goes, not to a subject: "is Dr.
+            # Alvarez at Elm Surgery", not "met Dr. Alvarez at Elm Surgery")
+            placed = dx.ctype != "subject"
+            if _adjacent(a, dx.a, dy.a, placed) and _adjacent(b, dx.b, dy.b, placed):
                 # a name beside a value is part of it ("AWS eu-west-1"): the value says what kind of difference
                 strong = max((d for d in (dx, dy) if d.ctype != "subject"), key=lambda d: d.strength)
                 dims[x] = Diff(strong.dim, strong.ctype, strong.strength, f"{dx.a} {dy.a}", f"{dx.b} {dy.b}")
                 del dims[y]
 
 
-def _adjacent(a: Analysis, first: str, second: str) -> bool:
-    """The value or name written `first` ends where the one written `second` starts, or where a preposition that
-    places it starts, before it: "Dr. Alvarez at Bright Smile Dental", a person and where they are."""
+def _adjacent(a: Analysis, first: str, second: str, placed: bool = True) -> bool:
+    """The value or name written `first` ends where the one written `second` starts, or, for two names, where a
+    preposition that places the second or a bracket before it starts: "Dr. Alvarez at Bright Smile Dental", "Dr.
+    Kim (Harbour Dental)", a person and where they are (only with `placed`: the first is where a value goes)."""
     preps = lexicon().value_preps
 
     def spans(text: str) -> list[tuple[int, int]]:
@@ -1520,8 +1556,14 @@ def _adjacent(a: Analysis, first: str, second: str) -> bool:
         return [(n.start, n.start + len(n.text.split())) for n in a.names if n.text == text]
 
     # (two values with a preposition between are two things said of the claim: "from home on Tuesdays")
-    return any(end == start for _s, end in spans(first) for start, _e in spans(second)) or any(
-        end + 1 == start and a.tokens[end].low in preps for _s, end in names(first) for start, _e in names(second)
+    return (
+        any(end == start for _s, end in spans(first) for start, _e in spans(second))
+        or placed
+        and any(
+            end + 1 == start and (a.tokens[end].low in preps or a.tokens[end].text == "(")
+            for _s, end in names(first)
+            for start, _e in names(second)
+        )
     )
 
 
@@ -1625,6 +1667,22 @@ def _claimed_words(diffs: list[Diff], pairs: list[tuple[Name, Name, bool]]) -> f
     for na, nb, as_value in pairs:
         if as_value and not (na.initial and nb.initial):
             out |= set(na.words) | set(nb.words)
+    return frozenset(out)
+
+
+def _attached_words(a: Analysis, b: Analysis, pairs: list[tuple[Name, Name, bool]]) -> frozenset[str]:
+    """The words of a name that says where a differing name standing where a value goes is, on either side: after
+    a placing preposition or in brackets right after it ("is Dr. Alvarez at Bright Smile Dental", "Dr. Kim (Harbour
+    Dental)"). Part of the value claimed, not of what the two statements are about."""
+    preps = lexicon().value_preps
+    out: set[str] = set()
+    for na, nb, as_value in pairs:
+        if not as_value:
+            continue
+        for x, n in ((a, na), (b, nb)):
+            end = n.start + len(n.text.split())
+            if end + 1 < len(x.tokens) and (x.tokens[end].low in preps or x.tokens[end].text == "("):
+                out |= {w for m in x.names if m.start == end + 1 for w in m.words}
     return frozenset(out)
 
 
@@ -2114,6 +2172,7 @@ def _kin_of(a: Analysis, b: Analysis) -> str:
     """`a` speaks of someone a person has ("Ana's sister", "the user's partner") where `b` speaks of that person
     and of no one of that kind: "<person>'s <kin> / <person>" ("" when not)."""
     kin = lexicon().kin
+    common = lexicon().common_acronyms  # ("GP", "HR": common nouns, not whose)
 
     def bare(t) -> str:  # "mum's", "parents'": the word without its possessive mark
         return t.low.removesuffix("'s").rstrip("'")
@@ -2129,7 +2188,7 @@ def _kin_of(a: Analysis, b: Analysis) -> str:
             and toks[i + 2].kind == "word"
             and toks[i + 2].text[:1].isupper()
             and (
-                any(who not in n.words and not n.initial for n in b.names)
+                any(who not in n.words and not n.initial and stem(n.key) not in common for n in _whose_names(b))
                 or any(u.kind == "word" and u.low == toks[i + 2].low for u in other)
             )
         ):
@@ -2138,6 +2197,16 @@ def _kin_of(a: Analysis, b: Analysis) -> str:
         if said and not any(bare(u) in kin and stem(bare(u)) == stem(bare(nxt)) for u in other):
             return f"{t.text} {nxt.text} / {other[said[0]].text}"
     return ""
+
+
+def _whose_names(b: Analysis) -> list[Name]:
+    """The names `b` is about someone by: possessive ("Priya's dentist"), or standing before its first verb and
+    where no value goes ("Priya works at Acme"); not a name it gives as a value ("is Dr. Alvarez at Elm Surgery",
+    "Dr. Alvarez, works at …" after "User's dentist")."""
+    end = subject_end(b)
+    return [
+        n for n in b.names if n.possessive or (not n.value_like and (end is None or n.start < end) and not n.titled)
+    ]
 
 
 def _adds(a: Analysis, final_only: bool = False) -> bool:
@@ -2174,13 +2243,14 @@ def _change_verbs() -> frozenset[str]:
     return frozenset(p[0] for p in (*lex.strong_cues, *lex.directional_cues) if len(p) == 1)
 
 
-def _changed_kind(b: Analysis, sa: Side) -> str:
+def _changed_kind(b: Analysis, sa: Side | None = None) -> str:
     """The plural noun right after a one-word change verb of `b` ("changed dentists", "switched banks", "swapped
-    energy suppliers" is not read) when it is a subject word of the other side: a change of one thing of that kind
-    for another. "" when there is none."""
+    energy suppliers" is not read), with `sa` only one that is a subject word of that side: a change of one thing of
+    that kind for another. Not one a relative makes ("User's sister changed dentists"). "" when there is none."""
     verbs = _change_verbs()
+    kin = lexicon().kin
     toks = list(b.tokens)
-    for t, nxt in zip(toks, toks[1:], strict=False):
+    for k, (t, nxt) in enumerate(zip(toks, toks[1:], strict=False)):
         if (
             t.kind == "word"
             and t.low in verbs
@@ -2188,7 +2258,8 @@ def _changed_kind(b: Analysis, sa: Side) -> str:
             and (nxt.text.islower() or ACRONYM_PLURAL.fullmatch(nxt.text))  # a noun, not a name ("handed Atlas")
             and nxt.low.endswith("s")
             and not nxt.low.endswith(("ss", "'s"))
-            and matches(nxt.stem or stem(nxt.low), sa)
+            and (sa is None or matches(nxt.stem or stem(nxt.low), sa))
+            and not any(u.clause == t.clause and u.low.removesuffix("'s") in kin for u in toks[:k])
         ):
             return nxt.text
     return ""

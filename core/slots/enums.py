@@ -214,6 +214,15 @@ def read_places(toks: list[Tok], values: list[Value]) -> None:
         p = match_any(toks, i, places)
         if p is None and t.kind == "word" and t.low not in lex.place_preps and stem(t.low) in _place_stems():
             p = (t.low,)  # another form of a listed one-word place: "the neighbours", "the lockers"
+        if (
+            p
+            and t.text[:1].isupper()
+            and i
+            and toks[i - 1].kind == "word"
+            and toks[i - 1].text[:1].isupper()
+            and not toks[i - 1].used
+        ):
+            p = None  # the last word of a name ("Elm Street", "Harbour Road Surgery"): the name says the place
         if p and not any(toks[i + k].used for k in range(len(p))):
             # a place noun after a place preposition (within a few words): "in the top drawer", "at the office"
             back = [toks[k].low for k in range(max(0, i - 6), i) if toks[k].clause == t.clause]

@@ -10,7 +10,7 @@ about), and the word right after it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..text import STOPWORDS
 from .lexicon import lexicon, stem
@@ -32,6 +32,7 @@ class Name:
     next_plural: bool = False
     scoped: bool = False  # after "for", "of", "about": what the statement is about, not a value
     placed_by: int = -1  # the token index of the place verb that puts it where a value goes ("lives in a flat in X")
+    titled: bool = False  # written after an honorific ("Dr. Kim", "Mrs Lowe"): a person
 
 
 def _is_calendar_or_class(t: Tok, toks: list[Tok]) -> bool:
@@ -193,7 +194,8 @@ def read_names(toks: list[Tok]) -> list[Name]:
                 k += 1
                 continue
             break
-        if words[0].low in lex.honorifics and len(words) > 1:
+        titled = words[0].low in lex.honorifics and len(words) > 1
+        if titled:
             words = words[1:]
         if len(words) == 1 and words[0].low in lex.honorifics:
             j = k
@@ -282,10 +284,30 @@ def read_names(toks: list[Tok]) -> list[Name]:
                 next_plural=bool(after is not None and after.low.endswith("s")),
                 scoped=scoped,
                 placed_by=placed_by,
+                titled=titled,
             )
         )
         j = k
-    return names
+    return _attached_values(toks, names)
+
+
+def _attached_values(toks: list[Tok], names: list[Name]) -> list[Name]:
+    """A name right after a name where a value goes or a person's name ("Dr. Alvarez"), joined to it by a placing
+    preposition or a bracket, is where that value or person is, a value too: "is Dr. Alvarez at Elm Surgery", "is
+    Dr. Kim (Harbour Practice)", "Dr. Alvarez at Elm Surgery is …"."""
+    preps = lexicon().value_preps
+    out = list(names)
+    for k in range(1, len(out)):
+        prev, n = out[k - 1], out[k]
+        end = prev.start + len(prev.text.split())
+        if (
+            (prev.value_like or prev.titled)
+            and not n.value_like
+            and end + 1 == n.start
+            and (toks[end].low in preps or toks[end].text == "(")
+        ):
+            out[k] = replace(n, value_like=True)
+    return out
 
 
 _LIST_OR_PLACE = frozenset({"and", "or", "nor", "of", "for", "to", "via", "by", "near"})

@@ -1813,3 +1813,41 @@ def test_the_plural_of_an_acronym_reads_as_the_acronym():
     stems = {t.text: t.stem for t in analyze("Both GPs and the TVs were checked.").tokens}
     single = {t.text: t.stem for t in analyze("The GP checked the TV.").tokens}
     assert stems["GPs"] == single["GP"] and stems["TVs"] == single["TV"], (stems, single)
+
+
+def test_a_street_in_a_name_is_part_of_the_name():
+    from memkeeper.core.slots.analysis import analyze
+
+    assert "Elm Street Surgery" in [n.text for n in analyze("The GP is at Elm Street Surgery.").names]
+    assert "Harbour Road" in [n.text for n in analyze("User lives on Harbour Road.").names]
+
+
+# A provider named with where they work: the place is part of the answer, the person pairs with the person.
+PROVIDER_AND_PLACE = [
+    ("User's vet is Dr. Okoye at Riverside Vets.", "User's vet is Dr. Hart."),
+    ("User's dentist, Dr. Alvarez, works at Elm Surgery.", "User's dentist is Dr. Kim at Harbour Practice."),
+    ("Dr. Alvarez at Elm Surgery is User's dentist.", "Dentist: Dr. Kim (Harbour Practice)"),
+]
+# ... and the same shapes said of two people, two kinds of provider, or two meetings
+PROVIDER_AND_PLACE_APART = [
+    ("User met Dr. Alvarez at Elm Surgery last week.", "User met Dr. Kim at Harbour Practice yesterday."),
+    ("User's dentist is at Elm Surgery.", "User's sister Kate's dentist is at Harbour Practice."),
+    ("Dr. Alvarez at Elm Surgery is User's vet.", "Dr. Kim at Harbour Practice is User's sister Kate's vet."),
+    (
+        "User changed vets and is now with Dr. Alvarez at Elm Surgery.",
+        "User changed dentists and is now with Dr. Kim at Harbour Practice.",
+    ),
+    ("User's GP is at Elm Surgery.", "User's sister Kate changed GPs and is now with Dr. Kim at Harbour Practice."),
+]
+
+
+@pytest.mark.parametrize("pair", PROVIDER_AND_PLACE, ids=lambda p: p[1][:30])
+def test_a_provider_and_where_they_work_is_one_answer(pair):
+    rel = relate(Statement(pair[0]), Statement(pair[1]))
+    assert rel.is_conflict, rel
+
+
+@pytest.mark.parametrize("pair", PROVIDER_AND_PLACE_APART, ids=lambda p: p[1][:30])
+def test_providers_of_two_people_kinds_or_meetings_are_no_conflict(pair):
+    rel = relate(Statement(pair[0]), Statement(pair[1]))
+    assert not rel.is_conflict, rel
