@@ -536,15 +536,20 @@ def _is_temporal_word(low: str) -> bool:
 
 def _verb_before_object(toks: list[Tok], k: int) -> bool:
     """The word at k is a verb, so the noun group after it starts after it: an inflected verb of the data file's
-    verb lists ("likes spicy food", "requires iOS 17"), or a word right after a modal, "to" or a negated auxiliary
-    ("can't handle spicy food"). (Base forms are left out: "start date", "work laptop" are noun groups.)"""
+    verb lists ("likes spicy food", "requires iOS 17"), or a word right after a modal, "to", a negated auxiliary
+    ("can't handle spicy food") or a subject pronoun ("We file bugs"). (Base forms are left out: "start date", "work laptop" are noun groups.)"""
     low = toks[k].low
     if low in _inflected_verbs():
         return True
     if k == 0:
         return False
     before = toks[k - 1].low
-    return before in lexicon().not_done_before or before.endswith("n't")
+    lex = lexicon()
+    return (
+        before in lex.not_done_before
+        or before.endswith("n't")
+        or (before in lex.subject_pronouns and toks[k - 1].clause == toks[k].clause)
+    )
 
 
 @functools.cache

@@ -197,6 +197,7 @@ class Lexicon:
     sentence_abbreviations: frozenset[str]
     negative_pronouns: frozenset[str]
     naming_verbs: frozenset[str]
+    subject_pronouns: frozenset[str]
     storey_words: frozenset[str]
     ordinal_nouns: frozenset[str]
     version_words: frozenset[str]

@@ -1851,3 +1851,13 @@ def test_a_provider_and_where_they_work_is_one_answer(pair):
 def test_providers_of_two_people_kinds_or_meetings_are_no_conflict(pair):
     rel = relate(Statement(pair[0]), Statement(pair[1]))
     assert not rel.is_conflict, rel
+
+
+def test_the_word_after_a_subject_pronoun_is_a_verb_not_a_qualifier():
+    from memkeeper.core.slots.analysis import analyze
+
+    assert "log" not in analyze("We log invoices in FreeAgent.").modifiers.get("invoic", frozenset())
+    rel = relate(
+        Statement("Xero is where the finance team tracks invoices."), Statement("We log invoices in FreeAgent.")
+    )
+    assert rel.is_conflict, rel
