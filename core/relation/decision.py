@@ -1343,7 +1343,11 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
         return _conflict("decision_supersession", 0.6, score, "a new decision for this key says something else")
     # No value list knows the words, but the two put one span in the same frame differently: a `possible`
     # conflict for a person to look at, never a merge and never a silent "compatible".
-    swapped = substitution(a, b) if anchored and not own_only else None
+    swapped = substitution(a, b) if anchored else None
+    if swapped is not None and own_only and not _only_swapped(a, b, swapped):
+        # (only the memory's own person in common: one span put for another in a frame is a claim against the other
+        # only when nothing else differs, "User prefers tea" / "User prefers coffee")
+        swapped = None
     if swapped is None and anchored and not own_only and score >= CUE_SUBJECT:
         swapped = complement(a, b, same_term)
     if swapped is not None and (_adds(a, final_only=True) or _adds(b, final_only=True)):
@@ -1429,6 +1433,14 @@ TRIVIAL = frozenset(
     currently now still actually do does has have
     """.split()
 )
+
+
+def _only_swapped(a: Analysis, b: Analysis, swapped: tuple[str, str]) -> bool:
+    """Every word of the two statements outside the substituted spans is the same, and is more than the memory's
+    own person: one span put for another in one frame and nothing else said ("User prefers tea" / "User prefers
+    coffee"; not "The user is allergic to shellfish" / "The user is learning Japanese", two things of theirs)."""
+    rest = _plain_words(a) - _stems_in(swapped[0])
+    return rest == _plain_words(b) - _stems_in(swapped[1]) and bool(rest - lexicon().own)
 
 
 def _owner_alone(bare: SubjectMatch, sa: Side, sb: Side, claimed: set[str] | frozenset[str]) -> bool:
@@ -2204,8 +2216,11 @@ def _whose_names(b: Analysis) -> list[Name]:
     where no value goes ("Priya works at Acme"); not a name it gives as a value ("is Dr. Alvarez at Elm Surgery",
     "Dr. Alvarez, works at …" after "User's dentist")."""
     end = subject_end(b)
+    own = lexicon().own  # (the memory's own person, "User's", is whose by default, and no name to compare)
     return [
-        n for n in b.names if n.possessive or (not n.value_like and (end is None or n.start < end) and not n.titled)
+        n
+        for n in b.names
+        if n.key not in own and (n.possessive or (not n.value_like and (end is None or n.start < end) and not n.titled))
     ]
 
 

@@ -1861,3 +1861,18 @@ def test_the_word_after_a_subject_pronoun_is_a_verb_not_a_qualifier():
         Statement("Xero is where the finance team tracks invoices."), Statement("We log invoices in FreeAgent.")
     )
     assert rel.is_conflict, rel
+
+
+def test_the_owner_alone_in_common_and_one_word_put_for_another_is_a_possible_conflict():
+    # as "Sam prefers tea" / "Sam prefers coffee" is; with anything else said differently, two things of theirs
+    rel = relate(Statement("User prefers green tea."), Statement("User prefers black coffee."))
+    assert rel.kind == "possible", rel
+    other = relate(Statement("User prefers green tea."), Statement("User prefers black coffee with dessert."))
+    assert not other.is_conflict, other
+
+
+def test_the_memorys_own_person_is_no_name_a_relatives_name_defers_to():
+    # "User's" names the memory's own person, not someone the other statement's "Pepper's sister Luna" is compared
+    # with: Luna is Pepper's sister, another animal
+    rel = relate(Statement("User's cat Pepper is a tabby."), Statement("Pepper's sister Luna is a Siamese."))
+    assert not rel.is_conflict, rel
