@@ -46,6 +46,7 @@ from ..keys import is_derived_title
 from ..memo import TEXT_CHARS, text_cache
 from ..slots import Analysis, Name, Value, fold, lexicon, stem
 from ..slots.markdown import plain_blocks
+from ..slots.names import placed_after
 from ..slots.tokens import ACRONYM_PLURAL, is_function, match_any
 from ..slots.values import time_unit
 from ..subjects import Side, SubjectMatch, acronym_window, compare, matches, one_root, same_term, side
@@ -1475,7 +1476,7 @@ def _name_pairs(subj: SubjectMatch, sa: Side, sb: Side) -> list[tuple[Name, Name
     if len(only_a) == len(only_b) and sum(n.titled for n in only_a) == sum(n.titled for n in only_b) == 1:
         # a person's name pairs with a person's, whatever order the rest stands in ("Dr. Alvarez at Elm Street
         # Surgery" / "works at Harbour Practice"; "Dr. Kim"): one person, one place
-        only_b = [n for k, n in _aligned(only_a, only_b)]
+        only_b = _aligned(only_a, only_b)
     role = _in_role(sa) and _in_role(sb)
     out = []
     holders = _holder_stems()
@@ -1495,14 +1496,14 @@ def _name_pairs(subj: SubjectMatch, sa: Side, sb: Side) -> list[tuple[Name, Name
     return out
 
 
-def _aligned(only_a: list[Name], only_b: list[Name]) -> list[tuple[int, Name]]:
+def _aligned(only_a: list[Name], only_b: list[Name]) -> list[Name]:
     """`only_b` reordered so that its one titled name stands where `only_a`'s does (two lists of one length, each
     holding one)."""
     ia = next(k for k, n in enumerate(only_a) if n.titled)
     ib = next(k for k, n in enumerate(only_b) if n.titled)
     rest = [n for k, n in enumerate(only_b) if k != ib]
     rest.insert(ia, only_b[ib])
-    return list(enumerate(rest))
+    return rest
 
 
 def _span_end(a: Analysis) -> str | None:
@@ -1558,24 +1559,15 @@ def _adjacent(a: Analysis, first: str, second: str, placed: bool = True) -> bool
     """The value or name written `first` ends where the one written `second` starts, or, for two names, where a
     preposition that places the second or a bracket before it starts: "Dr. Alvarez at Bright Smile Dental", "Dr.
     Kim (Harbour Dental)", a person and where they are (only with `placed`: the first is where a value goes)."""
-    preps = lexicon().value_preps
 
     def spans(text: str) -> list[tuple[int, int]]:
         out = [(v.start, v.start + len(v.text.split())) for v in a.values if v.text == text]
-        return out + names(text)
-
-    def names(text: str) -> list[tuple[int, int]]:
-        return [(n.start, n.start + len(n.text.split())) for n in a.names if n.text == text]
+        return out + [(n.start, n.start + len(n.text.split())) for n in a.names if n.text == text]
 
     # (two values with a preposition between are two things said of the claim: "from home on Tuesdays")
-    return (
-        any(end == start for _s, end in spans(first) for start, _e in spans(second))
-        or placed
-        and any(
-            end + 1 == start and (a.tokens[end].low in preps or a.tokens[end].text == "(")
-            for _s, end in names(first)
-            for start, _e in names(second)
-        )
+    return any(end == start for _s, end in spans(first) for start, _e in spans(second)) or (
+        placed
+        and any(placed_after(a.tokens, x, y) for x in a.names if x.text == first for y in a.names if y.text == second)
     )
 
 
@@ -1686,15 +1678,11 @@ def _attached_words(a: Analysis, b: Analysis, pairs: list[tuple[Name, Name, bool
     """The words of a name that says where a differing name standing where a value goes is, on either side: after
     a placing preposition or in brackets right after it ("is Dr. Alvarez at Bright Smile Dental", "Dr. Kim (Harbour
     Dental)"). Part of the value claimed, not of what the two statements are about."""
-    preps = lexicon().value_preps
     out: set[str] = set()
     for na, nb, as_value in pairs:
-        if not as_value:
-            continue
-        for x, n in ((a, na), (b, nb)):
-            end = n.start + len(n.text.split())
-            if end + 1 < len(x.tokens) and (x.tokens[end].low in preps or x.tokens[end].text == "("):
-                out |= {w for m in x.names if m.start == end + 1 for w in m.words}
+        if as_value:
+            for x, n in ((a, na), (b, nb)):
+                out |= {w for m in x.names if placed_after(x.tokens, n, m) for w in m.words}
     return frozenset(out)
 
 

@@ -10,6 +10,7 @@ about), and the word right after it.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..text import STOPWORDS
@@ -295,19 +296,19 @@ def _attached_values(toks: list[Tok], names: list[Name]) -> list[Name]:
     """A name right after a name where a value goes or a person's name ("Dr. Alvarez"), joined to it by a placing
     preposition or a bracket, is where that value or person is, a value too: "is Dr. Alvarez at Elm Surgery", "is
     Dr. Kim (Harbour Practice)", "Dr. Alvarez at Elm Surgery is …"."""
-    preps = lexicon().value_preps
     out = list(names)
     for k in range(1, len(out)):
         prev, n = out[k - 1], out[k]
-        end = prev.start + len(prev.text.split())
-        if (
-            (prev.value_like or prev.titled)
-            and not n.value_like
-            and end + 1 == n.start
-            and (toks[end].low in preps or toks[end].text == "(")
-        ):
+        if (prev.value_like or prev.titled) and not n.value_like and placed_after(toks, prev, n):
             out[k] = replace(n, value_like=True)
     return out
+
+
+def placed_after(toks: Sequence[Tok], first: Name, second: Name) -> bool:
+    """`second` stands right after `first`, joined by a placing preposition (`[roles] value_preps`) or a bracket:
+    where the one named first is ("Dr. Alvarez at Elm Surgery", "Dr. Kim (Harbour Practice)")."""
+    end = first.start + len(first.text.split())
+    return end + 1 == second.start and (toks[end].low in lexicon().value_preps or toks[end].text == "(")
 
 
 _LIST_OR_PLACE = frozenset({"and", "or", "nor", "of", "for", "to", "via", "by", "near"})
