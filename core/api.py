@@ -276,6 +276,29 @@ class Engine:
         found.bad.extend(lost.bad)
         return counts
 
+    def reread_bad(self, found: SyncFound) -> dict[str, int]:
+        """Read again the pages a sync could not read (`found.bad`), and keep there only those still bad: an editor
+        that writes a page in place (truncating it, then writing) has it empty or half written for a moment, and a
+        watcher step in between read it so. A page that changed since and now reads is read in (its record `added`
+        or `updated`); one unchanged is still bad (the index read it once). Returns the counts of the re-read; a busy
+        index re-reads nothing (the next sync does)."""
+        if not found.bad:
+            return {"added": 0, "updated": 0, "removed": 0, "bad": 0}
+        lost = type(found)()
+        index = self.store.index
+        try:
+            counts = index.sync_paths(sorted({b.path for b in found.bad}), found=lost)
+        except sqlite3.OperationalError as exc:
+            if not is_busy(exc):
+                raise
+            return {"added": 0, "updated": 0, "removed": 0, "bad": 0}
+        if any(counts.values()):
+            self.store.rows_resynced()
+        still = {b.path: index.bad_page(b.path) for b in found.bad}
+        found.bad = [now for now in still.values() if now is not None]
+        found.gone.extend(lost.gone)
+        return counts
+
     @property
     def root(self) -> Path:
         return self.store.root

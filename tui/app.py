@@ -1005,7 +1005,7 @@ class MemkeeperApp(App[int]):
         found = SyncFound() if found is None else found
         try:
             counts = self.engine.sync(progress=progress, found=found)
-            if found.gone:
+            if found.gone or found.bad:
                 counts = self._await_gone(found, counts)
             return counts
         finally:  # (what chunks committed before a failure was found all the same)
@@ -1017,16 +1017,19 @@ class MemkeeperApp(App[int]):
                 pass
 
     def _await_gone(self, found: SyncFound, counts: dict[str, int]) -> dict[str, int]:
-        """In the sync's worker thread, never the UI thread: give the pages a sync found gone `GONE_GRACE` seconds to
-        come back before the desk says they are gone. An editor that saves by moving the page away and writing it
-        anew (vim's `backupcopy=auto`) has it gone for as long as it takes between the two steps, and a watcher step
-        between them is a sync that finds it gone: the desk warned "1 page is gone" for a page back a moment later.
-        A page back is read in again (`Engine.reread_gone`) and not named; one still gone after the grace is."""
+        """In the sync's worker thread, never the UI thread: give the pages a sync found gone or could not read
+        `GONE_GRACE` seconds to come back before the desk says so. An editor that saves by moving the page away and
+        writing it anew (vim's `backupcopy=auto`) has it gone for as long as it takes between the two steps, and one
+        that writes it in place has it empty or half written: a watcher step between them is a sync that finds it
+        gone or bad, and the desk warned "1 page is gone" (or "cannot be read") for a page fine a moment later. A
+        page back is read in again (`Engine.reread_gone`, `Engine.reread_bad`) and not named; one still gone or bad
+        after the grace is."""
         deadline = time.monotonic() + GONE_GRACE
-        while found.gone and time.monotonic() < deadline and not self._watch_stop.is_set():
+        while (found.gone or found.bad) and time.monotonic() < deadline and not self._watch_stop.is_set():
             self._watch_stop.wait(GONE_POLL)
-            back = self.engine.reread_gone(found)
-            counts = {k: counts.get(k, 0) + back.get(k, 0) for k in counts.keys() | back.keys()}
+            for reread in (self.engine.reread_gone, self.engine.reread_bad):
+                back = reread(found)
+                counts = {k: counts.get(k, 0) + back.get(k, 0) for k in counts.keys() | back.keys()}
         return counts
 
     def wiki_changed(self, paths: Iterable[str] = ()) -> None:

@@ -96,6 +96,60 @@ async def test_a_page_broken_then_one_deleted_while_verify_is_open_are_each_name
         assert "restore a gone page" in message.lower() and "memkeeper check names them all" in message
 
 
+async def test_a_page_written_in_place_is_not_named_unreadable_while_it_is_written(demo_root: Path) -> None:
+    """An editor that saves in place truncates the page, then writes it: a watcher step between the two read an
+    empty page, and the desk warned "1 page cannot be read" for a page whole a moment later. A page bad when a sync
+    reads it gets the same grace as a gone one, read again in the watcher's thread."""
+    app = build_app(demo_root, watch=True)
+    rereads: list[threading.Thread] = []
+    original = app.engine.reread_bad
+
+    def reread_bad(found):
+        if found.bad:
+            rereads.append(threading.current_thread())
+        return original(found)
+
+    app.engine.reread_bad = reread_bad  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        pane = await open_pane(pilot, "V", VerifyScreen)
+        await wait_for(pilot, lambda: any(w.group == "watch" for w in app.workers), what="the watcher to start")
+        await pilot.pause(0.3)
+        target = pane.table.current_key
+        page = demo_root / app.engine.page_of(target)
+        before = pane.source.count()
+        text = page.read_text(encoding="utf-8")
+        events = app.watch_events
+        page.write_text("", encoding="utf-8")  # truncated: the editor's first step
+        await pilot.pause(0.5)  # several watcher steps: a sync reads the empty page
+        page.write_text(text.replace("## Content\n", "## Content\nEdited in place.\n", 1), encoding="utf-8")
+        await wait_for(pilot, lambda: app.watch_events > events, timeout=10, what="the watcher to see the save")
+        await pilot.pause(GONE_GRACE + 0.5)
+        await settle(pilot)
+        assert lost_notices(app) == [], app._notifications
+        assert app.engine.get(target).content.startswith("Edited in place.")
+        assert pane.source.count() == before
+        assert rereads and threading.main_thread() not in rereads  # read again, never on the UI thread
+
+
+def test_reread_bad_keeps_only_the_pages_still_bad(demo_root: Path) -> None:
+    from memkeeper.core.index import SyncFound
+
+    engine = Engine.open(demo_root)
+    first, second = sorted(demo_root.glob("entries/*.md"))[:2]
+    texts = {first: first.read_text(encoding="utf-8"), second: second.read_text(encoding="utf-8")}
+    for page in texts:
+        page.write_text("half a page", encoding="utf-8")
+    found = SyncFound()
+    engine.sync(found=found)
+    assert sorted(b.path for b in found.bad) == sorted(engine.rel(p) for p in texts)
+    first.write_text(texts[first], encoding="utf-8")  # written whole: reads again
+    counts = engine.reread_bad(found)
+    assert [b.path for b in found.bad] == [engine.rel(second)] and "frontmatter" in found.bad[0].error
+    assert counts["added"] + counts["updated"] == 1
+    assert engine.reread_bad(found) == {"added": 0, "updated": 0, "removed": 0, "bad": 0}  # unchanged: still bad
+    assert [b.path for b in found.bad] == [engine.rel(second)]
+
+
 async def test_a_page_saved_by_moving_it_away_and_writing_it_anew_is_not_named_gone(demo_root: Path) -> None:
     """vim saves (`backupcopy=auto`) by renaming the page to `page~`, writing the page anew, then removing `page~`.
     An editor taking longer than a watcher step between the first two left a watcher sync finding the page gone,
