@@ -262,16 +262,8 @@ class Engine:
         if not found.gone:
             return {"added": 0, "updated": 0, "removed": 0, "bad": 0}
         lost = type(found)()
-        index = self.store.index
-        try:
-            counts = index.sync_paths(sorted({g.path for g in found.gone}), found=lost)
-        except sqlite3.OperationalError as exc:
-            if not is_busy(exc):
-                raise
-            return {"added": 0, "updated": 0, "removed": 0, "bad": 0}
-        if any(counts.values()):
-            self.store.rows_resynced()  # as a sync that changed rows: counts and caches start over
-        here = {r[0] for r in index.rows_for([g.memory_id for g in found.gone], columns="memory_id")}
+        counts = self._reread([g.path for g in found.gone], lost)
+        here = {r[0] for r in self.store.index.rows_for([g.memory_id for g in found.gone], columns="memory_id")}
         found.gone = [g for g in found.gone if g.memory_id not in here]
         found.bad.extend(lost.bad)
         return counts
@@ -285,18 +277,23 @@ class Engine:
         if not found.bad:
             return {"added": 0, "updated": 0, "removed": 0, "bad": 0}
         lost = type(found)()
-        index = self.store.index
+        counts = self._reread([b.path for b in found.bad], lost)
+        still = {b.path: self.store.index.bad_page(b.path) for b in found.bad}
+        found.bad = [now for now in still.values() if now is not None]
+        found.gone.extend(lost.gone)
+        return counts
+
+    def _reread(self, paths: list[str], lost: SyncFound) -> dict[str, int]:
+        """Read the pages `paths` again, and only them (what a sync found lost, given a moment to come back); what
+        is still lost goes to `lost`. A busy index re-reads nothing (the next sync does)."""
         try:
-            counts = index.sync_paths(sorted({b.path for b in found.bad}), found=lost)
+            counts = self.store.index.sync_paths(sorted(set(paths)), found=lost)
         except sqlite3.OperationalError as exc:
             if not is_busy(exc):
                 raise
             return {"added": 0, "updated": 0, "removed": 0, "bad": 0}
         if any(counts.values()):
-            self.store.rows_resynced()
-        still = {b.path: index.bad_page(b.path) for b in found.bad}
-        found.bad = [now for now in still.values() if now is not None]
-        found.gone.extend(lost.gone)
+            self.store.rows_resynced()  # as a sync that changed rows: counts and caches start over
         return counts
 
     @property

@@ -96,24 +96,36 @@ async def test_a_page_broken_then_one_deleted_while_verify_is_open_are_each_name
         assert "restore a gone page" in message.lower() and "memkeeper check names them all" in message
 
 
+def _threads_calling(app, method: str, when) -> list[threading.Thread]:
+    """The threads the desk calls the engine's `method` from (with what `when` accepts): filled as it runs."""
+    threads: list[threading.Thread] = []
+    original = getattr(app.engine, method)
+
+    def recorded(found):
+        if when(found):
+            threads.append(threading.current_thread())
+        return original(found)
+
+    setattr(app.engine, method, recorded)
+    return threads
+
+
+async def _watching(pilot, app) -> VerifyScreen:
+    """The Verify pane open, once the desk's watcher runs."""
+    pane = await open_pane(pilot, "V", VerifyScreen)
+    await wait_for(pilot, lambda: any(w.group == "watch" for w in app.workers), what="the watcher to start")
+    await pilot.pause(0.3)  # (setting the watch up walks the wiki's folders, in its thread)
+    return pane
+
+
 async def test_a_page_written_in_place_is_not_named_unreadable_while_it_is_written(demo_root: Path) -> None:
     """An editor that saves in place truncates the page, then writes it: a watcher step between the two read an
     empty page, and the desk warned "1 page cannot be read" for a page whole a moment later. A page bad when a sync
     reads it gets the same grace as a gone one, read again in the watcher's thread."""
     app = build_app(demo_root, watch=True)
-    rereads: list[threading.Thread] = []
-    original = app.engine.reread_bad
-
-    def reread_bad(found):
-        if found.bad:
-            rereads.append(threading.current_thread())
-        return original(found)
-
-    app.engine.reread_bad = reread_bad  # type: ignore[method-assign]
+    rereads = _threads_calling(app, "reread_bad", lambda found: bool(found.bad))
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        pane = await open_pane(pilot, "V", VerifyScreen)
-        await wait_for(pilot, lambda: any(w.group == "watch" for w in app.workers), what="the watcher to start")
-        await pilot.pause(0.3)
+        pane = await _watching(pilot, app)
         target = pane.table.current_key
         page = demo_root / app.engine.page_of(target)
         before = pane.source.count()
@@ -156,18 +168,9 @@ async def test_a_page_saved_by_moving_it_away_and_writing_it_anew_is_not_named_g
     and the desk warned "1 page is gone" for a page back a moment later. A page back within the grace is read in
     and not named; the desk waits for it in the watcher's thread, never the UI thread."""
     app = build_app(demo_root, watch=True)
-    rereads: list[threading.Thread] = []
-    original = app.engine.reread_gone
-
-    def reread_gone(found):
-        rereads.append(threading.current_thread())
-        return original(found)
-
-    app.engine.reread_gone = reread_gone  # type: ignore[method-assign]
+    rereads = _threads_calling(app, "reread_gone", lambda found: bool(found.gone))
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        pane = await open_pane(pilot, "V", VerifyScreen)
-        await wait_for(pilot, lambda: any(w.group == "watch" for w in app.workers), what="the watcher to start")
-        await pilot.pause(0.3)  # (setting the watch up walks the wiki's folders, in its thread)
+        pane = await _watching(pilot, app)
         target = pane.table.current_key
         rel = app.engine.page_of(target)
         page = demo_root / rel
