@@ -876,17 +876,13 @@ def _read_pair(old: Statement, new: Statement, same_key: bool) -> Relation:
         shared_weight += 1.0
     # "Physio: Dr. Hale at Core Clinic" / "User changed physios; now goes to Stretch Studio": the newer says the
     # very thing the older is about was changed for another of its kind, however few other words the two share.
-    changed_kind = _changed_kind(b, sa)
+    kind = _changed_kind(b)
+    changed_kind = kind if kind and matches(stem(kind), sa) else ""
     if changed_kind:
         score, shared_weight = max(score, SUBJECT_MIN), max(shared_weight, SHARED_MIN)
-    elif (
-        not same_key
-        and (kinds := (_changed_kind(a), _changed_kind(b)))
-        and all(kinds)
-        and stem(kinds[0]) != stem(kinds[1])
-    ):
+    elif kind and not same_key and (other := _changed_kind(a)) and stem(other) != stem(kind):
         # "User changed dentists …" / "User changed GPs …": a change of one kind and of another
-        return Relation("unrelated", None, 0.0, score, f"about another one: {kinds[0]} / {kinds[1]}")
+        return Relation("unrelated", None, 0.0, score, f"about another one: {other} / {kind}")
     if not same_key and (score < SUBJECT_MIN or shared_weight < SHARED_MIN):
         return Relation("unrelated", None, 0.0, score, f"little in common ({score:.2f})")
 
@@ -2246,10 +2242,10 @@ def _change_verbs() -> frozenset[str]:
     return frozenset(p[0] for p in (*lex.strong_cues, *lex.directional_cues) if len(p) == 1)
 
 
-def _changed_kind(b: Analysis, sa: Side | None = None) -> str:
-    """The plural noun right after a one-word change verb of `b` ("changed dentists", "switched banks", "swapped
-    energy suppliers" is not read), with `sa` only one that is a subject word of that side: a change of one thing of
-    that kind for another. Not one a relative makes ("User's sister changed dentists"). "" when there is none."""
+def _changed_kind(b: Analysis) -> str:
+    """The first plural noun right after a one-word change verb of `b` ("changed dentists", "switched banks";
+    "swapped energy suppliers" is not read): a change of one thing of that kind for another. Not one a relative makes
+    ("User's sister changed dentists"). "" when there is none."""
     verbs = _change_verbs()
     kin = lexicon().kin
     toks = list(b.tokens)
@@ -2261,7 +2257,6 @@ def _changed_kind(b: Analysis, sa: Side | None = None) -> str:
             and (nxt.text.islower() or ACRONYM_PLURAL.fullmatch(nxt.text))  # a noun, not a name ("handed Atlas")
             and nxt.low.endswith("s")
             and not nxt.low.endswith(("ss", "'s"))
-            and (sa is None or matches(nxt.stem or stem(nxt.low), sa))
             and not any(u.clause == t.clause and u.low.removesuffix("'s") in kin for u in toks[:k])
         ):
             return nxt.text
